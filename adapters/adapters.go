@@ -1,0 +1,193 @@
+// Package adapters knows test frameworks: how sure it is that a project uses
+// one, the command that runs a suite, a level or a single test, and a
+// streaming parser that turns the command's output into test events, failures
+// with file:line and rerun commands, build errors and crash evidence.
+//
+// The package exports the Adapter interface, the registry (Lookup, Names,
+// Detect) and the Recorder that every parser records into; the adapters
+// themselves stay unexported, one file per framework.
+package adapters
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"strobe/report"
+)
+
+// Level selects a part of a suite. The empty level is the whole suite.
+type Level string
+
+const (
+	LevelAll         Level = ""
+	LevelUnit        Level = "unit"
+	LevelIntegration Level = "integration"
+	LevelE2E         Level = "e2e"
+)
+
+// ParseLevel accepts "", "all", "unit", "integration" and "e2e".
+func ParseLevel(s string) (Level, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "all":
+		return LevelAll, nil
+	case "unit":
+		return LevelUnit, nil
+	case "integration":
+		return LevelIntegration, nil
+	case "e2e":
+		return LevelE2E, nil
+	}
+	return "", &UsageError{Msg: fmt.Sprintf("unknown level %q: use unit, integration or e2e, or leave it out for the whole suite", s)}
+}
+
+// Request is what an adapter needs to plan a run. ProjectRoot is absolute and
+// exists; Command, when set, is already split into words.
+type Request struct {
+	ProjectRoot string
+	Level       Level
+	Test        string
+	Command     []string
+}
+
+// Detection is an adapter's confidence that it runs a project's tests.
+type Detection struct {
+	// Confidence runs from 0 (not this framework) to 100 (certain).
+	// The generic adapter always answers 1.
+	Confidence int
+	// Hint explains a low or missing confidence, or what was found.
+	Hint string
+}
+
+// Adapter is one test framework.
+type Adapter interface {
+	// Name is the framework's name as requests spell it ("cargo", "go").
+	Name() string
+	// Detect looks at the project (and the command, when given) and says
+	// how confident the adapter is. It must be cheap and must not run
+	// anything that could hang.
+	Detect(req Request) Detection
+	// Plan builds the command for req. The parser it returns records
+	// into rec.
+	Plan(req Request, rec *Recorder) (*Plan, error)
+}
+
+// Plan is one command to run and the parser for its output.
+type Plan struct {
+	Argv []string
+	Dir  string
+	// Env is added to the client's environment (KEY=VALUE).
+	Env    []string
+	Parser Parser
+}
+
+// Stream tells stdout from stderr.
+type Stream int
+
+const (
+	Stdout Stream = iota
+	Stderr
+)
+
+func (s Stream) String() string {
+	if s == Stderr {
+		return "stderr"
+	}
+	return "stdout"
+}
+
+// Parser reads a run's output as it comes. Line is called for every line
+// of either stream, never concurrently; the line excludes its newline and
+// must be copied if kept. A line longer than the runner's limit arrives cut,
+// with cut set. Finish is called once, after the process ended.
+type Parser interface {
+	Line(s Stream, line []byte, cut bool)
+	Finish(exit report.Exit) Outcome
+}
+
+// Outcome is what a parser found beyond the tests it recorded.
+type Outcome struct {
+	// BuildFailed says the tests could not be built; BuildErrors says where.
+	BuildFailed bool
+	BuildErrors []report.BuildError
+	// Crash is crash evidence read from the output (a test binary that died
+	// of a signal under a launcher, a runtime's fatal error), nil if none.
+	Crash *report.Crash
+	// NoTests says the suite ran and found no test; Project and Hint
+	// explain it.
+	NoTests bool
+	Project *report.Project
+	Hint    string
+}
+
+// UsageError is a request strobe cannot run as asked. Its text says what to
+// do instead; the CLI exits 2 on it and the response has status error.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// IsUsage reports whether err is (or wraps) a UsageError.
+func IsUsage(err error) bool {
+	var u *UsageError
+	return errors.As(err, &u)
+}
+
+func usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+var registry = map[string]Adapter{}
+
+func register(a Adapter) { registry[a.Name()] = a }
+
+// Names lists the known frameworks, sorted.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Lookup returns the adapter called name, or a usage error listing the known ones.
+func Lookup(name string) (Adapter, error) {
+	a, ok := registry[strings.ToLower(name)]
+	if !ok {
+		return nil, usagef("unknown framework %q: use one of %s", name, strings.Join(Names(), ", "))
+	}
+	return a, nil
+}
+
+// Detect picks the adapter for req: the most confident one wins, ties going
+// to the name that sorts first so the choice is stable. Generic (confidence
+// 1) only wins when a command was given; without one, a project nothing
+// recognises is a usage error with the hints the adapters gave.
+func Detect(req Request) (Adapter, Detection, error) {
+	var best Adapter
+	var bestD Detection
+	var hints []string
+	for _, name := range Names() {
+		a := registry[name]
+		d := a.Detect(req)
+		if d.Confidence > bestD.Confidence {
+			best, bestD = a, d
+		}
+		if d.Hint != "" && d.Confidence == 0 {
+			hints = append(hints, d.Hint)
+		}
+	}
+	if best == nil || (bestD.Confidence <= 1 && len(req.Command) == 0) {
+		msg := fmt.Sprintf("no test framework found in %s: pass --framework (one of %s) or --command with the test command", req.ProjectRoot, strings.Join(Names(), ", "))
+		if len(hints) > 0 {
+			msg += " (" + strings.Join(hints, "; ") + ")"
+		}
+		return nil, Detection{}, &UsageError{Msg: msg}
+	}
+	return best, bestD, nil
+}
+
+// durationOf converts fractional seconds, as test frameworks print them.
+func durationOf(sec float64) time.Duration { return time.Duration(sec * float64(time.Second)) }

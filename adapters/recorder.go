@@ -1,0 +1,240 @@
+package adapters
+
+import (
+	"sort"
+	"sync"
+	"time"
+
+	"strobe/internal/tail"
+	"strobe/report"
+)
+
+// Output budgets: each test keeps the newest perTestOutput bytes of its own
+// output, and all tests together keep at most totalOutput, so a suite that
+// prints without end cannot grow strobe's memory.
+const (
+	perTestOutput = 64 << 10
+	totalOutput   = 32 << 20
+)
+
+// Phase is where a run is: building the tests or running them.
+type Phase string
+
+const (
+	PhaseBuilding Phase = "building"
+	PhaseRunning  Phase = "running"
+)
+
+// Recorder collects the tests of one run as a parser reports them. It is safe
+// for concurrent use: the parser writes, the runner and the stuck detector
+// read progress while the run goes on.
+type Recorder struct {
+	mu      sync.Mutex
+	now     func() time.Time
+	tests   []*recTest
+	byKey   map[string]*recTest
+	phase   Phase
+	running chan struct{} // closed when testing begins
+	kept    int           // output bytes kept over all tests
+	counts  [3]int        // passed, failed, skipped
+}
+
+type recTest struct {
+	report.Test
+	started time.Time
+	ended   bool
+	out     *tail.Buffer
+}
+
+// NewRecorder returns an empty Recorder in the building phase.
+func NewRecorder() *Recorder {
+	return &Recorder{now: time.Now, byKey: map[string]*recTest{}, phase: PhaseBuilding, running: make(chan struct{})}
+}
+
+// TestingBegan is closed once the tests start running (the build is over).
+// The runner's test timeout counts from then.
+func (r *Recorder) TestingBegan() <-chan struct{} { return r.running }
+
+// BeginTesting marks the end of the build phase. Starting a test implies it.
+func (r *Recorder) BeginTesting() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.beginTesting()
+}
+
+func (r *Recorder) beginTesting() {
+	if r.phase != PhaseRunning {
+		r.phase = PhaseRunning
+		close(r.running)
+	}
+}
+
+func key(suite, name string) string { return suite + "\x00" + name }
+
+func (r *Recorder) get(suite, name string) *recTest {
+	k := key(suite, name)
+	t := r.byKey[k]
+	if t == nil {
+		t = &recTest{Test: report.Test{Name: name, Suite: suite, Status: report.TestRunning}}
+		r.byKey[k] = t
+		r.tests = append(r.tests, t)
+	}
+	return t
+}
+
+// Start records that a test began.
+func (r *Recorder) Start(suite, name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.beginTesting()
+	t := r.get(suite, name)
+	if t.started.IsZero() {
+		t.started = r.now()
+	}
+}
+
+// Output appends text (with its newlines) to a test's own output.
+func (r *Recorder) Output(suite, name, text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t := r.get(suite, name)
+	if t.out == nil {
+		t.out = tail.New(perTestOutput)
+	}
+	before := t.out.Len()
+	if r.kept >= totalOutput {
+		t.OutputTruncated = true
+		return
+	}
+	t.out.WriteString(text)
+	r.kept += t.out.Len() - before
+	if t.out.Truncated() {
+		t.OutputTruncated = true
+	}
+}
+
+// End records a test's result. A zero duration is measured from Start when
+// the framework does not report one. f may be nil, except for failures,
+// whose Name is filled in when empty.
+func (r *Recorder) End(suite, name string, status report.TestStatus, d time.Duration, f *report.Failure) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.beginTesting()
+	t := r.get(suite, name)
+	if t.ended { // a framework that reports twice: keep the worse news
+		if status != report.TestFailed {
+			return
+		}
+		r.counts[countIndex(t.Status)]--
+	}
+	t.ended = true
+	t.Status = status
+	if d == 0 && !t.started.IsZero() {
+		d = r.now().Sub(t.started)
+	}
+	t.DurationMS = d.Milliseconds()
+	if f != nil {
+		if f.Name == "" {
+			f.Name = name
+		}
+		t.Failure = f
+	}
+	r.counts[countIndex(status)]++
+}
+
+func countIndex(s report.TestStatus) int {
+	switch s {
+	case report.TestFailed:
+		return 1
+	case report.TestSkipped:
+		return 2
+	}
+	return 0
+}
+
+// Lookup returns a copy of a recorded test and whether it exists.
+func (r *Recorder) Lookup(suite, name string) (report.Test, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t, ok := r.byKey[key(suite, name)]
+	if !ok {
+		return report.Test{}, false
+	}
+	return r.snapshot(t), true
+}
+
+// Failure returns the recorded failure of a test, for a parser that adds to it.
+func (r *Recorder) Failure(suite, name string) *report.Failure {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t, ok := r.byKey[key(suite, name)]; ok {
+		return t.Failure
+	}
+	return nil
+}
+
+func (r *Recorder) snapshot(t *recTest) report.Test {
+	out := t.Test
+	if t.out != nil {
+		out.Output = t.out.String()
+	}
+	return out
+}
+
+// Tests returns every recorded test in the order it first appeared.
+func (r *Recorder) Tests() []report.Test {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]report.Test, len(r.tests))
+	for i, t := range r.tests {
+		out[i] = r.snapshot(t)
+	}
+	return out
+}
+
+// RunningTest is a test that started and has not finished.
+type RunningTest struct {
+	Name  string
+	Suite string
+	Since time.Time
+}
+
+// Progress is a run's live state.
+type Progress struct {
+	Phase   Phase
+	Passed  int
+	Failed  int
+	Skipped int
+	Running []RunningTest // oldest first
+}
+
+// Progress returns the live counts and the tests running now.
+func (r *Recorder) Progress() Progress {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := Progress{Phase: r.phase, Passed: r.counts[0], Failed: r.counts[1], Skipped: r.counts[2]}
+	for _, t := range r.tests {
+		if !t.ended && !t.started.IsZero() {
+			p.Running = append(p.Running, RunningTest{Name: t.Name, Suite: t.Suite, Since: t.started})
+		}
+	}
+	sort.SliceStable(p.Running, func(i, j int) bool { return p.Running[i].Since.Before(p.Running[j].Since) })
+	return p
+}
+
+// Abandon marks every test that started and did not end as running at the
+// end of the run (crashed, timed out or cancelled around it) and returns
+// their names.
+func (r *Recorder) Abandon() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var names []string
+	for _, t := range r.tests {
+		if !t.ended && !t.started.IsZero() {
+			t.Status = report.TestRunning
+			t.DurationMS = r.now().Sub(t.started).Milliseconds()
+			names = append(names, t.Name)
+		}
+	}
+	return names
+}

@@ -1,0 +1,69 @@
+package adapters
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"strobe/report"
+)
+
+// runReal plans req with a and runs the plan for real, feeding its output to
+// the plan's parser the way the runner does (lines from both streams, one at
+// a time). Adapter tests use it to check parsers against the real framework
+// without depending on the runner package.
+func runReal(t *testing.T, a Adapter, req Request) (*Recorder, Outcome, report.Exit) {
+	t.Helper()
+	rec := NewRecorder()
+	plan, err := a.Plan(req, rec)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, plan.Argv[0], plan.Argv[1:]...)
+	cmd.Dir = plan.Dir
+	cmd.Env = append(os.Environ(), plan.Env...)
+	stdout, _ := cmd.StdoutPipe()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %v: %v", plan.Argv, err)
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	read := func(s Stream, r io.Reader) {
+		defer wg.Done()
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 256<<20)
+		for sc.Scan() {
+			mu.Lock()
+			plan.Parser.Line(s, sc.Bytes(), false)
+			mu.Unlock()
+		}
+	}
+	wg.Add(2)
+	go read(Stdout, stdout)
+	go read(Stderr, stderr)
+	wg.Wait()
+	err = cmd.Wait()
+	var exit report.Exit
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("wait: %v", err)
+	}
+	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	switch {
+	case ws.Exited():
+		exit = report.Exit{Exited: true, Code: ws.ExitStatus()}
+	case ws.Signaled():
+		exit = report.Exit{Signaled: true, Signal: int(ws.Signal()), Code: 128 + int(ws.Signal()), CoreDump: ws.CoreDump()}
+	}
+	return rec, plan.Parser.Finish(exit), exit
+}

@@ -1,0 +1,163 @@
+// Package report owns the shapes strobe reports: the debug_test response,
+// the tests, failures, build errors and crashes inside it, and the exit
+// status of a run. Every other package speaks in these types; the JSON field
+// names are a public contract and only ever gain fields.
+package report
+
+// Status is the outcome of a run. An agent reads it first; a crash, a hang
+// or a build error is never "passed".
+type Status string
+
+const (
+	Passed      Status = "passed"
+	Failed      Status = "failed"
+	Stuck       Status = "stuck"
+	Crashed     Status = "crashed"
+	Timeout     Status = "timeout"
+	Cancelled   Status = "cancelled"
+	BuildFailed Status = "build_failed"
+	NoTests     Status = "no_tests"
+	Error       Status = "error"
+	Running     Status = "running"
+)
+
+// Response is the debug_test answer and what `strobe test --json` prints.
+type Response struct {
+	Status      Status       `json:"status"`
+	RunID       string       `json:"runId"`
+	Framework   string       `json:"framework,omitempty"`
+	Command     string       `json:"command,omitempty"`
+	Summary     *Summary     `json:"summary,omitempty"`
+	Failures    []Failure    `json:"failures,omitempty"`
+	BuildErrors []BuildError `json:"build_errors,omitempty"`
+	Stuck       []StuckTest  `json:"stuck,omitempty"`
+	Crash       *Crash       `json:"crash,omitempty"`
+	Truncated   bool         `json:"truncated"`
+	// Project and Hint explain a no_tests or error answer.
+	Project *Project `json:"project,omitempty"`
+	Hint    string   `json:"hint,omitempty"`
+	// Error is the one-line reason of an error answer.
+	Error   string `json:"error,omitempty"`
+	Details string `json:"details,omitempty"`
+}
+
+// Summary counts the tests of a run.
+type Summary struct {
+	Passed     int   `json:"passed"`
+	Failed     int   `json:"failed"`
+	Skipped    int   `json:"skipped"`
+	Stuck      int   `json:"stuck"`
+	DurationMS int64 `json:"duration_ms"`
+}
+
+// Failure is one failed test: where, why, and how to rerun just it.
+type Failure struct {
+	Name            string   `json:"name"`
+	File            string   `json:"file,omitempty"`
+	Line            int      `json:"line,omitempty"`
+	Message         string   `json:"message,omitempty"`
+	Rerun           string   `json:"rerun,omitempty"`
+	SuggestedTraces []string `json:"suggested_traces,omitempty"`
+}
+
+// BuildError is one compiler error that kept the tests from running.
+type BuildError struct {
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Message string `json:"message"`
+}
+
+// StuckTest is a test the stuck detector judged hung, with the evidence.
+type StuckTest struct {
+	Name            string   `json:"name"`
+	ElapsedMS       int64    `json:"elapsed_ms"`
+	Diagnosis       string   `json:"diagnosis"`
+	Threads         []Thread `json:"threads,omitempty"`
+	SuggestedTraces []string `json:"suggested_traces,omitempty"`
+}
+
+// Thread is one thread's (or goroutine's) stack, frames as "function (file:line)".
+type Thread struct {
+	Name  string   `json:"name"`
+	Stack []string `json:"stack"`
+}
+
+// CrashType says how a run ended when it did not end with a clean pass.
+type CrashType string
+
+const (
+	CrashNone               CrashType = "none"
+	CrashSegmentationFault  CrashType = "segmentation_fault"
+	CrashAbort              CrashType = "abort"
+	CrashKilled             CrashType = "killed"
+	CrashInterrupted        CrashType = "interrupted"
+	CrashTerminated         CrashType = "terminated"
+	CrashTimeout            CrashType = "timeout"
+	CrashBusError           CrashType = "bus_error"
+	CrashIllegalInstruction CrashType = "illegal_instruction"
+	CrashFloatingPoint      CrashType = "floating_point"
+	CrashBuildFailure       CrashType = "build_failure"
+	CrashTestFailure        CrashType = "test_failure"
+	CrashUnknown            CrashType = "unknown"
+)
+
+// Crash classifies an unclean end of a run. It is present whenever the run
+// did not pass; Type test_failure or build_failure means an ordinary,
+// orderly failure, anything else a crash.
+type Crash struct {
+	Type       CrashType `json:"type"`
+	Signal     int       `json:"signal,omitempty"`
+	SignalName string    `json:"signal_name,omitempty"`
+	CoreDump   bool      `json:"core_dump"`
+	ExitCode   int       `json:"exit_code"`
+	// Indicators name the evidence that was read from the output
+	// (for instance "runtime_panic_sigsegv" or "test_binary_signaled").
+	Indicators    []string `json:"indicators,omitempty"`
+	SilentFailure bool     `json:"silent_failure"`
+	// RunningTests are the tests that had started and not finished when
+	// the process died: the suspects.
+	RunningTests []string `json:"running_tests,omitempty"`
+	Message      string   `json:"message,omitempty"`
+}
+
+// Project describes what strobe saw in a project that gave it no tests.
+type Project struct {
+	Language    string   `json:"language,omitempty"`
+	BuildSystem string   `json:"build_system,omitempty"`
+	TestFiles   []string `json:"test_files,omitempty"`
+}
+
+// TestStatus is the outcome of one test.
+type TestStatus string
+
+const (
+	TestPassed  TestStatus = "passed"
+	TestFailed  TestStatus = "failed"
+	TestSkipped TestStatus = "skipped"
+	// TestRunning marks a test that started and never finished: the run
+	// crashed, timed out or was cancelled around it.
+	TestRunning TestStatus = "running"
+)
+
+// Test is one test as the details file records it.
+type Test struct {
+	Name       string     `json:"name"`
+	Suite      string     `json:"suite,omitempty"`
+	Status     TestStatus `json:"status"`
+	DurationMS int64      `json:"duration_ms"`
+	Output     string     `json:"output,omitempty"`
+	// OutputTruncated says Output holds only the newest bytes.
+	OutputTruncated bool     `json:"output_truncated,omitempty"`
+	Failure         *Failure `json:"failure,omitempty"`
+}
+
+// Exit is how the test command's process ended, read from its wait status.
+type Exit struct {
+	Exited     bool   `json:"exited"`
+	Code       int    `json:"code"`
+	Signaled   bool   `json:"signaled"`
+	Signal     int    `json:"signal,omitempty"`
+	SignalName string `json:"signal_name,omitempty"`
+	CoreDump   bool   `json:"core_dump"`
+}
