@@ -120,6 +120,9 @@ type Outcome struct {
 	NoTests bool
 	Project *report.Project
 	Hint    string
+	// Summary holds counts read from a summary line, for frameworks that
+	// count their tests without naming them; nil when tests were recorded.
+	Summary *report.Summary
 }
 
 // UsageError is a request strobe cannot run as asked. Its text says what to

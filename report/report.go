@@ -23,16 +23,19 @@ const (
 
 // Response is the debug_test answer and what `strobe test --json` prints.
 type Response struct {
-	Status      Status       `json:"status"`
-	RunID       string       `json:"runId"`
-	Framework   string       `json:"framework,omitempty"`
-	Command     string       `json:"command,omitempty"`
-	Summary     *Summary     `json:"summary,omitempty"`
-	Failures    []Failure    `json:"failures,omitempty"`
-	BuildErrors []BuildError `json:"build_errors,omitempty"`
-	Stuck       []StuckTest  `json:"stuck,omitempty"`
-	Crash       *Crash       `json:"crash,omitempty"`
-	Truncated   bool         `json:"truncated"`
+	Status    Status    `json:"status"`
+	RunID     string    `json:"runId"`
+	Framework string    `json:"framework,omitempty"`
+	Command   string    `json:"command,omitempty"`
+	Summary   *Summary  `json:"summary,omitempty"`
+	Failures  []Failure `json:"failures,omitempty"`
+	// FailuresOmitted counts failures left out of a long list; the details
+	// file has them all.
+	FailuresOmitted int          `json:"failures_omitted,omitempty"`
+	BuildErrors     []BuildError `json:"build_errors,omitempty"`
+	Stuck           []StuckTest  `json:"stuck,omitempty"`
+	Crash           *Crash       `json:"crash,omitempty"`
+	Truncated       bool         `json:"truncated"`
 	// Project and Hint explain a no_tests or error answer.
 	Project *Project `json:"project,omitempty"`
 	Hint    string   `json:"hint,omitempty"`

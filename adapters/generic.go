@@ -1,0 +1,116 @@
+package adapters
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"strobe/report"
+)
+
+// generic runs any command. It always answers confidence 1, so it runs only
+// what nothing else claims, and only with a command. It understands TAP,
+// automake's PASS:/FAIL: lines and a plain "N passed, N failed" summary, and
+// otherwise falls back to the exit status.
+type generic struct{}
+
+func init() { register(generic{}) }
+
+func (generic) Name() string { return "generic" }
+
+func (generic) Detect(req Request) Detection {
+	return Detection{Confidence: 1}
+}
+
+func (generic) Plan(req Request, rec *Recorder) (*Plan, error) {
+	if len(req.Command) == 0 {
+		if req.Level != LevelAll {
+			return nil, usagef("level %q needs a command for the generic framework: pass --command with the command that runs that level", req.Level)
+		}
+		return nil, usagef("the generic framework needs a command: pass --command with the command that runs the tests")
+	}
+	// The command cannot be told which level or test to run, but a script
+	// can read them.
+	env := []string{"STROBE_LEVEL=" + string(req.Level), "STROBE_TEST=" + req.Test}
+	rec.BeginTesting() // nothing to build that strobe can see
+	return &Plan{Argv: req.Command, Dir: req.ProjectRoot, Env: env, Parser: &genericParser{rec: rec}}, nil
+}
+
+var (
+	tapLine      = regexp.MustCompile(`^(not )?ok(?:\s+(\d+))?(?:\s+-)?(?:\s+(.*?))?\s*(?:#\s*(?i:(skip|todo))\b(.*))?$`)
+	tapAt        = regexp.MustCompile(`^\s+(?:at|location):\s*['"]?(.+?):(\d+)(?::\d+)?['"]?\s*$`)
+	automakeLine = regexp.MustCompile(`^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): (.+)$`)
+	summaryLine  = regexp.MustCompile(`^(?:\w+:\s*)?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$`)
+)
+
+type genericParser struct {
+	rec     *Recorder
+	n       int    // tests seen, to name unnamed TAP tests
+	last    string // last failed test, for TAP diagnostics that follow it
+	summary *report.Summary
+}
+
+func (p *genericParser) Line(_ Stream, b []byte, _ bool) {
+	line := strings.TrimRight(string(b), "\r")
+	if m := tapLine.FindStringSubmatch(line); m != nil {
+		p.n++
+		name := m[3]
+		if name == "" {
+			name = "test " + m[2]
+		}
+		status := report.TestPassed
+		var f *report.Failure
+		switch {
+		case strings.EqualFold(m[4], "skip"), strings.EqualFold(m[4], "todo") && m[1] != "":
+			// A failing TODO test is an expected failure, not a failure.
+			status = report.TestSkipped
+		case m[1] != "":
+			status = report.TestFailed
+			f = &report.Failure{Message: line}
+		}
+		p.rec.End("", name, status, 0, f)
+		p.last = ""
+		if status == report.TestFailed {
+			p.last = name
+		}
+		return
+	}
+	if p.last != "" {
+		if m := tapAt.FindStringSubmatch(line); m != nil {
+			if f := p.rec.Failure("", p.last); f != nil && f.File == "" {
+				f.File = m[1]
+				f.Line, _ = strconv.Atoi(m[2])
+			}
+			return
+		}
+	}
+	if m := automakeLine.FindStringSubmatch(line); m != nil {
+		status := report.TestPassed
+		var f *report.Failure
+		switch m[1] {
+		case "SKIP", "XFAIL":
+			status = report.TestSkipped
+		case "FAIL", "XPASS", "ERROR":
+			status = report.TestFailed
+			f = &report.Failure{Message: line}
+		}
+		p.rec.End("", m[2], status, 0, f)
+		return
+	}
+	if m := summaryLine.FindStringSubmatch(line); m != nil {
+		s := &report.Summary{}
+		s.Passed, _ = strconv.Atoi(m[1])
+		s.Failed, _ = strconv.Atoi(m[2])
+		if m[3] != "" {
+			s.Skipped, _ = strconv.Atoi(m[3])
+		}
+		p.summary = s
+	}
+}
+
+func (p *genericParser) Finish(report.Exit) Outcome {
+	if len(p.rec.Tests()) > 0 {
+		return Outcome{}
+	}
+	return Outcome{Summary: p.summary}
+}

@@ -1,0 +1,199 @@
+// Package details owns the details file: the full JSON record of one run
+// (every test with its output, the raw output tails, the exit and crash
+// classification, timings), the per-user directory it lives in, atomic
+// writes, retention, and reading records back.
+package details
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"strobe/report"
+)
+
+// Retention: the newest keepRuns runs, none older than keepFor.
+const (
+	keepRuns = 200
+	keepFor  = 7 * 24 * time.Hour
+)
+
+// Record is one run's details file. Fields are only ever added.
+type Record struct {
+	Response    report.Response   `json:"response"`
+	ProjectRoot string            `json:"project_root"`
+	Adapter     string            `json:"adapter"`
+	Level       string            `json:"level,omitempty"`
+	Test        string            `json:"test,omitempty"`
+	Argv        []string          `json:"argv,omitempty"`
+	Dir         string            `json:"dir,omitempty"`
+	Env         map[string]string `json:"env,omitempty"` // the request's overrides only
+	TimeoutMS   int64             `json:"timeout_ms"`
+	Started     time.Time         `json:"started"`
+	TestsBegan  *time.Time        `json:"tests_began,omitempty"`
+	Finished    time.Time         `json:"finished"`
+	Exit        *report.Exit      `json:"exit,omitempty"`
+	Tests       []report.Test     `json:"tests"`
+	Stdout      Stream            `json:"stdout"`
+	Stderr      Stream            `json:"stderr"`
+}
+
+// Stream is the kept tail of one output stream.
+type Stream struct {
+	Text      string `json:"text"`
+	Bytes     int64  `json:"bytes"` // everything the stream carried
+	Truncated bool   `json:"truncated"`
+}
+
+// Dir is the default directory of details files:
+// ${TMPDIR:-/tmp}/strobe-<uid>/tests.
+func Dir() string {
+	return filepath.Join(os.TempDir(), fmt.Sprintf("strobe-%d", os.Getuid()), "tests")
+}
+
+// Path is where the record of runID lives in dir.
+func Path(dir, runID string) string { return filepath.Join(dir, runID+".json") }
+
+// ensureDir creates dir and its parent 0700, or checks that they are real
+// directories owned by us and closed to others. In a shared /tmp, another
+// user could plant a symlink or a directory to read or redirect our files.
+func ensureDir(dir string) error {
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("creating details directory: %w", err)
+		}
+		fi, err := os.Lstat(d)
+		if err != nil {
+			return fmt.Errorf("checking details directory: %w", err)
+		}
+		if !fi.IsDir() || fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("details directory %s is not a directory (a symlink?): remove it", d)
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+			return fmt.Errorf("details directory %s belongs to uid %d, not to you: remove it or set TMPDIR", d, st.Uid)
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(d, 0o700); err != nil {
+				return fmt.Errorf("closing details directory %s to others: %w", d, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Write stores rec in dir as <runId>.json atomically (temp file, fsync,
+// rename), then prunes old records. It returns the file's path.
+func Write(dir string, rec *Record) (string, error) {
+	if err := ensureDir(dir); err != nil {
+		return "", err
+	}
+	path := Path(dir, rec.Response.RunID)
+	rec.Response.Details = path
+	f, err := os.CreateTemp(dir, ".tmp-*.json")
+	if err != nil {
+		return "", fmt.Errorf("writing details: %w", err)
+	}
+	defer os.Remove(f.Name()) // after a successful rename this fails harmlessly
+	enc := json.NewEncoder(f)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rec); err != nil {
+		f.Close()
+		return "", fmt.Errorf("writing details: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return "", fmt.Errorf("writing details: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("writing details: %w", err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return "", fmt.Errorf("writing details: %w", err)
+	}
+	prune(dir, time.Now())
+	return path, nil
+}
+
+// Entry is a run listed in the details directory.
+type Entry struct {
+	RunID   string
+	Path    string
+	ModTime time.Time
+}
+
+// List returns the runs in dir, newest first.
+func List(dir string) ([]Entry, error) {
+	des, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, de := range des {
+		name := de.Name()
+		if !de.Type().IsRegular() || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil {
+			continue // pruned meanwhile
+		}
+		out = append(out, Entry{RunID: strings.TrimSuffix(name, ".json"), Path: filepath.Join(dir, name), ModTime: fi.ModTime()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ModTime.After(out[j].ModTime) })
+	return out, nil
+}
+
+func prune(dir string, now time.Time) {
+	entries, err := List(dir)
+	if err != nil {
+		return
+	}
+	for i, e := range entries {
+		if i >= keepRuns || now.Sub(e.ModTime) > keepFor {
+			os.Remove(e.Path)
+		}
+	}
+}
+
+// Read loads a record by run id (a unique prefix is enough) or by path.
+func Read(dir, idOrPath string) (*Record, error) {
+	path := idOrPath
+	if !strings.ContainsRune(idOrPath, filepath.Separator) {
+		entries, err := List(dir)
+		if err != nil {
+			return nil, err
+		}
+		var found []string
+		for _, e := range entries {
+			if strings.HasPrefix(e.RunID, idOrPath) {
+				found = append(found, e.Path)
+			}
+		}
+		switch len(found) {
+		case 0:
+			return nil, fmt.Errorf("no run %q in %s: `strobe runs` lists the recent ones", idOrPath, dir)
+		case 1:
+			path = found[0]
+		default:
+			return nil, fmt.Errorf("run id %q is ambiguous (%d runs): give more of it", idOrPath, len(found))
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rec Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return &rec, nil
+}

@@ -1,0 +1,116 @@
+// Package shell splits a command line into words the way a POSIX shell
+// would for simple commands, and quotes words so that a printed command can
+// be pasted back into a shell.
+package shell
+
+import (
+	"errors"
+	"strings"
+)
+
+// Split splits s into words, honouring single quotes, double quotes and
+// backslashes. It does not expand anything. Operators that need a real
+// shell (pipes, redirections, &&, ;, $, backticks) are reported by
+// NeedsShell; Split treats them as ordinary characters.
+func Split(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("unterminated single quote")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\\\"$`\n", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("unterminated double quote")
+			}
+			inWord = true
+		case c == '\\':
+			if i+1 < len(s) {
+				i++
+				cur.WriteByte(s[i])
+			}
+			inWord = true
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+// NeedsShell reports whether s uses shell syntax beyond words and quotes
+// (outside single quotes), so it must run through /bin/sh -c.
+func NeedsShell(s string) bool {
+	inSingle, inDouble := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inSingle:
+			inSingle = c != '\''
+		case c == '\\':
+			i++
+		case c == '\'' && !inDouble:
+			inSingle = true
+		case c == '"':
+			inDouble = !inDouble
+		case c == '$' || c == '`':
+			return true
+		case !inDouble && strings.IndexByte("|&;<>(){}*?[]~#", c) >= 0:
+			return true
+		case !inDouble && c == '=' && i > 0 && !strings.ContainsAny(s[:i], " \t"):
+			return true // VAR=value cmd
+		}
+	}
+	return false
+}
+
+// Quote returns w quoted for a POSIX shell, unchanged when it is safe bare.
+func Quote(w string) string {
+	if w == "" {
+		return "''"
+	}
+	safe := true
+	for _, c := range w {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./:=@%+,", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// Join quotes each word and joins them with spaces.
+func Join(argv []string) string {
+	q := make([]string, len(argv))
+	for i, w := range argv {
+		q[i] = Quote(w)
+	}
+	return strings.Join(q, " ")
+}

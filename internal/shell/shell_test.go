@@ -1,0 +1,68 @@
+package shell
+
+import (
+	"os/exec"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestSplit(t *testing.T) {
+	type testCase struct {
+		in   string
+		want []string
+		err  bool
+	}
+	for _, tc := range []testCase{
+		{"", nil, false},
+		{"  make   check ", []string{"make", "check"}, false},
+		{`./run --name 'a b' "c \"d\"" e\ f`, []string{"./run", "--name", "a b", `c "d"`, "e f"}, false},
+		{`''`, []string{""}, false},
+		{`a'b'"c"`, []string{"abc"}, false},
+		{`'open`, nil, true},
+		{`"open`, nil, true},
+	} {
+		got, err := Split(tc.in)
+		if (err != nil) != tc.err {
+			t.Errorf("Split(%q) error = %v, want error %v", tc.in, err, tc.err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Split(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestNeedsShell(t *testing.T) {
+	for in, want := range map[string]bool{
+		"make check":              false,
+		"./t --filter 'a|b'":      false,
+		"make check && echo done": true,
+		"ls | wc":                 true,
+		"FOO=1 ./t":               true,
+		"./t --x=1":               false,
+		`echo "$HOME"`:            true,
+		"./t > out":               true,
+	} {
+		if got := NeedsShell(in); got != want {
+			t.Errorf("NeedsShell(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// TestQuoteRoundTrip checks quoted words through a real shell: what Join
+// prints, sh reads back as the same words.
+func TestQuoteRoundTrip(t *testing.T) {
+	words := []string{"plain", "a b", "it's", `"dq"`, "$HOME", "", "tab\there", "^TestA$/^b$"}
+	out, err := exec.Command("/bin/sh", "-c", "printf '%s\\n' "+Join(words)).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if !reflect.DeepEqual(got, words) {
+		t.Errorf("sh read back %q, want %q", got, words)
+	}
+	if back, _ := Split(Join(words)); !reflect.DeepEqual(back, words) {
+		t.Errorf("Split(Join) = %q, want %q", back, words)
+	}
+}

@@ -1,0 +1,143 @@
+package runner
+
+import (
+	"fmt"
+	"syscall"
+
+	"strobe/adapters"
+	"strobe/report"
+)
+
+// silentOutput is the most a failed run may print, in bytes of both
+// streams, and still count as a silent failure: it exited non-zero and
+// said next to nothing about why.
+const silentOutput = 256
+
+// exitOf reads a wait status. Signals report exit code 128+N, as a shell does.
+func exitOf(ws syscall.WaitStatus) report.Exit {
+	switch {
+	case ws.Signaled():
+		sig := int(ws.Signal())
+		return report.Exit{Signaled: true, Signal: sig, SignalName: SignalName(sig), Code: 128 + sig, CoreDump: ws.CoreDump()}
+	case ws.Exited():
+		return report.Exit{Exited: true, Code: ws.ExitStatus()}
+	}
+	return report.Exit{Code: -1}
+}
+
+// SignalName is the conventional name of a signal ("SIGSEGV").
+func SignalName(sig int) string {
+	names := map[syscall.Signal]string{
+		syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
+		syscall.SIGILL: "SIGILL", syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT",
+		syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
+		syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
+		syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
+		syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ", syscall.SIGSYS: "SIGSYS",
+	}
+	if n, ok := names[syscall.Signal(sig)]; ok {
+		return n
+	}
+	return fmt.Sprintf("signal %d", sig)
+}
+
+// CrashTypeOf maps a signal to the crash it means.
+func CrashTypeOf(sig int) report.CrashType {
+	switch syscall.Signal(sig) {
+	case syscall.SIGSEGV:
+		return report.CrashSegmentationFault
+	case syscall.SIGABRT:
+		return report.CrashAbort
+	case syscall.SIGKILL:
+		return report.CrashKilled
+	case syscall.SIGINT:
+		return report.CrashInterrupted
+	case syscall.SIGTERM:
+		return report.CrashTerminated
+	case syscall.SIGBUS:
+		return report.CrashBusError
+	case syscall.SIGILL:
+		return report.CrashIllegalInstruction
+	case syscall.SIGFPE:
+		return report.CrashFloatingPoint
+	}
+	return report.CrashUnknown
+}
+
+// ending is everything the runner knows when a run is over.
+type ending struct {
+	exit        report.Exit
+	outcome     adapters.Outcome
+	timedOut    bool
+	cancelled   bool
+	failed      int      // tests recorded as failed
+	recorded    int      // tests recorded at all
+	running     []string // tests that started and never finished
+	outputBytes int64    // both streams
+}
+
+// classify decides a run's status and crash from how it ended. The order
+// matters: a run we stopped is timeout or cancelled whatever it printed; a
+// build failure explains everything after it; a signal, or crash evidence in
+// the output, outranks test failures, because a crash is never a plain
+// failure and never a pass.
+func classify(e ending) (report.Status, *report.Crash) {
+	crash := &report.Crash{Type: report.CrashNone, ExitCode: e.exit.Code, Signal: e.exit.Signal,
+		SignalName: e.exit.SignalName, CoreDump: e.exit.CoreDump, RunningTests: e.running}
+	switch {
+	case e.timedOut:
+		crash.Type = report.CrashTimeout
+		crash.Message = "the run exceeded its timeout and was killed"
+		return report.Timeout, crash
+	case e.cancelled:
+		crash.Type = report.CrashInterrupted
+		crash.Message = "the run was cancelled"
+		return report.Cancelled, crash
+	case e.outcome.BuildFailed || len(e.outcome.BuildErrors) > 0:
+		crash.Type = report.CrashBuildFailure
+		return report.BuildFailed, crash
+	case e.exit.Signaled:
+		crash.Type = CrashTypeOf(e.exit.Signal)
+		crash.Indicators = []string{"process_signaled"}
+		crash.Message = fmt.Sprintf("the test process died of %s", e.exit.SignalName)
+		return report.Crashed, crash
+	case e.outcome.Crash != nil:
+		c := *e.outcome.Crash
+		if len(c.RunningTests) == 0 {
+			c.RunningTests = e.running
+		}
+		if c.ExitCode == 0 {
+			c.ExitCode = e.exit.Code
+		}
+		return report.Crashed, &c
+	case e.failed > 0:
+		crash.Type = report.CrashTestFailure
+		return report.Failed, crash
+	case e.exit.Code != 0:
+		markers := e.recorded > 0 || e.outcome.Summary != nil
+		if !markers && e.outputBytes <= silentOutput {
+			crash.Type = report.CrashUnknown
+			crash.SilentFailure = true
+			crash.Message = fmt.Sprintf("the command exited with code %d, printed almost nothing and reported no test results", e.exit.Code)
+			return report.Crashed, crash
+		}
+		if e.outcome.Summary != nil && e.outcome.Summary.Failed > 0 {
+			crash.Type = report.CrashTestFailure
+			return report.Failed, crash
+		}
+		crash.Type = report.CrashUnknown
+		if markers {
+			crash.Message = fmt.Sprintf("the command exited with code %d although no test failed", e.exit.Code)
+		} else {
+			crash.Message = fmt.Sprintf("the command exited with code %d and reported no test results", e.exit.Code)
+		}
+		return report.Failed, crash
+	case e.outcome.Summary != nil && e.outcome.Summary.Failed > 0:
+		crash.Type = report.CrashTestFailure
+		crash.Message = "the command exited 0 but its summary counts failed tests"
+		return report.Failed, crash
+	case e.outcome.NoTests:
+		return report.NoTests, nil
+	}
+	return report.Passed, nil
+}

@@ -1,0 +1,65 @@
+package runner
+
+import (
+	"testing"
+
+	"strobe/adapters"
+	"strobe/report"
+)
+
+func TestClassify(t *testing.T) {
+	type testCase struct {
+		name   string
+		e      ending
+		status report.Status
+		crash  report.CrashType // "" = no crash object
+		silent bool
+	}
+	exited := func(code int) report.Exit { return report.Exit{Exited: true, Code: code} }
+	signaled := func(sig int) report.Exit {
+		return report.Exit{Signaled: true, Signal: sig, SignalName: SignalName(sig), Code: 128 + sig}
+	}
+	for _, tc := range []testCase{
+		{"clean pass", ending{exit: exited(0), recorded: 3}, report.Passed, "", false},
+		{"failures", ending{exit: exited(1), recorded: 3, failed: 1}, report.Failed, report.CrashTestFailure, false},
+		{"segfault beats failures", ending{exit: signaled(11), recorded: 3, failed: 1}, report.Crashed, report.CrashSegmentationFault, false},
+		{"abort", ending{exit: signaled(6)}, report.Crashed, report.CrashAbort, false},
+		{"sigkill", ending{exit: signaled(9)}, report.Crashed, report.CrashKilled, false},
+		{"sigbus", ending{exit: signaled(7)}, report.Crashed, report.CrashBusError, false},
+		{"sigfpe", ending{exit: signaled(8)}, report.Crashed, report.CrashFloatingPoint, false},
+		{"sigill", ending{exit: signaled(4)}, report.Crashed, report.CrashIllegalInstruction, false},
+		{"timeout beats signal", ending{exit: signaled(15), timedOut: true}, report.Timeout, report.CrashTimeout, false},
+		{"cancelled", ending{exit: signaled(15), cancelled: true}, report.Cancelled, report.CrashInterrupted, false},
+		{"build failure", ending{exit: exited(101), outcome: adapters.Outcome{BuildFailed: true}}, report.BuildFailed, report.CrashBuildFailure, false},
+		{"crash seen in output", ending{exit: exited(101), recorded: 2, outcome: adapters.Outcome{Crash: &report.Crash{Type: report.CrashAbort, Signal: 6}}}, report.Crashed, report.CrashAbort, false},
+		{"silent failure", ending{exit: exited(3), outputBytes: 10}, report.Crashed, report.CrashUnknown, true},
+		{"loud failure without markers", ending{exit: exited(2), outputBytes: 5000}, report.Failed, report.CrashUnknown, false},
+		{"non-zero although all passed", ending{exit: exited(1), recorded: 4}, report.Failed, report.CrashUnknown, false},
+		{"summary failures", ending{exit: exited(1), outputBytes: 20, outcome: adapters.Outcome{Summary: &report.Summary{Passed: 2, Failed: 1}}}, report.Failed, report.CrashTestFailure, false},
+		{"summary failures exit 0", ending{exit: exited(0), outcome: adapters.Outcome{Summary: &report.Summary{Passed: 2, Failed: 1}}}, report.Failed, report.CrashTestFailure, false},
+		{"no tests", ending{exit: exited(0), outcome: adapters.Outcome{NoTests: true}}, report.NoTests, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, crash := classify(tc.e)
+			if status != tc.status {
+				t.Errorf("status = %s, want %s", status, tc.status)
+			}
+			switch {
+			case tc.crash == "" && crash != nil:
+				t.Errorf("crash = %+v, want none", crash)
+			case tc.crash != "" && crash == nil:
+				t.Errorf("crash = nil, want %s", tc.crash)
+			case crash != nil:
+				if crash.Type != tc.crash {
+					t.Errorf("crash type = %s, want %s", crash.Type, tc.crash)
+				}
+				if crash.SilentFailure != tc.silent {
+					t.Errorf("silent_failure = %v, want %v", crash.SilentFailure, tc.silent)
+				}
+				if tc.e.exit.Signaled && crash.ExitCode != 128+tc.e.exit.Signal {
+					t.Errorf("exit_code = %d, want %d", crash.ExitCode, 128+tc.e.exit.Signal)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,51 @@
+package runner
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestReadLines(t *testing.T) {
+	type line struct {
+		text string
+		cut  bool
+	}
+	big := strings.Repeat("x", maxLine+100)
+	type testCase struct {
+		name string
+		in   string
+		want []line
+	}
+	for _, tc := range []testCase{
+		{"empty", "", nil},
+		{"simple", "a\nb\n", []line{{"a", false}, {"b", false}}},
+		{"no final newline", "a\nb", []line{{"a", false}, {"b", false}}},
+		{"crlf and empty lines", "a\r\n\nb\n", []line{{"a", false}, {"", false}, {"b", false}}},
+		{"longer than the reader buffer", strings.Repeat("y", 200<<10) + "\nz\n", []line{{strings.Repeat("y", 200<<10), false}, {"z", false}}},
+		{"longer than maxLine", big + "\nafter\n", []line{{big[:maxLine], true}, {"after", false}}},
+		{"exactly maxLine", big[:maxLine] + "\n", []line{{big[:maxLine], false}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []line
+			var raw bytes.Buffer
+			err := readLines(strings.NewReader(tc.in), func(b []byte) { raw.Write(b) }, func(b []byte, cut bool) {
+				got = append(got, line{string(b), cut})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if raw.String() != tc.in {
+				t.Errorf("raw bytes differ from input (%d vs %d bytes)", raw.Len(), len(tc.in))
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d lines, want %d", len(got), len(tc.want))
+			}
+			for i := range got {
+				if got[i].text != tc.want[i].text || got[i].cut != tc.want[i].cut {
+					t.Errorf("line %d: got (%d bytes, cut=%v), want (%d bytes, cut=%v)", i, len(got[i].text), got[i].cut, len(tc.want[i].text), tc.want[i].cut)
+				}
+			}
+		})
+	}
+}

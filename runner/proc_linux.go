@@ -1,0 +1,44 @@
+package runner
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+)
+
+func sysProcAttr() *syscall.SysProcAttr {
+	// Own process group: one signal reaches every process of the run, and
+	// the terminal's Ctrl+C reaches strobe only, which stops the run itself.
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// killRunID kills every process whose environment carries this run's id:
+// grandchildren that left the process group (setsid, daemonized servers)
+// must not outlive the run. Killing may let a parent spawn again before it
+// dies, so it repeats until a pass finds nothing.
+func killRunID(id string) {
+	entry := []byte(RunIDEnv + "=" + id + "\x00")
+	inner := append([]byte{0}, entry...)
+	self := os.Getpid()
+	for round := 0; round < 5; round++ {
+		found := false
+		dirs, _ := filepath.Glob("/proc/[0-9]*")
+		for _, d := range dirs {
+			pid, err := strconv.Atoi(filepath.Base(d))
+			if err != nil || pid == self {
+				continue
+			}
+			env, err := os.ReadFile(d + "/environ") // other users' fail: not ours
+			if err != nil || !(bytes.HasPrefix(env, entry) || bytes.Contains(env, inner)) {
+				continue
+			}
+			syscall.Kill(pid, syscall.SIGKILL)
+			found = true
+		}
+		if !found {
+			return
+		}
+	}
+}

@@ -1,0 +1,12 @@
+//go:build !linux
+
+package runner
+
+import "syscall"
+
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}
+
+// killRunID has no /proc to read here; the process group kill is all.
+func killRunID(id string) {}

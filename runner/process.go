@@ -1,0 +1,299 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"strobe/adapters"
+	"strobe/details"
+	"strobe/internal/tail"
+	"strobe/report"
+)
+
+// drainTimeout bounds how long the output readers may run on after the
+// process and everything of its run were killed. Only a process that both
+// left the group and dropped STROBE_RUN_ID can still hold a pipe then.
+const drainTimeout = 3 * time.Second
+
+// proc is the running command of a run.
+type proc struct {
+	cmd    *exec.Cmd
+	pgid   int
+	waited chan struct{} // closed once the command is reaped
+	ws     syscall.WaitStatus
+
+	pipes   [2]*os.File // read ends: stdout, stderr
+	tails   [2]*tail.Buffer
+	readers sync.WaitGroup
+	parseMu sync.Mutex // parsers are not safe for concurrent use
+
+	stopOnce sync.Once
+}
+
+func startProcess(r *Run) (*proc, error) {
+	p := &proc{waited: make(chan struct{}), tails: [2]*tail.Buffer{tail.New(tailCap), tail.New(tailCap)}}
+	var writers [2]*os.File
+	for i := range p.pipes {
+		rd, wr, err := os.Pipe()
+		if err != nil {
+			p.closePipes(writers[:])
+			return nil, fmt.Errorf("creating output pipe: %w", err)
+		}
+		p.pipes[i], writers[i] = rd, wr
+	}
+	argv := r.plan.Argv
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = r.plan.Dir
+	cmd.Env = r.environ()
+	cmd.Stdin = nil // /dev/null: a test waiting for input must not hang
+	cmd.Stdout, cmd.Stderr = writers[0], writers[1]
+	cmd.SysProcAttr = sysProcAttr()
+	p.cmd = cmd
+
+	started := make(chan error, 1)
+	go func() {
+		// Pdeathsig fires when the thread that forked the child exits, not
+		// the process (golang/go#27505): fork from a locked thread that
+		// lives until the child is reaped.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		cmd.Wait() // the status is in ProcessState; an error here adds nothing
+		p.ws = cmd.ProcessState.Sys().(syscall.WaitStatus)
+		close(p.waited)
+	}()
+	err := <-started
+	// Our copies of the write ends must go, or the readers never see EOF.
+	for _, w := range writers {
+		w.Close()
+	}
+	if err != nil {
+		p.closePipes(nil)
+		return nil, &adapters.UsageError{Msg: fmt.Sprintf("cannot start %s: %v", argv[0], err)}
+	}
+	p.pgid = cmd.Process.Pid
+	for i, s := range []adapters.Stream{adapters.Stdout, adapters.Stderr} {
+		p.readers.Add(1)
+		go func() {
+			defer p.readers.Done()
+			readLines(p.pipes[i], func(b []byte) { p.tails[i].Write(b) }, func(b []byte, cut bool) {
+				p.parseMu.Lock()
+				r.plan.Parser.Line(s, b, cut)
+				p.parseMu.Unlock()
+			})
+		}()
+	}
+	return p, nil
+}
+
+func (p *proc) closePipes(extra []*os.File) {
+	for _, f := range append(p.pipes[:], extra...) {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// environ is the client's environment, then the adapter's additions, then
+// the request's overrides, then the run id; exec keeps the last value of a
+// repeated name.
+func (r *Run) environ() []string {
+	env := r.req.BaseEnv
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(append([]string(nil), env...), r.plan.Env...)
+	for k, v := range r.req.Env {
+		env = append(env, k+"="+v)
+	}
+	return append(env, RunIDEnv+"="+r.ID)
+}
+
+// stop ends the process group in steps: SIGTERM, a grace period for the
+// tests to clean up, then SIGKILL. It does not wait.
+func (p *proc) stop() {
+	p.stopOnce.Do(func() {
+		syscall.Kill(-p.pgid, syscall.SIGTERM)
+		go func() {
+			select {
+			case <-p.waited:
+			case <-time.After(killGrace):
+				syscall.Kill(-p.pgid, syscall.SIGKILL)
+			}
+		}()
+	})
+}
+
+// supervise watches the run until the command ends, enforcing the build and
+// test timeouts and cancellation, then finishes the run.
+func (r *Run) supervise(ctx context.Context, p *proc) {
+	var timedOut, cancelled bool
+	var began *time.Time
+	build := time.NewTimer(buildTimeout)
+	defer build.Stop()
+	var testTimer <-chan time.Time
+	beganCh := r.rec.TestingBegan()
+wait:
+	for {
+		select {
+		case <-p.waited:
+			break wait
+		case <-beganCh:
+			beganCh = nil
+			now := time.Now()
+			began = &now
+			build.Stop()
+			t := time.NewTimer(r.timeout)
+			defer t.Stop()
+			testTimer = t.C
+		case <-build.C:
+			timedOut = true
+			p.stop()
+		case <-testTimer:
+			timedOut = true
+			p.stop()
+		case <-ctx.Done():
+			cancelled = !timedOut
+			p.stop()
+			ctx = context.Background() // don't select a done context again
+		}
+	}
+	// The leader is gone; nothing else of the run may stay: its group,
+	// then anything that left the group but carries the run id.
+	syscall.Kill(-p.pgid, syscall.SIGKILL)
+	killRunID(r.ID)
+	drained := make(chan struct{})
+	go func() { p.readers.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(drainTimeout):
+		for _, f := range p.pipes {
+			f.SetReadDeadline(time.Now())
+		}
+		<-drained
+	}
+	p.closePipes(nil)
+	r.finish(p, began, timedOut, cancelled)
+}
+
+func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
+	defer close(r.done)
+	finished := time.Now()
+	exit := exitOf(p.ws)
+	p.parseMu.Lock()
+	outcome := r.plan.Parser.Finish(exit)
+	p.parseMu.Unlock()
+	running := r.rec.Abandon()
+	tests := r.rec.Tests()
+
+	e := ending{exit: exit, outcome: outcome, timedOut: timedOut, cancelled: cancelled,
+		recorded: len(tests), running: running, outputBytes: p.tails[0].Total() + p.tails[1].Total()}
+	var failed []report.Failure
+	sum := report.Summary{DurationMS: finished.Sub(r.started).Milliseconds()}
+	for _, t := range tests {
+		switch t.Status {
+		case report.TestPassed:
+			sum.Passed++
+		case report.TestSkipped:
+			sum.Skipped++
+		case report.TestFailed:
+			sum.Failed++
+			f := report.Failure{Name: t.Name}
+			if t.Failure != nil {
+				f = *t.Failure
+			}
+			failed = append(failed, f)
+		}
+	}
+	e.failed = sum.Failed
+	if len(tests) == 0 && outcome.Summary != nil {
+		s := *outcome.Summary
+		sum.Passed, sum.Failed, sum.Skipped = s.Passed, s.Failed, s.Skipped
+	}
+	status, crash := classify(e)
+
+	resp := &report.Response{Status: status, RunID: r.ID, Framework: r.adapter.Name(), Command: r.Command(),
+		Summary: &sum, Crash: crash, Project: outcome.Project, Hint: outcome.Hint,
+		Truncated: p.tails[0].Truncated() || p.tails[1].Truncated()}
+	for i, f := range failed {
+		if i == maxFailures {
+			resp.FailuresOmitted = len(failed) - maxFailures
+			break
+		}
+		f.Message = trim(f.Message, maxMessage)
+		resp.Failures = append(resp.Failures, f)
+	}
+	for i, b := range outcome.BuildErrors {
+		if i == maxFailures {
+			break
+		}
+		b.Message = trim(b.Message, maxMessage)
+		resp.BuildErrors = append(resp.BuildErrors, b)
+	}
+	if resp.Hint == "" {
+		resp.Hint = r.hint(status, crash)
+	}
+
+	rec := &details.Record{Response: *resp, ProjectRoot: r.req.ProjectRoot, Adapter: r.adapter.Name(),
+		Level: string(r.level), Test: r.req.Test, Argv: r.plan.Argv, Dir: r.plan.Dir, Env: r.req.Env,
+		TimeoutMS: r.timeout.Milliseconds(), Started: r.started, TestsBegan: began, Finished: finished,
+		Exit: &exit, Tests: tests,
+		Stdout: details.Stream{Text: p.tails[0].String(), Bytes: p.tails[0].Total(), Truncated: p.tails[0].Truncated()},
+		Stderr: details.Stream{Text: p.tails[1].String(), Bytes: p.tails[1].Total(), Truncated: p.tails[1].Truncated()}}
+	rec.Response.Failures = failed // the file keeps every failure, untrimmed
+	rec.Response.FailuresOmitted = 0
+	dir := r.opts.DetailsDir
+	if dir == "" {
+		dir = details.Dir()
+	}
+	if path, err := details.Write(dir, rec); err == nil {
+		resp.Details = path
+	} else {
+		resp.Hint = strings.TrimSpace(resp.Hint + " (no details file: " + err.Error() + ")")
+	}
+	r.resp = resp
+}
+
+// hint says what to do next, for the answers that need one.
+func (r *Run) hint(status report.Status, crash *report.Crash) string {
+	switch status {
+	case report.Timeout:
+		if len(crash.RunningTests) > 0 {
+			return fmt.Sprintf("the run passed its %v timeout while %s ran: rerun that test alone, or raise the timeout if it is only slow", r.timeout, strings.Join(crash.RunningTests, ", "))
+		}
+		return fmt.Sprintf("the run passed its %v timeout: raise the timeout if the suite is only slow", r.timeout)
+	case report.Crashed:
+		if crash.SilentFailure {
+			return "the command failed without output: run it by hand in the project directory to see why (a missing library, a wrong working directory?)"
+		}
+		if len(crash.RunningTests) > 0 {
+			return fmt.Sprintf("the process crashed while %s ran: rerun that test alone and look at the details file's output", strings.Join(crash.RunningTests, ", "))
+		}
+		return "the process crashed: the details file has its full output"
+	case report.BuildFailed:
+		return "the tests did not build: fix the build errors, then rerun"
+	}
+	return ""
+}
+
+func trim(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 { // don't split a UTF-8 sequence
+		cut--
+	}
+	return s[:cut] + "… (trimmed; the details file has it all)"
+}

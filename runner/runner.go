@@ -1,0 +1,293 @@
+// Package runner runs one test command: it validates the request, picks the
+// adapter, spawns the command in its own process group, streams its output
+// into the adapter's parser and into bounded tail buffers, enforces the
+// timeout with SIGTERM, a grace period and SIGKILL, makes sure no process of
+// the run outlives it, classifies how it ended, and writes the details file.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"strobe/adapters"
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// Default test-phase timeouts by level (DESIGN.md). Building is bounded
+// separately by buildTimeout.
+var defaultTimeouts = map[adapters.Level]time.Duration{
+	adapters.LevelUnit:        30 * time.Second,
+	adapters.LevelIntegration: 120 * time.Second,
+	adapters.LevelE2E:         300 * time.Second,
+	adapters.LevelAll:         600 * time.Second,
+}
+
+const (
+	buildTimeout = 30 * time.Minute
+	maxTimeout   = 24 * time.Hour
+	// killGrace is how long SIGTERM has before SIGKILL follows.
+	killGrace = 5 * time.Second
+	// tailCap bounds the raw output kept per stream.
+	tailCap = 10 << 20
+	// maxFailures bounds the failures listed in a response; the details
+	// file has them all.
+	maxFailures = 20
+	// maxMessage bounds a failure message in a response.
+	maxMessage = 800
+)
+
+// RunIDEnv names the variable every test process gets, so that whatever it
+// spawns can be found and killed after the run.
+const RunIDEnv = "STROBE_RUN_ID"
+
+// Request is one run as a client asks for it.
+type Request struct {
+	ProjectRoot string
+	Framework   string
+	Level       string
+	Test        string
+	// Command is a command line: the test binary, or the whole command for
+	// the generic framework. Shell syntax runs through /bin/sh -c.
+	Command string
+	// Env overrides the client's environment for this run.
+	Env map[string]string
+	// BaseEnv is the client's environment; nil means this process's.
+	BaseEnv []string
+	// Timeout bounds the test phase; 0 means the default for the level.
+	Timeout time.Duration
+}
+
+// Options configure the runner itself.
+type Options struct {
+	// DetailsDir is where details files go; empty means details.Dir().
+	DetailsDir string
+}
+
+// Run is one run in progress or done.
+type Run struct {
+	ID       string
+	req      Request
+	opts     Options
+	adapter  adapters.Adapter
+	plan     *adapters.Plan
+	level    adapters.Level
+	timeout  time.Duration
+	rec      *adapters.Recorder
+	started  time.Time
+	cancelMu sync.Mutex
+	cancel   context.CancelCauseFunc
+	done     chan struct{}
+	resp     *report.Response
+}
+
+// ErrCancelled is the cause of a run stopped by its client.
+var ErrCancelled = errors.New("cancelled")
+
+// Start validates req, plans it and starts the command. A request strobe
+// cannot run is an error (a *adapters.UsageError when the client should
+// change it); ErrorResponse turns it into a response.
+func Start(ctx context.Context, req Request, opts Options) (*Run, error) {
+	r, err := prepare(req, opts)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	r.cancel = cancel
+	// The run's lifetime is its own: the caller's context only reaches it
+	// through Cancel (a daemon's client may go away; the run goes on).
+	p, err := startProcess(r)
+	if err != nil {
+		cancel(nil)
+		return nil, err
+	}
+	go r.supervise(ctx, p)
+	return r, nil
+}
+
+// Exec runs req to the end. Cancelling ctx cancels the run.
+func Exec(ctx context.Context, req Request, opts Options) (*report.Response, error) {
+	r, err := Start(ctx, req, opts)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-r.Done():
+	case <-ctx.Done():
+		r.Cancel()
+		<-r.Done()
+	}
+	return r.Result(), nil
+}
+
+// Cancel stops the run; its result has status cancelled.
+func (r *Run) Cancel() { r.cancel(ErrCancelled) }
+
+// Done is closed when the run is over and its result written.
+func (r *Run) Done() <-chan struct{} { return r.done }
+
+// Result is the run's response; valid once Done is closed.
+func (r *Run) Result() *report.Response { return r.resp }
+
+// Framework is the adapter's name.
+func (r *Run) Framework() string { return r.adapter.Name() }
+
+// Command is the command line being run, as a person would type it.
+func (r *Run) Command() string { return shell.Join(r.plan.Argv) }
+
+// Progress is a run's live state.
+type Progress struct {
+	adapters.Progress
+	Elapsed time.Duration
+}
+
+// Progress reports the counts so far and the tests running now.
+func (r *Run) Progress() Progress {
+	return Progress{Progress: r.rec.Progress(), Elapsed: time.Since(r.started)}
+}
+
+// ErrorResponse is the response for a request that could not run.
+func ErrorResponse(err error) *report.Response {
+	resp := &report.Response{Status: report.Error, RunID: uuid.NewString(), Error: err.Error()}
+	return resp
+}
+
+func prepare(req Request, opts Options) (*Run, error) {
+	root := req.ProjectRoot
+	if root == "" {
+		return nil, usagef("projectRoot is required: give the absolute path of the project directory")
+	}
+	if !filepath.IsAbs(root) {
+		return nil, usagef("projectRoot %q is not absolute: give the absolute path of the project directory", root)
+	}
+	fi, err := os.Stat(root)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, usagef("project directory %s does not exist: check the path", root)
+	case err != nil:
+		return nil, usagef("cannot read project directory %s: %v", root, err)
+	case !fi.IsDir():
+		return nil, usagef("%s is a file, not a directory: give the project's directory", root)
+	}
+	root = filepath.Clean(root)
+	level, err := adapters.ParseLevel(req.Level)
+	if err != nil {
+		return nil, err
+	}
+	if req.Timeout < 0 {
+		return nil, usagef("timeout %v is negative: give a positive duration such as 30s, or leave it out for the default", req.Timeout)
+	}
+	if req.Timeout > maxTimeout {
+		return nil, usagef("timeout %v is longer than %v: give a shorter one, or leave it out for the default", req.Timeout, maxTimeout)
+	}
+	for k := range req.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return nil, usagef("environment variable name %q is not valid: use NAME=value", k)
+		}
+	}
+	areq := adapters.Request{ProjectRoot: root, Level: level, Test: req.Test}
+	if strings.TrimSpace(req.Command) != "" {
+		if areq.Command, err = commandArgv(root, req.Command, req.BaseEnv, req.Env); err != nil {
+			return nil, err
+		}
+	}
+	var a adapters.Adapter
+	if req.Framework != "" {
+		if a, err = adapters.Lookup(req.Framework); err != nil {
+			return nil, err
+		}
+	} else if a, _, err = adapters.Detect(areq); err != nil {
+		return nil, err
+	}
+	timeout := req.Timeout
+	if timeout == 0 {
+		timeout = defaultTimeouts[level]
+	}
+	r := &Run{ID: uuid.NewString(), req: req, opts: opts, adapter: a, level: level, timeout: timeout,
+		rec: adapters.NewRecorder(), started: time.Now(), done: make(chan struct{})}
+	r.req.ProjectRoot = root
+	if r.plan, err = a.Plan(areq, r.rec); err != nil {
+		return nil, err
+	}
+	if r.plan.Dir == "" {
+		r.plan.Dir = root
+	}
+	return r, nil
+}
+
+// commandArgv splits a command line, or wraps it in /bin/sh -c when it uses
+// shell syntax, and checks that the program exists and can be executed, so
+// that a typo is a clear error rather than a run that "fails".
+func commandArgv(root, line string, baseEnv []string, env map[string]string) ([]string, error) {
+	if shell.NeedsShell(line) {
+		return []string{"/bin/sh", "-c", line}, nil
+	}
+	argv, err := shell.Split(line)
+	if err != nil {
+		return nil, usagef("cannot read command %q: %v", line, err)
+	}
+	prog := argv[0]
+	if strings.ContainsRune(prog, '/') {
+		p := prog
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, usagef("command %s not found (relative paths start at the project directory %s): check the path", prog, root)
+		}
+		if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+			return nil, usagef("command %s is not executable: chmod +x it or give the right file", p)
+		}
+		argv[0] = p
+		return argv, nil
+	}
+	path := lookupEnv(baseEnv, env, "PATH")
+	if _, err := lookPath(prog, path); err != nil {
+		return nil, usagef("command %q not found on PATH: install it or give its full path", prog)
+	}
+	return argv, nil
+}
+
+func lookupEnv(base []string, over map[string]string, key string) string {
+	if v, ok := over[key]; ok {
+		return v
+	}
+	if base == nil {
+		return os.Getenv(key)
+	}
+	val := ""
+	for _, kv := range base {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			val = v
+		}
+	}
+	return val
+}
+
+// lookPath is exec.LookPath against a given PATH (the client's, not ours).
+func lookPath(prog, path string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, prog)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+func usagef(format string, args ...any) error {
+	return &adapters.UsageError{Msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,275 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"strobe/adapters"
+	"strobe/details"
+	"strobe/report"
+)
+
+var misbehave string // path of the built testdata/misbehave
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "strobe-runner-test")
+	if err != nil {
+		panic(err)
+	}
+	misbehave = filepath.Join(dir, "misbehave")
+	out, err := exec.Command("go", "build", "-o", misbehave, "./testdata/misbehave").CombinedOutput()
+	if err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run runs misbehave with args through the generic adapter.
+func run(t *testing.T, timeout time.Duration, args ...string) (*report.Response, *details.Record) {
+	t.Helper()
+	req := Request{ProjectRoot: t.TempDir(), Command: misbehave + " " + strings.Join(args, " "), Timeout: timeout}
+	return runReq(t, req)
+}
+
+func runReq(t *testing.T, req Request) (*report.Response, *details.Record) {
+	t.Helper()
+	dir := t.TempDir()
+	resp, err := Exec(context.Background(), req, Options{DetailsDir: dir})
+	if err != nil {
+		t.Fatalf("Exec: %v", err)
+	}
+	rec, err := details.Read(dir, resp.RunID)
+	if err != nil {
+		t.Fatalf("details: %v", err)
+	}
+	if leftovers := processesOf(resp.RunID); len(leftovers) > 0 {
+		t.Errorf("processes of run %s still alive: %v", resp.RunID, leftovers)
+	}
+	return resp, rec
+}
+
+// processesOf lists live processes that carry the run id.
+func processesOf(id string) []int {
+	var pids []int
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		env, err := os.ReadFile(d + "/environ")
+		if err != nil || !bytes.Contains(env, []byte(RunIDEnv+"="+id)) {
+			continue
+		}
+		if st, _ := os.ReadFile(d + "/stat"); bytes.Contains(st, []byte(") Z ")) {
+			continue // a zombie is dead, only not yet reaped by its parent
+		}
+		pid, _ := strconv.Atoi(filepath.Base(d))
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+func TestSignalsAreCrashes(t *testing.T) {
+	for sig, want := range map[string]report.CrashType{
+		"SEGV": report.CrashSegmentationFault, "ABRT": report.CrashAbort, "BUS": report.CrashBusError,
+		"FPE": report.CrashFloatingPoint, "ILL": report.CrashIllegalInstruction, "KILL": report.CrashKilled,
+	} {
+		t.Run(sig, func(t *testing.T) {
+			resp, rec := run(t, 0, "signal", sig)
+			if resp.Status != report.Crashed {
+				t.Fatalf("status = %s, want crashed", resp.Status)
+			}
+			if resp.Crash.Type != want || resp.Crash.SignalName != "SIG"+sig || resp.Crash.ExitCode != 128+resp.Crash.Signal {
+				t.Errorf("crash = %+v, want type %s, SIG%s, exit 128+N", resp.Crash, want, sig)
+			}
+			if !rec.Exit.Signaled {
+				t.Errorf("details exit = %+v, want signaled", rec.Exit)
+			}
+			if resp.Summary.Passed != 1 {
+				t.Errorf("passed = %d, want the 1 test that passed before the crash", resp.Summary.Passed)
+			}
+		})
+	}
+}
+
+func TestTimeoutKillsTheGroup(t *testing.T) {
+	start := time.Now()
+	resp, rec := run(t, 500*time.Millisecond, "hang")
+	if resp.Status != report.Timeout || resp.Crash.Type != report.CrashTimeout {
+		t.Fatalf("status %s crash %+v, want timeout", resp.Status, resp.Crash)
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("a process that obeys SIGTERM took %v to stop", d)
+	}
+	if !strings.Contains(rec.Stdout.Text, "started") {
+		t.Errorf("partial output lost: %q", rec.Stdout.Text)
+	}
+}
+
+func TestTimeoutEscalatesToSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits the 5 s grace period")
+	}
+	start := time.Now()
+	resp, _ := run(t, 300*time.Millisecond, "ignore-term")
+	if resp.Status != report.Timeout {
+		t.Fatalf("status = %s, want timeout", resp.Status)
+	}
+	if d := time.Since(start); d < killGrace || d > killGrace+3*time.Second {
+		t.Errorf("took %v, want the %v grace and then SIGKILL", d, killGrace)
+	}
+}
+
+func TestGrandchildInNewSessionDoesNotOutliveTheRun(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	resp, _ := run(t, time.Second, "grandchild", pidFile)
+	if resp.Status != report.Timeout {
+		t.Fatalf("status = %s, want timeout", resp.Status)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the grandchild never started: %v", err)
+	}
+	pid, _ := strconv.Atoi(string(b))
+	if err := syscall.Kill(pid, 0); err == nil {
+		st, _ := os.ReadFile("/proc/" + string(b) + "/stat")
+		if !bytes.Contains(st, []byte(") Z ")) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("grandchild %d outlived the run", pid)
+		}
+	}
+}
+
+func TestFloodKeepsTheNewestBytes(t *testing.T) {
+	resp, rec := run(t, 0, "flood", "50")
+	if resp.Status != report.Passed || resp.Summary.Passed != 1 {
+		t.Fatalf("status %s summary %+v, want passed from the summary line", resp.Status, resp.Summary)
+	}
+	if !resp.Truncated || !rec.Stdout.Truncated {
+		t.Errorf("truncated not set")
+	}
+	if len(rec.Stdout.Text) != tailCap || rec.Stdout.Bytes < 50<<20 {
+		t.Errorf("kept %d of %d bytes, want the newest %d", len(rec.Stdout.Text), rec.Stdout.Bytes, tailCap)
+	}
+	if !strings.HasSuffix(rec.Stdout.Text, "1 passed, 0 failed\n") {
+		t.Errorf("newest bytes not kept: ends with %q", rec.Stdout.Text[len(rec.Stdout.Text)-40:])
+	}
+}
+
+func TestLongLineIsCutNotFatal(t *testing.T) {
+	resp, _ := run(t, 0, "longline", "20")
+	if resp.Status != report.Passed || resp.Summary.Passed != 1 {
+		t.Fatalf("status %s summary %+v: the line after a 20 MB line was lost", resp.Status, resp.Summary)
+	}
+}
+
+func TestSilentFailure(t *testing.T) {
+	resp, _ := run(t, 0, "silent", "3")
+	if resp.Status != report.Crashed || !resp.Crash.SilentFailure || resp.Crash.ExitCode != 3 {
+		t.Fatalf("status %s crash %+v, want a silent failure with exit 3", resp.Status, resp.Crash)
+	}
+}
+
+func TestTAP(t *testing.T) {
+	resp, rec := run(t, 0, "tap")
+	if resp.Status != report.Failed {
+		t.Fatalf("status = %s, want failed", resp.Status)
+	}
+	want := report.Summary{Passed: 1, Failed: 1, Skipped: 1, DurationMS: resp.Summary.DurationMS}
+	if *resp.Summary != want {
+		t.Errorf("summary = %+v, want %+v", *resp.Summary, want)
+	}
+	if len(resp.Failures) != 1 || resp.Failures[0].Name != "divides" || resp.Failures[0].File != "src/div.c" || resp.Failures[0].Line != 42 {
+		t.Errorf("failures = %+v, want divides at src/div.c:42", resp.Failures)
+	}
+	if len(rec.Tests) != 3 {
+		t.Errorf("details has %d tests, want 3", len(rec.Tests))
+	}
+}
+
+func TestEnvironment(t *testing.T) {
+	req := Request{ProjectRoot: t.TempDir(), Command: misbehave + " env",
+		BaseEnv: []string{"PATH=" + os.Getenv("PATH"), "FROM_CLIENT=1", "OVERRIDDEN=old"},
+		Env:     map[string]string{"OVERRIDDEN": "new"}}
+	resp, rec := runReq(t, req)
+	out := rec.Stdout.Text
+	for _, want := range []string{"FROM_CLIENT=1\n", "OVERRIDDEN=new\n", RunIDEnv + "=" + resp.RunID + "\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("environment lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "OVERRIDDEN=old") || strings.Contains(out, "HOME=") {
+		t.Errorf("environment is not the client's: %s", out)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Start(context.Background(), Request{ProjectRoot: t.TempDir(), Command: misbehave + " hang"}, Options{DetailsDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	r.Cancel()
+	<-r.Done()
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("cancel took %v", d)
+	}
+	if got := r.Result().Status; got != report.Cancelled {
+		t.Errorf("status = %s, want cancelled", got)
+	}
+	if left := processesOf(r.ID); len(left) > 0 {
+		t.Errorf("processes left after cancel: %v", left)
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "file")
+	os.WriteFile(file, nil, 0o644)
+	notExec := filepath.Join(root, "script.sh")
+	os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644)
+	type testCase struct {
+		name string
+		req  Request
+		want string // in the message
+	}
+	for _, tc := range []testCase{
+		{"missing root", Request{}, "projectRoot is required"},
+		{"relative root", Request{ProjectRoot: "some/dir"}, "not absolute"},
+		{"no such dir", Request{ProjectRoot: filepath.Join(root, "nope")}, "does not exist"},
+		{"file not dir", Request{ProjectRoot: file}, "is a file"},
+		{"unknown framework", Request{ProjectRoot: root, Framework: "nose"}, "use one of "},
+		{"negative timeout", Request{ProjectRoot: root, Command: "true", Timeout: -time.Second}, "negative"},
+		{"absurd timeout", Request{ProjectRoot: root, Command: "true", Timeout: 1000 * time.Hour}, "longer than"},
+		{"unknown level", Request{ProjectRoot: root, Command: "true", Level: "smoke"}, "unknown level"},
+		{"command not found", Request{ProjectRoot: root, Command: "no-such-tool-xyz --all"}, "not found on PATH"},
+		{"command path not found", Request{ProjectRoot: root, Command: "./missing"}, "not found"},
+		{"command not executable", Request{ProjectRoot: root, Command: "./script.sh"}, "not executable"},
+		{"empty project", Request{ProjectRoot: root}, "no test framework found"},
+		{"generic level without command", Request{ProjectRoot: root, Framework: "generic", Level: "unit"}, "needs a command"},
+		{"bad env name", Request{ProjectRoot: root, Command: "true", Env: map[string]string{"A=B": "c"}}, "not valid"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Start(context.Background(), tc.req, Options{DetailsDir: t.TempDir()})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !adapters.IsUsage(err) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q (usage %v), want a usage error containing %q", err, adapters.IsUsage(err), tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+		})
+	}
+}
