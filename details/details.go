@@ -197,3 +197,53 @@ func Read(dir, idOrPath string) (*Record, error) {
 	}
 	return &rec, nil
 }
+
+// Summary is the head of a record: enough to list a run without reading its
+// (possibly large) tests and output.
+type Summary struct {
+	Response    report.Response `json:"response"`
+	ProjectRoot string          `json:"project_root"`
+	Adapter     string          `json:"adapter"`
+	Level       string          `json:"level,omitempty"`
+	Test        string          `json:"test,omitempty"`
+}
+
+// ReadSummary reads the head of the record at path. Record's field order
+// puts these first, so decoding stops long before the output tails.
+func ReadSummary(path string) (*Summary, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	dec := json.NewDecoder(f)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("reading %s: not a details file", path)
+	}
+	var s Summary
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		var dst any
+		switch t {
+		case "response":
+			dst = &s.Response
+		case "project_root":
+			dst = &s.ProjectRoot
+		case "adapter":
+			dst = &s.Adapter
+		case "level":
+			dst = &s.Level
+		case "test":
+			dst = &s.Test
+		default:
+			return &s, nil // past the head
+		}
+		if err := dec.Decode(dst); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+	}
+	return &s, nil
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"strobe/report"
+)
+
+// palette colours the status word and markers; colour never carries
+// meaning alone (the words say it all) and NO_COLOR turns it off.
+type palette struct{ red, green, yellow, dim, reset string }
+
+func colorFor(w io.Writer) palette {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" || !term.IsTerminal(int(f.Fd())) {
+		return palette{}
+	}
+	return palette{red: "\033[31m", green: "\033[32m", yellow: "\033[33m", dim: "\033[2m", reset: "\033[0m"}
+}
+
+// render prints a response for a person: the verdict first, then what to
+// look at, each failure with its place, message and rerun command.
+func render(w io.Writer, r *report.Response, c palette) {
+	if r.Status == report.Error {
+		fmt.Fprintf(w, "%sERROR%s  %s\n", c.red, c.reset, r.Error)
+		return
+	}
+	col := c.red
+	switch r.Status {
+	case report.Passed:
+		col = c.green
+	case report.NoTests, report.Cancelled:
+		col = c.yellow
+	}
+	head := []string{r.Framework}
+	if s := r.Summary; s != nil {
+		counts := fmt.Sprintf("%d passed, %d failed", s.Passed, s.Failed)
+		if s.Skipped > 0 {
+			counts += fmt.Sprintf(", %d skipped", s.Skipped)
+		}
+		head = append(head, counts, (time.Duration(s.DurationMS) * time.Millisecond).String())
+	}
+	fmt.Fprintf(w, "%s%s%s  %s\n", col, strings.ToUpper(strings.ReplaceAll(string(r.Status), "_", " ")), c.reset, strings.Join(head, " · "))
+
+	for _, b := range r.BuildErrors {
+		fmt.Fprintf(w, "\n%s✗%s %s\n", c.red, c.reset, place(b.File, b.Line))
+		indent(w, b.Message, "    ")
+	}
+	for _, f := range r.Failures {
+		fmt.Fprintf(w, "\n%s✗%s %s", c.red, c.reset, f.Name)
+		if f.File != "" {
+			fmt.Fprintf(w, "  %s", place(f.File, f.Line))
+		}
+		fmt.Fprintln(w)
+		indent(w, f.Message, "    ")
+		if f.Rerun != "" {
+			fmt.Fprintf(w, "    %srerun:%s %s\n", c.dim, c.reset, f.Rerun)
+		}
+	}
+	if r.FailuresOmitted > 0 {
+		fmt.Fprintf(w, "\n… and %d more failures (see the details file)\n", r.FailuresOmitted)
+	}
+	for _, s := range r.Stuck {
+		fmt.Fprintf(w, "\n%s⧗%s %s stuck after %s: %s\n", c.red, c.reset, s.Name, time.Duration(s.ElapsedMS)*time.Millisecond, s.Diagnosis)
+		for _, th := range s.Threads {
+			fmt.Fprintf(w, "    thread %s\n", th.Name)
+			for i, fr := range th.Stack {
+				if i == 5 {
+					fmt.Fprintf(w, "      … %d more frames\n", len(th.Stack)-5)
+					break
+				}
+				fmt.Fprintf(w, "      %s\n", fr)
+			}
+		}
+	}
+	if cr := r.Crash; cr != nil && cr.Type != report.CrashTestFailure && cr.Type != report.CrashBuildFailure {
+		fmt.Fprintf(w, "\n%scrash:%s %s", c.red, c.reset, cr.Type)
+		if cr.SignalName != "" {
+			fmt.Fprintf(w, " (%s, exit %d", cr.SignalName, cr.ExitCode)
+			if cr.CoreDump {
+				fmt.Fprint(w, ", core dumped")
+			}
+			fmt.Fprint(w, ")")
+		} else if cr.ExitCode != 0 {
+			fmt.Fprintf(w, " (exit %d)", cr.ExitCode)
+		}
+		if len(cr.RunningTests) > 0 {
+			fmt.Fprintf(w, " while running %s", strings.Join(cr.RunningTests, ", "))
+		}
+		fmt.Fprintln(w)
+		if cr.Message != "" {
+			indent(w, cr.Message, "    ")
+		}
+	}
+	if r.Truncated {
+		fmt.Fprintln(w, "\noutput was longer than strobe keeps; the newest part is in the details file")
+	}
+	if r.Hint != "" {
+		fmt.Fprintf(w, "\nhint: %s\n", r.Hint)
+	}
+	if r.Details != "" {
+		fmt.Fprintf(w, "%sdetails: %s%s\n", c.dim, r.Details, c.reset)
+	}
+}
+
+func place(file string, line int) string {
+	if line > 0 {
+		return fmt.Sprintf("%s:%d", file, line)
+	}
+	return file
+}
+
+func indent(w io.Writer, text, prefix string) {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return
+	}
+	for _, l := range strings.Split(text, "\n") {
+		fmt.Fprintf(w, "%s%s\n", prefix, l)
+	}
+}

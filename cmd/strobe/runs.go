@@ -1,0 +1,100 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"strobe/details"
+)
+
+func cmdRuns(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("strobe runs", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	n := fs.Int("n", 20, "how many runs to list")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	dir := details.Dir()
+	entries, err := details.List(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "strobe: listing %s: %v\n", dir, err)
+		return exitUsage
+	}
+	var sums []*details.Summary
+	for _, e := range entries {
+		if len(sums) == *n {
+			break
+		}
+		if s, err := details.ReadSummary(e.Path); err == nil {
+			sums = append(sums, s)
+		}
+	}
+	if *asJSON {
+		if sums == nil {
+			sums = []*details.Summary{}
+		}
+		writeJSON(stdout, sums)
+		return exitOK
+	}
+	if len(sums) == 0 {
+		fmt.Fprintln(stdout, "no runs yet: `strobe test DIR` runs a project's tests")
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tWHEN\tSTATUS\tFRAMEWORK\tPASSED\tFAILED\tPROJECT")
+	for i, s := range sums {
+		r := s.Response
+		var passed, failed int
+		if r.Summary != nil {
+			passed, failed = r.Summary.Passed, r.Summary.Failed
+		}
+		when := time.Since(entries[i].ModTime).Round(time.Second)
+		fmt.Fprintf(tw, "%s\t%s ago\t%s\t%s\t%d\t%d\t%s\n", shortID(r.RunID), when, r.Status, s.Adapter, passed, failed, s.ProjectRoot)
+	}
+	tw.Flush()
+	return exitOK
+}
+
+// shortID is enough of a run id for `strobe show`, which takes prefixes.
+func shortID(id string) string {
+	if i := strings.IndexByte(id, '-'); i > 0 {
+		return id[:i]
+	}
+	return id
+}
+
+func cmdShow(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("strobe show", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the whole details file")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	rest := fs.Args() // flags may also follow the id
+	if len(rest) > 0 {
+		if err := fs.Parse(rest[1:]); err != nil {
+			return exitUsage
+		}
+		rest = append(rest[:1], fs.Args()...)
+	}
+	if len(rest) != 1 {
+		fmt.Fprintln(stderr, "strobe: usage: strobe show RUN_ID [--json] (`strobe runs` lists the ids)")
+		return exitUsage
+	}
+	rec, err := details.Read(details.Dir(), rest[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "strobe: %v\n", err)
+		return exitUsage
+	}
+	if *asJSON {
+		writeJSON(stdout, rec)
+		return exitOK
+	}
+	render(stdout, &rec.Response, colorFor(stdout))
+	return exitOK
+}

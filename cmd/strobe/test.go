@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"strobe/report"
+	"strobe/runner"
+)
+
+// envFlag collects repeated --env K=V.
+type envFlag map[string]string
+
+func (e envFlag) String() string { return "" }
+func (e envFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want NAME=value, got %q", s)
+	}
+	e[k] = v
+	return nil
+}
+
+func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("strobe test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: strobe test [DIR] [flags]\n\nRuns the tests of the project in DIR (default: the current directory).\n\nflags:")
+		fs.PrintDefaults()
+	}
+	var req runner.Request
+	env := envFlag{}
+	var timeout string
+	var asJSON bool
+	fs.StringVar(&req.Framework, "framework", "", "framework to use instead of detecting it: cargo, go, generic")
+	fs.StringVar(&req.Level, "level", "", "unit, integration or e2e (default: the whole suite)")
+	fs.StringVar(&req.Test, "test", "", "run only the test of this name")
+	fs.StringVar(&req.Command, "command", "", "test binary, or for generic the whole command line")
+	fs.Var(env, "env", "extra environment variable NAME=value (repeatable)")
+	fs.StringVar(&timeout, "timeout", "", "hard timeout of the test phase, e.g. 30s or 5m (default by level: unit 30s, integration 2m, e2e 5m, all 10m)")
+	fs.BoolVar(&asJSON, "json", false, "print only the JSON response")
+	fs.Bool("no-daemon", true, "run in this process (the only mode for now)")
+
+	// Flags may come before or after DIR.
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	dir := "."
+	if rest := fs.Args(); len(rest) > 0 {
+		dir = rest[0]
+		if err := fs.Parse(rest[1:]); err != nil {
+			return exitUsage
+		}
+		if len(fs.Args()) > 0 {
+			return usageError(stdout, stderr, asJSON, fmt.Errorf("unexpected argument %q: give one project directory, then flags", fs.Args()[0]))
+		}
+	}
+	if timeout != "" {
+		d, err := time.ParseDuration(timeout)
+		if err != nil {
+			return usageError(stdout, stderr, asJSON, fmt.Errorf("timeout %q is not a duration: use for instance 30s, 2m or 1h", timeout))
+		}
+		if d == 0 {
+			return usageError(stdout, stderr, asJSON, fmt.Errorf("timeout 0 would stop the run at once: give a positive duration, or leave it out for the default"))
+		}
+		req.Timeout = d
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return usageError(stdout, stderr, asJSON, err)
+	}
+	req.ProjectRoot = abs
+	req.Env = env
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	r, err := runner.Start(ctx, req, runner.Options{})
+	if err != nil {
+		return usageError(stdout, stderr, asJSON, err)
+	}
+	var p *progress
+	if f, ok := stderr.(*os.File); ok && !asJSON && term.IsTerminal(int(f.Fd())) {
+		p = startProgress(f, r)
+	}
+	select {
+	case <-r.Done():
+	case <-ctx.Done():
+		r.Cancel()
+		<-r.Done()
+	}
+	p.stop()
+	resp := r.Result()
+	if asJSON {
+		writeJSON(stdout, resp)
+	} else {
+		render(stdout, resp, colorFor(stdout))
+	}
+	return exitCode(resp.Status)
+}
+
+func exitCode(s report.Status) int {
+	switch s {
+	case report.Passed:
+		return exitOK
+	case report.Cancelled:
+		return exitInterrupt
+	case report.Error:
+		return exitUsage
+	}
+	return exitFailed
+}
+
+// usageError reports a request that could not run: one line on stderr, and
+// with --json the error response on stdout, so a script reads it either way.
+func usageError(stdout, stderr io.Writer, asJSON bool, err error) int {
+	if asJSON {
+		writeJSON(stdout, runner.ErrorResponse(err))
+	}
+	fmt.Fprintf(stderr, "strobe: %v\n", err)
+	return exitUsage
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}

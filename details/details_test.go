@@ -1,0 +1,115 @@
+package details
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"strobe/report"
+)
+
+func record(id string) *Record {
+	return &Record{
+		Response:    report.Response{Status: report.Failed, RunID: id, Framework: "go", Summary: &report.Summary{Passed: 2, Failed: 1}},
+		ProjectRoot: "/p", Adapter: "go",
+		Tests:  []report.Test{{Name: "TestA", Status: report.TestFailed, Output: "boom\n"}},
+		Stdout: Stream{Text: strings.Repeat("x", 1000), Bytes: 1000},
+	}
+}
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "strobe-test", "tests")
+	path, err := Write(dir, record("abc123"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path != filepath.Join(dir, "abc123.json") {
+		t.Errorf("path = %s", path)
+	}
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		fi, err := os.Stat(d)
+		if err != nil || fi.Mode().Perm() != 0o700 {
+			t.Errorf("%s: mode %v, err %v; want 0700", d, fi.Mode().Perm(), err)
+		}
+	}
+	rec, err := Read(dir, "abc") // a unique prefix
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Response.Details != path || rec.Tests[0].Output != "boom\n" {
+		t.Errorf("read back %+v", rec)
+	}
+	s, err := ReadSummary(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Response.RunID != "abc123" || s.Adapter != "go" || s.ProjectRoot != "/p" || s.Response.Summary.Failed != 1 {
+		t.Errorf("summary = %+v", s)
+	}
+	if _, err := Read(dir, "zzz"); err == nil || !strings.Contains(err.Error(), "strobe runs") {
+		t.Errorf("unknown id: err = %v", err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, ".tmp-*"))
+	if len(matches) > 0 {
+		t.Errorf("temp files left: %v", matches)
+	}
+}
+
+func TestRefusesPlantedSymlink(t *testing.T) {
+	base := t.TempDir()
+	target := filepath.Join(base, "elsewhere")
+	os.Mkdir(target, 0o777)
+	parent := filepath.Join(base, "strobe-test")
+	if err := os.Symlink(target, parent); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Write(filepath.Join(parent, "tests"), record("x"))
+	if err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Fatalf("err = %v, want a refusal to follow the symlink", err)
+	}
+	if entries, _ := os.ReadDir(target); len(entries) > 0 {
+		t.Errorf("wrote through the symlink: %v", entries)
+	}
+}
+
+func TestClosesOpenDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "strobe-test", "tests")
+	os.MkdirAll(dir, 0o777)
+	os.Chmod(dir, 0o777)
+	if _, err := Write(dir, record("x")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o700 {
+		t.Errorf("mode %v, want 0700", fi.Mode().Perm())
+	}
+}
+
+func TestPrune(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s", "tests")
+	if err := ensureDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for i := 0; i < keepRuns+10; i++ {
+		p := filepath.Join(dir, "run"+strings.Repeat("0", 3)+string(rune('a'+i%26))+time.Duration(i).String()+".json")
+		os.WriteFile(p, []byte("{}"), 0o600)
+		os.Chtimes(p, now, now.Add(-time.Duration(i)*time.Minute))
+	}
+	old := filepath.Join(dir, "old.json")
+	os.WriteFile(old, []byte("{}"), 0o600)
+	os.Chtimes(old, now, now.Add(-8*24*time.Hour))
+	prune(dir, now)
+	entries, _ := List(dir)
+	if len(entries) != keepRuns {
+		t.Errorf("%d records left, want %d", len(entries), keepRuns)
+	}
+	if _, err := os.Stat(old); err == nil {
+		t.Errorf("a record older than %v survived", keepFor)
+	}
+	// The newest are the ones kept.
+	if entries[0].ModTime.Before(entries[len(entries)-1].ModTime) {
+		t.Errorf("List is not newest first")
+	}
+}
