@@ -107,6 +107,15 @@ type Parser interface {
 	Finish(exit report.Exit) Outcome
 }
 
+// CutLiner is implemented by a parser that can use the end of a line too
+// long to keep whole (a failed test's 200 MB of captured output in one JSON
+// line, with the panic message at its very end). The runner then calls
+// CutLine instead of Line for such a line: head is the line's first bytes,
+// end its last ones.
+type CutLiner interface {
+	CutLine(s Stream, head, end []byte)
+}
+
 // Outcome is what a parser found beyond the tests it recorded.
 type Outcome struct {
 	// BuildFailed says the tests could not be built; BuildErrors says where.

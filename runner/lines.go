@@ -3,25 +3,40 @@ package runner
 import (
 	"bufio"
 	"io"
+
+	"strobe/internal/tail"
 )
 
 // maxLine is the longest line a parser sees whole. Longer lines still go to
 // the tail buffer byte for byte; the parser gets their first maxLine bytes
-// and is told the line was cut. A test that prints hundreds of megabytes on
-// one line costs maxLine of memory, not the line.
-const maxLine = 4 << 20
+// and their last lineEnd bytes, and is told the line was cut. A test that
+// prints hundreds of megabytes on one line costs maxLine of memory, not the
+// line.
+const (
+	maxLine = 4 << 20
+	lineEnd = 64 << 10
+)
 
 // readLines reads r to the end, calls raw with every byte read (in order)
-// and line with every line, without its "\n" (and "\r"). The slice passed to
-// line is only valid during the call.
-func readLines(r io.Reader, raw func([]byte), line func(b []byte, cut bool)) error {
+// and line with every line, without its "\n" (and "\r"). For a line longer
+// than maxLine, b is its head, cut is true and end holds its last bytes. The
+// slices passed to line are only valid during the call.
+func readLines(r io.Reader, raw func([]byte), line func(b []byte, cut bool, end []byte)) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte // a line longer than the reader's buffer, up to maxLine
 	cut := false
+	var end *tail.Buffer // the last bytes of a cut line
 	keep := func(b []byte) {
+		if cut {
+			end.Write(b)
+			return
+		}
 		room := maxLine - len(long)
 		if len(b) > room {
-			b, cut = b[:room], true
+			cut = true
+			end = tail.New(lineEnd)
+			end.Write(b[room:])
+			b = b[:room]
 		}
 		long = append(long, b...)
 	}
@@ -36,12 +51,16 @@ func readLines(r io.Reader, raw func([]byte), line func(b []byte, cut bool)) err
 			continue
 		case nil, io.EOF:
 			b := trimEOL(chunk)
+			var endBytes []byte
 			if len(long) > 0 {
 				keep(b)
 				b = trimEOL(long) // a "\r" may have ended the previous chunk
+				if cut {
+					endBytes = trimEOL(end.Bytes())
+				}
 			}
 			if len(b) > 0 || err == nil {
-				line(b, cut)
+				line(b, cut, endBytes)
 			}
 			long, cut = long[:0], false
 			if cap(long) > 1<<20 {

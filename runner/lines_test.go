@@ -10,6 +10,7 @@ func TestReadLines(t *testing.T) {
 	type line struct {
 		text string
 		cut  bool
+		end  string
 	}
 	big := strings.Repeat("x", maxLine+100)
 	type testCase struct {
@@ -19,18 +20,19 @@ func TestReadLines(t *testing.T) {
 	}
 	for _, tc := range []testCase{
 		{"empty", "", nil},
-		{"simple", "a\nb\n", []line{{"a", false}, {"b", false}}},
-		{"no final newline", "a\nb", []line{{"a", false}, {"b", false}}},
-		{"crlf and empty lines", "a\r\n\nb\n", []line{{"a", false}, {"", false}, {"b", false}}},
-		{"longer than the reader buffer", strings.Repeat("y", 200<<10) + "\nz\n", []line{{strings.Repeat("y", 200<<10), false}, {"z", false}}},
-		{"longer than maxLine", big + "\nafter\n", []line{{big[:maxLine], true}, {"after", false}}},
-		{"exactly maxLine", big[:maxLine] + "\n", []line{{big[:maxLine], false}}},
+		{"simple", "a\nb\n", []line{{"a", false, ""}, {"b", false, ""}}},
+		{"no final newline", "a\nb", []line{{"a", false, ""}, {"b", false, ""}}},
+		{"crlf and empty lines", "a\r\n\nb\n", []line{{"a", false, ""}, {"", false, ""}, {"b", false, ""}}},
+		{"longer than the reader buffer", strings.Repeat("y", 200<<10) + "\nz\n", []line{{strings.Repeat("y", 200<<10), false, ""}, {"z", false, ""}}},
+		{"longer than maxLine", big[:maxLine] + "tail-end\nafter\n", []line{{big[:maxLine], true, "tail-end"}, {"after", false, ""}}},
+		{"end keeps the last bytes", big + big + "!\n", []line{{big[:maxLine], true, (big + big + "!")[2*len(big)+1-lineEnd:]}}},
+		{"exactly maxLine", big[:maxLine] + "\n", []line{{big[:maxLine], false, ""}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []line
 			var raw bytes.Buffer
-			err := readLines(strings.NewReader(tc.in), func(b []byte) { raw.Write(b) }, func(b []byte, cut bool) {
-				got = append(got, line{string(b), cut})
+			err := readLines(strings.NewReader(tc.in), func(b []byte) { raw.Write(b) }, func(b []byte, cut bool, end []byte) {
+				got = append(got, line{string(b), cut, string(end)})
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -42,7 +44,7 @@ func TestReadLines(t *testing.T) {
 				t.Fatalf("got %d lines, want %d", len(got), len(tc.want))
 			}
 			for i := range got {
-				if got[i].text != tc.want[i].text || got[i].cut != tc.want[i].cut {
+				if got[i].text != tc.want[i].text || got[i].cut != tc.want[i].cut || got[i].end != tc.want[i].end {
 					t.Errorf("line %d: got (%d bytes, cut=%v), want (%d bytes, cut=%v)", i, len(got[i].text), got[i].cut, len(tc.want[i].text), tc.want[i].cut)
 				}
 			}

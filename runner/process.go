@@ -87,10 +87,15 @@ func startProcess(r *Run) (*proc, error) {
 		p.readers.Add(1)
 		go func() {
 			defer p.readers.Done()
-			readLines(p.pipes[i], func(b []byte) { p.tails[i].Write(b) }, func(b []byte, cut bool) {
+			cl, _ := r.plan.Parser.(adapters.CutLiner)
+			readLines(p.pipes[i], func(b []byte) { p.tails[i].Write(b) }, func(b []byte, cut bool, end []byte) {
 				p.parseMu.Lock()
+				defer p.parseMu.Unlock()
+				if cut && cl != nil {
+					cl.CutLine(s, b, end)
+					return
+				}
 				r.plan.Parser.Line(s, b, cut)
-				p.parseMu.Unlock()
 			})
 		}()
 	}
