@@ -1,0 +1,1188 @@
+package adapters
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// cargo runs Rust tests with cargo test and reads libtest's JSON events, on
+// stable Rust.
+//
+// libtest prints JSON only with -Z unstable-options, which a stable test
+// binary accepts when RUSTC_BOOTSTRAP is set in its environment at run time.
+// The variable must reach the test binaries and nothing else: build scripts
+// (anyhow's, among many) say rerun-if-env-changed=RUSTC_BOOTSTRAP, so giving
+// it to cargo would rebuild them, and the user's next plain cargo test would
+// rebuild again. A cargo runner (target.'cfg(all())'.runner) wraps only the
+// test binaries, so the command is
+//
+//	cargo test --no-fail-fast --message-format=json SELECTION \
+//	  --config 'target.'cfg(all())'.runner=["env","RUSTC_BOOTSTRAP=1"]' \
+//	  -- -Z unstable-options --format json --report-time [TEST ARGS]
+//
+// and a plain cargo test afterwards compiles nothing. Doctests cannot run
+// this way (rustdoc has no runner to carry the variable, and would reject the
+// libtest arguments), so the selection is never empty: the whole suite is
+// --tests, which leaves doctests out.
+//
+// Cargo's JSON messages (artifacts, diagnostics) and libtest's events share
+// stdout; cargo's "Running" lines and a test binary's exit status are on
+// stderr. The parser ties the two together by order: cargo runs one test
+// binary at a time, so the k-th "Running" line and the k-th suite on stdout
+// are the same binary.
+type cargo struct{}
+
+func init() { register(cargo{}) }
+
+func (cargo) Name() string { return "cargo" }
+
+var cargoWorkspaceTable = regexp.MustCompile(`(?m)^\s*\[workspace\]`)
+
+func (cargo) Detect(req Request) Detection {
+	if len(req.Command) > 0 {
+		if _, _, _, ok := splitCargoTest(req.Command); ok {
+			return Detection{Confidence: 95, Hint: "the command runs cargo test"}
+		}
+		return Detection{} // another command: not ours to run, whatever the project is
+	}
+	b, err := os.ReadFile(filepath.Join(req.ProjectRoot, "Cargo.toml"))
+	if err != nil {
+		return Detection{}
+	}
+	if cargoWorkspaceTable.Match(b) {
+		return Detection{Confidence: 90, Hint: "Cargo.toml with [workspace] found: tests run for the packages plain cargo test selects here"}
+	}
+	return Detection{Confidence: 90, Hint: "Cargo.toml found"}
+}
+
+// cargoRunner hands RUSTC_BOOTSTRAP to the test binaries only; see cargo.
+const cargoRunner = `target.'cfg(all())'.runner=["env","RUSTC_BOOTSTRAP=1"]`
+
+// libtestJSON are the test-binary arguments that make libtest print JSON
+// events with their durations.
+var libtestJSON = []string{"-Z", "unstable-options", "--format", "json", "--report-time"}
+
+func (cargo) Plan(req Request, rec *Recorder) (*Plan, error) {
+	prefix := []string{"cargo", "test"}
+	var userArgs, userTestArgs []string
+	if len(req.Command) > 0 {
+		var ok bool
+		prefix, userArgs, userTestArgs, ok = splitCargoTest(req.Command)
+		if !ok {
+			return nil, usagef("the cargo framework runs `cargo test [ARGS] [-- TEST ARGS]`, not `%s`: pass that command with --framework generic", shell.Join(req.Command))
+		}
+		if hasCargoFlag(userArgs, "--doc") {
+			return nil, usagef("strobe cannot run doctests (--doc): rustdoc gives them no runner, so they cannot print libtest's JSON on stable Rust; run `cargo test --doc` directly")
+		}
+		if hasTargetSelection(userArgs) && req.Level != LevelAll {
+			return nil, usagef("the command already selects targets (--lib, --test, ...): drop --level, or drop the target flags and let the level choose them")
+		}
+	}
+
+	root := req.ProjectRoot
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real // cargo reports canonical paths
+	}
+	// Metadata tells the levels apart and where the workspace root is
+	// (rustc prints paths relative to it). Only the levels need it: the
+	// whole suite or one test runs without, and cargo test then reports
+	// whatever is wrong with the manifest.
+	meta, err := readCargoMetadata(prefix, root, cargoManifestFlags(userArgs))
+	if err != nil && req.Level != LevelAll {
+		return nil, err
+	}
+
+	args := slices.Clone(prefix)
+	args = append(args, cleanCargoArgs(userArgs)...)
+	args = append(args, "--no-fail-fast", "--message-format=json")
+	if !hasTargetSelection(userArgs) {
+		sel, err := cargoSelection(req, meta)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, sel...)
+	}
+	args = append(args, "--config", cargoRunner, "--")
+	args = append(args, cleanLibtestArgs(userTestArgs, req.Test != "")...)
+	args = append(args, libtestJSON...)
+	if req.Test != "" {
+		args = append(args, "--exact", req.Test)
+	}
+
+	wsRoot := root
+	if meta != nil && meta.WorkspaceRoot != "" {
+		wsRoot = meta.WorkspaceRoot
+	}
+	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
+	p.test, p.level = req.Test, req.Level
+	return &Plan{Argv: args, Dir: req.ProjectRoot, Parser: p}, nil
+}
+
+// splitCargoTest splits `cargo [+toolchain] test ARGS [-- TEST ARGS]` into
+// the words up to "test", cargo's arguments and the test binaries'.
+func splitCargoTest(argv []string) (prefix, cargoArgs, testArgs []string, ok bool) {
+	if len(argv) < 2 || filepath.Base(argv[0]) != "cargo" {
+		return nil, nil, nil, false
+	}
+	i := 1
+	if strings.HasPrefix(argv[i], "+") && len(argv) > 2 {
+		i++
+	}
+	if argv[i] != "test" && argv[i] != "t" {
+		return nil, nil, nil, false
+	}
+	prefix = slices.Clone(argv[:i+1])
+	rest := argv[i+1:]
+	if j := slices.Index(rest, "--"); j >= 0 {
+		return prefix, slices.Clone(rest[:j]), slices.Clone(rest[j+1:]), true
+	}
+	return prefix, slices.Clone(rest), nil, true
+}
+
+// cargoFlagName is the flag a word spells, without an "=value" part.
+func cargoFlagName(w string) string {
+	if strings.HasPrefix(w, "--") {
+		if i := strings.IndexByte(w, '='); i >= 0 {
+			return w[:i]
+		}
+	}
+	return w
+}
+
+func hasCargoFlag(args []string, names ...string) bool {
+	for _, a := range args {
+		if slices.Contains(names, cargoFlagName(a)) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasTargetSelection(args []string) bool {
+	return hasCargoFlag(args, "--lib", "--bins", "--bin", "--tests", "--test", "--examples", "--example", "--benches", "--bench", "--all-targets", "--doc")
+}
+
+// cleanCargoArgs drops the user's flags that would break the parser: quiet
+// mode hides the "Running" lines that name each suite, and the message
+// format and --no-fail-fast are set by the plan.
+func cleanCargoArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch cargoFlagName(args[i]) {
+		case "-q", "--quiet", "--no-fail-fast":
+			continue
+		case "--message-format":
+			if !strings.Contains(args[i], "=") {
+				i++ // skip the value
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// cleanLibtestArgs drops the test-binary flags the plan sets itself: libtest
+// rejects an option given twice.
+func cleanLibtestArgs(args []string, dropExact bool) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch cargoFlagName(args[i]) {
+		case "-q", "--quiet", "--report-time":
+			continue
+		case "--exact":
+			if dropExact {
+				continue
+			}
+		case "--format":
+			if !strings.Contains(args[i], "=") {
+				i++
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// cargoManifestFlags keeps the user's --manifest-path, which cargo metadata
+// must read too.
+func cargoManifestFlags(args []string) []string {
+	for i, a := range args {
+		switch {
+		case strings.HasPrefix(a, "--manifest-path="):
+			return []string{a}
+		case a == "--manifest-path" && i+1 < len(args):
+			return []string{a, args[i+1]}
+		}
+	}
+	return nil
+}
+
+// cargoRerunFlags keeps the user's flags that decide what gets built (profile,
+// features, target, manifest), so a rerun command tests the same build.
+func cargoRerunFlags(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch cargoFlagName(a) {
+		case "--release", "-r", "--all-features", "--no-default-features", "--locked", "--offline", "--frozen":
+			out = append(out, a)
+		case "--features", "-F", "--profile", "--target", "--manifest-path", "--target-dir", "--config":
+			out = append(out, a)
+			if !strings.Contains(a, "=") && i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+		}
+	}
+	return out
+}
+
+// cargoSelection is the target selection for a level. Levels map onto
+// cargo's targets: unit is the tests inside the library and binaries
+// (#[cfg(test)] modules), integration the files under tests/, e2e the
+// files under tests/ whose names start with e2e.
+func cargoSelection(req Request, meta *cargoMetadata) ([]string, error) {
+	if req.Level == LevelAll {
+		return []string{"--tests"}, nil // lib, bins and tests/; not doctests (see cargo)
+	}
+	pkgs := meta.selected(req.ProjectRoot)
+	var sel []string
+	switch req.Level {
+	case LevelUnit:
+		var lib, bin bool
+		for _, p := range pkgs {
+			for _, t := range p.Targets {
+				lib = lib || t.isLib()
+				bin = bin || slices.Contains(t.Kind, "bin")
+			}
+		}
+		if lib {
+			sel = append(sel, "--lib")
+		}
+		if bin {
+			sel = append(sel, "--bins")
+		}
+	case LevelIntegration, LevelE2E:
+		for _, p := range pkgs {
+			for _, t := range p.Targets {
+				if slices.Contains(t.Kind, "test") && strings.HasPrefix(t.Name, "e2e") == (req.Level == LevelE2E) && !slices.Contains(sel, t.Name) {
+					sel = append(sel, "--test", t.Name)
+				}
+			}
+		}
+	}
+	if len(sel) == 0 {
+		return nil, usagef("no %s tests in %s: for cargo, unit tests are #[test] functions inside the library and binaries (src/), integration tests are the files under tests/ whose names do not start with e2e, and e2e tests are tests/e2e*.rs", req.Level, req.ProjectRoot)
+	}
+	return sel, nil
+}
+
+type cargoMetadata struct {
+	WorkspaceRoot           string         `json:"workspace_root"`
+	WorkspaceMembers        []string       `json:"workspace_members"`
+	WorkspaceDefaultMembers []string       `json:"workspace_default_members"`
+	Packages                []cargoPackage `json:"packages"`
+}
+
+type cargoPackage struct {
+	ID           string            `json:"id"`
+	ManifestPath string            `json:"manifest_path"`
+	Targets      []cargoMetaTarget `json:"targets"`
+}
+
+type cargoMetaTarget struct {
+	Kind []string `json:"kind"`
+	Name string   `json:"name"`
+}
+
+// isLib reports whether t is the package's library, whatever its crate
+// types (lib, rlib, cdylib, proc-macro...).
+func (t cargoMetaTarget) isLib() bool {
+	for _, k := range t.Kind {
+		switch k {
+		case "bin", "test", "bench", "example", "custom-build":
+			return false
+		}
+	}
+	return len(t.Kind) > 0
+}
+
+// readCargoMetadata runs cargo metadata with the cargo (and toolchain) of
+// the test command. It reads manifests only: fast, and no network.
+func readCargoMetadata(prefix []string, dir string, manifest []string) (*cargoMetadata, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	argv := append(slices.Clone(prefix[:len(prefix)-1]), "metadata", "--no-deps", "--format-version", "1")
+	cmd := exec.CommandContext(ctx, argv[0], append(argv[1:], manifest...)...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("cargo metadata in %s: %w: %s", dir, err, strings.TrimSpace(stderr.String()))
+	}
+	var m cargoMetadata
+	if err := json.Unmarshal(out, &m); err != nil {
+		return nil, fmt.Errorf("reading cargo metadata: %w", err)
+	}
+	return &m, nil
+}
+
+// selected returns the packages a plain cargo test in dir tests: the
+// package whose manifest is in dir when dir is a member, else the
+// workspace's default members.
+func (m *cargoMetadata) selected(dir string) []cargoPackage {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if filepath.Clean(dir) != filepath.Clean(m.WorkspaceRoot) {
+		for _, p := range m.Packages {
+			if p.ManifestPath == filepath.Join(dir, "Cargo.toml") {
+				return []cargoPackage{p}
+			}
+		}
+	}
+	ids := m.WorkspaceDefaultMembers
+	if ids == nil { // cargo before 1.71
+		ids = m.WorkspaceMembers
+	}
+	var out []cargoPackage
+	for _, p := range m.Packages {
+		if slices.Contains(ids, p.ID) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// cargoTarget is the target a test binary was built from.
+type cargoTarget struct {
+	pkg  string
+	kind string // lib, bin, test, bench or example
+	name string
+}
+
+func cargoTargetKind(kinds []string) string {
+	if (cargoMetaTarget{Kind: kinds}).isLib() || len(kinds) == 0 {
+		return "lib"
+	}
+	return kinds[0]
+}
+
+// suite names a test binary, readable and unique in a workspace:
+// "basic (lib)", "basic::cli (bin)", "basic::integration (test)".
+func (t cargoTarget) suite() string {
+	if t.kind == "lib" {
+		return t.pkg + " (lib)"
+	}
+	return t.pkg + "::" + t.name + " (" + t.kind + ")"
+}
+
+// flags select the target on cargo's command line.
+func (t cargoTarget) flags() []string {
+	if t.kind == "lib" {
+		return []string{"--lib"}
+	}
+	return []string{"--" + t.kind, t.name}
+}
+
+// cargoPackageName reads a package's name from its id: "path+file:///x/basic#0.1.0"
+// (the name is the directory's), "registry+https://...#anyhow@1.0.0", or
+// before cargo 1.77 "basic 0.1.0 (path+file:///x/basic)".
+func cargoPackageName(id string) string {
+	if i := strings.IndexByte(id, ' '); i > 0 && !strings.Contains(id[:i], "+") {
+		return id[:i]
+	}
+	hash := strings.LastIndexByte(id, '#')
+	if hash < 0 {
+		return id
+	}
+	if frag := id[hash+1:]; strings.Contains(frag, "@") {
+		return frag[:strings.IndexByte(frag, '@')]
+	}
+	u := id[:hash]
+	if q := strings.IndexByte(u, '?'); q >= 0 {
+		u = u[:q]
+	}
+	return u[strings.LastIndexByte(u, '/')+1:]
+}
+
+// cargoMessage is one JSON line on stdout: a cargo message (reason set) or a
+// libtest event (type set).
+type cargoMessage struct {
+	Reason    string `json:"reason"`
+	PackageID string `json:"package_id"`
+	Target    struct {
+		Kind    []string `json:"kind"`
+		Name    string   `json:"name"`
+		SrcPath string   `json:"src_path"`
+	} `json:"target"`
+	Profile struct {
+		Test bool `json:"test"`
+	} `json:"profile"`
+	Executable string `json:"executable"`
+	Success    bool   `json:"success"`
+
+	Type      string `json:"type"`
+	Event     string `json:"event"`
+	Name      string `json:"name"`
+	TestCount int    `json:"test_count"`
+	// ExecTime is seconds, as a number, or as "0.001s" in older nightlies.
+	ExecTime json.RawMessage `json:"exec_time"`
+	Stdout   string          `json:"stdout"`
+	// Stderr holds the output instead of Stdout in some libtest versions.
+	Stderr string `json:"stderr"`
+	// Message is rustc's diagnostic in a compiler-message, and a string in
+	// libtest events (an ignore reason, a failure without a panic).
+	Message json.RawMessage `json:"message"`
+}
+
+type rustcDiagnostic struct {
+	Message  string `json:"message"`
+	Level    string `json:"level"`
+	Rendered string `json:"rendered"`
+	Spans    []struct {
+		FileName    string `json:"file_name"`
+		LineStart   int    `json:"line_start"`
+		ColumnStart int    `json:"column_start"`
+		IsPrimary   bool   `json:"is_primary"`
+		Label       string `json:"label"`
+	} `json:"spans"`
+}
+
+// cargoRun is a test binary cargo started, as its stderr tells it.
+type cargoRun struct {
+	exe string // the executable's base name, as in target/debug/deps
+	// failure is cargo's "process didn't exit successfully" line, with the
+	// signal or exit status it names.
+	failure    string
+	signal     int
+	signalName string
+	exitCode   int
+}
+
+// cargoSuite is one test binary's run, as its libtest events tell it.
+type cargoSuite struct {
+	name   string
+	target *cargoTarget // nil when unknown
+	// bound says the suite knows its binary (its "Running" line came).
+	// Until then its events wait in pending, so that every test is
+	// recorded under its binary's name whatever the order in which the two
+	// streams arrive.
+	bound   bool
+	pending []cargoEvent
+	tests   int      // test_count
+	done    bool     // libtest reported the suite's result
+	running []string // tests started and not finished, oldest first
+}
+
+// cargoEvent is a libtest event, or (msg nil) a line the suite's tests
+// printed past libtest's capture.
+type cargoEvent struct {
+	msg  *cargoMessage
+	text string
+	cut  bool
+}
+
+type cargoParser struct {
+	rec    *Recorder
+	root   string   // the project root: reported paths and reruns are relative to it
+	wsRoot string   // rustc prints paths relative to the workspace root
+	rerun  []string // cargo test and the user's build flags, for rerun commands
+	test   string   // the single test asked for, if any
+	level  Level
+
+	targets   map[string]cargoTarget // test executable base name → target
+	testFiles []string               // sources of test targets, for a no-tests answer
+
+	built, buildOK bool // build-finished came, and said
+	buildErrors    []report.BuildError
+	cargoErrors    []report.BuildError // cargo's own errors while building (a bad manifest)
+	inCargoError   bool
+
+	testing bool // stderr is past "Finished": "Running" lines are test binaries
+	runs    []*cargoRun
+	orphans []*cargoRun // failures with no "Running" line before them
+	suites  []*cargoSuite
+	sawTest bool
+}
+
+func newCargoParser(rec *Recorder, root, wsRoot string, rerun []string) *cargoParser {
+	if len(rerun) == 0 {
+		rerun = []string{"cargo", "test"}
+	}
+	return &cargoParser{rec: rec, root: root, wsRoot: wsRoot, rerun: rerun, targets: map[string]cargoTarget{}}
+}
+
+var (
+	// libtestStart begins every libtest event; found inside a line, it
+	// follows text a test printed without a newline under --nocapture.
+	libtestStart = []byte(`{ "type": "`)
+	cargoANSI    = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+
+	// "     Running unittests src/lib.rs (target/debug/deps/basic-b2e774641ec2cd6a)",
+	// or with -v "     Running `env RUSTC_BOOTSTRAP=1 /abs/target/debug/deps/basic-b2e7... -Z ...`".
+	cargoRunning = regexp.MustCompile("^\\s*Running .*?deps[/\\\\]([\\w.-]+)")
+	// "  process didn't exit successfully: `...` (signal: 11, SIGSEGV: invalid memory reference)"
+	// or "... (exit status: 3)".
+	cargoExit = regexp.MustCompile(`process didn't exit successfully: .*\((?:signal: (\d+), (SIG\w+)|exit status: (\d+))`)
+	// Cargo's own lines once tests run; anything else on stderr is a test's.
+	cargoLine = regexp.MustCompile("^(?:\\s*(?:error|warning|note)(?:\\[\\w+\\])?:|Caused by:|\\s+`|\\s*Doc-tests |\\s*$)")
+	// Cargo's progress lines, right-aligned verbs.
+	cargoStatus  = regexp.MustCompile(`^\s+(?:Compiling|Checking|Fresh|Dirty|Finished|Running|Blocking|Downloading|Downloaded|Updating|Locking|Adding|Removing|Documenting|Building|Waiting|Executable)\b`)
+	cargoExeHash = regexp.MustCompile(`-[0-9a-f]{16}$`)
+	// " --> Cargo.toml:3:11" under a cargo error, then the line quoted:
+	// "  |", "3 | version = 1", "  |           ^".
+	cargoErrorAt = regexp.MustCompile(`^\s*--> (.+):(\d+):(\d+)$`)
+	cargoSnippet = regexp.MustCompile(`^\s*\d*\s*\|`)
+)
+
+func (p *cargoParser) Line(s Stream, line []byte, cut bool) {
+	if s == Stderr {
+		if bytes.IndexByte(line, 0x1b) >= 0 {
+			line = cargoANSI.ReplaceAll(line, nil)
+		}
+		p.stderr(string(line))
+		return
+	}
+	if i := bytes.Index(line, libtestStart); i > 0 {
+		p.output(string(line[:i]))
+		line = line[i:]
+	}
+	if len(line) == 0 || line[0] != '{' {
+		p.output(string(line))
+		return
+	}
+	m := new(cargoMessage)
+	if err := json.Unmarshal(line, m); err != nil {
+		if cut {
+			if m, ok := recoverLibtestEvent(line); ok {
+				p.event(m, true)
+				return
+			}
+		}
+		p.output(string(line))
+		return
+	}
+	switch {
+	case m.Reason != "":
+		p.cargoMessage(m)
+	case m.Type == "suite" || m.Type == "test":
+		p.event(m, false)
+	case m.Type == "":
+		p.output(string(line)) // JSON a test printed (a log line)
+	}
+	// Other libtest types (bench, future ones) carry no test results.
+}
+
+// CutLine is Line for a line too long to keep whole, as when a failed test
+// printed hundreds of megabytes: libtest hands them over in one JSON line
+// whose head names the test and whose end holds the panic message.
+func (p *cargoParser) CutLine(s Stream, head, end []byte) {
+	m, ok := recoverLibtestEvent(head)
+	if s == Stderr || !ok {
+		p.Line(s, head, true)
+		return
+	}
+	m.Stdout = libtestOutputEnd(end)
+	p.event(m, true)
+}
+
+// libtestOutputEnd decodes what it can of the JSON string that ends a cut
+// libtest line (`…\nthread 't' panicked at …\n" }`): the text from the
+// first escaped newline on, where a whole line of the output begins.
+func libtestOutputEnd(end []byte) string {
+	s := bytes.TrimRight(end, " \t}")
+	if !bytes.HasSuffix(s, []byte(`"`)) {
+		return ""
+	}
+	s = s[:len(s)-1]
+	for i := 0; ; {
+		j := bytes.Index(s[i:], []byte(`\n`))
+		if j < 0 {
+			return ""
+		}
+		start := i + j
+		var v string
+		if json.Unmarshal(append(append([]byte{'"'}, s[start:]...), '"'), &v) == nil {
+			return v
+		}
+		i = start + 2
+	}
+}
+
+func (p *cargoParser) cargoMessage(m *cargoMessage) {
+	switch m.Reason {
+	case "compiler-artifact":
+		if !m.Profile.Test || m.Executable == "" {
+			return
+		}
+		t := cargoTarget{pkg: cargoPackageName(m.PackageID), kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name}
+		p.targets[filepath.Base(m.Executable)] = t
+		if f := p.relPath(m.Target.SrcPath); t.kind == "test" && !slices.Contains(p.testFiles, f) {
+			p.testFiles = append(p.testFiles, f)
+		}
+	case "compiler-message":
+		p.diagnostic(m.Message)
+	case "build-finished":
+		p.built, p.buildOK = true, m.Success
+		if m.Success {
+			p.rec.BeginTesting()
+		}
+	}
+}
+
+func (p *cargoParser) diagnostic(raw json.RawMessage) {
+	var d rustcDiagnostic
+	if json.Unmarshal(raw, &d) != nil || !strings.HasPrefix(d.Level, "error") {
+		return
+	}
+	if len(d.Spans) == 0 && strings.HasPrefix(d.Message, "aborting due to") {
+		return // rustc's count of the errors it already gave
+	}
+	e := report.BuildError{Message: d.Message}
+	if e.Message == "" {
+		e.Message = cargoFirstLines(d.Rendered, 5)
+	}
+	for _, s := range d.Spans {
+		if s.IsPrimary {
+			e.File, e.Line, e.Column = p.relPath(s.FileName), s.LineStart, s.ColumnStart
+			if s.Label != "" {
+				e.Message += ": " + s.Label
+			}
+			break
+		}
+	}
+	// A library that fails to build fails its lib and its test target
+	// alike: report each error once.
+	if !slices.Contains(p.buildErrors, e) {
+		p.buildErrors = append(p.buildErrors, e)
+	}
+}
+
+func (p *cargoParser) stderr(line string) {
+	if m := cargoExit.FindStringSubmatch(line); m != nil {
+		r := &cargoRun{}
+		if len(p.runs) > 0 {
+			// Cargo runs one binary at a time: this is the last one started.
+			r = p.runs[len(p.runs)-1]
+		} else {
+			p.orphans = append(p.orphans, r) // quiet cargo: no "Running" lines
+		}
+		r.failure = strings.TrimSpace(line)
+		r.signal, _ = strconv.Atoi(m[1])
+		r.signalName = m[2]
+		r.exitCode, _ = strconv.Atoi(m[3])
+		return
+	}
+	if !p.testing {
+		if strings.HasPrefix(strings.TrimSpace(line), "Finished ") {
+			p.testing = true
+			return
+		}
+		p.buildLine(line)
+		return
+	}
+	if m := cargoRunning.FindStringSubmatch(line); m != nil {
+		p.runs = append(p.runs, &cargoRun{exe: m[1]})
+		if k := len(p.runs) - 1; k < len(p.suites) {
+			p.bind(p.suites[k], m[1], k)
+		}
+		return
+	}
+	if !cargoLine.MatchString(line) {
+		p.output(line)
+	}
+}
+
+// buildLine keeps cargo's own errors from the build phase (a bad
+// manifest, a missing dependency), with the lines that explain them:
+// "Caused by:" and its indented details, and where the error is.
+func (p *cargoParser) buildLine(line string) {
+	if strings.HasPrefix(line, "error: ") {
+		p.cargoErrors = append(p.cargoErrors, report.BuildError{Message: strings.TrimPrefix(line, "error: ")})
+		p.inCargoError = true
+		return
+	}
+	if !p.inCargoError {
+		return
+	}
+	e := &p.cargoErrors[len(p.cargoErrors)-1]
+	switch {
+	case cargoErrorAt.MatchString(line):
+		if m := cargoErrorAt.FindStringSubmatch(line); e.File == "" {
+			// Cargo prints it relative to where it runs, the project root.
+			e.File = m[1]
+			e.Line, _ = strconv.Atoi(m[2])
+			e.Column, _ = strconv.Atoi(m[3])
+		}
+	case cargoSnippet.MatchString(line):
+		// the manifest's line, shown again
+	case line == "Caused by:" || strings.HasPrefix(line, " ") && !cargoStatus.MatchString(line):
+		if len(e.Message) < cargoMaxMessage {
+			e.Message += "\n" + line
+		}
+	case line == "":
+	default:
+		p.inCargoError = false
+	}
+}
+
+// current is the suite whose events stdout carries now.
+func (p *cargoParser) current() *cargoSuite {
+	if len(p.suites) == 0 {
+		return nil
+	}
+	return p.suites[len(p.suites)-1]
+}
+
+func (p *cargoParser) event(m *cargoMessage, cut bool) {
+	if m.Type == "suite" && m.Event == "started" {
+		p.rec.BeginTesting()
+		s := &cargoSuite{tests: m.TestCount}
+		p.suites = append(p.suites, s)
+		if k := len(p.suites) - 1; k < len(p.runs) {
+			p.bind(s, p.runs[k].exe, k)
+		}
+		return
+	}
+	if s := p.current(); s != nil {
+		p.dispatch(s, cargoEvent{msg: m, cut: cut})
+	}
+}
+
+// output is a line a test printed where libtest did not capture it.
+func (p *cargoParser) output(text string) {
+	if s := p.current(); s != nil && !s.done {
+		p.dispatch(s, cargoEvent{text: text})
+	}
+}
+
+func (p *cargoParser) dispatch(s *cargoSuite, e cargoEvent) {
+	if !s.bound {
+		s.pending = append(s.pending, e)
+		return
+	}
+	p.apply(s, e)
+}
+
+// bind names suite k after its binary and replays what it held back.
+func (p *cargoParser) bind(s *cargoSuite, exe string, k int) {
+	if t, ok := p.targets[exe]; ok {
+		s.target = &t
+		s.name = t.suite()
+	} else if exe != "" {
+		s.name = cargoExeHash.ReplaceAllString(exe, "")
+	} else {
+		s.name = fmt.Sprintf("test binary %d", k+1)
+	}
+	s.bound = true
+	for _, e := range s.pending {
+		p.apply(s, e)
+	}
+	s.pending = nil
+}
+
+func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
+	m := e.msg
+	if m == nil {
+		// Parallel tests print over each other: only a lone running test
+		// surely owns the line.
+		if len(s.running) == 1 {
+			p.rec.Output(s.name, s.running[0], e.text+"\n")
+		}
+		return
+	}
+	if m.Type == "suite" {
+		s.done = s.done || m.Event == "ok" || m.Event == "failed"
+		return
+	}
+	switch m.Event {
+	case "started":
+		p.sawTest = true
+		p.rec.Start(s.name, m.Name)
+		s.running = append(s.running, m.Name)
+		return
+	case "ok", "failed", "ignored":
+	default:
+		return // "timeout" only warns that a test runs over 60 s
+	}
+	p.sawTest = true
+	if i := slices.Index(s.running, m.Name); i >= 0 {
+		s.running = slices.Delete(s.running, i, i+1)
+	}
+	out := m.Stdout + m.Stderr
+	if out != "" {
+		p.rec.Output(s.name, m.Name, out)
+	}
+	d := libtestExecTime(m.ExecTime)
+	switch m.Event {
+	case "ok":
+		p.rec.End(s.name, m.Name, report.TestPassed, d, nil)
+	case "ignored":
+		p.rec.End(s.name, m.Name, report.TestSkipped, d, nil)
+	case "failed":
+		p.rec.End(s.name, m.Name, report.TestFailed, d, p.failure(s, m, out, e.cut))
+	}
+}
+
+func libtestExecTime(raw json.RawMessage) time.Duration {
+	var f float64
+	if json.Unmarshal(raw, &f) == nil {
+		return durationOf(f)
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if f, err := strconv.ParseFloat(strings.TrimSuffix(s, "s"), 64); err == nil {
+			return durationOf(f)
+		}
+	}
+	return 0
+}
+
+// cargoMaxMessage bounds a failure or build error message; the test's output
+// keeps the rest.
+const cargoMaxMessage = 2 << 10
+
+var (
+	// Rust 1.73+: "thread 't' panicked at src/lib.rs:15:35:" then the message;
+	// since 1.88 the thread id follows the name: "thread 't' (1654) panicked at".
+	rustPanicAt = regexp.MustCompile(`(?m)^thread '.*?'(?: \([^)\n]*\))? panicked at (.+):(\d+):(\d+):$`)
+	// Before 1.73: "thread 't' panicked at 'message', src/lib.rs:3:5", the
+	// message possibly over several lines.
+	rustPanicAtOld  = regexp.MustCompile(`(?s)thread '[^\n]*?' panicked at '(.*?)', ([^\n]+?):(\d+):(\d+)(?:\n|$)`)
+	rustDidNotPanic = regexp.MustCompile(`(?:note: )?test did not panic as expected(?: at (.+?):(\d+):\d+)?`)
+	// Where a panic message ends and the backtrace or its advice starts.
+	rustPanicEnd = regexp.MustCompile("(?m)^(?:note: run with `RUST_BACKTRACE|stack backtrace:|note: Some details are omitted|thread '.*' panicked at )")
+)
+
+func (p *cargoParser) failure(s *cargoSuite, m *cargoMessage, out string, cut bool) *report.Failure {
+	f := &report.Failure{Name: m.Name, Rerun: p.rerunFor(s, m.Name)}
+	f.File, f.Line, f.Message = p.panicIn(out)
+	if cut && f.Message == "" {
+		f.Message = "the test failed, but its output was too large to read whole and its end holds no panic message: rerun it alone with -- --nocapture to see it"
+		return f
+	}
+	if f.Message == "" {
+		// No panic in the output: libtest's own message ("test did not
+		// panic as expected at src/lib.rs:9:8"), or else the output's end
+		// (a test returning Err prints "Error: ...").
+		var msg string
+		if json.Unmarshal(m.Message, &msg) == nil && msg != "" {
+			f.File, f.Line, _ = p.panicIn(msg)
+			f.Message = cargoClip(msg)
+		} else {
+			f.Message = cargoClipTail(strings.TrimSpace(out))
+		}
+	}
+	f.SuggestedTraces = p.traces(out, m.Name)
+	return f
+}
+
+// panicIn finds the first panic in a test's output: where, and its message
+// without the backtrace.
+func (p *cargoParser) panicIn(out string) (file string, line int, msg string) {
+	best := len(out) + 1
+	if loc := rustPanicAt.FindStringSubmatchIndex(out); loc != nil {
+		best = loc[0]
+		file, msg = out[loc[2]:loc[3]], out[loc[1]:]
+		line, _ = strconv.Atoi(out[loc[4]:loc[5]])
+		if end := rustPanicEnd.FindStringIndex(msg); end != nil {
+			msg = msg[:end[0]]
+		}
+	}
+	if loc := rustPanicAtOld.FindStringSubmatchIndex(out); loc != nil && loc[0] < best {
+		best = loc[0]
+		msg, file = out[loc[2]:loc[3]], out[loc[4]:loc[5]]
+		line, _ = strconv.Atoi(out[loc[6]:loc[7]])
+	}
+	if loc := rustDidNotPanic.FindStringSubmatchIndex(out); loc != nil && loc[0] < best {
+		msg, file, line = "test did not panic as expected", "", 0
+		if loc[2] >= 0 {
+			file = out[loc[2]:loc[3]]
+			line, _ = strconv.Atoi(out[loc[4]:loc[5]])
+		}
+	}
+	return p.relPath(file), line, cargoClip(strings.TrimRight(strings.TrimLeft(msg, "\n"), " \n"))
+}
+
+var (
+	// A backtrace frame: "   4: basic::checked_div" then "             at ./src/lib.rs:13:9".
+	rustFrame      = regexp.MustCompile(`^\s+\d+: (.+)$`)
+	rustFrameAt    = regexp.MustCompile(`^\s+at (.+?):\d+(?::\d+)?$`)
+	rustSymbolHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
+	cargoMaxTraces = 5
+)
+
+// traces names the project's functions on the failing stack, innermost
+// first, leaving out the test itself: the places worth tracing on a rerun.
+// The backtrace is there only when RUST_BACKTRACE is set.
+func (p *cargoParser) traces(out, test string) []string {
+	var fns []string
+	lines := strings.Split(out, "\n")
+	for i := 0; i+1 < len(lines) && len(fns) < cargoMaxTraces; i++ {
+		fm := rustFrame.FindStringSubmatch(lines[i])
+		if fm == nil {
+			continue
+		}
+		at := rustFrameAt.FindStringSubmatch(lines[i+1])
+		if at == nil || !p.inProject(at[1]) {
+			continue
+		}
+		fn := rustSymbolHash.ReplaceAllString(fm[1], "")
+		for strings.HasSuffix(fn, "::{{closure}}") {
+			fn = strings.TrimSuffix(fn, "::{{closure}}")
+		}
+		if j := strings.LastIndex(fn, "::<"); j > 0 && strings.HasSuffix(fn, ">") {
+			fn = fn[:j] // generic arguments
+		}
+		if fn == test || strings.HasSuffix(fn, "::"+test) || slices.Contains(fns, fn) || isRustRuntimeFrame(fn) {
+			continue
+		}
+		fns = append(fns, fn)
+	}
+	return fns
+}
+
+// isRustRuntimeFrame tells the standard library and the test harness, which
+// old toolchains located with relative paths (src/libstd/panicking.rs).
+func isRustRuntimeFrame(fn string) bool {
+	fn = strings.TrimPrefix(fn, "<")
+	for _, p := range []string{"std::", "core::", "alloc::", "test::", "__rust"} {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// inProject says whether a backtrace location is the project's code:
+// relative to the test's package, or under the workspace (not /rustc/...,
+// not ~/.cargo/registry).
+func (p *cargoParser) inProject(file string) bool {
+	if !filepath.IsAbs(file) {
+		return true
+	}
+	return cargoWithin(p.wsRoot, file)
+}
+
+func cargoWithin(dir, file string) bool {
+	rel, err := filepath.Rel(dir, file)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// relPath turns a path rustc printed (relative to the workspace root) into
+// one relative to the project root; paths outside the workspace stay as
+// they are.
+func (p *cargoParser) relPath(file string) string {
+	if file == "" {
+		return ""
+	}
+	abs := file
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(p.wsRoot, abs)
+	}
+	if cargoWithin(p.wsRoot, abs) {
+		if rel, err := filepath.Rel(p.root, abs); err == nil {
+			return rel
+		}
+	}
+	return file
+}
+
+func (p *cargoParser) rerunFor(s *cargoSuite, name string) string {
+	argv := slices.Clone(p.rerun)
+	if s.target != nil {
+		argv = append(argv, "-p", s.target.pkg)
+		argv = append(argv, s.target.flags()...)
+	}
+	return shell.Join(append(argv, "--", "--exact", name))
+}
+
+var (
+	libtestCutField = regexp.MustCompile(`"(type|event|name)": ("(?:[^"\\]|\\.)*")`)
+)
+
+// recoverLibtestEvent reads a libtest event from the head of a line the runner
+// cut: libtest writes type, name and event before the output, so a test
+// that printed hundreds of megabytes is still recorded by name.
+func recoverLibtestEvent(line []byte) (*cargoMessage, bool) {
+	m := new(cargoMessage)
+	for _, f := range libtestCutField.FindAllSubmatch(line[:min(len(line), 64<<10)], 3) {
+		var v string
+		if json.Unmarshal(f[2], &v) != nil {
+			return nil, false
+		}
+		switch string(f[1]) {
+		case "type":
+			m.Type = v
+		case "event":
+			m.Event = v
+		case "name":
+			m.Name = v
+		}
+	}
+	return m, m.Type == "test" && m.Event != "" && m.Name != ""
+}
+
+func (p *cargoParser) Finish(exit report.Exit) Outcome {
+	for k, s := range p.suites {
+		if !s.bound { // its "Running" line never came (cargo -q in a config)
+			exe := ""
+			if k < len(p.runs) {
+				exe = p.runs[k].exe
+			}
+			p.bind(s, exe, k)
+		}
+	}
+	var out Outcome
+	if p.built && !p.buildOK || !p.built && len(p.suites) == 0 && len(p.cargoErrors) > 0 {
+		out.BuildFailed = true
+		out.BuildErrors = p.buildErrors
+		if len(out.BuildErrors) == 0 {
+			for _, e := range p.cargoErrors {
+				e.Message = cargoClip(strings.TrimSpace(e.Message))
+				out.BuildErrors = append(out.BuildErrors, e)
+			}
+		}
+		return out
+	}
+	out.Crash = p.crash(exit)
+	// A suite that ran proves the build, when the stream has no cargo
+	// messages (libtest output recorded alone).
+	if out.Crash == nil && p.noTests() && (p.built || len(p.suites) > 0) {
+		out.NoTests = true
+		files := slices.Clone(p.testFiles)
+		slices.Sort(files)
+		out.Project = &report.Project{Language: "rust", BuildSystem: "cargo", TestFiles: files}
+		out.Hint = p.noTestsHint()
+	}
+	return out
+}
+
+// noTests says every test binary ran and found no test.
+func (p *cargoParser) noTests() bool {
+	for _, s := range p.suites {
+		if s.tests > 0 {
+			return false
+		}
+	}
+	return !p.sawTest
+}
+
+func (p *cargoParser) noTestsHint() string {
+	switch {
+	case p.test != "":
+		return fmt.Sprintf("no test is named exactly %q: give the path libtest prints, without the crate name (for example tests::parses_empty_input)", p.test)
+	case p.level != LevelAll:
+		return fmt.Sprintf("the %s test targets have no #[test] functions", p.level)
+	}
+	return "no #[test] functions found; add one under src/ (#[cfg(test)] mod tests) or tests/ (doctests are not run by strobe)"
+}
+
+// crash reads the test binaries that died: killed by a signal, exited
+// with an unexpected status before their suite finished, or vanished
+// without a word mid-suite while cargo itself exited normally. The first
+// one names the crash; later ones add their suspects and their line.
+func (p *cargoParser) crash(exit report.Exit) *report.Crash {
+	var c *report.Crash
+	add := func(n *report.Crash) {
+		if c == nil {
+			c = n
+			return
+		}
+		c.RunningTests = append(c.RunningTests, n.RunningTests...)
+		c.Message += "\n" + n.Message
+	}
+	runs := append(slices.Clone(p.runs), p.orphans...)
+	for k, r := range runs {
+		var s *cargoSuite
+		if k < len(p.runs) && k < len(p.suites) {
+			s = p.suites[k]
+		}
+		var running []string
+		if s != nil {
+			running = slices.Clone(s.running)
+		}
+		switch {
+		case r.signal > 0:
+			add(&report.Crash{Type: cargoCrashType(r.signalName), Signal: r.signal, SignalName: r.signalName,
+				ExitCode: 128 + r.signal, Indicators: []string{"test_binary_signaled"}, RunningTests: running, Message: r.failure})
+		case r.failure != "" && s != nil && !s.done:
+			add(&report.Crash{Type: report.CrashUnknown, ExitCode: r.exitCode,
+				Indicators: []string{"test_binary_exited"}, RunningTests: running, Message: r.failure})
+		case r.failure == "" && s != nil && !s.done && exit.Exited:
+			add(&report.Crash{Type: report.CrashUnknown, SilentFailure: true, Indicators: []string{"test_binary_exited_early"},
+				RunningTests: running, Message: fmt.Sprintf("test binary %s ended before its tests finished, and cargo saw no error", s.name)})
+		}
+	}
+	return c
+}
+
+// cargoCrashType goes by name: signal numbers differ between Linux and
+// macOS (SIGBUS is 7 on one, 10 on the other).
+func cargoCrashType(name string) report.CrashType {
+	switch name {
+	case "SIGSEGV":
+		return report.CrashSegmentationFault
+	case "SIGABRT":
+		return report.CrashAbort
+	case "SIGBUS":
+		return report.CrashBusError
+	case "SIGILL":
+		return report.CrashIllegalInstruction
+	case "SIGFPE":
+		return report.CrashFloatingPoint
+	case "SIGKILL":
+		return report.CrashKilled
+	case "SIGTERM":
+		return report.CrashTerminated
+	case "SIGINT":
+		return report.CrashInterrupted
+	}
+	return report.CrashUnknown
+}
+
+func cargoClip(s string) string {
+	if len(s) <= cargoMaxMessage {
+		return s
+	}
+	cut := cargoMaxMessage
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// cargoClipTail keeps the end of s, where a failure's reason usually is.
+func cargoClipTail(s string) string {
+	if len(s) <= cargoMaxMessage {
+		return s
+	}
+	cut := len(s) - cargoMaxMessage
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	return "…" + s[cut:]
+}
+
+func cargoFirstLines(s string, n int) string {
+	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
+	return cargoClip(strings.Join(lines[:min(n, len(lines))], "\n"))
+}

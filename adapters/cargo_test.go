@@ -1,0 +1,578 @@
+package adapters
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+// cargoResult is what a cargo golden file holds.
+type cargoResult struct {
+	Tests   []report.Test
+	Outcome Outcome
+}
+
+func cargoResultOf(rec *Recorder, out Outcome) cargoResult {
+	tests := rec.Tests()
+	for i := range tests {
+		tests[i].DurationMS = 0
+	}
+	return cargoResult{Tests: tests, Outcome: out}
+}
+
+type cargoStreamLine struct {
+	s    Stream
+	text string
+}
+
+// replayCargo feeds lines to a fresh cargo parser for a project at root.
+func replayCargo(root string, lines []cargoStreamLine, exit report.Exit) cargoResult {
+	rec := NewRecorder()
+	p := newCargoParser(rec, root, root, nil)
+	for _, l := range lines {
+		p.Line(l.s, []byte(l.text), false)
+	}
+	return cargoResultOf(rec, p.Finish(exit))
+}
+
+func cargoReadLines(t *testing.T, path string, s Stream) []cargoStreamLine {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []cargoStreamLine
+	for l := range strings.Lines(string(b)) {
+		out = append(out, cargoStreamLine{s, strings.TrimSuffix(l, "\n")})
+	}
+	return out
+}
+
+// TestCargoCorpus parses libtest JSON recorded by others (stdout only).
+func TestCargoCorpus(t *testing.T) {
+	files, _ := filepath.Glob("testdata/cargo/corpus/*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no corpus files")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		t.Run(name, func(t *testing.T) {
+			got := replayCargo("/project", cargoReadLines(t, f, Stdout), report.Exit{Exited: true, Code: 101})
+			golden(t, "cargo/corpus/"+name, got)
+		})
+	}
+}
+
+// TestCargoRecorded parses real runs of the fixtures (see
+// testdata/cargo/README.md). The two streams reach the parser through two
+// pipes, in no set order between them, so every interleaving must give the
+// same result.
+func TestCargoRecorded(t *testing.T) {
+	for _, tc := range []struct {
+		name, fixture string
+		code          int
+	}{
+		{"basic-all", "basic", 101},
+		{"basic-nocapture", "basic", 0},
+		{"crash-all", "crash", 101},
+		{"broken-all", "broken", 101},
+		{"empty-all", "empty", 0},
+		{"ws-all", "ws", 101},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := cargoReadLines(t, "testdata/cargo/"+tc.name+".stdout", Stdout)
+			errs := cargoReadLines(t, "testdata/cargo/"+tc.name+".stderr", Stderr)
+			exit := report.Exit{Exited: true, Code: tc.code}
+			root := "/fixtures/" + tc.fixture // as record.sh wrote the paths
+			want := replayCargo(root, append(slices.Clone(errs), out...), exit)
+			golden(t, "cargo/"+tc.name, want)
+			orders := map[string][]cargoStreamLine{
+				"stdout first": append(slices.Clone(out), errs...),
+				"alternating":  cargoMerge(out, errs, 1),
+				"stderr lags":  cargoMerge(out, errs, 7),
+			}
+			for order, lines := range orders {
+				if got := replayCargo(root, lines, exit); !reflect.DeepEqual(got, want) {
+					g, _ := json.MarshalIndent(got, "", "  ")
+					w, _ := json.MarshalIndent(want, "", "  ")
+					t.Errorf("%s: result differs from stderr first:\n%s", order, lineDiff(string(w), string(g)))
+				}
+			}
+		})
+	}
+}
+
+// cargoMerge interleaves the streams, n stdout lines to one stderr line,
+// keeping each stream's own order.
+func cargoMerge(out, errs []cargoStreamLine, n int) []cargoStreamLine {
+	var lines []cargoStreamLine
+	for len(out) > 0 || len(errs) > 0 {
+		k := min(n, len(out))
+		lines, out = append(lines, out[:k]...), out[k:]
+		if len(errs) > 0 {
+			lines, errs = append(lines, errs[0]), errs[1:]
+		}
+	}
+	return lines
+}
+
+// TestCargoCutLine checks a failed event whose line the runner cut (the
+// test printed more than the line limit) is still recorded by name.
+func TestCargoCutLine(t *testing.T) {
+	rec := NewRecorder()
+	p := newCargoParser(rec, "/project", "/project", nil)
+	p.Line(Stderr, []byte("    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"), false)
+	p.Line(Stderr, []byte("     Running unittests src/lib.rs (target/debug/deps/big-0123456789abcdef)"), false)
+	p.Line(Stdout, []byte(`{ "type": "suite", "event": "started", "test_count": 1 }`), false)
+	p.Line(Stdout, []byte(`{ "type": "test", "event": "started", "name": "tests::floods" }`), false)
+	p.Line(Stdout, []byte(`{ "type": "test", "name": "tests::floods", "event": "failed", "exec_time": 3.5, "stdout": "aaaa\naaaaaaaa\"aaa`), true)
+	p.Line(Stdout, []byte(`{ "type": "suite", "event": "failed", "passed": 0, "failed": 1, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 3.6 }`), false)
+	p.Finish(report.Exit{Exited: true, Code: 101})
+	got, ok := rec.Lookup("big", "tests::floods")
+	if !ok {
+		t.Fatalf("tests::floods not recorded: %+v", rec.Tests())
+	}
+	if got.Status != report.TestFailed || got.Failure == nil || !strings.Contains(got.Failure.Message, "too large") {
+		t.Errorf("got %+v, want failed with a message about the output's size", got)
+	}
+	if want := "cargo test -- --exact tests::floods"; got.Failure.Rerun != want {
+		t.Errorf("rerun = %q, want %q", got.Failure.Rerun, want)
+	}
+}
+
+// TestCargoCutLineEnd checks that the end of a cut line, which the runner
+// also hands over, gives the failure its panic location and message.
+func TestCargoCutLineEnd(t *testing.T) {
+	rec := NewRecorder()
+	p := newCargoParser(rec, "/project", "/project", nil)
+	p.Line(Stderr, []byte("    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"), false)
+	p.Line(Stderr, []byte("     Running tests/flood.rs (target/debug/deps/flood-0123456789abcdef)"), false)
+	p.Line(Stdout, []byte(`{ "type": "suite", "event": "started", "test_count": 1 }`), false)
+	p.Line(Stdout, []byte(`{ "type": "test", "event": "started", "name": "floods" }`), false)
+	head := []byte(`{ "type": "test", "name": "floods", "event": "failed", "exec_time": 3.5, "stdout": "flood flood\nflood`)
+	end := []byte(`flood\nflood flood\n\nthread 'floods' (77) panicked at tests/flood.rs:9:5:\nassertion ` + "`left == right`" + ` failed: after the flood\n  left: 2\n right: 3\nnote: run with ` + "`RUST_BACKTRACE=1`" + ` environment variable to display a backtrace\n" }`)
+	p.CutLine(Stdout, head, end)
+	p.Finish(report.Exit{Exited: true, Code: 101})
+	got, _ := rec.Lookup("flood", "floods")
+	f := got.Failure
+	if got.Status != report.TestFailed || f == nil || f.File != "tests/flood.rs" || f.Line != 9 || !strings.Contains(f.Message, "after the flood") {
+		t.Errorf("got %+v failure %+v, want failed at tests/flood.rs:9 with the assertion", got, f)
+	}
+}
+
+// TestCargoStderrOutput checks a line a lone running test printed on
+// stderr (under --nocapture) is its output, and cargo's lines are not.
+func TestCargoStderrOutput(t *testing.T) {
+	rec := NewRecorder()
+	p := newCargoParser(rec, "/project", "/project", nil)
+	for _, l := range []cargoStreamLine{
+		{Stderr, "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"},
+		{Stderr, "     Running tests/it.rs (target/debug/deps/it-0123456789abcdef)"},
+		{Stdout, `{ "type": "suite", "event": "started", "test_count": 1 }`},
+		{Stdout, `{ "type": "test", "event": "started", "name": "talks" }`},
+		{Stderr, "to stderr"},
+		{Stdout, `partial{ "type": "test", "name": "talks", "event": "ok", "exec_time": 0.1 }`},
+		{Stdout, `{ "type": "suite", "event": "ok", "passed": 1, "failed": 0, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 0.1 }`},
+		{Stderr, "error: 1 target failed:"},
+		{Stderr, "    `--test it`"},
+	} {
+		p.Line(l.s, []byte(l.text), false)
+	}
+	p.Finish(report.Exit{Exited: true})
+	got, _ := rec.Lookup("it", "talks")
+	if got.Status != report.TestPassed || got.Output != "to stderr\npartial\n" {
+		t.Errorf("got %+v, want passed with output %q", got, "to stderr\npartial\n")
+	}
+}
+
+// TestCargoQuiet checks a run without cargo's "Running" lines (term.quiet
+// in a cargo config) still records its tests, under numbered suites, and
+// still reports a binary's crash.
+func TestCargoQuiet(t *testing.T) {
+	rec := NewRecorder()
+	p := newCargoParser(rec, "/project", "/project", nil)
+	for _, l := range []cargoStreamLine{
+		{Stdout, `{"reason":"build-finished","success":true}`},
+		{Stdout, `{ "type": "suite", "event": "started", "test_count": 1 }`},
+		{Stdout, `{ "type": "test", "event": "started", "name": "crashes" }`},
+		{Stderr, "error: test failed, to rerun pass `--lib`"},
+		{Stderr, "  process didn't exit successfully: `env RUSTC_BOOTSTRAP=1 /project/target/debug/deps/q-0123456789abcdef` (signal: 11, SIGSEGV: invalid memory reference)"},
+	} {
+		p.Line(l.s, []byte(l.text), false)
+	}
+	out := p.Finish(report.Exit{Exited: true, Code: 101})
+	if got := cargoNames(rec); got != "test binary 1 › crashes (running)" {
+		t.Errorf("recorded %s, want crashes running in test binary 1", got)
+	}
+	if c := out.Crash; c == nil || c.Type != report.CrashSegmentationFault {
+		t.Errorf("crash %+v, want a segmentation fault", c)
+	}
+}
+
+func TestCargoPackageName(t *testing.T) {
+	for id, want := range map[string]string{
+		"path+file:///work/ws/basic#0.1.0":                                    "basic",
+		"path+file:///work/ws/dir#other-name@0.1.0":                           "other-name",
+		"registry+https://github.com/rust-lang/crates.io-index#anyhow@1.0.98": "anyhow",
+		"git+https://github.com/a/repo?branch=main#0.2.0":                     "repo",
+		"basic 0.1.0 (path+file:///work/ws/basic)":                            "basic",
+	} {
+		if got := cargoPackageName(id); got != want {
+			t.Errorf("cargoPackageName(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+func TestCargoDetect(t *testing.T) {
+	crate := testutil.Fixture("cargo", "basic")
+	for _, tc := range []struct {
+		name     string
+		req      Request
+		want     int
+		wantHint string
+	}{
+		{"crate", Request{ProjectRoot: crate}, 90, "Cargo.toml found"},
+		{"workspace", Request{ProjectRoot: testutil.Fixture("cargo", "ws")}, 90, "[workspace]"},
+		{"command", Request{ProjectRoot: t.TempDir(), Command: []string{"/usr/bin/cargo", "+stable", "test", "--release"}}, 95, "cargo test"},
+		{"other command", Request{ProjectRoot: crate, Command: []string{"cargo", "nextest", "run"}}, 0, ""},
+		{"nothing", Request{ProjectRoot: t.TempDir()}, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := cargo{}.Detect(tc.req)
+			if d.Confidence != tc.want || !strings.Contains(d.Hint, tc.wantHint) || tc.wantHint == "" && d.Hint != "" {
+				t.Errorf("Detect = %+v, want confidence %d and hint with %q", d, tc.want, tc.wantHint)
+			}
+		})
+	}
+}
+
+func TestCargoPlan(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	basic, ws, crash := testutil.Fixture("cargo", "basic"), testutil.Fixture("cargo", "ws"), testutil.Fixture("cargo", "crash")
+	ours := []string{"--config", cargoRunner, "--", "-Z", "unstable-options", "--format", "json", "--report-time"}
+	cmd := func(words ...string) []string {
+		argv := append([]string{"cargo", "test", "--no-fail-fast", "--message-format=json"}, words...)
+		if !slices.Contains(words, "--") {
+			argv = append(argv, ours...)
+		}
+		return argv
+	}
+	for _, tc := range []struct {
+		name string
+		req  Request
+		want []string // nil: a usage error
+	}{
+		{"all", Request{ProjectRoot: basic}, cmd("--tests")},
+		{"unit", Request{ProjectRoot: basic, Level: LevelUnit}, cmd("--lib", "--bins")},
+		{"integration", Request{ProjectRoot: basic, Level: LevelIntegration}, cmd("--test", "integration")},
+		{"e2e", Request{ProjectRoot: basic, Level: LevelE2E}, cmd("--test", "e2e_flow")},
+		{"no e2e", Request{ProjectRoot: crash, Level: LevelE2E}, nil},
+		{"workspace unit", Request{ProjectRoot: ws, Level: LevelUnit}, cmd("--lib")},
+		{"workspace integration", Request{ProjectRoot: ws, Level: LevelIntegration}, cmd("--test", "integration")},
+		// In a member's directory, cargo tests that member alone.
+		{"member integration", Request{ProjectRoot: filepath.Join(ws, "beta"), Level: LevelIntegration}, cmd("--test", "integration")},
+		{"member without integration tests", Request{ProjectRoot: filepath.Join(ws, "alpha"), Level: LevelIntegration}, nil},
+		{"one test", Request{ProjectRoot: basic, Test: "tests::adds"}, append(cmd("--tests"), "--exact", "tests::adds")},
+		{"command", Request{ProjectRoot: basic, Command: []string{"cargo", "test", "-q", "--release", "--message-format", "short", "--", "--nocapture", "--format=pretty"}},
+			append([]string{"cargo", "test", "--release", "--no-fail-fast", "--message-format=json", "--tests", "--config", cargoRunner, "--", "--nocapture"}, libtestJSON...)},
+		{"command with targets", Request{ProjectRoot: basic, Command: []string{"cargo", "+stable", "test", "--test", "integration"}},
+			append([]string{"cargo", "+stable", "test", "--test", "integration", "--no-fail-fast", "--message-format=json"}, ours...)},
+		{"command with targets and level", Request{ProjectRoot: basic, Level: LevelUnit, Command: []string{"cargo", "test", "--lib"}}, nil},
+		{"doctests", Request{ProjectRoot: basic, Command: []string{"cargo", "test", "--doc"}}, nil},
+		{"not cargo test", Request{ProjectRoot: basic, Command: []string{"cargo", "build"}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan, err := cargo{}.Plan(tc.req, NewRecorder())
+			if tc.want == nil {
+				if !IsUsage(err) {
+					t.Fatalf("Plan = %v, %v; want a usage error", plan, err)
+				}
+				t.Log(err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(plan.Argv, tc.want) || plan.Dir != tc.req.ProjectRoot {
+				t.Errorf("Plan in %s:\n got %q\nwant %q", plan.Dir, plan.Argv, tc.want)
+			}
+		})
+	}
+}
+
+// cargoWithEnv runs an adapter's plans with more environment, so that tests
+// can set RUST_BACKTRACE and still run in parallel.
+type cargoWithEnv struct {
+	Adapter
+	env []string
+}
+
+func (a cargoWithEnv) Plan(req Request, rec *Recorder) (*Plan, error) {
+	p, err := a.Adapter.Plan(req, rec)
+	if p != nil {
+		p.Env = append(p.Env, a.env...)
+	}
+	return p, err
+}
+
+func cargoLookup(t *testing.T, rec *Recorder, suite, name string) report.Test {
+	t.Helper()
+	got, ok := rec.Lookup(suite, name)
+	if !ok {
+		t.Fatalf("%s in %s not recorded; recorded: %s", name, suite, cargoNames(rec))
+	}
+	return got
+}
+
+func cargoNames(rec *Recorder) string {
+	var out []string
+	for _, t := range rec.Tests() {
+		out = append(out, t.Suite+" › "+t.Name+" ("+string(t.Status)+")")
+	}
+	return strings.Join(out, ", ")
+}
+
+func cargoWantFailure(t *testing.T, got report.Test, file string, line int, msg, rerun string) {
+	t.Helper()
+	f := got.Failure
+	if got.Status != report.TestFailed || f == nil {
+		t.Fatalf("%s: got %+v, want failed", got.Name, got)
+	}
+	if f.File != file || f.Line != line || f.Message != msg || f.Rerun != rerun {
+		t.Errorf("%s failure:\n got %s:%d %q rerun %q\nwant %s:%d %q rerun %q", got.Name, f.File, f.Line, f.Message, f.Rerun, file, line, msg, rerun)
+	}
+}
+
+func TestCargoBasic(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := testutil.Fixture("cargo", "basic")
+	a := cargoWithEnv{cargo{}, []string{"RUST_BACKTRACE=1"}}
+
+	t.Run("all", func(t *testing.T) {
+		rec, out, exit := runReal(t, a, Request{ProjectRoot: dir})
+		if exit.Code != 101 || !reflect.DeepEqual(out, Outcome{}) {
+			t.Errorf("exit %+v, outcome %+v; want 101 and nothing more", exit, out)
+		}
+		if got := len(rec.Tests()); got != 10 {
+			t.Errorf("%d tests, want 10: %s", got, cargoNames(rec))
+		}
+		lib := "basic (lib)"
+		if got := cargoLookup(t, rec, lib, "tests::adds"); got.Status != report.TestPassed {
+			t.Errorf("tests::adds: %s, want passed", got.Status)
+		}
+		wrong := cargoLookup(t, rec, lib, "tests::add_is_wrong")
+		cargoWantFailure(t, wrong, "src/lib.rs", 31, "assertion `left == right` failed\n  left: 2\n right: 3",
+			"cargo test -p basic --lib -- --exact tests::add_is_wrong")
+		if !strings.HasPrefix(wrong.Output, "about to compare\n") {
+			t.Errorf("tests::add_is_wrong output %q, want what it printed first", wrong.Output)
+		}
+		div := cargoLookup(t, rec, lib, "tests::divides_by_zero")
+		cargoWantFailure(t, div, "src/lib.rs", 14, "division by zero: 1 / 0", "cargo test -p basic --lib -- --exact tests::divides_by_zero")
+		if !slices.Equal(div.Failure.SuggestedTraces, []string{"basic::checked_div"}) {
+			t.Errorf("suggested traces %q, want basic::checked_div", div.Failure.SuggestedTraces)
+		}
+		if got := cargoLookup(t, rec, lib, "tests::slow"); got.Status != report.TestSkipped {
+			t.Errorf("tests::slow: %s, want skipped", got.Status)
+		}
+		// No panic: what the test printed last, or libtest's note.
+		cargoWantFailure(t, cargoLookup(t, rec, lib, "tests::parses"), "", 0, "Error: ParseIntError { kind: InvalidDigit }",
+			"cargo test -p basic --lib -- --exact tests::parses")
+		cargoWantFailure(t, cargoLookup(t, rec, lib, "tests::divides_without_panic"), "src/lib.rs", 52, "test did not panic as expected at src/lib.rs:52:8",
+			"cargo test -p basic --lib -- --exact tests::divides_without_panic")
+		for _, st := range [][2]string{
+			{"basic::basic (bin)", "tests::main_adds"},
+			{"basic::integration (test)", "adds_through_the_api"},
+			{"basic::integration (test)", "prints"},
+			{"basic::e2e_flow (test)", "whole_flow"},
+		} {
+			if got := cargoLookup(t, rec, st[0], st[1]); got.Status != report.TestPassed {
+				t.Errorf("%s › %s: %s, want passed", st[0], st[1], got.Status)
+			}
+		}
+
+		// The point of the runner trick: the user's next plain cargo test
+		// builds nothing.
+		cmd := exec.Command("cargo", "test", "--no-run")
+		cmd.Dir = dir
+		b, err := cmd.CombinedOutput()
+		if err != nil || bytes.Contains(b, []byte("Compiling")) {
+			t.Errorf("plain cargo test after strobe's run rebuilt or failed (%v):\n%s", err, b)
+		}
+	})
+
+	for _, tc := range []struct {
+		level  Level
+		suites []string
+	}{
+		{LevelUnit, []string{"basic (lib)", "basic::basic (bin)"}},
+		{LevelIntegration, []string{"basic::integration (test)"}},
+		{LevelE2E, []string{"basic::e2e_flow (test)"}},
+	} {
+		t.Run(string(tc.level), func(t *testing.T) {
+			rec, _, _ := runReal(t, a, Request{ProjectRoot: dir, Level: tc.level})
+			var suites []string
+			for _, test := range rec.Tests() {
+				if !slices.Contains(suites, test.Suite) {
+					suites = append(suites, test.Suite)
+				}
+			}
+			if !slices.Equal(suites, tc.suites) {
+				t.Errorf("suites %q, want %q", suites, tc.suites)
+			}
+		})
+	}
+
+	t.Run("one test", func(t *testing.T) {
+		rec, out, exit := runReal(t, a, Request{ProjectRoot: dir, Test: "tests::adds"})
+		tests := rec.Tests()
+		if len(tests) != 1 || tests[0].Name != "tests::adds" || tests[0].Status != report.TestPassed || exit.Code != 0 || out.NoTests {
+			t.Errorf("got %s, exit %d, no_tests %v; want tests::adds alone, passed", cargoNames(rec), exit.Code, out.NoTests)
+		}
+	})
+
+	t.Run("no such test", func(t *testing.T) {
+		_, out, _ := runReal(t, a, Request{ProjectRoot: dir, Test: "adds"})
+		if !out.NoTests || !strings.Contains(out.Hint, "tests::") {
+			t.Errorf("outcome %+v, want no tests with a hint about full names", out)
+		}
+	})
+
+	t.Run("command", func(t *testing.T) {
+		// One test thread, so the output that --nocapture lets through
+		// belongs to the one test running.
+		cmd := []string{"cargo", "test", "--test", "integration", "--", "--nocapture", "--test-threads=1"}
+		rec, _, exit := runReal(t, a, Request{ProjectRoot: dir, Command: cmd})
+		got := cargoLookup(t, rec, "basic::integration (test)", "prints")
+		if exit.Code != 0 || got.Output != "line one from prints\nline two from prints\n" {
+			t.Errorf("exit %d, prints' output %q; want 0 and its two lines", exit.Code, got.Output)
+		}
+	})
+}
+
+func TestCargoCrash(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := testutil.Fixture("cargo", "crash")
+
+	t.Run("all", func(t *testing.T) {
+		rec, out, _ := runReal(t, cargo{}, Request{ProjectRoot: dir})
+		c := out.Crash
+		// Cargo runs the test targets by name: abort comes first and names
+		// the crash; the others add their tests and lines.
+		running := []string{"aborts", "exits_quietly", "exits_with_3", "writes_through_null"}
+		if c == nil || c.Type != report.CrashAbort || c.Signal != 6 || c.SignalName != "SIGABRT" || c.ExitCode != 134 ||
+			!slices.Equal(c.RunningTests, running) || strings.Count(c.Message, "\n") != 3 {
+			t.Errorf("crash %+v, want abort with all four tests running", c)
+		}
+		for _, st := range [][2]string{{"crash::abort (test)", "aborts"}, {"crash::segv (test)", "writes_through_null"}} {
+			if got := cargoLookup(t, rec, st[0], st[1]); got.Status != report.TestRunning {
+				t.Errorf("%s: %s, want running (it never finished)", st[1], got.Status)
+			}
+		}
+	})
+
+	for _, tc := range []struct {
+		test     string
+		want     report.Crash // without the message
+		exitCode int          // cargo's
+		message  string       // the end of the crash's message
+	}{
+		{"writes_through_null", report.Crash{Type: report.CrashSegmentationFault, Signal: 11, SignalName: "SIGSEGV", ExitCode: 139,
+			Indicators: []string{"test_binary_signaled"}, RunningTests: []string{"writes_through_null"}},
+			101, "(signal: 11, SIGSEGV: invalid memory reference)"},
+		{"exits_with_3", report.Crash{Type: report.CrashUnknown, ExitCode: 3,
+			Indicators: []string{"test_binary_exited"}, RunningTests: []string{"exits_with_3"}},
+			101, "(exit status: 3)"},
+		{"exits_quietly", report.Crash{Type: report.CrashUnknown, SilentFailure: true,
+			Indicators: []string{"test_binary_exited_early"}, RunningTests: []string{"exits_quietly"}},
+			0, "ended before its tests finished, and cargo saw no error"},
+	} {
+		t.Run(tc.test, func(t *testing.T) {
+			_, out, exit := runReal(t, cargo{}, Request{ProjectRoot: dir, Test: tc.test})
+			c := out.Crash
+			if c == nil || !strings.HasSuffix(c.Message, tc.message) || exit.Code != tc.exitCode {
+				t.Fatalf("crash %+v, cargo exit %d; want a message ending %q and exit %d", c, exit.Code, tc.message, tc.exitCode)
+			}
+			c.Message = ""
+			if !reflect.DeepEqual(*c, tc.want) {
+				t.Errorf("crash %+v, want %+v", *c, tc.want)
+			}
+		})
+	}
+}
+
+func TestCargoBroken(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	rec, out, exit := runReal(t, cargo{}, Request{ProjectRoot: testutil.Fixture("cargo", "broken")})
+	want := []report.BuildError{{File: "src/lib.rs", Line: 6, Column: 18, Message: "mismatched types: expected `i32`, found `&str`"}}
+	if !out.BuildFailed || !reflect.DeepEqual(out.BuildErrors, want) || len(rec.Tests()) != 0 || exit.Code != 101 {
+		t.Errorf("outcome %+v, exit %d, tests %s; want build failed with %+v", out, exit.Code, cargoNames(rec), want)
+	}
+}
+
+func TestCargoEmpty(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	_, out, _ := runReal(t, cargo{}, Request{ProjectRoot: testutil.Fixture("cargo", "empty")})
+	want := &report.Project{Language: "rust", BuildSystem: "cargo", TestFiles: []string{"tests/smoke.rs"}}
+	if !out.NoTests || !reflect.DeepEqual(out.Project, want) || !strings.Contains(out.Hint, "#[test]") {
+		t.Errorf("outcome %+v, want no tests in %+v with a hint", out, want)
+	}
+}
+
+func TestCargoWorkspace(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	ws := testutil.Fixture("cargo", "ws")
+
+	t.Run("root", func(t *testing.T) {
+		rec, _, _ := runReal(t, cargo{}, Request{ProjectRoot: ws})
+		cargoWantFailure(t, cargoLookup(t, rec, "alpha (lib)", "tests::doubles_wrong"), "alpha/src/lib.rs", 14,
+			"assertion `left == right` failed: three doubled\n  left: 6\n right: 5", "cargo test -p alpha --lib -- --exact tests::doubles_wrong")
+		cargoWantFailure(t, cargoLookup(t, rec, "beta::integration (test)", "quadruples_wrong"), "beta/tests/integration.rs", 8,
+			"assertion `left == right` failed\n  left: 8\n right: 9", "cargo test -p beta --test integration -- --exact quadruples_wrong")
+		if got := len(rec.Tests()); got != 4 {
+			t.Errorf("%d tests, want 4: %s", got, cargoNames(rec))
+		}
+	})
+
+	t.Run("member", func(t *testing.T) {
+		// In a member's directory cargo tests that member only, and paths
+		// are the member's.
+		rec, _, _ := runReal(t, cargo{}, Request{ProjectRoot: filepath.Join(ws, "beta"), Level: LevelIntegration})
+		cargoWantFailure(t, cargoLookup(t, rec, "beta::integration (test)", "quadruples_wrong"), "tests/integration.rs", 8,
+			"assertion `left == right` failed\n  left: 8\n right: 9", "cargo test -p beta --test integration -- --exact quadruples_wrong")
+		if got := len(rec.Tests()); got != 2 {
+			t.Errorf("%d tests, want 2: %s", got, cargoNames(rec))
+		}
+	})
+}
+
+// TestCargoBadManifest checks cargo's own errors (no rustc involved) are
+// reported as what kept the tests from building, with where they are.
+func TestCargoBadManifest(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Cargo.toml"), []byte("[package]\nname = \"bad\"\nversion = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := runReal(t, cargo{}, Request{ProjectRoot: dir})
+	if !out.BuildFailed || len(out.BuildErrors) != 1 {
+		t.Fatalf("outcome %+v, want the manifest error", out)
+	}
+	if e := out.BuildErrors[0]; e.File != "Cargo.toml" || e.Line != 3 || !strings.Contains(e.Message, "SemVer version") {
+		t.Errorf("build error %+v, want Cargo.toml:3 with cargo's message", e)
+	}
+}
