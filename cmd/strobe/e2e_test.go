@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -43,7 +42,7 @@ type result struct {
 	code   int
 	stdout string
 	stderr string
-	maxRSS int64 // bytes, strobe's own peak
+	maxRSS int64 // bytes, strobe's own peak (VmHWM), not its children's
 	took   time.Duration
 }
 
@@ -59,9 +58,17 @@ func strobe(t *testing.T, asJSON bool, args ...string) result {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("strobe %v: %v", args, err)
+	}
+	// The rusage of a reaped child counts its own children too (the test
+	// processes), so strobe's peak comes from its VmHWM, read until it exits.
+	hwm := make(chan int64)
+	go func() { hwm <- watchHWM(cmd.Process.Pid) }()
+	err := cmd.Wait()
 	var r result
 	r.took = time.Since(start)
+	r.maxRSS = <-hwm
 	if err != nil {
 		if _, ok := err.(*exec.ExitError); !ok {
 			t.Fatalf("strobe %v: %v", args, err)
@@ -69,7 +76,6 @@ func strobe(t *testing.T, asJSON bool, args ...string) result {
 	}
 	r.code = cmd.ProcessState.ExitCode()
 	r.stdout, r.stderr = stdout.String(), stderr.String()
-	r.maxRSS = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024
 	if asJSON {
 		if err := json.Unmarshal(stdout.Bytes(), &r.resp); err != nil {
 			t.Fatalf("strobe %v: stdout is not the JSON response: %v\n%s\nstderr: %s", args, err, stdout.String(), stderr.String())
@@ -88,6 +94,27 @@ func tmpdir(t *testing.T) string {
 	d := filepath.Join(t.TempDir(), "tmp")
 	os.MkdirAll(d, 0o700)
 	return d
+}
+
+// watchHWM polls a process's peak resident set size until it is gone.
+func watchHWM(pid int) int64 {
+	var peak int64
+	for {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+		if err != nil {
+			return peak
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+				peak = max(peak, kb*1024)
+			}
+		}
+		if len(b) > 0 && strings.Contains(string(b), "State:\tZ") {
+			return peak
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func processesOf(id string) []string {
@@ -174,12 +201,12 @@ func TestRustExample(t *testing.T) {
 		t.Errorf("summary = %+v, want 1 passed, 2 failed", *s)
 	}
 	top := findFailure(t, r.resp, "tests::peek_sees_the_top")
-	if top.File != "src/lib.rs" || top.Line != 47 || !strings.Contains(top.Message, "left: 1") || !strings.Contains(top.Message, "right: 2") {
-		t.Errorf("peek_sees_the_top failure = %+v, want src/lib.rs:47 with left/right", top)
+	if top.File != "src/lib.rs" || top.Line != 43 || !strings.Contains(top.Message, "left: 1") || !strings.Contains(top.Message, "right: 2") {
+		t.Errorf("peek_sees_the_top failure = %+v, want src/lib.rs:43 with left/right", top)
 	}
 	empty := findFailure(t, r.resp, "tests::peek_on_empty")
-	if empty.File != "src/lib.rs" || empty.Line != 19 || !strings.Contains(empty.Message, "index out of bounds") {
-		t.Errorf("peek_on_empty failure = %+v, want the panic at src/lib.rs:19", empty)
+	if empty.File != "src/lib.rs" || empty.Line != 18 || !strings.Contains(empty.Message, "index out of bounds") {
+		t.Errorf("peek_on_empty failure = %+v, want the panic at src/lib.rs:18", empty)
 	}
 	out := rerun(t, dir, top.Rerun)
 	if !strings.Contains(out, "1 failed") || !strings.Contains(out, "peek_sees_the_top") || strings.Contains(out, "push_counts") {
@@ -187,19 +214,30 @@ func TestRustExample(t *testing.T) {
 	}
 
 	// A user who alternates strobe and plain cargo test pays no rebuild.
+	// The first plain run may compile the library once more for doctests
+	// (strobe does not run them); from then on neither compiles anything.
+	plainCargo(t, dir)
+	if out := plainCargo(t, dir); strings.Contains(out, "Compiling") {
+		t.Errorf("plain cargo test compiled again:\n%s", out)
+	}
+	r2 := strobe(t, true, "test", dir)
+	if stderr := readDetails(t, r2).Stderr.Text; strings.Contains(stderr, "Compiling") || r2.resp.Status != report.Failed {
+		t.Errorf("strobe after plain cargo test: status %s, compiled:\n%s", r2.resp.Status, stderr)
+	}
+	if out := plainCargo(t, dir); strings.Contains(out, "Compiling") {
+		t.Errorf("plain cargo test after strobe rebuilt:\n%s", out)
+	}
+}
+
+func plainCargo(t *testing.T, dir string) string {
+	t.Helper()
 	cmd := exec.Command("cargo", "test", "--no-run")
 	cmd.Dir = dir
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("cargo test --no-run: %v\n%s", err, b)
 	}
-	if strings.Contains(string(b), "Compiling") {
-		t.Errorf("plain cargo test rebuilt after strobe:\n%s", b)
-	}
-	r2 := strobe(t, true, "test", dir)
-	if strings.Contains(r2.stderr, "Compiling") || r2.resp.Status != report.Failed {
-		t.Errorf("strobe after plain cargo: status %s", r2.resp.Status)
-	}
+	return string(b)
 }
 
 func TestSingleTest(t *testing.T) {
@@ -352,7 +390,10 @@ func TestLevels(t *testing.T) {
 }
 
 type detailsFile struct {
-	Tests []report.Test `json:"tests"`
+	Tests  []report.Test `json:"tests"`
+	Stderr struct {
+		Text string `json:"text"`
+	} `json:"stderr"`
 }
 
 func readDetails(t *testing.T, r result) detailsFile {

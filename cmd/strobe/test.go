@@ -53,18 +53,23 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Bool("no-daemon", true, "run in this process (the only mode for now)")
 
 	// Flags may come before or after DIR.
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	dir := "."
-	if rest := fs.Args(); len(rest) > 0 {
-		dir = rest[0]
-		if err := fs.Parse(rest[1:]); err != nil {
+	var dirs []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
 			return exitUsage
 		}
-		if len(fs.Args()) > 0 {
-			return usageError(stdout, stderr, asJSON, fmt.Errorf("unexpected argument %q: give one project directory, then flags", fs.Args()[0]))
+		if rest = fs.Args(); len(rest) == 0 {
+			break
 		}
+		dirs, rest = append(dirs, rest[0]), rest[1:]
+	}
+	dir := "."
+	switch len(dirs) {
+	case 0:
+	case 1:
+		dir = dirs[0]
+	default:
+		return usageError(stdout, stderr, asJSON, fmt.Errorf("unexpected argument %q: give one project directory, then flags", dirs[1]))
 	}
 	if timeout != "" {
 		d, err := time.ParseDuration(timeout)
