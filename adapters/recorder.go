@@ -114,8 +114,9 @@ func (r *Recorder) Output(suite, name, text string) {
 }
 
 // End records a test's result. A zero duration is measured from Start when
-// the framework does not report one. f may be nil, except for failures,
-// whose Name is filled in when empty.
+// the framework does not report one. f may be nil: a failed test without
+// one failed only through others (a Go parent test whose subtests failed)
+// and is counted but not listed. A Failure's Name is filled in when empty.
 func (r *Recorder) End(suite, name string, status report.TestStatus, d time.Duration, f *report.Failure) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -214,11 +214,11 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 			sum.Skipped++
 		case report.TestFailed:
 			sum.Failed++
-			f := report.Failure{Name: t.Name}
+			// A test without a Failure failed only through others (a Go
+			// parent whose subtests failed): counted, not listed.
 			if t.Failure != nil {
-				f = *t.Failure
+				failed = append(failed, *t.Failure)
 			}
-			failed = append(failed, f)
 		}
 	}
 	e.failed = sum.Failed

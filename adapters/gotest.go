@@ -1,0 +1,1204 @@
+package adapters
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"strobe/report"
+)
+
+// gotest runs Go tests with `go test -json` and reads the test2json event
+// stream it prints.
+//
+// Go has no notion of test levels, so the adapter follows a convention:
+//
+//	unit         go test -json -short ./...
+//	             (slow tests skip themselves: if testing.Short() { t.Skip(...) })
+//	integration  go test -json -tags integration -run '^TestIntegration' ./...
+//	             (tests named TestIntegration… in files marked //go:build integration)
+//	e2e          go test -json -tags e2e -run '^TestE2E' ./...
+//	             (tests named TestE2E… in files marked //go:build e2e)
+//	(all)        go test -json ./...
+//	             (the default build: files behind those tags are not compiled)
+//
+// A single test runs with -run and every /-separated part of its name
+// anchored and quoted: TestTable/two plus two becomes
+// -run '^TestTable$/^two_plus_two$' (go test writes spaces in subtest names
+// as underscores; either spelling is accepted). The test's subtests run
+// with it.
+//
+// A given `go test …` command keeps its flags and packages; -json is added
+// when missing, the level's flags go first (so the command's own flags win)
+// and a single test's -run goes last (so it wins).
+//
+// How results are read:
+//   - Every test and subtest is a test of its package (the suite is the
+//     import path). A package's own pass or fail is not a test.
+//   - A failure's file:line is the first `file.go:12: message` line of the
+//     test's own output (t.Error, t.Fatal), made relative to the project
+//     root. A panic's is the first frame of the project's code in its
+//     stack, and its suggested traces are the project's functions there,
+//     the test function excluded.
+//   - A parent test that failed only because subtests failed is recorded as
+//     failed without a Failure of its own: its subtests carry the failures,
+//     so the same problem is not listed twice.
+//   - A test binary that dies (panic, runtime fatal error, signal, os.Exit)
+//     fails the tests still running in it. The Go runtime's signal reports
+//     ([signal SIGSEGV: …], a SIGABRT goroutine dump), "fatal error: …",
+//     go test's "signal: killed" and its -timeout panic are crash evidence;
+//     a plain panic is only a failure of its test.
+//   - A package that fails although none of its tests failed (TestMain
+//     exits non-zero, init panics) is recorded as a failed test named after
+//     the package, so the failure is not lost.
+//   - build-output/build-fail events, "[build failed]"/"[setup failed]"
+//     packages and, from older Go versions, compiler errors on stderr are
+//     build errors; so are the vet failures go test runs before testing.
+type gotest struct{}
+
+func init() { register(gotest{}) }
+
+func (gotest) Name() string { return "go" }
+
+func (gotest) Detect(req Request) Detection {
+	if len(req.Command) > 0 {
+		if isGoTest(req.Command) {
+			return Detection{Confidence: 95, Hint: "the command is go test"}
+		}
+		return Detection{Hint: "go: the command is not go test"}
+	}
+	if fileExists(filepath.Join(req.ProjectRoot, "go.mod")) {
+		return Detection{Confidence: 90, Hint: "go.mod found"}
+	}
+	if fileExists(filepath.Join(req.ProjectRoot, "go.work")) {
+		return Detection{Confidence: 85, Hint: "go.work found"}
+	}
+	return Detection{Hint: "go: no go.mod or go.work in the project root"}
+}
+
+func isGoTest(argv []string) bool {
+	return len(argv) >= 2 && filepath.Base(argv[0]) == "go" && argv[1] == "test"
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
+}
+
+// goLevel returns a level's flags and its -run filter.
+func goLevel(l Level) (flags []string, run string) {
+	switch l {
+	case LevelUnit:
+		return []string{"-short"}, ""
+	case LevelIntegration:
+		return []string{"-tags", "integration"}, "^TestIntegration"
+	case LevelE2E:
+		return []string{"-tags", "e2e"}, "^TestE2E"
+	}
+	return nil, ""
+}
+
+// goRunPattern turns a test name into a -run pattern that matches that test
+// (and its subtests) only.
+func goRunPattern(name string) string {
+	parts := strings.Split(strings.ReplaceAll(name, " ", "_"), "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+func (gotest) Plan(req Request, rec *Recorder) (*Plan, error) {
+	levelFlags, levelRun := goLevel(req.Level)
+	run := levelRun
+	if req.Test != "" {
+		run = goRunPattern(req.Test)
+	}
+	var argv, rerun []string
+	if len(req.Command) == 0 {
+		argv = append([]string{"go", "test", "-json"}, levelFlags...)
+		if run != "" {
+			argv = append(argv, "-run", run)
+		}
+		argv = append(argv, goPatterns(req.ProjectRoot)...)
+		rerun = append([]string{"go", "test"}, levelFlags...)
+	} else {
+		if !isGoTest(req.Command) {
+			return nil, usagef("the go framework runs `go test`, not %q: pass a go test command, or --framework generic to run this one", strings.Join(req.Command, " "))
+		}
+		argv, rerun = goCommand(req.Command, levelFlags, levelRun, req.Test)
+	}
+	p := newGoParser(rec, req.ProjectRoot, readGoModules(req.ProjectRoot), rerun, goNoTestsHint(req, run))
+	return &Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+}
+
+// goValueFlags are the go test and build flags that take their value as
+// the next word, so that "-tags x" is not read as a flag and a package.
+var goValueFlags = map[string]bool{
+	"C": true, "asmflags": true, "bench": true, "benchtime": true, "blockprofile": true,
+	"blockprofilerate": true, "count": true, "covermode": true, "coverpkg": true,
+	"coverprofile": true, "cpu": true, "cpuprofile": true, "exec": true, "fuzz": true,
+	"fuzzminimizetime": true, "fuzztime": true, "gccgoflags": true, "gcflags": true,
+	"installsuffix": true, "ldflags": true, "list": true, "memprofile": true,
+	"memprofilerate": true, "mod": true, "modfile": true, "mutexprofile": true,
+	"mutexprofilefraction": true, "o": true, "outputdir": true, "overlay": true, "p": true,
+	"parallel": true, "pgo": true, "pkgdir": true, "run": true, "shuffle": true, "skip": true,
+	"tags": true, "timeout": true, "toolexec": true, "trace": true, "vet": true,
+}
+
+// goCommand completes a user's go test command and derives the start of the
+// rerun commands from it: its flags without -json, -v and -run, and the
+// arguments after -args, with the packages left out (a rerun names the
+// failing test's package).
+func goCommand(cmd, levelFlags []string, levelRun, test string) (argv, rerun []string) {
+	args := cmd[2:]
+	binArgs := []string(nil)
+	for i, a := range args {
+		if a == "-args" || a == "--args" {
+			args, binArgs = args[:i], args[i:]
+			break
+		}
+	}
+	hasJSON := false
+	var keep []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			continue // a package
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		takesNext := goValueFlags[name] && !hasValue && i+1 < len(args)
+		switch name {
+		case "json":
+			hasJSON = true
+		case "v", "run":
+		default:
+			keep = append(keep, a)
+			if takesNext {
+				keep = append(keep, args[i+1])
+			}
+		}
+		if takesNext {
+			i++
+		}
+	}
+	argv = append([]string{}, cmd[:2]...)
+	if !hasJSON {
+		argv = append(argv, "-json")
+	}
+	argv = append(argv, levelFlags...)
+	if levelRun != "" {
+		argv = append(argv, "-run", levelRun)
+	}
+	argv = append(argv, args...)
+	if test != "" {
+		argv = append(argv, "-run", goRunPattern(test))
+	}
+	argv = append(argv, binArgs...)
+
+	rerun = append([]string{}, cmd[:2]...)
+	rerun = append(rerun, levelFlags...)
+	rerun = append(rerun, keep...)
+	return argv, rerun
+}
+
+// goNoTestsHint says why a run found no test, decided when the run is
+// planned because it depends on what was asked.
+func goNoTestsHint(req Request, run string) string {
+	switch {
+	case req.Test != "":
+		return fmt.Sprintf("no test matched -run '%s' in any package: `go test -list . ./...` lists the tests", run)
+	case req.Level == LevelIntegration:
+		return "no integration test: by convention they are named TestIntegration… and their files start with //go:build integration"
+	case req.Level == LevelE2E:
+		return "no e2e test: by convention they are named TestE2E… and their files start with //go:build e2e"
+	}
+	return "no test ran: Go tests are functions TestXxx(t *testing.T) in files ending in _test.go (check build tags and any -run filter)"
+}
+
+// goPatterns are the packages of the whole project: ./... in a module, and
+// in a workspace each module's tree, since there ./... stops at the
+// boundaries of nested modules (and is an error where the root is not one).
+func goPatterns(root string) []string {
+	var pats []string
+	for _, dir := range goWorkUses(filepath.Join(root, "go.work")) {
+		if rel, ok := goRel(root, dir); ok {
+			pat := "./" + filepath.ToSlash(filepath.Join(rel, "..."))
+			if !slices.Contains(pats, pat) {
+				pats = append(pats, pat)
+			}
+		}
+	}
+	if len(pats) == 0 {
+		return []string{"./..."}
+	}
+	return pats
+}
+
+// goRel makes dir, absolute or relative to root, relative to root; false
+// when it is outside.
+func goRel(root, dir string) (string, bool) {
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return rel, true
+}
+
+// goModule is a module of the project: its path and its directory,
+// relative to the project root.
+type goModule struct{ path, dir string }
+
+// readGoModules reads the module in the project root and the modules a
+// go.work there uses, longest path first so that the most specific module
+// of a package wins.
+func readGoModules(root string) []goModule {
+	var mods []goModule
+	if p := goModulePath(filepath.Join(root, "go.mod")); p != "" {
+		mods = append(mods, goModule{p, "."})
+	}
+	for _, dir := range goWorkUses(filepath.Join(root, "go.work")) {
+		dir, ok := goRel(root, dir)
+		if !ok {
+			continue
+		}
+		m := goModule{goModulePath(filepath.Join(root, dir, "go.mod")), dir}
+		if m.path != "" && !slices.Contains(mods, m) {
+			mods = append(mods, m)
+		}
+	}
+	sort.SliceStable(mods, func(i, j int) bool { return len(mods[i].path) > len(mods[j].path) })
+	return mods
+}
+
+// goDirective returns the arguments of the directives called name in a
+// go.mod or go.work file, one per line, blocks included. It reads only what
+// it needs: there is no dependency on golang.org/x/mod.
+func goDirective(path, name string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var args []string
+	inBlock := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = line[:i]
+		}
+		line = strings.TrimSpace(line)
+		switch {
+		case inBlock && line == ")":
+			inBlock = false
+		case inBlock:
+			if line != "" {
+				args = append(args, line)
+			}
+		case line == name+" (" || line == name+"(":
+			inBlock = true
+		case strings.HasPrefix(line, name+" ") || strings.HasPrefix(line, name+"\t"):
+			args = append(args, strings.TrimSpace(line[len(name):]))
+		}
+	}
+	for i, a := range args {
+		if u, err := strconv.Unquote(a); err == nil {
+			args[i] = u
+		}
+	}
+	return args
+}
+
+func goModulePath(gomod string) string {
+	if m := goDirective(gomod, "module"); len(m) > 0 {
+		return m[0]
+	}
+	return ""
+}
+
+func goWorkUses(gowork string) []string { return goDirective(gowork, "use") }
+
+// goEvent is one test2json event (go doc test2json), with the build events
+// of Go 1.24 and later.
+type goEvent struct {
+	Action      string
+	Package     string
+	Test        string
+	Elapsed     float64
+	Output      string
+	ImportPath  string
+	FailedBuild string
+}
+
+// Bounds on what the parser keeps besides the Recorder.
+const (
+	goMessageMax   = 2 << 10 // a failure message
+	goKeptLines    = 40      // package output, a test's unlocated output, stray text
+	goTraceLines   = 20000   // lines of one goroutine dump read for frames
+	goBuildLines   = 400     // build output lines of one package
+	goTraces       = 8       // suggested traces of one failure
+	goProjectFiles = 5       // test files named in a no_tests answer
+)
+
+type goParser struct {
+	rec   *Recorder
+	root  string
+	mods  []goModule
+	rerun []string // "go test [flags]": a rerun adds -run and a package
+	hint  string   // why no test ran, should none run
+
+	pkgs        map[string]*goPackage
+	build       map[string][]string // build-output lines by import path
+	buildErrs   []report.BuildError
+	buildFailed bool
+	buildLines  []string // "FAIL pkg [build failed]", for want of errors
+	crash       *report.Crash
+
+	// text holds lines that were not test2json events: the go command's own
+	// messages on stderr, or noise on stdout.
+	text    []string
+	textPkg string // package of the last "# pkg" header in text
+	textErr bool   // the last text line was a build error, for continuations
+
+	tests      int  // test events seen (start or end)
+	pkgFailed  bool // a package failed
+	pkgStarted bool // a package's tests started
+}
+
+// goPackage is the state of one package's test binary.
+type goPackage struct {
+	path    string
+	tests   map[string]*goTest
+	running []string // started and not ended, oldest first
+	lastRun string   // the test that started last
+	out     []string // output outside any test, newest goKeptLines
+	trace   *goTrace // how the binary died (or panicked), if it did
+	failed  int      // its tests that failed
+	build   bool     // it failed to build
+}
+
+// goTest is what a test's own output told.
+type goTest struct {
+	status    report.TestStatus // once ended
+	elapsed   time.Duration
+	traced    bool            // its failure is a trace's
+	loc       *report.Failure // from the first file:line line of its output
+	locIndent string          // that line's indentation, to find continuations
+	inLoc     bool            // continuation lines may follow
+	lines     []string        // its first output lines, for a failure without a location
+	subFailed bool            // a subtest failed
+}
+
+// goTrace is what a test binary printed as it died or panicked: the header
+// ("panic: boom", "fatal error: …", "SIGABRT: abort", "signal: killed"),
+// the lines that explain it, and the frames of its goroutines.
+type goTrace struct {
+	test       string   // test whose output it was in, or the newest running
+	running    []string // the package's tests running when it began
+	header     string
+	message    []string  // header and explanation lines
+	signal     string    // SIGSEGV, from "[signal SIGSEGV: …]" or a dump header
+	exitSignal string    // from go test's "signal: killed"
+	fatal      bool      // a runtime fatal error, which nothing can recover
+	timeout    bool      // go test's -timeout alarm
+	inMessage  bool      // still reading explanation lines
+	frames     []goFrame // the first goroutine with the project's code in it
+	goroutine  []goFrame // frames of the goroutine being read
+	hit        bool      // that goroutine has the project's code in it
+	fn         string    // function line waiting for its file line
+	skipFile   bool      // the next file line belongs to "created by"
+	lines      int
+	done       bool // frames found, or too many lines read
+}
+
+type goFrame struct {
+	fn   string // "example.com/m/calc.Divide"
+	file string // as printed: absolute, or module-relative under -trimpath
+	line int
+}
+
+var (
+	// "    calc_test.go:13: message" (t.Error and friends); before Go 1.14
+	// the line started with the test's name: "    TestX: calc_test.go:13: …".
+	goLocLine = regexp.MustCompile(`^(\s+)(?:\S+: )?([^\s:]+\.go):(\d+): (.*)$`)
+	// "lib/lib.go:5:9: cannot use …" (compiler, vet).
+	goBuildLine = regexp.MustCompile(`^((?:[A-Za-z]:)?[^\s"{}:]+\.[A-Za-z]+):(\d+)(?::(\d+))?: (.*)$`)
+	// "\t/abs/path/x_test.go:23 +0x1d" (a stack frame's file line).
+	goFrameFile = regexp.MustCompile(`^\t(.+?):(\d+)(?:\s|$)`)
+	// "goroutine 7 [running]:" and "goroutine 18 gp=0x… m=0 mp=0x… [running]:".
+	goGoroutine = regexp.MustCompile(`^goroutine \d+ .*\[.*\]:$`)
+	// "[signal SIGSEGV: segmentation violation code=0x1 addr=0x8 pc=0x52e510]".
+	goSignalLine = regexp.MustCompile(`^\[signal (SIG[A-Z0-9]+)\b`)
+	// "SIGABRT: abort" heads the goroutine dump of a fatal signal.
+	goSignalDump = regexp.MustCompile(`^(SIG[A-Z0-9]+): \S`)
+	goRecovered  = regexp.MustCompile(` \[recovered[^\]]*\]$`)
+	// "FAIL\texample.com/m/lib [build failed]" or "[setup failed]".
+	goBuildFailed = regexp.MustCompile(`^FAIL\s+\S+ \[(?:build|setup) failed\]`)
+)
+
+func newGoParser(rec *Recorder, root string, mods []goModule, rerun []string, hint string) *goParser {
+	return &goParser{rec: rec, root: root, mods: mods, rerun: rerun, hint: hint,
+		pkgs: map[string]*goPackage{}, build: map[string][]string{}}
+}
+
+func (p *goParser) Line(s Stream, b []byte, cut bool) {
+	if s == Stdout && len(b) > 0 && b[0] == '{' {
+		var e goEvent
+		if json.Unmarshal(b, &e) == nil && e.Action != "" {
+			p.event(&e)
+			return
+		}
+		if cut {
+			return // an event cut by the line limit is lost; it is not text
+		}
+	}
+	p.textLine(strings.TrimRight(string(b), "\r"))
+}
+
+func (p *goParser) event(e *goEvent) {
+	switch e.Action {
+	case "build-output":
+		path := e.ImportPath
+		if len(p.build[path]) < goBuildLines {
+			p.build[path] = append(p.build[path], strings.TrimSuffix(e.Output, "\n"))
+		}
+		return
+	case "build-fail":
+		p.buildFailed = true
+		p.buildErrors(e.ImportPath, p.build[e.ImportPath])
+		delete(p.build, e.ImportPath)
+		return
+	case "start", "run":
+		if !p.pkgStarted {
+			p.pkgStarted = true
+			p.rec.BeginTesting()
+		}
+	}
+	pkg := p.pkgs[e.Package]
+	if pkg == nil {
+		pkg = &goPackage{path: e.Package, tests: map[string]*goTest{}}
+		p.pkgs[e.Package] = pkg
+	}
+	if e.Test == "" {
+		p.packageEvent(pkg, e)
+		return
+	}
+	t := pkg.tests[e.Test]
+	if t == nil {
+		t = &goTest{}
+		pkg.tests[e.Test] = t
+	}
+	switch e.Action {
+	case "run", "pass", "bench", "skip":
+		// The binary lives on: what looked like its dying words was a
+		// test's output.
+		pkg.trace = nil
+	}
+	switch e.Action {
+	case "run":
+		p.tests++
+		p.rec.Start(pkg.path, e.Test)
+		pkg.running = append(pkg.running, e.Test)
+		pkg.lastRun = e.Test
+	case "output":
+		p.rec.Output(pkg.path, e.Test, e.Output)
+		line := strings.TrimSuffix(e.Output, "\n")
+		p.traceLine(pkg, e.Test, line)
+		if pkg.trace == nil {
+			t.read(line)
+		}
+	case "pass", "bench":
+		p.end(pkg, e.Test, report.TestPassed, durationOf(e.Elapsed), nil)
+	case "skip":
+		p.end(pkg, e.Test, report.TestSkipped, durationOf(e.Elapsed), nil)
+	case "fail":
+		p.end(pkg, e.Test, report.TestFailed, durationOf(e.Elapsed), p.failure(pkg, e.Test))
+	}
+}
+
+// read looks for the location of a failure in a line of the test's output.
+func (t *goTest) read(line string) {
+	if t.loc != nil {
+		if t.inLoc {
+			if strings.HasPrefix(line, t.locIndent) && len(line) > len(t.locIndent) &&
+				(line[len(t.locIndent)] == ' ' || line[len(t.locIndent)] == '\t') {
+				t.loc.Message = addLine(t.loc.Message, line)
+			} else {
+				t.inLoc = false
+			}
+		}
+		return
+	}
+	if m := goLocLine.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[3])
+		t.loc = &report.Failure{File: m[2], Line: n, Message: trimMessage(m[4])}
+		t.locIndent, t.inLoc = m[1], true
+		return
+	}
+	if len(t.lines) < goKeptLines && !goFraming(line) {
+		t.lines = append(t.lines, line)
+	}
+}
+
+// goFraming reports whether a line is go test's own framing of a test.
+func goFraming(line string) bool {
+	s := strings.TrimSpace(line)
+	for _, p := range []string{"=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "=== ATTR", "--- FAIL:", "--- PASS:", "--- SKIP:", "--- BENCH:"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return s == ""
+}
+
+func (p *goParser) end(pkg *goPackage, name string, status report.TestStatus, d time.Duration, f *report.Failure) {
+	p.tests++
+	t := pkg.tests[name]
+	if t == nil {
+		t = &goTest{}
+		pkg.tests[name] = t
+	}
+	t.status, t.elapsed = status, d
+	for i, r := range pkg.running {
+		if r == name {
+			pkg.running = append(pkg.running[:i], pkg.running[i+1:]...)
+			break
+		}
+	}
+	if status == report.TestFailed {
+		pkg.failed++
+		// Mark the ancestors: their failure is this one.
+		for i := strings.LastIndexByte(name, '/'); i > 0; i = strings.LastIndexByte(name[:i], '/') {
+			if parent := pkg.tests[name[:i]]; parent != nil {
+				parent.subFailed = true
+			}
+		}
+	}
+	p.rec.End(pkg.path, name, status, d, f)
+}
+
+// failure builds a failed test's Failure, nil when its failure is only that
+// of its subtests.
+func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
+	t := pkg.tests[name]
+	var f *report.Failure
+	switch {
+	case pkg.trace != nil && pkg.trace.test == name:
+		f = p.traceFailure(pkg.trace, name)
+		t.traced = true
+	case t.loc != nil:
+		f = &report.Failure{File: p.testFile(pkg.path, t.loc.File), Line: t.loc.Line, Message: t.loc.Message}
+	case t.subFailed:
+		return nil
+	default:
+		f = &report.Failure{Message: trimMessage(strings.TrimSpace(strings.Join(t.lines, "\n")))}
+		if f.Message == "" {
+			f.Message = "failed without a message (t.Fail or t.FailNow)"
+		}
+	}
+	f.Rerun = p.rerunCommand(pkg.path, name)
+	return f
+}
+
+func (p *goParser) packageEvent(pkg *goPackage, e *goEvent) {
+	switch e.Action {
+	case "output":
+		line := strings.TrimSuffix(e.Output, "\n")
+		p.traceLine(pkg, "", line)
+		if goBuildFailed.MatchString(line) {
+			pkg.build = true
+			p.buildFailed = true
+			p.buildLines = append(p.buildLines, line)
+		}
+		pkg.out = append(pkg.out, line)
+		if len(pkg.out) > goKeptLines {
+			pkg.out = pkg.out[1:]
+		}
+	case "pass", "fail", "skip":
+		if e.FailedBuild != "" {
+			pkg.build = true
+			p.buildFailed = true
+		}
+		p.packageEnd(pkg, e)
+	}
+}
+
+// packageEnd settles a package whose test binary is done: tests it left
+// running failed with it, its crash evidence is read, and a failure that
+// no test explains becomes a test named after the package.
+func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
+	tr := pkg.trace
+	if tr != nil && tr.test == "" && len(pkg.running) > 0 {
+		tr.test = pkg.running[len(pkg.running)-1]
+	}
+	// Newest first, so that a parent sees its subtests fail before it ends.
+	running := append([]string(nil), pkg.running...)
+	for i := len(running) - 1; i >= 0; i-- {
+		name := running[i]
+		if e.Action == "pass" {
+			// A passing binary whose end events got lost (older Go lost
+			// those of parallel subtests): its tests passed.
+			p.end(pkg, name, report.TestPassed, 0, nil)
+			continue
+		}
+		t := pkg.tests[name]
+		var f *report.Failure
+		switch {
+		case tr != nil && name == tr.test:
+			f = p.traceFailure(tr, name)
+			t.traced = true
+		case t.subFailed:
+		case tr != nil:
+			f = &report.Failure{Message: fmt.Sprintf("did not finish: the test binary died while %s ran (%s)", tr.test, tr.header)}
+		default:
+			f = &report.Failure{Message: "did not finish: the test binary exited while it ran (os.Exit or log.Fatal in the test or the code it calls?)"}
+			if t.loc != nil {
+				f.File, f.Line = p.testFile(pkg.path, t.loc.File), t.loc.Line
+				f.Message += "\n" + t.loc.Message
+			}
+		}
+		if f != nil {
+			f.Rerun = p.rerunCommand(pkg.path, name)
+		}
+		p.end(pkg, name, report.TestFailed, 0, f)
+	}
+	// A panicking subtest reports its failure before its panic is printed
+	// (under its parent's name): give it the panic now, recording it again.
+	if tr != nil && tr.test != "" {
+		if t := pkg.tests[tr.test]; t != nil && t.status == report.TestFailed && !t.traced {
+			f := p.traceFailure(tr, tr.test)
+			f.Rerun = p.rerunCommand(pkg.path, tr.test)
+			t.traced = true
+			p.rec.End(pkg.path, tr.test, report.TestFailed, t.elapsed, f)
+		}
+	}
+	if e.Action != "fail" {
+		return
+	}
+	if tr != nil && p.crash == nil {
+		p.crash = tr.crash()
+	}
+	p.pkgFailed = true
+	if pkg.failed > 0 || pkg.build {
+		return
+	}
+	name := pkg.path
+	if name == "" {
+		name = "package"
+	}
+	var f *report.Failure
+	if tr != nil {
+		f = p.traceFailure(tr, "")
+	} else {
+		var lines []string
+		for _, l := range pkg.out {
+			if !strings.HasPrefix(l, "FAIL") {
+				lines = append(lines, l)
+			}
+		}
+		f = &report.Failure{Message: trimMessage(strings.TrimSpace(strings.Join(lines, "\n")))}
+		if f.Message == "" {
+			f.Message = "the package failed outside any test"
+		}
+	}
+	f.Rerun = p.rerunCommand(pkg.path, "")
+	p.rec.Output(pkg.path, name, strings.Join(pkg.out, "\n")+"\n")
+	p.end(pkg, name, report.TestFailed, durationOf(e.Elapsed), f)
+}
+
+// traceLine follows a package's output for a panic, a runtime fatal error
+// or a signal, and reads the stack that follows it.
+func (p *goParser) traceLine(pkg *goPackage, test, line string) {
+	tr := pkg.trace
+	if tr == nil {
+		if tr = newGoTrace(line); tr == nil {
+			return
+		}
+		tr.test = test
+		// testing reports a panicking test and its parents failed before it
+		// prints the panic, so the panic lands in the outermost's output.
+		// The test that panicked is the one that started last, when it is
+		// theirs and did not pass.
+		if last := pkg.tests[pkg.lastRun]; test != "" && last != nil && strings.HasPrefix(pkg.lastRun, test+"/") && last.status != report.TestPassed && last.status != report.TestSkipped {
+			tr.test = pkg.lastRun
+		}
+		tr.running = append([]string(nil), pkg.running...)
+		pkg.trace = tr
+		return
+	}
+	if strings.HasPrefix(line, "signal: ") && tr.exitSignal == "" {
+		tr.exitSignal = goSignalByText(strings.TrimPrefix(line, "signal: "))
+	}
+	if tr.done {
+		return
+	}
+	if tr.lines++; tr.lines > goTraceLines {
+		tr.done = true
+		return
+	}
+	if goGoroutine.MatchString(line) {
+		if tr.hit {
+			tr.done = true
+			return
+		}
+		tr.inMessage = false
+		tr.goroutine, tr.fn, tr.skipFile = nil, "", false
+		return
+	}
+	if tr.inMessage {
+		switch {
+		case line == "":
+			tr.inMessage = false
+		case strings.HasPrefix(line, "\tpanic: "), strings.HasPrefix(line, "PC="):
+			// Older Go's repeat of a recovered panic; a dump's registers.
+		default:
+			if m := goSignalLine.FindStringSubmatch(line); m != nil && tr.signal == "" {
+				tr.signal = m[1]
+			}
+			tr.message = append(tr.message, line)
+		}
+		return
+	}
+	switch m := goFrameFile.FindStringSubmatch(line); {
+	case m != nil:
+		if tr.fn != "" && !tr.skipFile {
+			n, _ := strconv.Atoi(m[2])
+			tr.goroutine = append(tr.goroutine, goFrame{fn: tr.fn, file: m[1], line: n})
+			// The first goroutine with the project's code in it is the one
+			// that tells where: the panicking goroutine, or for a timeout
+			// the test's goroutine rather than the alarm's.
+			if _, ok := p.projectFile(m[1], tr.fn); ok {
+				tr.hit = true
+			}
+			if tr.hit {
+				tr.frames = tr.goroutine
+			}
+		}
+		tr.fn, tr.skipFile = "", false
+	case strings.HasPrefix(line, "created by "):
+		tr.fn, tr.skipFile = "", true
+	case line == "" && tr.hit:
+		tr.done = true
+	case line != "" && !strings.HasPrefix(line, "\t"):
+		tr.fn = goFuncName(line)
+	}
+}
+
+// newGoTrace recognises the first line of a dying test binary's report.
+func newGoTrace(line string) *goTrace {
+	tr := &goTrace{header: line, inMessage: true}
+	switch {
+	case strings.HasPrefix(line, "panic: "):
+		tr.header = goRecovered.ReplaceAllString(line, "")
+		tr.timeout = strings.HasPrefix(line, "panic: test timed out after ")
+	case strings.HasPrefix(line, "fatal error: "):
+		tr.fatal = true
+	case goSignalDump.MatchString(line):
+		tr.fatal = true
+		tr.signal = goSignalDump.FindStringSubmatch(line)[1]
+	case strings.HasPrefix(line, "signal: "):
+		tr.exitSignal = goSignalByText(strings.TrimPrefix(line, "signal: "))
+		if tr.exitSignal == "" {
+			return nil
+		}
+		tr.inMessage = false
+	default:
+		return nil
+	}
+	tr.message = []string{tr.header}
+	return tr
+}
+
+// goFuncName strips the arguments from a stack frame's function line:
+// "example.com/m/calc.(*T).Div(0xc000, ...)" → "example.com/m/calc.(*T).Div".
+func goFuncName(line string) string {
+	line = strings.TrimSpace(line)
+	if strings.HasSuffix(line, ")") {
+		if i := strings.LastIndexByte(line, '('); i > 0 {
+			return line[:i]
+		}
+	}
+	return line
+}
+
+// goPackageOf returns the import path of a function name.
+func goPackageOf(fn string) string {
+	slash := strings.LastIndexByte(fn, '/')
+	if i := strings.IndexByte(fn[slash+1:], '.'); i >= 0 {
+		return fn[:slash+1+i]
+	}
+	return fn
+}
+
+// projectFile returns a stack frame's file relative to the project root
+// when the frame is the project's code.
+func (p *goParser) projectFile(file, fn string) (string, bool) {
+	if filepath.IsAbs(file) {
+		rel, ok := goRel(p.root, file)
+		return filepath.ToSlash(rel), ok
+	}
+	// A relative file is printed by binaries built with -trimpath (module
+	// path and file) or for files named on the command line.
+	for _, m := range p.mods {
+		if rest, ok := strings.CutPrefix(file, m.path+"/"); ok {
+			return filepath.ToSlash(filepath.Join(m.dir, rest)), true
+		}
+	}
+	pkg := goPackageOf(fn)
+	first, _, _ := strings.Cut(pkg, "/")
+	if strings.Contains(first, ".") || pkg == "command-line-arguments" {
+		return file, true // not the standard library
+	}
+	return "", false
+}
+
+// traceFailure is the failure a trace explains: the first frame of the
+// project's code, the panic's message, and the project's functions of the
+// stack as suggested traces (the test function itself left out).
+func (p *goParser) traceFailure(tr *goTrace, test string) *report.Failure {
+	f := &report.Failure{Message: trimMessage(strings.Join(tr.message, "\n"))}
+	top, _, _ := strings.Cut(test, "/")
+	seen := map[string]bool{}
+	for _, fr := range tr.frames {
+		file, ok := p.projectFile(fr.file, fr.fn)
+		if !ok {
+			continue
+		}
+		if f.File == "" {
+			f.File, f.Line = file, fr.line
+		}
+		_, local, _ := strings.Cut(fr.fn[strings.LastIndexByte(fr.fn, '/')+1:], ".")
+		if local == "main" || (top != "" && (local == top || strings.HasPrefix(local, top+"."))) || seen[fr.fn] {
+			continue
+		}
+		seen[fr.fn] = true
+		if len(f.SuggestedTraces) < goTraces {
+			f.SuggestedTraces = append(f.SuggestedTraces, fr.fn)
+		}
+	}
+	return f
+}
+
+// goSignals are the signals a test binary dies of, by crash type.
+var goSignals = []struct {
+	name string
+	sig  syscall.Signal
+	typ  report.CrashType
+}{
+	{"SIGSEGV", syscall.SIGSEGV, report.CrashSegmentationFault},
+	{"SIGABRT", syscall.SIGABRT, report.CrashAbort},
+	{"SIGKILL", syscall.SIGKILL, report.CrashKilled},
+	{"SIGBUS", syscall.SIGBUS, report.CrashBusError},
+	{"SIGFPE", syscall.SIGFPE, report.CrashFloatingPoint},
+	{"SIGILL", syscall.SIGILL, report.CrashIllegalInstruction},
+	{"SIGTERM", syscall.SIGTERM, report.CrashTerminated},
+	{"SIGINT", syscall.SIGINT, report.CrashInterrupted},
+	{"SIGQUIT", syscall.SIGQUIT, report.CrashUnknown},
+	{"SIGTRAP", syscall.SIGTRAP, report.CrashUnknown},
+}
+
+// goSignalByText maps go test's "signal: segmentation fault" wording (the
+// platform's signal description) to the signal's name.
+func goSignalByText(text string) string {
+	for _, s := range goSignals {
+		if s.sig.String() == text {
+			return s.name
+		}
+	}
+	if text == "abort trap" { // macOS's SIGABRT
+		return "SIGABRT"
+	}
+	return ""
+}
+
+// crash reads crash evidence from a trace; nil for a plain panic, which
+// is a failure of its test and not a crash.
+func (tr *goTrace) crash() *report.Crash {
+	c := &report.Crash{Message: trimMessage(strings.Join(tr.message, "\n")), RunningTests: tr.running}
+	if tr.test != "" && !slices.Contains(c.RunningTests, tr.test) {
+		c.RunningTests = append(c.RunningTests, tr.test)
+	}
+	sig, indicator := tr.signal, "go_runtime_signal"
+	if sig == "" && tr.exitSignal != "" {
+		sig, indicator = tr.exitSignal, "test_binary_signaled"
+	}
+	switch {
+	case sig == "SIGQUIT":
+		// The goroutine dump the stuck detector asks for, not a crash.
+		return nil
+	case sig != "":
+		c.Type = report.CrashUnknown
+		for _, s := range goSignals {
+			if s.name == sig {
+				c.Type, c.Signal, c.SignalName = s.typ, int(s.sig), s.name
+				c.ExitCode = 128 + int(s.sig)
+			}
+		}
+		c.Indicators = []string{indicator}
+	case tr.timeout:
+		c.Type, c.Indicators = report.CrashTimeout, []string{"go_test_timeout"}
+		c.RunningTests = nil
+		for _, l := range tr.message[1:] {
+			if l = strings.TrimSpace(l); l != "running tests:" {
+				name, _, _ := strings.Cut(l, " (")
+				c.RunningTests = append(c.RunningTests, name)
+			}
+		}
+	case tr.fatal:
+		// The runtime exits 2 after a fatal error.
+		c.Type, c.ExitCode, c.Indicators = report.CrashUnknown, 2, []string{"go_runtime_fatal_error"}
+	default:
+		return nil
+	}
+	return c
+}
+
+// textLine reads a line that is not a test2json event. Before Go 1.24 the
+// go command printed build and vet errors on stderr, under a "# pkg"
+// header; whatever else it says there explains a run that never started.
+func (p *goParser) textLine(line string) {
+	if line == "" {
+		return
+	}
+	if len(p.text) < goKeptLines {
+		p.text = append(p.text, line)
+	}
+	if pkg, ok := strings.CutPrefix(line, "# "); ok {
+		p.textPkg, p.textErr = strings.Trim(pkg, "[]"), false
+		return
+	}
+	if p.textErr && (line[0] == '\t' || line[0] == ' ') {
+		last := &p.buildErrs[len(p.buildErrs)-1]
+		last.Message = addLine(last.Message, line)
+		return
+	}
+	p.textErr = false
+	if be, ok := p.buildError(p.textPkg, line); ok {
+		p.buildErrs = append(p.buildErrs, be)
+		p.buildFailed, p.textErr = true, true
+	}
+}
+
+// buildErrors reads a package's build output: compiler or vet errors with
+// their continuation lines, and any other message as an error without a
+// location.
+func (p *goParser) buildErrors(importPath string, lines []string) {
+	n := len(p.buildErrs)
+	for _, l := range lines {
+		switch {
+		case l == "" || strings.HasPrefix(l, "# ") || l == "too many errors":
+		case l[0] == '\t' || l[0] == ' ':
+			if len(p.buildErrs) > n {
+				last := &p.buildErrs[len(p.buildErrs)-1]
+				last.Message = addLine(last.Message, l)
+			}
+		default:
+			be, ok := p.buildError(importPath, l)
+			if !ok {
+				be = report.BuildError{Message: trimMessage(l)}
+			}
+			p.buildErrs = append(p.buildErrs, be)
+		}
+	}
+	if len(p.buildErrs) == n {
+		p.buildErrs = append(p.buildErrs, report.BuildError{Message: "package " + goImportPath(importPath) + " failed to build"})
+	}
+}
+
+// buildError parses "file.go:line:col: message", the path made relative to
+// the project root. The go command prints paths relative to the directory
+// it runs in, which for strobe is the project root; output recorded
+// elsewhere is tried against the package's directory.
+func (p *goParser) buildError(importPath, line string) (report.BuildError, bool) {
+	m := goBuildLine.FindStringSubmatch(line)
+	if m == nil {
+		return report.BuildError{}, false
+	}
+	n, _ := strconv.Atoi(m[2])
+	col, _ := strconv.Atoi(m[3])
+	file := filepath.Clean(m[1])
+	switch {
+	case filepath.IsAbs(file):
+		if rel, ok := p.projectFile(file, ""); ok {
+			file = rel
+		}
+	case fileExists(filepath.Join(p.root, file)):
+	default:
+		if dir, ok := p.pkgDir(goImportPath(importPath)); ok && fileExists(filepath.Join(p.root, dir, file)) {
+			file = filepath.Join(dir, file)
+		}
+	}
+	return report.BuildError{File: filepath.ToSlash(file), Line: n, Column: col, Message: trimMessage(m[4])}, true
+}
+
+// goImportPath strips the decorations of a build event's ImportPath:
+// "example.com/m/lib [example.com/m/lib.test]" and "example.com/m/lib.test"
+// are example.com/m/lib.
+func goImportPath(s string) string {
+	s, _, _ = strings.Cut(s, " ")
+	return strings.TrimSuffix(s, ".test")
+}
+
+// pkgDir returns the directory of a package relative to the project root.
+func (p *goParser) pkgDir(importPath string) (string, bool) {
+	for _, m := range p.mods {
+		if importPath == m.path {
+			return m.dir, true
+		}
+		if rest, ok := strings.CutPrefix(importPath, m.path+"/"); ok {
+			return filepath.Join(m.dir, rest), true
+		}
+	}
+	// Outside module mode a package in a directory is named "_/abs/dir".
+	if dir, ok := strings.CutPrefix(importPath, "_"); ok && filepath.IsAbs(dir) {
+		if rel, ok := p.projectFile(dir, ""); ok {
+			return rel, true
+		}
+	}
+	return "", false
+}
+
+// testFile resolves the bare file name testing prints (t.Error) to a path
+// relative to the project root, when the file is in the package's
+// directory; a helper elsewhere keeps its bare name.
+func (p *goParser) testFile(importPath, base string) string {
+	if dir, ok := p.pkgDir(importPath); ok {
+		rel := filepath.Join(dir, base)
+		if fileExists(filepath.Join(p.root, rel)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return base
+}
+
+// rerunCommand is a command to paste in the project root that runs the
+// test again (the whole package when test is empty).
+func (p *goParser) rerunCommand(importPath, test string) string {
+	pkg := "./..."
+	if dir, ok := p.pkgDir(importPath); ok {
+		pkg = "./" + filepath.ToSlash(dir)
+		if dir == "." {
+			pkg = "."
+		}
+	} else if importPath != "" {
+		pkg = importPath
+	}
+	words := append([]string{}, p.rerun...)
+	for i, w := range words {
+		words[i] = goShellQuote(w)
+	}
+	if test != "" {
+		words = append(words, "-run", "'"+strings.ReplaceAll(goRunPattern(test), "'", `'\''`)+"'")
+	}
+	words = append(words, goShellQuote(pkg))
+	return strings.Join(words, " ")
+}
+
+// goShellQuote quotes a word for a POSIX shell when it needs it.
+func goShellQuote(w string) string {
+	if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// addLine adds a continuation line to a message, without its indentation.
+// Assertion libraries start the message on the line after file:line.
+func addLine(msg, line string) string {
+	if msg == "" {
+		return trimMessage(strings.TrimSpace(line))
+	}
+	return trimMessage(msg + "\n" + strings.TrimSpace(line))
+}
+
+func trimMessage(s string) string {
+	if len(s) <= goMessageMax {
+		return s
+	}
+	cut := goMessageMax
+	for cut > 0 && s[cut]&0xC0 == 0x80 { // not inside a UTF-8 sequence
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func (p *goParser) Finish(exit report.Exit) Outcome {
+	if p.buildFailed && len(p.buildErrs) == 0 {
+		// Build output whose build-fail never came (the stream was cut
+		// short), else whatever the go command said.
+		paths := make([]string, 0, len(p.build))
+		for path := range p.build {
+			paths = append(paths, path)
+		}
+		sort.Strings(paths)
+		for _, path := range paths {
+			p.buildErrors(path, p.build[path])
+		}
+		if len(p.buildErrs) == 0 {
+			msg := strings.Join(append(p.buildLines, p.text...), "\n")
+			p.buildErrs = []report.BuildError{{Message: trimMessage(msg)}}
+		}
+	}
+	out := Outcome{BuildFailed: p.buildFailed, BuildErrors: p.buildErrs, Crash: p.crash}
+	if out.BuildFailed || out.Crash != nil || p.tests > 0 || p.pkgFailed {
+		return out
+	}
+	text := strings.Join(p.text, "\n")
+	switch {
+	case strings.Contains(text, "matched no packages") || strings.Contains(text, "no packages to test"):
+	case exit.Exited && exit.Code == 0:
+	case exit.Exited && text != "":
+		// The go command gave up before testing (a bad go.mod, a go version
+		// it cannot provide, a pattern that matches nothing it can build).
+		out.BuildFailed = true
+		out.BuildErrors = []report.BuildError{{Message: trimMessage(text)}}
+		return out
+	default:
+		return out
+	}
+	out.NoTests = true
+	out.Hint = p.hint
+	out.Project = &report.Project{Language: "go", BuildSystem: "go modules", TestFiles: goTestFiles(p.root)}
+	return out
+}
+
+// goTestFiles lists a few _test.go files of the project, to show whether
+// tests exist that did not run.
+func goTestFiles(root string) []string {
+	var files []string
+	visited := 0
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || len(files) >= goProjectFiles || visited > 20000 {
+			return fs.SkipAll
+		}
+		visited++
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (name == "vendor" || name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, "_test.go") {
+			if rel, err := filepath.Rel(root, path); err == nil {
+				files = append(files, filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+	return files
+}

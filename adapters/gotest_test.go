@@ -1,0 +1,596 @@
+package adapters
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+func TestGoDetect(t *testing.T) {
+	dir := func(files ...string) string {
+		d := t.TempDir()
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(d, f), []byte("module example.com/m\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	cases := []struct {
+		name    string
+		root    string
+		command []string
+		want    int
+	}{
+		{"go.mod", dir("go.mod"), nil, 90},
+		{"go.work", dir("go.work"), nil, 85},
+		{"nothing", dir(), nil, 0},
+		{"go test command", dir(), []string{"go", "test", "./..."}, 95},
+		{"go test by path", dir(), []string{"/usr/local/go/bin/go", "test"}, 95},
+		{"other command in a module", dir("go.mod"), []string{"make", "test"}, 0},
+		{"go vet", dir("go.mod"), []string{"go", "vet"}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := gotest{}.Detect(Request{ProjectRoot: c.root, Command: c.command})
+			if got.Confidence != c.want {
+				t.Errorf("confidence = %d (%s), want %d", got.Confidence, got.Hint, c.want)
+			}
+		})
+	}
+}
+
+func TestGoPlan(t *testing.T) {
+	root := t.TempDir()
+	cases := []struct {
+		name string
+		req  Request
+		want []string
+	}{
+		{"all", Request{}, []string{"go", "test", "-json", "./..."}},
+		{"unit", Request{Level: LevelUnit}, []string{"go", "test", "-json", "-short", "./..."}},
+		{"integration", Request{Level: LevelIntegration}, []string{"go", "test", "-json", "-tags", "integration", "-run", "^TestIntegration", "./..."}},
+		{"e2e", Request{Level: LevelE2E}, []string{"go", "test", "-json", "-tags", "e2e", "-run", "^TestE2E", "./..."}},
+		{"test", Request{Test: "TestFoo"}, []string{"go", "test", "-json", "-run", "^TestFoo$", "./..."}},
+		{"subtest with spaces", Request{Test: "TestFoo/sub case"}, []string{"go", "test", "-json", "-run", "^TestFoo$/^sub_case$", "./..."}},
+		{"subtest with metacharacters", Request{Test: "TestCases/1_+_2_=_3"}, []string{"go", "test", "-json", "-run", `^TestCases$/^1_\+_2_=_3$`, "./..."}},
+		{"integration test", Request{Level: LevelIntegration, Test: "TestIntegrationDB"}, []string{"go", "test", "-json", "-tags", "integration", "-run", "^TestIntegrationDB$", "./..."}},
+		{"command", Request{Command: []string{"go", "test", "-race", "./pkg/..."}}, []string{"go", "test", "-json", "-race", "./pkg/..."}},
+		{"command with -json", Request{Command: []string{"go", "test", "-json", "./pkg"}}, []string{"go", "test", "-json", "./pkg"}},
+		{"command and test", Request{Command: []string{"go", "test", "./pkg", "-args", "-x"}, Test: "TestA"}, []string{"go", "test", "-json", "./pkg", "-run", "^TestA$", "-args", "-x"}},
+		{"command and level", Request{Command: []string{"go", "test", "-run", "Mine", "./..."}, Level: LevelE2E}, []string{"go", "test", "-json", "-tags", "e2e", "-run", "^TestE2E", "-run", "Mine", "./..."}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.req.ProjectRoot = root
+			plan, err := gotest{}.Plan(c.req, NewRecorder())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(plan.Argv, c.want) {
+				t.Errorf("argv = %q, want %q", plan.Argv, c.want)
+			}
+			if plan.Dir != root {
+				t.Errorf("dir = %q, want %q", plan.Dir, root)
+			}
+		})
+	}
+	if _, err := (gotest{}).Plan(Request{ProjectRoot: root, Command: []string{"make", "test"}}, NewRecorder()); !IsUsage(err) {
+		t.Errorf("plan of make test: err = %v, want a usage error", err)
+	}
+}
+
+func TestGoRerun(t *testing.T) {
+	root := t.TempDir()
+	mods := []goModule{{"example.com/m", "."}}
+	cases := []struct {
+		name    string
+		cmd     []string
+		level   Level
+		pkg     string
+		test    string
+		want    string
+		wantRun []string // the rerun prefix goCommand derives, when cmd is set
+	}{
+		{name: "root package", pkg: "example.com/m", test: "TestA", want: "go test -run '^TestA$' ."},
+		{name: "subtest", pkg: "example.com/m/calc", test: "TestTable/two plus two", want: "go test -run '^TestTable$/^two_plus_two$' ./calc"},
+		{name: "quote in name", pkg: "example.com/m/calc", test: "TestA/it's", want: `go test -run '^TestA$/^it'\''s$' ./calc`},
+		{name: "package", pkg: "example.com/m/calc", want: "go test ./calc"},
+		{name: "other module", pkg: "other.org/x", test: "TestA", want: "go test -run '^TestA$' other.org/x"},
+		{name: "integration level", level: LevelIntegration, pkg: "example.com/m/db", test: "TestIntegrationDB", want: "go test -tags integration -run '^TestIntegrationDB$' ./db"},
+		{name: "command flags kept", cmd: []string{"go", "test", "-race", "-count", "1", "-v", "-json", "-run", "X", "-tags=a b", "./..."}, pkg: "example.com/m/calc", test: "TestA",
+			want: "go test -race -count 1 '-tags=a b' -run '^TestA$' ./calc"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			flags, _ := goLevel(c.level)
+			rerun := append([]string{"go", "test"}, flags...)
+			if c.cmd != nil {
+				_, rerun = goCommand(c.cmd, flags, "", "")
+			}
+			p := newGoParser(NewRecorder(), root, mods, rerun, "")
+			if got := p.rerunCommand(c.pkg, c.test); got != c.want {
+				t.Errorf("rerun = %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestGoModules(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, text string) {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "// the root module\nmodule \"example.com/root\" // quoted\n\ngo 1.22\n")
+	write("go.work", "go 1.22\n\nuse (\n\t.\n\t./tools // a tool module\n)\nuse ./api\n")
+	write("tools/go.mod", "module example.com/root/tools\n")
+	write("api/go.mod", "module example.org/api\n")
+	got := readGoModules(root)
+	want := []goModule{{"example.com/root/tools", "tools"}, {"example.com/root", "."}, {"example.org/api", "api"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("modules = %q, want %q", got, want)
+	}
+	if pats, want := goPatterns(root), []string{"./...", "./tools/...", "./api/..."}; !reflect.DeepEqual(pats, want) {
+		t.Errorf("patterns = %q, want %q", pats, want)
+	}
+	p := newGoParser(NewRecorder(), root, got, nil, "")
+	for pkg, dir := range map[string]string{"example.com/root/tools/gen": "tools/gen", "example.com/root/x": "x", "example.org/api": "api"} {
+		if got, ok := p.pkgDir(pkg); !ok || got != dir {
+			t.Errorf("pkgDir(%s) = %q, %v, want %q", pkg, got, ok, dir)
+		}
+	}
+}
+
+// TestGoFailureMessage checks how a failure's message is read from the
+// layouts testing and assertion libraries print.
+func TestGoFailureMessage(t *testing.T) {
+	cases := []struct {
+		name   string
+		output []string
+		want   report.Failure
+	}{
+		{"t.Error", []string{"    x_test.go:12: got 3\n", "        want 4\n", "    x_test.go:13: later\n"},
+			report.Failure{File: "x_test.go", Line: 12, Message: "got 3\nwant 4"}},
+		{"testify", []string{"    x_test.go:9: \n", "        \tError Trace:\t/src/x_test.go:9\n", "        \tError:      \tNot equal: 1 != 2\n", "--- FAIL: TestX (0.00s)\n"},
+			report.Failure{File: "x_test.go", Line: 9, Message: "Error Trace:\t/src/x_test.go:9\nError:      \tNot equal: 1 != 2"}},
+		{"before go 1.14", []string{"    TestX: x_test.go:5: bad\n"},
+			report.Failure{File: "x_test.go", Line: 5, Message: "bad"}},
+		{"no location", []string{"=== RUN   TestX\n", "something went wrong\n", "--- FAIL: TestX (0.00s)\n"},
+			report.Failure{Message: "something went wrong"}},
+		{"no output", []string{"=== RUN   TestX\n", "--- FAIL: TestX (0.00s)\n"},
+			report.Failure{Message: "failed without a message (t.Fail or t.FailNow)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lines := []string{`{"Action":"run","Package":"m","Test":"TestX"}`}
+			for _, o := range c.output {
+				b, _ := json.Marshal(goEvent{Action: "output", Package: "m", Test: "TestX", Output: o})
+				lines = append(lines, string(b))
+			}
+			lines = append(lines, `{"Action":"fail","Package":"m","Test":"TestX"}`, `{"Action":"fail","Package":"m"}`)
+			got := parseGo(t, t.TempDir(), "m", lines, nil, goExited(1))
+			c.want.Name, c.want.Rerun = "TestX", "go test -run '^TestX$' ."
+			if len(got.Tests) != 1 || got.Tests[0].Failure == nil || !reflect.DeepEqual(*got.Tests[0].Failure, c.want) {
+				t.Errorf("tests = %+v, want one failed with %+v", got.Tests, c.want)
+			}
+		})
+	}
+}
+
+// goGolden is what a golden file holds: the tests recorded and the outcome.
+type goGolden struct {
+	Tests   []report.Test
+	Outcome Outcome
+}
+
+// parseGo feeds recorded output to a parser for root and module, the
+// stderr lines first, as the go command prints build errors before tests.
+func parseGo(t *testing.T, root, module string, stdout, stderr []string, exit report.Exit) goGolden {
+	t.Helper()
+	var mods []goModule
+	if module != "" {
+		mods = []goModule{{module, "."}}
+	}
+	rec := NewRecorder()
+	p := newGoParser(rec, root, mods, []string{"go", "test"}, "no test ran")
+	for _, l := range stderr {
+		p.Line(Stderr, []byte(l), false)
+	}
+	for _, l := range stdout {
+		p.Line(Stdout, []byte(l), false)
+	}
+	out := p.Finish(exit)
+	tests := rec.Tests()
+	for i := range tests {
+		tests[i].DurationMS = 0
+	}
+	return goGolden{Tests: tests, Outcome: out}
+}
+
+func goReadLines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+func goExited(code int) report.Exit { return report.Exit{Exited: true, Code: code} }
+
+// TestGoCorpus parses real go test -json output copied from the team's
+// shared corpus (testdata/go/README.md names the sources). Its projects are
+// not on this machine, so file names stay as printed where they cannot be
+// checked.
+func TestGoCorpus(t *testing.T) {
+	dir := filepath.Join("testdata", "go", "corpus")
+	// Where each recording's project was, as far as its output tells.
+	gotestsum := [2]string{"/src/gotestsum", "gotest.tools/gotestsum"}
+	projects := map[string][2]string{
+		"json-panic-missing-test-fail-event":  {"/home/daniel/pers/code/gotest.tools", "gotest.tools/v3"},
+		"json-dorny-calculator-7-fail-1-skip": {"/home/james_t/git/test-reporter/reports/go", ""},
+		"json-build-failed-go1.24":            {"/src/cacher", "example.com/internal/cacher"},
+		"json-setup-failed-go1.24":            {"/src/cacher", "example.com/internal/cacher"},
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(files) == 0 {
+		t.Fatalf("no .jsonl in %s", dir)
+	}
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+		t.Run(name, func(t *testing.T) {
+			proj, ok := projects[name]
+			if !ok {
+				proj = gotestsum
+			}
+			stdout := goReadLines(t, path)
+			var stderr []string
+			if name == "json-mixed-pass-fail-skip-badmain" {
+				stderr = goReadLines(t, filepath.Join(dir, "json-mixed.stderr.txt"))
+			}
+			exit := goExited(0)
+			for _, l := range stdout {
+				if strings.Contains(l, `"Action":"fail"`) {
+					exit = goExited(1)
+				}
+			}
+			golden(t, "go/corpus/"+name, parseGo(t, proj[0], proj[1], stdout, stderr, exit))
+		})
+	}
+}
+
+// TestGoRecorded parses recordings of real runs of the fixtures (see
+// testdata/go/record.sh, which made them).
+func TestGoRecorded(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "go", "*.jsonl"))
+	if len(files) == 0 {
+		t.Fatal("no recordings in testdata/go")
+	}
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+		t.Run(name, func(t *testing.T) {
+			fixture, _, _ := strings.Cut(name, "-")
+			root := testutil.Fixture("go", fixture)
+			module := "example.com/" + fixture
+			load := func(path string) []string {
+				if _, err := os.Stat(path); err != nil {
+					return nil
+				}
+				lines := goReadLines(t, path)
+				for i, l := range lines {
+					lines[i] = strings.ReplaceAll(l, "{{ROOT}}", root)
+				}
+				return lines
+			}
+			code, err := os.ReadFile(strings.TrimSuffix(path, ".jsonl") + ".exit")
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, _ := strconv.Atoi(strings.TrimSpace(string(code)))
+			got := parseGo(t, root, module, load(path), load(strings.TrimSuffix(path, ".jsonl")+".stderr"), goExited(n))
+			for i := range got.Tests {
+				got.Tests[i].Output = strings.ReplaceAll(got.Tests[i].Output, root, "{{ROOT}}")
+			}
+			golden(t, "go/"+name, got)
+		})
+	}
+}
+
+// byName indexes recorded tests by suite and name.
+func goByName(tests []report.Test) map[string]report.Test {
+	m := map[string]report.Test{}
+	for _, t := range tests {
+		m[t.Suite+" "+t.Name] = t
+	}
+	return m
+}
+
+func goTestNames(tests []report.Test) []string {
+	var n []string
+	for _, t := range tests {
+		n = append(n, t.Name)
+	}
+	sort.Strings(n)
+	return n
+}
+
+func runGo(t *testing.T, fixture string, req Request) (*Recorder, Outcome) {
+	t.Helper()
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("runs go test on a fixture")
+	}
+	req.ProjectRoot = testutil.Fixture("go", fixture)
+	rec, out, _ := runReal(t, gotest{}, req)
+	return rec, out
+}
+
+func TestGoRealBasic(t *testing.T) {
+	rec, out := runGo(t, "basic", Request{})
+	if out.BuildFailed || out.Crash != nil || out.NoTests {
+		t.Errorf("outcome = %+v, want only test failures", out)
+	}
+	tests := goByName(rec.Tests())
+	const calc, text = "example.com/basic/calc ", "example.com/basic/text "
+	want := map[string]report.TestStatus{
+		calc + "TestAdd": report.TestPassed, calc + "TestAddWrong": report.TestFailed,
+		calc + "TestTable": report.TestFailed, calc + "TestTable/one_plus_one": report.TestPassed,
+		calc + "TestTable/two_plus_two": report.TestFailed, calc + "TestTable/zero": report.TestPassed,
+		calc + "TestSkipped": report.TestSkipped, calc + "TestSlow": report.TestPassed,
+		calc + "TestDivideByZero": report.TestFailed,
+		text + "TestShout":        report.TestPassed, text + "TestPrintsPanicText": report.TestPassed,
+		text + "TestShoutEmpty":  report.TestFailed,
+		text + "TestLoadFixture": report.TestFailed, text + "TestLoadFixture/missing": report.TestFailed,
+	}
+	if len(tests) != len(want) {
+		t.Errorf("tests = %q, want %d tests", goTestNames(rec.Tests()), len(want))
+	}
+	for name, status := range want {
+		if got := tests[name].Status; got != status {
+			t.Errorf("%s: status %q, want %q", name, got, status)
+		}
+	}
+	failures := []report.Failure{
+		{Name: "TestAddWrong", File: "calc/calc_test.go", Line: 13, Message: "Add(2, 2) = 4, want 5",
+			Rerun: "go test -run '^TestAddWrong$' ./calc"},
+		{Name: "TestTable/two_plus_two", File: "calc/calc_test.go", Line: 29, Message: "Add(2, 2) = 4, want 5\nsecond line of the message",
+			Rerun: "go test -run '^TestTable$/^two_plus_two$' ./calc"},
+		{Name: "TestDivideByZero", File: "calc/calc.go", Line: 8, Message: "panic: runtime error: integer divide by zero",
+			Rerun: "go test -run '^TestDivideByZero$' ./calc", SuggestedTraces: []string{"example.com/basic/calc.Divide"}},
+	}
+	for _, f := range failures {
+		if got := tests[calc+f.Name].Failure; got == nil || !reflect.DeepEqual(*got, f) {
+			t.Errorf("%s: failure\n%+v, want\n%+v", f.Name, got, f)
+		}
+	}
+	// After a test that printed "panic: …" and passed, failures are still
+	// read from their own output.
+	if f := tests[text+"TestShoutEmpty"].Failure; f == nil || f.File != "text/text_test.go" || f.Line != 23 {
+		t.Errorf("TestShoutEmpty: failure %+v, want text/text_test.go:23", f)
+	}
+	f := tests[text+"TestLoadFixture/missing"].Failure
+	if f == nil || f.File != "text/text_test.go" || f.Line != 42 || f.Message != "panic: no fixture missing" ||
+		!reflect.DeepEqual(f.SuggestedTraces, []string{"example.com/basic/text.loadFixture"}) {
+		t.Errorf("TestLoadFixture/missing: failure %+v, want the helper's panic at text/text_test.go:42", f)
+	}
+	for _, parent := range []string{calc + "TestTable", text + "TestLoadFixture"} {
+		if f := tests[parent].Failure; f != nil {
+			t.Errorf("%s: failure %+v, want none of its own (its subtest failed)", parent, f)
+		}
+	}
+
+	// The rerun command is pasteable and runs just that test.
+	rerun := tests[calc+"TestTable/two_plus_two"].Failure.Rerun
+	cmd := exec.Command("sh", "-c", rerun+" -v")
+	cmd.Dir = testutil.Fixture("go", "basic")
+	outb, _ := cmd.CombinedOutput()
+	if s := string(outb); !strings.Contains(s, "--- FAIL: TestTable/two_plus_two") || strings.Contains(s, "TestAddWrong") || strings.Contains(s, "one_plus_one") {
+		t.Errorf("%s ran more or less than the subtest:\n%s", rerun, s)
+	}
+}
+
+func TestGoRealLevels(t *testing.T) {
+	cases := []struct {
+		level Level
+		want  []string // the tests that ran
+	}{
+		{LevelIntegration, []string{"TestIntegrationX"}},
+		{LevelE2E, []string{"TestE2EY"}},
+	}
+	for _, c := range cases {
+		t.Run(string(c.level), func(t *testing.T) {
+			rec, out := runGo(t, "basic", Request{Level: c.level})
+			if got := goTestNames(rec.Tests()); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("tests = %q, want %q", got, c.want)
+			}
+			if tests := rec.Tests(); len(tests) == 1 && tests[0].Status != report.TestPassed {
+				t.Errorf("%s: %s", tests[0].Name, tests[0].Status)
+			}
+			if out.NoTests || out.BuildFailed {
+				t.Errorf("outcome = %+v", out)
+			}
+		})
+	}
+	t.Run("unit", func(t *testing.T) {
+		rec, _ := runGo(t, "basic", Request{Level: LevelUnit})
+		tests := goByName(rec.Tests())
+		slow := tests["example.com/basic/calc TestSlow"]
+		if slow.Status != report.TestSkipped || !strings.Contains(slow.Output, "-short mode") {
+			t.Errorf("TestSlow = %s (%q), want skipped in -short mode", slow.Status, slow.Output)
+		}
+		if add := tests["example.com/basic/calc TestAdd"]; add.Status != report.TestPassed {
+			t.Errorf("TestAdd = %s, want passed", add.Status)
+		}
+	})
+}
+
+func TestGoRealSingle(t *testing.T) {
+	cases := []struct {
+		test string
+		want []string
+	}{
+		{"TestTable", []string{"TestTable", "TestTable/one_plus_one", "TestTable/two_plus_two", "TestTable/zero"}},
+		{"TestTable/two plus two", []string{"TestTable", "TestTable/two_plus_two"}},
+		{"TestTable/two_plus_two", []string{"TestTable", "TestTable/two_plus_two"}},
+		{"TestAdd", []string{"TestAdd"}}, // not TestAddWrong
+	}
+	for _, c := range cases {
+		t.Run(c.test, func(t *testing.T) {
+			rec, _ := runGo(t, "basic", Request{Test: c.test})
+			if got := goTestNames(rec.Tests()); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("tests = %q, want %q", got, c.want)
+			}
+		})
+	}
+	t.Run("no such test", func(t *testing.T) {
+		rec, out := runGo(t, "basic", Request{Test: "TestNope"})
+		if len(rec.Tests()) != 0 || !out.NoTests || !strings.Contains(out.Hint, "^TestNope$") {
+			t.Errorf("tests = %q, outcome = %+v, want no_tests with a hint naming the pattern", goTestNames(rec.Tests()), out)
+		}
+		if out.Project == nil || len(out.Project.TestFiles) == 0 {
+			t.Errorf("project = %+v, want the test files that exist", out.Project)
+		}
+	})
+}
+
+func TestGoRealCommand(t *testing.T) {
+	rec, out := runGo(t, "basic", Request{Command: []string{"go", "test", "-count", "1", "./text"}})
+	want := []string{"TestLoadFixture", "TestLoadFixture/missing", "TestPrintsPanicText", "TestShout", "TestShoutEmpty"}
+	if got := goTestNames(rec.Tests()); !reflect.DeepEqual(got, want) {
+		t.Errorf("tests = %q, want %q", got, want)
+	}
+	f := rec.Failure("example.com/basic/text", "TestLoadFixture/missing")
+	if f == nil || f.Rerun != "go test -count 1 -run '^TestLoadFixture$/^missing$' ./text" {
+		t.Errorf("failure = %+v, want a rerun that keeps -count 1", f)
+	}
+	// Neither a plain panic nor a test printing "fatal error: …" is a crash.
+	if out.Crash != nil {
+		t.Errorf("crash = %+v, want none", out.Crash)
+	}
+}
+
+func TestGoRealCrash(t *testing.T) {
+	cases := []struct {
+		pkg    string
+		test   string
+		typ    report.CrashType
+		signal int
+		file   string
+		line   int
+	}{
+		{"segv", "TestNilConfig", report.CrashSegmentationFault, 11, "segv/segv.go", 8},
+		{"abort", "TestAbort", report.CrashAbort, 6, "abort/abort_test.go", 18},
+	}
+	for _, c := range cases {
+		t.Run(c.pkg, func(t *testing.T) {
+			rec, out := runGo(t, "crash", Request{Command: []string{"go", "test", "./" + c.pkg}})
+			cr := out.Crash
+			if cr == nil {
+				t.Fatalf("no crash in %+v", out)
+			}
+			if cr.Type != c.typ || cr.Signal != c.signal || cr.ExitCode != 128+c.signal || !reflect.DeepEqual(cr.RunningTests, []string{c.test}) {
+				t.Errorf("crash = %+v, want %s (signal %d) in %s", cr, c.typ, c.signal, c.test)
+			}
+			if !reflect.DeepEqual(cr.Indicators, []string{"go_runtime_signal"}) {
+				t.Errorf("indicators = %q", cr.Indicators)
+			}
+			got, _ := rec.Lookup("example.com/crash/"+c.pkg, c.test)
+			if got.Status != report.TestFailed || got.Failure == nil || got.Failure.File != c.file || got.Failure.Line != c.line {
+				t.Errorf("%s = %s, failure %+v, want failed at %s:%d", c.test, got.Status, got.Failure, c.file, c.line)
+			}
+		})
+	}
+}
+
+func TestGoRealBroken(t *testing.T) {
+	rec, out := runGo(t, "broken", Request{})
+	if !out.BuildFailed {
+		t.Errorf("outcome = %+v, want a build failure", out)
+	}
+	want := []report.BuildError{
+		{File: "lib/lib.go", Line: 5, Column: 9, Message: `cannot use "forty-two" (untyped string constant) as int value in return statement`},
+		{File: "vetfail/vetfail_test.go", Line: 10, Column: 14, Message: `fmt.Printf format %d has arg "not a number" of wrong type string`},
+	}
+	if !reflect.DeepEqual(out.BuildErrors, want) {
+		t.Errorf("build errors =\n%+v, want\n%+v", out.BuildErrors, want)
+	}
+	if got := goTestNames(rec.Tests()); !reflect.DeepEqual(got, []string{"TestOK"}) {
+		t.Errorf("tests = %q, want the one package that builds", got)
+	}
+}
+
+func TestGoRealWorkspace(t *testing.T) {
+	rec, out := runGo(t, "workspace", Request{})
+	if out.BuildFailed || out.NoTests {
+		t.Fatalf("outcome = %+v", out)
+	}
+	if got, want := goTestNames(rec.Tests()), []string{"TestAPI", "TestTool"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("tests = %q, want %q", got, want)
+	}
+	want := report.Failure{Name: "TestAPI", File: "api/api_test.go", Line: 7, Message: "status 500", Rerun: "go test -run '^TestAPI$' ./api"}
+	if f := rec.Failure("example.com/api", "TestAPI"); f == nil || !reflect.DeepEqual(*f, want) {
+		t.Errorf("failure = %+v, want %+v", f, want)
+	}
+}
+
+// TestGoRealSetup runs go test where it gives up before testing: a module
+// without packages is no_tests; one that needs a newer Go is a build
+// failure that says so.
+func TestGoRealSetup(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	t.Setenv("GOTOOLCHAIN", "local") // never download a toolchain
+	module := func(goVersion string) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo "+goVersion+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	rec, out, _ := runReal(t, gotest{}, Request{ProjectRoot: module("1.22")})
+	if len(rec.Tests()) != 0 || !out.NoTests || out.BuildFailed {
+		t.Errorf("module without packages: outcome = %+v, want no_tests", out)
+	}
+	_, out, _ = runReal(t, gotest{}, Request{ProjectRoot: module("1.999")})
+	if !out.BuildFailed || len(out.BuildErrors) != 1 || !strings.Contains(out.BuildErrors[0].Message, "go >= 1.999") {
+		t.Errorf("module for a future Go: outcome = %+v, want a build failure naming the version", out)
+	}
+}
+
+func TestGoRealEmpty(t *testing.T) {
+	rec, out := runGo(t, "empty", Request{})
+	if len(rec.Tests()) != 0 || !out.NoTests || out.Hint == "" {
+		t.Errorf("outcome = %+v, want no_tests with a hint", out)
+	}
+	if want := (&report.Project{Language: "go", BuildSystem: "go modules"}); !reflect.DeepEqual(out.Project, want) {
+		t.Errorf("project = %+v, want %+v", out.Project, want)
+	}
+}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Records real `go test -json` runs of the fixtures under
+# testdata/fixtures/go into NAME.jsonl (stdout), NAME.stderr (stderr, when
+# not empty) and NAME.exit (the exit code). The fixture's absolute path is
+# written as {{ROOT}} so that the recordings do not depend on where the
+# repository is checked out; the golden test puts the real path back.
+#
+# Run from anywhere: adapters/testdata/go/record.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+fixtures=$(cd "$here/../../../testdata/fixtures/go" && pwd)
+
+record() { # name fixture go-test-args...
+	name=$1 fixture=$2
+	shift 2
+	(cd "$fixtures/$fixture" && go test -json "$@" >"$here/$name.jsonl" 2>"$here/$name.stderr"; echo $? >"$here/$name.exit")
+	sed -i "s|$fixtures/$fixture|{{ROOT}}|g" "$here/$name.jsonl" "$here/$name.stderr"
+	[ -s "$here/$name.stderr" ] || rm "$here/$name.stderr"
+}
+
+record basic-all basic ./...
+record basic-unit basic -short ./...
+record basic-single basic -run '^TestTable$/^two_plus_two$' ./...
+record crash-segv crash ./segv
+record crash-abort crash ./abort
+record crash-killed crash ./killed
+record crash-deadlock crash ./deadlock
+record crash-mapwrites crash ./mapwrites
+record crash-timeout crash -timeout 1s ./hang
+record broken-all broken ./...
+record empty-all empty ./...
