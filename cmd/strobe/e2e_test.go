@@ -318,18 +318,24 @@ func checkRSS(t *testing.T, r result) {
 }
 
 func TestCrashes(t *testing.T) {
+	// The go crash fixture has a package per way to die (some in TestMain,
+	// whatever -run says), so its command names the package.
 	for _, tc := range []struct {
-		tool, dir, test string
-		crash           report.CrashType
+		tool, dir, command, test string
+		crash                    report.CrashType
 	}{
-		{"cargo", testutil.Fixture("cargo", "crash"), "writes_through_null", report.CrashSegmentationFault},
-		{"cargo", testutil.Fixture("cargo", "crash"), "aborts", report.CrashAbort},
-		{"go", testutil.Fixture("go", "crash"), "TestNilConfig", report.CrashSegmentationFault},
-		{"go", testutil.Fixture("go", "crash"), "TestAbort", report.CrashAbort},
+		{"cargo", testutil.Fixture("cargo", "crash"), "", "writes_through_null", report.CrashSegmentationFault},
+		{"cargo", testutil.Fixture("cargo", "crash"), "", "aborts", report.CrashAbort},
+		{"go", testutil.Fixture("go", "crash"), "go test ./segv", "TestNilConfig", report.CrashSegmentationFault},
+		{"go", testutil.Fixture("go", "crash"), "go test ./abort", "TestAbort", report.CrashAbort},
 	} {
 		t.Run(tc.tool+"/"+tc.test, func(t *testing.T) {
 			testutil.RequireTool(t, tc.tool)
-			r := strobe(t, true, "test", tc.dir, "--test", tc.test)
+			args := []string{"test", tc.dir, "--test", tc.test}
+			if tc.command != "" {
+				args = append(args, "--command", tc.command)
+			}
+			r := strobe(t, true, args...)
 			wantStatus(t, r, report.Crashed, 1)
 			c := r.resp.Crash
 			if c.Type != tc.crash || !contains(c.RunningTests, tc.test) {
