@@ -148,6 +148,9 @@ func (r *Run) Command() string { return shell.Join(r.plan.Argv) }
 type Progress struct {
 	adapters.Progress
 	Elapsed time.Duration
+	// Warning says what looks wrong while the run goes on (a stuck
+	// suspicion the detector has not confirmed yet); empty when nothing does.
+	Warning string
 }
 
 // Progress reports the counts so far and the tests running now.

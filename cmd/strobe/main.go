@@ -11,19 +11,26 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-const usage = `strobe: a test runner for coding agents and the people beside them
+// command is one subcommand. Each lives in a file of its own and registers
+// itself in that file's init, so adding one touches nothing else.
+type command struct {
+	name    string
+	summary string // "ARGS  what it does", for the usage text
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	order   int // place in the usage text
+}
 
-usage:
-  strobe test [DIR] [flags]   run a project's tests (strobe test -h for flags)
-  strobe runs [-n N] [--json] list recent runs
-  strobe show RUN_ID [--json] print one run's result (--json: its details file)
-  strobe version              print the version
-`
+var commands = map[string]command{}
+
+func register(c command) { commands[c.name] = c }
 
 // exit codes
 const (
@@ -39,23 +46,44 @@ func main() {
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		printUsage(stderr)
 		return exitUsage
 	}
 	switch args[0] {
-	case "test":
-		return cmdTest(ctx, args[1:], stdout, stderr)
-	case "runs":
-		return cmdRuns(args[1:], stdout, stderr)
-	case "show":
-		return cmdShow(args[1:], stdout, stderr)
-	case "version", "--version":
+	case "help", "-h", "--help":
+		printUsage(stdout)
+		return exitOK
+	case "--version":
+		args[0] = "version"
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "strobe: unknown command %q: run `strobe help` for the commands\n", args[0])
+		return exitUsage
+	}
+	return c.run(ctx, args[1:], stdout, stderr)
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "strobe: a test runner for coding agents and the people beside them\n\nusage:")
+	cs := make([]command, 0, len(commands))
+	for _, c := range commands {
+		cs = append(cs, c)
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		return cs[i].order < cs[j].order || cs[i].order == cs[j].order && cs[i].name < cs[j].name
+	})
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range cs {
+		args, what, _ := strings.Cut(c.summary, "  ")
+		fmt.Fprintf(tw, "  strobe %s %s\t%s\n", c.name, args, what)
+	}
+	tw.Flush()
+}
+
+func init() {
+	register(command{name: "version", summary: "  print the version", order: 90, run: func(_ context.Context, _ []string, stdout, _ io.Writer) int {
 		fmt.Fprintln(stdout, "strobe", version)
 		return exitOK
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return exitOK
-	}
-	fmt.Fprintf(stderr, "strobe: unknown command %q: run `strobe help` for the commands\n", args[0])
-	return exitUsage
+	}})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -11,7 +12,12 @@ import (
 	"strobe/details"
 )
 
-func cmdRuns(args []string, stdout, stderr io.Writer) int {
+func init() {
+	register(command{name: "runs", summary: "[-n N] [--json]  list recent runs", order: 20, run: cmdRuns})
+	register(command{name: "show", summary: "RUN_ID [--json]  print one run's result (--json: its details file)", order: 21, run: cmdShow})
+}
+
+func cmdRuns(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strobe runs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	n := fs.Int("n", 20, "how many runs to list")
@@ -68,7 +74,7 @@ func shortID(id string) string {
 	return id
 }
 
-func cmdShow(args []string, stdout, stderr io.Writer) int {
+func cmdShow(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strobe show", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the whole details file")

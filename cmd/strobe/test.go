@@ -32,6 +32,10 @@ func (e envFlag) Set(s string) error {
 	return nil
 }
 
+func init() {
+	register(command{name: "test", summary: "[DIR] [flags]  run a project's tests (strobe test -h for flags)", order: 10, run: cmdTest})
+}
+
 func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strobe test", flag.ContinueOnError)
 	fs.SetOutput(stderr)
