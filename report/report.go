@@ -36,12 +36,33 @@ type Response struct {
 	Stuck           []StuckTest  `json:"stuck,omitempty"`
 	Crash           *Crash       `json:"crash,omitempty"`
 	Truncated       bool         `json:"truncated"`
+	// Progress is the live state of a run still going (status running).
+	Progress *Progress `json:"progress,omitempty"`
 	// Project and Hint explain a no_tests or error answer.
 	Project *Project `json:"project,omitempty"`
 	Hint    string   `json:"hint,omitempty"`
 	// Error is the one-line reason of an error answer.
 	Error   string `json:"error,omitempty"`
 	Details string `json:"details,omitempty"`
+}
+
+// Progress is a running run's live state: how far it got, what runs now,
+// and what looks wrong so far.
+type Progress struct {
+	Phase     string        `json:"phase"` // building or running
+	Passed    int           `json:"passed"`
+	Failed    int           `json:"failed"`
+	Skipped   int           `json:"skipped"`
+	ElapsedMS int64         `json:"elapsed_ms"`
+	Running   []RunningTest `json:"running,omitempty"`
+	// Warning is a stuck suspicion not confirmed yet.
+	Warning string `json:"warning,omitempty"`
+}
+
+// RunningTest is a test that started and has not finished.
+type RunningTest struct {
+	Name      string `json:"name"`
+	ElapsedMS int64  `json:"elapsed_ms"`
 }
 
 // Summary counts the tests of a run.

@@ -158,6 +158,19 @@ func (r *Run) Progress() Progress {
 	return Progress{Progress: r.rec.Progress(), Elapsed: time.Since(r.started)}
 }
 
+// Running is the response for a run still going: status running, with
+// its live progress.
+func (r *Run) Running() *report.Response {
+	pr := r.Progress()
+	rp := &report.Progress{Phase: string(pr.Phase), Passed: pr.Passed, Failed: pr.Failed, Skipped: pr.Skipped,
+		ElapsedMS: pr.Elapsed.Milliseconds(), Warning: pr.Warning}
+	now := time.Now()
+	for _, t := range pr.Running {
+		rp.Running = append(rp.Running, report.RunningTest{Name: t.Name, ElapsedMS: now.Sub(t.Since).Milliseconds()})
+	}
+	return &report.Response{Status: report.Running, RunID: r.ID, Framework: r.Framework(), Command: r.Command(), Progress: rp}
+}
+
 // ErrorResponse is the response for a request that could not run.
 func ErrorResponse(err error) *report.Response {
 	resp := &report.Response{Status: report.Error, RunID: uuid.NewString(), Error: err.Error()}
