@@ -1,0 +1,22 @@
+// Package bench holds strobe's benchmarks, the figures its closing note
+// quotes. Each one measures strobe beside what it wraps, in the same run, so
+// that the machine's speed cancels out:
+//
+//   - BenchmarkCargoParser and BenchmarkGoParser: parser throughput, in
+//     events (JSON lines) per second, on generated streams of 100,000 tests
+//     fed through the public adapter API (target: at least 300,000 events/s).
+//   - BenchmarkOverhead: wall time of `strobe test DIR --json` over the raw
+//     command on warm builds (a generated 2,000-test crate and 500-test Go
+//     module), alternating the two, ratio of the medians (target: at most
+//     1.03). Each case also times the pieces that make up the difference.
+//   - BenchmarkFloodRSS: strobe's own peak resident memory while a test
+//     prints 200 MB (target: at most 64 MiB).
+//
+// Run them with `make bench`. They do not use bin/strobe: they build strobe
+// into a temporary directory, so the binary measured is the current source. Every benchmark reports its figures with b.ReportMetric and a
+// one-line log, and the whole set is printed again at the end of the run.
+// A benchmark that needs cargo skips without it, unless CI=true.
+//
+// Generated projects live under $TMPDIR/strobe-bench-<uid>/, named by a hash
+// of their content, so a second run reuses their builds.
+package bench

@@ -1,0 +1,296 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"strobe/adapters"
+	"strobe/internal/shell"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+const (
+	// overheadRounds is how many times each command runs, alternating.
+	overheadRounds = 7
+	// overheadTarget bounds strobe's wall time over the raw command's.
+	overheadTarget = 1.03
+)
+
+// variant is one command of an overhead comparison.
+type variant struct {
+	name   string
+	argv   []string
+	env    []string
+	strobe bool // a strobe run: read its JSON response
+}
+
+// BenchmarkOverhead measures what `strobe test DIR --json` costs over the
+// command a user would type, on warm builds, as the ratio of the median wall
+// times of the two run alternately (and the median of the ratios of each
+// round's pair). Each case also times the commands that tell where a
+// difference comes from.
+//
+// cargo: a generated crate of 2,000 passing tests (20 modules of 100).
+// "raw" is plain `cargo test` as a user types it, its output to /dev/null.
+// The crate says doctest = false: plain cargo test would otherwise also run
+// rustdoc for the doctests, which strobe's --tests leaves out, and strobe
+// would look faster than it is. "raw-json" is strobe's own command line run
+// by hand (the adapter's Plan: --message-format=json --tests, the runner
+// config, libtest's JSON with --report-time), which separates the cost of
+// the different command from strobe's own; "metadata" is the cargo
+// metadata the adapter runs before starting.
+//
+// Every case also times "strobe-noop", strobe running `true` with the
+// generic adapter (its fixed cost: start-up, spawn, the sweep of /proc for
+// leftover processes, the details file), and reports "parse", the adapter's
+// parser alone over the output of strobe's command, timed in process.
+// These are for reading the difference; only raw and strobe make the ratio.
+// On a 2-core machine strobe's parsing competes with the tests for CPU.
+//
+// go: a generated module of 500 passing tests in five packages. strobe's go
+// adapter runs `go test -json ./...`, without -count=1, so on a warm run it
+// gets go's cached results just as a user's `go test ./...` does: the
+// "go-cached" case compares those two, like with like. (-json runs the test
+// binaries with -test.v=test2json, so the two commands have cache entries
+// of their own; the warm-up fills both. STROBE_RUN_ID, new in every run,
+// is not part of the key: tests do not read it.) To compare runs
+// that really execute the tests, "go-uncached" gives strobe the command
+// `go test -count=1 ./...` (--command; strobe adds -json) and compares it
+// with `go test -count=1 ./...`, plus `go test -count=1 -json ./...` by hand.
+// No GOFLAGS are set.
+func BenchmarkOverhead(b *testing.B) {
+	b.Run("cargo", func(b *testing.B) {
+		testutil.RequireTool(b, "cargo")
+		dir := cargoCrate(b, 20, 100)
+		bin := strobeBin(b)
+		req := adapters.Request{ProjectRoot: dir, Level: adapters.LevelAll}
+		plan := planFor(b, "cargo", req)
+		overhead(b, dir, 2000, "cargo", req, []variant{
+			{name: "raw", argv: []string{"cargo", "test"}},
+			{name: "strobe", argv: []string{bin, "test", dir, "--json"}, strobe: true},
+			{name: "raw-json", argv: plan.Argv, env: plan.Env},
+			{name: "metadata", argv: []string{"cargo", "metadata", "--no-deps", "--format-version", "1"}},
+			noop(bin, dir),
+		})
+	})
+	b.Run("go-cached", func(b *testing.B) {
+		testutil.RequireTool(b, "go")
+		dir := goModule(b, 5, 100)
+		bin := strobeBin(b)
+		req := adapters.Request{ProjectRoot: dir, Level: adapters.LevelAll}
+		plan := planFor(b, "go", req)
+		overhead(b, dir, 500, "go", req, []variant{
+			{name: "raw", argv: []string{"go", "test", "./..."}},
+			{name: "strobe", argv: []string{bin, "test", dir, "--json"}, strobe: true},
+			{name: "raw-json", argv: plan.Argv, env: plan.Env},
+			noop(bin, dir),
+		})
+	})
+	b.Run("go-uncached", func(b *testing.B) {
+		testutil.RequireTool(b, "go")
+		dir := goModule(b, 5, 100)
+		bin := strobeBin(b)
+		cmd := "go test -count=1 ./..."
+		req := adapters.Request{ProjectRoot: dir, Level: adapters.LevelAll, Command: strings.Fields(cmd)}
+		plan := planFor(b, "go", req)
+		overhead(b, dir, 500, "go", req, []variant{
+			{name: "raw", argv: strings.Fields(cmd)},
+			{name: "strobe", argv: []string{bin, "test", dir, "--json", "--command", cmd}, strobe: true},
+			{name: "raw-json", argv: plan.Argv, env: plan.Env},
+			noop(bin, dir),
+		})
+	})
+}
+
+// noop is strobe running `true` with the generic adapter: its fixed cost
+// (start, spawn, the sweep for leftover processes, the details file).
+func noop(bin, dir string) variant {
+	return variant{name: "strobe-noop", argv: []string{bin, "test", dir, "--json", "--framework", "generic", "--command", "true"}}
+}
+
+// planFor is the command strobe runs for req, from the adapter.
+func planFor(b *testing.B, framework string, req adapters.Request) *adapters.Plan {
+	b.Helper()
+	a, err := adapters.Lookup(framework)
+	if err != nil {
+		b.Fatal(err)
+	}
+	plan, err := a.Plan(req, adapters.NewRecorder())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return plan
+}
+
+// parseCost runs strobe's command for req once, keeping its output, and
+// times the adapter's parser over it in process (median of five; Plan is
+// outside the timer). The streams are fed stderr first: their interleaving
+// is lost, which changes nothing the timing depends on.
+func parseCost(b *testing.B, framework, dir string, req adapters.Request) time.Duration {
+	b.Helper()
+	plan := planFor(b, framework, req)
+	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), plan.Env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		b.Fatal(err)
+	}
+	exit := report.Exit{Exited: true, Code: cmd.ProcessState.ExitCode()}
+	var lines []line
+	for _, l := range bytes.Split(stderr.Bytes(), []byte("\n")) {
+		lines = append(lines, line{adapters.Stderr, l})
+	}
+	for _, l := range bytes.Split(stdout.Bytes(), []byte("\n")) {
+		lines = append(lines, line{adapters.Stdout, l})
+	}
+	var ds []time.Duration
+	for range 5 {
+		p := planFor(b, framework, req)
+		start := time.Now()
+		for _, l := range lines {
+			p.Parser.Line(l.s, l.b, false)
+		}
+		p.Parser.Finish(exit)
+		ds = append(ds, time.Since(start))
+	}
+	return median(ds)
+}
+
+// overhead warms the build, then runs the variants overheadRounds times,
+// rotating which goes first in each round, and reports strobe's ratio to
+// "raw" (variants[0] and variants[1]) with the others as a breakdown.
+func overhead(b *testing.B, dir string, tests int, framework string, req adapters.Request, vs []variant) {
+	warm := false // the build is done: nothing may compile any more
+	run := func(v variant) (time.Duration, time.Duration) {
+		r, err := timed(dir, v.env, v.strobe, v.argv...)
+		if err != nil {
+			b.Fatalf("%s: %v", v.name, err)
+		}
+		if warm && bytes.Contains(r.stderr, []byte("Compiling ")) {
+			b.Errorf("%s (%s) compiled again on a warm build: strobe's command and the raw one invalidate each other's builds\n%s",
+				v.name, shell.Join(v.argv), tail(r.stderr, 2000))
+		}
+		if !v.strobe {
+			if r.exitCode != 0 {
+				b.Fatalf("%s (%s) exited %d:\n%s", v.name, shell.Join(v.argv), r.exitCode, tail(r.stderr, 2000))
+			}
+			return r.wall, r.cpu
+		}
+		var resp report.Response
+		if err := json.Unmarshal(r.stdout, &resp); err != nil {
+			b.Fatalf("strobe's response: %v\n%s\n%s", err, tail(r.stdout, 2000), tail(r.stderr, 2000))
+		}
+		if resp.Status != report.Passed || resp.Summary == nil || resp.Summary.Passed != tests {
+			b.Fatalf("strobe answered %s (exit %d), want %d tests passed:\n%s", resp.Status, r.exitCode, tests, tail(r.stdout, 2000))
+		}
+		return r.wall, r.cpu
+	}
+
+	// Warm up: build (or check the build), fill go's test cache, and run
+	// strobe once so that a rebuild caused by its flags happens now, then
+	// run everything once more untimed and check that nothing compiles.
+	load := loadavg()
+	start := time.Now()
+	for pass := range 2 {
+		warm = pass == 1
+		for _, v := range vs {
+			run(v)
+		}
+	}
+	warmup := time.Since(start)
+	parse := parseCost(b, framework, dir, req)
+
+	walls := make([][]time.Duration, len(vs))
+	cpus := make([][]time.Duration, len(vs))
+	var ratios []float64
+	for i := range overheadRounds {
+		round := make([]time.Duration, len(vs))
+		for k := range vs {
+			j := (i + k) % len(vs)
+			var cpu time.Duration
+			round[j], cpu = run(vs[j])
+			walls[j] = append(walls[j], round[j])
+			cpus[j] = append(cpus[j], cpu)
+		}
+		ratios = append(ratios, float64(round[1])/float64(round[0]))
+	}
+	cpuRatio := float64(median(cpus[1])) / float64(median(cpus[0]))
+
+	med := make([]time.Duration, len(vs))
+	for j := range vs {
+		med[j] = median(walls[j])
+	}
+	ratio := float64(med[1]) / float64(med[0])
+	pairRatio := medianFloat(ratios)
+	b.ReportMetric(ms(med[0]), "raw-ms")
+	b.ReportMetric(ms(med[1]), "strobe-ms")
+	b.ReportMetric(ms(med[1]-med[0]), "overhead-ms")
+	b.ReportMetric(ratio, "ratio-of-medians")
+	b.ReportMetric(pairRatio, "median-pair-ratio")
+	var breakdown []string
+	for j := 2; j < len(vs); j++ {
+		b.ReportMetric(ms(med[j]), vs[j].name+"-ms")
+		breakdown = append(breakdown, fmt.Sprintf("%s %.0f ms", vs[j].name, ms(med[j])))
+	}
+	b.ReportMetric(cpuRatio, "cpu-ratio")
+	b.ReportMetric(ms(parse), "parse-ms")
+	breakdown = append(breakdown, fmt.Sprintf("parser alone %.1f ms", ms(parse)))
+	verdict := "met"
+	if ratio > overheadTarget || pairRatio > overheadTarget {
+		verdict = "MISSED"
+	}
+	for j, v := range vs {
+		b.Logf("%-11s %s: wall %v, cpu %v", v.name, shell.Join(v.argv), walls[j], cpus[j])
+	}
+	record(b, "ratio %.3f of medians, %.3f median per pair (strobe %.0f ms, raw %.0f ms, +%.0f ms; %s; cpu time ratio %.2f; %d tests, %d rounds, load %s; target <= %.2f: %s)",
+		ratio, pairRatio, ms(med[1]), ms(med[0]), ms(med[1]-med[0]), strings.Join(breakdown, ", "), cpuRatio, tests, overheadRounds, load, overheadTarget, verdict)
+	b.Logf("warm-up %.1fs", warmup.Seconds())
+}
+
+// cargoCrate generates a library crate of mods modules with per passing
+// tests each, doctests off (see BenchmarkOverhead).
+func cargoCrate(b *testing.B, mods, per int) string {
+	files := map[string]string{
+		"Cargo.toml": "[package]\nname = \"strobe_bench\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\ndoctest = false\n\n[dependencies]\n",
+	}
+	var lib strings.Builder
+	lib.WriteString("//! Generated by strobe's benchmarks: trivial passing tests.\n\npub fn add(a: u64, b: u64) -> u64 {\n    a + b\n}\n\n")
+	for m := range mods {
+		fmt.Fprintf(&lib, "#[cfg(test)]\nmod m%02d;\n", m)
+		var src strings.Builder
+		src.WriteString("use super::add;\n")
+		for t := range per {
+			fmt.Fprintf(&src, "\n#[test]\nfn t_%03d() {\n    assert_eq!(add(%d, %d), %d);\n}\n", t, m, t, m+t)
+		}
+		files[fmt.Sprintf("src/m%02d.rs", m)] = src.String()
+	}
+	files["src/lib.rs"] = lib.String()
+	return cacheDir(b, fmt.Sprintf("cargo-%d", mods*per), files)
+}
+
+// goModule generates a module of pkgs packages with per passing tests each.
+func goModule(b *testing.B, pkgs, per int) string {
+	files := map[string]string{"go.mod": "module example.com/strobebench\n\ngo 1.22\n"}
+	for p := range pkgs {
+		files[fmt.Sprintf("p%d/p.go", p)] = fmt.Sprintf("// Package p%d is generated by strobe's benchmarks.\npackage p%d\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n", p, p)
+		var src strings.Builder
+		fmt.Fprintf(&src, "package p%d\n\nimport \"testing\"\n", p)
+		for t := range per {
+			fmt.Fprintf(&src, "\nfunc TestAdd%03d(t *testing.T) {\n\tif got := Add(%d, %d); got != %d {\n\t\tt.Fatalf(\"Add = %%d\", got)\n\t}\n}\n", t, p, t, p+t)
+		}
+		files[fmt.Sprintf("p%d/p_test.go", p)] = src.String()
+	}
+	return cacheDir(b, fmt.Sprintf("go-%d", pkgs*per), files)
+}

@@ -1,0 +1,300 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"strobe/adapters"
+	"strobe/report"
+)
+
+// parserTests is the size of the generated suites.
+const parserTests = 100_000
+
+// parserTarget is the throughput the parsers must reach, in events/s.
+const parserTarget = 300_000
+
+// line is one line of a command's output, on its stream.
+type line struct {
+	s adapters.Stream
+	b []byte
+}
+
+// BenchmarkCargoParser measures the cargo adapter's parser on the output of
+// `cargo test --message-format=json ... -- --format json` for 100,000 tests:
+// cargo's build messages (stdout JSON, stderr text), then four test binaries,
+// each a "Running" line on stderr and a libtest suite on stdout. One test in
+// a hundred fails with the panic message libtest captures in "stdout" (the
+// format of Rust 1.95), one in a hundred is ignored; the others pass with
+// their exec_time. An event is one line of either stream.
+func BenchmarkCargoParser(b *testing.B) {
+	root := b.TempDir()
+	writeFiles(b, root, map[string]string{
+		"Cargo.toml": "[package]\nname = \"bench\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+		"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + b }\n",
+	})
+	lines, failed := cargoStream(root, parserTests)
+	benchParser(b, "cargo", root, lines, report.Exit{Exited: true, Code: 101}, failed)
+}
+
+// BenchmarkGoParser measures the go adapter's parser on `go test -json ./...`
+// for 100,000 tests in ten packages, as test2json prints them (Go 1.26): per
+// test run, "=== RUN", "--- PASS", pass. One test in a hundred fails with a
+// t.Errorf line, one in a hundred skips with a message. An event is one JSON
+// line.
+func BenchmarkGoParser(b *testing.B) {
+	root := b.TempDir()
+	writeFiles(b, root, map[string]string{"go.mod": "module example.com/bench\n\ngo 1.22\n"})
+	for i := range 10 {
+		writeFiles(b, root, map[string]string{fmt.Sprintf("p%02d/p_test.go", i): "package p\n"})
+	}
+	lines, failed := goStream(parserTests, 10)
+	benchParser(b, "go", root, lines, report.Exit{Exited: true, Code: 1}, failed)
+}
+
+// benchParser feeds lines to a fresh plan's parser per iteration, through
+// the public API: Lookup, Plan (outside the timer: the cargo adapter runs
+// cargo metadata there), Line per line, Finish.
+func benchParser(b *testing.B, framework, root string, lines []line, exit report.Exit, wantFailed int) {
+	a, err := adapters.Lookup(framework)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size int64
+	for _, l := range lines {
+		size += int64(len(l.b)) + 1
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	var rec *adapters.Recorder
+	var retained uint64
+	for b.Loop() {
+		b.StopTimer()
+		rec = adapters.NewRecorder()
+		plan, err := a.Plan(adapters.Request{ProjectRoot: root, Level: adapters.LevelAll}, rec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		before := heapInUse()
+		b.StartTimer()
+		for _, l := range lines {
+			plan.Parser.Line(l.s, l.b, false)
+		}
+		plan.Parser.Finish(exit)
+		b.StopTimer()
+		if after := heapInUse(); after > before {
+			retained = after - before
+		}
+		runtime.KeepAlive(plan)
+		b.StartTimer()
+	}
+	elapsed := b.Elapsed()
+	events := len(lines)
+	rate := float64(events) * float64(b.N) / elapsed.Seconds()
+	b.ReportMetric(rate, "events/s")
+	b.ReportMetric(float64(elapsed.Nanoseconds())/float64(events*b.N), "ns/event")
+	b.ReportMetric(float64(retained)/(1<<20), "retained-MiB")
+
+	var passed, failed, skipped int
+	for _, t := range rec.Tests() {
+		switch t.Status {
+		case report.TestPassed:
+			passed++
+		case report.TestFailed:
+			failed++
+		case report.TestSkipped:
+			skipped++
+		}
+	}
+	if passed+failed+skipped != parserTests || failed != wantFailed {
+		b.Errorf("parser recorded %d passed, %d failed, %d skipped; want %d tests, %d failed", passed, failed, skipped, parserTests, wantFailed)
+	}
+	verdict := "met"
+	if rate < parserTarget {
+		verdict = "MISSED"
+	}
+	record(b, "%.0f events/s (%d events, %.1f MB, %.0f ns/event, %.1f MiB retained for %d tests; target >= %d: %s)",
+		rate, events, float64(size)/1e6, float64(elapsed.Nanoseconds())/float64(events*b.N), float64(retained)/(1<<20), parserTests, parserTarget, verdict)
+}
+
+// heapInUse is the live heap after a collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+func writeFiles(b *testing.B, root string, files map[string]string) {
+	b.Helper()
+	for name, text := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// libtestEscape escapes a string the way libtest's JSON formatter does.
+var libtestEscape = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
+
+// cargoStream is the output of strobe's cargo command for n tests in four
+// test binaries, and the number of failing tests.
+func cargoStream(root string, n int) ([]line, int) {
+	var out []line
+	stdout := func(format string, args ...any) {
+		out = append(out, line{adapters.Stdout, fmt.Appendf(nil, format, args...)})
+	}
+	stderr := func(format string, args ...any) {
+		out = append(out, line{adapters.Stderr, fmt.Appendf(nil, format, args...)})
+	}
+
+	bins := []struct{ target, kind, src, running, flag string }{
+		{"bench", "lib", "src/lib.rs", "unittests src/lib.rs", "--lib"},
+		{"api", "test", "tests/api.rs", "tests/api.rs", "--test api"},
+		{"store", "test", "tests/store.rs", "tests/store.rs", "--test store"},
+		{"e2e_flow", "test", "tests/e2e_flow.rs", "tests/e2e_flow.rs", "--test e2e_flow"},
+	}
+	stderr("   Compiling bench v0.1.0 (%s)", root)
+	for i, bin := range bins {
+		exe := fmt.Sprintf("%s/target/debug/deps/%s-%016x", root, bin.target, 0x9e3779b97f4a7c15*uint64(i+1))
+		stdout(`{"reason":"compiler-artifact","package_id":"path+file://%s#0.1.0","manifest_path":"%s/Cargo.toml","target":{"kind":["%s"],"crate_types":["%s"],"name":"%s","src_path":"%s/%s","edition":"2021","doc":%t,"doctest":%t,"test":true},"profile":{"opt_level":"0","debuginfo":2,"debug_assertions":true,"overflow_checks":true,"test":true},"features":[],"filenames":["%s"],"executable":"%s","fresh":false}`,
+			root, root, bin.kind, map[bool]string{true: "lib", false: "bin"}[bin.kind == "lib"], bin.target, root, bin.src, bin.kind == "lib", bin.kind == "lib", exe, exe)
+	}
+	stdout(`{"reason":"build-finished","success":true}`)
+	stderr("    Finished `test` profile [unoptimized + debuginfo] target(s) in 41.07s")
+
+	failedTotal := 0
+	per := n / len(bins)
+	var failedFlags []string
+	for bi, bin := range bins {
+		count := per
+		if bi == len(bins)-1 {
+			count = n - per*(len(bins)-1)
+		}
+		stderr("     Running %s (target/debug/deps/%s-%016x)", bin.running, bin.target, 0x9e3779b97f4a7c15*uint64(bi+1))
+		stdout(`{ "type": "suite", "event": "started", "test_count": %d }`, count)
+		name := func(i int) string { return fmt.Sprintf("m%02d::t_%05d", i%50, i) }
+		var passed, failed, ignored int
+		var total float64
+		// Two test threads: a test starts before the one before it ends.
+		for i := 0; i <= count; i++ {
+			if i < count {
+				stdout(`{ "type": "test", "event": "started", "name": "%s" }`, name(i))
+			}
+			if i == 0 {
+				continue
+			}
+			j := i - 1
+			exec := 0.000001*float64(j%997) + 0.000000123
+			total += exec
+			switch {
+			case j%100 == 37:
+				failed++
+				msg := fmt.Sprintf("\nthread '%s' (%d) panicked at src/%s.rs:%d:5:\nassertion `left == right` failed\n  left: %d\n right: %d\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
+					name(j), 4000+j%30000, bin.target, 10+j%400, j, j+1)
+				stdout(`{ "type": "test", "name": "%s", "event": "failed", "exec_time": %s, "stdout": "%s" }`, name(j), strconv.FormatFloat(exec, 'f', -1, 64), libtestEscape.Replace(msg))
+			case j%100 == 71:
+				ignored++
+				stdout(`{ "type": "test", "name": "%s", "event": "ignored" }`, name(j))
+			default:
+				passed++
+				stdout(`{ "type": "test", "name": "%s", "event": "ok", "exec_time": %s }`, name(j), strconv.FormatFloat(exec, 'f', -1, 64))
+			}
+		}
+		event := "ok"
+		if failed > 0 {
+			event = "failed"
+			failedFlags = append(failedFlags, bin.flag)
+			stderr("error: test failed, to rerun pass `%s`", bin.flag)
+		}
+		stdout(`{ "type": "suite", "event": "%s", "passed": %d, "failed": %d, "ignored": %d, "measured": 0, "filtered_out": 0, "exec_time": %s }`,
+			event, passed, failed, ignored, strconv.FormatFloat(total, 'f', -1, 64))
+		failedTotal += failed
+	}
+	if len(failedFlags) > 0 {
+		stderr("error: %d targets failed:", len(failedFlags))
+		for _, f := range failedFlags {
+			stderr("    `%s`", f)
+		}
+	}
+	return out, failedTotal
+}
+
+// goEvent is a test2json event, its fields in test2json's order.
+type goEvent struct {
+	Time    time.Time
+	Action  string
+	Package string
+	Test    string   `json:",omitempty"`
+	Elapsed *float64 `json:",omitempty"`
+	Output  string   `json:",omitempty"`
+}
+
+// goStream is `go test -json ./...` output for n tests in pkgs packages,
+// and the number of failing tests.
+func goStream(n, pkgs int) ([]line, int) {
+	var out []line
+	now := time.Date(2026, 3, 21, 14, 45, 54, 660514560, time.UTC)
+	emit := func(e goEvent) {
+		now = now.Add(1357 * time.Nanosecond)
+		e.Time = now
+		b, err := json.Marshal(e)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, line{adapters.Stdout, b})
+	}
+	f := func(x float64) *float64 { return &x }
+	failedTotal := 0
+	per := n / pkgs
+	for p := range pkgs {
+		pkg := fmt.Sprintf("example.com/bench/p%02d", p)
+		count := per
+		if p == pkgs-1 {
+			count = n - per*(pkgs-1)
+		}
+		emit(goEvent{Action: "start", Package: pkg})
+		failed := 0
+		for i := range count {
+			name := fmt.Sprintf("TestCase%05d", i)
+			emit(goEvent{Action: "run", Package: pkg, Test: name})
+			emit(goEvent{Action: "output", Package: pkg, Test: name, Output: "=== RUN   " + name + "\n"})
+			switch {
+			case i%100 == 37:
+				failed++
+				emit(goEvent{Action: "output", Package: pkg, Test: name, Output: fmt.Sprintf("    p_test.go:%d: Add(%d, 1) = %d, want %d\n", 10+i%500, i, i, i+1)})
+				emit(goEvent{Action: "output", Package: pkg, Test: name, Output: "--- FAIL: " + name + " (0.00s)\n"})
+				emit(goEvent{Action: "fail", Package: pkg, Test: name, Elapsed: f(0)})
+			case i%100 == 71:
+				emit(goEvent{Action: "output", Package: pkg, Test: name, Output: fmt.Sprintf("    p_test.go:%d: not on this platform\n", 10+i%500)})
+				emit(goEvent{Action: "output", Package: pkg, Test: name, Output: "--- SKIP: " + name + " (0.00s)\n"})
+				emit(goEvent{Action: "skip", Package: pkg, Test: name, Elapsed: f(0)})
+			default:
+				emit(goEvent{Action: "output", Package: pkg, Test: name, Output: "--- PASS: " + name + " (0.00s)\n"})
+				emit(goEvent{Action: "pass", Package: pkg, Test: name, Elapsed: f(0)})
+			}
+		}
+		if failed > 0 {
+			emit(goEvent{Action: "output", Package: pkg, Output: "FAIL\n"})
+			emit(goEvent{Action: "output", Package: pkg, Output: "FAIL\t" + pkg + "\t1.234s\n"})
+			emit(goEvent{Action: "fail", Package: pkg, Elapsed: f(1.234)})
+		} else {
+			emit(goEvent{Action: "output", Package: pkg, Output: "PASS\n"})
+			emit(goEvent{Action: "output", Package: pkg, Output: "ok  \t" + pkg + "\t1.234s\n"})
+			emit(goEvent{Action: "pass", Package: pkg, Elapsed: f(1.234)})
+		}
+		failedTotal += failed
+	}
+	return out, failedTotal
+}
