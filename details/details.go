@@ -5,6 +5,7 @@
 package details
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,14 +15,18 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"strobe/report"
 )
 
-// Retention: the newest keepRuns runs, none older than keepFor.
+// Retention: the newest keepRuns runs, none older than keepFor, and no
+// more than keepBytes in all (a run that floods its output leaves a record
+// of 20 MiB).
 const (
-	keepRuns = 200
-	keepFor  = 7 * 24 * time.Hour
+	keepRuns  = 200
+	keepFor   = 7 * 24 * time.Hour
+	keepBytes = 512 << 20
 )
 
 // Record is one run's details file. Fields are only ever added.
@@ -100,9 +105,8 @@ func Write(dir string, rec *Record) (string, error) {
 		return "", fmt.Errorf("writing details: %w", err)
 	}
 	defer os.Remove(f.Name()) // after a successful rename this fails harmlessly
-	enc := json.NewEncoder(f)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(rec); err != nil {
+	w := bufio.NewWriterSize(f, 64<<10)
+	if err := encode(w, rec); err != nil {
 		f.Close()
 		return "", fmt.Errorf("writing details: %w", err)
 	}
@@ -120,11 +124,61 @@ func Write(dir string, rec *Record) (string, error) {
 	return path, nil
 }
 
+// encode writes rec as compact JSON without ever holding the whole document:
+// the output streams, up to 10 MiB each, are escaped straight into w, so
+// writing a record costs little more memory than the record itself.
+func encode(w *bufio.Writer, rec *Record) error {
+	// Outer fields shadow the embedded ones of the same JSON name; nil and
+	// omitempty, they leave the streams out of the head.
+	head, err := json.Marshal(struct {
+		*Record
+		Stdout *Stream `json:"stdout,omitempty"`
+		Stderr *Stream `json:"stderr,omitempty"`
+	}{Record: rec})
+	if err != nil {
+		return err
+	}
+	w.Write(head[:len(head)-1]) // without its closing brace
+	for _, s := range []struct {
+		name string
+		s    *Stream
+	}{{"stdout", &rec.Stdout}, {"stderr", &rec.Stderr}} {
+		fmt.Fprintf(w, `,%q:{"text":`, s.name)
+		if err := writeString(w, s.s.Text); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, `,"bytes":%d,"truncated":%t}`, s.s.Bytes, s.s.Truncated)
+	}
+	w.WriteString("}\n")
+	return w.Flush()
+}
+
+// writeString writes s as a JSON string, escaping it a chunk at a time; a
+// chunk ends on a rune boundary so no character is split.
+func writeString(w *bufio.Writer, s string) error {
+	const chunk = 64 << 10
+	w.WriteByte('"')
+	for len(s) > 0 {
+		n := min(chunk, len(s))
+		for n < len(s) && !utf8.RuneStart(s[n]) {
+			n++
+		}
+		b, err := json.Marshal(s[:n])
+		if err != nil {
+			return err
+		}
+		w.Write(b[1 : len(b)-1])
+		s = s[n:]
+	}
+	return w.WriteByte('"')
+}
+
 // Entry is a run listed in the details directory.
 type Entry struct {
 	RunID   string
 	Path    string
 	ModTime time.Time
+	Size    int64
 }
 
 // List returns the runs in dir, newest first.
@@ -146,7 +200,7 @@ func List(dir string) ([]Entry, error) {
 		if err != nil {
 			continue // pruned meanwhile
 		}
-		out = append(out, Entry{RunID: strings.TrimSuffix(name, ".json"), Path: filepath.Join(dir, name), ModTime: fi.ModTime()})
+		out = append(out, Entry{RunID: strings.TrimSuffix(name, ".json"), Path: filepath.Join(dir, name), ModTime: fi.ModTime(), Size: fi.Size()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ModTime.After(out[j].ModTime) })
 	return out, nil
@@ -157,8 +211,11 @@ func prune(dir string, now time.Time) {
 	if err != nil {
 		return
 	}
+	var total int64
 	for i, e := range entries {
-		if i >= keepRuns || now.Sub(e.ModTime) > keepFor {
+		total += e.Size
+		// The newest record always stays, however large.
+		if i > 0 && (i >= keepRuns || now.Sub(e.ModTime) > keepFor || total > keepBytes) {
 			os.Remove(e.Path)
 		}
 	}

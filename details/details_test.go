@@ -57,6 +57,33 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	}
 }
 
+// TestStreamsRoundTrip checks the hand-streamed output texts: escapes,
+// multi-byte characters across chunk boundaries, invalid UTF-8.
+func TestStreamsRoundTrip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s", "tests")
+	rec := record("streams")
+	big := strings.Repeat("héllo \"wörld\"\n\t<tag> ", 20000) // > one 64 KiB chunk, runes straddle its edges
+	rec.Stdout = Stream{Text: big, Bytes: 1 << 30, Truncated: true}
+	rec.Stderr = Stream{Text: "bad \xff byte"}
+	path, err := Write(dir, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(dir, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Stdout.Text != big || got.Stdout.Bytes != 1<<30 || !got.Stdout.Truncated {
+		t.Errorf("stdout did not round-trip (%d bytes, want %d)", len(got.Stdout.Text), len(big))
+	}
+	if got.Stderr.Text != "bad \ufffd byte" {
+		t.Errorf("stderr = %q, want the invalid byte replaced", got.Stderr.Text)
+	}
+	if got.Response.RunID != "streams" || len(got.Tests) != 1 {
+		t.Errorf("head lost: %+v", got.Response)
+	}
+}
+
 func TestRefusesPlantedSymlink(t *testing.T) {
 	base := t.TempDir()
 	target := filepath.Join(base, "elsewhere")
@@ -108,7 +135,15 @@ func TestPrune(t *testing.T) {
 	if _, err := os.Stat(old); err == nil {
 		t.Errorf("a record older than %v survived", keepFor)
 	}
-	// The newest are the ones kept.
+	// The newest are the ones kept, and the total size is capped.
+	huge := filepath.Join(dir, "huge.json")
+	os.WriteFile(huge, make([]byte, keepBytes), 0o600)
+	os.Chtimes(huge, now, now.Add(-time.Hour))
+	prune(dir, now)
+	if _, err := os.Stat(huge); err == nil {
+		t.Errorf("records over %d bytes in all survived", keepBytes)
+	}
+	entries, _ = List(dir)
 	if entries[0].ModTime.Before(entries[len(entries)-1].ModTime) {
 		t.Errorf("List is not newest first")
 	}

@@ -2,6 +2,8 @@
 // that memory stays flat however much a test prints.
 package tail
 
+import "strings"
+
 // Buffer keeps the last Cap bytes written to it. The zero value is not
 // usable; use New. Memory grows with what is written, up to Cap.
 type Buffer struct {
@@ -50,8 +52,14 @@ func (b *Buffer) Bytes() []byte {
 	return append(out, b.buf[:b.start]...)
 }
 
-// String returns the kept bytes as a string.
-func (b *Buffer) String() string { return string(b.Bytes()) }
+// String returns the kept bytes as a string, copying them once.
+func (b *Buffer) String() string {
+	var s strings.Builder
+	s.Grow(len(b.buf))
+	s.Write(b.buf[b.start:])
+	s.Write(b.buf[:b.start])
+	return s.String()
+}
 
 // Len is the number of bytes kept.
 func (b *Buffer) Len() int { return len(b.buf) }
