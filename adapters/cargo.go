@@ -97,13 +97,15 @@ func (cargo) Plan(req Request, rec *Recorder) (*Plan, error) {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real // cargo reports canonical paths
 	}
-	// Metadata tells the levels apart and where the workspace root is
-	// (rustc prints paths relative to it). Only the levels need it: the
-	// whole suite or one test runs without, and cargo test then reports
-	// whatever is wrong with the manifest.
-	meta, err := readCargoMetadata(prefix, root, cargoManifestFlags(userArgs))
-	if err != nil && req.Level != LevelAll {
-		return nil, err
+	// Metadata tells the levels apart. The whole suite or one test runs
+	// without it: cargo metadata costs tens of milliseconds on every run,
+	// and cargo test reports whatever is wrong with the manifest anyway.
+	var meta *cargoMetadata
+	if req.Level != LevelAll {
+		var err error
+		if meta, err = readCargoMetadata(prefix, root, cargoManifestFlags(userArgs)); err != nil {
+			return nil, err
+		}
 	}
 
 	args := slices.Clone(prefix)
@@ -123,13 +125,30 @@ func (cargo) Plan(req Request, rec *Recorder) (*Plan, error) {
 		args = append(args, "--exact", req.Test)
 	}
 
-	wsRoot := root
+	wsRoot := cargoWorkspaceRoot(root)
 	if meta != nil && meta.WorkspaceRoot != "" {
 		wsRoot = meta.WorkspaceRoot
 	}
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
 	p.test, p.level = req.Test, req.Level
 	return &Plan{Argv: args, Dir: req.ProjectRoot, Parser: p}, nil
+}
+
+// cargoWorkspaceRoot finds the workspace dir belongs to, as cargo does
+// without a manifest flag: the nearest directory at or above dir whose
+// Cargo.toml has a [workspace] table; dir itself when there is none. rustc
+// prints paths relative to it.
+func cargoWorkspaceRoot(dir string) string {
+	for d := dir; ; {
+		if b, err := os.ReadFile(filepath.Join(d, "Cargo.toml")); err == nil && cargoWorkspaceTable.Match(b) {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
 }
 
 // splitCargoTest splits `cargo [+toolchain] test ARGS [-- TEST ARGS]` into
