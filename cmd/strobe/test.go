@@ -54,7 +54,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(env, "env", "extra environment variable NAME=value (repeatable)")
 	fs.StringVar(&timeout, "timeout", "", "hard timeout of the test phase, e.g. 30s or 5m (default by level: unit 30s, integration 2m, e2e 5m, all 10m)")
 	fs.BoolVar(&asJSON, "json", false, "print only the JSON response")
-	fs.Bool("no-daemon", true, "run in this process (the only mode for now)")
+	noDaemon := fs.Bool("no-daemon", false, "run in this process instead of through the daemon")
 
 	// Flags may come before or after DIR.
 	var dirs []string
@@ -94,6 +94,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if !*noDaemon {
+		return testThroughDaemon(ctx, req, asJSON, stdout, stderr)
+	}
 	r, err := runner.Start(ctx, req, runner.Options{})
 	if err != nil {
 		return usageError(stdout, stderr, asJSON, err)
@@ -109,7 +112,11 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		<-r.Done()
 	}
 	p.stop()
-	resp := r.Result()
+	return finish(stdout, r.Result(), asJSON)
+}
+
+// finish prints a run's response and turns it into the exit code.
+func finish(stdout io.Writer, resp *report.Response, asJSON bool) int {
 	if asJSON {
 		writeJSON(stdout, resp)
 	} else {

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"strobe/daemon"
+)
+
+func init() {
+	register(command{name: "daemon", summary: "[--idle 30m]  run the per-user daemon in the foreground (strobe test and strobe mcp start it on demand)", order: 40, run: cmdDaemon})
+}
+
+func cmdDaemon(ctx context.Context, args []string, _, stderr io.Writer) int {
+	fs := flag.NewFlagSet("strobe daemon", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	idle := fs.Duration("idle", daemon.DefaultIdle, "exit after this long without requests and with no run going (0: never)")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "strobe daemon: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	paths, err := daemon.DefaultPaths()
+	if err != nil {
+		fmt.Fprintf(stderr, "strobe: %v\n", err)
+		return exitUsage
+	}
+	if err := os.MkdirAll(paths.Home, 0o700); err != nil {
+		fmt.Fprintf(stderr, "strobe: %v\n", err)
+		return exitUsage
+	}
+	log, logw, err := daemon.NewLogger(paths.Log)
+	if err != nil {
+		fmt.Fprintf(stderr, "strobe: opening the daemon log: %v\n", err)
+		return exitUsage
+	}
+	// The daemon must not keep the directory it was started in busy.
+	os.Chdir("/")
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	err = daemon.Run(ctx, daemon.Options{Paths: paths, Version: version, Idle: *idle, Log: log, LogWriter: logw})
+	switch {
+	case errors.Is(err, daemon.ErrRunning):
+		log.Info("another daemon serves; exiting")
+		return exitOK
+	case err != nil:
+		log.Error("daemon failed", zapErr(err))
+		fmt.Fprintf(stderr, "strobe daemon: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}

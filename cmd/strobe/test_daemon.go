@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/term"
+
+	"strobe/adapters"
+	"strobe/daemon"
+	"strobe/report"
+	"strobe/runner"
+)
+
+// statusWait is how long each debug_test_status call of the CLI waits.
+const statusWait = 45 * time.Second
+
+// testThroughDaemon runs req in the daemon (started on demand) as an MCP
+// client of the same SDK agents use: debug_test answers at once with the
+// runId, then debug_test_status waits, with progress notifications drawn on
+// a terminal. Ctrl+C (ctx) cancels the run in the daemon and prints its
+// partial result.
+func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, stdout, stderr io.Writer) int {
+	paths, err := daemon.DefaultPaths()
+	if err != nil {
+		return usageError(stdout, stderr, asJSON, err)
+	}
+	conn, err := daemon.Connect(ctx, paths, daemon.NewHello(version))
+	if err != nil {
+		if ctx.Err() != nil {
+			return exitInterrupt
+		}
+		return usageError(stdout, stderr, asJSON, fmt.Errorf("%v (`strobe test --no-daemon` runs without the daemon)", err))
+	}
+	if msg := daemon.Mismatch(conn.Welcome, version); msg != "" {
+		fmt.Fprintln(stderr, msg)
+	}
+	var p *remoteProgress
+	if f, ok := stderr.(*os.File); ok && !asJSON && term.IsTerminal(int(f.Fd())) {
+		p = startRemoteProgress(f)
+		defer p.stop()
+	}
+	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
+	if p != nil {
+		opts.ProgressNotificationHandler = func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { p.update(r.Params) }
+	}
+	// The session lives until we close it: Ctrl+C must still reach the
+	// daemon through it.
+	cs, err := daemon.NewClient(version, opts).Connect(context.WithoutCancel(ctx), conn.Transport(), nil)
+	if err != nil {
+		conn.Close()
+		return usageError(stdout, stderr, asJSON, fmt.Errorf("talking to the strobe daemon: %w", err))
+	}
+	defer cs.Close()
+
+	zero := int64(0)
+	args := daemon.TestArgs{ProjectRoot: req.ProjectRoot, Framework: req.Framework, Level: req.Level, Test: req.Test,
+		Command: req.Command, Env: req.Env, Timeout: req.Timeout.Milliseconds(), WaitMs: &zero}
+	if req.Timeout > 0 && args.Timeout == 0 {
+		args.Timeout = 1
+	}
+	resp, err := callTool(ctx, cs, "debug_test", args, nil)
+	switch {
+	case ctx.Err() != nil:
+		return exitInterrupt
+	case err != nil:
+		return usageError(stdout, stderr, asJSON, err)
+	}
+	p.show(resp)
+	wait := statusWait.Milliseconds()
+	for n := 0; resp.Status == report.Running; n++ {
+		id := resp.RunID
+		var token any
+		if p != nil {
+			token = fmt.Sprintf("strobe-cli-%d", n)
+		}
+		resp, err = callTool(ctx, cs, "debug_test_status", daemon.StatusArgs{RunID: id, WaitMs: &wait}, token)
+		if ctx.Err() != nil {
+			// Interrupted: the cancelled call already told the daemon; ask
+			// for the partial result explicitly.
+			cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			resp, err = callTool(cctx, cs, "debug_test_cancel", daemon.CancelArgs{RunID: id}, nil)
+			cancel()
+			if err != nil {
+				fmt.Fprintf(stderr, "strobe: cancelling run %s: %v\n", id, err)
+				return exitInterrupt
+			}
+			break
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "strobe: waiting for run %s: %v\n", id, err)
+			return exitUsage
+		}
+	}
+	p.stop()
+	return finish(stdout, resp, asJSON)
+}
+
+// callTool calls a strobe tool and decodes its response. A tool error is
+// returned as an error with its one-line reason.
+func callTool(ctx context.Context, cs *mcp.ClientSession, name string, args any, token any) (*report.Response, error) {
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	if token != nil {
+		params.SetProgressToken(token)
+	}
+	res, err := cs.CallTool(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		var msg []string
+		for _, c := range res.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				msg = append(msg, t.Text)
+			}
+		}
+		return nil, errors.New(strings.Join(msg, " "))
+	}
+	var b []byte
+	if res.StructuredContent != nil {
+		b, err = json.Marshal(res.StructuredContent)
+	} else if len(res.Content) > 0 {
+		if t, ok := res.Content[0].(*mcp.TextContent); ok {
+			b = []byte(t.Text)
+		}
+	}
+	var resp report.Response
+	if err == nil {
+		err = json.Unmarshal(b, &resp)
+	}
+	if err != nil || resp.Status == "" {
+		return nil, fmt.Errorf("the daemon's answer to %s is not a response: %.200s", name, b)
+	}
+	return &resp, nil
+}
+
+// remoteProgress draws the progress line of a run in the daemon from its
+// progress notifications, ticking the clocks in between.
+type remoteProgress struct {
+	mu        sync.Mutex
+	framework string
+	pr        *report.Progress
+	at        time.Time
+	done      chan struct{}
+	stopped   chan struct{}
+	once      sync.Once
+}
+
+func startRemoteProgress(f *os.File) *remoteProgress {
+	p := &remoteProgress{done: make(chan struct{}), stopped: make(chan struct{})}
+	width := 100
+	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 20 {
+		width = w
+	}
+	go func() {
+		defer close(p.stopped)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-p.done:
+				fmt.Fprint(f, "\r\033[K")
+				return
+			case <-tick.C:
+				if line := p.line(); line != "" {
+					fmt.Fprint(f, "\r\033[K"+clip(line, width-1))
+				}
+			}
+		}
+	}()
+	return p
+}
+
+func (p *remoteProgress) show(resp *report.Response) {
+	if p == nil || resp.Progress == nil {
+		return
+	}
+	p.mu.Lock()
+	p.framework, p.pr, p.at = resp.Framework, resp.Progress, time.Now()
+	p.mu.Unlock()
+}
+
+func (p *remoteProgress) update(params *mcp.ProgressNotificationParams) {
+	raw, ok := params.Meta[daemon.MetaProgress]
+	if !ok {
+		return
+	}
+	b, _ := json.Marshal(raw)
+	var pr report.Progress
+	if json.Unmarshal(b, &pr) != nil {
+		return
+	}
+	fw, _ := params.Meta[daemon.MetaFramewrk].(string)
+	p.mu.Lock()
+	p.framework, p.pr, p.at = fw, &pr, time.Now()
+	p.mu.Unlock()
+}
+
+// line is progressLine's, with the clocks moved on since the notification.
+func (p *remoteProgress) line() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pr == nil {
+		return ""
+	}
+	since := time.Since(p.at)
+	rp := runner.Progress{Elapsed: time.Duration(p.pr.ElapsedMS)*time.Millisecond + since, Warning: p.pr.Warning,
+		Progress: adapters.Progress{Phase: adapters.Phase(p.pr.Phase), Passed: p.pr.Passed, Failed: p.pr.Failed, Skipped: p.pr.Skipped}}
+	for _, t := range p.pr.Running {
+		rp.Running = append(rp.Running, adapters.RunningTest{Name: t.Name, Since: p.at.Add(-time.Duration(t.ElapsedMS) * time.Millisecond)})
+	}
+	return progressLine(p.framework, rp)
+}
+
+// stop erases the line; a nil progress does nothing.
+func (p *remoteProgress) stop() {
+	if p == nil {
+		return
+	}
+	p.once.Do(func() {
+		close(p.done)
+		<-p.stopped
+	})
+}

@@ -1,0 +1,167 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"strobe/adapters"
+	"strobe/report"
+	"strobe/runner"
+)
+
+// retainResults is how long a finished run's result stays in memory; after
+// it, debug_test_status reads it back from the details file.
+const retainResults = 30 * time.Minute
+
+// entry is one run the daemon owns.
+type entry struct {
+	run        *runner.Run
+	root       string
+	detailsDir string
+	clientPID  int
+	started    time.Time
+	finished   time.Time // zero while running
+}
+
+// registry holds the daemon's runs by id. A run belongs to the daemon, not
+// to the connection that started it: a dropped connection never stops it,
+// and its result stays here for retainResults.
+type registry struct {
+	mu     sync.Mutex
+	byID   map[string]*entry
+	active map[string]*entry // by project root; nil value: a start in progress
+	wg     sync.WaitGroup    // one per run not yet done
+	retain time.Duration
+	onDone func(*entry)
+}
+
+func newRegistry(retain time.Duration) *registry {
+	return &registry{byID: map[string]*entry{}, active: map[string]*entry{}, retain: retain}
+}
+
+// busyError is a second run asked for on a project that has one going.
+func busyError(root string, e *entry) error {
+	if e == nil {
+		return &adapters.UsageError{Msg: fmt.Sprintf("a run on %s is starting now: wait a moment and ask again", root)}
+	}
+	return &adapters.UsageError{Msg: fmt.Sprintf("a run on %s is already going: runId %s, started %s ago; wait for it with debug_test_status or stop it with debug_test_cancel",
+		root, e.run.ID, time.Since(e.started).Round(time.Second))}
+}
+
+// start runs req unless its project has a run going.
+func (g *registry) start(req runner.Request, opts runner.Options, clientPID int) (*entry, error) {
+	root := filepath.Clean(req.ProjectRoot)
+	g.mu.Lock()
+	if e, busy := g.active[root]; busy {
+		g.mu.Unlock()
+		return nil, busyError(root, e)
+	}
+	// Reserve the project while the runner plans (cargo metadata can take
+	// a while), without holding the lock over it.
+	g.active[root] = nil
+	g.mu.Unlock()
+
+	r, err := runner.Start(context.Background(), req, opts)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err != nil {
+		delete(g.active, root)
+		return nil, err
+	}
+	e := &entry{run: r, root: root, detailsDir: opts.DetailsDir, clientPID: clientPID, started: time.Now()}
+	g.byID[r.ID] = e
+	g.active[root] = e
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		<-r.Done()
+		g.mu.Lock()
+		e.finished = time.Now()
+		if g.active[root] == e {
+			delete(g.active, root)
+		}
+		onDone := g.onDone
+		g.mu.Unlock()
+		if onDone != nil {
+			onDone(e)
+		}
+		time.AfterFunc(g.retain, func() {
+			g.mu.Lock()
+			delete(g.byID, r.ID)
+			g.mu.Unlock()
+		})
+	}()
+	return e, nil
+}
+
+func (g *registry) get(id string) *entry {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.byID[id]
+}
+
+// running counts the runs going now.
+func (g *registry) running() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n := 0
+	for _, e := range g.active {
+		if e != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// cancelAll stops every run and waits for each to be reaped.
+func (g *registry) cancelAll(wait time.Duration) bool {
+	g.mu.Lock()
+	for _, e := range g.byID {
+		if e.finished.IsZero() {
+			e.run.Cancel()
+		}
+	}
+	g.mu.Unlock()
+	done := make(chan struct{})
+	go func() { g.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(wait):
+		return false
+	}
+}
+
+// RunInfo is one run as `strobe status` lists it.
+type RunInfo struct {
+	RunID       string        `json:"runId"`
+	Status      report.Status `json:"status"`
+	ProjectRoot string        `json:"projectRoot"`
+	Framework   string        `json:"framework"`
+	ClientPID   int           `json:"clientPid,omitempty"`
+	Started     time.Time     `json:"started"`
+	DurationMS  int64         `json:"duration_ms"`
+}
+
+// list returns the runs in memory, newest first.
+func (g *registry) list() []RunInfo {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := []RunInfo{}
+	for _, e := range g.byID {
+		ri := RunInfo{RunID: e.run.ID, Status: report.Running, ProjectRoot: e.root, Framework: e.run.Framework(), ClientPID: e.clientPID, Started: e.started}
+		if e.finished.IsZero() {
+			ri.DurationMS = time.Since(e.started).Milliseconds()
+		} else {
+			ri.Status = e.run.Result().Status
+			ri.DurationMS = e.finished.Sub(e.started).Milliseconds()
+		}
+		out = append(out, ri)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Started.After(out[j].Started) })
+	return out
+}

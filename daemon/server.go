@@ -1,0 +1,386 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+	"golang.org/x/sys/unix"
+)
+
+// DefaultIdle is how long a daemon with no run and no request waits before
+// it exits.
+const DefaultIdle = 30 * time.Minute
+
+// Options configure a daemon.
+type Options struct {
+	Paths   Paths
+	Version string
+	// Idle is the idle shutdown delay; 0 means never.
+	Idle time.Duration
+	Log  *zap.Logger
+	// LogWriter receives the SDK's own warnings (slog JSON); may be nil.
+	LogWriter io.Writer
+}
+
+// ErrRunning is returned by Run when another daemon already serves.
+var ErrRunning = errors.New("another strobe daemon is already serving")
+
+// Daemon is a running daemon.
+type Daemon struct {
+	opts       Options
+	log        *zap.Logger
+	ctx        context.Context // cancelled when shutdown starts
+	reg        *registry
+	schemas    *mcp.SchemaCache
+	started    time.Time
+	lastActive atomic.Int64 // unix nanos
+	stopOnce   sync.Once
+	stopCh     chan struct{}
+
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]struct{}
+	conns    sync.WaitGroup
+}
+
+// Run serves until ctx is cancelled (SIGTERM, SIGINT), a client asks it to
+// stop, or it has been idle for opts.Idle. It returns ErrRunning, without
+// serving, when another daemon holds the lock and answers on the socket.
+func Run(ctx context.Context, opts Options) error {
+	if opts.Log == nil {
+		opts.Log = zap.NewNop()
+	}
+	p := opts.Paths
+	if err := ensureHome(p.Home); err != nil {
+		return err
+	}
+	lock, err := acquireLock(ctx, p, opts.Version)
+	if err != nil {
+		return err
+	}
+	defer lock.Close() // the kernel would release it anyway
+
+	// The lock is ours: a socket file left there is stale.
+	if err := os.Remove(p.Socket); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("removing stale socket %s: %w", p.Socket, err)
+	}
+	old := unix.Umask(0o077) // no window where the socket is open to others
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: p.Socket, Net: "unix"})
+	unix.Umask(old)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", p.Socket, err)
+	}
+	os.Chmod(p.Socket, 0o600)
+
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	d := &Daemon{opts: opts, log: opts.Log, ctx: sctx, reg: newRegistry(retainResults), schemas: mcp.NewSchemaCache(),
+		started: time.Now(), stopCh: make(chan struct{}), sessions: map[*mcp.ServerSession]struct{}{}}
+	d.reg.onDone = func(e *entry) {
+		r := e.run.Result()
+		d.log.Info("run finished", zap.String("runId", r.RunID), zap.String("status", string(r.Status)), zap.Duration("took", e.finished.Sub(e.started)))
+		d.touch()
+	}
+	d.touch()
+	d.log.Info("daemon started", zap.Int("pid", os.Getpid()), zap.String("version", opts.Version), zap.String("build", BuildID()),
+		zap.String("socket", p.Socket), zap.Duration("idle", opts.Idle))
+
+	acceptDone := make(chan struct{})
+	go func() {
+		defer close(acceptDone)
+		d.accept(sctx, ln)
+	}()
+
+	reason := d.waitForEnd(ctx)
+	d.log.Info("daemon stopping", zap.String("reason", reason))
+	// Stop accepting; closing the listener unlinks the socket, and the lock
+	// we still hold means no other daemon has bound that path since.
+	ln.Close()
+	<-acceptDone
+	cancel()
+	if !d.reg.cancelAll(20 * time.Second) {
+		d.log.Warn("runs still not reaped at shutdown")
+	}
+	d.closeSessions(5 * time.Second)
+	d.log.Info("daemon stopped")
+	d.log.Sync()
+	return nil
+}
+
+func (d *Daemon) waitForEnd(ctx context.Context) string {
+	var idle <-chan time.Time
+	if d.opts.Idle > 0 {
+		t := time.NewTicker(min(max(d.opts.Idle/4, 50*time.Millisecond), 30*time.Second))
+		defer t.Stop()
+		idle = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return "signal"
+		case <-d.stopCh:
+			return "stop requested"
+		case <-idle:
+			last := time.Unix(0, d.lastActive.Load())
+			if time.Since(last) >= d.opts.Idle && d.reg.running() == 0 {
+				return "idle for " + d.opts.Idle.String()
+			}
+		}
+	}
+}
+
+func (d *Daemon) touch() { d.lastActive.Store(time.Now().UnixNano()) }
+
+func (d *Daemon) requestStop() { d.stopOnce.Do(func() { close(d.stopCh) }) }
+
+func (d *Daemon) accept(ctx context.Context, ln *net.UnixListener) {
+	for {
+		c, err := ln.AcceptUnix()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			d.log.Warn("accept", zap.Error(err))
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		d.conns.Add(1)
+		go func() {
+			defer d.conns.Done()
+			d.serveConn(ctx, c)
+		}()
+	}
+}
+
+// serveConn checks who is calling, reads the hello, answers it, then speaks
+// MCP on the connection until the client goes away.
+func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn) {
+	refuse := func(msg string) {
+		c.SetWriteDeadline(time.Now().Add(2 * time.Second))
+		writeLine(c, Welcome{Strobe: protocolVersion, Version: d.opts.Version, Build: BuildID(), PID: os.Getpid(), Error: msg})
+		c.Close()
+	}
+	if uid, err := peerUID(c); err == nil && uid != os.Getuid() {
+		d.log.Warn("refused a connection from another user", zap.Int("uid", uid))
+		refuse(fmt.Sprintf("access denied: this strobe daemon belongs to uid %d and refuses uid %d; run your own (set %s)", os.Getuid(), uid, HomeEnv))
+		return
+	}
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReaderSize(c, 64<<10)
+	line, err := readLine(br, maxHelloLine)
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			refuse("expected strobe's hello line first: " + err.Error())
+		} else {
+			c.Close()
+		}
+		return
+	}
+	var h Hello
+	if err := json.Unmarshal(line, &h); err != nil || h.Strobe == 0 {
+		refuse("expected strobe's hello line first (connect through `strobe mcp`, which sends it)")
+		return
+	}
+	if h.Strobe != protocolVersion {
+		refuse(fmt.Sprintf("this daemon (version %s) speaks socket protocol %d, not %d: run `strobe stop` and retry", d.opts.Version, protocolVersion, h.Strobe))
+		return
+	}
+	c.SetReadDeadline(time.Time{})
+	if err := writeLine(c, Welcome{Strobe: protocolVersion, Version: d.opts.Version, Build: BuildID(), PID: os.Getpid()}); err != nil {
+		c.Close()
+		return
+	}
+	if h.Env == nil {
+		// A probe (another daemon checking that this one serves).
+		c.Close()
+		return
+	}
+	d.touch()
+	s := newSession(d, h)
+	srv := d.newServer(s)
+	t := &mcp.IOTransport{Reader: readCloser{newChecked(br, c), c}, Writer: c}
+	ss, err := srv.Connect(ctx, t, nil)
+	if err != nil {
+		d.log.Warn("mcp connect", zap.Error(err))
+		c.Close()
+		return
+	}
+	d.mu.Lock()
+	d.sessions[ss] = struct{}{}
+	d.mu.Unlock()
+	ss.Wait()
+	d.mu.Lock()
+	delete(d.sessions, ss)
+	d.mu.Unlock()
+}
+
+func (d *Daemon) closeSessions(wait time.Duration) {
+	d.mu.Lock()
+	var all []*mcp.ServerSession
+	for ss := range d.sessions {
+		all = append(all, ss)
+	}
+	d.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		var wg sync.WaitGroup
+		for _, ss := range all {
+			wg.Add(1)
+			go func() { defer wg.Done(); ss.Close() }()
+		}
+		wg.Wait()
+		d.conns.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(wait):
+		d.log.Warn("sessions still open at shutdown")
+	}
+}
+
+// Status is the answer of the strobe/status method.
+type Status struct {
+	mcp.ResultBase
+	PID      int       `json:"pid"`
+	Version  string    `json:"version"`
+	Build    string    `json:"build"`
+	Home     string    `json:"home"`
+	Started  time.Time `json:"started"`
+	UptimeMS int64     `json:"uptime_ms"`
+	IdleMS   int64     `json:"idle_ms"`
+	// IdleLimitMS is the idle shutdown delay; 0 means never.
+	IdleLimitMS int64     `json:"idle_limit_ms"`
+	Active      int       `json:"active"`
+	Runs        []RunInfo `json:"runs"`
+	Log         string    `json:"log"`
+}
+
+// StatusParams and StopParams carry nothing.
+type StatusParams struct{ mcp.ParamsBase }
+type StopParams struct{ mcp.ParamsBase }
+
+// Stopping answers strobe/stop.
+type Stopping struct {
+	mcp.ResultBase
+	PID int `json:"pid"`
+}
+
+// Custom methods for strobe's own CLI; agents see only the tools.
+const (
+	MethodStatus = "strobe/status"
+	MethodStop   = "strobe/stop"
+)
+
+func (d *Daemon) newServer(s *session) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "strobe", Title: "strobe test runner", Version: d.opts.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       sdkLogger(d.opts.LogWriter),
+		SchemaCache:  d.schemas,
+		Capabilities: &mcp.ServerCapabilities{},
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test", Description: testDescription}, s.debugTest)
+	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test_status", Description: statusDescription}, s.debugTestStatus)
+	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test_cancel", Description: cancelDescription}, s.debugTestCancel)
+	mcp.AddReceivingCustomMethod(srv, MethodStatus, func(context.Context, *mcp.ServerSession, *StatusParams) (*Status, error) {
+		return d.status(), nil
+	})
+	mcp.AddReceivingCustomMethod(srv, MethodStop, func(context.Context, *mcp.ServerSession, *StopParams) (*Stopping, error) {
+		d.log.Info("stop requested", zap.Int("clientPid", s.hello.PID))
+		d.requestStop()
+		return &Stopping{PID: os.Getpid()}, nil
+	})
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			d.touch()
+			return next(ctx, method, req)
+		}
+	})
+	return srv
+}
+
+func (d *Daemon) status() *Status {
+	last := time.Unix(0, d.lastActive.Load())
+	return &Status{PID: os.Getpid(), Version: d.opts.Version, Build: BuildID(), Home: d.opts.Paths.Home, Started: d.started,
+		UptimeMS: time.Since(d.started).Milliseconds(), IdleMS: time.Since(last).Milliseconds(), IdleLimitMS: d.opts.Idle.Milliseconds(),
+		Active: d.reg.running(), Runs: d.reg.list(), Log: d.opts.Paths.Log}
+}
+
+// acquireLock takes strobe.lock, one daemon per user. While another
+// process holds it, a daemon that answers on the socket means there is
+// nothing to do (ErrRunning); one that does not is starting or stopping, so
+// wait for the lock.
+func acquireLock(ctx context.Context, p Paths, version string) (*os.File, error) {
+	f, err := os.OpenFile(p.Lock, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", p.Lock, err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			f.Truncate(0)
+			f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+			return f, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("locking %s: %w", p.Lock, err)
+		}
+		if probe(p, version) {
+			f.Close()
+			return nil, ErrRunning
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, fmt.Errorf("%s stays locked by a daemon that does not answer on %s: stop it (its pid is in the lock file) and retry", p.Lock, p.Socket)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// probe reports whether a daemon answers the hello on the socket.
+func probe(p Paths, version string) bool {
+	h := Hello{Strobe: protocolVersion, Version: version, Build: BuildID(), PID: os.Getpid()}
+	c, err := Dial(p, h)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// LockHolder is the pid written in the lock file by the daemon holding it,
+// or 0.
+func LockHolder(p Paths) int {
+	b, err := os.ReadFile(p.Lock)
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(string(trimNL(b)))
+	return pid
+}
+
+func trimNL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == ' ') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

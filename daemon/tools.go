@@ -1,0 +1,304 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+
+	"strobe/details"
+	"strobe/report"
+	"strobe/runner"
+)
+
+// DefaultWait is how long a call waits for a run before answering
+// `running`: under the 60 s some agents give a tool call.
+const DefaultWait = 45 * time.Second
+
+// maxWait bounds waitMs.
+const maxWait = 10 * time.Minute
+
+// TestArgs are debug_test's arguments (DESIGN.md, "MCP tools").
+type TestArgs struct {
+	ProjectRoot string            `json:"projectRoot" jsonschema:"absolute path of the project directory"`
+	Framework   string            `json:"framework,omitempty" jsonschema:"override detection: cargo, catch2, xcodebuild, go, generic (the whole command line given in command)"`
+	Level       string            `json:"level,omitempty" jsonschema:"unit, integration or e2e; omitted runs the whole suite"`
+	Test        string            `json:"test,omitempty" jsonschema:"run only the test of this name (as the failures and rerun commands name it)"`
+	Command     string            `json:"command,omitempty" jsonschema:"test binary (Catch2, GoogleTest) or, for generic, the whole command line"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"extra environment variables for the tests"`
+	Timeout     int64             `json:"timeout,omitempty" jsonschema:"hard timeout in ms of the test phase (building is not counted); default by level: unit 30000, integration 120000, e2e 300000, all 600000"`
+	WaitMs      *int64            `json:"waitMs,omitempty" jsonschema:"how long this call waits before answering status running (default 45000; 0 answers at once)"`
+}
+
+// StatusArgs are debug_test_status's arguments.
+type StatusArgs struct {
+	RunID  string `json:"runId" jsonschema:"the runId of a debug_test answer"`
+	WaitMs *int64 `json:"waitMs,omitempty" jsonschema:"how long to wait for the run to end before answering status running again (default 45000; 0 answers at once)"`
+}
+
+// CancelArgs are debug_test_cancel's arguments.
+type CancelArgs struct {
+	RunID string `json:"runId" jsonschema:"the runId of the run to stop"`
+}
+
+const testDescription = `Run a project's tests and get a short structured result. Use it instead of running tests through a shell: it detects the framework (cargo, go, catch2, xcodebuild; generic for any command), and answers which test failed, where (file:line) and why, with a command to rerun just that test; which test hung and the thread stacks that show why (stuck detection); whether the run crashed (signal, crash type) or failed to build (compiler errors). The full record (every test, its output) goes to the JSON file named in "details".
+
+status is one of passed, failed, stuck, crashed, timeout, cancelled, build_failed, no_tests, error, running. Only "passed" is a success: never read a crash, a hang or a build error as one.
+
+The call waits up to waitMs (default 45 s). If the run is still going it answers status "running" with a runId and live progress (counts, phase, the tests running now and for how long, any stuck warning): call debug_test_status with that runId to wait again, or debug_test_cancel to stop it. The run goes on even if this call is interrupted or the connection drops; one run per project at a time (a second one gets an error naming the running runId).`
+
+const statusDescription = `Wait again for a run started by debug_test that answered status "running": answers its final result (same shape as debug_test) when it ends within waitMs (default 45 s), else "running" again with live progress. Results stay collectable by runId for at least 30 minutes.`
+
+const cancelDescription = `Stop a run started by debug_test (its whole process tree), and answer its partial result with status "cancelled" (or its final result if it had already ended).`
+
+const instructions = `strobe runs a project's tests and answers with structured results: failures with file:line and rerun commands, hung tests with stacks, crashes, build errors. Prefer debug_test over running test commands in a shell.`
+
+// session is one connection: the client's environment and details directory.
+type session struct {
+	d          *Daemon
+	hello      Hello
+	env        []string
+	detailsDir string
+}
+
+func newSession(d *Daemon, h Hello) *session {
+	env := h.Env
+	if env == nil {
+		// Never fall back to the daemon's environment (runner's nil).
+		env = []string{}
+	}
+	return &session{d: d, hello: h, env: env, detailsDir: detailsDirFor(env)}
+}
+
+// detailsDirFor is details.Dir() as the client computes it: its TMPDIR, or /tmp.
+func detailsDirFor(env []string) string {
+	tmp := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
+			tmp = v
+		}
+	}
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	return filepath.Join(tmp, fmt.Sprintf("strobe-%d", os.Getuid()), "tests")
+}
+
+// toolError is a tool error with a one-line reason.
+func toolError(err error) error {
+	return errors.New(strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " "))
+}
+
+func waitFor(ms *int64) (time.Duration, error) {
+	if ms == nil {
+		return DefaultWait, nil
+	}
+	if *ms < 0 {
+		return 0, fmt.Errorf("waitMs %d is negative: give 0 to answer at once, or leave it out for 45000", *ms)
+	}
+	return min(time.Duration(*ms)*time.Millisecond, maxWait), nil
+}
+
+func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in TestArgs) (*mcp.CallToolResult, *report.Response, error) {
+	s.d.touch()
+	defer s.d.touch()
+	wait, err := waitFor(in.WaitMs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if in.Timeout < 0 {
+		return nil, nil, fmt.Errorf("timeout %d ms is negative: give a positive number of milliseconds, or leave it out for the default", in.Timeout)
+	}
+	rreq := runner.Request{ProjectRoot: in.ProjectRoot, Framework: in.Framework, Level: in.Level, Test: in.Test,
+		Command: in.Command, Env: in.Env, BaseEnv: s.env, Timeout: time.Duration(in.Timeout) * time.Millisecond}
+	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir}, s.hello.PID)
+	if err != nil {
+		s.d.log.Info("run refused", zap.Any("root", in.ProjectRoot), zap.Any("error", err.Error()))
+		return nil, nil, toolError(err)
+	}
+	s.d.log.Info("run started", zap.Any("runId", e.run.ID), zap.Any("root", e.root), zap.Any("framework", e.run.Framework()), zap.Any("clientPid", s.hello.PID))
+	resp, err := s.wait(ctx, req, e, wait)
+	return nil, resp, err
+}
+
+func (s *session) debugTestStatus(ctx context.Context, req *mcp.CallToolRequest, in StatusArgs) (*mcp.CallToolResult, *report.Response, error) {
+	s.d.touch()
+	defer s.d.touch()
+	wait, err := waitFor(in.WaitMs)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, resp, err := s.lookup(in.RunID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if e == nil {
+		return nil, resp, nil
+	}
+	resp, err = s.wait(ctx, req, e, wait)
+	return nil, resp, err
+}
+
+func (s *session) debugTestCancel(ctx context.Context, req *mcp.CallToolRequest, in CancelArgs) (*mcp.CallToolResult, *report.Response, error) {
+	s.d.touch()
+	defer s.d.touch()
+	e, resp, err := s.lookup(in.RunID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if e == nil {
+		return nil, resp, nil
+	}
+	e.run.Cancel()
+	s.d.log.Info("run cancelled", zap.Any("runId", e.run.ID), zap.Any("clientPid", s.hello.PID))
+	select {
+	case <-e.run.Done():
+		return nil, e.run.Result(), nil
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+}
+
+// lookup finds a run in memory, or else its details file in the client's
+// details directory (a run older than retainResults, or of an earlier
+// daemon).
+func (s *session) lookup(id string) (*entry, *report.Response, error) {
+	if strings.TrimSpace(id) == "" {
+		return nil, nil, errors.New("runId is required: give the runId of a debug_test answer")
+	}
+	if e := s.d.reg.get(id); e != nil {
+		return e, nil, nil
+	}
+	if !strings.ContainsAny(id, "/\\") {
+		if rec, err := details.Read(s.detailsDir, id); err == nil && rec.Response.RunID == id {
+			return nil, &rec.Response, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("no run %q: it is not known to this daemon nor in %s; start one with debug_test", id, s.detailsDir)
+}
+
+// wait waits for e up to d and answers its result, or `running` with its
+// progress. While it waits it sends progress notifications if the client
+// gave a token. An MCP cancellation of this call cancels the run; a dropped
+// connection does not.
+func (s *session) wait(ctx context.Context, req *mcp.CallToolRequest, e *entry, d time.Duration) (*report.Response, error) {
+	select {
+	case <-e.run.Done():
+		return e.run.Result(), nil
+	default:
+	}
+	if d <= 0 {
+		return e.run.Running(), nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	var token any
+	if req != nil && req.Params != nil {
+		token = req.Params.GetProgressToken()
+	}
+	var tick <-chan time.Time
+	var p progressSender
+	if token != nil {
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		tick = t.C
+		p.send(ctx, req, token, e)
+	}
+	for {
+		select {
+		case <-e.run.Done():
+			return e.run.Result(), nil
+		case <-timer.C:
+			return e.run.Running(), nil
+		case <-tick:
+			p.send(ctx, req, token, e)
+		case <-ctx.Done():
+			// notifications/cancelled cancels with context.Canceled; a
+			// connection that went away cancels with its read error.
+			if errors.Is(context.Cause(ctx), context.Canceled) && s.d.ctx.Err() == nil {
+				e.run.Cancel()
+				s.d.log.Info("run cancelled by its client", zap.Any("runId", e.run.ID), zap.Any("clientPid", s.hello.PID))
+			}
+			return nil, ctx.Err()
+		}
+	}
+}
+
+const (
+	progressEvery     = 250 * time.Millisecond
+	progressHeartbeat = 5 * time.Second
+)
+
+// progressSender sends a notification when the progress changed, or every
+// progressHeartbeat (a long build changes nothing, and a client may reset
+// its timeout on progress). The progress value is the tests finished, bumped
+// by a little when only time passed: the spec wants it to increase.
+type progressSender struct {
+	last     string
+	lastSent time.Time
+	value    float64
+}
+
+// Meta keys of strobe's progress notifications.
+const (
+	MetaProgress = "strobe/progress"
+	MetaRunID    = "strobe/runId"
+	MetaFramewrk = "strobe/framework"
+)
+
+func (p *progressSender) send(ctx context.Context, req *mcp.CallToolRequest, token any, e *entry) {
+	r := e.run.Running()
+	pr := r.Progress
+	key := fmt.Sprintf("%s|%d|%d|%d|%s", pr.Phase, pr.Passed, pr.Failed, pr.Skipped, pr.Warning)
+	if len(pr.Running) > 0 {
+		key += "|" + pr.Running[0].Name
+	}
+	if key == p.last && time.Since(p.lastSent) < progressHeartbeat {
+		return
+	}
+	v := float64(pr.Passed + pr.Failed + pr.Skipped)
+	if v <= p.value && !p.lastSent.IsZero() {
+		v = p.value + 0.001
+	}
+	p.last, p.lastSent, p.value = key, time.Now(), v
+	req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+		ProgressToken: token,
+		Progress:      v,
+		Message:       ProgressMessage(r.Framework, pr),
+		Meta:          mcp.Meta{MetaProgress: pr, MetaRunID: r.RunID, MetaFramewrk: r.Framework},
+	})
+}
+
+// ProgressMessage is a progress line: framework, phase or counts, the test
+// running longest.
+func ProgressMessage(framework string, pr *report.Progress) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s · %s · ", framework, (time.Duration(pr.ElapsedMS) * time.Millisecond).Round(100*time.Millisecond))
+	if pr.Phase == "building" {
+		b.WriteString("building…")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%d passed", pr.Passed)
+	if pr.Failed > 0 {
+		fmt.Fprintf(&b, ", %d failed", pr.Failed)
+	}
+	if pr.Skipped > 0 {
+		fmt.Fprintf(&b, ", %d skipped", pr.Skipped)
+	}
+	if n := len(pr.Running); n > 0 {
+		fmt.Fprintf(&b, " · running %s (%s)", pr.Running[0].Name, (time.Duration(pr.Running[0].ElapsedMS) * time.Millisecond).Round(100*time.Millisecond))
+		if n > 1 {
+			fmt.Fprintf(&b, " +%d", n-1)
+		}
+	}
+	if pr.Warning != "" {
+		b.WriteString(" · " + pr.Warning)
+	}
+	return b.String()
+}
