@@ -402,7 +402,7 @@ func (e *env) run(a agent, r *Result) {
 		if e.Project != "" {
 			ch.mode = 0o644
 		}
-		if e.Uninstall && emptyJSON(c, next) {
+		if e.Uninstall && emptyFile(c, next) {
 			ch.remove, ch.data = true, nil
 		}
 		changes = append(changes, ch)
@@ -518,10 +518,13 @@ func hadEntry(c config, name string, f *file) bool {
 	return ok
 }
 
-// emptyJSON says whether an uninstall left a JSON file with nothing in it
-// but an empty object, which means strobe created it.
-func emptyJSON(c config, data []byte) bool {
-	return !c.toml && string(bytes.TrimSpace(data)) == "{}"
+// emptyFile says whether an uninstall left a file with nothing in it (an
+// empty JSON object, or no TOML at all), which means strobe created it.
+func emptyFile(c config, data []byte) bool {
+	if c.toml {
+		return len(bytes.TrimSpace(data)) == 0
+	}
+	return string(bytes.TrimSpace(data)) == "{}"
 }
 
 // verify decodes the file before and after with the format's own parser:
