@@ -230,3 +230,27 @@ func TestOpenCodeServersSpelling(t *testing.T) {
 		t.Errorf("strobe not beside the other servers:\n%s", b)
 	}
 }
+
+func TestGeminiAllowList(t *testing.T) {
+	home := setup(t, testCase{files: map[string]string{".gemini/settings.json": "{\"mcp\": {\"allowed\": [\"github\"]}}\n"}})
+	r := one(t, opts(home, testCase{}), "gemini")
+	if r.Outcome != Installed || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "mcp.allowed") {
+		t.Errorf("%s %v", r.Outcome, r.Notes)
+	}
+}
+
+func TestFileChangedWhileEditing(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(p, []byte("{}\n"), 0o600)
+	f, err := load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(p, []byte("{\"agent\": \"wrote this\"}\n"), 0o600)
+	if err := f.write([]byte("{\"strobe\": 1}\n"), 0o600); err == nil || !strings.Contains(err.Error(), "changed while") {
+		t.Fatalf("got %v", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "{\"agent\": \"wrote this\"}\n" {
+		t.Errorf("the agent's write was lost: %s", b)
+	}
+}

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -75,6 +76,9 @@ func (f *file) write(data []byte, newMode fs.FileMode) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	if err := f.unchanged(); err != nil {
+		return err
+	}
 	mode := newMode
 	if f.exists {
 		mode = f.mode
@@ -85,9 +89,28 @@ func (f *file) write(data []byte, newMode fs.FileMode) error {
 	return atomicWrite(f.real, data, mode)
 }
 
+// unchanged guards against an agent rewriting its config (Claude Code
+// rewrites ~/.claude.json as it runs) between strobe's read and its write:
+// strobe would otherwise put back the bytes it read and lose the agent's.
+func (f *file) unchanged() error {
+	now, err := os.ReadFile(f.real)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !f.exists:
+		return nil
+	case err != nil && f.exists:
+		return err
+	case !f.exists || !bytes.Equal(now, f.data):
+		return fmt.Errorf("%s changed while strobe was editing it (is the agent running and writing it?): left as it is now; run strobe install again", f.path)
+	}
+	return nil
+}
+
 // remove deletes the file, keeping its bytes in the backup beside it.
 func (f *file) remove() error {
 	if err := f.writable(); err != nil {
+		return err
+	}
+	if err := f.unchanged(); err != nil {
 		return err
 	}
 	if err := atomicWrite(f.real+backupSuffix, f.data, f.mode); err != nil {

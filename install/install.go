@@ -66,6 +66,7 @@ type Result struct {
 	Detail  string   // why skipped, what failed, or where strobe went
 	Files   []string // the files strobe changed (or would), as the user names them
 	Check   string   // a command that shows the agent sees strobe
+	Notes   []string // what the user must still know or do
 	Err     error
 }
 
@@ -130,6 +131,7 @@ type agent struct {
 	config      func(e *env, mcp []string) config
 	skills      func(e *env) string
 	check       string
+	notes       func(e *env, doc map[string]any) []string // after install
 }
 
 var agents = []agent{
@@ -153,6 +155,12 @@ var agents = []agent{
 			return e.home(".claude", "skills")
 		},
 		check: "claude mcp list",
+		notes: func(e *env, _ map[string]any) []string {
+			if e.Project != "" {
+				return []string{"Claude Code asks each user to approve the servers of .mcp.json the first time it starts there"}
+			}
+			return nil
+		},
 	},
 	{
 		name: "codex", title: "Codex",
@@ -174,6 +182,12 @@ var agents = []agent{
 			return filepath.Join(e.codexHome(), "skills")
 		},
 		check: "codex mcp list",
+		notes: func(e *env, _ map[string]any) []string {
+			if e.Project != "" {
+				return []string{"Codex reads .codex/config.toml only in a project you have marked trusted"}
+			}
+			return nil
+		},
 	},
 	{
 		name: "opencode", title: "OpenCode",
@@ -243,6 +257,17 @@ var agents = []agent{
 			return e.home(".gemini", "skills")
 		},
 		check: "gemini mcp list",
+		notes: func(e *env, doc map[string]any) []string {
+			// mcp.allowed, when set, is the list of the only servers Gemini CLI starts
+			var out []string
+			if v, ok := lookup(doc, []string{"mcp", "allowed"}); ok && !listHas(v, "strobe") {
+				out = append(out, `settings.json's mcp.allowed does not list "strobe": add it there, or Gemini CLI will not start strobe`)
+			}
+			if v, ok := lookup(doc, []string{"mcp", "excluded"}); ok && listHas(v, "strobe") {
+				out = append(out, `settings.json's mcp.excluded lists "strobe": take it out, or Gemini CLI will not start strobe`)
+			}
+			return out
+		},
 	},
 }
 
@@ -263,6 +288,16 @@ func lookupAgent(name string) (agent, bool) {
 		}
 	}
 	return agent{}, false
+}
+
+func listHas(v any, x string) bool {
+	l, _ := v.([]any)
+	for _, y := range l {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 func contains(xs []string, x string) bool {
@@ -374,6 +409,18 @@ func (e *env) run(a agent, r *Result) {
 	}
 	var changes []change
 	var next []byte
+	defer func() {
+		if r.Outcome == Failed || e.Uninstall || a.notes == nil {
+			return
+		}
+		var doc map[string]any
+		if c.toml {
+			doc, _ = decodeTOML(shown, next)
+		} else if len(next) > 0 {
+			_, doc, _ = parseJSON(shown, next)
+		}
+		r.Notes = a.notes(e, doc)
+	}()
 	switch {
 	case e.Uninstall && !f.exists:
 		next = nil

@@ -105,6 +105,9 @@ func printInstall(stdout io.Writer, o install.Options, results []install.Result)
 			line += "; check: " + r.Check
 		}
 		fmt.Fprintln(stdout, line)
+		for _, n := range r.Notes {
+			fmt.Fprintf(stdout, "          note: %s\n", n)
+		}
 	}
 	if !found && !o.Uninstall {
 		fmt.Fprint(stdout, install.Manual(o.Binary))
