@@ -254,3 +254,11 @@ func TestFileChangedWhileEditing(t *testing.T) {
 		t.Errorf("the agent's write was lost: %s", b)
 	}
 }
+
+func TestNotAnObject(t *testing.T) {
+	home := setup(t, testCase{files: map[string]string{".cursor/mcp.json": "{\"mcpServers\": null}\n"}})
+	r := one(t, opts(home, testCase{}), "cursor")
+	if r.Outcome != Failed || !strings.Contains(r.Detail, "~/.cursor/mcp.json: \"mcpServers\" is not an object") || !strings.Contains(r.Detail, "by hand") {
+		t.Errorf("%s %q", r.Outcome, r.Detail)
+	}
+}

@@ -346,7 +346,8 @@ func Run(o Options) ([]Result, error) {
 			continue
 		}
 		r := Result{Agent: a.name, Title: a.title, Check: a.check}
-		if trace, found := e.detect(a); !found && !named[a.name] {
+		// uninstall looks at every agent: removing finds nothing where strobe never went
+		if trace, found := e.detect(a); !found && !named[a.name] && !o.Uninstall {
 			r.Outcome, r.Detail = Skipped, "not found ("+trace+")"
 			out = append(out, r)
 			continue

@@ -254,9 +254,14 @@ func TestGolden(t *testing.T) {
 			// uninstall gives back the original bytes
 			un := opts(home, tc)
 			un.Uninstall = true
+			installed := outcomes(rs)
 			for a, o := range outcomes(mustRun(t, un)) {
-				if o != Removed && o != Skipped {
-					t.Errorf("uninstall: %s %s, want removed", a, o)
+				want := NotInstalled
+				if installed[a] == Installed {
+					want = Removed
+				}
+				if o != want {
+					t.Errorf("uninstall: %s %s, want %s", a, o, want)
 				}
 			}
 			if got := tree(t, home); !equalTrees(got, before) {

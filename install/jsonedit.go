@@ -82,7 +82,7 @@ func jsonSet(name string, src []byte, path []string, entry []field) ([]byte, err
 		}
 		changed, err := d.setOnce(&root, path, entry)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if !changed {
 			return d.src, nil
@@ -108,7 +108,7 @@ func (d *jsonDoc) setOnce(cur *hujson.Value, path []string, entry []field) (bool
 		indent := lineIndent(d.src, obj.Members[i].Name.StartOffset)
 		if _, ok := next.Value.(*hujson.Object); !ok {
 			if depth < len(path)-1 {
-				return false, fmt.Errorf("%q is not an object: strobe will not replace it; add its entry by hand", key)
+				return false, fmt.Errorf("%q is not an object, and strobe will not replace it: %w", key, errNotEditable)
 			}
 			d.replace(next, d.render(entry, indent))
 			return true, nil
