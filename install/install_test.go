@@ -114,7 +114,7 @@ var cases = []testCase{
 }
 `,
 		"app/.codex/config.toml": "# project codex\n[mcp_servers.db]\ncommand = \"pg-mcp\"\n",
-		"app/go.mod":             "module app\n",
+		"app/README":             "app\n",
 	}},
 }
 
