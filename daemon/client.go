@@ -34,6 +34,9 @@ func (c *Conn) Read(p []byte) (int, error)  { return c.r.Read(p) }
 func (c *Conn) Write(p []byte) (int, error) { return c.c.Write(p) }
 func (c *Conn) Close() error                { return c.c.Close() }
 
+// SetDeadline sets the connection's read and write deadline.
+func (c *Conn) SetDeadline(t time.Time) error { return c.c.SetDeadline(t) }
+
 // Transport is the connection as an MCP transport for the SDK.
 func (c *Conn) Transport() mcp.Transport { return &mcp.IOTransport{Reader: c, Writer: c} }
 
@@ -131,6 +134,10 @@ func Connect(ctx context.Context, p Paths, h Hello) (*Conn, error) {
 	}
 }
 
+// Executable is the strobe binary that Start runs as `strobe daemon`:
+// this one. Tests of other binaries point it at strobe.
+var Executable = os.Executable
+
 // Start starts `strobe daemon` detached: its own session (setsid), stdin
 // from /dev/null, stdout and stderr appended to the log, in /. The channel
 // yields its exit error (nil for a clean exit) if it ends.
@@ -138,7 +145,7 @@ func Start(p Paths) (<-chan error, error) {
 	if err := ensureHome(p.Home); err != nil {
 		return nil, err
 	}
-	exe, err := os.Executable()
+	exe, err := Executable()
 	if err != nil {
 		return nil, fmt.Errorf("starting daemon: %w", err)
 	}

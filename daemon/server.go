@@ -83,6 +83,12 @@ func Run(ctx context.Context, opts Options) error {
 		return fmt.Errorf("listening on %s: %w", p.Socket, err)
 	}
 	os.Chmod(p.Socket, 0o600)
+	if n := reapOrphans(); n > 0 {
+		opts.Log.Warn("killed processes left by a daemon that died", zap.Int("processes", n))
+	}
+	if err := startReaper(); err != nil {
+		opts.Log.Warn("starting the reaper", zap.Error(err))
+	}
 
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -211,7 +217,7 @@ func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn) {
 	s := newSession(d, h)
 	srv := d.newServer(s)
 	t := &mcp.IOTransport{Reader: readCloser{newChecked(br, c), c}, Writer: c}
-	ss, err := srv.Connect(ctx, t, nil)
+	ss, err := srv.Connect(context.WithoutCancel(ctx), t, nil)
 	if err != nil {
 		d.log.Warn("mcp connect", zap.Error(err))
 		c.Close()

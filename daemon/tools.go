@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -68,11 +69,9 @@ type session struct {
 }
 
 func newSession(d *Daemon, h Hello) *session {
-	env := h.Env
-	if env == nil {
-		// Never fall back to the daemon's environment (runner's nil).
-		env = []string{}
-	}
+	// Never the daemon's environment (runner's nil), and always the mark
+	// that lets a dead daemon's processes be found.
+	env := append(append([]string{}, h.Env...), OwnerEnv+"="+strconv.Itoa(os.Getpid()))
 	return &session{d: d, hello: h, env: env, detailsDir: detailsDirFor(env)}
 }
 

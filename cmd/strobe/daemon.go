@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"strobe/daemon"
 )
@@ -20,6 +21,7 @@ func init() {
 func cmdDaemon(ctx context.Context, args []string, _, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strobe daemon", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	reapFor := fs.Int(daemon.ReapFlag[2:], 0, "")
 	idle := fs.Duration("idle", daemon.DefaultIdle, "exit after this long without requests and with no run going (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -27,6 +29,9 @@ func cmdDaemon(ctx context.Context, args []string, _, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "strobe daemon: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
+	}
+	if *reapFor > 0 {
+		return reaper(*reapFor)
 	}
 	paths, err := daemon.DefaultPaths()
 	if err != nil {
@@ -56,5 +61,21 @@ func cmdDaemon(ctx context.Context, args []string, _, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "strobe daemon: %v\n", err)
 		return exitUsage
 	}
+	return exitOK
+}
+
+// reaper waits for the death of the daemon pid (the kernel sends SIGTERM,
+// see daemon.ReapFlag), then kills what it left running.
+func reaper(pid int) int {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Ignore(os.Interrupt) // a Ctrl+C meant for a foreground daemon is its business
+	for os.Getppid() == pid {
+		select {
+		case <-sig:
+		case <-time.After(time.Second):
+		}
+	}
+	daemon.Reap(pid)
 	return exitOK
 }

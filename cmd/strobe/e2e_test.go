@@ -54,7 +54,7 @@ func strobe(t *testing.T, asJSON bool, args ...string) result {
 		args = append(args, "--json")
 	}
 	cmd := exec.Command(strobeBin, args...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmpdir(t))
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmpdir(t), "STROBE_HOME="+strobeHome(t))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -76,6 +76,8 @@ func strobe(t *testing.T, asJSON bool, args ...string) result {
 	}
 	r.code = cmd.ProcessState.ExitCode()
 	r.stdout, r.stderr = stdout.String(), stderr.String()
+	// Through the daemon the run's memory is the daemon's (one per test).
+	r.maxRSS = max(r.maxRSS, daemonHWM(t))
 	if asJSON {
 		if err := json.Unmarshal(stdout.Bytes(), &r.resp); err != nil {
 			t.Fatalf("strobe %v: stdout is not the JSON response: %v\n%s\nstderr: %s", args, err, stdout.String(), stderr.String())
@@ -418,7 +420,7 @@ func readDetails(t *testing.T, r result) detailsFile {
 func TestCtrlC(t *testing.T) {
 	testutil.RequireTool(t, "go")
 	cmd := exec.Command(strobeBin, "test", testutil.Fixture("go", "stress"), "--test", "TestHang", "--json")
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmpdir(t))
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmpdir(t), "STROBE_HOME="+strobeHome(t))
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	if err := cmd.Start(); err != nil {
@@ -505,7 +507,7 @@ func TestRunsAndShow(t *testing.T) {
 	tmp := tmpdir(t)
 	run := func(args ...string) (string, int) {
 		cmd := exec.Command(strobeBin, args...)
-		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "STROBE_HOME="+strobeHome(t))
 		out, _ := cmd.Output()
 		return string(out), cmd.ProcessState.ExitCode()
 	}
