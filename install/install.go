@@ -469,14 +469,21 @@ func (e *env) run(a agent, r *Result) {
 			changes = append(changes, change{f: sf, data: s.Content, mode: 0o644, backup: true})
 		}
 	}
+	configChanged, skillsChanged := false, false
 	for _, ch := range changes {
 		r.Files = append(r.Files, e.show(ch.f.path))
+		if ch.f.path == c.file {
+			configChanged = true
+		} else {
+			skillsChanged = true
+		}
 	}
+	summary := where(shown, c.path, configChanged, e.show(dir), skillsChanged)
 	if len(changes) == 0 {
 		if e.Uninstall {
 			r.Outcome, r.Detail = NotInstalled, "nothing of strobe's in "+shown+" or "+e.show(dir)
 		} else {
-			r.Outcome, r.Detail = Current, shown+" and "+e.show(dir)
+			r.Outcome, r.Detail = Current, where(shown, c.path, true, e.show(dir), true)
 		}
 		return
 	}
@@ -485,7 +492,7 @@ func (e *env) run(a agent, r *Result) {
 			writeDiff(e.Diff, e.show(ch.f.path), ch.f.data, ch.data)
 		}
 		r.Outcome = WouldChange
-		r.Detail = strings.Join(r.Files, ", ")
+		r.Detail = summary
 		return
 	}
 	// refuse before writing anything, so an agent is never half set up
@@ -522,7 +529,19 @@ func (e *env) run(a agent, r *Result) {
 	default:
 		r.Outcome = Updated
 	}
-	r.Detail = strings.Join(r.Files, ", ")
+	r.Detail = summary
+}
+
+// where says in a few words where strobe's entry and skills are.
+func where(config string, path []string, configToo bool, skills string, skillsToo bool) string {
+	var parts []string
+	if configToo {
+		parts = append(parts, config+" ("+strings.Join(path, ".")+")")
+	}
+	if skillsToo {
+		parts = append(parts, "skills in "+skills)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // openCodeV2 puts strobe under mcp.servers when the file already keeps its
