@@ -566,7 +566,7 @@ func TestIdleShutdownAndSignals(t *testing.T) {
 		case <-time.After(15 * time.Second):
 			t.Fatal("daemon still running 15s after SIGTERM")
 		}
-		noneLeft(t, mark, time.Second)
+		noneLeft(t, mark, 5*time.Second)
 		if _, err := os.Stat(homePaths(t, strobeHome(t)).Socket); !os.IsNotExist(err) {
 			t.Errorf("socket left after SIGTERM: %v", err)
 		}

@@ -96,8 +96,10 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, std
 			break
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "strobe: waiting for run %s: %v\n", id, err)
-			return exitUsage
+			if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || strings.Contains(err.Error(), "EOF") {
+				err = fmt.Errorf("the strobe daemon went away during the run (see %s); its processes were stopped: run the tests again", paths.Log)
+			}
+			return usageError(stdout, stderr, asJSON, fmt.Errorf("waiting for run %s: %w", id, err))
 		}
 	}
 	p.stop()
