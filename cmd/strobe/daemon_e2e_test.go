@@ -608,3 +608,58 @@ func TestSocketPathTooLong(t *testing.T) {
 		t.Errorf("deep STROBE_HOME: exit %d %s", cmd.ProcessState.ExitCode(), out)
 	}
 }
+
+func TestOtherBuildAndStdinClose(t *testing.T) {
+	// Another build of strobe: the same source, another version stamped in.
+	other := filepath.Join(t.TempDir(), "strobe-other")
+	if out, err := exec.Command("go", "build", "-ldflags", "-X main.version=other", "-o", other, ".").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	r := strobe(t, true, "test", t.TempDir(), "--command", "echo ok 1 - x") // this build's daemon
+	wantStatus(t, r, report.Passed, 0)
+
+	cmd := exec.Command(other, "mcp")
+	cmd.Env = env(t)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewReader(stdout)
+	for i, m := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
+	} {
+		io.WriteString(stdin, m+"\n")
+		if i == 1 {
+			continue
+		}
+		line, err := out.ReadBytes('\n')
+		var resp map[string]any
+		if err != nil || json.Unmarshal(line, &resp) != nil || resp["result"] == nil {
+			t.Fatalf("answer to %s: %v %q", m, err, line)
+		}
+	}
+	stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("strobe mcp after stdin closed: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("strobe mcp still running 5s after stdin closed")
+	}
+	if rest, _ := io.ReadAll(out); len(rest) > 0 {
+		t.Errorf("stdout after the answers: %q", rest)
+	}
+	if n := strings.Count(stderr.String(), "different build"); n != 1 {
+		t.Errorf("strobe mcp said %d times that the daemon is another build, want once:\n%s", n, stderr.String())
+	}
+}
