@@ -33,6 +33,10 @@ type Options struct {
 	Log  *zap.Logger
 	// LogWriter receives the SDK's own warnings (slog JSON); may be nil.
 	LogWriter io.Writer
+
+	// noReaper leaves out the reaper process (in-process tests, whose
+	// executable is not strobe).
+	noReaper bool
 }
 
 // ErrRunning is returned by Run when another daemon already serves.
@@ -86,7 +90,8 @@ func Run(ctx context.Context, opts Options) error {
 	if n := reapOrphans(); n > 0 {
 		opts.Log.Warn("killed processes left by a daemon that died", zap.Int("processes", n))
 	}
-	if err := startReaper(); err != nil {
+	if opts.noReaper {
+	} else if err := startReaper(); err != nil {
 		opts.Log.Warn("starting the reaper", zap.Error(err))
 	}
 

@@ -71,7 +71,15 @@ type session struct {
 func newSession(d *Daemon, h Hello) *session {
 	// Never the daemon's environment (runner's nil), and always the mark
 	// that lets a dead daemon's processes be found.
-	env := append(append([]string{}, h.Env...), OwnerEnv+"="+strconv.Itoa(os.Getpid()))
+	// A client that itself runs under a strobe daemon carries that one's
+	// mark: this daemon's replaces it.
+	env := make([]string, 0, len(h.Env)+1)
+	for _, kv := range h.Env {
+		if !strings.HasPrefix(kv, OwnerEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, OwnerEnv+"="+strconv.Itoa(os.Getpid()))
 	return &session{d: d, hello: h, env: env, detailsDir: detailsDirFor(env)}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,6 +101,10 @@ func TestSessionNeverUsesTheDaemonsEnvironment(t *testing.T) {
 	}
 	if len(s.env) != 1 || !strings.HasPrefix(s.env[0], OwnerEnv+"=") {
 		t.Errorf("env = %v, want only the owner mark", s.env)
+	}
+	s = newSession(&Daemon{}, Hello{Env: []string{"A=1", OwnerEnv + "=1", "B=2"}})
+	if want := []string{"A=1", "B=2", OwnerEnv + "=" + strconv.Itoa(os.Getpid())}; strings.Join(s.env, " ") != strings.Join(want, " ") {
+		t.Errorf("env = %v, want %v", s.env, want)
 	}
 }
 
