@@ -1,0 +1,1178 @@
+package adapters
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// catch2 runs a Catch2 test binary (v2 or v3) with the XML reporter and reads
+// the report as it is written.
+//
+// The report goes to a file of its own (-r xml -o FILE), never to stdout: the
+// tests' own printf and the sanitizers' reports go to the binary's stdout and
+// stderr, and would corrupt a report that shared them. Catch2's XML writer
+// flushes after every start tag it closes and every end tag, so a test case's
+// start is in the file before its body runs; a goroutine reads the file as it
+// grows (polling every few milliseconds) and feeds an XML decoder, which is
+// how the stuck detector learns, live, which test is running. A FIFO would
+// spare the polling but blocks Catch2's open until a reader comes and cannot
+// tell "not opened yet" from "closed"; a file also survives the process dying.
+//
+//	BIN [USER ARGS] -r xml -o DIR/report.xml -d yes [SPEC]
+//
+// SPEC is the level's tag ([unit], [integration], [e2e]) or one test's name
+// with Catch2's test-spec characters (\ , [ ] " ~ *) escaped with a backslash.
+//
+// Detection: with a command, the binary must look like Catch2 (an ELF or
+// Mach-O file holding Catch2's own strings) and answer --list-tests within
+// probeTimeout, so a binary that is not Catch2, or hangs, neither hangs nor
+// fools detection. Without one, a CMake project that mentions Catch2 is
+// searched for built Catch2 binaries in its build trees (build*/,
+// cmake-build-*/, out/): exactly one is used, and the answer says so; none or
+// several is a usage error that lists them and says how to pass --command.
+//
+// How results are read:
+//   - A test case is a test; a failure names the first failed assertion's
+//     file:line, its section path, and its macro with the original and
+//     expanded expression; later failures of the same test are added to the
+//     message. INFO/CAPTURE messages go with the assertion they precede.
+//   - FatalErrorCondition (Catch2 caught a signal inside the test) fails the
+//     test with the signal and the last assertion reached, and is crash
+//     evidence naming the test.
+//   - Sanitizer reports (ASan, UBSan, TSan, LSan) on stderr are attached to
+//     the test running when they came, and to the crash; a fatal one kills
+//     the binary mid-test, so that test fails with the report's first frame
+//     in the project as file:line.
+//   - Warnings, StdOut and StdErr captured by Catch2 are the test's output;
+//     v3's SKIP is a skipped test.
+type catch2 struct{}
+
+func init() { register(catch2{}) }
+
+func (catch2) Name() string { return "catch2" }
+
+// probeTimeout bounds the --list-tests probe of a command.
+var probeTimeout = 3 * time.Second
+
+func (catch2) Detect(req Request) Detection {
+	if len(req.Command) > 0 {
+		bin, err := catch2Resolve(req.ProjectRoot, req.Command[0])
+		if err != nil || !looksLikeCatch2(bin) {
+			return Detection{Hint: "catch2: the command is not a Catch2 test binary"}
+		}
+		if err := probeCatch2(bin, req.ProjectRoot); err != nil {
+			return Detection{Hint: "catch2: " + err.Error() + " (pass --framework catch2 to run it as Catch2 anyway)"}
+		}
+		return Detection{Confidence: 95, Hint: "the command is a Catch2 test binary"}
+	}
+	if cmakeUsesCatch2(req.ProjectRoot) {
+		return Detection{Confidence: 80, Hint: "CMake project using Catch2"}
+	}
+	return Detection{}
+}
+
+// catch2Resolve finds the program of a command: a path, relative to the
+// project, or a name on PATH.
+func catch2Resolve(root, prog string) (string, error) {
+	if strings.ContainsRune(prog, '/') {
+		if !filepath.IsAbs(prog) {
+			prog = filepath.Join(root, prog)
+		}
+		return prog, nil
+	}
+	return exec.LookPath(prog)
+}
+
+// catch2Markers are strings every Catch2 binary holds (its command line
+// parser and its help text). Checking them first keeps the probe from
+// running programs that are not Catch2 at all (a GoogleTest binary would
+// ignore --list-tests and run its whole suite).
+var catch2Markers = [][]byte{[]byte("--list-tests"), []byte("Catch2")}
+
+// looksLikeCatch2 reads an executable file (up to 1 GiB) for Catch2's
+// strings.
+func looksLikeCatch2(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+		return false
+	}
+	var magic [4]byte
+	if _, err := io.ReadFull(f, magic[:]); err != nil {
+		return false
+	}
+	switch {
+	case string(magic[:]) == "\x7fELF":
+	case bytes.Equal(magic[:], []byte{0xcf, 0xfa, 0xed, 0xfe}), bytes.Equal(magic[:], []byte{0xca, 0xfe, 0xba, 0xbe}):
+	default:
+		return false
+	}
+	found := make([]bool, len(catch2Markers))
+	buf := make([]byte, 1<<20)
+	var carry []byte
+	r := io.LimitReader(f, 1<<30)
+	for {
+		n, err := r.Read(buf)
+		chunk := append(carry, buf[:n]...)
+		all := true
+		for i, m := range catch2Markers {
+			if !found[i] && bytes.Contains(chunk, m) {
+				found[i] = true
+			}
+			all = all && found[i]
+		}
+		if all {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+		carry = append(carry[:0], chunk[max(0, len(chunk)-32):]...)
+	}
+}
+
+// probeCatch2 runs BIN --list-tests in its own process group and checks
+// that it answers like Catch2 within probeTimeout.
+func probeCatch2(bin, dir string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--list-tests")
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	out := &cappedBuffer{max: 1 << 20}
+	cmd.Stdout = out
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s did not answer --list-tests within %v", bin, probeTimeout)
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return fmt.Errorf("cannot run %s: %v", bin, err)
+	}
+	// v2 exits with the number of tests listed; v3 with 0.
+	if !catch2Listing.Match(out.Bytes()) {
+		return fmt.Errorf("%s does not list its tests like Catch2", bin)
+	}
+	return nil
+}
+
+// catch2Listing matches the header of --list-tests (v2 and v3) and its count.
+var catch2Listing = regexp.MustCompile(`(?m)^(All available test cases|Matching test cases):\s*$(?s:.*)^\s*\d+ (matching )?test cases?\b`)
+
+type cappedBuffer struct {
+	buf bytes.Buffer
+	max int
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if room := c.max - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (c *cappedBuffer) Bytes() []byte { return c.buf.Bytes() }
+
+// catch2BuildDir says whether a directory name is a CMake build tree.
+func catch2BuildDir(name string) bool {
+	return strings.HasPrefix(name, "build") || strings.HasPrefix(name, "cmake-build-") || name == "out" || name == "_build"
+}
+
+// cmakeUsesCatch2 looks for a CMakeLists.txt (up to three levels down, build
+// trees and hidden directories aside) that mentions Catch2.
+func cmakeUsesCatch2(root string) bool {
+	found := false
+	walkLimited(root, 3, func(path string, d fs.DirEntry) {
+		if found || d.Name() != "CMakeLists.txt" {
+			return
+		}
+		b, err := os.ReadFile(path)
+		if err == nil && (bytes.Contains(b, []byte("Catch2")) || bytes.Contains(b, []byte("catch_discover_tests"))) {
+			found = true
+		}
+	}, func(name string) bool { return catch2BuildDir(name) })
+	return found
+}
+
+// walkLimited calls fn for the files under root down to depth levels,
+// skipping hidden directories and those skip says to.
+func walkLimited(root string, depth int, fn func(string, fs.DirEntry), skip func(string) bool) {
+	visited := 0
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		visited++
+		if visited > 20000 {
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			if path == root {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, path)
+			if strings.HasPrefix(d.Name(), ".") || strings.Count(rel, string(filepath.Separator)) >= depth || (skip != nil && skip(d.Name())) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		fn(path, d)
+		return nil
+	})
+}
+
+// findCatch2Binaries lists the Catch2 test binaries in the project's CMake
+// build trees, relative to root, sorted.
+func findCatch2Binaries(root string) (bins, trees []string) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, nil
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !catch2BuildDir(e.Name()) {
+			continue
+		}
+		tree := filepath.Join(root, e.Name())
+		trees = append(trees, e.Name()+"/")
+		filepath.WalkDir(tree, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				// CMake's own probes (CompilerIdCXX/a.out) and dependencies
+				// fetched into the tree (_deps/catch2-build) are not the
+				// project's tests.
+				if n := d.Name(); n == "CMakeFiles" || n == "_deps" || strings.HasPrefix(n, ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			if info, err := d.Info(); err != nil || info.Mode().Perm()&0o111 == 0 {
+				return nil
+			}
+			if looksLikeCatch2(path) {
+				rel, _ := filepath.Rel(root, path)
+				bins = append(bins, rel)
+			}
+			return nil
+		})
+	}
+	sort.Strings(bins)
+	return bins, trees
+}
+
+// catch2ValueOptions are the Catch2 options that take a separate value.
+var catch2ValueOptions = []string{"-r", "--reporter", "-o", "--out", "-d", "--durations", "-c", "--section",
+	"-n", "--name", "--order", "--rng-seed", "-w", "--warn", "-x", "--abortx", "--use-colour", "--colour-mode",
+	"--wait-for-keypress", "-v", "--verbosity", "-D", "--min-duration", "-f", "--input-file", "--shard-count",
+	"--shard-index", "--benchmark-samples", "--benchmark-resamples", "--benchmark-confidence-interval",
+	"--benchmark-warmup-time", "--libidentify"}
+
+// catch2Args splits a command's arguments into the ones kept (the reporter,
+// its output, durations, listing and debugger breaks are the plan's to set)
+// and the test specs it gives.
+func catch2Args(args []string) (kept, specs []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasValue := strings.Cut(a, "=")
+		switch {
+		case slices.Contains([]string{"-r", "--reporter", "-o", "--out", "-d", "--durations"}, name):
+			if !hasValue {
+				i++
+			}
+			continue
+		case slices.Contains([]string{"-l", "--list-tests", "--list-tags", "--list-reporters", "--list-test-names-only", "--list-listeners", "-b", "--break", "-h", "-?", "--help"}, a):
+			continue
+		case strings.HasPrefix(a, "-") && slices.Contains(catch2ValueOptions, name) && !hasValue:
+			kept = append(kept, a)
+			if i+1 < len(args) {
+				i++
+				kept = append(kept, args[i])
+			}
+			continue
+		case strings.HasPrefix(a, "-"):
+			kept = append(kept, a)
+			continue
+		}
+		kept = append(kept, a)
+		specs = append(specs, a)
+	}
+	return kept, specs
+}
+
+// catch2Spec escapes a test name for Catch2's test-spec parser. A name
+// ending or starting with * still matches as a wildcard (the parser removes
+// the escape before it looks for wildcards), and matching ignores case.
+func catch2Spec(name string) string {
+	var b strings.Builder
+	for _, c := range strings.TrimSpace(name) {
+		if strings.ContainsRune(`\,[]"~*`, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func catch2LevelTag(l Level) string {
+	if l == LevelAll {
+		return ""
+	}
+	return "[" + string(l) + "]"
+}
+
+func (catch2) Plan(req Request, rec *Recorder) (*Plan, error) {
+	var bin string
+	var userArgs []string
+	note := ""
+	if len(req.Command) > 0 {
+		b, err := catch2Resolve(req.ProjectRoot, req.Command[0])
+		if err != nil {
+			return nil, usagef("catch2: cannot find %s: give the test binary's path", req.Command[0])
+		}
+		bin, userArgs = b, req.Command[1:]
+	} else {
+		bins, trees := findCatch2Binaries(req.ProjectRoot)
+		switch len(bins) {
+		case 1:
+			bin = filepath.Join(req.ProjectRoot, bins[0])
+			note = fmt.Sprintf("ran %s, the only Catch2 test binary in the build trees (pass --command to run another)", bins[0])
+		case 0:
+			where := "no CMake build tree (build/, cmake-build-*/, out/)"
+			if len(trees) > 0 {
+				where = "no built Catch2 test binary in " + strings.Join(trees, ", ")
+			}
+			return nil, usagef("catch2: %s: build the tests first (cmake -B build && cmake --build build), then rerun, or pass --command with the test binary", where)
+		default:
+			return nil, usagef("catch2: several Catch2 test binaries found: %s: pass --command with the one to run (for example --command %s)", strings.Join(bins, ", "), shell.Quote(bins[0]))
+		}
+	}
+	kept, specs := catch2Args(userArgs)
+	if len(specs) > 0 && (req.Test != "" || req.Level != LevelAll) {
+		return nil, usagef("catch2: the command already selects tests (%s): drop them, or drop --test/--level", strings.Join(specs, " "))
+	}
+	dir, err := os.MkdirTemp("", "strobe-catch2-")
+	if err != nil {
+		return nil, fmt.Errorf("catch2: report directory: %w", err)
+	}
+	xmlPath := filepath.Join(dir, "report.xml")
+	argv := append([]string{bin}, kept...)
+	argv = append(argv, "-r", "xml", "-o", xmlPath, "-d", "yes")
+	var spec string
+	switch {
+	case req.Test != "":
+		spec = catch2Spec(req.Test)
+	case req.Level != LevelAll:
+		spec = catch2LevelTag(req.Level)
+	}
+	if spec != "" {
+		argv = append(argv, spec)
+	}
+	rec.BeginTesting() // the binary is built already
+	p := newCatch2Parser(rec, req.ProjectRoot, dir, xmlPath)
+	p.rerun = append([]string{bin}, kept...)
+	p.test, p.level, p.note = req.Test, req.Level, note
+	p.start()
+	return &Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+}
+
+// catch2Poll is how often the report file is read for new bytes.
+const catch2Poll = 5 * time.Millisecond
+
+// tailReader reads a file as another process writes it: at its end it
+// waits for more until done is closed, then drains what is left.
+type tailReader struct {
+	path string
+	f    *os.File
+	done chan struct{}
+	// handed counts the bytes returned; idle says Read is waiting at the
+	// file's end (so the decoder holds no unread byte).
+	handed atomic.Int64
+	idle   atomic.Bool
+	kick   chan struct{}
+}
+
+// caughtUp says the decoder has taken in the file's first size bytes, all
+// of them: every event before that point has been recorded.
+func (t *tailReader) caughtUp(size int64) bool {
+	// handed first: Read clears idle before it adds to handed.
+	return t.handed.Load() == size && t.idle.Load()
+}
+
+func (t *tailReader) Read(p []byte) (int, error) {
+	for {
+		finished := false
+		select {
+		case <-t.done:
+			finished = true
+		default:
+		}
+		if t.f == nil {
+			f, err := os.Open(t.path)
+			if err != nil {
+				if finished {
+					return 0, io.EOF
+				}
+				t.idle.Store(true) // nothing to read: output is not behind a report
+				select {
+				case <-t.done:
+				case <-t.kick:
+				case <-time.After(catch2Poll):
+				}
+				continue
+			}
+			t.f = f
+		}
+		n, err := t.f.Read(p)
+		if n > 0 {
+			t.idle.Store(false)
+			t.handed.Add(int64(n))
+			return n, nil
+		}
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		if finished {
+			return 0, io.EOF
+		}
+		t.idle.Store(true)
+		select {
+		case <-t.done:
+		case <-t.kick:
+		case <-time.After(catch2Poll):
+		}
+	}
+}
+
+// catch2Failure is one failed assertion, exception or fatal condition.
+type catch2Failure struct {
+	sections []string
+	file     string
+	line     int
+	text     string
+	fatal    string // the signal, for a FatalErrorCondition
+}
+
+type catch2Test struct {
+	name     string
+	file     string
+	line     int
+	failures []catch2Failure
+	skipped  bool
+	out      strings.Builder
+}
+
+// catch2Parser reads the XML report (from its own goroutine) and the
+// binary's stdout and stderr (from Line).
+type catch2Parser struct {
+	rec     *Recorder
+	root    string
+	dir     string
+	tail    *tailReader
+	decoded chan struct{} // closed when the decoder goroutine returns
+
+	rerun []string
+	test  string
+	level Level
+	note  string
+
+	mu       sync.Mutex // guards what follows: the decoder and Line share it
+	sawRoot  bool
+	version  int // 2 or 3, from the root element
+	cur      *catch2Test
+	last     string // the last test that started
+	ended    map[string]bool
+	started  int
+	fatal    *catch2Fatal
+	xmlErr   error
+	san      *sanitizerReport
+	sans     []*sanitizerReport
+	errLines []string // stderr outside any test, for a binary that rejected its arguments
+	pending  []catch2Line
+}
+
+type catch2Fatal struct {
+	test   string
+	signal string
+	file   string
+	line   int
+}
+
+func newCatch2Parser(rec *Recorder, root, dir, xmlPath string) *catch2Parser {
+	return &catch2Parser{rec: rec, root: root, dir: dir, ended: map[string]bool{},
+		tail: &tailReader{path: xmlPath, done: make(chan struct{}), kick: make(chan struct{}, 1)}, decoded: make(chan struct{})}
+}
+
+func (p *catch2Parser) start() {
+	go func() {
+		defer close(p.decoded)
+		p.decode(p.tail)
+	}()
+}
+
+// decode reads the report's elements as they come. The element stack gives
+// each one its context: sections nest, an Expression holds its Original,
+// Expanded and an Exception or FatalErrorCondition.
+func (p *catch2Parser) decode(r io.Reader) {
+	dec := xml.NewDecoder(r)
+	var stack []string
+	var text strings.Builder
+	var sections []string
+	var infos []string
+	type expr struct {
+		success, typ, file, original, expanded string
+		line                                   int
+	}
+	var ex *expr
+	var elemFile string
+	var elemLine int
+	var result *catch2Result
+	attr := func(se xml.StartElement, name string) string {
+		for _, a := range se.Attr {
+			if a.Name.Local == name {
+				return a.Value
+			}
+		}
+		return ""
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if err != io.EOF {
+				p.mu.Lock()
+				p.xmlErr = err
+				p.mu.Unlock()
+			}
+			return
+		}
+		p.mu.Lock()
+		p.flush(dec.InputOffset()) // the lines that came before this token was whole
+		switch t := tok.(type) {
+		case xml.StartElement:
+			name := t.Name.Local
+			stack = append(stack, name)
+			text.Reset()
+			switch name {
+			case "Catch":
+				p.sawRoot, p.version = true, 2
+			case "Catch2TestRun":
+				p.sawRoot, p.version = true, 3
+			case "TestCase":
+				line, _ := strconv.Atoi(attr(t, "line"))
+				p.cur = &catch2Test{name: strings.TrimSpace(attr(t, "name")), file: attr(t, "filename"), line: line}
+				sections, infos, ex = nil, nil, nil
+				p.last = p.cur.name
+				p.started++
+				p.rec.Start("", p.cur.name)
+			case "Section":
+				sections = append(sections, strings.TrimSpace(attr(t, "name")))
+			case "Expression":
+				line, _ := strconv.Atoi(attr(t, "line"))
+				ex = &expr{success: attr(t, "success"), typ: attr(t, "type"), file: attr(t, "filename"), line: line}
+			case "Exception", "FatalErrorCondition", "Failure", "Skip":
+				elemFile = attr(t, "filename")
+				elemLine, _ = strconv.Atoi(attr(t, "line"))
+			case "OverallResult":
+				// The test ends with this element's end: StdOut and StdErr
+				// come inside it.
+				if p.cur != nil {
+					d, _ := strconv.ParseFloat(attr(t, "durationInSeconds"), 64)
+					skips, _ := strconv.Atoi(attr(t, "skips"))
+					result = &catch2Result{success: attr(t, "success") == "true", skips: skips, d: durationOf(d)}
+				}
+			}
+		case xml.CharData:
+			text.Write(t)
+		case xml.EndElement:
+			name := t.Name.Local
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			body := strings.TrimSpace(text.String())
+			text.Reset()
+			switch name {
+			case "Section":
+				if len(sections) > 0 {
+					sections = sections[:len(sections)-1]
+				}
+			case "Info":
+				infos = append(infos, body)
+			case "Warning":
+				p.output("warning: " + body + "\n")
+			case "Original":
+				if ex != nil {
+					ex.original = body
+				}
+			case "Expanded":
+				if ex != nil {
+					ex.expanded = body
+				}
+			case "StdOut", "StdErr":
+				p.output(body + "\n")
+			case "OverallResult":
+				if p.cur != nil && result != nil {
+					p.cur.skipped = p.cur.skipped || result.skips > 0 && result.success
+					p.finishTest(result.success, result.d)
+				}
+				result = nil
+			case "Skip":
+				if p.cur != nil {
+					p.cur.skipped = true
+					p.output("skipped: " + body + "\n")
+				}
+			case "Exception", "FatalErrorCondition", "Failure":
+				f := catch2Failure{sections: slices.Clone(sections), file: elemFile, line: elemLine}
+				var msg []string
+				if ex != nil {
+					msg = append(msg, expressionText(ex.typ, ex.original, ex.expanded, false)...)
+				}
+				switch name {
+				case "Exception":
+					msg = append(msg, "due to unexpected exception with message:", "  "+body)
+				case "FatalErrorCondition":
+					f.fatal = body
+					msg = append(msg, "due to a fatal error condition:", "  "+body)
+					if p.cur != nil {
+						p.fatal = &catch2Fatal{test: p.cur.name, signal: body, file: elemFile, line: elemLine}
+					}
+				case "Failure":
+					if body != "" {
+						msg = append(msg, "explicitly with message:", "  "+body)
+					} else {
+						msg = append(msg, "explicitly")
+					}
+				}
+				f.text = strings.Join(append(msg, infoText(infos)...), "\n")
+				infos = nil
+				if ex != nil {
+					ex.success = "handled"
+				}
+				p.addFailure(f)
+			case "Expression":
+				if ex != nil && ex.success == "false" {
+					lines := append(expressionText(ex.typ, ex.original, ex.expanded, true), infoText(infos)...)
+					p.addFailure(catch2Failure{sections: slices.Clone(sections), file: ex.file, line: ex.line, text: strings.Join(lines, "\n")})
+				}
+				if ex != nil && ex.success != "true" {
+					infos = nil
+				}
+				ex = nil
+			}
+		}
+		p.mu.Unlock()
+	}
+}
+
+type catch2Result struct {
+	success bool
+	skips   int
+	d       time.Duration
+}
+
+func infoText(infos []string) []string {
+	if len(infos) == 0 {
+		return nil
+	}
+	out := []string{"with message:"}
+	for _, i := range infos {
+		out = append(out, "  "+i)
+	}
+	return out
+}
+
+// expressionText writes an assertion the way Catch2's console reporter
+// does: REQUIRE( a == b ) with expansion: 1 == 2.
+func expressionText(typ, original, expanded string, expand bool) []string {
+	if original == "" {
+		return nil
+	}
+	lines := []string{original}
+	if typ != "" {
+		lines[0] = typ + "( " + original + " )"
+	}
+	if expand && expanded != "" && expanded != original {
+		lines = append(lines, "with expansion:", "  "+expanded)
+	}
+	return lines
+}
+
+func (p *catch2Parser) addFailure(f catch2Failure) {
+	if p.cur != nil {
+		p.cur.failures = append(p.cur.failures, f)
+	}
+}
+
+func (p *catch2Parser) output(s string) {
+	if p.cur != nil {
+		p.cur.out.WriteString(s)
+		p.rec.Output("", p.cur.name, s)
+	}
+}
+
+// finishTest records the current test; p.mu is held.
+func (p *catch2Parser) finishTest(success bool, d time.Duration) {
+	t := p.cur
+	p.cur = nil
+	p.ended[t.name] = true
+	switch {
+	case !success:
+		p.rec.End("", t.name, report.TestFailed, d, p.failure(t))
+	case t.skipped:
+		p.rec.End("", t.name, report.TestSkipped, d, nil)
+	default:
+		p.rec.End("", t.name, report.TestPassed, d, nil)
+	}
+}
+
+// failure builds a test's Failure from its first failed assertion, with
+// the others after it.
+func (p *catch2Parser) failure(t *catch2Test) *report.Failure {
+	f := &report.Failure{Name: t.name, File: p.relFile(t.file), Line: t.line}
+	var sections []string
+	if len(t.failures) > 0 {
+		first := t.failures[0]
+		if first.file != "" {
+			f.File, f.Line = p.relFile(first.file), first.line
+		}
+		sections = first.sections
+		var parts []string
+		for i, fl := range t.failures {
+			s := fl.text
+			if len(fl.sections) > 0 {
+				s = "in section " + strings.Join(fl.sections, " / ") + ":\n" + s
+			}
+			if i > 0 {
+				s = fmt.Sprintf("%s:%d: %s", p.relFile(fl.file), fl.line, s)
+			}
+			parts = append(parts, s)
+		}
+		f.Message = cargoClip(strings.Join(parts, "\n\n"))
+	} else {
+		f.Message = "the test case failed without a failed assertion (see its output)"
+	}
+	f.Rerun = p.rerunFor(t.name, sections)
+	return f
+}
+
+// rerunFor is the command that runs one test, narrowed to a section path.
+func (p *catch2Parser) rerunFor(name string, sections []string) string {
+	argv := append(slices.Clone(p.rerun), catch2Spec(name))
+	for _, s := range sections {
+		argv = append(argv, "-c", s)
+	}
+	return shell.Join(argv)
+}
+
+// relFile makes a path the compiler recorded relative to the project.
+func (p *catch2Parser) relFile(file string) string {
+	if filepath.IsAbs(file) {
+		if rel, err := filepath.Rel(p.root, file); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return file
+}
+
+// Line takes a line of the binary's output. The report is polled and the
+// pipes are not, so the two are not in step: a line read while the decoder
+// waits at the report's end (as it does while a test runs for a while, or
+// after the binary died) goes to the test open there. A line read while the
+// decoder is behind is queued with the report's size at that moment and
+// handled when the decoder gets there; the binary may have moved on to
+// later tests by then, so such a line is only kept in the run's raw output,
+// except a sanitizer report, which ends the binary where it stands.
+func (p *catch2Parser) Line(s Stream, b []byte, _ bool) {
+	line := strings.TrimRight(string(b), "\r")
+	var size int64
+	if st, err := os.Stat(p.tail.path); err == nil {
+		size = st.Size()
+	}
+	if !p.tail.caughtUp(size) {
+		// Wake the reader and give it a moment: the report usually grew by
+		// a tag or two, which the decoder takes in microseconds.
+		select {
+		case p.tail.kick <- struct{}{}:
+		default:
+		}
+		deadline := time.Now().Add(catch2CatchUp)
+		for !p.tail.caughtUp(size) && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Microsecond)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.pending) > 10000 {
+		p.flush(-1)
+	}
+	if len(p.pending) == 0 && p.tail.caughtUp(size) {
+		p.handle(s, line, false)
+		return
+	}
+	p.pending = append(p.pending, catch2Line{s: s, text: line, at: size})
+}
+
+// catch2CatchUp bounds how long a line of output waits for the decoder to
+// reach the report's end.
+const catch2CatchUp = 5 * time.Millisecond
+
+type catch2Line struct {
+	s    Stream
+	text string
+	at   int64
+}
+
+// flush handles the queued lines that came before the report reached
+// offset (all of them for -1); p.mu is held.
+func (p *catch2Parser) flush(offset int64) {
+	n := 0
+	for _, l := range p.pending {
+		if offset >= 0 && l.at >= offset {
+			break
+		}
+		p.handle(l.s, l.text, true)
+		n++
+	}
+	p.pending = p.pending[n:]
+}
+
+// handle attributes a line to the test running, unless it came late;
+// p.mu is held.
+func (p *catch2Parser) handle(s Stream, line string, late bool) {
+	if s == Stderr {
+		if p.san != nil || sanitizerStart(line) != "" {
+			p.sanitizerLine(line)
+			return
+		}
+		if p.cur == nil && len(p.errLines) < 20 && strings.TrimSpace(line) != "" {
+			p.errLines = append(p.errLines, line)
+		}
+	}
+	if !late {
+		p.output(line + "\n")
+	}
+}
+
+// sanitizerReport is one report of a sanitizer on stderr.
+type sanitizerReport struct {
+	kind    string // AddressSanitizer, ...
+	test    string // the test running when it began, if known yet
+	lines   []string
+	summary string
+}
+
+var (
+	sanitizerHead    = regexp.MustCompile(`^==\d+==\s*(?:ERROR|WARNING): (AddressSanitizer|LeakSanitizer|ThreadSanitizer|MemorySanitizer|UndefinedBehaviorSanitizer)\b`)
+	sanitizerSummary = regexp.MustCompile(`^SUMMARY: (\w+Sanitizer): (.*)$`)
+	ubsanRuntime     = regexp.MustCompile(`^(.+?):(\d+):(\d+): runtime error: (.*)$`)
+	sanitizerFrame   = regexp.MustCompile(`^\s+#\d+ 0x[0-9a-f]+ in (.+?) (\S+?):(\d+)(?::\d+)?$`)
+)
+
+// sanitizerStart names the sanitizer whose report a line begins.
+func sanitizerStart(line string) string {
+	if m := sanitizerHead.FindStringSubmatch(line); m != nil {
+		return m[1]
+	}
+	if ubsanRuntime.MatchString(line) {
+		return "UndefinedBehaviorSanitizer"
+	}
+	return ""
+}
+
+// sanitizerLine collects a report's lines until its SUMMARY (or, for a
+// UBSan runtime error without one, a single line); p.mu is held.
+func (p *catch2Parser) sanitizerLine(line string) {
+	if p.san == nil {
+		test := ""
+		if p.cur != nil {
+			test = p.cur.name
+		}
+		p.san = &sanitizerReport{kind: sanitizerStart(line), test: test}
+		p.sans = append(p.sans, p.san)
+	}
+	r := p.san
+	if len(r.lines) < 400 {
+		r.lines = append(r.lines, line)
+	}
+	if r.test != "" {
+		p.rec.Output("", r.test, line+"\n")
+	}
+	if m := sanitizerSummary.FindStringSubmatch(line); m != nil {
+		r.summary = m[1] + ": " + m[2]
+		p.san = nil
+		return
+	}
+	if len(r.lines) == 1 && ubsanRuntime.MatchString(line) && !sanitizerHead.MatchString(line) {
+		m := ubsanRuntime.FindStringSubmatch(line)
+		r.summary = "UndefinedBehaviorSanitizer: " + m[4] + " at " + m[1] + ":" + m[2]
+		p.san = nil
+	}
+}
+
+// location is the first frame of a sanitizer report in the project's code,
+// or failing that the first outside the system, the sanitizer and Catch2.
+func (p *catch2Parser) location(r *sanitizerReport) (string, int) {
+	var fallback string
+	var fallbackLine int
+	for _, l := range r.lines {
+		if m := ubsanRuntime.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			return p.relFile(m[1]), n
+		}
+		m := sanitizerFrame.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		file := m[2]
+		n, _ := strconv.Atoi(m[3])
+		if filepath.IsAbs(file) && cargoWithin(p.root, file) {
+			return p.relFile(file), n
+		}
+		base := filepath.Base(file)
+		if fallback == "" && !strings.HasPrefix(file, "/usr/") && !strings.Contains(file, "libsanitizer") && !strings.HasPrefix(base, "catch") && !strings.HasPrefix(file, "../") {
+			fallback, fallbackLine = p.relFile(file), n
+		}
+	}
+	return fallback, fallbackLine
+}
+
+func (p *catch2Parser) Finish(exit report.Exit) Outcome {
+	close(p.tail.done)
+	select {
+	case <-p.decoded:
+	case <-time.After(5 * time.Second):
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tail.f != nil {
+		p.tail.f.Close()
+	}
+	p.flush(-1)
+	os.RemoveAll(p.dir)
+
+	var out Outcome
+	var hints []string
+	if p.note != "" {
+		hints = append(hints, p.note)
+	}
+	// The test that was running when the binary died: its report ends
+	// inside it.
+	dying := ""
+	if p.cur != nil {
+		dying = p.cur.name
+	}
+	for _, r := range p.sans {
+		if r.test == "" && r.kind != "LeakSanitizer" {
+			r.test = dying
+			if r.test == "" {
+				r.test = p.last
+			}
+			if r.test != "" {
+				p.rec.Output("", r.test, strings.Join(r.lines, "\n")+"\n")
+			}
+		}
+	}
+	// A report that stopped the binary is the crash; UBSan goes on after
+	// its reports, and LeakSanitizer's come at exit, tied to no test.
+	var fatalSan *sanitizerReport
+	var leaks []*sanitizerReport
+	for _, r := range p.sans {
+		switch {
+		case r.kind == "LeakSanitizer":
+			leaks = append(leaks, r)
+		case r.kind != "UndefinedBehaviorSanitizer" || dying != "" && r.test == dying:
+			fatalSan = r
+		}
+	}
+	if dying != "" {
+		// Fail the test the binary died in, with what killed it.
+		t := p.cur
+		p.cur = nil
+		var f *report.Failure
+		if fatalSan != nil && fatalSan.test == dying {
+			file, line := p.location(fatalSan)
+			if file == "" {
+				file, line = p.relFile(t.file), t.line
+			}
+			f = &report.Failure{Name: t.name, File: file, Line: line, Message: cargoClip(strings.Join(sanitizerGist(fatalSan), "\n"))}
+			f.Rerun = p.rerunFor(t.name, nil)
+		} else {
+			f = p.failure(t)
+			f.Message = "the test binary died while this test ran (" + exitText(exit) + ")\n" + f.Message
+		}
+		p.rec.End("", t.name, report.TestFailed, 0, f)
+	}
+
+	switch {
+	case p.fatal != nil:
+		c := &report.Crash{Type: catch2SignalType(p.fatal.signal), ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName,
+			CoreDump: exit.CoreDump, Indicators: []string{"catch2_fatal_error_condition"}, RunningTests: []string{p.fatal.test},
+			Message: fmt.Sprintf("%s in test %q, after %s:%d", p.fatal.signal, p.fatal.test, p.relFile(p.fatal.file), p.fatal.line)}
+		if fatalSan != nil {
+			c.Indicators = append(c.Indicators, sanitizerIndicator(fatalSan.kind))
+			c.Message += "\n" + fatalSan.summary
+		}
+		out.Crash = c
+		hints = append(hints, fmt.Sprintf("test %q crashed with %s after the assertion at %s:%d: rerun it alone (%s) under gdb, or rebuild with -fsanitize=address,undefined to see the bad access",
+			p.fatal.test, catch2SignalName(p.fatal.signal), p.relFile(p.fatal.file), p.fatal.line, p.rerunFor(p.fatal.test, nil)))
+	case fatalSan != nil:
+		file, line := p.location(fatalSan)
+		c := &report.Crash{Type: sanitizerCrashType(fatalSan), ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName, CoreDump: exit.CoreDump,
+			Indicators: []string{sanitizerIndicator(fatalSan.kind)}, Message: fatalSan.summary}
+		if fatalSan.test != "" {
+			c.RunningTests = []string{fatalSan.test}
+		}
+		out.Crash = c
+		where := ""
+		if file != "" {
+			where = fmt.Sprintf(" at %s:%d", file, line)
+		}
+		hints = append(hints, fmt.Sprintf("%s stopped the binary in test %q%s: fix the access it reports (the test's output has the whole report), then rerun it alone: %s",
+			fatalSan.kind, fatalSan.test, where, p.rerunFor(fatalSan.test, nil)))
+	case dying != "":
+		c := &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName, CoreDump: exit.CoreDump,
+			Indicators: []string{"catch2_report_cut_short"}, RunningTests: []string{dying},
+			Message: fmt.Sprintf("the test binary ended (%s) inside test %q without Catch2 reporting its end", exitText(exit), dying)}
+		if exit.Signaled {
+			c.Type = catch2SignalType(exit.SignalName)
+		}
+		out.Crash = c
+		hints = append(hints, fmt.Sprintf("the binary died inside test %q (exit(), abort() or a signal Catch2 could not catch): rerun it alone under gdb: %s", dying, p.rerunFor(dying, nil)))
+	}
+	if out.Crash == nil && len(p.sans) > 0 {
+		// Non-fatal reports (UBSan keeps going): the tests they came from
+		// have them in their output; say so.
+		for _, r := range p.sans {
+			if r.kind != "LeakSanitizer" {
+				hints = append(hints, fmt.Sprintf("%s reported in test %q: %s (the test's output has the report)", r.kind, r.test, r.summary))
+			}
+		}
+	}
+	for _, r := range leaks {
+		hints = append(hints, fmt.Sprintf("LeakSanitizer found leaks when the binary exited (%s), which fails the run although no test failed: see the details file's stderr for the allocation stacks", r.summary))
+	}
+
+	if !p.sawRoot && out.Crash == nil {
+		msg := "the binary wrote no Catch2 XML report"
+		if len(p.errLines) > 0 {
+			msg += ": " + strings.Join(p.errLines, " ")
+		}
+		hints = append(hints, msg+" (is it a Catch2 test binary, and does it accept -r xml -o FILE?)")
+	}
+	if p.sawRoot && p.started == 0 && out.Crash == nil {
+		out.NoTests = true
+		out.Project = &report.Project{Language: "c++", BuildSystem: "catch2"}
+		switch {
+		case p.test != "":
+			hints = append(hints, fmt.Sprintf("no test case is named %q: list them with %s --list-tests", p.test, shell.Quote(p.rerun[0])))
+		case p.level != LevelAll:
+			hints = append(hints, fmt.Sprintf("no test case is tagged %s: tag tests [unit], [integration] or [e2e] to run them by level", catch2LevelTag(p.level)))
+		default:
+			hints = append(hints, "the binary has no test cases (hidden tests, tagged [.], only run when named)")
+		}
+	}
+	out.Hint = strings.Join(hints, "; ")
+	return out
+}
+
+func exitText(exit report.Exit) string {
+	if exit.Signaled {
+		return "killed by " + exit.SignalName
+	}
+	return fmt.Sprintf("exit code %d", exit.Code)
+}
+
+// sanitizerGist is the head of a report: the error line, where, and the
+// first frames.
+func sanitizerGist(r *sanitizerReport) []string {
+	var out []string
+	frames := 0
+	for _, l := range r.lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			frames++
+			if frames > 6 {
+				continue
+			}
+		}
+		if strings.HasPrefix(l, "Shadow bytes") {
+			break
+		}
+		if strings.HasPrefix(l, "=====") || strings.TrimSpace(l) == "" {
+			continue
+		}
+		out = append(out, strings.TrimSpace(l))
+		if len(out) > 14 {
+			break
+		}
+	}
+	if r.summary != "" && (len(out) == 0 || !strings.HasPrefix(out[len(out)-1], "SUMMARY")) {
+		out = append(out, "SUMMARY: "+r.summary)
+	}
+	return out
+}
+
+func sanitizerIndicator(kind string) string {
+	switch kind {
+	case "AddressSanitizer":
+		return "address_sanitizer"
+	case "LeakSanitizer":
+		return "leak_sanitizer"
+	case "ThreadSanitizer":
+		return "thread_sanitizer"
+	case "MemorySanitizer":
+		return "memory_sanitizer"
+	}
+	return "undefined_behavior_sanitizer"
+}
+
+func sanitizerCrashType(r *sanitizerReport) report.CrashType {
+	if strings.Contains(r.summary, "SEGV") {
+		return report.CrashSegmentationFault
+	}
+	if strings.Contains(r.summary, "BUS") {
+		return report.CrashBusError
+	}
+	if strings.Contains(r.summary, "FPE") {
+		return report.CrashFloatingPoint
+	}
+	return report.CrashUnknown
+}
+
+// catch2SignalName takes the signal's name out of Catch2's text
+// ("SIGSEGV - Segmentation violation signal").
+func catch2SignalName(text string) string {
+	name, _, _ := strings.Cut(strings.TrimSpace(text), " ")
+	return name
+}
+
+func catch2SignalType(text string) report.CrashType {
+	return cargoCrashType(catch2SignalName(text))
+}

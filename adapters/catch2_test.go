@@ -1,0 +1,452 @@
+package adapters
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+// catch2Built caches the plain fixtures' build per source version: the
+// binaries land in a directory named after a hash of the sources, so a
+// second run builds nothing and a changed source builds anew.
+var (
+	catch2BuildOnce sync.Once
+	catch2BuildDir_ string
+	catch2BuildErr  string
+)
+
+// catch2Plain builds testdata/fixtures/catch2/plain (g++ and Catch2 v2) and
+// returns the directory of its binaries.
+func catch2Plain(t *testing.T) string {
+	t.Helper()
+	testutil.RequireTool(t, "g++")
+	if _, err := os.Stat("/usr/include/catch2/catch.hpp"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("catch2 headers missing: .ci/run must install Debian's catch2")
+		}
+		t.Skip("catch2 headers missing")
+	}
+	catch2BuildOnce.Do(func() {
+		src := testutil.Fixture("catch2", "plain")
+		h := sha256.New()
+		files, _ := filepath.Glob(filepath.Join(src, "*"))
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			h.Write([]byte(filepath.Base(f)))
+			h.Write(b)
+		}
+		dir := filepath.Join(os.TempDir(), "strobe-catch2-fixtures-"+hex.EncodeToString(h.Sum(nil))[:12])
+		if _, err := os.Stat(filepath.Join(dir, "notcatch")); err == nil {
+			catch2BuildDir_ = dir
+			return
+		}
+		tmp, err := os.MkdirTemp(os.TempDir(), "strobe-catch2-build-")
+		if err != nil {
+			catch2BuildErr = err.Error()
+			return
+		}
+		out, err := exec.Command(filepath.Join(src, "build.sh"), tmp).CombinedOutput()
+		if err != nil {
+			catch2BuildErr = string(out) + err.Error()
+			os.RemoveAll(tmp)
+			return
+		}
+		if err := os.Rename(tmp, dir); err != nil { // another test process won the race
+			os.RemoveAll(tmp)
+		}
+		catch2BuildDir_ = dir
+	})
+	if catch2BuildErr != "" {
+		t.Fatalf("building the Catch2 fixtures: %s", catch2BuildErr)
+	}
+	return catch2BuildDir_
+}
+
+// catch2Golden is what a Catch2 golden holds.
+type catch2Golden struct {
+	Tests   []report.Test
+	Outcome Outcome
+}
+
+// catch2Normalise zeroes durations and replaces the binaries' directory.
+func catch2Normalise(rec *Recorder, out Outcome, bins string) catch2Golden {
+	tests := rec.Tests()
+	fix := func(s string) string { return strings.ReplaceAll(s, bins, "{{BIN}}") }
+	for i := range tests {
+		tests[i].DurationMS = 0
+		tests[i].Output = fix(tests[i].Output)
+		if f := tests[i].Failure; f != nil {
+			f.Rerun, f.Message = fix(f.Rerun), fix(f.Message)
+		}
+	}
+	out.Hint = fix(out.Hint)
+	if out.Crash != nil {
+		out.Crash.Message = fix(out.Crash.Message)
+	}
+	return catch2Golden{Tests: tests, Outcome: out}
+}
+
+func testByName(tests []report.Test, name string) (report.Test, bool) {
+	for _, t := range tests {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return report.Test{}, false
+}
+
+func TestCatch2Basic(t *testing.T) {
+	bins := catch2Plain(t)
+	root := testutil.Fixture("catch2", "plain")
+	rec, out, exit := runReal(t, catch2{}, Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "basic")}})
+	if !exit.Exited || exit.Code == 0 {
+		t.Errorf("exit = %+v, want a non-zero exit (failed assertions)", exit)
+	}
+	res := catch2Normalise(rec, out, bins)
+	for i := range res.Tests {
+		// Whether the stderr line reaches its test depends on how far the
+		// binary got before strobe read it (see catch2Parser.Line).
+		res.Tests[i].Output = strings.ReplaceAll(res.Tests[i].Output, "checking the size on stderr\n", "")
+	}
+	golden(t, "catch2/basic-all", res)
+
+	tests := rec.Tests()
+	if len(tests) != 6 {
+		t.Fatalf("recorded %d tests, want 6: %+v", len(tests), tests)
+	}
+	f := tests[1].Failure
+	if f == nil || f.File != "basic.cpp" || f.Line != 17 || !strings.HasPrefix(f.Message, "REQUIRE( add(base, 2) == 5 )\nwith expansion:\n  4 == 5\nwith message:") || !strings.Contains(f.Message, "base is 2") {
+		t.Errorf("adds wrongly: failure %+v", f)
+	}
+	sec, _ := testByName(tests, "vector sections")
+	if sec.Failure == nil || !strings.Contains(sec.Failure.Message, "in section push / size grows") || !strings.Contains(sec.Failure.Rerun, "-c push -c 'size grows'") {
+		t.Errorf("vector sections: failure %+v", sec.Failure)
+	}
+	if !strings.Contains(sec.Output, "size is 4") {
+		t.Errorf("vector sections: output %q lacks what it wrote to std::cout", sec.Output)
+	}
+	if out.Crash != nil {
+		t.Errorf("crash %+v for plain failures", out.Crash)
+	}
+}
+
+// TestCatch2Selection runs one test by a name full of test-spec characters,
+// and a level by its tag, for real.
+func TestCatch2Selection(t *testing.T) {
+	bins := catch2Plain(t)
+	root := testutil.Fixture("catch2", "plain")
+	bin := filepath.Join(bins, "basic")
+	for _, tc := range []struct {
+		name  string
+		req   Request
+		tests []string
+	}{
+		{"special characters", Request{Test: `a, b [c] "d" ~e \f *g`}, []string{`a, b [c] "d" ~e \f *g`}},
+		{"name with sections", Request{Test: "vector sections"}, []string{"vector sections"}},
+		{"unit", Request{Level: LevelUnit}, []string{"adds small numbers", "adds wrongly"}},
+		{"integration", Request{Level: LevelIntegration}, []string{"vector sections", "throws unexpectedly"}},
+		{"e2e", Request{Level: LevelE2E}, []string{"end to end warns"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.ProjectRoot, tc.req.Command = root, []string{bin}
+			rec, out, _ := runReal(t, catch2{}, tc.req)
+			var got []string
+			for _, tt := range rec.Tests() {
+				got = append(got, tt.Name)
+			}
+			if !slices.Equal(got, tc.tests) {
+				t.Errorf("ran %q, want %q (hint %q)", got, tc.tests, out.Hint)
+			}
+		})
+	}
+	t.Run("no match", func(t *testing.T) {
+		_, out, _ := runReal(t, catch2{}, Request{ProjectRoot: root, Command: []string{bin}, Test: "no such test"})
+		if !out.NoTests || !strings.Contains(out.Hint, `no test case is named "no such test"`) {
+			t.Errorf("outcome %+v, want no_tests with a hint", out)
+		}
+	})
+}
+
+func TestCatch2Segfault(t *testing.T) {
+	bins := catch2Plain(t)
+	root := testutil.Fixture("catch2", "plain")
+	rec, out, exit := runReal(t, catch2{}, Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "crash")}})
+	if !exit.Signaled || exit.Signal != int(syscall.SIGSEGV) {
+		t.Errorf("exit = %+v, want SIGSEGV", exit)
+	}
+	golden(t, "catch2/crash-all", catch2Normalise(rec, out, bins))
+	c := out.Crash
+	if c == nil || c.Type != report.CrashSegmentationFault || !slices.Equal(c.RunningTests, []string{"dereferences null"}) {
+		t.Fatalf("crash %+v, want a segmentation fault in \"dereferences null\"", c)
+	}
+	tt, _ := testByName(rec.Tests(), "dereferences null")
+	if tt.Status != report.TestFailed || tt.Failure == nil || tt.Failure.File != "crash.cpp" || tt.Failure.Line != 13 {
+		t.Errorf("crashed test %+v, want failed at crash.cpp:13 (the last assertion reached)", tt)
+	}
+	if !strings.Contains(out.Hint, "dereferences null") || !strings.Contains(out.Hint, "gdb") {
+		t.Errorf("hint %q is not actionable", out.Hint)
+	}
+	if _, ok := testByName(rec.Tests(), "never runs"); ok {
+		t.Errorf("a test after the crash was recorded")
+	}
+}
+
+func TestCatch2AddressSanitizer(t *testing.T) {
+	bins := catch2Plain(t)
+	root := testutil.Fixture("catch2", "plain")
+	rec, out, exit := runReal(t, catch2{}, Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "asan")}})
+	if !exit.Exited || exit.Code != 1 {
+		t.Errorf("exit = %+v, want ASan's exit code 1", exit)
+	}
+	c := out.Crash
+	if c == nil || !slices.Contains(c.Indicators, "address_sanitizer") || !slices.Equal(c.RunningTests, []string{"reads past the end"}) ||
+		!strings.Contains(c.Message, "heap-buffer-overflow") {
+		t.Fatalf("crash %+v, want ASan's heap-buffer-overflow in \"reads past the end\"", c)
+	}
+	tt, _ := testByName(rec.Tests(), "reads past the end")
+	if tt.Failure == nil || tt.Failure.File != "asan.cpp" || tt.Failure.Line != 5 || !strings.Contains(tt.Failure.Message, "heap-buffer-overflow") {
+		t.Errorf("failure %+v, want asan.cpp:5 with the report", tt.Failure)
+	}
+	if !strings.Contains(tt.Output, "SUMMARY: AddressSanitizer") {
+		t.Errorf("the report is not in the test's output: %q", tt.Output)
+	}
+	if ok, _ := testByName(rec.Tests(), "reads in bounds"); ok.Status != report.TestPassed {
+		t.Errorf("the test before the overflow: %+v", ok)
+	}
+	if !strings.Contains(out.Hint, "AddressSanitizer") || !strings.Contains(out.Hint, "reads past the end") {
+		t.Errorf("hint %q", out.Hint)
+	}
+}
+
+// TestCatch2DeadlockIsLive checks that the test start reaches the Recorder
+// while the test hangs: what the stuck detector reads to name it.
+func TestCatch2DeadlockIsLive(t *testing.T) {
+	bins := catch2Plain(t)
+	root := testutil.Fixture("catch2", "plain")
+	rec := NewRecorder()
+	plan, err := catch2{}.Plan(Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "deadlock")}}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
+	cmd.Dir = plan.Dir
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan struct{})
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			plan.Parser.Line(Stderr, sc.Bytes(), false)
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	var running []RunningTest
+	for time.Now().Before(deadline) {
+		if running = rec.Progress().Running; len(running) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(running) != 1 || running[0].Name != "transfers between accounts" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("running %+v, want the deadlocked test", running)
+	}
+	time.Sleep(50 * time.Millisecond) // let the stderr line come
+	cmd.Process.Kill()
+	<-lines
+	cmd.Wait()
+	if tt, _ := testByName(rec.Tests(), "transfers between accounts"); !strings.Contains(tt.Output, "locking the ledger") {
+		t.Errorf("the hung test's stderr is not its output: %q", tt.Output)
+	}
+	if p := rec.Progress(); p.Passed != 1 {
+		t.Errorf("passed = %d, want 1 (quick one)", p.Passed)
+	}
+	out := plan.Parser.Finish(report.Exit{Signaled: true, Signal: 9, SignalName: "SIGKILL", Code: 137})
+	if out.Crash == nil || !slices.Equal(out.Crash.RunningTests, []string{"transfers between accounts"}) {
+		t.Errorf("crash %+v, want the hung test named", out.Crash)
+	}
+}
+
+func TestCatch2Detect(t *testing.T) {
+	bins := catch2Plain(t)
+	root := testutil.Fixture("catch2", "plain")
+	script := filepath.Join(t.TempDir(), "run.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\necho Catch2 --list-tests\n"), 0o755)
+	for _, tc := range []struct {
+		name string
+		cmd  []string
+		want int
+		hint string
+	}{
+		{"catch2 binary", []string{filepath.Join(bins, "basic")}, 95, ""},
+		{"with arguments", []string{filepath.Join(bins, "basic"), "--order", "rand"}, 95, ""},
+		{"not catch2", []string{filepath.Join(bins, "notcatch")}, 0, "not a Catch2 test binary"},
+		{"script", []string{script}, 0, "not a Catch2 test binary"},
+		{"hangs on listing", []string{filepath.Join(bins, "listhang")}, 0, "did not answer --list-tests"},
+		{"on PATH, not catch2", []string{"ls"}, 0, "not a Catch2 test binary"},
+		{"missing", []string{"./nope"}, 0, "not a Catch2 test binary"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			d := catch2{}.Detect(Request{ProjectRoot: root, Command: tc.cmd})
+			if took := time.Since(start); took > probeTimeout+2*time.Second {
+				t.Errorf("Detect took %v", took)
+			}
+			if d.Confidence != tc.want || !strings.Contains(d.Hint, tc.hint) {
+				t.Errorf("Detect = %+v, want confidence %d and a hint with %q", d, tc.want, tc.hint)
+			}
+		})
+	}
+}
+
+// catch2CMake configures and builds a copy of a CMake fixture and returns
+// the copy's root.
+func catch2CMake(t *testing.T, name string) string {
+	t.Helper()
+	testutil.RequireTool(t, "cmake")
+	catch2Plain(t) // the same toolchain checks
+	root := filepath.Join(t.TempDir(), name)
+	if out, err := exec.Command("cp", "-r", testutil.Fixture("catch2", name), root).CombinedOutput(); err != nil {
+		t.Fatalf("copy: %v %s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for _, args := range [][]string{{"-S", ".", "-B", "build"}, {"--build", "build", "-j", "4"}} {
+		cmd := exec.CommandContext(ctx, "cmake", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("cmake %v: %v\n%s", args, err, out)
+		}
+	}
+	return root
+}
+
+func TestCatch2CMakeProjects(t *testing.T) {
+	t.Run("one binary", func(t *testing.T) {
+		t.Parallel()
+		root := catch2CMake(t, "cmake-one")
+		if d := (catch2{}).Detect(Request{ProjectRoot: root}); d.Confidence != 80 {
+			t.Errorf("Detect = %+v, want 80", d)
+		}
+		rec, out, _ := runReal(t, catch2{}, Request{ProjectRoot: root})
+		if !strings.Contains(out.Hint, "ran build/tests/unit_tests, the only Catch2 test binary") {
+			t.Errorf("hint %q does not say which binary ran", out.Hint)
+		}
+		tests := rec.Tests()
+		if len(tests) != 2 || tests[1].Failure == nil || tests[1].Failure.File != "tests/math_test.cpp" || tests[1].Failure.Line != 9 {
+			t.Errorf("tests %+v, want divides wrongly failing at tests/math_test.cpp:9", tests)
+		}
+	})
+	t.Run("two binaries", func(t *testing.T) {
+		t.Parallel()
+		root := catch2CMake(t, "cmake-two")
+		_, err := catch2{}.Plan(Request{ProjectRoot: root}, NewRecorder())
+		if !IsUsage(err) || !strings.Contains(err.Error(), "build/tests/more_tests, build/tests/unit_tests") || !strings.Contains(err.Error(), "--command") {
+			t.Errorf("Plan error %v, want a usage error listing both binaries", err)
+		}
+	})
+	t.Run("not built", func(t *testing.T) {
+		root := testutil.Fixture("catch2", "cmake-one")
+		if d := (catch2{}).Detect(Request{ProjectRoot: root}); d.Confidence != 80 {
+			t.Errorf("Detect = %+v, want 80", d)
+		}
+		_, err := catch2{}.Plan(Request{ProjectRoot: root}, NewRecorder())
+		if !IsUsage(err) || !strings.Contains(err.Error(), "cmake -B build") {
+			t.Errorf("Plan error %v, want a usage error saying to build", err)
+		}
+	})
+}
+
+func TestCatch2Spec(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain name":        "plain name",
+		`a, b [c] "d" ~e`:   `a\, b \[c\] \"d\" \~e`,
+		`back\slash *star*`: `back\\slash \*star\*`,
+		"  padded  ":        "padded",
+	} {
+		if got := catch2Spec(in); got != want {
+			t.Errorf("catch2Spec(%q) = %q, want %q", in, got, want)
+		}
+	}
+	kept, specs := catch2Args([]string{"-r", "console", "--order", "rand", "[fast]", "-o=x.txt", "-s", "-c", "sec", "name"})
+	if !slices.Equal(kept, []string{"--order", "rand", "[fast]", "-s", "-c", "sec", "name"}) || !slices.Equal(specs, []string{"[fast]", "name"}) {
+		t.Errorf("catch2Args: kept %q specs %q", kept, specs)
+	}
+}
+
+// TestCatch2Listing checks the probe's reading of real --list-tests output.
+func TestCatch2Listing(t *testing.T) {
+	files, _ := filepath.Glob("testdata/catch2/corpus/list-tests-*.txt")
+	if len(files) == 0 {
+		t.Fatal("no listings in testdata/catch2/corpus")
+	}
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		if !catch2Listing.Match(b) {
+			t.Errorf("%s: not recognised as a Catch2 listing", f)
+		}
+	}
+	if catch2Listing.MatchString("usage: tool [options]\n3 test cases\n") {
+		t.Error("a listing without Catch2's header matched")
+	}
+}
+
+// TestCatch2Corpus parses Catch2's own XML reporter baselines (v2.13 and
+// v3). Those are normalised by Catch2's approval tests: the executable's
+// name and version are written <exe-name> and <version>, which no real run
+// prints (and which are not XML), so they are replaced before parsing.
+func TestCatch2Corpus(t *testing.T) {
+	for _, tc := range []struct {
+		file                   string
+		passed, failed, skiped int
+	}{
+		// The counts are the baselines' own OverallResultsCases, less
+		// expected failures (they pass) and plus skips (v3 counts a skipped
+		// test as passed).
+		{"v2.13.10-xml-reporter-selftest.approved.xml", 0, 0, 0},
+		{"v3-xml-reporter-selftest.approved.xml", 0, 0, 0},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata/catch2/corpus", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := strings.NewReplacer("<exe-name>", "SelfTest", "<version>", "3.0.0", "<hex digits>", "hexdigits").Replace(string(b))
+			dir := t.TempDir()
+			path := filepath.Join(dir, "report.xml")
+			os.WriteFile(path, []byte(text), 0o644)
+			rec := NewRecorder()
+			p := newCatch2Parser(rec, "/work/Catch2", dir, path)
+			p.rerun = []string{"SelfTest"}
+			p.start()
+			out := p.Finish(report.Exit{Exited: true, Code: 1})
+			if p.xmlErr != nil {
+				t.Errorf("XML error: %v", p.xmlErr)
+			}
+			res := catch2Normalise(rec, out, "/nowhere")
+			for i := range res.Tests {
+				res.Tests[i].Output = ""
+			}
+			golden(t, "catch2/corpus/"+strings.TrimSuffix(tc.file, ".approved.xml"), res)
+			pr := rec.Progress()
+			t.Logf("%s: %d passed, %d failed, %d skipped", tc.file, pr.Passed, pr.Failed, pr.Skipped)
+		})
+	}
+}
