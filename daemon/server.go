@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
@@ -55,7 +56,7 @@ type Daemon struct {
 	stopCh     chan struct{}
 
 	mu       sync.Mutex
-	sessions map[*mcp.ServerSession]struct{}
+	sessions map[*mcp.ServerSession]*atomic.Int64 // calls not answered yet
 	conns    sync.WaitGroup
 }
 
@@ -98,7 +99,7 @@ func Run(ctx context.Context, opts Options) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	d := &Daemon{opts: opts, log: opts.Log, ctx: sctx, reg: newRegistry(retainResults), schemas: mcp.NewSchemaCache(),
-		started: time.Now(), stopCh: make(chan struct{}), sessions: map[*mcp.ServerSession]struct{}{}}
+		started: time.Now(), stopCh: make(chan struct{}), sessions: map[*mcp.ServerSession]*atomic.Int64{}}
 	d.reg.onDone = func(e *entry) {
 		r := e.run.Result()
 		d.log.Info("run finished", zap.String("runId", r.RunID), zap.String("status", string(r.Status)), zap.Duration("took", e.finished.Sub(e.started)))
@@ -221,7 +222,7 @@ func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn) {
 	d.touch()
 	s := newSession(d, h)
 	srv := d.newServer(s)
-	t := &mcp.IOTransport{Reader: readCloser{newChecked(br, c), c}, Writer: c}
+	t := &countingTransport{Transport: &mcp.IOTransport{Reader: readCloser{newChecked(br, c), c}, Writer: c}}
 	ss, err := srv.Connect(context.WithoutCancel(ctx), t, nil)
 	if err != nil {
 		d.log.Warn("mcp connect", zap.Error(err))
@@ -229,7 +230,7 @@ func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn) {
 		return
 	}
 	d.mu.Lock()
-	d.sessions[ss] = struct{}{}
+	d.sessions[ss] = &t.calls
 	d.mu.Unlock()
 	ss.Wait()
 	d.mu.Lock()
@@ -237,19 +238,29 @@ func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn) {
 	d.mu.Unlock()
 }
 
+// closeSessions closes every session once it has answered its calls: the
+// SDK's close refuses to write answers once it starts, and the answers of
+// calls waiting on runs (cancelled by now) and of strobe/stop must go out.
 func (d *Daemon) closeSessions(wait time.Duration) {
 	d.mu.Lock()
-	var all []*mcp.ServerSession
-	for ss := range d.sessions {
-		all = append(all, ss)
+	all := map[*mcp.ServerSession]*atomic.Int64{}
+	for ss, n := range d.sessions {
+		all[ss] = n
 	}
 	d.mu.Unlock()
+	deadline := time.Now().Add(wait)
 	done := make(chan struct{})
 	go func() {
 		var wg sync.WaitGroup
-		for _, ss := range all {
+		for ss, calls := range all {
 			wg.Add(1)
-			go func() { defer wg.Done(); ss.Close() }()
+			go func() {
+				defer wg.Done()
+				for calls.Load() > 0 && time.Now().Before(deadline) {
+					time.Sleep(5 * time.Millisecond)
+				}
+				ss.Close()
+			}()
 		}
 		wg.Wait()
 		d.conns.Wait()
@@ -257,9 +268,45 @@ func (d *Daemon) closeSessions(wait time.Duration) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(wait):
+	case <-time.After(wait + time.Second):
 		d.log.Warn("sessions still open at shutdown")
 	}
+}
+
+// countingTransport counts the calls a connection received and has not
+// answered yet.
+type countingTransport struct {
+	mcp.Transport
+	calls atomic.Int64
+}
+
+func (t *countingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Connection: c, calls: &t.calls}, nil
+}
+
+type countingConn struct {
+	mcp.Connection
+	calls *atomic.Int64
+}
+
+func (c *countingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		c.calls.Add(1)
+	}
+	return msg, err
+}
+
+func (c *countingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, msg)
+	if _, ok := msg.(*jsonrpc.Response); ok {
+		c.calls.Add(-1)
+	}
+	return err
 }
 
 // Status is the answer of the strobe/status method.

@@ -517,6 +517,7 @@ func TestRunEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	go d.Wait()
+	waitServing(t, d.Process.Pid)
 	script := `if [ "$STROBE_E2E_CLIENT" = yes ]; then echo "ok 1 - client variable"; else echo "not ok 1 - client variable missing"; fi; ` +
 		`if [ -z "$STROBE_E2E_DAEMON_ONLY" ]; then echo "ok 2 - no daemon variable"; else echo "not ok 2 - daemon variable leaked"; fi`
 	cmd := exec.Command(strobeBin, "test", t.TempDir(), "--command", script, "--json")
@@ -661,5 +662,23 @@ func TestOtherBuildAndStdinClose(t *testing.T) {
 	}
 	if n := strings.Count(stderr.String(), "different build"); n != 1 {
 		t.Errorf("strobe mcp said %d times that the daemon is another build, want once:\n%s", n, stderr.String())
+	}
+}
+
+// waitServing waits until the daemon pid answers on t's socket.
+func waitServing(t *testing.T, pid int) {
+	t.Helper()
+	p := homePaths(t, strobeHome(t))
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if c, err := daemon.Dial(p, daemon.NewHello("test")); err == nil {
+			c.Close()
+			if c.Welcome.PID == pid {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("daemon %d never answered", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
