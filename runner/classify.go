@@ -70,6 +70,7 @@ type ending struct {
 	outcome     adapters.Outcome
 	timedOut    bool
 	cancelled   bool
+	stuck       string   // the stuck detector's diagnosis, when it stopped the run
 	failed      int      // tests recorded as failed
 	recorded    int      // tests recorded at all
 	running     []string // tests that started and never finished
@@ -77,7 +78,8 @@ type ending struct {
 }
 
 // classify decides a run's status and crash from how it ended. The order
-// matters: a run we stopped is timeout or cancelled whatever it printed; a
+// matters: a run we stopped is stuck, timeout or cancelled whatever it
+// printed (stuck first: the verdict came before any later stop); a
 // build failure explains everything after it; a signal, or crash evidence in
 // the output, outranks test failures, because a crash is never a plain
 // failure and never a pass.
@@ -85,6 +87,12 @@ func classify(e ending) (report.Status, *report.Crash) {
 	crash := &report.Crash{Type: report.CrashNone, ExitCode: e.exit.Code, Signal: e.exit.Signal,
 		SignalName: e.exit.SignalName, CoreDump: e.exit.CoreDump, RunningTests: e.running}
 	switch {
+	case e.stuck != "":
+		// The detector stopped the run: whatever it printed after, and
+		// however it died of our signals, the answer is the hang.
+		crash.Type = report.CrashKilled
+		crash.Message = "strobe stopped the run: " + e.stuck
+		return report.Stuck, crash
 	case e.timedOut:
 		crash.Type = report.CrashTimeout
 		crash.Message = "the run exceeded its timeout and was killed"

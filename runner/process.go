@@ -15,6 +15,7 @@ import (
 	"strobe/details"
 	"strobe/internal/tail"
 	"strobe/report"
+	"strobe/stuck"
 )
 
 // drainTimeout bounds how long the output readers may run on after the
@@ -83,12 +84,17 @@ func startProcess(r *Run) (*proc, error) {
 		return nil, &adapters.UsageError{Msg: fmt.Sprintf("cannot start %s: %v", argv[0], err)}
 	}
 	p.pgid = cmd.Process.Pid
+	r.proc = p
+	r.watch.Store(r.newWatch(p.pgid))
 	for i, s := range []adapters.Stream{adapters.Stdout, adapters.Stderr} {
 		p.readers.Add(1)
 		go func() {
 			defer p.readers.Done()
 			cl, _ := r.plan.Parser.(adapters.CutLiner)
 			readLines(p.pipes[i], func(b []byte) { p.tails[i].Write(b) }, func(b []byte, cut bool, end []byte) {
+				if w := r.watch.Load(); w != nil {
+					w.lastOutput.Store(time.Now().UnixNano())
+				}
 				p.parseMu.Lock()
 				defer p.parseMu.Unlock()
 				if cut && cl != nil {
@@ -143,12 +149,18 @@ func (p *proc) stop() {
 // supervise watches the run until the command ends, enforcing the build and
 // test timeouts and cancellation, then finishes the run.
 func (r *Run) supervise(ctx context.Context, p *proc) {
-	var timedOut, cancelled bool
+	var timedOut, cancelled, stopped bool
 	var began *time.Time
 	build := time.NewTimer(buildTimeout)
 	defer build.Stop()
 	var testTimer <-chan time.Time
 	beganCh := r.rec.TestingBegan()
+	w := r.watch.Load()
+	w.deadline.Store(time.Now().Add(buildTimeout).UnixNano())
+	detCtx, stopDetector := context.WithCancel(context.Background())
+	defer stopDetector()
+	verdicts := make(chan *stuck.Verdict, 1)
+	go func() { verdicts <- w.det.Run(detCtx) }()
 wait:
 	for {
 		select {
@@ -162,18 +174,32 @@ wait:
 			t := time.NewTimer(r.timeout)
 			defer t.Stop()
 			testTimer = t.C
+			w.deadline.Store(now.Add(r.timeout).UnixNano())
+		case v := <-verdicts:
+			verdicts = nil
+			if v != nil && !stopped {
+				stopped = true
+				r.onVerdict(w, v)
+				p.stop()
+			}
 		case <-build.C:
-			timedOut = true
+			timedOut, stopped = true, true
 			p.stop()
 		case <-testTimer:
-			timedOut = true
-			p.stop()
+			if !stopped {
+				stopDetector()
+				r.onHardTimeout(w)
+				timedOut, stopped = true, true
+				p.stop()
+			}
 		case <-ctx.Done():
-			cancelled = !timedOut
+			cancelled = !stopped
+			stopped = true
 			p.stop()
 			ctx = context.Background() // don't select a done context again
 		}
 	}
+	stopDetector()
 	// The leader is gone; nothing else of the run may stay: its group,
 	// then anything that left the group but carries the run id.
 	syscall.Kill(-p.pgid, syscall.SIGKILL)
@@ -200,10 +226,23 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	outcome := r.plan.Parser.Finish(exit)
 	p.parseMu.Unlock()
 	running := r.rec.Abandon()
+	if w := r.watch.Load(); w != nil && len(running) == 0 {
+		running = w.running
+	}
 	tests := r.rec.Tests()
 
 	e := ending{exit: exit, outcome: outcome, timedOut: timedOut, cancelled: cancelled,
 		recorded: len(tests), running: running, outputBytes: p.tails[0].Total() + p.tails[1].Total()}
+	var stuckTests []report.StuckTest
+	if w := r.watch.Load(); w != nil {
+		switch {
+		case w.verdict != nil:
+			e.stuck = w.verdict.Diagnosis
+			stuckTests = r.stuckTests(w, w.verdict.Diagnosis, w.verdict.At, verdictTests(w.verdict))
+		case timedOut:
+			stuckTests = w.onTimeout
+		}
+	}
 	var failed []report.Failure
 	sum := report.Summary{DurationMS: finished.Sub(r.started).Milliseconds()}
 	for _, t := range tests {
@@ -227,10 +266,13 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		sum.Passed, sum.Failed, sum.Skipped = s.Passed, s.Failed, s.Skipped
 	}
 	status, crash := classify(e)
+	if status == report.Stuck {
+		sum.Stuck = len(stuckTests)
+	}
 
 	resp := &report.Response{Status: status, RunID: r.ID, Framework: r.adapter.Name(), Command: r.Command(),
 		Summary: &sum, Crash: crash, Project: outcome.Project, Hint: outcome.Hint,
-		Truncated: p.tails[0].Truncated() || p.tails[1].Truncated()}
+		Truncated: p.tails[0].Truncated() || p.tails[1].Truncated(), Stuck: stuckTests}
 	for i, f := range failed {
 		if i == maxFailures {
 			resp.FailuresOmitted = len(failed) - maxFailures
@@ -273,6 +315,8 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 // hint says what to do next, for the answers that need one.
 func (r *Run) hint(status report.Status, crash *report.Crash) string {
 	switch status {
+	case report.Stuck:
+		return "strobe stopped the run: the stuck test's stacks show where it waits or spins; suggested_traces names the project's functions in them"
 	case report.Timeout:
 		if len(crash.RunningTests) > 0 {
 			return fmt.Sprintf("the run passed its %v timeout while %s ran: rerun that test alone, or raise the timeout if it is only slow", r.timeout, strings.Join(crash.RunningTests, ", "))

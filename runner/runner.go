@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -88,6 +89,8 @@ type Run struct {
 	cancel   context.CancelCauseFunc
 	done     chan struct{}
 	resp     *report.Response
+	proc     *proc
+	watch    atomic.Pointer[watch]
 }
 
 // ErrCancelled is the cause of a run stopped by its client.
@@ -155,7 +158,11 @@ type Progress struct {
 
 // Progress reports the counts so far and the tests running now.
 func (r *Run) Progress() Progress {
-	return Progress{Progress: r.rec.Progress(), Elapsed: time.Since(r.started)}
+	pr := Progress{Progress: r.rec.Progress(), Elapsed: time.Since(r.started)}
+	if w := r.watch.Load(); w != nil {
+		pr.Warning = w.det.Warning()
+	}
+	return pr
 }
 
 // Running is the response for a run still going: status running, with

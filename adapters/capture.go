@@ -1,0 +1,60 @@
+package adapters
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"strobe/report"
+)
+
+// Proc is one process of a run's tree, as the stuck detector sees it.
+type Proc struct {
+	PID  int
+	Name string // comm, at most 15 bytes
+	Exe  string // the executable's path ("" when unreadable)
+	Args []string
+}
+
+// TestProcesser is implemented by an adapter whose command launches the
+// processes that run the tests (cargo runs test binaries, go test runs
+// pkg.test): the stuck detector judges and captures those, not the
+// launcher at the root of the tree.
+type TestProcesser interface {
+	IsTestProcess(p Proc) bool
+}
+
+// Harnesser is implemented by an adapter whose test harness has threads
+// of its own whose waits say nothing about the tests (libtest's main
+// thread waits, with a timeout, for the threads that run the tests).
+type Harnesser interface {
+	IsHarnessThread(p Proc, tid int, name string) bool
+}
+
+// StackCapturer is implemented by an adapter that captures a test
+// process's stacks itself (a Python or Node runtime has its own view). It
+// answers the threads, or a reason when it has none; the detector then
+// falls back to its own capture.
+type StackCapturer interface {
+	CaptureStacks(ctx context.Context, p Proc) (threads []report.Thread, reason string)
+}
+
+// IsTestProcess for cargo: the test binaries, which cargo starts through
+// its runner (env, which execs them), not cargo, rustc or build scripts.
+func (cargo) IsTestProcess(p Proc) bool {
+	switch p.Name {
+	case "cargo", "rustc", "env", "rustdoc", "cc", "ld":
+		return false
+	}
+	return !strings.HasPrefix(filepath.Base(p.Exe), "build-script-")
+}
+
+// IsHarnessThread for cargo: libtest runs each test on a thread named
+// after it and waits on the main thread, with a timeout, for their results.
+func (cargo) IsHarnessThread(p Proc, tid int, name string) bool { return tid == p.PID }
+
+// IsTestProcess for go test: the package test binaries (pkg.test), not
+// the go command nor the compiler and linker it runs.
+func (gotest) IsTestProcess(p Proc) bool {
+	return strings.HasSuffix(filepath.Base(p.Exe), ".test") || strings.HasSuffix(p.Name, ".test")
+}

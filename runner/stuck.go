@@ -1,0 +1,256 @@
+package runner
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"strobe/adapters"
+	"strobe/report"
+	"strobe/stuck"
+)
+
+// goDumpWait bounds how long a Go test process gets to print its goroutine
+// dump after SIGQUIT.
+const goDumpWait = 3 * time.Second
+
+// watch is the stuck detector's side of a run.
+type watch struct {
+	det        *stuck.Detector
+	lastOutput atomic.Int64 // unix nanoseconds of the last output line
+	deadline   atomic.Int64 // unix nanoseconds of the hard timeout's end, 0 before testing
+	verdict    *stuck.Verdict
+	final      stuck.Capture // the stacks reported with the verdict
+	ownThreads []report.Thread
+	ownReason  string
+	goDump     bool // the stacks are to be read from a Go SIGQUIT dump in the output
+	// running are the tests running when strobe stopped the run: a Go
+	// test that prints its dump on SIGQUIT ends before the kill.
+	running   []string
+	onTimeout []report.StuckTest
+}
+
+// newWatch sets up the detector beside a run whose process is pid.
+func (r *Run) newWatch(pid int) *watch {
+	w := &watch{}
+	w.lastOutput.Store(time.Now().UnixNano())
+	cfg := stuck.Config{
+		Root:       pid,
+		LastOutput: func() time.Time { return time.Unix(0, w.lastOutput.Load()) },
+		Running: func() []stuck.RunningTest {
+			var out []stuck.RunningTest
+			for _, t := range r.rec.Progress().Running {
+				out = append(out, stuck.RunningTest{Name: t.Name, Since: t.Since})
+			}
+			return out
+		},
+		Judging: func() bool { return r.rec.Progress().Phase == adapters.PhaseRunning },
+		Deadline: func() time.Time {
+			if ns := w.deadline.Load(); ns != 0 {
+				return time.Unix(0, ns)
+			}
+			return time.Time{}
+		},
+	}
+	if tp, ok := r.adapter.(adapters.TestProcesser); ok {
+		cfg.TestProcess = func(p stuck.ProcSample) bool { return tp.IsTestProcess(procOf(p)) }
+	}
+	if h, ok := r.adapter.(adapters.Harnesser); ok {
+		cfg.Harness = func(p stuck.ProcSample, t stuck.ThreadSample) bool {
+			return h.IsHarnessThread(procOf(p), t.TID, t.Name)
+		}
+	}
+	w.det = stuck.New(cfg)
+	return w
+}
+
+func procOf(p stuck.ProcSample) adapters.Proc {
+	return adapters.Proc{PID: p.PID, Name: p.Name, Exe: p.Exe, Args: p.Args}
+}
+
+// capture takes the stacks to report for the process that runs the tests:
+// the adapter's own capture when it has one; for a Go binary without
+// symbols, the runtime's SIGQUIT dump (which ends it; read from the output
+// later); otherwise the detector's stack tools.
+func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
+	if sc, ok := r.adapter.(adapters.StackCapturer); ok {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		threads, reason := sc.CaptureStacks(ctx, procOf(p))
+		cancel()
+		if len(threads) > 0 {
+			w.ownThreads = threads
+			return
+		}
+		w.ownReason = reason
+	}
+	if stuck.IsGoBinary(p.Exe) && last.Tool != "gdb+runtime-gdb.py" {
+		if syscall.Kill(p.PID, syscall.SIGQUIT) == nil {
+			w.goDump = true
+			w.final = last
+			waitGone(p.PID, goDumpWait)
+			return
+		}
+	}
+	if len(last.Stacks) > 0 && last.PID == p.PID {
+		w.final = last
+		return
+	}
+	w.final = stuck.NativeStacker().Stacks(context.Background(), p.PID, p.Exe, true)
+}
+
+// waitGone waits until pid has exited (or is a zombie), at most d.
+func waitGone(pid int, d time.Duration) {
+	end := time.Now().Add(d)
+	for time.Now().Before(end) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil || strings.Contains(string(b), ") Z ") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// onVerdict captures the stacks of a verdict, before the run is stopped.
+func (r *Run) onVerdict(w *watch, v *stuck.Verdict) {
+	w.verdict = v
+	w.running = r.runningNames()
+	r.capture(w, v.Process, v.Stacks)
+}
+
+// onHardTimeout captures the stacks of the test process before the
+// timeout kill, so a hang the detector could not prove still shows where.
+func (r *Run) onHardTimeout(w *watch) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	w.running = r.runningNames()
+	p, c, ok := w.det.CaptureNow(ctx)
+	if !ok {
+		return
+	}
+	w.verdict = nil
+	r.capture(w, p, c)
+	diag := fmt.Sprintf("no verdict before the %v timeout", r.timeout)
+	if warn := w.det.Warning(); warn != "" {
+		diag += "; last suspicion: " + warn
+	}
+	w.onTimeout = r.stuckTests(w, diag, time.Now(), nil)
+}
+
+func (r *Run) runningNames() []string {
+	var names []string
+	for _, t := range r.rec.Progress().Running {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// stuckTests builds the stuck[] entries: each running test (those whose
+// threads are the stuck ones, when the thread names tell), with the
+// diagnosis, the stacks and the suggested traces.
+func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.RunningTest) []report.StuckTest {
+	if tests == nil {
+		for _, t := range r.rec.Progress().Running {
+			tests = append(tests, stuck.RunningTest{Name: t.Name, Since: t.Since})
+		}
+	}
+	threads := w.ownThreads
+	final := w.final
+	if w.goDump {
+		if gs := stuck.ParseGoroutines(r.outputText(tests)); len(gs) > 0 {
+			final = stuck.Capture{PID: final.PID, Tool: "go-sigquit", Stacks: gs}
+		} else {
+			final.Reason = strings.TrimSpace(final.Reason + "; the Go runtime printed no goroutine dump")
+		}
+	}
+	if threads == nil {
+		threads = stuck.Threads(final, r.req.ProjectRoot)
+	}
+	var names []string
+	for _, t := range tests {
+		names = append(names, t.Name)
+	}
+	traces := stuck.SuggestedTraces(final, r.req.ProjectRoot, names)
+	reason := final.Reason
+	if w.ownReason != "" {
+		reason = strings.TrimSpace(w.ownReason + "; " + reason)
+	}
+	if len(threads) == 0 && reason != "" {
+		diag += " (no stacks: " + reason + ")"
+	}
+	if len(tests) == 0 {
+		return []report.StuckTest{{Name: r.Command(), ElapsedMS: at.Sub(r.started).Milliseconds(),
+			Diagnosis: diag, Threads: threads, SuggestedTraces: traces}}
+	}
+	var out []report.StuckTest
+	for i, t := range tests {
+		st := report.StuckTest{Name: t.Name, ElapsedMS: at.Sub(t.Since).Milliseconds(), Diagnosis: diag}
+		if i == 0 { // the stacks are the process's, once
+			st.Threads, st.SuggestedTraces = threads, traces
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// outputText is where a Go goroutine dump lands: the stuck tests' own
+// output, then stderr, then stdout (test2json's Output fields decoded).
+func (r *Run) outputText(tests []stuck.RunningTest) string {
+	var b strings.Builder
+	for _, t := range r.rec.Tests() {
+		for _, s := range tests {
+			if t.Name == s.Name && strings.Contains(t.Output, "goroutine ") {
+				b.WriteString(t.Output)
+				b.WriteByte('\n')
+			}
+		}
+	}
+	if b.Len() > 0 {
+		return b.String()
+	}
+	if r.proc != nil {
+		b.WriteString(r.proc.tails[1].String())
+		b.WriteByte('\n')
+		sc := bufio.NewScanner(strings.NewReader(r.proc.tails[0].String()))
+		sc.Buffer(make([]byte, 1<<16), 8<<20)
+		for sc.Scan() {
+			line := sc.Bytes()
+			var ev struct{ Output *string }
+			if len(line) > 0 && line[0] == '{' && json.Unmarshal(line, &ev) == nil && ev.Output != nil {
+				b.WriteString(*ev.Output)
+				continue
+			}
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// verdictTests narrows the running tests to those whose threads are the
+// stuck ones when thread names tell (libtest names each test's thread
+// after it; the kernel keeps 15 bytes of it).
+func verdictTests(v *stuck.Verdict) []stuck.RunningTest {
+	if len(v.Tests) < 2 {
+		return v.Tests
+	}
+	var out []stuck.RunningTest
+	for _, t := range v.Tests {
+		for _, name := range v.Threads {
+			if len(name) >= 4 && strings.HasPrefix(t.Name, name) {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return v.Tests
+	}
+	return out
+}

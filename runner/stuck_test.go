@@ -1,0 +1,169 @@
+package runner
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"strobe/details"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+var hangBin struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+// hang builds stuck/testdata/native/hang.cpp once (with symbols, so the
+// stacks carry file:line).
+func hang(t *testing.T) string {
+	t.Helper()
+	gxx := testutil.RequireTool(t, "g++")
+	hangBin.once.Do(func() {
+		dir, err := filepath.Abs("../stuck/testdata/native")
+		if err != nil {
+			hangBin.err = err
+			return
+		}
+		hangBin.path = filepath.Join(misbehaveDir(), "hang")
+		hangBin.out, hangBin.err = exec.Command(gxx, "-g", "-O1", "-pthread", "-o", hangBin.path, filepath.Join(dir, "hang.cpp")).CombinedOutput()
+	})
+	if hangBin.err != nil {
+		t.Fatalf("building hang.cpp: %v\n%s", hangBin.err, hangBin.out)
+	}
+	return hangBin.path
+}
+
+// runCmd runs a command line through the generic adapter, in the native
+// fixtures' directory (their project: the source files of their frames).
+func runCmd(t *testing.T, timeout time.Duration, argv ...string) (*report.Response, *details.Record) {
+	t.Helper()
+	root, _ := filepath.Abs("../stuck/testdata/native")
+	return runReq(t, Request{ProjectRoot: root, Command: strings.Join(argv, " "), Timeout: timeout})
+}
+
+func misbehaveDir() string { return filepath.Dir(misbehave) }
+
+func stackText(s report.StuckTest) string {
+	var b strings.Builder
+	for _, th := range s.Threads {
+		b.WriteString(th.Name + "\n  " + strings.Join(th.Stack, "\n  ") + "\n")
+	}
+	return b.String()
+}
+
+// TestStuckNative: each hang is called stuck within seconds, with the
+// function that waits or spins in its stacks and suggested traces.
+func TestStuckNative(t *testing.T) {
+	testutil.RequireTool(t, "eu-stack")
+	bin := hang(t)
+	type testCase struct {
+		mode      string
+		diagnosis string
+		function  string
+		within    time.Duration
+	}
+	for _, tc := range []testCase{
+		{"deadlock", "deadlock", "lock_a_then_b", 6 * time.Second},
+		{"busy", "endless loop", "spin_forever", 7 * time.Second},
+		{"pipe", "blocked on I/O", "read_forever", 9 * time.Second},
+		{"child", "blocked on a child", "wait_for_child", 7 * time.Second},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			resp, rec := runCmd(t, 60*time.Second, bin, tc.mode)
+			took := time.Since(start)
+			if resp.Status != report.Stuck {
+				t.Fatalf("status = %s, want stuck (crash %+v)", resp.Status, resp.Crash)
+			}
+			if took > tc.within {
+				t.Errorf("verdict took %v, want under %v", took, tc.within)
+			}
+			if len(resp.Stuck) == 0 {
+				t.Fatal("no stuck[] entry")
+			}
+			s := resp.Stuck[0]
+			if !strings.HasPrefix(s.Diagnosis, tc.diagnosis) {
+				t.Errorf("diagnosis %q, want it to start with %q", s.Diagnosis, tc.diagnosis)
+			}
+			if txt := stackText(s); !strings.Contains(txt, tc.function) {
+				t.Errorf("stacks lack %s:\n%s", tc.function, txt)
+			}
+			if !strings.Contains(strings.Join(s.SuggestedTraces, " "), tc.function) {
+				t.Errorf("suggested_traces %v lack %s", s.SuggestedTraces, tc.function)
+			}
+			if resp.Summary.Stuck != 1 {
+				t.Errorf("summary.stuck = %d, want 1", resp.Summary.Stuck)
+			}
+			if len(rec.Response.Stuck) == 0 {
+				t.Error("the details file has no stuck[]")
+			}
+			t.Logf("%s after %v: %s\n%s", resp.Status, took, s.Diagnosis, stackText(s))
+		})
+	}
+}
+
+// TestNotStuckNative: silent sleeps, silent CPU work and a working child
+// are honest work and must pass.
+func TestNotStuckNative(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 9 s fixtures")
+	}
+	bin := hang(t)
+	for _, args := range [][]string{{"sleep", "9"}, {"work", "8"}, {"workchild", "8"}} {
+		t.Run(args[0], func(t *testing.T) {
+			t.Parallel()
+			resp, _ := runCmd(t, 60*time.Second, append([]string{bin}, args...)...)
+			if resp.Status != report.Passed {
+				t.Fatalf("status = %s, want passed; stuck: %+v", resp.Status, resp.Stuck)
+			}
+		})
+	}
+}
+
+// TestStuckGo: goroutines that deadlock while a ticker keeps the Go
+// runtime from noticing are stuck, with the goroutines' stacks; a silent
+// 9 s sleep passes.
+func TestStuckGo(t *testing.T) {
+	root, _ := filepath.Abs("../stuck/testdata/godeadlock")
+	type testCase struct {
+		test     string
+		status   report.Status
+		function string
+	}
+	cases := []testCase{
+		{"TestDeadlock", report.Stuck, "lockAThenB"},
+		{"TestBusyLoop", report.Stuck, "spin"},
+	}
+	if !testing.Short() {
+		cases = append(cases, testCase{"TestSleepThenPass", report.Passed, ""})
+	}
+	for _, tc := range cases {
+		t.Run(tc.test, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Test: tc.test, Timeout: 60 * time.Second})
+			if resp.Status != tc.status {
+				t.Fatalf("status = %s, want %s; crash %+v stuck %+v", resp.Status, tc.status, resp.Crash, resp.Stuck)
+			}
+			if tc.status != report.Stuck {
+				return
+			}
+			s := resp.Stuck[0]
+			if s.Name != tc.test {
+				t.Errorf("stuck test %q, want %s", s.Name, tc.test)
+			}
+			if txt := stackText(s); !strings.Contains(txt, tc.function) {
+				t.Errorf("stacks lack %s:\n%s", tc.function, txt)
+			}
+			t.Logf("%s after %v: %s\n%s\ntraces %v", resp.Status, time.Since(start), s.Diagnosis, stackText(s), s.SuggestedTraces)
+		})
+	}
+}

@@ -1,0 +1,626 @@
+// Package stuck watches a running test command and tells a deadlock, an
+// endless loop or a wait that will never end from slow, honest work, within
+// seconds, and captures the stacks that prove it.
+//
+// The signals, cheap to dear: silence on the output (the runner says when
+// the last line came); the CPU time of every thread of the process tree and
+// what each waiting thread waits in (/proc: state, syscall and its
+// arguments, so a timed wait is told from a wait without end); and, only
+// when those look suspicious, stack samples, at least two, compared.
+// docs/stuck.md has the decision rules and their thresholds.
+package stuck
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Kind is a verdict.
+type Kind string
+
+const (
+	Deadlock     Kind = "deadlock"
+	EndlessLoop  Kind = "endless loop"
+	BlockedIO    Kind = "blocked on I/O"
+	BlockedChild Kind = "blocked on a child process"
+)
+
+// Thresholds: how long the output must be silent before a verdict, by what
+// the threads wait for. A lock waited on without a timeout never frees
+// itself; a read may wait for a slow peer, so it gets longer.
+const (
+	DefaultTick      = 250 * time.Millisecond
+	DefaultQuietLock = 2 * time.Second
+	DefaultQuietLoop = 2500 * time.Millisecond
+	DefaultQuietIO   = 5 * time.Second
+	// suspectAfter is the silence after which the detector starts to look
+	// closer (stack samples) and the run carries a warning.
+	suspectAfter = time.Second
+	// sampleEvery spaces stack samples; two samples closer than this say
+	// nothing about a loop.
+	sampleEvery = 500 * time.Millisecond
+	// idleCPU is the most CPU (cores) an idle tree may use: tickers and
+	// runtime housekeeping wake, briefly.
+	idleCPU = 0.05
+	// busyThreadCPU is the share of a core that makes a thread busy.
+	busyThreadCPU = 0.3
+	// loopSamples is how many identical stack samples make a loop.
+	loopSamples = 3
+)
+
+// RunningTest is a test that started and has not finished.
+type RunningTest struct {
+	Name  string
+	Since time.Time
+}
+
+// Config is what the detector is told about a run.
+type Config struct {
+	// Root is the pid of the run's process (the launcher: cargo, go, sh).
+	Root int
+	// LastOutput is the time of the run's last output line.
+	LastOutput func() time.Time
+	// Running lists the tests running now (from the adapter's parser).
+	Running func() []RunningTest
+	// Judging says whether a verdict may be reached now (false while the
+	// tests are still being built). Nil means always.
+	Judging func() bool
+	// Deadline is the end of the run's hard timeout (zero: none). A timed
+	// wait that ends after it cannot save the run.
+	Deadline func() time.Time
+	// TestProcess says whether a process runs tests rather than launching
+	// them; nil means any process but a known launcher.
+	TestProcess func(p ProcSample) bool
+	// Harness says whether a thread belongs to the test harness, whose
+	// waits say nothing about the test (libtest's main thread waits with
+	// a timeout for its test threads). Nil means none.
+	Harness func(p ProcSample, t ThreadSample) bool
+
+	Tick                          time.Duration
+	QuietLock, QuietLoop, QuietIO time.Duration
+	View                          View
+	Clock                         Clock
+	Stacker                       Stacker
+}
+
+// Verdict is the detector's finding, with its evidence.
+type Verdict struct {
+	Kind      Kind
+	At        time.Time
+	Diagnosis string
+	Silence   time.Duration
+	Tests     []RunningTest
+	// Process is the process that runs the tests; Stacks its last stack
+	// sample (all threads).
+	Process ProcSample
+	Stacks  Capture
+	// Threads names the threads found blocked or spinning (their comm).
+	Threads []string
+}
+
+// Detector judges one run. Step takes one sample and judges it; Run calls
+// Step every tick until a verdict or the end of ctx.
+type Detector struct {
+	cfg Config
+
+	mu      sync.Mutex
+	warning string
+
+	threads map[threadKey]*threadHist
+	prevAt  time.Time
+
+	mode    string // "", "idle" or "busy": what the current suspicion is
+	since   time.Time
+	samples []Capture // stack samples taken during the current suspicion
+	target  ProcKey   // the process sampled
+}
+
+type threadKey struct {
+	proc ProcKey
+	tid  int
+}
+
+type threadHist struct {
+	runNS     uint64
+	slices    uint64
+	wait      Wait
+	waitSince time.Time // when this wait was first seen
+	ticking   bool      // woke and went back to the same wait
+	seen      time.Time
+}
+
+// New returns a detector for cfg, filling in the defaults.
+func New(cfg Config) *Detector {
+	if cfg.Tick == 0 {
+		cfg.Tick = DefaultTick
+	}
+	if cfg.QuietLock == 0 {
+		cfg.QuietLock = DefaultQuietLock
+	}
+	if cfg.QuietLoop == 0 {
+		cfg.QuietLoop = DefaultQuietLoop
+	}
+	if cfg.QuietIO == 0 {
+		cfg.QuietIO = DefaultQuietIO
+	}
+	if cfg.View == nil {
+		cfg.View = NewProcView()
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = realClock{}
+	}
+	if cfg.Stacker == nil {
+		cfg.Stacker = NativeStacker()
+	}
+	if cfg.Running == nil {
+		cfg.Running = func() []RunningTest { return nil }
+	}
+	return &Detector{cfg: cfg, threads: map[threadKey]*threadHist{}}
+}
+
+// Warning is the current suspicion, "" when there is none.
+func (d *Detector) Warning() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.warning
+}
+
+func (d *Detector) setWarning(w string) {
+	d.mu.Lock()
+	d.warning = w
+	d.mu.Unlock()
+}
+
+// Run steps every tick until a verdict, which it returns, or until ctx
+// ends (nil).
+func (d *Detector) Run(ctx context.Context) *Verdict {
+	t := time.NewTicker(d.cfg.Tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			if v := d.Step(ctx); v != nil {
+				return v
+			}
+		}
+	}
+}
+
+// threadView is one thread of the latest sample, judged.
+type threadView struct {
+	proc    *ProcSample
+	t       ThreadSample
+	cpu     float64 // cores, over the last interval
+	harness bool
+	test    bool // belongs to a test process
+	ticking bool
+	rescuer bool // a timed wait that will end before the deadline
+	limit   time.Time
+}
+
+// Step samples the tree once and judges it; it returns a verdict or nil.
+func (d *Detector) Step(ctx context.Context) *Verdict {
+	snap, err := d.cfg.View.Sample(d.cfg.Root)
+	if err != nil || len(snap.Procs) == 0 {
+		return nil
+	}
+	now := d.cfg.Clock.Now()
+	if snap.At.IsZero() {
+		snap.At = now
+	}
+	views, treeCPU := d.update(snap)
+	if d.cfg.Judging != nil && !d.cfg.Judging() {
+		d.reset("")
+		return nil
+	}
+	silence := now.Sub(d.cfg.LastOutput())
+	if silence < suspectAfter {
+		d.reset("")
+		return nil
+	}
+
+	var busy []threadView
+	for _, v := range views {
+		if v.cpu >= busyThreadCPU {
+			busy = append(busy, v)
+		}
+	}
+	switch {
+	case len(busy) > 0:
+		return d.judgeBusy(ctx, now, silence, treeCPU, busy)
+	case treeCPU <= idleCPU:
+		return d.judgeIdle(ctx, now, silence, treeCPU, views)
+	}
+	d.reset("")
+	return nil
+}
+
+// update records the snapshot and returns its threads, judged, and the
+// tree's CPU use in cores over the last interval.
+func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
+	dt := snap.At.Sub(d.prevAt).Seconds()
+	first := d.prevAt.IsZero()
+	d.prevAt = snap.At
+	var deadline time.Time
+	if d.cfg.Deadline != nil {
+		deadline = d.cfg.Deadline()
+	}
+	var views []threadView
+	var total float64
+	live := map[threadKey]bool{}
+	for i := range snap.Procs {
+		p := &snap.Procs[i]
+		test := d.isTestProcess(*p)
+		goProc := IsGoBinary(p.Exe)
+		for _, t := range p.Threads {
+			k := threadKey{p.ProcKey, t.TID}
+			live[k] = true
+			h := d.threads[k]
+			v := threadView{proc: p, t: t, test: test}
+			if d.cfg.Harness != nil {
+				v.harness = d.cfg.Harness(*p, t)
+			}
+			if h == nil {
+				h = &threadHist{runNS: t.RunNS, slices: t.Slices, wait: t.Wait, waitSince: snap.At}
+				d.threads[k] = h
+				if !first && dt > 0 {
+					v.cpu = 0 // new since the last sample: its CPU is counted from now on
+				}
+			} else {
+				if dt > 0 && t.RunNS >= h.runNS {
+					v.cpu = float64(t.RunNS-h.runNS) / 1e9 / dt
+				}
+				same := sameWait(h.wait, t.Wait)
+				switch {
+				case !same:
+					h.waitSince, h.ticking = snap.At, false
+				case t.Slices != h.slices:
+					// Woke and went back to the same wait: a ticker. The
+					// new wait began within the last interval.
+					h.ticking = true
+					h.waitSince = snap.At
+				}
+				h.runNS, h.slices, h.wait = t.RunNS, t.Slices, t.Wait
+			}
+			h.seen = snap.At
+			v.ticking = h.ticking
+			v.rescuer = rescues(p, t, h, goProc)
+			if v.rescuer && t.Wait.Known {
+				v.limit = h.waitSince.Add(t.Wait.Timeout)
+				if t.Wait.Remaining {
+					v.limit = snap.At.Add(t.Wait.Timeout)
+				}
+				if !deadline.IsZero() && v.limit.After(deadline.Add(-deadlineMargin)) {
+					v.rescuer = false // it sleeps past the hard timeout
+				}
+			}
+			total += v.cpu
+			views = append(views, v)
+		}
+	}
+	for k := range d.threads {
+		if !live[k] {
+			delete(d.threads, k)
+		}
+	}
+	return views, total
+}
+
+// deadlineMargin: a timed wait that ends this close to the hard timeout
+// (go test's own -timeout timer, a harness's watchdog) saves nothing.
+const deadlineMargin = 5 * time.Second
+
+// rescues says whether a thread's wait ends by itself, so that the run
+// may go on: a timed wait, in a process that is not a launcher (cargo's
+// and go's own timers are their housekeeping). In a Go program the
+// timers that matter show as the netpoller's wait until the next timer;
+// futex and nanosleep timeouts there are the runtime's housekeeping
+// (sysmon), and a netpoller wait that comes back every few milliseconds
+// to the same place is a ticker, which by itself changes nothing.
+func rescues(p *ProcSample, t ThreadSample, h *threadHist, goProc bool) bool {
+	if t.Wait.Kind != Timed || launchers[p.Name] {
+		return false
+	}
+	if goProc {
+		switch t.Wait.Call {
+		case "epoll_wait", "epoll_pwait", "epoll_pwait2":
+			return !h.ticking
+		}
+		return false
+	}
+	return true
+}
+
+// sameWait says whether two samples show the same wait (same syscall,
+// same timeout), so the wait may have lasted between them.
+func sameWait(a, b Wait) bool {
+	return a.Kind == b.Kind && a.Call == b.Call && a.Timeout == b.Timeout && a.Known == b.Known && !a.Remaining && !b.Remaining ||
+		a.Kind == b.Kind && a.Call == b.Call && a.Remaining && b.Remaining
+}
+
+// launchers start the processes that run tests; their own threads only wait.
+var launchers = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "env": true, "cargo": true,
+	"go": true, "make": true, "timeout": true, "nice": true, "xargs": true, "strace": true, "ltrace": true,
+	"rustc": true, "compile": true, "link": true, "vet": true, "cc": true, "ld": true}
+
+func (d *Detector) isTestProcess(p ProcSample) bool {
+	if d.cfg.TestProcess != nil {
+		return d.cfg.TestProcess(p)
+	}
+	return !launchers[p.Name]
+}
+
+func (d *Detector) reset(warning string) {
+	d.mode, d.samples = "", nil
+	d.setWarning(warning)
+}
+
+// judgeIdle: no thread uses CPU. A deadlock (or a wait without end) when
+// nothing can wake up by itself: no timed wait ends before the deadline,
+// and a thread of a test process waits without a timeout.
+func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Duration, cpu float64, views []threadView) *Verdict {
+	var blocked []threadView
+	var rescuers []threadView
+	for _, v := range views {
+		if v.harness {
+			continue
+		}
+		if v.rescuer {
+			rescuers = append(rescuers, v)
+		}
+		if v.test && v.t.Wait.Kind.Blocked() {
+			blocked = append(blocked, v)
+		}
+	}
+	if len(rescuers) > 0 {
+		d.reset("")
+		return nil
+	}
+	if len(blocked) == 0 {
+		d.reset("")
+		return nil
+	}
+	kind, quiet := BlockedIO, d.cfg.QuietIO
+	counts := map[WaitKind]int{}
+	for _, v := range blocked {
+		counts[v.t.Wait.Kind]++
+	}
+	switch {
+	case counts[Lock] > 0:
+		kind, quiet = Deadlock, d.cfg.QuietLock
+	case counts[Child] > 0:
+		kind, quiet = BlockedChild, d.cfg.QuietLock
+	}
+	target := d.testProcess(blocked)
+	if d.mode != "idle" || d.target != target.ProcKey {
+		d.mode, d.since, d.samples, d.target = "idle", now, nil, target.ProcKey
+	}
+	evidence := describeWaits(blocked)
+	d.setWarning(fmt.Sprintf("possible %s: no output for %s, %s CPU, %s; confirming", kind, round(silence), pct(cpu), evidence))
+	if len(d.samples) == 0 || now.Sub(d.samples[len(d.samples)-1].At()) >= sampleEvery {
+		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, true)
+		c.at = now
+		if len(d.samples) > 0 && !sameStacks(d.samples[len(d.samples)-1], c, nil, nil) {
+			d.samples = nil // still changing: start over
+			d.since = now
+		}
+		d.samples = append(d.samples, c)
+	}
+	if gk, ok := goroutineKind(d.samples[len(d.samples)-1]); ok {
+		switch gk {
+		case Running:
+			d.reset("") // a goroutine sleeps (time.Sleep): it wakes by itself
+			return nil
+		case IO:
+			kind, quiet = BlockedIO, d.cfg.QuietIO
+		case Child:
+			kind, quiet = BlockedChild, d.cfg.QuietLock
+		default:
+			kind, quiet = Deadlock, d.cfg.QuietLock
+		}
+	}
+	if silence < quiet || len(d.samples) < 2 {
+		return nil
+	}
+	span := d.samples[len(d.samples)-1].At().Sub(d.samples[0].At())
+	diag := fmt.Sprintf("%s: no output for %s, %s CPU, %s, %s", kind, round(silence), pct(cpu), evidence, stackEvidence(d.samples, span))
+	return d.verdict(kind, now, silence, diag, target, blocked)
+}
+
+// judgeBusy: some threads burn CPU with no output. An endless loop when
+// their stacks stay the same across samples; changing stacks are work.
+func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Duration, cpu float64, busy []threadView) *Verdict {
+	sort.Slice(busy, func(i, j int) bool { return busy[i].cpu > busy[j].cpu })
+	target := *busy[0].proc
+	var tids []int
+	for _, v := range busy {
+		if v.proc.ProcKey == target.ProcKey {
+			tids = append(tids, v.t.TID)
+		}
+	}
+	sort.Ints(tids)
+	if d.mode != "busy" || d.target != target.ProcKey {
+		d.mode, d.since, d.samples, d.target = "busy", now, nil, target.ProcKey
+	}
+	if len(d.samples) == 0 || now.Sub(d.samples[len(d.samples)-1].At()) >= sampleEvery {
+		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, false)
+		c.at = now
+		c.busy = tids
+		if len(d.samples) > 0 && !sameStacks(d.samples[len(d.samples)-1], c, d.samples[len(d.samples)-1].busy, tids) {
+			d.samples = nil
+			d.since = now
+		}
+		d.samples = append(d.samples, c)
+	}
+	who := threadNames(busy)
+	d.setWarning(fmt.Sprintf("possible endless loop: no output for %s, %s CPU in %s, %d identical stack samples so far; confirming", round(silence), pct(cpu), who, len(d.samples)))
+	if silence < d.cfg.QuietLoop || len(d.samples) < loopSamples {
+		return nil
+	}
+	span := d.samples[len(d.samples)-1].At().Sub(d.samples[0].At())
+	diag := fmt.Sprintf("endless loop: no output for %s, %s CPU in %s, %s", round(silence), pct(cpu), who, stackEvidence(d.samples, span))
+	return d.verdict(EndlessLoop, now, silence, diag, target, busy)
+}
+
+func (d *Detector) verdict(kind Kind, now time.Time, silence time.Duration, diag string, target ProcSample, threads []threadView) *Verdict {
+	v := &Verdict{Kind: kind, At: now, Diagnosis: diag, Silence: silence, Tests: d.cfg.Running(),
+		Process: target, Stacks: d.samples[len(d.samples)-1]}
+	for _, t := range threads {
+		if !slices.Contains(v.Threads, t.t.Name) {
+			v.Threads = append(v.Threads, t.t.Name)
+		}
+	}
+	d.setWarning("")
+	return v
+}
+
+// CaptureNow samples the tree and captures the stacks of its test process
+// (the first found), for a run stopped without a verdict (hard timeout).
+func (d *Detector) CaptureNow(ctx context.Context) (ProcSample, Capture, bool) {
+	snap, err := d.cfg.View.Sample(d.cfg.Root)
+	if err != nil || len(snap.Procs) == 0 {
+		return ProcSample{}, Capture{}, false
+	}
+	pick := snap.Procs[0]
+	for _, p := range snap.Procs {
+		if d.isTestProcess(p) {
+			pick = p
+			break
+		}
+	}
+	return pick, d.cfg.Stacker.Stacks(ctx, pick.PID, pick.Exe, true), true
+}
+
+// testProcess picks the process to sample among the blocked threads'.
+func (d *Detector) testProcess(blocked []threadView) ProcSample {
+	for _, v := range blocked {
+		if v.t.Wait.Kind == Lock {
+			return *v.proc
+		}
+	}
+	return *blocked[0].proc
+}
+
+// goroutineKind reads a goroutine capture: what the program's own
+// goroutines wait for. Running means one sleeps (time.Sleep) and will wake;
+// ok is false when the capture holds no goroutines.
+func goroutineKind(c Capture) (WaitKind, bool) {
+	if c.Tool != "gdb+runtime-gdb.py" && c.Tool != "go-sigquit" {
+		return 0, false
+	}
+	kind := Lock
+	for _, s := range c.Stacks {
+		user := false
+		for _, f := range s.Frames {
+			if !strings.HasPrefix(f.Func, "runtime.") && !strings.HasPrefix(f.Func, "internal/") &&
+				!strings.HasPrefix(f.Func, "testing.") && !strings.HasPrefix(f.Func, "sync.") {
+				user = true
+			}
+		}
+		if !user {
+			continue
+		}
+		for _, f := range s.Frames {
+			switch {
+			case f.Func == "time.Sleep" || f.Func == "runtime.timeSleep":
+				return Running, true
+			case strings.HasPrefix(f.Func, "internal/poll.") || strings.HasPrefix(f.Func, "net."):
+				kind = IO
+			case strings.HasPrefix(f.Func, "os.(*Process).Wait") || strings.HasPrefix(f.Func, "os/exec.(*Cmd).Wait"):
+				if kind != IO {
+					kind = Child
+				}
+			}
+		}
+	}
+	return kind, true
+}
+
+// At is when the capture was taken (by the detector's clock).
+func (c Capture) At() time.Time { return c.at }
+
+// sameStacks compares two samples by function names: every stack, or,
+// for a loop, the stacks of the threads busy in each sample (a goroutine
+// moves between threads, so the busy threads' stacks are compared as a
+// set). Lines move inside a loop; functions do not.
+func sameStacks(a, b Capture, busyA, busyB []int) bool {
+	if len(a.Stacks) == 0 || len(b.Stacks) == 0 {
+		return len(a.Stacks) == len(b.Stacks)
+	}
+	ka, kb := stackSet(a, busyA), stackSet(b, busyB)
+	return len(ka) > 0 && slices.Equal(ka, kb)
+}
+
+func stackSet(c Capture, busy []int) []string {
+	var set []string
+	for _, s := range c.Stacks {
+		if busy != nil && !slices.Contains(busy, s.TID) {
+			continue
+		}
+		var fs []string
+		for _, f := range trim(s.Frames) {
+			if strings.HasPrefix(f.Func, "runtime.") {
+				continue // preemption and scheduler frames come and go
+			}
+			fs = append(fs, f.Func)
+		}
+		set = append(set, strings.Join(fs, "\n"))
+	}
+	sort.Strings(set)
+	return set
+}
+
+func describeWaits(blocked []threadView) string {
+	type key struct{ call, kind string }
+	count := map[key]int{}
+	var order []key
+	for _, v := range blocked {
+		k := key{v.t.Wait.Call, v.t.Wait.Kind.String()}
+		if k.call == "" {
+			k.call = "state " + string(v.t.State)
+		}
+		if count[k] == 0 {
+			order = append(order, k)
+		}
+		count[k]++
+	}
+	var parts []string
+	for _, k := range order {
+		noun := "thread"
+		if count[k] > 1 {
+			noun = "threads"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s blocked in %s with no timeout (%s)", count[k], noun, k.call, k.kind))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func threadNames(vs []threadView) string {
+	var names []string
+	for i, v := range vs {
+		if i == 3 {
+			names = append(names, fmt.Sprintf("%d more", len(vs)-3))
+			break
+		}
+		names = append(names, fmt.Sprintf("thread %s (%d)", v.t.Name, v.t.TID))
+	}
+	return strings.Join(names, ", ")
+}
+
+func stackEvidence(samples []Capture, span time.Duration) string {
+	if len(samples[len(samples)-1].Stacks) == 0 {
+		return fmt.Sprintf("%d samples over %s (no stacks: %s)", len(samples), round(span), samples[len(samples)-1].Reason)
+	}
+	return fmt.Sprintf("identical stacks in %d samples over %s", len(samples), round(span))
+}
+
+func round(d time.Duration) time.Duration { return d.Round(100 * time.Millisecond) }
+
+func pct(cores float64) string { return fmt.Sprintf("%.0f%%", cores*100) }

@@ -1,0 +1,54 @@
+package stuck
+
+import "time"
+
+// ProcKey names a process for as long as it lives: a pid alone may be
+// reused, a pid with its start time is not.
+type ProcKey struct {
+	PID   int
+	Start uint64 // clock ticks after boot, /proc/PID/stat field 22
+}
+
+// ThreadSample is one thread at one instant.
+type ThreadSample struct {
+	TID   int
+	Name  string
+	State byte   // R, S, D, T, t, Z, ...
+	RunNS uint64 // CPU time so far, nanoseconds
+	// Slices counts the times the thread was scheduled: a thread that
+	// sits in the same wait across samples while Slices grows wakes up
+	// and goes back to sleep (a ticker), which is not progress.
+	Slices uint64
+	Wait   Wait
+}
+
+// ProcSample is one process of the tree at one instant.
+type ProcSample struct {
+	ProcKey
+	PPID    int
+	Name    string
+	Exe     string
+	Args    []string
+	Threads []ThreadSample
+}
+
+// Snapshot is the whole tree at one instant.
+type Snapshot struct {
+	At    time.Time
+	Procs []ProcSample
+}
+
+// View samples a process tree. The real one reads /proc; tests give a
+// scripted one.
+type View interface {
+	Sample(root int) (Snapshot, error)
+}
+
+// Clock tells the time. Tests give a fake one so that they never sleep.
+type Clock interface {
+	Now() time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }

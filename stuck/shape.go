@@ -1,0 +1,176 @@
+package stuck
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"strobe/report"
+)
+
+// maxFrames bounds the frames kept per stack in a report.
+const maxFrames = 24
+
+// innerNoise are the frames at the top of a waiting stack that only say
+// how the wait is done (libc's futex wrappers, the Go scheduler).
+var innerNoise = regexp.MustCompile(`^(__|_?lll_|futex_|syscall$|__?pthread_|___pthread|pthread_cond_|pthread_join|pthread_mutex_|std::sys::|core::panicking|runtime\.(gopark|goparkunlock|semacquire|notetsleep|futexsleep|futex|park_m|schedule|mcall|systemstack|selectgo|chanrecv|chansend|block|netpollblock|usleep|epollwait|netpoll)|internal/sync\.runtime_|sync\.runtime_|internal/poll\.runtime_|\[kernel\] (futex|do_|__x64|entry_|x64_))`)
+
+// outerNoise are the frames at the bottom that start every thread.
+var outerNoise = regexp.MustCompile(`^(_start|__libc_start|__clone|clone3?$|start_thread|runtime\.(goexit|main|mstart)|testing\.(tRunner|\(\*T\)\.Run|runTests|\(\*M\)\.Run)|main\.main$|std::rt::|std::panicking::|std::panic::|std::thread::|std::sys::|core::ops::function::|test::|<alloc::boxed::Box|<F as |__rust_|\?\?$)|std::__invoke|std::thread::_Invoker|std::thread::_State_impl`)
+
+// Threads turns a capture into report threads: noise trimmed, identical
+// stacks grouped under one entry that names them all, frames as
+// "function (file:line)" with files under root made relative.
+func Threads(c Capture, root string) []report.Thread {
+	type group struct {
+		names []string
+		stack []string
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, s := range c.Stacks {
+		frames := trim(s.Frames)
+		var lines []string
+		for i, f := range frames {
+			if i == maxFrames {
+				lines = append(lines, fmt.Sprintf("… %d more frames", len(frames)-maxFrames))
+				break
+			}
+			f.File = shortFile(f.File, root)
+			f.Func = cleanFunc(f.Func)
+			lines = append(lines, f.String())
+		}
+		key := strings.Join(lines, "\n")
+		name := s.Name
+		if s.TID != 0 {
+			if name == "" {
+				name = "thread"
+			}
+			name = fmt.Sprintf("%s (tid %d)", name, s.TID)
+		}
+		g := byKey[key]
+		if g == nil {
+			g = &group{stack: lines}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.names = append(g.names, name)
+	}
+	var out []report.Thread
+	for _, g := range groups {
+		name := strings.Join(g.names, ", ")
+		if len(g.names) > 4 {
+			name = fmt.Sprintf("%s and %d more (%d with this stack)", strings.Join(g.names[:3], ", "), len(g.names)-3, len(g.names))
+		}
+		if g.stack == nil {
+			g.stack = []string{}
+		}
+		out = append(out, report.Thread{Name: name, Stack: g.stack})
+	}
+	return out
+}
+
+// trim drops the frames that start every thread and those that only
+// carry out the wait, keeping at least one frame.
+func trim(frames []Frame) []Frame {
+	end := len(frames)
+	for end > 1 && outerNoise.MatchString(frames[end-1].Func) {
+		end--
+	}
+	start := 0
+	for start < end-1 && innerNoise.MatchString(frames[start].Func) {
+		start++
+	}
+	return frames[start:end]
+}
+
+var rustHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
+
+func cleanFunc(fn string) string { return rustHash.ReplaceAllString(fn, "") }
+
+// shortFile makes a file relative to root when under it, and cuts other
+// absolute paths to their base name (a toolchain's source).
+func shortFile(file, root string) string {
+	if file == "" {
+		return ""
+	}
+	if root != "" && filepath.IsAbs(file) {
+		if rel, err := filepath.Rel(root, file); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	if filepath.IsAbs(file) || strings.HasPrefix(file, "./") || strings.HasPrefix(file, "../") {
+		return filepath.Base(file)
+	}
+	return file
+}
+
+// ownFrame says whether a frame is in the project's own code: a file
+// under root, or a relative path the compiler wrote for the project
+// (rustc writes "src/lib.rs"; toolchains write "./nptl/…" or absolute paths).
+func ownFrame(f Frame, root string) bool {
+	if f.File == "" {
+		return false
+	}
+	if filepath.IsAbs(f.File) {
+		if root == "" {
+			return false
+		}
+		rel, err := filepath.Rel(root, f.File)
+		return err == nil && !strings.HasPrefix(rel, "..")
+	}
+	return !strings.HasPrefix(f.File, "./") && !strings.HasPrefix(f.File, "../") && !strings.HasPrefix(f.File, "/")
+}
+
+// SuggestedTraces are the project's own functions in the stacks, innermost
+// first, without the test functions themselves (skip holds their names).
+func SuggestedTraces(c Capture, root string, skip []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range c.Stacks {
+		for _, f := range trim(s.Frames) {
+			if !ownFrame(f, root) {
+				continue
+			}
+			fn := traceName(f.Func)
+			if fn == "" || seen[fn] || isTestFunc(fn, skip) {
+				continue
+			}
+			seen[fn] = true
+			out = append(out, fn)
+			if len(out) == 8 {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// traceName is a function name fit for a trace pattern: no parameter
+// list, no Rust hash, no closure suffix.
+func traceName(fn string) string {
+	fn = cleanFunc(fn)
+	if i := strings.Index(fn, "("); i > 0 && !strings.HasPrefix(fn[i:], "(*") {
+		fn = fn[:i]
+	}
+	fn = strings.TrimSuffix(fn, "::{{closure}}")
+	return strings.TrimSpace(fn)
+}
+
+func isTestFunc(fn string, tests []string) bool {
+	last := fn
+	if i := strings.LastIndexAny(fn, ":."); i >= 0 {
+		last = fn[i+1:]
+	}
+	for _, t := range tests {
+		tl := t
+		if i := strings.LastIndexAny(t, ":/"); i >= 0 {
+			tl = t[i+1:]
+		}
+		if last == tl || strings.HasSuffix(fn, t) {
+			return true
+		}
+	}
+	return false
+}

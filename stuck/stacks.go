@@ -1,0 +1,431 @@
+package stuck
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"debug/elf"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Frame is one stack frame.
+type Frame struct {
+	Func string
+	File string
+	Line int
+}
+
+func (f Frame) String() string {
+	switch {
+	case f.File != "" && f.Line > 0:
+		return fmt.Sprintf("%s (%s:%d)", f.Func, f.File, f.Line)
+	case f.File != "":
+		return fmt.Sprintf("%s (%s)", f.Func, f.File)
+	}
+	return f.Func
+}
+
+// Stack is one thread's or goroutine's stack, innermost frame first.
+type Stack struct {
+	Name   string // thread name, or "goroutine 7 [chan receive]"
+	TID    int    // 0 for a goroutine
+	Frames []Frame
+}
+
+// Capture is the stacks of one process, or why there are none.
+type Capture struct {
+	PID    int
+	Tool   string // eu-stack, gdb, gdb+runtime-gdb.py, go-sigquit, proc
+	Stacks []Stack
+	// Reason says why stacks are missing or poor (ptrace not permitted,
+	// tool not installed, process gone, a Go binary without symbols).
+	Reason string
+	Took   time.Duration
+	at     time.Time
+	busy   []int // the threads busy when it was taken (a loop suspicion)
+}
+
+// Stacker captures the stacks of a live process without stopping it for
+// long (eu-stack, gdb) and without killing it.
+type Stacker interface {
+	// Stacks captures pid's threads; with goroutines, a Go program's
+	// goroutines instead when it can.
+	Stacks(ctx context.Context, pid int, exe string, goroutines bool) Capture
+}
+
+// NativeStacker captures stacks with the tools found on PATH: eu-stack,
+// then gdb batch, then the kernel's view in /proc. For a Go binary built
+// with symbols it reads goroutines through gdb and Go's runtime-gdb.py.
+func NativeStacker() Stacker { return &native{} }
+
+type native struct {
+	once    sync.Once
+	euStack string
+	gdb     string
+	goGDB   string // GOROOT/src/runtime/runtime-gdb.py
+}
+
+const captureTimeout = 10 * time.Second
+
+func (n *native) init() {
+	n.once.Do(func() {
+		n.euStack, _ = exec.LookPath("eu-stack")
+		n.gdb, _ = exec.LookPath("gdb")
+		if goBin, err := exec.LookPath("go"); err == nil {
+			if out, err := exec.Command(goBin, "env", "GOROOT").Output(); err == nil {
+				p := strings.TrimSpace(string(out)) + "/src/runtime/runtime-gdb.py"
+				if _, err := os.Stat(p); err == nil {
+					n.goGDB = p
+				}
+			}
+		}
+	})
+}
+
+func (n *native) Stacks(ctx context.Context, pid int, exe string, goroutines bool) Capture {
+	n.init()
+	start := time.Now()
+	c := n.capture(ctx, pid, exe, goroutines)
+	c.PID, c.Took = pid, time.Since(start)
+	nameThreads(&c)
+	return c
+}
+
+// nameThreads names the threads a tool left unnamed (eu-stack) by their
+// comm; libtest names each test's thread after the test.
+func nameThreads(c *Capture) {
+	for i := range c.Stacks {
+		s := &c.Stacks[i]
+		if s.Name == "" && s.TID != 0 {
+			if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/comm", c.PID, s.TID)); err == nil {
+				s.Name = strings.TrimSpace(string(b))
+			}
+		}
+	}
+}
+
+func (n *native) capture(ctx context.Context, pid int, exe string, goroutines bool) Capture {
+	ctx, cancel := context.WithTimeout(ctx, captureTimeout)
+	defer cancel()
+	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err != nil {
+		return Capture{Reason: "process gone before its stacks could be read"}
+	}
+	var reasons []string
+	bin := inspectBinary(exe)
+	if bin.isGo && goroutines {
+		if !bin.dwarf {
+			reasons = append(reasons, "a Go test binary without symbols (go test strips them): goroutines come from the runtime's SIGQUIT dump at the verdict")
+		} else if n.gdb == "" || n.goGDB == "" {
+			reasons = append(reasons, "gdb or Go's runtime-gdb.py not found: goroutines come from the runtime's SIGQUIT dump at the verdict")
+		} else if c, err := gdbGoroutines(ctx, n.gdb, n.goGDB, pid); err == nil && len(c.Stacks) > 0 {
+			return c
+		} else if err != nil {
+			reasons = append(reasons, err.Error())
+		}
+	}
+	if n.euStack != "" {
+		out, err := exec.CommandContext(ctx, n.euStack, "-p", strconv.Itoa(pid), "-s", "-i").CombinedOutput()
+		stacks := parseEuStack(out)
+		if len(stacks) > 0 {
+			return Capture{Tool: "eu-stack", Stacks: stacks, Reason: strings.Join(reasons, "; ")}
+		}
+		reasons = append(reasons, "eu-stack: "+toolError(out, err))
+	} else {
+		reasons = append(reasons, "eu-stack not installed (elfutils)")
+	}
+	if n.gdb != "" {
+		out, err := exec.CommandContext(ctx, n.gdb, "-p", strconv.Itoa(pid), "-batch", "-nx",
+			"-ex", "set pagination off", "-ex", "thread apply all bt").CombinedOutput()
+		stacks := parseGDB(out)
+		if len(stacks) > 0 {
+			return Capture{Tool: "gdb", Stacks: stacks, Reason: strings.Join(reasons, "; ")}
+		}
+		reasons = append(reasons, "gdb: "+toolError(out, err))
+	} else {
+		reasons = append(reasons, "gdb not installed")
+	}
+	stacks := procStacks(pid)
+	if len(stacks) == 0 {
+		reasons = append(reasons, "process gone")
+	}
+	return Capture{Tool: "proc", Stacks: stacks, Reason: strings.Join(reasons, "; ")}
+}
+
+// toolError says in a few words why a stack tool gave nothing.
+func toolError(out []byte, err error) string {
+	s := string(out)
+	switch {
+	case strings.Contains(s, "ptrace") && (strings.Contains(s, "not permitted") || strings.Contains(s, "Operation not permitted")),
+		strings.Contains(s, "Operation not permitted"):
+		return "ptrace not permitted (Yama ptrace_scope, or a container without CAP_SYS_PTRACE)"
+	case strings.Contains(s, "No such process"), strings.Contains(s, "No such file"):
+		return "process gone"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timed out"
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return "no stacks"
+}
+
+type binaryInfo struct{ isGo, dwarf bool }
+
+var binaries sync.Map // exe path → binaryInfo
+
+// inspectBinary says whether exe is a Go program and whether it kept its
+// DWARF (go test strips the binaries it runs unless -o or -c keeps them).
+func inspectBinary(exe string) binaryInfo {
+	if exe == "" {
+		return binaryInfo{}
+	}
+	if v, ok := binaries.Load(exe); ok {
+		return v.(binaryInfo)
+	}
+	var bi binaryInfo
+	if f, err := elf.Open(exe); err == nil {
+		bi.isGo = f.Section(".go.buildinfo") != nil || f.Section(".gopclntab") != nil
+		bi.dwarf = f.Section(".debug_info") != nil || f.Section(".zdebug_info") != nil
+		f.Close()
+	}
+	binaries.Store(exe, bi)
+	return bi
+}
+
+// IsGoBinary says whether exe is a Go program.
+func IsGoBinary(exe string) bool { return inspectBinary(exe).isGo }
+
+// parseEuStack reads `eu-stack -p PID -s -i`:
+//
+//	TID 14639:
+//	#0  0x00007f52522a412b futex_wait
+//	    ../sysdeps/nptl/futex-internal.h:146:13
+func parseEuStack(out []byte) []Stack {
+	var stacks []Stack
+	var cur *Stack
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "TID "):
+			tid, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(line, "TID "), ":"))
+			stacks = append(stacks, Stack{TID: tid})
+			cur = &stacks[len(stacks)-1]
+		case strings.HasPrefix(line, "#") && cur != nil:
+			f := strings.Fields(line)
+			fn := "??"
+			if len(f) >= 3 {
+				fn = strings.Join(f[2:], " ")
+			}
+			cur.Frames = append(cur.Frames, Frame{Func: fn})
+		case strings.HasPrefix(line, "    ") && cur != nil && len(cur.Frames) > 0:
+			fr := &cur.Frames[len(cur.Frames)-1]
+			fr.File, fr.Line = splitFileLine(strings.TrimSpace(line))
+		}
+	}
+	return stacks
+}
+
+// splitFileLine splits "path:line[:col]".
+func splitFileLine(s string) (string, int) {
+	parts := strings.Split(s, ":")
+	for len(parts) > 1 {
+		n, err := strconv.Atoi(parts[len(parts)-1])
+		if err != nil {
+			break
+		}
+		if len(parts) > 2 {
+			if m, err := strconv.Atoi(parts[len(parts)-2]); err == nil {
+				return strings.Join(parts[:len(parts)-2], ":"), m // file:line:col
+			}
+		}
+		return strings.Join(parts[:len(parts)-1], ":"), n
+	}
+	return s, 0
+}
+
+var (
+	gdbThread = regexp.MustCompile(`^Thread \d+ \(.*?LWP (\d+)\)(?: "(.*)")?\):`)
+	gdbFrame  = regexp.MustCompile(`^#\d+\s+(?:0x[0-9a-f]+ in )?(.*)$`)
+)
+
+// parseGDB reads `thread apply all bt` and the goroutine listing of
+// gdbGoroutines (headers "STROBE-GOROUTINE id status").
+func parseGDB(out []byte) []Stack {
+	var stacks []Stack
+	var cur *Stack
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := gdbThread.FindStringSubmatch(line); m != nil {
+			tid, _ := strconv.Atoi(m[1])
+			stacks = append(stacks, Stack{TID: tid, Name: m[2]})
+			cur = &stacks[len(stacks)-1]
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "STROBE-GOROUTINE "); ok {
+			f := strings.Fields(rest)
+			name := "goroutine " + f[0]
+			if len(f) > 1 {
+				name += " [" + strings.Join(f[1:], " ") + "]"
+			}
+			stacks = append(stacks, Stack{Name: name})
+			cur = &stacks[len(stacks)-1]
+			continue
+		}
+		m := gdbFrame.FindStringSubmatch(line)
+		if m == nil || cur == nil {
+			continue
+		}
+		fr := Frame{Func: m[1]}
+		if i := strings.LastIndex(m[1], " at "); i >= 0 {
+			fr.File, fr.Line = splitFileLine(m[1][i+4:])
+			fr.Func = m[1][:i]
+		} else if i := strings.LastIndex(m[1], " from "); i >= 0 {
+			fr.Func = m[1][:i]
+		}
+		if i := strings.Index(fr.Func, " ("); i >= 0 {
+			fr.Func = fr.Func[:i]
+		}
+		if fr.Func == "??" && fr.File == "" && len(cur.Frames) > 0 {
+			continue
+		}
+		cur.Frames = append(cur.Frames, fr)
+	}
+	return stacks
+}
+
+// gdbGoroutinesScript lists every goroutine with its stack through Go's
+// runtime-gdb.py, without stopping the process for more than a moment.
+const gdbGoroutinesScript = `import gdb
+out = gdb.execute("info goroutines", to_string=True)
+for line in out.splitlines():
+    f = line.replace("*", " ").split()
+    if len(f) >= 2 and f[0].isdigit():
+        print("STROBE-GOROUTINE %s %s" % (f[0], f[1]))
+        try:
+            gdb.execute("goroutine %s bt" % f[0])
+        except Exception as e:
+            print("STROBE-ERROR %s" % e)
+`
+
+func gdbGoroutines(ctx context.Context, gdb, runtimeGDB string, pid int) (Capture, error) {
+	script, err := os.CreateTemp("", "strobe-goroutines-*.py")
+	if err != nil {
+		return Capture{}, err
+	}
+	defer os.Remove(script.Name())
+	script.WriteString(gdbGoroutinesScript)
+	script.Close()
+	out, err := exec.CommandContext(ctx, gdb, "-p", strconv.Itoa(pid), "-batch", "-nx",
+		"-ex", "set pagination off", "-ex", "source "+runtimeGDB, "-ex", "source "+script.Name()).CombinedOutput()
+	stacks := parseGDB(out)
+	if len(stacks) == 0 {
+		return Capture{}, fmt.Errorf("gdb goroutines: %s", toolError(out, err))
+	}
+	return Capture{Tool: "gdb+runtime-gdb.py", Stacks: stacks}, nil
+}
+
+// procStacks is the last resort: the kernel's view of each thread (its
+// kernel stack when readable, its wchan and syscall otherwise).
+func procStacks(pid int) []Stack {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var stacks []Stack
+	for _, t := range tasks {
+		tid, _ := strconv.Atoi(t.Name())
+		st := Stack{TID: tid}
+		if b, err := os.ReadFile(dir + "/" + t.Name() + "/comm"); err == nil {
+			st.Name = strings.TrimSpace(string(b))
+		}
+		if b, err := os.ReadFile(dir + "/" + t.Name() + "/stack"); err == nil {
+			for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				// "[<0>] futex_wait_queue+0x60/0x90"
+				if i := strings.Index(l, "] "); i >= 0 {
+					l = l[i+2:]
+				}
+				if i := strings.IndexByte(l, '+'); i >= 0 {
+					l = l[:i]
+				}
+				if l != "" {
+					st.Frames = append(st.Frames, Frame{Func: "[kernel] " + l})
+				}
+			}
+		}
+		if len(st.Frames) == 0 {
+			if b, err := os.ReadFile(dir + "/" + t.Name() + "/wchan"); err == nil && string(b) != "0" && len(b) > 0 {
+				st.Frames = append(st.Frames, Frame{Func: "[kernel] " + string(b)})
+			}
+			if sc, ok := readSyscall(dir + "/" + t.Name() + "/syscall"); ok && sc.Nr >= 0 {
+				name := nameOf(sc.Nr)
+				if name == "" {
+					name = "syscall " + strconv.Itoa(sc.Nr)
+				}
+				st.Frames = append(st.Frames, Frame{Func: "[syscall] " + name})
+			}
+		}
+		stacks = append(stacks, st)
+	}
+	return stacks
+}
+
+var goroutineHeader = regexp.MustCompile(`^goroutine (\d+) (?:gp=\S+ m=\S+ (?:mp=\S+ )?)?\[(.*)\]:$`)
+
+// ParseGoroutines reads a Go runtime traceback (a SIGQUIT dump, a panic,
+// a -timeout panic) into goroutine stacks.
+func ParseGoroutines(text string) []Stack {
+	var stacks []Stack
+	var cur *Stack
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimRight(lines[i], "\r")
+		if m := goroutineHeader.FindStringSubmatch(line); m != nil {
+			stacks = append(stacks, Stack{Name: "goroutine " + m[1] + " [" + m[2] + "]"})
+			cur = &stacks[len(stacks)-1]
+			continue
+		}
+		if cur == nil {
+			continue
+		}
+		if line == "" {
+			cur = nil
+			continue
+		}
+		if strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "created by ") || strings.HasPrefix(line, "...") {
+			continue
+		}
+		fn := line
+		if j := strings.LastIndexByte(fn, '('); j > 0 && strings.HasSuffix(fn, ")") {
+			fn = fn[:j]
+		}
+		fr := Frame{Func: fn}
+		if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t") {
+			loc := strings.TrimSpace(lines[i+1])
+			if j := strings.Index(loc, " +0x"); j >= 0 {
+				loc = loc[:j]
+			}
+			fr.File, fr.Line = splitFileLine(loc)
+			i++
+		}
+		cur.Frames = append(cur.Frames, fr)
+	}
+	return stacks
+}

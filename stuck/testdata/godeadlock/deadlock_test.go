@@ -1,0 +1,66 @@
+// Package godeadlock holds Go tests that hang or pass slowly, for the stuck
+// detector's tests. Which one runs is chosen with -run.
+package godeadlock
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+)
+
+func marker(what string) {
+	now := time.Now()
+	fmt.Printf("STROBE-MARK %s %d.%09d\n", what, now.Unix(), now.Nanosecond())
+}
+
+var a, b sync.Mutex
+
+func lockAThenB(wg *sync.WaitGroup) {
+	defer wg.Done()
+	a.Lock()
+	time.Sleep(100 * time.Millisecond)
+	marker("blocked")
+	b.Lock()
+}
+
+func lockBThenA(wg *sync.WaitGroup) {
+	defer wg.Done()
+	b.Lock()
+	time.Sleep(100 * time.Millisecond)
+	a.Lock()
+}
+
+// TestDeadlock: two goroutines take two mutexes in opposite order while a
+// ticker goroutine keeps the runtime from declaring the deadlock itself.
+func TestDeadlock(t *testing.T) {
+	go func() {
+		for range time.Tick(20 * time.Millisecond) {
+		}
+	}()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go lockAThenB(&wg)
+	go lockBThenA(&wg)
+	wg.Wait()
+}
+
+func spin(n uint64) uint64 {
+	for {
+		n = n*6364136223846793005 + 1442695040888963407
+		if n == 0 {
+			return n
+		}
+	}
+}
+
+// TestBusyLoop spins forever in one function.
+func TestBusyLoop(t *testing.T) {
+	marker("spinning")
+	spin(1)
+}
+
+// TestSleepThenPass sleeps nine silent seconds, then passes.
+func TestSleepThenPass(t *testing.T) {
+	time.Sleep(9 * time.Second)
+}

@@ -1,0 +1,3 @@
+module godeadlock
+
+go 1.22
