@@ -85,7 +85,7 @@ func (b *bridge) forward(ctx context.Context, msg jsonrpc.Message) {
 			b.dropLocked(conn)
 		}
 		b.mu.Unlock()
-		if attempt == 1 || errors.Is(err, ctx.Err()) && ctx.Err() != nil {
+		if attempt == 1 || ctx.Err() != nil {
 			if isReq && req.IsCall() {
 				b.answer(req.ID, CodeDaemonLost, fmt.Sprintf("cannot reach the strobe daemon: %v; retry the request", err))
 			}

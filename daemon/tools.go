@@ -254,9 +254,9 @@ type progressSender struct {
 
 // Meta keys of strobe's progress notifications.
 const (
-	MetaProgress = "strobe/progress"
-	MetaRunID    = "strobe/runId"
-	MetaFramewrk = "strobe/framework"
+	MetaProgress  = "strobe/progress"
+	MetaRunID     = "strobe/runId"
+	MetaFramework = "strobe/framework"
 )
 
 func (p *progressSender) send(ctx context.Context, req *mcp.CallToolRequest, token any, e *entry) {
@@ -278,7 +278,7 @@ func (p *progressSender) send(ctx context.Context, req *mcp.CallToolRequest, tok
 		ProgressToken: token,
 		Progress:      v,
 		Message:       ProgressMessage(r.Framework, pr),
-		Meta:          mcp.Meta{MetaProgress: pr, MetaRunID: r.RunID, MetaFramewrk: r.Framework},
+		Meta:          mcp.Meta{MetaProgress: pr, MetaRunID: r.RunID, MetaFramework: r.Framework},
 	})
 }
 

@@ -598,6 +598,20 @@ func TestStatusAndStop(t *testing.T) {
 	if out, code := run("stop"); code != 0 || !strings.Contains(out, "stopped") || running(st.PID) {
 		t.Errorf("stop: %d %s", code, out)
 	}
+	// A new daemon does not know the run: its result comes from the
+	// details file in the client's TMPDIR.
+	tmp := filepath.Dir(filepath.Dir(filepath.Dir(r.resp.Details)))
+	p := homePaths(t, strobeHome(t))
+	h := daemon.NewHello("test")
+	h.Env = append(os.Environ(), "TMPDIR="+tmp)
+	c, err := daemon.Connect(context.Background(), p, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, c.Transport(), "", nil)
+	if resp, terr := call(t, cs, "debug_test_status", map[string]any{"runId": r.resp.RunID}, nil); resp.Status != report.Passed || resp.RunID != r.resp.RunID {
+		t.Errorf("status of a run of an earlier daemon: %+v %s", resp, terr)
+	}
 }
 
 func TestSocketPathTooLong(t *testing.T) {

@@ -200,7 +200,7 @@ func (p *remoteProgress) update(params *mcp.ProgressNotificationParams) {
 	if json.Unmarshal(b, &pr) != nil {
 		return
 	}
-	fw, _ := params.Meta[daemon.MetaFramewrk].(string)
+	fw, _ := params.Meta[daemon.MetaFramework].(string)
 	p.mu.Lock()
 	p.framework, p.pr, p.at = fw, &pr, time.Now()
 	p.mu.Unlock()
