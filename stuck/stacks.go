@@ -299,15 +299,38 @@ func parseGDB(out []byte) []Stack {
 		} else if i := strings.LastIndex(m[1], " from "); i >= 0 {
 			fr.Func = m[1][:i]
 		}
-		if i := strings.Index(fr.Func, " ("); i >= 0 {
-			fr.Func = fr.Func[:i]
-		}
+		fr.Func = stripArgs(fr.Func)
 		if fr.Func == "??" && fr.File == "" && len(cur.Frames) > 0 {
 			continue
 		}
 		cur.Frames = append(cur.Frames, fr)
 	}
 	return stacks
+}
+
+// stripArgs drops gdb's argument list, "(a=1, b=<optimized out>)", from
+// the end of a frame, leaving parentheses that belong to the name
+// ("std::__invoke_impl<void, void (*)()>").
+func stripArgs(fn string) string {
+	if !strings.HasSuffix(fn, ")") {
+		return fn
+	}
+	depth := 0
+	for i := len(fn) - 1; i >= 0; i-- {
+		switch fn[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+			if depth == 0 {
+				if i > 0 && fn[i-1] == ' ' {
+					return fn[:i-1]
+				}
+				return fn
+			}
+		}
+	}
+	return fn
 }
 
 // gdbGoroutinesScript lists every goroutine with its stack through Go's

@@ -1,0 +1,265 @@
+package stuck
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeClock is moved by the test; nothing sleeps.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) Now() time.Time { return c.t }
+
+// fakeView answers the snapshot the test scripts for the current time.
+type fakeView struct {
+	clock *fakeClock
+	procs func(step int) []ProcSample
+	step  int
+}
+
+func (v *fakeView) Sample(int) (Snapshot, error) {
+	v.step++
+	return Snapshot{At: v.clock.t, Procs: v.procs(v.step)}, nil
+}
+
+// fakeStacker answers stacks by step; the same stacks unless changing.
+type fakeStacker struct {
+	calls    int
+	changing bool
+	frames   []Frame
+}
+
+func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, goroutines bool) Capture {
+	s.calls++
+	fr := s.frames
+	if s.changing {
+		fr = append([]Frame{{Func: "work_phase_" + string(rune('a'+s.calls%7))}}, fr...)
+	}
+	return Capture{PID: pid, Tool: "fake", Stacks: []Stack{{TID: 11, Name: "t", Frames: fr}}}
+}
+
+var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func thread(tid int, state byte, w Wait, runNS, slices uint64) ThreadSample {
+	return ThreadSample{TID: tid, Name: "t", State: state, RunNS: runNS, Slices: slices, Wait: w}
+}
+
+var (
+	lock      = Wait{Kind: Lock, Call: "futex"}
+	readWait  = Wait{Kind: IO, Call: "read"}
+	childWait = Wait{Kind: Child, Call: "wait4"}
+	sleep10s  = Wait{Kind: Timed, Call: "nanosleep", Timeout: 10 * time.Second, Known: true}
+	sleep1000 = Wait{Kind: Timed, Call: "nanosleep", Timeout: 1000 * time.Second, Known: true}
+	running   = Wait{Kind: Running}
+)
+
+type scenario struct {
+	procs     func(step int) []ProcSample
+	changing  bool
+	output    func(now time.Time) time.Time // time of the last output line
+	deadline  time.Duration                 // hard timeout from start; 0: none
+	harness   func(p ProcSample, t ThreadSample) bool
+	judging   func() bool
+	duration  time.Duration // how long to step
+	wantKind  Kind          // "" for no verdict
+	wantAfter time.Duration // the verdict not before this
+	wantBy    time.Duration // and by this
+	wantDiag  string
+}
+
+func proc(pid int, name string, threads ...ThreadSample) ProcSample {
+	return ProcSample{ProcKey: ProcKey{PID: pid, Start: 1}, Name: name, Exe: "/bin/" + name, Threads: threads}
+}
+
+func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
+	t.Helper()
+	clock := &fakeClock{t: start}
+	cfg := Config{Root: 1, View: &fakeView{clock: clock, procs: sc.procs}, Clock: clock,
+		Stacker: &fakeStacker{changing: sc.changing, frames: []Frame{{Func: "spin_forever", File: "/p/hang.cpp", Line: 47}, {Func: "main"}}},
+		LastOutput: func() time.Time {
+			if sc.output != nil {
+				return sc.output(clock.t)
+			}
+			return start
+		},
+		Judging: sc.judging, Harness: sc.harness,
+	}
+	if sc.deadline > 0 {
+		cfg.Deadline = func() time.Time { return start.Add(sc.deadline) }
+	}
+	d := New(cfg)
+	for clock.t.Sub(start) <= sc.duration {
+		if v := d.Step(context.Background()); v != nil {
+			return v, clock.t.Sub(start)
+		}
+		clock.t = clock.t.Add(DefaultTick)
+	}
+	return nil, 0
+}
+
+func TestVerdicts(t *testing.T) {
+	type testCase struct {
+		name string
+		sc   scenario
+	}
+	ms := uint64(time.Millisecond)
+	// cpu makes a thread burn a share of a core at every step.
+	cpu := func(step int, share float64) uint64 { return uint64(float64(step) * share * float64(DefaultTick)) }
+	for _, tc := range []testCase{
+		{"two threads on locks, silent, idle: deadlock", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, 5*ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2))}
+			},
+			duration: 10 * time.Second, wantKind: Deadlock, wantAfter: DefaultQuietLock, wantBy: 3 * time.Second,
+			wantDiag: "3 threads blocked in futex with no timeout"}},
+		{"a silent 10 s sleep while main joins: no verdict", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, 5*ms, 3), thread(11, 'S', sleep10s, ms, 2))}
+			},
+			deadline: 30 * time.Second, duration: 9500 * time.Millisecond}},
+		{"a sleep past the hard timeout saves nothing", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(10, 'S', childWait, 5*ms, 3)), proc(20, "sleep", thread(20, 'S', sleep1000, ms, 1))}
+			},
+			deadline: 30 * time.Second, duration: 10 * time.Second, wantKind: BlockedChild, wantAfter: DefaultQuietLock, wantBy: 3 * time.Second}},
+		{"a launcher's own timer saves nothing", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(5, "go", thread(5, 'S', sleep10s, ms, 1), thread(6, 'S', childWait, ms, 1)), proc(10, "pkg.test", thread(10, 'S', lock, ms, 3))}
+			},
+			deadline: 30 * time.Second, duration: 10 * time.Second, wantKind: Deadlock, wantBy: 3 * time.Second}},
+		{"a read without timeout waits longer", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(10, 'S', readWait, ms, 1))}
+			},
+			duration: 10 * time.Second, wantKind: BlockedIO, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second}},
+		{"output keeps coming: no verdict", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, ms, 1))}
+			},
+			output: func(now time.Time) time.Time { return now.Add(-300 * time.Millisecond) }, duration: 20 * time.Second}},
+		{"still building: no verdict", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, ms, 1))}
+			},
+			judging: func() bool { return false }, duration: 20 * time.Second}},
+		{"spinning with the same stacks: endless loop", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, ms, 1), thread(11, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 4 * time.Second,
+			wantDiag: "100% CPU"}},
+		{"spinning through changing functions: working", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			changing: true, duration: 15 * time.Second}},
+		{"a harness thread's timed wait does not hide a deadlock", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "tests-3f2a", thread(10, 'S', Wait{Kind: Timed, Call: "futex", Timeout: 50 * time.Second, Known: true, Remaining: true}, ms, 1), thread(11, 'S', lock, ms, 1))}
+			},
+			harness:  func(p ProcSample, t ThreadSample) bool { return t.TID == p.PID },
+			duration: 10 * time.Second, wantKind: Deadlock, wantBy: 3 * time.Second}},
+		{"without the harness rule the same timed wait saves it", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "tests-3f2a", thread(10, 'S', Wait{Kind: Timed, Call: "futex", Timeout: 50 * time.Second, Known: true, Remaining: true}, ms, 1), thread(11, 'S', lock, ms, 1))}
+			},
+			duration: 10 * time.Second}},
+		{"an unknown timeout counts as one that ends", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, ms, 1), thread(11, 'S', Wait{Kind: Timed, Call: "futex"}, ms, 1))}
+			},
+			deadline: 30 * time.Second, duration: 10 * time.Second}},
+		{"a pid reused by a busy process is a new process", scenario{
+			procs: func(step int) []ProcSample {
+				if step <= 4 { // a busy process, then another one with its pid
+					p := proc(10, "hang", thread(10, 'R', running, uint64(step)*1000*ms, uint64(step)))
+					return []ProcSample{p}
+				}
+				p := proc(10, "hang", thread(10, 'S', lock, ms, 1))
+				p.Start = 2 // its CPU is its own, not a delta from the old one's
+				return []ProcSample{p}
+			},
+			duration: 10 * time.Second, wantKind: Deadlock, wantBy: 4 * time.Second}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, at := tc.sc.run(t)
+			if tc.sc.wantKind == "" {
+				if v != nil {
+					t.Fatalf("verdict %s at %v: %s", v.Kind, at, v.Diagnosis)
+				}
+				return
+			}
+			if v == nil {
+				t.Fatalf("no verdict in %v, want %s", tc.sc.duration, tc.sc.wantKind)
+			}
+			if v.Kind != tc.sc.wantKind {
+				t.Errorf("verdict %s (%s), want %s", v.Kind, v.Diagnosis, tc.sc.wantKind)
+			}
+			if at < tc.sc.wantAfter || (tc.sc.wantBy > 0 && at > tc.sc.wantBy) {
+				t.Errorf("verdict at %v, want between %v and %v", at, tc.sc.wantAfter, tc.sc.wantBy)
+			}
+			if !strings.Contains(v.Diagnosis, tc.sc.wantDiag) {
+				t.Errorf("diagnosis %q lacks %q", v.Diagnosis, tc.sc.wantDiag)
+			}
+		})
+	}
+}
+
+func TestGoTimers(t *testing.T) {
+	ms := uint64(time.Millisecond)
+	goProc := func(epoll Wait, slices func(step int) uint64) func(int) []ProcSample {
+		return func(step int) []ProcSample {
+			p := proc(10, "pkg.test", thread(10, 'S', lock, ms, 1), thread(11, 'S', epoll, ms, slices(step)),
+				thread(12, 'S', Wait{Kind: Timed, Call: "futex", Timeout: time.Minute, Known: true}, ms, 1))
+			p.Exe = "go-binary"
+			return []ProcSample{p}
+		}
+	}
+	binaries.Store("go-binary", binaryInfo{isGo: true})
+	// A goroutine sleeping 9 s: the netpoller waits once until its timer.
+	sleeping := scenario{procs: goProc(Wait{Kind: Timed, Call: "epoll_pwait", Timeout: 9 * time.Second, Known: true}, func(int) uint64 { return 5 }),
+		deadline: 30 * time.Second, duration: 8 * time.Second}
+	if v, at := sleeping.run(t); v != nil {
+		t.Errorf("a sleeping goroutine: verdict %s at %v: %s", v.Kind, at, v.Diagnosis)
+	}
+	// A ticker: the netpoller comes back to the same 20 ms wait every time.
+	ticking := scenario{procs: goProc(Wait{Kind: Timed, Call: "epoll_pwait", Timeout: 20 * time.Millisecond, Known: true}, func(s int) uint64 { return uint64(s) * 12 }),
+		deadline: 30 * time.Second, duration: 8 * time.Second}
+	if v, _ := ticking.run(t); v == nil || v.Kind != Deadlock {
+		t.Errorf("goroutines deadlocked beside a ticker: verdict %+v, want deadlock", v)
+	}
+}
+
+func TestGoroutineKind(t *testing.T) {
+	dump := `goroutine 18 [sync.WaitGroup.Wait]:
+sync.runtime_SemacquireWaitGroup(0xc000012345?, 0x0?)
+	/usr/local/go/src/runtime/sema.go:114 +0x2e
+sync.(*WaitGroup).Wait(0xc000012340)
+	/usr/local/go/src/sync/waitgroup.go:206 +0x85
+godeadlock.TestDeadlock(0xc0000a2000?)
+	/p/deadlock_test.go:45 +0x9c
+testing.tRunner(0xc0000a2000, 0x5a8f30)
+	/usr/local/go/src/testing/testing.go:2036 +0xea
+created by testing.(*T).Run in goroutine 1
+	/usr/local/go/src/testing/testing.go:2101 +0x4c5
+
+goroutine 7 [sleep]:
+time.Sleep(0x218711a00)
+	/usr/local/go/src/runtime/time.go:363 +0x165
+godeadlock.TestSleepThenPass(0xc0000a2000?)
+	/p/deadlock_test.go:65 +0x1e
+`
+	gs := ParseGoroutines(dump)
+	if len(gs) != 2 || gs[0].Name != "goroutine 18 [sync.WaitGroup.Wait]" || gs[0].Frames[2].Func != "godeadlock.TestDeadlock" ||
+		gs[0].Frames[2].File != "/p/deadlock_test.go" || gs[0].Frames[2].Line != 45 {
+		t.Fatalf("parsed %+v", gs)
+	}
+	if k, ok := goroutineKind(Capture{Tool: "go-sigquit", Stacks: gs}); !ok || k != Running {
+		t.Errorf("a sleeping goroutine: kind %v, want running (it wakes)", k)
+	}
+	if k, _ := goroutineKind(Capture{Tool: "go-sigquit", Stacks: gs[:1]}); k != Lock {
+		t.Errorf("a goroutine waiting on a WaitGroup: kind %v, want lock", k)
+	}
+}

@@ -1,0 +1,117 @@
+package stuck
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// The recorded outputs come from `hang deadlock` (testdata/native), built
+// with `g++ -g -O1 -pthread -o /tmp/hang hang.cpp` in testdata/native:
+//
+//	eu-stack -p PID -s -i                                        > eu-stack-deadlock.txt
+//	gdb -p PID -batch -nx -ex 'set pagination off' -ex 'thread apply all bt' > gdb-deadlock.txt
+func TestParseRecorded(t *testing.T) {
+	type testCase struct {
+		file  string
+		parse func([]byte) []Stack
+		root  string // the project, as the recording saw it
+	}
+	for _, tc := range []testCase{
+		{"eu-stack-deadlock.txt", parseEuStack, "/work/main/stuck/testdata/native"},
+		{"gdb-deadlock.txt", parseGDB, "/nowhere"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			b, err := os.ReadFile("testdata/recorded/" + tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stacks := tc.parse(b)
+			if len(stacks) != 3 {
+				t.Fatalf("%d stacks, want 3 threads", len(stacks))
+			}
+			c := Capture{Stacks: stacks}
+			threads := Threads(c, tc.root)
+			var all []string
+			for _, th := range threads {
+				all = append(all, th.Name+": "+strings.Join(th.Stack, " | "))
+			}
+			txt := strings.Join(all, "\n")
+			for _, want := range []string{"lock_a_then_b", "lock_b_then_a", "(hang.cpp:", "std::mutex::lock"} {
+				if !strings.Contains(txt, want) {
+					t.Errorf("threads lack %q:\n%s", want, txt)
+				}
+			}
+			for _, noise := range []string{"__GI___lll_lock_wait", "start_thread", "clone3", "_start", "std::__invoke"} {
+				if strings.Contains(txt, noise) {
+					t.Errorf("threads keep the noise %q:\n%s", noise, txt)
+				}
+			}
+			traces := SuggestedTraces(c, tc.root, nil)
+			for _, want := range []string{"lock_a_then_b", "lock_b_then_a"} {
+				if !strings.Contains(strings.Join(traces, " "), want) {
+					t.Errorf("suggested traces %v lack %s", traces, want)
+				}
+			}
+		})
+	}
+}
+
+func TestThreadsGroupsIdenticalStacks(t *testing.T) {
+	fr := []Frame{{Func: "__GI___lll_lock_wait", File: "./nptl/lowlevellock.c", Line: 49}, {Func: "worker()", File: "/p/src/w.cpp", Line: 12}, {Func: "start_thread"}}
+	c := Capture{Stacks: []Stack{{TID: 1, Name: "main", Frames: []Frame{{Func: "main", File: "/p/src/main.cpp", Line: 3}}},
+		{TID: 2, Name: "w", Frames: fr}, {TID: 3, Name: "w", Frames: fr}}}
+	th := Threads(c, "/p")
+	if len(th) != 2 || th[1].Name != "w (tid 2), w (tid 3)" || strings.Join(th[1].Stack, "|") != "worker() (src/w.cpp:12)" {
+		t.Fatalf("threads %+v", th)
+	}
+	if tr := SuggestedTraces(c, "/p", []string{"main"}); strings.Join(tr, ",") != "worker" {
+		t.Errorf("traces %v, want [worker] (the test function left out)", tr)
+	}
+}
+
+func TestStripArgs(t *testing.T) {
+	for in, want := range map[string]string{
+		"lock_b_then_a ()": "lock_b_then_a",
+		"std::__invoke_impl<void, void (*)()> (__f=<optimized out>)": "std::__invoke_impl<void, void (*)()>",
+		"futex_wait (private=0, expected=2, futex_word=0x55 <a>)":    "futex_wait",
+		"main": "main",
+	} {
+		if got := stripArgs(in); got != want {
+			t.Errorf("stripArgs(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestDecode(t *testing.T) {
+	type testCase struct {
+		name  string
+		state byte
+		sc    Syscall
+		kind  WaitKind
+	}
+	nr := map[string]int{}
+	for n, s := range syscallNames {
+		nr[s] = n
+	}
+	if len(nr) == 0 {
+		t.Skip("no syscall table on this architecture")
+	}
+	for _, tc := range []testCase{
+		{"mutex", 'S', Syscall{Nr: nr["futex"], Args: [6]uint64{0x55, 0x80, 2, 0}}, Lock},
+		{"timed condvar", 'S', Syscall{Nr: nr["futex"], Args: [6]uint64{0x55, 0x189, 0, 0x7ff0}}, Timed},
+		{"futex wake", 'S', Syscall{Nr: nr["futex"], Args: [6]uint64{0x55, 0x81, 1, 0}}, Running},
+		{"sleep", 'S', Syscall{Nr: nr["nanosleep"], Args: [6]uint64{0x7ff0}}, Timed},
+		{"poll forever", 'S', Syscall{Nr: nr["ppoll"], Args: [6]uint64{0x7ff0, 1, 0}}, IO},
+		{"epoll 20 ms", 'S', Syscall{Nr: nr["epoll_pwait"], Args: [6]uint64{4, 0x7ff0, 128, 20}}, Timed},
+		{"epoll forever", 'S', Syscall{Nr: nr["epoll_pwait"], Args: [6]uint64{4, 0x7ff0, 128, 0xffffffff}}, IO},
+		{"read", 'S', Syscall{Nr: nr["read"], Args: [6]uint64{3}}, IO},
+		{"wait for a child", 'S', Syscall{Nr: nr["wait4"]}, Child},
+		{"on a CPU", 'R', Syscall{Nr: -1}, Running},
+		{"disk", 'D', Syscall{Nr: nr["read"]}, Disk},
+	} {
+		if w := decode(tc.state, tc.sc); w.Kind != tc.kind {
+			t.Errorf("%s: %v, want %v", tc.name, w.Kind, tc.kind)
+		}
+	}
+}
