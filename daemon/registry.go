@@ -17,14 +17,63 @@ import (
 // it, debug_test_status reads it back from the details file.
 const retainResults = 30 * time.Minute
 
-// entry is one run the daemon owns.
+// entry is one run the daemon owns. Once the run ends only its response
+// is kept: the runner's Run holds every test's output (up to 32 MiB), too
+// much to keep for retainResults.
 type entry struct {
-	run        *runner.Run
+	id         string
+	framework  string
 	root       string
 	detailsDir string
 	clientPID  int
 	started    time.Time
-	finished   time.Time // zero while running
+	done       <-chan struct{}
+
+	mu       sync.Mutex
+	run      *runner.Run      // nil once finished
+	result   *report.Response // set once finished
+	finished time.Time        // zero while running
+}
+
+// Result is the run's response; valid once done is closed.
+func (e *entry) Result() *report.Response {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.result != nil {
+		return e.result
+	}
+	return e.run.Result()
+}
+
+// Running is the running answer with live progress, or the result if the
+// run has ended.
+func (e *entry) Running() *report.Response {
+	select {
+	case <-e.done:
+		return e.Result()
+	default:
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.run == nil {
+		return e.result
+	}
+	return e.run.Running()
+}
+
+// Cancel stops the run if it is still going.
+func (e *entry) Cancel() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.run != nil {
+		e.run.Cancel()
+	}
+}
+
+func (e *entry) finishedAt() time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.finished
 }
 
 // registry holds the daemon's runs by id. A run belongs to the daemon, not
@@ -49,7 +98,7 @@ func busyError(root string, e *entry) error {
 		return &adapters.UsageError{Msg: fmt.Sprintf("a run on %s is starting now: wait a moment and ask again", root)}
 	}
 	return &adapters.UsageError{Msg: fmt.Sprintf("a run on %s is already going: runId %s, started %s ago; wait for it with debug_test_status or stop it with debug_test_cancel",
-		root, e.run.ID, time.Since(e.started).Round(time.Second))}
+		root, e.id, time.Since(e.started).Round(time.Second))}
 }
 
 // start runs req unless its project has a run going.
@@ -72,15 +121,18 @@ func (g *registry) start(req runner.Request, opts runner.Options, clientPID int)
 		delete(g.active, root)
 		return nil, err
 	}
-	e := &entry{run: r, root: root, detailsDir: opts.DetailsDir, clientPID: clientPID, started: time.Now()}
+	e := &entry{id: r.ID, framework: r.Framework(), run: r, root: root, detailsDir: opts.DetailsDir, clientPID: clientPID,
+		started: time.Now(), done: r.Done()}
 	g.byID[r.ID] = e
 	g.active[root] = e
 	g.wg.Add(1)
 	go func() {
 		defer g.wg.Done()
 		<-r.Done()
+		e.mu.Lock()
+		e.finished, e.result, e.run = time.Now(), r.Result(), nil
+		e.mu.Unlock()
 		g.mu.Lock()
-		e.finished = time.Now()
 		if g.active[root] == e {
 			delete(g.active, root)
 		}
@@ -91,7 +143,7 @@ func (g *registry) start(req runner.Request, opts runner.Options, clientPID int)
 		}
 		time.AfterFunc(g.retain, func() {
 			g.mu.Lock()
-			delete(g.byID, r.ID)
+			delete(g.byID, e.id)
 			g.mu.Unlock()
 		})
 	}()
@@ -121,9 +173,7 @@ func (g *registry) running() int {
 func (g *registry) cancelAll(wait time.Duration) bool {
 	g.mu.Lock()
 	for _, e := range g.byID {
-		if e.finished.IsZero() {
-			e.run.Cancel()
-		}
+		e.Cancel()
 	}
 	g.mu.Unlock()
 	done := make(chan struct{})
@@ -153,12 +203,12 @@ func (g *registry) list() []RunInfo {
 	defer g.mu.Unlock()
 	out := []RunInfo{}
 	for _, e := range g.byID {
-		ri := RunInfo{RunID: e.run.ID, Status: report.Running, ProjectRoot: e.root, Framework: e.run.Framework(), ClientPID: e.clientPID, Started: e.started}
-		if e.finished.IsZero() {
+		ri := RunInfo{RunID: e.id, Status: report.Running, ProjectRoot: e.root, Framework: e.framework, ClientPID: e.clientPID, Started: e.started}
+		if fin := e.finishedAt(); fin.IsZero() {
 			ri.DurationMS = time.Since(e.started).Milliseconds()
 		} else {
-			ri.Status = e.run.Result().Status
-			ri.DurationMS = e.finished.Sub(e.started).Milliseconds()
+			ri.Status = e.Result().Status
+			ri.DurationMS = fin.Sub(e.started).Milliseconds()
 		}
 		out = append(out, ri)
 	}

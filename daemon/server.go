@@ -101,8 +101,8 @@ func Run(ctx context.Context, opts Options) error {
 	d := &Daemon{opts: opts, log: opts.Log, ctx: sctx, reg: newRegistry(retainResults), schemas: mcp.NewSchemaCache(),
 		started: time.Now(), stopCh: make(chan struct{}), sessions: map[*mcp.ServerSession]*atomic.Int64{}}
 	d.reg.onDone = func(e *entry) {
-		r := e.run.Result()
-		d.log.Info("run finished", zap.String("runId", r.RunID), zap.String("status", string(r.Status)), zap.Duration("took", e.finished.Sub(e.started)))
+		r := e.Result()
+		d.log.Info("run finished", zap.String("runId", r.RunID), zap.String("status", string(r.Status)), zap.Duration("took", e.finishedAt().Sub(e.started)))
 		d.touch()
 	}
 	d.touch()

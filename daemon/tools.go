@@ -129,7 +129,7 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 		s.d.log.Info("run refused", zap.Any("root", in.ProjectRoot), zap.Any("error", err.Error()))
 		return nil, nil, toolError(err)
 	}
-	s.d.log.Info("run started", zap.Any("runId", e.run.ID), zap.Any("root", e.root), zap.Any("framework", e.run.Framework()), zap.Any("clientPid", s.hello.PID))
+	s.d.log.Info("run started", zap.Any("runId", e.id), zap.Any("root", e.root), zap.Any("framework", e.framework), zap.Any("clientPid", s.hello.PID))
 	resp, err := s.wait(ctx, req, e, wait)
 	return nil, resp, err
 }
@@ -162,11 +162,11 @@ func (s *session) debugTestCancel(ctx context.Context, req *mcp.CallToolRequest,
 	if e == nil {
 		return nil, resp, nil
 	}
-	e.run.Cancel()
-	s.d.log.Info("run cancelled", zap.Any("runId", e.run.ID), zap.Any("clientPid", s.hello.PID))
+	e.Cancel()
+	s.d.log.Info("run cancelled", zap.Any("runId", e.id), zap.Any("clientPid", s.hello.PID))
 	select {
-	case <-e.run.Done():
-		return nil, e.run.Result(), nil
+	case <-e.done:
+		return nil, e.Result(), nil
 	case <-ctx.Done():
 		return nil, nil, ctx.Err()
 	}
@@ -196,12 +196,12 @@ func (s *session) lookup(id string) (*entry, *report.Response, error) {
 // connection does not.
 func (s *session) wait(ctx context.Context, req *mcp.CallToolRequest, e *entry, d time.Duration) (*report.Response, error) {
 	select {
-	case <-e.run.Done():
-		return e.run.Result(), nil
+	case <-e.done:
+		return e.Result(), nil
 	default:
 	}
 	if d <= 0 {
-		return e.run.Running(), nil
+		return e.Running(), nil
 	}
 	timer := time.NewTimer(d)
 	defer timer.Stop()
@@ -219,18 +219,18 @@ func (s *session) wait(ctx context.Context, req *mcp.CallToolRequest, e *entry, 
 	}
 	for {
 		select {
-		case <-e.run.Done():
-			return e.run.Result(), nil
+		case <-e.done:
+			return e.Result(), nil
 		case <-timer.C:
-			return e.run.Running(), nil
+			return e.Running(), nil
 		case <-tick:
 			p.send(ctx, req, token, e)
 		case <-ctx.Done():
 			// notifications/cancelled cancels with context.Canceled; a
 			// connection that went away cancels with its read error.
 			if errors.Is(context.Cause(ctx), context.Canceled) && s.d.ctx.Err() == nil {
-				e.run.Cancel()
-				s.d.log.Info("run cancelled by its client", zap.Any("runId", e.run.ID), zap.Any("clientPid", s.hello.PID))
+				e.Cancel()
+				s.d.log.Info("run cancelled by its client", zap.Any("runId", e.id), zap.Any("clientPid", s.hello.PID))
 			}
 			return nil, ctx.Err()
 		}
@@ -260,8 +260,11 @@ const (
 )
 
 func (p *progressSender) send(ctx context.Context, req *mcp.CallToolRequest, token any, e *entry) {
-	r := e.run.Running()
+	r := e.Running()
 	pr := r.Progress
+	if pr == nil {
+		return // ended meanwhile: the answer follows
+	}
 	key := fmt.Sprintf("%s|%d|%d|%d|%s", pr.Phase, pr.Passed, pr.Failed, pr.Skipped, pr.Warning)
 	if len(pr.Running) > 0 {
 		key += "|" + pr.Running[0].Name
