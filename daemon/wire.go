@@ -35,11 +35,14 @@ func (c *checked) Read(p []byte) (int, error) {
 			// A frame past the SDK's own limit: answer it and skip the rest
 			// of the line.
 			c.answer(jsonrpc.CodeInvalidRequest, nil, fmt.Sprintf("message too long: at most %d bytes", mcp.DefaultMaxLineLength))
-			if _, err := c.r.ReadSlice('\n'); err != nil && err != bufio.ErrBufferFull {
-				return 0, err
-			}
-			for err == bufio.ErrBufferFull {
-				_, err = c.r.ReadSlice('\n')
+			for {
+				_, err := c.r.ReadSlice('\n')
+				if err == nil {
+					break
+				}
+				if err != bufio.ErrBufferFull {
+					return 0, err
+				}
 			}
 			continue
 		}

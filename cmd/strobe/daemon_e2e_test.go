@@ -643,6 +643,11 @@ func TestOtherBuildAndStdinClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := bufio.NewReader(stdout)
+	// A line that is not JSON is answered, and the session goes on.
+	io.WriteString(stdin, "garbage\n")
+	if line, err := out.ReadBytes('\n'); err != nil || !strings.Contains(string(line), `"code":-32700`) {
+		t.Fatalf("answer to garbage: %v %q", err, line)
+	}
 	for i, m := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,

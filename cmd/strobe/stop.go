@@ -31,6 +31,18 @@ func cmdStop(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if err != nil {
+		// A daemon that will not talk to this client (another protocol, a
+		// build that broke) still stops on SIGTERM; its pid is in the lock.
+		if paths, perr := daemon.DefaultPaths(); perr == nil {
+			if pid := daemon.LockHolder(paths); pid > 0 && alive(pid) {
+				fmt.Fprintf(stderr, "strobe: %v; sending SIGTERM to daemon pid %d\n", err, pid)
+				if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+					fmt.Fprintf(stderr, "strobe: %v\n", err)
+					return exitUsage
+				}
+				return waitGone(pid, stdout, stderr)
+			}
+		}
 		fmt.Fprintf(stderr, "strobe: %v\n", err)
 		return exitUsage
 	}
@@ -40,17 +52,21 @@ func cmdStop(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "strobe: asking the daemon to stop: %v\n", err)
 		return exitUsage
 	}
-	// Wait until it is gone: its runs are stopped (SIGTERM, grace, SIGKILL)
-	// before it exits.
+	return waitGone(res.PID, stdout, stderr)
+}
+
+// waitGone waits until the daemon is gone: its runs are stopped (SIGTERM,
+// grace, SIGKILL) before it exits.
+func waitGone(pid int, stdout, stderr io.Writer) int {
 	deadline := time.Now().Add(30 * time.Second)
-	for alive(res.PID) {
+	for alive(pid) {
 		if time.Now().After(deadline) {
-			fmt.Fprintf(stderr, "strobe: daemon pid %d is still running after 30s\n", res.PID)
+			fmt.Fprintf(stderr, "strobe: daemon pid %d is still running after 30s\n", pid)
 			return exitFailed
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	fmt.Fprintf(stdout, "daemon pid %d stopped\n", res.PID)
+	fmt.Fprintf(stdout, "daemon pid %d stopped\n", pid)
 	return exitOK
 }
 
