@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -162,6 +163,52 @@ func TestStuckGo(t *testing.T) {
 			}
 			if txt := stackText(s); !strings.Contains(txt, tc.function) {
 				t.Errorf("stacks lack %s:\n%s", tc.function, txt)
+			}
+			t.Logf("%s after %v: %s\n%s\ntraces %v", resp.Status, time.Since(start), s.Diagnosis, stackText(s), s.SuggestedTraces)
+		})
+	}
+}
+
+// TestStuckCargo: a Rust deadlock and a busy loop under cargo test are
+// stuck, judged on the test binary (not cargo) with libtest's main thread
+// left out; a silent 9 s sleep passes beside a quick test.
+func TestStuckCargo(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	testutil.RequireTool(t, "eu-stack")
+	root, _ := filepath.Abs("../stuck/testdata/rustdeadlock")
+	env := map[string]string{"CARGO_TARGET_DIR": filepath.Join(os.TempDir(), "strobe-stuck-cargo-target")}
+	type testCase struct {
+		test     string
+		status   report.Status
+		function string
+	}
+	cases := []testCase{
+		{"tests::deadlock", report.Stuck, "lock_a_then_b"},
+		{"tests::busy_loop", report.Stuck, "spin_forever"},
+	}
+	if !testing.Short() {
+		cases = append(cases, testCase{"tests::sleep_then_pass", report.Passed, ""})
+	}
+	for _, tc := range cases {
+		t.Run(tc.test, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "cargo", Test: tc.test, Env: env, Timeout: 60 * time.Second})
+			if resp.Status != tc.status {
+				t.Fatalf("status = %s, want %s; crash %+v stuck %+v", resp.Status, tc.status, resp.Crash, resp.Stuck)
+			}
+			if tc.status != report.Stuck {
+				return
+			}
+			s := resp.Stuck[0]
+			if s.Name != tc.test {
+				t.Errorf("stuck test %q, want %s", s.Name, tc.test)
+			}
+			if txt := stackText(s); !strings.Contains(txt, tc.function) {
+				t.Errorf("stacks lack %s:\n%s", tc.function, txt)
+			}
+			if !strings.Contains(strings.Join(s.SuggestedTraces, " "), tc.function) {
+				t.Errorf("suggested_traces %v lack %s", s.SuggestedTraces, tc.function)
 			}
 			t.Logf("%s after %v: %s\n%s\ntraces %v", resp.Status, time.Since(start), s.Diagnosis, stackText(s), s.SuggestedTraces)
 		})

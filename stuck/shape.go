@@ -2,6 +2,7 @@ package stuck
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,10 +15,10 @@ const maxFrames = 24
 
 // innerNoise are the frames at the top of a waiting stack that only say
 // how the wait is done (libc's futex wrappers, the Go scheduler).
-var innerNoise = regexp.MustCompile(`^(__|_?lll_|futex_|syscall$|__?pthread_|___pthread|pthread_cond_|pthread_join|pthread_mutex_|std::sys::|core::panicking|runtime\.(gopark|goparkunlock|semacquire|notetsleep|futexsleep|futex|park_m|schedule|mcall|systemstack|selectgo|chanrecv|chansend|block|netpollblock|usleep|epollwait|netpoll)|internal/sync\.runtime_|sync\.runtime_|internal/poll\.runtime_|\[kernel\] (futex|do_|__x64|entry_|x64_))`)
+var innerNoise = regexp.MustCompile(`^(__|_?lll_|futex_|syscall$|__?pthread_|___pthread|pthread_cond_|pthread_join|pthread_mutex_|std::sys::|core::panicking|runtime\.(gopark|goparkunlock|semacquire|notetsleep|futexsleep|futex|park_m|schedule|mcall|systemstack|selectgo|chanrecv|chansend|block|netpollblock|usleep|epollwait|netpoll)|internal/sync\.runtime_|sync\.runtime_|internal/poll\.runtime_|<std::sys::|<std::thread::|\[kernel\] (futex|do_|__x64|entry_|x64_))`)
 
 // outerNoise are the frames at the bottom that start every thread.
-var outerNoise = regexp.MustCompile(`^(_start|__libc_start|__clone|clone3?$|start_thread|runtime\.(goexit|main|mstart)|testing\.(tRunner|\(\*T\)\.Run|runTests|\(\*M\)\.Run)|main\.main$|std::rt::|std::panicking::|std::panic::|std::thread::|std::sys::|core::ops::function::|test::|<alloc::boxed::Box|<F as |__rust_|\?\?$)|std::__invoke|std::thread::_Invoker|std::thread::_State_impl`)
+var outerNoise = regexp.MustCompile(`^(_start|__libc_start|__clone|clone3?$|start_thread|runtime\.(goexit|main|mstart)|testing\.(tRunner|\(\*T\)\.Run|runTests|\(\*M\)\.Run)|main\.main$|std::rt::|std::panicking::|std::panic::|std::thread::|std::sys::|core::ops::function::|test::|<alloc::boxed::Box|<F as |<core::panic::|<std::(sys|thread|rt|panicking)|__rust_|\?\?$)|std::__invoke|std::thread::_Invoker|std::thread::_State_impl`)
 
 // Threads turns a capture into report threads: noise trimmed, identical
 // stacks grouped under one entry that names them all, frames as
@@ -75,7 +76,7 @@ func Threads(c Capture, root string) []report.Thread {
 // carry out the wait, keeping at least one frame.
 func trim(frames []Frame) []Frame {
 	end := len(frames)
-	for end > 1 && outerNoise.MatchString(frames[end-1].Func) {
+	for end > 1 && (outerNoise.MatchString(frames[end-1].Func) || frames[end-1].Func == "main" && frames[end-1].File == "") {
 		end--
 	}
 	start := 0
@@ -120,7 +121,13 @@ func ownFrame(f Frame, root string) bool {
 		rel, err := filepath.Rel(root, f.File)
 		return err == nil && !strings.HasPrefix(rel, "..")
 	}
-	return !strings.HasPrefix(f.File, "./") && !strings.HasPrefix(f.File, "../") && !strings.HasPrefix(f.File, "/")
+	// A relative path is the project's when the file is there (rustc
+	// writes "src/lib.rs" for the crate, "library/std/…" for the toolchain).
+	if root == "" || strings.HasPrefix(f.File, "./") || strings.HasPrefix(f.File, "../") {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(root, f.File))
+	return err == nil
 }
 
 // SuggestedTraces are the project's own functions in the stacks, innermost
@@ -134,7 +141,7 @@ func SuggestedTraces(c Capture, root string, skip []string) []string {
 				continue
 			}
 			fn := traceName(f.Func)
-			if fn == "" || seen[fn] || isTestFunc(fn, skip) {
+			if fn == "" || fn == "main" || strings.HasSuffix(fn, "::main") || seen[fn] || isTestFunc(fn, skip) {
 				continue
 			}
 			seen[fn] = true

@@ -229,7 +229,7 @@ func parseEuStack(out []byte) []Stack {
 			f := strings.Fields(line)
 			fn := "??"
 			if len(f) >= 3 {
-				fn = strings.Join(f[2:], " ")
+				fn = demangleRust(strings.Join(f[2:], " "))
 			}
 			cur.Frames = append(cur.Frames, Frame{Func: fn})
 		case strings.HasPrefix(line, "    ") && cur != nil && len(cur.Frames) > 0:
@@ -299,7 +299,7 @@ func parseGDB(out []byte) []Stack {
 		} else if i := strings.LastIndex(m[1], " from "); i >= 0 {
 			fr.Func = m[1][:i]
 		}
-		fr.Func = stripArgs(fr.Func)
+		fr.Func = demangleRust(stripArgs(fr.Func))
 		if fr.Func == "??" && fr.File == "" && len(cur.Frames) > 0 {
 			continue
 		}

@@ -19,7 +19,7 @@ func TestParseRecorded(t *testing.T) {
 	}
 	for _, tc := range []testCase{
 		{"eu-stack-deadlock.txt", parseEuStack, "/work/main/stuck/testdata/native"},
-		{"gdb-deadlock.txt", parseGDB, "/nowhere"},
+		{"gdb-deadlock.txt", parseGDB, "testdata/native"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			b, err := os.ReadFile("testdata/recorded/" + tc.file)
