@@ -1,0 +1,1189 @@
+package adapters
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// xcodebuild runs XCTest and Swift Testing suites of an Xcode project with
+// `xcodebuild test` and reads its console as it streams.
+//
+//	xcodebuild test -workspace W | -project P -scheme S -destination D \
+//	  -resultBundlePath DIR/Tests.xcresult -test-timeouts-enabled YES \
+//	  [-only-testing:Target/Class/method] [-testPlan PLAN]
+//
+// The scheme comes from `xcodebuild -list -json` (the only one, or the one
+// named like the project; several others are a usage error naming them).
+// The destination is macOS for a project whose SDKROOT is macosx, otherwise
+// an available iOS simulator from `xcrun simctl list -j devices available`
+// (a booted iPhone first, else an iPhone of the newest runtime). A given
+// `xcodebuild …` command keeps its own choices; the result bundle and
+// -test-timeouts-enabled are added when it has none (XCTest's own test
+// timeouts then end a hung test, which the stuck detector sees as output).
+// Levels: a test plan named for the level (Unit*, Integration*, E2E*/UI*)
+// when the project has one, else the test targets whose names say so.
+//
+// The console gives, line by line: the build's compiler errors (file:line:col,
+// build_failed when no test ran), XCTest's "Test Suite"/"Test Case" lines
+// (Objective-C -[Class method], Swift -[Module.Class method], the
+// swift-corelibs Class.method and Xcode 26's "Test case 'Class.method()'"
+// forms), XCTest assertion lines with file:line, Swift Testing's lines
+// (◇ started, ✔ passed, ✘ failed, "recorded an issue at File.swift:17:9",
+// skipped, in symbols or SF Symbols glyphs), "** TEST FAILED **" and the
+// "Testing failed:" summary.
+//
+// Crash evidence, none of which may pass for success: the test runner
+// crashing, the connection to it interrupted, "Early unexpected exit",
+// a runner that never began testing, a bundle that failed to load, a
+// simulator that did not boot, a restart after a crash (the test it names
+// fails), Swift runtime traps (Fatal error, Precondition failed, force
+// unwrapped nil), xcodebuild's exit codes 64–74 explained, a silent failure
+// (non-zero exit and nothing parsed: the result bundle is read with
+// xcresulttool), and crash reports: ~/Library/Logs/DiagnosticReports/*.ips
+// written during the run, each parsed as a JSON header line and a JSON
+// body, and kept only when its process is one the run launched and its
+// capture time falls inside the run.
+type xcodebuild struct{}
+
+func init() { register(xcodebuild{}) }
+
+func (xcodebuild) Name() string { return "xcodebuild" }
+
+func isXcodebuild(argv []string) bool {
+	return len(argv) > 0 && filepath.Base(argv[0]) == "xcodebuild"
+}
+
+func (xcodebuild) Detect(req Request) Detection {
+	if len(req.Command) > 0 {
+		if isXcodebuild(req.Command) {
+			return Detection{Confidence: 95, Hint: "the command is xcodebuild"}
+		}
+		return Detection{Hint: "xcodebuild: the command is not xcodebuild"}
+	}
+	ws, projs := xcodeContainers(req.ProjectRoot)
+	switch {
+	case len(ws) > 0:
+		return Detection{Confidence: 90, Hint: "Xcode workspace found"}
+	case len(projs) > 0:
+		return Detection{Confidence: 90, Hint: "Xcode project found"}
+	}
+	return Detection{Hint: "xcodebuild: no .xcworkspace or .xcodeproj in the project root"}
+}
+
+// xcodeContainers lists the workspaces and projects in root (not the
+// workspace every .xcodeproj holds inside itself).
+func xcodeContainers(root string) (workspaces, projects []string) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, nil
+	}
+	for _, e := range entries {
+		switch filepath.Ext(e.Name()) {
+		case ".xcworkspace":
+			workspaces = append(workspaces, e.Name())
+		case ".xcodeproj":
+			projects = append(projects, e.Name())
+		}
+	}
+	return workspaces, projects
+}
+
+// xcodeToolTimeout bounds xcodebuild -list and simctl during planning, and
+// xcresulttool after the run.
+var xcodeToolTimeout = 60 * time.Second
+
+// xcodeTool runs a helper command in its own process group under a timeout.
+func xcodeTool(dir string, argv ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), xcodeToolTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%s did not answer within %v", shell.Join(argv), xcodeToolTimeout)
+	}
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if ee, ok := err.(*exec.ExitError); ok && len(ee.Stderr) > 0 {
+			msg = strings.TrimSpace(string(ee.Stderr))
+		}
+		return out, fmt.Errorf("%s: %v %s", shell.Join(argv), err, cargoClip(msg))
+	}
+	return out, nil
+}
+
+// xcodeList is what `xcodebuild -list -json` says.
+type xcodeList struct {
+	Project *struct {
+		Name    string   `json:"name"`
+		Schemes []string `json:"schemes"`
+		Targets []string `json:"targets"`
+	} `json:"project"`
+	Workspace *struct {
+		Name    string   `json:"name"`
+		Schemes []string `json:"schemes"`
+	} `json:"workspace"`
+}
+
+func (xcodebuild) Plan(req Request, rec *Recorder) (*Plan, error) {
+	dir, err := os.MkdirTemp("", "strobe-xcodebuild-")
+	if err != nil {
+		return nil, fmt.Errorf("xcodebuild: result directory: %w", err)
+	}
+	bundle := filepath.Join(dir, "Tests.xcresult")
+	p := &xcodeParser{rec: rec, root: req.ProjectRoot, dir: dir, bundle: bundle, started: time.Now(),
+		procs: map[string]bool{}, fails: map[string]*report.Failure{}, level: req.Level, test: req.Test}
+
+	var argv []string
+	if len(req.Command) > 0 {
+		if !isXcodebuild(req.Command) {
+			os.RemoveAll(dir)
+			return nil, usagef("the xcodebuild framework runs `xcodebuild test …`, not `%s`: pass that command with --framework generic", shell.Join(req.Command))
+		}
+		argv = slices.Clone(req.Command)
+		if !slices.ContainsFunc(argv[1:], func(w string) bool { return w == "test" || w == "test-without-building" }) {
+			argv = append(argv, "test")
+		}
+		if req.Level != LevelAll && req.Test == "" {
+			os.RemoveAll(dir)
+			return nil, usagef("xcodebuild: with --command, choose the level's tests in the command (-testPlan or -only-testing:), or drop --command and let strobe pick them")
+		}
+		for _, w := range argv {
+			if w == "-scheme" {
+				p.schemeGiven = true
+			}
+		}
+	} else {
+		argv, err = xcodePlanCommand(req, p)
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+	}
+	if !slices.Contains(argv, "-resultBundlePath") {
+		argv = append(argv, "-resultBundlePath", bundle)
+	} else {
+		p.bundle = argv[slices.Index(argv, "-resultBundlePath")+1]
+	}
+	if !slices.Contains(argv, "-test-timeouts-enabled") {
+		argv = append(argv, "-test-timeouts-enabled", "YES")
+	}
+	if req.Test != "" {
+		argv = append(argv, "-only-testing:"+req.Test)
+	}
+	p.rerun = slices.DeleteFunc(slices.Clone(argv), func(w string) bool { return strings.HasPrefix(w, "-only-testing:") })
+	if i := slices.Index(p.rerun, "-resultBundlePath"); i >= 0 && i+1 < len(p.rerun) {
+		p.rerun = slices.Delete(p.rerun, i, i+2)
+	}
+	return &Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+}
+
+// xcodePlanCommand chooses the container, scheme, destination and the
+// level's selection for a project given without a command.
+func xcodePlanCommand(req Request, p *xcodeParser) ([]string, error) {
+	ws, projs := xcodeContainers(req.ProjectRoot)
+	var flag, container string
+	switch {
+	case len(ws) == 1:
+		flag, container = "-workspace", ws[0]
+	case len(ws) > 1:
+		return nil, usagef("xcodebuild: several workspaces (%s): pass --command 'xcodebuild test -workspace NAME -scheme SCHEME'", strings.Join(ws, ", "))
+	case len(projs) == 1:
+		flag, container = "-project", projs[0]
+	case len(projs) > 1:
+		return nil, usagef("xcodebuild: several projects (%s): pass --command 'xcodebuild test -project NAME -scheme SCHEME'", strings.Join(projs, ", "))
+	default:
+		return nil, usagef("xcodebuild: no .xcworkspace or .xcodeproj in %s", req.ProjectRoot)
+	}
+	out, err := xcodeTool(req.ProjectRoot, "xcodebuild", "-list", "-json", flag, container)
+	if err != nil {
+		return nil, usagef("xcodebuild: cannot list the schemes (%v): pass --command 'xcodebuild test %s %s -scheme SCHEME'", err, flag, container)
+	}
+	var list xcodeList
+	if err := json.Unmarshal(jsonPart(out), &list); err != nil {
+		return nil, usagef("xcodebuild: cannot read `xcodebuild -list -json`: %v", err)
+	}
+	var schemes, targets []string
+	name := strings.TrimSuffix(strings.TrimSuffix(container, ".xcworkspace"), ".xcodeproj")
+	if list.Workspace != nil {
+		schemes = list.Workspace.Schemes
+	}
+	if list.Project != nil {
+		schemes, targets = list.Project.Schemes, list.Project.Targets
+	}
+	scheme := ""
+	switch {
+	case len(schemes) == 1:
+		scheme = schemes[0]
+	case slices.Contains(schemes, name):
+		scheme = name
+	case len(schemes) == 0:
+		return nil, usagef("xcodebuild: %s has no shared scheme: share one in Xcode (Product > Scheme > Manage Schemes > Shared), or pass --command with -scheme", container)
+	default:
+		return nil, usagef("xcodebuild: %s has several schemes (%s) and none is named %s: pass --command 'xcodebuild test %s %s -scheme NAME'", container, strings.Join(schemes, ", "), name, flag, shell.Quote(container))
+	}
+	p.scheme = scheme
+	p.procs[scheme] = true
+	dest, err := xcodeDestination(req.ProjectRoot, container)
+	if err != nil {
+		return nil, err
+	}
+	argv := []string{"xcodebuild", "test", flag, container, "-scheme", scheme, "-destination", dest}
+	if req.Level != LevelAll && req.Test == "" {
+		sel, err := xcodeLevel(req.ProjectRoot, req.Level, targets)
+		if err != nil {
+			return nil, err
+		}
+		argv = append(argv, sel...)
+	}
+	return argv, nil
+}
+
+// jsonPart skips what a tool prints before its JSON (xcodebuild warns on
+// stdout at times).
+func jsonPart(b []byte) []byte {
+	if i := bytes.IndexByte(b, '{'); i > 0 {
+		return b[i:]
+	}
+	return b
+}
+
+var sdkRootMac = regexp.MustCompile(`SDKROOT = macosx;`)
+
+// xcodeDestination is macOS for a Mac project, else an available iOS
+// simulator.
+func xcodeDestination(root, container string) (string, error) {
+	if strings.HasSuffix(container, ".xcodeproj") {
+		if b, err := os.ReadFile(filepath.Join(root, container, "project.pbxproj")); err == nil && sdkRootMac.Match(b) && !bytes.Contains(b, []byte("SDKROOT = iphoneos;")) {
+			return "platform=macOS", nil
+		}
+	}
+	out, err := xcodeTool(root, "xcrun", "simctl", "list", "-j", "devices", "available")
+	if err != nil {
+		return "", usagef("xcodebuild: cannot list the simulators (%v): pass --command with -destination (for example 'platform=macOS')", err)
+	}
+	var sims struct {
+		Devices map[string][]struct {
+			Name        string `json:"name"`
+			UDID        string `json:"udid"`
+			State       string `json:"state"`
+			IsAvailable *bool  `json:"isAvailable"`
+		} `json:"devices"`
+	}
+	if err := json.Unmarshal(jsonPart(out), &sims); err != nil {
+		return "", usagef("xcodebuild: cannot read `xcrun simctl list -j`: %v", err)
+	}
+	type sim struct{ runtime, name, udid, state string }
+	var iphones []sim
+	runtimes := make([]string, 0, len(sims.Devices))
+	for rt := range sims.Devices {
+		runtimes = append(runtimes, rt)
+	}
+	// Newest runtime first: com.apple.CoreSimulator.SimRuntime.iOS-17-2.
+	sort.Slice(runtimes, func(i, j int) bool { return runtimeVersion(runtimes[i]) > runtimeVersion(runtimes[j]) })
+	for _, rt := range runtimes {
+		if !strings.Contains(rt, ".iOS-") {
+			continue
+		}
+		for _, d := range sims.Devices[rt] {
+			if (d.IsAvailable == nil || *d.IsAvailable) && strings.HasPrefix(d.Name, "iPhone") {
+				iphones = append(iphones, sim{rt, d.Name, d.UDID, d.State})
+			}
+		}
+	}
+	if len(iphones) == 0 {
+		return "", usagef("xcodebuild: no available iPhone simulator: create one (Xcode > Window > Devices and Simulators, or xcrun simctl create), or pass --command with -destination")
+	}
+	pick := iphones[0]
+	for _, s := range iphones {
+		if s.state == "Booted" {
+			pick = s
+			break
+		}
+	}
+	return "platform=iOS Simulator,id=" + pick.udid, nil
+}
+
+// runtimeVersion orders runtime identifiers by version: iOS-17-2 → 17002.
+func runtimeVersion(rt string) int {
+	i := strings.LastIndex(rt, ".iOS-")
+	if i < 0 {
+		return 0
+	}
+	v := 0
+	parts := strings.Split(rt[i+5:], "-")
+	for k := 0; k < 3; k++ {
+		n := 0
+		if k < len(parts) {
+			n, _ = strconv.Atoi(parts[k])
+		}
+		v = v*1000 + n
+	}
+	return v
+}
+
+// xcodeLevelWords are the words that name each level in test plans and
+// target names.
+var xcodeLevelWords = map[Level][]string{
+	LevelUnit:        {"unit"},
+	LevelIntegration: {"integration"},
+	LevelE2E:         {"e2e", "uitest", "ui"},
+}
+
+// xcodeLevel selects a level: a test plan named for it, else the test
+// targets named for it (unit also takes the plain *Tests targets).
+func xcodeLevel(root string, l Level, targets []string) ([]string, error) {
+	var plans []string
+	walkLimited(root, 3, func(path string, d fs.DirEntry) {
+		if strings.HasSuffix(d.Name(), ".xctestplan") {
+			plans = append(plans, strings.TrimSuffix(d.Name(), ".xctestplan"))
+		}
+	}, func(name string) bool { return name == "DerivedData" || name == "Pods" || name == "build" })
+	sort.Strings(plans)
+	words := xcodeLevelWords[l]
+	for _, pl := range plans {
+		for _, w := range words {
+			if strings.HasPrefix(strings.ToLower(pl), w) {
+				return []string{"-testPlan", pl}, nil
+			}
+		}
+	}
+	var sel []string
+	for _, t := range targets {
+		lt := strings.ToLower(t)
+		if !strings.HasSuffix(lt, "tests") {
+			continue
+		}
+		isUI := strings.HasSuffix(lt, "uitests") || strings.Contains(lt, "e2e")
+		isInt := strings.Contains(lt, "integration")
+		switch {
+		case l == LevelE2E && isUI, l == LevelIntegration && isInt, l == LevelUnit && !isUI && !isInt:
+			sel = append(sel, "-only-testing:"+t)
+		}
+	}
+	if len(sel) == 0 {
+		return nil, usagef("xcodebuild: nothing names the %s level: add a test plan named %s…xctestplan or a test target named …%sTests (test plans: %s; targets: %s), or pass --test", l,
+			strings.ToUpper(string(l[:1]))+string(l[1:]), strings.ToUpper(string(l[:1]))+string(l[1:]), orNone(plans), orNone(targets))
+	}
+	return sel, nil
+}
+
+func orNone(list []string) string {
+	if len(list) == 0 {
+		return "none"
+	}
+	return strings.Join(list, ", ")
+}
+
+// xcodeParser reads xcodebuild's console.
+type xcodeParser struct {
+	rec     *Recorder
+	root    string
+	dir     string
+	bundle  string
+	started time.Time
+	scheme  string
+	rerun   []string
+	level   Level
+	test    string
+
+	schemeGiven  bool
+	testing      bool
+	bundleName   string // the current XCTest bundle (Test Suite 'X.xctest')
+	last         string // the test the last line belongs to
+	lastFailure  *report.Failure
+	failLines    int
+	buildErrs    []report.BuildError
+	xcodeErrors  []string // "xcodebuild: error: …"
+	indicators   []string
+	evidence     []string // the lines that gave the indicators
+	suspects     []string // tests named by a restart after a crash
+	fatal        *xcodeFatal
+	testingFail  []string // the "Testing failed:" block
+	inFailBlock  bool
+	terminator   string // ** TEST FAILED ** and the like
+	procs        map[string]bool
+	sawOutput    bool
+	fails        map[string]*report.Failure // failures of tests not ended yet
+	startedNames []string
+}
+
+// resolve finds the started test a message names in another form: the
+// restart line says TestingTestTests/testFailure() of the test that
+// started as -[TestingTestTests.TestingTestTests testFailure].
+func (p *xcodeParser) resolve(name string) string {
+	key := func(n string) string {
+		parts := strings.Split(strings.ReplaceAll(n, "()", ""), "/")
+		if len(parts) > 2 {
+			parts = parts[len(parts)-2:]
+		}
+		return strings.Join(parts, "/")
+	}
+	k := key(name)
+	for i := len(p.startedNames) - 1; i >= 0; i-- {
+		if key(p.startedNames[i]) == k {
+			return p.startedNames[i]
+		}
+	}
+	return name
+}
+
+type xcodeFatal struct {
+	text, file string
+	line       int
+	test       string
+}
+
+var (
+	xcTestCase      = regexp.MustCompile(`^Test [Cc]ase '(.+?)' (started|passed|failed|skipped)(?: on '[^']*')?(?:(?: at .*)|\.?| \((\d+(?:\.\d+)?) seconds\)\.?)$`)
+	xcTestSuite     = regexp.MustCompile(`^Test [Ss]uite '(.+?)' (started|passed|failed)`)
+	xcAssertion     = regexp.MustCompile(`^(.+?):(\d+): error: (-\[[^\]]+\]|[\w.]+(?:\(\))?) : (.*)$`)
+	xcUIFailure     = regexp.MustCompile(`^\s*t = +[\d.]+s +Assertion Failure: (?:(.+?):(\d+): )?(.*)$`)
+	xcCompileError  = regexp.MustCompile(`^(.+?):(\d+):(\d+): (?:fatal )?error: (.*)$`)
+	xcToolError     = regexp.MustCompile(`^xcodebuild: error: (.*)$`)
+	stStarted       = regexp.MustCompile(`^\S+\s+Test (.+?) started\.$`)
+	stPassed        = regexp.MustCompile(`^\S+\s+Test (.+?) passed after ([\d.]+) seconds`)
+	stFailed        = regexp.MustCompile(`^\S+\s+Test (.+?) failed after ([\d.]+) seconds`)
+	stIssue         = regexp.MustCompile(`^\S+\s+Test (.+?) recorded an issue(?: with .*?)? at ([^\s:]+):(\d+):(\d+): (.*)$`)
+	stRunOrCase     = regexp.MustCompile(`^\S+\s+Test (?:run (?:started|with)|case passing )`)
+	stSkipped       = regexp.MustCompile(`^\S+\s+Test (.+?) skipped(?:: "(.*)")?\.?$`)
+	xcRestart       = regexp.MustCompile(`Restarting after unexpected exit(?:, crash,)?(?: or crash| or test timeout)? in (.+?); summary will include`)
+	swiftFatal      = regexp.MustCompile(`(?:^|\] |: )(Fatal error|Precondition failed|Assertion failed)(?:: (.*?))?(?:: file (.+?), line (\d+))?$`)
+	swiftFatalAt    = regexp.MustCompile(`^(.+?\.swift):(\d+): (Fatal error|Precondition failed|Assertion failed): (.*)$`)
+	logProcess      = regexp.MustCompile(`^\d{4}-\d\d-\d\d [\d:.]+(?:[-+]\d{4})? (\S+?)\[\d+:[0-9a-fx]+\]`)
+	errorProcess    = regexp.MustCompile(`^\s+(\S+?)(?:\.app)? \(\d+\) encountered an error`)
+	signalCrashLine = regexp.MustCompile(`(?i)crashed with signal (\w+)`)
+)
+
+// xcodeIndicators are the crash indicators: a phrase of the console and
+// the name strobe reports.
+var xcodeIndicators = []struct {
+	phrase, name string
+}{
+	{"Early unexpected exit", "early_unexpected_exit"},
+	{"never finished bootstrapping", "early_unexpected_exit"},
+	{"Test runner exited before starting test execution", "never_began_testing"},
+	{"never began executing tests", "never_began_testing"},
+	{"test runner crashed", "test_runner_crashed"},
+	{"Test runner crashed", "test_runner_crashed"},
+	{"The test runner exited", "test_runner_crashed"},
+	{"Connection interrupted", "connection_interrupted"},
+	{"connection was interrupted", "connection_interrupted"},
+	{"Lost connection to test", "connection_interrupted"},
+	{"Failed to load the test bundle", "test_bundle_load_failed"},
+	{"couldn’t be loaded", "test_bundle_load_failed"},
+	{"couldn't be loaded", "test_bundle_load_failed"},
+	{"for simulator to boot", "simulator_boot_timeout"},
+	{"Failed to boot", "simulator_boot_timeout"},
+	{"Failed to background test runner", "test_runner_background_failed"},
+	{"Test runner failed to initialize for UI testing", "ui_test_runner_initialize_failed"},
+	{"Failed to install or launch the test runner", "test_runner_launch_failed"},
+	{"crashed with signal", "test_process_crashed"},
+	{"Test crashed", "test_process_crashed"},
+}
+
+func (p *xcodeParser) indicate(name, line string) {
+	if slices.Contains(p.indicators, name) {
+		return
+	}
+	p.indicators = append(p.indicators, name)
+	line = strings.TrimSpace(line)
+	if len(line) > 300 { // NSError dumps run on: the details file has them whole
+		cut := 300
+		for cut > 0 && line[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		line = line[:cut] + "…"
+	}
+	if !slices.Contains(p.evidence, line) {
+		p.evidence = append(p.evidence, line)
+	}
+}
+
+// xctestName turns XCTest's names into -only-testing's Target/Class/method:
+// -[Module.Class method], -[Class method] (the bundle gives the target),
+// Class.method and Class.method() (swift-corelibs, Xcode 26).
+func (p *xcodeParser) xctestName(raw string) string {
+	raw = strings.TrimSpace(raw)
+	if strings.HasPrefix(raw, "-[") && strings.HasSuffix(raw, "]") {
+		cls, method, _ := strings.Cut(raw[2:len(raw)-1], " ")
+		if mod, c, ok := strings.Cut(cls, "."); ok {
+			return mod + "/" + c + "/" + method
+		}
+		if p.bundleName != "" {
+			return p.bundleName + "/" + cls + "/" + method
+		}
+		return cls + "/" + method
+	}
+	i := strings.LastIndex(strings.TrimSuffix(raw, "()"), ".")
+	if i < 0 {
+		return raw
+	}
+	return strings.ReplaceAll(raw[:i], ".", "/") + "/" + raw[i+1:]
+}
+
+func (p *xcodeParser) begin() {
+	if !p.testing {
+		p.testing = true
+		p.rec.BeginTesting()
+	}
+}
+
+func (p *xcodeParser) Line(s Stream, b []byte, _ bool) {
+	line := strings.TrimRight(string(b), "\r")
+	if strings.TrimSpace(line) != "" {
+		p.sawOutput = true
+	}
+	if m := logProcess.FindStringSubmatch(line); m != nil && m[1] != "xcodebuild" {
+		p.procs[m[1]] = true
+	}
+	if m := errorProcess.FindStringSubmatch(line); m != nil {
+		p.procs[m[1]] = true
+	}
+	for _, ind := range xcodeIndicators {
+		if strings.Contains(line, ind.phrase) {
+			p.indicate(ind.name, line)
+		}
+	}
+	if m := xcRestart.FindStringSubmatch(line); m != nil {
+		name := p.resolve(p.xctestName(m[1]))
+		p.indicate("test_restarted_after_crash", line)
+		p.suspects = append(p.suspects, name)
+		p.crashTest(name, "the test process crashed or timed out in this test; xcodebuild restarted the test runner after it")
+		return
+	}
+	if m := swiftFatalAt.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		p.swiftFatal(m[3]+": "+m[4], m[1], n, line)
+	} else if m := swiftFatal.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[4])
+		text := m[1]
+		if m[2] != "" {
+			text += ": " + m[2]
+		}
+		p.swiftFatal(text, m[3], n, line)
+	}
+	if m := signalCrashLine.FindStringSubmatch(line); m != nil && p.last != "" {
+		p.crashTest(p.last, strings.TrimSpace(line))
+	}
+
+	if p.inFailBlock {
+		if strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "  ") {
+			if len(p.testingFail) < 20 {
+				p.testingFail = append(p.testingFail, strings.TrimSpace(line))
+			}
+			return
+		}
+		p.inFailBlock = false
+	}
+	switch {
+	case line == "Testing failed:" || line == "Failing tests:":
+		p.inFailBlock = true
+		return
+	case strings.HasPrefix(line, "** ") && strings.HasSuffix(line, " **"):
+		p.terminator = strings.Trim(line, "* ")
+		return
+	case line == "Testing started":
+		p.begin()
+		return
+	}
+	if m := xcToolError.FindStringSubmatch(line); m != nil {
+		p.xcodeErrors = append(p.xcodeErrors, m[1])
+		return
+	}
+	if m := xcTestSuite.FindStringSubmatch(line); m != nil {
+		p.begin()
+		if m[2] == "started" && (strings.HasSuffix(m[1], ".xctest") || strings.HasSuffix(m[1], ".octest")) {
+			p.bundleName = strings.TrimSuffix(strings.TrimSuffix(m[1], ".xctest"), ".octest")
+			p.procs[p.bundleName] = true
+		}
+		p.lastFailure = nil
+		return
+	}
+	if m := xcTestCase.FindStringSubmatch(line); m != nil {
+		p.begin()
+		name := p.xctestName(m[1])
+		p.lastFailure = nil
+		switch m[2] {
+		case "started":
+			p.rec.Start("", name)
+			p.last = name
+			p.startedNames = append(p.startedNames, name)
+		case "passed":
+			p.rec.End("", name, report.TestPassed, xcSeconds(m[3]), nil)
+		case "skipped":
+			p.rec.End("", name, report.TestSkipped, xcSeconds(m[3]), nil)
+		case "failed":
+			p.endFailed(name, xcSeconds(m[3]), "failed (xcodebuild printed no assertion for it)")
+		}
+		return
+	}
+	if m := xcAssertion.FindStringSubmatch(line); m != nil && !strings.Contains(m[4], "measured [") {
+		p.begin()
+		name := p.xctestName(m[3])
+		n, _ := strconv.Atoi(m[2])
+		p.addFailure(name, p.relFile(m[1]), n, m[4])
+		return
+	}
+	if m := xcUIFailure.FindStringSubmatch(line); m != nil && p.last != "" {
+		n, _ := strconv.Atoi(m[2])
+		p.addFailure(p.last, p.relFile(m[1]), n, m[3])
+		return
+	}
+	if stRunOrCase.MatchString(line) {
+		return // the run's own summary, or one argument case of a parameterised test
+	}
+	if m := stIssue.FindStringSubmatch(line); m != nil {
+		p.begin()
+		n, _ := strconv.Atoi(m[3])
+		p.addFailure(m[1], p.relFile(m[2]), n, m[5])
+		return
+	}
+	if m := stStarted.FindStringSubmatch(line); m != nil {
+		p.begin()
+		p.rec.Start("", m[1])
+		p.last = m[1]
+		p.lastFailure = nil
+		return
+	}
+	if m := stPassed.FindStringSubmatch(line); m != nil {
+		p.rec.End("", m[1], report.TestPassed, xcSeconds(m[2]), nil)
+		p.lastFailure = nil
+		return
+	}
+	if m := stFailed.FindStringSubmatch(line); m != nil {
+		p.endFailed(m[1], xcSeconds(m[2]), strings.TrimSpace(line))
+		p.lastFailure = nil
+		return
+	}
+	if m := stSkipped.FindStringSubmatch(line); m != nil {
+		p.begin()
+		if m[2] != "" {
+			p.rec.Output("", m[1], "skipped: "+m[2]+"\n")
+		}
+		p.rec.End("", m[1], report.TestSkipped, 0, nil)
+		return
+	}
+	if !p.testing {
+		if m := xcCompileError.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			c, _ := strconv.Atoi(m[3])
+			p.buildErrs = append(p.buildErrs, report.BuildError{File: p.relFile(m[1]), Line: n, Column: c, Message: m[4]})
+		}
+		return
+	}
+	// Anything else while a test runs is its output; right after a
+	// failure, the rest of a multi-line assertion message.
+	if p.lastFailure != nil && p.failLines < 30 && strings.TrimSpace(line) != "" && !strings.HasPrefix(line, "Test ") {
+		p.lastFailure.Message = cargoClip(p.lastFailure.Message + "\n" + line)
+		p.failLines++
+	}
+	if p.last != "" {
+		p.rec.Output("", p.last, line+"\n")
+	}
+}
+
+func xcSeconds(s string) time.Duration {
+	f, _ := strconv.ParseFloat(s, 64)
+	return durationOf(f)
+}
+
+func (p *xcodeParser) addFailure(test, file string, line int, msg string) {
+	if f := p.fails[test]; f != nil {
+		f.Message = cargoClip(f.Message + "\n" + fmt.Sprintf("%s:%d: %s", file, line, msg))
+		p.lastFailure, p.failLines = f, 0
+		return
+	}
+	// Kept until the test's end, which records it.
+	f := &report.Failure{Name: test, File: file, Line: line, Message: msg, Rerun: p.rerunFor(test)}
+	p.fails[test] = f
+	p.lastFailure, p.failLines = f, 0
+}
+
+// endFailed records a failed test with its failure (or a stand-in).
+func (p *xcodeParser) endFailed(name string, d time.Duration, fallback string) {
+	f := p.fails[name]
+	delete(p.fails, name)
+	if f == nil {
+		f = &report.Failure{Message: fallback}
+	}
+	f.Rerun = p.rerunFor(name)
+	p.rec.End("", name, report.TestFailed, d, f)
+}
+
+// crashTest fails a test the process died in.
+func (p *xcodeParser) crashTest(name, why string) {
+	f := p.fails[name]
+	delete(p.fails, name)
+	if f == nil {
+		f = &report.Failure{Name: name}
+	}
+	if p.fatal != nil && (p.fatal.test == name || p.fatal.test == "") {
+		f.Message = strings.TrimSpace(p.fatal.text + "\n" + f.Message)
+		if f.File == "" && p.fatal.file != "" {
+			f.File, f.Line = p.relFile(p.fatal.file), p.fatal.line
+		}
+		p.fatal.test = name
+	}
+	if !strings.Contains(f.Message, why) {
+		f.Message = strings.TrimSpace(f.Message + "\n" + why)
+	}
+	f.Rerun = p.rerunFor(name)
+	p.rec.End("", name, report.TestFailed, 0, f)
+}
+
+func (p *xcodeParser) swiftFatal(text, file string, line int, raw string) {
+	if p.fatal != nil {
+		return
+	}
+	running := p.rec.Progress().Running
+	test := ""
+	if len(running) > 0 {
+		test = running[len(running)-1].Name
+	}
+	p.fatal = &xcodeFatal{text: strings.TrimSpace(text), file: file, line: line, test: test}
+	p.indicate("swift_fatal_error", raw)
+}
+
+func (p *xcodeParser) rerunFor(test string) string {
+	if len(p.rerun) == 0 {
+		return ""
+	}
+	return shell.Join(append(slices.Clone(p.rerun), "-only-testing:"+test))
+}
+
+func (p *xcodeParser) relFile(file string) string {
+	if filepath.IsAbs(file) && cargoWithin(p.root, file) {
+		rel, _ := filepath.Rel(p.root, file)
+		return filepath.ToSlash(rel)
+	}
+	return file
+}
+
+// signalName is the exit's signal name, from its number when the runner
+// did not name it.
+func signalName(exit report.Exit) string {
+	if exit.SignalName != "" {
+		return exit.SignalName
+	}
+	switch syscall.Signal(exit.Signal) {
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	case syscall.SIGBUS:
+		return "SIGBUS"
+	case syscall.SIGILL:
+		return "SIGILL"
+	case syscall.SIGFPE:
+		return "SIGFPE"
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGINT:
+		return "SIGINT"
+	}
+	return ""
+}
+
+// xcodeExitCodes explains xcodebuild's exit statuses (sysexits.h).
+var xcodeExitCodes = map[int]string{
+	64: "EX_USAGE: xcodebuild rejected its arguments (an unknown option, scheme or destination)",
+	65: "EX_DATAERR: the build or the tests failed, or the test runner crashed",
+	66: "EX_NOINPUT: a project, workspace, test plan or file it needs does not exist",
+	67: "EX_NOUSER: an unknown user (code signing or a keychain)",
+	68: "EX_NOHOST: an unknown host (a device or a remote service)",
+	69: "EX_UNAVAILABLE: a service it needs is unavailable (the simulator service, a device, a license not accepted)",
+	70: "EX_SOFTWARE: xcodebuild failed internally: often the destination cannot be used (no matching simulator, a simulator that did not boot) or the testing infrastructure broke",
+	71: "EX_OSERR: an operating-system error (fork failed, too many processes)",
+	72: "EX_OSFILE: a system file is missing or broken (the Xcode installation)",
+	73: "EX_CANTCREAT: it cannot create an output file (DerivedData or the result bundle)",
+	74: "EX_IOERR: an input/output error (disk full, DerivedData unreadable)",
+}
+
+// xcodeHints are the next steps for each indicator.
+var xcodeHints = map[string]string{
+	"early_unexpected_exit":            "the test host quit before testing began: look at its launch code (AppDelegate, @main) and the fatal error or crash report named here",
+	"never_began_testing":              "the test runner never began testing: the host app crashed at launch or the bundle did not load; run the app once by hand and check the crash report",
+	"test_runner_crashed":              "the test runner crashed: rerun the suspect test alone with -only-testing and read the crash report",
+	"test_restarted_after_crash":       "xcodebuild restarted the test runner after a crash in the named test: rerun it alone with -only-testing; the crash report or the fatal error has its stack",
+	"connection_interrupted":           "the connection to the test runner broke (it crashed, or the simulator died): rerun; if it repeats, erase the simulator (xcrun simctl erase DEVICE)",
+	"test_bundle_load_failed":          "the test bundle did not load: check its Test Host and Bundle Loader settings, its linked frameworks and architectures",
+	"simulator_boot_timeout":           "the simulator did not boot: xcrun simctl shutdown all, then erase or recreate it, or choose another -destination",
+	"test_runner_background_failed":    "the UI test runner could not go to the background: restart the simulator (xcrun simctl shutdown all) and rerun",
+	"ui_test_runner_initialize_failed": "the UI test runner failed to initialise: erase the simulator and check the -Runner app's signing",
+	"test_runner_launch_failed":        "the test runner could not be installed or launched: erase the simulator (xcrun simctl erase DEVICE), check code signing, rerun",
+	"test_process_crashed":             "the test process crashed: rerun the test alone with -only-testing and read its crash report",
+	"swift_fatal_error":                "a Swift runtime trap (a force-unwrapped nil, precondition or fatalError) killed the process: fix or guard it at the line named",
+}
+
+func (p *xcodeParser) Finish(exit report.Exit) Outcome {
+	var out Outcome
+	var hints []string
+	tests := p.rec.Tests()
+	failed := false
+	for _, t := range tests {
+		if t.Status == report.TestFailed {
+			failed = true
+		}
+	}
+	// A failure recorded for a test whose end never came (it crashed).
+	running := p.rec.Progress().Running
+	var runningNames []string
+	for _, r := range running {
+		runningNames = append(runningNames, r.Name)
+	}
+
+	if len(p.buildErrs) > 0 && !p.testing {
+		out.BuildFailed = true
+		out.BuildErrors = p.buildErrs
+		p.cleanup(false)
+		return out
+	}
+	if !p.testing && exit.Code != 0 && strings.Contains(p.terminator, "BUILD FAILED") {
+		out.BuildFailed = true
+		out.BuildErrors = []report.BuildError{{Message: "xcodebuild reported ** BUILD FAILED ** without a compiler error line: see the details file's output"}}
+		p.cleanup(false)
+		return out
+	}
+
+	// A test with a failure whose end never came (the runner was
+	// restarted, or the log stops) still failed.
+	for name := range p.fails {
+		if slices.Contains(runningNames, name) {
+			p.endFailed(name, 0, "")
+			runningNames = slices.DeleteFunc(runningNames, func(n string) bool { return n == name })
+			failed = true
+		}
+	}
+	reports := p.crashReports(time.Now())
+	crashed := len(p.indicators) > 0 || len(reports) > 0 || exit.Signaled
+	if crashed {
+		// The tests the process died in fail, with what was known of them.
+		for _, name := range runningNames {
+			why := "the test process died while this test ran"
+			if len(reports) > 0 {
+				why += ": " + reports[0].summary()
+			}
+			p.crashTest(name, why)
+			failed = true
+		}
+		c := &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName,
+			CoreDump: exit.CoreDump, Indicators: slices.Clone(p.indicators)}
+		c.RunningTests = append(slices.Clone(p.suspects), runningNames...)
+		if p.fatal != nil && p.fatal.test != "" && !slices.Contains(c.RunningTests, p.fatal.test) {
+			c.RunningTests = append(c.RunningTests, p.fatal.test)
+		}
+		msgs := slices.Clone(p.evidence)
+		if exit.Signaled {
+			c.Type = cargoCrashType(signalName(exit))
+		}
+		for _, r := range reports {
+			c.Indicators = append(c.Indicators, "crash_report")
+			msgs = append(msgs, r.summary())
+			if c.Type == report.CrashUnknown {
+				c.Type = cargoCrashType(r.signal)
+			}
+			hints = append(hints, fmt.Sprintf("crash report %s: %s", r.path, r.summary()))
+		}
+		if p.fatal != nil {
+			where := ""
+			if p.fatal.file != "" {
+				where = fmt.Sprintf(" at %s:%d", p.relFile(p.fatal.file), p.fatal.line)
+			}
+			in := ""
+			if p.fatal.test != "" {
+				in = fmt.Sprintf(" in %s", p.fatal.test)
+			}
+			hints = append(hints, fmt.Sprintf("Swift %s%s%s: %s", p.fatal.text, where, in, xcodeHints["swift_fatal_error"]))
+		}
+		for _, ind := range p.indicators {
+			if h, ok := xcodeHints[ind]; ok && ind != "swift_fatal_error" {
+				hints = append(hints, h)
+			}
+		}
+		if len(p.testingFail) > 0 {
+			msgs = append(msgs, "Testing failed: "+strings.Join(p.testingFail, "; "))
+		}
+		c.Message = cargoClip(strings.Join(msgs, "\n"))
+		out.Crash = c
+	}
+	if exit.Exited && exit.Code != 0 {
+		if why, ok := xcodeExitCodes[exit.Code]; ok {
+			hints = append(hints, fmt.Sprintf("xcodebuild exited %d, %s", exit.Code, why))
+		}
+	}
+	if len(p.xcodeErrors) > 0 {
+		hints = append(hints, "xcodebuild: "+strings.Join(p.xcodeErrors, "; "))
+	}
+	// Silent failure: it failed, and nothing parsed says why.
+	if exit.Code != 0 && !failed && out.Crash == nil && len(p.xcodeErrors) == 0 {
+		c := &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, SilentFailure: true, Indicators: []string{"silent_failure"},
+			Message: fmt.Sprintf("xcodebuild exited %d and strobe parsed no failing test, build error or crash from its output", exit.Code)}
+		if p.terminator != "" {
+			c.Message += " (it printed ** " + p.terminator + " **)"
+		}
+		if n := p.readBundle(); n > 0 {
+			c.Message += fmt.Sprintf("; the result bundle names %d failing test(s), recorded as failures", n)
+		} else if _, err := os.Stat(p.bundle); err == nil {
+			hints = append(hints, "open the result bundle for what happened: xcrun xcresulttool get test-results summary --path "+shell.Quote(p.bundle))
+		}
+		out.Crash = c
+		hints = append(hints, "run the command by hand to see its whole output; the details file has what strobe saw")
+	}
+	if out.Crash == nil && exit.Code == 0 && len(tests) == 0 {
+		out.NoTests = true
+		out.Project = &report.Project{Language: "swift", BuildSystem: "xcodebuild"}
+		switch {
+		case p.test != "":
+			hints = append(hints, fmt.Sprintf("no test matched -only-testing:%s: give Target/Class/method (XCTest) or Target/Suite/function() (Swift Testing)", p.test))
+		default:
+			hints = append(hints, "xcodebuild ran no test: does the scheme's Test action include the test targets?")
+		}
+	}
+	if p.cleanup(out.Crash == nil && !failed && exit.Code == 0) && out.Crash != nil {
+		hints = append(hints, "result bundle: "+p.bundle)
+	}
+	out.Hint = strings.Join(hints, "; ")
+	return out
+}
+
+// cleanup removes the run's directory after a clean pass, or when there is
+// no result bundle in it; otherwise the bundle stays for whoever reads the
+// answer. It says whether the bundle stays.
+func (p *xcodeParser) cleanup(passed bool) bool {
+	keep := !passed && p.sawBundle()
+	if !keep || !strings.HasPrefix(p.bundle, p.dir) {
+		os.RemoveAll(p.dir)
+	}
+	return keep
+}
+
+func (p *xcodeParser) sawBundle() bool {
+	_, err := os.Stat(p.bundle)
+	return err == nil
+}
+
+// readBundle asks xcresulttool (Xcode 16+) for the failing tests of the
+// result bundle and records them; it returns how many it found.
+func (p *xcodeParser) readBundle() int {
+	if !p.sawBundle() {
+		return 0
+	}
+	out, err := xcodeTool(p.root, "xcrun", "xcresulttool", "get", "test-results", "summary", "--path", p.bundle, "--compact")
+	if err != nil {
+		return 0
+	}
+	var sum struct {
+		Result       string `json:"result"`
+		TestFailures []struct {
+			TestName       string `json:"testName"`
+			TargetName     string `json:"targetName"`
+			FailureText    string `json:"failureText"`
+			TestIdentifier string `json:"testIdentifierString"`
+		} `json:"testFailures"`
+	}
+	if json.Unmarshal(jsonPart(out), &sum) != nil {
+		return 0
+	}
+	for _, f := range sum.TestFailures {
+		name := f.TestIdentifier
+		if name == "" {
+			name = f.TestName
+		}
+		if f.TargetName != "" && !strings.HasPrefix(name, f.TargetName+"/") {
+			name = f.TargetName + "/" + name
+		}
+		p.rec.End("", name, report.TestFailed, 0, &report.Failure{Name: name, Message: f.FailureText, Rerun: p.rerunFor(name)})
+	}
+	return len(sum.TestFailures)
+}
+
+// crashReport is one .ips file that belongs to the run.
+type crashReport struct {
+	path, proc, exception, signal, subtype, frame string
+	pid                                           int
+}
+
+func (r crashReport) summary() string {
+	s := fmt.Sprintf("%s (pid %d) crashed: %s", r.proc, r.pid, r.exception)
+	if r.signal != "" {
+		s += " (" + r.signal + ")"
+	}
+	if r.subtype != "" {
+		s += ", " + r.subtype
+	}
+	if r.frame != "" {
+		s += ", in " + r.frame
+	}
+	return s
+}
+
+// ipsHeader and ipsBody are the fields strobe reads from a crash report:
+// a one-line JSON header, then the JSON body.
+type ipsHeader struct {
+	AppName   string `json:"app_name"`
+	Name      string `json:"name"`
+	BugType   string `json:"bug_type"`
+	Timestamp string `json:"timestamp"`
+}
+
+type ipsBody struct {
+	ProcName    string `json:"procName"`
+	PID         int    `json:"pid"`
+	CaptureTime string `json:"captureTime"`
+	Exception   struct {
+		Type    string `json:"type"`
+		Signal  string `json:"signal"`
+		Subtype string `json:"subtype"`
+	} `json:"exception"`
+	FaultingThread int `json:"faultingThread"`
+	Threads        []struct {
+		Triggered bool `json:"triggered"`
+		Frames    []struct {
+			Symbol     string `json:"symbol"`
+			SourceFile string `json:"sourceFile"`
+			SourceLine int    `json:"sourceLine"`
+		} `json:"frames"`
+	} `json:"threads"`
+}
+
+// ipsTimeLayouts are the forms of captureTime and timestamp.
+var ipsTimeLayouts = []string{"2006-01-02 15:04:05.0000 -0700", "2006-01-02 15:04:05.000 -0700", "2006-01-02 15:04:05.00 -0700", "2006-01-02 15:04:05 -0700"}
+
+func parseIPSTime(s string) (time.Time, bool) {
+	for _, l := range ipsTimeLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// xcodeCrashSlack widens the run's window for clocks and file times.
+const xcodeCrashSlack = 2 * time.Second
+
+// crashReports reads the .ips files written during the run and keeps those
+// of a process the run launched (the scheme's app, a test bundle, an
+// xctest or -Runner process, one the log named) whose capture time falls
+// inside the run. A report is matched by what is in it, not by its name.
+func (p *xcodeParser) crashReports(end time.Time) []crashReport {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil
+	}
+	dir := filepath.Join(home, "Library", "Logs", "DiagnosticReports")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	from, to := p.started.Add(-xcodeCrashSlack), end.Add(xcodeCrashSlack)
+	var out []crashReport
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".ips") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || info.ModTime().Before(from) || info.ModTime().After(to) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		r, ok := readIPS(path)
+		if !ok {
+			continue
+		}
+		if t, ok := parseIPSTime(r.captureTime); !ok || t.Before(from) || t.After(to) {
+			continue
+		}
+		if !p.ourProcess(r.crashReport.proc) {
+			continue
+		}
+		out = append(out, r.crashReport)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+type ipsRead struct {
+	crashReport
+	captureTime string
+}
+
+func readIPS(path string) (ipsRead, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return ipsRead{}, false
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	head, err := br.ReadBytes('\n')
+	if err != nil {
+		return ipsRead{}, false
+	}
+	var h ipsHeader
+	if json.Unmarshal(head, &h) != nil {
+		return ipsRead{}, false
+	}
+	var b ipsBody
+	if json.NewDecoder(br).Decode(&b) != nil {
+		return ipsRead{}, false
+	}
+	proc := b.ProcName
+	if proc == "" {
+		proc = h.Name
+	}
+	capture := b.CaptureTime
+	if capture == "" {
+		capture = h.Timestamp
+	}
+	r := ipsRead{crashReport: crashReport{path: path, proc: proc, pid: b.PID, exception: b.Exception.Type,
+		signal: b.Exception.Signal, subtype: b.Exception.Subtype}, captureTime: capture}
+	for i, t := range b.Threads {
+		if !(t.Triggered || i == b.FaultingThread) {
+			continue
+		}
+		for _, fr := range t.Frames {
+			if fr.Symbol == "" {
+				continue
+			}
+			r.frame = fr.Symbol
+			if fr.SourceFile != "" {
+				r.frame += fmt.Sprintf(" (%s:%d)", fr.SourceFile, fr.SourceLine)
+			}
+			break
+		}
+		break
+	}
+	return r, true
+}
+
+func (p *xcodeParser) ourProcess(proc string) bool {
+	if proc == "" {
+		return false
+	}
+	if proc == "xctest" || strings.HasSuffix(proc, "-Runner") || p.procs[proc] {
+		return true
+	}
+	return p.scheme != "" && strings.EqualFold(proc, p.scheme)
+}
