@@ -34,9 +34,14 @@ func init() {
 	daemon.Executable = func() (string, error) { return strobeBin, nil }
 }
 
-// env is the environment a test's clients and daemons run with.
+// env is the environment a test's clients and daemons run with. TMPDIR
+// (where details files go) is inside the test's STROBE_HOME, removed only
+// after its daemon has stopped writing there.
 func env(t *testing.T, extra ...string) []string {
-	return append(append(os.Environ(), "STROBE_HOME="+strobeHome(t), "TMPDIR="+tmpdir(t)), extra...)
+	home := strobeHome(t)
+	tmp := filepath.Join(home, "tmp")
+	os.MkdirAll(tmp, 0o700)
+	return append(append(os.Environ(), "STROBE_HOME="+home, "TMPDIR="+tmp), extra...)
 }
 
 // progressLog collects progress notifications.
@@ -554,6 +559,7 @@ func TestIdleShutdownAndSignals(t *testing.T) {
 		}
 		exited := make(chan error, 1)
 		go func() { exited <- d.Wait() }()
+		waitServing(t, d.Process.Pid)
 		cs := socketSession(t, "", nil)
 		cmd, mark := sleeper(t)
 		call(t, cs, "debug_test", map[string]any{"projectRoot": t.TempDir(), "command": cmd, "waitMs": 0}, nil)
