@@ -53,6 +53,7 @@ type Daemon struct {
 	started    time.Time
 	lastActive atomic.Int64 // unix nanos
 	stopOnce   sync.Once
+	stopping   atomic.Bool
 	stopCh     chan struct{}
 
 	mu       sync.Mutex
@@ -116,6 +117,7 @@ func Run(ctx context.Context, opts Options) error {
 	}()
 
 	reason := d.waitForEnd(ctx)
+	d.stopping.Store(true)
 	d.log.Info("daemon stopping", zap.String("reason", reason))
 	// Stop accepting; closing the listener unlinks the socket, and the lock
 	// we still hold means no other daemon has bound that path since.
@@ -210,6 +212,12 @@ func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn) {
 		return
 	}
 	c.SetReadDeadline(time.Time{})
+	if d.stopping.Load() {
+		// No welcome: the client takes this for no daemon and starts the
+		// next one, which waits for our lock.
+		c.Close()
+		return
+	}
 	if err := writeLine(c, Welcome{Strobe: protocolVersion, Version: d.opts.Version, Build: BuildID(), PID: os.Getpid()}); err != nil {
 		c.Close()
 		return
