@@ -483,6 +483,7 @@ type catch2Failure struct {
 }
 
 type catch2Test struct {
+	stopped  bool // Catch2 caught the SIGTERM or SIGINT that stopped the run
 	name     string
 	file     string
 	line     int
@@ -655,12 +656,24 @@ func (p *catch2Parser) decode(r io.Reader) {
 				if ex != nil {
 					msg = append(msg, expressionText(ex.typ, ex.original, ex.expanded, false)...)
 				}
+				if ex != nil && strings.HasPrefix(ex.original, "{Unknown expression") {
+					msg = nil // Catch2's placeholder when no assertion came after the last one reported
+				}
 				switch name {
 				case "Exception":
 					msg = append(msg, "due to unexpected exception with message:", "  "+body)
 				case "FatalErrorCondition":
 					f.fatal = body
-					msg = append(msg, "due to a fatal error condition:", "  "+body)
+					if stopSignal(body) {
+						// strobe stopped the run (timeout, stuck, cancel): the
+						// test did not fail, it was still running.
+						if p.cur != nil {
+							p.cur.stopped = true
+						}
+						break
+					}
+					msg = append(msg, "due to a fatal error condition:", "  "+body,
+						"(the test crashed after the last assertion it reached, at this line, or at its start)")
 					if p.cur != nil {
 						p.fatal = &catch2Fatal{test: p.cur.name, signal: body, file: elemFile, line: elemLine}
 					}
@@ -742,6 +755,9 @@ func (p *catch2Parser) output(s string) {
 func (p *catch2Parser) finishTest(success bool, d time.Duration) {
 	t := p.cur
 	p.cur = nil
+	if t.stopped {
+		return // left running: the runner names it as what ran when the run was stopped
+	}
 	p.ended[t.name] = true
 	switch {
 	case !success:
@@ -1164,6 +1180,16 @@ func sanitizerCrashType(r *sanitizerReport) report.CrashType {
 		return report.CrashFloatingPoint
 	}
 	return report.CrashUnknown
+}
+
+// stopSignal says Catch2's fatal condition is the signal strobe stops a
+// run with.
+func stopSignal(text string) bool {
+	switch catch2SignalName(text) {
+	case "SIGTERM", "SIGINT":
+		return true
+	}
+	return false
 }
 
 // catch2SignalName takes the signal's name out of Catch2's text

@@ -1,0 +1,152 @@
+package main
+
+// End-to-end tests of the Catch2 adapter: real g++-built Catch2 binaries
+// run through the strobe binary, with detection, crashes, sanitizers and a
+// deadlock the stuck detector must name.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+var (
+	catch2Once sync.Once
+	catch2Dir  string
+	catch2Err  string
+)
+
+// catch2Bins builds testdata/fixtures/catch2/plain once per source version
+// (the directory is named after a hash of the sources, so later runs reuse
+// it) and returns the directory of its binaries.
+func catch2Bins(t *testing.T) string {
+	t.Helper()
+	testutil.RequireTool(t, "g++")
+	if _, err := os.Stat("/usr/include/catch2/catch.hpp"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("catch2 headers missing: .ci/run must install Debian's catch2")
+		}
+		t.Skip("catch2 headers missing")
+	}
+	catch2Once.Do(func() {
+		src := testutil.Fixture("catch2", "plain")
+		h := sha256.New()
+		files, _ := filepath.Glob(filepath.Join(src, "*"))
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			h.Write([]byte(filepath.Base(f)))
+			h.Write(b)
+		}
+		dir := filepath.Join(os.TempDir(), "strobe-catch2-fixtures-"+hex.EncodeToString(h.Sum(nil))[:12])
+		if _, err := os.Stat(filepath.Join(dir, "notcatch")); err == nil {
+			catch2Dir = dir
+			return
+		}
+		tmp, err := os.MkdirTemp(os.TempDir(), "strobe-catch2-build-")
+		if err != nil {
+			catch2Err = err.Error()
+			return
+		}
+		if out, err := exec.Command(filepath.Join(src, "build.sh"), tmp).CombinedOutput(); err != nil {
+			catch2Err = string(out) + err.Error()
+			os.RemoveAll(tmp)
+			return
+		}
+		if os.Rename(tmp, dir) != nil { // another test process built it first
+			os.RemoveAll(tmp)
+		}
+		catch2Dir = dir
+	})
+	if catch2Err != "" {
+		t.Fatalf("building the Catch2 fixtures: %s", catch2Err)
+	}
+	return catch2Dir
+}
+
+func TestCatch2Failures(t *testing.T) {
+	bins := catch2Bins(t)
+	dir := testutil.Fixture("catch2", "plain")
+	// No --framework: the probe recognises the binary.
+	r := strobe(t, true, "test", dir, "--command", filepath.Join(bins, "basic"))
+	wantStatus(t, r, report.Failed, 1)
+	if r.resp.Framework != "catch2" || !strings.Contains(r.resp.Command, "-r xml -o ") {
+		t.Errorf("framework %q command %q", r.resp.Framework, r.resp.Command)
+	}
+	if s := r.resp.Summary; s.Passed != 3 || s.Failed != 3 {
+		t.Errorf("summary %+v, want 3 passed and 3 failed", s)
+	}
+	f := findFailure(t, r.resp, "adds wrongly")
+	if f.File != "basic.cpp" || f.Line != 17 || !strings.Contains(f.Message, "4 == 5") {
+		t.Errorf("failure %+v", f)
+	}
+	// The rerun command runs just that test, with the console reporter.
+	out := rerun(t, dir, f.Rerun)
+	if !strings.Contains(out, "adds wrongly") || !strings.Contains(out, "test cases: 1 | 1 failed") {
+		t.Errorf("rerun %q printed:\n%s", f.Rerun, out)
+	}
+
+	one := strobe(t, true, "test", dir, "--command", filepath.Join(bins, "basic"), "--test", `a, b [c] "d" ~e \f *g`)
+	wantStatus(t, one, report.Passed, 0)
+	if one.resp.Summary.Passed != 1 {
+		t.Errorf("one test: %+v", one.resp.Summary)
+	}
+}
+
+func TestCatch2Crashes(t *testing.T) {
+	bins := catch2Bins(t)
+	dir := testutil.Fixture("catch2", "plain")
+	t.Run("segfault", func(t *testing.T) {
+		r := strobe(t, true, "test", dir, "--command", filepath.Join(bins, "crash"))
+		wantStatus(t, r, report.Crashed, 1)
+		c := r.resp.Crash
+		if c.Type != report.CrashSegmentationFault || c.SignalName != "SIGSEGV" {
+			t.Errorf("crash %+v, want SIGSEGV", c)
+		}
+		f := findFailure(t, r.resp, "dereferences null")
+		if f.File != "crash.cpp" || !strings.Contains(f.Message, "SIGSEGV") {
+			t.Errorf("failure %+v", f)
+		}
+		if !strings.Contains(r.resp.Hint, "dereferences null") {
+			t.Errorf("hint %q does not name the test", r.resp.Hint)
+		}
+	})
+	t.Run("address sanitizer", func(t *testing.T) {
+		r := strobe(t, true, "test", dir, "--command", filepath.Join(bins, "asan"))
+		wantStatus(t, r, report.Crashed, 1)
+		c := r.resp.Crash
+		if !contains(c.Indicators, "address_sanitizer") || !contains(c.RunningTests, "reads past the end") {
+			t.Errorf("crash %+v, want ASan in \"reads past the end\"", c)
+		}
+		f := findFailure(t, r.resp, "reads past the end")
+		if f.File != "asan.cpp" || f.Line != 5 {
+			t.Errorf("failure %+v, want asan.cpp:5", f)
+		}
+	})
+	t.Run("deadlock", func(t *testing.T) {
+		r := strobe(t, true, "test", dir, "--command", filepath.Join(bins, "deadlock"), "--timeout", "60s")
+		wantStatus(t, r, report.Stuck, 1)
+		if len(r.resp.Stuck) == 0 || r.resp.Stuck[0].Name != "transfers between accounts" {
+			t.Errorf("stuck %+v, want the deadlocked test named", r.resp.Stuck)
+		}
+	})
+}
+
+func TestCatch2NotDetected(t *testing.T) {
+	bins := catch2Bins(t)
+	dir := testutil.Fixture("catch2", "plain")
+	// A binary that hangs on --list-tests is not taken for Catch2 (generic
+	// runs it); with --framework catch2 it runs and times out.
+	r := strobe(t, true, "test", dir, "--command", filepath.Join(bins, "notcatch"))
+	wantStatus(t, r, report.Passed, 0)
+	if r.resp.Framework != "generic" {
+		t.Errorf("framework %q, want generic for a binary that is not Catch2", r.resp.Framework)
+	}
+}
