@@ -1005,6 +1005,14 @@ func (p *catch2Parser) Finish(exit report.Exit) Outcome {
 	if p.cur != nil {
 		dying = p.cur.name
 	}
+	if dying != "" && exit.Signaled && len(p.sans) == 0 {
+		switch signalName(exit) {
+		case "SIGKILL", "SIGTERM", "SIGINT":
+			// Stopped from outside (strobe's timeout or stuck verdict, a
+			// cancel): the test stays running, and the runner says why.
+			p.cur, dying = nil, ""
+		}
+	}
 	for _, r := range p.sans {
 		if r.test == "" && r.kind != "LeakSanitizer" {
 			r.test = dying
