@@ -906,7 +906,7 @@ type sanitizerReport struct {
 }
 
 var (
-	sanitizerHead    = regexp.MustCompile(`^==\d+==\s*(?:ERROR|WARNING): (AddressSanitizer|LeakSanitizer|ThreadSanitizer|MemorySanitizer|UndefinedBehaviorSanitizer)\b`)
+	sanitizerHead    = regexp.MustCompile(`^(?:==\d+==\s*)?(?:ERROR|WARNING): (AddressSanitizer|LeakSanitizer|ThreadSanitizer|MemorySanitizer|UndefinedBehaviorSanitizer)\b`)
 	sanitizerSummary = regexp.MustCompile(`^SUMMARY: (\w+Sanitizer): (.*)$`)
 	ubsanRuntime     = regexp.MustCompile(`^(.+?):(\d+):(\d+): runtime error: (.*)$`)
 	sanitizerFrame   = regexp.MustCompile(`^\s+#\d+ 0x[0-9a-f]+ in (.+?) (\S+?):(\d+)(?::\d+)?$`)
@@ -1027,14 +1027,29 @@ func (p *catch2Parser) Finish(exit report.Exit) Outcome {
 	// A report that stopped the binary is the crash; UBSan goes on after
 	// its reports, and LeakSanitizer's come at exit, tied to no test.
 	var fatalSan *sanitizerReport
-	var leaks []*sanitizerReport
+	// ThreadSanitizer goes on too, and fails the run at exit (66): its
+	// reports fail the tests they came from.
+	var leaks, races []*sanitizerReport
 	for _, r := range p.sans {
 		switch {
 		case r.kind == "LeakSanitizer":
 			leaks = append(leaks, r)
-		case r.kind != "UndefinedBehaviorSanitizer" || dying != "" && r.test == dying:
+		case dying != "" && r.test == dying:
+			fatalSan = r
+		case r.kind == "ThreadSanitizer":
+			races = append(races, r)
+		case r.kind != "UndefinedBehaviorSanitizer":
 			fatalSan = r
 		}
+	}
+	for _, r := range races {
+		if r.test == "" {
+			continue
+		}
+		file, line := p.location(r)
+		f := &report.Failure{Name: r.test, File: file, Line: line, Message: cargoClip(strings.Join(sanitizerGist(r), "\n")), Rerun: p.rerunFor(r.test, nil)}
+		p.rec.End("", r.test, report.TestFailed, 0, f) // a second End keeps the failure
+		hints = append(hints, fmt.Sprintf("ThreadSanitizer reported in test %q: %s: fix the race, then rerun it alone: %s", r.test, r.summary, f.Rerun))
 	}
 	if dying != "" {
 		// Fail the test the binary died in, with what killed it.
@@ -1095,7 +1110,7 @@ func (p *catch2Parser) Finish(exit report.Exit) Outcome {
 		// Non-fatal reports (UBSan keeps going): the tests they came from
 		// have them in their output; say so.
 		for _, r := range p.sans {
-			if r.kind != "LeakSanitizer" {
+			if r.kind == "UndefinedBehaviorSanitizer" {
 				hints = append(hints, fmt.Sprintf("%s reported in test %q: %s (the test's output has the report)", r.kind, r.test, r.summary))
 			}
 		}

@@ -485,3 +485,42 @@ func TestCatch2CutShort(t *testing.T) {
 		t.Errorf("hint %q", out.Hint)
 	}
 }
+
+// TestCatch2ThreadSanitizer feeds a passing report and a data race on
+// stderr, as TSan prints it and goes on: the test it came from fails.
+func TestCatch2ThreadSanitizer(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.xml")
+	os.WriteFile(path, []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<Catch name="t">
+  <Group name="t">
+    <TestCase name="counts in parallel" filename="/src/race.cpp" line="9">
+      <OverallResult success="true" durationInSeconds="0.01"/>
+    </TestCase>
+    <OverallResults successes="1" failures="0" expectedFailures="0"/>
+  </Group>
+</Catch>
+`), 0o644)
+	rec := NewRecorder()
+	p := newCatch2Parser(rec, "/src", dir, path)
+	p.rerun = []string{"/src/t"}
+	p.start()
+	for _, l := range []string{
+		"==================",
+		"WARNING: ThreadSanitizer: data race (pid=4242)",
+		"  Write of size 4 at 0x7b0400000000 by thread T2:",
+		"    #0 bump() /src/race.cpp:5 (t+0x1234)",
+		"SUMMARY: ThreadSanitizer: data race /src/race.cpp:5 in bump()",
+		"==================",
+	} {
+		p.Line(Stderr, []byte(l), false)
+	}
+	out := p.Finish(report.Exit{Exited: true, Code: 66})
+	tt, _ := testByName(rec.Tests(), "counts in parallel")
+	if tt.Status != report.TestFailed || tt.Failure == nil || !strings.Contains(tt.Failure.Message, "data race") {
+		t.Errorf("test %+v, want failed by the race", tt)
+	}
+	if out.Crash != nil || !strings.Contains(out.Hint, "ThreadSanitizer reported in test") {
+		t.Errorf("outcome %+v", out)
+	}
+}
