@@ -5,12 +5,15 @@
 //   - BenchmarkCargoParser and BenchmarkGoParser: parser throughput, in
 //     events (JSON lines) per second, on generated streams of 100,000 tests
 //     fed through the public adapter API (target: at least 300,000 events/s).
-//   - BenchmarkOverhead: wall time of `strobe test DIR --json` over the raw
+//   - BenchmarkOverhead: wall time of `strobe test DIR --no-daemon --json`
+//     (the runner in one process; the daemon's own cost is
+//     BenchmarkDaemonOverhead's) over the raw
 //     command on warm builds (a generated 2,000-test crate and 500-test Go
 //     module), alternating the two, ratio of the medians (target: at most
 //     1.03). Each case also times the pieces that make up the difference.
 //   - BenchmarkFloodRSS: strobe's own peak resident memory while a test
-//     prints 200 MB (target: at most 64 MiB).
+//     prints 200 MB, runner in process (--no-daemon), so the one process
+//     measured holds everything (target: at most 64 MiB).
 //
 // Run them with `make bench`. They do not use bin/strobe: they build strobe
 // into a temporary directory, so the binary measured is the current source. Every benchmark reports its figures with b.ReportMetric and a

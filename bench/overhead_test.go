@@ -75,7 +75,7 @@ func BenchmarkOverhead(b *testing.B) {
 		plan := planFor(b, "cargo", req)
 		overhead(b, dir, 2000, "cargo", req, []variant{
 			{name: "raw", argv: []string{"cargo", "test"}},
-			{name: "strobe", argv: []string{bin, "test", dir, "--json"}, strobe: true},
+			{name: "strobe", argv: []string{bin, "test", dir, "--no-daemon", "--json"}, strobe: true},
 			{name: "raw-json", argv: plan.Argv, env: plan.Env},
 			{name: "metadata", argv: []string{"cargo", "metadata", "--no-deps", "--format-version", "1"}},
 			noop(bin, dir),
@@ -89,7 +89,7 @@ func BenchmarkOverhead(b *testing.B) {
 		plan := planFor(b, "go", req)
 		overhead(b, dir, 500, "go", req, []variant{
 			{name: "raw", argv: []string{"go", "test", "./..."}},
-			{name: "strobe", argv: []string{bin, "test", dir, "--json"}, strobe: true},
+			{name: "strobe", argv: []string{bin, "test", dir, "--no-daemon", "--json"}, strobe: true},
 			{name: "raw-json", argv: plan.Argv, env: plan.Env},
 			noop(bin, dir),
 		})
@@ -103,7 +103,7 @@ func BenchmarkOverhead(b *testing.B) {
 		plan := planFor(b, "go", req)
 		overhead(b, dir, 500, "go", req, []variant{
 			{name: "raw", argv: strings.Fields(cmd)},
-			{name: "strobe", argv: []string{bin, "test", dir, "--json", "--command", cmd}, strobe: true},
+			{name: "strobe", argv: []string{bin, "test", dir, "--no-daemon", "--json", "--command", cmd}, strobe: true},
 			{name: "raw-json", argv: plan.Argv, env: plan.Env},
 			noop(bin, dir),
 		})
@@ -113,7 +113,7 @@ func BenchmarkOverhead(b *testing.B) {
 // noop is strobe running `true` with the generic adapter: its fixed cost
 // (start, spawn, the sweep for leftover processes, the details file).
 func noop(bin, dir string) variant {
-	return variant{name: "strobe-noop", argv: []string{bin, "test", dir, "--json", "--framework", "generic", "--command", "true"}}
+	return variant{name: "strobe-noop", argv: []string{bin, "test", dir, "--no-daemon", "--json", "--framework", "generic", "--command", "true"}}
 }
 
 // planFor is the command strobe runs for req, from the adapter.

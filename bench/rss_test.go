@@ -76,7 +76,7 @@ func warmUp(b *testing.B, dir string, argv ...string) {
 
 func flood(b *testing.B, dir, test string, want report.Status, env []string) {
 	bin := strobeBin(b)
-	cmd := exec.Command(bin, "test", dir, "--test", test, "--json")
+	cmd := exec.Command(bin, "test", dir, "--no-daemon", "--test", test, "--json")
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
