@@ -150,3 +150,33 @@ func TestCatch2NotDetected(t *testing.T) {
 		t.Errorf("framework %q, want generic for a binary that is not Catch2", r.resp.Framework)
 	}
 }
+
+// TestXcodebuildThroughStandin runs the xcodebuild adapter through the
+// binary and its daemon, with the stand-in first on the client's PATH
+// replaying a real console where a Swift fatal error crashed a test.
+func TestXcodebuildThroughStandin(t *testing.T) {
+	standin := filepath.Join(testutil.Root(), "testdata", "xcodebuild-standin")
+	t.Setenv("PATH", standin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("STANDIN_LOG", filepath.Join(testutil.Root(), "adapters", "testdata", "xcodebuild", "corpus", "fastlane-non-parallel-testing-failure-xcode10.log"))
+	t.Setenv("STANDIN_EXIT", "65")
+	r := strobe(t, true, "test", t.TempDir(), "--command", "xcodebuild test -scheme TestingTest -destination platform=macOS")
+	wantStatus(t, r, report.Crashed, 1)
+	c := r.resp.Crash
+	if r.resp.Framework != "xcodebuild" || !contains(c.Indicators, "test_restarted_after_crash") || !contains(c.RunningTests, "TestingTestTests/TestingTestTests/testFailure") {
+		t.Errorf("framework %q crash %+v", r.resp.Framework, c)
+	}
+	f := findFailure(t, r.resp, "TestingTestTests/TestingTestTests/testFailure")
+	if !strings.Contains(f.Message, "Unexpectedly found nil") || !strings.Contains(f.Rerun, "-only-testing:TestingTestTests/TestingTestTests/testFailure") {
+		t.Errorf("failure %+v", f)
+	}
+	if !strings.Contains(r.resp.Hint, "xcodebuild exited 65") {
+		t.Errorf("hint %q", r.resp.Hint)
+	}
+
+	t.Setenv("STANDIN_LOG", "")
+	silent := strobe(t, true, "test", t.TempDir(), "--command", "xcodebuild test -scheme TestingTest")
+	wantStatus(t, silent, report.Crashed, 1)
+	if !silent.resp.Crash.SilentFailure {
+		t.Errorf("exit 65 with no output: crash %+v, want a silent failure", silent.resp.Crash)
+	}
+}
