@@ -6,12 +6,15 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -272,13 +275,35 @@ func commandArgv(root, line string, baseEnv []string, env map[string]string) ([]
 			return nil, usagef("command %s is not executable: chmod +x it or give the right file", p)
 		}
 		argv[0] = p
-		return argv, nil
+		return shebangless(argv), nil
 	}
 	path := lookupEnv(baseEnv, env, "PATH")
-	if _, err := lookPath(prog, path); err != nil {
+	p, err := lookPath(prog, path)
+	if err != nil {
 		return nil, usagef("command %q not found on PATH: install it or give its full path", prog)
 	}
+	if wrapped := shebangless(append([]string{p}, argv[1:]...)); wrapped[0] == "/bin/sh" {
+		return wrapped, nil
+	}
 	return argv, nil
+}
+
+// shebangless runs an executable script without a "#!" line through
+// /bin/sh, as a shell would (execve fails on it with ENOEXEC).
+func shebangless(argv []string) []string {
+	f, err := os.Open(argv[0])
+	if err != nil {
+		return argv
+	}
+	defer f.Close()
+	head := make([]byte, 4)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	binary := [][]byte{{0x7f, 'E', 'L', 'F'}, {0xcf, 0xfa, 0xed, 0xfe}, {0xce, 0xfa, 0xed, 0xfe}, {0xca, 0xfe, 0xba, 0xbe}, {0xfe, 0xed, 0xfa, 0xcf}}
+	if bytes.HasPrefix(head, []byte("#!")) || slices.ContainsFunc(binary, func(m []byte) bool { return bytes.Equal(head, m) }) {
+		return argv
+	}
+	return append([]string{"/bin/sh"}, argv...)
 }
 
 func lookupEnv(base []string, over map[string]string, key string) string {

@@ -232,6 +232,17 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+// TestScriptWithoutShebang runs an executable script with no "#!" line,
+// as a shell would.
+func TestScriptWithoutShebang(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "check.sh"), []byte("echo 'ok 1 - from a bare script'\n"), 0o755)
+	resp, _ := runReq(t, Request{ProjectRoot: root, Command: "./check.sh"})
+	if resp.Status != report.Passed || resp.Summary.Passed != 1 {
+		t.Fatalf("status %s summary %+v, want the script's one test passed", resp.Status, resp.Summary)
+	}
+}
+
 func TestBadRequests(t *testing.T) {
 	root := t.TempDir()
 	file := filepath.Join(root, "file")
