@@ -878,7 +878,15 @@ func (p *xcodeParser) Finish(exit report.Exit) Outcome {
 		}
 	}
 	reports := p.crashReports(time.Now())
-	crashed := len(p.indicators) > 0 || len(reports) > 0 || exit.Signaled
+	// SIGTERM, SIGINT or SIGKILL is how a run is stopped from outside
+	// (strobe's timeout or stuck verdict, a cancel): the runner says so,
+	// and the tests running stay running.
+	stopped := false
+	switch signalName(exit) {
+	case "SIGKILL", "SIGTERM", "SIGINT":
+		stopped = exit.Signaled
+	}
+	crashed := len(p.indicators) > 0 || len(reports) > 0 || exit.Signaled && !stopped
 	if crashed {
 		// The tests the process died in fail, with what was known of them.
 		for _, name := range runningNames {
@@ -938,7 +946,7 @@ func (p *xcodeParser) Finish(exit report.Exit) Outcome {
 		hints = append(hints, "xcodebuild: "+strings.Join(p.xcodeErrors, "; "))
 	}
 	// Silent failure: it failed, and nothing parsed says why.
-	if exit.Code != 0 && !failed && out.Crash == nil && len(p.xcodeErrors) == 0 {
+	if exit.Code != 0 && !stopped && !failed && out.Crash == nil && len(p.xcodeErrors) == 0 {
 		c := &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, SilentFailure: true, Indicators: []string{"silent_failure"},
 			Message: fmt.Sprintf("xcodebuild exited %d and strobe parsed no failing test, build error or crash from its output", exit.Code)}
 		if p.terminator != "" {

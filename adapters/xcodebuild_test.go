@@ -354,6 +354,13 @@ func TestXcodebuildHangIsLive(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
+	// Stopped from outside: no crash of the adapter's, the test stays running.
+	if out := plan.Parser.Finish(report.Exit{Signaled: true, Signal: 9, SignalName: "SIGKILL", Code: 137}); out.Crash != nil {
+		t.Errorf("crash %+v for a run stopped from outside", out.Crash)
+	}
+	if got := rec.Abandon(); !slices.Equal(got, []string{"TestingTestTests/TestingTestTests/testFailure"}) {
+		t.Errorf("abandoned %q", got)
+	}
 	if len(running) != 1 || running[0].Name != "TestingTestTests/TestingTestTests/testFailure" {
 		t.Errorf("running %+v, want testFailure", running)
 	}
