@@ -787,7 +787,11 @@ func (p *catch2Parser) failure(t *catch2Test) *report.Failure {
 				s = "in section " + strings.Join(fl.sections, " / ") + ":\n" + s
 			}
 			if i > 0 {
-				s = fmt.Sprintf("%s:%d: %s", p.relFile(fl.file), fl.line, s)
+				where := p.relFile(fl.file)
+				if fl.line > 0 {
+					where += ":" + strconv.Itoa(fl.line)
+				}
+				s = where + ": " + s
 			}
 			parts = append(parts, s)
 		}
