@@ -33,7 +33,7 @@ import (
 // stderr, and would corrupt a report that shared them. Catch2's XML writer
 // flushes after every start tag it closes and every end tag, so a test case's
 // start is in the file before its body runs; a goroutine reads the file as it
-// grows (polling every few milliseconds) and feeds an XML decoder, which is
+// grows (polling every few milliseconds, less often while nothing comes) and feeds an XML decoder, which is
 // how the stuck detector learns, live, which test is running. A FIFO would
 // spare the polling but blocks Catch2's open until a reader comes and cannot
 // tell "not opened yet" from "closed"; a file also survives the process dying.
@@ -255,10 +255,15 @@ func findCatch2Binaries(root string) (bins, trees []string) {
 		return nil, nil
 	}
 	for _, e := range entries {
-		if !e.IsDir() || !catch2BuildDir(e.Name()) {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		tree := filepath.Join(root, e.Name())
+		// A build tree by its usual names, or by CMake's cache in it
+		// (cmake -B anything).
+		if !catch2BuildDir(e.Name()) && !fileExists(filepath.Join(tree, "CMakeCache.txt")) {
+			continue
+		}
 		trees = append(trees, e.Name()+"/")
 		filepath.WalkDir(tree, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -405,14 +410,20 @@ func (catch2) Plan(req Request, rec *Recorder) (*Plan, error) {
 	return &Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
 }
 
-// catch2Poll is how often the report file is read for new bytes.
-const catch2Poll = 5 * time.Millisecond
+// The report file is read for new bytes every catch2Poll, backing off to
+// catch2PollIdle while nothing comes (a long test); a line of output wakes
+// the reader at once.
+const (
+	catch2Poll     = 2 * time.Millisecond
+	catch2PollIdle = 50 * time.Millisecond
+)
 
 // tailReader reads a file as another process writes it: at its end it
 // waits for more until done is closed, then drains what is left.
 type tailReader struct {
 	path string
 	f    *os.File
+	wait time.Duration // the next poll's wait
 	done chan struct{}
 	// handed counts the bytes returned; idle says Read is waiting at the
 	// file's end (so the decoder holds no unread byte).
@@ -443,10 +454,11 @@ func (t *tailReader) Read(p []byte) (int, error) {
 					return 0, io.EOF
 				}
 				t.idle.Store(true) // nothing to read: output is not behind a report
+				t.wait = min(max(2*t.wait, catch2Poll), catch2PollIdle)
 				select {
 				case <-t.done:
 				case <-t.kick:
-				case <-time.After(catch2Poll):
+				case <-time.After(t.wait):
 				}
 				continue
 			}
@@ -454,6 +466,7 @@ func (t *tailReader) Read(p []byte) (int, error) {
 		}
 		n, err := t.f.Read(p)
 		if n > 0 {
+			t.wait = 0
 			t.idle.Store(false)
 			t.handed.Add(int64(n))
 			return n, nil
@@ -465,10 +478,11 @@ func (t *tailReader) Read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		t.idle.Store(true)
+		t.wait = min(max(2*t.wait, catch2Poll), catch2PollIdle)
 		select {
 		case <-t.done:
 		case <-t.kick:
-		case <-time.After(catch2Poll):
+		case <-time.After(t.wait):
 		}
 	}
 }
