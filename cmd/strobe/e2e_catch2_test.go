@@ -25,8 +25,8 @@ var (
 )
 
 // catch2Bins builds testdata/fixtures/catch2/plain once per source version
-// (the directory is named after a hash of the sources, so later runs reuse
-// it) and returns the directory of its binaries.
+// (the directory is named after a hash of the sources and their place, so
+// later runs reuse it) and returns the directory of its binaries.
 func catch2Bins(t *testing.T) string {
 	t.Helper()
 	testutil.RequireTool(t, "g++")
@@ -39,6 +39,7 @@ func catch2Bins(t *testing.T) string {
 	catch2Once.Do(func() {
 		src := testutil.Fixture("catch2", "plain")
 		h := sha256.New()
+		h.Write([]byte(src)) // Catch2 records the sources' absolute paths
 		files, _ := filepath.Glob(filepath.Join(src, "*"))
 		for _, f := range files {
 			b, _ := os.ReadFile(f)
