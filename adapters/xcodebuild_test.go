@@ -265,6 +265,15 @@ func TestXcodebuildSilentFailure(t *testing.T) {
 			t.Errorf("hint %q", out.Hint)
 		}
 	})
+	t.Run("xcodebuild error", func(t *testing.T) {
+		log := filepath.Join(t.TempDir(), "dest.log")
+		os.WriteFile(log, []byte("xcodebuild: error: Unable to find a destination matching the provided destination specifier:\n\t\t{ platform:iOS Simulator, OS:latest, name:iPhone 99 }\n"), 0o644)
+		standin(t, map[string]string{"STANDIN_LOG": log, "STANDIN_EXIT": "70"})
+		_, out, _ := runReal(t, xcodebuild{}, Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
+		if out.Crash != nil || !strings.Contains(out.Hint, "Unable to find a destination") || !strings.Contains(out.Hint, "exited 70, EX_SOFTWARE") {
+			t.Errorf("outcome %+v, want xcodebuild's own error in the hint", out)
+		}
+	})
 	t.Run("bundle read", func(t *testing.T) {
 		standin(t, map[string]string{"STANDIN_EXIT": "65", "STANDIN_BUNDLE": "1", "STANDIN_XCRESULT": standinFile("xcresult-summary.json")})
 		rec, out, _ := runReal(t, xcodebuild{}, Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
