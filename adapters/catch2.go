@@ -524,7 +524,6 @@ type catch2Parser struct {
 	version  int // 2 or 3, from the root element
 	cur      *catch2Test
 	last     string // the last test that started
-	ended    map[string]bool
 	started  int
 	fatal    *catch2Fatal
 	xmlErr   error
@@ -542,7 +541,7 @@ type catch2Fatal struct {
 }
 
 func newCatch2Parser(rec *Recorder, root, dir, xmlPath string) *catch2Parser {
-	return &catch2Parser{rec: rec, root: root, dir: dir, ended: map[string]bool{},
+	return &catch2Parser{rec: rec, root: root, dir: dir,
 		tail: &tailReader{path: xmlPath, done: make(chan struct{}), kick: make(chan struct{}, 1)}, decoded: make(chan struct{})}
 }
 
@@ -778,7 +777,6 @@ func (p *catch2Parser) finishTest(success bool, d time.Duration) {
 	if t.stopped {
 		return // left running: the runner names it as what ran when the run was stopped
 	}
-	p.ended[t.name] = true
 	switch {
 	case !success:
 		p.rec.End("", t.name, report.TestFailed, d, p.failure(t))
@@ -1152,7 +1150,7 @@ func (p *catch2Parser) Finish(exit report.Exit) Outcome {
 	}
 	if p.sawRoot && p.started == 0 && out.Crash == nil {
 		out.NoTests = true
-		out.Project = &report.Project{Language: "c++", BuildSystem: "catch2"}
+		out.Project = &report.Project{Language: "c++", BuildSystem: fmt.Sprintf("Catch2 v%d test binary", p.version)}
 		switch {
 		case p.test != "":
 			hints = append(hints, fmt.Sprintf("no test case is named %q: list them with %s --list-tests", p.test, shell.Quote(p.rerun[0])))

@@ -168,11 +168,6 @@ func (xcodebuild) Plan(req Request, rec *Recorder) (*Plan, error) {
 			os.RemoveAll(dir)
 			return nil, usagef("xcodebuild: with --command, choose the level's tests in the command (-testPlan or -only-testing:), or drop --command and let strobe pick them")
 		}
-		for _, w := range argv {
-			if w == "-scheme" {
-				p.schemeGiven = true
-			}
-		}
 	} else {
 		argv, err = xcodePlanCommand(req, p)
 		if err != nil {
@@ -407,7 +402,6 @@ type xcodeParser struct {
 	level   Level
 	test    string
 
-	schemeGiven  bool
 	testing      bool
 	bundleName   string // the current XCTest bundle (Test Suite 'X.xctest')
 	last         string // the test the last line belongs to
@@ -423,7 +417,6 @@ type xcodeParser struct {
 	inFailBlock  bool
 	terminator   string // ** TEST FAILED ** and the like
 	procs        map[string]bool
-	sawOutput    bool
 	fails        map[string]*report.Failure // failures of tests not ended yet
 	startedNames []string
 }
@@ -551,9 +544,6 @@ func (p *xcodeParser) begin() {
 
 func (p *xcodeParser) Line(s Stream, b []byte, _ bool) {
 	line := strings.TrimRight(string(b), "\r")
-	if strings.TrimSpace(line) != "" {
-		p.sawOutput = true
-	}
 	if m := logProcess.FindStringSubmatch(line); m != nil && m[1] != "xcodebuild" {
 		p.procs[m[1]] = true
 	}
