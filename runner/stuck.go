@@ -98,11 +98,14 @@ func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 			return
 		}
 	}
-	if len(last.Stacks) > 0 && last.PID == p.PID {
-		w.final = last
+	if last.Tool == "gdb+runtime-gdb.py" && last.PID == p.PID {
+		w.final = last // goroutines, with their lines
 		return
 	}
-	w.final = stuck.NativeStacker().Stacks(context.Background(), p.PID, p.Exe, true)
+	w.final = stuck.NativeStacker().Stacks(context.Background(), p.PID, p.Exe, stuck.Opts{Goroutines: true, Lines: true})
+	if len(w.final.Stacks) == 0 && last.PID == p.PID {
+		w.final.Stacks = last.Stacks // gone meanwhile: the last sample still tells
+	}
 }
 
 // waitGone waits until pid has exited (or is a zombie), at most d.

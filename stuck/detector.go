@@ -13,6 +13,7 @@ package stuck
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -42,15 +43,20 @@ const (
 	// closer (stack samples) and the run carries a warning.
 	suspectAfter = time.Second
 	// sampleEvery spaces stack samples; two samples closer than this say
-	// nothing about a loop.
+	// nothing about a loop. Through long silent work the spacing grows to
+	// sampleMax (sampleSpacing).
 	sampleEvery = 500 * time.Millisecond
+	sampleMax   = 5 * time.Second
 	// idleCPU is the most CPU (cores) an idle tree may use: tickers and
 	// runtime housekeeping wake, briefly.
 	idleCPU = 0.05
 	// busyThreadCPU is the share of a core that makes a thread busy.
 	busyThreadCPU = 0.3
-	// loopSamples is how many identical stack samples make a loop.
-	loopSamples = 3
+	// loopSamples is how many consecutive identical stack samples, at
+	// loopEvery, make a loop: a hot function of honest work is sampled
+	// that many times in a row only by chance.
+	loopSamples = 6
+	loopEvery   = 250 * time.Millisecond
 )
 
 // RunningTest is a test that started and has not finished.
@@ -114,10 +120,11 @@ type Detector struct {
 	threads map[threadKey]*threadHist
 	prevAt  time.Time
 
-	mode    string // "", "idle" or "busy": what the current suspicion is
-	since   time.Time
-	samples []Capture // stack samples taken during the current suspicion
-	target  ProcKey   // the process sampled
+	mode        string // "", "idle" or "busy": what the current suspicion is
+	since       time.Time
+	samples     []Capture // stack samples taken during the current suspicion
+	lastCapture time.Time
+	target      ProcKey // the process sampled
 }
 
 type threadKey struct {
@@ -207,11 +214,19 @@ type threadView struct {
 
 // Step samples the tree once and judges it; it returns a verdict or nil.
 func (d *Detector) Step(ctx context.Context) *Verdict {
+	now := d.cfg.Clock.Now()
+	if now.Sub(d.cfg.LastOutput()) < suspectAfter-2*d.cfg.Tick {
+		// Output is fresh: nothing to judge, and no need for a baseline
+		// yet (the next samples give one before the suspicion starts).
+		d.reset("")
+		d.prevAt = time.Time{}
+		clear(d.threads)
+		return nil
+	}
 	snap, err := d.cfg.View.Sample(d.cfg.Root)
 	if err != nil || len(snap.Procs) == 0 {
 		return nil
 	}
-	now := d.cfg.Clock.Now()
 	if snap.At.IsZero() {
 		snap.At = now
 	}
@@ -317,6 +332,9 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 // (go test's own -timeout timer, a harness's watchdog) saves nothing.
 const deadlineMargin = 5 * time.Second
 
+// goShortTimer: a Go netpoller wait shorter than this does not save a run.
+const goShortTimer = 500 * time.Millisecond
+
 // rescues says whether a thread's wait ends by itself, so that the run
 // may go on: a timed wait, in a process that is not a launcher (cargo's
 // and go's own timers are their housekeeping). In a Go program the
@@ -331,7 +349,11 @@ func rescues(p *ProcSample, t ThreadSample, h *threadHist, goProc bool) bool {
 	if goProc {
 		switch t.Wait.Call {
 		case "epoll_wait", "epoll_pwait", "epoll_pwait2":
-			return !h.ticking
+			// A timer due within a couple of samples is a ticker's (the
+			// netpoller's wait moves between threads, so a ticker does
+			// not always show as one thread waking), or it fires before
+			// the verdict anyway and its effect shows.
+			return !h.ticking && (!t.Wait.Known || t.Wait.Timeout >= goShortTimer)
 		}
 		return false
 	}
@@ -355,6 +377,31 @@ func (d *Detector) isTestProcess(p ProcSample) bool {
 		return d.cfg.TestProcess(p)
 	}
 	return !launchers[p.Name]
+}
+
+// sampleSpacing spaces stack samples by how long the output has been
+// silent: close while a verdict is due within seconds, wider through long
+// silent work, so that the detector's own cost stays small.
+func sampleSpacing(silence time.Duration) time.Duration {
+	switch {
+	case silence < 10*time.Second:
+		return sampleEvery
+	case silence < 30*time.Second:
+		return 2 * sampleEvery
+	}
+	return sampleMax
+}
+
+// blockedTIDs are the blocked threads of the sampled process: the ones
+// compared (a timed or ticking thread moves; it says nothing).
+func blockedTIDs(blocked []threadView, k ProcKey) []int {
+	var tids []int
+	for _, v := range blocked {
+		if v.proc.ProcKey == k {
+			tids = append(tids, v.t.TID)
+		}
+	}
+	return tids
 }
 
 func (d *Detector) reset(warning string) {
@@ -404,14 +451,19 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	}
 	evidence := describeWaits(blocked)
 	d.setWarning(fmt.Sprintf("possible %s: no output for %s, %s CPU, %s; confirming", kind, round(silence), pct(cpu), evidence))
-	if len(d.samples) == 0 || now.Sub(d.samples[len(d.samples)-1].At()) >= sampleEvery {
-		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, true)
+	if now.Sub(d.lastCapture) >= sampleSpacing(silence) {
+		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, Opts{Goroutines: true})
 		c.at = now
-		if len(d.samples) > 0 && !sameStacks(d.samples[len(d.samples)-1], c, nil, nil) {
+		d.lastCapture = now
+		c.busy = blockedTIDs(blocked, target.ProcKey)
+		if len(d.samples) > 0 && !sameStacks(d.samples[len(d.samples)-1], c) {
 			d.samples = nil // still changing: start over
 			d.since = now
 		}
 		d.samples = append(d.samples, c)
+	}
+	if len(d.samples) == 0 {
+		return nil // sampled the moment before, for another suspicion
 	}
 	if gk, ok := goroutineKind(d.samples[len(d.samples)-1]); ok {
 		switch gk {
@@ -437,7 +489,15 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 // judgeBusy: some threads burn CPU with no output. An endless loop when
 // their stacks stay the same across samples; changing stacks are work.
 func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Duration, cpu float64, busy []threadView) *Verdict {
-	sort.Slice(busy, func(i, j int) bool { return busy[i].cpu > busy[j].cpu })
+	// The busiest first, and of those a thread on a CPU now: a goroutine
+	// that moved to another thread leaves the old one busy in the last
+	// interval but idle now.
+	sort.Slice(busy, func(i, j int) bool {
+		if ri, rj := busy[i].t.State == 'R', busy[j].t.State == 'R'; ri != rj {
+			return ri
+		}
+		return busy[i].cpu > busy[j].cpu
+	})
 	target := *busy[0].proc
 	var tids []int
 	for _, v := range busy {
@@ -449,11 +509,16 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 	if d.mode != "busy" || d.target != target.ProcKey {
 		d.mode, d.since, d.samples, d.target = "busy", now, nil, target.ProcKey
 	}
-	if len(d.samples) == 0 || now.Sub(d.samples[len(d.samples)-1].At()) >= sampleEvery {
-		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, false)
+	spacing := sampleSpacing(silence)
+	if spacing == sampleEvery {
+		spacing = loopEvery // plain eu-stack costs 2 ms: sample closely while a verdict is due
+	}
+	if now.Sub(d.lastCapture) >= spacing {
+		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, Opts{})
 		c.at = now
-		c.busy = tids
-		if len(d.samples) > 0 && !sameStacks(d.samples[len(d.samples)-1], c, d.samples[len(d.samples)-1].busy, tids) {
+		d.lastCapture = now
+		c.busy = []int{busy[0].t.TID} // the busiest thread: a goroutine moves between threads
+		if len(d.samples) > 0 && !sameStacks(d.samples[len(d.samples)-1], c) {
 			d.samples = nil
 			d.since = now
 		}
@@ -495,7 +560,7 @@ func (d *Detector) CaptureNow(ctx context.Context) (ProcSample, Capture, bool) {
 			break
 		}
 	}
-	return pick, d.cfg.Stacker.Stacks(ctx, pick.PID, pick.Exe, true), true
+	return pick, d.cfg.Stacker.Stacks(ctx, pick.PID, pick.Exe, Opts{Goroutines: true, Lines: true}), true
 }
 
 // testProcess picks the process to sample among the blocked threads'.
@@ -546,26 +611,40 @@ func goroutineKind(c Capture) (WaitKind, bool) {
 // At is when the capture was taken (by the detector's clock).
 func (c Capture) At() time.Time { return c.at }
 
-// sameStacks compares two samples by function names: every stack, or,
-// for a loop, the stacks of the threads busy in each sample (a goroutine
-// moves between threads, so the busy threads' stacks are compared as a
-// set). Lines move inside a loop; functions do not.
-func sameStacks(a, b Capture, busyA, busyB []int) bool {
+// sameStacks compares two samples by function names: the stacks of the
+// threads each sample marks (the blocked ones, or the busiest), as a set,
+// or every stack when none are marked. A goroutine capture compares the
+// goroutines that wait. Lines move inside a loop; functions do not.
+func sameStacks(a, b Capture) bool {
 	if len(a.Stacks) == 0 || len(b.Stacks) == 0 {
 		return len(a.Stacks) == len(b.Stacks)
 	}
-	ka, kb := stackSet(a, busyA), stackSet(b, busyB)
+	ka, kb := stackSet(a), stackSet(b)
 	return len(ka) > 0 && slices.Equal(ka, kb)
 }
 
-func stackSet(c Capture, busy []int) []string {
+var libraryLeaf = regexp.MustCompile(`^(<?(core|std|alloc)::|__|mem(cpy|move|set|cmp)|str(len|cmp)|runtime\.|internal/)`)
+
+func stackSet(c Capture) []string {
+	goroutines := c.Tool == "gdb+runtime-gdb.py" || c.Tool == "go-sigquit"
 	var set []string
 	for _, s := range c.Stacks {
-		if busy != nil && !slices.Contains(busy, s.TID) {
+		if goroutines {
+			if strings.Contains(s.Name, "[running]") || strings.Contains(s.Name, "[runnable]") {
+				continue
+			}
+		} else if c.busy != nil && !slices.Contains(c.busy, s.TID) {
 			continue
 		}
 		var fs []string
-		for _, f := range trim(s.Frames) {
+		frames := trim(s.Frames)
+		// Library helpers a loop calls (black_box in a debug build, a
+		// memcpy) come and go at the top: compare from the first frame of
+		// the program's own.
+		for len(frames) > 1 && libraryLeaf.MatchString(frames[0].Func) {
+			frames = frames[1:]
+		}
+		for _, f := range frames {
 			if strings.HasPrefix(f.Func, "runtime.") {
 				continue // preemption and scheduler frames come and go
 			}

@@ -31,13 +31,17 @@ type fakeStacker struct {
 	frames   []Frame
 }
 
-func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, goroutines bool) Capture {
+func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Capture {
 	s.calls++
 	fr := s.frames
 	if s.changing {
 		fr = append([]Frame{{Func: "work_phase_" + string(rune('a'+s.calls%7))}}, fr...)
 	}
-	return Capture{PID: pid, Tool: "fake", Stacks: []Stack{{TID: 11, Name: "t", Frames: fr}}}
+	c := Capture{PID: pid, Tool: "fake"}
+	for _, tid := range []int{10, 11, 12, 20} {
+		c.Stacks = append(c.Stacks, Stack{TID: tid, Name: "t", Frames: fr})
+	}
+	return c
 }
 
 var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -229,6 +233,13 @@ func TestGoTimers(t *testing.T) {
 		deadline: 30 * time.Second, duration: 8 * time.Second}
 	if v, _ := ticking.run(t); v == nil || v.Kind != Deadlock {
 		t.Errorf("goroutines deadlocked beside a ticker: verdict %+v, want deadlock", v)
+	}
+	// The same ticker when the netpoller's wait moves between threads: no
+	// thread is seen waking, but a 20 ms timer saves nothing.
+	moving := scenario{procs: goProc(Wait{Kind: Timed, Call: "epoll_pwait", Timeout: 20 * time.Millisecond, Known: true}, func(int) uint64 { return 5 }),
+		deadline: 30 * time.Second, duration: 8 * time.Second}
+	if v, _ := moving.run(t); v == nil || v.Kind != Deadlock {
+		t.Errorf("a ticker whose wait moves between threads: verdict %+v, want deadlock", v)
 	}
 }
 

@@ -133,11 +133,22 @@ func ownFrame(f Frame, root string) bool {
 // SuggestedTraces are the project's own functions in the stacks, innermost
 // first, without the test functions themselves (skip holds their names).
 func SuggestedTraces(c Capture, root string, skip []string) []string {
+	// A function whose own file the debug info misplaces (a loop's body
+	// inlined from the standard library) is still the project's when its
+	// crate or package is: take the prefixes of the frames that are.
+	own := map[string]bool{}
+	for _, s := range c.Stacks {
+		for _, f := range s.Frames {
+			if p := funcPrefix(f.Func); p != "" && ownFrame(f, root) {
+				own[p] = true
+			}
+		}
+	}
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range c.Stacks {
 		for _, f := range trim(s.Frames) {
-			if !ownFrame(f, root) {
+			if !ownFrame(f, root) && !own[funcPrefix(f.Func)] {
 				continue
 			}
 			fn := traceName(f.Func)
@@ -152,6 +163,22 @@ func SuggestedTraces(c Capture, root string, skip []string) []string {
 		}
 	}
 	return out
+}
+
+// funcPrefix is a function's crate ("rustdeadlock::") or Go package
+// ("example.com/m/pkg."), "" when it has none.
+func funcPrefix(fn string) string {
+	if strings.HasPrefix(fn, "<") {
+		return ""
+	}
+	if i := strings.Index(fn, "::"); i > 0 {
+		return fn[:i+2]
+	}
+	slash := strings.LastIndexByte(fn, '/')
+	if i := strings.IndexByte(fn[slash+1:], '.'); i > 0 {
+		return fn[:slash+1+i+1]
+	}
+	return ""
 }
 
 // traceName is a function name fit for a trace pattern: no parameter

@@ -76,3 +76,21 @@ func TestBusyLoop(t *testing.T) {
 func TestSleepThenPass(t *testing.T) {
 	time.Sleep(9 * time.Second)
 }
+
+// TestQuick passes at once.
+func TestQuick(t *testing.T) {}
+
+// TestParallelOneSlow runs parallel subtests: the quick ones finish, one
+// works silently for 9 s, then passes.
+func TestParallelOneSlow(t *testing.T) {
+	for i := 0; i < 4; i++ {
+		t.Run(fmt.Sprint("case", i), func(t *testing.T) {
+			t.Parallel()
+			if i == 3 {
+				time.Sleep(9 * time.Second)
+				return
+			}
+			time.Sleep(time.Duration(i*100) * time.Millisecond)
+		})
+	}
+}
