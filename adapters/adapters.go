@@ -66,8 +66,8 @@ type Adapter interface {
 	// Name is the framework's name as requests spell it ("cargo", "go").
 	Name() string
 	// Detect looks at the project (and the command, when given) and says
-	// how confident the adapter is. It must be cheap and must not run
-	// anything that could hang.
+	// how confident the adapter is. It must be cheap: anything it runs
+	// (a probe of a test binary) is bounded by a short timeout.
 	Detect(req Request) Detection
 	// Plan builds the command for req. The parser it returns records
 	// into rec.

@@ -108,6 +108,17 @@ func classify(e ending) (report.Status, *report.Crash) {
 		crash.Type = CrashTypeOf(e.exit.Signal)
 		crash.Indicators = []string{"process_signaled"}
 		crash.Message = fmt.Sprintf("the test process died of %s", e.exit.SignalName)
+		// The wait status says how it died; the adapter may know more of
+		// what it was doing (the test it names, a sanitizer's report).
+		if c := e.outcome.Crash; c != nil {
+			crash.Indicators = append(crash.Indicators, c.Indicators...)
+			if len(c.RunningTests) > 0 {
+				crash.RunningTests = c.RunningTests
+			}
+			if c.Message != "" {
+				crash.Message = c.Message
+			}
+		}
 		return report.Crashed, crash
 	case e.outcome.Crash != nil:
 		c := *e.outcome.Crash

@@ -31,6 +31,7 @@ func TestClassify(t *testing.T) {
 		{"timeout beats signal", ending{exit: signaled(15), timedOut: true}, report.Timeout, report.CrashTimeout, false},
 		{"cancelled", ending{exit: signaled(15), cancelled: true}, report.Cancelled, report.CrashInterrupted, false},
 		{"build failure", ending{exit: exited(101), outcome: adapters.Outcome{BuildFailed: true}}, report.BuildFailed, report.CrashBuildFailure, false},
+		{"signal with the adapter's evidence", ending{exit: signaled(11), outcome: adapters.Outcome{Crash: &report.Crash{Type: report.CrashUnknown, RunningTests: []string{"t"}, Indicators: []string{"asan"}}}}, report.Crashed, report.CrashSegmentationFault, false},
 		{"crash seen in output", ending{exit: exited(101), recorded: 2, outcome: adapters.Outcome{Crash: &report.Crash{Type: report.CrashAbort, Signal: 6}}}, report.Crashed, report.CrashAbort, false},
 		{"silent failure", ending{exit: exited(3), outputBytes: 10}, report.Crashed, report.CrashUnknown, true},
 		{"loud failure without markers", ending{exit: exited(2), outputBytes: 5000}, report.Failed, report.CrashUnknown, false},
@@ -55,6 +56,9 @@ func TestClassify(t *testing.T) {
 				}
 				if crash.SilentFailure != tc.silent {
 					t.Errorf("silent_failure = %v, want %v", crash.SilentFailure, tc.silent)
+				}
+				if c := tc.e.outcome.Crash; c != nil && len(c.RunningTests) > 0 && (len(crash.RunningTests) == 0 || crash.RunningTests[0] != c.RunningTests[0]) {
+					t.Errorf("running_tests = %v, want the adapter's %v", crash.RunningTests, c.RunningTests)
 				}
 				if tc.e.exit.Signaled && crash.ExitCode != 128+tc.e.exit.Signal {
 					t.Errorf("exit_code = %d, want %d", crash.ExitCode, 128+tc.e.exit.Signal)

@@ -288,8 +288,10 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		b.Message = trim(b.Message, maxMessage)
 		resp.BuildErrors = append(resp.BuildErrors, b)
 	}
-	if resp.Hint == "" {
-		resp.Hint = r.hint(status, crash)
+	// The adapter's hint knows the framework, the runner's the ending:
+	// an answer may need both.
+	if h := r.hint(status, crash); h != "" && h != resp.Hint {
+		resp.Hint = strings.TrimSpace(resp.Hint + " " + h)
 	}
 
 	rec := &details.Record{Response: *resp, ProjectRoot: r.req.ProjectRoot, Adapter: r.adapter.Name(),
