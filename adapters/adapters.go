@@ -9,12 +9,16 @@
 package adapters
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"sort"
 	"strings"
 	"time"
 
+	"strobe/internal/shell"
 	"strobe/report"
 )
 
@@ -50,6 +54,11 @@ type Request struct {
 	Level       Level
 	Test        string
 	Command     []string
+	// Env is the environment of the run: the client's with the request's
+	// overrides. Whatever an adapter runs itself (a probe, cargo metadata)
+	// runs with it, and finds programs on its PATH; nil means this
+	// process's own.
+	Env []string
 }
 
 // Detection is an adapter's confidence that it runs a project's tests.
@@ -199,6 +208,34 @@ func Detect(req Request) (Adapter, Detection, error) {
 		return nil, Detection{}, &UsageError{Msg: msg}
 	}
 	return best, bestD, nil
+}
+
+// toolCommand is exec.CommandContext for a program an adapter runs itself
+// (a probe, cargo metadata): found on env's PATH and run with env, the
+// client's, not the daemon's. A nil env means this process's.
+func toolCommand(ctx context.Context, env []string, argv ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	if env != nil {
+		if p, err := shell.LookPath(argv[0], env); err == nil {
+			cmd.Path, cmd.Err = p, nil
+		}
+		cmd.Env = env
+	}
+	return cmd
+}
+
+// envValue is the last value of key in env, or this process's when env is nil.
+func envValue(env []string, key string) string {
+	if env == nil {
+		return os.Getenv(key)
+	}
+	val := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, key+"="); ok {
+			val = v
+		}
+	}
+	return val
 }
 
 // durationOf converts fractional seconds, as test frameworks print them.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -103,7 +102,7 @@ func (cargo) Plan(req Request, rec *Recorder) (*Plan, error) {
 	var meta *cargoMetadata
 	if req.Level != LevelAll {
 		var err error
-		if meta, err = readCargoMetadata(prefix, root, cargoManifestFlags(userArgs)); err != nil {
+		if meta, err = readCargoMetadata(prefix, root, cargoManifestFlags(userArgs), req.Env); err != nil {
 			return nil, err
 		}
 	}
@@ -344,11 +343,11 @@ func (t cargoMetaTarget) isLib() bool {
 
 // readCargoMetadata runs cargo metadata with the cargo (and toolchain) of
 // the test command. It reads manifests only: fast, and no network.
-func readCargoMetadata(prefix []string, dir string, manifest []string) (*cargoMetadata, error) {
+func readCargoMetadata(prefix []string, dir string, manifest, env []string) (*cargoMetadata, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	argv := append(slices.Clone(prefix[:len(prefix)-1]), "metadata", "--no-deps", "--format-version", "1")
-	cmd := exec.CommandContext(ctx, argv[0], append(argv[1:], manifest...)...)
+	cmd := toolCommand(ctx, env, append(argv, manifest...)...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

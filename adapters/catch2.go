@@ -76,11 +76,11 @@ var probeTimeout = 3 * time.Second
 
 func (catch2) Detect(req Request) Detection {
 	if len(req.Command) > 0 {
-		bin, err := catch2Resolve(req.ProjectRoot, req.Command[0])
+		bin, err := catch2Resolve(req.ProjectRoot, req.Command[0], req.Env)
 		if err != nil || !looksLikeCatch2(bin) {
 			return Detection{Hint: "catch2: the command is not a Catch2 test binary"}
 		}
-		if err := probeCatch2(bin, req.ProjectRoot); err != nil {
+		if err := probeCatch2(bin, req.ProjectRoot, req.Env); err != nil {
 			return Detection{Hint: "catch2: " + err.Error() + " (pass --framework catch2 to run it as Catch2 anyway)"}
 		}
 		return Detection{Confidence: 95, Hint: "the command is a Catch2 test binary"}
@@ -93,14 +93,14 @@ func (catch2) Detect(req Request) Detection {
 
 // catch2Resolve finds the program of a command: a path, relative to the
 // project, or a name on PATH.
-func catch2Resolve(root, prog string) (string, error) {
+func catch2Resolve(root, prog string, env []string) (string, error) {
 	if strings.ContainsRune(prog, '/') {
 		if !filepath.IsAbs(prog) {
 			prog = filepath.Join(root, prog)
 		}
 		return prog, nil
 	}
-	return exec.LookPath(prog)
+	return shell.LookPath(prog, env)
 }
 
 // catch2Markers are strings every Catch2 binary holds (its command line
@@ -157,10 +157,10 @@ func looksLikeCatch2(path string) bool {
 
 // probeCatch2 runs BIN --list-tests in its own process group and checks
 // that it answers like Catch2 within probeTimeout.
-func probeCatch2(bin, dir string) error {
+func probeCatch2(bin, dir string, env []string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--list-tests")
+	cmd := toolCommand(ctx, env, bin, "--list-tests")
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
@@ -360,7 +360,7 @@ func (catch2) Plan(req Request, rec *Recorder) (*Plan, error) {
 	var userArgs []string
 	note := ""
 	if len(req.Command) > 0 {
-		b, err := catch2Resolve(req.ProjectRoot, req.Command[0])
+		b, err := catch2Resolve(req.ProjectRoot, req.Command[0], req.Env)
 		if err != nil {
 			return nil, usagef("catch2: cannot find %s: give the test binary's path", req.Command[0])
 		}

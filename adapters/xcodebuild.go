@@ -110,10 +110,10 @@ func xcodeContainers(root string) (workspaces, projects []string) {
 var xcodeToolTimeout = 60 * time.Second
 
 // xcodeTool runs a helper command in its own process group under a timeout.
-func xcodeTool(dir string, argv ...string) ([]byte, error) {
+func xcodeTool(dir string, env []string, argv ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), xcodeToolTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := toolCommand(ctx, env, argv...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
@@ -151,7 +151,7 @@ func (xcodebuild) Plan(req Request, rec *Recorder) (*Plan, error) {
 		return nil, fmt.Errorf("xcodebuild: result directory: %w", err)
 	}
 	bundle := filepath.Join(dir, "Tests.xcresult")
-	p := &xcodeParser{rec: rec, root: req.ProjectRoot, dir: dir, bundle: bundle, started: time.Now(),
+	p := &xcodeParser{rec: rec, env: req.Env, root: req.ProjectRoot, dir: dir, bundle: bundle, started: time.Now(),
 		procs: map[string]bool{}, fails: map[string]*report.Failure{}, level: req.Level, test: req.Test}
 
 	var argv []string
@@ -210,7 +210,7 @@ func xcodePlanCommand(req Request, p *xcodeParser) ([]string, error) {
 	default:
 		return nil, usagef("xcodebuild: no .xcworkspace or .xcodeproj in %s", req.ProjectRoot)
 	}
-	out, err := xcodeTool(req.ProjectRoot, "xcodebuild", "-list", "-json", flag, container)
+	out, err := xcodeTool(req.ProjectRoot, req.Env, "xcodebuild", "-list", "-json", flag, container)
 	if err != nil {
 		return nil, usagef("xcodebuild: cannot list the schemes (%v): pass --command 'xcodebuild test %s %s -scheme SCHEME'", err, flag, container)
 	}
@@ -239,7 +239,7 @@ func xcodePlanCommand(req Request, p *xcodeParser) ([]string, error) {
 	}
 	p.scheme = scheme
 	p.procs[scheme] = true
-	dest, err := xcodeDestination(req.ProjectRoot, container)
+	dest, err := xcodeDestination(req.ProjectRoot, container, req.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -267,13 +267,13 @@ var sdkRootMac = regexp.MustCompile(`SDKROOT = macosx;`)
 
 // xcodeDestination is macOS for a Mac project, else an available iOS
 // simulator.
-func xcodeDestination(root, container string) (string, error) {
+func xcodeDestination(root, container string, env []string) (string, error) {
 	if strings.HasSuffix(container, ".xcodeproj") {
 		if b, err := os.ReadFile(filepath.Join(root, container, "project.pbxproj")); err == nil && sdkRootMac.Match(b) && !bytes.Contains(b, []byte("SDKROOT = iphoneos;")) {
 			return "platform=macOS", nil
 		}
 	}
-	out, err := xcodeTool(root, "xcrun", "simctl", "list", "-j", "devices", "available")
+	out, err := xcodeTool(root, env, "xcrun", "simctl", "list", "-j", "devices", "available")
 	if err != nil {
 		return "", usagef("xcodebuild: cannot list the simulators (%v): pass --command with -destination (for example 'platform=macOS')", err)
 	}
@@ -393,6 +393,7 @@ func orNone(list []string) string {
 // xcodeParser reads xcodebuild's console.
 type xcodeParser struct {
 	rec     *Recorder
+	env     []string // the run's environment, for the tools run after it
 	root    string
 	dir     string
 	bundle  string
@@ -989,7 +990,7 @@ func (p *xcodeParser) readBundle() int {
 	if !p.sawBundle() {
 		return 0
 	}
-	out, err := xcodeTool(p.root, "xcrun", "xcresulttool", "get", "test-results", "summary", "--path", p.bundle, "--compact")
+	out, err := xcodeTool(p.root, p.env, "xcrun", "xcresulttool", "get", "test-results", "summary", "--path", p.bundle, "--compact")
 	if err != nil {
 		return 0
 	}
@@ -1087,8 +1088,8 @@ const xcodeCrashSlack = 2 * time.Second
 // xctest or -Runner process, one the log named) whose capture time falls
 // inside the run. A report is matched by what is in it, not by its name.
 func (p *xcodeParser) crashReports(end time.Time) []crashReport {
-	home, err := os.UserHomeDir()
-	if err != nil {
+	home := envValue(p.env, "HOME") // the client's, where its crash reports go
+	if home == "" {
 		return nil
 	}
 	dir := filepath.Join(home, "Library", "Logs", "DiagnosticReports")

@@ -13,6 +13,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/details"
+	"strobe/internal/shell"
 	"strobe/internal/tail"
 	"strobe/report"
 	"strobe/stuck"
@@ -50,9 +51,17 @@ func startProcess(r *Run) (*proc, error) {
 		p.pipes[i], writers[i] = rd, wr
 	}
 	argv := r.plan.Argv
-	cmd := exec.Command(argv[0], argv[1:]...)
+	env := r.environ()
+	// The program is the one on the client's PATH, not the daemon's.
+	prog, err := shell.LookPath(argv[0], env)
+	if err != nil {
+		p.closePipes(writers[:])
+		return nil, &adapters.UsageError{Msg: fmt.Sprintf("cannot start %s: not found on PATH: install it or put it on PATH", argv[0])}
+	}
+	cmd := exec.Command(prog, argv[1:]...)
+	cmd.Args[0] = argv[0]
 	cmd.Dir = r.plan.Dir
-	cmd.Env = r.environ()
+	cmd.Env = env
 	cmd.Stdin = nil // /dev/null: a test waiting for input must not hang
 	cmd.Stdout, cmd.Stderr = writers[0], writers[1]
 	cmd.SysProcAttr = sysProcAttr()
@@ -74,7 +83,7 @@ func startProcess(r *Run) (*proc, error) {
 		p.ws = cmd.ProcessState.Sys().(syscall.WaitStatus)
 		close(p.waited)
 	}()
-	err := <-started
+	err = <-started
 	// Our copies of the write ends must go, or the readers never see EOF.
 	for _, w := range writers {
 		w.Close()
@@ -120,11 +129,7 @@ func (p *proc) closePipes(extra []*os.File) {
 // the request's overrides, then the run id; exec keeps the last value of a
 // repeated name.
 func (r *Run) environ() []string {
-	env := r.req.BaseEnv
-	if env == nil {
-		env = os.Environ()
-	}
-	env = append(append([]string(nil), env...), r.plan.Env...)
+	env := append(clientEnv(r.req.BaseEnv, nil), r.plan.Env...)
 	for k, v := range r.req.Env {
 		env = append(env, k+"="+v)
 	}

@@ -220,7 +220,7 @@ func prepare(req Request, opts Options) (*Run, error) {
 			return nil, usagef("environment variable name %q is not valid: use NAME=value", k)
 		}
 	}
-	areq := adapters.Request{ProjectRoot: root, Level: level, Test: req.Test}
+	areq := adapters.Request{ProjectRoot: root, Level: level, Test: req.Test, Env: clientEnv(req.BaseEnv, req.Env)}
 	if strings.TrimSpace(req.Command) != "" {
 		if areq.Command, err = commandArgv(root, req.Command, req.BaseEnv, req.Env); err != nil {
 			return nil, err
@@ -277,8 +277,7 @@ func commandArgv(root, line string, baseEnv []string, env map[string]string) ([]
 		argv[0] = p
 		return shebangless(argv), nil
 	}
-	path := lookupEnv(baseEnv, env, "PATH")
-	p, err := lookPath(prog, path)
+	p, err := shell.LookPath(prog, clientEnv(baseEnv, env))
 	if err != nil {
 		return nil, usagef("command %q not found on PATH: install it or give its full path", prog)
 	}
@@ -306,20 +305,18 @@ func shebangless(argv []string) []string {
 	return append([]string{"/bin/sh"}, argv...)
 }
 
-func lookupEnv(base []string, over map[string]string, key string) string {
-	if v, ok := over[key]; ok {
-		return v
-	}
+// clientEnv is the client's environment with the request's overrides: the
+// environment a run and everything an adapter runs for it see. Exec keeps
+// the last value of a repeated name.
+func clientEnv(base []string, over map[string]string) []string {
 	if base == nil {
-		return os.Getenv(key)
+		base = os.Environ()
 	}
-	val := ""
-	for _, kv := range base {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
-			val = v
-		}
+	env := slices.Clone(base)
+	for k, v := range over {
+		env = append(env, k+"="+v)
 	}
-	return val
+	return env
 }
 
 // lookPath is exec.LookPath against a given PATH (the client's, not ours).

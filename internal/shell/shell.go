@@ -5,6 +5,10 @@ package shell
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 )
 
@@ -113,4 +117,34 @@ func Join(argv []string) string {
 		q[i] = Quote(w)
 	}
 	return strings.Join(q, " ")
+}
+
+// LookPath finds prog as a shell with environment env would: a name with a
+// slash is taken as it is, any other is searched in env's PATH (the last
+// PATH= entry wins, as in exec). A nil env means this process's. A daemon
+// runs commands for clients whose PATH is not its own, so exec.LookPath,
+// which reads the process's PATH, would find the wrong program.
+func LookPath(prog string, env []string) (string, error) {
+	if strings.ContainsRune(prog, '/') {
+		return prog, nil
+	}
+	path := os.Getenv("PATH")
+	if env != nil {
+		path = ""
+		for _, kv := range env {
+			if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+				path = v
+			}
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, prog)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: %w", prog, exec.ErrNotFound)
 }

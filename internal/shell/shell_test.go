@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"os"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -64,5 +65,27 @@ func TestQuoteRoundTrip(t *testing.T) {
 	}
 	if back, _ := Split(Join(words)); !reflect.DeepEqual(back, words) {
 		t.Errorf("Split(Join) = %q, want %q", back, words)
+	}
+}
+
+func TestLookPath(t *testing.T) {
+	dir := t.TempDir()
+	tool := dir + "/mytool"
+	if err := os.WriteFile(tool, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(dir+"/notexec", nil, 0o644)
+	env := []string{"PATH=/nonexistent", "HOME=/x", "PATH=" + dir}
+	if got, err := LookPath("mytool", env); err != nil || got != tool {
+		t.Errorf("LookPath(mytool) = %q, %v; want %q from the env's last PATH", got, err, tool)
+	}
+	if _, err := LookPath("notexec", env); err == nil {
+		t.Error("found a file that is not executable")
+	}
+	if _, err := LookPath("mytool", []string{"PATH=/nonexistent"}); err == nil {
+		t.Error("found mytool outside the env's PATH")
+	}
+	if got, _ := LookPath("./rel/x", env); got != "./rel/x" {
+		t.Errorf("a name with a slash changed: %q", got)
 	}
 }
