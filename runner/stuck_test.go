@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -212,5 +213,53 @@ func TestStuckCargo(t *testing.T) {
 			}
 			t.Logf("%s after %v: %s\n%s\ntraces %v", resp.Status, time.Since(start), s.Diagnosis, stackText(s), s.SuggestedTraces)
 		})
+	}
+}
+
+// TestHardTimeoutCapturesStacks: a wait the detector cannot call stuck (a
+// sleep longer than the run may last, but with its deadline inside the
+// margin the rules ignore) still ends with the test process's stacks.
+func TestHardTimeoutCapturesStacks(t *testing.T) {
+	testutil.RequireTool(t, "eu-stack")
+	bin := hang(t)
+	resp, rec := runCmd(t, 1500*time.Millisecond, bin, "sleep", "4")
+	if resp.Status != report.Timeout {
+		t.Fatalf("status = %s, want timeout", resp.Status)
+	}
+	if len(resp.Stuck) == 0 || !strings.HasPrefix(resp.Stuck[0].Diagnosis, "no verdict before the 1.5s timeout") {
+		t.Fatalf("stuck %+v, want the stacks taken at the timeout", resp.Stuck)
+	}
+	if txt := stackText(resp.Stuck[0]); !strings.Contains(txt, "main") {
+		t.Errorf("stacks lack main:\n%s", txt)
+	}
+	if len(rec.Response.Stuck) == 0 {
+		t.Error("the details file has no stuck[]")
+	}
+}
+
+// TestWarningWhileSuspected: a running answer carries the suspicion before
+// the verdict.
+func TestWarningWhileSuspected(t *testing.T) {
+	bin := hang(t)
+	root, _ := filepath.Abs("../stuck/testdata/native")
+	r, err := Start(context.Background(), Request{ProjectRoot: root, Command: bin + " deadlock", Timeout: 30 * time.Second}, Options{DetailsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warning string
+	for warning == "" {
+		select {
+		case <-r.Done():
+			t.Fatalf("the run ended (%s) with no warning seen", r.Result().Status)
+		case <-time.After(50 * time.Millisecond):
+			warning = r.Running().Progress.Warning
+		}
+	}
+	<-r.Done()
+	if !strings.HasPrefix(warning, "possible deadlock") {
+		t.Errorf("warning %q, want a possible deadlock", warning)
+	}
+	if r.Result().Status != report.Stuck {
+		t.Errorf("status = %s, want stuck", r.Result().Status)
 	}
 }

@@ -37,7 +37,7 @@ const (
 const (
 	DefaultTick      = 250 * time.Millisecond
 	DefaultQuietLock = 2 * time.Second
-	DefaultQuietLoop = 2500 * time.Millisecond
+	DefaultQuietLoop = 2 * time.Second
 	DefaultQuietIO   = 5 * time.Second
 	// suspectAfter is the silence after which the detector starts to look
 	// closer (stack samples) and the run carries a warning.

@@ -78,6 +78,9 @@ func render(w io.Writer, r *report.Response, c palette) {
 				fmt.Fprintf(w, "      %s\n", fr)
 			}
 		}
+		if len(s.SuggestedTraces) > 0 {
+			fmt.Fprintf(w, "    %strace:%s %s\n", c.dim, c.reset, strings.Join(s.SuggestedTraces, ", "))
+		}
 	}
 	if cr := r.Crash; cr != nil && cr.Type != report.CrashTestFailure && cr.Type != report.CrashBuildFailure {
 		fmt.Fprintf(w, "\n%scrash:%s %s", c.red, c.reset, cr.Type)
