@@ -84,8 +84,9 @@ func stuckCargo(test string) func(b *testing.B) runner.Request {
 
 func stuckGo(test string) func(b *testing.B) runner.Request {
 	return func(b *testing.B) runner.Request {
+		// -count=1: a cached pass would not exercise the detector.
 		return runner.Request{ProjectRoot: filepath.Join(testutil.Root(), "stuck", "testdata", "godeadlock"),
-			Framework: "go", Test: test}
+			Framework: "go", Command: "go test -count=1 ./...", Test: test}
 	}
 }
 

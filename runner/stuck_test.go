@@ -145,13 +145,15 @@ func TestStuckGo(t *testing.T) {
 		{"TestBusyLoop", report.Stuck, "spin"},
 	}
 	if !testing.Short() {
-		cases = append(cases, testCase{"TestSleepThenPass", report.Passed, ""})
+		cases = append(cases, testCase{"TestSleepThenPass", report.Passed, ""},
+			testCase{"TestParallelOneSlow", report.Passed, ""})
 	}
 	for _, tc := range cases {
 		t.Run(tc.test, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Test: tc.test, Timeout: 60 * time.Second})
+			// -count=1: a cached pass would not exercise the detector.
+			resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Command: "go test -count=1 ./...", Test: tc.test, Timeout: 60 * time.Second})
 			if resp.Status != tc.status {
 				t.Fatalf("status = %s, want %s; crash %+v stuck %+v", resp.Status, tc.status, resp.Crash, resp.Stuck)
 			}
