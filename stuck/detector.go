@@ -451,7 +451,7 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	}
 	evidence := describeWaits(blocked)
 	d.setWarning(fmt.Sprintf("possible %s: no output for %s, %s CPU, %s; confirming", kind, round(silence), pct(cpu), evidence))
-	if now.Sub(d.lastCapture) >= sampleSpacing(silence) {
+	if now.Sub(d.lastCapture) >= sampleSpacing(silence)-d.cfg.Tick/2 {
 		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, Opts{Goroutines: true})
 		c.at = now
 		d.lastCapture = now
@@ -513,7 +513,7 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 	if spacing == sampleEvery {
 		spacing = loopEvery // plain eu-stack costs 2 ms: sample closely while a verdict is due
 	}
-	if now.Sub(d.lastCapture) >= spacing {
+	if now.Sub(d.lastCapture) >= spacing-d.cfg.Tick/2 { // ticks jitter
 		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, Opts{})
 		c.at = now
 		d.lastCapture = now
