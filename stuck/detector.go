@@ -551,7 +551,10 @@ func (d *Detector) verdict(kind Kind, now time.Time, silence time.Duration, diag
 func (d *Detector) CaptureNow(ctx context.Context) (ProcSample, Capture, bool) {
 	snap, err := d.cfg.View.Sample(d.cfg.Root)
 	if err != nil || len(snap.Procs) == 0 {
-		return ProcSample{}, Capture{}, false
+		// No process view (not Linux): the root is all there is to capture.
+		p := ProcSample{ProcKey: ProcKey{PID: d.cfg.Root}}
+		c := d.cfg.Stacker.Stacks(ctx, d.cfg.Root, "", Opts{Lines: true})
+		return p, c, len(c.Stacks) > 0
 	}
 	pick := snap.Procs[0]
 	for _, p := range snap.Procs {

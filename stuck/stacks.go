@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -125,6 +126,9 @@ func nameThreads(c *Capture) {
 func (n *native) capture(ctx context.Context, pid int, exe string, opt Opts) Capture {
 	ctx, cancel := context.WithTimeout(ctx, captureTimeout)
 	defer cancel()
+	if runtime.GOOS == "darwin" {
+		return macStacks(ctx, pid)
+	}
 	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err != nil {
 		return Capture{Reason: "process gone before its stacks could be read"}
 	}
@@ -171,6 +175,26 @@ func (n *native) capture(ctx context.Context, pid int, exe string, opt Opts) Cap
 		reasons = append(reasons, "process gone")
 	}
 	return Capture{Tool: "proc", Stacks: stacks, Reason: strings.Join(reasons, "; ")}
+}
+
+// macStacks samples a process for a second with macOS's sample(1).
+func macStacks(ctx context.Context, pid int) Capture {
+	tool, err := exec.LookPath("sample")
+	if err != nil {
+		return Capture{Reason: "sample not found (it comes with macOS)"}
+	}
+	f, err := os.CreateTemp("", "strobe-sample-*.txt")
+	if err != nil {
+		return Capture{Reason: err.Error()}
+	}
+	f.Close()
+	defer os.Remove(f.Name())
+	out, err := exec.CommandContext(ctx, tool, strconv.Itoa(pid), "1", "-mayDie", "-file", f.Name()).CombinedOutput()
+	b, _ := os.ReadFile(f.Name())
+	if stacks := parseMacSample(string(b)); len(stacks) > 0 {
+		return Capture{Tool: "sample", Stacks: stacks}
+	}
+	return Capture{Reason: "sample: " + toolError(out, err)}
 }
 
 // toolError says in a few words why a stack tool gave nothing.
