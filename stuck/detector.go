@@ -312,8 +312,10 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 				if t.Wait.Remaining {
 					v.limit = snap.At.Add(t.Wait.Timeout)
 				}
-				if !deadline.IsZero() && v.limit.After(deadline.Add(-deadlineMargin)) {
-					v.rescuer = false // it sleeps past the hard timeout
+				// It sleeps past the hard timeout (or into its last
+				// seconds): unless it ends within moments anyway.
+				if !deadline.IsZero() && v.limit.After(deadline.Add(-deadlineMargin)) && v.limit.Sub(snap.At) > deadlineMargin {
+					v.rescuer = false
 				}
 			}
 			total += v.cpu
@@ -331,6 +333,10 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 // deadlineMargin: a timed wait that ends this close to the hard timeout
 // (go test's own -timeout timer, a harness's watchdog) saves nothing.
 const deadlineMargin = 5 * time.Second
+
+// goSleeperPause: after goroutines were seen sleeping, the next reading
+// waits this much longer than usual.
+const goSleeperPause = 2 * time.Second
 
 // goShortTimer: a Go netpoller wait shorter than this does not save a run.
 const goShortTimer = 500 * time.Millisecond
@@ -468,7 +474,11 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	if gk, ok := goroutineKind(d.samples[len(d.samples)-1]); ok {
 		switch gk {
 		case Running:
-			d.reset("") // a goroutine sleeps (time.Sleep): it wakes by itself
+			// A goroutine sleeps (time.Sleep): it wakes by itself. Reading
+			// goroutines costs gdb a tenth of a second, so a program that
+			// polls with short sleeps is not read again for a while.
+			d.reset("")
+			d.lastCapture = now.Add(goSleeperPause)
 			return nil
 		case IO:
 			kind, quiet = BlockedIO, d.cfg.QuietIO
