@@ -102,10 +102,32 @@ func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 		w.final = last // goroutines, with their lines
 		return
 	}
-	w.final = stuck.NativeStacker().Stacks(context.Background(), p.PID, p.Exe, stuck.Opts{Goroutines: true, Lines: true})
-	if len(w.final.Stacks) == 0 && last.PID == p.PID {
-		w.final.Stacks = last.Stacks // gone meanwhile: the last sample still tells
+	full := stuck.Opts{Goroutines: true, Lines: true}
+	w.final = stuck.NativeStacker().Stacks(context.Background(), p.PID, p.Exe, full)
+	if last.PID == p.PID && named(w.final) < named(last) {
+		// A capture under load can lose frames (seen once: every frame of
+		// the test binary unnamed); try again, then keep the sample.
+		if again := stuck.NativeStacker().Stacks(context.Background(), p.PID, p.Exe, full); named(again) >= named(last) {
+			w.final = again
+		} else {
+			reason := w.final.Reason
+			w.final = last
+			w.final.Reason = strings.TrimSpace(reason + "; source lines unavailable: the stacks are the detector's last sample")
+		}
 	}
+}
+
+// named counts a capture's frames that have a function name.
+func named(c stuck.Capture) int {
+	n := 0
+	for _, s := range c.Stacks {
+		for _, f := range s.Frames {
+			if f.Func != "" && f.Func != "??" && !strings.HasPrefix(f.Func, "0x") {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // waitGone waits until pid has exited (or is a zombie), at most d.
