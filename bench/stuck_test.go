@@ -256,6 +256,7 @@ func BenchmarkStuckFalsePositives(b *testing.B) {
 		{"rust-sleep-9s", stuckCargo("tests::sleep_then_pass")},
 		{"go-sleep-9s", stuckGo("TestSleepThenPass")},
 		{"go-parallel-one-slow", stuckGo("TestParallelOneSlow")},
+		{"go-poll-ticker-5s", stuckGo("TestPollTicker")},
 	}
 	reqs := make([]runner.Request, len(fixtures))
 	for i, fx := range fixtures {

@@ -146,7 +146,8 @@ func TestStuckGo(t *testing.T) {
 	}
 	if !testing.Short() {
 		cases = append(cases, testCase{"TestSleepThenPass", report.Passed, ""},
-			testCase{"TestParallelOneSlow", report.Passed, ""})
+			testCase{"TestParallelOneSlow", report.Passed, ""},
+			testCase{"TestPollTicker", report.Passed, ""})
 	}
 	for _, tc := range cases {
 		t.Run(tc.test, func(t *testing.T) {

@@ -471,7 +471,7 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	if len(d.samples) == 0 {
 		return nil // sampled the moment before, for another suspicion
 	}
-	if gk, ok := goroutineKind(d.samples[len(d.samples)-1]); ok {
+	if gk, ok := goroutineKind(d.samples[len(d.samples)-1], goTicking(views)); ok {
 		switch gk {
 		case Running:
 			// A goroutine sleeps (time.Sleep): it wakes by itself. Reading
@@ -589,12 +589,25 @@ func (d *Detector) testProcess(blocked []threadView) ProcSample {
 // goroutineKind reads a goroutine capture: what the program's own
 // goroutines wait for. Running means one sleeps (time.Sleep) and will wake;
 // ok is false when the capture holds no goroutines.
-func goroutineKind(c Capture) (WaitKind, bool) {
+//
+// With ticking timers in the program, a test goroutine waiting in a select
+// or a channel receive may be polling a ticker (testify's Eventually):
+// it counts as one that wakes. Goroutines of a test deadlocked among
+// themselves beside a ticker still count (their test waits on a lock or a
+// WaitGroup); a test blocked on a bare channel beside a ticker is left to
+// the hard timeout.
+func goroutineKind(c Capture, ticking bool) (WaitKind, bool) {
 	if c.Tool != "gdb+runtime-gdb.py" && c.Tool != "go-sigquit" {
 		return 0, false
 	}
 	kind := Lock
 	for _, s := range c.Stacks {
+		// (A goroutine in testing.(*T).Run waits for its subtest, or is
+		// the main one waiting for a test: the harness.)
+		if ticking && hasFrame(s, "testing.tRunner") && !hasFrame(s, "testing.(*T).Run") && (hasFrame(s, "runtime.selectgo") || hasFrame(s, "runtime.chanrecv") ||
+			hasFrame(s, "runtime.chanrecv1") || hasFrame(s, "runtime.chanrecv2")) {
+			return Running, true
+		}
 		user := false
 		for _, f := range s.Frames {
 			if !strings.HasPrefix(f.Func, "runtime.") && !strings.HasPrefix(f.Func, "internal/") &&
@@ -619,6 +632,28 @@ func goroutineKind(c Capture) (WaitKind, bool) {
 		}
 	}
 	return kind, true
+}
+
+func hasFrame(s Stack, fn string) bool {
+	for _, f := range s.Frames {
+		if f.Func == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// goTicking says whether a Go program's timers keep firing: its
+// netpoller comes back to short timed waits.
+func goTicking(views []threadView) bool {
+	for _, v := range views {
+		w := v.t.Wait
+		if IsGoBinary(v.proc.Exe) && !launchers[v.proc.Name] && w.Kind == Timed && strings.HasPrefix(w.Call, "epoll") &&
+			(v.ticking || w.Known && w.Timeout < goShortTimer) {
+			return true
+		}
+	}
+	return false
 }
 
 // At is when the capture was taken (by the detector's clock).

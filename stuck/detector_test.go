@@ -267,10 +267,24 @@ godeadlock.TestSleepThenPass(0xc0000a2000?)
 		gs[0].Frames[2].File != "/p/deadlock_test.go" || gs[0].Frames[2].Line != 45 {
 		t.Fatalf("parsed %+v", gs)
 	}
-	if k, ok := goroutineKind(Capture{Tool: "go-sigquit", Stacks: gs}); !ok || k != Running {
+	if k, ok := goroutineKind(Capture{Tool: "go-sigquit", Stacks: gs}, false); !ok || k != Running {
 		t.Errorf("a sleeping goroutine: kind %v, want running (it wakes)", k)
 	}
-	if k, _ := goroutineKind(Capture{Tool: "go-sigquit", Stacks: gs[:1]}); k != Lock {
-		t.Errorf("a goroutine waiting on a WaitGroup: kind %v, want lock", k)
+	if k, _ := goroutineKind(Capture{Tool: "go-sigquit", Stacks: gs[:1]}, true); k != Lock {
+		t.Errorf("a goroutine waiting on a WaitGroup beside a ticker: kind %v, want lock", k)
+	}
+	polling := ParseGoroutines(`goroutine 7 [select]:
+runtime.selectgo(0xc000057f18, 0xc000057ef0, 0x0?, 0x0, 0x0?, 0x1)
+	/usr/local/go/src/runtime/select.go:351 +0x8e5
+m.TestEventually(0xc000003500)
+	/p/e_test.go:20 +0x9c
+testing.tRunner(0xc000003500, 0x5a8f30)
+	/usr/local/go/src/testing/testing.go:2036 +0xea
+`)
+	if k, _ := goroutineKind(Capture{Tool: "go-sigquit", Stacks: polling}, true); k != Running {
+		t.Errorf("a test polling a ticker: kind %v, want running (it wakes)", k)
+	}
+	if k, _ := goroutineKind(Capture{Tool: "go-sigquit", Stacks: polling}, false); k != Lock {
+		t.Errorf("a test in a select with no timer firing: kind %v, want lock", k)
 	}
 }

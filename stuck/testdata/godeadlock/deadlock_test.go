@@ -94,3 +94,16 @@ func TestParallelOneSlow(t *testing.T) {
 		})
 	}
 }
+
+// TestPollTicker polls a condition on a ticker, as testify's Eventually
+// does, for 5 silent seconds, then passes.
+func TestPollTicker(t *testing.T) {
+	done := time.Now().Add(5 * time.Second)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for range tick.C {
+		if time.Now().After(done) {
+			return
+		}
+	}
+}
