@@ -152,7 +152,7 @@ func SuggestedTraces(c Capture, root string, skip []string) []string {
 				continue
 			}
 			fn := traceName(f.Func)
-			if fn == "" || fn == "main" || strings.HasSuffix(fn, "::main") || seen[fn] || isTestFunc(fn, skip) {
+			if fn == "" || fn == "main" || strings.HasSuffix(fn, "::main") || seen[fn] || isTestFunc(fn, skip) || catch2TestBody.MatchString(fn) {
 				continue
 			}
 			seen[fn] = true
@@ -164,6 +164,10 @@ func SuggestedTraces(c Capture, root string, skip []string) []string {
 	}
 	return out
 }
+
+// catch2TestBody matches the functions Catch2's TEST_CASE macro generates
+// for a test's body (C_A_T_C_H_T_E_S_T_4): the test itself, not a trace.
+var catch2TestBody = regexp.MustCompile(`(^|::)C_A_T_C_H_T_E_S_T_\d+$`)
 
 // funcPrefix is a function's crate ("rustdeadlock::") or Go package
 // ("example.com/m/pkg."), "" when it has none.

@@ -70,6 +70,18 @@ func TestThreadsGroupsIdenticalStacks(t *testing.T) {
 	}
 }
 
+// TestSuggestedTracesLeaveOutCatch2Bodies checks that the function Catch2
+// generates for a test's body is not offered as a trace.
+func TestSuggestedTracesLeaveOutCatch2Bodies(t *testing.T) {
+	c := Capture{Stacks: []Stack{{TID: 1, Name: "t", Frames: []Frame{
+		{Func: "lock_b_then_a()", File: "/p/deadlock.cpp", Line: 20},
+		{Func: "C_A_T_C_H_T_E_S_T_4()", File: "/p/deadlock.cpp", Line: 31},
+	}}}}
+	if tr := SuggestedTraces(c, "/p", nil); strings.Join(tr, ",") != "lock_b_then_a" {
+		t.Errorf("traces %v, want [lock_b_then_a]", tr)
+	}
+}
+
 func TestStripArgs(t *testing.T) {
 	for in, want := range map[string]string{
 		"lock_b_then_a ()": "lock_b_then_a",
