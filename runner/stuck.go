@@ -104,7 +104,7 @@ func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 	}
 	full := stuck.Opts{Goroutines: true, Lines: true}
 	w.final = stuck.NativeStacker().Stacks(context.Background(), p.PID, p.Exe, full)
-	if last.PID == p.PID && named(w.final) < named(last) {
+	if last.PID == p.PID && named(w.final) < named(last) && located(w.final) == 0 {
 		// A capture under load can lose frames (seen once: every frame of
 		// the test binary unnamed); try again, then keep the sample.
 		if again := stuck.NativeStacker().Stacks(context.Background(), p.PID, p.Exe, full); named(again) >= named(last) {
@@ -115,6 +115,19 @@ func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 			w.final.Reason = strings.TrimSpace(reason + "; source lines unavailable: the stacks are the detector's last sample")
 		}
 	}
+}
+
+// located counts a capture's frames that have a source file.
+func located(c stuck.Capture) int {
+	n := 0
+	for _, s := range c.Stacks {
+		for _, f := range s.Frames {
+			if f.File != "" {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // named counts a capture's frames that have a function name.

@@ -37,7 +37,7 @@ const (
 const (
 	DefaultTick      = 250 * time.Millisecond
 	DefaultQuietLock = 2 * time.Second
-	DefaultQuietLoop = 2 * time.Second
+	DefaultQuietLoop = 4 * time.Second
 	DefaultQuietIO   = 5 * time.Second
 	// suspectAfter is the silence after which the detector starts to look
 	// closer (stack samples) and the run carries a warning.
@@ -54,8 +54,11 @@ const (
 	busyThreadCPU = 0.3
 	// loopSamples is how many consecutive identical stack samples, at
 	// loopEvery, make a loop: a hot function of honest work is sampled
-	// that many times in a row only by chance.
-	loopSamples = 6
+	// that many times in a row only by chance. Six (1.5 s) still let a
+	// child doing honest work in one hot function be called a loop once in
+	// 70 runs under load (BenchmarkStuckFalsePositives); twelve over 3 s,
+	// after 4 s of silence, cost two seconds of latency and buy that back.
+	loopSamples = 12
 	loopEvery   = 250 * time.Millisecond
 )
 

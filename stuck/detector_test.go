@@ -152,7 +152,7 @@ func TestVerdicts(t *testing.T) {
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, ms, 1), thread(11, 'R', running, cpu(step, 1), uint64(step)))}
 			},
-			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 4 * time.Second,
+			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 6 * time.Second,
 			wantDiag: "100% CPU"}},
 		{"spinning through changing functions: working", scenario{
 			procs: func(step int) []ProcSample {
