@@ -3,22 +3,22 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/term"
-
-	"strobe/runner"
 )
 
 // progress redraws one status line on a terminal while a run goes on:
-// tests done, failures so far, the test running now, elapsed time.
+// tests done, failures so far, the test running now, elapsed time. The
+// line comes from line(), empty while there is nothing to show.
 type progress struct {
 	done    chan struct{}
 	stopped chan struct{}
+	once    sync.Once
 }
 
-func startProgress(f *os.File, r *runner.Run) *progress {
+func startProgress(f *os.File, line func() string) *progress {
 	p := &progress{done: make(chan struct{}), stopped: make(chan struct{})}
 	width := 100
 	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 20 {
@@ -34,35 +34,13 @@ func startProgress(f *os.File, r *runner.Run) *progress {
 				fmt.Fprint(f, "\r\033[K")
 				return
 			case <-tick.C:
-				fmt.Fprint(f, "\r\033[K"+clip(progressLine(r.Framework(), r.Progress()), width-1))
+				if l := line(); l != "" {
+					fmt.Fprint(f, "\r\033[K"+clip(l, width-1))
+				}
 			}
 		}
 	}()
 	return p
-}
-
-func progressLine(framework string, pr runner.Progress) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s · %s · ", framework, pr.Elapsed.Round(100*time.Millisecond))
-	if pr.Phase == "building" {
-		b.WriteString("building…")
-		return b.String()
-	}
-	fmt.Fprintf(&b, "%d passed", pr.Passed)
-	if pr.Failed > 0 {
-		fmt.Fprintf(&b, ", %d failed", pr.Failed)
-	}
-	if pr.Skipped > 0 {
-		fmt.Fprintf(&b, ", %d skipped", pr.Skipped)
-	}
-	if n := len(pr.Running); n > 0 {
-		t := pr.Running[0] // the longest-running one is the interesting one
-		fmt.Fprintf(&b, " · running %s (%s)", t.Name, time.Since(t.Since).Round(100*time.Millisecond))
-		if n > 1 {
-			fmt.Fprintf(&b, " +%d", n-1)
-		}
-	}
-	return b.String()
 }
 
 // stop erases the line; a nil progress does nothing.
@@ -70,8 +48,10 @@ func (p *progress) stop() {
 	if p == nil {
 		return
 	}
-	close(p.done)
-	<-p.stopped
+	p.once.Do(func() {
+		close(p.done)
+		<-p.stopped
+	})
 }
 
 func clip(s string, n int) string {

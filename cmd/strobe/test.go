@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/term"
 
+	"strobe/daemon"
 	"strobe/report"
 	"strobe/runner"
 )
@@ -103,7 +104,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var p *progress
 	if f, ok := stderr.(*os.File); ok && !asJSON && term.IsTerminal(int(f.Fd())) {
-		p = startProgress(f, r)
+		p = startProgress(f, func() string { return daemon.ProgressMessage(r.Framework(), r.Running().Progress) })
 	}
 	select {
 	case <-r.Done():

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -14,7 +15,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/term"
 
-	"strobe/adapters"
 	"strobe/daemon"
 	"strobe/report"
 	"strobe/runner"
@@ -44,9 +44,11 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, std
 		fmt.Fprintln(stderr, msg)
 	}
 	var p *remoteProgress
+	var draw *progress
 	if f, ok := stderr.(*os.File); ok && !asJSON && term.IsTerminal(int(f.Fd())) {
-		p = startRemoteProgress(f)
-		defer p.stop()
+		p = &remoteProgress{}
+		draw = startProgress(f, p.line)
+		defer draw.stop()
 	}
 	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
 	if p != nil {
@@ -102,7 +104,7 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, std
 			return usageError(stdout, stderr, asJSON, fmt.Errorf("waiting for run %s: %w", id, err))
 		}
 	}
-	p.stop()
+	draw.stop() // erase the line before the answer
 	return finish(stdout, resp, asJSON)
 }
 
@@ -144,41 +146,13 @@ func callTool(ctx context.Context, cs *mcp.ClientSession, name string, args any,
 	return &resp, nil
 }
 
-// remoteProgress draws the progress line of a run in the daemon from its
-// progress notifications, ticking the clocks in between.
+// remoteProgress holds the latest progress of a run in the daemon, from
+// its answers and progress notifications, for the progress line.
 type remoteProgress struct {
 	mu        sync.Mutex
 	framework string
 	pr        *report.Progress
 	at        time.Time
-	done      chan struct{}
-	stopped   chan struct{}
-	once      sync.Once
-}
-
-func startRemoteProgress(f *os.File) *remoteProgress {
-	p := &remoteProgress{done: make(chan struct{}), stopped: make(chan struct{})}
-	width := 100
-	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 20 {
-		width = w
-	}
-	go func() {
-		defer close(p.stopped)
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-p.done:
-				fmt.Fprint(f, "\r\033[K")
-				return
-			case <-tick.C:
-				if line := p.line(); line != "" {
-					fmt.Fprint(f, "\r\033[K"+clip(line, width-1))
-				}
-			}
-		}
-	}()
-	return p
 }
 
 func (p *remoteProgress) show(resp *report.Response) {
@@ -206,29 +180,19 @@ func (p *remoteProgress) update(params *mcp.ProgressNotificationParams) {
 	p.mu.Unlock()
 }
 
-// line is progressLine's, with the clocks moved on since the notification.
+// line is the progress line, with the clocks moved on since the last news.
 func (p *remoteProgress) line() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.pr == nil {
 		return ""
 	}
-	since := time.Since(p.at)
-	rp := runner.Progress{Elapsed: time.Duration(p.pr.ElapsedMS)*time.Millisecond + since, Warning: p.pr.Warning,
-		Progress: adapters.Progress{Phase: adapters.Phase(p.pr.Phase), Passed: p.pr.Passed, Failed: p.pr.Failed, Skipped: p.pr.Skipped}}
-	for _, t := range p.pr.Running {
-		rp.Running = append(rp.Running, adapters.RunningTest{Name: t.Name, Since: p.at.Add(-time.Duration(t.ElapsedMS) * time.Millisecond)})
+	since := time.Since(p.at).Milliseconds()
+	pr := *p.pr
+	pr.ElapsedMS += since
+	pr.Running = slices.Clone(pr.Running)
+	for i := range pr.Running {
+		pr.Running[i].ElapsedMS += since
 	}
-	return progressLine(p.framework, rp)
-}
-
-// stop erases the line; a nil progress does nothing.
-func (p *remoteProgress) stop() {
-	if p == nil {
-		return
-	}
-	p.once.Do(func() {
-		close(p.done)
-		<-p.stopped
-	})
+	return daemon.ProgressMessage(p.framework, &pr)
 }
