@@ -3,14 +3,11 @@ package adapters
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,64 +15,6 @@ import (
 	"strobe/internal/testutil"
 	"strobe/report"
 )
-
-// catch2Built caches the plain fixtures' build per source version: the
-// binaries land in a directory named after a hash of the sources, so a
-// second run builds nothing and a changed source (or a checkout elsewhere)
-// builds anew.
-var (
-	catch2BuildOnce sync.Once
-	catch2BuildDir_ string
-	catch2BuildErr  string
-)
-
-// catch2Plain builds testdata/fixtures/catch2/plain (g++ and Catch2 v2) and
-// returns the directory of its binaries.
-func catch2Plain(t *testing.T) string {
-	t.Helper()
-	testutil.RequireTool(t, "g++")
-	if _, err := os.Stat("/usr/include/catch2/catch.hpp"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("catch2 headers missing: .ci/run must install Debian's catch2")
-		}
-		t.Skip("catch2 headers missing")
-	}
-	catch2BuildOnce.Do(func() {
-		src := testutil.Fixture("catch2", "plain")
-		h := sha256.New()
-		h.Write([]byte(src)) // Catch2 records the sources' absolute paths
-		files, _ := filepath.Glob(filepath.Join(src, "*"))
-		for _, f := range files {
-			b, _ := os.ReadFile(f)
-			h.Write([]byte(filepath.Base(f)))
-			h.Write(b)
-		}
-		dir := filepath.Join(os.TempDir(), "strobe-catch2-fixtures-"+hex.EncodeToString(h.Sum(nil))[:12])
-		if _, err := os.Stat(filepath.Join(dir, "notcatch")); err == nil {
-			catch2BuildDir_ = dir
-			return
-		}
-		tmp, err := os.MkdirTemp(os.TempDir(), "strobe-catch2-build-")
-		if err != nil {
-			catch2BuildErr = err.Error()
-			return
-		}
-		out, err := exec.Command(filepath.Join(src, "build.sh"), tmp).CombinedOutput()
-		if err != nil {
-			catch2BuildErr = string(out) + err.Error()
-			os.RemoveAll(tmp)
-			return
-		}
-		if err := os.Rename(tmp, dir); err != nil { // another test process won the race
-			os.RemoveAll(tmp)
-		}
-		catch2BuildDir_ = dir
-	})
-	if catch2BuildErr != "" {
-		t.Fatalf("building the Catch2 fixtures: %s", catch2BuildErr)
-	}
-	return catch2BuildDir_
-}
 
 // catch2Golden is what a Catch2 golden holds.
 type catch2Golden struct {
@@ -111,7 +50,7 @@ func testByName(tests []report.Test, name string) (report.Test, bool) {
 }
 
 func TestCatch2Basic(t *testing.T) {
-	bins := catch2Plain(t)
+	bins := testutil.Catch2Fixtures(t)
 	root := testutil.Fixture("catch2", "plain")
 	rec, out, exit := runReal(t, catch2{}, Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "basic")}})
 	if !exit.Exited || exit.Code == 0 {
@@ -148,7 +87,7 @@ func TestCatch2Basic(t *testing.T) {
 // TestCatch2Selection runs one test by a name full of test-spec characters,
 // and a level by its tag, for real.
 func TestCatch2Selection(t *testing.T) {
-	bins := catch2Plain(t)
+	bins := testutil.Catch2Fixtures(t)
 	root := testutil.Fixture("catch2", "plain")
 	bin := filepath.Join(bins, "basic")
 	for _, tc := range []struct {
@@ -183,7 +122,7 @@ func TestCatch2Selection(t *testing.T) {
 }
 
 func TestCatch2Segfault(t *testing.T) {
-	bins := catch2Plain(t)
+	bins := testutil.Catch2Fixtures(t)
 	root := testutil.Fixture("catch2", "plain")
 	rec, out, exit := runReal(t, catch2{}, Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "crash")}})
 	if !exit.Signaled || exit.Signal != int(syscall.SIGSEGV) {
@@ -207,7 +146,7 @@ func TestCatch2Segfault(t *testing.T) {
 }
 
 func TestCatch2AddressSanitizer(t *testing.T) {
-	bins := catch2Plain(t)
+	bins := testutil.Catch2Fixtures(t)
 	root := testutil.Fixture("catch2", "plain")
 	rec, out, exit := runReal(t, catch2{}, Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "asan")}})
 	if !exit.Exited || exit.Code != 1 {
@@ -236,7 +175,7 @@ func TestCatch2AddressSanitizer(t *testing.T) {
 // TestCatch2DeadlockIsLive checks that the test start reaches the Recorder
 // while the test hangs: what the stuck detector reads to name it.
 func TestCatch2DeadlockIsLive(t *testing.T) {
-	bins := catch2Plain(t)
+	bins := testutil.Catch2Fixtures(t)
 	root := testutil.Fixture("catch2", "plain")
 	rec := NewRecorder()
 	plan, err := catch2{}.Plan(Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "deadlock")}}, rec)
@@ -292,7 +231,7 @@ func TestCatch2DeadlockIsLive(t *testing.T) {
 }
 
 func TestCatch2Detect(t *testing.T) {
-	bins := catch2Plain(t)
+	bins := testutil.Catch2Fixtures(t)
 	root := testutil.Fixture("catch2", "plain")
 	script := filepath.Join(t.TempDir(), "run.sh")
 	os.WriteFile(script, []byte("#!/bin/sh\necho Catch2 --list-tests\n"), 0o755)
@@ -328,7 +267,7 @@ func TestCatch2Detect(t *testing.T) {
 func catch2CMake(t *testing.T, name string) string {
 	t.Helper()
 	testutil.RequireTool(t, "cmake")
-	catch2Plain(t) // the same toolchain checks
+	testutil.Catch2Fixtures(t) // the same toolchain checks
 	root := filepath.Join(t.TempDir(), name)
 	if out, err := exec.Command("cp", "-r", testutil.Fixture("catch2", name), root).CombinedOutput(); err != nil {
 		t.Fatalf("copy: %v %s", err, out)

@@ -5,75 +5,17 @@ package main
 // deadlock the stuck detector must name.
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"strobe/internal/testutil"
 	"strobe/report"
 )
 
-var (
-	catch2Once sync.Once
-	catch2Dir  string
-	catch2Err  string
-)
-
-// catch2Bins builds testdata/fixtures/catch2/plain once per source version
-// (the directory is named after a hash of the sources and their place, so
-// later runs reuse it) and returns the directory of its binaries.
-func catch2Bins(t *testing.T) string {
-	t.Helper()
-	testutil.RequireTool(t, "g++")
-	if _, err := os.Stat("/usr/include/catch2/catch.hpp"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("catch2 headers missing: .ci/run must install Debian's catch2")
-		}
-		t.Skip("catch2 headers missing")
-	}
-	catch2Once.Do(func() {
-		src := testutil.Fixture("catch2", "plain")
-		h := sha256.New()
-		h.Write([]byte(src)) // Catch2 records the sources' absolute paths
-		files, _ := filepath.Glob(filepath.Join(src, "*"))
-		for _, f := range files {
-			b, _ := os.ReadFile(f)
-			h.Write([]byte(filepath.Base(f)))
-			h.Write(b)
-		}
-		dir := filepath.Join(os.TempDir(), "strobe-catch2-fixtures-"+hex.EncodeToString(h.Sum(nil))[:12])
-		if _, err := os.Stat(filepath.Join(dir, "notcatch")); err == nil {
-			catch2Dir = dir
-			return
-		}
-		tmp, err := os.MkdirTemp(os.TempDir(), "strobe-catch2-build-")
-		if err != nil {
-			catch2Err = err.Error()
-			return
-		}
-		if out, err := exec.Command(filepath.Join(src, "build.sh"), tmp).CombinedOutput(); err != nil {
-			catch2Err = string(out) + err.Error()
-			os.RemoveAll(tmp)
-			return
-		}
-		if os.Rename(tmp, dir) != nil { // another test process built it first
-			os.RemoveAll(tmp)
-		}
-		catch2Dir = dir
-	})
-	if catch2Err != "" {
-		t.Fatalf("building the Catch2 fixtures: %s", catch2Err)
-	}
-	return catch2Dir
-}
-
 func TestCatch2Failures(t *testing.T) {
-	bins := catch2Bins(t)
+	bins := testutil.Catch2Fixtures(t)
 	dir := testutil.Fixture("catch2", "plain")
 	// No --framework: the probe recognises the binary.
 	r := strobe(t, true, "test", dir, "--command", filepath.Join(bins, "basic"))
@@ -102,7 +44,7 @@ func TestCatch2Failures(t *testing.T) {
 }
 
 func TestCatch2Crashes(t *testing.T) {
-	bins := catch2Bins(t)
+	bins := testutil.Catch2Fixtures(t)
 	dir := testutil.Fixture("catch2", "plain")
 	t.Run("segfault", func(t *testing.T) {
 		r := strobe(t, true, "test", dir, "--command", filepath.Join(bins, "crash"))
@@ -141,7 +83,7 @@ func TestCatch2Crashes(t *testing.T) {
 }
 
 func TestCatch2NotDetected(t *testing.T) {
-	bins := catch2Bins(t)
+	bins := testutil.Catch2Fixtures(t)
 	dir := testutil.Fixture("catch2", "plain")
 	// A binary that hangs on --list-tests is not taken for Catch2 (generic
 	// runs it); with --framework catch2 it runs and times out.
