@@ -32,6 +32,9 @@ func Threads(c Capture, root string) []report.Thread {
 	byKey := map[string]*group{}
 	for _, s := range c.Stacks {
 		frames := trim(s.Frames)
+		if runtimeOnly(frames) {
+			continue // the Go runtime's own goroutines: the GC, finalizers
+		}
 		var lines []string
 		for i, f := range frames {
 			if i == maxFrames {
@@ -70,6 +73,21 @@ func Threads(c Capture, root string) []report.Thread {
 		out = append(out, report.Thread{Name: name, Stack: g.stack})
 	}
 	return out
+}
+
+// runtimeOnly reports whether a goroutine's stack is the Go runtime's alone
+// (the GC's sweeper and scavenger, the finalizer goroutine, testing's main
+// goroutine parked in a channel receive): noise next to the test's own.
+func runtimeOnly(frames []Frame) bool {
+	if len(frames) == 0 {
+		return false
+	}
+	for _, f := range frames {
+		if !strings.HasPrefix(f.Func, "runtime.") && !strings.HasPrefix(f.Func, "runtime/") {
+			return false
+		}
+	}
+	return true
 }
 
 // trim drops the frames that start every thread and those that only

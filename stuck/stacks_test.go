@@ -82,6 +82,19 @@ func TestSuggestedTracesLeaveOutCatch2Bodies(t *testing.T) {
 	}
 }
 
+// TestThreadsLeaveOutRuntimeGoroutines checks that goroutines of the Go
+// runtime alone do not crowd out the test's own.
+func TestThreadsLeaveOutRuntimeGoroutines(t *testing.T) {
+	c := Capture{Tool: "gdb+runtime-gdb.py", Stacks: []Stack{
+		{Name: "goroutine 2 [waiting]", Frames: []Frame{{Func: "runtime.gopark"}, {Func: "runtime.forcegchelper", File: "/go/src/runtime/proc.go", Line: 375}}},
+		{Name: "goroutine 8 [waiting]", Frames: []Frame{{Func: "sync.(*Mutex).Lock", File: "/go/src/sync/mutex.go", Line: 46}, {Func: "example.com/m/bank.Transfer", File: "/p/bank/bank.go", Line: 20}}},
+	}}
+	th := Threads(c, "/p")
+	if len(th) != 1 || th[0].Name != "goroutine 8 [waiting]" {
+		t.Errorf("threads %+v, want only goroutine 8", th)
+	}
+}
+
 func TestStripArgs(t *testing.T) {
 	for in, want := range map[string]string{
 		"lock_b_then_a ()": "lock_b_then_a",

@@ -69,7 +69,11 @@ func render(w io.Writer, r *report.Response, c palette) {
 	for _, s := range r.Stuck {
 		fmt.Fprintf(w, "\n%s⧗%s %s stuck after %s: %s\n", c.red, c.reset, s.Name, time.Duration(s.ElapsedMS)*time.Millisecond, s.Diagnosis)
 		for _, th := range s.Threads {
-			fmt.Fprintf(w, "    thread %s\n", th.Name)
+			name := th.Name
+			if !strings.HasPrefix(name, "goroutine") {
+				name = "thread " + name
+			}
+			fmt.Fprintf(w, "    %s\n", name)
 			for i, fr := range th.Stack {
 				if i == 5 {
 					fmt.Fprintf(w, "      … %d more frames\n", len(th.Stack)-5)

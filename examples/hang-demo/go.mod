@@ -1,0 +1,3 @@
+module example.com/hangdemo
+
+go 1.22
