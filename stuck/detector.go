@@ -37,11 +37,11 @@ const (
 const (
 	DefaultTick      = 250 * time.Millisecond
 	DefaultQuietLock = 2 * time.Second
-	DefaultQuietLoop = 4 * time.Second
+	DefaultQuietLoop = 2200 * time.Millisecond
 	DefaultQuietIO   = 5 * time.Second
 	// suspectAfter is the silence after which the detector starts to look
 	// closer (stack samples) and the run carries a warning.
-	suspectAfter = time.Second
+	suspectAfter = 500 * time.Millisecond
 	// sampleEvery spaces stack samples; two samples closer than this say
 	// nothing about a loop. Through long silent work the spacing grows to
 	// sampleMax (sampleSpacing).
@@ -54,11 +54,12 @@ const (
 	busyThreadCPU = 0.3
 	// loopSamples is how many consecutive identical stack samples, at
 	// loopEvery, make a loop: a hot function of honest work is sampled
-	// that many times in a row only by chance. Six (1.5 s) still let a
-	// child doing honest work in one hot function be called a loop once in
-	// 70 runs under load (BenchmarkStuckFalsePositives); twelve over 3 s,
-	// after 4 s of silence, cost two seconds of latency and buy that back.
-	loopSamples = 12
+	// that many times in a row only by chance. Six, from a second of
+	// silence on, let a child doing honest work in one hot function be
+	// called a loop once in 70 runs under load
+	// (BenchmarkStuckFalsePositives); nine, from half a second on, look
+	// over a longer window (0 in 70) and still answer within 3 s.
+	loopSamples = 9
 	loopEvery   = 250 * time.Millisecond
 )
 
