@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -109,9 +108,3 @@ func checkSocketOwner(path string) error {
 type AccessError struct{ Msg string }
 
 func (e *AccessError) Error() string { return e.Msg }
-
-// IsAccess reports whether err is an *AccessError.
-func IsAccess(err error) bool {
-	var a *AccessError
-	return errors.As(err, &a)
-}

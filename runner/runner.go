@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -317,20 +316,6 @@ func clientEnv(base []string, over map[string]string) []string {
 		env = append(env, k+"="+v)
 	}
 	return env
-}
-
-// lookPath is exec.LookPath against a given PATH (the client's, not ours).
-func lookPath(prog, path string) (string, error) {
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			dir = "."
-		}
-		p := filepath.Join(dir, prog)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", exec.ErrNotFound
 }
 
 func usagef(format string, args ...any) error {

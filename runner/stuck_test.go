@@ -60,6 +60,24 @@ func stackText(s report.StuckTest) string {
 	return b.String()
 }
 
+// checkStuckTest checks the first stuck[] entry of a test-framework run:
+// it names the test, its stacks show function, and (with traces) so do its
+// suggested traces.
+func checkStuckTest(t *testing.T, resp *report.Response, test, function string, traces bool, start time.Time) {
+	t.Helper()
+	s := resp.Stuck[0]
+	if s.Name != test {
+		t.Errorf("stuck test %q, want %s", s.Name, test)
+	}
+	if txt := stackText(s); !strings.Contains(txt, function) {
+		t.Errorf("stacks lack %s:\n%s", function, txt)
+	}
+	if traces && !strings.Contains(strings.Join(s.SuggestedTraces, " "), function) {
+		t.Errorf("suggested_traces %v lack %s", s.SuggestedTraces, function)
+	}
+	t.Logf("%s after %v: %s\n%s\ntraces %v", resp.Status, time.Since(start), s.Diagnosis, stackText(s), s.SuggestedTraces)
+}
+
 // TestStuckNative: each hang is called stuck within seconds, with the
 // function that waits or spins in its stacks and suggested traces.
 func TestStuckNative(t *testing.T) {
@@ -161,14 +179,7 @@ func TestStuckGo(t *testing.T) {
 			if tc.status != report.Stuck {
 				return
 			}
-			s := resp.Stuck[0]
-			if s.Name != tc.test {
-				t.Errorf("stuck test %q, want %s", s.Name, tc.test)
-			}
-			if txt := stackText(s); !strings.Contains(txt, tc.function) {
-				t.Errorf("stacks lack %s:\n%s", tc.function, txt)
-			}
-			t.Logf("%s after %v: %s\n%s\ntraces %v", resp.Status, time.Since(start), s.Diagnosis, stackText(s), s.SuggestedTraces)
+			checkStuckTest(t, resp, tc.test, tc.function, false, start)
 		})
 	}
 }
@@ -204,17 +215,7 @@ func TestStuckCargo(t *testing.T) {
 			if tc.status != report.Stuck {
 				return
 			}
-			s := resp.Stuck[0]
-			if s.Name != tc.test {
-				t.Errorf("stuck test %q, want %s", s.Name, tc.test)
-			}
-			if txt := stackText(s); !strings.Contains(txt, tc.function) {
-				t.Errorf("stacks lack %s:\n%s", tc.function, txt)
-			}
-			if !strings.Contains(strings.Join(s.SuggestedTraces, " "), tc.function) {
-				t.Errorf("suggested_traces %v lack %s", s.SuggestedTraces, tc.function)
-			}
-			t.Logf("%s after %v: %s\n%s\ntraces %v", resp.Status, time.Since(start), s.Diagnosis, stackText(s), s.SuggestedTraces)
+			checkStuckTest(t, resp, tc.test, tc.function, true, start)
 		})
 	}
 }
