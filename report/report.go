@@ -124,6 +124,17 @@ const (
 	CrashBuildFailure       CrashType = "build_failure"
 	CrashTestFailure        CrashType = "test_failure"
 	CrashUnknown            CrashType = "unknown"
+	// CrashStopped is a run strobe itself stopped: the stuck detector's
+	// verdict, the test timeout or a cancel (Crash.StoppedBy says which).
+	// Nothing crashed; whatever signal the process died of was strobe's.
+	CrashStopped CrashType = "stopped"
+)
+
+// Stop reasons: why strobe stopped a run it started.
+const (
+	StoppedStuck     = "stuck"
+	StoppedTimeout   = "timeout"
+	StoppedCancelled = "cancelled"
 )
 
 // Crash classifies an unclean end of a run. It is present whenever the run
@@ -143,6 +154,9 @@ type Crash struct {
 	// the process died: the suspects.
 	RunningTests []string `json:"running_tests,omitempty"`
 	Message      string   `json:"message,omitempty"`
+	// StoppedBy says why strobe stopped the run (stuck, timeout,
+	// cancelled) when Type is stopped; empty otherwise.
+	StoppedBy string `json:"stopped_by,omitempty"`
 }
 
 // Project describes what strobe saw in a project that gave it no tests.
@@ -184,4 +198,8 @@ type Exit struct {
 	Signal     int    `json:"signal,omitempty"`
 	SignalName string `json:"signal_name,omitempty"`
 	CoreDump   bool   `json:"core_dump"`
+	// StoppedBy is set when strobe itself ended the process (stuck,
+	// timeout, cancelled): its signal is then strobe's, not the test's.
+	// Parsers read it in Finish instead of guessing from SIGTERM.
+	StoppedBy string `json:"stopped_by,omitempty"`
 }

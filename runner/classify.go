@@ -86,21 +86,22 @@ type ending struct {
 func classify(e ending) (report.Status, *report.Crash) {
 	crash := &report.Crash{Type: report.CrashNone, ExitCode: e.exit.Code, Signal: e.exit.Signal,
 		SignalName: e.exit.SignalName, CoreDump: e.exit.CoreDump, RunningTests: e.running}
+	// A run strobe stopped did not crash: the signal it died of was
+	// strobe's, so the answer names the stop and drops the signal.
+	stopped := func(by, msg string) *report.Crash {
+		crash.Type, crash.StoppedBy, crash.Message = report.CrashStopped, by, msg
+		crash.Signal, crash.SignalName, crash.CoreDump = 0, "", false
+		return crash
+	}
 	switch {
 	case e.stuck != "":
 		// The detector stopped the run: whatever it printed after, and
 		// however it died of our signals, the answer is the hang.
-		crash.Type = report.CrashKilled
-		crash.Message = "strobe stopped the run: " + e.stuck
-		return report.Stuck, crash
+		return report.Stuck, stopped(report.StoppedStuck, "strobe stopped the run: "+e.stuck)
 	case e.timedOut:
-		crash.Type = report.CrashTimeout
-		crash.Message = "the run exceeded its timeout and was killed"
-		return report.Timeout, crash
+		return report.Timeout, stopped(report.StoppedTimeout, "strobe stopped the run: it exceeded its timeout")
 	case e.cancelled:
-		crash.Type = report.CrashInterrupted
-		crash.Message = "the run was cancelled"
-		return report.Cancelled, crash
+		return report.Cancelled, stopped(report.StoppedCancelled, "strobe stopped the run: it was cancelled")
 	case e.outcome.BuildFailed || len(e.outcome.BuildErrors) > 0:
 		crash.Type = report.CrashBuildFailure
 		return report.BuildFailed, crash

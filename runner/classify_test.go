@@ -28,8 +28,9 @@ func TestClassify(t *testing.T) {
 		{"sigbus", ending{exit: signaled(7)}, report.Crashed, report.CrashBusError, false},
 		{"sigfpe", ending{exit: signaled(8)}, report.Crashed, report.CrashFloatingPoint, false},
 		{"sigill", ending{exit: signaled(4)}, report.Crashed, report.CrashIllegalInstruction, false},
-		{"timeout beats signal", ending{exit: signaled(15), timedOut: true}, report.Timeout, report.CrashTimeout, false},
-		{"cancelled", ending{exit: signaled(15), cancelled: true}, report.Cancelled, report.CrashInterrupted, false},
+		{"timeout beats signal", ending{exit: signaled(15), timedOut: true}, report.Timeout, report.CrashStopped, false},
+		{"cancelled", ending{exit: signaled(15), cancelled: true}, report.Cancelled, report.CrashStopped, false},
+		{"stuck beats signal", ending{exit: signaled(15), stuck: "deadlock", timedOut: true}, report.Stuck, report.CrashStopped, false},
 		{"build failure", ending{exit: exited(101), outcome: adapters.Outcome{BuildFailed: true}}, report.BuildFailed, report.CrashBuildFailure, false},
 		{"signal with the adapter's evidence", ending{exit: signaled(11), outcome: adapters.Outcome{Crash: &report.Crash{Type: report.CrashUnknown, RunningTests: []string{"t"}, Indicators: []string{"asan"}}}}, report.Crashed, report.CrashSegmentationFault, false},
 		{"crash seen in output", ending{exit: exited(101), recorded: 2, outcome: adapters.Outcome{Crash: &report.Crash{Type: report.CrashAbort, Signal: 6}}}, report.Crashed, report.CrashAbort, false},
@@ -53,6 +54,10 @@ func TestClassify(t *testing.T) {
 			case crash != nil:
 				if crash.Type != tc.crash {
 					t.Errorf("crash type = %s, want %s", crash.Type, tc.crash)
+				}
+				// strobe's own stop names itself and never its signal.
+				if stopped := tc.e.stuck != "" || tc.e.timedOut || tc.e.cancelled; stopped != (crash.StoppedBy != "") || stopped && (crash.Signal != 0 || crash.SignalName != "") {
+					t.Errorf("crash = %+v: stopped_by must be set, and the signal left out, exactly when strobe stopped the run", crash)
 				}
 				if crash.SilentFailure != tc.silent {
 					t.Errorf("silent_failure = %v, want %v", crash.SilentFailure, tc.silent)

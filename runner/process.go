@@ -227,11 +227,20 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	defer close(r.done)
 	finished := time.Now()
 	exit := exitOf(p.ws)
+	w := r.watch.Load()
+	switch {
+	case w != nil && w.verdict != nil:
+		exit.StoppedBy = report.StoppedStuck
+	case timedOut:
+		exit.StoppedBy = report.StoppedTimeout
+	case cancelled:
+		exit.StoppedBy = report.StoppedCancelled
+	}
 	p.parseMu.Lock()
 	outcome := r.plan.Parser.Finish(exit)
 	p.parseMu.Unlock()
 	running := r.rec.Abandon()
-	if w := r.watch.Load(); w != nil && len(running) == 0 {
+	if w != nil && len(running) == 0 {
 		running = w.running
 	}
 	tests := r.rec.Tests()
@@ -239,7 +248,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	e := ending{exit: exit, outcome: outcome, timedOut: timedOut, cancelled: cancelled,
 		recorded: len(tests), running: running, outputBytes: p.tails[0].Total() + p.tails[1].Total()}
 	var stuckTests []report.StuckTest
-	if w := r.watch.Load(); w != nil {
+	if w != nil {
 		switch {
 		case w.verdict != nil:
 			e.stuck = w.verdict.Diagnosis

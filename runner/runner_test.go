@@ -103,7 +103,7 @@ func TestSignalsAreCrashes(t *testing.T) {
 func TestTimeoutKillsTheGroup(t *testing.T) {
 	start := time.Now()
 	resp, rec := run(t, 500*time.Millisecond, "hang")
-	if resp.Status != report.Timeout || resp.Crash.Type != report.CrashTimeout {
+	if resp.Status != report.Timeout || resp.Crash.Type != report.CrashStopped || resp.Crash.StoppedBy != report.StoppedTimeout {
 		t.Fatalf("status %s crash %+v, want timeout", resp.Status, resp.Crash)
 	}
 	if d := time.Since(start); d > 4*time.Second {

@@ -152,6 +152,10 @@ func TestNotStuckNative(t *testing.T) {
 // runtime from noticing are stuck, with the goroutines' stacks; a silent
 // 9 s sleep passes.
 func TestStuckGo(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	// A Go busy loop is confirmed from eu-stack's samples: without it the
+	// run ends at its timeout instead.
+	testutil.RequireTool(t, "eu-stack")
 	root, _ := filepath.Abs("../stuck/testdata/godeadlock")
 	type testCase struct {
 		test     string

@@ -266,7 +266,7 @@ func TestHangIsKilledByTheTimeout(t *testing.T) {
 			testutil.RequireTool(t, tc.tool)
 			r := strobe(t, true, "test", tc.dir, "--test", tc.test, "--timeout", "2s")
 			wantStatus(t, r, report.Timeout, 1)
-			if c := r.resp.Crash; c == nil || c.Type != report.CrashTimeout || !contains(c.RunningTests, tc.test) {
+			if c := r.resp.Crash; c == nil || c.Type != report.CrashStopped || c.StoppedBy != report.StoppedTimeout || !contains(c.RunningTests, tc.test) {
 				t.Errorf("crash = %+v, want timeout naming %s", c, tc.test)
 			}
 		})

@@ -86,7 +86,14 @@ func render(w io.Writer, r *report.Response, c palette) {
 			fmt.Fprintf(w, "    %strace:%s %s\n", c.dim, c.reset, strings.Join(s.SuggestedTraces, ", "))
 		}
 	}
-	if cr := r.Crash; cr != nil && cr.Type != report.CrashTestFailure && cr.Type != report.CrashBuildFailure {
+	if cr := r.Crash; cr != nil && cr.Type == report.CrashStopped {
+		// strobe ended the run itself: no crash to report, only why.
+		fmt.Fprintf(w, "\n%sstopped by strobe:%s %s", c.red, c.reset, cr.StoppedBy)
+		if len(cr.RunningTests) > 0 {
+			fmt.Fprintf(w, " while running %s", strings.Join(cr.RunningTests, ", "))
+		}
+		fmt.Fprintln(w)
+	} else if cr != nil && cr.Type != report.CrashTestFailure && cr.Type != report.CrashBuildFailure {
 		fmt.Fprintf(w, "\n%scrash:%s %s", c.red, c.reset, cr.Type)
 		if cr.SignalName != "" {
 			fmt.Fprintf(w, " (%s, exit %d", cr.SignalName, cr.ExitCode)
