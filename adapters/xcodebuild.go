@@ -47,11 +47,15 @@ import (
 // swift-corelibs Class.method and Xcode 26's "Test case 'Class.method()'"
 // forms), XCTest assertion lines with file:line, Swift Testing's lines
 // (◇ started, ✔ passed, ✘ failed, "recorded an issue at File.swift:17:9",
-// skipped, in symbols or SF Symbols glyphs), "** TEST FAILED **" and the
-// "Testing failed:" summary.
+// skipped, in symbols or SF Symbols glyphs), "** TEST FAILED **", the
+// "Testing failed:" summary (a target's error) and "Failing tests:" (every
+// failed test, recorded when no line before did). A test named only by a
+// parallel-testing line gets a rerun with its target from the log or the
+// scheme, or none.
 //
 // Crash evidence, none of which may pass for success: the test runner
 // crashing, the connection to it interrupted, "Early unexpected exit",
+// the testing infrastructure failing (told apart from the code under test),
 // a runner that never began testing, a bundle that failed to load, a
 // simulator that did not boot, a restart after a crash (the test it names
 // fails), Swift runtime traps (Fatal error, Precondition failed, force
