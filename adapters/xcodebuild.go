@@ -1226,7 +1226,7 @@ func (p *xcodeParser) infrastructureHint() string {
 	if quote == "" {
 		for _, ev := range p.evidence {
 			for _, ind := range xcodeIndicators {
-				if ind.name == "test_runner_infrastructure_error" && strings.Contains(ev, ind.phrase) || strings.Contains(ev, "Early unexpected exit") {
+				if (ind.name == "test_runner_infrastructure_error" && strings.Contains(ev, ind.phrase)) || strings.Contains(ev, "Early unexpected exit") {
 					quote = ev
 				}
 			}
