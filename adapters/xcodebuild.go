@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"io/fs"
 	"os"
@@ -46,11 +47,15 @@ import (
 // swift-corelibs Class.method and Xcode 26's "Test case 'Class.method()'"
 // forms), XCTest assertion lines with file:line, Swift Testing's lines
 // (◇ started, ✔ passed, ✘ failed, "recorded an issue at File.swift:17:9",
-// skipped, in symbols or SF Symbols glyphs), "** TEST FAILED **" and the
-// "Testing failed:" summary.
+// skipped, in symbols or SF Symbols glyphs), "** TEST FAILED **", the
+// "Testing failed:" summary (a target's error) and "Failing tests:" (every
+// failed test, recorded when no line before did). A test named only by a
+// parallel-testing line gets a rerun with its target from the log or the
+// scheme, or none.
 //
 // Crash evidence, none of which may pass for success: the test runner
 // crashing, the connection to it interrupted, "Early unexpected exit",
+// the testing infrastructure failing (told apart from the code under test),
 // a runner that never began testing, a bundle that failed to load, a
 // simulator that did not boot, a restart after a crash (the test it names
 // fails), Swift runtime traps (Fatal error, Precondition failed, force
@@ -420,22 +425,40 @@ type xcodeParser struct {
 	procs        map[string]bool
 	fails        map[string]*report.Failure // failures of tests not ended yet
 	startedNames []string
+
+	inFailing    bool              // in the "Failing tests:" block
+	failTarget   string            // its current "\tTarget:" header
+	listed       []xcodeListed     // the tests it names
+	targetErrors []string          // "X encountered an error (…)" of "Testing failed:"
+	crash        *xcodeCrash       // "Crash: App (pid) frame", the underlying error of an early exit
+	session      string            // the test target of Xcode 10's "Beginning test session T-…"
+	parallel     map[string]string // tests named by parallel lines, with the target known for each
+	schemeTarget *string           // the scheme's only test target, once looked up
+}
+
+// xcodeListed is one test of the "Failing tests:" block.
+type xcodeListed struct{ target, raw string }
+
+// xcodeCrash is the crash xcodebuild names as an early exit's underlying
+// error: "Crash: HomeCooked (3584) Board.columns.getter".
+type xcodeCrash struct{ proc, pid, frame string }
+
+// xcodeKey is a test's Class/method, the part every form of its name has.
+func xcodeKey(n string) string {
+	parts := strings.Split(strings.ReplaceAll(n, "()", ""), "/")
+	if len(parts) > 2 {
+		parts = parts[len(parts)-2:]
+	}
+	return strings.Join(parts, "/")
 }
 
 // resolve finds the started test a message names in another form: the
 // restart line says TestingTestTests/testFailure() of the test that
 // started as -[TestingTestTests.TestingTestTests testFailure].
 func (p *xcodeParser) resolve(name string) string {
-	key := func(n string) string {
-		parts := strings.Split(strings.ReplaceAll(n, "()", ""), "/")
-		if len(parts) > 2 {
-			parts = parts[len(parts)-2:]
-		}
-		return strings.Join(parts, "/")
-	}
-	k := key(name)
+	k := xcodeKey(name)
 	for i := len(p.startedNames) - 1; i >= 0; i-- {
-		if key(p.startedNames[i]) == k {
+		if xcodeKey(p.startedNames[i]) == k {
 			return p.startedNames[i]
 		}
 	}
@@ -461,7 +484,11 @@ var (
 	stIssue         = regexp.MustCompile(`^\S+\s+Test (.+?) recorded an issue(?: with .*?)? at ([^\s:]+):(\d+):(\d+): (.*)$`)
 	stRunOrCase     = regexp.MustCompile(`^\S+\s+Test (?:run (?:started|with)|case passing )`)
 	stSkipped       = regexp.MustCompile(`^\S+\s+Test (.+?) skipped(?:: "(.*)")?\.?$`)
-	xcRestart       = regexp.MustCompile(`Restarting after unexpected exit(?:, crash,)?(?: or crash| or test timeout)? in (.+?); summary will include`)
+	xcRestart       = regexp.MustCompile(`Restarting after unexpected exit(?:, crash,)?(?: or crash| or test timeout)?(?: in (.+?))?; summary will include`)
+	xcTargetError   = regexp.MustCompile(`^\s+(.+?) encountered an error \((.*)\)$`)
+	xcCrashNamed    = regexp.MustCompile(`Crash: ([^()]+?) \((\d+)\)(?: ([^()]+))?\)`)
+	xcCloneRunner   = regexp.MustCompile(` on '[^']* - (\S+)-Runner \(\d+\)'`)
+	xcSession       = regexp.MustCompile(`Beginning test session (\S+?)(?:Clone)?-[0-9A-F]{8}-[0-9A-F-]{27} `)
 	swiftFatal      = regexp.MustCompile(`(?:^|\] |: )(Fatal error|Precondition failed|Assertion failed)(?:: (.*?))?(?:: file (.+?), line (\d+))?$`)
 	swiftFatalAt    = regexp.MustCompile(`^(.+?\.swift):(\d+): (Fatal error|Precondition failed|Assertion failed): (.*)$`)
 	logProcess      = regexp.MustCompile(`^\d{4}-\d\d-\d\d [\d:.]+(?:[-+]\d{4})? (\S+?)\[\d+:[0-9a-fx]+\]`)
@@ -492,6 +519,13 @@ var xcodeIndicators = []struct {
 	{"Failed to background test runner", "test_runner_background_failed"},
 	{"Test runner failed to initialize for UI testing", "ui_test_runner_initialize_failed"},
 	{"Failed to install or launch the test runner", "test_runner_launch_failed"},
+	// The testing infrastructure failing, not the code under test.
+	{"Timed out registering for testing event accessibility notifications", "test_runner_infrastructure_error"},
+	{"is unknown to FrontBoard", "test_runner_infrastructure_error"},
+	{"Failed to install or launch the test runner", "test_runner_infrastructure_error"},
+	{"Failed to launch app with identifier", "test_runner_infrastructure_error"},
+	{"Failed to install the app", "test_runner_infrastructure_error"},
+	{"Failed to prepare device", "test_runner_infrastructure_error"},
 	{"crashed with signal", "test_process_crashed"},
 	{"Test crashed", "test_process_crashed"},
 }
@@ -556,11 +590,27 @@ func (p *xcodeParser) Line(s Stream, b []byte, _ bool) {
 			p.indicate(ind.name, line)
 		}
 	}
+	if m := xcCrashNamed.FindStringSubmatch(line); m != nil && p.crash == nil {
+		p.crash = &xcodeCrash{proc: strings.TrimSpace(m[1]), pid: m[2], frame: strings.TrimSpace(m[3])}
+		p.procs[p.crash.proc] = true
+	}
+	if m := xcSession.FindStringSubmatch(line); m != nil {
+		p.session = m[1]
+	}
 	if m := xcRestart.FindStringSubmatch(line); m != nil {
-		name := p.resolve(p.xctestName(m[1]))
 		p.indicate("test_restarted_after_crash", line)
-		p.suspects = append(p.suspects, name)
-		p.crashTest(name, "the test process crashed or timed out in this test; xcodebuild restarted the test runner after it")
+		// Xcode 15 and later name no test: the one that started last and
+		// has not ended is the one the process died in.
+		name := ""
+		if m[1] != "" {
+			name = p.resolve(p.xctestName(m[1]))
+		} else if running := p.rec.Progress().Running; len(running) > 0 {
+			name = running[len(running)-1].Name
+		}
+		if name != "" {
+			p.suspects = append(p.suspects, name)
+			p.crashTest(name, "the test process crashed or timed out in this test; xcodebuild restarted the test runner after it")
+		}
 		return
 	}
 	if m := swiftFatalAt.FindStringSubmatch(line); m != nil {
@@ -583,6 +633,7 @@ func (p *xcodeParser) Line(s Stream, b []byte, _ bool) {
 			if len(p.testingFail) < 20 {
 				p.testingFail = append(p.testingFail, strings.TrimSpace(line))
 			}
+			p.blockLine(line)
 			return
 		}
 		p.inFailBlock = false
@@ -590,6 +641,7 @@ func (p *xcodeParser) Line(s Stream, b []byte, _ bool) {
 	switch {
 	case line == "Testing failed:" || line == "Failing tests:":
 		p.inFailBlock = true
+		p.inFailing, p.failTarget = line == "Failing tests:", ""
 		return
 	case strings.HasPrefix(line, "** ") && strings.HasSuffix(line, " **"):
 		p.terminator = strings.Trim(line, "* ")
@@ -625,6 +677,7 @@ func (p *xcodeParser) Line(s Stream, b []byte, _ bool) {
 		case "skipped":
 			p.rec.End("", name, report.TestSkipped, xcSeconds(m[3]), nil)
 		case "failed":
+			p.parallelTest(name, line)
 			p.endFailed(name, xcSeconds(m[3]), "failed (xcodebuild printed no assertion for it)")
 		}
 		return
@@ -694,6 +747,44 @@ func (p *xcodeParser) Line(s Stream, b []byte, _ bool) {
 	}
 }
 
+// blockLine reads a line of the "Testing failed:" or "Failing tests:"
+// block: a target's error, a target header, or a failed test.
+func (p *xcodeParser) blockLine(line string) {
+	if !p.inFailing {
+		if m := xcTargetError.FindStringSubmatch(line); m != nil {
+			p.targetErrors = append(p.targetErrors, m[1]+": "+m[2])
+		}
+		return
+	}
+	entry := strings.TrimSpace(line)
+	if strings.HasSuffix(entry, ":") && !strings.HasPrefix(entry, "-[") {
+		p.failTarget = strings.TrimSuffix(entry, ":")
+		return
+	}
+	p.listed = append(p.listed, xcodeListed{target: p.failTarget, raw: entry})
+}
+
+// parallelTest notes a test named by a parallel-testing line (Test case
+// 'Class.method()' failed on 'Clone 1 of …'), which names no test target,
+// with the target the log gives: a UI test's -Runner, the bundle, or the
+// test session.
+func (p *xcodeParser) parallelTest(name, line string) {
+	if !strings.HasPrefix(line, "Test case '") || strings.Count(name, "/") != 1 {
+		return
+	}
+	if p.parallel == nil {
+		p.parallel = map[string]string{}
+	}
+	target := p.bundleName
+	if m := xcCloneRunner.FindStringSubmatch(line); m != nil {
+		target = m[1]
+	}
+	if target == "" {
+		target = p.session
+	}
+	p.parallel[name] = target
+}
+
 func xcSeconds(s string) time.Duration {
 	f, _ := strconv.ParseFloat(s, 64)
 	return durationOf(f)
@@ -760,7 +851,39 @@ func (p *xcodeParser) rerunFor(test string) string {
 	if len(p.rerun) == 0 {
 		return ""
 	}
+	if _, ok := p.parallel[test]; ok {
+		return p.parallelRerun(test)
+	}
 	return shell.Join(append(slices.Clone(p.rerun), "-only-testing:"+test))
+}
+
+// parallelRerun is the rerun of a test known only as Class/method():
+// -only-testing reads two parts as Target/Class, so it needs the test
+// target, from the log or the scheme. Without one it is empty rather than
+// a selector that runs the wrong tests.
+func (p *xcodeParser) parallelRerun(test string) string {
+	target := p.parallel[test]
+	if target == "" {
+		target = p.listedTarget(test)
+	}
+	if target == "" {
+		target = p.schemeTestTarget()
+	}
+	if target == "" {
+		return ""
+	}
+	cls, method, _ := strings.Cut(test, "/")
+	return shell.Join(append(slices.Clone(p.rerun), "-only-testing:"+target+"/"+cls+"/"+strings.TrimSuffix(method, "()")))
+}
+
+// listedTarget is the target the "Failing tests:" block lists a test under.
+func (p *xcodeParser) listedTarget(test string) string {
+	for _, l := range p.listed {
+		if l.target != "" && xcodeKey(p.xctestName(l.raw)) == xcodeKey(test) {
+			return l.target
+		}
+	}
+	return ""
 }
 
 func (p *xcodeParser) relFile(file string) string {
@@ -859,6 +982,14 @@ func (p *xcodeParser) Finish(exit report.Exit) Outcome {
 		return out
 	}
 
+	if p.recordListed() > 0 {
+		failed = true
+	}
+	noRerun := p.fixParallelReruns()
+	if len(noRerun) > 0 {
+		hints = append(hints, fmt.Sprintf("no rerun command for %s: the log does not name the test target, and -only-testing reads Class/method as Target/Class; rerun with -only-testing:TARGET/Class/method", strings.Join(noRerun, ", ")))
+	}
+
 	// A test with a failure whose end never came (the runner was
 	// restarted, or the log stops) still failed.
 	for name := range p.fails {
@@ -869,6 +1000,12 @@ func (p *xcodeParser) Finish(exit report.Exit) Outcome {
 		}
 	}
 	reports := p.crashReports(time.Now())
+	// An early exit with no crash behind it is the runner failing to
+	// start or to stay up, not the code under test.
+	if slices.Contains(p.indicators, "early_unexpected_exit") && p.crash == nil && p.fatal == nil && len(reports) == 0 &&
+		!slices.Contains(p.indicators, "test_runner_infrastructure_error") {
+		p.indicators = append(p.indicators, "test_runner_infrastructure_error")
+	}
 	// SIGTERM, SIGINT or SIGKILL is how a run is stopped from outside
 	// (strobe's timeout or stuck verdict, a cancel): the runner says so,
 	// and the tests running stay running.
@@ -891,6 +1028,7 @@ func (p *xcodeParser) Finish(exit report.Exit) Outcome {
 		c := &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName,
 			CoreDump: exit.CoreDump, Indicators: slices.Clone(p.indicators)}
 		c.RunningTests = append(slices.Clone(p.suspects), runningNames...)
+		p.noteCrash(c.RunningTests)
 		if p.fatal != nil && p.fatal.test != "" && !slices.Contains(c.RunningTests, p.fatal.test) {
 			c.RunningTests = append(c.RunningTests, p.fatal.test)
 		}
@@ -918,7 +1056,7 @@ func (p *xcodeParser) Finish(exit report.Exit) Outcome {
 			hints = append(hints, fmt.Sprintf("Swift %s%s%s: %s", p.fatal.text, where, in, xcodeHints["swift_fatal_error"]))
 		}
 		for _, ind := range p.indicators {
-			if h, ok := xcodeHints[ind]; ok && ind != "swift_fatal_error" {
+			if h := p.hintFor(ind); h != "" && ind != "swift_fatal_error" {
 				hints = append(hints, h)
 			}
 		}
@@ -966,6 +1104,142 @@ func (p *xcodeParser) Finish(exit report.Exit) Outcome {
 	}
 	out.Hint = strings.Join(hints, "; ")
 	return out
+}
+
+// recordListed records the tests the "Failing tests:" block names that no
+// line before recorded (a crash, or a parallel run, can leave a failure
+// unprinted). It returns how many it recorded.
+func (p *xcodeParser) recordListed() int {
+	known := map[string]bool{}
+	for _, t := range p.rec.Tests() {
+		known[xcodeKey(t.Name)] = true
+	}
+	n := 0
+	for _, l := range p.listed {
+		name := p.xctestName(l.raw)
+		if known[xcodeKey(name)] {
+			continue
+		}
+		known[xcodeKey(name)] = true
+		if l.target != "" && strings.Count(name, "/") == 1 {
+			cls, method, _ := strings.Cut(name, "/")
+			name = l.target + "/" + cls + "/" + strings.TrimSuffix(method, "()")
+		} else if strings.Count(name, "/") == 1 {
+			p.parallelTest(name, "Test case '")
+		}
+		p.rec.End("", name, report.TestFailed, 0, &report.Failure{Name: name, Rerun: p.rerunFor(name),
+			Message: "xcodebuild lists this test under \"Failing tests:\" but printed no failure for it: the result bundle has the details"})
+		n++
+	}
+	return n
+}
+
+// fixParallelReruns sets the reruns of the tests parallel lines named, now
+// that the whole log is read, and returns those whose target is unknown.
+func (p *xcodeParser) fixParallelReruns() []string {
+	var unknown []string
+	for _, t := range p.rec.Tests() {
+		if _, ok := p.parallel[t.Name]; !ok || t.Status != report.TestFailed {
+			continue
+		}
+		f := p.rec.Failure("", t.Name)
+		if f == nil {
+			continue
+		}
+		if f.Rerun = p.parallelRerun(t.Name); f.Rerun == "" && len(p.rerun) > 0 {
+			unknown = append(unknown, t.Name)
+		}
+	}
+	return unknown
+}
+
+// noteCrash adds the crash xcodebuild named to the failures of the tests
+// it killed.
+func (p *xcodeParser) noteCrash(tests []string) {
+	if p.crash == nil {
+		return
+	}
+	for _, name := range tests {
+		if f := p.rec.Failure("", name); f != nil && !strings.Contains(f.Message, p.crash.String()) {
+			f.Message = strings.TrimSpace(f.Message + "\n" + p.crash.String())
+		}
+	}
+}
+
+func (c *xcodeCrash) String() string {
+	s := fmt.Sprintf("%s (pid %s) crashed", c.proc, c.pid)
+	if c.frame != "" {
+		s += " in " + c.frame
+	}
+	return s
+}
+
+// hintFor is the next step for an indicator, told from what the log says.
+func (p *xcodeParser) hintFor(ind string) string {
+	switch ind {
+	case "early_unexpected_exit":
+		return p.earlyExitHint()
+	case "test_runner_infrastructure_error":
+		return p.infrastructureHint()
+	}
+	return xcodeHints[ind]
+}
+
+// earlyExitHint says what the log says of an "Early unexpected exit": the
+// process that crashed and where, and whether tests had run.
+func (p *xcodeParser) earlyExitHint() string {
+	n := len(p.startedNames)
+	last := ""
+	if n > 0 {
+		if t, ok := p.rec.Lookup("", p.startedNames[n-1]); ok && t.Status != report.TestPassed && t.Status != report.TestSkipped {
+			last = t.Name // it did not pass: the exit came inside it
+		}
+	}
+	frame := "the crashing frame"
+	if p.crash != nil && p.crash.frame != "" {
+		frame = p.crash.frame
+	}
+	switch {
+	case p.crash != nil && last != "":
+		return fmt.Sprintf("%s while %s ran (%d test(s) had started), and xcodebuild gave up on the test runner (Early unexpected exit): rerun it alone with -only-testing and look at %s",
+			p.crash, last, n, frame)
+	case p.crash != nil && n > 0:
+		return fmt.Sprintf("%s after %d test(s) had run, outside any test (Early unexpected exit): look at %s and at what runs between tests (setUp/tearDown of a class, a host app's lifecycle)", p.crash, n, frame)
+	case p.crash != nil:
+		return fmt.Sprintf("%s before testing began (Early unexpected exit): look at its launch code (AppDelegate, @main) and at %s", p.crash, frame)
+	case last != "":
+		return fmt.Sprintf("the test runner exited unexpectedly while %s ran and xcodebuild did not restart it (Early unexpected exit): rerun it alone with -only-testing and read the crash report", last)
+	case n > 0:
+		return fmt.Sprintf("the test runner exited unexpectedly after %d test(s) had run, outside any test (Early unexpected exit): the error xcodebuild names says why", n)
+	}
+	return xcodeHints["early_unexpected_exit"]
+}
+
+// infrastructureHint quotes the test runner's own error and says it is
+// not a failure of the code under test.
+func (p *xcodeParser) infrastructureHint() string {
+	quote := ""
+	for _, e := range p.targetErrors {
+		quote = e
+		break
+	}
+	if quote == "" {
+		for _, ev := range p.evidence {
+			for _, ind := range xcodeIndicators {
+				if (ind.name == "test_runner_infrastructure_error" && strings.Contains(ev, ind.phrase)) || strings.Contains(ev, "Early unexpected exit") {
+					quote = ev
+				}
+			}
+			if quote != "" {
+				break
+			}
+		}
+	}
+	// The error's boilerplate asks for a bug report; the details file has it whole.
+	if i := strings.Index(quote, " If you believe this error represents a bug"); i >= 0 {
+		quote = quote[:i]
+	}
+	return fmt.Sprintf("the test runner failed, not the code under test: %q; rerun, and if it repeats reset the simulator (xcrun simctl shutdown all; xcrun simctl erase all)", quote)
 }
 
 // cleanup removes the run's directory after a clean pass, or when there is
@@ -1185,4 +1459,63 @@ func (p *xcodeParser) ourProcess(proc string) bool {
 		return true
 	}
 	return p.scheme != "" && strings.EqualFold(proc, p.scheme)
+}
+
+// xcscheme is the part of a scheme file (.xcscheme) that names its test
+// targets.
+type xcscheme struct {
+	Testables []struct {
+		Skipped   string `xml:"skipped,attr"`
+		Buildable struct {
+			BlueprintName string `xml:"BlueprintName,attr"`
+		} `xml:"BuildableReference"`
+	} `xml:"TestAction>Testables>TestableReference"`
+}
+
+// schemeTestTarget is the test target of the run's scheme when it has
+// exactly one, read from the shared scheme file next to the project or
+// workspace; otherwise empty.
+func (p *xcodeParser) schemeTestTarget() string {
+	if p.schemeTarget != nil {
+		return *p.schemeTarget
+	}
+	target := ""
+	p.schemeTarget = &target
+	scheme := p.scheme
+	var containers []string
+	for i := 0; i+1 < len(p.rerun); i++ {
+		switch p.rerun[i] {
+		case "-scheme":
+			scheme = p.rerun[i+1]
+		case "-project", "-workspace":
+			containers = append(containers, p.rerun[i+1])
+		}
+	}
+	if scheme == "" {
+		return ""
+	}
+	// A workspace's schemes may be in any of its projects.
+	ws, projs := xcodeContainers(p.root)
+	containers = append(containers, append(ws, projs...)...)
+	for _, c := range containers {
+		b, err := os.ReadFile(filepath.Join(p.root, c, "xcshareddata", "xcschemes", scheme+".xcscheme"))
+		if err != nil {
+			continue
+		}
+		var sc xcscheme
+		if xml.Unmarshal(b, &sc) != nil {
+			return ""
+		}
+		var names []string
+		for _, t := range sc.Testables {
+			if n := t.Buildable.BlueprintName; n != "" && t.Skipped != "YES" && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		if len(names) == 1 {
+			target = names[0]
+		}
+		return target
+	}
+	return ""
 }

@@ -459,3 +459,99 @@ func TestXcodebuildDetect(t *testing.T) {
 		}
 	}
 }
+
+func xcodeSample(name string) string {
+	p, _ := filepath.Abs(filepath.Join("testdata", "xcodebuild", "samples", name))
+	return p
+}
+
+// TestXcodebuildSamples replays real consoles of public projects kept
+// apart from the team's corpus (testdata/xcodebuild/samples, sources in
+// testdata/xcodebuild/README.md), each for one defect found replaying them.
+func TestXcodebuildSamples(t *testing.T) {
+	for _, tc := range []struct {
+		log, scheme string // scheme: the one test target of a shared scheme file
+		check       func(t *testing.T, rec *Recorder, out Outcome)
+	}{
+		{"bitrise-timed-out-registering-xcode8.txt", "", func(t *testing.T, rec *Recorder, out Outcome) {
+			wantCrash(t, out, "test_runner_infrastructure_error", "")
+			if out.Crash.SilentFailure || rec.Progress().Passed != 2 {
+				t.Errorf("crash %+v progress %+v, want the runner's error and the 2 passed tests", out.Crash, rec.Progress())
+			}
+			for _, want := range []string{"ios-xcode-8.0UITests: Timed out registering for testing event accessibility notifications.", "not the code under test", "xcrun simctl erase"} {
+				if !strings.Contains(out.Hint, want) {
+					t.Errorf("hint %q lacks %q", out.Hint, want)
+				}
+			}
+		}},
+		{"fastlane-parallel-failing-tests-unprinted-xcode13.log", "", func(t *testing.T, rec *Recorder, out Outcome) {
+			if p := rec.Progress(); p.Failed != 2 {
+				t.Errorf("failed %d, want the 2 tests of Failing tests:", p.Failed)
+			}
+			tt, _ := testByName(rec.Tests(), "Foo-UI-Tests/Test2/testSomething")
+			if tt.Failure == nil || !strings.HasSuffix(tt.Failure.Rerun, " -only-testing:Foo-UI-Tests/Test2/testSomething") {
+				t.Errorf("listed test %+v", tt)
+			}
+			wantCrash(t, out, "test_runner_infrastructure_error", "")
+			if !strings.Contains(out.Hint, "Failed to prepare device 'Clone 5 of iPad Pro (9.7-inch)' for impending launch.") {
+				t.Errorf("hint %q does not quote the runner's error", out.Hint)
+			}
+		}},
+		{"fastlane-parallel-testing-failure-xcode10.log", "", func(t *testing.T, rec *Recorder, out Outcome) {
+			if p := rec.Progress(); p.Failed != 1 || p.Passed != 17 {
+				t.Errorf("progress %+v, want 17 passed and 1 failed", p)
+			}
+			tt, _ := testByName(rec.Tests(), "TestingTestTests/testFailure()")
+			if tt.Failure == nil || !strings.HasSuffix(tt.Failure.Rerun, " -only-testing:TestingTestTests/TestingTestTests/testFailure") {
+				t.Errorf("rerun of a parallel failure, target from the test session: %+v", tt.Failure)
+			}
+		}},
+		{"fastlane-xcode26-testing-failure.log", "", func(t *testing.T, rec *Recorder, out Outcome) {
+			ui, _ := testByName(rec.Tests(), "ExampleTestUITests/testExample()")
+			if ui.Failure == nil || !strings.HasSuffix(ui.Failure.Rerun, " -only-testing:ExampleTestUITests/ExampleTestUITests/testExample") {
+				t.Errorf("UI test rerun, target from its -Runner: %+v", ui.Failure)
+			}
+			unit, _ := testByName(rec.Tests(), "ExampleTestTests/testExample()")
+			if unit.Failure == nil || unit.Failure.Rerun != "" || !strings.Contains(out.Hint, "no rerun command for ExampleTestTests/testExample(): the log does not name the test target") {
+				t.Errorf("unit test %+v hint %q: want no rerun, and the hint saying why", unit.Failure, out.Hint)
+			}
+		}},
+		{"fastlane-xcode26-testing-failure.log", "ExampleTestTests", func(t *testing.T, rec *Recorder, out Outcome) {
+			unit, _ := testByName(rec.Tests(), "ExampleTestTests/testExample()")
+			if unit.Failure == nil || !strings.HasSuffix(unit.Failure.Rerun, " -only-testing:ExampleTestTests/ExampleTestTests/testExample") {
+				t.Errorf("unit test rerun, target from the scheme: %+v", unit.Failure)
+			}
+		}},
+		{"minello-early-exit-after-restart-xcode15.txt", "", func(t *testing.T, rec *Recorder, out Outcome) {
+			const name = "HomeCookedTests/BoardsRepositoryTests/testCreateBoardWithColumnsAndCards"
+			wantCrash(t, out, "test_restarted_after_crash", name)
+			tt, _ := testByName(rec.Tests(), name)
+			if tt.Status != report.TestFailed || tt.Failure == nil || !strings.Contains(tt.Failure.Message, "crashed") ||
+				!strings.Contains(tt.Failure.Message, "HomeCooked (pid 3584) crashed in Board.columns.getter") {
+				t.Errorf("the test the runner died in: %+v", tt)
+			}
+			if slices.Contains(out.Crash.Indicators, "test_runner_infrastructure_error") {
+				t.Errorf("a crash of the app taken for the infrastructure: %v", out.Crash.Indicators)
+			}
+			if !strings.Contains(out.Hint, "HomeCooked (pid 3584) crashed in Board.columns.getter while "+name+" ran") || strings.Contains(out.Hint, "before testing began") {
+				t.Errorf("hint %q does not say what the log says", out.Hint)
+			}
+		}},
+	} {
+		t.Run(tc.log+tc.scheme, func(t *testing.T) {
+			standin(t, map[string]string{"STANDIN_LOG": xcodeSample(tc.log), "STANDIN_EXIT": "65"})
+			root := t.TempDir()
+			if tc.scheme != "" {
+				dir := filepath.Join(root, "TestingTest.xcodeproj", "xcshareddata", "xcschemes")
+				os.MkdirAll(dir, 0o755)
+				b, err := os.ReadFile(xcodeSample("TestingTest.xcscheme"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(filepath.Join(dir, "TestingTest.xcscheme"), []byte(strings.ReplaceAll(string(b), "{{TARGET}}", tc.scheme)), 0o644)
+			}
+			rec, out, _ := runReal(t, xcodebuild{}, Request{ProjectRoot: root, Command: xcodeCommand})
+			tc.check(t, rec, out)
+		})
+	}
+}

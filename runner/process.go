@@ -304,8 +304,8 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	}
 	// The adapter's hint knows the framework, the runner's the ending:
 	// an answer may need both.
-	if h := r.hint(status, crash); h != "" && h != resp.Hint {
-		resp.Hint = strings.TrimSpace(resp.Hint + " " + h)
+	if h := r.hint(status, crash); h != resp.Hint {
+		resp.Hint = joinHints(resp.Hint, h)
 	}
 
 	rec := &details.Record{Response: *resp, ProjectRoot: r.req.ProjectRoot, Adapter: r.adapter.Name(),
@@ -326,6 +326,25 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		resp.Hint = strings.TrimSpace(resp.Hint + " (no details file: " + err.Error() + ")")
 	}
 	r.resp = resp
+}
+
+// joinHints joins the adapter's hint and the runner's as two sentences:
+// each is written as a clause, and a bare space between them reads as one
+// run-on sentence. One alone is kept as it is.
+func joinHints(adapter, runner string) string {
+	adapter, runner = strings.TrimSpace(adapter), strings.TrimSpace(runner)
+	if adapter == "" || runner == "" {
+		return adapter + runner
+	}
+	return sentence(adapter) + " " + strings.ToUpper(runner[:1]) + sentence(runner)[1:]
+}
+
+// sentence ends s with a period unless it already ends a sentence.
+func sentence(s string) string {
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
 }
 
 // hint says what to do next, for the answers that need one.

@@ -284,3 +284,42 @@ func TestBadRequests(t *testing.T) {
 		})
 	}
 }
+
+// TestHintsJoinAsSentences replays a real xcodebuild console in which the
+// test host crashed: the adapter's hint and the runner's must read as
+// separate sentences, not one run-on.
+func TestHintsJoinAsSentences(t *testing.T) {
+	root, _ := filepath.Abs("..")
+	standin := filepath.Join(root, "testdata", "xcodebuild-standin")
+	log := filepath.Join(root, "adapters", "testdata", "xcodebuild", "corpus", "fastlane-non-parallel-testing-failure-xcode10.log")
+	req := Request{ProjectRoot: t.TempDir(), Framework: "xcodebuild",
+		Command: "xcodebuild test -project TestingTest.xcodeproj -scheme TestingTest -destination platform=macOS",
+		Env:     map[string]string{"PATH": standin + ":" + os.Getenv("PATH"), "HOME": t.TempDir(), "STANDIN_LOG": log, "STANDIN_EXIT": "65"}}
+	resp, _ := runReq(t, req)
+	if resp.Status != report.Crashed {
+		t.Fatalf("status %s, want crashed", resp.Status)
+	}
+	for _, bad := range []string{"test runner the process", " the process crashed", ".."} {
+		if strings.Contains(resp.Hint, bad) {
+			t.Errorf("hint %q holds %q", resp.Hint, bad)
+		}
+	}
+	if !strings.Contains(resp.Hint, ". The process crashed while") || !strings.HasSuffix(resp.Hint, ".") {
+		t.Errorf("hint %q: the runner's sentence does not stand on its own", resp.Hint)
+	}
+}
+
+func TestJoinHints(t *testing.T) {
+	for _, tc := range []struct{ adapter, runner, want string }{
+		{"", "the process crashed: see the details file", "the process crashed: see the details file"},
+		{"rerun it alone", "", "rerun it alone"},
+		{"rerun it alone", "the process crashed", "rerun it alone. The process crashed."},
+		{"rerun it alone.", "the process crashed.", "rerun it alone. The process crashed."},
+		{"is it missing?", "run it by hand (a missing library?)", "is it missing? Run it by hand (a missing library?)."},
+		{"  ", "", ""},
+	} {
+		if got := joinHints(tc.adapter, tc.runner); got != tc.want {
+			t.Errorf("joinHints(%q, %q) = %q, want %q", tc.adapter, tc.runner, got, tc.want)
+		}
+	}
+}
