@@ -21,7 +21,10 @@ test: vet
 test-short:
 	$(GO) test -short ./...
 
+# An untidy go.mod (a direct dependency marked indirect, go.sum missing what
+# tidy adds) builds here but fails elsewhere; -diff checks without writing.
 vet:
+	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 
