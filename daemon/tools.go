@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
+	"strobe/adapters"
 	"strobe/details"
 	"strobe/report"
 	"strobe/runner"
@@ -127,6 +128,13 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir}, s.hello.PID)
 	if err != nil {
 		s.d.log.Info("run refused", zap.Any("root", in.ProjectRoot), zap.Any("error", err.Error()))
+		// A project the adapter knows but that is not ready (tests never
+		// built) is an answer, not a failed call: status error with the
+		// framework and the hint.
+		var u *adapters.UsageError
+		if errors.As(err, &u) && u.Framework != "" {
+			return nil, runner.ErrorResponse(err), nil
+		}
 		return nil, nil, toolError(err)
 	}
 	s.d.log.Info("run started", zap.Any("runId", e.id), zap.Any("root", e.root), zap.Any("framework", e.framework), zap.Any("clientPid", s.hello.PID))
