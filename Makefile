@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/strobe
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build demo test test-short bench vet clean
+.PHONY: build demo test test-short bench vet cross clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/strobe
@@ -15,15 +15,25 @@ demo: build
 
 # The whole suite, real frameworks included. CI=true turns a missing tool
 # into a failure instead of a skip.
-test: vet
+test: vet cross
 	$(GO) test -count=1 -timeout 14m ./...
 
 test-short:
 	$(GO) test -short ./...
 
+# An untidy go.mod (a direct dependency marked indirect, go.sum missing what
+# tidy adds) builds here but fails elsewhere; -diff checks without writing.
 vet:
+	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+
+# The first users are on macOS: vet and build for darwin too, so nothing
+# Linux-only (/proc, Pdeathsig) leaks into shared code. Go alone does it: no
+# cgo, no SDK.
+cross:
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./... && GOOS=darwin GOARCH=arm64 $(GO) build ./...
+	GOOS=darwin GOARCH=amd64 $(GO) vet ./... && GOOS=darwin GOARCH=amd64 $(GO) build ./...
 
 # Benchmarks compare strobe with what it wraps, side by side in one run.
 bench: build

@@ -145,9 +145,22 @@ type Outcome struct {
 
 // UsageError is a request strobe cannot run as asked. Its text says what to
 // do instead; the CLI exits 2 on it and the response has status error.
-type UsageError struct{ Msg string }
+type UsageError struct {
+	Msg string
+	// Framework and Hint are set when the framework is known but the
+	// project lacks what it needs to run (Catch2 tests never built): the
+	// answer names the framework, and Hint says what to do, such as the
+	// build command to run.
+	Framework string
+	Hint      string
+}
 
-func (e *UsageError) Error() string { return e.Msg }
+func (e *UsageError) Error() string {
+	if e.Hint == "" {
+		return e.Msg
+	}
+	return e.Msg + ": " + e.Hint
+}
 
 // IsUsage reports whether err is (or wraps) a UsageError.
 func IsUsage(err error) bool {

@@ -3,6 +3,7 @@ package adapters
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -295,6 +296,94 @@ func findCatch2Binaries(root string) (bins, trees []string) {
 	return bins, trees
 }
 
+// catch2BuildCommand is the command that builds a project's tests, from
+// what the project has: a configured build tree only needs building; CMake
+// presets name their own configure and build steps; otherwise configure
+// into build/. trees are the build trees findCatch2Binaries saw.
+func catch2BuildCommand(root string, trees []string) string {
+	for _, tree := range trees {
+		if fileExists(filepath.Join(root, tree, "CMakeCache.txt")) {
+			return "cmake --build " + shell.Quote(strings.TrimSuffix(tree, "/"))
+		}
+	}
+	if c := cmakePresetCommand(root); c != "" {
+		return c
+	}
+	dir := "build"
+	if len(trees) > 0 {
+		dir = strings.TrimSuffix(trees[0], "/")
+	}
+	return fmt.Sprintf("cmake -S %s -B %s && cmake --build %s", shell.Quote(cmakeSourceDir(root)), shell.Quote(dir), shell.Quote(dir))
+}
+
+// cmakePresets is the part of CMakePresets.json a build command needs.
+type cmakePresets struct {
+	ConfigurePresets []struct {
+		Name      string `json:"name"`
+		Hidden    bool   `json:"hidden"`
+		BinaryDir string `json:"binaryDir"`
+	} `json:"configurePresets"`
+	BuildPresets []struct {
+		Name            string `json:"name"`
+		Hidden          bool   `json:"hidden"`
+		ConfigurePreset string `json:"configurePreset"`
+	} `json:"buildPresets"`
+}
+
+// cmakePresetCommand builds with the project's first visible configure
+// preset: through a build preset made for it, else in its binaryDir when
+// that needs no macro but ${sourceDir} and ${presetName}. It is empty when
+// the presets (CMakeUserPresets.json first, as cmake reads it) give no such
+// command.
+func cmakePresetCommand(root string) string {
+	for _, name := range []string{"CMakeUserPresets.json", "CMakePresets.json"} {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			continue
+		}
+		var p cmakePresets
+		if json.Unmarshal(b, &p) != nil {
+			continue
+		}
+		for _, c := range p.ConfigurePresets {
+			if c.Hidden || c.Name == "" {
+				continue
+			}
+			configure := "cmake --preset " + shell.Quote(c.Name)
+			for _, bp := range p.BuildPresets {
+				if !bp.Hidden && bp.ConfigurePreset == c.Name {
+					return configure + " && cmake --build --preset " + shell.Quote(bp.Name)
+				}
+			}
+			dir := strings.NewReplacer("${sourceDir}/", "", "${sourceDir}", ".", "${presetName}", c.Name).Replace(c.BinaryDir)
+			if dir != "" && !strings.Contains(dir, "$") {
+				return configure + " && cmake --build " + shell.Quote(dir)
+			}
+		}
+	}
+	return ""
+}
+
+// cmakeSourceDir is the project's top CMakeLists.txt directory, relative
+// to root: "." unless the project keeps it deeper.
+func cmakeSourceDir(root string) string {
+	best := "."
+	if fileExists(filepath.Join(root, "CMakeLists.txt")) {
+		return best
+	}
+	depth := -1
+	walkLimited(root, 3, func(path string, d fs.DirEntry) {
+		if d.Name() != "CMakeLists.txt" {
+			return
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		if n := strings.Count(rel, string(filepath.Separator)); depth < 0 || n < depth {
+			best, depth = rel, n
+		}
+	}, catch2BuildDir)
+	return best
+}
+
 // catch2ValueOptions are the Catch2 options that take a separate value.
 var catch2ValueOptions = []string{"-r", "--reporter", "-o", "--out", "-d", "--durations", "-c", "--section",
 	"-n", "--name", "--order", "--rng-seed", "-w", "--warn", "-x", "--abortx", "--use-colour", "--colour-mode",
@@ -376,7 +465,8 @@ func (catch2) Plan(req Request, rec *Recorder) (*Plan, error) {
 			if len(trees) > 0 {
 				where = "no built Catch2 test binary in " + strings.Join(trees, ", ")
 			}
-			return nil, usagef("catch2: %s: build the tests first (cmake -B build && cmake --build build), then rerun, or pass --command with the test binary", where)
+			return nil, &UsageError{Msg: "catch2: the tests are not built: " + where, Framework: "catch2",
+				Hint: fmt.Sprintf("build them with `%s`, then rerun, or pass --command with the test binary", catch2BuildCommand(req.ProjectRoot, trees))}
 		default:
 			return nil, usagef("catch2: several Catch2 test binaries found: %s: pass --command with the one to run (for example --command %s)", strings.Join(bins, ", "), shell.Quote(bins[0]))
 		}

@@ -1,7 +1,9 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
+	"strobe/adapters"
 	"strobe/details"
 	"strobe/report"
 	"strobe/runner"
@@ -102,6 +105,25 @@ func toolError(err error) error {
 	return errors.New(strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " "))
 }
 
+// answer is a tool's result: the response as structured content (the SDK
+// fills it from resp, through a map, so its keys come out sorted) and as
+// text marshalled here from the struct, so an agent reading the text sees
+// the fields in report.Response's order, status first, as strobe test
+// --json prints them, on one line. The SDK keeps a Content it is given.
+func answer(resp *report.Response, err error) (*mcp.CallToolResult, *report.Response, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // a rerun command's && stays readable
+	if err := enc.Encode(resp); err != nil {
+		return nil, nil, fmt.Errorf("marshaling the response: %w", err)
+	}
+	text := strings.TrimSuffix(b.String(), "\n")
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, resp, nil
+}
+
 func waitFor(ms *int64) (time.Duration, error) {
 	if ms == nil {
 		return DefaultWait, nil
@@ -127,11 +149,17 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir}, s.hello.PID)
 	if err != nil {
 		s.d.log.Info("run refused", zap.Any("root", in.ProjectRoot), zap.Any("error", err.Error()))
+		// A project the adapter knows but that is not ready (tests never
+		// built) is an answer, not a failed call: status error with the
+		// framework and the hint.
+		var u *adapters.UsageError
+		if errors.As(err, &u) && u.Framework != "" {
+			return answer(runner.ErrorResponse(err), nil)
+		}
 		return nil, nil, toolError(err)
 	}
 	s.d.log.Info("run started", zap.Any("runId", e.id), zap.Any("root", e.root), zap.Any("framework", e.framework), zap.Any("clientPid", s.hello.PID))
-	resp, err := s.wait(ctx, req, e, wait)
-	return nil, resp, err
+	return answer(s.wait(ctx, req, e, wait))
 }
 
 func (s *session) debugTestStatus(ctx context.Context, req *mcp.CallToolRequest, in StatusArgs) (*mcp.CallToolResult, *report.Response, error) {
@@ -146,10 +174,9 @@ func (s *session) debugTestStatus(ctx context.Context, req *mcp.CallToolRequest,
 		return nil, nil, err
 	}
 	if e == nil {
-		return nil, resp, nil
+		return answer(resp, nil)
 	}
-	resp, err = s.wait(ctx, req, e, wait)
-	return nil, resp, err
+	return answer(s.wait(ctx, req, e, wait))
 }
 
 func (s *session) debugTestCancel(ctx context.Context, req *mcp.CallToolRequest, in CancelArgs) (*mcp.CallToolResult, *report.Response, error) {
@@ -160,13 +187,13 @@ func (s *session) debugTestCancel(ctx context.Context, req *mcp.CallToolRequest,
 		return nil, nil, err
 	}
 	if e == nil {
-		return nil, resp, nil
+		return answer(resp, nil)
 	}
 	e.Cancel()
 	s.d.log.Info("run cancelled", zap.Any("runId", e.id), zap.Any("clientPid", s.hello.PID))
 	select {
 	case <-e.done:
-		return nil, e.Result(), nil
+		return answer(e.Result(), nil)
 	case <-ctx.Done():
 		return nil, nil, ctx.Err()
 	}

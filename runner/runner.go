@@ -183,6 +183,15 @@ func (r *Run) Running() *report.Response {
 // ErrorResponse is the response for a request that could not run.
 func ErrorResponse(err error) *report.Response {
 	resp := &report.Response{Status: report.Error, RunID: uuid.NewString(), Error: err.Error()}
+	// An adapter that knows the framework says so, with what to do in the
+	// hint rather than in the error's one line.
+	var u *adapters.UsageError
+	if errors.As(err, &u) && u.Framework != "" {
+		resp.Framework, resp.Hint = u.Framework, u.Hint
+		if err == error(u) {
+			resp.Error = u.Msg
+		}
+	}
 	return resp
 }
 

@@ -123,3 +123,32 @@ func TestXcodebuildThroughStandin(t *testing.T) {
 		t.Errorf("exit 65 with no output: crash %+v, want a silent failure", silent.resp.Crash)
 	}
 }
+
+// TestCatch2NotBuilt runs a CMake+Catch2 project that was never built: the
+// tests did not run, so the answer is an error, but one that names the
+// framework and says which build command to run, through the daemon and
+// without it.
+func TestCatch2NotBuilt(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "cmake-one")
+	if err := os.CopyFS(root, os.DirFS(testutil.Fixture("catch2", "cmake-one"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"test", root}, {"test", root, "--no-daemon"}} {
+		r := strobe(t, true, args...)
+		wantStatus(t, r, report.Error, 2)
+		if r.resp.Framework != "catch2" {
+			t.Errorf("%v: framework %q, want catch2", args, r.resp.Framework)
+		}
+		if want := "cmake -S . -B build && cmake --build build"; !strings.Contains(r.resp.Hint, want) {
+			t.Errorf("%v: hint %q, want the build command %q", args, r.resp.Hint, want)
+		}
+		if strings.Contains(r.resp.Error, "cmake -S") {
+			t.Errorf("%v: error %q repeats the hint", args, r.resp.Error)
+		}
+	}
+	// Without --json a person reads the hint too.
+	r := strobe(t, false, "test", root)
+	if r.code != 2 || !strings.Contains(r.stdout+r.stderr, "cmake -S . -B build && cmake --build build") {
+		t.Errorf("exit %d, output %q %q, want exit 2 and the build command", r.code, r.stdout, r.stderr)
+	}
+}

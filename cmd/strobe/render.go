@@ -29,6 +29,9 @@ func colorFor(w io.Writer) palette {
 func render(w io.Writer, r *report.Response, c palette) {
 	if r.Status == report.Error {
 		fmt.Fprintf(w, "%sERROR%s  %s\n", c.red, c.reset, r.Error)
+		if r.Hint != "" {
+			fmt.Fprintf(w, "\n%s\n", r.Hint)
+		}
 		return
 	}
 	col := c.red

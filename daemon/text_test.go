@@ -1,0 +1,108 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"strobe/report"
+)
+
+// startInProcess runs a daemon in this process for the test's lifetime and
+// returns a client session connected to it.
+func startInProcess(t *testing.T) *mcp.ClientSession {
+	t.Helper()
+	home, err := os.MkdirTemp("/tmp", "sdt") // short: the socket path has a length limit
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(home) })
+	p, err := PathsIn(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := make(chan error, 1)
+	go func() { ended <- Run(ctx, Options{Paths: p, Version: "test", noReaper: true}) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-ended; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	var c *Conn
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		if c, err = Dial(p, NewHello("test")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cs, err := NewClient("test", nil).Connect(context.Background(), c.Transport(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// TestTextContent checks the text an agent reads: the response's JSON in
+// report.Response's field order (status first, as strobe test --json
+// prints it), on one line, for each tool.
+func TestTextContent(t *testing.T) {
+	cs := startInProcess(t)
+	zero := int64(0)
+	root := t.TempDir()
+	calls := []struct {
+		name   string
+		args   func(runID string) any
+		status report.Status
+	}{
+		{"debug_test", func(string) any {
+			return TestArgs{ProjectRoot: root, Command: "sleep 0.5; echo 'ok 1 - a && b'", WaitMs: &zero}
+		}, report.Running},
+		{"debug_test_status", func(id string) any { return StatusArgs{RunID: id} }, report.Passed},
+		{"debug_test_cancel", func(id string) any { return CancelArgs{RunID: id} }, report.Passed},
+	}
+	var id string
+	for _, c := range calls {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.name, Arguments: c.args(id)})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", c.name, err, res)
+		}
+		if len(res.Content) != 1 {
+			t.Fatalf("%s: %d content blocks, want 1", c.name, len(res.Content))
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		var resp report.Response
+		if err := json.Unmarshal([]byte(text), &resp); err != nil {
+			t.Fatalf("%s: text is not a response: %v\n%s", c.name, err, text)
+		}
+		if resp.Status != c.status {
+			t.Fatalf("%s: status %s, want %s\n%s", c.name, resp.Status, c.status, text)
+		}
+		id = resp.RunID
+		// The same response marshalled from the struct: the wire order.
+		want, _ := json.Marshal(resp)
+		if !bytes.Equal(bytes.ReplaceAll([]byte(text), []byte(`\u0026`), []byte("&")), bytes.ReplaceAll(want, []byte(`\u0026`), []byte("&"))) {
+			t.Errorf("%s: text\n%s\nwant the fields in report.Response's order\n%s", c.name, text, want)
+		}
+		if !strings.HasPrefix(text, `{"status":"`+string(c.status)+`","runId":`) || strings.ContainsAny(text, "\n\t") {
+			t.Errorf("%s: text %q does not start with the status on one line", c.name, text)
+		}
+		// The structured content is the same response.
+		b, _ := json.Marshal(res.StructuredContent)
+		var structured report.Response
+		if err := json.Unmarshal(b, &structured); err != nil || structured.RunID != resp.RunID || structured.Status != resp.Status {
+			t.Errorf("%s: structured content %s differs from the text %s", c.name, b, text)
+		}
+	}
+}
