@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"strobe/internal/shell"
@@ -735,6 +736,13 @@ func (p *cargoParser) Line(s Stream, line []byte, cut bool) {
 		}
 		p.output(string(line))
 		return
+	}
+	if m.Type == "test" && strings.ContainsFunc(m.Name, unicode.IsControl) {
+		// "src\tests\basic.rs" unescaped is valid JSON with a tab and a
+		// backspace in it; no test name holds control characters.
+		if lm, ok := lenientLibtestEvent(line); ok {
+			m = lm
+		}
 	}
 	switch {
 	case m.Reason != "":

@@ -715,3 +715,33 @@ func TestCargoDoctestPhase(t *testing.T) {
 		t.Errorf("doctest: %s, want passed", got.Status)
 	}
 }
+
+// TestCargoWindowsNames replays libtest JSON whose test names hold Windows
+// paths written unescaped (Rust before 1.49): the lines are read leniently,
+// names literally, and when a line cannot be read at all the suite's own
+// totals win and the answer says so.
+func TestCargoWindowsNames(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		names  []string
+		unread int
+	}{
+		{"windows-names-76151", []string{`src\lib.rs - _foo (line 1)`}, 0},
+		{"windows-names-unreadable", []string{`src\tests\basic.rs - basic::parse (line 12)`, `src\lib.rs - func (line 47)`, `src\bin\main.rs - main (line 3)`}, 1},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			got := replayCargo("/project", cargoReadLines(t, "testdata/cargo/"+tc.file+".jsonl", Stdout), report.Exit{Exited: true, Code: 101})
+			golden(t, "cargo/"+tc.file, got)
+			var names []string
+			for _, test := range got.Tests {
+				names = append(names, test.Name)
+			}
+			if !slices.Equal(names, tc.names) {
+				t.Errorf("names %q, want %q", names, tc.names)
+			}
+			if got.Outcome.Unread != tc.unread || (tc.unread > 0) != (got.Outcome.Summary != nil) {
+				t.Errorf("unread %d, summary %+v; want %d unread", got.Outcome.Unread, got.Outcome.Summary, tc.unread)
+			}
+		})
+	}
+}
