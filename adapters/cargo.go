@@ -36,8 +36,10 @@ import (
 //
 // and a plain cargo test afterwards compiles nothing. Doctests cannot run
 // this way (rustdoc has no runner to carry the variable, and would reject the
-// libtest arguments), so the selection is never empty: the whole suite is
-// --tests, which leaves doctests out.
+// libtest arguments), so the selection is never empty: the test binaries are
+// --tests, and the doctests are a second step, a plain cargo test --doc
+// whose human output is read (cargo_doc.go), run after the first in one
+// shell (cargoBothArgv).
 //
 // Cargo's JSON messages (artifacts, diagnostics) and libtest's events share
 // stdout; cargo's "Running" lines and a test binary's exit status are on
