@@ -30,9 +30,12 @@ const (
 	LevelUnit        Level = "unit"
 	LevelIntegration Level = "integration"
 	LevelE2E         Level = "e2e"
+	// LevelDoc is the documentation examples alone (Rust's doctests); only
+	// adapters that implement DocTester accept it.
+	LevelDoc Level = "doc"
 )
 
-// ParseLevel accepts "", "all", "unit", "integration" and "e2e".
+// ParseLevel accepts "", "all", "unit", "integration", "e2e" and "doc".
 func ParseLevel(s string) (Level, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "all":
@@ -43,8 +46,25 @@ func ParseLevel(s string) (Level, error) {
 		return LevelIntegration, nil
 	case "e2e":
 		return LevelE2E, nil
+	case "doc":
+		return LevelDoc, nil
 	}
-	return "", &UsageError{Msg: fmt.Sprintf("unknown level %q: use unit, integration or e2e, or leave it out for the whole suite", s)}
+	return "", &UsageError{Msg: fmt.Sprintf("unknown level %q: use unit, integration, e2e or doc, or leave it out for the whole suite", s)}
+}
+
+// DocTester is implemented by an adapter whose framework has doctests, so
+// that it can run LevelDoc.
+type DocTester interface {
+	DocTests()
+}
+
+// CheckLevel refuses a level the adapter cannot run: every adapter runs the
+// suite, unit, integration and e2e, but only a DocTester runs doc.
+func CheckLevel(a Adapter, l Level) error {
+	if _, ok := a.(DocTester); l == LevelDoc && !ok {
+		return usagef("the %s framework has no doctests: level doc runs Rust's documentation examples (cargo); use unit, integration or e2e, or leave the level out", a.Name())
+	}
+	return nil
 }
 
 // Request is what an adapter needs to plan a run. ProjectRoot is absolute and
@@ -139,8 +159,14 @@ type Outcome struct {
 	Project *report.Project
 	Hint    string
 	// Summary holds counts read from a summary line, for frameworks that
-	// count their tests without naming them; nil when tests were recorded.
+	// count their tests without naming them; nil when tests were recorded,
+	// unless Unread says the framework's totals count tests whose lines
+	// could not be read: then the totals win over the recorded counts.
 	Summary *report.Summary
+	Unread  int `json:",omitempty"` // omitted: golden files stay as they were
+	// Indicators name what the parser noticed about the output itself
+	// (unreadable_test_events), for the details file.
+	Indicators []string `json:",omitempty"`
 }
 
 // UsageError is a request strobe cannot run as asked. Its text says what to

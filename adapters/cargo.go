@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"strobe/internal/shell"
@@ -35,8 +36,10 @@ import (
 //
 // and a plain cargo test afterwards compiles nothing. Doctests cannot run
 // this way (rustdoc has no runner to carry the variable, and would reject the
-// libtest arguments), so the selection is never empty: the whole suite is
-// --tests, which leaves doctests out.
+// libtest arguments), so the selection is never empty: the test binaries are
+// --tests, and the doctests are a second step, a plain cargo test --doc
+// whose human output is read (cargo_doc.go), run after the first in one
+// shell (cargoBothArgv).
 //
 // Cargo's JSON messages (artifacts, diagnostics) and libtest's events share
 // stdout; cargo's "Running" lines and a test binary's exit status are on
@@ -75,6 +78,8 @@ const cargoRunner = `target.'cfg(all())'.runner=["env","RUSTC_BOOTSTRAP=1"]`
 // events with their durations.
 var libtestJSON = []string{"-Z", "unstable-options", "--format", "json", "--report-time"}
 
+func (cargo) DocTests() {}
+
 func (cargo) Plan(req Request, rec *Recorder) (*Plan, error) {
 	prefix := []string{"cargo", "test"}
 	var userArgs, userTestArgs []string
@@ -84,11 +89,8 @@ func (cargo) Plan(req Request, rec *Recorder) (*Plan, error) {
 		if !ok {
 			return nil, usagef("the cargo framework runs `cargo test [ARGS] [-- TEST ARGS]`, not `%s`: pass that command with --framework generic", shell.Join(req.Command))
 		}
-		if hasCargoFlag(userArgs, "--doc") {
-			return nil, usagef("strobe cannot run doctests (--doc): rustdoc gives them no runner, so they cannot print libtest's JSON on stable Rust; run `cargo test --doc` directly")
-		}
 		if hasTargetSelection(userArgs) && req.Level != LevelAll {
-			return nil, usagef("the command already selects targets (--lib, --test, ...): drop --level, or drop the target flags and let the level choose them")
+			return nil, usagef("the command already selects targets (--lib, --test, --doc, ...): drop --level, or drop the target flags and let the level choose them")
 		}
 	}
 
@@ -96,32 +98,44 @@ func (cargo) Plan(req Request, rec *Recorder) (*Plan, error) {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real // cargo reports canonical paths
 	}
-	// Metadata tells the levels apart. The whole suite or one test runs
-	// without it: cargo metadata costs tens of milliseconds on every run,
-	// and cargo test reports whatever is wrong with the manifest anyway.
+	steps := cargoStepsFor(req, userArgs)
+	// Metadata tells the levels apart, and whether the packages have a
+	// library whose doctests to run. One test runs without it: cargo
+	// metadata costs tens of milliseconds, and cargo test reports whatever
+	// is wrong with the manifest anyway.
 	var meta *cargoMetadata
-	if req.Level != LevelAll {
+	if req.Level != LevelAll || steps == cargoTestsAndDoc {
 		var err error
-		if meta, err = readCargoMetadata(prefix, root, cargoManifestFlags(userArgs), req.Env); err != nil {
+		meta, err = readCargoMetadata(prefix, root, cargoManifestFlags(userArgs), req.Env)
+		switch {
+		case err != nil && req.Level == LevelAll:
+			// cargo test will say what is wrong with the manifest, as a
+			// build error; once is enough.
+			steps, meta = cargoTestsOnly, nil
+		case err != nil:
 			return nil, err
+		case steps != cargoTestsOnly && !meta.hasLib(req.ProjectRoot):
+			if req.Level == LevelDoc {
+				return nil, usagef("no doctests in %s: doctests are the examples in a library's doc comments, and no package here has a library (src/lib.rs)", req.ProjectRoot)
+			}
+			steps = cargoTestsOnly // cargo test --doc fails on "no library targets found"
 		}
 	}
 
-	args := slices.Clone(prefix)
-	args = append(args, cleanCargoArgs(userArgs)...)
-	args = append(args, "--no-fail-fast", "--message-format=json")
-	if !hasTargetSelection(userArgs) {
-		sel, err := cargoSelection(req, meta)
+	var argv []string
+	switch steps {
+	case cargoTestsOnly:
+		sel, err := cargoTestsSelection(req, meta, userArgs)
 		if err != nil {
 			return nil, err
 		}
-		args = append(args, sel...)
-	}
-	args = append(args, "--config", cargoRunner, "--")
-	args = append(args, cleanLibtestArgs(userTestArgs, req.Test != "")...)
-	args = append(args, libtestJSON...)
-	if req.Test != "" {
-		args = append(args, "--exact", req.Test)
+		argv = cargoTestsArgv(prefix, userArgs, userTestArgs, sel, req.Test)
+	case cargoDocOnly:
+		argv = cargoDocArgv(prefix, userArgs, userTestArgs, req.Test)
+	case cargoTestsAndDoc:
+		argv = cargoBothArgv(
+			cargoTestsArgv(prefix, userArgs, userTestArgs, []string{"--tests"}, ""),
+			cargoDocArgv(prefix, userArgs, userTestArgs, ""))
 	}
 
 	wsRoot := cargoWorkspaceRoot(root)
@@ -129,8 +143,102 @@ func (cargo) Plan(req Request, rec *Recorder) (*Plan, error) {
 		wsRoot = meta.WorkspaceRoot
 	}
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
-	p.test, p.level = req.Test, req.Level
-	return &Plan{Argv: args, Dir: req.ProjectRoot, Parser: p}, nil
+	p.test, p.level, p.docOnly = req.Test, req.Level, steps == cargoDocOnly
+	return &Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+}
+
+// cargoSteps says which of cargo's two test runners a plan uses: the test
+// binaries (libtest, JSON events) and rustdoc (doctests, human output).
+type cargoSteps int
+
+const (
+	cargoTestsOnly cargoSteps = iota
+	cargoDocOnly
+	cargoTestsAndDoc
+)
+
+// cargoStepsFor chooses the steps: the whole suite is both, as plain cargo
+// test runs them; the doc level, a command with --doc and a doctest's name
+// are the doctests alone; everything else is test binaries only.
+func cargoStepsFor(req Request, userArgs []string) cargoSteps {
+	switch {
+	case req.Level == LevelDoc, hasCargoFlag(userArgs, "--doc"), req.Test != "" && isDoctestName(req.Test):
+		return cargoDocOnly
+	case req.Level == LevelAll && req.Test == "" && !hasTargetSelection(userArgs):
+		return cargoTestsAndDoc
+	}
+	return cargoTestsOnly
+}
+
+// cargoTestsSelection is the target selection of the test binaries: the
+// level's, unless the command selects its own.
+func cargoTestsSelection(req Request, meta *cargoMetadata, userArgs []string) ([]string, error) {
+	if hasTargetSelection(userArgs) {
+		return nil, nil
+	}
+	return cargoSelection(req, meta)
+}
+
+// cargoTestsArgv runs the test binaries with libtest's JSON events.
+func cargoTestsArgv(prefix, userArgs, userTestArgs, sel []string, test string) []string {
+	args := slices.Clone(prefix)
+	args = append(args, cleanCargoArgs(userArgs)...)
+	args = append(args, "--no-fail-fast", "--message-format=json")
+	args = append(args, sel...)
+	args = append(args, "--config", cargoRunner, "--")
+	args = append(args, cleanLibtestArgs(userTestArgs, test != "")...)
+	args = append(args, libtestJSON...)
+	if test != "" {
+		args = append(args, "--exact", test)
+	}
+	return args
+}
+
+// cargoDocArgv runs the doctests as plain cargo test would: no runner, no
+// RUSTC_BOOTSTRAP and no JSON from libtest (rustdoc's human output is
+// read instead), so nothing is built that plain cargo test would not reuse.
+// A doctest is selected by its item (see docRerun).
+func cargoDocArgv(prefix, userArgs, userTestArgs []string, test string) []string {
+	args := slices.Clone(prefix)
+	args = append(args, cleanCargoArgs(withoutTargetSelection(userArgs))...)
+	args = append(args, "--no-fail-fast", "--message-format=json", "--doc")
+	testArgs := cleanLibtestArgs(userTestArgs, false)
+	if test != "" {
+		testArgs = append(testArgs, doctestFilter(test))
+	}
+	if len(testArgs) > 0 {
+		args = append(append(args, "--"), testArgs...)
+	}
+	return args
+}
+
+// cargoBothArgv runs the test binaries, then the doctests, in one shell so
+// that the runner's process group (timeout, cancel, stuck) holds both. The
+// doctests run whatever the tests did, as under cargo test; the exit status
+// is the first non-zero one. The tests' command comes as the shell's
+// arguments, unquoted, so the command shown stays readable.
+func cargoBothArgv(tests, doc []string) []string {
+	script := `"$@"; s=$?; ` + shell.Join(doc) + `; d=$?; [ "$s" -ne 0 ] && exit "$s"; exit "$d"`
+	return append([]string{"/bin/sh", "-c", script, "sh"}, tests...)
+}
+
+// withoutTargetSelection drops target flags (and the names they take), for
+// the doctest step of a user's command.
+func withoutTargetSelection(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch cargoFlagName(args[i]) {
+		case "--lib", "--bins", "--tests", "--examples", "--benches", "--all-targets", "--doc":
+			continue
+		case "--bin", "--test", "--example", "--bench":
+			if !strings.Contains(args[i], "=") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
 }
 
 // cargoWorkspaceRoot finds the workspace dir belongs to, as cargo does
@@ -277,7 +385,7 @@ func cargoRerunFlags(args []string) []string {
 // files under tests/ whose names start with e2e.
 func cargoSelection(req Request, meta *cargoMetadata) ([]string, error) {
 	if req.Level == LevelAll {
-		return []string{"--tests"}, nil // lib, bins and tests/; not doctests (see cargo)
+		return []string{"--tests"}, nil // lib, bins and tests/; the doctests are a step of their own (see cargo)
 	}
 	pkgs := meta.selected(req.ProjectRoot)
 	var sel []string
@@ -325,8 +433,9 @@ type cargoPackage struct {
 }
 
 type cargoMetaTarget struct {
-	Kind []string `json:"kind"`
-	Name string   `json:"name"`
+	Kind    []string `json:"kind"`
+	Name    string   `json:"name"`
+	Doctest bool     `json:"doctest"`
 }
 
 // isLib reports whether t is the package's library, whatever its crate
@@ -360,6 +469,19 @@ func readCargoMetadata(prefix []string, dir string, manifest, env []string) (*ca
 		return nil, fmt.Errorf("reading cargo metadata: %w", err)
 	}
 	return &m, nil
+}
+
+// hasLib says whether a package that a plain cargo test in dir tests has a
+// library, whose doctests it would run.
+func (m *cargoMetadata) hasLib(dir string) bool {
+	for _, p := range m.selected(dir) {
+		for _, t := range p.Targets {
+			if t.isLib() && t.Doctest { // doctest = false in [lib] turns them off
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // selected returns the packages a plain cargo test in dir tests: the
@@ -461,6 +583,10 @@ type cargoMessage struct {
 	Event     string `json:"event"`
 	Name      string `json:"name"`
 	TestCount int    `json:"test_count"`
+	// Passed, Failed and Ignored are a suite's totals, in its last event.
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"`
+	Ignored int `json:"ignored"`
 	// ExecTime is seconds, as a number, or as "0.001s" in older nightlies.
 	ExecTime json.RawMessage `json:"exec_time"`
 	Stdout   string          `json:"stdout"`
@@ -507,6 +633,8 @@ type cargoSuite struct {
 	pending []cargoEvent
 	tests   int      // test_count
 	done    bool     // libtest reported the suite's result
+	counts  [3]int   // passed, failed, skipped as recorded
+	totals  *[3]int  // as libtest counted them at the suite's end
 	running []string // tests started and not finished, oldest first
 }
 
@@ -539,13 +667,19 @@ type cargoParser struct {
 	orphans []*cargoRun // failures with no "Running" line before them
 	suites  []*cargoSuite
 	sawTest bool
+
+	docOnly bool              // the plan runs cargo test --doc alone
+	docStep bool              // stdout is past the doctests' build: rustdoc's lines may come
+	libs    map[string]string // library target name → package, for the doctests
+	docRuns []string          // libraries named by "Doc-tests NAME", in order
+	docs    []*cargoDocSuite
 }
 
 func newCargoParser(rec *Recorder, root, wsRoot string, rerun []string) *cargoParser {
 	if len(rerun) == 0 {
 		rerun = []string{"cargo", "test"}
 	}
-	return &cargoParser{rec: rec, root: root, wsRoot: wsRoot, rerun: rerun, targets: map[string]cargoTarget{}}
+	return &cargoParser{rec: rec, root: root, wsRoot: wsRoot, rerun: rerun, targets: map[string]cargoTarget{}, libs: map[string]string{}}
 }
 
 var (
@@ -579,6 +713,9 @@ func (p *cargoParser) Line(s Stream, line []byte, cut bool) {
 		p.stderr(string(line))
 		return
 	}
+	if p.docStep && (len(line) == 0 || line[0] != '{' || p.currentDoc() != nil) && p.docLine(string(line)) {
+		return
+	}
 	if i := bytes.Index(line, libtestStart); i > 0 {
 		p.output(string(line[:i]))
 		line = line[i:]
@@ -589,6 +726,10 @@ func (p *cargoParser) Line(s Stream, line []byte, cut bool) {
 	}
 	m := new(cargoMessage)
 	if err := json.Unmarshal(line, m); err != nil {
+		if m, ok := lenientLibtestEvent(line); ok {
+			p.event(m, cut)
+			return
+		}
 		if cut {
 			if m, ok := recoverLibtestEvent(line); ok {
 				p.event(m, true)
@@ -597,6 +738,13 @@ func (p *cargoParser) Line(s Stream, line []byte, cut bool) {
 		}
 		p.output(string(line))
 		return
+	}
+	if m.Type == "test" && strings.ContainsFunc(m.Name, unicode.IsControl) {
+		// "src\tests\basic.rs" unescaped is valid JSON with a tab and a
+		// backspace in it; no test name holds control characters.
+		if lm, ok := lenientLibtestEvent(line); ok {
+			m = lm
+		}
 	}
 	switch {
 	case m.Reason != "":
@@ -648,6 +796,10 @@ func libtestOutputEnd(end []byte) string {
 func (p *cargoParser) cargoMessage(m *cargoMessage) {
 	switch m.Reason {
 	case "compiler-artifact":
+		p.building()
+		if t := (cargoMetaTarget{Kind: m.Target.Kind}); t.isLib() && !m.Profile.Test {
+			p.libs[m.Target.Name] = cargoPackageName(m.PackageID)
+		}
 		if !m.Profile.Test || m.Executable == "" {
 			return
 		}
@@ -657,12 +809,26 @@ func (p *cargoParser) cargoMessage(m *cargoMessage) {
 			p.testFiles = append(p.testFiles, f)
 		}
 	case "compiler-message":
+		p.building()
 		p.diagnostic(m.Message)
 	case "build-finished":
-		p.built, p.buildOK = true, m.Success
-		if m.Success {
+		// The doctests' build (a second cargo) ends in a second one; their
+		// testing begins with rustdoc's "running" line, after it compiled.
+		second := p.built
+		p.buildOK = m.Success && (p.buildOK || !second)
+		p.built = true
+		p.docStep = second || p.docOnly
+		if m.Success && !second && !p.docOnly {
 			p.rec.BeginTesting()
 		}
+	}
+}
+
+// building notes cargo building again after tests ran: the doctests'
+// step. The stuck detector leaves builds alone.
+func (p *cargoParser) building() {
+	if p.built {
+		p.rec.BeginBuilding()
 	}
 }
 
@@ -709,6 +875,10 @@ func (p *cargoParser) stderr(line string) {
 		r.exitCode, _ = strconv.Atoi(m[3])
 		return
 	}
+	if m := cargoDocTest.FindStringSubmatch(line); m != nil {
+		p.docCrate(m[1])
+		return
+	}
 	if !p.testing {
 		if strings.HasPrefix(strings.TrimSpace(line), "Finished ") {
 			p.testing = true
@@ -724,7 +894,8 @@ func (p *cargoParser) stderr(line string) {
 		}
 		return
 	}
-	if !cargoLine.MatchString(line) {
+	// Cargo's progress lines come again when it builds the doctests.
+	if !cargoLine.MatchString(line) && !cargoStatus.MatchString(line) {
 		p.output(line)
 	}
 }
@@ -828,7 +999,10 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 		return
 	}
 	if m.Type == "suite" {
-		s.done = s.done || m.Event == "ok" || m.Event == "failed"
+		if m.Event == "ok" || m.Event == "failed" {
+			s.done = true
+			s.totals = &[3]int{m.Passed, m.Failed, m.Ignored}
+		}
 		return
 	}
 	switch m.Event {
@@ -850,6 +1024,7 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 		p.rec.Output(s.name, m.Name, out)
 	}
 	d := libtestExecTime(m.ExecTime)
+	s.counts[slices.Index([]string{"ok", "failed", "ignored"}, m.Event)]++
 	switch m.Event {
 	case "ok":
 		p.rec.End(s.name, m.Name, report.TestPassed, d, nil)
@@ -1069,6 +1244,15 @@ func (p *cargoParser) Finish(exit report.Exit) Outcome {
 			p.bind(s, exe, k)
 		}
 	}
+	for k, d := range p.docs {
+		if !d.bound { // its "Doc-tests" line never came
+			p.docBind(d, fmt.Sprintf("doctests %d", k+1))
+		}
+		if !d.done { // cut short: keep the failures read so far
+			p.docFinish(d)
+		}
+	}
+	p.cargoErrors = slices.Compact(p.cargoErrors) // both steps report a bad manifest
 	var out Outcome
 	if p.built && !p.buildOK || !p.built && len(p.suites) == 0 && len(p.cargoErrors) > 0 {
 		out.BuildFailed = true
@@ -1082,6 +1266,7 @@ func (p *cargoParser) Finish(exit report.Exit) Outcome {
 		return out
 	}
 	out.Crash = p.crash(exit)
+	p.checkTotals(&out)
 	// A suite that ran proves the build, when the stream has no cargo
 	// messages (libtest output recorded alone).
 	if out.Crash == nil && p.noTests() && (p.built || len(p.suites) > 0) {
@@ -1094,10 +1279,48 @@ func (p *cargoParser) Finish(exit report.Exit) Outcome {
 	return out
 }
 
+// checkTotals compares each suite's totals, as libtest or rustdoc counted
+// them, with the tests recorded: a line that could not be read at all
+// loses its test. The totals then win in the summary, and the answer says
+// that some tests are missing from the list.
+func (p *cargoParser) checkTotals(out *Outcome) {
+	var sum, recorded [3]int
+	add := func(counts [3]int, totals *[3]int) {
+		t := counts
+		if totals != nil {
+			t = *totals
+		}
+		for i := range sum {
+			sum[i] += t[i]
+			recorded[i] += counts[i]
+		}
+	}
+	for _, s := range p.suites {
+		add(s.counts, s.totals)
+	}
+	for _, d := range p.docs {
+		add(d.counts, d.totals)
+	}
+	if sum == recorded {
+		return
+	}
+	unread := (sum[0] + sum[1] + sum[2]) - (recorded[0] + recorded[1] + recorded[2])
+	out.Summary = &report.Summary{Passed: sum[0], Failed: sum[1], Skipped: sum[2]}
+	out.Unread = unread
+	out.Indicators = append(out.Indicators, "unreadable_test_events")
+	out.Hint = fmt.Sprintf("the test binaries' own totals count %d passed, %d failed and %d ignored, but %d passed, %d failed and %d ignored could be read from their output (lines that are not valid JSON): the summary gives the totals; the list of tests and failures misses the others; rerun with -- --format pretty to see them",
+		sum[0], sum[1], sum[2], recorded[0], recorded[1], recorded[2])
+}
+
 // noTests says every test binary ran and found no test.
 func (p *cargoParser) noTests() bool {
 	for _, s := range p.suites {
 		if s.tests > 0 {
+			return false
+		}
+	}
+	for _, d := range p.docs {
+		if d.tests > 0 {
 			return false
 		}
 	}
@@ -1111,7 +1334,7 @@ func (p *cargoParser) noTestsHint() string {
 	case p.level != LevelAll:
 		return fmt.Sprintf("the %s test targets have no #[test] functions", p.level)
 	}
-	return "no #[test] functions found; add one under src/ (#[cfg(test)] mod tests) or tests/ (doctests are not run by strobe)"
+	return "no #[test] functions or doctests found; add one under src/ (#[cfg(test)] mod tests) or tests/"
 }
 
 // crash reads the test binaries that died: killed by a signal, exited
@@ -1203,4 +1426,43 @@ func cargoClipTail(s string) string {
 func cargoFirstLines(s string, n int) string {
 	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
 	return cargoClip(strings.Join(lines[:min(n, len(lines))], "\n"))
+}
+
+// lenientLibtestEvent reads a libtest event that is not valid JSON. Before
+// Rust 1.49 (rust-lang/rust#76151) libtest wrote test names unescaped, so a
+// doctest's Windows path made lines such as
+//
+//	{ "type": "test", "event": "ok", "name": "src\lib.rs - func (line 47)" }
+//
+// The name is taken literally, every backslash a backslash: read as JSON,
+// "src\tests" would turn into a tab. Its end is the quote before the next
+// field or the closing brace. The other fields (a test's output) were
+// escaped, so they are decoded as JSON.
+func lenientLibtestEvent(line []byte) (*cargoMessage, bool) {
+	if !bytes.HasPrefix(line, libtestStart) {
+		return nil, false
+	}
+	const key = `"name": "`
+	i := bytes.Index(line, []byte(key))
+	if i < 0 {
+		return nil, false
+	}
+	start := i + len(key)
+	end := -1
+	for _, stop := range [][]byte{[]byte(`", "`), []byte(`" }`)} {
+		if j := bytes.Index(line[start:], stop); j >= 0 && (end < 0 || start+j < end) {
+			end = start + j
+		}
+	}
+	if end < 0 {
+		return nil, false
+	}
+	name := string(line[start:end])
+	fixed := slices.Concat(line[:start], []byte(`"`), line[end+1:])
+	m := new(cargoMessage)
+	if json.Unmarshal(fixed, m) != nil || m.Type != "test" && m.Type != "suite" {
+		return nil, false
+	}
+	m.Name = name
+	return m, true
 }

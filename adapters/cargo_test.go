@@ -87,6 +87,7 @@ func TestCargoRecorded(t *testing.T) {
 		{"broken-all", "broken", 101},
 		{"empty-all", "empty", 0},
 		{"ws-all", "ws", 101},
+		{"doctest-all", "doctest", 101},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := cargoReadLines(t, "testdata/cargo/"+tc.name+".stdout", Stdout)
@@ -258,7 +259,23 @@ func TestCargoDetect(t *testing.T) {
 func TestCargoPlan(t *testing.T) {
 	testutil.RequireTool(t, "cargo")
 	basic, ws, crash := testutil.Fixture("cargo", "basic"), testutil.Fixture("cargo", "ws"), testutil.Fixture("cargo", "crash")
+	binOnly := t.TempDir()
+	if err := os.WriteFile(filepath.Join(binOnly, "Cargo.toml"), []byte("[package]\nname = \"tool\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(binOnly, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(binOnly, "src", "main.rs"), []byte("fn main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ours := []string{"--config", cargoRunner, "--", "-Z", "unstable-options", "--format", "json", "--report-time"}
+	// The whole suite: the test binaries, then the doctests, in one shell.
+	both := func(tests []string, doc string) []string {
+		script := `"$@"; s=$?; ` + doc + `; d=$?; [ "$s" -ne 0 ] && exit "$s"; exit "$d"`
+		return append([]string{"/bin/sh", "-c", script, "sh"}, tests...)
+	}
+	doc := "cargo test --no-fail-fast --message-format=json --doc"
 	cmd := func(words ...string) []string {
 		argv := append([]string{"cargo", "test", "--no-fail-fast", "--message-format=json"}, words...)
 		if !slices.Contains(words, "--") {
@@ -271,7 +288,12 @@ func TestCargoPlan(t *testing.T) {
 		req  Request
 		want []string // nil: a usage error
 	}{
-		{"all", Request{ProjectRoot: basic}, cmd("--tests")},
+		{"all", Request{ProjectRoot: basic}, both(cmd("--tests"), doc)},
+		{"all without a library", Request{ProjectRoot: binOnly}, cmd("--tests")},
+		{"workspace", Request{ProjectRoot: ws}, both(cmd("--tests"), doc)},
+		{"doc", Request{ProjectRoot: basic, Level: LevelDoc}, strings.Fields(doc)},
+		{"doc without a library", Request{ProjectRoot: binOnly, Level: LevelDoc}, nil},
+		{"one doctest", Request{ProjectRoot: basic, Test: "src/lib.rs - add (line 3)"}, append(strings.Fields(doc), "--", "add")},
 		{"unit", Request{ProjectRoot: basic, Level: LevelUnit}, cmd("--lib", "--bins")},
 		{"integration", Request{ProjectRoot: basic, Level: LevelIntegration}, cmd("--test", "integration")},
 		{"e2e", Request{ProjectRoot: basic, Level: LevelE2E}, cmd("--test", "e2e_flow")},
@@ -283,11 +305,14 @@ func TestCargoPlan(t *testing.T) {
 		{"member without integration tests", Request{ProjectRoot: filepath.Join(ws, "alpha"), Level: LevelIntegration}, nil},
 		{"one test", Request{ProjectRoot: basic, Test: "tests::adds"}, append(cmd("--tests"), "--exact", "tests::adds")},
 		{"command", Request{ProjectRoot: basic, Command: []string{"cargo", "test", "-q", "--release", "--message-format", "short", "--", "--nocapture", "--format=pretty"}},
-			append([]string{"cargo", "test", "--release", "--no-fail-fast", "--message-format=json", "--tests", "--config", cargoRunner, "--", "--nocapture"}, libtestJSON...)},
+			both(append([]string{"cargo", "test", "--release", "--no-fail-fast", "--message-format=json", "--tests", "--config", cargoRunner, "--", "--nocapture"}, libtestJSON...),
+				"cargo test --release --no-fail-fast --message-format=json --doc -- --nocapture")},
 		{"command with targets", Request{ProjectRoot: basic, Command: []string{"cargo", "+stable", "test", "--test", "integration"}},
 			append([]string{"cargo", "+stable", "test", "--test", "integration", "--no-fail-fast", "--message-format=json"}, ours...)},
 		{"command with targets and level", Request{ProjectRoot: basic, Level: LevelUnit, Command: []string{"cargo", "test", "--lib"}}, nil},
-		{"doctests", Request{ProjectRoot: basic, Command: []string{"cargo", "test", "--doc"}}, nil},
+		{"doctests", Request{ProjectRoot: basic, Command: []string{"cargo", "test", "--doc", "--", "--test-threads=1"}},
+			[]string{"cargo", "test", "--no-fail-fast", "--message-format=json", "--doc", "--", "--test-threads=1"}},
+		{"doctests and level", Request{ProjectRoot: basic, Level: LevelDoc, Command: []string{"cargo", "test", "--doc"}}, nil},
 		{"not cargo test", Request{ProjectRoot: basic, Command: []string{"cargo", "build"}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -574,5 +599,149 @@ func TestCargoBadManifest(t *testing.T) {
 	}
 	if e := out.BuildErrors[0]; e.File != "Cargo.toml" || e.Line != 3 || !strings.Contains(e.Message, "SemVer version") {
 		t.Errorf("build error %+v, want Cargo.toml:3 with cargo's message", e)
+	}
+}
+
+// TestCargoDoctest runs a crate whose unit test passes and whose only
+// failures are doctests: one whose assertion fails, one that does not
+// compile and one that panics in the library, beside one that passes.
+// cargo test --tests passes there; the whole suite must not.
+func TestCargoDoctest(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := testutil.Fixture("cargo", "doctest")
+	a := cargoWithEnv{cargo{}, []string{"RUST_BACKTRACE=1"}}
+	const suite = "doctest (doc)"
+	vat := "src/lib.rs - with_vat (line 8)"
+
+	t.Run("all", func(t *testing.T) {
+		rec, out, exit := runReal(t, a, Request{ProjectRoot: dir})
+		if exit.Code != 101 || !reflect.DeepEqual(out, Outcome{}) {
+			t.Errorf("exit %+v, outcome %+v; want 101 and nothing more", exit, out)
+		}
+		if got := cargoLookup(t, rec, "doctest (lib)", "tests::doubles"); got.Status != report.TestPassed {
+			t.Errorf("tests::doubles: %s, want passed", got.Status)
+		}
+		if got := cargoLookup(t, rec, suite, "src/lib.rs - double (line 39)"); got.Status != report.TestPassed {
+			t.Errorf("the passing doctest: %s, want passed", got.Status)
+		}
+		cargoWantFailure(t, cargoLookup(t, rec, suite, vat), "src/lib.rs", 8,
+			"assertion `left == right` failed\n  left: 120\n right: 121",
+			"cargo test -p doctest --doc -- with_vat")
+		half := cargoLookup(t, rec, suite, "src/lib.rs - half (line 17)")
+		if f := half.Failure; f == nil || f.File != "src/lib.rs" || f.Line != 19 || !strings.HasPrefix(f.Message, "error[E0308]: mismatched types") {
+			t.Errorf("the doctest that does not compile: %+v, want failed at src/lib.rs:19 with rustc's error", f)
+		}
+		split := cargoLookup(t, rec, suite, "src/lib.rs - split (line 26)")
+		cargoWantFailure(t, split, "src/lib.rs", 26, "panicked at src/lib.rs:32: cannot split 10 between nobody",
+			"cargo test -p doctest --doc -- split")
+		if got := len(rec.Tests()); got != 5 {
+			t.Errorf("%d tests, want 5: %s", got, cargoNames(rec))
+		}
+
+		// Neither step gave cargo or rustdoc RUSTC_BOOTSTRAP: a plain
+		// cargo test afterwards builds nothing.
+		cmd := exec.Command("cargo", "test", "--no-run")
+		cmd.Dir = dir
+		b, err := cmd.CombinedOutput()
+		if err != nil || bytes.Contains(b, []byte("Compiling")) {
+			t.Errorf("plain cargo test after strobe's run rebuilt or failed (%v):\n%s", err, b)
+		}
+	})
+
+	t.Run("doc level", func(t *testing.T) {
+		rec, _, exit := runReal(t, a, Request{ProjectRoot: dir, Level: LevelDoc})
+		var suites []string
+		for _, test := range rec.Tests() {
+			suites = append(suites, test.Suite)
+		}
+		if exit.Code != 101 || len(suites) != 4 || slices.ContainsFunc(suites, func(s string) bool { return s != suite }) {
+			t.Errorf("exit %d, tests %s; want the four doctests alone", exit.Code, cargoNames(rec))
+		}
+	})
+
+	t.Run("one doctest", func(t *testing.T) {
+		rec, _, _ := runReal(t, a, Request{ProjectRoot: dir, Test: vat})
+		if tests := rec.Tests(); len(tests) != 1 || tests[0].Name != vat || tests[0].Status != report.TestFailed {
+			t.Errorf("got %s, want %s alone, failed", cargoNames(rec), vat)
+		}
+	})
+
+	t.Run("rerun pastes", func(t *testing.T) {
+		// The rerun command, as a shell runs it, runs that doctest alone
+		// (a filter with spaces would run them all: rustdoc splits it).
+		rec0, _, _ := runReal(t, a, Request{ProjectRoot: dir, Level: LevelDoc})
+		cmd := exec.Command("/bin/sh", "-c", cargoLookup(t, rec0, suite, vat).Failure.Rerun)
+		cmd.Dir = dir
+		b, _ := cmd.CombinedOutput()
+		if !bytes.Contains(b, []byte("running 1 test\n")) || !bytes.Contains(b, []byte("test "+vat+" ... FAILED")) {
+			t.Errorf("the rerun command ran:\n%s", b)
+		}
+	})
+}
+
+// TestCargoDoctestPhase checks the doctests' build, after the test binaries
+// ran, is a building phase for the stuck detector, and that rustdoc's
+// "running" line ends it.
+func TestCargoDoctestPhase(t *testing.T) {
+	rec := NewRecorder()
+	p := newCargoParser(rec, "/project", "/project", nil)
+	phase := func(want Phase, after string) {
+		t.Helper()
+		if got := rec.Progress().Phase; got != want {
+			t.Errorf("phase %s after %s, want %s", got, after, want)
+		}
+	}
+	for _, l := range []struct {
+		s     Stream
+		text  string
+		phase Phase
+	}{
+		{Stdout, `{"reason":"build-finished","success":true}`, PhaseRunning},
+		{Stdout, `{ "type": "suite", "event": "started", "test_count": 0 }`, PhaseRunning},
+		{Stdout, `{ "type": "suite", "event": "ok", "passed": 0, "failed": 0, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 0.0 }`, PhaseRunning},
+		{Stdout, `{"reason":"compiler-artifact","package_id":"path+file:///project#0.1.0","target":{"kind":["lib"],"name":"p","src_path":"/project/src/lib.rs"},"profile":{"test":false},"executable":null,"fresh":true}`, PhaseBuilding},
+		{Stdout, `{"reason":"build-finished","success":true}`, PhaseBuilding},
+		{Stderr, "   Doc-tests p", PhaseBuilding},
+		{Stdout, "", PhaseBuilding},
+		{Stdout, "running 1 test", PhaseRunning},
+		{Stdout, "test src/lib.rs - f (line 3) ... ok", PhaseRunning},
+		{Stdout, "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.20s", PhaseBuilding},
+	} {
+		p.Line(l.s, []byte(l.text), false)
+		phase(l.phase, l.text)
+	}
+	if got := cargoLookup(t, rec, "project (doc)", "src/lib.rs - f (line 3)"); got.Status != report.TestPassed {
+		t.Errorf("doctest: %s, want passed", got.Status)
+	}
+}
+
+// TestCargoWindowsNames replays libtest JSON whose test names hold Windows
+// paths written unescaped (Rust before 1.49): the lines are read leniently,
+// names literally, and when a line cannot be read at all the suite's own
+// totals win and the answer says so.
+func TestCargoWindowsNames(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		names  []string
+		unread int
+	}{
+		{"windows-names-76151", []string{`src\lib.rs - _foo (line 1)`}, 0},
+		{"windows-names-unreadable", []string{`src\tests\basic.rs - basic::parse (line 12)`, `src\lib.rs - func (line 47)`, `src\bin\main.rs - main (line 3)`}, 1},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			got := replayCargo("/project", cargoReadLines(t, "testdata/cargo/"+tc.file+".jsonl", Stdout), report.Exit{Exited: true, Code: 101})
+			golden(t, "cargo/"+tc.file, got)
+			var names []string
+			for _, test := range got.Tests {
+				names = append(names, test.Name)
+			}
+			if !slices.Equal(names, tc.names) {
+				t.Errorf("names %q, want %q", names, tc.names)
+			}
+			if got.Outcome.Unread != tc.unread || (tc.unread > 0) != (got.Outcome.Summary != nil) {
+				t.Errorf("unread %d, summary %+v; want %d unread", got.Outcome.Unread, got.Outcome.Summary, tc.unread)
+			}
+		})
 	}
 }

@@ -34,6 +34,7 @@ type Recorder struct {
 	tests   []*recTest
 	byKey   map[string]*recTest
 	phase   Phase
+	began   bool          // testing began once: running is closed
 	running chan struct{} // closed when testing begins
 	kept    int           // output bytes kept over all tests
 	counts  [3]int        // passed, failed, skipped
@@ -63,10 +64,21 @@ func (r *Recorder) BeginTesting() {
 }
 
 func (r *Recorder) beginTesting() {
-	if r.phase != PhaseRunning {
-		r.phase = PhaseRunning
+	r.phase = PhaseRunning
+	if !r.began {
+		r.began = true
 		close(r.running)
 	}
+}
+
+// BeginBuilding marks a build that comes after tests ran, as cargo builds
+// the doctests after the unit and integration tests: the stuck detector
+// judges only the running phase, so a long compile with no output is not
+// taken for a hung test. The test timeout, once started, goes on counting.
+func (r *Recorder) BeginBuilding() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.phase = PhaseBuilding
 }
 
 func key(suite, name string) string { return suite + "\x00" + name }

@@ -32,7 +32,7 @@ const maxWait = 10 * time.Minute
 type TestArgs struct {
 	ProjectRoot string            `json:"projectRoot" jsonschema:"absolute path of the project directory"`
 	Framework   string            `json:"framework,omitempty" jsonschema:"override detection: cargo, catch2, xcodebuild, go, generic (the whole command line given in command)"`
-	Level       string            `json:"level,omitempty" jsonschema:"unit, integration or e2e; omitted runs the whole suite"`
+	Level       string            `json:"level,omitempty" jsonschema:"unit, integration, e2e or doc (cargo's doctests); omitted runs the whole suite"`
 	Test        string            `json:"test,omitempty" jsonschema:"run only the test of this name (as the failures and rerun commands name it)"`
 	Command     string            `json:"command,omitempty" jsonschema:"test binary (Catch2, GoogleTest) or, for generic, the whole command line"`
 	Env         map[string]string `json:"env,omitempty" jsonschema:"extra environment variables for the tests"`

@@ -45,8 +45,12 @@ type Record struct {
 	Finished    time.Time         `json:"finished"`
 	Exit        *report.Exit      `json:"exit,omitempty"`
 	Tests       []report.Test     `json:"tests"`
-	Stdout      Stream            `json:"stdout"`
-	Stderr      Stream            `json:"stderr"`
+	// Indicators name what the adapter noticed about the output itself:
+	// unreadable_test_events when the framework's totals count tests
+	// whose lines could not be read.
+	Indicators []string `json:"indicators,omitempty"`
+	Stdout     Stream   `json:"stdout"`
+	Stderr     Stream   `json:"stderr"`
 }
 
 // Stream is the kept tail of one output stream.

@@ -274,10 +274,15 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 			}
 		}
 	}
+	// A summary line counts tests the adapter could not name; when some
+	// tests' lines could not be read (Unread), the framework's totals win.
 	e.failed = sum.Failed
-	if len(tests) == 0 && outcome.Summary != nil {
+	if outcome.Summary != nil && (len(tests) == 0 || outcome.Unread > 0) {
 		s := *outcome.Summary
 		sum.Passed, sum.Failed, sum.Skipped = s.Passed, s.Failed, s.Skipped
+		if outcome.Unread > 0 {
+			e.failed = sum.Failed // an unread failed test fails the run
+		}
 	}
 	status, crash := classify(e)
 	if status == report.Stuck {
@@ -311,7 +316,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	rec := &details.Record{Response: *resp, ProjectRoot: r.req.ProjectRoot, Adapter: r.adapter.Name(),
 		Level: string(r.level), Test: r.req.Test, Argv: r.plan.Argv, Dir: r.plan.Dir, Env: r.req.Env,
 		TimeoutMS: r.timeout.Milliseconds(), Started: r.started, TestsBegan: began, Finished: finished,
-		Exit: &exit, Tests: tests,
+		Exit: &exit, Tests: tests, Indicators: outcome.Indicators,
 		Stdout: details.Stream{Text: p.tails[0].String(), Bytes: p.tails[0].Total(), Truncated: p.tails[0].Truncated()},
 		Stderr: details.Stream{Text: p.tails[1].String(), Bytes: p.tails[1].Total(), Truncated: p.tails[1].Truncated()}}
 	rec.Response.Failures = failed // the file keeps every failure, untrimmed

@@ -32,7 +32,9 @@ var defaultTimeouts = map[adapters.Level]time.Duration{
 	adapters.LevelUnit:        30 * time.Second,
 	adapters.LevelIntegration: 120 * time.Second,
 	adapters.LevelE2E:         300 * time.Second,
-	adapters.LevelAll:         600 * time.Second,
+	// Each doctest is compiled on its own while the doctests run.
+	adapters.LevelDoc: 300 * time.Second,
+	adapters.LevelAll: 600 * time.Second,
 }
 
 const (
@@ -240,6 +242,9 @@ func prepare(req Request, opts Options) (*Run, error) {
 			return nil, err
 		}
 	} else if a, _, err = adapters.Detect(areq); err != nil {
+		return nil, err
+	}
+	if err := adapters.CheckLevel(a, level); err != nil {
 		return nil, err
 	}
 	timeout := req.Timeout

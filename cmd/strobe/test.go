@@ -49,7 +49,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var timeout string
 	var asJSON bool
 	fs.StringVar(&req.Framework, "framework", "", "framework to use instead of detecting it: cargo, go, generic")
-	fs.StringVar(&req.Level, "level", "", "unit, integration or e2e (default: the whole suite)")
+	fs.StringVar(&req.Level, "level", "", "unit, integration, e2e or doc (cargo's doctests) (default: the whole suite)")
 	fs.StringVar(&req.Test, "test", "", "run only the test of this name")
 	fs.StringVar(&req.Command, "command", "", "test binary, or for generic the whole command line")
 	fs.Var(env, "env", "extra environment variable NAME=value (repeatable)")

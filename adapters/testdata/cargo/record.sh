@@ -17,6 +17,17 @@ record() { # record NAME FIXTURE CARGO-ARGS... -- TEST-ARGS...
 	done
 }
 
+# The whole suite is two steps, as cargo.Plan runs them in one shell: the
+# test binaries with JSON events, then the doctests with rustdoc's own output.
+record_both() { # record_both NAME FIXTURE
+	name=$1 dir=$fixtures/$2
+	(cd "$dir" && cargo test --no-fail-fast --message-format=json --tests --config "$runner" -- -Z unstable-options --format json --report-time
+		cargo test --no-fail-fast --message-format=json --doc) >"$name.stdout.raw" 2>"$name.stderr.raw"
+	for s in stdout stderr; do
+		sed "s#$fixtures#/fixtures#g" "$name.$s.raw" >"$name.$s" && rm "$name.$s.raw"
+	done
+}
+
 record basic-all basic --tests --config "$runner" -- -Z unstable-options --format json --report-time
 # A user command: cargo test --test integration -- --nocapture --test-threads=1
 record basic-nocapture basic --test integration --config "$runner" -- --nocapture --test-threads=1 -Z unstable-options --format json --report-time
@@ -24,3 +35,4 @@ record crash-all crash --tests --config "$runner" -- -Z unstable-options --forma
 record broken-all broken --tests --config "$runner" -- -Z unstable-options --format json --report-time
 record empty-all empty --tests --config "$runner" -- -Z unstable-options --format json --report-time
 record ws-all ws --tests --config "$runner" -- -Z unstable-options --format json --report-time
+record_both doctest-all doctest

@@ -1,0 +1,255 @@
+package adapters
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// Doctests run under rustdoc, which prints libtest's human output (strobe
+// gives rustdoc no RUSTC_BOOTSTRAP, see cargo): a "running N tests" line,
+// one "test NAME ... ok|FAILED|ignored" line per doctest as it ends, then a
+// "---- NAME stdout ----" block per failure and the "test result:" line.
+// Cargo names the crate first on stderr ("Doc-tests NAME"): the k-th such
+// line and the k-th "running" block on stdout are the same crate.
+
+var (
+	rustdocRunning = regexp.MustCompile(`^running (\d+) tests?$`)
+	rustdocResult  = regexp.MustCompile(`^test (.+) \.\.\. (ok|FAILED|ignored(?:, .*)?)$`)
+	rustdocBlock   = regexp.MustCompile(`^---- (.+) stdout ----$`)
+	rustdocTotals  = regexp.MustCompile(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;`)
+	// "src/lib.rs - with_vat (line 9)", "src/lib.rs - Foo::bar (line 3) - compile fail":
+	// the file and the line of the doctest's opening fence.
+	doctestName  = regexp.MustCompile(`^(\S.*?) - (.*?) ?\(line (\d+)\)`)
+	cargoDocTest = regexp.MustCompile(`^\s*Doc-tests (\S+)`)
+	// rustc's first error in a doctest that did not compile, and where.
+	rustcError   = regexp.MustCompile(`(?m)^error(?:\[E\d+\])?: .*$`)
+	rustcErrorAt = regexp.MustCompile(`(?m)^\s*--> (.+?):(\d+):(\d+)$`)
+	rustcErrEnd  = regexp.MustCompile(`(?m)^(?:error: aborting due to|Couldn't compile the test\.|For more information about)`)
+)
+
+// isDoctestName says whether a test name is rustdoc's, so that a single
+// test asked for by that name runs under cargo test --doc.
+func isDoctestName(name string) bool { return doctestName.MatchString(name) }
+
+// cargoDocSuite is one crate's doctests.
+type cargoDocSuite struct {
+	name    string
+	pkg     string
+	bound   bool     // its "Doc-tests" line came: name and pkg are known
+	pending []string // lines held until then
+	tests   int      // from "running N tests"
+	done    bool     // the "test result:" line came
+	failed  []string // doctests reported FAILED, waiting for their block
+	block   string   // the doctest whose failure block is being read
+	text    map[string]*strings.Builder
+	counts  [3]int  // passed, failed, skipped as recorded
+	totals  *[3]int // as rustdoc counted them
+}
+
+// docStart begins the doctests of the next crate.
+func (p *cargoParser) docStart(tests int) {
+	p.rec.BeginTesting()
+	d := &cargoDocSuite{tests: tests, text: map[string]*strings.Builder{}}
+	p.docs = append(p.docs, d)
+	if k := len(p.docs) - 1; k < len(p.docRuns) {
+		p.docBind(d, p.docRuns[k])
+	}
+}
+
+// docCrate is cargo's "Doc-tests NAME" line.
+func (p *cargoParser) docCrate(lib string) {
+	p.docRuns = append(p.docRuns, lib)
+	if k := len(p.docRuns) - 1; k < len(p.docs) {
+		p.docBind(p.docs[k], lib)
+	}
+}
+
+// docBind names a crate's doctests after its package (cargo prints the
+// library's name, which -p does not take) and replays its lines.
+func (p *cargoParser) docBind(d *cargoDocSuite, lib string) {
+	d.pkg = lib
+	if pkg, ok := p.libs[lib]; ok {
+		d.pkg = pkg
+	}
+	d.name = d.pkg + " (doc)"
+	d.bound = true
+	for _, l := range d.pending {
+		p.docApply(d, l)
+	}
+	d.pending = nil
+}
+
+func (p *cargoParser) currentDoc() *cargoDocSuite {
+	if len(p.docs) == 0 || p.docs[len(p.docs)-1].done {
+		return nil
+	}
+	return p.docs[len(p.docs)-1]
+}
+
+// docLine takes a stdout line of rustdoc's, and says whether it was one.
+func (p *cargoParser) docLine(line string) bool {
+	if d := p.currentDoc(); d != nil {
+		if !d.bound {
+			d.pending = append(d.pending, line)
+			if rustdocTotals.MatchString(line) {
+				d.done = true // the next "running" line is another crate's
+			}
+			return true
+		}
+		p.docApply(d, line)
+		return true
+	}
+	if m := rustdocRunning.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		p.docStart(n)
+		return true
+	}
+	return false
+}
+
+func (p *cargoParser) docApply(d *cargoDocSuite, line string) {
+	switch {
+	case d.block == "" && rustdocResult.MatchString(line):
+		m := rustdocResult.FindStringSubmatch(line)
+		p.sawTest = true
+		switch {
+		case m[2] == "ok":
+			p.docEnd(d, m[1], report.TestPassed, nil)
+		case m[2] == "FAILED":
+			d.failed = append(d.failed, m[1])
+		default:
+			p.docEnd(d, m[1], report.TestSkipped, nil)
+		}
+	case rustdocBlock.MatchString(line):
+		d.block = rustdocBlock.FindStringSubmatch(line)[1]
+		d.text[d.block] = &strings.Builder{}
+	case line == "failures:":
+		d.block = ""
+	case rustdocTotals.MatchString(line):
+		m := rustdocTotals.FindStringSubmatch(line)
+		var t [3]int
+		for i := range t {
+			t[i], _ = strconv.Atoi(m[i+1])
+		}
+		d.totals = &t
+		p.docFinish(d)
+		// The next crate's doctests may compile before its "running" line.
+		p.rec.BeginBuilding()
+	case d.block != "":
+		if b := d.text[d.block]; b.Len() < perTestOutput {
+			b.WriteString(line + "\n")
+		}
+	}
+}
+
+// docFinish records the failed doctests with what their blocks said.
+func (p *cargoParser) docFinish(d *cargoDocSuite) {
+	d.done, d.block = true, ""
+	for _, name := range d.failed {
+		p.docEnd(d, name, report.TestFailed, p.docFailure(d, name))
+	}
+	d.failed = nil
+}
+
+func (p *cargoParser) docEnd(d *cargoDocSuite, name string, st report.TestStatus, f *report.Failure) {
+	if f != nil && d.text[name] != nil {
+		p.rec.Output(d.name, name, d.text[name].String())
+	}
+	p.rec.End(d.name, name, st, 0, f)
+	d.counts[countIndex(st)]++
+}
+
+// docFailure reads a doctest's failure block. The doctest's own location
+// is its file and the line rustdoc names it by: the panic location rustdoc
+// reports for a line inside a doctest is wrong (rustc 1.95 says
+// src/lib.rs:5:1 for an assertion on line 9 under edition 2021, and names a
+// temporary file under 2024), while the named line always leads to the
+// doctest. A doctest that does not compile points at rustc's error, whose
+// location rustdoc maps right. A panic inside the library called by the
+// doctest keeps its location in the message.
+func (p *cargoParser) docFailure(d *cargoDocSuite, name string) *report.Failure {
+	f := &report.Failure{Name: name, Rerun: p.docRerun(d, name)}
+	if m := doctestName.FindStringSubmatch(name); m != nil {
+		f.File = p.relPath(m[1])
+		f.Line, _ = strconv.Atoi(m[3])
+	}
+	var text string
+	if b := d.text[name]; b != nil {
+		text = b.String()
+	}
+	if loc := rustcError.FindStringIndex(text); loc != nil && strings.Contains(text, "Couldn't compile the test.") {
+		msg := text[loc[0]:]
+		if end := rustcErrEnd.FindStringIndex(msg); end != nil {
+			msg = msg[:end[0]]
+		}
+		if at := rustcErrorAt.FindStringSubmatch(msg); at != nil {
+			f.File = p.relPath(at[1])
+			f.Line, _ = strconv.Atoi(at[2])
+		}
+		f.Message = cargoClip(strings.TrimSpace(msg))
+		return f
+	}
+	file, line, msg := p.panicIn(text)
+	switch {
+	case msg == "":
+		f.Message = cargoClipTail(strings.TrimSpace(text))
+	case doctestPanicReal(text, file, line, f.File):
+		f.Message = cargoClip("panicked at " + file + ":" + strconv.Itoa(line) + ": " + msg)
+	default:
+		f.Message = msg
+	}
+	f.SuggestedTraces = p.traces(text, "")
+	return f
+}
+
+// doctestPanicReal says whether a panic's location is worth showing beside
+// the doctest's: a place in the project's code that is not the doctest's
+// own mislabelled line. Rustdoc's line for the doctest's code is the line
+// within the generated program (an assertion on line 9 of src/lib.rs is
+// reported at src/lib.rs:5:1), or a temporary file under edition 2024, so
+// a location in the doctest's own file is believed only when a backtrace
+// frame (RUST_BACKTRACE) confirms it; one in another file of the project
+// is the library code the doctest called.
+func doctestPanicReal(text, file string, line int, docFile string) bool {
+	if file == "" || filepath.IsAbs(file) {
+		return false
+	}
+	if file != docFile {
+		return true
+	}
+	frame := regexp.MustCompile(`(?m)^\s+at (?:\./)?` + regexp.QuoteMeta(file) + ":" + strconv.Itoa(line) + ":")
+	return frame.MatchString(text)
+}
+
+// docRerun filters by the doctest's item (with_vat, Parser::new), not by
+// its whole name: cargo hands the filter to rustdoc, which splits its test
+// arguments at whitespace, so 'src/lib.rs - with_vat (line 8)' would run
+// every doctest (and with --exact, none). The item may select a few more
+// doctests: its other examples, and items whose path contains it.
+func (p *cargoParser) docRerun(d *cargoDocSuite, name string) string {
+	argv := slices.Clone(p.rerun)
+	if d.pkg != "" {
+		argv = append(argv, "-p", d.pkg)
+	}
+	return shell.Join(append(argv, "--doc", "--", doctestFilter(name)))
+}
+
+// doctestFilter is the whitespace-free filter that selects a doctest: its
+// item's path, or for a crate's or module's own docs ("src/lib.rs - (line
+// 1)") its file.
+func doctestFilter(name string) string {
+	m := doctestName.FindStringSubmatch(name)
+	if m == nil {
+		return name
+	}
+	if f := strings.Fields(m[2]); len(f) > 0 {
+		return f[0]
+	}
+	return m[1]
+}
