@@ -3,22 +3,17 @@
 // streaming parser that turns the command's output into test events, failures
 // with file:line and rerun commands, build errors and crash evidence.
 //
-// The package exports the Adapter interface, the registry (Lookup, Names,
-// Detect) and the Recorder that every parser records into; the adapters
-// themselves stay unexported, one file per framework.
+// The package is the contract between the runner and the adapters: the
+// Adapter interface, the Request, Plan, Parser and Outcome, and the Recorder
+// that every parser records into. Each framework is a package of its own
+// under adapters/ exporting only New; adapters/all lists them.
 package adapters
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"sort"
 	"strings"
-	"time"
 
-	"strobe/internal/shell"
 	"strobe/report"
 )
 
@@ -197,85 +192,3 @@ func IsUsage(err error) bool {
 func usagef(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
-
-var registry = map[string]Adapter{}
-
-func register(a Adapter) { registry[a.Name()] = a }
-
-// Names lists the known frameworks, sorted.
-func Names() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// Lookup returns the adapter called name, or a usage error listing the known ones.
-func Lookup(name string) (Adapter, error) {
-	a, ok := registry[strings.ToLower(name)]
-	if !ok {
-		return nil, usagef("unknown framework %q: use one of %s", name, strings.Join(Names(), ", "))
-	}
-	return a, nil
-}
-
-// Detect picks the adapter for req: the most confident one wins, ties going
-// to the name that sorts first so the choice is stable. Generic (confidence
-// 1) only wins when a command was given; without one, a project nothing
-// recognises is a usage error with the hints the adapters gave.
-func Detect(req Request) (Adapter, Detection, error) {
-	var best Adapter
-	var bestD Detection
-	var hints []string
-	for _, name := range Names() {
-		a := registry[name]
-		d := a.Detect(req)
-		if d.Confidence > bestD.Confidence {
-			best, bestD = a, d
-		}
-		if d.Hint != "" && d.Confidence == 0 {
-			hints = append(hints, d.Hint)
-		}
-	}
-	if best == nil || (bestD.Confidence <= 1 && len(req.Command) == 0) {
-		msg := fmt.Sprintf("no test framework found in %s: pass --framework (one of %s) or --command with the test command", req.ProjectRoot, strings.Join(Names(), ", "))
-		if len(hints) > 0 {
-			msg += " (" + strings.Join(hints, "; ") + ")"
-		}
-		return nil, Detection{}, &UsageError{Msg: msg}
-	}
-	return best, bestD, nil
-}
-
-// toolCommand is exec.CommandContext for a program an adapter runs itself
-// (a probe, cargo metadata): found on env's PATH and run with env, the
-// client's, not the daemon's. A nil env means this process's.
-func toolCommand(ctx context.Context, env []string, argv ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	if env != nil {
-		if p, err := shell.LookPath(argv[0], env); err == nil {
-			cmd.Path, cmd.Err = p, nil
-		}
-		cmd.Env = env
-	}
-	return cmd
-}
-
-// envValue is the last value of key in env, or this process's when env is nil.
-func envValue(env []string, key string) string {
-	if env == nil {
-		return os.Getenv(key)
-	}
-	val := ""
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, key+"="); ok {
-			val = v
-		}
-	}
-	return val
-}
-
-// durationOf converts fractional seconds, as test frameworks print them.
-func durationOf(sec float64) time.Duration { return time.Duration(sec * float64(time.Second)) }

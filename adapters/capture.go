@@ -2,8 +2,6 @@ package adapters
 
 import (
 	"context"
-	"path/filepath"
-	"strings"
 
 	"strobe/report"
 )
@@ -37,24 +35,4 @@ type Harnesser interface {
 // falls back to its own capture.
 type StackCapturer interface {
 	CaptureStacks(ctx context.Context, p Proc) (threads []report.Thread, reason string)
-}
-
-// IsTestProcess for cargo: the test binaries, which cargo starts through
-// its runner (env, which execs them), not cargo, rustc or build scripts.
-func (cargo) IsTestProcess(p Proc) bool {
-	switch p.Name {
-	case "cargo", "rustc", "env", "rustdoc", "cc", "ld":
-		return false
-	}
-	return !strings.HasPrefix(filepath.Base(p.Exe), "build-script-")
-}
-
-// IsHarnessThread for cargo: libtest runs each test on a thread named
-// after it and waits on the main thread, with a timeout, for their results.
-func (cargo) IsHarnessThread(p Proc, tid int, name string) bool { return tid == p.PID }
-
-// IsTestProcess for go test: the package test binaries (pkg.test), not
-// the go command nor the compiler and linker it runs.
-func (gotest) IsTestProcess(p Proc) bool {
-	return strings.HasSuffix(filepath.Base(p.Exe), ".test") || strings.HasSuffix(p.Name, ".test")
 }

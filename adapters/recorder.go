@@ -13,7 +13,7 @@ import (
 // output, and all tests together keep at most totalOutput, so a suite that
 // prints without end cannot grow strobe's memory.
 const (
-	perTestOutput = 64 << 10
+	PerTestOutput = 64 << 10
 	totalOutput   = 32 << 20
 )
 
@@ -111,7 +111,7 @@ func (r *Recorder) Output(suite, name, text string) {
 	defer r.mu.Unlock()
 	t := r.get(suite, name)
 	if t.out == nil {
-		t.out = tail.New(perTestOutput)
+		t.out = tail.New(PerTestOutput)
 	}
 	before := t.out.Len()
 	if r.kept >= totalOutput {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"strobe/adapters"
+	"strobe/adapters/all"
 	"strobe/internal/shell"
 	"strobe/internal/testutil"
 	"strobe/report"
@@ -119,7 +120,7 @@ func noop(bin, dir string) variant {
 // planFor is the command strobe runs for req, from the adapter.
 func planFor(b *testing.B, framework string, req adapters.Request) *adapters.Plan {
 	b.Helper()
-	a, err := adapters.Lookup(framework)
+	a, err := all.Lookup(framework)
 	if err != nil {
 		b.Fatal(err)
 	}

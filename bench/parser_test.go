@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"strobe/adapters"
+	"strobe/adapters/all"
 	"strobe/report"
 )
 
@@ -63,7 +64,7 @@ func BenchmarkGoParser(b *testing.B) {
 // the public API: Lookup, Plan (outside the timer: the cargo adapter runs
 // cargo metadata there), Line per line, Finish.
 func benchParser(b *testing.B, framework, root string, lines []line, exit report.Exit, wantFailed int) {
-	a, err := adapters.Lookup(framework)
+	a, err := all.Lookup(framework)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/google/uuid"
 
 	"strobe/adapters"
+	"strobe/adapters/all"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -238,10 +239,10 @@ func prepare(req Request, opts Options) (*Run, error) {
 	}
 	var a adapters.Adapter
 	if req.Framework != "" {
-		if a, err = adapters.Lookup(req.Framework); err != nil {
+		if a, err = all.Lookup(req.Framework); err != nil {
 			return nil, err
 		}
-	} else if a, _, err = adapters.Detect(areq); err != nil {
+	} else if a, _, err = all.Detect(areq); err != nil {
 		return nil, err
 	}
 	if err := adapters.CheckLevel(a, level); err != nil {

@@ -291,7 +291,7 @@ func TestBadRequests(t *testing.T) {
 func TestHintsJoinAsSentences(t *testing.T) {
 	root, _ := filepath.Abs("..")
 	standin := filepath.Join(root, "testdata", "xcodebuild-standin")
-	log := filepath.Join(root, "adapters", "testdata", "xcodebuild", "corpus", "fastlane-non-parallel-testing-failure-xcode10.log")
+	log := filepath.Join(root, "adapters", "xcodebuild", "testdata", "corpus", "fastlane-non-parallel-testing-failure-xcode10.log")
 	req := Request{ProjectRoot: t.TempDir(), Framework: "xcodebuild",
 		Command: "xcodebuild test -project TestingTest.xcodeproj -scheme TestingTest -destination platform=macOS",
 		Env:     map[string]string{"PATH": standin + ":" + os.Getenv("PATH"), "HOME": t.TempDir(), "STANDIN_LOG": log, "STANDIN_EXIT": "65"}}

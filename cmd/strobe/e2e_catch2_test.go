@@ -100,7 +100,7 @@ func TestCatch2NotDetected(t *testing.T) {
 func TestXcodebuildThroughStandin(t *testing.T) {
 	standin := filepath.Join(testutil.Root(), "testdata", "xcodebuild-standin")
 	t.Setenv("PATH", standin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	t.Setenv("STANDIN_LOG", filepath.Join(testutil.Root(), "adapters", "testdata", "xcodebuild", "corpus", "fastlane-non-parallel-testing-failure-xcode10.log"))
+	t.Setenv("STANDIN_LOG", filepath.Join(testutil.Root(), "adapters", "xcodebuild", "testdata", "corpus", "fastlane-non-parallel-testing-failure-xcode10.log"))
 	t.Setenv("STANDIN_EXIT", "65")
 	r := strobe(t, true, "test", t.TempDir(), "--command", "xcodebuild test -scheme TestingTest -destination platform=macOS")
 	wantStatus(t, r, report.Crashed, 1)

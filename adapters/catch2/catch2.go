@@ -1,4 +1,4 @@
-package adapters
+package catch2
 
 import (
 	"bytes"
@@ -22,6 +22,8 @@ import (
 	"syscall"
 	"time"
 
+	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -68,28 +70,29 @@ import (
 //     v3's SKIP is a skipped test.
 type catch2 struct{}
 
-func init() { register(catch2{}) }
+// New returns the catch2 adapter.
+func New() adapters.Adapter { return catch2{} }
 
 func (catch2) Name() string { return "catch2" }
 
 // probeTimeout bounds the --list-tests probe of a command.
 var probeTimeout = 3 * time.Second
 
-func (catch2) Detect(req Request) Detection {
+func (catch2) Detect(req adapters.Request) adapters.Detection {
 	if len(req.Command) > 0 {
 		bin, err := catch2Resolve(req.ProjectRoot, req.Command[0], req.Env)
 		if err != nil || !looksLikeCatch2(bin) {
-			return Detection{Hint: "catch2: the command is not a Catch2 test binary"}
+			return adapters.Detection{Hint: "catch2: the command is not a Catch2 test binary"}
 		}
 		if err := probeCatch2(bin, req.ProjectRoot, req.Env); err != nil {
-			return Detection{Hint: "catch2: " + err.Error() + " (pass --framework catch2 to run it as Catch2 anyway)"}
+			return adapters.Detection{Hint: "catch2: " + err.Error() + " (pass --framework catch2 to run it as Catch2 anyway)"}
 		}
-		return Detection{Confidence: 95, Hint: "the command is a Catch2 test binary"}
+		return adapters.Detection{Confidence: 95, Hint: "the command is a Catch2 test binary"}
 	}
 	if cmakeUsesCatch2(req.ProjectRoot) {
-		return Detection{Confidence: 80, Hint: "CMake project using Catch2"}
+		return adapters.Detection{Confidence: 80, Hint: "CMake project using Catch2"}
 	}
-	return Detection{}
+	return adapters.Detection{}
 }
 
 // catch2Resolve finds the program of a command: a path, relative to the
@@ -161,7 +164,7 @@ func looksLikeCatch2(path string) bool {
 func probeCatch2(bin, dir string, env []string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
-	cmd := toolCommand(ctx, env, bin, "--list-tests")
+	cmd := kit.ToolCommand(ctx, env, bin, "--list-tests")
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
@@ -209,7 +212,7 @@ func catch2BuildDir(name string) bool {
 // trees and hidden directories aside) that mentions Catch2.
 func cmakeUsesCatch2(root string) bool {
 	found := false
-	walkLimited(root, 3, func(path string, d fs.DirEntry) {
+	kit.WalkLimited(root, 3, func(path string, d fs.DirEntry) {
 		if found || d.Name() != "CMakeLists.txt" {
 			return
 		}
@@ -219,33 +222,6 @@ func cmakeUsesCatch2(root string) bool {
 		}
 	}, func(name string) bool { return catch2BuildDir(name) })
 	return found
-}
-
-// walkLimited calls fn for the files under root down to depth levels,
-// skipping hidden directories and those skip says to.
-func walkLimited(root string, depth int, fn func(string, fs.DirEntry), skip func(string) bool) {
-	visited := 0
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		visited++
-		if visited > 20000 {
-			return fs.SkipAll
-		}
-		if d.IsDir() {
-			if path == root {
-				return nil
-			}
-			rel, _ := filepath.Rel(root, path)
-			if strings.HasPrefix(d.Name(), ".") || strings.Count(rel, string(filepath.Separator)) >= depth || (skip != nil && skip(d.Name())) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		fn(path, d)
-		return nil
-	})
 }
 
 // findCatch2Binaries lists the Catch2 test binaries in the project's CMake
@@ -262,7 +238,7 @@ func findCatch2Binaries(root string) (bins, trees []string) {
 		tree := filepath.Join(root, e.Name())
 		// A build tree by its usual names, or by CMake's cache in it
 		// (cmake -B anything).
-		if !catch2BuildDir(e.Name()) && !fileExists(filepath.Join(tree, "CMakeCache.txt")) {
+		if !catch2BuildDir(e.Name()) && !kit.FileExists(filepath.Join(tree, "CMakeCache.txt")) {
 			continue
 		}
 		trees = append(trees, e.Name()+"/")
@@ -302,7 +278,7 @@ func findCatch2Binaries(root string) (bins, trees []string) {
 // into build/. trees are the build trees findCatch2Binaries saw.
 func catch2BuildCommand(root string, trees []string) string {
 	for _, tree := range trees {
-		if fileExists(filepath.Join(root, tree, "CMakeCache.txt")) {
+		if kit.FileExists(filepath.Join(root, tree, "CMakeCache.txt")) {
 			return "cmake --build " + shell.Quote(strings.TrimSuffix(tree, "/"))
 		}
 	}
@@ -368,11 +344,11 @@ func cmakePresetCommand(root string) string {
 // to root: "." unless the project keeps it deeper.
 func cmakeSourceDir(root string) string {
 	best := "."
-	if fileExists(filepath.Join(root, "CMakeLists.txt")) {
+	if kit.FileExists(filepath.Join(root, "CMakeLists.txt")) {
 		return best
 	}
 	depth := -1
-	walkLimited(root, 3, func(path string, d fs.DirEntry) {
+	kit.WalkLimited(root, 3, func(path string, d fs.DirEntry) {
 		if d.Name() != "CMakeLists.txt" {
 			return
 		}
@@ -437,21 +413,21 @@ func catch2Spec(name string) string {
 	return b.String()
 }
 
-func catch2LevelTag(l Level) string {
-	if l == LevelAll {
+func catch2LevelTag(l adapters.Level) string {
+	if l == adapters.LevelAll {
 		return ""
 	}
 	return "[" + string(l) + "]"
 }
 
-func (catch2) Plan(req Request, rec *Recorder) (*Plan, error) {
+func (catch2) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	var bin string
 	var userArgs []string
 	note := ""
 	if len(req.Command) > 0 {
 		b, err := catch2Resolve(req.ProjectRoot, req.Command[0], req.Env)
 		if err != nil {
-			return nil, usagef("catch2: cannot find %s: give the test binary's path", req.Command[0])
+			return nil, kit.Usagef("catch2: cannot find %s: give the test binary's path", req.Command[0])
 		}
 		bin, userArgs = b, req.Command[1:]
 	} else {
@@ -465,15 +441,15 @@ func (catch2) Plan(req Request, rec *Recorder) (*Plan, error) {
 			if len(trees) > 0 {
 				where = "no built Catch2 test binary in " + strings.Join(trees, ", ")
 			}
-			return nil, &UsageError{Msg: "catch2: the tests are not built: " + where, Framework: "catch2",
+			return nil, &adapters.UsageError{Msg: "catch2: the tests are not built: " + where, Framework: "catch2",
 				Hint: fmt.Sprintf("build them with `%s`, then rerun, or pass --command with the test binary", catch2BuildCommand(req.ProjectRoot, trees))}
 		default:
-			return nil, usagef("catch2: several Catch2 test binaries found: %s: pass --command with the one to run (for example --command %s)", strings.Join(bins, ", "), shell.Quote(bins[0]))
+			return nil, kit.Usagef("catch2: several Catch2 test binaries found: %s: pass --command with the one to run (for example --command %s)", strings.Join(bins, ", "), shell.Quote(bins[0]))
 		}
 	}
 	kept, specs := catch2Args(userArgs)
-	if len(specs) > 0 && (req.Test != "" || req.Level != LevelAll) {
-		return nil, usagef("catch2: the command already selects tests (%s): drop them, or drop --test/--level", strings.Join(specs, " "))
+	if len(specs) > 0 && (req.Test != "" || req.Level != adapters.LevelAll) {
+		return nil, kit.Usagef("catch2: the command already selects tests (%s): drop them, or drop --test/--level", strings.Join(specs, " "))
 	}
 	dir, err := os.MkdirTemp("", "strobe-catch2-")
 	if err != nil {
@@ -486,7 +462,7 @@ func (catch2) Plan(req Request, rec *Recorder) (*Plan, error) {
 	switch {
 	case req.Test != "":
 		spec = catch2Spec(req.Test)
-	case req.Level != LevelAll:
+	case req.Level != adapters.LevelAll:
 		spec = catch2LevelTag(req.Level)
 	}
 	if spec != "" {
@@ -497,7 +473,7 @@ func (catch2) Plan(req Request, rec *Recorder) (*Plan, error) {
 	p.rerun = append([]string{bin}, kept...)
 	p.test, p.level, p.note = req.Test, req.Level, note
 	p.start()
-	return &Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
 }
 
 // The report file is read for new bytes every catch2Poll, backing off to
@@ -598,7 +574,7 @@ type catch2Test struct {
 // catch2Parser reads the XML report (from its own goroutine) and the
 // binary's stdout and stderr (from Line).
 type catch2Parser struct {
-	rec     *Recorder
+	rec     *adapters.Recorder
 	root    string
 	dir     string
 	tail    *tailReader
@@ -606,7 +582,7 @@ type catch2Parser struct {
 
 	rerun []string
 	test  string
-	level Level
+	level adapters.Level
 	note  string
 
 	mu       sync.Mutex // guards what follows: the decoder and Line share it
@@ -630,7 +606,7 @@ type catch2Fatal struct {
 	line   int
 }
 
-func newCatch2Parser(rec *Recorder, root, dir, xmlPath string) *catch2Parser {
+func newCatch2Parser(rec *adapters.Recorder, root, dir, xmlPath string) *catch2Parser {
 	return &catch2Parser{rec: rec, root: root, dir: dir,
 		tail: &tailReader{path: xmlPath, done: make(chan struct{}), kick: make(chan struct{}, 1)}, decoded: make(chan struct{})}
 }
@@ -710,7 +686,7 @@ func (p *catch2Parser) decode(r io.Reader) {
 				if p.cur != nil {
 					d, _ := strconv.ParseFloat(attr(t, "durationInSeconds"), 64)
 					skips, _ := strconv.Atoi(attr(t, "skips"))
-					result = &catch2Result{success: attr(t, "success") == "true", skips: skips, d: durationOf(d)}
+					result = &catch2Result{success: attr(t, "success") == "true", skips: skips, d: kit.DurationOf(d)}
 				}
 			}
 		case xml.CharData:
@@ -903,7 +879,7 @@ func (p *catch2Parser) failure(t *catch2Test) *report.Failure {
 			}
 			parts = append(parts, s)
 		}
-		f.Message = cargoClip(strings.Join(parts, "\n\n"))
+		f.Message = kit.Clip(strings.Join(parts, "\n\n"))
 	} else {
 		f.Message = "the test case failed without a failed assertion (see its output)"
 	}
@@ -938,7 +914,7 @@ func (p *catch2Parser) relFile(file string) string {
 // handled when the decoder gets there; the binary may have moved on to
 // later tests by then, so such a line is only kept in the run's raw output,
 // except a sanitizer report, which ends the binary where it stands.
-func (p *catch2Parser) Line(s Stream, b []byte, _ bool) {
+func (p *catch2Parser) Line(s adapters.Stream, b []byte, _ bool) {
 	line := strings.TrimRight(string(b), "\r")
 	var size int64
 	if st, err := os.Stat(p.tail.path); err == nil {
@@ -973,7 +949,7 @@ func (p *catch2Parser) Line(s Stream, b []byte, _ bool) {
 const catch2CatchUp = 5 * time.Millisecond
 
 type catch2Line struct {
-	s    Stream
+	s    adapters.Stream
 	text string
 	at   int64
 }
@@ -994,8 +970,8 @@ func (p *catch2Parser) flush(offset int64) {
 
 // handle attributes a line to the test running, unless it came late;
 // p.mu is held.
-func (p *catch2Parser) handle(s Stream, line string, late bool) {
-	if s == Stderr {
+func (p *catch2Parser) handle(s adapters.Stream, line string, late bool) {
+	if s == adapters.Stderr {
 		if p.san != nil || sanitizerStart(line) != "" {
 			p.sanitizerLine(line)
 			return
@@ -1081,7 +1057,7 @@ func (p *catch2Parser) location(r *sanitizerReport) (string, int) {
 		}
 		file := m[2]
 		n, _ := strconv.Atoi(m[3])
-		if filepath.IsAbs(file) && cargoWithin(p.root, file) {
+		if filepath.IsAbs(file) && kit.Within(p.root, file) {
 			return p.relFile(file), n
 		}
 		base := filepath.Base(file)
@@ -1092,7 +1068,7 @@ func (p *catch2Parser) location(r *sanitizerReport) (string, int) {
 	return fallback, fallbackLine
 }
 
-func (p *catch2Parser) Finish(exit report.Exit) Outcome {
+func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 	close(p.tail.done)
 	select {
 	case <-p.decoded:
@@ -1106,7 +1082,7 @@ func (p *catch2Parser) Finish(exit report.Exit) Outcome {
 	p.flush(-1)
 	os.RemoveAll(p.dir)
 
-	var out Outcome
+	var out adapters.Outcome
 	var hints []string
 	if p.note != "" {
 		hints = append(hints, p.note)
@@ -1118,7 +1094,7 @@ func (p *catch2Parser) Finish(exit report.Exit) Outcome {
 		dying = p.cur.name
 	}
 	if dying != "" && exit.Signaled && len(p.sans) == 0 {
-		switch signalName(exit) {
+		switch kit.SignalName(exit) {
 		case "SIGKILL", "SIGTERM", "SIGINT":
 			// Stopped from outside (strobe's timeout or stuck verdict, a
 			// cancel): the test stays running, and the runner says why.
@@ -1159,7 +1135,7 @@ func (p *catch2Parser) Finish(exit report.Exit) Outcome {
 			continue
 		}
 		file, line := p.location(r)
-		f := &report.Failure{Name: r.test, File: file, Line: line, Message: cargoClip(strings.Join(sanitizerGist(r), "\n")), Rerun: p.rerunFor(r.test, nil)}
+		f := &report.Failure{Name: r.test, File: file, Line: line, Message: kit.Clip(strings.Join(sanitizerGist(r), "\n")), Rerun: p.rerunFor(r.test, nil)}
 		p.rec.End("", r.test, report.TestFailed, 0, f) // a second End keeps the failure
 		hints = append(hints, fmt.Sprintf("ThreadSanitizer reported in test %q: %s: fix the race, then rerun it alone: %s", r.test, r.summary, f.Rerun))
 	}
@@ -1173,7 +1149,7 @@ func (p *catch2Parser) Finish(exit report.Exit) Outcome {
 			if file == "" {
 				file, line = p.relFile(t.file), t.line
 			}
-			f = &report.Failure{Name: t.name, File: file, Line: line, Message: cargoClip(strings.Join(sanitizerGist(fatalSan), "\n"))}
+			f = &report.Failure{Name: t.name, File: file, Line: line, Message: kit.Clip(strings.Join(sanitizerGist(fatalSan), "\n"))}
 			f.Rerun = p.rerunFor(t.name, nil)
 		} else {
 			f = p.failure(t)
@@ -1244,7 +1220,7 @@ func (p *catch2Parser) Finish(exit report.Exit) Outcome {
 		switch {
 		case p.test != "":
 			hints = append(hints, fmt.Sprintf("no test case is named %q: list them with %s --list-tests", p.test, shell.Quote(p.rerun[0])))
-		case p.level != LevelAll:
+		case p.level != adapters.LevelAll:
 			hints = append(hints, fmt.Sprintf("no test case is tagged %s: tag tests [unit], [integration] or [e2e] to run them by level", catch2LevelTag(p.level)))
 		default:
 			hints = append(hints, "the binary has no test cases (hidden tests, tagged [.], only run when named)")
@@ -1335,5 +1311,5 @@ func catch2SignalName(text string) string {
 }
 
 func catch2SignalType(text string) report.CrashType {
-	return cargoCrashType(catch2SignalName(text))
+	return kit.CrashType(catch2SignalName(text))
 }

@@ -1,4 +1,4 @@
-package adapters
+package gotest
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -42,7 +44,7 @@ func TestGoDetect(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := gotest{}.Detect(Request{ProjectRoot: c.root, Command: c.command})
+			got := gotest{}.Detect(adapters.Request{ProjectRoot: c.root, Command: c.command})
 			if got.Confidence != c.want {
 				t.Errorf("confidence = %d (%s), want %d", got.Confidence, got.Hint, c.want)
 			}
@@ -54,26 +56,26 @@ func TestGoPlan(t *testing.T) {
 	root := t.TempDir()
 	cases := []struct {
 		name string
-		req  Request
+		req  adapters.Request
 		want []string
 	}{
-		{"all", Request{}, []string{"go", "test", goSymbols, "-json", "./..."}},
-		{"unit", Request{Level: LevelUnit}, []string{"go", "test", goSymbols, "-json", "-short", "./..."}},
-		{"integration", Request{Level: LevelIntegration}, []string{"go", "test", goSymbols, "-json", "-tags", "integration", "-run", "^TestIntegration", "./..."}},
-		{"e2e", Request{Level: LevelE2E}, []string{"go", "test", goSymbols, "-json", "-tags", "e2e", "-run", "^TestE2E", "./..."}},
-		{"test", Request{Test: "TestFoo"}, []string{"go", "test", goSymbols, "-json", "-run", "^TestFoo$", "./..."}},
-		{"subtest with spaces", Request{Test: "TestFoo/sub case"}, []string{"go", "test", goSymbols, "-json", "-run", "^TestFoo$/^sub_case$", "./..."}},
-		{"subtest with metacharacters", Request{Test: "TestCases/1_+_2_=_3"}, []string{"go", "test", goSymbols, "-json", "-run", `^TestCases$/^1_\+_2_=_3$`, "./..."}},
-		{"integration test", Request{Level: LevelIntegration, Test: "TestIntegrationDB"}, []string{"go", "test", goSymbols, "-json", "-tags", "integration", "-run", "^TestIntegrationDB$", "./..."}},
-		{"command", Request{Command: []string{"go", "test", "-race", "./pkg/..."}}, []string{"go", "test", goSymbols, "-json", "-race", "./pkg/..."}},
-		{"command with -json", Request{Command: []string{"go", "test", "-json", "./pkg"}}, []string{"go", "test", goSymbols, "-json", "./pkg"}},
-		{"command and test", Request{Command: []string{"go", "test", "./pkg", "-args", "-x"}, Test: "TestA"}, []string{"go", "test", goSymbols, "-json", "./pkg", "-run", "^TestA$", "-args", "-x"}},
-		{"command and level", Request{Command: []string{"go", "test", "-run", "Mine", "./..."}, Level: LevelE2E}, []string{"go", "test", goSymbols, "-json", "-tags", "e2e", "-run", "^TestE2E", "-run", "Mine", "./..."}},
+		{"all", adapters.Request{}, []string{"go", "test", goSymbols, "-json", "./..."}},
+		{"unit", adapters.Request{Level: adapters.LevelUnit}, []string{"go", "test", goSymbols, "-json", "-short", "./..."}},
+		{"integration", adapters.Request{Level: adapters.LevelIntegration}, []string{"go", "test", goSymbols, "-json", "-tags", "integration", "-run", "^TestIntegration", "./..."}},
+		{"e2e", adapters.Request{Level: adapters.LevelE2E}, []string{"go", "test", goSymbols, "-json", "-tags", "e2e", "-run", "^TestE2E", "./..."}},
+		{"test", adapters.Request{Test: "TestFoo"}, []string{"go", "test", goSymbols, "-json", "-run", "^TestFoo$", "./..."}},
+		{"subtest with spaces", adapters.Request{Test: "TestFoo/sub case"}, []string{"go", "test", goSymbols, "-json", "-run", "^TestFoo$/^sub_case$", "./..."}},
+		{"subtest with metacharacters", adapters.Request{Test: "TestCases/1_+_2_=_3"}, []string{"go", "test", goSymbols, "-json", "-run", `^TestCases$/^1_\+_2_=_3$`, "./..."}},
+		{"integration test", adapters.Request{Level: adapters.LevelIntegration, Test: "TestIntegrationDB"}, []string{"go", "test", goSymbols, "-json", "-tags", "integration", "-run", "^TestIntegrationDB$", "./..."}},
+		{"command", adapters.Request{Command: []string{"go", "test", "-race", "./pkg/..."}}, []string{"go", "test", goSymbols, "-json", "-race", "./pkg/..."}},
+		{"command with -json", adapters.Request{Command: []string{"go", "test", "-json", "./pkg"}}, []string{"go", "test", goSymbols, "-json", "./pkg"}},
+		{"command and test", adapters.Request{Command: []string{"go", "test", "./pkg", "-args", "-x"}, Test: "TestA"}, []string{"go", "test", goSymbols, "-json", "./pkg", "-run", "^TestA$", "-args", "-x"}},
+		{"command and level", adapters.Request{Command: []string{"go", "test", "-run", "Mine", "./..."}, Level: adapters.LevelE2E}, []string{"go", "test", goSymbols, "-json", "-tags", "e2e", "-run", "^TestE2E", "-run", "Mine", "./..."}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.req.ProjectRoot = root
-			plan, err := gotest{}.Plan(c.req, NewRecorder())
+			plan, err := gotest{}.Plan(c.req, adapters.NewRecorder())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +87,7 @@ func TestGoPlan(t *testing.T) {
 			}
 		})
 	}
-	if _, err := (gotest{}).Plan(Request{ProjectRoot: root, Command: []string{"make", "test"}}, NewRecorder()); !IsUsage(err) {
+	if _, err := (gotest{}).Plan(adapters.Request{ProjectRoot: root, Command: []string{"make", "test"}}, adapters.NewRecorder()); !adapters.IsUsage(err) {
 		t.Errorf("plan of make test: err = %v, want a usage error", err)
 	}
 }
@@ -96,7 +98,7 @@ func TestGoRerun(t *testing.T) {
 	cases := []struct {
 		name    string
 		cmd     []string
-		level   Level
+		level   adapters.Level
 		pkg     string
 		test    string
 		want    string
@@ -107,7 +109,7 @@ func TestGoRerun(t *testing.T) {
 		{name: "quote in name", pkg: "example.com/m/calc", test: "TestA/it's", want: `go test -run '^TestA$/^it'\''s$' ./calc`},
 		{name: "package", pkg: "example.com/m/calc", want: "go test ./calc"},
 		{name: "other module", pkg: "other.org/x", test: "TestA", want: "go test -run '^TestA$' other.org/x"},
-		{name: "integration level", level: LevelIntegration, pkg: "example.com/m/db", test: "TestIntegrationDB", want: "go test -tags integration -run '^TestIntegrationDB$' ./db"},
+		{name: "integration level", level: adapters.LevelIntegration, pkg: "example.com/m/db", test: "TestIntegrationDB", want: "go test -tags integration -run '^TestIntegrationDB$' ./db"},
 		{name: "command flags kept", cmd: []string{"go", "test", "-race", "-count", "1", "-v", "-json", "-run", "X", "-tags=a b", "./..."}, pkg: "example.com/m/calc", test: "TestA",
 			want: "go test -race -count 1 '-tags=a b' -run '^TestA$' ./calc"},
 	}
@@ -118,7 +120,7 @@ func TestGoRerun(t *testing.T) {
 			if c.cmd != nil {
 				_, rerun = goCommand(c.cmd, flags, "", "")
 			}
-			p := newGoParser(NewRecorder(), root, mods, rerun, "")
+			p := newGoParser(adapters.NewRecorder(), root, mods, rerun, "")
 			if got := p.rerunCommand(c.pkg, c.test); got != c.want {
 				t.Errorf("rerun = %s, want %s", got, c.want)
 			}
@@ -149,7 +151,7 @@ func TestGoModules(t *testing.T) {
 	if pats, want := goPatterns(root), []string{"./...", "./tools/...", "./api/..."}; !reflect.DeepEqual(pats, want) {
 		t.Errorf("patterns = %q, want %q", pats, want)
 	}
-	p := newGoParser(NewRecorder(), root, got, nil, "")
+	p := newGoParser(adapters.NewRecorder(), root, got, nil, "")
 	for pkg, dir := range map[string]string{"example.com/root/tools/gen": "tools/gen", "example.com/root/x": "x", "example.org/api": "api"} {
 		if got, ok := p.pkgDir(pkg); !ok || got != dir {
 			t.Errorf("pkgDir(%s) = %q, %v, want %q", pkg, got, ok, dir)
@@ -196,7 +198,7 @@ func TestGoFailureMessage(t *testing.T) {
 // goGolden is what a golden file holds: the tests recorded and the outcome.
 type goGolden struct {
 	Tests   []report.Test
-	Outcome Outcome
+	Outcome adapters.Outcome
 }
 
 // parseGo feeds recorded output to a parser for root and module, the
@@ -207,13 +209,13 @@ func parseGo(t *testing.T, root, module string, stdout, stderr []string, exit re
 	if module != "" {
 		mods = []goModule{{module, "."}}
 	}
-	rec := NewRecorder()
+	rec := adapters.NewRecorder()
 	p := newGoParser(rec, root, mods, []string{"go", "test"}, "no test ran")
 	for _, l := range stderr {
-		p.Line(Stderr, []byte(l), false)
+		p.Line(adapters.Stderr, []byte(l), false)
 	}
 	for _, l := range stdout {
-		p.Line(Stdout, []byte(l), false)
+		p.Line(adapters.Stdout, []byte(l), false)
 	}
 	out := p.Finish(exit)
 	tests := rec.Tests()
@@ -245,11 +247,11 @@ func goReadLines(t *testing.T, path string) []string {
 func goExited(code int) report.Exit { return report.Exit{Exited: true, Code: code} }
 
 // TestGoCorpus parses real go test -json output copied from the team's
-// shared corpus (testdata/go/README.md names the sources). Its projects are
+// shared corpus (testdata/README.md names the sources). Its projects are
 // not on this machine, so file names stay as printed where they cannot be
 // checked.
 func TestGoCorpus(t *testing.T) {
-	dir := filepath.Join("testdata", "go", "corpus")
+	dir := filepath.Join("testdata", "corpus")
 	// Where each recording's project was, as far as its output tells.
 	gotestsum := [2]string{"/src/gotestsum", "gotest.tools/gotestsum"}
 	projects := map[string][2]string{
@@ -280,17 +282,17 @@ func TestGoCorpus(t *testing.T) {
 					exit = goExited(1)
 				}
 			}
-			golden(t, "go/corpus/"+name, parseGo(t, proj[0], proj[1], stdout, stderr, exit))
+			adapterstest.Golden(t, "corpus/"+name, parseGo(t, proj[0], proj[1], stdout, stderr, exit))
 		})
 	}
 }
 
 // TestGoRecorded parses recordings of real runs of the fixtures (see
-// testdata/go/record.sh, which made them).
+// testdata/record.sh, which made them).
 func TestGoRecorded(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "go", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
 	if len(files) == 0 {
-		t.Fatal("no recordings in testdata/go")
+		t.Fatal("no recordings in testdata")
 	}
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
@@ -317,7 +319,7 @@ func TestGoRecorded(t *testing.T) {
 			for i := range got.Tests {
 				got.Tests[i].Output = strings.ReplaceAll(got.Tests[i].Output, root, "{{ROOT}}")
 			}
-			golden(t, "go/"+name, got)
+			adapterstest.Golden(t, name, got)
 		})
 	}
 }
@@ -340,19 +342,19 @@ func goTestNames(tests []report.Test) []string {
 	return n
 }
 
-func runGo(t *testing.T, fixture string, req Request) (*Recorder, Outcome) {
+func runGo(t *testing.T, fixture string, req adapters.Request) (*adapters.Recorder, adapters.Outcome) {
 	t.Helper()
 	testutil.RequireTool(t, "go")
 	if testing.Short() {
 		t.Skip("runs go test on a fixture")
 	}
 	req.ProjectRoot = testutil.Fixture("go", fixture)
-	rec, out, _ := runReal(t, gotest{}, req)
+	rec, out, _ := adapterstest.RunReal(t, gotest{}, req)
 	return rec, out
 }
 
 func TestGoRealBasic(t *testing.T) {
-	rec, out := runGo(t, "basic", Request{})
+	rec, out := runGo(t, "basic", adapters.Request{})
 	if out.BuildFailed || out.Crash != nil || out.NoTests {
 		t.Errorf("outcome = %+v, want only test failures", out)
 	}
@@ -417,15 +419,15 @@ func TestGoRealBasic(t *testing.T) {
 
 func TestGoRealLevels(t *testing.T) {
 	cases := []struct {
-		level Level
+		level adapters.Level
 		want  []string // the tests that ran
 	}{
-		{LevelIntegration, []string{"TestIntegrationX"}},
-		{LevelE2E, []string{"TestE2EY"}},
+		{adapters.LevelIntegration, []string{"TestIntegrationX"}},
+		{adapters.LevelE2E, []string{"TestE2EY"}},
 	}
 	for _, c := range cases {
 		t.Run(string(c.level), func(t *testing.T) {
-			rec, out := runGo(t, "basic", Request{Level: c.level})
+			rec, out := runGo(t, "basic", adapters.Request{Level: c.level})
 			if got := goTestNames(rec.Tests()); !reflect.DeepEqual(got, c.want) {
 				t.Errorf("tests = %q, want %q", got, c.want)
 			}
@@ -438,7 +440,7 @@ func TestGoRealLevels(t *testing.T) {
 		})
 	}
 	t.Run("unit", func(t *testing.T) {
-		rec, _ := runGo(t, "basic", Request{Level: LevelUnit})
+		rec, _ := runGo(t, "basic", adapters.Request{Level: adapters.LevelUnit})
 		tests := goByName(rec.Tests())
 		slow := tests["example.com/basic/calc TestSlow"]
 		if slow.Status != report.TestSkipped || !strings.Contains(slow.Output, "-short mode") {
@@ -462,14 +464,14 @@ func TestGoRealSingle(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.test, func(t *testing.T) {
-			rec, _ := runGo(t, "basic", Request{Test: c.test})
+			rec, _ := runGo(t, "basic", adapters.Request{Test: c.test})
 			if got := goTestNames(rec.Tests()); !reflect.DeepEqual(got, c.want) {
 				t.Errorf("tests = %q, want %q", got, c.want)
 			}
 		})
 	}
 	t.Run("no such test", func(t *testing.T) {
-		rec, out := runGo(t, "basic", Request{Test: "TestNope"})
+		rec, out := runGo(t, "basic", adapters.Request{Test: "TestNope"})
 		if len(rec.Tests()) != 0 || !out.NoTests || !strings.Contains(out.Hint, "^TestNope$") {
 			t.Errorf("tests = %q, outcome = %+v, want no_tests with a hint naming the pattern", goTestNames(rec.Tests()), out)
 		}
@@ -480,7 +482,7 @@ func TestGoRealSingle(t *testing.T) {
 }
 
 func TestGoRealCommand(t *testing.T) {
-	rec, out := runGo(t, "basic", Request{Command: []string{"go", "test", "-count", "1", "./text"}})
+	rec, out := runGo(t, "basic", adapters.Request{Command: []string{"go", "test", "-count", "1", "./text"}})
 	want := []string{"TestLoadFixture", "TestLoadFixture/missing", "TestPrintsPanicText", "TestShout", "TestShoutEmpty"}
 	if got := goTestNames(rec.Tests()); !reflect.DeepEqual(got, want) {
 		t.Errorf("tests = %q, want %q", got, want)
@@ -509,7 +511,7 @@ func TestGoRealCrash(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {
-			rec, out := runGo(t, "crash", Request{Command: []string{"go", "test", "./" + c.pkg}})
+			rec, out := runGo(t, "crash", adapters.Request{Command: []string{"go", "test", "./" + c.pkg}})
 			cr := out.Crash
 			if cr == nil {
 				t.Fatalf("no crash in %+v", out)
@@ -529,7 +531,7 @@ func TestGoRealCrash(t *testing.T) {
 }
 
 func TestGoRealBroken(t *testing.T) {
-	rec, out := runGo(t, "broken", Request{})
+	rec, out := runGo(t, "broken", adapters.Request{})
 	if !out.BuildFailed {
 		t.Errorf("outcome = %+v, want a build failure", out)
 	}
@@ -546,7 +548,7 @@ func TestGoRealBroken(t *testing.T) {
 }
 
 func TestGoRealWorkspace(t *testing.T) {
-	rec, out := runGo(t, "workspace", Request{})
+	rec, out := runGo(t, "workspace", adapters.Request{})
 	if out.BuildFailed || out.NoTests {
 		t.Fatalf("outcome = %+v", out)
 	}
@@ -575,18 +577,18 @@ func TestGoRealSetup(t *testing.T) {
 		}
 		return dir
 	}
-	rec, out, _ := runReal(t, gotest{}, Request{ProjectRoot: module("1.22")})
+	rec, out, _ := adapterstest.RunReal(t, gotest{}, adapters.Request{ProjectRoot: module("1.22")})
 	if len(rec.Tests()) != 0 || !out.NoTests || out.BuildFailed {
 		t.Errorf("module without packages: outcome = %+v, want no_tests", out)
 	}
-	_, out, _ = runReal(t, gotest{}, Request{ProjectRoot: module("1.999")})
+	_, out, _ = adapterstest.RunReal(t, gotest{}, adapters.Request{ProjectRoot: module("1.999")})
 	if !out.BuildFailed || len(out.BuildErrors) != 1 || !strings.Contains(out.BuildErrors[0].Message, "go >= 1.999") {
 		t.Errorf("module for a future Go: outcome = %+v, want a build failure naming the version", out)
 	}
 }
 
 func TestGoRealEmpty(t *testing.T) {
-	rec, out := runGo(t, "empty", Request{})
+	rec, out := runGo(t, "empty", adapters.Request{})
 	if len(rec.Tests()) != 0 || !out.NoTests || out.Hint == "" {
 		t.Errorf("outcome = %+v, want no_tests with a hint", out)
 	}

@@ -1,4 +1,7 @@
-package adapters
+// Package adapterstest helps an adapter's tests: golden files rewritten by
+// -update, running a plan for real the way the runner does, and finding
+// tests in what a parser recorded.
+package adapterstest
 
 import (
 	"bytes"
@@ -13,10 +16,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// golden compares got, as indented JSON, with testdata/<name>.golden.json.
+// Golden compares got, as indented JSON, with testdata/<name>.golden.json.
 // Under -update it writes the file instead. Normalise what varies between
 // runs (durations, absolute paths) before calling it.
-func golden(t *testing.T, name string, got any) {
+func Golden(t *testing.T, name string, got any) {
 	t.Helper()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -40,13 +43,13 @@ func golden(t *testing.T, name string, got any) {
 		t.Fatalf("%v (go test -run '%s' -update writes it)", err, t.Name())
 	}
 	if !bytes.Equal(want, buf.Bytes()) {
-		t.Errorf("%s differs (go test -run '%s' -update rewrites it):\n%s", path, t.Name(), lineDiff(string(want), buf.String()))
+		t.Errorf("%s differs (go test -run '%s' -update rewrites it):\n%s", path, t.Name(), LineDiff(string(want), buf.String()))
 	}
 }
 
-// lineDiff shows the first differing line of two texts with some context:
+// LineDiff shows the first differing line of two texts with some context:
 // enough to see what changed without a diff library.
-func lineDiff(want, got string) string {
+func LineDiff(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
 	i := 0
 	for i < len(w) && i < len(g) && w[i] == g[i] {

@@ -1,4 +1,4 @@
-package adapters
+package cargo
 
 import (
 	"bytes"
@@ -13,8 +13,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
+	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -48,27 +49,28 @@ import (
 // are the same binary.
 type cargo struct{}
 
-func init() { register(cargo{}) }
+// New returns the cargo adapter.
+func New() adapters.Adapter { return cargo{} }
 
 func (cargo) Name() string { return "cargo" }
 
 var cargoWorkspaceTable = regexp.MustCompile(`(?m)^\s*\[workspace\]`)
 
-func (cargo) Detect(req Request) Detection {
+func (cargo) Detect(req adapters.Request) adapters.Detection {
 	if len(req.Command) > 0 {
 		if _, _, _, ok := splitCargoTest(req.Command); ok {
-			return Detection{Confidence: 95, Hint: "the command runs cargo test"}
+			return adapters.Detection{Confidence: 95, Hint: "the command runs cargo test"}
 		}
-		return Detection{} // another command: not ours to run, whatever the project is
+		return adapters.Detection{} // another command: not ours to run, whatever the project is
 	}
 	b, err := os.ReadFile(filepath.Join(req.ProjectRoot, "Cargo.toml"))
 	if err != nil {
-		return Detection{}
+		return adapters.Detection{}
 	}
 	if cargoWorkspaceTable.Match(b) {
-		return Detection{Confidence: 90, Hint: "Cargo.toml with [workspace] found: tests run for the packages plain cargo test selects here"}
+		return adapters.Detection{Confidence: 90, Hint: "Cargo.toml with [workspace] found: tests run for the packages plain cargo test selects here"}
 	}
-	return Detection{Confidence: 90, Hint: "Cargo.toml found"}
+	return adapters.Detection{Confidence: 90, Hint: "Cargo.toml found"}
 }
 
 // cargoRunner hands RUSTC_BOOTSTRAP to the test binaries only; see cargo.
@@ -80,17 +82,17 @@ var libtestJSON = []string{"-Z", "unstable-options", "--format", "json", "--repo
 
 func (cargo) DocTests() {}
 
-func (cargo) Plan(req Request, rec *Recorder) (*Plan, error) {
+func (cargo) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	prefix := []string{"cargo", "test"}
 	var userArgs, userTestArgs []string
 	if len(req.Command) > 0 {
 		var ok bool
 		prefix, userArgs, userTestArgs, ok = splitCargoTest(req.Command)
 		if !ok {
-			return nil, usagef("the cargo framework runs `cargo test [ARGS] [-- TEST ARGS]`, not `%s`: pass that command with --framework generic", shell.Join(req.Command))
+			return nil, kit.Usagef("the cargo framework runs `cargo test [ARGS] [-- TEST ARGS]`, not `%s`: pass that command with --framework generic", shell.Join(req.Command))
 		}
-		if hasTargetSelection(userArgs) && req.Level != LevelAll {
-			return nil, usagef("the command already selects targets (--lib, --test, --doc, ...): drop --level, or drop the target flags and let the level choose them")
+		if hasTargetSelection(userArgs) && req.Level != adapters.LevelAll {
+			return nil, kit.Usagef("the command already selects targets (--lib, --test, --doc, ...): drop --level, or drop the target flags and let the level choose them")
 		}
 	}
 
@@ -104,19 +106,19 @@ func (cargo) Plan(req Request, rec *Recorder) (*Plan, error) {
 	// metadata costs tens of milliseconds, and cargo test reports whatever
 	// is wrong with the manifest anyway.
 	var meta *cargoMetadata
-	if req.Level != LevelAll || steps == cargoTestsAndDoc {
+	if req.Level != adapters.LevelAll || steps == cargoTestsAndDoc {
 		var err error
 		meta, err = readCargoMetadata(prefix, root, cargoManifestFlags(userArgs), req.Env)
 		switch {
-		case err != nil && req.Level == LevelAll:
+		case err != nil && req.Level == adapters.LevelAll:
 			// cargo test will say what is wrong with the manifest, as a
 			// build error; once is enough.
 			steps, meta = cargoTestsOnly, nil
 		case err != nil:
 			return nil, err
 		case steps != cargoTestsOnly && !meta.hasLib(req.ProjectRoot):
-			if req.Level == LevelDoc {
-				return nil, usagef("no doctests in %s: doctests are the examples in a library's doc comments, and no package here has a library (src/lib.rs)", req.ProjectRoot)
+			if req.Level == adapters.LevelDoc {
+				return nil, kit.Usagef("no doctests in %s: doctests are the examples in a library's doc comments, and no package here has a library (src/lib.rs)", req.ProjectRoot)
 			}
 			steps = cargoTestsOnly // cargo test --doc fails on "no library targets found"
 		}
@@ -144,7 +146,7 @@ func (cargo) Plan(req Request, rec *Recorder) (*Plan, error) {
 	}
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
 	p.test, p.level, p.docOnly = req.Test, req.Level, steps == cargoDocOnly
-	return &Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
 }
 
 // cargoSteps says which of cargo's two test runners a plan uses: the test
@@ -160,11 +162,11 @@ const (
 // cargoStepsFor chooses the steps: the whole suite is both, as plain cargo
 // test runs them; the doc level, a command with --doc and a doctest's name
 // are the doctests alone; everything else is test binaries only.
-func cargoStepsFor(req Request, userArgs []string) cargoSteps {
+func cargoStepsFor(req adapters.Request, userArgs []string) cargoSteps {
 	switch {
-	case req.Level == LevelDoc, hasCargoFlag(userArgs, "--doc"), req.Test != "" && isDoctestName(req.Test):
+	case req.Level == adapters.LevelDoc, hasCargoFlag(userArgs, "--doc"), req.Test != "" && isDoctestName(req.Test):
 		return cargoDocOnly
-	case req.Level == LevelAll && req.Test == "" && !hasTargetSelection(userArgs):
+	case req.Level == adapters.LevelAll && req.Test == "" && !hasTargetSelection(userArgs):
 		return cargoTestsAndDoc
 	}
 	return cargoTestsOnly
@@ -172,7 +174,7 @@ func cargoStepsFor(req Request, userArgs []string) cargoSteps {
 
 // cargoTestsSelection is the target selection of the test binaries: the
 // level's, unless the command selects its own.
-func cargoTestsSelection(req Request, meta *cargoMetadata, userArgs []string) ([]string, error) {
+func cargoTestsSelection(req adapters.Request, meta *cargoMetadata, userArgs []string) ([]string, error) {
 	if hasTargetSelection(userArgs) {
 		return nil, nil
 	}
@@ -383,14 +385,14 @@ func cargoRerunFlags(args []string) []string {
 // cargo's targets: unit is the tests inside the library and binaries
 // (#[cfg(test)] modules), integration the files under tests/, e2e the
 // files under tests/ whose names start with e2e.
-func cargoSelection(req Request, meta *cargoMetadata) ([]string, error) {
-	if req.Level == LevelAll {
+func cargoSelection(req adapters.Request, meta *cargoMetadata) ([]string, error) {
+	if req.Level == adapters.LevelAll {
 		return []string{"--tests"}, nil // lib, bins and tests/; the doctests are a step of their own (see cargo)
 	}
 	pkgs := meta.selected(req.ProjectRoot)
 	var sel []string
 	switch req.Level {
-	case LevelUnit:
+	case adapters.LevelUnit:
 		var lib, bin bool
 		for _, p := range pkgs {
 			for _, t := range p.Targets {
@@ -404,17 +406,17 @@ func cargoSelection(req Request, meta *cargoMetadata) ([]string, error) {
 		if bin {
 			sel = append(sel, "--bins")
 		}
-	case LevelIntegration, LevelE2E:
+	case adapters.LevelIntegration, adapters.LevelE2E:
 		for _, p := range pkgs {
 			for _, t := range p.Targets {
-				if slices.Contains(t.Kind, "test") && strings.HasPrefix(t.Name, "e2e") == (req.Level == LevelE2E) && !slices.Contains(sel, t.Name) {
+				if slices.Contains(t.Kind, "test") && strings.HasPrefix(t.Name, "e2e") == (req.Level == adapters.LevelE2E) && !slices.Contains(sel, t.Name) {
 					sel = append(sel, "--test", t.Name)
 				}
 			}
 		}
 	}
 	if len(sel) == 0 {
-		return nil, usagef("no %s tests in %s: for cargo, unit tests are #[test] functions inside the library and binaries (src/), integration tests are the files under tests/ whose names do not start with e2e, and e2e tests are tests/e2e*.rs", req.Level, req.ProjectRoot)
+		return nil, kit.Usagef("no %s tests in %s: for cargo, unit tests are #[test] functions inside the library and binaries (src/), integration tests are the files under tests/ whose names do not start with e2e, and e2e tests are tests/e2e*.rs", req.Level, req.ProjectRoot)
 	}
 	return sel, nil
 }
@@ -456,7 +458,7 @@ func readCargoMetadata(prefix []string, dir string, manifest, env []string) (*ca
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	argv := append(slices.Clone(prefix[:len(prefix)-1]), "metadata", "--no-deps", "--format-version", "1")
-	cmd := toolCommand(ctx, env, append(argv, manifest...)...)
+	cmd := kit.ToolCommand(ctx, env, append(argv, manifest...)...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -647,12 +649,12 @@ type cargoEvent struct {
 }
 
 type cargoParser struct {
-	rec    *Recorder
+	rec    *adapters.Recorder
 	root   string   // the project root: reported paths and reruns are relative to it
 	wsRoot string   // rustc prints paths relative to the workspace root
 	rerun  []string // cargo test and the user's build flags, for rerun commands
 	test   string   // the single test asked for, if any
-	level  Level
+	level  adapters.Level
 
 	targets   map[string]cargoTarget // test executable base name → target
 	testFiles []string               // sources of test targets, for a no-tests answer
@@ -675,7 +677,7 @@ type cargoParser struct {
 	docs    []*cargoDocSuite
 }
 
-func newCargoParser(rec *Recorder, root, wsRoot string, rerun []string) *cargoParser {
+func newCargoParser(rec *adapters.Recorder, root, wsRoot string, rerun []string) *cargoParser {
 	if len(rerun) == 0 {
 		rerun = []string{"cargo", "test"}
 	}
@@ -705,8 +707,8 @@ var (
 	cargoSnippet = regexp.MustCompile(`^\s*\d*\s*\|`)
 )
 
-func (p *cargoParser) Line(s Stream, line []byte, cut bool) {
-	if s == Stderr {
+func (p *cargoParser) Line(s adapters.Stream, line []byte, cut bool) {
+	if s == adapters.Stderr {
 		if bytes.IndexByte(line, 0x1b) >= 0 {
 			line = cargoANSI.ReplaceAll(line, nil)
 		}
@@ -760,9 +762,9 @@ func (p *cargoParser) Line(s Stream, line []byte, cut bool) {
 // CutLine is Line for a line too long to keep whole, as when a failed test
 // printed hundreds of megabytes: libtest hands them over in one JSON line
 // whose head names the test and whose end holds the panic message.
-func (p *cargoParser) CutLine(s Stream, head, end []byte) {
+func (p *cargoParser) CutLine(s adapters.Stream, head, end []byte) {
 	m, ok := recoverLibtestEvent(head)
-	if s == Stderr || !ok {
+	if s == adapters.Stderr || !ok {
 		p.Line(s, head, true)
 		return
 	}
@@ -924,7 +926,7 @@ func (p *cargoParser) buildLine(line string) {
 	case cargoSnippet.MatchString(line):
 		// the manifest's line, shown again
 	case line == "Caused by:" || strings.HasPrefix(line, " ") && !cargoStatus.MatchString(line):
-		if len(e.Message) < cargoMaxMessage {
+		if len(e.Message) < kit.MaxMessage {
 			e.Message += "\n" + line
 		}
 	case line == "":
@@ -1038,20 +1040,16 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 func libtestExecTime(raw json.RawMessage) time.Duration {
 	var f float64
 	if json.Unmarshal(raw, &f) == nil {
-		return durationOf(f)
+		return kit.DurationOf(f)
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		if f, err := strconv.ParseFloat(strings.TrimSuffix(s, "s"), 64); err == nil {
-			return durationOf(f)
+			return kit.DurationOf(f)
 		}
 	}
 	return 0
 }
-
-// cargoMaxMessage bounds a failure or build error message; the test's output
-// keeps the rest.
-const cargoMaxMessage = 2 << 10
 
 var (
 	// Rust 1.73+: "thread 't' panicked at src/lib.rs:15:35:" then the message;
@@ -1079,9 +1077,9 @@ func (p *cargoParser) failure(s *cargoSuite, m *cargoMessage, out string, cut bo
 		var msg string
 		if json.Unmarshal(m.Message, &msg) == nil && msg != "" {
 			f.File, f.Line, _ = p.panicIn(msg)
-			f.Message = cargoClip(msg)
+			f.Message = kit.Clip(msg)
 		} else {
-			f.Message = cargoClipTail(strings.TrimSpace(out))
+			f.Message = kit.ClipTail(strings.TrimSpace(out))
 		}
 	}
 	f.SuggestedTraces = p.traces(out, m.Name)
@@ -1112,7 +1110,7 @@ func (p *cargoParser) panicIn(out string) (file string, line int, msg string) {
 			line, _ = strconv.Atoi(out[loc[4]:loc[5]])
 		}
 	}
-	return p.relPath(file), line, cargoClip(strings.TrimRight(strings.TrimLeft(msg, "\n"), " \n"))
+	return p.relPath(file), line, kit.Clip(strings.TrimRight(strings.TrimLeft(msg, "\n"), " \n"))
 }
 
 var (
@@ -1172,12 +1170,7 @@ func (p *cargoParser) inProject(file string) bool {
 	if !filepath.IsAbs(file) {
 		return true
 	}
-	return cargoWithin(p.wsRoot, file)
-}
-
-func cargoWithin(dir, file string) bool {
-	rel, err := filepath.Rel(dir, file)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	return kit.Within(p.wsRoot, file)
 }
 
 // relPath turns a path rustc printed (relative to the workspace root) into
@@ -1191,7 +1184,7 @@ func (p *cargoParser) relPath(file string) string {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(p.wsRoot, abs)
 	}
-	if cargoWithin(p.wsRoot, abs) {
+	if kit.Within(p.wsRoot, abs) {
 		if rel, err := filepath.Rel(p.root, abs); err == nil {
 			return rel
 		}
@@ -1234,7 +1227,7 @@ func recoverLibtestEvent(line []byte) (*cargoMessage, bool) {
 	return m, m.Type == "test" && m.Event != "" && m.Name != ""
 }
 
-func (p *cargoParser) Finish(exit report.Exit) Outcome {
+func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 	for k, s := range p.suites {
 		if !s.bound { // its "Running" line never came (cargo -q in a config)
 			exe := ""
@@ -1253,13 +1246,13 @@ func (p *cargoParser) Finish(exit report.Exit) Outcome {
 		}
 	}
 	p.cargoErrors = slices.Compact(p.cargoErrors) // both steps report a bad manifest
-	var out Outcome
+	var out adapters.Outcome
 	if p.built && !p.buildOK || !p.built && len(p.suites) == 0 && len(p.cargoErrors) > 0 {
 		out.BuildFailed = true
 		out.BuildErrors = p.buildErrors
 		if len(out.BuildErrors) == 0 {
 			for _, e := range p.cargoErrors {
-				e.Message = cargoClip(strings.TrimSpace(e.Message))
+				e.Message = kit.Clip(strings.TrimSpace(e.Message))
 				out.BuildErrors = append(out.BuildErrors, e)
 			}
 		}
@@ -1283,7 +1276,7 @@ func (p *cargoParser) Finish(exit report.Exit) Outcome {
 // them, with the tests recorded: a line that could not be read at all
 // loses its test. The totals then win in the summary, and the answer says
 // that some tests are missing from the list.
-func (p *cargoParser) checkTotals(out *Outcome) {
+func (p *cargoParser) checkTotals(out *adapters.Outcome) {
 	var sum, recorded [3]int
 	add := func(counts [3]int, totals *[3]int) {
 		t := counts
@@ -1331,7 +1324,7 @@ func (p *cargoParser) noTestsHint() string {
 	switch {
 	case p.test != "":
 		return fmt.Sprintf("no test is named exactly %q: give the path libtest prints, without the crate name (for example tests::parses_empty_input)", p.test)
-	case p.level != LevelAll:
+	case p.level != adapters.LevelAll:
 		return fmt.Sprintf("the %s test targets have no #[test] functions", p.level)
 	}
 	return "no #[test] functions or doctests found; add one under src/ (#[cfg(test)] mod tests) or tests/"
@@ -1363,7 +1356,7 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 		}
 		switch {
 		case r.signal > 0:
-			add(&report.Crash{Type: cargoCrashType(r.signalName), Signal: r.signal, SignalName: r.signalName,
+			add(&report.Crash{Type: kit.CrashType(r.signalName), Signal: r.signal, SignalName: r.signalName,
 				ExitCode: 128 + r.signal, Indicators: []string{"test_binary_signaled"}, RunningTests: running, Message: r.failure})
 		case r.failure != "" && s != nil && !s.done:
 			add(&report.Crash{Type: report.CrashUnknown, ExitCode: r.exitCode,
@@ -1376,56 +1369,9 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 	return c
 }
 
-// cargoCrashType goes by name: signal numbers differ between Linux and
-// macOS (SIGBUS is 7 on one, 10 on the other).
-func cargoCrashType(name string) report.CrashType {
-	switch name {
-	case "SIGSEGV":
-		return report.CrashSegmentationFault
-	case "SIGABRT":
-		return report.CrashAbort
-	case "SIGBUS":
-		return report.CrashBusError
-	case "SIGILL":
-		return report.CrashIllegalInstruction
-	case "SIGFPE":
-		return report.CrashFloatingPoint
-	case "SIGKILL":
-		return report.CrashKilled
-	case "SIGTERM":
-		return report.CrashTerminated
-	case "SIGINT":
-		return report.CrashInterrupted
-	}
-	return report.CrashUnknown
-}
-
-func cargoClip(s string) string {
-	if len(s) <= cargoMaxMessage {
-		return s
-	}
-	cut := cargoMaxMessage
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-// cargoClipTail keeps the end of s, where a failure's reason usually is.
-func cargoClipTail(s string) string {
-	if len(s) <= cargoMaxMessage {
-		return s
-	}
-	cut := len(s) - cargoMaxMessage
-	for cut < len(s) && !utf8.RuneStart(s[cut]) {
-		cut++
-	}
-	return "…" + s[cut:]
-}
-
 func cargoFirstLines(s string, n int) string {
 	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
-	return cargoClip(strings.Join(lines[:min(n, len(lines))], "\n"))
+	return kit.Clip(strings.Join(lines[:min(n, len(lines))], "\n"))
 }
 
 // lenientLibtestEvent reads a libtest event that is not valid JSON. Before

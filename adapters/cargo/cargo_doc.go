@@ -1,4 +1,4 @@
-package adapters
+package cargo
 
 import (
 	"path/filepath"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -142,7 +144,7 @@ func (p *cargoParser) docApply(d *cargoDocSuite, line string) {
 		// The next crate's doctests may compile before its "running" line.
 		p.rec.BeginBuilding()
 	case d.block != "":
-		if b := d.text[d.block]; b.Len() < perTestOutput {
+		if b := d.text[d.block]; b.Len() < adapters.PerTestOutput {
 			b.WriteString(line + "\n")
 		}
 	}
@@ -162,7 +164,7 @@ func (p *cargoParser) docEnd(d *cargoDocSuite, name string, st report.TestStatus
 		p.rec.Output(d.name, name, d.text[name].String())
 	}
 	p.rec.End(d.name, name, st, 0, f)
-	d.counts[countIndex(st)]++
+	d.counts[slices.Index([]report.TestStatus{report.TestPassed, report.TestFailed, report.TestSkipped}, st)]++
 }
 
 // docFailure reads a doctest's failure block. The doctest's own location
@@ -192,15 +194,15 @@ func (p *cargoParser) docFailure(d *cargoDocSuite, name string) *report.Failure 
 			f.File = p.relPath(at[1])
 			f.Line, _ = strconv.Atoi(at[2])
 		}
-		f.Message = cargoClip(strings.TrimSpace(msg))
+		f.Message = kit.Clip(strings.TrimSpace(msg))
 		return f
 	}
 	file, line, msg := p.panicIn(text)
 	switch {
 	case msg == "":
-		f.Message = cargoClipTail(strings.TrimSpace(text))
+		f.Message = kit.ClipTail(strings.TrimSpace(text))
 	case doctestPanicReal(text, file, line, f.File):
-		f.Message = cargoClip("panicked at " + file + ":" + strconv.Itoa(line) + ": " + msg)
+		f.Message = kit.Clip("panicked at " + file + ":" + strconv.Itoa(line) + ": " + msg)
 	default:
 		f.Message = msg
 	}

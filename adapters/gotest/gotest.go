@@ -1,4 +1,4 @@
-package adapters
+package gotest
 
 import (
 	"bufio"
@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/report"
 )
 
@@ -66,43 +68,39 @@ import (
 //     build errors; so are the vet failures go test runs before testing.
 type gotest struct{}
 
-func init() { register(gotest{}) }
+// New returns the gotest adapter.
+func New() adapters.Adapter { return gotest{} }
 
 func (gotest) Name() string { return "go" }
 
-func (gotest) Detect(req Request) Detection {
+func (gotest) Detect(req adapters.Request) adapters.Detection {
 	if len(req.Command) > 0 {
 		if isGoTest(req.Command) {
-			return Detection{Confidence: 95, Hint: "the command is go test"}
+			return adapters.Detection{Confidence: 95, Hint: "the command is go test"}
 		}
-		return Detection{Hint: "go: the command is not go test"}
+		return adapters.Detection{Hint: "go: the command is not go test"}
 	}
-	if fileExists(filepath.Join(req.ProjectRoot, "go.mod")) {
-		return Detection{Confidence: 90, Hint: "go.mod found"}
+	if kit.FileExists(filepath.Join(req.ProjectRoot, "go.mod")) {
+		return adapters.Detection{Confidence: 90, Hint: "go.mod found"}
 	}
-	if fileExists(filepath.Join(req.ProjectRoot, "go.work")) {
-		return Detection{Confidence: 85, Hint: "go.work found"}
+	if kit.FileExists(filepath.Join(req.ProjectRoot, "go.work")) {
+		return adapters.Detection{Confidence: 85, Hint: "go.work found"}
 	}
-	return Detection{Hint: "go: no go.mod or go.work in the project root"}
+	return adapters.Detection{Hint: "go: no go.mod or go.work in the project root"}
 }
 
 func isGoTest(argv []string) bool {
 	return len(argv) >= 2 && filepath.Base(argv[0]) == "go" && argv[1] == "test"
 }
 
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && !st.IsDir()
-}
-
 // goLevel returns a level's flags and its -run filter.
-func goLevel(l Level) (flags []string, run string) {
+func goLevel(l adapters.Level) (flags []string, run string) {
 	switch l {
-	case LevelUnit:
+	case adapters.LevelUnit:
 		return []string{"-short"}, ""
-	case LevelIntegration:
+	case adapters.LevelIntegration:
 		return []string{"-tags", "integration"}, "^TestIntegration"
-	case LevelE2E:
+	case adapters.LevelE2E:
 		return []string{"-tags", "e2e"}, "^TestE2E"
 	}
 	return nil, ""
@@ -118,7 +116,7 @@ func goRunPattern(name string) string {
 	return strings.Join(parts, "/")
 }
 
-func (gotest) Plan(req Request, rec *Recorder) (*Plan, error) {
+func (gotest) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	levelFlags, levelRun := goLevel(req.Level)
 	run := levelRun
 	if req.Test != "" {
@@ -134,13 +132,13 @@ func (gotest) Plan(req Request, rec *Recorder) (*Plan, error) {
 		rerun = append([]string{"go", "test"}, levelFlags...)
 	} else {
 		if !isGoTest(req.Command) {
-			return nil, usagef("the go framework runs `go test`, not %q: pass a go test command, or --framework generic to run this one", strings.Join(req.Command, " "))
+			return nil, kit.Usagef("the go framework runs `go test`, not %q: pass a go test command, or --framework generic to run this one", strings.Join(req.Command, " "))
 		}
 		argv, rerun = goCommand(req.Command, levelFlags, levelRun, req.Test)
 	}
 	argv = goKeepSymbols(argv)
 	p := newGoParser(rec, req.ProjectRoot, readGoModules(req.ProjectRoot), rerun, goNoTestsHint(req, run))
-	return &Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
 }
 
 // goSymbols keeps the symbols and DWARF that go test strips from the
@@ -235,13 +233,13 @@ func goCommand(cmd, levelFlags []string, levelRun, test string) (argv, rerun []s
 
 // goNoTestsHint says why a run found no test, decided when the run is
 // planned because it depends on what was asked.
-func goNoTestsHint(req Request, run string) string {
+func goNoTestsHint(req adapters.Request, run string) string {
 	switch {
 	case req.Test != "":
 		return fmt.Sprintf("no test matched -run '%s' in any package: `go test -list . ./...` lists the tests", run)
-	case req.Level == LevelIntegration:
+	case req.Level == adapters.LevelIntegration:
 		return "no integration test: by convention they are named TestIntegration… and their files start with //go:build integration"
-	case req.Level == LevelE2E:
+	case req.Level == adapters.LevelE2E:
 		return "no e2e test: by convention they are named TestE2E… and their files start with //go:build e2e"
 	}
 	return "no test ran: Go tests are functions TestXxx(t *testing.T) in files ending in _test.go (check build tags and any -run filter)"
@@ -376,7 +374,7 @@ const (
 )
 
 type goParser struct {
-	rec   *Recorder
+	rec   *adapters.Recorder
 	root  string
 	mods  []goModule
 	rerun []string // "go test [flags]": a rerun adds -run and a package
@@ -471,13 +469,13 @@ var (
 	goBuildFailed = regexp.MustCompile(`^FAIL\s+\S+ \[(?:build|setup) failed\]`)
 )
 
-func newGoParser(rec *Recorder, root string, mods []goModule, rerun []string, hint string) *goParser {
+func newGoParser(rec *adapters.Recorder, root string, mods []goModule, rerun []string, hint string) *goParser {
 	return &goParser{rec: rec, root: root, mods: mods, rerun: rerun, hint: hint,
 		pkgs: map[string]*goPackage{}, build: map[string][]string{}}
 }
 
-func (p *goParser) Line(s Stream, b []byte, cut bool) {
-	if s == Stdout && len(b) > 0 && b[0] == '{' {
+func (p *goParser) Line(s adapters.Stream, b []byte, cut bool) {
+	if s == adapters.Stdout && len(b) > 0 && b[0] == '{' {
 		var e goEvent
 		if json.Unmarshal(b, &e) == nil && e.Action != "" {
 			p.event(&e)
@@ -543,11 +541,11 @@ func (p *goParser) event(e *goEvent) {
 			t.read(line)
 		}
 	case "pass", "bench":
-		p.end(pkg, e.Test, report.TestPassed, durationOf(e.Elapsed), nil)
+		p.end(pkg, e.Test, report.TestPassed, kit.DurationOf(e.Elapsed), nil)
 	case "skip":
-		p.end(pkg, e.Test, report.TestSkipped, durationOf(e.Elapsed), nil)
+		p.end(pkg, e.Test, report.TestSkipped, kit.DurationOf(e.Elapsed), nil)
 	case "fail":
-		p.end(pkg, e.Test, report.TestFailed, durationOf(e.Elapsed), p.failure(pkg, e.Test))
+		p.end(pkg, e.Test, report.TestFailed, kit.DurationOf(e.Elapsed), p.failure(pkg, e.Test))
 	}
 }
 
@@ -738,7 +736,7 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 	}
 	f.Rerun = p.rerunCommand(pkg.path, "")
 	p.rec.Output(pkg.path, name, strings.Join(pkg.out, "\n")+"\n")
-	p.end(pkg, name, report.TestFailed, durationOf(e.Elapsed), f)
+	p.end(pkg, name, report.TestFailed, kit.DurationOf(e.Elapsed), f)
 }
 
 // traceLine follows a package's output for a panic, a runtime fatal error
@@ -1057,9 +1055,9 @@ func (p *goParser) buildError(importPath, line string) (report.BuildError, bool)
 		if rel, ok := p.projectFile(file, ""); ok {
 			file = rel
 		}
-	case fileExists(filepath.Join(p.root, file)):
+	case kit.FileExists(filepath.Join(p.root, file)):
 	default:
-		if dir, ok := p.pkgDir(goImportPath(importPath)); ok && fileExists(filepath.Join(p.root, dir, file)) {
+		if dir, ok := p.pkgDir(goImportPath(importPath)); ok && kit.FileExists(filepath.Join(p.root, dir, file)) {
 			file = filepath.Join(dir, file)
 		}
 	}
@@ -1099,7 +1097,7 @@ func (p *goParser) pkgDir(importPath string) (string, bool) {
 func (p *goParser) testFile(importPath, base string) string {
 	if dir, ok := p.pkgDir(importPath); ok {
 		rel := filepath.Join(dir, base)
-		if fileExists(filepath.Join(p.root, rel)) {
+		if kit.FileExists(filepath.Join(p.root, rel)) {
 			return filepath.ToSlash(rel)
 		}
 	}
@@ -1157,7 +1155,7 @@ func trimMessage(s string) string {
 	return s[:cut] + "…"
 }
 
-func (p *goParser) Finish(exit report.Exit) Outcome {
+func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 	if p.buildFailed && len(p.buildErrs) == 0 {
 		// Build output whose build-fail never came (the stream was cut
 		// short), else whatever the go command said.
@@ -1174,7 +1172,7 @@ func (p *goParser) Finish(exit report.Exit) Outcome {
 			p.buildErrs = []report.BuildError{{Message: trimMessage(msg)}}
 		}
 	}
-	out := Outcome{BuildFailed: p.buildFailed, BuildErrors: p.buildErrs, Crash: p.crash}
+	out := adapters.Outcome{BuildFailed: p.buildFailed, BuildErrors: p.buildErrs, Crash: p.crash}
 	if out.BuildFailed || out.Crash != nil || p.tests > 0 || p.pkgFailed {
 		return out
 	}

@@ -5,7 +5,7 @@
 # written as {{ROOT}} so that the recordings do not depend on where the
 # repository is checked out; the golden test puts the real path back.
 #
-# Run from anywhere: adapters/testdata/go/record.sh
+# Run from anywhere: adapters/gotest/testdata/record.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 fixtures=$(cd "$here/../../../testdata/fixtures/go" && pwd)

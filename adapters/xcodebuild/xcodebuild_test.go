@@ -1,4 +1,4 @@
-package adapters
+package xcodebuild
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -36,14 +38,14 @@ func standinFile(name string) string {
 }
 
 func xcodeCorpus(name string) string {
-	p, _ := filepath.Abs(filepath.Join("testdata", "xcodebuild", "corpus", name))
+	p, _ := filepath.Abs(filepath.Join("testdata", "corpus", name))
 	return p
 }
 
 var xcodeTmp = regexp.MustCompile(`/tmp/strobe-xcodebuild-[^/ ']+`)
 
 // xcodeNormalise zeroes durations and replaces the run's directory and HOME.
-func xcodeNormalise(rec *Recorder, out Outcome, home string) catch2Golden {
+func xcodeNormalise(rec *adapters.Recorder, out adapters.Outcome, home string) adapterstest.Result {
 	fix := func(s string) string {
 		s = xcodeTmp.ReplaceAllString(s, "{{RUN}}")
 		return strings.ReplaceAll(s, home, "{{HOME}}")
@@ -60,7 +62,7 @@ func xcodeNormalise(rec *Recorder, out Outcome, home string) catch2Golden {
 	if out.Crash != nil {
 		out.Crash.Message = fix(out.Crash.Message)
 	}
-	return catch2Golden{Tests: tests, Outcome: out}
+	return adapterstest.Result{Tests: tests, Outcome: out}
 }
 
 // xcodeCommand is the command every replay runs: strobe adds the result
@@ -75,101 +77,101 @@ func TestXcodebuildReplays(t *testing.T) {
 	for _, tc := range []struct {
 		log    string
 		exit   string
-		check  func(t *testing.T, rec *Recorder, out Outcome)
+		check  func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome)
 		golden string
 	}{
-		{"bitrise-ok-full-build-and-test.txt", "0", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"bitrise-ok-full-build-and-test.txt", "0", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			p := rec.Progress()
 			if out.Crash != nil || out.BuildFailed || p.Failed != 0 || p.Passed == 0 {
 				t.Errorf("a passing run: %+v %+v", p, out)
 			}
 		}, "ok"},
-		{"fastlane-ui-test-passing-xcode7.log", "0", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"fastlane-ui-test-passing-xcode7.log", "0", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			if p := rec.Progress(); p.Passed != 3 || out.Crash != nil {
 				t.Errorf("ui test passing: %+v %+v", p, out)
 			}
 		}, ""},
-		{"xcbeautify-TestLog-swiftpm-xctest-failures.txt", "65", func(t *testing.T, rec *Recorder, out Outcome) {
-			tt, ok := testByName(rec.Tests(), "XcbeautifyLibTests/XcbeautifyLibTests/testAggregateTarget")
+		{"xcbeautify-TestLog-swiftpm-xctest-failures.txt", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
+			tt, ok := adapterstest.TestByName(rec.Tests(), "XcbeautifyLibTests/XcbeautifyLibTests/testAggregateTarget")
 			if !ok || tt.Status != report.TestFailed || tt.Failure == nil || !strings.HasSuffix(tt.Failure.File, "XcbeautifyLibTests.swift") || tt.Failure.Line != 13 ||
 				!strings.HasPrefix(tt.Failure.Message, "XCTAssertEqual failed") {
 				t.Errorf("assertion failure: %+v", tt)
 			}
 		}, "xctest-failures"},
-		{"xcbeautify-MixedTestLog-XCTest+SwiftTesting-macOS.txt", "65", func(t *testing.T, rec *Recorder, out Outcome) {
-			st, _ := testByName(rec.Tests(), "testFailTrueIsFalse()")
+		{"xcbeautify-MixedTestLog-XCTest+SwiftTesting-macOS.txt", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
+			st, _ := adapterstest.TestByName(rec.Tests(), "testFailTrueIsFalse()")
 			if st.Failure == nil || st.Failure.File != "Test.swift" || st.Failure.Line != 17 || st.Failure.Message != "Expectation failed: true == false" {
 				t.Errorf("swift testing issue: %+v", st)
 			}
-			xc, _ := testByName(rec.Tests(), "XcbeautifyLibTests/CaptureGroupTests/testForceFailure")
+			xc, _ := adapterstest.TestByName(rec.Tests(), "XcbeautifyLibTests/CaptureGroupTests/testForceFailure")
 			if xc.Failure == nil || xc.Failure.Line != 34 {
 				t.Errorf("xctest failure: %+v", xc)
 			}
 		}, "mixed-macos"},
-		{"xcbeautify-MixedTestLog-XCTest+SwiftTesting-Linux.txt", "1", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"xcbeautify-MixedTestLog-XCTest+SwiftTesting-Linux.txt", "1", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			if p := rec.Progress(); p.Failed != 2 {
 				t.Errorf("linux mixed: %+v", p)
 			}
 		}, ""},
-		{"xcbeautify-swift-testing-sf-symbols-skipped.txt", "65", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"xcbeautify-swift-testing-sf-symbols-skipped.txt", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			p := rec.Progress()
 			if p.Passed != 1 || p.Failed != 1 || p.Skipped != 1 {
 				t.Errorf("sf symbols: %+v", p)
 			}
 		}, "swift-testing-sf-symbols"},
-		{"xcsift-swift-testing-xcode26-testing-library-6.2.txt", "0", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"xcsift-swift-testing-xcode26-testing-library-6.2.txt", "0", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			if p := rec.Progress(); p.Passed != 23 || p.Failed != 0 || out.Crash != nil {
 				t.Errorf("swift testing 6.2: %+v %+v", p, out)
 			}
 		}, ""},
-		{"xcbeautify-swift-test-log-macOS-build-and-test.txt", "1", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"xcbeautify-swift-test-log-macOS-build-and-test.txt", "1", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			if p := rec.Progress(); p.Failed == 0 || p.Passed < 300 {
 				t.Errorf("swift-testing's own suite: %+v", p)
 			}
 		}, ""},
-		{"xcbeautify-spi-swift-testing-full-log.txt", "1", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"xcbeautify-spi-swift-testing-full-log.txt", "1", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			if p := rec.Progress(); p.Failed != 3 {
 				t.Errorf("spi: %+v", p)
 			}
 		}, ""},
-		{"xcpretty-raw-kiwi-compilation-fail.txt", "65", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"xcpretty-raw-kiwi-compilation-fail.txt", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			if !out.BuildFailed || len(out.BuildErrors) != 2 || out.BuildErrors[0].Line != 26 || out.BuildErrors[0].Column != 5 {
 				t.Errorf("build errors: %+v", out)
 			}
 		}, "compile-error"},
-		{"xcpretty-raw-kiwi-fail-xcode5.txt", "65", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"xcpretty-raw-kiwi-fail-xcode5.txt", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			if p := rec.Progress(); p.Failed == 0 || out.BuildFailed {
 				t.Errorf("kiwi: %+v %+v", p, out)
 			}
 		}, ""},
-		{"xcpretty-raw-specta-fail-xcode5.txt", "65", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"xcpretty-raw-specta-fail-xcode5.txt", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			if p := rec.Progress(); p.Failed == 0 || p.Passed < 100 {
 				t.Errorf("specta: %+v", p)
 			}
 		}, ""},
-		{"bitrise-uitest-timeout-failure-xcode7.txt", "65", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"bitrise-uitest-timeout-failure-xcode7.txt", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			if p := rec.Progress(); p.Failed == 0 {
 				t.Errorf("ui test timeout: %+v", p)
 			}
 		}, ""},
-		{"bitrise-failure-attempting-to-launch-uitest.txt", "65", func(t *testing.T, rec *Recorder, out Outcome) {
-			tt, _ := testByName(rec.Tests(), "ios_xcode_8_0UITests/ios_xcode_8_0UITests/testExample")
+		{"bitrise-failure-attempting-to-launch-uitest.txt", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
+			tt, _ := adapterstest.TestByName(rec.Tests(), "ios_xcode_8_0UITests/ios_xcode_8_0UITests/testExample")
 			if tt.Failure == nil || !strings.Contains(tt.Failure.Message, "Failure attempting to launch") {
 				t.Errorf("launch failure: %+v", tt)
 			}
 		}, ""},
-		{"fastlane-xcode26-test-execute-failed.log", "65", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"fastlane-xcode26-test-execute-failed.log", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			if p := rec.Progress(); p.Failed != 2 {
 				t.Errorf("xcode 26: %+v", p)
 			}
-			if _, ok := testByName(rec.Tests(), "ExampleTestTests/testExample()"); !ok {
+			if _, ok := adapterstest.TestByName(rec.Tests(), "ExampleTestTests/testExample()"); !ok {
 				t.Errorf("xcode 26 names: %+v", rec.Tests())
 			}
 		}, "xcode26"},
 		// The crash indicators.
-		{"fastlane-non-parallel-testing-failure-xcode10.log", "65", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"fastlane-non-parallel-testing-failure-xcode10.log", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			wantCrash(t, out, "test_restarted_after_crash", "TestingTestTests/TestingTestTests/testFailure")
-			tt, _ := testByName(rec.Tests(), "TestingTestTests/TestingTestTests/testFailure")
+			tt, _ := adapterstest.TestByName(rec.Tests(), "TestingTestTests/TestingTestTests/testFailure")
 			if tt.Failure == nil || !strings.Contains(tt.Failure.Message, "Unexpectedly found nil") {
 				t.Errorf("the crashed test: %+v", tt)
 			}
@@ -177,25 +179,25 @@ func TestXcodebuildReplays(t *testing.T) {
 				t.Errorf("indicators %v lack the Swift fatal error", out.Crash.Indicators)
 			}
 		}, "restart-after-crash"},
-		{"fastlane-early-unexpected-exit-precondition-failed-xcode10.log", "65", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"fastlane-early-unexpected-exit-precondition-failed-xcode10.log", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			wantCrash(t, out, "early_unexpected_exit", "")
 			if !slices.Contains(out.Crash.Indicators, "never_began_testing") || !strings.Contains(out.Hint, "AppDelegate.swift:19") {
 				t.Errorf("precondition at launch: %+v hint %q", out.Crash, out.Hint)
 			}
 		}, "early-exit-precondition"},
-		{"bitrise-early-unexpected-exit-1-xcode8.txt", "65", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"bitrise-early-unexpected-exit-1-xcode8.txt", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			wantCrash(t, out, "early_unexpected_exit", "")
 		}, ""},
-		{"bitrise-failed-to-background-test-runner.txt", "65", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"bitrise-failed-to-background-test-runner.txt", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			wantCrash(t, out, "test_runner_background_failed", "")
 		}, ""},
-		{"bitrise-failed-to-open-test-runner-xcode12.txt", "65", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"bitrise-failed-to-open-test-runner-xcode12.txt", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			wantCrash(t, out, "test_runner_launch_failed", "")
 		}, ""},
-		{"bitrise-test-runner-failed-to-initialize-ui-testing.txt", "65", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"bitrise-test-runner-failed-to-initialize-ui-testing.txt", "65", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			wantCrash(t, out, "ui_test_runner_initialize_failed", "")
 		}, ""},
-		{"bitrise-iphonesimulator-boot-timeout.txt", "70", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"bitrise-iphonesimulator-boot-timeout.txt", "70", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			wantCrash(t, out, "simulator_boot_timeout", "")
 			if !strings.Contains(out.Hint, "xcodebuild exited 70, EX_SOFTWARE") {
 				t.Errorf("hint %q does not explain exit 70", out.Hint)
@@ -204,7 +206,7 @@ func TestXcodebuildReplays(t *testing.T) {
 	} {
 		t.Run(tc.log, func(t *testing.T) {
 			home := standin(t, map[string]string{"STANDIN_LOG": xcodeCorpus(tc.log), "STANDIN_EXIT": tc.exit})
-			rec, out, exit := runReal(t, xcodebuild{}, Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
+			rec, out, exit := adapterstest.RunReal(t, xcodebuild{}, adapters.Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
 			if want := tc.exit; exit.Code != atoi(want) {
 				t.Errorf("exit %+v, want %s", exit, want)
 			}
@@ -213,7 +215,7 @@ func TestXcodebuildReplays(t *testing.T) {
 				t.Errorf("a crash without a hint: %+v", out.Crash)
 			}
 			if tc.golden != "" {
-				golden(t, "xcodebuild/"+tc.golden, xcodeNormalise(rec, out, home))
+				adapterstest.Golden(t, tc.golden, xcodeNormalise(rec, out, home))
 			}
 		})
 	}
@@ -227,7 +229,7 @@ func atoi(s string) int {
 	return n
 }
 
-func wantCrash(t *testing.T, out Outcome, indicator, test string) {
+func wantCrash(t *testing.T, out adapters.Outcome, indicator, test string) {
 	t.Helper()
 	if out.Crash == nil {
 		t.Fatalf("no crash, want %s (outcome %+v)", indicator, out)
@@ -245,7 +247,7 @@ func wantCrash(t *testing.T, out Outcome, indicator, test string) {
 
 func TestXcodebuildSignal(t *testing.T) {
 	standin(t, map[string]string{"STANDIN_LOG": xcodeCorpus("xcbeautify-MixedTestLog-XCTest+SwiftTesting-macOS.txt"), "STANDIN_SIGNAL": "SEGV"})
-	_, out, exit := runReal(t, xcodebuild{}, Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
+	_, out, exit := adapterstest.RunReal(t, xcodebuild{}, adapters.Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
 	if !exit.Signaled {
 		t.Fatalf("exit %+v, want a signal", exit)
 	}
@@ -257,7 +259,7 @@ func TestXcodebuildSignal(t *testing.T) {
 func TestXcodebuildSilentFailure(t *testing.T) {
 	t.Run("no bundle", func(t *testing.T) {
 		standin(t, map[string]string{"STANDIN_EXIT": "65"})
-		rec, out, _ := runReal(t, xcodebuild{}, Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
+		rec, out, _ := adapterstest.RunReal(t, xcodebuild{}, adapters.Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
 		if out.Crash == nil || !out.Crash.SilentFailure || len(rec.Tests()) != 0 {
 			t.Fatalf("outcome %+v, want a silent failure", out)
 		}
@@ -269,15 +271,15 @@ func TestXcodebuildSilentFailure(t *testing.T) {
 		log := filepath.Join(t.TempDir(), "dest.log")
 		os.WriteFile(log, []byte("xcodebuild: error: Unable to find a destination matching the provided destination specifier:\n\t\t{ platform:iOS Simulator, OS:latest, name:iPhone 99 }\n"), 0o644)
 		standin(t, map[string]string{"STANDIN_LOG": log, "STANDIN_EXIT": "70"})
-		_, out, _ := runReal(t, xcodebuild{}, Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
+		_, out, _ := adapterstest.RunReal(t, xcodebuild{}, adapters.Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
 		if out.Crash != nil || !strings.Contains(out.Hint, "Unable to find a destination") || !strings.Contains(out.Hint, "exited 70, EX_SOFTWARE") {
 			t.Errorf("outcome %+v, want xcodebuild's own error in the hint", out)
 		}
 	})
 	t.Run("bundle read", func(t *testing.T) {
 		standin(t, map[string]string{"STANDIN_EXIT": "65", "STANDIN_BUNDLE": "1", "STANDIN_XCRESULT": standinFile("xcresult-summary.json")})
-		rec, out, _ := runReal(t, xcodebuild{}, Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
-		tt, ok := testByName(rec.Tests(), "TestingTestTests/testFailure()")
+		rec, out, _ := adapterstest.RunReal(t, xcodebuild{}, adapters.Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
+		tt, ok := adapterstest.TestByName(rec.Tests(), "TestingTestTests/testFailure()")
 		if !ok || tt.Failure == nil || !strings.Contains(tt.Failure.Message, "Crash: TestingTest (28750)") {
 			t.Errorf("tests %+v, want the bundle's failure", rec.Tests())
 		}
@@ -312,7 +314,7 @@ func TestXcodebuildCrashReports(t *testing.T) {
 				env[k] = v
 			}
 			standin(t, env)
-			_, out, _ := runReal(t, xcodebuild{}, Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
+			_, out, _ := adapterstest.RunReal(t, xcodebuild{}, adapters.Request{ProjectRoot: t.TempDir(), Command: xcodeCommand})
 			if out.Crash == nil {
 				t.Fatal("no crash")
 			}
@@ -339,8 +341,8 @@ func TestXcodebuildHangIsLive(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "cut.log")
 	os.WriteFile(log, cut, 0o644)
 	standin(t, map[string]string{"STANDIN_LOG": log, "STANDIN_HANG": "1"})
-	rec := NewRecorder()
-	plan, err := xcodebuild{}.Plan(Request{ProjectRoot: t.TempDir(), Command: xcodeCommand}, rec)
+	rec := adapters.NewRecorder()
+	plan, err := xcodebuild{}.Plan(adapters.Request{ProjectRoot: t.TempDir(), Command: xcodeCommand}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,10 +354,10 @@ func TestXcodebuildHangIsLive(t *testing.T) {
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			plan.Parser.Line(Stdout, sc.Bytes(), false)
+			plan.Parser.Line(adapters.Stdout, sc.Bytes(), false)
 		}
 	}()
-	var running []RunningTest
+	var running []adapters.RunningTest
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if running = rec.Progress().Running; len(running) > 0 {
 			break
@@ -394,28 +396,28 @@ func TestXcodebuildPlan(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		root  string
-		req   Request
+		req   adapters.Request
 		want  []string // words the command must hold
 		error string
 	}{
-		{"iOS project", xcodeProject(t, "TestingTest.xcodeproj", "iphoneos"), Request{},
+		{"iOS project", xcodeProject(t, "TestingTest.xcodeproj", "iphoneos"), adapters.Request{},
 			[]string{"test", "-project", "TestingTest.xcodeproj", "-scheme", "TestingTest", "-destination", "platform=iOS Simulator,id=C4B2E8D1-9A77-4F10-A3E6-2B8D5E7F3003", "-test-timeouts-enabled", "YES", "-resultBundlePath"}, ""},
-		{"macOS project", xcodeProject(t, "TestingTest.xcodeproj", "macosx"), Request{}, []string{"-destination", "platform=macOS"}, ""},
-		{"one test", xcodeProject(t, "TestingTest.xcodeproj", "iphoneos"), Request{Test: "TestingTestTests/TestingTestTests/testA"},
+		{"macOS project", xcodeProject(t, "TestingTest.xcodeproj", "macosx"), adapters.Request{}, []string{"-destination", "platform=macOS"}, ""},
+		{"one test", xcodeProject(t, "TestingTest.xcodeproj", "iphoneos"), adapters.Request{Test: "TestingTestTests/TestingTestTests/testA"},
 			[]string{"-only-testing:TestingTestTests/TestingTestTests/testA"}, ""},
-		{"unit by target", xcodeProject(t, "TestingTest.xcodeproj", "iphoneos"), Request{Level: LevelUnit}, []string{"-only-testing:TestingTestTests"}, ""},
-		{"integration by target", xcodeProject(t, "TestingTest.xcodeproj", "iphoneos"), Request{Level: LevelIntegration}, []string{"-only-testing:TestingTestIntegrationTests"}, ""},
-		{"e2e by target", xcodeProject(t, "TestingTest.xcodeproj", "iphoneos"), Request{Level: LevelE2E}, []string{"-only-testing:TestingTestUITests"}, ""},
-		{"unit by test plan", xcodeProject(t, "TestingTest.xcodeproj", "iphoneos", "Plans/UnitTests.xctestplan"), Request{Level: LevelUnit}, []string{"-testPlan", "UnitTests"}, ""},
-		{"given command", t.TempDir(), Request{Command: []string{"xcodebuild", "-scheme", "X", "-destination", "platform=macOS"}}, []string{"-scheme", "X", "test", "-test-timeouts-enabled"}, ""},
-		{"two projects", xcodeProject(t, "A.xcodeproj", "iphoneos", "B.xcodeproj/project.pbxproj"), Request{}, nil, "several projects (A.xcodeproj, B.xcodeproj)"},
-		{"not xcodebuild", t.TempDir(), Request{Command: []string{"make", "test"}}, nil, "runs `xcodebuild test …`"},
+		{"unit by target", xcodeProject(t, "TestingTest.xcodeproj", "iphoneos"), adapters.Request{Level: adapters.LevelUnit}, []string{"-only-testing:TestingTestTests"}, ""},
+		{"integration by target", xcodeProject(t, "TestingTest.xcodeproj", "iphoneos"), adapters.Request{Level: adapters.LevelIntegration}, []string{"-only-testing:TestingTestIntegrationTests"}, ""},
+		{"e2e by target", xcodeProject(t, "TestingTest.xcodeproj", "iphoneos"), adapters.Request{Level: adapters.LevelE2E}, []string{"-only-testing:TestingTestUITests"}, ""},
+		{"unit by test plan", xcodeProject(t, "TestingTest.xcodeproj", "iphoneos", "Plans/UnitTests.xctestplan"), adapters.Request{Level: adapters.LevelUnit}, []string{"-testPlan", "UnitTests"}, ""},
+		{"given command", t.TempDir(), adapters.Request{Command: []string{"xcodebuild", "-scheme", "X", "-destination", "platform=macOS"}}, []string{"-scheme", "X", "test", "-test-timeouts-enabled"}, ""},
+		{"two projects", xcodeProject(t, "A.xcodeproj", "iphoneos", "B.xcodeproj/project.pbxproj"), adapters.Request{}, nil, "several projects (A.xcodeproj, B.xcodeproj)"},
+		{"not xcodebuild", t.TempDir(), adapters.Request{Command: []string{"make", "test"}}, nil, "runs `xcodebuild test …`"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.req.ProjectRoot = tc.root
-			plan, err := xcodebuild{}.Plan(tc.req, NewRecorder())
+			plan, err := xcodebuild{}.Plan(tc.req, adapters.NewRecorder())
 			if tc.error != "" {
-				if !IsUsage(err) || !strings.Contains(err.Error(), tc.error) {
+				if !adapters.IsUsage(err) || !strings.Contains(err.Error(), tc.error) {
 					t.Fatalf("err %v, want a usage error with %q", err, tc.error)
 				}
 				return
@@ -434,8 +436,8 @@ func TestXcodebuildPlan(t *testing.T) {
 	t.Run("several schemes", func(t *testing.T) {
 		t.Setenv("STANDIN_LIST", standinFile("list-two-schemes.json"))
 		root := xcodeProject(t, "Shop.xcworkspace", "iphoneos")
-		_, err := xcodebuild{}.Plan(Request{ProjectRoot: root}, NewRecorder())
-		if !IsUsage(err) || !strings.Contains(err.Error(), "several schemes (ShopApp, ShopKit)") || !strings.Contains(err.Error(), "-scheme NAME") {
+		_, err := xcodebuild{}.Plan(adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
+		if !adapters.IsUsage(err) || !strings.Contains(err.Error(), "several schemes (ShopApp, ShopKit)") || !strings.Contains(err.Error(), "-scheme NAME") {
 			t.Errorf("err %v, want the schemes named", err)
 		}
 	})
@@ -454,26 +456,26 @@ func TestXcodebuildDetect(t *testing.T) {
 		{"nothing", t.TempDir(), nil, 0},
 		{"other command", xcodeProject(t, "App.xcodeproj", "iphoneos"), []string{"make"}, 0},
 	} {
-		if d := (xcodebuild{}).Detect(Request{ProjectRoot: tc.root, Command: tc.cmd}); d.Confidence != tc.want {
+		if d := (xcodebuild{}).Detect(adapters.Request{ProjectRoot: tc.root, Command: tc.cmd}); d.Confidence != tc.want {
 			t.Errorf("%s: Detect = %+v, want %d", tc.name, d, tc.want)
 		}
 	}
 }
 
 func xcodeSample(name string) string {
-	p, _ := filepath.Abs(filepath.Join("testdata", "xcodebuild", "samples", name))
+	p, _ := filepath.Abs(filepath.Join("testdata", "samples", name))
 	return p
 }
 
 // TestXcodebuildSamples replays real consoles of public projects kept
-// apart from the team's corpus (testdata/xcodebuild/samples, sources in
-// testdata/xcodebuild/README.md), each for one defect found replaying them.
+// apart from the team's corpus (testdata/samples, sources in
+// testdata/README.md), each for one defect found replaying them.
 func TestXcodebuildSamples(t *testing.T) {
 	for _, tc := range []struct {
 		log, scheme string // scheme: the one test target of a shared scheme file
-		check       func(t *testing.T, rec *Recorder, out Outcome)
+		check       func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome)
 	}{
-		{"bitrise-timed-out-registering-xcode8.txt", "", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"bitrise-timed-out-registering-xcode8.txt", "", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			wantCrash(t, out, "test_runner_infrastructure_error", "")
 			if out.Crash.SilentFailure || rec.Progress().Passed != 2 {
 				t.Errorf("crash %+v progress %+v, want the runner's error and the 2 passed tests", out.Crash, rec.Progress())
@@ -484,11 +486,11 @@ func TestXcodebuildSamples(t *testing.T) {
 				}
 			}
 		}},
-		{"fastlane-parallel-failing-tests-unprinted-xcode13.log", "", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"fastlane-parallel-failing-tests-unprinted-xcode13.log", "", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			if p := rec.Progress(); p.Failed != 2 {
 				t.Errorf("failed %d, want the 2 tests of Failing tests:", p.Failed)
 			}
-			tt, _ := testByName(rec.Tests(), "Foo-UI-Tests/Test2/testSomething")
+			tt, _ := adapterstest.TestByName(rec.Tests(), "Foo-UI-Tests/Test2/testSomething")
 			if tt.Failure == nil || !strings.HasSuffix(tt.Failure.Rerun, " -only-testing:Foo-UI-Tests/Test2/testSomething") {
 				t.Errorf("listed test %+v", tt)
 			}
@@ -497,35 +499,35 @@ func TestXcodebuildSamples(t *testing.T) {
 				t.Errorf("hint %q does not quote the runner's error", out.Hint)
 			}
 		}},
-		{"fastlane-parallel-testing-failure-xcode10.log", "", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"fastlane-parallel-testing-failure-xcode10.log", "", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			if p := rec.Progress(); p.Failed != 1 || p.Passed != 17 {
 				t.Errorf("progress %+v, want 17 passed and 1 failed", p)
 			}
-			tt, _ := testByName(rec.Tests(), "TestingTestTests/testFailure()")
+			tt, _ := adapterstest.TestByName(rec.Tests(), "TestingTestTests/testFailure()")
 			if tt.Failure == nil || !strings.HasSuffix(tt.Failure.Rerun, " -only-testing:TestingTestTests/TestingTestTests/testFailure") {
 				t.Errorf("rerun of a parallel failure, target from the test session: %+v", tt.Failure)
 			}
 		}},
-		{"fastlane-xcode26-testing-failure.log", "", func(t *testing.T, rec *Recorder, out Outcome) {
-			ui, _ := testByName(rec.Tests(), "ExampleTestUITests/testExample()")
+		{"fastlane-xcode26-testing-failure.log", "", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
+			ui, _ := adapterstest.TestByName(rec.Tests(), "ExampleTestUITests/testExample()")
 			if ui.Failure == nil || !strings.HasSuffix(ui.Failure.Rerun, " -only-testing:ExampleTestUITests/ExampleTestUITests/testExample") {
 				t.Errorf("UI test rerun, target from its -Runner: %+v", ui.Failure)
 			}
-			unit, _ := testByName(rec.Tests(), "ExampleTestTests/testExample()")
+			unit, _ := adapterstest.TestByName(rec.Tests(), "ExampleTestTests/testExample()")
 			if unit.Failure == nil || unit.Failure.Rerun != "" || !strings.Contains(out.Hint, "no rerun command for ExampleTestTests/testExample(): the log does not name the test target") {
 				t.Errorf("unit test %+v hint %q: want no rerun, and the hint saying why", unit.Failure, out.Hint)
 			}
 		}},
-		{"fastlane-xcode26-testing-failure.log", "ExampleTestTests", func(t *testing.T, rec *Recorder, out Outcome) {
-			unit, _ := testByName(rec.Tests(), "ExampleTestTests/testExample()")
+		{"fastlane-xcode26-testing-failure.log", "ExampleTestTests", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
+			unit, _ := adapterstest.TestByName(rec.Tests(), "ExampleTestTests/testExample()")
 			if unit.Failure == nil || !strings.HasSuffix(unit.Failure.Rerun, " -only-testing:ExampleTestTests/ExampleTestTests/testExample") {
 				t.Errorf("unit test rerun, target from the scheme: %+v", unit.Failure)
 			}
 		}},
-		{"minello-early-exit-after-restart-xcode15.txt", "", func(t *testing.T, rec *Recorder, out Outcome) {
+		{"minello-early-exit-after-restart-xcode15.txt", "", func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
 			const name = "HomeCookedTests/BoardsRepositoryTests/testCreateBoardWithColumnsAndCards"
 			wantCrash(t, out, "test_restarted_after_crash", name)
-			tt, _ := testByName(rec.Tests(), name)
+			tt, _ := adapterstest.TestByName(rec.Tests(), name)
 			if tt.Status != report.TestFailed || tt.Failure == nil || !strings.Contains(tt.Failure.Message, "crashed") ||
 				!strings.Contains(tt.Failure.Message, "HomeCooked (pid 3584) crashed in Board.columns.getter") {
 				t.Errorf("the test the runner died in: %+v", tt)
@@ -550,7 +552,7 @@ func TestXcodebuildSamples(t *testing.T) {
 				}
 				os.WriteFile(filepath.Join(dir, "TestingTest.xcscheme"), []byte(strings.ReplaceAll(string(b), "{{TARGET}}", tc.scheme)), 0o644)
 			}
-			rec, out, _ := runReal(t, xcodebuild{}, Request{ProjectRoot: root, Command: xcodeCommand})
+			rec, out, _ := adapterstest.RunReal(t, xcodebuild{}, adapters.Request{ProjectRoot: root, Command: xcodeCommand})
 			tc.check(t, rec, out)
 		})
 	}

@@ -1,10 +1,12 @@
-package adapters
+package generic
 
 import (
 	"regexp"
 	"strconv"
 	"strings"
 
+	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/report"
 )
 
@@ -14,26 +16,27 @@ import (
 // otherwise falls back to the exit status.
 type generic struct{}
 
-func init() { register(generic{}) }
+// New returns the generic adapter.
+func New() adapters.Adapter { return generic{} }
 
 func (generic) Name() string { return "generic" }
 
-func (generic) Detect(req Request) Detection {
-	return Detection{Confidence: 1}
+func (generic) Detect(req adapters.Request) adapters.Detection {
+	return adapters.Detection{Confidence: 1}
 }
 
-func (generic) Plan(req Request, rec *Recorder) (*Plan, error) {
+func (generic) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	if len(req.Command) == 0 {
-		if req.Level != LevelAll {
-			return nil, usagef("level %q needs a command for the generic framework: pass --command with the command that runs that level", req.Level)
+		if req.Level != adapters.LevelAll {
+			return nil, kit.Usagef("level %q needs a command for the generic framework: pass --command with the command that runs that level", req.Level)
 		}
-		return nil, usagef("the generic framework needs a command: pass --command with the command that runs the tests")
+		return nil, kit.Usagef("the generic framework needs a command: pass --command with the command that runs the tests")
 	}
 	// The command cannot be told which level or test to run, but a script
 	// can read them.
 	env := []string{"STROBE_LEVEL=" + string(req.Level), "STROBE_TEST=" + req.Test}
 	rec.BeginTesting() // nothing to build that strobe can see
-	return &Plan{Argv: req.Command, Dir: req.ProjectRoot, Env: env, Parser: &genericParser{rec: rec}}, nil
+	return &adapters.Plan{Argv: req.Command, Dir: req.ProjectRoot, Env: env, Parser: &genericParser{rec: rec}}, nil
 }
 
 var (
@@ -44,13 +47,13 @@ var (
 )
 
 type genericParser struct {
-	rec     *Recorder
+	rec     *adapters.Recorder
 	n       int    // tests seen, to name unnamed TAP tests
 	last    string // last failed test, for TAP diagnostics that follow it
 	summary *report.Summary
 }
 
-func (p *genericParser) Line(_ Stream, b []byte, _ bool) {
+func (p *genericParser) Line(_ adapters.Stream, b []byte, _ bool) {
 	line := strings.TrimRight(string(b), "\r")
 	if m := tapLine.FindStringSubmatch(line); m != nil {
 		p.n++
@@ -108,9 +111,9 @@ func (p *genericParser) Line(_ Stream, b []byte, _ bool) {
 	}
 }
 
-func (p *genericParser) Finish(report.Exit) Outcome {
+func (p *genericParser) Finish(report.Exit) adapters.Outcome {
 	if len(p.rec.Tests()) > 0 {
-		return Outcome{}
+		return adapters.Outcome{}
 	}
-	return Outcome{Summary: p.summary}
+	return adapters.Outcome{Summary: p.summary}
 }

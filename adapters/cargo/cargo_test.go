@@ -1,4 +1,4 @@
-package adapters
+package cargo
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -18,10 +20,10 @@ import (
 // cargoResult is what a cargo golden file holds.
 type cargoResult struct {
 	Tests   []report.Test
-	Outcome Outcome
+	Outcome adapters.Outcome
 }
 
-func cargoResultOf(rec *Recorder, out Outcome) cargoResult {
+func cargoResultOf(rec *adapters.Recorder, out adapters.Outcome) cargoResult {
 	tests := rec.Tests()
 	for i := range tests {
 		tests[i].DurationMS = 0
@@ -30,13 +32,13 @@ func cargoResultOf(rec *Recorder, out Outcome) cargoResult {
 }
 
 type cargoStreamLine struct {
-	s    Stream
+	s    adapters.Stream
 	text string
 }
 
 // replayCargo feeds lines to a fresh cargo parser for a project at root.
 func replayCargo(root string, lines []cargoStreamLine, exit report.Exit) cargoResult {
-	rec := NewRecorder()
+	rec := adapters.NewRecorder()
 	p := newCargoParser(rec, root, root, nil)
 	for _, l := range lines {
 		p.Line(l.s, []byte(l.text), false)
@@ -44,7 +46,7 @@ func replayCargo(root string, lines []cargoStreamLine, exit report.Exit) cargoRe
 	return cargoResultOf(rec, p.Finish(exit))
 }
 
-func cargoReadLines(t *testing.T, path string, s Stream) []cargoStreamLine {
+func cargoReadLines(t *testing.T, path string, s adapters.Stream) []cargoStreamLine {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -59,21 +61,21 @@ func cargoReadLines(t *testing.T, path string, s Stream) []cargoStreamLine {
 
 // TestCargoCorpus parses libtest JSON recorded by others (stdout only).
 func TestCargoCorpus(t *testing.T) {
-	files, _ := filepath.Glob("testdata/cargo/corpus/*.jsonl")
+	files, _ := filepath.Glob("testdata/corpus/*.jsonl")
 	if len(files) == 0 {
 		t.Fatal("no corpus files")
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 		t.Run(name, func(t *testing.T) {
-			got := replayCargo("/project", cargoReadLines(t, f, Stdout), report.Exit{Exited: true, Code: 101})
-			golden(t, "cargo/corpus/"+name, got)
+			got := replayCargo("/project", cargoReadLines(t, f, adapters.Stdout), report.Exit{Exited: true, Code: 101})
+			adapterstest.Golden(t, "corpus/"+name, got)
 		})
 	}
 }
 
 // TestCargoRecorded parses real runs of the fixtures (see
-// testdata/cargo/README.md). The two streams reach the parser through two
+// testdata/README.md). The two streams reach the parser through two
 // pipes, in no set order between them, so every interleaving must give the
 // same result.
 func TestCargoRecorded(t *testing.T) {
@@ -90,12 +92,12 @@ func TestCargoRecorded(t *testing.T) {
 		{"doctest-all", "doctest", 101},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := cargoReadLines(t, "testdata/cargo/"+tc.name+".stdout", Stdout)
-			errs := cargoReadLines(t, "testdata/cargo/"+tc.name+".stderr", Stderr)
+			out := cargoReadLines(t, "testdata/"+tc.name+".stdout", adapters.Stdout)
+			errs := cargoReadLines(t, "testdata/"+tc.name+".stderr", adapters.Stderr)
 			exit := report.Exit{Exited: true, Code: tc.code}
 			root := "/fixtures/" + tc.fixture // as record.sh wrote the paths
 			want := replayCargo(root, append(slices.Clone(errs), out...), exit)
-			golden(t, "cargo/"+tc.name, want)
+			adapterstest.Golden(t, tc.name, want)
 			orders := map[string][]cargoStreamLine{
 				"stdout first": append(slices.Clone(out), errs...),
 				"alternating":  cargoMerge(out, errs, 1),
@@ -105,7 +107,7 @@ func TestCargoRecorded(t *testing.T) {
 				if got := replayCargo(root, lines, exit); !reflect.DeepEqual(got, want) {
 					g, _ := json.MarshalIndent(got, "", "  ")
 					w, _ := json.MarshalIndent(want, "", "  ")
-					t.Errorf("%s: result differs from stderr first:\n%s", order, lineDiff(string(w), string(g)))
+					t.Errorf("%s: result differs from stderr first:\n%s", order, adapterstest.LineDiff(string(w), string(g)))
 				}
 			}
 		})
@@ -129,14 +131,14 @@ func cargoMerge(out, errs []cargoStreamLine, n int) []cargoStreamLine {
 // TestCargoCutLine checks a failed event whose line the runner cut (the
 // test printed more than the line limit) is still recorded by name.
 func TestCargoCutLine(t *testing.T) {
-	rec := NewRecorder()
+	rec := adapters.NewRecorder()
 	p := newCargoParser(rec, "/project", "/project", nil)
-	p.Line(Stderr, []byte("    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"), false)
-	p.Line(Stderr, []byte("     Running unittests src/lib.rs (target/debug/deps/big-0123456789abcdef)"), false)
-	p.Line(Stdout, []byte(`{ "type": "suite", "event": "started", "test_count": 1 }`), false)
-	p.Line(Stdout, []byte(`{ "type": "test", "event": "started", "name": "tests::floods" }`), false)
-	p.Line(Stdout, []byte(`{ "type": "test", "name": "tests::floods", "event": "failed", "exec_time": 3.5, "stdout": "aaaa\naaaaaaaa\"aaa`), true)
-	p.Line(Stdout, []byte(`{ "type": "suite", "event": "failed", "passed": 0, "failed": 1, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 3.6 }`), false)
+	p.Line(adapters.Stderr, []byte("    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"), false)
+	p.Line(adapters.Stderr, []byte("     Running unittests src/lib.rs (target/debug/deps/big-0123456789abcdef)"), false)
+	p.Line(adapters.Stdout, []byte(`{ "type": "suite", "event": "started", "test_count": 1 }`), false)
+	p.Line(adapters.Stdout, []byte(`{ "type": "test", "event": "started", "name": "tests::floods" }`), false)
+	p.Line(adapters.Stdout, []byte(`{ "type": "test", "name": "tests::floods", "event": "failed", "exec_time": 3.5, "stdout": "aaaa\naaaaaaaa\"aaa`), true)
+	p.Line(adapters.Stdout, []byte(`{ "type": "suite", "event": "failed", "passed": 0, "failed": 1, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 3.6 }`), false)
 	p.Finish(report.Exit{Exited: true, Code: 101})
 	got, ok := rec.Lookup("big", "tests::floods")
 	if !ok {
@@ -153,15 +155,15 @@ func TestCargoCutLine(t *testing.T) {
 // TestCargoCutLineEnd checks that the end of a cut line, which the runner
 // also hands over, gives the failure its panic location and message.
 func TestCargoCutLineEnd(t *testing.T) {
-	rec := NewRecorder()
+	rec := adapters.NewRecorder()
 	p := newCargoParser(rec, "/project", "/project", nil)
-	p.Line(Stderr, []byte("    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"), false)
-	p.Line(Stderr, []byte("     Running tests/flood.rs (target/debug/deps/flood-0123456789abcdef)"), false)
-	p.Line(Stdout, []byte(`{ "type": "suite", "event": "started", "test_count": 1 }`), false)
-	p.Line(Stdout, []byte(`{ "type": "test", "event": "started", "name": "floods" }`), false)
+	p.Line(adapters.Stderr, []byte("    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"), false)
+	p.Line(adapters.Stderr, []byte("     Running tests/flood.rs (target/debug/deps/flood-0123456789abcdef)"), false)
+	p.Line(adapters.Stdout, []byte(`{ "type": "suite", "event": "started", "test_count": 1 }`), false)
+	p.Line(adapters.Stdout, []byte(`{ "type": "test", "event": "started", "name": "floods" }`), false)
 	head := []byte(`{ "type": "test", "name": "floods", "event": "failed", "exec_time": 3.5, "stdout": "flood flood\nflood`)
 	end := []byte(`flood\nflood flood\n\nthread 'floods' (77) panicked at tests/flood.rs:9:5:\nassertion ` + "`left == right`" + ` failed: after the flood\n  left: 2\n right: 3\nnote: run with ` + "`RUST_BACKTRACE=1`" + ` environment variable to display a backtrace\n" }`)
-	p.CutLine(Stdout, head, end)
+	p.CutLine(adapters.Stdout, head, end)
 	p.Finish(report.Exit{Exited: true, Code: 101})
 	got, _ := rec.Lookup("flood", "floods")
 	f := got.Failure
@@ -173,18 +175,18 @@ func TestCargoCutLineEnd(t *testing.T) {
 // TestCargoStderrOutput checks a line a lone running test printed on
 // stderr (under --nocapture) is its output, and cargo's lines are not.
 func TestCargoStderrOutput(t *testing.T) {
-	rec := NewRecorder()
+	rec := adapters.NewRecorder()
 	p := newCargoParser(rec, "/project", "/project", nil)
 	for _, l := range []cargoStreamLine{
-		{Stderr, "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"},
-		{Stderr, "     Running tests/it.rs (target/debug/deps/it-0123456789abcdef)"},
-		{Stdout, `{ "type": "suite", "event": "started", "test_count": 1 }`},
-		{Stdout, `{ "type": "test", "event": "started", "name": "talks" }`},
-		{Stderr, "to stderr"},
-		{Stdout, `partial{ "type": "test", "name": "talks", "event": "ok", "exec_time": 0.1 }`},
-		{Stdout, `{ "type": "suite", "event": "ok", "passed": 1, "failed": 0, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 0.1 }`},
-		{Stderr, "error: 1 target failed:"},
-		{Stderr, "    `--test it`"},
+		{adapters.Stderr, "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"},
+		{adapters.Stderr, "     Running tests/it.rs (target/debug/deps/it-0123456789abcdef)"},
+		{adapters.Stdout, `{ "type": "suite", "event": "started", "test_count": 1 }`},
+		{adapters.Stdout, `{ "type": "test", "event": "started", "name": "talks" }`},
+		{adapters.Stderr, "to stderr"},
+		{adapters.Stdout, `partial{ "type": "test", "name": "talks", "event": "ok", "exec_time": 0.1 }`},
+		{adapters.Stdout, `{ "type": "suite", "event": "ok", "passed": 1, "failed": 0, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 0.1 }`},
+		{adapters.Stderr, "error: 1 target failed:"},
+		{adapters.Stderr, "    `--test it`"},
 	} {
 		p.Line(l.s, []byte(l.text), false)
 	}
@@ -199,14 +201,14 @@ func TestCargoStderrOutput(t *testing.T) {
 // in a cargo config) still records its tests, under numbered suites, and
 // still reports a binary's crash.
 func TestCargoQuiet(t *testing.T) {
-	rec := NewRecorder()
+	rec := adapters.NewRecorder()
 	p := newCargoParser(rec, "/project", "/project", nil)
 	for _, l := range []cargoStreamLine{
-		{Stdout, `{"reason":"build-finished","success":true}`},
-		{Stdout, `{ "type": "suite", "event": "started", "test_count": 1 }`},
-		{Stdout, `{ "type": "test", "event": "started", "name": "crashes" }`},
-		{Stderr, "error: test failed, to rerun pass `--lib`"},
-		{Stderr, "  process didn't exit successfully: `env RUSTC_BOOTSTRAP=1 /project/target/debug/deps/q-0123456789abcdef` (signal: 11, SIGSEGV: invalid memory reference)"},
+		{adapters.Stdout, `{"reason":"build-finished","success":true}`},
+		{adapters.Stdout, `{ "type": "suite", "event": "started", "test_count": 1 }`},
+		{adapters.Stdout, `{ "type": "test", "event": "started", "name": "crashes" }`},
+		{adapters.Stderr, "error: test failed, to rerun pass `--lib`"},
+		{adapters.Stderr, "  process didn't exit successfully: `env RUSTC_BOOTSTRAP=1 /project/target/debug/deps/q-0123456789abcdef` (signal: 11, SIGSEGV: invalid memory reference)"},
 	} {
 		p.Line(l.s, []byte(l.text), false)
 	}
@@ -237,15 +239,15 @@ func TestCargoDetect(t *testing.T) {
 	crate := testutil.Fixture("cargo", "basic")
 	for _, tc := range []struct {
 		name     string
-		req      Request
+		req      adapters.Request
 		want     int
 		wantHint string
 	}{
-		{"crate", Request{ProjectRoot: crate}, 90, "Cargo.toml found"},
-		{"workspace", Request{ProjectRoot: testutil.Fixture("cargo", "ws")}, 90, "[workspace]"},
-		{"command", Request{ProjectRoot: t.TempDir(), Command: []string{"/usr/bin/cargo", "+stable", "test", "--release"}}, 95, "cargo test"},
-		{"other command", Request{ProjectRoot: crate, Command: []string{"cargo", "nextest", "run"}}, 0, ""},
-		{"nothing", Request{ProjectRoot: t.TempDir()}, 0, ""},
+		{"crate", adapters.Request{ProjectRoot: crate}, 90, "Cargo.toml found"},
+		{"workspace", adapters.Request{ProjectRoot: testutil.Fixture("cargo", "ws")}, 90, "[workspace]"},
+		{"command", adapters.Request{ProjectRoot: t.TempDir(), Command: []string{"/usr/bin/cargo", "+stable", "test", "--release"}}, 95, "cargo test"},
+		{"other command", adapters.Request{ProjectRoot: crate, Command: []string{"cargo", "nextest", "run"}}, 0, ""},
+		{"nothing", adapters.Request{ProjectRoot: t.TempDir()}, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := cargo{}.Detect(tc.req)
@@ -285,40 +287,40 @@ func TestCargoPlan(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		req  Request
+		req  adapters.Request
 		want []string // nil: a usage error
 	}{
-		{"all", Request{ProjectRoot: basic}, both(cmd("--tests"), doc)},
-		{"all without a library", Request{ProjectRoot: binOnly}, cmd("--tests")},
-		{"workspace", Request{ProjectRoot: ws}, both(cmd("--tests"), doc)},
-		{"doc", Request{ProjectRoot: basic, Level: LevelDoc}, strings.Fields(doc)},
-		{"doc without a library", Request{ProjectRoot: binOnly, Level: LevelDoc}, nil},
-		{"one doctest", Request{ProjectRoot: basic, Test: "src/lib.rs - add (line 3)"}, append(strings.Fields(doc), "--", "add")},
-		{"unit", Request{ProjectRoot: basic, Level: LevelUnit}, cmd("--lib", "--bins")},
-		{"integration", Request{ProjectRoot: basic, Level: LevelIntegration}, cmd("--test", "integration")},
-		{"e2e", Request{ProjectRoot: basic, Level: LevelE2E}, cmd("--test", "e2e_flow")},
-		{"no e2e", Request{ProjectRoot: crash, Level: LevelE2E}, nil},
-		{"workspace unit", Request{ProjectRoot: ws, Level: LevelUnit}, cmd("--lib")},
-		{"workspace integration", Request{ProjectRoot: ws, Level: LevelIntegration}, cmd("--test", "integration")},
+		{"all", adapters.Request{ProjectRoot: basic}, both(cmd("--tests"), doc)},
+		{"all without a library", adapters.Request{ProjectRoot: binOnly}, cmd("--tests")},
+		{"workspace", adapters.Request{ProjectRoot: ws}, both(cmd("--tests"), doc)},
+		{"doc", adapters.Request{ProjectRoot: basic, Level: adapters.LevelDoc}, strings.Fields(doc)},
+		{"doc without a library", adapters.Request{ProjectRoot: binOnly, Level: adapters.LevelDoc}, nil},
+		{"one doctest", adapters.Request{ProjectRoot: basic, Test: "src/lib.rs - add (line 3)"}, append(strings.Fields(doc), "--", "add")},
+		{"unit", adapters.Request{ProjectRoot: basic, Level: adapters.LevelUnit}, cmd("--lib", "--bins")},
+		{"integration", adapters.Request{ProjectRoot: basic, Level: adapters.LevelIntegration}, cmd("--test", "integration")},
+		{"e2e", adapters.Request{ProjectRoot: basic, Level: adapters.LevelE2E}, cmd("--test", "e2e_flow")},
+		{"no e2e", adapters.Request{ProjectRoot: crash, Level: adapters.LevelE2E}, nil},
+		{"workspace unit", adapters.Request{ProjectRoot: ws, Level: adapters.LevelUnit}, cmd("--lib")},
+		{"workspace integration", adapters.Request{ProjectRoot: ws, Level: adapters.LevelIntegration}, cmd("--test", "integration")},
 		// In a member's directory, cargo tests that member alone.
-		{"member integration", Request{ProjectRoot: filepath.Join(ws, "beta"), Level: LevelIntegration}, cmd("--test", "integration")},
-		{"member without integration tests", Request{ProjectRoot: filepath.Join(ws, "alpha"), Level: LevelIntegration}, nil},
-		{"one test", Request{ProjectRoot: basic, Test: "tests::adds"}, append(cmd("--tests"), "--exact", "tests::adds")},
-		{"command", Request{ProjectRoot: basic, Command: []string{"cargo", "test", "-q", "--release", "--message-format", "short", "--", "--nocapture", "--format=pretty"}},
+		{"member integration", adapters.Request{ProjectRoot: filepath.Join(ws, "beta"), Level: adapters.LevelIntegration}, cmd("--test", "integration")},
+		{"member without integration tests", adapters.Request{ProjectRoot: filepath.Join(ws, "alpha"), Level: adapters.LevelIntegration}, nil},
+		{"one test", adapters.Request{ProjectRoot: basic, Test: "tests::adds"}, append(cmd("--tests"), "--exact", "tests::adds")},
+		{"command", adapters.Request{ProjectRoot: basic, Command: []string{"cargo", "test", "-q", "--release", "--message-format", "short", "--", "--nocapture", "--format=pretty"}},
 			both(append([]string{"cargo", "test", "--release", "--no-fail-fast", "--message-format=json", "--tests", "--config", cargoRunner, "--", "--nocapture"}, libtestJSON...),
 				"cargo test --release --no-fail-fast --message-format=json --doc -- --nocapture")},
-		{"command with targets", Request{ProjectRoot: basic, Command: []string{"cargo", "+stable", "test", "--test", "integration"}},
+		{"command with targets", adapters.Request{ProjectRoot: basic, Command: []string{"cargo", "+stable", "test", "--test", "integration"}},
 			append([]string{"cargo", "+stable", "test", "--test", "integration", "--no-fail-fast", "--message-format=json"}, ours...)},
-		{"command with targets and level", Request{ProjectRoot: basic, Level: LevelUnit, Command: []string{"cargo", "test", "--lib"}}, nil},
-		{"doctests", Request{ProjectRoot: basic, Command: []string{"cargo", "test", "--doc", "--", "--test-threads=1"}},
+		{"command with targets and level", adapters.Request{ProjectRoot: basic, Level: adapters.LevelUnit, Command: []string{"cargo", "test", "--lib"}}, nil},
+		{"doctests", adapters.Request{ProjectRoot: basic, Command: []string{"cargo", "test", "--doc", "--", "--test-threads=1"}},
 			[]string{"cargo", "test", "--no-fail-fast", "--message-format=json", "--doc", "--", "--test-threads=1"}},
-		{"doctests and level", Request{ProjectRoot: basic, Level: LevelDoc, Command: []string{"cargo", "test", "--doc"}}, nil},
-		{"not cargo test", Request{ProjectRoot: basic, Command: []string{"cargo", "build"}}, nil},
+		{"doctests and level", adapters.Request{ProjectRoot: basic, Level: adapters.LevelDoc, Command: []string{"cargo", "test", "--doc"}}, nil},
+		{"not cargo test", adapters.Request{ProjectRoot: basic, Command: []string{"cargo", "build"}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			plan, err := cargo{}.Plan(tc.req, NewRecorder())
+			plan, err := cargo{}.Plan(tc.req, adapters.NewRecorder())
 			if tc.want == nil {
-				if !IsUsage(err) {
+				if !adapters.IsUsage(err) {
 					t.Fatalf("Plan = %v, %v; want a usage error", plan, err)
 				}
 				t.Log(err)
@@ -337,11 +339,11 @@ func TestCargoPlan(t *testing.T) {
 // cargoWithEnv runs an adapter's plans with more environment, so that tests
 // can set RUST_BACKTRACE and still run in parallel.
 type cargoWithEnv struct {
-	Adapter
+	adapters.Adapter
 	env []string
 }
 
-func (a cargoWithEnv) Plan(req Request, rec *Recorder) (*Plan, error) {
+func (a cargoWithEnv) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	p, err := a.Adapter.Plan(req, rec)
 	if p != nil {
 		p.Env = append(p.Env, a.env...)
@@ -349,7 +351,7 @@ func (a cargoWithEnv) Plan(req Request, rec *Recorder) (*Plan, error) {
 	return p, err
 }
 
-func cargoLookup(t *testing.T, rec *Recorder, suite, name string) report.Test {
+func cargoLookup(t *testing.T, rec *adapters.Recorder, suite, name string) report.Test {
 	t.Helper()
 	got, ok := rec.Lookup(suite, name)
 	if !ok {
@@ -358,7 +360,7 @@ func cargoLookup(t *testing.T, rec *Recorder, suite, name string) report.Test {
 	return got
 }
 
-func cargoNames(rec *Recorder) string {
+func cargoNames(rec *adapters.Recorder) string {
 	var out []string
 	for _, t := range rec.Tests() {
 		out = append(out, t.Suite+" › "+t.Name+" ("+string(t.Status)+")")
@@ -384,8 +386,8 @@ func TestCargoBasic(t *testing.T) {
 	a := cargoWithEnv{cargo{}, []string{"RUST_BACKTRACE=1"}}
 
 	t.Run("all", func(t *testing.T) {
-		rec, out, exit := runReal(t, a, Request{ProjectRoot: dir})
-		if exit.Code != 101 || !reflect.DeepEqual(out, Outcome{}) {
+		rec, out, exit := adapterstest.RunReal(t, a, adapters.Request{ProjectRoot: dir})
+		if exit.Code != 101 || !reflect.DeepEqual(out, adapters.Outcome{}) {
 			t.Errorf("exit %+v, outcome %+v; want 101 and nothing more", exit, out)
 		}
 		if got := len(rec.Tests()); got != 10 {
@@ -436,15 +438,15 @@ func TestCargoBasic(t *testing.T) {
 	})
 
 	for _, tc := range []struct {
-		level  Level
+		level  adapters.Level
 		suites []string
 	}{
-		{LevelUnit, []string{"basic (lib)", "basic::basic (bin)"}},
-		{LevelIntegration, []string{"basic::integration (test)"}},
-		{LevelE2E, []string{"basic::e2e_flow (test)"}},
+		{adapters.LevelUnit, []string{"basic (lib)", "basic::basic (bin)"}},
+		{adapters.LevelIntegration, []string{"basic::integration (test)"}},
+		{adapters.LevelE2E, []string{"basic::e2e_flow (test)"}},
 	} {
 		t.Run(string(tc.level), func(t *testing.T) {
-			rec, _, _ := runReal(t, a, Request{ProjectRoot: dir, Level: tc.level})
+			rec, _, _ := adapterstest.RunReal(t, a, adapters.Request{ProjectRoot: dir, Level: tc.level})
 			var suites []string
 			for _, test := range rec.Tests() {
 				if !slices.Contains(suites, test.Suite) {
@@ -458,7 +460,7 @@ func TestCargoBasic(t *testing.T) {
 	}
 
 	t.Run("one test", func(t *testing.T) {
-		rec, out, exit := runReal(t, a, Request{ProjectRoot: dir, Test: "tests::adds"})
+		rec, out, exit := adapterstest.RunReal(t, a, adapters.Request{ProjectRoot: dir, Test: "tests::adds"})
 		tests := rec.Tests()
 		if len(tests) != 1 || tests[0].Name != "tests::adds" || tests[0].Status != report.TestPassed || exit.Code != 0 || out.NoTests {
 			t.Errorf("got %s, exit %d, no_tests %v; want tests::adds alone, passed", cargoNames(rec), exit.Code, out.NoTests)
@@ -466,7 +468,7 @@ func TestCargoBasic(t *testing.T) {
 	})
 
 	t.Run("no such test", func(t *testing.T) {
-		_, out, _ := runReal(t, a, Request{ProjectRoot: dir, Test: "adds"})
+		_, out, _ := adapterstest.RunReal(t, a, adapters.Request{ProjectRoot: dir, Test: "adds"})
 		if !out.NoTests || !strings.Contains(out.Hint, "tests::") {
 			t.Errorf("outcome %+v, want no tests with a hint about full names", out)
 		}
@@ -476,7 +478,7 @@ func TestCargoBasic(t *testing.T) {
 		// One test thread, so the output that --nocapture lets through
 		// belongs to the one test running.
 		cmd := []string{"cargo", "test", "--test", "integration", "--", "--nocapture", "--test-threads=1"}
-		rec, _, exit := runReal(t, a, Request{ProjectRoot: dir, Command: cmd})
+		rec, _, exit := adapterstest.RunReal(t, a, adapters.Request{ProjectRoot: dir, Command: cmd})
 		got := cargoLookup(t, rec, "basic::integration (test)", "prints")
 		if exit.Code != 0 || got.Output != "line one from prints\nline two from prints\n" {
 			t.Errorf("exit %d, prints' output %q; want 0 and its two lines", exit.Code, got.Output)
@@ -490,7 +492,7 @@ func TestCargoCrash(t *testing.T) {
 	dir := testutil.Fixture("cargo", "crash")
 
 	t.Run("all", func(t *testing.T) {
-		rec, out, _ := runReal(t, cargo{}, Request{ProjectRoot: dir})
+		rec, out, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
 		c := out.Crash
 		// Cargo runs the test targets by name: abort comes first and names
 		// the crash; the others add their tests and lines.
@@ -523,7 +525,7 @@ func TestCargoCrash(t *testing.T) {
 			0, "ended before its tests finished, and cargo saw no error"},
 	} {
 		t.Run(tc.test, func(t *testing.T) {
-			_, out, exit := runReal(t, cargo{}, Request{ProjectRoot: dir, Test: tc.test})
+			_, out, exit := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir, Test: tc.test})
 			c := out.Crash
 			if c == nil || !strings.HasSuffix(c.Message, tc.message) || exit.Code != tc.exitCode {
 				t.Fatalf("crash %+v, cargo exit %d; want a message ending %q and exit %d", c, exit.Code, tc.message, tc.exitCode)
@@ -539,7 +541,7 @@ func TestCargoCrash(t *testing.T) {
 func TestCargoBroken(t *testing.T) {
 	testutil.RequireTool(t, "cargo")
 	t.Parallel()
-	rec, out, exit := runReal(t, cargo{}, Request{ProjectRoot: testutil.Fixture("cargo", "broken")})
+	rec, out, exit := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: testutil.Fixture("cargo", "broken")})
 	want := []report.BuildError{{File: "src/lib.rs", Line: 6, Column: 18, Message: "mismatched types: expected `i32`, found `&str`"}}
 	if !out.BuildFailed || !reflect.DeepEqual(out.BuildErrors, want) || len(rec.Tests()) != 0 || exit.Code != 101 {
 		t.Errorf("outcome %+v, exit %d, tests %s; want build failed with %+v", out, exit.Code, cargoNames(rec), want)
@@ -549,7 +551,7 @@ func TestCargoBroken(t *testing.T) {
 func TestCargoEmpty(t *testing.T) {
 	testutil.RequireTool(t, "cargo")
 	t.Parallel()
-	_, out, _ := runReal(t, cargo{}, Request{ProjectRoot: testutil.Fixture("cargo", "empty")})
+	_, out, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: testutil.Fixture("cargo", "empty")})
 	want := &report.Project{Language: "rust", BuildSystem: "cargo", TestFiles: []string{"tests/smoke.rs"}}
 	if !out.NoTests || !reflect.DeepEqual(out.Project, want) || !strings.Contains(out.Hint, "#[test]") {
 		t.Errorf("outcome %+v, want no tests in %+v with a hint", out, want)
@@ -562,7 +564,7 @@ func TestCargoWorkspace(t *testing.T) {
 	ws := testutil.Fixture("cargo", "ws")
 
 	t.Run("root", func(t *testing.T) {
-		rec, _, _ := runReal(t, cargo{}, Request{ProjectRoot: ws})
+		rec, _, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: ws})
 		cargoWantFailure(t, cargoLookup(t, rec, "alpha (lib)", "tests::doubles_wrong"), "alpha/src/lib.rs", 14,
 			"assertion `left == right` failed: three doubled\n  left: 6\n right: 5", "cargo test -p alpha --lib -- --exact tests::doubles_wrong")
 		cargoWantFailure(t, cargoLookup(t, rec, "beta::integration (test)", "quadruples_wrong"), "beta/tests/integration.rs", 8,
@@ -575,7 +577,7 @@ func TestCargoWorkspace(t *testing.T) {
 	t.Run("member", func(t *testing.T) {
 		// In a member's directory cargo tests that member only, and paths
 		// are the member's.
-		rec, _, _ := runReal(t, cargo{}, Request{ProjectRoot: filepath.Join(ws, "beta"), Level: LevelIntegration})
+		rec, _, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: filepath.Join(ws, "beta"), Level: adapters.LevelIntegration})
 		cargoWantFailure(t, cargoLookup(t, rec, "beta::integration (test)", "quadruples_wrong"), "tests/integration.rs", 8,
 			"assertion `left == right` failed\n  left: 8\n right: 9", "cargo test -p beta --test integration -- --exact quadruples_wrong")
 		if got := len(rec.Tests()); got != 2 {
@@ -593,7 +595,7 @@ func TestCargoBadManifest(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "Cargo.toml"), []byte("[package]\nname = \"bad\"\nversion = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, out, _ := runReal(t, cargo{}, Request{ProjectRoot: dir})
+	_, out, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
 	if !out.BuildFailed || len(out.BuildErrors) != 1 {
 		t.Fatalf("outcome %+v, want the manifest error", out)
 	}
@@ -615,8 +617,8 @@ func TestCargoDoctest(t *testing.T) {
 	vat := "src/lib.rs - with_vat (line 8)"
 
 	t.Run("all", func(t *testing.T) {
-		rec, out, exit := runReal(t, a, Request{ProjectRoot: dir})
-		if exit.Code != 101 || !reflect.DeepEqual(out, Outcome{}) {
+		rec, out, exit := adapterstest.RunReal(t, a, adapters.Request{ProjectRoot: dir})
+		if exit.Code != 101 || !reflect.DeepEqual(out, adapters.Outcome{}) {
 			t.Errorf("exit %+v, outcome %+v; want 101 and nothing more", exit, out)
 		}
 		if got := cargoLookup(t, rec, "doctest (lib)", "tests::doubles"); got.Status != report.TestPassed {
@@ -650,7 +652,7 @@ func TestCargoDoctest(t *testing.T) {
 	})
 
 	t.Run("doc level", func(t *testing.T) {
-		rec, _, exit := runReal(t, a, Request{ProjectRoot: dir, Level: LevelDoc})
+		rec, _, exit := adapterstest.RunReal(t, a, adapters.Request{ProjectRoot: dir, Level: adapters.LevelDoc})
 		var suites []string
 		for _, test := range rec.Tests() {
 			suites = append(suites, test.Suite)
@@ -661,7 +663,7 @@ func TestCargoDoctest(t *testing.T) {
 	})
 
 	t.Run("one doctest", func(t *testing.T) {
-		rec, _, _ := runReal(t, a, Request{ProjectRoot: dir, Test: vat})
+		rec, _, _ := adapterstest.RunReal(t, a, adapters.Request{ProjectRoot: dir, Test: vat})
 		if tests := rec.Tests(); len(tests) != 1 || tests[0].Name != vat || tests[0].Status != report.TestFailed {
 			t.Errorf("got %s, want %s alone, failed", cargoNames(rec), vat)
 		}
@@ -670,7 +672,7 @@ func TestCargoDoctest(t *testing.T) {
 	t.Run("rerun pastes", func(t *testing.T) {
 		// The rerun command, as a shell runs it, runs that doctest alone
 		// (a filter with spaces would run them all: rustdoc splits it).
-		rec0, _, _ := runReal(t, a, Request{ProjectRoot: dir, Level: LevelDoc})
+		rec0, _, _ := adapterstest.RunReal(t, a, adapters.Request{ProjectRoot: dir, Level: adapters.LevelDoc})
 		cmd := exec.Command("/bin/sh", "-c", cargoLookup(t, rec0, suite, vat).Failure.Rerun)
 		cmd.Dir = dir
 		b, _ := cmd.CombinedOutput()
@@ -684,29 +686,29 @@ func TestCargoDoctest(t *testing.T) {
 // ran, is a building phase for the stuck detector, and that rustdoc's
 // "running" line ends it.
 func TestCargoDoctestPhase(t *testing.T) {
-	rec := NewRecorder()
+	rec := adapters.NewRecorder()
 	p := newCargoParser(rec, "/project", "/project", nil)
-	phase := func(want Phase, after string) {
+	phase := func(want adapters.Phase, after string) {
 		t.Helper()
 		if got := rec.Progress().Phase; got != want {
 			t.Errorf("phase %s after %s, want %s", got, after, want)
 		}
 	}
 	for _, l := range []struct {
-		s     Stream
+		s     adapters.Stream
 		text  string
-		phase Phase
+		phase adapters.Phase
 	}{
-		{Stdout, `{"reason":"build-finished","success":true}`, PhaseRunning},
-		{Stdout, `{ "type": "suite", "event": "started", "test_count": 0 }`, PhaseRunning},
-		{Stdout, `{ "type": "suite", "event": "ok", "passed": 0, "failed": 0, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 0.0 }`, PhaseRunning},
-		{Stdout, `{"reason":"compiler-artifact","package_id":"path+file:///project#0.1.0","target":{"kind":["lib"],"name":"p","src_path":"/project/src/lib.rs"},"profile":{"test":false},"executable":null,"fresh":true}`, PhaseBuilding},
-		{Stdout, `{"reason":"build-finished","success":true}`, PhaseBuilding},
-		{Stderr, "   Doc-tests p", PhaseBuilding},
-		{Stdout, "", PhaseBuilding},
-		{Stdout, "running 1 test", PhaseRunning},
-		{Stdout, "test src/lib.rs - f (line 3) ... ok", PhaseRunning},
-		{Stdout, "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.20s", PhaseBuilding},
+		{adapters.Stdout, `{"reason":"build-finished","success":true}`, adapters.PhaseRunning},
+		{adapters.Stdout, `{ "type": "suite", "event": "started", "test_count": 0 }`, adapters.PhaseRunning},
+		{adapters.Stdout, `{ "type": "suite", "event": "ok", "passed": 0, "failed": 0, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 0.0 }`, adapters.PhaseRunning},
+		{adapters.Stdout, `{"reason":"compiler-artifact","package_id":"path+file:///project#0.1.0","target":{"kind":["lib"],"name":"p","src_path":"/project/src/lib.rs"},"profile":{"test":false},"executable":null,"fresh":true}`, adapters.PhaseBuilding},
+		{adapters.Stdout, `{"reason":"build-finished","success":true}`, adapters.PhaseBuilding},
+		{adapters.Stderr, "   Doc-tests p", adapters.PhaseBuilding},
+		{adapters.Stdout, "", adapters.PhaseBuilding},
+		{adapters.Stdout, "running 1 test", adapters.PhaseRunning},
+		{adapters.Stdout, "test src/lib.rs - f (line 3) ... ok", adapters.PhaseRunning},
+		{adapters.Stdout, "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.20s", adapters.PhaseBuilding},
 	} {
 		p.Line(l.s, []byte(l.text), false)
 		phase(l.phase, l.text)
@@ -730,8 +732,8 @@ func TestCargoWindowsNames(t *testing.T) {
 		{"windows-names-unreadable", []string{`src\tests\basic.rs - basic::parse (line 12)`, `src\lib.rs - func (line 47)`, `src\bin\main.rs - main (line 3)`}, 1},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			got := replayCargo("/project", cargoReadLines(t, "testdata/cargo/"+tc.file+".jsonl", Stdout), report.Exit{Exited: true, Code: 101})
-			golden(t, "cargo/"+tc.file, got)
+			got := replayCargo("/project", cargoReadLines(t, "testdata/"+tc.file+".jsonl", adapters.Stdout), report.Exit{Exited: true, Code: 101})
+			adapterstest.Golden(t, tc.file, got)
 			var names []string
 			for _, test := range got.Tests {
 				names = append(names, test.Name)

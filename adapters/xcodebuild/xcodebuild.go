@@ -1,4 +1,4 @@
-package adapters
+package xcodebuild
 
 import (
 	"bufio"
@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"time"
 
+	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -67,7 +69,8 @@ import (
 // capture time falls inside the run.
 type xcodebuild struct{}
 
-func init() { register(xcodebuild{}) }
+// New returns the xcodebuild adapter.
+func New() adapters.Adapter { return xcodebuild{} }
 
 func (xcodebuild) Name() string { return "xcodebuild" }
 
@@ -75,21 +78,21 @@ func isXcodebuild(argv []string) bool {
 	return len(argv) > 0 && filepath.Base(argv[0]) == "xcodebuild"
 }
 
-func (xcodebuild) Detect(req Request) Detection {
+func (xcodebuild) Detect(req adapters.Request) adapters.Detection {
 	if len(req.Command) > 0 {
 		if isXcodebuild(req.Command) {
-			return Detection{Confidence: 95, Hint: "the command is xcodebuild"}
+			return adapters.Detection{Confidence: 95, Hint: "the command is xcodebuild"}
 		}
-		return Detection{Hint: "xcodebuild: the command is not xcodebuild"}
+		return adapters.Detection{Hint: "xcodebuild: the command is not xcodebuild"}
 	}
 	ws, projs := xcodeContainers(req.ProjectRoot)
 	switch {
 	case len(ws) > 0:
-		return Detection{Confidence: 90, Hint: "Xcode workspace found"}
+		return adapters.Detection{Confidence: 90, Hint: "Xcode workspace found"}
 	case len(projs) > 0:
-		return Detection{Confidence: 90, Hint: "Xcode project found"}
+		return adapters.Detection{Confidence: 90, Hint: "Xcode project found"}
 	}
-	return Detection{Hint: "xcodebuild: no .xcworkspace or .xcodeproj in the project root"}
+	return adapters.Detection{Hint: "xcodebuild: no .xcworkspace or .xcodeproj in the project root"}
 }
 
 // xcodeContainers lists the workspaces and projects in root (not the
@@ -118,7 +121,7 @@ var xcodeToolTimeout = 60 * time.Second
 func xcodeTool(dir string, env []string, argv ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), xcodeToolTimeout)
 	defer cancel()
-	cmd := toolCommand(ctx, env, argv...)
+	cmd := kit.ToolCommand(ctx, env, argv...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
@@ -132,7 +135,7 @@ func xcodeTool(dir string, env []string, argv ...string) ([]byte, error) {
 		if ee, ok := err.(*exec.ExitError); ok && len(ee.Stderr) > 0 {
 			msg = strings.TrimSpace(string(ee.Stderr))
 		}
-		return out, fmt.Errorf("%s: %v %s", shell.Join(argv), err, cargoClip(msg))
+		return out, fmt.Errorf("%s: %v %s", shell.Join(argv), err, kit.Clip(msg))
 	}
 	return out, nil
 }
@@ -150,7 +153,7 @@ type xcodeList struct {
 	} `json:"workspace"`
 }
 
-func (xcodebuild) Plan(req Request, rec *Recorder) (*Plan, error) {
+func (xcodebuild) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	dir, err := os.MkdirTemp("", "strobe-xcodebuild-")
 	if err != nil {
 		return nil, fmt.Errorf("xcodebuild: result directory: %w", err)
@@ -163,15 +166,15 @@ func (xcodebuild) Plan(req Request, rec *Recorder) (*Plan, error) {
 	if len(req.Command) > 0 {
 		if !isXcodebuild(req.Command) {
 			os.RemoveAll(dir)
-			return nil, usagef("the xcodebuild framework runs `xcodebuild test …`, not `%s`: pass that command with --framework generic", shell.Join(req.Command))
+			return nil, kit.Usagef("the xcodebuild framework runs `xcodebuild test …`, not `%s`: pass that command with --framework generic", shell.Join(req.Command))
 		}
 		argv = slices.Clone(req.Command)
 		if !slices.ContainsFunc(argv[1:], func(w string) bool { return w == "test" || w == "test-without-building" }) {
 			argv = append(argv, "test")
 		}
-		if req.Level != LevelAll && req.Test == "" {
+		if req.Level != adapters.LevelAll && req.Test == "" {
 			os.RemoveAll(dir)
-			return nil, usagef("xcodebuild: with --command, choose the level's tests in the command (-testPlan or -only-testing:), or drop --command and let strobe pick them")
+			return nil, kit.Usagef("xcodebuild: with --command, choose the level's tests in the command (-testPlan or -only-testing:), or drop --command and let strobe pick them")
 		}
 	} else {
 		argv, err = xcodePlanCommand(req, p)
@@ -195,33 +198,33 @@ func (xcodebuild) Plan(req Request, rec *Recorder) (*Plan, error) {
 	if i := slices.Index(p.rerun, "-resultBundlePath"); i >= 0 && i+1 < len(p.rerun) {
 		p.rerun = slices.Delete(p.rerun, i, i+2)
 	}
-	return &Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
 }
 
 // xcodePlanCommand chooses the container, scheme, destination and the
 // level's selection for a project given without a command.
-func xcodePlanCommand(req Request, p *xcodeParser) ([]string, error) {
+func xcodePlanCommand(req adapters.Request, p *xcodeParser) ([]string, error) {
 	ws, projs := xcodeContainers(req.ProjectRoot)
 	var flag, container string
 	switch {
 	case len(ws) == 1:
 		flag, container = "-workspace", ws[0]
 	case len(ws) > 1:
-		return nil, usagef("xcodebuild: several workspaces (%s): pass --command 'xcodebuild test -workspace NAME -scheme SCHEME'", strings.Join(ws, ", "))
+		return nil, kit.Usagef("xcodebuild: several workspaces (%s): pass --command 'xcodebuild test -workspace NAME -scheme SCHEME'", strings.Join(ws, ", "))
 	case len(projs) == 1:
 		flag, container = "-project", projs[0]
 	case len(projs) > 1:
-		return nil, usagef("xcodebuild: several projects (%s): pass --command 'xcodebuild test -project NAME -scheme SCHEME'", strings.Join(projs, ", "))
+		return nil, kit.Usagef("xcodebuild: several projects (%s): pass --command 'xcodebuild test -project NAME -scheme SCHEME'", strings.Join(projs, ", "))
 	default:
-		return nil, usagef("xcodebuild: no .xcworkspace or .xcodeproj in %s", req.ProjectRoot)
+		return nil, kit.Usagef("xcodebuild: no .xcworkspace or .xcodeproj in %s", req.ProjectRoot)
 	}
 	out, err := xcodeTool(req.ProjectRoot, req.Env, "xcodebuild", "-list", "-json", flag, container)
 	if err != nil {
-		return nil, usagef("xcodebuild: cannot list the schemes (%v): pass --command 'xcodebuild test %s %s -scheme SCHEME'", err, flag, container)
+		return nil, kit.Usagef("xcodebuild: cannot list the schemes (%v): pass --command 'xcodebuild test %s %s -scheme SCHEME'", err, flag, container)
 	}
 	var list xcodeList
 	if err := json.Unmarshal(jsonPart(out), &list); err != nil {
-		return nil, usagef("xcodebuild: cannot read `xcodebuild -list -json`: %v", err)
+		return nil, kit.Usagef("xcodebuild: cannot read `xcodebuild -list -json`: %v", err)
 	}
 	var schemes, targets []string
 	name := strings.TrimSuffix(strings.TrimSuffix(container, ".xcworkspace"), ".xcodeproj")
@@ -238,9 +241,9 @@ func xcodePlanCommand(req Request, p *xcodeParser) ([]string, error) {
 	case slices.Contains(schemes, name):
 		scheme = name
 	case len(schemes) == 0:
-		return nil, usagef("xcodebuild: %s has no shared scheme: share one in Xcode (Product > Scheme > Manage Schemes > Shared), or pass --command with -scheme", container)
+		return nil, kit.Usagef("xcodebuild: %s has no shared scheme: share one in Xcode (Product > Scheme > Manage Schemes > Shared), or pass --command with -scheme", container)
 	default:
-		return nil, usagef("xcodebuild: %s has several schemes (%s) and none is named %s: pass --command 'xcodebuild test %s %s -scheme NAME'", container, strings.Join(schemes, ", "), name, flag, shell.Quote(container))
+		return nil, kit.Usagef("xcodebuild: %s has several schemes (%s) and none is named %s: pass --command 'xcodebuild test %s %s -scheme NAME'", container, strings.Join(schemes, ", "), name, flag, shell.Quote(container))
 	}
 	p.scheme = scheme
 	p.procs[scheme] = true
@@ -249,7 +252,7 @@ func xcodePlanCommand(req Request, p *xcodeParser) ([]string, error) {
 		return nil, err
 	}
 	argv := []string{"xcodebuild", "test", flag, container, "-scheme", scheme, "-destination", dest}
-	if req.Level != LevelAll && req.Test == "" {
+	if req.Level != adapters.LevelAll && req.Test == "" {
 		sel, err := xcodeLevel(req.ProjectRoot, req.Level, targets)
 		if err != nil {
 			return nil, err
@@ -280,7 +283,7 @@ func xcodeDestination(root, container string, env []string) (string, error) {
 	}
 	out, err := xcodeTool(root, env, "xcrun", "simctl", "list", "-j", "devices", "available")
 	if err != nil {
-		return "", usagef("xcodebuild: cannot list the simulators (%v): pass --command with -destination (for example 'platform=macOS')", err)
+		return "", kit.Usagef("xcodebuild: cannot list the simulators (%v): pass --command with -destination (for example 'platform=macOS')", err)
 	}
 	var sims struct {
 		Devices map[string][]struct {
@@ -291,7 +294,7 @@ func xcodeDestination(root, container string, env []string) (string, error) {
 		} `json:"devices"`
 	}
 	if err := json.Unmarshal(jsonPart(out), &sims); err != nil {
-		return "", usagef("xcodebuild: cannot read `xcrun simctl list -j`: %v", err)
+		return "", kit.Usagef("xcodebuild: cannot read `xcrun simctl list -j`: %v", err)
 	}
 	type sim struct{ runtime, name, udid, state string }
 	var iphones []sim
@@ -312,7 +315,7 @@ func xcodeDestination(root, container string, env []string) (string, error) {
 		}
 	}
 	if len(iphones) == 0 {
-		return "", usagef("xcodebuild: no available iPhone simulator: create one (Xcode > Window > Devices and Simulators, or xcrun simctl create), or pass --command with -destination")
+		return "", kit.Usagef("xcodebuild: no available iPhone simulator: create one (Xcode > Window > Devices and Simulators, or xcrun simctl create), or pass --command with -destination")
 	}
 	pick := iphones[0]
 	for _, s := range iphones {
@@ -344,17 +347,17 @@ func runtimeVersion(rt string) int {
 
 // xcodeLevelWords are the words that name each level in test plans and
 // target names.
-var xcodeLevelWords = map[Level][]string{
-	LevelUnit:        {"unit"},
-	LevelIntegration: {"integration"},
-	LevelE2E:         {"e2e", "uitest", "ui"},
+var xcodeLevelWords = map[adapters.Level][]string{
+	adapters.LevelUnit:        {"unit"},
+	adapters.LevelIntegration: {"integration"},
+	adapters.LevelE2E:         {"e2e", "uitest", "ui"},
 }
 
 // xcodeLevel selects a level: a test plan named for it, else the test
 // targets named for it (unit also takes the plain *Tests targets).
-func xcodeLevel(root string, l Level, targets []string) ([]string, error) {
+func xcodeLevel(root string, l adapters.Level, targets []string) ([]string, error) {
 	var plans []string
-	walkLimited(root, 3, func(path string, d fs.DirEntry) {
+	kit.WalkLimited(root, 3, func(path string, d fs.DirEntry) {
 		if strings.HasSuffix(d.Name(), ".xctestplan") {
 			plans = append(plans, strings.TrimSuffix(d.Name(), ".xctestplan"))
 		}
@@ -377,12 +380,12 @@ func xcodeLevel(root string, l Level, targets []string) ([]string, error) {
 		isUI := strings.HasSuffix(lt, "uitests") || strings.Contains(lt, "e2e")
 		isInt := strings.Contains(lt, "integration")
 		switch {
-		case l == LevelE2E && isUI, l == LevelIntegration && isInt, l == LevelUnit && !isUI && !isInt:
+		case l == adapters.LevelE2E && isUI, l == adapters.LevelIntegration && isInt, l == adapters.LevelUnit && !isUI && !isInt:
 			sel = append(sel, "-only-testing:"+t)
 		}
 	}
 	if len(sel) == 0 {
-		return nil, usagef("xcodebuild: nothing names the %s level: add a test plan named %s…xctestplan or a test target named …%sTests (test plans: %s; targets: %s), or pass --test", l,
+		return nil, kit.Usagef("xcodebuild: nothing names the %s level: add a test plan named %s…xctestplan or a test target named …%sTests (test plans: %s; targets: %s), or pass --test", l,
 			strings.ToUpper(string(l[:1]))+string(l[1:]), strings.ToUpper(string(l[:1]))+string(l[1:]), orNone(plans), orNone(targets))
 	}
 	return sel, nil
@@ -397,7 +400,7 @@ func orNone(list []string) string {
 
 // xcodeParser reads xcodebuild's console.
 type xcodeParser struct {
-	rec     *Recorder
+	rec     *adapters.Recorder
 	env     []string // the run's environment, for the tools run after it
 	root    string
 	dir     string
@@ -405,7 +408,7 @@ type xcodeParser struct {
 	started time.Time
 	scheme  string
 	rerun   []string
-	level   Level
+	level   adapters.Level
 	test    string
 
 	testing      bool
@@ -577,7 +580,7 @@ func (p *xcodeParser) begin() {
 	}
 }
 
-func (p *xcodeParser) Line(s Stream, b []byte, _ bool) {
+func (p *xcodeParser) Line(s adapters.Stream, b []byte, _ bool) {
 	line := strings.TrimRight(string(b), "\r")
 	if m := logProcess.FindStringSubmatch(line); m != nil && m[1] != "xcodebuild" {
 		p.procs[m[1]] = true
@@ -739,7 +742,7 @@ func (p *xcodeParser) Line(s Stream, b []byte, _ bool) {
 	// Anything else while a test runs is its output; right after a
 	// failure, the rest of a multi-line assertion message.
 	if p.lastFailure != nil && p.failLines < 30 && strings.TrimSpace(line) != "" && !strings.HasPrefix(line, "Test ") {
-		p.lastFailure.Message = cargoClip(p.lastFailure.Message + "\n" + line)
+		p.lastFailure.Message = kit.Clip(p.lastFailure.Message + "\n" + line)
 		p.failLines++
 	}
 	if p.last != "" {
@@ -787,12 +790,12 @@ func (p *xcodeParser) parallelTest(name, line string) {
 
 func xcSeconds(s string) time.Duration {
 	f, _ := strconv.ParseFloat(s, 64)
-	return durationOf(f)
+	return kit.DurationOf(f)
 }
 
 func (p *xcodeParser) addFailure(test, file string, line int, msg string) {
 	if f := p.fails[test]; f != nil {
-		f.Message = cargoClip(f.Message + "\n" + fmt.Sprintf("%s:%d: %s", file, line, msg))
+		f.Message = kit.Clip(f.Message + "\n" + fmt.Sprintf("%s:%d: %s", file, line, msg))
 		p.lastFailure, p.failLines = f, 0
 		return
 	}
@@ -887,38 +890,11 @@ func (p *xcodeParser) listedTarget(test string) string {
 }
 
 func (p *xcodeParser) relFile(file string) string {
-	if filepath.IsAbs(file) && cargoWithin(p.root, file) {
+	if filepath.IsAbs(file) && kit.Within(p.root, file) {
 		rel, _ := filepath.Rel(p.root, file)
 		return filepath.ToSlash(rel)
 	}
 	return file
-}
-
-// signalName is the exit's signal name, from its number when the runner
-// did not name it.
-func signalName(exit report.Exit) string {
-	if exit.SignalName != "" {
-		return exit.SignalName
-	}
-	switch syscall.Signal(exit.Signal) {
-	case syscall.SIGSEGV:
-		return "SIGSEGV"
-	case syscall.SIGABRT:
-		return "SIGABRT"
-	case syscall.SIGBUS:
-		return "SIGBUS"
-	case syscall.SIGILL:
-		return "SIGILL"
-	case syscall.SIGFPE:
-		return "SIGFPE"
-	case syscall.SIGKILL:
-		return "SIGKILL"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGINT:
-		return "SIGINT"
-	}
-	return ""
 }
 
 // xcodeExitCodes explains xcodebuild's exit statuses (sysexits.h).
@@ -952,8 +928,8 @@ var xcodeHints = map[string]string{
 	"swift_fatal_error":                "a Swift runtime trap (a force-unwrapped nil, precondition or fatalError) killed the process: fix or guard it at the line named",
 }
 
-func (p *xcodeParser) Finish(exit report.Exit) Outcome {
-	var out Outcome
+func (p *xcodeParser) Finish(exit report.Exit) adapters.Outcome {
+	var out adapters.Outcome
 	var hints []string
 	tests := p.rec.Tests()
 	failed := false
@@ -1010,7 +986,7 @@ func (p *xcodeParser) Finish(exit report.Exit) Outcome {
 	// (strobe's timeout or stuck verdict, a cancel): the runner says so,
 	// and the tests running stay running.
 	stopped := false
-	switch signalName(exit) {
+	switch kit.SignalName(exit) {
 	case "SIGKILL", "SIGTERM", "SIGINT":
 		stopped = exit.Signaled
 	}
@@ -1034,13 +1010,13 @@ func (p *xcodeParser) Finish(exit report.Exit) Outcome {
 		}
 		msgs := slices.Clone(p.evidence)
 		if exit.Signaled {
-			c.Type = cargoCrashType(signalName(exit))
+			c.Type = kit.CrashType(kit.SignalName(exit))
 		}
 		for _, r := range reports {
 			c.Indicators = append(c.Indicators, "crash_report")
 			msgs = append(msgs, r.summary())
 			if c.Type == report.CrashUnknown {
-				c.Type = cargoCrashType(r.signal)
+				c.Type = kit.CrashType(r.signal)
 			}
 			hints = append(hints, fmt.Sprintf("crash report %s: %s", r.path, r.summary()))
 		}
@@ -1063,7 +1039,7 @@ func (p *xcodeParser) Finish(exit report.Exit) Outcome {
 		if len(p.testingFail) > 0 {
 			msgs = append(msgs, "Testing failed: "+strings.Join(p.testingFail, "; "))
 		}
-		c.Message = cargoClip(strings.Join(msgs, "\n"))
+		c.Message = kit.Clip(strings.Join(msgs, "\n"))
 		out.Crash = c
 	}
 	if exit.Exited && exit.Code != 0 {
@@ -1362,7 +1338,7 @@ const xcodeCrashSlack = 2 * time.Second
 // xctest or -Runner process, one the log named) whose capture time falls
 // inside the run. A report is matched by what is in it, not by its name.
 func (p *xcodeParser) crashReports(end time.Time) []crashReport {
-	home := envValue(p.env, "HOME") // the client's, where its crash reports go
+	home := kit.EnvValue(p.env, "HOME") // the client's, where its crash reports go
 	if home == "" {
 		return nil
 	}

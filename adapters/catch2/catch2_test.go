@@ -1,4 +1,4 @@
-package adapters
+package catch2
 
 import (
 	"bufio"
@@ -14,18 +14,14 @@ import (
 	"testing"
 	"time"
 
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
 
-// catch2Golden is what a Catch2 golden holds.
-type catch2Golden struct {
-	Tests   []report.Test
-	Outcome Outcome
-}
-
 // catch2Normalise zeroes durations and replaces the binaries' directory.
-func catch2Normalise(rec *Recorder, out Outcome, bins string) catch2Golden {
+func catch2Normalise(rec *adapters.Recorder, out adapters.Outcome, bins string) adapterstest.Result {
 	tests := rec.Tests()
 	fix := func(s string) string { return strings.ReplaceAll(s, bins, "{{BIN}}") }
 	for i := range tests {
@@ -39,22 +35,13 @@ func catch2Normalise(rec *Recorder, out Outcome, bins string) catch2Golden {
 	if out.Crash != nil {
 		out.Crash.Message = fix(out.Crash.Message)
 	}
-	return catch2Golden{Tests: tests, Outcome: out}
-}
-
-func testByName(tests []report.Test, name string) (report.Test, bool) {
-	for _, t := range tests {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return report.Test{}, false
+	return adapterstest.Result{Tests: tests, Outcome: out}
 }
 
 func TestCatch2Basic(t *testing.T) {
 	bins := testutil.Catch2Fixtures(t)
 	root := testutil.Fixture("catch2", "plain")
-	rec, out, exit := runReal(t, catch2{}, Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "basic")}})
+	rec, out, exit := adapterstest.RunReal(t, catch2{}, adapters.Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "basic")}})
 	if !exit.Exited || exit.Code == 0 {
 		t.Errorf("exit = %+v, want a non-zero exit (failed assertions)", exit)
 	}
@@ -64,7 +51,7 @@ func TestCatch2Basic(t *testing.T) {
 		// binary got before strobe read it (see catch2Parser.Line).
 		res.Tests[i].Output = strings.ReplaceAll(res.Tests[i].Output, "checking the size on stderr\n", "")
 	}
-	golden(t, "catch2/basic-all", res)
+	adapterstest.Golden(t, "basic-all", res)
 
 	tests := rec.Tests()
 	if len(tests) != 6 {
@@ -74,7 +61,7 @@ func TestCatch2Basic(t *testing.T) {
 	if f == nil || f.File != "basic.cpp" || f.Line != 17 || !strings.HasPrefix(f.Message, "REQUIRE( add(base, 2) == 5 )\nwith expansion:\n  4 == 5\nwith message:") || !strings.Contains(f.Message, "base is 2") {
 		t.Errorf("adds wrongly: failure %+v", f)
 	}
-	sec, _ := testByName(tests, "vector sections")
+	sec, _ := adapterstest.TestByName(tests, "vector sections")
 	if sec.Failure == nil || !strings.Contains(sec.Failure.Message, "in section push / size grows") || !strings.Contains(sec.Failure.Rerun, "-c push -c 'size grows'") {
 		t.Errorf("vector sections: failure %+v", sec.Failure)
 	}
@@ -94,18 +81,18 @@ func TestCatch2Selection(t *testing.T) {
 	bin := filepath.Join(bins, "basic")
 	for _, tc := range []struct {
 		name  string
-		req   Request
+		req   adapters.Request
 		tests []string
 	}{
-		{"special characters", Request{Test: `a, b [c] "d" ~e \f *g`}, []string{`a, b [c] "d" ~e \f *g`}},
-		{"name with sections", Request{Test: "vector sections"}, []string{"vector sections"}},
-		{"unit", Request{Level: LevelUnit}, []string{"adds small numbers", "adds wrongly"}},
-		{"integration", Request{Level: LevelIntegration}, []string{"vector sections", "throws unexpectedly"}},
-		{"e2e", Request{Level: LevelE2E}, []string{"end to end warns"}},
+		{"special characters", adapters.Request{Test: `a, b [c] "d" ~e \f *g`}, []string{`a, b [c] "d" ~e \f *g`}},
+		{"name with sections", adapters.Request{Test: "vector sections"}, []string{"vector sections"}},
+		{"unit", adapters.Request{Level: adapters.LevelUnit}, []string{"adds small numbers", "adds wrongly"}},
+		{"integration", adapters.Request{Level: adapters.LevelIntegration}, []string{"vector sections", "throws unexpectedly"}},
+		{"e2e", adapters.Request{Level: adapters.LevelE2E}, []string{"end to end warns"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.req.ProjectRoot, tc.req.Command = root, []string{bin}
-			rec, out, _ := runReal(t, catch2{}, tc.req)
+			rec, out, _ := adapterstest.RunReal(t, catch2{}, tc.req)
 			var got []string
 			for _, tt := range rec.Tests() {
 				got = append(got, tt.Name)
@@ -116,7 +103,7 @@ func TestCatch2Selection(t *testing.T) {
 		})
 	}
 	t.Run("no match", func(t *testing.T) {
-		_, out, _ := runReal(t, catch2{}, Request{ProjectRoot: root, Command: []string{bin}, Test: "no such test"})
+		_, out, _ := adapterstest.RunReal(t, catch2{}, adapters.Request{ProjectRoot: root, Command: []string{bin}, Test: "no such test"})
 		if !out.NoTests || !strings.Contains(out.Hint, `no test case is named "no such test"`) {
 			t.Errorf("outcome %+v, want no_tests with a hint", out)
 		}
@@ -126,23 +113,23 @@ func TestCatch2Selection(t *testing.T) {
 func TestCatch2Segfault(t *testing.T) {
 	bins := testutil.Catch2Fixtures(t)
 	root := testutil.Fixture("catch2", "plain")
-	rec, out, exit := runReal(t, catch2{}, Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "crash")}})
+	rec, out, exit := adapterstest.RunReal(t, catch2{}, adapters.Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "crash")}})
 	if !exit.Signaled || exit.Signal != int(syscall.SIGSEGV) {
 		t.Errorf("exit = %+v, want SIGSEGV", exit)
 	}
-	golden(t, "catch2/crash-all", catch2Normalise(rec, out, bins))
+	adapterstest.Golden(t, "crash-all", catch2Normalise(rec, out, bins))
 	c := out.Crash
 	if c == nil || c.Type != report.CrashSegmentationFault || !slices.Equal(c.RunningTests, []string{"dereferences null"}) {
 		t.Fatalf("crash %+v, want a segmentation fault in \"dereferences null\"", c)
 	}
-	tt, _ := testByName(rec.Tests(), "dereferences null")
+	tt, _ := adapterstest.TestByName(rec.Tests(), "dereferences null")
 	if tt.Status != report.TestFailed || tt.Failure == nil || tt.Failure.File != "crash.cpp" || tt.Failure.Line != 13 {
 		t.Errorf("crashed test %+v, want failed at crash.cpp:13 (the last assertion reached)", tt)
 	}
 	if !strings.Contains(out.Hint, "dereferences null") || !strings.Contains(out.Hint, "gdb") {
 		t.Errorf("hint %q is not actionable", out.Hint)
 	}
-	if _, ok := testByName(rec.Tests(), "never runs"); ok {
+	if _, ok := adapterstest.TestByName(rec.Tests(), "never runs"); ok {
 		t.Errorf("a test after the crash was recorded")
 	}
 }
@@ -150,7 +137,7 @@ func TestCatch2Segfault(t *testing.T) {
 func TestCatch2AddressSanitizer(t *testing.T) {
 	bins := testutil.Catch2Fixtures(t)
 	root := testutil.Fixture("catch2", "plain")
-	rec, out, exit := runReal(t, catch2{}, Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "asan")}})
+	rec, out, exit := adapterstest.RunReal(t, catch2{}, adapters.Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "asan")}})
 	if !exit.Exited || exit.Code != 1 {
 		t.Errorf("exit = %+v, want ASan's exit code 1", exit)
 	}
@@ -159,14 +146,14 @@ func TestCatch2AddressSanitizer(t *testing.T) {
 		!strings.Contains(c.Message, "heap-buffer-overflow") {
 		t.Fatalf("crash %+v, want ASan's heap-buffer-overflow in \"reads past the end\"", c)
 	}
-	tt, _ := testByName(rec.Tests(), "reads past the end")
+	tt, _ := adapterstest.TestByName(rec.Tests(), "reads past the end")
 	if tt.Failure == nil || tt.Failure.File != "asan.cpp" || tt.Failure.Line != 5 || !strings.Contains(tt.Failure.Message, "heap-buffer-overflow") {
 		t.Errorf("failure %+v, want asan.cpp:5 with the report", tt.Failure)
 	}
 	if !strings.Contains(tt.Output, "SUMMARY: AddressSanitizer") {
 		t.Errorf("the report is not in the test's output: %q", tt.Output)
 	}
-	if ok, _ := testByName(rec.Tests(), "reads in bounds"); ok.Status != report.TestPassed {
+	if ok, _ := adapterstest.TestByName(rec.Tests(), "reads in bounds"); ok.Status != report.TestPassed {
 		t.Errorf("the test before the overflow: %+v", ok)
 	}
 	if !strings.Contains(out.Hint, "AddressSanitizer") || !strings.Contains(out.Hint, "reads past the end") {
@@ -179,8 +166,8 @@ func TestCatch2AddressSanitizer(t *testing.T) {
 func TestCatch2DeadlockIsLive(t *testing.T) {
 	bins := testutil.Catch2Fixtures(t)
 	root := testutil.Fixture("catch2", "plain")
-	rec := NewRecorder()
-	plan, err := catch2{}.Plan(Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "deadlock")}}, rec)
+	rec := adapters.NewRecorder()
+	plan, err := catch2{}.Plan(adapters.Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "deadlock")}}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,11 +182,11 @@ func TestCatch2DeadlockIsLive(t *testing.T) {
 		defer close(lines)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			plan.Parser.Line(Stderr, sc.Bytes(), false)
+			plan.Parser.Line(adapters.Stderr, sc.Bytes(), false)
 		}
 	}()
 	deadline := time.Now().Add(10 * time.Second)
-	var running []RunningTest
+	var running []adapters.RunningTest
 	for time.Now().Before(deadline) {
 		if running = rec.Progress().Running; len(running) > 0 {
 			break
@@ -215,7 +202,7 @@ func TestCatch2DeadlockIsLive(t *testing.T) {
 	cmd.Process.Kill()
 	<-lines
 	cmd.Wait()
-	if tt, _ := testByName(rec.Tests(), "transfers between accounts"); !strings.Contains(tt.Output, "locking the ledger") {
+	if tt, _ := adapterstest.TestByName(rec.Tests(), "transfers between accounts"); !strings.Contains(tt.Output, "locking the ledger") {
 		t.Errorf("the hung test's stderr is not its output: %q", tt.Output)
 	}
 	if p := rec.Progress(); p.Passed != 1 {
@@ -253,7 +240,7 @@ func TestCatch2Detect(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
-			d := catch2{}.Detect(Request{ProjectRoot: root, Command: tc.cmd})
+			d := catch2{}.Detect(adapters.Request{ProjectRoot: root, Command: tc.cmd})
 			if took := time.Since(start); took > probeTimeout+2*time.Second {
 				t.Errorf("Detect took %v", took)
 			}
@@ -290,10 +277,10 @@ func TestCatch2CMakeProjects(t *testing.T) {
 	t.Run("one binary", func(t *testing.T) {
 		t.Parallel()
 		root := catch2CMake(t, "cmake-one")
-		if d := (catch2{}).Detect(Request{ProjectRoot: root}); d.Confidence != 80 {
+		if d := (catch2{}).Detect(adapters.Request{ProjectRoot: root}); d.Confidence != 80 {
 			t.Errorf("Detect = %+v, want 80", d)
 		}
-		rec, out, _ := runReal(t, catch2{}, Request{ProjectRoot: root})
+		rec, out, _ := adapterstest.RunReal(t, catch2{}, adapters.Request{ProjectRoot: root})
 		if !strings.Contains(out.Hint, "ran build/tests/unit_tests, the only Catch2 test binary") {
 			t.Errorf("hint %q does not say which binary ran", out.Hint)
 		}
@@ -305,18 +292,18 @@ func TestCatch2CMakeProjects(t *testing.T) {
 	t.Run("two binaries", func(t *testing.T) {
 		t.Parallel()
 		root := catch2CMake(t, "cmake-two")
-		_, err := catch2{}.Plan(Request{ProjectRoot: root}, NewRecorder())
-		if !IsUsage(err) || !strings.Contains(err.Error(), "build/tests/more_tests, build/tests/unit_tests") || !strings.Contains(err.Error(), "--command") {
+		_, err := catch2{}.Plan(adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
+		if !adapters.IsUsage(err) || !strings.Contains(err.Error(), "build/tests/more_tests, build/tests/unit_tests") || !strings.Contains(err.Error(), "--command") {
 			t.Errorf("Plan error %v, want a usage error listing both binaries", err)
 		}
 	})
 	t.Run("not built", func(t *testing.T) {
 		root := testutil.Fixture("catch2", "cmake-one")
-		if d := (catch2{}).Detect(Request{ProjectRoot: root}); d.Confidence != 80 {
+		if d := (catch2{}).Detect(adapters.Request{ProjectRoot: root}); d.Confidence != 80 {
 			t.Errorf("Detect = %+v, want 80", d)
 		}
-		_, err := catch2{}.Plan(Request{ProjectRoot: root}, NewRecorder())
-		var u *UsageError
+		_, err := catch2{}.Plan(adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
+		var u *adapters.UsageError
 		if !errors.As(err, &u) || u.Framework != "catch2" || !strings.Contains(u.Hint, "cmake -S . -B build && cmake --build build") {
 			t.Errorf("Plan error %#v, want a usage error naming catch2 with the build command", err)
 		}
@@ -379,9 +366,9 @@ func TestCatch2Spec(t *testing.T) {
 
 // TestCatch2Listing checks the probe's reading of real --list-tests output.
 func TestCatch2Listing(t *testing.T) {
-	files, _ := filepath.Glob("testdata/catch2/corpus/list-tests-*.txt")
+	files, _ := filepath.Glob("testdata/corpus/list-tests-*.txt")
 	if len(files) == 0 {
-		t.Fatal("no listings in testdata/catch2/corpus")
+		t.Fatal("no listings in testdata/corpus")
 	}
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
@@ -410,7 +397,7 @@ func TestCatch2Corpus(t *testing.T) {
 		{"v3-xml-reporter-selftest.approved.xml", 0, 0, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			b, err := os.ReadFile(filepath.Join("testdata/catch2/corpus", tc.file))
+			b, err := os.ReadFile(filepath.Join("testdata/corpus", tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -418,7 +405,7 @@ func TestCatch2Corpus(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "report.xml")
 			os.WriteFile(path, []byte(text), 0o644)
-			rec := NewRecorder()
+			rec := adapters.NewRecorder()
 			p := newCatch2Parser(rec, "/work/Catch2", dir, path)
 			p.rerun = []string{"SelfTest"}
 			p.start()
@@ -430,7 +417,7 @@ func TestCatch2Corpus(t *testing.T) {
 			for i := range res.Tests {
 				res.Tests[i].Output = ""
 			}
-			golden(t, "catch2/corpus/"+strings.TrimSuffix(tc.file, ".approved.xml"), res)
+			adapterstest.Golden(t, "corpus/"+strings.TrimSuffix(tc.file, ".approved.xml"), res)
 			pr := rec.Progress()
 			t.Logf("%s: %d passed, %d failed, %d skipped", tc.file, pr.Passed, pr.Failed, pr.Skipped)
 		})
@@ -450,7 +437,7 @@ func TestCatch2CutShort(t *testing.T) {
     </TestCase>
     <TestCase name="calls exit" filename="/src/a.cpp" line="7">
 `), 0o644)
-	rec := NewRecorder()
+	rec := adapters.NewRecorder()
 	p := newCatch2Parser(rec, "/src", dir, path)
 	p.rerun = []string{"/src/t"}
 	p.start()
@@ -458,7 +445,7 @@ func TestCatch2CutShort(t *testing.T) {
 	if out.Crash == nil || !slices.Equal(out.Crash.RunningTests, []string{"calls exit"}) || !slices.Contains(out.Crash.Indicators, "catch2_report_cut_short") {
 		t.Fatalf("crash %+v", out.Crash)
 	}
-	tt, _ := testByName(rec.Tests(), "calls exit")
+	tt, _ := adapterstest.TestByName(rec.Tests(), "calls exit")
 	if tt.Status != report.TestFailed || tt.Failure == nil || tt.Failure.File != "a.cpp" || tt.Failure.Line != 7 || !strings.Contains(tt.Failure.Message, "exit code 3") {
 		t.Errorf("test %+v", tt)
 	}
@@ -482,7 +469,7 @@ func TestCatch2ThreadSanitizer(t *testing.T) {
   </Group>
 </Catch>
 `), 0o644)
-	rec := NewRecorder()
+	rec := adapters.NewRecorder()
 	p := newCatch2Parser(rec, "/src", dir, path)
 	p.rerun = []string{"/src/t"}
 	p.start()
@@ -494,10 +481,10 @@ func TestCatch2ThreadSanitizer(t *testing.T) {
 		"SUMMARY: ThreadSanitizer: data race /src/race.cpp:5 in bump()",
 		"==================",
 	} {
-		p.Line(Stderr, []byte(l), false)
+		p.Line(adapters.Stderr, []byte(l), false)
 	}
 	out := p.Finish(report.Exit{Exited: true, Code: 66})
-	tt, _ := testByName(rec.Tests(), "counts in parallel")
+	tt, _ := adapterstest.TestByName(rec.Tests(), "counts in parallel")
 	if tt.Status != report.TestFailed || tt.Failure == nil || !strings.Contains(tt.Failure.Message, "data race") {
 		t.Errorf("test %+v, want failed by the race", tt)
 	}

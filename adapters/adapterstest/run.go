@@ -1,4 +1,4 @@
-package adapters
+package adapterstest
 
 import (
 	"bufio"
@@ -12,16 +12,17 @@ import (
 	"testing"
 	"time"
 
+	"strobe/adapters"
 	"strobe/report"
 )
 
-// runReal plans req with a and runs the plan for real, feeding its output to
+// RunReal plans req with a and runs the plan for real, feeding its output to
 // the plan's parser the way the runner does (lines from both streams, one at
 // a time). Adapter tests use it to check parsers against the real framework
 // without depending on the runner package.
-func runReal(t *testing.T, a Adapter, req Request) (*Recorder, Outcome, report.Exit) {
+func RunReal(t *testing.T, a adapters.Adapter, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {
 	t.Helper()
-	rec := NewRecorder()
+	rec := adapters.NewRecorder()
 	plan, err := a.Plan(req, rec)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
@@ -38,7 +39,7 @@ func runReal(t *testing.T, a Adapter, req Request) (*Recorder, Outcome, report.E
 	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	read := func(s Stream, r io.Reader) {
+	read := func(s adapters.Stream, r io.Reader) {
 		defer wg.Done()
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 64<<10), 256<<20)
@@ -49,8 +50,8 @@ func runReal(t *testing.T, a Adapter, req Request) (*Recorder, Outcome, report.E
 		}
 	}
 	wg.Add(2)
-	go read(Stdout, stdout)
-	go read(Stderr, stderr)
+	go read(adapters.Stdout, stdout)
+	go read(adapters.Stderr, stderr)
 	wg.Wait()
 	err = cmd.Wait()
 	var exit report.Exit
