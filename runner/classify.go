@@ -5,6 +5,7 @@ import (
 	"syscall"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/report"
 )
 
@@ -18,50 +19,11 @@ func exitOf(ws syscall.WaitStatus) report.Exit {
 	switch {
 	case ws.Signaled():
 		sig := int(ws.Signal())
-		return report.Exit{Signaled: true, Signal: sig, SignalName: SignalName(sig), Code: 128 + sig, CoreDump: ws.CoreDump()}
+		return report.Exit{Signaled: true, Signal: sig, SignalName: kit.SignalName(sig), Code: 128 + sig, CoreDump: ws.CoreDump()}
 	case ws.Exited():
 		return report.Exit{Exited: true, Code: ws.ExitStatus()}
 	}
 	return report.Exit{Code: -1}
-}
-
-// SignalName is the conventional name of a signal ("SIGSEGV").
-func SignalName(sig int) string {
-	names := map[syscall.Signal]string{
-		syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
-		syscall.SIGILL: "SIGILL", syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT",
-		syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
-		syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
-		syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
-		syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ", syscall.SIGSYS: "SIGSYS",
-	}
-	if n, ok := names[syscall.Signal(sig)]; ok {
-		return n
-	}
-	return fmt.Sprintf("signal %d", sig)
-}
-
-// CrashTypeOf maps a signal to the crash it means.
-func CrashTypeOf(sig int) report.CrashType {
-	switch syscall.Signal(sig) {
-	case syscall.SIGSEGV:
-		return report.CrashSegmentationFault
-	case syscall.SIGABRT:
-		return report.CrashAbort
-	case syscall.SIGKILL:
-		return report.CrashKilled
-	case syscall.SIGINT:
-		return report.CrashInterrupted
-	case syscall.SIGTERM:
-		return report.CrashTerminated
-	case syscall.SIGBUS:
-		return report.CrashBusError
-	case syscall.SIGILL:
-		return report.CrashIllegalInstruction
-	case syscall.SIGFPE:
-		return report.CrashFloatingPoint
-	}
-	return report.CrashUnknown
 }
 
 // ending is everything the runner knows when a run is over.
@@ -106,7 +68,7 @@ func classify(e ending) (report.Status, *report.Crash) {
 		crash.Type = report.CrashBuildFailure
 		return report.BuildFailed, crash
 	case e.exit.Signaled:
-		crash.Type = CrashTypeOf(e.exit.Signal)
+		crash.Type = kit.CrashType(kit.SignalName(e.exit.Signal))
 		crash.Indicators = []string{"process_signaled"}
 		crash.Message = fmt.Sprintf("the test process died of %s", e.exit.SignalName)
 		// The wait status says how it died; the adapter may know more of

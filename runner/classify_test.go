@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/report"
 )
 
@@ -17,7 +18,7 @@ func TestClassify(t *testing.T) {
 	}
 	exited := func(code int) report.Exit { return report.Exit{Exited: true, Code: code} }
 	signaled := func(sig int) report.Exit {
-		return report.Exit{Signaled: true, Signal: sig, SignalName: SignalName(sig), Code: 128 + sig}
+		return report.Exit{Signaled: true, Signal: sig, SignalName: kit.SignalName(sig), Code: 128 + sig}
 	}
 	for _, tc := range []testCase{
 		{"clean pass", ending{exit: exited(0), recorded: 3}, report.Passed, "", false},

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/details"
 	"strobe/internal/shell"
 	"strobe/internal/tail"
@@ -297,14 +298,14 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 			resp.FailuresOmitted = len(failed) - maxFailures
 			break
 		}
-		f.Message = trim(f.Message, maxMessage)
+		f.Message = kit.ClipTo(f.Message, maxMessage, trimmed)
 		resp.Failures = append(resp.Failures, f)
 	}
 	for i, b := range outcome.BuildErrors {
 		if i == maxFailures {
 			break
 		}
-		b.Message = trim(b.Message, maxMessage)
+		b.Message = kit.ClipTo(b.Message, maxMessage, trimmed)
 		resp.BuildErrors = append(resp.BuildErrors, b)
 	}
 	// The adapter's hint knows the framework, the runner's the ending:
@@ -376,13 +377,5 @@ func (r *Run) hint(status report.Status, crash *report.Crash) string {
 	return ""
 }
 
-func trim(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 { // don't split a UTF-8 sequence
-		cut--
-	}
-	return s[:cut] + "… (trimmed; the details file has it all)"
-}
+// trimmed ends a message the answer cut short.
+const trimmed = "… (trimmed; the details file has it all)"

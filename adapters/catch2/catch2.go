@@ -1094,7 +1094,7 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 		dying = p.cur.name
 	}
 	if dying != "" && exit.Signaled && len(p.sans) == 0 {
-		switch kit.SignalName(exit) {
+		switch kit.ExitSignal(exit) {
 		case "SIGKILL", "SIGTERM", "SIGINT":
 			// Stopped from outside (strobe's timeout or stuck verdict, a
 			// cancel): the test stays running, and the runner says why.

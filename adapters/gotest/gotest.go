@@ -12,11 +12,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/internal/shell"
 	"strobe/report"
 )
 
@@ -365,12 +365,11 @@ type goEvent struct {
 
 // Bounds on what the parser keeps besides the Recorder.
 const (
-	goMessageMax   = 2 << 10 // a failure message
-	goKeptLines    = 40      // package output, a test's unlocated output, stray text
-	goTraceLines   = 20000   // lines of one goroutine dump read for frames
-	goBuildLines   = 400     // build output lines of one package
-	goTraces       = 8       // suggested traces of one failure
-	goProjectFiles = 5       // test files named in a no_tests answer
+	goKeptLines    = 40    // package output, a test's unlocated output, stray text
+	goTraceLines   = 20000 // lines of one goroutine dump read for frames
+	goBuildLines   = 400   // build output lines of one package
+	goTraces       = 8     // suggested traces of one failure
+	goProjectFiles = 5     // test files named in a no_tests answer
 )
 
 type goParser struct {
@@ -564,7 +563,7 @@ func (t *goTest) read(line string) {
 	}
 	if m := goLocLine.FindStringSubmatch(line); m != nil {
 		n, _ := strconv.Atoi(m[3])
-		t.loc = &report.Failure{File: m[2], Line: n, Message: trimMessage(m[4])}
+		t.loc = &report.Failure{File: m[2], Line: n, Message: kit.Clip(m[4])}
 		t.locIndent, t.inLoc = m[1], true
 		return
 	}
@@ -624,7 +623,7 @@ func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 	case t.subFailed:
 		return nil
 	default:
-		f = &report.Failure{Message: trimMessage(strings.TrimSpace(strings.Join(t.lines, "\n")))}
+		f = &report.Failure{Message: kit.Clip(strings.TrimSpace(strings.Join(t.lines, "\n")))}
 		if f.Message == "" {
 			f.Message = "failed without a message (t.Fail or t.FailNow)"
 		}
@@ -729,7 +728,7 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 				lines = append(lines, l)
 			}
 		}
-		f = &report.Failure{Message: trimMessage(strings.TrimSpace(strings.Join(lines, "\n")))}
+		f = &report.Failure{Message: kit.Clip(strings.TrimSpace(strings.Join(lines, "\n")))}
 		if f.Message == "" {
 			f.Message = "the package failed outside any test"
 		}
@@ -760,7 +759,7 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 		return
 	}
 	if strings.HasPrefix(line, "signal: ") && tr.exitSignal == "" {
-		tr.exitSignal = goSignalByText(strings.TrimPrefix(line, "signal: "))
+		tr.exitSignal = kit.SignalByText(strings.TrimPrefix(line, "signal: "))
 	}
 	if tr.done {
 		return
@@ -830,7 +829,7 @@ func newGoTrace(line string) *goTrace {
 		tr.fatal = true
 		tr.signal = goSignalDump.FindStringSubmatch(line)[1]
 	case strings.HasPrefix(line, "signal: "):
-		tr.exitSignal = goSignalByText(strings.TrimPrefix(line, "signal: "))
+		tr.exitSignal = kit.SignalByText(strings.TrimPrefix(line, "signal: "))
 		if tr.exitSignal == "" {
 			return nil
 		}
@@ -889,7 +888,7 @@ func (p *goParser) projectFile(file, fn string) (string, bool) {
 // project's code, the panic's message, and the project's functions of the
 // stack as suggested traces (the test function itself left out).
 func (p *goParser) traceFailure(tr *goTrace, test string) *report.Failure {
-	f := &report.Failure{Message: trimMessage(strings.Join(tr.message, "\n"))}
+	f := &report.Failure{Message: kit.Clip(strings.Join(tr.message, "\n"))}
 	top, _, _ := strings.Cut(test, "/")
 	seen := map[string]bool{}
 	for _, fr := range tr.frames {
@@ -912,42 +911,10 @@ func (p *goParser) traceFailure(tr *goTrace, test string) *report.Failure {
 	return f
 }
 
-// goSignals are the signals a test binary dies of, by crash type.
-var goSignals = []struct {
-	name string
-	sig  syscall.Signal
-	typ  report.CrashType
-}{
-	{"SIGSEGV", syscall.SIGSEGV, report.CrashSegmentationFault},
-	{"SIGABRT", syscall.SIGABRT, report.CrashAbort},
-	{"SIGKILL", syscall.SIGKILL, report.CrashKilled},
-	{"SIGBUS", syscall.SIGBUS, report.CrashBusError},
-	{"SIGFPE", syscall.SIGFPE, report.CrashFloatingPoint},
-	{"SIGILL", syscall.SIGILL, report.CrashIllegalInstruction},
-	{"SIGTERM", syscall.SIGTERM, report.CrashTerminated},
-	{"SIGINT", syscall.SIGINT, report.CrashInterrupted},
-	{"SIGQUIT", syscall.SIGQUIT, report.CrashUnknown},
-	{"SIGTRAP", syscall.SIGTRAP, report.CrashUnknown},
-}
-
-// goSignalByText maps go test's "signal: segmentation fault" wording (the
-// platform's signal description) to the signal's name.
-func goSignalByText(text string) string {
-	for _, s := range goSignals {
-		if s.sig.String() == text {
-			return s.name
-		}
-	}
-	if text == "abort trap" { // macOS's SIGABRT
-		return "SIGABRT"
-	}
-	return ""
-}
-
 // crash reads crash evidence from a trace; nil for a plain panic, which
 // is a failure of its test and not a crash.
 func (tr *goTrace) crash() *report.Crash {
-	c := &report.Crash{Message: trimMessage(strings.Join(tr.message, "\n")), RunningTests: tr.running}
+	c := &report.Crash{Message: kit.Clip(strings.Join(tr.message, "\n")), RunningTests: tr.running}
 	if tr.test != "" && !slices.Contains(c.RunningTests, tr.test) {
 		c.RunningTests = append(c.RunningTests, tr.test)
 	}
@@ -960,12 +927,9 @@ func (tr *goTrace) crash() *report.Crash {
 		// The goroutine dump the stuck detector asks for, not a crash.
 		return nil
 	case sig != "":
-		c.Type = report.CrashUnknown
-		for _, s := range goSignals {
-			if s.name == sig {
-				c.Type, c.Signal, c.SignalName = s.typ, int(s.sig), s.name
-				c.ExitCode = 128 + int(s.sig)
-			}
+		c.Type = kit.CrashType(sig)
+		if n := kit.SignalNumber(sig); n != 0 {
+			c.Signal, c.SignalName, c.ExitCode = n, sig, 128+n
 		}
 		c.Indicators = []string{indicator}
 	case tr.timeout:
@@ -1028,7 +992,7 @@ func (p *goParser) buildErrors(importPath string, lines []string) {
 		default:
 			be, ok := p.buildError(importPath, l)
 			if !ok {
-				be = report.BuildError{Message: trimMessage(l)}
+				be = report.BuildError{Message: kit.Clip(l)}
 			}
 			p.buildErrs = append(p.buildErrs, be)
 		}
@@ -1061,7 +1025,7 @@ func (p *goParser) buildError(importPath, line string) (report.BuildError, bool)
 			file = filepath.Join(dir, file)
 		}
 	}
-	return report.BuildError{File: filepath.ToSlash(file), Line: n, Column: col, Message: trimMessage(m[4])}, true
+	return report.BuildError{File: filepath.ToSlash(file), Line: n, Column: col, Message: kit.Clip(m[4])}, true
 }
 
 // goImportPath strips the decorations of a build event's ImportPath:
@@ -1118,41 +1082,22 @@ func (p *goParser) rerunCommand(importPath, test string) string {
 	}
 	words := append([]string{}, p.rerun...)
 	for i, w := range words {
-		words[i] = goShellQuote(w)
+		words[i] = shell.Quote(w)
 	}
 	if test != "" {
 		words = append(words, "-run", "'"+strings.ReplaceAll(goRunPattern(test), "'", `'\''`)+"'")
 	}
-	words = append(words, goShellQuote(pkg))
+	words = append(words, shell.Quote(pkg))
 	return strings.Join(words, " ")
-}
-
-// goShellQuote quotes a word for a POSIX shell when it needs it.
-func goShellQuote(w string) string {
-	if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
 // addLine adds a continuation line to a message, without its indentation.
 // Assertion libraries start the message on the line after file:line.
 func addLine(msg, line string) string {
 	if msg == "" {
-		return trimMessage(strings.TrimSpace(line))
+		return kit.Clip(strings.TrimSpace(line))
 	}
-	return trimMessage(msg + "\n" + strings.TrimSpace(line))
-}
-
-func trimMessage(s string) string {
-	if len(s) <= goMessageMax {
-		return s
-	}
-	cut := goMessageMax
-	for cut > 0 && s[cut]&0xC0 == 0x80 { // not inside a UTF-8 sequence
-		cut--
-	}
-	return s[:cut] + "…"
+	return kit.Clip(msg + "\n" + strings.TrimSpace(line))
 }
 
 func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
@@ -1169,7 +1114,7 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 		}
 		if len(p.buildErrs) == 0 {
 			msg := strings.Join(append(p.buildLines, p.text...), "\n")
-			p.buildErrs = []report.BuildError{{Message: trimMessage(msg)}}
+			p.buildErrs = []report.BuildError{{Message: kit.Clip(msg)}}
 		}
 	}
 	out := adapters.Outcome{BuildFailed: p.buildFailed, BuildErrors: p.buildErrs, Crash: p.crash}
@@ -1184,7 +1129,7 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 		// The go command gave up before testing (a bad go.mod, a go version
 		// it cannot provide, a pattern that matches nothing it can build).
 		out.BuildFailed = true
-		out.BuildErrors = []report.BuildError{{Message: trimMessage(text)}}
+		out.BuildErrors = []report.BuildError{{Message: kit.Clip(text)}}
 		return out
 	default:
 		return out

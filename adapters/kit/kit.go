@@ -14,38 +14,8 @@ import (
 	"strings"
 	"strobe/adapters"
 	"strobe/internal/shell"
-	"strobe/report"
-	"syscall"
 	"time"
-	"unicode/utf8"
 )
-
-// SignalName is the exit's signal name, from its number when the runner
-// did not name it.
-func SignalName(exit report.Exit) string {
-	if exit.SignalName != "" {
-		return exit.SignalName
-	}
-	switch syscall.Signal(exit.Signal) {
-	case syscall.SIGSEGV:
-		return "SIGSEGV"
-	case syscall.SIGABRT:
-		return "SIGABRT"
-	case syscall.SIGBUS:
-		return "SIGBUS"
-	case syscall.SIGILL:
-		return "SIGILL"
-	case syscall.SIGFPE:
-		return "SIGFPE"
-	case syscall.SIGKILL:
-		return "SIGKILL"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGINT:
-		return "SIGINT"
-	}
-	return ""
-}
 
 // WalkLimited calls fn for the files under root down to depth levels,
 // skipping hidden directories and those skip says to.
@@ -74,62 +44,10 @@ func WalkLimited(root string, depth int, fn func(string, fs.DirEntry), skip func
 	})
 }
 
-// MaxMessage bounds a failure or build error message; the test's output
-// keeps the rest.
-const MaxMessage = 2 << 10
-
 // Within says whether file is dir or lies under it.
 func Within(dir, file string) bool {
 	rel, err := filepath.Rel(dir, file)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}
-
-// CrashType goes by name: signal numbers differ between Linux and
-// macOS (SIGBUS is 7 on one, 10 on the other).
-func CrashType(name string) report.CrashType {
-	switch name {
-	case "SIGSEGV":
-		return report.CrashSegmentationFault
-	case "SIGABRT":
-		return report.CrashAbort
-	case "SIGBUS":
-		return report.CrashBusError
-	case "SIGILL":
-		return report.CrashIllegalInstruction
-	case "SIGFPE":
-		return report.CrashFloatingPoint
-	case "SIGKILL":
-		return report.CrashKilled
-	case "SIGTERM":
-		return report.CrashTerminated
-	case "SIGINT":
-		return report.CrashInterrupted
-	}
-	return report.CrashUnknown
-}
-
-// Clip keeps the start of s, at most MaxMessage bytes, cut on a rune.
-func Clip(s string) string {
-	if len(s) <= MaxMessage {
-		return s
-	}
-	cut := MaxMessage
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-// ClipTail keeps the end of s, where a failure's reason usually is.
-func ClipTail(s string) string {
-	if len(s) <= MaxMessage {
-		return s
-	}
-	cut := len(s) - MaxMessage
-	for cut < len(s) && !utf8.RuneStart(s[cut]) {
-		cut++
-	}
-	return "…" + s[cut:]
 }
 
 // FileExists says whether path is a file (not a directory).

@@ -539,13 +539,7 @@ func (p *xcodeParser) indicate(name, line string) {
 	}
 	p.indicators = append(p.indicators, name)
 	line = strings.TrimSpace(line)
-	if len(line) > 300 { // NSError dumps run on: the details file has them whole
-		cut := 300
-		for cut > 0 && line[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		line = line[:cut] + "…"
-	}
+	line = kit.ClipTo(line, 300, "…") // NSError dumps run on: the details file has them whole
 	if !slices.Contains(p.evidence, line) {
 		p.evidence = append(p.evidence, line)
 	}
@@ -986,7 +980,7 @@ func (p *xcodeParser) Finish(exit report.Exit) adapters.Outcome {
 	// (strobe's timeout or stuck verdict, a cancel): the runner says so,
 	// and the tests running stay running.
 	stopped := false
-	switch kit.SignalName(exit) {
+	switch kit.ExitSignal(exit) {
 	case "SIGKILL", "SIGTERM", "SIGINT":
 		stopped = exit.Signaled
 	}
@@ -1010,7 +1004,7 @@ func (p *xcodeParser) Finish(exit report.Exit) adapters.Outcome {
 		}
 		msgs := slices.Clone(p.evidence)
 		if exit.Signaled {
-			c.Type = kit.CrashType(kit.SignalName(exit))
+			c.Type = kit.CrashType(kit.ExitSignal(exit))
 		}
 		for _, r := range reports {
 			c.Indicators = append(c.Indicators, "crash_report")
