@@ -455,16 +455,13 @@ func (t cargoMetaTarget) isLib() bool {
 // readCargoMetadata runs cargo metadata with the cargo (and toolchain) of
 // the test command. It reads manifests only: fast, and no network.
 func readCargoMetadata(prefix []string, dir string, manifest, env []string) (*cargoMetadata, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	argv := append(slices.Clone(prefix[:len(prefix)-1]), "metadata", "--no-deps", "--format-version", "1")
-	cmd := kit.ToolCommand(ctx, env, append(argv, manifest...)...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	// The metadata of a large workspace runs to megabytes; one cut short
+	// fails to decode, an error rather than memory without bound.
+	tool := kit.Tool{Dir: dir, Env: env, Timeout: time.Minute, MaxOutput: 64 << 20}
+	out, stderr, err := kit.RunTool(context.Background(), tool, append(argv, manifest...)...)
 	if err != nil {
-		return nil, fmt.Errorf("cargo metadata in %s: %w: %s", dir, err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("cargo metadata in %s: %w: %s", dir, err, strings.TrimSpace(string(stderr)))
 	}
 	var m cargoMetadata
 	if err := json.Unmarshal(out, &m); err != nil {
@@ -1321,13 +1318,11 @@ func (p *cargoParser) noTests() bool {
 }
 
 func (p *cargoParser) noTestsHint() string {
-	switch {
-	case p.test != "":
-		return fmt.Sprintf("no test is named exactly %q: give the path libtest prints, without the crate name (for example tests::parses_empty_input)", p.test)
-	case p.level != adapters.LevelAll:
-		return fmt.Sprintf("the %s test targets have no #[test] functions", p.level)
-	}
-	return "no #[test] functions or doctests found; add one under src/ (#[cfg(test)] mod tests) or tests/"
+	return kit.NoTestsHint{
+		Test:  fmt.Sprintf("no test is named exactly %q: give the path libtest prints, without the crate name (for example tests::parses_empty_input)", p.test),
+		Level: fmt.Sprintf("the %s test targets have no #[test] functions", p.level),
+		All:   "no #[test] functions or doctests found; add one under src/ (#[cfg(test)] mod tests) or tests/",
+	}.For(p.test, p.level)
 }
 
 // crash reads the test binaries that died: killed by a signal, exited

@@ -19,7 +19,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"strobe/adapters"
@@ -162,17 +161,8 @@ func looksLikeCatch2(path string) bool {
 // probeCatch2 runs BIN --list-tests in its own process group and checks
 // that it answers like Catch2 within probeTimeout.
 func probeCatch2(bin, dir string, env []string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
-	defer cancel()
-	cmd := kit.ToolCommand(ctx, env, bin, "--list-tests")
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	out := &cappedBuffer{max: 1 << 20}
-	cmd.Stdout = out
-	err := cmd.Run()
-	if ctx.Err() != nil {
+	out, _, err := kit.RunTool(context.Background(), kit.Tool{Dir: dir, Env: env, Timeout: probeTimeout}, bin, "--list-tests")
+	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s did not answer --list-tests within %v", bin, probeTimeout)
 	}
 	var ee *exec.ExitError
@@ -180,7 +170,7 @@ func probeCatch2(bin, dir string, env []string) error {
 		return fmt.Errorf("cannot run %s: %v", bin, err)
 	}
 	// v2 exits with the number of tests listed; v3 with 0.
-	if !catch2Listing.Match(out.Bytes()) {
+	if !catch2Listing.Match(out) {
 		return fmt.Errorf("%s does not list its tests like Catch2", bin)
 	}
 	return nil
@@ -188,20 +178,6 @@ func probeCatch2(bin, dir string, env []string) error {
 
 // catch2Listing matches the header of --list-tests (v2 and v3) and its count.
 var catch2Listing = regexp.MustCompile(`(?m)^(All available test cases|Matching test cases):\s*$(?s:.*)^\s*\d+ (matching )?test cases?\b`)
-
-type cappedBuffer struct {
-	buf bytes.Buffer
-	max int
-}
-
-func (c *cappedBuffer) Write(p []byte) (int, error) {
-	if room := c.max - c.buf.Len(); room > 0 {
-		c.buf.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
-}
-
-func (c *cappedBuffer) Bytes() []byte { return c.buf.Bytes() }
 
 // catch2BuildDir says whether a directory name is a CMake build tree.
 func catch2BuildDir(name string) bool {
@@ -856,12 +832,12 @@ func (p *catch2Parser) finishTest(success bool, d time.Duration) {
 // failure builds a test's Failure from its first failed assertion, with
 // the others after it.
 func (p *catch2Parser) failure(t *catch2Test) *report.Failure {
-	f := &report.Failure{Name: t.name, File: p.relFile(t.file), Line: t.line}
+	f := &report.Failure{Name: t.name, File: kit.ProjectPath(p.root, t.file), Line: t.line}
 	var sections []string
 	if len(t.failures) > 0 {
 		first := t.failures[0]
 		if first.file != "" {
-			f.File, f.Line = p.relFile(first.file), first.line
+			f.File, f.Line = kit.ProjectPath(p.root, first.file), first.line
 		}
 		sections = first.sections
 		var parts []string
@@ -871,7 +847,7 @@ func (p *catch2Parser) failure(t *catch2Test) *report.Failure {
 				s = "in section " + strings.Join(fl.sections, " / ") + ":\n" + s
 			}
 			if i > 0 {
-				where := p.relFile(fl.file)
+				where := kit.ProjectPath(p.root, fl.file)
 				if fl.line > 0 {
 					where += ":" + strconv.Itoa(fl.line)
 				}
@@ -894,16 +870,6 @@ func (p *catch2Parser) rerunFor(name string, sections []string) string {
 		argv = append(argv, "-c", s)
 	}
 	return shell.Join(argv)
-}
-
-// relFile makes a path the compiler recorded relative to the project.
-func (p *catch2Parser) relFile(file string) string {
-	if filepath.IsAbs(file) {
-		if rel, err := filepath.Rel(p.root, file); err == nil && !strings.HasPrefix(rel, "..") {
-			return filepath.ToSlash(rel)
-		}
-	}
-	return file
 }
 
 // Line takes a line of the binary's output. The report is polled and the
@@ -1049,7 +1015,7 @@ func (p *catch2Parser) location(r *sanitizerReport) (string, int) {
 	for _, l := range r.lines {
 		if m := ubsanRuntime.FindStringSubmatch(l); m != nil {
 			n, _ := strconv.Atoi(m[2])
-			return p.relFile(m[1]), n
+			return kit.ProjectPath(p.root, m[1]), n
 		}
 		m := sanitizerFrame.FindStringSubmatch(l)
 		if m == nil {
@@ -1058,11 +1024,11 @@ func (p *catch2Parser) location(r *sanitizerReport) (string, int) {
 		file := m[2]
 		n, _ := strconv.Atoi(m[3])
 		if filepath.IsAbs(file) && kit.Within(p.root, file) {
-			return p.relFile(file), n
+			return kit.ProjectPath(p.root, file), n
 		}
 		base := filepath.Base(file)
 		if fallback == "" && !strings.HasPrefix(file, "/usr/") && !strings.Contains(file, "libsanitizer") && !strings.HasPrefix(base, "catch") && !strings.HasPrefix(file, "../") {
-			fallback, fallbackLine = p.relFile(file), n
+			fallback, fallbackLine = kit.ProjectPath(p.root, file), n
 		}
 	}
 	return fallback, fallbackLine
@@ -1147,7 +1113,7 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 		if fatalSan != nil && fatalSan.test == dying {
 			file, line := p.location(fatalSan)
 			if file == "" {
-				file, line = p.relFile(t.file), t.line
+				file, line = kit.ProjectPath(p.root, t.file), t.line
 			}
 			f = &report.Failure{Name: t.name, File: file, Line: line, Message: kit.Clip(strings.Join(sanitizerGist(fatalSan), "\n"))}
 			f.Rerun = p.rerunFor(t.name, nil)
@@ -1162,14 +1128,14 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 	case p.fatal != nil:
 		c := &report.Crash{Type: catch2SignalType(p.fatal.signal), ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName,
 			CoreDump: exit.CoreDump, Indicators: []string{"catch2_fatal_error_condition"}, RunningTests: []string{p.fatal.test},
-			Message: fmt.Sprintf("%s in test %q, after %s:%d", p.fatal.signal, p.fatal.test, p.relFile(p.fatal.file), p.fatal.line)}
+			Message: fmt.Sprintf("%s in test %q, after %s:%d", p.fatal.signal, p.fatal.test, kit.ProjectPath(p.root, p.fatal.file), p.fatal.line)}
 		if fatalSan != nil {
 			c.Indicators = append(c.Indicators, sanitizerIndicator(fatalSan.kind))
 			c.Message += "\n" + fatalSan.summary
 		}
 		out.Crash = c
 		hints = append(hints, fmt.Sprintf("test %q crashed with %s after the assertion at %s:%d: rerun it alone (%s) under gdb, or rebuild with -fsanitize=address,undefined to see the bad access",
-			p.fatal.test, catch2SignalName(p.fatal.signal), p.relFile(p.fatal.file), p.fatal.line, p.rerunFor(p.fatal.test, nil)))
+			p.fatal.test, catch2SignalName(p.fatal.signal), kit.ProjectPath(p.root, p.fatal.file), p.fatal.line, p.rerunFor(p.fatal.test, nil)))
 	case fatalSan != nil:
 		file, line := p.location(fatalSan)
 		c := &report.Crash{Type: sanitizerCrashType(fatalSan), ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName, CoreDump: exit.CoreDump,
@@ -1217,14 +1183,15 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 	if p.sawRoot && p.started == 0 && out.Crash == nil {
 		out.NoTests = true
 		out.Project = &report.Project{Language: "c++", BuildSystem: fmt.Sprintf("Catch2 v%d test binary", p.version)}
-		switch {
-		case p.test != "":
-			hints = append(hints, fmt.Sprintf("no test case is named %q: list them with %s --list-tests", p.test, shell.Quote(p.rerun[0])))
-		case p.level != adapters.LevelAll:
-			hints = append(hints, fmt.Sprintf("no test case is tagged %s: tag tests [unit], [integration] or [e2e] to run them by level", catch2LevelTag(p.level)))
-		default:
-			hints = append(hints, "the binary has no test cases (hidden tests, tagged [.], only run when named)")
+		bin := ""
+		if len(p.rerun) > 0 {
+			bin = shell.Quote(p.rerun[0])
 		}
+		hints = append(hints, kit.NoTestsHint{
+			Test:  fmt.Sprintf("no test case is named %q: list them with %s --list-tests", p.test, bin),
+			Level: fmt.Sprintf("no test case is tagged %s: tag tests [unit], [integration] or [e2e] to run them by level", catch2LevelTag(p.level)),
+			All:   "the binary has no test cases (hidden tests, tagged [.], only run when named)",
+		}.For(p.test, p.level))
 	}
 	out.Hint = strings.Join(hints, "; ")
 	return out

@@ -234,15 +234,14 @@ func goCommand(cmd, levelFlags []string, levelRun, test string) (argv, rerun []s
 // goNoTestsHint says why a run found no test, decided when the run is
 // planned because it depends on what was asked.
 func goNoTestsHint(req adapters.Request, run string) string {
-	switch {
-	case req.Test != "":
-		return fmt.Sprintf("no test matched -run '%s' in any package: `go test -list . ./...` lists the tests", run)
-	case req.Level == adapters.LevelIntegration:
-		return "no integration test: by convention they are named TestIntegration… and their files start with //go:build integration"
-	case req.Level == adapters.LevelE2E:
-		return "no e2e test: by convention they are named TestE2E… and their files start with //go:build e2e"
-	}
-	return "no test ran: Go tests are functions TestXxx(t *testing.T) in files ending in _test.go (check build tags and any -run filter)"
+	return kit.NoTestsHint{
+		Test: fmt.Sprintf("no test matched -run '%s' in any package: `go test -list . ./...` lists the tests", run),
+		Levels: map[adapters.Level]string{
+			adapters.LevelIntegration: "no integration test: by convention they are named TestIntegration… and their files start with //go:build integration",
+			adapters.LevelE2E:         "no e2e test: by convention they are named TestE2E… and their files start with //go:build e2e",
+		},
+		All: "no test ran: Go tests are functions TestXxx(t *testing.T) in files ending in _test.go (check build tags and any -run filter)",
+	}.For(req.Test, req.Level)
 }
 
 // goPatterns are the packages of the whole project: ./... in a module, and
@@ -251,7 +250,7 @@ func goNoTestsHint(req adapters.Request, run string) string {
 func goPatterns(root string) []string {
 	var pats []string
 	for _, dir := range goWorkUses(filepath.Join(root, "go.work")) {
-		if rel, ok := goRel(root, dir); ok {
+		if rel, ok := kit.Rel(root, dir); ok {
 			pat := "./" + filepath.ToSlash(filepath.Join(rel, "..."))
 			if !slices.Contains(pats, pat) {
 				pats = append(pats, pat)
@@ -262,19 +261,6 @@ func goPatterns(root string) []string {
 		return []string{"./..."}
 	}
 	return pats
-}
-
-// goRel makes dir, absolute or relative to root, relative to root; false
-// when it is outside.
-func goRel(root, dir string) (string, bool) {
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
-	}
-	rel, err := filepath.Rel(root, dir)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return rel, true
 }
 
 // goModule is a module of the project: its path and its directory,
@@ -290,7 +276,7 @@ func readGoModules(root string) []goModule {
 		mods = append(mods, goModule{p, "."})
 	}
 	for _, dir := range goWorkUses(filepath.Join(root, "go.work")) {
-		dir, ok := goRel(root, dir)
+		dir, ok := kit.Rel(root, dir)
 		if !ok {
 			continue
 		}
@@ -866,7 +852,7 @@ func goPackageOf(fn string) string {
 // when the frame is the project's code.
 func (p *goParser) projectFile(file, fn string) (string, bool) {
 	if filepath.IsAbs(file) {
-		rel, ok := goRel(p.root, file)
+		rel, ok := kit.Rel(p.root, file)
 		return filepath.ToSlash(rel), ok
 	}
 	// A relative file is printed by binaries built with -trimpath (module

@@ -6,17 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"strobe/adapters"
@@ -119,21 +118,14 @@ var xcodeToolTimeout = 60 * time.Second
 
 // xcodeTool runs a helper command in its own process group under a timeout.
 func xcodeTool(dir string, env []string, argv ...string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), xcodeToolTimeout)
-	defer cancel()
-	cmd := kit.ToolCommand(ctx, env, argv...)
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	out, err := cmd.Output()
-	if ctx.Err() != nil {
+	out, stderr, err := kit.RunTool(context.Background(), kit.Tool{Dir: dir, Env: env, Timeout: xcodeToolTimeout, MaxOutput: 16 << 20}, argv...)
+	if errors.Is(err, context.DeadlineExceeded) {
 		return nil, fmt.Errorf("%s did not answer within %v", shell.Join(argv), xcodeToolTimeout)
 	}
 	if err != nil {
 		msg := strings.TrimSpace(string(out))
-		if ee, ok := err.(*exec.ExitError); ok && len(ee.Stderr) > 0 {
-			msg = strings.TrimSpace(string(ee.Stderr))
+		if len(stderr) > 0 {
+			msg = strings.TrimSpace(string(stderr))
 		}
 		return out, fmt.Errorf("%s: %v %s", shell.Join(argv), err, kit.Clip(msg))
 	}
@@ -683,12 +675,12 @@ func (p *xcodeParser) Line(s adapters.Stream, b []byte, _ bool) {
 		p.begin()
 		name := p.xctestName(m[3])
 		n, _ := strconv.Atoi(m[2])
-		p.addFailure(name, p.relFile(m[1]), n, m[4])
+		p.addFailure(name, kit.ProjectPath(p.root, m[1]), n, m[4])
 		return
 	}
 	if m := xcUIFailure.FindStringSubmatch(line); m != nil && p.last != "" {
 		n, _ := strconv.Atoi(m[2])
-		p.addFailure(p.last, p.relFile(m[1]), n, m[3])
+		p.addFailure(p.last, kit.ProjectPath(p.root, m[1]), n, m[3])
 		return
 	}
 	if stRunOrCase.MatchString(line) {
@@ -697,7 +689,7 @@ func (p *xcodeParser) Line(s adapters.Stream, b []byte, _ bool) {
 	if m := stIssue.FindStringSubmatch(line); m != nil {
 		p.begin()
 		n, _ := strconv.Atoi(m[3])
-		p.addFailure(m[1], p.relFile(m[2]), n, m[5])
+		p.addFailure(m[1], kit.ProjectPath(p.root, m[2]), n, m[5])
 		return
 	}
 	if m := stStarted.FindStringSubmatch(line); m != nil {
@@ -729,7 +721,7 @@ func (p *xcodeParser) Line(s adapters.Stream, b []byte, _ bool) {
 		if m := xcCompileError.FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			c, _ := strconv.Atoi(m[3])
-			p.buildErrs = append(p.buildErrs, report.BuildError{File: p.relFile(m[1]), Line: n, Column: c, Message: m[4]})
+			p.buildErrs = append(p.buildErrs, report.BuildError{File: kit.ProjectPath(p.root, m[1]), Line: n, Column: c, Message: m[4]})
 		}
 		return
 	}
@@ -820,7 +812,7 @@ func (p *xcodeParser) crashTest(name, why string) {
 	if p.fatal != nil && (p.fatal.test == name || p.fatal.test == "") {
 		f.Message = strings.TrimSpace(p.fatal.text + "\n" + f.Message)
 		if f.File == "" && p.fatal.file != "" {
-			f.File, f.Line = p.relFile(p.fatal.file), p.fatal.line
+			f.File, f.Line = kit.ProjectPath(p.root, p.fatal.file), p.fatal.line
 		}
 		p.fatal.test = name
 	}
@@ -881,14 +873,6 @@ func (p *xcodeParser) listedTarget(test string) string {
 		}
 	}
 	return ""
-}
-
-func (p *xcodeParser) relFile(file string) string {
-	if filepath.IsAbs(file) && kit.Within(p.root, file) {
-		rel, _ := filepath.Rel(p.root, file)
-		return filepath.ToSlash(rel)
-	}
-	return file
 }
 
 // xcodeExitCodes explains xcodebuild's exit statuses (sysexits.h).
@@ -1017,7 +1001,7 @@ func (p *xcodeParser) Finish(exit report.Exit) adapters.Outcome {
 		if p.fatal != nil {
 			where := ""
 			if p.fatal.file != "" {
-				where = fmt.Sprintf(" at %s:%d", p.relFile(p.fatal.file), p.fatal.line)
+				where = fmt.Sprintf(" at %s:%d", kit.ProjectPath(p.root, p.fatal.file), p.fatal.line)
 			}
 			in := ""
 			if p.fatal.test != "" {
@@ -1062,12 +1046,10 @@ func (p *xcodeParser) Finish(exit report.Exit) adapters.Outcome {
 	if out.Crash == nil && exit.Code == 0 && len(tests) == 0 {
 		out.NoTests = true
 		out.Project = &report.Project{Language: "swift", BuildSystem: "xcodebuild"}
-		switch {
-		case p.test != "":
-			hints = append(hints, fmt.Sprintf("no test matched -only-testing:%s: give Target/Class/method (XCTest) or Target/Suite/function() (Swift Testing)", p.test))
-		default:
-			hints = append(hints, "xcodebuild ran no test: does the scheme's Test action include the test targets?")
-		}
+		hints = append(hints, kit.NoTestsHint{
+			Test: fmt.Sprintf("no test matched -only-testing:%s: give Target/Class/method (XCTest) or Target/Suite/function() (Swift Testing)", p.test),
+			All:  "xcodebuild ran no test: does the scheme's Test action include the test targets?",
+		}.For(p.test, adapters.LevelAll))
 	}
 	if p.cleanup(out.Crash == nil && !failed && exit.Code == 0) && out.Crash != nil {
 		hints = append(hints, "result bundle: "+p.bundle)

@@ -1,0 +1,81 @@
+package kit
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+
+	"strobe/report"
+)
+
+func TestProjectPath(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"/p/src/a.cpp", "src/a.cpp"},
+		{"/p", "."},
+		{"/other/a.cpp", "/other/a.cpp"},
+		{"/p/../p2/a.cpp", "/p/../p2/a.cpp"},
+		{"/p/..hidden/a.cpp", "..hidden/a.cpp"},
+		{"src/a.cpp", "src/a.cpp"},
+	} {
+		if got := ProjectPath("/p", tc.file); got != tc.want {
+			t.Errorf("ProjectPath(/p, %q) = %q, want %q", tc.file, got, tc.want)
+		}
+	}
+	if rel, ok := Rel("/p", "sub/mod"); !ok || rel != "sub/mod" {
+		t.Errorf("Rel(/p, sub/mod) = %q, %v", rel, ok)
+	}
+	if _, ok := Rel("/p", "../x"); ok {
+		t.Error("Rel(/p, ../x) is inside")
+	}
+}
+
+func TestClip(t *testing.T) {
+	long := strings.Repeat("é", MaxMessage) // two bytes each
+	if got := Clip(long); len(got) > MaxMessage+len("…") || !strings.HasSuffix(got, "é…") {
+		t.Errorf("Clip cut %d bytes, ending %q", len(got), got[len(got)-6:])
+	}
+	if got := ClipTail(long); !strings.HasPrefix(got, "…é") || len(got) > MaxMessage+len("…") {
+		t.Errorf("ClipTail kept %d bytes, starting %q", len(got), got[:6])
+	}
+	if got := ClipTo("abcdef", 3, "+"); got != "abc+" {
+		t.Errorf("ClipTo = %q", got)
+	}
+	if got := ClipTo("abc", 3, "+"); got != "abc" {
+		t.Errorf("ClipTo of a short string = %q", got)
+	}
+}
+
+func TestSignals(t *testing.T) {
+	for _, tc := range []struct {
+		sig   syscall.Signal
+		name  string
+		crash report.CrashType
+	}{
+		{syscall.SIGSEGV, "SIGSEGV", report.CrashSegmentationFault},
+		{syscall.SIGBUS, "SIGBUS", report.CrashBusError},
+		{syscall.SIGKILL, "SIGKILL", report.CrashKilled},
+		{syscall.SIGQUIT, "SIGQUIT", report.CrashUnknown},
+	} {
+		if got := SignalName(int(tc.sig)); got != tc.name {
+			t.Errorf("SignalName(%d) = %q, want %q", tc.sig, got, tc.name)
+		}
+		if got := SignalNumber(tc.name); got != int(tc.sig) {
+			t.Errorf("SignalNumber(%s) = %d", tc.name, got)
+		}
+		if got := CrashType(tc.name); got != tc.crash {
+			t.Errorf("CrashType(%s) = %s, want %s", tc.name, got, tc.crash)
+		}
+		if got := SignalByText(tc.sig.String()); got != tc.name {
+			t.Errorf("SignalByText(%q) = %q", tc.sig.String(), got)
+		}
+		if got := ExitSignal(report.Exit{Signaled: true, Signal: int(tc.sig)}); got != tc.name {
+			t.Errorf("ExitSignal(%d) = %q", tc.sig, got)
+		}
+	}
+	if got := SignalName(99); got != "signal 99" {
+		t.Errorf("SignalName(99) = %q", got)
+	}
+	if got := ExitSignal(report.Exit{Exited: true}); got != "" {
+		t.Errorf("ExitSignal of an exit = %q", got)
+	}
+}

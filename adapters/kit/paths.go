@@ -1,0 +1,72 @@
+package kit
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Within says whether file is dir or lies under it.
+func Within(dir, file string) bool {
+	rel, err := filepath.Rel(dir, file)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// Rel makes file, absolute or relative to root, relative to root, with
+// forward slashes; false when it lies outside root.
+func Rel(root, file string) (string, bool) {
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(root, file)
+	}
+	rel, err := filepath.Rel(root, file)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// ProjectPath is how an answer names a file a compiler or framework
+// printed: relative to the project root when it is an absolute path inside
+// it, otherwise as printed.
+func ProjectPath(root, file string) string {
+	if filepath.IsAbs(file) {
+		if rel, ok := Rel(root, file); ok {
+			return rel
+		}
+	}
+	return file
+}
+
+// FileExists says whether path is a file (not a directory).
+func FileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
+}
+
+// WalkLimited calls fn for the files under root down to depth levels,
+// skipping hidden directories and those skip says to.
+func WalkLimited(root string, depth int, fn func(string, fs.DirEntry), skip func(string) bool) {
+	visited := 0
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		visited++
+		if visited > 20000 {
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			if path == root {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, path)
+			if strings.HasPrefix(d.Name(), ".") || strings.Count(rel, string(filepath.Separator)) >= depth || (skip != nil && skip(d.Name())) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		fn(path, d)
+		return nil
+	})
+}
