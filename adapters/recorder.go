@@ -176,20 +176,53 @@ func (r *Recorder) Lookup(suite, name string) (report.Test, bool) {
 	return r.snapshot(t), true
 }
 
-// Failure returns the recorded failure of a test, for a parser that adds to it.
+// Failure returns a copy of the recorded failure of a test, nil if none.
+// A parser that adds to it uses UpdateFailure.
 func (r *Recorder) Failure(suite, name string) *report.Failure {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if t, ok := r.byKey[key(suite, name)]; ok {
-		return t.Failure
+	if t, ok := r.byKey[key(suite, name)]; ok && t.Failure != nil {
+		f := *t.Failure
+		return &f
 	}
 	return nil
 }
 
+// UpdateFailure calls fn with the recorded failure of a test, under the
+// Recorder's lock: the runner and the stuck detector read the tests while
+// the parser writes, and a failure changed outside the lock would be read
+// half written. It reports whether the test has a failure to update.
+func (r *Recorder) UpdateFailure(suite, name string, fn func(f *report.Failure)) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t, ok := r.byKey[key(suite, name)]
+	if !ok || t.Failure == nil {
+		return false
+	}
+	fn(t.Failure)
+	return true
+}
+
+// Running names the tests that started and have not ended, in the order
+// they started, so that a parser need not keep its own list.
+func (r *Recorder) Running() []string {
+	var names []string
+	for _, t := range r.Progress().Running {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// snapshot copies a test, its failure too: what it returns is the
+// caller's, and later updates do not reach it.
 func (r *Recorder) snapshot(t *recTest) report.Test {
 	out := t.Test
 	if t.out != nil {
 		out.Output = t.out.String()
+	}
+	if t.Failure != nil {
+		f := *t.Failure
+		out.Failure = &f
 	}
 	return out
 }

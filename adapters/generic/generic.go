@@ -80,10 +80,12 @@ func (p *genericParser) Line(_ adapters.Stream, b []byte, _ bool) {
 	}
 	if p.last != "" {
 		if m := tapAt.FindStringSubmatch(line); m != nil {
-			if f := p.rec.Failure("", p.last); f != nil && f.File == "" {
-				f.File = m[1]
-				f.Line, _ = strconv.Atoi(m[2])
-			}
+			p.rec.UpdateFailure("", p.last, func(f *report.Failure) {
+				if f.File == "" {
+					f.File = m[1]
+					f.Line, _ = strconv.Atoi(m[2])
+				}
+			})
 			return
 		}
 	}

@@ -917,11 +917,7 @@ func (p *xcodeParser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 	// A failure recorded for a test whose end never came (it crashed).
-	running := p.rec.Progress().Running
-	var runningNames []string
-	for _, r := range running {
-		runningNames = append(runningNames, r.Name)
-	}
+	runningNames := p.rec.Running()
 
 	if len(p.buildErrs) > 0 && !p.testing {
 		out.BuildFailed = true
@@ -1094,11 +1090,8 @@ func (p *xcodeParser) fixParallelReruns() []string {
 		if _, ok := p.parallel[t.Name]; !ok || t.Status != report.TestFailed {
 			continue
 		}
-		f := p.rec.Failure("", t.Name)
-		if f == nil {
-			continue
-		}
-		if f.Rerun = p.parallelRerun(t.Name); f.Rerun == "" && len(p.rerun) > 0 {
+		rerun := p.parallelRerun(t.Name)
+		if p.rec.UpdateFailure("", t.Name, func(f *report.Failure) { f.Rerun = rerun }) && rerun == "" && len(p.rerun) > 0 {
 			unknown = append(unknown, t.Name)
 		}
 	}
@@ -1112,9 +1105,11 @@ func (p *xcodeParser) noteCrash(tests []string) {
 		return
 	}
 	for _, name := range tests {
-		if f := p.rec.Failure("", name); f != nil && !strings.Contains(f.Message, p.crash.String()) {
-			f.Message = strings.TrimSpace(f.Message + "\n" + p.crash.String())
-		}
+		p.rec.UpdateFailure("", name, func(f *report.Failure) {
+			if !strings.Contains(f.Message, p.crash.String()) {
+				f.Message = strings.TrimSpace(f.Message + "\n" + p.crash.String())
+			}
+		})
 	}
 }
 

@@ -1,0 +1,46 @@
+package adapters
+
+import (
+	"slices"
+	"testing"
+
+	"strobe/report"
+)
+
+// TestRecorderFailureUpdates: a parser changes a recorded failure through
+// UpdateFailure, under the lock; what Tests, Lookup and Failure returned
+// before is the caller's copy and does not change under its reader.
+func TestRecorderFailureUpdates(t *testing.T) {
+	rec := NewRecorder()
+	rec.End("", "fails", report.TestFailed, 0, &report.Failure{Message: "boom"})
+	rec.End("", "passes", report.TestPassed, 0, nil)
+	before := rec.Tests()
+	looked, _ := rec.Lookup("", "fails")
+	copied := rec.Failure("", "fails")
+
+	if !rec.UpdateFailure("", "fails", func(f *report.Failure) { f.File, f.Line = "t.sh", 7 }) {
+		t.Fatal("UpdateFailure found no failure to update")
+	}
+	if rec.UpdateFailure("", "passes", func(*report.Failure) { t.Error("called for a test without a failure") }) {
+		t.Error("UpdateFailure updated a test that passed")
+	}
+	for what, f := range map[string]*report.Failure{"Tests": before[0].Failure, "Lookup": looked.Failure, "Failure": copied} {
+		if f.File != "" {
+			t.Errorf("%s's copy changed with the recorder: %+v", what, f)
+		}
+	}
+	if got := rec.Tests()[0].Failure; got.File != "t.sh" || got.Line != 7 || got.Message != "boom" {
+		t.Errorf("after UpdateFailure: %+v", got)
+	}
+}
+
+func TestRecorderRunning(t *testing.T) {
+	rec := NewRecorder()
+	rec.Start("s", "first")
+	rec.Start("s", "second")
+	rec.Start("s", "third")
+	rec.End("s", "second", report.TestPassed, 0, nil)
+	if got := rec.Running(); !slices.Equal(got, []string{"first", "third"}) {
+		t.Errorf("Running = %q, want first and third", got)
+	}
+}
