@@ -1059,13 +1059,11 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 	if p.cur != nil {
 		dying = p.cur.name
 	}
-	if dying != "" && exit.Signaled && len(p.sans) == 0 {
-		switch kit.ExitSignal(exit) {
-		case "SIGKILL", "SIGTERM", "SIGINT":
-			// Stopped from outside (strobe's timeout or stuck verdict, a
-			// cancel): the test stays running, and the runner says why.
-			p.cur, dying = nil, ""
-		}
+	if dying != "" && exit.StoppedBy != "" && len(p.sans) == 0 {
+		// Stopped by strobe (its timeout or stuck verdict, a cancel): the
+		// test stays running, and the runner says why. A signal from
+		// anyone else ends the test it hit.
+		p.cur, dying = nil, ""
 	}
 	for _, r := range p.sans {
 		if r.test == "" && r.kind != "LeakSanitizer" {

@@ -164,6 +164,32 @@ func TestCatch2AddressSanitizer(t *testing.T) {
 // TestCatch2DeadlockIsLive checks that the test start reaches the Recorder
 // while the test hangs: what the stuck detector reads to name it.
 func TestCatch2DeadlockIsLive(t *testing.T) {
+	// Killed by strobe after a stuck verdict: no crash of the adapter's,
+	// and the test stays running for the runner to name.
+	rec, out := catch2Deadlock(t, report.StoppedStuck)
+	if out.Crash != nil || out.Hint != "" {
+		t.Errorf("outcome %+v, want neither a crash nor a hint", out)
+	}
+	if got := rec.Abandon(); !slices.Equal(got, []string{"transfers between accounts"}) {
+		t.Errorf("abandoned %q, want the hung test", got)
+	}
+}
+
+// TestCatch2KilledByOthers: the same SIGKILL from someone else (the OOM
+// killer, a user) is not strobe's stop: the test it hit fails.
+func TestCatch2KilledByOthers(t *testing.T) {
+	rec, _ := catch2Deadlock(t, "")
+	if got := rec.Abandon(); len(got) != 0 {
+		t.Errorf("abandoned %q: a test killed by others was left running", got)
+	}
+	if tt, _ := adapterstest.TestByName(rec.Tests(), "transfers between accounts"); tt.Status != report.TestFailed {
+		t.Errorf("the killed test: %+v, want failed", tt)
+	}
+}
+
+// catch2Deadlock runs the deadlock fixture until its hung test shows,
+// kills it, and finishes the parser as the runner would, with stoppedBy.
+func catch2Deadlock(t *testing.T, stoppedBy string) (*adapters.Recorder, adapters.Outcome) {
 	bins := testutil.Catch2Fixtures(t)
 	root := testutil.Fixture("catch2", "plain")
 	rec := adapters.NewRecorder()
@@ -208,15 +234,7 @@ func TestCatch2DeadlockIsLive(t *testing.T) {
 	if p := rec.Progress(); p.Passed != 1 {
 		t.Errorf("passed = %d, want 1 (quick one)", p.Passed)
 	}
-	// Killed from outside, as strobe does after a stuck verdict: no crash
-	// of the adapter's, and the test stays running for the runner to name.
-	out := plan.Parser.Finish(report.Exit{Signaled: true, Signal: 9, SignalName: "SIGKILL", Code: 137})
-	if out.Crash != nil || out.Hint != "" {
-		t.Errorf("outcome %+v, want neither a crash nor a hint", out)
-	}
-	if got := rec.Abandon(); !slices.Equal(got, []string{"transfers between accounts"}) {
-		t.Errorf("abandoned %q, want the hung test", got)
-	}
+	return rec, plan.Parser.Finish(report.Exit{Signaled: true, Signal: 9, SignalName: "SIGKILL", Code: 137, StoppedBy: stoppedBy})
 }
 
 func TestCatch2Detect(t *testing.T) {

@@ -956,14 +956,9 @@ func (p *xcodeParser) Finish(exit report.Exit) adapters.Outcome {
 		!slices.Contains(p.indicators, "test_runner_infrastructure_error") {
 		p.indicators = append(p.indicators, "test_runner_infrastructure_error")
 	}
-	// SIGTERM, SIGINT or SIGKILL is how a run is stopped from outside
-	// (strobe's timeout or stuck verdict, a cancel): the runner says so,
-	// and the tests running stay running.
-	stopped := false
-	switch kit.ExitSignal(exit) {
-	case "SIGKILL", "SIGTERM", "SIGINT":
-		stopped = exit.Signaled
-	}
+	// A run strobe stopped (its timeout or stuck verdict, a cancel) did
+	// not crash: the runner says so, and the tests running stay running.
+	stopped := exit.StoppedBy != ""
 	crashed := len(p.indicators) > 0 || len(reports) > 0 || exit.Signaled && !stopped
 	if crashed {
 		// The tests the process died in fail, with what was known of them.

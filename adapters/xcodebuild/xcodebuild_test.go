@@ -333,6 +333,12 @@ func TestXcodebuildCrashReports(t *testing.T) {
 // TestXcodebuildHangIsLive replays a console cut inside a test, then hangs:
 // the running test must be visible while it does.
 func TestXcodebuildHangIsLive(t *testing.T) {
+	for _, by := range []string{report.StoppedTimeout, ""} {
+		t.Run("stopped by "+by, func(t *testing.T) { xcodebuildHang(t, by) })
+	}
+}
+
+func xcodebuildHang(t *testing.T, stoppedBy string) {
 	full, err := os.ReadFile(xcodeCorpus("fastlane-non-parallel-testing-failure-xcode10.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -365,9 +371,20 @@ func TestXcodebuildHangIsLive(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	// Stopped from outside: no crash of the adapter's, the test stays running.
-	if out := plan.Parser.Finish(report.Exit{Signaled: true, Signal: 9, SignalName: "SIGKILL", Code: 137}); out.Crash != nil {
-		t.Errorf("crash %+v for a run stopped from outside", out.Crash)
+	out := plan.Parser.Finish(report.Exit{Signaled: true, Signal: 9, SignalName: "SIGKILL", Code: 137, StoppedBy: stoppedBy})
+	if stoppedBy == "" {
+		// Killed by someone else: a crash, and the test it hit fails.
+		if out.Crash == nil || out.Crash.Type != report.CrashKilled {
+			t.Errorf("crash %+v for a run killed by others, want killed", out.Crash)
+		}
+		if got := rec.Abandon(); len(got) != 0 {
+			t.Errorf("abandoned %q, want none", got)
+		}
+		return
+	}
+	// Stopped by strobe: no crash of the adapter's, the test stays running.
+	if out.Crash != nil {
+		t.Errorf("crash %+v for a run strobe stopped", out.Crash)
 	}
 	if got := rec.Abandon(); !slices.Equal(got, []string{"TestingTestTests/TestingTestTests/testFailure"}) {
 		t.Errorf("abandoned %q", got)
