@@ -10,6 +10,7 @@
 package adapters
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -94,8 +95,10 @@ type Adapter interface {
 	// (a probe of a test binary) is bounded by a short timeout.
 	Detect(req Request) Detection
 	// Plan builds the command for req. The parser it returns records
-	// into rec.
-	Plan(req Request, rec *Recorder) (*Plan, error)
+	// into rec. Whatever Plan runs to decide (cargo metadata, xcodebuild
+	// -list, a probe) stops when ctx ends: the run was cancelled, or
+	// the daemon is going away, while it was being planned.
+	Plan(ctx context.Context, req Request, rec *Recorder) (*Plan, error)
 }
 
 // Plan is one command to run and the parser for its output.
@@ -129,6 +132,15 @@ func (s Stream) String() string {
 type Parser interface {
 	Line(s Stream, line []byte, cut bool)
 	Finish(exit report.Exit) Outcome
+}
+
+// Closer is implemented by a parser that holds what Plan started (a
+// goroutine tailing a report file, a temporary directory). The runner
+// calls Close once it is done with the parser: after Finish, or instead
+// of it when the command never started (a failed spawn, a run cancelled
+// while planned). Close must work with or without Finish before it.
+type Closer interface {
+	Close() error
 }
 
 // CutLiner is implemented by a parser that can use the end of a line too

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -124,7 +125,7 @@ func planFor(b *testing.B, framework string, req adapters.Request) *adapters.Pla
 	if err != nil {
 		b.Fatal(err)
 	}
-	plan, err := a.Plan(req, adapters.NewRecorder())
+	plan, err := a.Plan(context.Background(), req, adapters.NewRecorder())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -79,7 +80,7 @@ func benchParser(b *testing.B, framework, root string, lines []line, exit report
 	for b.Loop() {
 		b.StopTimer()
 		rec = adapters.NewRecorder()
-		plan, err := a.Plan(adapters.Request{ProjectRoot: root, Level: adapters.LevelAll}, rec)
+		plan, err := a.Plan(context.Background(), adapters.Request{ProjectRoot: root, Level: adapters.LevelAll}, rec)
 		if err != nil {
 			b.Fatal(err)
 		}

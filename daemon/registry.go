@@ -109,23 +109,38 @@ func (g *registry) start(req runner.Request, opts runner.Options, clientPID int)
 		g.mu.Unlock()
 		return nil, busyError(root, e)
 	}
-	// Reserve the project while the runner plans (cargo metadata can take
-	// a while), without holding the lock over it.
+	// Reserve the project while the request is checked, without holding
+	// the lock over it.
 	g.active[root] = nil
 	g.mu.Unlock()
 
-	r, err := runner.Start(context.Background(), req, opts)
-	g.mu.Lock()
-	defer g.mu.Unlock()
+	r, err := runner.New(req, opts)
 	if err != nil {
+		g.mu.Lock()
 		delete(g.active, root)
+		g.mu.Unlock()
 		return nil, err
 	}
+	// The run is reachable by its id while it is planned (cargo metadata,
+	// xcodebuild -list can take a while): debug_test_cancel and the
+	// daemon's shutdown stop the planning too.
 	e := &entry{id: r.ID, framework: r.Framework(), run: r, root: root, detailsDir: opts.DetailsDir, clientPID: clientPID,
 		started: time.Now(), done: r.Done()}
+	g.mu.Lock()
 	g.byID[r.ID] = e
 	g.active[root] = e
 	g.wg.Add(1)
+	g.mu.Unlock()
+	if err := r.Start(context.Background()); err != nil {
+		g.mu.Lock()
+		delete(g.byID, r.ID)
+		if g.active[root] == e {
+			delete(g.active, root)
+		}
+		g.mu.Unlock()
+		g.wg.Done()
+		return nil, err
+	}
 	go func() {
 		defer g.wg.Done()
 		<-r.Done()

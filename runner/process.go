@@ -240,6 +240,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	p.parseMu.Lock()
 	outcome := r.plan.Parser.Finish(exit)
 	p.parseMu.Unlock()
+	closeParser(r.plan.Parser)
 	running := r.rec.Abandon()
 	if w != nil && len(running) == 0 {
 		running = w.running

@@ -85,12 +85,15 @@ type Run struct {
 	req      Request
 	opts     Options
 	adapter  adapters.Adapter
+	areq     adapters.Request
 	plan     *adapters.Plan
 	level    adapters.Level
 	timeout  time.Duration
 	rec      *adapters.Recorder
 	started  time.Time
 	cancelMu sync.Mutex
+	planMu   sync.Mutex      // guards plan while Start sets it
+	ctx      context.Context // the run's own: Cancel ends it
 	cancel   context.CancelCauseFunc
 	done     chan struct{}
 	resp     *report.Response
@@ -101,25 +104,85 @@ type Run struct {
 // ErrCancelled is the cause of a run stopped by its client.
 var ErrCancelled = errors.New("cancelled")
 
-// Start validates req, plans it and starts the command. A request strobe
-// cannot run is an error (a *adapters.UsageError when the client should
-// change it); ErrorResponse turns it into a response.
+// Start validates req, plans it and starts the command: New, then the
+// run's Start. A request strobe cannot run is an error (a
+// *adapters.UsageError when the client should change it); ErrorResponse
+// turns it into a response.
 func Start(ctx context.Context, req Request, opts Options) (*Run, error) {
+	r, err := New(req, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.Start(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// New validates req and picks its adapter: a run with its id, that Cancel
+// reaches, not planned or started yet. A caller that must be able to stop
+// the run while it is planned (the daemon's debug_test_cancel, its
+// shutdown) holds it from here.
+func New(req Request, opts Options) (*Run, error) {
 	r, err := prepare(req, opts)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-	r.cancel = cancel
 	// The run's lifetime is its own: the caller's context only reaches it
 	// through Cancel (a daemon's client may go away; the run goes on).
+	r.ctx, r.cancel = context.WithCancelCause(context.Background())
+	return r, nil
+}
+
+// Start plans the run and starts its command. Planning (cargo metadata,
+// xcodebuild -list) stops when the run is cancelled or ctx ends; once the
+// command runs, ctx no longer reaches it. On an error the run is over:
+// Done is closed and Result is the error's response.
+func (r *Run) Start(ctx context.Context) error {
+	stop := context.AfterFunc(ctx, func() { r.cancel(context.Cause(ctx)) })
+	plan, err := r.adapter.Plan(r.ctx, r.areq, r.rec)
+	stop()
+	if r.ctx.Err() != nil {
+		// A plan made while cancelled may have left out what it could not
+		// ask (cargo metadata): do not run it.
+		err = fmt.Errorf("the run was stopped while it was being planned: %w", context.Cause(r.ctx))
+	}
+	if err != nil {
+		if plan != nil {
+			closeParser(plan.Parser)
+		}
+		return r.fail(err)
+	}
+	if plan.Dir == "" {
+		plan.Dir = r.req.ProjectRoot
+	}
+	r.planMu.Lock()
+	r.plan = plan
+	r.planMu.Unlock()
 	p, err := startProcess(r)
 	if err != nil {
-		cancel(nil)
-		return nil, err
+		closeParser(plan.Parser) // Finish never comes: what Plan started ends here
+		return r.fail(err)
 	}
-	go r.supervise(ctx, p)
-	return r, nil
+	go r.supervise(r.ctx, p)
+	return nil
+}
+
+// fail ends a run that could not start: err is its answer.
+func (r *Run) fail(err error) error {
+	r.cancel(err)
+	r.resp = ErrorResponse(err)
+	r.resp.RunID = r.ID
+	close(r.done)
+	return err
+}
+
+// closeParser calls the parser's Close, when it has one: the runner's
+// promise to a parser that started work in Plan.
+func closeParser(p adapters.Parser) {
+	if c, ok := p.(adapters.Closer); ok {
+		c.Close()
+	}
 }
 
 // Exec runs req to the end. Cancelling ctx cancels the run.
@@ -149,8 +212,16 @@ func (r *Run) Result() *report.Response { return r.resp }
 // Framework is the adapter's name.
 func (r *Run) Framework() string { return r.adapter.Name() }
 
-// Command is the command line being run, as a person would type it.
-func (r *Run) Command() string { return shell.Join(r.plan.Argv) }
+// Command is the command line being run, as a person would type it; empty
+// while the run is being planned.
+func (r *Run) Command() string {
+	r.planMu.Lock()
+	defer r.planMu.Unlock()
+	if r.plan == nil {
+		return ""
+	}
+	return shell.Join(r.plan.Argv)
+}
 
 // Progress is a run's live state.
 type Progress struct {
@@ -252,15 +323,9 @@ func prepare(req Request, opts Options) (*Run, error) {
 	if timeout == 0 {
 		timeout = defaultTimeouts[level]
 	}
-	r := &Run{ID: uuid.NewString(), req: req, opts: opts, adapter: a, level: level, timeout: timeout,
+	r := &Run{ID: uuid.NewString(), req: req, opts: opts, adapter: a, areq: areq, level: level, timeout: timeout,
 		rec: adapters.NewRecorder(), started: time.Now(), done: make(chan struct{})}
 	r.req.ProjectRoot = root
-	if r.plan, err = a.Plan(areq, r.rec); err != nil {
-		return nil, err
-	}
-	if r.plan.Dir == "" {
-		r.plan.Dir = root
-	}
 	return r, nil
 }
 

@@ -23,7 +23,7 @@ import (
 func RunReal(t *testing.T, a adapters.Adapter, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {
 	t.Helper()
 	rec := adapters.NewRecorder()
-	plan, err := a.Plan(req, rec)
+	plan, err := a.Plan(context.Background(), req, rec)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -66,5 +66,9 @@ func RunReal(t *testing.T, a adapters.Adapter, req adapters.Request) (*adapters.
 	case ws.Signaled():
 		exit = report.Exit{Signaled: true, Signal: int(ws.Signal()), Code: 128 + int(ws.Signal()), CoreDump: ws.CoreDump()}
 	}
-	return rec, plan.Parser.Finish(exit), exit
+	out := plan.Parser.Finish(exit)
+	if c, ok := plan.Parser.(adapters.Closer); ok {
+		c.Close() // as the runner does
+	}
+	return rec, out, exit
 }

@@ -82,7 +82,7 @@ var libtestJSON = []string{"-Z", "unstable-options", "--format", "json", "--repo
 
 func (cargo) DocTests() {}
 
-func (cargo) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	prefix := []string{"cargo", "test"}
 	var userArgs, userTestArgs []string
 	if len(req.Command) > 0 {
@@ -108,7 +108,7 @@ func (cargo) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan,
 	var meta *cargoMetadata
 	if req.Level != adapters.LevelAll || steps == cargoTestsAndDoc {
 		var err error
-		meta, err = readCargoMetadata(prefix, root, cargoManifestFlags(userArgs), req.Env)
+		meta, err = readCargoMetadata(ctx, prefix, root, cargoManifestFlags(userArgs), req.Env)
 		switch {
 		case err != nil && req.Level == adapters.LevelAll:
 			// cargo test will say what is wrong with the manifest, as a
@@ -454,12 +454,12 @@ func (t cargoMetaTarget) isLib() bool {
 
 // readCargoMetadata runs cargo metadata with the cargo (and toolchain) of
 // the test command. It reads manifests only: fast, and no network.
-func readCargoMetadata(prefix []string, dir string, manifest, env []string) (*cargoMetadata, error) {
+func readCargoMetadata(ctx context.Context, prefix []string, dir string, manifest, env []string) (*cargoMetadata, error) {
 	argv := append(slices.Clone(prefix[:len(prefix)-1]), "metadata", "--no-deps", "--format-version", "1")
 	// The metadata of a large workspace runs to megabytes; one cut short
 	// fails to decode, an error rather than memory without bound.
 	tool := kit.Tool{Dir: dir, Env: env, Timeout: time.Minute, MaxOutput: 64 << 20}
-	out, stderr, err := kit.RunTool(context.Background(), tool, append(argv, manifest...)...)
+	out, stderr, err := kit.RunTool(ctx, tool, append(argv, manifest...)...)
 	if err != nil {
 		return nil, fmt.Errorf("cargo metadata in %s: %w: %s", dir, err, strings.TrimSpace(string(stderr)))
 	}

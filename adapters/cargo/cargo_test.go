@@ -2,6 +2,7 @@ package cargo
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -318,7 +319,7 @@ func TestCargoPlan(t *testing.T) {
 		{"not cargo test", adapters.Request{ProjectRoot: basic, Command: []string{"cargo", "build"}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			plan, err := cargo{}.Plan(tc.req, adapters.NewRecorder())
+			plan, err := cargo{}.Plan(context.Background(), tc.req, adapters.NewRecorder())
 			if tc.want == nil {
 				if !adapters.IsUsage(err) {
 					t.Fatalf("Plan = %v, %v; want a usage error", plan, err)
@@ -343,8 +344,8 @@ type cargoWithEnv struct {
 	env []string
 }
 
-func (a cargoWithEnv) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
-	p, err := a.Adapter.Plan(req, rec)
+func (a cargoWithEnv) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	p, err := a.Adapter.Plan(ctx, req, rec)
 	if p != nil {
 		p.Env = append(p.Env, a.env...)
 	}

@@ -396,7 +396,7 @@ func catch2LevelTag(l adapters.Level) string {
 	return "[" + string(l) + "]"
 }
 
-func (catch2) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	var bin string
 	var userArgs []string
 	note := ""
@@ -555,6 +555,10 @@ type catch2Parser struct {
 	dir     string
 	tail    *tailReader
 	decoded chan struct{} // closed when the decoder goroutine returns
+	// stopOnce ends the tail once, from Finish or Close; reportClosed says
+	// the report file is closed (under mu).
+	stopOnce     sync.Once
+	reportClosed bool
 
 	rerun []string
 	test  string
@@ -1034,17 +1038,43 @@ func (p *catch2Parser) location(r *sanitizerReport) (string, int) {
 	return fallback, fallbackLine
 }
 
-func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
-	close(p.tail.done)
-	select {
-	case <-p.decoded:
-	case <-time.After(5 * time.Second):
-	}
+// stopTail tells the report's reader that the binary is gone, and waits
+// (5 s at most) for the decoder to read what is left.
+func (p *catch2Parser) stopTail() {
+	p.stopOnce.Do(func() {
+		close(p.tail.done)
+		select {
+		case <-p.decoded:
+		case <-time.After(5 * time.Second):
+		}
+	})
+}
+
+// Close stops the report's reader and removes its directory: after
+// Finish, or in its place when the binary never started (the runner calls
+// it either way), so that no goroutine polls for a report that will never
+// come and no directory stays behind.
+func (p *catch2Parser) Close() error {
+	p.stopTail()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.tail.f != nil {
+	p.closeReport()
+	return os.RemoveAll(p.dir)
+}
+
+// closeReport closes the report file once.
+func (p *catch2Parser) closeReport() {
+	if p.tail.f != nil && !p.reportClosed {
 		p.tail.f.Close()
+		p.reportClosed = true
 	}
+}
+
+func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
+	p.stopTail()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closeReport()
 	p.flush(-1)
 	os.RemoveAll(p.dir)
 

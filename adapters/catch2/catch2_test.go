@@ -193,7 +193,7 @@ func catch2Deadlock(t *testing.T, stoppedBy string) (*adapters.Recorder, adapter
 	bins := testutil.Catch2Fixtures(t)
 	root := testutil.Fixture("catch2", "plain")
 	rec := adapters.NewRecorder()
-	plan, err := catch2{}.Plan(adapters.Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "deadlock")}}, rec)
+	plan, err := catch2{}.Plan(context.Background(), adapters.Request{ProjectRoot: root, Command: []string{filepath.Join(bins, "deadlock")}}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestCatch2CMakeProjects(t *testing.T) {
 	t.Run("two binaries", func(t *testing.T) {
 		t.Parallel()
 		root := catch2CMake(t, "cmake-two")
-		_, err := catch2{}.Plan(adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
+		_, err := catch2{}.Plan(context.Background(), adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
 		if !adapters.IsUsage(err) || !strings.Contains(err.Error(), "build/tests/more_tests, build/tests/unit_tests") || !strings.Contains(err.Error(), "--command") {
 			t.Errorf("Plan error %v, want a usage error listing both binaries", err)
 		}
@@ -320,7 +320,7 @@ func TestCatch2CMakeProjects(t *testing.T) {
 		if d := (catch2{}).Detect(adapters.Request{ProjectRoot: root}); d.Confidence != 80 {
 			t.Errorf("Detect = %+v, want 80", d)
 		}
-		_, err := catch2{}.Plan(adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
+		_, err := catch2{}.Plan(context.Background(), adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
 		var u *adapters.UsageError
 		if !errors.As(err, &u) || u.Framework != "catch2" || !strings.Contains(u.Hint, "cmake -S . -B build && cmake --build build") {
 			t.Errorf("Plan error %#v, want a usage error naming catch2 with the build command", err)

@@ -1,6 +1,7 @@
 package generic
 
 import (
+	"context"
 	"regexp"
 	"strconv"
 	"strings"
@@ -25,7 +26,7 @@ func (generic) Detect(req adapters.Request) adapters.Detection {
 	return adapters.Detection{Confidence: 1}
 }
 
-func (generic) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	if len(req.Command) == 0 {
 		if req.Level != adapters.LevelAll {
 			return nil, kit.Usagef("level %q needs a command for the generic framework: pass --command with the command that runs that level", req.Level)

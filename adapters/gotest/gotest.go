@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -116,7 +117,7 @@ func goRunPattern(name string) string {
 	return strings.Join(parts, "/")
 }
 
-func (gotest) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+func (gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	levelFlags, levelRun := goLevel(req.Level)
 	run := levelRun
 	if req.Test != "" {

@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -75,7 +76,7 @@ func TestGoPlan(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.req.ProjectRoot = root
-			plan, err := gotest{}.Plan(c.req, adapters.NewRecorder())
+			plan, err := gotest{}.Plan(context.Background(), c.req, adapters.NewRecorder())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +88,7 @@ func TestGoPlan(t *testing.T) {
 			}
 		})
 	}
-	if _, err := (gotest{}).Plan(adapters.Request{ProjectRoot: root, Command: []string{"make", "test"}}, adapters.NewRecorder()); !adapters.IsUsage(err) {
+	if _, err := (gotest{}).Plan(context.Background(), adapters.Request{ProjectRoot: root, Command: []string{"make", "test"}}, adapters.NewRecorder()); !adapters.IsUsage(err) {
 		t.Errorf("plan of make test: err = %v, want a usage error", err)
 	}
 }

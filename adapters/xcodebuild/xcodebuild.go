@@ -117,8 +117,8 @@ func xcodeContainers(root string) (workspaces, projects []string) {
 var xcodeToolTimeout = 60 * time.Second
 
 // xcodeTool runs a helper command in its own process group under a timeout.
-func xcodeTool(dir string, env []string, argv ...string) ([]byte, error) {
-	out, stderr, err := kit.RunTool(context.Background(), kit.Tool{Dir: dir, Env: env, Timeout: xcodeToolTimeout, MaxOutput: 16 << 20}, argv...)
+func xcodeTool(ctx context.Context, dir string, env []string, argv ...string) ([]byte, error) {
+	out, stderr, err := kit.RunTool(ctx, kit.Tool{Dir: dir, Env: env, Timeout: xcodeToolTimeout, MaxOutput: 16 << 20}, argv...)
 	if errors.Is(err, context.DeadlineExceeded) {
 		return nil, fmt.Errorf("%s did not answer within %v", shell.Join(argv), xcodeToolTimeout)
 	}
@@ -145,7 +145,7 @@ type xcodeList struct {
 	} `json:"workspace"`
 }
 
-func (xcodebuild) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+func (xcodebuild) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	dir, err := os.MkdirTemp("", "strobe-xcodebuild-")
 	if err != nil {
 		return nil, fmt.Errorf("xcodebuild: result directory: %w", err)
@@ -169,7 +169,7 @@ func (xcodebuild) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.
 			return nil, kit.Usagef("xcodebuild: with --command, choose the level's tests in the command (-testPlan or -only-testing:), or drop --command and let strobe pick them")
 		}
 	} else {
-		argv, err = xcodePlanCommand(req, p)
+		argv, err = xcodePlanCommand(ctx, req, p)
 		if err != nil {
 			os.RemoveAll(dir)
 			return nil, err
@@ -195,7 +195,7 @@ func (xcodebuild) Plan(req adapters.Request, rec *adapters.Recorder) (*adapters.
 
 // xcodePlanCommand chooses the container, scheme, destination and the
 // level's selection for a project given without a command.
-func xcodePlanCommand(req adapters.Request, p *xcodeParser) ([]string, error) {
+func xcodePlanCommand(ctx context.Context, req adapters.Request, p *xcodeParser) ([]string, error) {
 	ws, projs := xcodeContainers(req.ProjectRoot)
 	var flag, container string
 	switch {
@@ -210,7 +210,7 @@ func xcodePlanCommand(req adapters.Request, p *xcodeParser) ([]string, error) {
 	default:
 		return nil, kit.Usagef("xcodebuild: no .xcworkspace or .xcodeproj in %s", req.ProjectRoot)
 	}
-	out, err := xcodeTool(req.ProjectRoot, req.Env, "xcodebuild", "-list", "-json", flag, container)
+	out, err := xcodeTool(ctx, req.ProjectRoot, req.Env, "xcodebuild", "-list", "-json", flag, container)
 	if err != nil {
 		return nil, kit.Usagef("xcodebuild: cannot list the schemes (%v): pass --command 'xcodebuild test %s %s -scheme SCHEME'", err, flag, container)
 	}
@@ -239,7 +239,7 @@ func xcodePlanCommand(req adapters.Request, p *xcodeParser) ([]string, error) {
 	}
 	p.scheme = scheme
 	p.procs[scheme] = true
-	dest, err := xcodeDestination(req.ProjectRoot, container, req.Env)
+	dest, err := xcodeDestination(ctx, req.ProjectRoot, container, req.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -267,13 +267,13 @@ var sdkRootMac = regexp.MustCompile(`SDKROOT = macosx;`)
 
 // xcodeDestination is macOS for a Mac project, else an available iOS
 // simulator.
-func xcodeDestination(root, container string, env []string) (string, error) {
+func xcodeDestination(ctx context.Context, root, container string, env []string) (string, error) {
 	if strings.HasSuffix(container, ".xcodeproj") {
 		if b, err := os.ReadFile(filepath.Join(root, container, "project.pbxproj")); err == nil && sdkRootMac.Match(b) && !bytes.Contains(b, []byte("SDKROOT = iphoneos;")) {
 			return "platform=macOS", nil
 		}
 	}
-	out, err := xcodeTool(root, env, "xcrun", "simctl", "list", "-j", "devices", "available")
+	out, err := xcodeTool(ctx, root, env, "xcrun", "simctl", "list", "-j", "devices", "available")
 	if err != nil {
 		return "", kit.Usagef("xcodebuild: cannot list the simulators (%v): pass --command with -destination (for example 'platform=macOS')", err)
 	}
@@ -1206,7 +1206,7 @@ func (p *xcodeParser) readBundle() int {
 	if !p.sawBundle() {
 		return 0
 	}
-	out, err := xcodeTool(p.root, p.env, "xcrun", "xcresulttool", "get", "test-results", "summary", "--path", p.bundle, "--compact")
+	out, err := xcodeTool(context.Background(), p.root, p.env, "xcrun", "xcresulttool", "get", "test-results", "summary", "--path", p.bundle, "--compact")
 	if err != nil {
 		return 0
 	}

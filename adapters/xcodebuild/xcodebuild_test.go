@@ -2,6 +2,7 @@ package xcodebuild
 
 import (
 	"bufio"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -348,7 +349,7 @@ func xcodebuildHang(t *testing.T, stoppedBy string) {
 	os.WriteFile(log, cut, 0o644)
 	standin(t, map[string]string{"STANDIN_LOG": log, "STANDIN_HANG": "1"})
 	rec := adapters.NewRecorder()
-	plan, err := xcodebuild{}.Plan(adapters.Request{ProjectRoot: t.TempDir(), Command: xcodeCommand}, rec)
+	plan, err := xcodebuild{}.Plan(context.Background(), adapters.Request{ProjectRoot: t.TempDir(), Command: xcodeCommand}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,7 +433,7 @@ func TestXcodebuildPlan(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.req.ProjectRoot = tc.root
-			plan, err := xcodebuild{}.Plan(tc.req, adapters.NewRecorder())
+			plan, err := xcodebuild{}.Plan(context.Background(), tc.req, adapters.NewRecorder())
 			if tc.error != "" {
 				if !adapters.IsUsage(err) || !strings.Contains(err.Error(), tc.error) {
 					t.Fatalf("err %v, want a usage error with %q", err, tc.error)
@@ -453,7 +454,7 @@ func TestXcodebuildPlan(t *testing.T) {
 	t.Run("several schemes", func(t *testing.T) {
 		t.Setenv("STANDIN_LIST", standinFile("list-two-schemes.json"))
 		root := xcodeProject(t, "Shop.xcworkspace", "iphoneos")
-		_, err := xcodebuild{}.Plan(adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
+		_, err := xcodebuild{}.Plan(context.Background(), adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
 		if !adapters.IsUsage(err) || !strings.Contains(err.Error(), "several schemes (ShopApp, ShopKit)") || !strings.Contains(err.Error(), "-scheme NAME") {
 			t.Errorf("err %v, want the schemes named", err)
 		}
