@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"strobe/adapters/kit/format"
 	"sync"
 	"time"
 )
@@ -448,45 +449,17 @@ func procStacks(pid int) []Stack {
 	return stacks
 }
 
-var goroutineHeader = regexp.MustCompile(`^goroutine (\d+) (?:gp=\S+ m=\S+ (?:mp=\S+ )?)?\[(.*)\]:$`)
-
 // ParseGoroutines reads a Go runtime traceback (a SIGQUIT dump, a panic,
-// a -timeout panic) into goroutine stacks.
+// a -timeout panic) into goroutine stacks. The reader is the go adapter's
+// too (adapters/kit/format).
 func ParseGoroutines(text string) []Stack {
 	var stacks []Stack
-	var cur *Stack
-	lines := strings.Split(text, "\n")
-	for i := 0; i < len(lines); i++ {
-		line := strings.TrimRight(lines[i], "\r")
-		if m := goroutineHeader.FindStringSubmatch(line); m != nil {
-			stacks = append(stacks, Stack{Name: "goroutine " + m[1] + " [" + m[2] + "]"})
-			cur = &stacks[len(stacks)-1]
-			continue
+	for _, g := range format.ParseGoroutines(text) {
+		st := Stack{Name: "goroutine " + strconv.Itoa(g.ID) + " [" + g.State + "]"}
+		for _, f := range g.Frames {
+			st.Frames = append(st.Frames, Frame{Func: f.Func, File: f.File, Line: f.Line})
 		}
-		if cur == nil {
-			continue
-		}
-		if line == "" {
-			cur = nil
-			continue
-		}
-		if strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "created by ") || strings.HasPrefix(line, "...") {
-			continue
-		}
-		fn := line
-		if j := strings.LastIndexByte(fn, '('); j > 0 && strings.HasSuffix(fn, ")") {
-			fn = fn[:j]
-		}
-		fr := Frame{Func: fn}
-		if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t") {
-			loc := strings.TrimSpace(lines[i+1])
-			if j := strings.Index(loc, " +0x"); j >= 0 {
-				loc = loc[:j]
-			}
-			fr.File, fr.Line = splitFileLine(loc)
-			i++
-		}
-		cur.Frames = append(cur.Frames, fr)
+		stacks = append(stacks, st)
 	}
 	return stacks
 }

@@ -17,6 +17,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -442,10 +443,6 @@ var (
 	goLocLine = regexp.MustCompile(`^(\s+)(?:\S+: )?([^\s:]+\.go):(\d+): (.*)$`)
 	// "lib/lib.go:5:9: cannot use …" (compiler, vet).
 	goBuildLine = regexp.MustCompile(`^((?:[A-Za-z]:)?[^\s"{}:]+\.[A-Za-z]+):(\d+)(?::(\d+))?: (.*)$`)
-	// "\t/abs/path/x_test.go:23 +0x1d" (a stack frame's file line).
-	goFrameFile = regexp.MustCompile(`^\t(.+?):(\d+)(?:\s|$)`)
-	// "goroutine 7 [running]:" and "goroutine 18 gp=0x… m=0 mp=0x… [running]:".
-	goGoroutine = regexp.MustCompile(`^goroutine \d+ .*\[.*\]:$`)
 	// "[signal SIGSEGV: segmentation violation code=0x1 addr=0x8 pc=0x52e510]".
 	goSignalLine = regexp.MustCompile(`^\[signal (SIG[A-Z0-9]+)\b`)
 	// "SIGABRT: abort" heads the goroutine dump of a fatal signal.
@@ -755,7 +752,7 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 		tr.done = true
 		return
 	}
-	if goGoroutine.MatchString(line) {
+	if _, _, ok := format.GoroutineHeader(line); ok {
 		if tr.hit {
 			tr.done = true
 			return
@@ -778,15 +775,14 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 		}
 		return
 	}
-	switch m := goFrameFile.FindStringSubmatch(line); {
-	case m != nil:
+	switch file, n, ok := format.GoFrameFile(line); {
+	case ok:
 		if tr.fn != "" && !tr.skipFile {
-			n, _ := strconv.Atoi(m[2])
-			tr.goroutine = append(tr.goroutine, goFrame{fn: tr.fn, file: m[1], line: n})
+			tr.goroutine = append(tr.goroutine, goFrame{fn: tr.fn, file: file, line: n})
 			// The first goroutine with the project's code in it is the one
 			// that tells where: the panicking goroutine, or for a timeout
 			// the test's goroutine rather than the alarm's.
-			if _, ok := p.projectFile(m[1], tr.fn); ok {
+			if _, ok := p.projectFile(file, tr.fn); ok {
 				tr.hit = true
 			}
 			if tr.hit {
@@ -799,7 +795,7 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 	case line == "" && tr.hit:
 		tr.done = true
 	case line != "" && !strings.HasPrefix(line, "\t"):
-		tr.fn = goFuncName(line)
+		tr.fn = format.GoFuncName(line)
 	}
 }
 
@@ -826,18 +822,6 @@ func newGoTrace(line string) *goTrace {
 	}
 	tr.message = []string{tr.header}
 	return tr
-}
-
-// goFuncName strips the arguments from a stack frame's function line:
-// "example.com/m/calc.(*T).Div(0xc000, ...)" → "example.com/m/calc.(*T).Div".
-func goFuncName(line string) string {
-	line = strings.TrimSpace(line)
-	if strings.HasSuffix(line, ")") {
-		if i := strings.LastIndexByte(line, '('); i > 0 {
-			return line[:i]
-		}
-	}
-	return line
 }
 
 // goPackageOf returns the import path of a function name.
