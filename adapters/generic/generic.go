@@ -8,6 +8,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
 	"strobe/report"
 )
 
@@ -41,8 +42,6 @@ func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 }
 
 var (
-	tapLine      = regexp.MustCompile(`^(not )?ok(?:\s+(\d+))?(?:\s+-)?(?:\s+(.*?))?\s*(?:#\s*(?i:(skip|todo))\b(.*))?$`)
-	tapAt        = regexp.MustCompile(`^\s+(?:at|location):\s*['"]?(.+?):(\d+)(?::\d+)?['"]?\s*$`)
 	automakeLine = regexp.MustCompile(`^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): (.+)$`)
 	summaryLine  = regexp.MustCompile(`^(?:\w+:\s*)?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$`)
 )
@@ -56,20 +55,18 @@ type genericParser struct {
 
 func (p *genericParser) Line(_ adapters.Stream, b []byte, _ bool) {
 	line := strings.TrimRight(string(b), "\r")
-	if m := tapLine.FindStringSubmatch(line); m != nil {
+	if r, ok := format.TAPLine(line); ok {
 		p.n++
-		name := m[3]
+		name := r.Name
 		if name == "" {
-			name = "test " + m[2]
+			name = "test "
+			if r.Number > 0 {
+				name += strconv.Itoa(r.Number)
+			}
 		}
-		status := report.TestPassed
+		status := r.Status()
 		var f *report.Failure
-		switch {
-		case strings.EqualFold(m[4], "skip"), strings.EqualFold(m[4], "todo") && m[1] != "":
-			// A failing TODO test is an expected failure, not a failure.
-			status = report.TestSkipped
-		case m[1] != "":
-			status = report.TestFailed
+		if status == report.TestFailed {
 			f = &report.Failure{Message: line}
 		}
 		p.rec.End("", name, status, 0, f)
@@ -80,11 +77,10 @@ func (p *genericParser) Line(_ adapters.Stream, b []byte, _ bool) {
 		return
 	}
 	if p.last != "" {
-		if m := tapAt.FindStringSubmatch(line); m != nil {
+		if file, n, ok := format.TAPLocation(line); ok {
 			p.rec.UpdateFailure("", p.last, func(f *report.Failure) {
 				if f.File == "" {
-					f.File = m[1]
-					f.Line, _ = strconv.Atoi(m[2])
+					f.File, f.Line = file, n
 				}
 			})
 			return
