@@ -18,46 +18,11 @@ import (
 	"strobe/report"
 )
 
-// cargoResult is what a cargo golden file holds.
-type cargoResult struct {
-	Tests   []report.Test
-	Outcome adapters.Outcome
-}
-
-func cargoResultOf(rec *adapters.Recorder, out adapters.Outcome) cargoResult {
-	tests := rec.Tests()
-	for i := range tests {
-		tests[i].DurationMS = 0
-	}
-	return cargoResult{Tests: tests, Outcome: out}
-}
-
-type cargoStreamLine struct {
-	s    adapters.Stream
-	text string
-}
-
 // replayCargo feeds lines to a fresh cargo parser for a project at root.
-func replayCargo(root string, lines []cargoStreamLine, exit report.Exit) cargoResult {
+func replayCargo(root string, lines []adapterstest.Line, exit report.Exit) adapterstest.Result {
 	rec := adapters.NewRecorder()
-	p := newCargoParser(rec, root, root, nil)
-	for _, l := range lines {
-		p.Line(l.s, []byte(l.text), false)
-	}
-	return cargoResultOf(rec, p.Finish(exit))
-}
-
-func cargoReadLines(t *testing.T, path string, s adapters.Stream) []cargoStreamLine {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []cargoStreamLine
-	for l := range strings.Lines(string(b)) {
-		out = append(out, cargoStreamLine{s, strings.TrimSuffix(l, "\n")})
-	}
-	return out
+	out := adapterstest.Replay(newCargoParser(rec, root, root, nil), lines, exit)
+	return adapterstest.Normalise(rec, out, nil)
 }
 
 // TestCargoCorpus parses libtest JSON recorded by others (stdout only).
@@ -69,7 +34,7 @@ func TestCargoCorpus(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 		t.Run(name, func(t *testing.T) {
-			got := replayCargo("/project", cargoReadLines(t, f, adapters.Stdout), report.Exit{Exited: true, Code: 101})
+			got := replayCargo("/project", adapterstest.ReadLines(t, f, adapters.Stdout), report.Exit{Exited: true, Code: 101})
 			adapterstest.Golden(t, "corpus/"+name, got)
 		})
 	}
@@ -93,13 +58,13 @@ func TestCargoRecorded(t *testing.T) {
 		{"doctest-all", "doctest", 101},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := cargoReadLines(t, "testdata/"+tc.name+".stdout", adapters.Stdout)
-			errs := cargoReadLines(t, "testdata/"+tc.name+".stderr", adapters.Stderr)
+			out := adapterstest.ReadLines(t, "testdata/"+tc.name+".stdout", adapters.Stdout)
+			errs := adapterstest.ReadLines(t, "testdata/"+tc.name+".stderr", adapters.Stderr)
 			exit := report.Exit{Exited: true, Code: tc.code}
 			root := "/fixtures/" + tc.fixture // as record.sh wrote the paths
 			want := replayCargo(root, append(slices.Clone(errs), out...), exit)
 			adapterstest.Golden(t, tc.name, want)
-			orders := map[string][]cargoStreamLine{
+			orders := map[string][]adapterstest.Line{
 				"stdout first": append(slices.Clone(out), errs...),
 				"alternating":  cargoMerge(out, errs, 1),
 				"stderr lags":  cargoMerge(out, errs, 7),
@@ -117,8 +82,8 @@ func TestCargoRecorded(t *testing.T) {
 
 // cargoMerge interleaves the streams, n stdout lines to one stderr line,
 // keeping each stream's own order.
-func cargoMerge(out, errs []cargoStreamLine, n int) []cargoStreamLine {
-	var lines []cargoStreamLine
+func cargoMerge(out, errs []adapterstest.Line, n int) []adapterstest.Line {
+	var lines []adapterstest.Line
 	for len(out) > 0 || len(errs) > 0 {
 		k := min(n, len(out))
 		lines, out = append(lines, out[:k]...), out[k:]
@@ -178,18 +143,18 @@ func TestCargoCutLineEnd(t *testing.T) {
 func TestCargoStderrOutput(t *testing.T) {
 	rec := adapters.NewRecorder()
 	p := newCargoParser(rec, "/project", "/project", nil)
-	for _, l := range []cargoStreamLine{
-		{adapters.Stderr, "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"},
-		{adapters.Stderr, "     Running tests/it.rs (target/debug/deps/it-0123456789abcdef)"},
-		{adapters.Stdout, `{ "type": "suite", "event": "started", "test_count": 1 }`},
-		{adapters.Stdout, `{ "type": "test", "event": "started", "name": "talks" }`},
-		{adapters.Stderr, "to stderr"},
-		{adapters.Stdout, `partial{ "type": "test", "name": "talks", "event": "ok", "exec_time": 0.1 }`},
-		{adapters.Stdout, `{ "type": "suite", "event": "ok", "passed": 1, "failed": 0, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 0.1 }`},
-		{adapters.Stderr, "error: 1 target failed:"},
-		{adapters.Stderr, "    `--test it`"},
+	for _, l := range []adapterstest.Line{
+		{Stream: adapters.Stderr, Text: "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"},
+		{Stream: adapters.Stderr, Text: "     Running tests/it.rs (target/debug/deps/it-0123456789abcdef)"},
+		{Stream: adapters.Stdout, Text: `{ "type": "suite", "event": "started", "test_count": 1 }`},
+		{Stream: adapters.Stdout, Text: `{ "type": "test", "event": "started", "name": "talks" }`},
+		{Stream: adapters.Stderr, Text: "to stderr"},
+		{Stream: adapters.Stdout, Text: `partial{ "type": "test", "name": "talks", "event": "ok", "exec_time": 0.1 }`},
+		{Stream: adapters.Stdout, Text: `{ "type": "suite", "event": "ok", "passed": 1, "failed": 0, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 0.1 }`},
+		{Stream: adapters.Stderr, Text: "error: 1 target failed:"},
+		{Stream: adapters.Stderr, Text: "    `--test it`"},
 	} {
-		p.Line(l.s, []byte(l.text), false)
+		p.Line(l.Stream, []byte(l.Text), false)
 	}
 	p.Finish(report.Exit{Exited: true})
 	got, _ := rec.Lookup("it", "talks")
@@ -204,14 +169,14 @@ func TestCargoStderrOutput(t *testing.T) {
 func TestCargoQuiet(t *testing.T) {
 	rec := adapters.NewRecorder()
 	p := newCargoParser(rec, "/project", "/project", nil)
-	for _, l := range []cargoStreamLine{
-		{adapters.Stdout, `{"reason":"build-finished","success":true}`},
-		{adapters.Stdout, `{ "type": "suite", "event": "started", "test_count": 1 }`},
-		{adapters.Stdout, `{ "type": "test", "event": "started", "name": "crashes" }`},
-		{adapters.Stderr, "error: test failed, to rerun pass `--lib`"},
-		{adapters.Stderr, "  process didn't exit successfully: `env RUSTC_BOOTSTRAP=1 /project/target/debug/deps/q-0123456789abcdef` (signal: 11, SIGSEGV: invalid memory reference)"},
+	for _, l := range []adapterstest.Line{
+		{Stream: adapters.Stdout, Text: `{"reason":"build-finished","success":true}`},
+		{Stream: adapters.Stdout, Text: `{ "type": "suite", "event": "started", "test_count": 1 }`},
+		{Stream: adapters.Stdout, Text: `{ "type": "test", "event": "started", "name": "crashes" }`},
+		{Stream: adapters.Stderr, Text: "error: test failed, to rerun pass `--lib`"},
+		{Stream: adapters.Stderr, Text: "  process didn't exit successfully: `env RUSTC_BOOTSTRAP=1 /project/target/debug/deps/q-0123456789abcdef` (signal: 11, SIGSEGV: invalid memory reference)"},
 	} {
-		p.Line(l.s, []byte(l.text), false)
+		p.Line(l.Stream, []byte(l.Text), false)
 	}
 	out := p.Finish(report.Exit{Exited: true, Code: 101})
 	if got := cargoNames(rec); got != "test binary 1 › crashes (running)" {
@@ -733,7 +698,7 @@ func TestCargoWindowsNames(t *testing.T) {
 		{"windows-names-unreadable", []string{`src\tests\basic.rs - basic::parse (line 12)`, `src\lib.rs - func (line 47)`, `src\bin\main.rs - main (line 3)`}, 1},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			got := replayCargo("/project", cargoReadLines(t, "testdata/"+tc.file+".jsonl", adapters.Stdout), report.Exit{Exited: true, Code: 101})
+			got := replayCargo("/project", adapterstest.ReadLines(t, "testdata/"+tc.file+".jsonl", adapters.Stdout), report.Exit{Exited: true, Code: 101})
 			adapterstest.Golden(t, tc.file, got)
 			var names []string
 			for _, test := range got.Tests {

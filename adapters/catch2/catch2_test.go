@@ -22,20 +22,7 @@ import (
 
 // catch2Normalise zeroes durations and replaces the binaries' directory.
 func catch2Normalise(rec *adapters.Recorder, out adapters.Outcome, bins string) adapterstest.Result {
-	tests := rec.Tests()
-	fix := func(s string) string { return strings.ReplaceAll(s, bins, "{{BIN}}") }
-	for i := range tests {
-		tests[i].DurationMS = 0
-		tests[i].Output = fix(tests[i].Output)
-		if f := tests[i].Failure; f != nil {
-			f.Rerun, f.Message = fix(f.Rerun), fix(f.Message)
-		}
-	}
-	out.Hint = fix(out.Hint)
-	if out.Crash != nil {
-		out.Crash.Message = fix(out.Crash.Message)
-	}
-	return adapterstest.Result{Tests: tests, Outcome: out}
+	return adapterstest.Normalise(rec, out, func(s string) string { return strings.ReplaceAll(s, bins, "{{BIN}}") })
 }
 
 func TestCatch2Basic(t *testing.T) {

@@ -197,10 +197,7 @@ func TestGoFailureMessage(t *testing.T) {
 }
 
 // goGolden is what a golden file holds: the tests recorded and the outcome.
-type goGolden struct {
-	Tests   []report.Test
-	Outcome adapters.Outcome
-}
+type goGolden = adapterstest.Result
 
 // parseGo feeds recorded output to a parser for root and module, the
 // stderr lines first, as the go command prints build errors before tests.
@@ -218,12 +215,7 @@ func parseGo(t *testing.T, root, module string, stdout, stderr []string, exit re
 	for _, l := range stdout {
 		p.Line(adapters.Stdout, []byte(l), false)
 	}
-	out := p.Finish(exit)
-	tests := rec.Tests()
-	for i := range tests {
-		tests[i].DurationMS = 0
-	}
-	return goGolden{Tests: tests, Outcome: out}
+	return adapterstest.Normalise(rec, p.Finish(exit), nil)
 }
 
 func goReadLines(t *testing.T, path string) []string {

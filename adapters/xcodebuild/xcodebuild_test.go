@@ -47,23 +47,14 @@ var xcodeTmp = regexp.MustCompile(`/tmp/strobe-xcodebuild-[^/ ']+`)
 
 // xcodeNormalise zeroes durations and replaces the run's directory and HOME.
 func xcodeNormalise(rec *adapters.Recorder, out adapters.Outcome, home string) adapterstest.Result {
-	fix := func(s string) string {
+	res := adapterstest.Normalise(rec, out, func(s string) string {
 		s = xcodeTmp.ReplaceAllString(s, "{{RUN}}")
 		return strings.ReplaceAll(s, home, "{{HOME}}")
+	})
+	for i := range res.Tests {
+		res.Tests[i].Output = "" // the console's own lines; the goldens keep the results
 	}
-	tests := rec.Tests()
-	for i := range tests {
-		tests[i].DurationMS = 0
-		tests[i].Output = ""
-		if f := tests[i].Failure; f != nil {
-			f.Rerun, f.Message = fix(f.Rerun), fix(f.Message)
-		}
-	}
-	out.Hint = fix(out.Hint)
-	if out.Crash != nil {
-		out.Crash.Message = fix(out.Crash.Message)
-	}
-	return adapterstest.Result{Tests: tests, Outcome: out}
+	return res
 }
 
 // xcodeCommand is the command every replay runs: strobe adds the result
