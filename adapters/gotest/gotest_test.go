@@ -1,7 +1,6 @@
 package gotest
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
@@ -220,19 +219,9 @@ func parseGo(t *testing.T, root, module string, stdout, stderr []string, exit re
 
 func goReadLines(t *testing.T, path string) []string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	for _, l := range adapterstest.ReadLines(t, path, adapters.Stdout) {
+		lines = append(lines, l.Text)
 	}
 	return lines
 }
