@@ -16,6 +16,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -578,22 +579,18 @@ type cargoMessage struct {
 	Executable string `json:"executable"`
 	Success    bool   `json:"success"`
 
-	Type      string `json:"type"`
-	Event     string `json:"event"`
-	Name      string `json:"name"`
-	TestCount int    `json:"test_count"`
-	// Passed, Failed and Ignored are a suite's totals, in its last event.
-	Passed  int `json:"passed"`
-	Failed  int `json:"failed"`
-	Ignored int `json:"ignored"`
-	// ExecTime is seconds, as a number, or as "0.001s" in older nightlies.
-	ExecTime json.RawMessage `json:"exec_time"`
-	Stdout   string          `json:"stdout"`
-	// Stderr holds the output instead of Stdout in some libtest versions.
-	Stderr string `json:"stderr"`
-	// Message is rustc's diagnostic in a compiler-message, and a string in
-	// libtest events (an ignore reason, a failure without a panic).
-	Message json.RawMessage `json:"message"`
+	// The libtest event's fields; its Message is rustc's diagnostic in a
+	// compiler-message.
+	format.LibtestEvent
+}
+
+// libtestMessage is a libtest event read by hand (a cut line, an
+// unescaped name) as a message.
+func libtestMessage(e *format.LibtestEvent, ok bool) (*cargoMessage, bool) {
+	if !ok {
+		return nil, false
+	}
+	return &cargoMessage{LibtestEvent: *e}, true
 }
 
 type rustcDiagnostic struct {
@@ -682,10 +679,7 @@ func newCargoParser(rec *adapters.Recorder, root, wsRoot string, rerun []string)
 }
 
 var (
-	// libtestStart begins every libtest event; found inside a line, it
-	// follows text a test printed without a newline under --nocapture.
-	libtestStart = []byte(`{ "type": "`)
-	cargoANSI    = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+	cargoANSI = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 
 	// "     Running unittests src/lib.rs (target/debug/deps/basic-b2e774641ec2cd6a)",
 	// or with -v "     Running `env RUSTC_BOOTSTRAP=1 /abs/target/debug/deps/basic-b2e7... -Z ...`".
@@ -715,7 +709,7 @@ func (p *cargoParser) Line(s adapters.Stream, line []byte, cut bool) {
 	if p.docStep && (len(line) == 0 || line[0] != '{' || p.currentDoc() != nil) && p.docLine(string(line)) {
 		return
 	}
-	if i := bytes.Index(line, libtestStart); i > 0 {
+	if i := bytes.Index(line, format.LibtestStart); i > 0 {
 		p.output(string(line[:i]))
 		line = line[i:]
 	}
@@ -725,12 +719,12 @@ func (p *cargoParser) Line(s adapters.Stream, line []byte, cut bool) {
 	}
 	m := new(cargoMessage)
 	if err := json.Unmarshal(line, m); err != nil {
-		if m, ok := lenientLibtestEvent(line); ok {
+		if m, ok := libtestMessage(format.LenientLibtestEvent(line)); ok {
 			p.event(m, cut)
 			return
 		}
 		if cut {
-			if m, ok := recoverLibtestEvent(line); ok {
+			if m, ok := libtestMessage(format.RecoverLibtestEvent(line)); ok {
 				p.event(m, true)
 				return
 			}
@@ -741,7 +735,7 @@ func (p *cargoParser) Line(s adapters.Stream, line []byte, cut bool) {
 	if m.Type == "test" && strings.ContainsFunc(m.Name, unicode.IsControl) {
 		// "src\tests\basic.rs" unescaped is valid JSON with a tab and a
 		// backspace in it; no test name holds control characters.
-		if lm, ok := lenientLibtestEvent(line); ok {
+		if lm, ok := libtestMessage(format.LenientLibtestEvent(line)); ok {
 			m = lm
 		}
 	}
@@ -760,36 +754,13 @@ func (p *cargoParser) Line(s adapters.Stream, line []byte, cut bool) {
 // printed hundreds of megabytes: libtest hands them over in one JSON line
 // whose head names the test and whose end holds the panic message.
 func (p *cargoParser) CutLine(s adapters.Stream, head, end []byte) {
-	m, ok := recoverLibtestEvent(head)
+	m, ok := libtestMessage(format.RecoverLibtestEvent(head))
 	if s == adapters.Stderr || !ok {
 		p.Line(s, head, true)
 		return
 	}
-	m.Stdout = libtestOutputEnd(end)
+	m.Stdout = format.LibtestOutputEnd(end)
 	p.event(m, true)
-}
-
-// libtestOutputEnd decodes what it can of the JSON string that ends a cut
-// libtest line (`…\nthread 't' panicked at …\n" }`): the text from the
-// first escaped newline on, where a whole line of the output begins.
-func libtestOutputEnd(end []byte) string {
-	s := bytes.TrimRight(end, " \t}")
-	if !bytes.HasSuffix(s, []byte(`"`)) {
-		return ""
-	}
-	s = s[:len(s)-1]
-	for i := 0; ; {
-		j := bytes.Index(s[i:], []byte(`\n`))
-		if j < 0 {
-			return ""
-		}
-		start := i + j
-		var v string
-		if json.Unmarshal(append(append([]byte{'"'}, s[start:]...), '"'), &v) == nil {
-			return v
-		}
-		i = start + 2
-	}
 }
 
 func (p *cargoParser) cargoMessage(m *cargoMessage) {
@@ -1022,7 +993,7 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 	if out != "" {
 		p.rec.Output(s.name, m.Name, out)
 	}
-	d := libtestExecTime(m.ExecTime)
+	d := m.Duration()
 	s.counts[slices.Index([]string{"ok", "failed", "ignored"}, m.Event)]++
 	switch m.Event {
 	case "ok":
@@ -1032,20 +1003,6 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 	case "failed":
 		p.rec.End(s.name, m.Name, report.TestFailed, d, p.failure(s, m, out, e.cut))
 	}
-}
-
-func libtestExecTime(raw json.RawMessage) time.Duration {
-	var f float64
-	if json.Unmarshal(raw, &f) == nil {
-		return kit.DurationOf(f)
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		if f, err := strconv.ParseFloat(strings.TrimSuffix(s, "s"), 64); err == nil {
-			return kit.DurationOf(f)
-		}
-	}
-	return 0
 }
 
 var (
@@ -1198,32 +1155,6 @@ func (p *cargoParser) rerunFor(s *cargoSuite, name string) string {
 	return shell.Join(append(argv, "--", "--exact", name))
 }
 
-var (
-	libtestCutField = regexp.MustCompile(`"(type|event|name)": ("(?:[^"\\]|\\.)*")`)
-)
-
-// recoverLibtestEvent reads a libtest event from the head of a line the runner
-// cut: libtest writes type, name and event before the output, so a test
-// that printed hundreds of megabytes is still recorded by name.
-func recoverLibtestEvent(line []byte) (*cargoMessage, bool) {
-	m := new(cargoMessage)
-	for _, f := range libtestCutField.FindAllSubmatch(line[:min(len(line), 64<<10)], 3) {
-		var v string
-		if json.Unmarshal(f[2], &v) != nil {
-			return nil, false
-		}
-		switch string(f[1]) {
-		case "type":
-			m.Type = v
-		case "event":
-			m.Event = v
-		case "name":
-			m.Name = v
-		}
-	}
-	return m, m.Type == "test" && m.Event != "" && m.Name != ""
-}
-
 func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 	for k, s := range p.suites {
 		if !s.bound { // its "Running" line never came (cargo -q in a config)
@@ -1367,43 +1298,4 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 func cargoFirstLines(s string, n int) string {
 	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
 	return kit.Clip(strings.Join(lines[:min(n, len(lines))], "\n"))
-}
-
-// lenientLibtestEvent reads a libtest event that is not valid JSON. Before
-// Rust 1.49 (rust-lang/rust#76151) libtest wrote test names unescaped, so a
-// doctest's Windows path made lines such as
-//
-//	{ "type": "test", "event": "ok", "name": "src\lib.rs - func (line 47)" }
-//
-// The name is taken literally, every backslash a backslash: read as JSON,
-// "src\tests" would turn into a tab. Its end is the quote before the next
-// field or the closing brace. The other fields (a test's output) were
-// escaped, so they are decoded as JSON.
-func lenientLibtestEvent(line []byte) (*cargoMessage, bool) {
-	if !bytes.HasPrefix(line, libtestStart) {
-		return nil, false
-	}
-	const key = `"name": "`
-	i := bytes.Index(line, []byte(key))
-	if i < 0 {
-		return nil, false
-	}
-	start := i + len(key)
-	end := -1
-	for _, stop := range [][]byte{[]byte(`", "`), []byte(`" }`)} {
-		if j := bytes.Index(line[start:], stop); j >= 0 && (end < 0 || start+j < end) {
-			end = start + j
-		}
-	}
-	if end < 0 {
-		return nil, false
-	}
-	name := string(line[start:end])
-	fixed := slices.Concat(line[:start], []byte(`"`), line[end+1:])
-	m := new(cargoMessage)
-	if json.Unmarshal(fixed, m) != nil || m.Type != "test" && m.Type != "suite" {
-		return nil, false
-	}
-	m.Name = name
-	return m, true
 }
