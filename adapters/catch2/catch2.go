@@ -18,7 +18,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"strobe/adapters"
@@ -452,83 +451,6 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
 }
 
-// The report file is read for new bytes every catch2Poll, backing off to
-// catch2PollIdle while nothing comes (a long test); a line of output wakes
-// the reader at once.
-const (
-	catch2Poll     = 2 * time.Millisecond
-	catch2PollIdle = 50 * time.Millisecond
-)
-
-// tailReader reads a file as another process writes it: at its end it
-// waits for more until done is closed, then drains what is left.
-type tailReader struct {
-	path string
-	f    *os.File
-	wait time.Duration // the next poll's wait
-	done chan struct{}
-	// handed counts the bytes returned; idle says Read is waiting at the
-	// file's end (so the decoder holds no unread byte).
-	handed atomic.Int64
-	idle   atomic.Bool
-	kick   chan struct{}
-}
-
-// caughtUp says the decoder has taken in the file's first size bytes, all
-// of them: every event before that point has been recorded.
-func (t *tailReader) caughtUp(size int64) bool {
-	// handed first: Read clears idle before it adds to handed.
-	return t.handed.Load() == size && t.idle.Load()
-}
-
-func (t *tailReader) Read(p []byte) (int, error) {
-	for {
-		finished := false
-		select {
-		case <-t.done:
-			finished = true
-		default:
-		}
-		if t.f == nil {
-			f, err := os.Open(t.path)
-			if err != nil {
-				if finished {
-					return 0, io.EOF
-				}
-				t.idle.Store(true) // nothing to read: output is not behind a report
-				t.wait = min(max(2*t.wait, catch2Poll), catch2PollIdle)
-				select {
-				case <-t.done:
-				case <-t.kick:
-				case <-time.After(t.wait):
-				}
-				continue
-			}
-			t.f = f
-		}
-		n, err := t.f.Read(p)
-		if n > 0 {
-			t.wait = 0
-			t.idle.Store(false)
-			t.handed.Add(int64(n))
-			return n, nil
-		}
-		if err != nil && err != io.EOF {
-			return 0, err
-		}
-		if finished {
-			return 0, io.EOF
-		}
-		t.idle.Store(true)
-		t.wait = min(max(2*t.wait, catch2Poll), catch2PollIdle)
-		select {
-		case <-t.done:
-		case <-t.kick:
-		case <-time.After(t.wait):
-		}
-	}
-}
-
 // catch2Failure is one failed assertion, exception or fatal condition.
 type catch2Failure struct {
 	sections []string
@@ -553,12 +475,10 @@ type catch2Parser struct {
 	rec     *adapters.Recorder
 	root    string
 	dir     string
-	tail    *tailReader
+	tail    *kit.TailFile
 	decoded chan struct{} // closed when the decoder goroutine returns
-	// stopOnce ends the tail once, from Finish or Close; reportClosed says
-	// the report file is closed (under mu).
-	stopOnce     sync.Once
-	reportClosed bool
+	// stopOnce ends the tail once, from Finish or Close.
+	stopOnce sync.Once
 
 	rerun []string
 	test  string
@@ -588,7 +508,7 @@ type catch2Fatal struct {
 
 func newCatch2Parser(rec *adapters.Recorder, root, dir, xmlPath string) *catch2Parser {
 	return &catch2Parser{rec: rec, root: root, dir: dir,
-		tail: &tailReader{path: xmlPath, done: make(chan struct{}), kick: make(chan struct{}, 1)}, decoded: make(chan struct{})}
+		tail: kit.NewTailFile(xmlPath), decoded: make(chan struct{})}
 }
 
 func (p *catch2Parser) start() {
@@ -887,18 +807,15 @@ func (p *catch2Parser) rerunFor(name string, sections []string) string {
 func (p *catch2Parser) Line(s adapters.Stream, b []byte, _ bool) {
 	line := strings.TrimRight(string(b), "\r")
 	var size int64
-	if st, err := os.Stat(p.tail.path); err == nil {
+	if st, err := os.Stat(p.tail.Path()); err == nil {
 		size = st.Size()
 	}
-	if !p.tail.caughtUp(size) {
+	if !p.tail.CaughtUp(size) {
 		// Wake the reader and give it a moment: the report usually grew by
 		// a tag or two, which the decoder takes in microseconds.
-		select {
-		case p.tail.kick <- struct{}{}:
-		default:
-		}
+		p.tail.Kick()
 		deadline := time.Now().Add(catch2CatchUp)
-		for !p.tail.caughtUp(size) && time.Now().Before(deadline) {
+		for !p.tail.CaughtUp(size) && time.Now().Before(deadline) {
 			time.Sleep(50 * time.Microsecond)
 		}
 	}
@@ -907,7 +824,7 @@ func (p *catch2Parser) Line(s adapters.Stream, b []byte, _ bool) {
 	if len(p.pending) > 10000 {
 		p.flush(-1)
 	}
-	if len(p.pending) == 0 && p.tail.caughtUp(size) {
+	if len(p.pending) == 0 && p.tail.CaughtUp(size) {
 		p.handle(s, line, false)
 		return
 	}
@@ -1042,7 +959,7 @@ func (p *catch2Parser) location(r *sanitizerReport) (string, int) {
 // (5 s at most) for the decoder to read what is left.
 func (p *catch2Parser) stopTail() {
 	p.stopOnce.Do(func() {
-		close(p.tail.done)
+		p.tail.Stop()
 		select {
 		case <-p.decoded:
 		case <-time.After(5 * time.Second):
@@ -1058,23 +975,15 @@ func (p *catch2Parser) Close() error {
 	p.stopTail()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.closeReport()
+	p.tail.CloseFile()
 	return os.RemoveAll(p.dir)
-}
-
-// closeReport closes the report file once.
-func (p *catch2Parser) closeReport() {
-	if p.tail.f != nil && !p.reportClosed {
-		p.tail.f.Close()
-		p.reportClosed = true
-	}
 }
 
 func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 	p.stopTail()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.closeReport()
+	p.tail.CloseFile()
 	p.flush(-1)
 	os.RemoveAll(p.dir)
 
