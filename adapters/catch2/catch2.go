@@ -764,22 +764,17 @@ func (p *catch2Parser) failure(t *catch2Test) *report.Failure {
 			f.File, f.Line = kit.ProjectPath(p.root, first.file), first.line
 		}
 		sections = first.sections
-		var parts []string
 		for i, fl := range t.failures {
 			s := fl.text
 			if len(fl.sections) > 0 {
 				s = "in section " + strings.Join(fl.sections, " / ") + ":\n" + s
 			}
-			if i > 0 {
-				where := kit.ProjectPath(p.root, fl.file)
-				if fl.line > 0 {
-					where += ":" + strconv.Itoa(fl.line)
-				}
-				s = where + ": " + s
+			if i == 0 {
+				f.Message = kit.Clip(s)
+				continue
 			}
-			parts = append(parts, s)
+			kit.AddFailure(f, "\n\n", kit.ProjectPath(p.root, fl.file), fl.line, s)
 		}
-		f.Message = kit.Clip(strings.Join(parts, "\n\n"))
 	} else {
 		f.Message = "the test case failed without a failed assertion (see its output)"
 	}

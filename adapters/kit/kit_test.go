@@ -79,3 +79,19 @@ func TestSignals(t *testing.T) {
 		t.Errorf("ExitSignal of an exit = %q", got)
 	}
 }
+
+func TestAddFailure(t *testing.T) {
+	f := &report.Failure{File: "a_test.cpp", Line: 3, Message: "CHECK( a == 1 )"}
+	AddFailure(f, "\n\n", "a_test.cpp", 9, "CHECK( b == 2 )")
+	AddFailure(f, "\n\n", "helper.hpp", 0, "FAIL()")
+	AppendMessage(f, "\n", "with expansion: 3 == 2")
+	want := "CHECK( a == 1 )\n\na_test.cpp:9: CHECK( b == 2 )\n\nhelper.hpp: FAIL()\nwith expansion: 3 == 2"
+	if f.Message != want || f.File != "a_test.cpp" || f.Line != 3 {
+		t.Errorf("failure %+v, want the first location and message %q", f, want)
+	}
+	long := strings.Repeat("x", MaxMessage)
+	AppendMessage(f, "\n", long)
+	if len(f.Message) > MaxMessage+len("…") {
+		t.Errorf("message grew to %d bytes", len(f.Message))
+	}
+}

@@ -728,7 +728,7 @@ func (p *xcodeParser) Line(s adapters.Stream, b []byte, _ bool) {
 	// Anything else while a test runs is its output; right after a
 	// failure, the rest of a multi-line assertion message.
 	if p.lastFailure != nil && p.failLines < 30 && strings.TrimSpace(line) != "" && !strings.HasPrefix(line, "Test ") {
-		p.lastFailure.Message = kit.Clip(p.lastFailure.Message + "\n" + line)
+		kit.AppendMessage(p.lastFailure, "\n", line)
 		p.failLines++
 	}
 	if p.last != "" {
@@ -781,7 +781,7 @@ func xcSeconds(s string) time.Duration {
 
 func (p *xcodeParser) addFailure(test, file string, line int, msg string) {
 	if f := p.fails[test]; f != nil {
-		f.Message = kit.Clip(f.Message + "\n" + fmt.Sprintf("%s:%d: %s", file, line, msg))
+		kit.AddFailure(f, "\n", file, line, msg)
 		p.lastFailure, p.failLines = f, 0
 		return
 	}
