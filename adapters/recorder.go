@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -33,6 +34,7 @@ type Recorder struct {
 	now     func() time.Time
 	tests   []*recTest
 	byKey   map[string]*recTest
+	live    []*recTest // started and not ended, in the order they started
 	phase   Phase
 	began   bool          // testing began once: running is closed
 	running chan struct{} // closed when testing begins
@@ -102,6 +104,9 @@ func (r *Recorder) Start(suite, name string) {
 	t := r.get(suite, name)
 	if t.started.IsZero() {
 		t.started = r.now()
+		if !t.ended {
+			r.live = append(r.live, t)
+		}
 	}
 }
 
@@ -141,6 +146,9 @@ func (r *Recorder) End(suite, name string, status report.TestStatus, d time.Dura
 		r.counts[countIndex(t.Status)]--
 	}
 	t.ended = true
+	if i := slices.Index(r.live, t); i >= 0 {
+		r.live = slices.Delete(r.live, i, i+1)
+	}
 	t.Status = status
 	if d == 0 && !t.started.IsZero() {
 		d = r.now().Sub(t.started)
@@ -203,12 +211,18 @@ func (r *Recorder) UpdateFailure(suite, name string, fn func(f *report.Failure))
 	return true
 }
 
-// Running names the tests that started and have not ended, in the order
-// they started, so that a parser need not keep its own list.
-func (r *Recorder) Running() []string {
+// Running names the tests of suite that started and have not ended, in
+// the order they started, so that a parser need not keep its own list.
+// It costs what is running, not what was recorded: a parser may ask on
+// every line.
+func (r *Recorder) Running(suite string) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	var names []string
-	for _, t := range r.Progress().Running {
-		names = append(names, t.Name)
+	for _, t := range r.live {
+		if t.Suite == suite {
+			names = append(names, t.Name)
+		}
 	}
 	return names
 }

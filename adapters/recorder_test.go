@@ -38,9 +38,23 @@ func TestRecorderRunning(t *testing.T) {
 	rec := NewRecorder()
 	rec.Start("s", "first")
 	rec.Start("s", "second")
+	rec.Start("other", "elsewhere")
 	rec.Start("s", "third")
+	rec.Start("s", "first") // started twice: still once, still first
 	rec.End("s", "second", report.TestPassed, 0, nil)
-	if got := rec.Running(); !slices.Equal(got, []string{"first", "third"}) {
-		t.Errorf("Running = %q, want first and third", got)
+	rec.End("s", "never started", report.TestFailed, 0, nil)
+	rec.Start("s", "never started") // ended first: not running
+	if got := rec.Running("s"); !slices.Equal(got, []string{"first", "third"}) {
+		t.Errorf("Running(s) = %q, want first and third", got)
+	}
+	if got := rec.Running("other"); !slices.Equal(got, []string{"elsewhere"}) {
+		t.Errorf("Running(other) = %q", got)
+	}
+	var all []string
+	for _, r := range rec.Progress().Running {
+		all = append(all, r.Name)
+	}
+	if !slices.Equal(all, []string{"first", "elsewhere", "third"}) {
+		t.Errorf("Progress().Running = %q", all)
 	}
 }

@@ -627,11 +627,10 @@ type cargoSuite struct {
 	// streams arrive.
 	bound   bool
 	pending []cargoEvent
-	tests   int      // test_count
-	done    bool     // libtest reported the suite's result
-	counts  [3]int   // passed, failed, skipped as recorded
-	totals  *[3]int  // as libtest counted them at the suite's end
-	running []string // tests started and not finished, oldest first
+	tests   int     // test_count
+	done    bool    // libtest reported the suite's result
+	counts  [3]int  // passed, failed, skipped as recorded
+	totals  *[3]int // as libtest counted them at the suite's end
 }
 
 // cargoEvent is a libtest event, or (msg nil) a line the suite's tests
@@ -963,8 +962,8 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 	if m == nil {
 		// Parallel tests print over each other: only a lone running test
 		// surely owns the line.
-		if len(s.running) == 1 {
-			p.rec.Output(s.name, s.running[0], e.text+"\n")
+		if running := p.rec.Running(s.name); len(running) == 1 {
+			p.rec.Output(s.name, running[0], e.text+"\n")
 		}
 		return
 	}
@@ -979,16 +978,12 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 	case "started":
 		p.sawTest = true
 		p.rec.Start(s.name, m.Name)
-		s.running = append(s.running, m.Name)
 		return
 	case "ok", "failed", "ignored":
 	default:
 		return // "timeout" only warns that a test runs over 60 s
 	}
 	p.sawTest = true
-	if i := slices.Index(s.running, m.Name); i >= 0 {
-		s.running = slices.Delete(s.running, i, i+1)
-	}
 	out := m.Stdout + m.Stderr
 	if out != "" {
 		p.rec.Output(s.name, m.Name, out)
@@ -1278,7 +1273,7 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 		}
 		var running []string
 		if s != nil {
-			running = slices.Clone(s.running)
+			running = p.rec.Running(s.name)
 		}
 		switch {
 		case r.signal > 0:

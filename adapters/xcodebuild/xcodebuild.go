@@ -917,7 +917,7 @@ func (p *xcodeParser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 	// A failure recorded for a test whose end never came (it crashed).
-	runningNames := p.rec.Running()
+	runningNames := p.rec.Running("")
 
 	if len(p.buildErrs) > 0 && !p.testing {
 		out.BuildFailed = true
