@@ -58,7 +58,7 @@ type DocTester interface {
 // suite, unit, integration and e2e, but only a DocTester runs doc.
 func CheckLevel(a Adapter, l Level) error {
 	if _, ok := a.(DocTester); l == LevelDoc && !ok {
-		return usagef("the %s framework has no doctests: level doc runs Rust's documentation examples (cargo); use unit, integration or e2e, or leave the level out", a.Name())
+		return Usagef("the %s framework has no doctests: level doc runs Rust's documentation examples (cargo); use unit, integration or e2e, or leave the level out", a.Name())
 	}
 	return nil
 }
@@ -201,6 +201,8 @@ func IsUsage(err error) bool {
 	return errors.As(err, &u)
 }
 
-func usagef(format string, args ...any) error {
+// Usagef is a *UsageError with a formatted message: how the runner and
+// the adapters refuse a request, saying what to do instead.
+func Usagef(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }

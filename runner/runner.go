@@ -272,19 +272,19 @@ func ErrorResponse(err error) *report.Response {
 func prepare(req Request, opts Options) (*Run, error) {
 	root := req.ProjectRoot
 	if root == "" {
-		return nil, usagef("projectRoot is required: give the absolute path of the project directory")
+		return nil, adapters.Usagef("projectRoot is required: give the absolute path of the project directory")
 	}
 	if !filepath.IsAbs(root) {
-		return nil, usagef("projectRoot %q is not absolute: give the absolute path of the project directory", root)
+		return nil, adapters.Usagef("projectRoot %q is not absolute: give the absolute path of the project directory", root)
 	}
 	fi, err := os.Stat(root)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil, usagef("project directory %s does not exist: check the path", root)
+		return nil, adapters.Usagef("project directory %s does not exist: check the path", root)
 	case err != nil:
-		return nil, usagef("cannot read project directory %s: %v", root, err)
+		return nil, adapters.Usagef("cannot read project directory %s: %v", root, err)
 	case !fi.IsDir():
-		return nil, usagef("%s is a file, not a directory: give the project's directory", root)
+		return nil, adapters.Usagef("%s is a file, not a directory: give the project's directory", root)
 	}
 	root = filepath.Clean(root)
 	level, err := adapters.ParseLevel(req.Level)
@@ -292,14 +292,14 @@ func prepare(req Request, opts Options) (*Run, error) {
 		return nil, err
 	}
 	if req.Timeout < 0 {
-		return nil, usagef("timeout %v is negative: give a positive duration such as 30s, or leave it out for the default", req.Timeout)
+		return nil, adapters.Usagef("timeout %v is negative: give a positive duration such as 30s, or leave it out for the default", req.Timeout)
 	}
 	if req.Timeout > maxTimeout {
-		return nil, usagef("timeout %v is longer than %v: give a shorter one, or leave it out for the default", req.Timeout, maxTimeout)
+		return nil, adapters.Usagef("timeout %v is longer than %v: give a shorter one, or leave it out for the default", req.Timeout, maxTimeout)
 	}
 	for k := range req.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return nil, usagef("environment variable name %q is not valid: use NAME=value", k)
+			return nil, adapters.Usagef("environment variable name %q is not valid: use NAME=value", k)
 		}
 	}
 	areq := adapters.Request{ProjectRoot: root, Level: level, Test: req.Test, Env: clientEnv(req.BaseEnv, req.Env)}
@@ -338,7 +338,7 @@ func commandArgv(root, line string, baseEnv []string, env map[string]string) ([]
 	}
 	argv, err := shell.Split(line)
 	if err != nil {
-		return nil, usagef("cannot read command %q: %v", line, err)
+		return nil, adapters.Usagef("cannot read command %q: %v", line, err)
 	}
 	prog := argv[0]
 	if strings.ContainsRune(prog, '/') {
@@ -348,17 +348,17 @@ func commandArgv(root, line string, baseEnv []string, env map[string]string) ([]
 		}
 		fi, err := os.Stat(p)
 		if err != nil {
-			return nil, usagef("command %s not found (relative paths start at the project directory %s): check the path", prog, root)
+			return nil, adapters.Usagef("command %s not found (relative paths start at the project directory %s): check the path", prog, root)
 		}
 		if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
-			return nil, usagef("command %s is not executable: chmod +x it or give the right file", p)
+			return nil, adapters.Usagef("command %s is not executable: chmod +x it or give the right file", p)
 		}
 		argv[0] = p
 		return shebangless(argv), nil
 	}
 	p, err := shell.LookPath(prog, clientEnv(baseEnv, env))
 	if err != nil {
-		return nil, usagef("command %q not found on PATH: install it or give its full path", prog)
+		return nil, adapters.Usagef("command %q not found on PATH: install it or give its full path", prog)
 	}
 	if wrapped := shebangless(append([]string{p}, argv[1:]...)); wrapped[0] == "/bin/sh" {
 		return wrapped, nil
@@ -396,8 +396,4 @@ func clientEnv(base []string, over map[string]string) []string {
 		env = append(env, k+"="+v)
 	}
 	return env
-}
-
-func usagef(format string, args ...any) error {
-	return &adapters.UsageError{Msg: fmt.Sprintf(format, args...)}
 }

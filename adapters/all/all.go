@@ -13,7 +13,6 @@ import (
 	"strobe/adapters/catch2"
 	"strobe/adapters/generic"
 	"strobe/adapters/gotest"
-	"strobe/adapters/kit"
 	"strobe/adapters/xcodebuild"
 )
 
@@ -46,7 +45,7 @@ func Lookup(name string) (adapters.Adapter, error) {
 			return a, nil
 		}
 	}
-	return nil, kit.Usagef("unknown framework %q: use one of %s", name, strings.Join(Names(), ", "))
+	return nil, adapters.Usagef("unknown framework %q: use one of %s", name, strings.Join(Names(), ", "))
 }
 
 // Detect picks the adapter for req: the most confident one wins, ties going

@@ -90,10 +90,10 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 		var ok bool
 		prefix, userArgs, userTestArgs, ok = splitCargoTest(req.Command)
 		if !ok {
-			return nil, kit.Usagef("the cargo framework runs `cargo test [ARGS] [-- TEST ARGS]`, not `%s`: pass that command with --framework generic", shell.Join(req.Command))
+			return nil, adapters.Usagef("the cargo framework runs `cargo test [ARGS] [-- TEST ARGS]`, not `%s`: pass that command with --framework generic", shell.Join(req.Command))
 		}
 		if hasTargetSelection(userArgs) && req.Level != adapters.LevelAll {
-			return nil, kit.Usagef("the command already selects targets (--lib, --test, --doc, ...): drop --level, or drop the target flags and let the level choose them")
+			return nil, adapters.Usagef("the command already selects targets (--lib, --test, --doc, ...): drop --level, or drop the target flags and let the level choose them")
 		}
 	}
 
@@ -119,7 +119,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 			return nil, err
 		case steps != cargoTestsOnly && !meta.hasLib(req.ProjectRoot):
 			if req.Level == adapters.LevelDoc {
-				return nil, kit.Usagef("no doctests in %s: doctests are the examples in a library's doc comments, and no package here has a library (src/lib.rs)", req.ProjectRoot)
+				return nil, adapters.Usagef("no doctests in %s: doctests are the examples in a library's doc comments, and no package here has a library (src/lib.rs)", req.ProjectRoot)
 			}
 			steps = cargoTestsOnly // cargo test --doc fails on "no library targets found"
 		}
@@ -417,7 +417,7 @@ func cargoSelection(req adapters.Request, meta *cargoMetadata) ([]string, error)
 		}
 	}
 	if len(sel) == 0 {
-		return nil, kit.Usagef("no %s tests in %s: for cargo, unit tests are #[test] functions inside the library and binaries (src/), integration tests are the files under tests/ whose names do not start with e2e, and e2e tests are tests/e2e*.rs", req.Level, req.ProjectRoot)
+		return nil, adapters.Usagef("no %s tests in %s: for cargo, unit tests are #[test] functions inside the library and binaries (src/), integration tests are the files under tests/ whose names do not start with e2e, and e2e tests are tests/e2e*.rs", req.Level, req.ProjectRoot)
 	}
 	return sel, nil
 }

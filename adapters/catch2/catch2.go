@@ -402,7 +402,7 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	if len(req.Command) > 0 {
 		b, err := catch2Resolve(req.ProjectRoot, req.Command[0], req.Env)
 		if err != nil {
-			return nil, kit.Usagef("catch2: cannot find %s: give the test binary's path", req.Command[0])
+			return nil, adapters.Usagef("catch2: cannot find %s: give the test binary's path", req.Command[0])
 		}
 		bin, userArgs = b, req.Command[1:]
 	} else {
@@ -419,12 +419,12 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 			return nil, &adapters.UsageError{Msg: "catch2: the tests are not built: " + where, Framework: "catch2",
 				Hint: fmt.Sprintf("build them with `%s`, then rerun, or pass --command with the test binary", catch2BuildCommand(req.ProjectRoot, trees))}
 		default:
-			return nil, kit.Usagef("catch2: several Catch2 test binaries found: %s: pass --command with the one to run (for example --command %s)", strings.Join(bins, ", "), shell.Quote(bins[0]))
+			return nil, adapters.Usagef("catch2: several Catch2 test binaries found: %s: pass --command with the one to run (for example --command %s)", strings.Join(bins, ", "), shell.Quote(bins[0]))
 		}
 	}
 	kept, specs := catch2Args(userArgs)
 	if len(specs) > 0 && (req.Test != "" || req.Level != adapters.LevelAll) {
-		return nil, kit.Usagef("catch2: the command already selects tests (%s): drop them, or drop --test/--level", strings.Join(specs, " "))
+		return nil, adapters.Usagef("catch2: the command already selects tests (%s): drop them, or drop --test/--level", strings.Join(specs, " "))
 	}
 	dir, err := os.MkdirTemp("", "strobe-catch2-")
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"strobe/adapters"
-	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
 	"strobe/report"
 )
@@ -30,9 +29,9 @@ func (generic) Detect(req adapters.Request) adapters.Detection {
 func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	if len(req.Command) == 0 {
 		if req.Level != adapters.LevelAll {
-			return nil, kit.Usagef("level %q needs a command for the generic framework: pass --command with the command that runs that level", req.Level)
+			return nil, adapters.Usagef("level %q needs a command for the generic framework: pass --command with the command that runs that level", req.Level)
 		}
-		return nil, kit.Usagef("the generic framework needs a command: pass --command with the command that runs the tests")
+		return nil, adapters.Usagef("the generic framework needs a command: pass --command with the command that runs the tests")
 	}
 	// The command cannot be told which level or test to run, but a script
 	// can read them.

@@ -134,7 +134,7 @@ func (gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		rerun = append([]string{"go", "test"}, levelFlags...)
 	} else {
 		if !isGoTest(req.Command) {
-			return nil, kit.Usagef("the go framework runs `go test`, not %q: pass a go test command, or --framework generic to run this one", strings.Join(req.Command, " "))
+			return nil, adapters.Usagef("the go framework runs `go test`, not %q: pass a go test command, or --framework generic to run this one", strings.Join(req.Command, " "))
 		}
 		argv, rerun = goCommand(req.Command, levelFlags, levelRun, req.Test)
 	}

@@ -1,16 +1,15 @@
-// Package kit holds what adapters share: clipping messages, naming a
-// signal and its crash type, paths inside the project, the commands an
-// adapter runs itself. An adapter imports it; the contract (package
-// adapters) does not.
+// Package kit holds what adapters share: clipping messages, the one signal
+// table, paths inside the project, the no-tests hint, adding a test's later
+// failures, the helper processes an adapter runs itself, reading a report
+// file while it is written. An adapter imports it; the contract (package
+// adapters) does not, and the formats several frameworks speak are in
+// kit/format.
 package kit
 
 import (
-	"fmt"
 	"os"
 	"strings"
 	"time"
-
-	"strobe/adapters"
 )
 
 // EnvValue is the last value of key in env, or this process's when env is nil.
@@ -29,8 +28,3 @@ func EnvValue(env []string, key string) string {
 
 // DurationOf converts fractional seconds, as test frameworks print them.
 func DurationOf(sec float64) time.Duration { return time.Duration(sec * float64(time.Second)) }
-
-// Usagef is a *adapters.UsageError with a formatted message.
-func Usagef(format string, args ...any) error {
-	return &adapters.UsageError{Msg: fmt.Sprintf(format, args...)}
-}

@@ -158,7 +158,7 @@ func (xcodebuild) Plan(ctx context.Context, req adapters.Request, rec *adapters.
 	if len(req.Command) > 0 {
 		if !isXcodebuild(req.Command) {
 			os.RemoveAll(dir)
-			return nil, kit.Usagef("the xcodebuild framework runs `xcodebuild test …`, not `%s`: pass that command with --framework generic", shell.Join(req.Command))
+			return nil, adapters.Usagef("the xcodebuild framework runs `xcodebuild test …`, not `%s`: pass that command with --framework generic", shell.Join(req.Command))
 		}
 		argv = slices.Clone(req.Command)
 		if !slices.ContainsFunc(argv[1:], func(w string) bool { return w == "test" || w == "test-without-building" }) {
@@ -166,7 +166,7 @@ func (xcodebuild) Plan(ctx context.Context, req adapters.Request, rec *adapters.
 		}
 		if req.Level != adapters.LevelAll && req.Test == "" {
 			os.RemoveAll(dir)
-			return nil, kit.Usagef("xcodebuild: with --command, choose the level's tests in the command (-testPlan or -only-testing:), or drop --command and let strobe pick them")
+			return nil, adapters.Usagef("xcodebuild: with --command, choose the level's tests in the command (-testPlan or -only-testing:), or drop --command and let strobe pick them")
 		}
 	} else {
 		argv, err = xcodePlanCommand(ctx, req, p)
@@ -202,21 +202,21 @@ func xcodePlanCommand(ctx context.Context, req adapters.Request, p *xcodeParser)
 	case len(ws) == 1:
 		flag, container = "-workspace", ws[0]
 	case len(ws) > 1:
-		return nil, kit.Usagef("xcodebuild: several workspaces (%s): pass --command 'xcodebuild test -workspace NAME -scheme SCHEME'", strings.Join(ws, ", "))
+		return nil, adapters.Usagef("xcodebuild: several workspaces (%s): pass --command 'xcodebuild test -workspace NAME -scheme SCHEME'", strings.Join(ws, ", "))
 	case len(projs) == 1:
 		flag, container = "-project", projs[0]
 	case len(projs) > 1:
-		return nil, kit.Usagef("xcodebuild: several projects (%s): pass --command 'xcodebuild test -project NAME -scheme SCHEME'", strings.Join(projs, ", "))
+		return nil, adapters.Usagef("xcodebuild: several projects (%s): pass --command 'xcodebuild test -project NAME -scheme SCHEME'", strings.Join(projs, ", "))
 	default:
-		return nil, kit.Usagef("xcodebuild: no .xcworkspace or .xcodeproj in %s", req.ProjectRoot)
+		return nil, adapters.Usagef("xcodebuild: no .xcworkspace or .xcodeproj in %s", req.ProjectRoot)
 	}
 	out, err := xcodeTool(ctx, req.ProjectRoot, req.Env, "xcodebuild", "-list", "-json", flag, container)
 	if err != nil {
-		return nil, kit.Usagef("xcodebuild: cannot list the schemes (%v): pass --command 'xcodebuild test %s %s -scheme SCHEME'", err, flag, container)
+		return nil, adapters.Usagef("xcodebuild: cannot list the schemes (%v): pass --command 'xcodebuild test %s %s -scheme SCHEME'", err, flag, container)
 	}
 	var list xcodeList
 	if err := json.Unmarshal(jsonPart(out), &list); err != nil {
-		return nil, kit.Usagef("xcodebuild: cannot read `xcodebuild -list -json`: %v", err)
+		return nil, adapters.Usagef("xcodebuild: cannot read `xcodebuild -list -json`: %v", err)
 	}
 	var schemes, targets []string
 	name := strings.TrimSuffix(strings.TrimSuffix(container, ".xcworkspace"), ".xcodeproj")
@@ -233,9 +233,9 @@ func xcodePlanCommand(ctx context.Context, req adapters.Request, p *xcodeParser)
 	case slices.Contains(schemes, name):
 		scheme = name
 	case len(schemes) == 0:
-		return nil, kit.Usagef("xcodebuild: %s has no shared scheme: share one in Xcode (Product > Scheme > Manage Schemes > Shared), or pass --command with -scheme", container)
+		return nil, adapters.Usagef("xcodebuild: %s has no shared scheme: share one in Xcode (Product > Scheme > Manage Schemes > Shared), or pass --command with -scheme", container)
 	default:
-		return nil, kit.Usagef("xcodebuild: %s has several schemes (%s) and none is named %s: pass --command 'xcodebuild test %s %s -scheme NAME'", container, strings.Join(schemes, ", "), name, flag, shell.Quote(container))
+		return nil, adapters.Usagef("xcodebuild: %s has several schemes (%s) and none is named %s: pass --command 'xcodebuild test %s %s -scheme NAME'", container, strings.Join(schemes, ", "), name, flag, shell.Quote(container))
 	}
 	p.scheme = scheme
 	p.procs[scheme] = true
@@ -275,7 +275,7 @@ func xcodeDestination(ctx context.Context, root, container string, env []string)
 	}
 	out, err := xcodeTool(ctx, root, env, "xcrun", "simctl", "list", "-j", "devices", "available")
 	if err != nil {
-		return "", kit.Usagef("xcodebuild: cannot list the simulators (%v): pass --command with -destination (for example 'platform=macOS')", err)
+		return "", adapters.Usagef("xcodebuild: cannot list the simulators (%v): pass --command with -destination (for example 'platform=macOS')", err)
 	}
 	var sims struct {
 		Devices map[string][]struct {
@@ -286,7 +286,7 @@ func xcodeDestination(ctx context.Context, root, container string, env []string)
 		} `json:"devices"`
 	}
 	if err := json.Unmarshal(jsonPart(out), &sims); err != nil {
-		return "", kit.Usagef("xcodebuild: cannot read `xcrun simctl list -j`: %v", err)
+		return "", adapters.Usagef("xcodebuild: cannot read `xcrun simctl list -j`: %v", err)
 	}
 	type sim struct{ runtime, name, udid, state string }
 	var iphones []sim
@@ -307,7 +307,7 @@ func xcodeDestination(ctx context.Context, root, container string, env []string)
 		}
 	}
 	if len(iphones) == 0 {
-		return "", kit.Usagef("xcodebuild: no available iPhone simulator: create one (Xcode > Window > Devices and Simulators, or xcrun simctl create), or pass --command with -destination")
+		return "", adapters.Usagef("xcodebuild: no available iPhone simulator: create one (Xcode > Window > Devices and Simulators, or xcrun simctl create), or pass --command with -destination")
 	}
 	pick := iphones[0]
 	for _, s := range iphones {
@@ -377,7 +377,7 @@ func xcodeLevel(root string, l adapters.Level, targets []string) ([]string, erro
 		}
 	}
 	if len(sel) == 0 {
-		return nil, kit.Usagef("xcodebuild: nothing names the %s level: add a test plan named %s…xctestplan or a test target named …%sTests (test plans: %s; targets: %s), or pass --test", l,
+		return nil, adapters.Usagef("xcodebuild: nothing names the %s level: add a test plan named %s…xctestplan or a test target named …%sTests (test plans: %s; targets: %s), or pass --test", l,
 			strings.ToUpper(string(l[:1]))+string(l[1:]), strings.ToUpper(string(l[:1]))+string(l[1:]), orNone(plans), orNone(targets))
 	}
 	return sel, nil
