@@ -57,7 +57,9 @@ import (
 //     fails the tests still running in it. The Go runtime's signal reports
 //     ([signal SIGSEGV: …], a SIGABRT goroutine dump), "fatal error: …",
 //     go test's "signal: killed" and its -timeout panic are crash evidence;
-//     a plain panic is only a failure of its test.
+//     a plain panic is only a failure of its test. The SIGQUIT dump strobe
+//     asks for when it stops a run (Exit.StoppedBy) fails nothing: its
+//     tests stay running.
 //   - A package that fails although none of its tests failed (TestMain
 //     exits non-zero, init panics) is recorded as a failed test named after
 //     the package, so the failure is not lost.
@@ -388,6 +390,11 @@ type goParser struct {
 	buildFailed bool
 	buildLines  []string // "FAIL pkg [build failed]", for want of errors
 	crash       *report.Crash
+	// quit are the packages whose binary ended in a SIGQUIT goroutine
+	// dump, settled in Finish: the dump strobe asks for when it stops a
+	// run leaves the tests running (stuck, timed out), anyone else's is a
+	// crash.
+	quit []goQuit
 
 	// text holds lines that were not test2json events: the go command's own
 	// messages on stderr, or noise on stdout.
@@ -398,6 +405,12 @@ type goParser struct {
 	tests      int  // test events seen (start or end)
 	pkgFailed  bool // a package failed
 	pkgStarted bool // a package's tests started
+}
+
+// goQuit is a package's end event held back until Finish.
+type goQuit struct {
+	pkg *goPackage
+	e   goEvent
 }
 
 // goPackage is the state of one package's test binary.
@@ -653,6 +666,10 @@ func (p *goParser) packageEvent(pkg *goPackage, e *goEvent) {
 		if e.FailedBuild != "" {
 			pkg.build = true
 			p.buildFailed = true
+		}
+		if pkg.trace != nil && pkg.trace.signal == "SIGQUIT" {
+			p.quit = append(p.quit, goQuit{pkg, *e})
+			return
 		}
 		p.packageEnd(pkg, e)
 	}
@@ -958,9 +975,6 @@ func (tr *goTrace) crash() *report.Crash {
 		sig, indicator = tr.exitSignal, "test_binary_signaled"
 	}
 	switch {
-	case sig == "SIGQUIT":
-		// The goroutine dump the stuck detector asks for, not a crash.
-		return nil
 	case sig != "":
 		c.Type = report.CrashUnknown
 		for _, s := range goSignals {
@@ -1158,6 +1172,11 @@ func trimMessage(s string) string {
 }
 
 func (p *goParser) Finish(exit report.Exit) Outcome {
+	if exit.StoppedBy == "" {
+		for _, q := range p.quit {
+			p.packageEnd(q.pkg, &q.e)
+		}
+	}
 	if p.buildFailed && len(p.buildErrs) == 0 {
 		// Build output whose build-fail never came (the stream was cut
 		// short), else whatever the go command said.
