@@ -964,7 +964,13 @@ func goSignalByText(text string) string {
 }
 
 // crash reads crash evidence from a trace; nil for a plain panic, which
-// is a failure of its test and not a crash.
+// is a failure of its test and not a crash. Its exit code is left to
+// Finish: the process strobe ran is go test, which exits 1 however its
+// test binary ended. A signal the Go runtime caught (a nil dereference's
+// SIGSEGV, turned into a panic; a SIGABRT dump, after which the binary
+// exits 2) is evidence, named in the message and the crash's type, not a
+// signal anything died of; a test binary that go test saw die of a signal
+// ("signal: killed") did.
 func (tr *goTrace) crash() *report.Crash {
 	c := &report.Crash{Message: trimMessage(strings.Join(tr.message, "\n")), RunningTests: tr.running}
 	if tr.test != "" && !slices.Contains(c.RunningTests, tr.test) {
@@ -979,8 +985,10 @@ func (tr *goTrace) crash() *report.Crash {
 		c.Type = report.CrashUnknown
 		for _, s := range goSignals {
 			if s.name == sig {
-				c.Type, c.Signal, c.SignalName = s.typ, int(s.sig), s.name
-				c.ExitCode = 128 + int(s.sig)
+				c.Type = s.typ
+				if indicator == "test_binary_signaled" {
+					c.Signal, c.SignalName = int(s.sig), s.name
+				}
 			}
 		}
 		c.Indicators = []string{indicator}
@@ -994,8 +1002,7 @@ func (tr *goTrace) crash() *report.Crash {
 			}
 		}
 	case tr.fatal:
-		// The runtime exits 2 after a fatal error.
-		c.Type, c.ExitCode, c.Indicators = report.CrashUnknown, 2, []string{"go_runtime_fatal_error"}
+		c.Type, c.Indicators = report.CrashUnknown, []string{"go_runtime_fatal_error"}
 	default:
 		return nil
 	}
@@ -1193,7 +1200,12 @@ func (p *goParser) Finish(exit report.Exit) Outcome {
 			p.buildErrs = []report.BuildError{{Message: trimMessage(msg)}}
 		}
 	}
-	out := Outcome{BuildFailed: p.buildFailed, BuildErrors: p.buildErrs, Crash: p.crash}
+	out := Outcome{BuildFailed: p.buildFailed, BuildErrors: p.buildErrs}
+	if p.crash != nil {
+		c := *p.crash
+		c.ExitCode = exit.Code
+		out.Crash = &c
+	}
 	if out.BuildFailed || out.Crash != nil || p.tests > 0 || p.pkgFailed {
 		return out
 	}
