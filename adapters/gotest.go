@@ -538,6 +538,16 @@ func (p *goParser) event(e *goEvent) {
 	}
 	switch e.Action {
 	case "run", "pass", "bench", "skip":
+		if tr := pkg.trace; tr != nil && tr.timeout {
+			// test2json holds a test's pass back until the next line, so
+			// the alarm's panic, printed as that test finished, comes
+			// before its pass: the binary still dies, and of the tests
+			// still running.
+			if tr.test == e.Test {
+				tr.test = ""
+			}
+			break
+		}
 		// The binary lives on: what looked like its dying words was a
 		// test's output.
 		pkg.trace = nil
@@ -700,6 +710,8 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 			f = p.traceFailure(tr, name)
 			t.traced = true
 		case t.subFailed:
+		case tr != nil && tr.timeout:
+			f = &report.Failure{Message: fmt.Sprintf("did not finish: go test's -timeout ended the test binary while it ran (%s)", tr.header)}
 		case tr != nil:
 			f = &report.Failure{Message: fmt.Sprintf("did not finish: the test binary died while %s ran (%s)", tr.test, tr.header)}
 		default:

@@ -536,6 +536,36 @@ func TestGoRealCrash(t *testing.T) {
 	}
 }
 
+// TestGoTimeoutBeforePass: test2json holds a test's pass event back until
+// the next line, so go test's timeout panic, printed as a test finished,
+// lands in that test's output before its pass. The run is still a timeout
+// naming the tests the alarm found running (a real recording).
+func TestGoTimeoutBeforePass(t *testing.T) {
+	name := "crash-timeout-late-pass"
+	root := testutil.Fixture("go", "crash")
+	lines := goReadLines(t, filepath.Join("testdata", "go", name+".jsonl"))
+	for i, l := range lines {
+		lines[i] = strings.ReplaceAll(l, "{{ROOT}}", root)
+	}
+	got := parseGo(t, root, "example.com/crash", lines, nil, goExited(1))
+	running := []string{"TestLate/5", "TestLate/6", "TestLate/7", "TestLate/8", "TestLate/9"}
+	c := got.Outcome.Crash
+	if c == nil || c.Type != report.CrashTimeout || !reflect.DeepEqual(c.Indicators, []string{"go_test_timeout"}) ||
+		!reflect.DeepEqual(c.RunningTests, running) || c.ExitCode != 1 {
+		t.Fatalf("crash = %+v, want a timeout naming %v", c, running)
+	}
+	tests := goByName(got.Tests)
+	if s := tests["example.com/crash/lateparallel TestLate/4"].Status; s != report.TestPassed {
+		t.Errorf("TestLate/4, whose output held the panic, is %s; want passed", s)
+	}
+	for _, name := range running {
+		f := tests["example.com/crash/lateparallel "+name].Failure
+		if f == nil || !strings.Contains(f.Message, "test timed out after 1s") {
+			t.Errorf("%s failure %+v, want the timeout named", name, f)
+		}
+	}
+}
+
 func TestGoRealBroken(t *testing.T) {
 	rec, out := runGo(t, "broken", Request{})
 	if !out.BuildFailed {
