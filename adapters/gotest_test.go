@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -531,6 +532,40 @@ func TestGoRealCrash(t *testing.T) {
 			got, _ := rec.Lookup("example.com/crash/"+c.pkg, c.test)
 			if got.Status != report.TestFailed || got.Failure == nil || got.Failure.File != c.file || got.Failure.Line != c.line {
 				t.Errorf("%s = %s, failure %+v, want failed at %s:%d", c.test, got.Status, got.Failure, c.file, c.line)
+			}
+		})
+	}
+}
+
+// TestGoSIGQUIT: the goroutine dump strobe asks for when it stops a run
+// fails nothing (the test stays running, for the runner to count as stuck
+// or timed out); the same dump with no stop of strobe's is a crash.
+func TestGoSIGQUIT(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("..", "stuck", "testdata", "godeadlock"))
+	lines := goReadLines(t, filepath.Join("testdata", "go", "sigquit", "busyloop.jsonl"))
+	for i, l := range lines {
+		lines[i] = strings.ReplaceAll(l, "{{ROOT}}", root)
+	}
+	for _, tc := range []struct {
+		stoppedBy string
+		status    report.TestStatus
+		crash     bool
+	}{
+		{report.StoppedStuck, report.TestRunning, false},
+		{report.StoppedTimeout, report.TestRunning, false},
+		{"", report.TestFailed, true},
+	} {
+		t.Run("stopped by "+cmp.Or(tc.stoppedBy, "nobody"), func(t *testing.T) {
+			exit := goExited(1)
+			exit.StoppedBy = tc.stoppedBy
+			got := parseGo(t, root, "godeadlock", lines, nil, exit)
+			test := goByName(got.Tests)["godeadlock TestBusyLoop"]
+			if test.Status != tc.status || len(got.Tests) != 1 {
+				t.Errorf("tests %v, TestBusyLoop %s; want it alone and %s", goTestNames(got.Tests), test.Status, tc.status)
+			}
+			c := got.Outcome.Crash
+			if (c != nil) != tc.crash || c != nil && (!strings.HasPrefix(c.Message, "SIGQUIT: quit") || !reflect.DeepEqual(c.Indicators, []string{"go_runtime_signal"})) {
+				t.Errorf("crash %+v, want one: %v", c, tc.crash)
 			}
 		})
 	}
