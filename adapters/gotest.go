@@ -57,7 +57,9 @@ import (
 //     fails the tests still running in it. The Go runtime's signal reports
 //     ([signal SIGSEGV: …], a SIGABRT goroutine dump), "fatal error: …",
 //     go test's "signal: killed" and its -timeout panic are crash evidence;
-//     a plain panic is only a failure of its test.
+//     a plain panic is only a failure of its test. The SIGQUIT dump strobe
+//     asks for when it stops a run (Exit.StoppedBy) fails nothing: its
+//     tests stay running.
 //   - A package that fails although none of its tests failed (TestMain
 //     exits non-zero, init panics) is recorded as a failed test named after
 //     the package, so the failure is not lost.
@@ -388,6 +390,11 @@ type goParser struct {
 	buildFailed bool
 	buildLines  []string // "FAIL pkg [build failed]", for want of errors
 	crash       *report.Crash
+	// quit are the packages whose binary ended in a SIGQUIT goroutine
+	// dump, settled in Finish: the dump strobe asks for when it stops a
+	// run leaves the tests running (stuck, timed out), anyone else's is a
+	// crash.
+	quit []goQuit
 
 	// text holds lines that were not test2json events: the go command's own
 	// messages on stderr, or noise on stdout.
@@ -398,6 +405,12 @@ type goParser struct {
 	tests      int  // test events seen (start or end)
 	pkgFailed  bool // a package failed
 	pkgStarted bool // a package's tests started
+}
+
+// goQuit is a package's end event held back until Finish.
+type goQuit struct {
+	pkg *goPackage
+	e   goEvent
 }
 
 // goPackage is the state of one package's test binary.
@@ -525,6 +538,16 @@ func (p *goParser) event(e *goEvent) {
 	}
 	switch e.Action {
 	case "run", "pass", "bench", "skip":
+		if tr := pkg.trace; tr != nil && tr.timeout {
+			// test2json holds a test's pass back until the next line, so
+			// the alarm's panic, printed as that test finished, comes
+			// before its pass: the binary still dies, and of the tests
+			// still running.
+			if tr.test == e.Test {
+				tr.test = ""
+			}
+			break
+		}
 		// The binary lives on: what looked like its dying words was a
 		// test's output.
 		pkg.trace = nil
@@ -654,6 +677,10 @@ func (p *goParser) packageEvent(pkg *goPackage, e *goEvent) {
 			pkg.build = true
 			p.buildFailed = true
 		}
+		if pkg.trace != nil && pkg.trace.signal == "SIGQUIT" {
+			p.quit = append(p.quit, goQuit{pkg, *e})
+			return
+		}
 		p.packageEnd(pkg, e)
 	}
 }
@@ -683,6 +710,8 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 			f = p.traceFailure(tr, name)
 			t.traced = true
 		case t.subFailed:
+		case tr != nil && tr.timeout:
+			f = &report.Failure{Message: fmt.Sprintf("did not finish: go test's -timeout ended the test binary while it ran (%s)", tr.header)}
 		case tr != nil:
 			f = &report.Failure{Message: fmt.Sprintf("did not finish: the test binary died while %s ran (%s)", tr.test, tr.header)}
 		default:
@@ -947,7 +976,13 @@ func goSignalByText(text string) string {
 }
 
 // crash reads crash evidence from a trace; nil for a plain panic, which
-// is a failure of its test and not a crash.
+// is a failure of its test and not a crash. Its exit code is left to
+// Finish: the process strobe ran is go test, which exits 1 however its
+// test binary ended. A signal the Go runtime caught (a nil dereference's
+// SIGSEGV, turned into a panic; a SIGABRT dump, after which the binary
+// exits 2) is evidence, named in the message and the crash's type, not a
+// signal anything died of; a test binary that go test saw die of a signal
+// ("signal: killed") did.
 func (tr *goTrace) crash() *report.Crash {
 	c := &report.Crash{Message: trimMessage(strings.Join(tr.message, "\n")), RunningTests: tr.running}
 	if tr.test != "" && !slices.Contains(c.RunningTests, tr.test) {
@@ -958,15 +993,14 @@ func (tr *goTrace) crash() *report.Crash {
 		sig, indicator = tr.exitSignal, "test_binary_signaled"
 	}
 	switch {
-	case sig == "SIGQUIT":
-		// The goroutine dump the stuck detector asks for, not a crash.
-		return nil
 	case sig != "":
 		c.Type = report.CrashUnknown
 		for _, s := range goSignals {
 			if s.name == sig {
-				c.Type, c.Signal, c.SignalName = s.typ, int(s.sig), s.name
-				c.ExitCode = 128 + int(s.sig)
+				c.Type = s.typ
+				if indicator == "test_binary_signaled" {
+					c.Signal, c.SignalName = int(s.sig), s.name
+				}
 			}
 		}
 		c.Indicators = []string{indicator}
@@ -980,8 +1014,7 @@ func (tr *goTrace) crash() *report.Crash {
 			}
 		}
 	case tr.fatal:
-		// The runtime exits 2 after a fatal error.
-		c.Type, c.ExitCode, c.Indicators = report.CrashUnknown, 2, []string{"go_runtime_fatal_error"}
+		c.Type, c.Indicators = report.CrashUnknown, []string{"go_runtime_fatal_error"}
 	default:
 		return nil
 	}
@@ -1158,6 +1191,11 @@ func trimMessage(s string) string {
 }
 
 func (p *goParser) Finish(exit report.Exit) Outcome {
+	if exit.StoppedBy == "" {
+		for _, q := range p.quit {
+			p.packageEnd(q.pkg, &q.e)
+		}
+	}
 	if p.buildFailed && len(p.buildErrs) == 0 {
 		// Build output whose build-fail never came (the stream was cut
 		// short), else whatever the go command said.
@@ -1174,7 +1212,12 @@ func (p *goParser) Finish(exit report.Exit) Outcome {
 			p.buildErrs = []report.BuildError{{Message: trimMessage(msg)}}
 		}
 	}
-	out := Outcome{BuildFailed: p.buildFailed, BuildErrors: p.buildErrs, Crash: p.crash}
+	out := Outcome{BuildFailed: p.buildFailed, BuildErrors: p.buildErrs}
+	if p.crash != nil {
+		c := *p.crash
+		c.ExitCode = exit.Code
+		out.Crash = &c
+	}
 	if out.BuildFailed || out.Crash != nil || p.tests > 0 || p.pkgFailed {
 		return out
 	}
