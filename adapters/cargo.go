@@ -831,6 +831,9 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 		s.done = s.done || m.Event == "ok" || m.Event == "failed"
 		return
 	}
+	if m.Name == "" {
+		return // not libtest's: its test events always name the test
+	}
 	switch m.Event {
 	case "started":
 		p.sawTest = true
