@@ -29,7 +29,7 @@ const fuzzBudget = 10 * time.Second
 // fuzzMaxSeed bounds a seed taken from a recording. Every execution replays
 // its whole input, so a 900 KB seed would make each mutation of it slow; its
 // first part keeps the format's structure.
-const fuzzMaxSeed = 128 << 10
+const fuzzMaxSeed = 32 << 10
 
 // fuzzSeed reads a recording for a seed, cut after its last line that fits
 // in fuzzMaxSeed.
