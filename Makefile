@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/strobe
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build demo test test-short bench vet clean
+.PHONY: build demo test test-short bench vet fuzz clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/strobe
@@ -24,6 +24,11 @@ test-short:
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+
+# Each fuzz target for a bounded count (plain `make test` runs them on their
+# seeds only). FUZZTIME=20s for a quick pass, FUZZ=FuzzCargo for one target.
+fuzz:
+	@GO=$(GO) ./scripts/fuzz.sh
 
 # Benchmarks compare strobe with what it wraps, side by side in one run.
 bench: build
