@@ -192,9 +192,20 @@ func fuzzJSONRPC(line []byte) bool {
 	return err == nil
 }
 
-// fuzzCheckError checks that line is a JSON-RPC error response.
+// fuzzCheckError checks that line is a JSON-RPC error response, or a
+// batch of them (the SDK answers a batch of calls with one).
 func fuzzCheckError(t *testing.T, line []byte) {
 	t.Helper()
+	var batch []json.RawMessage
+	if json.Unmarshal(line, &batch) == nil {
+		if len(batch) == 0 {
+			t.Errorf("answer %q is an empty batch", line)
+		}
+		for _, m := range batch {
+			fuzzCheckError(t, m)
+		}
+		return
+	}
 	var m struct {
 		Version string `json:"jsonrpc"`
 		ID      any    `json:"id"`
