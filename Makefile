@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/strobe
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build demo test test-short bench vet cross clean
+.PHONY: build demo test test-short bench vet cross fuzz clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/strobe
@@ -34,6 +34,11 @@ vet:
 cross:
 	GOOS=darwin GOARCH=arm64 $(GO) vet ./... && GOOS=darwin GOARCH=arm64 $(GO) build ./...
 	GOOS=darwin GOARCH=amd64 $(GO) vet ./... && GOOS=darwin GOARCH=amd64 $(GO) build ./...
+
+# Each fuzz target for a bounded count (plain `make test` runs them on their
+# seeds only). FUZZTIME=20s for a quick pass, FUZZ=FuzzCargo for one target.
+fuzz:
+	@GO=$(GO) ./scripts/fuzz.sh
 
 # Benchmarks compare strobe with what it wraps, side by side in one run.
 bench: build

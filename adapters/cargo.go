@@ -1005,6 +1005,9 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 		}
 		return
 	}
+	if m.Name == "" {
+		return // not libtest's: its test events always name the test
+	}
 	switch m.Event {
 	case "started":
 		p.sawTest = true

@@ -316,7 +316,7 @@ func parseGDB(out []byte) []Stack {
 			cur = &stacks[len(stacks)-1]
 			continue
 		}
-		if rest, ok := strings.CutPrefix(line, "STROBE-GOROUTINE "); ok {
+		if rest, ok := strings.CutPrefix(line, "STROBE-GOROUTINE "); ok && len(strings.Fields(rest)) > 0 {
 			f := strings.Fields(rest)
 			name := "goroutine " + f[0]
 			if len(f) > 1 {
