@@ -146,7 +146,7 @@ func TestConnectionLimit(t *testing.T) {
 	}
 	_, err := Dial(p, NewHello("test"))
 	var ae *AccessError
-	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "serves 3 connections, its limit") {
+	if !errors.As(err, &ae) || !strings.Contains(err.Error(), "serves its limit of 3 connections") {
 		t.Fatalf("connection over the limit: %v, want a refusal that says why", err)
 	}
 	for _, c := range conns[1:] {

@@ -197,11 +197,11 @@ func (d *Daemon) accept(ctx context.Context, ln *net.UnixListener) {
 			continue
 		}
 		d.conns.Add(1)
-		if n := d.open.Add(1); n > int64(cmp.Or(d.opts.maxConns, maxConns)) {
+		if limit := cmp.Or(d.opts.maxConns, maxConns); d.open.Add(1) > int64(limit) {
 			go func() {
 				defer d.conns.Done()
 				defer d.open.Add(-1)
-				d.refuseBusy(c, n-1)
+				d.refuseBusy(c, limit)
 			}()
 			continue
 		}
@@ -217,15 +217,15 @@ func (d *Daemon) accept(ctx context.Context, ln *net.UnixListener) {
 // refuseBusy answers a connection over the limit with the reason, once the
 // client has said hello (closing before it reads would make its hello
 // fail, which it takes for no daemon, and it would start another).
-func (d *Daemon) refuseBusy(c *net.UnixConn, open int64) {
+func (d *Daemon) refuseBusy(c *net.UnixConn, limit int) {
 	defer c.Close()
-	d.log.Warn("refused a connection: too many open", zap.Int64("open", open))
+	d.log.Warn("refused a connection: too many open", zap.Int("limit", limit))
 	c.SetDeadline(time.Now().Add(2 * time.Second))
 	if _, err := readLine(bufio.NewReaderSize(c, connBufSize), maxHelloLine); err != nil {
 		return
 	}
 	writeLine(c, Welcome{Strobe: protocolVersion, Version: d.opts.Version, Build: BuildID(), PID: os.Getpid(),
-		Error: fmt.Sprintf("the strobe daemon (pid %d) serves %d connections, its limit: close agent sessions or strobe commands you no longer use, then retry", os.Getpid(), open)})
+		Error: fmt.Sprintf("the strobe daemon (pid %d) serves its limit of %d connections: close agent sessions or strobe commands you no longer use, then retry", os.Getpid(), limit)})
 }
 
 // serveConn checks who is calling, reads the hello, answers it, then speaks
