@@ -14,6 +14,10 @@
 //   - BenchmarkFloodRSS: strobe's own peak resident memory while a test
 //     prints 200 MB, runner in process (--no-daemon), so the one process
 //     measured holds everything (target: at most 64 MiB).
+//   - BenchmarkDaemonRSS: the daemon's peak RSS while a run through it
+//     prints 200 MB (generic, go, cargo; target: at most 64 MiB), and its
+//     RSS around 1,000 MCP sessions opened at once and closed (target: back
+//     within 10% of its idle size within a minute, no fd left).
 //
 // Run them with `make bench`. They do not use bin/strobe: they build strobe
 // into a temporary directory, so the binary measured is the current source. Every benchmark reports its figures with b.ReportMetric and a
