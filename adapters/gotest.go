@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -376,6 +375,7 @@ const (
 )
 
 type goParser struct {
+	dec   goDecoder
 	rec   *Recorder
 	root  string
 	mods  []goModule
@@ -479,7 +479,7 @@ func newGoParser(rec *Recorder, root string, mods []goModule, rerun []string, hi
 func (p *goParser) Line(s Stream, b []byte, cut bool) {
 	if s == Stdout && len(b) > 0 && b[0] == '{' {
 		var e goEvent
-		if json.Unmarshal(b, &e) == nil && e.Action != "" {
+		if p.dec.decode(b, &e) && e.Action != "" {
 			p.event(&e)
 			return
 		}
