@@ -21,6 +21,7 @@ import (
 // json.Unmarshal makes of the line.
 type goDecoder struct {
 	pkg, test string // the last event's, reused when the next repeats them
+	key, val  []byte // unescaped keys and values, reused from event to event
 }
 
 // decode fills e from the JSON object b and says whether b is one.
@@ -45,7 +46,7 @@ func (d *goDecoder) fast(b []byte, e *goEvent) bool {
 		return skipSpace(b, i+1) == len(b)
 	}
 	for {
-		key, n, ok := jsonString(b, i)
+		key, n, ok := jsonString(b, i, &d.key)
 		if !ok {
 			return false
 		}
@@ -58,7 +59,7 @@ func (d *goDecoder) fast(b []byte, e *goEvent) bool {
 			return false
 		}
 		if b[i] == '"' {
-			v, n, ok := jsonString(b, i)
+			v, n, ok := jsonString(b, i, &d.val)
 			if !ok || !d.setString(e, key, v) {
 				return false
 			}
@@ -165,15 +166,21 @@ func skipSpace(b []byte, i int) int {
 
 // jsonString reads the string starting at b[i] (a quote) and returns its
 // value and the index after it. The value aliases b when nothing was
-// escaped. ok is false on bad JSON, invalid UTF-8 (which encoding/json
-// replaces) and a lone surrogate escape.
-func jsonString(b []byte, i int) (v []byte, next int, ok bool) {
+// escaped, and *buf otherwise, which it reuses. ok is false on bad JSON,
+// invalid UTF-8 (which encoding/json replaces) and a lone surrogate escape.
+func jsonString(b []byte, i int, buf *[]byte) (v []byte, next int, ok bool) {
 	if i >= len(b) || b[i] != '"' {
 		return nil, 0, false
 	}
 	start := i + 1
 	ascii := true
 	for j := start; j < len(b); j++ {
+		for j < len(b) && plainASCII[b[j]] {
+			j++
+		}
+		if j == len(b) {
+			break
+		}
 		switch c := b[j]; {
 		case c == '"':
 			if !ascii && !utf8.Valid(b[start:j]) {
@@ -181,19 +188,32 @@ func jsonString(b []byte, i int) (v []byte, next int, ok bool) {
 			}
 			return b[start:j], j + 1, true
 		case c == '\\':
-			return unescape(b, start, j)
+			v, next, ok := unescape((*buf)[:0], b, start, j)
+			if ok {
+				*buf = v
+			}
+			return v, next, ok
 		case c < 0x20:
 			return nil, 0, false
-		case c >= utf8.RuneSelf:
+		default:
 			ascii = false
 		}
 	}
 	return nil, 0, false
 }
 
-// unescape continues jsonString from the first backslash at b[j].
-func unescape(b []byte, start, j int) ([]byte, int, bool) {
-	out := make([]byte, 0, j-start+16)
+// plainASCII marks the bytes a JSON string holds as they are: printable
+// ASCII but the quote and the backslash.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// unescape continues jsonString from the first backslash at b[j], appending the
+// value to out.
+func unescape(out, b []byte, start, j int) ([]byte, int, bool) {
 	out = append(out, b[start:j]...)
 	for j < len(b) {
 		c := b[j]

@@ -566,7 +566,7 @@ func (t *goTest) read(line string) {
 		}
 		return
 	}
-	if m := goLocLine.FindStringSubmatch(line); m != nil {
+	if m := goLocMatch(line); m != nil {
 		n, _ := strconv.Atoi(m[3])
 		t.loc = &report.Failure{File: m[2], Line: n, Message: trimMessage(m[4])}
 		t.locIndent, t.inLoc = m[1], true
@@ -823,6 +823,9 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 
 // newGoTrace recognises the first line of a dying test binary's report.
 func newGoTrace(line string) *goTrace {
+	if !maybeGoTrace(line) {
+		return nil
+	}
 	tr := &goTrace{header: line, inMessage: true}
 	switch {
 	case strings.HasPrefix(line, "panic: "):
@@ -830,7 +833,7 @@ func newGoTrace(line string) *goTrace {
 		tr.timeout = strings.HasPrefix(line, "panic: test timed out after ")
 	case strings.HasPrefix(line, "fatal error: "):
 		tr.fatal = true
-	case goSignalDump.MatchString(line):
+	case isGoSignalDump(line):
 		tr.fatal = true
 		tr.signal = goSignalDump.FindStringSubmatch(line)[1]
 	case strings.HasPrefix(line, "signal: "):
