@@ -70,7 +70,13 @@ type variant struct {
 // that really execute the tests, "go-uncached" gives strobe the command
 // `go test -count=1 ./...` (--command; strobe adds -json) and compares it
 // with `go test -count=1 ./...`, plus `go test -count=1 -json ./...` by hand.
-// No GOFLAGS are set.
+// "go-print" does the same on a module whose one test prints a million
+// lines: each is an event strobe decodes. No GOFLAGS are set.
+//
+// The peer, another tool that gives structured results for the same work,
+// runs in the same rotation: gotestsum (--format pkgname, the go test
+// command after --) for go, cargo-nextest for cargo when it is installed.
+// strobe's ratio must be at most the target and below the peer's.
 func BenchmarkOverhead(b *testing.B) {
 	b.Run("cargo", func(b *testing.B) {
 		testutil.RequireTool(b, "cargo")
