@@ -136,6 +136,7 @@ type Detector struct {
 	lastCapture time.Time
 	target      ProcKey // the process sampled
 	syms        symbolJobs
+	symbolsRead ProcKey // the process last sampled with its copy's symbols
 }
 
 type threadKey struct {
@@ -468,21 +469,24 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	}
 	evidence := describeWaits(blocked)
 	d.setWarning(fmt.Sprintf("possible %s: no output for %s, %s CPU, %s; confirming", kind, round(silence), pct(cpu), evidence))
+	// While a stripped Go binary's copy with symbols links, the threads
+	// are sampled; the goroutines are read as soon as it is there.
 	sym, linking, symErr := d.goSymbols(ctx, target)
-	if linking {
-		// The goroutines tell a ticker's poll from a deadlock: no
-		// verdict on the threads alone while they can still be read.
-		return nil
-	}
-	if now.Sub(d.lastCapture) >= sampleSpacing(silence)-d.cfg.Tick/2 {
+	first := sym != "" && d.symbolsRead != target.ProcKey
+	if first || now.Sub(d.lastCapture) >= sampleSpacing(silence)-d.cfg.Tick/2 {
 		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, Opts{Goroutines: true, Symbols: sym})
 		if symErr != nil {
 			c.Reason = strings.TrimPrefix(c.Reason+"; linking the Go test binary with symbols: "+symErr.Error(), "; ")
 		}
 		c.at = now
 		d.lastCapture = now
+		if sym != "" {
+			d.symbolsRead = target.ProcKey
+		}
 		c.busy = blockedTIDs(blocked, target.ProcKey)
-		if len(d.samples) > 0 && !sameStacks(d.samples[len(d.samples)-1], c) {
+		// The first goroutines after threads compare with nothing: the
+		// threads' samples before say nothing moved.
+		if len(d.samples) > 0 && !sameStacks(d.samples[len(d.samples)-1], c) && !(first && isGoroutines(c)) {
 			d.samples = nil // still changing: start over
 			d.since = now
 		}
@@ -490,6 +494,11 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	}
 	if len(d.samples) == 0 {
 		return nil // sampled the moment before, for another suspicion
+	}
+	if linking {
+		// The goroutines tell a ticker's poll from a deadlock: no
+		// verdict on the threads alone while they can still be read.
+		return nil
 	}
 	if gk, ok := goroutineKind(d.samples[len(d.samples)-1], goTicking(views)); ok {
 		switch gk {
@@ -676,6 +685,9 @@ func goTicking(views []threadView) bool {
 	}
 	return false
 }
+
+// isGoroutines says whether a capture holds goroutines, not threads.
+func isGoroutines(c Capture) bool { return c.Tool == "gdb+runtime-gdb.py" || c.Tool == "go-sigquit" }
 
 // At is when the capture was taken (by the detector's clock).
 func (c Capture) At() time.Time { return c.at }

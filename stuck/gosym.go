@@ -18,17 +18,39 @@ import (
 // addresses, its data sections shifted by a few bytes each, so gdb reads
 // the live process with that copy's symbols relocated section by section.
 
-var goTables sync.Map // exe path → *gosym.Table, or nil when unreadable
+// goTables keeps the function tables read last: a suspicion reads the
+// same binary and its copy every half second, and the daemon sees new
+// test binaries in every run, so only a few are kept.
+var goTables struct {
+	sync.Mutex
+	recent []goTableEntry // newest last
+}
+
+type goTableEntry struct {
+	exe string
+	t   *gosym.Table // nil when unreadable
+}
+
+const goTablesKept = 8
 
 // goTable is the function table of a Go binary's .gopclntab, nil when it
 // has none.
 func goTable(exe string) *gosym.Table {
-	if v, ok := goTables.Load(exe); ok {
-		t, _ := v.(*gosym.Table)
-		return t
+	goTables.Lock()
+	for _, e := range goTables.recent {
+		if e.exe == exe {
+			goTables.Unlock()
+			return e.t
+		}
 	}
+	goTables.Unlock()
 	t, _ := readGoTable(exe)
-	goTables.Store(exe, t)
+	goTables.Lock()
+	defer goTables.Unlock()
+	if len(goTables.recent) == goTablesKept {
+		goTables.recent = goTables.recent[1:]
+	}
+	goTables.recent = append(goTables.recent, goTableEntry{exe, t})
 	return t
 }
 

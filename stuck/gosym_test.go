@@ -173,3 +173,85 @@ func TestGoRelocation(t *testing.T) {
 		t.Error("another program's symbols accepted")
 	}
 }
+
+// optsStacker records the options of each capture.
+type optsStacker struct {
+	fakeStacker
+	opts []Opts
+}
+
+func (s *optsStacker) Stacks(ctx context.Context, pid int, exe string, opt Opts) Capture {
+	s.opts = append(s.opts, opt)
+	c := s.fakeStacker.Stacks(ctx, pid, exe, opt)
+	if opt.Symbols != "" {
+		c.Tool = "gdb+runtime-gdb.py"
+	}
+	return c
+}
+
+// TestNoVerdictWhileGoSymbolsLink: threads blocked in a stripped Go test
+// binary are no deadlock while the copy with symbols links (they cannot
+// tell a ticker's poll from one); once it is there the goroutines are read
+// with it at once, and the threads' samples before count.
+func TestNoVerdictWhileGoSymbolsLink(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bin := inspectBinary(self); !bin.isGo || bin.dwarf {
+		t.Skip("the test binary is not stripped (go test -c?)")
+	}
+	clock := &fakeClock{t: start}
+	p := ProcSample{ProcKey: ProcKey{PID: 10, Start: 1}, Name: "pkg.test", Exe: self,
+		Threads: []ThreadSample{thread(10, 'S', lock, 1, 1), thread(11, 'S', lock, 1, 1)}}
+	stacker := &optsStacker{fakeStacker: fakeStacker{frames: []Frame{{Func: "main.lockAThenB"}}}}
+	release := make(chan struct{})
+	links := 0
+	d := New(Config{Root: 1, Clock: clock, Stacker: stacker,
+		View:       &fakeView{clock: clock, procs: func(int) []ProcSample { return []ProcSample{p} }},
+		LastOutput: func() time.Time { return start },
+		GoSymbols: func(ctx context.Context, got ProcSample) (string, error) {
+			links++
+			<-release
+			return "/tmp/copy.test", nil
+		},
+	})
+	step := func(until time.Duration) *Verdict {
+		for ; clock.t.Sub(start) < until; clock.t = clock.t.Add(DefaultTick) {
+			if v := d.Step(context.Background()); v != nil {
+				return v
+			}
+		}
+		return nil
+	}
+	if v := step(6 * time.Second); v != nil {
+		t.Fatalf("verdict %q while the symbols link", v.Diagnosis)
+	}
+	linking := len(stacker.opts)
+	if linking == 0 {
+		t.Error("no thread samples while the symbols link")
+	}
+	for _, o := range stacker.opts {
+		if o.Symbols != "" {
+			t.Errorf("capture with %+v while the symbols link", o)
+		}
+	}
+	close(release)
+	for d.readySymbols(p) == "" {
+		time.Sleep(time.Millisecond)
+	}
+	released := clock.t
+	v := step(12 * time.Second)
+	if v == nil || v.Kind != Deadlock {
+		t.Fatalf("verdict %+v, want a deadlock once the symbols are there", v)
+	}
+	if took := clock.t.Sub(released); took > DefaultTick {
+		t.Errorf("verdict %v after the symbols came, want at the first step", took)
+	}
+	if links != 1 {
+		t.Errorf("linked %d times, want once", links)
+	}
+	if o := stacker.opts[len(stacker.opts)-1]; o.Symbols != "/tmp/copy.test" || !o.Goroutines {
+		t.Errorf("last capture with %+v, want the goroutines with the copy's symbols", o)
+	}
+}
