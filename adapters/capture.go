@@ -58,3 +58,13 @@ func (cargo) IsHarnessThread(p Proc, tid int, name string) bool { return tid == 
 func (gotest) IsTestProcess(p Proc) bool {
 	return strings.HasSuffix(filepath.Base(p.Exe), ".test") || strings.HasSuffix(p.Name, ".test")
 }
+
+// SymbolLinker is implemented by an adapter whose test binaries run
+// without the symbols the stuck detector needs to read them live (go test
+// strips its binaries, and linking every one with DWARF would cost every
+// run). LinkSymbols links a copy of p's binary with them into out, with
+// the code unchanged, from the run's plan and environment; the detector
+// asks only once a test process looks stuck.
+type SymbolLinker interface {
+	LinkSymbols(ctx context.Context, p Proc, plan *Plan, env []string, out string) error
+}

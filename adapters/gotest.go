@@ -139,31 +139,8 @@ func (gotest) Plan(req Request, rec *Recorder) (*Plan, error) {
 		}
 		argv, rerun = goCommand(req.Command, levelFlags, levelRun, req.Test)
 	}
-	argv = goKeepSymbols(argv)
 	p := newGoParser(rec, req.ProjectRoot, readGoModules(req.ProjectRoot), rerun, goNoTestsHint(req, run))
 	return &Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
-}
-
-// goSymbols keeps the symbols and DWARF that go test strips from the
-// binaries it runs, so that the stuck detector can read a live test's
-// goroutines (gdb with Go's runtime-gdb.py) and its threads' stacks
-// (eu-stack) without killing it. Only the link step changes. The DWARF is
-// left uncompressed: zlib was nearly half of what the DWARF adds to a link
-// (about 50 ms of CPU per test binary), and gdb and eu-stack read it as well.
-const goSymbols = "-ldflags=-s=false -w=false -compressdwarf=false"
-
-// goKeepSymbols adds goSymbols unless the command sets its own -ldflags
-// (which go test would replace by ours: the last one wins).
-func goKeepSymbols(argv []string) []string {
-	for _, a := range argv[2:] {
-		if a == "-args" || a == "--args" {
-			break
-		}
-		if name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && name == "ldflags" {
-			return argv
-		}
-	}
-	return append([]string{argv[0], argv[1], goSymbols}, argv[2:]...)
 }
 
 // goValueFlags are the go test and build flags that take their value as

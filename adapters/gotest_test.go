@@ -58,18 +58,18 @@ func TestGoPlan(t *testing.T) {
 		req  Request
 		want []string
 	}{
-		{"all", Request{}, []string{"go", "test", goSymbols, "-json", "./..."}},
-		{"unit", Request{Level: LevelUnit}, []string{"go", "test", goSymbols, "-json", "-short", "./..."}},
-		{"integration", Request{Level: LevelIntegration}, []string{"go", "test", goSymbols, "-json", "-tags", "integration", "-run", "^TestIntegration", "./..."}},
-		{"e2e", Request{Level: LevelE2E}, []string{"go", "test", goSymbols, "-json", "-tags", "e2e", "-run", "^TestE2E", "./..."}},
-		{"test", Request{Test: "TestFoo"}, []string{"go", "test", goSymbols, "-json", "-run", "^TestFoo$", "./..."}},
-		{"subtest with spaces", Request{Test: "TestFoo/sub case"}, []string{"go", "test", goSymbols, "-json", "-run", "^TestFoo$/^sub_case$", "./..."}},
-		{"subtest with metacharacters", Request{Test: "TestCases/1_+_2_=_3"}, []string{"go", "test", goSymbols, "-json", "-run", `^TestCases$/^1_\+_2_=_3$`, "./..."}},
-		{"integration test", Request{Level: LevelIntegration, Test: "TestIntegrationDB"}, []string{"go", "test", goSymbols, "-json", "-tags", "integration", "-run", "^TestIntegrationDB$", "./..."}},
-		{"command", Request{Command: []string{"go", "test", "-race", "./pkg/..."}}, []string{"go", "test", goSymbols, "-json", "-race", "./pkg/..."}},
-		{"command with -json", Request{Command: []string{"go", "test", "-json", "./pkg"}}, []string{"go", "test", goSymbols, "-json", "./pkg"}},
-		{"command and test", Request{Command: []string{"go", "test", "./pkg", "-args", "-x"}, Test: "TestA"}, []string{"go", "test", goSymbols, "-json", "./pkg", "-run", "^TestA$", "-args", "-x"}},
-		{"command and level", Request{Command: []string{"go", "test", "-run", "Mine", "./..."}, Level: LevelE2E}, []string{"go", "test", goSymbols, "-json", "-tags", "e2e", "-run", "^TestE2E", "-run", "Mine", "./..."}},
+		{"all", Request{}, []string{"go", "test", "-json", "./..."}},
+		{"unit", Request{Level: LevelUnit}, []string{"go", "test", "-json", "-short", "./..."}},
+		{"integration", Request{Level: LevelIntegration}, []string{"go", "test", "-json", "-tags", "integration", "-run", "^TestIntegration", "./..."}},
+		{"e2e", Request{Level: LevelE2E}, []string{"go", "test", "-json", "-tags", "e2e", "-run", "^TestE2E", "./..."}},
+		{"test", Request{Test: "TestFoo"}, []string{"go", "test", "-json", "-run", "^TestFoo$", "./..."}},
+		{"subtest with spaces", Request{Test: "TestFoo/sub case"}, []string{"go", "test", "-json", "-run", "^TestFoo$/^sub_case$", "./..."}},
+		{"subtest with metacharacters", Request{Test: "TestCases/1_+_2_=_3"}, []string{"go", "test", "-json", "-run", `^TestCases$/^1_\+_2_=_3$`, "./..."}},
+		{"integration test", Request{Level: LevelIntegration, Test: "TestIntegrationDB"}, []string{"go", "test", "-json", "-tags", "integration", "-run", "^TestIntegrationDB$", "./..."}},
+		{"command", Request{Command: []string{"go", "test", "-race", "./pkg/..."}}, []string{"go", "test", "-json", "-race", "./pkg/..."}},
+		{"command with -json", Request{Command: []string{"go", "test", "-json", "./pkg"}}, []string{"go", "test", "-json", "./pkg"}},
+		{"command and test", Request{Command: []string{"go", "test", "./pkg", "-args", "-x"}, Test: "TestA"}, []string{"go", "test", "-json", "./pkg", "-run", "^TestA$", "-args", "-x"}},
+		{"command and level", Request{Command: []string{"go", "test", "-run", "Mine", "./..."}, Level: LevelE2E}, []string{"go", "test", "-json", "-tags", "e2e", "-run", "^TestE2E", "-run", "Mine", "./..."}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
