@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/strobe
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build demo test test-short bench vet cross clean
+.PHONY: build demo test test-short bench vet cross fuzz clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/strobe
@@ -14,9 +14,12 @@ demo: build
 	@./examples/demo.sh $(BIN)
 
 # The whole suite, real frameworks included. CI=true turns a missing tool
-# into a failure instead of a skip.
+# into a failure instead of a skip. -p 1: one package at a time, because the
+# stuck detector's tests judge a spinning test by its CPU share, and on two
+# cores another package's cargo or CMake build beside them starves it (the
+# tests inside a package still run in parallel).
 test: vet cross
-	$(GO) test -count=1 -timeout 14m ./...
+	$(GO) test -p 1 -count=1 -timeout 18m ./...
 
 test-short:
 	$(GO) test -short ./...
@@ -34,6 +37,11 @@ vet:
 cross:
 	GOOS=darwin GOARCH=arm64 $(GO) vet ./... && GOOS=darwin GOARCH=arm64 $(GO) build ./...
 	GOOS=darwin GOARCH=amd64 $(GO) vet ./... && GOOS=darwin GOARCH=amd64 $(GO) build ./...
+
+# Each fuzz target for a bounded count (plain `make test` runs them on their
+# seeds only). FUZZTIME=20s for a quick pass, FUZZ=FuzzCargo for one target.
+fuzz:
+	@GO=$(GO) ./scripts/fuzz.sh
 
 # Benchmarks compare strobe with what it wraps, side by side in one run.
 bench: build

@@ -36,3 +36,13 @@ type Harnesser interface {
 type StackCapturer interface {
 	CaptureStacks(ctx context.Context, p Proc) (threads []report.Thread, reason string)
 }
+
+// SymbolLinker is implemented by an adapter whose test binaries run
+// without the symbols the stuck detector needs to read them live (go test
+// strips its binaries, and linking every one with DWARF would cost every
+// run). LinkSymbols links a copy of p's binary with them into out, with
+// the code unchanged, from the run's plan and environment; the detector
+// asks only once a test process looks stuck.
+type SymbolLinker interface {
+	LinkSymbols(ctx context.Context, p Proc, plan *Plan, env []string, out string) error
+}

@@ -3,17 +3,24 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"strobe/daemon"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -128,7 +135,6 @@ func flood(b *testing.B, dir, test string, want report.Status, env []string) {
 		b.Fatalf("no reading of /proc/%d/status while strobe ran", cmd.Process.Pid)
 	}
 
-	mib := func(n int64) float64 { return float64(n) / (1 << 20) }
 	b.ReportMetric(mib(own.peak), "strobe-peak-MiB")
 	b.ReportMetric(mib(tree), "tree-maxrss-MiB")
 	b.ReportMetric(wall.Seconds(), "wall-s")
@@ -203,4 +209,281 @@ func statusField(status []byte, name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// BenchmarkDaemonRSS measures the daemon's own resident memory, the process
+// that lives for hours:
+//
+//   - flood-generic, flood-go, flood-cargo: its peak (VmHWM) while one run
+//     through it prints 200 MB (a shell loop, TestFlood, flood_then_fail),
+//     each in a fresh daemon (target: at most 64 MiB).
+//   - burst: 1,000 connections that say hello, initialize an MCP session
+//     and sit idle, all open at once, then closed; its RSS before, at the
+//     peak, just after, and after a minute idle (target: back within 10%
+//     of its size before the burst within that minute), and its open file
+//     descriptors after (target: as before).
+//
+// STROBE_BENCH_HEAP_DIR=dir has the daemon write heap profiles there (see
+// cmd/strobe/heapprofile.go): at the end of a flood and after the burst.
+func BenchmarkDaemonRSS(b *testing.B) {
+	b.Run("flood-generic", func(b *testing.B) {
+		dir := b.TempDir()
+		script := filepath.Join(dir, "flood.sh")
+		line := strings.Repeat("flood ", 16)
+		body := fmt.Sprintf("#!/bin/sh\nyes '%s' | head -c %d\n", line, 200<<20)
+		if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		daemonFlood(b, dir, []string{"--framework", "generic", "--command", script}, "", nil)
+	})
+	b.Run("flood-go", func(b *testing.B) {
+		testutil.RequireTool(b, "go")
+		dir := testutil.Fixture("go", "stress")
+		warmUp(b, dir, "go", "test", "-count=1", "-run", "^$", "./...")
+		daemonFlood(b, dir, []string{"--test", "TestFlood"}, report.Passed, []string{"GOFLAGS=-count=1"})
+	})
+	b.Run("flood-cargo", func(b *testing.B) {
+		testutil.RequireTool(b, "cargo")
+		dir := testutil.Fixture("cargo", "stress")
+		warmUp(b, dir, "cargo", "test", "--tests", "--no-run")
+		daemonFlood(b, dir, []string{"--test", "flood_then_fail"}, report.Failed, nil)
+	})
+	b.Run("burst", daemonBurst)
+}
+
+// benchDaemon is a `strobe daemon` started for one benchmark.
+type benchDaemon struct {
+	home string
+	pid  int
+	heap string // where it writes heap profiles, or ""
+}
+
+// startDaemon starts `strobe daemon --idle 0` in a fresh STROBE_HOME and
+// waits until it answers; the benchmark's cleanup stops it.
+func startDaemon(b *testing.B, env ...string) *benchDaemon {
+	b.Helper()
+	cmd := exec.Command(strobeBin(b), "daemon", "--idle", "0")
+	// Registered before daemonHome's stop, so it runs after it.
+	b.Cleanup(func() {
+		if cmd.Process != nil {
+			cmd.Wait()
+		}
+	})
+	d := &benchDaemon{home: daemonHome(b), heap: os.Getenv("STROBE_BENCH_HEAP_DIR")}
+	cmd.Env = append(append(os.Environ(), "STROBE_HOME="+d.home), env...)
+	if d.heap != "" {
+		cmd.Env = append(cmd.Env, "STROBE_HEAP_PROFILE_DIR="+d.heap)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	d.pid = cmd.Process.Pid
+	p, err := daemon.PathsIn(d.home)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		c, err := daemon.Dial(p, daemon.Hello{Strobe: 1, Version: "bench", PID: os.Getpid()})
+		if err == nil {
+			c.Close()
+			return d
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("the daemon did not answer: %v", err)
+		}
+	}
+}
+
+// heapProfile has the daemon write a heap profile named after the
+// benchmark, when profiles were asked for.
+func (d *benchDaemon) heapProfile(b *testing.B, what string) {
+	if d.heap == "" {
+		return
+	}
+	before, _ := filepath.Glob(filepath.Join(d.heap, "heap-*.pprof"))
+	syscall.Kill(d.pid, syscall.SIGUSR1)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		after, _ := filepath.Glob(filepath.Join(d.heap, "heap-*.pprof"))
+		if len(after) > len(before) {
+			for _, f := range after {
+				if !slices.Contains(before, f) {
+					name := filepath.Join(d.heap, strings.ReplaceAll(b.Name(), "/", "-")+"-"+what+".pprof")
+					os.Rename(f, name)
+					b.Logf("heap profile: %s", name)
+				}
+			}
+			return
+		}
+	}
+	b.Logf("no heap profile from the daemon")
+}
+
+// procStatus reads a field of /proc/PID/status in bytes (kB fields).
+func procStatus(pid int, name string) int64 {
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	v, _ := statusField(st, name)
+	kb, _ := strconv.ParseInt(strings.TrimSuffix(v, " kB"), 10, 64)
+	return kb << 10
+}
+
+func openFDs(pid int) int {
+	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	return len(fds)
+}
+
+func mib(n int64) float64 { return float64(n) / (1 << 20) }
+
+// daemonFlood runs `strobe test DIR ARGS --json` through a fresh daemon
+// and measures the daemon's peak RSS meanwhile.
+func daemonFlood(b *testing.B, dir string, args []string, want report.Status, env []string) {
+	d := startDaemon(b)
+	idle := procStatus(d.pid, "VmRSS")
+	cmd := exec.Command(strobeBin(b), append([]string{"test", dir, "--json"}, args...)...)
+	cmd.Env = append(append(os.Environ(), "STROBE_HOME="+d.home), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	done := make(chan struct{})
+	peak := make(chan hwm, 1)
+	go func() { peak <- pollHWM(d.pid, done) }()
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	close(done)
+	own := <-peak
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		b.Fatal(err)
+	}
+	var resp report.Response
+	if err := json.Unmarshal(stdout.Bytes(), &resp); err != nil {
+		b.Fatalf("strobe's response: %v\n%s\n%s", err, tail(stdout.Bytes(), 2000), tail(stderr.Bytes(), 2000))
+	}
+	if want != "" && resp.Status != want {
+		b.Errorf("strobe answered %s, want %s:\n%s", resp.Status, want, tail(stdout.Bytes(), 2000))
+	}
+	if !resp.Truncated {
+		b.Errorf("truncated not set after 200 MB of output")
+	}
+	d.heapProfile(b, "after")
+	after := procStatus(d.pid, "VmRSS")
+	b.ReportMetric(mib(own.peak), "daemon-peak-MiB")
+	b.ReportMetric(mib(after), "daemon-after-MiB")
+	verdict := "met"
+	if own.peak > rssTarget {
+		verdict = "MISSED"
+	}
+	record(b, "daemon peak RSS %.1f MiB during the run (idle before %.1f MiB, %.1f MiB just after; status %s in %.1fs; target <= %d MiB: %s)",
+		mib(own.peak), mib(idle), mib(after), resp.Status, wall.Seconds(), rssTarget>>20, verdict)
+}
+
+const (
+	// burstConns is how many connections the burst opens at once.
+	burstConns = 1000
+	// burstIdle is how long the daemon has to return to its size.
+	burstIdle = time.Minute
+)
+
+// daemonBurst opens burstConns MCP sessions at once, closes them, and
+// follows the daemon's RSS for burstIdle.
+func daemonBurst(b *testing.B) {
+	d := startDaemon(b)
+	p, err := daemon.PathsIn(d.home)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Its idle size is after one session: what the first one sets up for
+	// good (the tools' schemas) is not the burst's.
+	c, err := daemon.Dial(p, daemon.NewHello("bench"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if cs, err := mcp.NewClient(&mcp.Implementation{Name: "burst", Version: "1"}, nil).Connect(context.Background(), c.Transport(), nil); err == nil {
+		cs.Close()
+	}
+	c.Close()
+	time.Sleep(10 * time.Second) // the daemon's trim after it
+	idle, idleFDs := procStatus(d.pid, "VmRSS"), openFDs(d.pid)
+
+	var (
+		mu       sync.Mutex
+		sessions []*mcp.ClientSession
+		refused  []string
+	)
+	h := daemon.NewHello("bench")
+	sem := make(chan struct{}, 32)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range burstConns {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			c, err := daemon.Dial(p, h)
+			if err != nil {
+				mu.Lock()
+				refused = append(refused, err.Error())
+				mu.Unlock()
+				return
+			}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "burst", Version: "1"}, nil).Connect(context.Background(), c.Transport(), nil)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				c.Close()
+				refused = append(refused, err.Error())
+				return
+			}
+			sessions = append(sessions, cs)
+		}()
+	}
+	wg.Wait()
+	opened := time.Since(start)
+	open := procStatus(d.pid, "VmRSS")
+	openFD := openFDs(d.pid)
+	d.heapProfile(b, "open")
+	for _, cs := range sessions {
+		cs.Close()
+	}
+	// The daemon notices each close on its next read.
+	var fds int
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if fds = openFDs(d.pid); fds <= idleFDs || time.Now().After(deadline) {
+			break
+		}
+	}
+	time.Sleep(time.Second)
+	after := procStatus(d.pid, "VmRSS")
+	d.heapProfile(b, "closed")
+	var back time.Duration
+	rss := after
+	for t0 := time.Now(); time.Since(t0) < burstIdle; time.Sleep(time.Second) {
+		rss = procStatus(d.pid, "VmRSS")
+		if back == 0 && rss <= idle+idle/10 {
+			back = time.Since(t0)
+		}
+	}
+	peak := procStatus(d.pid, "VmHWM")
+	for i, r := range refused {
+		if i < 3 {
+			b.Logf("refused: %s", r)
+		}
+	}
+	b.ReportMetric(mib(idle), "idle-MiB")
+	b.ReportMetric(mib(peak), "peak-MiB")
+	b.ReportMetric(mib(after), "closed-MiB")
+	b.ReportMetric(mib(rss), "after-idle-MiB")
+	verdict := "met"
+	if back == 0 || fds > idleFDs {
+		verdict = "MISSED"
+	}
+	backText := "not within " + burstIdle.String()
+	if back > 0 {
+		backText = "back after " + back.Round(time.Second).String()
+	}
+	record(b, "%d connections (%d served, %d refused) in %.1fs: daemon RSS idle %.1f MiB, %.1f MiB with them open (peak %.1f), %.1f MiB once closed, %.1f MiB after %v idle (%s); fds %d idle, %d open, %d after; target: within 10%% of idle in %v, no fd left: %s",
+		burstConns, len(sessions), len(refused), opened.Seconds(), mib(idle), mib(open), mib(peak), mib(after), mib(rss), burstIdle, backText, idleFDs, openFD, fds, burstIdle, verdict)
 }

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,6 +26,23 @@ import (
 // it exits.
 const DefaultIdle = 30 * time.Minute
 
+const (
+	// maxConns bounds the connections served at once. Each costs a few
+	// goroutines and buffers; agents hold one per session, so even a busy
+	// machine stays far below, and a runaway client cannot grow the daemon
+	// without end. The ones over it are refused with a reason.
+	maxConns = 256
+	// trimDelay is how long after the last connection closed or run ended
+	// the daemon gives its free memory back to the system. Go's runtime
+	// would do so only after its next GC, which an idle daemon reaches by
+	// the 2-minute forced GC, and then gradually.
+	trimDelay = 5 * time.Second
+	// connBufSize is the read buffer of a connection: the hello and the MCP
+	// messages are small, and readLine grows past it for a long line. At
+	// 64 KiB, 1,000 idle connections held 64 MiB.
+	connBufSize = 4 << 10
+)
+
 // Options configure a daemon.
 type Options struct {
 	Paths   Paths
@@ -38,6 +56,9 @@ type Options struct {
 	// noReaper leaves out the reaper process (in-process tests, whose
 	// executable is not strobe).
 	noReaper bool
+	// maxConns and trimDelay replace the defaults when not zero (tests).
+	maxConns  int
+	trimDelay time.Duration
 }
 
 // ErrRunning is returned by Run when another daemon already serves.
@@ -59,6 +80,8 @@ type Daemon struct {
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*atomic.Int64 // calls not answered yet
 	conns    sync.WaitGroup
+	open     atomic.Int64 // connections being served
+	trim     *trimmer
 }
 
 // Run serves until ctx is cancelled (SIGTERM, SIGINT), a client asks it to
@@ -100,11 +123,14 @@ func Run(ctx context.Context, opts Options) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	d := &Daemon{opts: opts, log: opts.Log, ctx: sctx, reg: newRegistry(retainResults), schemas: mcp.NewSchemaCache(),
-		started: time.Now(), stopCh: make(chan struct{}), sessions: map[*mcp.ServerSession]*atomic.Int64{}}
+		started: time.Now(), stopCh: make(chan struct{}), sessions: map[*mcp.ServerSession]*atomic.Int64{},
+		trim: newTrimmer(cmp.Or(opts.trimDelay, trimDelay))}
+	defer d.trim.stop()
 	d.reg.onDone = func(e *entry) {
 		r := e.Result()
 		d.log.Info("run finished", zap.String("runId", r.RunID), zap.String("status", string(r.Status)), zap.Duration("took", e.finishedAt().Sub(e.started)))
 		d.touch()
+		d.trim.soon() // the run's output buffers are garbage now
 	}
 	d.touch()
 	d.log.Info("daemon started", zap.Int("pid", os.Getpid()), zap.String("version", opts.Version), zap.String("build", BuildID()),
@@ -171,11 +197,35 @@ func (d *Daemon) accept(ctx context.Context, ln *net.UnixListener) {
 			continue
 		}
 		d.conns.Add(1)
+		if limit := cmp.Or(d.opts.maxConns, maxConns); d.open.Add(1) > int64(limit) {
+			go func() {
+				defer d.conns.Done()
+				defer d.open.Add(-1)
+				d.refuseBusy(c, limit)
+			}()
+			continue
+		}
 		go func() {
 			defer d.conns.Done()
+			defer d.trim.soon() // its buffers and goroutines are garbage now
+			defer d.open.Add(-1)
 			d.serveConn(ctx, c)
 		}()
 	}
+}
+
+// refuseBusy answers a connection over the limit with the reason, once the
+// client has said hello (closing before it reads would make its hello
+// fail, which it takes for no daemon, and it would start another).
+func (d *Daemon) refuseBusy(c *net.UnixConn, limit int) {
+	defer c.Close()
+	d.log.Warn("refused a connection: too many open", zap.Int("limit", limit))
+	c.SetDeadline(time.Now().Add(2 * time.Second))
+	if _, err := readLine(bufio.NewReaderSize(c, connBufSize), maxHelloLine); err != nil {
+		return
+	}
+	writeLine(c, Welcome{Strobe: protocolVersion, Version: d.opts.Version, Build: BuildID(), PID: os.Getpid(),
+		Error: fmt.Sprintf("the strobe daemon (pid %d) serves its limit of %d connections: close agent sessions or strobe commands you no longer use, then retry", os.Getpid(), limit)})
 }
 
 // serveConn checks who is calling, reads the hello, answers it, then speaks
@@ -192,7 +242,7 @@ func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn) {
 		return
 	}
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	br := bufio.NewReaderSize(c, 64<<10)
+	br := bufio.NewReaderSize(c, connBufSize)
 	line, err := readLine(br, maxHelloLine)
 	if err != nil {
 		if !errors.Is(err, io.EOF) {

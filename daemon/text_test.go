@@ -4,47 +4,22 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"strobe/report"
 )
 
-// startInProcess runs a daemon in this process for the test's lifetime and
-// returns a client session connected to it.
-func startInProcess(t *testing.T) *mcp.ClientSession {
+// mcpSession opens an MCP client session to a daemon run in this process
+// for the test's lifetime.
+func mcpSession(t *testing.T) *mcp.ClientSession {
 	t.Helper()
-	home, err := os.MkdirTemp("/tmp", "sdt") // short: the socket path has a length limit
+	p := startInProcess(t, Options{})
+	c, err := Dial(p, NewHello("test"))
 	if err != nil {
 		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(home) })
-	p, err := PathsIn(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ended := make(chan error, 1)
-	go func() { ended <- Run(ctx, Options{Paths: p, Version: "test", noReaper: true}) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-ended; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
-	var c *Conn
-	for deadline := time.Now().Add(5 * time.Second); ; {
-		if c, err = Dial(p, NewHello("test")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal(err)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 	cs, err := NewClient("test", nil).Connect(context.Background(), c.Transport(), nil)
 	if err != nil {
@@ -58,7 +33,7 @@ func startInProcess(t *testing.T) *mcp.ClientSession {
 // report.Response's field order (status first, as strobe test --json
 // prints it), on one line, for each tool.
 func TestTextContent(t *testing.T) {
-	cs := startInProcess(t)
+	cs := mcpSession(t)
 	zero := int64(0)
 	root := t.TempDir()
 	calls := []struct {

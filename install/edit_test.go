@@ -69,7 +69,7 @@ func TestJSONEdits(t *testing.T) {
 	}{
 		{name: "empty object", in: "{}", want: "{\n  \"mcpServers\": {\n    \"strobe\": {\n      \"command\": \"/bin/strobe\",\n      \"args\": [\"mcp\"]\n    }\n  }\n}", roundTrip: true},
 		{name: "empty container with a comment", in: "{\"mcpServers\": {\n  // none yet\n}}\n",
-			want: "{\"mcpServers\": {\n  // none yet\n  \"strobe\": {\n    \"command\": \"/bin/strobe\",\n    \"args\": [\"mcp\"]\n  }\n}}\n"},
+			want: "{\"mcpServers\": {\n  // none yet\n  \"strobe\": {\n    \"command\": \"/bin/strobe\",\n    \"args\": [\"mcp\"]\n  }\n}}\n", roundTrip: true},
 		{name: "tabs and trailing commas", in: "{\n\t\"mcpServers\": {\n\t\t\"a\": 1,\n\t},\n}\n",
 			want: "{\n\t\"mcpServers\": {\n\t\t\"a\": 1,\n\t\t\"strobe\": {\n\t\t\t\"command\": \"/bin/strobe\",\n\t\t\t\"args\": [\"mcp\"]\n\t\t},\n\t},\n}\n", roundTrip: true},
 		{name: "comment after the last member", in: "{\n  \"mcpServers\": {\n    \"a\": 1 // mine\n  }\n}\n",

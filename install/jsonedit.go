@@ -304,6 +304,9 @@ func (d *jsonDoc) removeMember(v *hujson.Value, i int) {
 	switch {
 	case n == 1 && !hasComment(d.src[open+1:close]):
 		d.src = splice(d.src, open+1, close, "")
+	case n == 1 && owned:
+		// Beside a comment: insertMember gave the member a line of its own.
+		d.src = splice(d.src, lineStart(d.src, m.Name.StartOffset), lineEnd(d.src, end), "")
 	case n == 1:
 		d.src = splice(d.src, m.Name.StartOffset, end, "")
 	case i == n-1:

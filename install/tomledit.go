@@ -241,8 +241,10 @@ func tomlRemove(name string, src []byte, path []string) ([]byte, error) {
 		for i := s.header; i <= s.last; i++ {
 			inStrobe[i] = true
 		}
+		// The blank line tomlSet put before the table is nl after a line
+		// ending, which in a file of mixed endings need not be nl.
 		from := e.start
-		if from >= 2*len(nl) && string(src[from-2*len(nl):from]) == nl+nl {
+		if before := src[:from]; bytes.HasSuffix(before, []byte(nl)) && bytes.HasSuffix(before[:len(before)-len(nl)], []byte("\n")) {
 			from -= len(nl)
 		}
 		edits = append(edits, edit{from, exprs[s.last].end, ""})

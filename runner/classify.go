@@ -88,9 +88,10 @@ func classify(e ending) (report.Status, *report.Crash) {
 		if len(c.RunningTests) == 0 {
 			c.RunningTests = e.running
 		}
-		if c.ExitCode == 0 {
-			c.ExitCode = e.exit.Code
-		}
+		// The exit code is the process's own, whatever signal the
+		// adapter read in its output: under a launcher (cargo test, go
+		// test) that is the launcher's, not the test binary's.
+		c.ExitCode = e.exit.Code
 		return report.Crashed, &c
 	case e.failed > 0:
 		crash.Type = report.CrashTestFailure

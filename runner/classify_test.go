@@ -34,7 +34,7 @@ func TestClassify(t *testing.T) {
 		{"stuck beats signal", ending{exit: signaled(15), stuck: "deadlock", timedOut: true}, report.Stuck, report.CrashStopped, false},
 		{"build failure", ending{exit: exited(101), outcome: adapters.Outcome{BuildFailed: true}}, report.BuildFailed, report.CrashBuildFailure, false},
 		{"signal with the adapter's evidence", ending{exit: signaled(11), outcome: adapters.Outcome{Crash: &report.Crash{Type: report.CrashUnknown, RunningTests: []string{"t"}, Indicators: []string{"asan"}}}}, report.Crashed, report.CrashSegmentationFault, false},
-		{"crash seen in output", ending{exit: exited(101), recorded: 2, outcome: adapters.Outcome{Crash: &report.Crash{Type: report.CrashAbort, Signal: 6}}}, report.Crashed, report.CrashAbort, false},
+		{"crash seen in output", ending{exit: exited(101), recorded: 2, outcome: adapters.Outcome{Crash: &report.Crash{Type: report.CrashAbort, Signal: 6, ExitCode: 134}}}, report.Crashed, report.CrashAbort, false},
 		{"silent failure", ending{exit: exited(3), outputBytes: 10}, report.Crashed, report.CrashUnknown, true},
 		{"loud failure without markers", ending{exit: exited(2), outputBytes: 5000}, report.Failed, report.CrashUnknown, false},
 		{"non-zero although all passed", ending{exit: exited(1), recorded: 4}, report.Failed, report.CrashUnknown, false},
@@ -66,8 +66,10 @@ func TestClassify(t *testing.T) {
 				if c := tc.e.outcome.Crash; c != nil && len(c.RunningTests) > 0 && (len(crash.RunningTests) == 0 || crash.RunningTests[0] != c.RunningTests[0]) {
 					t.Errorf("running_tests = %v, want the adapter's %v", crash.RunningTests, c.RunningTests)
 				}
-				if tc.e.exit.Signaled && crash.ExitCode != 128+tc.e.exit.Signal {
-					t.Errorf("exit_code = %d, want %d", crash.ExitCode, 128+tc.e.exit.Signal)
+				// The exit code is the process's own (128+N for signal N),
+				// never one an adapter derived from a signal in the output.
+				if crash.ExitCode != tc.e.exit.Code {
+					t.Errorf("exit_code = %d, want the process's %d", crash.ExitCode, tc.e.exit.Code)
 				}
 			}
 		})

@@ -206,6 +206,11 @@ wait:
 		}
 	}
 	stopDetector()
+	if w.symbols != nil {
+		// The stacks are captured: the copies with symbols are no
+		// longer needed, and a link still under way was cancelled.
+		w.symbols.close()
+	}
 	// The leader is gone; nothing else of the run may stay: its group,
 	// then anything that left the group but carries the run id.
 	syscall.Kill(-p.pgid, syscall.SIGKILL)

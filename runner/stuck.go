@@ -35,6 +35,7 @@ type watch struct {
 	// test that prints its dump on SIGQUIT ends before the kill.
 	running   []string
 	onTimeout []report.StuckTest
+	symbols   *symbolLinks // nil when the adapter links no copies with symbols
 }
 
 // newWatch sets up the detector beside a run whose process is pid.
@@ -66,6 +67,10 @@ func (r *Run) newWatch(pid int) *watch {
 		cfg.Harness = func(p stuck.ProcSample, t stuck.ThreadSample) bool {
 			return h.IsHarnessThread(procOf(p), t.TID, t.Name)
 		}
+	}
+	if l, ok := r.adapter.(adapters.SymbolLinker); ok {
+		w.symbols = &symbolLinks{linker: l, run: r}
+		cfg.GoSymbols = w.symbols.link
 	}
 	w.det = stuck.New(cfg)
 	return w

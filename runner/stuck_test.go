@@ -184,6 +184,11 @@ func TestStuckGo(t *testing.T) {
 				return
 			}
 			checkStuckTest(t, resp, tc.test, tc.function, false, start)
+			// The runtime's SIGQUIT dump that gives the stacks ends the
+			// test binary: the stuck test must not be counted failed too.
+			if s := resp.Summary; s.Failed != 0 || s.Stuck != 1 || len(resp.Failures) != 0 {
+				t.Errorf("summary %+v with failures %+v, want one stuck test and none failed", *s, resp.Failures)
+			}
 		})
 	}
 }

@@ -139,8 +139,8 @@ func (d *v0) ident() string {
 
 // backref runs f at an earlier position of the symbol.
 func (d *v0) backref(f func() string) string {
-	pos := d.base62()
-	if d.bad || pos >= d.i || d.depth > 40 {
+	pos := d.base62() // wraps negative past 11 digits, as crate hashes do
+	if d.bad || pos < 0 || pos >= d.i || d.depth > 40 {
 		d.bad = true
 		return ""
 	}

@@ -90,6 +90,12 @@ type Config struct {
 	// waits say nothing about the test (libtest's main thread waits with
 	// a timeout for its test threads). Nil means none.
 	Harness func(p ProcSample, t ThreadSample) bool
+	// GoSymbols links a copy with DWARF of a Go test process's binary,
+	// which go test stripped (same code, same addresses), and answers its
+	// path: gdb reads the live goroutines with it. Called once per binary,
+	// in the background, when the process first looks blocked. Nil means
+	// stripped binaries go without goroutines.
+	GoSymbols func(ctx context.Context, p ProcSample) (string, error)
 
 	Tick                          time.Duration
 	QuietLock, QuietLoop, QuietIO time.Duration
@@ -129,6 +135,8 @@ type Detector struct {
 	samples     []Capture // stack samples taken during the current suspicion
 	lastCapture time.Time
 	target      ProcKey // the process sampled
+	syms        symbolJobs
+	symbolsRead ProcKey // the process last sampled with its copy's symbols
 }
 
 type threadKey struct {
@@ -461,12 +469,24 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	}
 	evidence := describeWaits(blocked)
 	d.setWarning(fmt.Sprintf("possible %s: no output for %s, %s CPU, %s; confirming", kind, round(silence), pct(cpu), evidence))
-	if now.Sub(d.lastCapture) >= sampleSpacing(silence)-d.cfg.Tick/2 {
-		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, Opts{Goroutines: true})
+	// While a stripped Go binary's copy with symbols links, the threads
+	// are sampled; the goroutines are read as soon as it is there.
+	sym, linking, symErr := d.goSymbols(ctx, target)
+	first := sym != "" && d.symbolsRead != target.ProcKey
+	if first || now.Sub(d.lastCapture) >= sampleSpacing(silence)-d.cfg.Tick/2 {
+		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, Opts{Goroutines: true, Symbols: sym})
+		if symErr != nil {
+			c.Reason = strings.TrimPrefix(c.Reason+"; linking the Go test binary with symbols: "+symErr.Error(), "; ")
+		}
 		c.at = now
 		d.lastCapture = now
+		if sym != "" {
+			d.symbolsRead = target.ProcKey
+		}
 		c.busy = blockedTIDs(blocked, target.ProcKey)
-		if len(d.samples) > 0 && !sameStacks(d.samples[len(d.samples)-1], c) {
+		// The first goroutines after threads compare with nothing: the
+		// threads' samples before say nothing moved.
+		if len(d.samples) > 0 && !sameStacks(d.samples[len(d.samples)-1], c) && !(first && isGoroutines(c)) {
 			d.samples = nil // still changing: start over
 			d.since = now
 		}
@@ -474,6 +494,11 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	}
 	if len(d.samples) == 0 {
 		return nil // sampled the moment before, for another suspicion
+	}
+	if linking {
+		// The goroutines tell a ticker's poll from a deadlock: no
+		// verdict on the threads alone while they can still be read.
+		return nil
 	}
 	if gk, ok := goroutineKind(d.samples[len(d.samples)-1], goTicking(views)); ok {
 		switch gk {
@@ -577,7 +602,8 @@ func (d *Detector) CaptureNow(ctx context.Context) (ProcSample, Capture, bool) {
 			break
 		}
 	}
-	return pick, d.cfg.Stacker.Stacks(ctx, pick.PID, pick.Exe, Opts{Goroutines: true, Lines: true}), true
+	opt := Opts{Goroutines: true, Lines: true, Symbols: d.readySymbols(pick)}
+	return pick, d.cfg.Stacker.Stacks(ctx, pick.PID, pick.Exe, opt), true
 }
 
 // testProcess picks the process to sample among the blocked threads'.
@@ -659,6 +685,9 @@ func goTicking(views []threadView) bool {
 	}
 	return false
 }
+
+// isGoroutines says whether a capture holds goroutines, not threads.
+func isGoroutines(c Capture) bool { return c.Tool == "gdb+runtime-gdb.py" || c.Tool == "go-sigquit" }
 
 // At is when the capture was taken (by the detector's clock).
 func (c Capture) At() time.Time { return c.at }

@@ -23,6 +23,7 @@ type Frame struct {
 	Func string
 	File string
 	Line int
+	pc   uint64 // the address eu-stack gave, to name it when the binary has no symbols
 }
 
 func (f Frame) String() string {
@@ -71,6 +72,9 @@ type Opts struct {
 	// instead of 50, and inlined frames, which come and go as a loop
 	// moves through its body, stay out of the comparison.
 	Lines bool
+	// Symbols is a copy of a stripped Go binary linked with DWARF (the
+	// same code), for its goroutines; "" when there is none.
+	Symbols string
 }
 
 // NativeStacker captures stacks with the tools found on PATH: eu-stack,
@@ -136,14 +140,10 @@ func (n *native) capture(ctx context.Context, pid int, exe string, opt Opts) Cap
 	var reasons []string
 	bin := inspectBinary(exe)
 	if bin.isGo && opt.Goroutines {
-		if !bin.dwarf {
-			reasons = append(reasons, "a Go test binary without symbols (go test strips them): goroutines come from the runtime's SIGQUIT dump at the verdict")
-		} else if n.gdb == "" || n.goGDB == "" {
-			reasons = append(reasons, "gdb or Go's runtime-gdb.py not found: goroutines come from the runtime's SIGQUIT dump at the verdict")
-		} else if c, err := gdbGoroutines(ctx, n.gdb, n.goGDB, pid); err == nil && len(c.Stacks) > 0 {
+		if c, reason := n.goroutines(ctx, pid, exe, bin, opt); len(c.Stacks) > 0 {
 			return c
-		} else if err != nil {
-			reasons = append(reasons, err.Error())
+		} else if reason != "" {
+			reasons = append(reasons, reason)
 		}
 	}
 	if n.euStack != "" {
@@ -153,6 +153,9 @@ func (n *native) capture(ctx context.Context, pid int, exe string, opt Opts) Cap
 		}
 		out, err := exec.CommandContext(ctx, n.euStack, args...).CombinedOutput()
 		stacks := parseEuStack(out)
+		if bin.isGo && !bin.dwarf {
+			symbolizeGo(stacks, exe, opt.Lines)
+		}
 		if len(stacks) > 0 {
 			return Capture{Tool: "eu-stack", Stacks: stacks, Reason: strings.Join(reasons, "; ")}
 		}
@@ -176,6 +179,33 @@ func (n *native) capture(ctx context.Context, pid int, exe string, opt Opts) Cap
 		reasons = append(reasons, "process gone")
 	}
 	return Capture{Tool: "proc", Stacks: stacks, Reason: strings.Join(reasons, "; ")}
+}
+
+// goroutines reads a Go program's goroutines through gdb and Go's
+// runtime-gdb.py: with the binary's own DWARF, or, for a binary go test
+// stripped, with opt.Symbols's relocated to it. It answers why not when it
+// cannot.
+func (n *native) goroutines(ctx context.Context, pid int, exe string, bin binaryInfo, opt Opts) (Capture, string) {
+	var load []string
+	switch {
+	case !bin.dwarf && opt.Symbols == "":
+		return Capture{}, "a Go test binary without symbols (go test strips them): goroutines come from the runtime's SIGQUIT dump at the verdict"
+	case n.gdb == "" || n.goGDB == "":
+		return Capture{}, "gdb or Go's runtime-gdb.py not found: goroutines come from the runtime's SIGQUIT dump at the verdict"
+	case !bin.dwarf:
+		cmd, err := goRelocation(exe, opt.Symbols)
+		if err != nil {
+			return Capture{}, "symbols for the Go test binary: " + err.Error()
+		}
+		// Arguments are not printed: gdb warns about some of them with
+		// relocated symbols, and they are not reported anyway.
+		load = []string{"set print frame-arguments none", cmd}
+	}
+	c, err := gdbGoroutines(ctx, n.gdb, n.goGDB, pid, load...)
+	if err != nil {
+		return Capture{}, err.Error()
+	}
+	return c, ""
 }
 
 // macStacks samples a process for a second with macOS's sample(1).
@@ -270,7 +300,11 @@ func parseEuStack(out []byte) []Stack {
 			if len(f) >= 3 {
 				fn = demangleRust(strings.Join(f[2:], " "))
 			}
-			cur.Frames = append(cur.Frames, Frame{Func: fn})
+			var pc uint64
+			if len(f) >= 2 {
+				pc, _ = strconv.ParseUint(strings.TrimPrefix(f[1], "0x"), 16, 64)
+			}
+			cur.Frames = append(cur.Frames, Frame{Func: fn, pc: pc})
 		case strings.HasPrefix(line, "    ") && cur != nil && len(cur.Frames) > 0:
 			fr := &cur.Frames[len(cur.Frames)-1]
 			fr.File, fr.Line = splitFileLine(strings.TrimSpace(line))
@@ -317,7 +351,7 @@ func parseGDB(out []byte) []Stack {
 			cur = &stacks[len(stacks)-1]
 			continue
 		}
-		if rest, ok := strings.CutPrefix(line, "STROBE-GOROUTINE "); ok {
+		if rest, ok := strings.CutPrefix(line, "STROBE-GOROUTINE "); ok && len(strings.Fields(rest)) > 0 {
 			f := strings.Fields(rest)
 			name := "goroutine " + f[0]
 			if len(f) > 1 {
@@ -386,7 +420,10 @@ for line in out.splitlines():
             print("STROBE-ERROR %s" % e)
 `
 
-func gdbGoroutines(ctx context.Context, gdb, runtimeGDB string, pid int) (Capture, error) {
+// gdbGoroutines runs the goroutine listing; load are gdb commands run
+// before runtime-gdb.py is loaded (the symbols of a binary go test
+// stripped).
+func gdbGoroutines(ctx context.Context, gdb, runtimeGDB string, pid int, load ...string) (Capture, error) {
 	script, err := os.CreateTemp("", "strobe-goroutines-*.py")
 	if err != nil {
 		return Capture{}, err
@@ -394,8 +431,12 @@ func gdbGoroutines(ctx context.Context, gdb, runtimeGDB string, pid int) (Captur
 	defer os.Remove(script.Name())
 	script.WriteString(gdbGoroutinesScript)
 	script.Close()
-	out, err := exec.CommandContext(ctx, gdb, "-p", strconv.Itoa(pid), "-batch", "-nx",
-		"-ex", "set pagination off", "-ex", "source "+runtimeGDB, "-ex", "source "+script.Name()).CombinedOutput()
+	args := []string{"-p", strconv.Itoa(pid), "-batch", "-nx", "-ex", "set pagination off"}
+	for _, c := range load {
+		args = append(args, "-ex", c)
+	}
+	args = append(args, "-ex", "source "+runtimeGDB, "-ex", "source "+script.Name())
+	out, err := exec.CommandContext(ctx, gdb, args...).CombinedOutput()
 	stacks := parseGDB(out)
 	if len(stacks) == 0 {
 		return Capture{}, fmt.Errorf("gdb goroutines: %s", toolError(out, err))

@@ -974,6 +974,9 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 		}
 		return
 	}
+	if m.Name == "" {
+		return // not libtest's: its test events always name the test
+	}
 	switch m.Event {
 	case "started":
 		p.sawTest = true
@@ -1278,9 +1281,9 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 		switch {
 		case r.signal > 0:
 			add(&report.Crash{Type: kit.CrashType(r.signalName), Signal: r.signal, SignalName: r.signalName,
-				ExitCode: 128 + r.signal, Indicators: []string{"test_binary_signaled"}, RunningTests: running, Message: r.failure})
+				ExitCode: exit.Code, Indicators: []string{"test_binary_signaled"}, RunningTests: running, Message: r.failure})
 		case r.failure != "" && s != nil && !s.done:
-			add(&report.Crash{Type: report.CrashUnknown, ExitCode: r.exitCode,
+			add(&report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code,
 				Indicators: []string{"test_binary_exited"}, RunningTests: running, Message: r.failure})
 		case r.failure == "" && s != nil && !s.done && exit.Exited:
 			add(&report.Crash{Type: report.CrashUnknown, SilentFailure: true, Indicators: []string{"test_binary_exited_early"},

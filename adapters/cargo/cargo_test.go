@@ -463,7 +463,7 @@ func TestCargoCrash(t *testing.T) {
 		// Cargo runs the test targets by name: abort comes first and names
 		// the crash; the others add their tests and lines.
 		running := []string{"aborts", "exits_quietly", "exits_with_3", "writes_through_null"}
-		if c == nil || c.Type != report.CrashAbort || c.Signal != 6 || c.SignalName != "SIGABRT" || c.ExitCode != 134 ||
+		if c == nil || c.Type != report.CrashAbort || c.Signal != 6 || c.SignalName != "SIGABRT" || c.ExitCode != 101 ||
 			!slices.Equal(c.RunningTests, running) || strings.Count(c.Message, "\n") != 3 {
 			t.Errorf("crash %+v, want abort with all four tests running", c)
 		}
@@ -480,10 +480,10 @@ func TestCargoCrash(t *testing.T) {
 		exitCode int          // cargo's
 		message  string       // the end of the crash's message
 	}{
-		{"writes_through_null", report.Crash{Type: report.CrashSegmentationFault, Signal: 11, SignalName: "SIGSEGV", ExitCode: 139,
+		{"writes_through_null", report.Crash{Type: report.CrashSegmentationFault, Signal: 11, SignalName: "SIGSEGV", ExitCode: 101,
 			Indicators: []string{"test_binary_signaled"}, RunningTests: []string{"writes_through_null"}},
 			101, "(signal: 11, SIGSEGV: invalid memory reference)"},
-		{"exits_with_3", report.Crash{Type: report.CrashUnknown, ExitCode: 3,
+		{"exits_with_3", report.Crash{Type: report.CrashUnknown, ExitCode: 101,
 			Indicators: []string{"test_binary_exited"}, RunningTests: []string{"exits_with_3"}},
 			101, "(exit status: 3)"},
 		{"exits_quietly", report.Crash{Type: report.CrashUnknown, SilentFailure: true,

@@ -566,8 +566,15 @@ func (p *catch2Parser) decode(r io.Reader) {
 			case "Catch2TestRun":
 				p.sawRoot, p.version = true, 3
 			case "TestCase":
+				name := strings.TrimSpace(attr(t, "name"))
+				if name == "" {
+					// Catch2 names every test case ("Anonymous test case
+					// N"): a nameless one is not a test it reported.
+					p.cur = nil
+					break
+				}
 				line, _ := strconv.Atoi(attr(t, "line"))
-				p.cur = &catch2Test{name: strings.TrimSpace(attr(t, "name")), file: attr(t, "filename"), line: line}
+				p.cur = &catch2Test{name: name, file: attr(t, "filename"), line: line}
 				sections, infos, ex = nil, nil, nil
 				p.last = p.cur.name
 				p.started++

@@ -3,7 +3,6 @@ package gotest
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -61,7 +60,9 @@ import (
 //     fails the tests still running in it. The Go runtime's signal reports
 //     ([signal SIGSEGV: …], a SIGABRT goroutine dump), "fatal error: …",
 //     go test's "signal: killed" and its -timeout panic are crash evidence;
-//     a plain panic is only a failure of its test.
+//     a plain panic is only a failure of its test. The SIGQUIT dump strobe
+//     asks for when it stops a run (Exit.StoppedBy) fails nothing: its
+//     tests stay running.
 //   - A package that fails although none of its tests failed (TestMain
 //     exits non-zero, init panics) is recorded as a failed test named after
 //     the package, so the failure is not lost.
@@ -138,29 +139,8 @@ func (gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		}
 		argv, rerun = goCommand(req.Command, levelFlags, levelRun, req.Test)
 	}
-	argv = goKeepSymbols(argv)
 	p := newGoParser(rec, req.ProjectRoot, readGoModules(req.ProjectRoot), rerun, goNoTestsHint(req, run))
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
-}
-
-// goSymbols keeps the symbols and DWARF that go test strips from the
-// binaries it runs, so that the stuck detector can read a live test's
-// goroutines (gdb with Go's runtime-gdb.py) and its threads' stacks
-// (eu-stack) without killing it. Only the link step changes.
-const goSymbols = "-ldflags=-s=false -w=false"
-
-// goKeepSymbols adds goSymbols unless the command sets its own -ldflags
-// (which go test would replace by ours: the last one wins).
-func goKeepSymbols(argv []string) []string {
-	for _, a := range argv[2:] {
-		if a == "-args" || a == "--args" {
-			break
-		}
-		if name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && name == "ldflags" {
-			return argv
-		}
-	}
-	return append([]string{argv[0], argv[1], goSymbols}, argv[2:]...)
 }
 
 // goValueFlags are the go test and build flags that take their value as
@@ -361,6 +341,7 @@ const (
 )
 
 type goParser struct {
+	dec   goDecoder
 	rec   *adapters.Recorder
 	root  string
 	mods  []goModule
@@ -373,6 +354,11 @@ type goParser struct {
 	buildFailed bool
 	buildLines  []string // "FAIL pkg [build failed]", for want of errors
 	crash       *report.Crash
+	// quit are the packages whose binary ended in a SIGQUIT goroutine
+	// dump, settled in Finish: the dump strobe asks for when it stops a
+	// run leaves the tests running (stuck, timed out), anyone else's is a
+	// crash.
+	quit []goQuit
 
 	// text holds lines that were not test2json events: the go command's own
 	// messages on stderr, or noise on stdout.
@@ -383,6 +369,12 @@ type goParser struct {
 	tests      int  // test events seen (start or end)
 	pkgFailed  bool // a package failed
 	pkgStarted bool // a package's tests started
+}
+
+// goQuit is a package's end event held back until Finish.
+type goQuit struct {
+	pkg *goPackage
+	e   goEvent
 }
 
 // goPackage is the state of one package's test binary.
@@ -460,7 +452,7 @@ func newGoParser(rec *adapters.Recorder, root string, mods []goModule, rerun []s
 func (p *goParser) Line(s adapters.Stream, b []byte, cut bool) {
 	if s == adapters.Stdout && len(b) > 0 && b[0] == '{' {
 		var e goEvent
-		if json.Unmarshal(b, &e) == nil && e.Action != "" {
+		if p.dec.decode(b, &e) && e.Action != "" {
 			p.event(&e)
 			return
 		}
@@ -506,6 +498,16 @@ func (p *goParser) event(e *goEvent) {
 	}
 	switch e.Action {
 	case "run", "pass", "bench", "skip":
+		if tr := pkg.trace; tr != nil && tr.timeout {
+			// test2json holds a test's pass back until the next line, so
+			// the alarm's panic, printed as that test finished, comes
+			// before its pass: the binary still dies, and of the tests
+			// still running.
+			if tr.test == e.Test {
+				tr.test = ""
+			}
+			break
+		}
 		// The binary lives on: what looked like its dying words was a
 		// test's output.
 		pkg.trace = nil
@@ -545,7 +547,7 @@ func (t *goTest) read(line string) {
 		}
 		return
 	}
-	if m := goLocLine.FindStringSubmatch(line); m != nil {
+	if m := goLocMatch(line); m != nil {
 		n, _ := strconv.Atoi(m[3])
 		t.loc = &report.Failure{File: m[2], Line: n, Message: kit.Clip(m[4])}
 		t.locIndent, t.inLoc = m[1], true
@@ -635,6 +637,10 @@ func (p *goParser) packageEvent(pkg *goPackage, e *goEvent) {
 			pkg.build = true
 			p.buildFailed = true
 		}
+		if pkg.trace != nil && pkg.trace.signal == "SIGQUIT" {
+			p.quit = append(p.quit, goQuit{pkg, *e})
+			return
+		}
 		p.packageEnd(pkg, e)
 	}
 }
@@ -664,6 +670,8 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 			f = p.traceFailure(tr, name)
 			t.traced = true
 		case t.subFailed:
+		case tr != nil && tr.timeout:
+			f = &report.Failure{Message: fmt.Sprintf("did not finish: go test's -timeout ended the test binary while it ran (%s)", tr.header)}
 		case tr != nil:
 			f = &report.Failure{Message: fmt.Sprintf("did not finish: the test binary died while %s ran (%s)", tr.test, tr.header)}
 		default:
@@ -801,6 +809,9 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 
 // newGoTrace recognises the first line of a dying test binary's report.
 func newGoTrace(line string) *goTrace {
+	if !maybeGoTrace(line) {
+		return nil
+	}
 	tr := &goTrace{header: line, inMessage: true}
 	switch {
 	case strings.HasPrefix(line, "panic: "):
@@ -808,7 +819,7 @@ func newGoTrace(line string) *goTrace {
 		tr.timeout = strings.HasPrefix(line, "panic: test timed out after ")
 	case strings.HasPrefix(line, "fatal error: "):
 		tr.fatal = true
-	case goSignalDump.MatchString(line):
+	case isGoSignalDump(line):
 		tr.fatal = true
 		tr.signal = goSignalDump.FindStringSubmatch(line)[1]
 	case strings.HasPrefix(line, "signal: "):
@@ -883,7 +894,13 @@ func (p *goParser) traceFailure(tr *goTrace, test string) *report.Failure {
 }
 
 // crash reads crash evidence from a trace; nil for a plain panic, which
-// is a failure of its test and not a crash.
+// is a failure of its test and not a crash. Its exit code is left to
+// Finish: the process strobe ran is go test, which exits 1 however its
+// test binary ended. A signal the Go runtime caught (a nil dereference's
+// SIGSEGV, turned into a panic; a SIGABRT dump, after which the binary
+// exits 2) is evidence, named in the message and the crash's type, not a
+// signal anything died of; a test binary that go test saw die of a signal
+// ("signal: killed") did.
 func (tr *goTrace) crash() *report.Crash {
 	c := &report.Crash{Message: kit.Clip(strings.Join(tr.message, "\n")), RunningTests: tr.running}
 	if tr.test != "" && !slices.Contains(c.RunningTests, tr.test) {
@@ -894,13 +911,10 @@ func (tr *goTrace) crash() *report.Crash {
 		sig, indicator = tr.exitSignal, "test_binary_signaled"
 	}
 	switch {
-	case sig == "SIGQUIT":
-		// The goroutine dump the stuck detector asks for, not a crash.
-		return nil
 	case sig != "":
 		c.Type = kit.CrashType(sig)
-		if n := kit.SignalNumber(sig); n != 0 {
-			c.Signal, c.SignalName, c.ExitCode = n, sig, 128+n
+		if n := kit.SignalNumber(sig); n != 0 && indicator == "test_binary_signaled" {
+			c.Signal, c.SignalName = n, sig
 		}
 		c.Indicators = []string{indicator}
 	case tr.timeout:
@@ -913,8 +927,7 @@ func (tr *goTrace) crash() *report.Crash {
 			}
 		}
 	case tr.fatal:
-		// The runtime exits 2 after a fatal error.
-		c.Type, c.ExitCode, c.Indicators = report.CrashUnknown, 2, []string{"go_runtime_fatal_error"}
+		c.Type, c.Indicators = report.CrashUnknown, []string{"go_runtime_fatal_error"}
 	default:
 		return nil
 	}
@@ -1072,6 +1085,11 @@ func addLine(msg, line string) string {
 }
 
 func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
+	if exit.StoppedBy == "" {
+		for _, q := range p.quit {
+			p.packageEnd(q.pkg, &q.e)
+		}
+	}
 	if p.buildFailed && len(p.buildErrs) == 0 {
 		// Build output whose build-fail never came (the stream was cut
 		// short), else whatever the go command said.
@@ -1088,7 +1106,12 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 			p.buildErrs = []report.BuildError{{Message: kit.Clip(msg)}}
 		}
 	}
-	out := adapters.Outcome{BuildFailed: p.buildFailed, BuildErrors: p.buildErrs, Crash: p.crash}
+	out := adapters.Outcome{BuildFailed: p.buildFailed, BuildErrors: p.buildErrs}
+	if p.crash != nil {
+		c := *p.crash
+		c.ExitCode = exit.Code
+		out.Crash = &c
+	}
 	if out.BuildFailed || out.Crash != nil || p.tests > 0 || p.pkgFailed {
 		return out
 	}

@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"os"
@@ -59,18 +60,18 @@ func TestGoPlan(t *testing.T) {
 		req  adapters.Request
 		want []string
 	}{
-		{"all", adapters.Request{}, []string{"go", "test", goSymbols, "-json", "./..."}},
-		{"unit", adapters.Request{Level: adapters.LevelUnit}, []string{"go", "test", goSymbols, "-json", "-short", "./..."}},
-		{"integration", adapters.Request{Level: adapters.LevelIntegration}, []string{"go", "test", goSymbols, "-json", "-tags", "integration", "-run", "^TestIntegration", "./..."}},
-		{"e2e", adapters.Request{Level: adapters.LevelE2E}, []string{"go", "test", goSymbols, "-json", "-tags", "e2e", "-run", "^TestE2E", "./..."}},
-		{"test", adapters.Request{Test: "TestFoo"}, []string{"go", "test", goSymbols, "-json", "-run", "^TestFoo$", "./..."}},
-		{"subtest with spaces", adapters.Request{Test: "TestFoo/sub case"}, []string{"go", "test", goSymbols, "-json", "-run", "^TestFoo$/^sub_case$", "./..."}},
-		{"subtest with metacharacters", adapters.Request{Test: "TestCases/1_+_2_=_3"}, []string{"go", "test", goSymbols, "-json", "-run", `^TestCases$/^1_\+_2_=_3$`, "./..."}},
-		{"integration test", adapters.Request{Level: adapters.LevelIntegration, Test: "TestIntegrationDB"}, []string{"go", "test", goSymbols, "-json", "-tags", "integration", "-run", "^TestIntegrationDB$", "./..."}},
-		{"command", adapters.Request{Command: []string{"go", "test", "-race", "./pkg/..."}}, []string{"go", "test", goSymbols, "-json", "-race", "./pkg/..."}},
-		{"command with -json", adapters.Request{Command: []string{"go", "test", "-json", "./pkg"}}, []string{"go", "test", goSymbols, "-json", "./pkg"}},
-		{"command and test", adapters.Request{Command: []string{"go", "test", "./pkg", "-args", "-x"}, Test: "TestA"}, []string{"go", "test", goSymbols, "-json", "./pkg", "-run", "^TestA$", "-args", "-x"}},
-		{"command and level", adapters.Request{Command: []string{"go", "test", "-run", "Mine", "./..."}, Level: adapters.LevelE2E}, []string{"go", "test", goSymbols, "-json", "-tags", "e2e", "-run", "^TestE2E", "-run", "Mine", "./..."}},
+		{"all", adapters.Request{}, []string{"go", "test", "-json", "./..."}},
+		{"unit", adapters.Request{Level: adapters.LevelUnit}, []string{"go", "test", "-json", "-short", "./..."}},
+		{"integration", adapters.Request{Level: adapters.LevelIntegration}, []string{"go", "test", "-json", "-tags", "integration", "-run", "^TestIntegration", "./..."}},
+		{"e2e", adapters.Request{Level: adapters.LevelE2E}, []string{"go", "test", "-json", "-tags", "e2e", "-run", "^TestE2E", "./..."}},
+		{"test", adapters.Request{Test: "TestFoo"}, []string{"go", "test", "-json", "-run", "^TestFoo$", "./..."}},
+		{"subtest with spaces", adapters.Request{Test: "TestFoo/sub case"}, []string{"go", "test", "-json", "-run", "^TestFoo$/^sub_case$", "./..."}},
+		{"subtest with metacharacters", adapters.Request{Test: "TestCases/1_+_2_=_3"}, []string{"go", "test", "-json", "-run", `^TestCases$/^1_\+_2_=_3$`, "./..."}},
+		{"integration test", adapters.Request{Level: adapters.LevelIntegration, Test: "TestIntegrationDB"}, []string{"go", "test", "-json", "-tags", "integration", "-run", "^TestIntegrationDB$", "./..."}},
+		{"command", adapters.Request{Command: []string{"go", "test", "-race", "./pkg/..."}}, []string{"go", "test", "-json", "-race", "./pkg/..."}},
+		{"command with -json", adapters.Request{Command: []string{"go", "test", "-json", "./pkg"}}, []string{"go", "test", "-json", "./pkg"}},
+		{"command and test", adapters.Request{Command: []string{"go", "test", "./pkg", "-args", "-x"}, Test: "TestA"}, []string{"go", "test", "-json", "./pkg", "-run", "^TestA$", "-args", "-x"}},
+		{"command and level", adapters.Request{Command: []string{"go", "test", "-run", "Mine", "./..."}, Level: adapters.LevelE2E}, []string{"go", "test", "-json", "-tags", "e2e", "-run", "^TestE2E", "-run", "Mine", "./..."}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -484,22 +485,30 @@ func TestGoRealCrash(t *testing.T) {
 		pkg    string
 		test   string
 		typ    report.CrashType
-		signal int
+		signal string // in the message
 		file   string
 		line   int
 	}{
-		{"segv", "TestNilConfig", report.CrashSegmentationFault, 11, "segv/segv.go", 8},
-		{"abort", "TestAbort", report.CrashAbort, 6, "abort/abort_test.go", 18},
+		{"segv", "TestNilConfig", report.CrashSegmentationFault, "SIGSEGV", "segv/segv.go", 8},
+		{"abort", "TestAbort", report.CrashAbort, "SIGABRT", "abort/abort_test.go", 18},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {
-			rec, out := runGo(t, "crash", adapters.Request{Command: []string{"go", "test", "./" + c.pkg}})
+			testutil.RequireTool(t, "go")
+			if testing.Short() {
+				t.Skip("runs go test on a fixture")
+			}
+			rec, out, exit := adapterstest.RunReal(t, gotest{}, adapters.Request{ProjectRoot: testutil.Fixture("go", "crash"), Command: []string{"go", "test", "./" + c.pkg}})
 			cr := out.Crash
 			if cr == nil {
 				t.Fatalf("no crash in %+v", out)
 			}
-			if cr.Type != c.typ || cr.Signal != c.signal || cr.ExitCode != 128+c.signal || !reflect.DeepEqual(cr.RunningTests, []string{c.test}) {
-				t.Errorf("crash = %+v, want %s (signal %d) in %s", cr, c.typ, c.signal, c.test)
+			// The runtime caught the signal and the binary exited 2, go
+			// test 1: the signal is evidence in the message, not the
+			// process's fate, and the exit code is go test's own.
+			if cr.Type != c.typ || cr.Signal != 0 || cr.SignalName != "" || cr.ExitCode != exit.Code || exit.Code != 1 ||
+				!strings.Contains(cr.Message, c.signal) || !reflect.DeepEqual(cr.RunningTests, []string{c.test}) {
+				t.Errorf("crash = %+v (go test exited %d), want %s with %s in its message, no signal, exit code 1, in %s", cr, exit.Code, c.typ, c.signal, c.test)
 			}
 			if !reflect.DeepEqual(cr.Indicators, []string{"go_runtime_signal"}) {
 				t.Errorf("indicators = %q", cr.Indicators)
@@ -509,6 +518,70 @@ func TestGoRealCrash(t *testing.T) {
 				t.Errorf("%s = %s, failure %+v, want failed at %s:%d", c.test, got.Status, got.Failure, c.file, c.line)
 			}
 		})
+	}
+}
+
+// TestGoSIGQUIT: the goroutine dump strobe asks for when it stops a run
+// fails nothing (the test stays running, for the runner to count as stuck
+// or timed out); the same dump with no stop of strobe's is a crash.
+func TestGoSIGQUIT(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("..", "stuck", "testdata", "godeadlock"))
+	lines := goReadLines(t, filepath.Join("testdata", "sigquit", "busyloop.jsonl"))
+	for i, l := range lines {
+		lines[i] = strings.ReplaceAll(l, "{{ROOT}}", root)
+	}
+	for _, tc := range []struct {
+		stoppedBy string
+		status    report.TestStatus
+		crash     bool
+	}{
+		{report.StoppedStuck, report.TestRunning, false},
+		{report.StoppedTimeout, report.TestRunning, false},
+		{"", report.TestFailed, true},
+	} {
+		t.Run("stopped by "+cmp.Or(tc.stoppedBy, "nobody"), func(t *testing.T) {
+			exit := goExited(1)
+			exit.StoppedBy = tc.stoppedBy
+			got := parseGo(t, root, "godeadlock", lines, nil, exit)
+			test := goByName(got.Tests)["godeadlock TestBusyLoop"]
+			if test.Status != tc.status || len(got.Tests) != 1 {
+				t.Errorf("tests %v, TestBusyLoop %s; want it alone and %s", goTestNames(got.Tests), test.Status, tc.status)
+			}
+			c := got.Outcome.Crash
+			if (c != nil) != tc.crash || c != nil && (!strings.HasPrefix(c.Message, "SIGQUIT: quit") || !reflect.DeepEqual(c.Indicators, []string{"go_runtime_signal"})) {
+				t.Errorf("crash %+v, want one: %v", c, tc.crash)
+			}
+		})
+	}
+}
+
+// TestGoTimeoutBeforePass: test2json holds a test's pass event back until
+// the next line, so go test's timeout panic, printed as a test finished,
+// lands in that test's output before its pass. The run is still a timeout
+// naming the tests the alarm found running (a real recording).
+func TestGoTimeoutBeforePass(t *testing.T) {
+	name := "crash-timeout-late-pass"
+	root := testutil.Fixture("go", "crash")
+	lines := goReadLines(t, filepath.Join("testdata", name+".jsonl"))
+	for i, l := range lines {
+		lines[i] = strings.ReplaceAll(l, "{{ROOT}}", root)
+	}
+	got := parseGo(t, root, "example.com/crash", lines, nil, goExited(1))
+	running := []string{"TestLate/5", "TestLate/6", "TestLate/7", "TestLate/8", "TestLate/9"}
+	c := got.Outcome.Crash
+	if c == nil || c.Type != report.CrashTimeout || !reflect.DeepEqual(c.Indicators, []string{"go_test_timeout"}) ||
+		!reflect.DeepEqual(c.RunningTests, running) || c.ExitCode != 1 {
+		t.Fatalf("crash = %+v, want a timeout naming %v", c, running)
+	}
+	tests := goByName(got.Tests)
+	if s := tests["example.com/crash/lateparallel TestLate/4"].Status; s != report.TestPassed {
+		t.Errorf("TestLate/4, whose output held the panic, is %s; want passed", s)
+	}
+	for _, name := range running {
+		f := tests["example.com/crash/lateparallel "+name].Failure
+		if f == nil || !strings.Contains(f.Message, "test timed out after 1s") {
+			t.Errorf("%s failure %+v, want the timeout named", name, f)
+		}
 	}
 }
 

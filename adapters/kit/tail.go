@@ -62,6 +62,11 @@ func (t *TailFile) CaughtUp(size int64) bool {
 	return t.handed.Load() == size && t.idle.Load()
 }
 
+// Idle marks the reader as waiting at the file's end, for a decoder that
+// a test feeds from another reader in step with the output lines, so that
+// CaughtUp holds once it has taken in what it was given.
+func (t *TailFile) Idle() { t.idle.Store(true) }
+
 // CloseFile closes the file once Read is done with it (after Stop and
 // Read's io.EOF, or when Read will not be called again).
 func (t *TailFile) CloseFile() {

@@ -51,6 +51,7 @@ func cmdDaemon(ctx context.Context, args []string, _, stderr io.Writer) int {
 	os.Chdir("/")
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	defer serveHeapProfiles()()
 	err = daemon.Run(ctx, daemon.Options{Paths: paths, Version: version, Idle: *idle, Log: log, LogWriter: logw})
 	switch {
 	case errors.Is(err, daemon.ErrRunning):

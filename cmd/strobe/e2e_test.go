@@ -325,11 +325,14 @@ func TestCrashes(t *testing.T) {
 	for _, tc := range []struct {
 		tool, dir, command, test string
 		crash                    report.CrashType
+		// The signal a test binary died of (cargo's), none when the Go
+		// runtime caught it; the exit code is always the launcher's.
+		signal, exitCode int
 	}{
-		{"cargo", testutil.Fixture("cargo", "crash"), "", "writes_through_null", report.CrashSegmentationFault},
-		{"cargo", testutil.Fixture("cargo", "crash"), "", "aborts", report.CrashAbort},
-		{"go", testutil.Fixture("go", "crash"), "go test ./segv", "TestNilConfig", report.CrashSegmentationFault},
-		{"go", testutil.Fixture("go", "crash"), "go test ./abort", "TestAbort", report.CrashAbort},
+		{"cargo", testutil.Fixture("cargo", "crash"), "", "writes_through_null", report.CrashSegmentationFault, 11, 101},
+		{"cargo", testutil.Fixture("cargo", "crash"), "", "aborts", report.CrashAbort, 6, 101},
+		{"go", testutil.Fixture("go", "crash"), "go test ./segv", "TestNilConfig", report.CrashSegmentationFault, 0, 1},
+		{"go", testutil.Fixture("go", "crash"), "go test ./abort", "TestAbort", report.CrashAbort, 0, 1},
 	} {
 		t.Run(tc.tool+"/"+tc.test, func(t *testing.T) {
 			testutil.RequireTool(t, tc.tool)
@@ -340,8 +343,8 @@ func TestCrashes(t *testing.T) {
 			r := strobe(t, true, args...)
 			wantStatus(t, r, report.Crashed, 1)
 			c := r.resp.Crash
-			if c.Type != tc.crash || !contains(c.RunningTests, tc.test) {
-				t.Errorf("crash = %+v, want %s naming %s", c, tc.crash, tc.test)
+			if c.Type != tc.crash || !contains(c.RunningTests, tc.test) || c.Signal != tc.signal || c.ExitCode != tc.exitCode {
+				t.Errorf("crash = %+v, want %s naming %s, signal %d, exit code %d", c, tc.crash, tc.test, tc.signal, tc.exitCode)
 			}
 		})
 	}

@@ -1,0 +1,35 @@
+package generic
+
+import (
+	"context"
+	"testing"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+)
+
+// genericSeeds are the formats the generic adapter reads (docs/adapters.md).
+var genericSeeds = []string{
+	"TAP version 13\n1..4\nok 1 - adds\nnot ok 2 - subtracts\n  ---\n  at: src/math.js:12:3\n  ...\nok 3 # SKIP no network\nnot ok 4 - later # TODO\n",
+	"PASS: t/one.sh\nFAIL: t/two.sh\nSKIP: t/three.sh\nXFAIL: t/four.sh\nXPASS: t/five.sh\nERROR: t/six.sh\n",
+	"running\ntests: 7 passed, 2 failed, 1 skipped\n",
+	"ok\nnot ok\nok 12\n",
+}
+
+// FuzzGeneric feeds the generic parser arbitrary streams
+// (adapterstest.FuzzLines says what is checked).
+func FuzzGeneric(f *testing.F) {
+	for _, s := range genericSeeds {
+		f.Add([]byte(s), []byte{}, []byte{}, byte(1), byte(0))
+		f.Add([]byte{}, []byte(s), []byte{}, byte(0), byte(0))
+	}
+	f.Fuzz(func(t *testing.T, stdout, stderr, sched []byte, code, flags byte) {
+		adapterstest.FuzzLines(t, func(rec *adapters.Recorder) adapters.Parser {
+			plan, err := generic{}.Plan(context.Background(), adapters.Request{ProjectRoot: "/project", Command: []string{"./test.sh"}}, rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return plan.Parser
+		}, stdout, stderr, sched, code, flags)
+	})
+}
