@@ -253,12 +253,7 @@ func (d *Detector) Step(ctx context.Context) *Verdict {
 		return nil
 	}
 
-	var busy []threadView
-	for _, v := range views {
-		if v.cpu >= busyThreadCPU {
-			busy = append(busy, v)
-		}
-	}
+	busy := busyThreads(views)
 	switch {
 	case len(busy) > 0:
 		return d.judgeBusy(ctx, now, silence, treeCPU, busy)
@@ -525,6 +520,25 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	return d.verdict(kind, now, silence, diag, target, blocked)
 }
 
+// busyThreads are the threads that burn CPU: each at busyThreadCPU of a
+// core, or, in a process whose threads together reach it, each above
+// idleCPU. A Go goroutine moves between threads, so when other processes
+// compete for the cores, its loop is spread over threads none of which
+// reaches the share alone.
+func busyThreads(views []threadView) []threadView {
+	perProc := map[ProcKey]float64{}
+	for _, v := range views {
+		perProc[v.proc.ProcKey] += v.cpu
+	}
+	var busy []threadView
+	for _, v := range views {
+		if v.cpu >= busyThreadCPU || v.cpu > idleCPU && perProc[v.proc.ProcKey] >= busyThreadCPU {
+			busy = append(busy, v)
+		}
+	}
+	return busy
+}
+
 // judgeBusy: some threads burn CPU with no output. An endless loop when
 // their stacks stay the same across samples; changing stacks are work.
 func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Duration, cpu float64, busy []threadView) *Verdict {
@@ -556,12 +570,20 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, Opts{})
 		c.at = now
 		d.lastCapture = now
-		c.busy = []int{busy[0].t.TID} // the busiest thread: a goroutine moves between threads
-		if len(d.samples) > 0 && !sameStacks(d.samples[len(d.samples)-1], c) {
-			d.samples = nil
+		// Every busy thread: a goroutine moves between threads (more so
+		// when other processes compete for the CPU), so the busiest one of
+		// the last interval may be back in the scheduler by now.
+		c.busy = tids
+		switch {
+		case len(busyStacks(c)) == 0:
+			// Only scheduler frames: the sample caught the loop between
+			// threads. No evidence either way; the next one will tell.
+		case len(d.samples) > 0 && !slices.Equal(busyStacks(d.samples[len(d.samples)-1]), busyStacks(c)):
+			d.samples = []Capture{c}
 			d.since = now
+		default:
+			d.samples = append(d.samples, c)
 		}
-		d.samples = append(d.samples, c)
 	}
 	who := threadNames(busy)
 	d.setWarning(fmt.Sprintf("possible endless loop: no output for %s, %s CPU in %s, %d identical stack samples so far; confirming", round(silence), pct(cpu), who, len(d.samples)))
@@ -702,6 +724,13 @@ func sameStacks(a, b Capture) bool {
 	}
 	ka, kb := stackSet(a), stackSet(b)
 	return len(ka) > 0 && slices.Equal(ka, kb)
+}
+
+// busyStacks is stackSet without the stacks that are only the Go
+// runtime's (a thread parked in the scheduler): what busy threads run of
+// the program itself.
+func busyStacks(c Capture) []string {
+	return slices.DeleteFunc(stackSet(c), func(s string) bool { return s == "" })
 }
 
 var libraryLeaf = regexp.MustCompile(`^(<?(core|std|alloc)::|__|mem(cpy|move|set|cmp)|str(len|cmp)|runtime\.|internal/)`)

@@ -29,6 +29,10 @@ type fakeStacker struct {
 	calls    int
 	changing bool
 	frames   []Frame
+	// migrating puts the frames on thread 10 or 11 by turns, as a Go
+	// goroutine moves between threads, the other one in the scheduler;
+	// every third sample catches it on neither.
+	migrating bool
 }
 
 func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Capture {
@@ -38,6 +42,18 @@ func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Cap
 		fr = append([]Frame{{Func: "work_phase_" + string(rune('a'+s.calls%7))}}, fr...)
 	}
 	c := Capture{PID: pid, Tool: "fake"}
+	if s.migrating {
+		sched := []Frame{{Func: "runtime.futex"}, {Func: "runtime.mPark"}, {Func: "runtime.schedule"}}
+		on := map[int]int{0: 10, 1: 11, 2: 0}[s.calls%3]
+		for _, tid := range []int{10, 11} {
+			fr := sched
+			if tid == on {
+				fr = append([]Frame{{Func: "runtime.asyncPreempt"}}, s.frames...)
+			}
+			c.Stacks = append(c.Stacks, Stack{TID: tid, Name: "t", Frames: fr})
+		}
+		return c
+	}
 	for _, tid := range []int{10, 11, 12, 20} {
 		c.Stacks = append(c.Stacks, Stack{TID: tid, Name: "t", Frames: fr})
 	}
@@ -62,6 +78,7 @@ var (
 type scenario struct {
 	procs     func(step int) []ProcSample
 	changing  bool
+	migrating bool
 	output    func(now time.Time) time.Time // time of the last output line
 	deadline  time.Duration                 // hard timeout from start; 0: none
 	harness   func(p ProcSample, t ThreadSample) bool
@@ -81,7 +98,7 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 	t.Helper()
 	clock := &fakeClock{t: start}
 	cfg := Config{Root: 1, View: &fakeView{clock: clock, procs: sc.procs}, Clock: clock,
-		Stacker: &fakeStacker{changing: sc.changing, frames: []Frame{{Func: "spin_forever", File: "/p/hang.cpp", Line: 47}, {Func: "main"}}},
+		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, frames: []Frame{{Func: "spin_forever", File: "/p/hang.cpp", Line: 47}, {Func: "main"}}},
 		LastOutput: func() time.Time {
 			if sc.output != nil {
 				return sc.output(clock.t)
@@ -154,6 +171,16 @@ func TestVerdicts(t *testing.T) {
 			},
 			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 6 * time.Second,
 			wantDiag: "100% CPU"}},
+		{"a goroutine spinning from thread to thread: endless loop", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "pkg.test", thread(10, 'R', running, cpu(step, 0.5), uint64(step)), thread(11, 'R', running, cpu(step, 0.5), uint64(step)))}
+			},
+			migrating: true, duration: 15 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 8 * time.Second}},
+		{"a goroutine spinning on a shared CPU, no thread busy alone: endless loop", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "pkg.test", thread(10, 'R', running, cpu(step, 0.2), uint64(step)), thread(11, 'R', running, cpu(step, 0.2), uint64(step)), thread(12, 'S', lock, ms, 1))}
+			},
+			migrating: true, duration: 15 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 8 * time.Second}},
 		{"spinning through changing functions: working", scenario{
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "hang", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
