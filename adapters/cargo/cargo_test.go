@@ -713,3 +713,54 @@ func TestCargoWindowsNames(t *testing.T) {
 		})
 	}
 }
+
+// TestManifestDoctests: what the manifest alone says of the doctests is
+// what cargo metadata says, and a case only metadata can tell is left to
+// it.
+func TestManifestDoctests(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	pkg := "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
+	for _, tc := range []struct {
+		name     string
+		manifest string
+		files    []string
+		args     []string
+		known    bool
+	}{
+		{"library", pkg, []string{"src/lib.rs"}, nil, true},
+		{"binary only", pkg, []string{"src/main.rs"}, nil, true},
+		{"doctest = false", pkg + "[lib]\ndoctest = false\n", []string{"src/lib.rs"}, nil, true},
+		{"library elsewhere", pkg + "[lib]\npath = \"lib/mod.rs\"\n", []string{"lib/mod.rs"}, nil, true},
+		{"autolib = false", strings.Replace(pkg, "edition", "autolib = false\nedition", 1), []string{"src/lib.rs", "src/main.rs"}, nil, true},
+		{"cdylib only", pkg + "[lib]\ncrate-type = [\"cdylib\"]\n", []string{"src/lib.rs"}, nil, false},
+		{"workspace", pkg + "[workspace]\n", []string{"src/lib.rs"}, nil, false},
+		{"another package chosen", pkg, []string{"src/lib.rs"}, []string{"-p", "q"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "Cargo.toml"), []byte(tc.manifest), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range tc.files {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
+				if err := os.WriteFile(filepath.Join(dir, f), []byte("pub fn f() {}\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			has, known := manifestDoctests(dir, tc.args)
+			if known != tc.known {
+				t.Fatalf("known = %v, want %v", known, tc.known)
+			}
+			if !known {
+				return
+			}
+			meta, err := readCargoMetadata(context.Background(), []string{"cargo", "test"}, dir, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := meta.hasLib(dir); has != want {
+				t.Errorf("the manifest says doctests %v, cargo metadata %v", has, want)
+			}
+		})
+	}
+}
