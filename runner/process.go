@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -370,6 +371,9 @@ func (r *Run) hint(status report.Status, crash *report.Crash) string {
 		}
 		return fmt.Sprintf("the run passed its %v timeout: raise the timeout if the suite is only slow", r.timeout)
 	case report.Crashed:
+		if slices.Contains(crash.Indicators, "test_runner_infrastructure_error") {
+			return "" // the test runner failed, not the tests: the adapter's hint says what to do
+		}
 		if crash.SilentFailure {
 			return "the command failed without output: run it by hand in the project directory to see why (a missing library, a wrong working directory?)"
 		}

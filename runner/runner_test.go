@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -306,6 +307,25 @@ func TestHintsJoinAsSentences(t *testing.T) {
 	}
 	if !strings.Contains(resp.Hint, ". The process crashed while") || !strings.HasSuffix(resp.Hint, ".") {
 		t.Errorf("hint %q: the runner's sentence does not stand on its own", resp.Hint)
+	}
+}
+
+// TestInfrastructureHintStandsAlone: when the test runner itself failed
+// (a registration timeout), the adapter's hint says so and what to do; the
+// runner's "the process crashed" would contradict it.
+func TestInfrastructureHintStandsAlone(t *testing.T) {
+	root, _ := filepath.Abs("..")
+	standin := filepath.Join(root, "testdata", "xcodebuild-standin")
+	log := filepath.Join(root, "adapters", "xcodebuild", "testdata", "samples", "bitrise-timed-out-registering-xcode8.txt")
+	req := Request{ProjectRoot: t.TempDir(), Framework: "xcodebuild",
+		Command: "xcodebuild test -project TestingTest.xcodeproj -scheme TestingTest -destination platform=macOS",
+		Env:     map[string]string{"PATH": standin + ":" + os.Getenv("PATH"), "HOME": t.TempDir(), "STANDIN_LOG": log, "STANDIN_EXIT": "65"}}
+	resp, _ := runReq(t, req)
+	if resp.Crash == nil || !slices.Contains(resp.Crash.Indicators, "test_runner_infrastructure_error") {
+		t.Fatalf("crash %+v, want the infrastructure indicator", resp.Crash)
+	}
+	if strings.Contains(strings.ToLower(resp.Hint), "the process crashed") || !strings.Contains(resp.Hint, "Timed out registering") {
+		t.Errorf("hint %q: want the adapter's account of the infrastructure error alone", resp.Hint)
 	}
 }
 
