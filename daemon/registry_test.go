@@ -21,7 +21,7 @@ func TestCancelReachesARunBeingPlanned(t *testing.T) {
 	os.WriteFile(filepath.Join(bin, "cargo"), []byte(script), 0o755)
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "Cargo.toml"), []byte("[package]\nname = \"p\"\nversion = \"0.1.0\"\n"), 0o644)
-	req := runner.Request{ProjectRoot: root, Framework: "cargo", Command: "cargo test",
+	req := runner.Request{ProjectRoot: root, Framework: "cargo", Level: "unit", Command: "cargo test",
 		Env: map[string]string{"PATH": bin + ":" + os.Getenv("PATH")}}
 
 	g := newRegistry(time.Minute)

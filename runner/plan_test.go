@@ -13,7 +13,8 @@ import (
 )
 
 // fakeCargo puts a cargo on PATH whose metadata hangs, writing its pid to
-// the returned file first: a planning step that does not end by itself.
+// the returned file first: a planning step that does not end by itself
+// (the unit level asks cargo metadata which targets are unit tests).
 func fakeCargo(t *testing.T) (root string, env map[string]string, pidFile string) {
 	t.Helper()
 	bin := t.TempDir()
@@ -48,7 +49,7 @@ func gone(t *testing.T, pidFile string) {
 // closed, and the metadata process killed.
 func TestCancelWhilePlanning(t *testing.T) {
 	root, env, pidFile := fakeCargo(t)
-	r, err := New(Request{ProjectRoot: root, Framework: "cargo", Command: "cargo test", Env: env}, Options{DetailsDir: t.TempDir()})
+	r, err := New(Request{ProjectRoot: root, Framework: "cargo", Level: "unit", Command: "cargo test", Env: env}, Options{DetailsDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestExecContextStopsPlanning(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	start := time.Now()
-	if _, err := Exec(ctx, Request{ProjectRoot: root, Framework: "cargo", Command: "cargo test", Env: env}, Options{DetailsDir: t.TempDir()}); err == nil {
+	if _, err := Exec(ctx, Request{ProjectRoot: root, Framework: "cargo", Level: "unit", Command: "cargo test", Env: env}, Options{DetailsDir: t.TempDir()}); err == nil {
 		t.Error("Exec planned and ran a cancelled run")
 	}
 	if d := time.Since(start); d > 15*time.Second {
