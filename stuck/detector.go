@@ -728,9 +728,19 @@ func sameStacks(a, b Capture) bool {
 
 // busyStacks is stackSet without the stacks that are only the Go
 // runtime's (a thread parked in the scheduler): what busy threads run of
-// the program itself.
+// the program itself. Any other stack stays, even one that trims to
+// nothing, so that a native thread's poor sample still breaks a run of
+// identical ones.
 func busyStacks(c Capture) []string {
-	return slices.DeleteFunc(stackSet(c), func(s string) bool { return s == "" })
+	scheduler := func(s Stack) bool {
+		return len(s.Frames) > 0 && !slices.ContainsFunc(s.Frames, func(f Frame) bool { return !strings.HasPrefix(f.Func, "runtime.") })
+	}
+	kept := c
+	kept.Stacks = slices.DeleteFunc(slices.Clone(c.Stacks), scheduler)
+	if len(kept.Stacks) == 0 {
+		return nil
+	}
+	return stackSet(kept)
 }
 
 var libraryLeaf = regexp.MustCompile(`^(<?(core|std|alloc)::|__|mem(cpy|move|set|cmp)|str(len|cmp)|runtime\.|internal/)`)
