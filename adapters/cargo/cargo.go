@@ -597,6 +597,16 @@ type cargoMessage struct {
 	format.LibtestEvent
 }
 
+// decodeMessage is json.Unmarshal(line, m), but cheaper for libtest's own
+// events, two a test, which format.DecodeLibtestEvent reads without
+// reflection; cargo's messages and anything unusual go to encoding/json.
+func decodeMessage(line []byte, m *cargoMessage) error {
+	if format.DecodeLibtestEvent(line, &m.LibtestEvent) {
+		return nil
+	}
+	return json.Unmarshal(line, m)
+}
+
 // libtestMessage is a libtest event read by hand (a cut line, an
 // unescaped name) as a message.
 func libtestMessage(e *format.LibtestEvent, ok bool) (*cargoMessage, bool) {
@@ -730,7 +740,7 @@ func (p *cargoParser) Line(s adapters.Stream, line []byte, cut bool) {
 		return
 	}
 	m := new(cargoMessage)
-	if err := json.Unmarshal(line, m); err != nil {
+	if err := decodeMessage(line, m); err != nil {
 		if m, ok := libtestMessage(format.LenientLibtestEvent(line)); ok {
 			p.event(m, cut)
 			return
