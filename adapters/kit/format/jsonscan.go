@@ -1,0 +1,202 @@
+package format
+
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// The JSON scanning both hand decoders of test events share (libtest's
+// here, go test -json's in the go adapter): each reads one value at b[i]
+// and says where it ends, and declines what encoding/json would read
+// differently, so its caller can fall back to encoding/json.
+
+// SkipSpace is the index of the first byte at or after i that is not
+// JSON white space.
+func SkipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// JSONString reads the string starting at b[i] (a quote) and returns its
+// value and the index after it. The value aliases b when nothing was
+// escaped, and *buf otherwise, which it reuses. ok is false on bad JSON,
+// invalid UTF-8 (which encoding/json replaces) and a lone surrogate escape.
+func JSONString(b []byte, i int, buf *[]byte) (v []byte, next int, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return nil, 0, false
+	}
+	start := i + 1
+	ascii := true
+	for j := start; j < len(b); j++ {
+		for j < len(b) && plainASCII[b[j]] {
+			j++
+		}
+		if j == len(b) {
+			break
+		}
+		switch c := b[j]; {
+		case c == '"':
+			if !ascii && !utf8.Valid(b[start:j]) {
+				return nil, 0, false
+			}
+			return b[start:j], j + 1, true
+		case c == '\\':
+			v, next, ok := unescape((*buf)[:0], b, start, j)
+			if ok {
+				*buf = v
+			}
+			return v, next, ok
+		case c < 0x20:
+			return nil, 0, false
+		default:
+			ascii = false
+		}
+	}
+	return nil, 0, false
+}
+
+// plainASCII marks the bytes a JSON string holds as they are: printable
+// ASCII but the quote and the backslash.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// unescape continues jsonString from the first backslash at b[j], appending
+// the value to out.
+func unescape(out, b []byte, start, j int) ([]byte, int, bool) {
+	out = append(out, b[start:j]...)
+	for j < len(b) {
+		c := b[j]
+		switch {
+		case c == '"':
+			if !utf8.Valid(out) {
+				return nil, 0, false
+			}
+			return out, j + 1, true
+		case c < 0x20:
+			return nil, 0, false
+		case c != '\\':
+			out = append(out, c)
+			j++
+			continue
+		}
+		if j+1 >= len(b) {
+			return nil, 0, false
+		}
+		switch b[j+1] {
+		case '"', '\\', '/':
+			out = append(out, b[j+1])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, n, ok := unicodeEscape(b, j)
+			if !ok {
+				return nil, 0, false
+			}
+			out = utf8.AppendRune(out, r)
+			j = n
+			continue
+		default:
+			return nil, 0, false
+		}
+		j += 2
+	}
+	return nil, 0, false
+}
+
+// unicodeEscape reads \uXXXX at b[j], and the low half of a surrogate pair
+// after it; a lone surrogate is left to encoding/json.
+func unicodeEscape(b []byte, j int) (rune, int, bool) {
+	r, ok := hex4(b, j+2)
+	if !ok {
+		return 0, 0, false
+	}
+	if !utf16.IsSurrogate(r) {
+		return r, j + 6, true
+	}
+	if j+7 < len(b) && b[j+6] == '\\' && b[j+7] == 'u' {
+		if r2, ok := hex4(b, j+8); ok {
+			if c := utf16.DecodeRune(r, r2); c != utf8.RuneError {
+				return c, j + 12, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// JSONNumber returns the index after the JSON number at b[i], or i when
+// there is none: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func JSONNumber(b []byte, i int) int {
+	j := i
+	if j < len(b) && b[j] == '-' {
+		j++
+	}
+	switch {
+	case j < len(b) && b[j] == '0':
+		j++
+	case j < len(b) && '1' <= b[j] && b[j] <= '9':
+		j = digits(b, j)
+	default:
+		return i
+	}
+	if j < len(b) && b[j] == '.' {
+		k := digits(b, j+1)
+		if k == j+1 {
+			return i
+		}
+		j = k
+	}
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		j++
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		k := digits(b, j)
+		if k == j {
+			return i
+		}
+		j = k
+	}
+	return j
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
+}
