@@ -130,6 +130,12 @@ const (
 	CrashStopped CrashType = "stopped"
 )
 
+// IndicatorInfrastructure is the crash indicator of a test runner that
+// failed itself (an Xcode runner that timed out registering, failed to
+// launch): not a failure of the code under test. The runner branches on
+// it: the adapter's hint, which quotes the error, says all there is.
+const IndicatorInfrastructure = "test_runner_infrastructure_error"
+
 // Stop reasons: why strobe stopped a run it started.
 const (
 	StoppedStuck     = "stuck"

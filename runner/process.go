@@ -371,7 +371,7 @@ func (r *Run) hint(status report.Status, crash *report.Crash) string {
 		}
 		return fmt.Sprintf("the run passed its %v timeout: raise the timeout if the suite is only slow", r.timeout)
 	case report.Crashed:
-		if slices.Contains(crash.Indicators, "test_runner_infrastructure_error") {
+		if slices.Contains(crash.Indicators, report.IndicatorInfrastructure) {
 			return "" // the test runner failed, not the tests: the adapter's hint says what to do
 		}
 		if crash.SilentFailure {

@@ -5,7 +5,6 @@ package stuck
 import (
 	"fmt"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/shirou/gopsutil/v4/process"
@@ -22,16 +21,10 @@ import (
 // stays the empty view on darwin until this one has run on a real Mac
 // (docs/stuck.md, "macOS").
 type macView struct {
-	mu    sync.Mutex
-	known map[ProcKey]macInfo // exe and argv, read once per process
+	known identities
 }
 
-type macInfo struct {
-	exe  string
-	args []string
-}
-
-func newMacView() View { return &macView{known: map[ProcKey]macInfo{}} }
+func newMacView() View { return &macView{} }
 
 func (v *macView) Sample(root int) (Snapshot, error) {
 	snap := Snapshot{At: time.Now()}
@@ -58,24 +51,13 @@ func (v *macView) Sample(root int) (Snapshot, error) {
 		}
 		key := ProcKey{PID: p.PID, Start: p.Start}
 		live[key] = true
-		v.mu.Lock()
-		info, ok := v.known[key]
-		v.mu.Unlock()
-		if !ok {
-			info.exe, _ = gp.Exe()
-			info.args, _ = gp.CmdlineSlice()
-			v.mu.Lock()
-			v.known[key] = info
-			v.mu.Unlock()
-		}
-		snap.Procs = append(snap.Procs, macProcSample(p, cpu, info.exe, info.args))
+		id := v.known.get(key, func() (id identity) {
+			id.exe, _ = gp.Exe()
+			id.args, _ = gp.CmdlineSlice()
+			return id
+		})
+		snap.Procs = append(snap.Procs, macProcSample(p, cpu, id.exe, id.args))
 	}
-	v.mu.Lock()
-	for k := range v.known {
-		if !live[k] {
-			delete(v.known, k)
-		}
-	}
-	v.mu.Unlock()
+	v.known.keep(live)
 	return snap, nil
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -17,17 +16,11 @@ import (
 // process; walking all of /proc (gopsutil's Children) costs a hundred
 // times more on a busy machine.
 type procView struct {
-	mu    sync.Mutex
-	known map[ProcKey]procInfo // exe and argv, read once per process
-}
-
-type procInfo struct {
-	exe  string
-	args []string
+	known identities
 }
 
 // NewProcView returns the /proc view of process trees.
-func NewProcView() View { return &procView{known: map[ProcKey]procInfo{}} }
+func NewProcView() View { return &procView{} }
 
 func (v *procView) Sample(root int) (Snapshot, error) {
 	snap := Snapshot{At: time.Now()}
@@ -52,13 +45,7 @@ func (v *procView) Sample(root int) (Snapshot, error) {
 		snap.Procs = append(snap.Procs, p)
 		queue = append(queue, children...)
 	}
-	v.mu.Lock()
-	for k := range v.known {
-		if !live[k] {
-			delete(v.known, k)
-		}
-	}
-	v.mu.Unlock()
+	v.known.keep(live)
 	return snap, nil
 }
 
@@ -69,19 +56,14 @@ func (v *procView) process(pid int) (ProcSample, []int, bool) {
 		return ProcSample{}, nil, false
 	}
 	p := ProcSample{ProcKey: ProcKey{PID: pid, Start: st.start}, PPID: st.ppid, Name: st.comm}
-	v.mu.Lock()
-	info, ok := v.known[p.ProcKey]
-	v.mu.Unlock()
-	if !ok {
-		info.exe, _ = os.Readlink(dir + "/exe")
+	id := v.known.get(p.ProcKey, func() (id identity) {
+		id.exe, _ = os.Readlink(dir + "/exe")
 		if b, err := os.ReadFile(dir + "/cmdline"); err == nil {
-			info.args = strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+			id.args = strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
 		}
-		v.mu.Lock()
-		v.known[p.ProcKey] = info
-		v.mu.Unlock()
-	}
-	p.Exe, p.Args = info.exe, info.args
+		return id
+	})
+	p.Exe, p.Args = id.exe, id.args
 	tasks, err := os.ReadDir(dir + "/task")
 	if err != nil {
 		return ProcSample{}, nil, false

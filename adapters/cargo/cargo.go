@@ -637,7 +637,6 @@ type cargoRun struct {
 	failure    string
 	signal     int
 	signalName string
-	exitCode   int
 }
 
 // cargoSuite is one test binary's run, as its libtest events tell it.
@@ -864,7 +863,6 @@ func (p *cargoParser) stderr(line string) {
 		r.failure = strings.TrimSpace(line)
 		r.signal, _ = strconv.Atoi(m[1])
 		r.signalName = m[2]
-		r.exitCode, _ = strconv.Atoi(m[3])
 		return
 	}
 	if m := cargoDocTest.FindStringSubmatch(line); m != nil {

@@ -515,12 +515,12 @@ var xcodeIndicators = []struct {
 	{"Test runner failed to initialize for UI testing", "ui_test_runner_initialize_failed"},
 	{"Failed to install or launch the test runner", "test_runner_launch_failed"},
 	// The testing infrastructure failing, not the code under test.
-	{"Timed out registering for testing event accessibility notifications", "test_runner_infrastructure_error"},
-	{"is unknown to FrontBoard", "test_runner_infrastructure_error"},
-	{"Failed to install or launch the test runner", "test_runner_infrastructure_error"},
-	{"Failed to launch app with identifier", "test_runner_infrastructure_error"},
-	{"Failed to install the app", "test_runner_infrastructure_error"},
-	{"Failed to prepare device", "test_runner_infrastructure_error"},
+	{"Timed out registering for testing event accessibility notifications", report.IndicatorInfrastructure},
+	{"is unknown to FrontBoard", report.IndicatorInfrastructure},
+	{"Failed to install or launch the test runner", report.IndicatorInfrastructure},
+	{"Failed to launch app with identifier", report.IndicatorInfrastructure},
+	{"Failed to install the app", report.IndicatorInfrastructure},
+	{"Failed to prepare device", report.IndicatorInfrastructure},
 	{"crashed with signal", "test_process_crashed"},
 	{"Test crashed", "test_process_crashed"},
 }
@@ -953,8 +953,8 @@ func (p *xcodeParser) Finish(exit report.Exit) adapters.Outcome {
 	// An early exit with no crash behind it is the runner failing to
 	// start or to stay up, not the code under test.
 	if slices.Contains(p.indicators, "early_unexpected_exit") && p.crash == nil && p.fatal == nil && len(reports) == 0 &&
-		!slices.Contains(p.indicators, "test_runner_infrastructure_error") {
-		p.indicators = append(p.indicators, "test_runner_infrastructure_error")
+		!slices.Contains(p.indicators, report.IndicatorInfrastructure) {
+		p.indicators = append(p.indicators, report.IndicatorInfrastructure)
 	}
 	// A run strobe stopped (its timeout or stuck verdict, a cancel) did
 	// not crash: the runner says so, and the tests running stay running.
@@ -1121,7 +1121,7 @@ func (p *xcodeParser) hintFor(ind string) string {
 	switch ind {
 	case "early_unexpected_exit":
 		return p.earlyExitHint()
-	case "test_runner_infrastructure_error":
+	case report.IndicatorInfrastructure:
 		return p.infrastructureHint()
 	}
 	return xcodeHints[ind]
@@ -1168,7 +1168,7 @@ func (p *xcodeParser) infrastructureHint() string {
 	if quote == "" {
 		for _, ev := range p.evidence {
 			for _, ind := range xcodeIndicators {
-				if (ind.name == "test_runner_infrastructure_error" && strings.Contains(ev, ind.phrase)) || strings.Contains(ev, "Early unexpected exit") {
+				if (ind.name == report.IndicatorInfrastructure && strings.Contains(ev, ind.phrase)) || strings.Contains(ev, "Early unexpected exit") {
 					quote = ev
 				}
 			}
