@@ -22,7 +22,9 @@ const CodeDaemonLost = -32001
 // the daemon went away. A new daemon connection gets the session's
 // initialize and initialized again (the agent sent them once); a request in
 // flight when the connection broke is answered with a JSON-RPC error saying
-// to retry. It returns when in reaches EOF.
+// to retry. It returns when in reaches EOF and every call sent by then is
+// answered (a script that pipes a session in and closes stdin still gets
+// its answers), or when ctx ends.
 func Bridge(ctx context.Context, in io.ReadCloser, out io.WriteCloser, dial func(context.Context) (*Conn, error)) error {
 	agent, err := (&mcp.IOTransport{Reader: readCloser{newChecked(bufio.NewReaderSize(in, 64<<10), out), in}, Writer: out}).Connect(ctx)
 	if err != nil {
@@ -33,7 +35,11 @@ func Bridge(ctx context.Context, in io.ReadCloser, out io.WriteCloser, dial func
 	for {
 		msg, err := agent.Read(ctx)
 		if err != nil {
-			if errors.Is(err, io.EOF) || ctx.Err() != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			if errors.Is(err, io.EOF) {
+				b.settle(ctx)
 				return nil
 			}
 			return err
@@ -53,6 +59,33 @@ type bridge struct {
 	initialized *jsonrpc.Request
 	replays     sync.Map // jsonrpc.ID → chan *jsonrpc.Response
 	replayN     int
+	settled     chan struct{} // closed when inflight empties, while settle waits
+}
+
+// settle waits until every call sent to the daemon is answered (or
+// answered as lost), or ctx ends.
+func (b *bridge) settle(ctx context.Context) {
+	b.mu.Lock()
+	if len(b.inflight) == 0 {
+		b.mu.Unlock()
+		return
+	}
+	b.settled = make(chan struct{})
+	ch := b.settled
+	b.mu.Unlock()
+	select {
+	case <-ch:
+	case <-ctx.Done():
+	}
+}
+
+// answeredLocked forgets the call id, now answered.
+func (b *bridge) answeredLocked(id jsonrpc.ID) {
+	delete(b.inflight, id)
+	if len(b.inflight) == 0 && b.settled != nil {
+		close(b.settled)
+		b.settled = nil
+	}
 }
 
 func (b *bridge) forward(ctx context.Context, msg jsonrpc.Message) {
@@ -172,13 +205,17 @@ func (b *bridge) readDaemon(ctx context.Context, conn mcp.Connection) {
 			for id, c := range b.inflight {
 				if c == conn {
 					lost = append(lost, id)
-					delete(b.inflight, id)
 				}
 			}
 			b.mu.Unlock()
 			for _, id := range lost {
 				b.answer(id, CodeDaemonLost, "the strobe daemon went away before answering (it stopped or was killed); retry the request: a new daemon starts on demand, and a run that was started may be collectable with debug_test_status")
 			}
+			b.mu.Lock()
+			for _, id := range lost {
+				b.answeredLocked(id)
+			}
+			b.mu.Unlock()
 			return
 		}
 		if resp, ok := msg.(*jsonrpc.Response); ok {
@@ -186,11 +223,15 @@ func (b *bridge) readDaemon(ctx context.Context, conn mcp.Connection) {
 				ch.(chan *jsonrpc.Response) <- resp
 				continue
 			}
-			b.mu.Lock()
-			delete(b.inflight, resp.ID)
-			b.mu.Unlock()
 		}
 		b.agent.Write(ctx, msg)
+		if resp, ok := msg.(*jsonrpc.Response); ok {
+			// Forgotten after the agent has the answer: settle returns
+			// only once the last answer is written.
+			b.mu.Lock()
+			b.answeredLocked(resp.ID)
+			b.mu.Unlock()
+		}
 	}
 }
 

@@ -56,7 +56,10 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 		}
 		if err != bufio.ErrBufferFull {
 			if err == io.EOF && len(line) > 0 {
-				err = io.ErrUnexpectedEOF
+				// The stream ended inside a line: what came is
+				// returned with the error, for a reader that takes a
+				// last line without its newline.
+				return bytes.TrimRight(line, "\r\n"), io.ErrUnexpectedEOF
 			}
 			return nil, err
 		}

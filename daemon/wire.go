@@ -21,13 +21,22 @@ type checked struct {
 	r       *bufio.Reader
 	w       io.Writer // where errors go; one Write per error, so they never interleave
 	pending []byte
+	eof     bool // the input ended, after a last line without newline
 }
 
 func newChecked(r *bufio.Reader, w io.Writer) *checked { return &checked{r: r, w: w} }
 
 func (c *checked) Read(p []byte) (int, error) {
 	for len(c.pending) == 0 {
+		if c.eof {
+			return 0, io.EOF
+		}
 		line, err := readLine(c.r, mcp.DefaultMaxLineLength)
+		if err == io.ErrUnexpectedEOF {
+			// An agent's last message without its newline (`printf`
+			// into strobe mcp) is still a message.
+			c.eof, err = true, nil
+		}
 		if err != nil {
 			if !strings.Contains(err.Error(), "longer than") {
 				return 0, err
@@ -72,10 +81,21 @@ func check(line []byte) (int, any, string) {
 		if err := json.Unmarshal(line, &batch); err != nil || len(batch) == 0 {
 			return jsonrpc.CodeInvalidRequest, nil, "invalid request: an empty batch"
 		}
+		seen := map[string]bool{}
 		for _, m := range batch {
 			if code, id, msg := check(m); code != 0 {
 				return code, id, msg
 			}
+			// The SDK ends the whole connection on a batch with an id
+			// twice, and counts each notification's missing id as one.
+			var head struct {
+				ID json.RawMessage `json:"id"`
+			}
+			json.Unmarshal(m, &head)
+			if seen[string(head.ID)] {
+				return jsonrpc.CodeInvalidRequest, nil, "invalid request: a batch holds two messages with the same id (or two notifications): send them apart"
+			}
+			seen[string(head.ID)] = true
 		}
 		return 0, nil, ""
 	}
