@@ -70,4 +70,3 @@ func hasWorkers(pid int) bool {
 	}
 	return false
 }
-

@@ -56,7 +56,9 @@ type installError struct {
 	out string
 }
 
-func (e *installError) Error() string { return "npm ci in testdata/fixtures: " + e.err.Error() + "\n" + e.out }
+func (e *installError) Error() string {
+	return "npm ci in testdata/fixtures: " + e.err.Error() + "\n" + e.out
+}
 
 func fixture(name string) string { return filepath.Join(fixtures, name) }
 
