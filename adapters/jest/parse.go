@@ -3,7 +3,6 @@ package jest
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -77,6 +76,10 @@ type parser struct {
 	noTests  bool
 	errLines []string // jest's own stderr, for a run the reporter never saw
 	bad      int      // event lines that did not decode
+	buf      []byte   // the decoder's, for unescaped strings
+	// lastFile and lastSuite spare naming a file again for each of its
+	// events.
+	lastFile, lastSuite string
 }
 
 type testKey struct{ suite, name string }
@@ -120,7 +123,7 @@ func (p *parser) decode(r io.Reader) {
 // eventLine decodes and handles one line of the events file.
 func (p *parser) eventLine(line []byte) {
 	var ev event
-	if err := json.Unmarshal(line, &ev); err != nil {
+	if !decodeEvent(line, &ev, &p.buf) {
 		p.mu.Lock()
 		p.bad++
 		p.mu.Unlock()
@@ -162,7 +165,10 @@ func (p *parser) name(file string) string {
 	if file == "" {
 		return ""
 	}
-	return kit.ProjectPath(p.root, file)
+	if file != p.lastFile {
+		p.lastFile, p.lastSuite = file, kit.ProjectPath(p.root, file)
+	}
+	return p.lastSuite
 }
 
 func (p *parser) end(suite string, ev *event) {
@@ -266,8 +272,8 @@ func (p *parser) catchUp() {
 	if st, err := os.Stat(p.events); err == nil {
 		size = st.Size()
 	}
-	if p.tail.CaughtUp(size) {
-		return
+	if size == 0 || p.tail.CaughtUp(size) {
+		return // nothing written yet, or all of it read
 	}
 	p.tail.Kick()
 	deadline := time.Now().Add(catchUp)
