@@ -405,3 +405,19 @@ func TestJestMissing(t *testing.T) {
 		t.Errorf("usage error %+v, want jest and the install command", u)
 	}
 }
+
+// TestJestTypeScript: a .ts test file run through babel-jest fails at its
+// own line, as jest's source maps give it.
+func TestJestTypeScript(t *testing.T) {
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture("ts")})
+	if out.BuildFailed || out.Crash != nil {
+		t.Fatalf("outcome %+v", out)
+	}
+	if tt := find(t, rec, "shapes.test.ts", "area › square"); tt.Status != report.TestPassed {
+		t.Errorf("square: %+v", tt)
+	}
+	f := find(t, rec, "shapes.test.ts", "area › circle is wrong").Failure
+	if f == nil || f.File != "shapes.test.ts" || f.Line != 17 || !strings.Contains(f.Message, "Expected: 3") {
+		t.Errorf("failure %+v, want shapes.test.ts:17", f)
+	}
+}
