@@ -421,3 +421,33 @@ func TestJestTypeScript(t *testing.T) {
 		t.Errorf("failure %+v, want shapes.test.ts:17", f)
 	}
 }
+
+// TestJestFallback: what strobe does for a jest without the reporter
+// events (before 27), on jest 29's own --json output: the same tests,
+// failures at the same lines, and the hint saying how they were read.
+func TestJestFallback(t *testing.T) {
+	requireJest(t)
+	if usesReporter("26.6.3") || !usesReporter("27.0.0") || !usesReporter("") {
+		t.Error("usesReporter draws the line wrong")
+	}
+	dir := fixture("basic")
+	rec := adapters.NewRecorder()
+	p := newParser(rec, dir, dir, t.TempDir())
+	p.rerun, p.fallback, p.note = []string{"npx", "jest"}, filepath.Join(p.dir, "results.json"), "fallback"
+	p.start()
+	cmd := exec.Command(filepath.Join(fixtures, "node_modules", ".bin", "jest"), "--ci", "--json", "--outputFile="+p.fallback, "--testLocationInResults", "--passWithNoTests")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "FORCE_COLOR=0")
+	cmd.Run()
+	out := p.Finish(report.Exit{Exited: true, Code: cmd.ProcessState.ExitCode()})
+	p.Close()
+	if out.Hint != "fallback" || out.BuildFailed {
+		t.Errorf("outcome %+v", out)
+	}
+	if pr := rec.Progress(); pr.Passed != 4 || pr.Failed != 3 || pr.Skipped != 2 {
+		t.Errorf("counts %+v, want 4 passed, 3 failed, 2 skipped", pr)
+	}
+	f := find(t, rec, "math.test.js", "arith › nested › wrong sum").Failure
+	if f == nil || f.File != "math.test.js" || f.Line != 10 || !strings.Contains(f.Message, "Expected: 5") || strings.Contains(f.Message, "\x1b") {
+		t.Errorf("failure %+v, want math.test.js:10", f)
+	}
+}
