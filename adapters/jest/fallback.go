@@ -1,0 +1,136 @@
+package jest
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// jsonResults is the part of jest's --json output (every version's) that
+// the fallback reads.
+type jsonResults struct {
+	TestResults []struct {
+		Name             string `json:"name"`
+		Status           string `json:"status"`
+		Message          string `json:"message"`
+		AssertionResults []struct {
+			AncestorTitles  []string `json:"ancestorTitles"`
+			Title           string   `json:"title"`
+			Status          string   `json:"status"`
+			Duration        float64  `json:"duration"`
+			FailureMessages []string `json:"failureMessages"`
+			Location        *struct {
+				Line   int `json:"line"`
+				Column int `json:"column"`
+			} `json:"location"`
+		} `json:"assertionResults"`
+	} `json:"testResults"`
+}
+
+// readFallback records what jest's --json output says, once the run is
+// over (jest writes the file at its end).
+func (p *parser) readFallback() {
+	f, err := os.Open(p.fallback)
+	if err != nil {
+		return // jest ended before writing it: Finish reads the exit
+	}
+	defer f.Close()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.readJSON(f)
+}
+
+// readJSON turns jest's --json output into the reporter's events; p.mu is
+// held.
+func (p *parser) readJSON(r io.Reader) {
+	var res jsonResults
+	if err := json.NewDecoder(r).Decode(&res); err != nil {
+		p.bad++
+		return
+	}
+	p.handle(&event{Ev: "run"})
+	for _, tr := range res.TestResults {
+		for _, a := range tr.AssertionResults {
+			ev := &event{Ev: "end", File: tr.Name, Name: strings.Join(append(append([]string{}, a.AncestorTitles...), a.Title), sep),
+				Status: jsonStatus(a.Status), MS: a.Duration}
+			if ev.Status == "failed" {
+				text := strings.Join(a.FailureMessages, "\n\n")
+				ev.Msg = failureText(text)
+				if ev.At = frameIn(text, tr.Name); ev.At == nil && a.Location != nil {
+					ev.At = &location{File: tr.Name, Line: a.Location.Line, Col: a.Location.Column + 1}
+				}
+			}
+			p.handle(ev)
+		}
+		if tr.Status == "failed" && len(tr.AssertionResults) == 0 {
+			msg := failureText(tr.Message)
+			msg = strings.TrimSpace(strings.TrimPrefix(msg, "● Test suite failed to run"))
+			p.handle(&event{Ev: "suite", File: tr.Name, Msg: msg, At: frameIn(tr.Message, tr.Name)})
+		}
+	}
+	p.handle(&event{Ev: "done"})
+}
+
+func jsonStatus(s string) string {
+	switch s {
+	case "passed", "failed", "todo":
+		return s
+	case "pending", "skipped", "disabled", "focused":
+		return "skipped"
+	}
+	return "failed"
+}
+
+var (
+	ansi = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
+	// frameLine is a V8 stack frame: "at fn (file:line:col)" or "at file:line:col".
+	frameLine = regexp.MustCompile(`^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?\s*$`)
+)
+
+// failureText is a failure's message without colours and without its
+// stack frames, as the reporter makes it.
+func failureText(text string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(ansi.ReplaceAllString(text, ""), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "at ") {
+			continue
+		}
+		b.WriteString(strings.TrimRight(l, " "))
+		b.WriteByte('\n')
+	}
+	return strings.TrimSpace(collapseBlank(b.String()))
+}
+
+func collapseBlank(s string) string {
+	for strings.Contains(s, "\n\n\n") {
+		s = strings.ReplaceAll(s, "\n\n\n", "\n\n")
+	}
+	return s
+}
+
+// frameIn is the first frame in the test file (jest prints it absolute or
+// relative to the rootDir), else the first outside node_modules and node's
+// internals.
+func frameIn(text, file string) *location {
+	var first *location
+	for _, l := range strings.Split(ansi.ReplaceAllString(text, ""), "\n") {
+		m := frameLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		at := &location{File: m[1], Line: line, Col: col}
+		if m[1] == file || strings.HasSuffix(file, "/"+m[1]) {
+			at.File = file
+			return at
+		}
+		if first == nil && !strings.Contains(m[1], "node_modules/") && !strings.HasPrefix(m[1], "node:") && !strings.HasPrefix(m[1], "internal/") {
+			first = at
+		}
+	}
+	return first
+}

@@ -1,0 +1,282 @@
+// Package jest runs a JavaScript or TypeScript project's jest suite through
+// a reporter strobe ships, and reads the reporter's events as jest writes
+// them.
+package jest
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"strobe/adapters"
+	"strobe/adapters/kit/node"
+	"strobe/internal/shell"
+)
+
+// jest runs node_modules/.bin/jest with strobe's reporter (reporter.cjs,
+// embedded, written at Plan into a private temporary directory that the
+// parser's Close removes), loaded by path through --reporters so that
+// jest's own console reporters stay off:
+//
+//	node_modules/.bin/jest [COMMAND'S ARGS] --ci --reporters=DIR/reporter.cjs
+//	  --testLocationInResults --passWithNoTests [SELECTION]
+//
+// with FORCE_COLOR=0 and STROBE_JEST_EVENTS=DIR/events.jsonl. Reporters run
+// in jest's main process whatever the workers, so the reporter appends one
+// JSON line per event to that file and the parser tails it (kit.TailFile);
+// a file cannot mix with what the tests print, and keeps what was written
+// when jest dies. --passWithNoTests makes a suite without tests exit 0, so
+// that it reads as no_tests rather than as a failure.
+//
+// A test is named by its describe blocks and title joined with " › ", as
+// jest's console shows it, in the suite of its file (relative to the
+// project). A request's test is "FILE › describe › title" (the file as
+// listed in an answer's failures) or the name alone, across every file.
+//
+// jest before 27 lacks the per-test reporter events: the run then uses
+// jest's own --json --outputFile, read once the run is over (no live
+// progress), and the hint says so.
+type jest struct{}
+
+// New returns the jest adapter.
+func New() adapters.Adapter { return jest{} }
+
+func (jest) Name() string { return "jest" }
+
+//go:embed reporter.cjs
+var reporterJS []byte
+
+// configNames are jest's own config files, in the order jest looks.
+var configNames = []string{"jest.config.js", "jest.config.ts", "jest.config.mjs", "jest.config.cjs", "jest.config.json"}
+
+// Detect: 95 for a command that runs jest, 90 for a jest config (file or
+// "jest" key in package.json), 85 for a test script that runs jest, 80 for
+// jest among the dependencies.
+func (jest) Detect(req adapters.Request) adapters.Detection {
+	if len(req.Command) > 0 {
+		if _, ok := jestArgs(req.Command); ok {
+			return adapters.Detection{Confidence: 95}
+		}
+		return adapters.Detection{}
+	}
+	pkg, ok, err := node.Find(req.ProjectRoot)
+	if err != nil {
+		return adapters.Detection{Hint: fmt.Sprintf("jest: %v", err)}
+	}
+	if !ok {
+		return adapters.Detection{}
+	}
+	switch {
+	case pkg.ConfigFile(configNames...) != "":
+		return adapters.Detection{Confidence: 90}
+	case pkg.Raw["jest"] != nil:
+		return adapters.Detection{Confidence: 90}
+	case pkg.ScriptRuns("jest"):
+		return adapters.Detection{Confidence: 85}
+	case pkg.Has("jest"):
+		return adapters.Detection{Confidence: 80}
+	}
+	return adapters.Detection{}
+}
+
+// jestArgs finds jest in a command (jest, node_modules/.bin/jest, npx
+// jest, pnpm exec jest, yarn jest, bunx jest) and answers the arguments
+// after it.
+func jestArgs(argv []string) ([]string, bool) {
+	for i, w := range argv {
+		if i > 2 {
+			break
+		}
+		base := filepath.Base(w)
+		if base == "jest" || base == "jest.js" {
+			return argv[i+1:], true
+		}
+		switch base {
+		case "npx", "pnpm", "yarn", "bunx", "exec", "node":
+			continue
+		}
+		if i > 0 && strings.HasPrefix(w, "-") {
+			continue
+		}
+		return nil, false
+	}
+	return nil, false
+}
+
+// ownedFlags are the options the plan sets itself; a command's own are
+// dropped (with their value when it is a separate word).
+var ownedFlags = map[string]bool{"--reporters": true, "--json": false, "--outputFile": true, "--colors": false,
+	"--ci": false, "--testLocationInResults": false, "--passWithNoTests": false, "--verbose": false, "--silent": false}
+
+func keptArgs(args []string) []string {
+	var kept []string
+	for i := 0; i < len(args); i++ {
+		name, _, hasValue := strings.Cut(args[i], "=")
+		takesValue, owned := ownedFlags[name]
+		if !owned {
+			kept = append(kept, args[i])
+			continue
+		}
+		if takesValue && !hasValue && i+1 < len(args) {
+			i++
+		}
+	}
+	return kept
+}
+
+func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	pkg, ok, err := node.Find(req.ProjectRoot)
+	if err != nil {
+		return nil, adapters.Usagef("jest: %v: fix the package.json", err)
+	}
+	if !ok {
+		return nil, adapters.Usagef("jest: no package.json in or above %s: run strobe in the JavaScript project's directory", req.ProjectRoot)
+	}
+	bin, err := pkg.Bin("jest", "jest")
+	if err != nil {
+		return nil, err
+	}
+	var user []string
+	if len(req.Command) > 0 {
+		args, _ := jestArgs(req.Command)
+		user = keptArgs(args)
+	}
+	sel, err := selection(req, pkg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "strobe-jest-")
+	if err != nil {
+		return nil, fmt.Errorf("jest: reporter directory: %w", err)
+	}
+	p := newParser(rec, req.ProjectRoot, pkg.Dir, dir)
+	p.test, p.level = req.Test, req.Level
+	p.rerun = append(rerunPrefix(pkg.Manager), user...)
+	argv := append([]string{bin}, user...)
+	version := jestVersion(bin)
+	if usesReporter(version) {
+		reporter := filepath.Join(dir, "reporter.cjs")
+		if err := os.WriteFile(reporter, reporterJS, 0o600); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("jest: writing the reporter: %w", err)
+		}
+		argv = append(argv, "--ci", "--reporters="+reporter, "--testLocationInResults", "--passWithNoTests")
+	} else {
+		p.fallback = filepath.Join(dir, "results.json")
+		p.note = fmt.Sprintf("jest %s predates the per-test reporter events strobe's reporter uses (jest 27 or later): results were read from jest's --json output once the run ended, without live progress", version)
+		argv = append(argv, "--ci", "--json", "--outputFile="+p.fallback, "--testLocationInResults", "--passWithNoTests")
+	}
+	argv = append(argv, sel...)
+	p.start()
+	return &adapters.Plan{Argv: argv, Dir: pkg.Dir, Env: []string{"FORCE_COLOR=0", "STROBE_JEST_EVENTS=" + p.events}, Parser: p}, nil
+}
+
+// jestVersion reads the version of the jest a bin link runs, "" when it
+// cannot say.
+func jestVersion(bin string) string {
+	target, err := filepath.EvalSymlinks(bin) // .../jest/bin/jest.js (or jest-cli's)
+	if err != nil {
+		return ""
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(target)), "package.json"))
+	if err != nil {
+		return ""
+	}
+	var pj struct{ Version string }
+	if json.Unmarshal(b, &pj) != nil {
+		return ""
+	}
+	return pj.Version
+}
+
+// usesReporter says whether strobe's reporter works with this jest:
+// onTestCaseResult came with jest 27 (onTestCaseStart with 29.6; before
+// it, tests are only seen ending). An unknown version gets the reporter.
+func usesReporter(version string) bool {
+	major, err := strconv.Atoi(strings.SplitN(version, ".", 2)[0])
+	return err != nil || major >= 27
+}
+
+// rerunPrefix runs the project's own jest through its package manager.
+func rerunPrefix(manager string) []string {
+	switch manager {
+	case "pnpm":
+		return []string{"pnpm", "exec", "jest"}
+	case "yarn":
+		return []string{"yarn", "jest"}
+	case "bun":
+		return []string{"bunx", "jest"}
+	}
+	return []string{"npx", "jest"}
+}
+
+// levelWord is the directory or file-name part that puts a test file in a
+// level: test/unit/x.test.js or x.unit.test.js.
+var levelWord = map[adapters.Level]string{
+	adapters.LevelUnit:        "unit",
+	adapters.LevelIntegration: "integration",
+	adapters.LevelE2E:         "e2e",
+}
+
+// selection is the arguments that select the request's tests: a level's
+// path pattern, or one test's file and name.
+func selection(req adapters.Request, dir string) ([]string, error) {
+	if req.Test != "" {
+		file, name := splitTest(req.Test, dir)
+		var sel []string
+		if file != "" {
+			sel = append(sel, "--runTestsByPath", file)
+		}
+		return append(sel, "-t", namePattern(name)), nil
+	}
+	if w, ok := levelWord[req.Level]; ok {
+		return []string{levelPattern(dir, w)}, nil
+	}
+	return nil, nil
+}
+
+// levelPattern matches a test file under the package whose path has a
+// directory named for the level, or the level between dots in its name.
+// jest matches the pattern against absolute paths, so it is anchored at
+// the package: a level's word above it (/home/unit/project) selects nothing.
+func levelPattern(dir, word string) string {
+	return "^" + regexp.QuoteMeta(filepath.ToSlash(dir)) + "/(.*/)?([^/]*\\.)?" + word + "[/.]"
+}
+
+// sep joins describe blocks and titles in a test's name, as jest's console
+// does.
+const sep = " › "
+
+// splitTest reads "FILE › name" when FILE is a file of the package, else
+// the whole text as the name.
+func splitTest(test, dir string) (file, name string) {
+	if f, rest, ok := strings.Cut(test, sep); ok {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err == nil && !fi.IsDir() {
+			return f, rest
+		}
+	}
+	if f, rest, ok := strings.Cut(test, "::"); ok { // pytest's habit
+		if fi, err := os.Stat(filepath.Join(dir, f)); err == nil && !fi.IsDir() {
+			return f, rest
+		}
+	}
+	return "", test
+}
+
+// namePattern is jest's -t pattern for exactly one test: jest matches it
+// against the describe blocks and title joined with spaces.
+func namePattern(name string) string {
+	return "^" + regexp.QuoteMeta(strings.ReplaceAll(name, sep, " ")) + "$"
+}
+
+// rerunCommand is the pasteable command that runs one test.
+func rerunCommand(prefix []string, file, name string) string {
+	argv := append(append([]string{}, prefix...), "--runTestsByPath", file, "-t", namePattern(name))
+	return shell.Join(argv)
+}

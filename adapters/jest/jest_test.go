@@ -1,0 +1,453 @@
+package jest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+// fixtures holds the fixture projects; jest is installed once at its top
+// (package-lock.json) and found hoisted from each project below, as in a
+// workspace.
+var fixtures, _ = filepath.Abs(filepath.Join("testdata", "fixtures"))
+
+var (
+	installOnce sync.Once
+	installErr  error
+)
+
+// requireJest installs the fixtures' jest with npm ci, once per test
+// binary, unless node_modules is already what the lockfile pins.
+func requireJest(t *testing.T) {
+	t.Helper()
+	testutil.RequireTool(t, "node")
+	testutil.RequireTool(t, "npm")
+	installOnce.Do(func() {
+		lock, _ := os.Stat(filepath.Join(fixtures, "package-lock.json"))
+		done, err := os.Stat(filepath.Join(fixtures, "node_modules", ".package-lock.json"))
+		if err == nil && lock != nil && done.ModTime().After(lock.ModTime()) {
+			return
+		}
+		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+		cmd.Dir = fixtures
+		if out, err := cmd.CombinedOutput(); err != nil {
+			installErr = &installError{err, string(out)}
+		}
+	})
+	if installErr != nil {
+		t.Fatal(installErr)
+	}
+}
+
+type installError struct {
+	err error
+	out string
+}
+
+func (e *installError) Error() string {
+	return "npm ci in testdata/fixtures: " + e.err.Error() + "\n" + e.out
+}
+
+func fixture(name string) string { return filepath.Join(fixtures, name) }
+
+func run(t *testing.T, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {
+	t.Helper()
+	requireJest(t)
+	return adapterstest.RunReal(t, New(), req)
+}
+
+func find(t *testing.T, rec *adapters.Recorder, suite, name string) report.Test {
+	t.Helper()
+	tt, ok := rec.Lookup(suite, name)
+	if !ok {
+		var names []string
+		for _, x := range rec.Tests() {
+			names = append(names, x.Suite+" | "+x.Name)
+		}
+		t.Fatalf("no test %q in %q; recorded:\n%s", name, suite, strings.Join(names, "\n"))
+	}
+	return tt
+}
+
+func TestJestBasic(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("basic")})
+	if exit.Code != 1 || out.BuildFailed || out.Crash != nil || out.NoTests {
+		t.Fatalf("exit %+v outcome %+v", exit, out)
+	}
+	for _, tc := range []struct {
+		suite, name string
+		status      report.TestStatus
+		line        int
+		msg         string
+	}{
+		{"math.test.js", "adds", report.TestPassed, 0, ""},
+		{"math.test.js", "arith › nested › wrong sum", report.TestFailed, 10, "Expected: 5\nReceived: 4"},
+		{"math.test.js", "arith › objects differ", report.TestFailed, 15, "-     3,\n+     2,"},
+		{"math.test.js", "arith › throws", report.TestFailed, 19, "TypeError: boom in test"},
+		{"math.test.js", "arith › skipped one", report.TestSkipped, 0, ""},
+		{"math.test.js", "arith › write me", report.TestSkipped, 0, ""},
+		{"math.test.js", "name with (regex) [chars] $1.50?", report.TestPassed, 0, ""},
+		{"other.test.js", "passes too", report.TestPassed, 0, ""},
+		{"other.test.js", "slow but fine", report.TestPassed, 0, ""},
+	} {
+		tt := find(t, rec, tc.suite, tc.name)
+		if tt.Status != tc.status {
+			t.Errorf("%s: status %s, want %s", tc.name, tt.Status, tc.status)
+		}
+		if tc.status != report.TestFailed {
+			continue
+		}
+		f := tt.Failure
+		if f == nil || f.File != "math.test.js" || f.Line != tc.line || !strings.Contains(f.Message, tc.msg) || strings.Contains(f.Message, "\x1b[") {
+			t.Errorf("%s: failure %+v, want math.test.js:%d with %q, no colour", tc.name, f, tc.line, tc.msg)
+		}
+		if strings.Contains(f.Message, "    at ") {
+			t.Errorf("%s: the message keeps its stack: %q", tc.name, f.Message)
+		}
+	}
+	if p := rec.Progress(); p.Passed != 4 || p.Failed != 3 || p.Skipped != 2 {
+		t.Errorf("counts %+v, want 4 passed, 3 failed, 2 skipped", p)
+	}
+}
+
+// TestJestRerun runs each failure's rerun command as a person would paste
+// it (npx jest …, from the package's directory): it must run that test
+// alone, and fail it again.
+func TestJestRerun(t *testing.T) {
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("basic")})
+	f := find(t, rec, "math.test.js", "arith › nested › wrong sum").Failure
+	want := `npx jest --runTestsByPath math.test.js -t '^arith nested wrong sum$'`
+	if f == nil || f.Rerun != want {
+		t.Fatalf("rerun = %q, want %q", f.Rerun, want)
+	}
+	cmd := exec.Command("/bin/sh", "-c", f.Rerun+" 2>&1")
+	cmd.Dir = fixture("basic")
+	cmd.Env = append(os.Environ(), "FORCE_COLOR=0")
+	b, err := cmd.Output()
+	got := string(b)
+	if err == nil || !strings.Contains(got, "1 failed, 8 skipped, 9 total") && !strings.Contains(got, "Tests:       1 failed") {
+		t.Errorf("the rerun command did not fail that one test: %v\n%s", err, got)
+	}
+}
+
+func TestJestSingle(t *testing.T) {
+	for _, tc := range []struct{ test, suite, name string }{
+		{"math.test.js › name with (regex) [chars] $1.50?", "math.test.js", "name with (regex) [chars] $1.50?"},
+		{"arith › nested › wrong sum", "math.test.js", "arith › nested › wrong sum"},
+		{"other.test.js::passes too", "other.test.js", "passes too"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture("basic"), Test: tc.test})
+			tests := rec.Tests()
+			if len(tests) != 1 || tests[0].Suite != tc.suite || tests[0].Name != tc.name || out.NoTests {
+				t.Errorf("ran %+v (outcome %+v), want only %s › %s", tests, out, tc.suite, tc.name)
+			}
+		})
+	}
+	t.Run("no match", func(t *testing.T) {
+		rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("basic"), Test: "math.test.js › nothing like it"})
+		if len(rec.Tests()) != 0 || !out.NoTests || exit.Code != 0 || !strings.Contains(out.Hint, "no jest test matched") {
+			t.Errorf("tests %+v exit %+v outcome %+v, want no tests and the hint", rec.Tests(), exit, out)
+		}
+	})
+}
+
+func TestJestLevels(t *testing.T) {
+	for _, tc := range []struct {
+		level adapters.Level
+		want  []string
+	}{
+		{adapters.LevelUnit, []string{"test/unit/unit.test.js › unit works"}},
+		{adapters.LevelIntegration, []string{"test/integration/integration.test.js › integration works"}},
+		{adapters.LevelE2E, []string{"test/checkout.e2e.test.js › e2e by suffix", "test/e2e/e2e.test.js › e2e works"}},
+	} {
+		t.Run(string(tc.level), func(t *testing.T) {
+			rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture("levels"), Level: tc.level})
+			var got []string
+			for _, x := range rec.Tests() {
+				got = append(got, x.Suite+" › "+x.Name)
+			}
+			if strings.Join(sorted(got), "\n") != strings.Join(tc.want, "\n") || out.NoTests {
+				t.Errorf("level %s ran %q, want %q", tc.level, got, tc.want)
+			}
+		})
+	}
+	t.Run("none", func(t *testing.T) {
+		_, out, _ := run(t, adapters.Request{ProjectRoot: fixture("basic"), Level: adapters.LevelE2E})
+		if !out.NoTests || !strings.Contains(out.Hint, "e2e/ directory") {
+			t.Errorf("outcome %+v, want no tests with the level's convention", out)
+		}
+	})
+}
+
+func sorted(s []string) []string {
+	out := append([]string{}, s...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+func TestJestBroken(t *testing.T) {
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture("broken")})
+	if !out.BuildFailed || len(out.BuildErrors) != 2 {
+		t.Fatalf("outcome %+v, want two build errors", out)
+	}
+	byFile := map[string]report.BuildError{}
+	for _, e := range out.BuildErrors {
+		byFile[e.File] = e
+	}
+	if e := byFile["syntax.test.js"]; e.Line != 2 || !strings.Contains(e.Message, "Unexpected token") {
+		t.Errorf("syntax error = %+v, want syntax.test.js:2", e)
+	}
+	if e := byFile["missing.test.js"]; e.Line != 1 || !strings.Contains(e.Message, "Cannot find module './does-not-exist'") {
+		t.Errorf("import error = %+v, want missing.test.js:1", e)
+	}
+	if tt := find(t, rec, "ok.test.js", "fine"); tt.Status != report.TestPassed {
+		t.Errorf("the good file's test: %+v", tt)
+	}
+}
+
+func TestJestNoTests(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("empty")})
+	if len(rec.Tests()) != 0 || !out.NoTests || exit.Code != 0 || out.Project == nil || !strings.Contains(out.Hint, "testMatch") {
+		t.Errorf("exit %+v outcome %+v, want no tests", exit, out)
+	}
+}
+
+// TestJestCrash: a test that calls process.abort() is a crash with
+// SIGABRT that names it, whether a worker ran it or jest's own process.
+func TestJestCrash(t *testing.T) {
+	t.Run("worker", func(t *testing.T) {
+		rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("crash"), Command: []string{"npx", "jest", "-w", "2", "--workerIdleMemoryLimit=1GB"}})
+		c := out.Crash
+		if exit.Signaled || c == nil || c.SignalName != "SIGABRT" || c.Type != report.CrashAbort ||
+			len(c.RunningTests) != 1 || c.RunningTests[0] != "aborts" || !strings.Contains(c.Message, "abort.test.js › aborts") {
+			t.Fatalf("exit %+v crash %+v, want SIGABRT in the worker running aborts", exit, c)
+		}
+		if tt := find(t, rec, "fine.test.js", "unaffected"); tt.Status != report.TestPassed {
+			t.Errorf("the other file: %+v", tt)
+		}
+	})
+	t.Run("in band", func(t *testing.T) {
+		_, out, exit := run(t, adapters.Request{ProjectRoot: fixture("crash"), Command: []string{"npx", "jest", "-i"}})
+		c := out.Crash
+		if !exit.Signaled || exit.Signal != int(syscall.SIGABRT) || c == nil || c.SignalName != "SIGABRT" ||
+			len(c.RunningTests) != 1 || c.RunningTests[0] != "aborts" {
+			t.Fatalf("exit %+v crash %+v, want jest dead of SIGABRT in aborts", exit, c)
+		}
+	})
+}
+
+// started runs a plan in its own process group, as the runner does, and
+// waits until the recorder shows name running.
+func started(t *testing.T, req adapters.Request, name string) (*adapters.Recorder, *adapters.Plan, *exec.Cmd, func() report.Exit) {
+	t.Helper()
+	requireJest(t)
+	rec := adapters.NewRecorder()
+	plan, err := New().Plan(context.Background(), req, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
+	cmd.Dir, cmd.Env = plan.Dir, append(os.Environ(), plan.Env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	wait := func() report.Exit {
+		err := cmd.Wait()
+		ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		if ws.Signaled() {
+			return report.Exit{Signaled: true, Signal: int(ws.Signal()), Code: 128 + int(ws.Signal())}
+		}
+		_ = err
+		return report.Exit{Exited: true, Code: ws.ExitStatus()}
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		running := false
+		for _, r := range rec.Progress().Running {
+			running = running || r.Name == name
+		}
+		if running {
+			return rec, plan, cmd, wait
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			wait()
+			t.Fatalf("%s never started; recorded %+v", name, rec.Tests())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// groupGone waits for every process of the group to be gone.
+func groupGone(t *testing.T, pgid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(-pgid, 0) == nil {
+		if time.Now().After(deadline) {
+			out, _ := exec.Command("ps", "-o", "pid,pgid,args", "-g", itoa(pgid)).CombinedOutput()
+			t.Fatalf("processes of the run left:\n%s", out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestJestHang: a test awaiting a promise that never settles (jest's
+// timeout an hour away) is named running, live, while it hangs; when
+// strobe stops the run (SIGTERM to the group, as on its hard timeout or a
+// cancel), jest and its workers are gone, and the test stays running,
+// with no crash.
+func TestJestHang(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		by   string
+	}{
+		{"workers timeout", []string{"npx", "jest", "-w", "2", "--workerIdleMemoryLimit=1GB"}, report.StoppedTimeout},
+		{"in band cancel", []string{"npx", "jest", "-i"}, report.StoppedCancelled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, plan, cmd, wait := started(t, adapters.Request{ProjectRoot: fixture("hang"), Command: tc.args}, "waits forever")
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+			exit := wait()
+			exit.StoppedBy = tc.by
+			out := plan.Parser.Finish(exit)
+			plan.Parser.(adapters.Closer).Close()
+			groupGone(t, cmd.Process.Pid)
+			if out.Crash != nil || out.BuildFailed {
+				t.Errorf("outcome %+v, want no crash for a run strobe stopped", out)
+			}
+			if names := rec.Abandon(); len(names) != 1 || names[0] != "waits forever" {
+				t.Errorf("running at the end: %q, want the hung test", names)
+			}
+		})
+	}
+}
+
+// TestJestWorkers: the stuck detector judges jest's workers, and jest's
+// main process only when it runs the tests itself.
+func TestJestWorkers(t *testing.T) {
+	_, plan, cmd, wait := started(t, adapters.Request{ProjectRoot: fixture("hang"), Command: []string{"npx", "jest", "-w", "2", "--workerIdleMemoryLimit=1GB"}}, "waits forever")
+	defer func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		wait()
+		plan.Parser.(adapters.Closer).Close()
+	}()
+	tp := New().(adapters.TestProcesser)
+	main := adapters.Proc{PID: cmd.Process.Pid, Name: "node", Args: plan.Argv}
+	if tp.IsTestProcess(main) {
+		t.Error("jest's main process, beside its workers, judged as a test process")
+	}
+	workers := 0
+	b, _ := exec.Command("pgrep", "-P", itoa(cmd.Process.Pid)).Output()
+	for _, pid := range strings.Fields(string(b)) {
+		args, _ := os.ReadFile("/proc/" + pid + "/cmdline")
+		if tp.IsTestProcess(adapters.Proc{Name: "node", Args: strings.Split(string(args), "\x00")}) {
+			workers++
+		}
+	}
+	if workers != 2 {
+		t.Errorf("%d workers judged as test processes, want 2", workers)
+	}
+	if !tp.IsTestProcess(adapters.Proc{PID: os.Getpid(), Name: "node", Args: []string{"node", "/p/node_modules/.bin/jest", "-i"}}) {
+		t.Error("jest in band (no workers) not judged as the test process")
+	}
+}
+
+// TestJestFlood: 200 MB printed by a test, then a failed assertion: the
+// failure is read, and the test keeps a bounded tail of its output.
+func TestJestFlood(t *testing.T) {
+	if testing.Short() {
+		t.Skip("prints 200 MB")
+	}
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("flood")})
+	tt := find(t, rec, "flood.test.js", "flood then fail")
+	if tt.Failure == nil || tt.Failure.Line != 7 || !strings.Contains(tt.Failure.Message, "failed after the flood") {
+		t.Errorf("failure %+v, want the assertion after the flood at flood.test.js:7", tt.Failure)
+	}
+	if !tt.OutputTruncated || len(tt.Output) > adapters.PerTestOutput {
+		t.Errorf("output %d bytes, truncated %v: want a bounded tail", len(tt.Output), tt.OutputTruncated)
+	}
+}
+
+func TestJestMissing(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "package.json"), []byte(`{"devDependencies":{"jest":"29.7.0"}}`), 0o644)
+	os.WriteFile(filepath.Join(root, "package-lock.json"), []byte(`{}`), 0o644)
+	_, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
+	var u *adapters.UsageError
+	if !adapters.IsUsage(err) {
+		t.Fatalf("Plan error %v, want a usage error", err)
+	}
+	u = err.(*adapters.UsageError)
+	if u.Framework != "jest" || !strings.Contains(u.Hint, "npm ci") {
+		t.Errorf("usage error %+v, want jest and the install command", u)
+	}
+}
+
+// TestJestTypeScript: a .ts test file run through babel-jest fails at its
+// own line, as jest's source maps give it.
+func TestJestTypeScript(t *testing.T) {
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture("ts")})
+	if out.BuildFailed || out.Crash != nil {
+		t.Fatalf("outcome %+v", out)
+	}
+	if tt := find(t, rec, "shapes.test.ts", "area › square"); tt.Status != report.TestPassed {
+		t.Errorf("square: %+v", tt)
+	}
+	f := find(t, rec, "shapes.test.ts", "area › circle is wrong").Failure
+	if f == nil || f.File != "shapes.test.ts" || f.Line != 17 || !strings.Contains(f.Message, "Expected: 3") {
+		t.Errorf("failure %+v, want shapes.test.ts:17", f)
+	}
+}
+
+// TestJestFallback: what strobe does for a jest without the reporter
+// events (before 27), on jest 29's own --json output: the same tests,
+// failures at the same lines, and the hint saying how they were read.
+func TestJestFallback(t *testing.T) {
+	requireJest(t)
+	if usesReporter("26.6.3") || !usesReporter("27.0.0") || !usesReporter("") {
+		t.Error("usesReporter draws the line wrong")
+	}
+	dir := fixture("basic")
+	rec := adapters.NewRecorder()
+	p := newParser(rec, dir, dir, t.TempDir())
+	p.rerun, p.fallback, p.note = []string{"npx", "jest"}, filepath.Join(p.dir, "results.json"), "fallback"
+	p.start()
+	cmd := exec.Command(filepath.Join(fixtures, "node_modules", ".bin", "jest"), "--ci", "--json", "--outputFile="+p.fallback, "--testLocationInResults", "--passWithNoTests")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "FORCE_COLOR=0")
+	cmd.Run()
+	out := p.Finish(report.Exit{Exited: true, Code: cmd.ProcessState.ExitCode()})
+	p.Close()
+	if out.Hint != "fallback" || out.BuildFailed {
+		t.Errorf("outcome %+v", out)
+	}
+	if pr := rec.Progress(); pr.Passed != 4 || pr.Failed != 3 || pr.Skipped != 2 {
+		t.Errorf("counts %+v, want 4 passed, 3 failed, 2 skipped", pr)
+	}
+	f := find(t, rec, "math.test.js", "arith › nested › wrong sum").Failure
+	if f == nil || f.File != "math.test.js" || f.Line != 10 || !strings.Contains(f.Message, "Expected: 5") || strings.Contains(f.Message, "\x1b") {
+		t.Errorf("failure %+v, want math.test.js:10", f)
+	}
+}

@@ -1,0 +1,384 @@
+package jest
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/report"
+)
+
+// event is one line of the reporter's (reporter.cjs says what each is).
+type event struct {
+	Ev     string    `json:"ev"`
+	File   string    `json:"file"`
+	Name   string    `json:"name"`
+	Status string    `json:"status"`
+	MS     float64   `json:"ms"`
+	Msg    string    `json:"msg"`
+	At     *location `json:"at"`
+	// run
+	Total   int    `json:"total"`
+	Version string `json:"version"`
+	// done
+	Passed       int  `json:"passed"`
+	Failed       int  `json:"failed"`
+	Skipped      int  `json:"skipped"`
+	Todo         int  `json:"todo"`
+	SuitesFailed int  `json:"suitesFailed"`
+	Interrupted  bool `json:"interrupted"`
+}
+
+type location struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+}
+
+// parser reads the reporter's events from its file (a goroutine tailing
+// it) and jest's stdout and stderr (Line).
+type parser struct {
+	rec    *adapters.Recorder
+	root   string // the project root: files are named relative to it
+	pkgDir string // where jest runs and reruns
+	dir    string // the private temporary directory
+	events string
+	tail   *kit.TailFile
+	done   chan struct{} // closed when the decoder returns
+	stop   sync.Once
+	closed sync.Once
+
+	test     string
+	level    adapters.Level
+	rerun    []string
+	fallback string // jest's --json output, when the reporter is not used
+	note     string
+
+	mu      sync.Mutex // guards what follows: the decoder and Line share it
+	sawRun  bool
+	sawDone bool
+	version string
+	running map[testKey]bool // tests started and not ended, to give output to
+	// last is the test that ended last while no other ran: node writes to a
+	// full pipe asynchronously, so a test's output can come after its end.
+	last     *testKey
+	builds   []report.BuildError
+	crash    *report.Crash
+	noTests  bool
+	errLines []string // jest's own stderr, for a run the reporter never saw
+	bad      int      // event lines that did not decode
+	buf      []byte   // the decoder's, for unescaped strings
+	// lastFile and lastSuite spare naming a file again for each of its
+	// events.
+	lastFile, lastSuite string
+}
+
+type testKey struct{ suite, name string }
+
+func newParser(rec *adapters.Recorder, root, pkgDir, dir string) *parser {
+	events := filepath.Join(dir, "events.jsonl")
+	return &parser{rec: rec, root: root, pkgDir: pkgDir, dir: dir, events: events,
+		tail: kit.NewTailFile(events), done: make(chan struct{}), running: map[testKey]bool{}}
+}
+
+func (p *parser) start() {
+	go func() {
+		defer close(p.done)
+		p.decode(p.tail)
+	}()
+}
+
+// decode reads events until the file ends and the tail is stopped.
+func (p *parser) decode(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var partial []byte
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			partial = append(partial, line...)
+			continue
+		}
+		if len(partial) > 0 {
+			line = append(partial, line...)
+			partial = partial[:0]
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			p.eventLine(line)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// eventLine decodes and handles one line of the events file.
+func (p *parser) eventLine(line []byte) {
+	var ev event
+	if !decodeEvent(line, &ev, &p.buf) {
+		p.mu.Lock()
+		p.bad++
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.handle(&ev)
+}
+
+// handle records one event; p.mu is held.
+func (p *parser) handle(ev *event) {
+	suite := p.name(ev.File)
+	switch ev.Ev {
+	case "run":
+		p.sawRun, p.version = true, ev.Version
+		p.rec.BeginTesting()
+	case "start":
+		p.running[testKey{suite, ev.Name}] = true
+		p.last = nil
+		p.rec.Start(suite, ev.Name)
+	case "end":
+		k := testKey{suite, ev.Name}
+		delete(p.running, k)
+		p.last = nil
+		if len(p.running) == 0 {
+			p.last = &k
+		}
+		p.end(suite, ev)
+	case "suite":
+		p.suiteError(suite, ev)
+	case "done":
+		p.sawDone = true
+	}
+}
+
+// name is how an answer names a test file: relative to the project root.
+func (p *parser) name(file string) string {
+	if file == "" {
+		return ""
+	}
+	if file != p.lastFile {
+		p.lastFile, p.lastSuite = file, kit.ProjectPath(p.root, file)
+	}
+	return p.lastSuite
+}
+
+func (p *parser) end(suite string, ev *event) {
+	d := time.Duration(ev.MS * float64(time.Millisecond))
+	switch ev.Status {
+	case "passed":
+		p.rec.End(suite, ev.Name, report.TestPassed, d, nil)
+	case "skipped", "todo":
+		p.rec.End(suite, ev.Name, report.TestSkipped, d, nil)
+	default:
+		f := &report.Failure{Name: ev.Name, File: suite, Message: kit.Clip(ev.Msg), Rerun: p.rerunFor(ev.File, ev.Name)}
+		if ev.At != nil {
+			f.File, f.Line = p.name(ev.At.File), ev.At.Line
+		}
+		p.rec.End(suite, ev.Name, report.TestFailed, d, f)
+	}
+}
+
+// workerDied is jest-worker's account of a worker that died of a signal
+// (process.abort(), a native crash, the OOM killer).
+var workerDied = regexp.MustCompile(`jest worker process \(pid=\d+\) was terminated by another process: signal=(SIG[A-Z0-9]+)`)
+
+// suiteError is a test file that could not run: a worker that died is a
+// crash of the tests it was running; anything else (a syntax error, an
+// import that fails, a describe block that throws) kept the file's tests
+// from running, as a compile error would.
+func (p *parser) suiteError(suite string, ev *event) {
+	if m := workerDied.FindStringSubmatch(ev.Msg); m != nil {
+		p.workerCrash(suite, m[1], ev.Msg)
+		return
+	}
+	be := report.BuildError{File: suite, Message: kit.Clip(ev.Msg)}
+	if ev.At != nil {
+		be.File, be.Line, be.Column = p.name(ev.At.File), ev.At.Line, ev.At.Col
+	}
+	p.builds = append(p.builds, be)
+}
+
+func (p *parser) workerCrash(suite, sig, msg string) {
+	var running []string
+	for k := range p.running {
+		if k.suite == suite {
+			running = append(running, k.name)
+		}
+	}
+	what := "a jest worker running " + suite
+	if len(running) > 0 {
+		what = fmt.Sprintf("the jest worker running %s › %s", suite, strings.Join(running, ", "))
+	}
+	c := &report.Crash{Type: kit.CrashType(sig), Signal: kit.SignalNumber(sig), SignalName: sig,
+		Indicators: []string{"jest_worker_signaled"}, RunningTests: running,
+		Message: fmt.Sprintf("%s died of %s", what, sig)}
+	if p.crash == nil {
+		p.crash = c
+	}
+	_ = msg
+}
+
+func (p *parser) rerunFor(file, name string) string {
+	rel := file
+	if r, ok := kit.Rel(p.pkgDir, file); ok {
+		rel = r
+	}
+	return rerunCommand(p.rerun, rel, name)
+}
+
+// Line takes a line of jest's own output. The tests' writes to
+// process.stdout reach it through jest (a worker's are piped through the
+// main process); they go to the test running when exactly one is, as in a
+// run in band, or to the test that ended last when none is and it ran
+// alone (node writes to a full pipe asynchronously, after the test may have
+// ended), and stay only in the run's raw output otherwise. The events
+// file is polled and the pipes are not: a line waits (up to catchUp) for
+// the decoder to reach the file's end, where the test that printed it has
+// started.
+func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
+	p.catchUp()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.sawRun && bytes.HasPrefix(b, []byte("No tests found")) {
+		p.noTests = true
+	}
+	if s == adapters.Stderr && len(p.running) == 0 && len(p.errLines) < 20 && len(bytes.TrimSpace(b)) > 0 {
+		p.errLines = append(p.errLines, string(b))
+	}
+	switch {
+	case len(p.running) == 1:
+		for k := range p.running {
+			p.rec.Output(k.suite, k.name, string(b)+"\n")
+		}
+	case len(p.running) == 0 && p.last != nil:
+		p.rec.Output(p.last.suite, p.last.name, string(b)+"\n")
+	}
+}
+
+// catchUp bounds how long a line of output waits for the decoder.
+const catchUp = 5 * time.Millisecond
+
+func (p *parser) catchUp() {
+	var size int64
+	if st, err := os.Stat(p.events); err == nil {
+		size = st.Size()
+	}
+	if size == 0 || p.tail.CaughtUp(size) {
+		return // nothing written yet, or all of it read
+	}
+	p.tail.Kick()
+	deadline := time.Now().Add(catchUp)
+	for !p.tail.CaughtUp(size) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Microsecond)
+	}
+}
+
+// drain stops the tail and waits for the decoder to read what is left.
+func (p *parser) drain() {
+	p.stop.Do(func() {
+		p.tail.Stop()
+		<-p.done
+		p.tail.CloseFile()
+	})
+}
+
+// Finish reads what the run left: the events still in the file, jest's
+// --json output in fallback mode, and how jest exited.
+func (p *parser) Finish(exit report.Exit) adapters.Outcome {
+	p.drain()
+	if p.fallback != "" {
+		p.readFallback()
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out adapters.Outcome
+	out.Hint = p.note
+	if p.bad > 0 {
+		out.Indicators = append(out.Indicators, "unreadable_test_events")
+	}
+	if len(p.builds) > 0 {
+		out.BuildFailed, out.BuildErrors = true, p.builds
+		return out
+	}
+	if exit.StoppedBy != "" {
+		return out // strobe stopped it: the tests running stay running
+	}
+	if p.crash != nil {
+		out.Crash = p.crash
+		out.Hint = join(out.Hint, "rerun the crashed test alone with `--runInBand` (`-i`) to see its output and native stack")
+		return out
+	}
+	if exit.Signaled {
+		out.Crash = p.inBandCrash(exit)
+		return out
+	}
+	prog := p.rec.Progress()
+	recorded := prog.Passed + prog.Failed + prog.Skipped + len(prog.Running)
+	if recorded == 0 && exit.Code == 0 && (p.noTests || p.sawRun || p.fallback != "") {
+		out.NoTests = true
+		out.Project = &report.Project{Language: "javascript", BuildSystem: "jest"}
+		out.Hint = join(out.Hint, noTestsHint.For(p.test, p.level))
+		return out
+	}
+	if !p.sawRun && p.fallback == "" && exit.Code != 0 {
+		msg := "jest ended before strobe's reporter saw the run begin"
+		if len(p.errLines) > 0 {
+			msg += ": " + strings.Join(p.errLines[:min(3, len(p.errLines))], " ")
+		}
+		out.Hint = join(out.Hint, kit.Clip(msg))
+	}
+	return out
+}
+
+// inBandCrash names the test that was running when jest's own process
+// (running the tests in band) died of a signal.
+func (p *parser) inBandCrash(exit report.Exit) *report.Crash {
+	sig := kit.ExitSignal(exit)
+	var running []string
+	for k := range p.running {
+		running = append(running, k.name)
+	}
+	c := &report.Crash{Type: kit.CrashType(sig), Signal: exit.Signal, SignalName: sig, RunningTests: running,
+		Indicators: []string{"jest_signaled"}}
+	if len(running) > 0 {
+		c.Message = fmt.Sprintf("jest died of %s while running %s", sig, strings.Join(running, ", "))
+	}
+	return c
+}
+
+var noTestsHint = kit.NoTestsHint{
+	Test: "no jest test matched that name: give it as FILE › describe › title, as an answer's failures list it, or the title alone",
+	Levels: map[adapters.Level]string{
+		adapters.LevelUnit:        "no test file for level unit: strobe selects files under a unit/ directory or named *.unit.test.js",
+		adapters.LevelIntegration: "no test file for level integration: strobe selects files under an integration/ directory or named *.integration.test.js",
+		adapters.LevelE2E:         "no test file for level e2e: strobe selects files under an e2e/ directory or named *.e2e.test.js",
+	},
+	All: "jest found no test files: it looks for *.test.js, *.spec.js and files under __tests__ (its testMatch option)",
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	if b == "" {
+		return a
+	}
+	return a + "; " + b
+}
+
+// Close removes the reporter, its events and jest's --json output.
+func (p *parser) Close() error {
+	p.drain()
+	var err error
+	p.closed.Do(func() { err = os.RemoveAll(p.dir) })
+	return err
+}

@@ -1,0 +1,217 @@
+// strobe's jest reporter: one JSON line per event, appended to the file
+// named by STROBE_JEST_EVENTS, which strobe reads as it grows. It runs in
+// jest's main process (reporters always do), so it sees the events of
+// every worker in the order jest received them; writing to a file rather
+// than stdout keeps the tests' own output from mixing with the events.
+//
+// Events (field "ev"):
+//   run      the run begins: jest's version, the number of test files
+//   file     a test file begins
+//   start    a test begins (jest >= 29.6: onTestCaseStart)
+//   end      a test ended: status passed|failed|skipped|todo, duration,
+//            the failure message without colours and where it happened
+//   suite    a test file failed to run (import, syntax, worker crash)
+//   done     the run ended, with jest's totals
+//
+// A test's name is its describe blocks and its title joined with " › ",
+// as jest's own reporters show it. Locations are absolute paths, 1-based
+// lines, taken from the failure's stack: the first frame in the test file,
+// else the first one outside node_modules and node's internals. jest
+// source-maps those stacks, so a TypeScript test's frame is its .ts line.
+'use strict';
+
+const fs = require('fs');
+
+const SEP = ' \u203a ';
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+const FRAME = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/;
+const ANY_FRAME = /^\s*at /;
+// MAX_MESSAGE bounds a failure's text: a diff of two huge objects would
+// otherwise make one event of megabytes. strobe keeps less still.
+const MAX_MESSAGE = 16384;
+
+class StrobeReporter {
+  constructor(globalConfig) {
+    this.fd = null;
+    this.path = process.env.STROBE_JEST_EVENTS;
+    this.rootDir = (globalConfig && globalConfig.rootDir) || process.cwd();
+    // jest reports the tests -t filtered out as skipped; they were not
+    // asked for, so they are left out. jest matches the pattern against
+    // the titles joined with spaces, case-insensitively.
+    const pattern = globalConfig && globalConfig.testNamePattern;
+    this.selected = pattern ? new RegExp(pattern, 'i') : null;
+    // Tests already reported by onTestCaseResult, per file: the file's
+    // result lists them again, with the skipped and todo ones jest never
+    // reports one by one.
+    this.ended = new Map();
+  }
+
+  emit(obj) {
+    if (!this.path) return;
+    if (this.fd === null) this.fd = fs.openSync(this.path, 'a');
+    // Synchronous, so that a test's start is in the file before its body
+    // runs long, and nothing is lost if the process dies next.
+    fs.writeSync(this.fd, JSON.stringify(obj) + '\n');
+  }
+
+  onRunStart(results) {
+    let version = '';
+    for (const pkg of ['jest/package.json', '@jest/core/package.json']) {
+      try {
+        version = require(require.resolve(pkg, {paths: [this.rootDir]})).version;
+        break;
+      } catch (_) {
+        // not installed under that name
+      }
+    }
+    this.emit({ev: 'run', total: results.numTotalTestSuites, version});
+  }
+
+  onTestFileStart(test) {
+    this.emit({ev: 'file', file: test.path});
+  }
+
+  onTestCaseStart(test, info) {
+    this.emit({ev: 'start', file: test.path, name: nameOf(info)});
+  }
+
+  onTestCaseResult(test, result) {
+    this.end(test.path, result);
+  }
+
+  end(file, result) {
+    if (this.selected && result.status === 'pending' && !this.selected.test(idOf(result))) return;
+    const name = nameOf(result);
+    let seen = this.ended.get(file);
+    if (!seen) this.ended.set(file, (seen = new Map()));
+    seen.set(name, (seen.get(name) || 0) + 1);
+    const ev = {ev: 'end', file, name, status: statusOf(result.status), ms: result.duration || 0};
+    if (result.status === 'failed') {
+      const text = (result.failureMessages || []).join('\n\n');
+      ev.msg = messageOf(text);
+      ev.at = locate(text, file) || declared(result, file);
+    }
+    this.emit(ev);
+  }
+
+  onTestFileResult(test, result) {
+    const file = test.path;
+    const seen = this.ended.get(file) || new Map();
+    for (const r of result.testResults || []) {
+      const name = nameOf(r);
+      const n = seen.get(name) || 0;
+      if (n > 0) {
+        seen.set(name, n - 1);
+        continue;
+      }
+      this.end(file, r);
+    }
+    this.ended.delete(file);
+    const err = result.testExecError;
+    if (err) {
+      const text = String(err.stack || err.message || err);
+      const msg = stripAnsi(String(err.message || text)).slice(0, MAX_MESSAGE);
+      this.emit({ev: 'suite', file, msg: msg.trim(), at: syntaxAt(msg, file) || locate(text, file)});
+    }
+  }
+
+  onRunComplete(contexts, r) {
+    this.emit({
+      ev: 'done',
+      passed: r.numPassedTests,
+      failed: r.numFailedTests,
+      skipped: r.numPendingTests,
+      todo: r.numTodoTests || 0,
+      suitesFailed: r.numRuntimeErrorTestSuites || 0,
+      interrupted: !!r.wasInterrupted,
+    });
+    if (this.fd !== null) {
+      fs.closeSync(this.fd);
+      this.fd = null;
+    }
+  }
+
+  getLastError() {
+    return undefined;
+  }
+}
+
+function idOf(r) {
+  return (r.ancestorTitles || []).concat(r.title).join(' ');
+}
+
+function nameOf(r) {
+  return (r.ancestorTitles || []).concat(r.title).join(SEP);
+}
+
+function statusOf(s) {
+  switch (s) {
+    case 'passed':
+    case 'failed':
+    case 'todo':
+      return s;
+    case 'pending':
+    case 'skipped':
+    case 'disabled':
+      return 'skipped';
+  }
+  return 'failed';
+}
+
+function stripAnsi(s) {
+  return s.replace(ANSI, '');
+}
+
+// messageOf keeps a failure's text up to its stack: the matcher's message
+// and its expected/received lines.
+function messageOf(text) {
+  const lines = stripAnsi(text).split('\n');
+  const out = [];
+  for (const l of lines) {
+    if (ANY_FRAME.test(l)) {
+      if (out.length && out[out.length - 1].trim() !== '') out.push('');
+      continue;
+    }
+    out.push(l);
+  }
+  return out.join('\n').replace(/\n{3,}/g, '\n\n').trim().slice(0, MAX_MESSAGE);
+}
+
+function inProject(f) {
+  return !f.startsWith('node:') && !f.includes('/node_modules/') && !f.startsWith('internal/') && f.startsWith('/');
+}
+
+// locate is the first frame in the test file, else the first frame in the
+// project; null when the text has none.
+function locate(text, file) {
+  let first = null;
+  for (const l of stripAnsi(text).split('\n')) {
+    const m = FRAME.exec(l);
+    if (!m) continue;
+    const f = m[1].replace(/^file:\/\//, '');
+    const at = {file: f, line: +m[2], col: +m[3]};
+    if (f === file) return at;
+    if (!first && inProject(f)) first = at;
+  }
+  return first;
+}
+
+// declared is where the test was written, when jest ran with
+// --testLocationInResults: a failure with no stack in the test file (a
+// timeout) still points at its test.
+function declared(r, file) {
+  return r.location ? {file, line: r.location.line, col: r.location.column + 1} : null;
+}
+
+// syntaxAt reads a compile error's location: babel's "FILE: message
+// (L:C)" and the code frame's "> L |" line.
+function syntaxAt(msg, file) {
+  let m = /^(?:SyntaxError: )?(\/[^:\n]+): [^\n]*\((\d+):(\d+)\)/m.exec(msg);
+  if (m) return {file: m[1], line: +m[2], col: +m[3] + 1};
+  m = /^\s*> (\d+) \|/m.exec(msg);
+  if (m && /SyntaxError/.test(msg)) return {file, line: +m[1], col: 0};
+  return null;
+}
+
+module.exports = StrobeReporter;
