@@ -13,6 +13,7 @@ import (
 	"strobe/adapters/catch2"
 	"strobe/adapters/generic"
 	"strobe/adapters/gotest"
+	"strobe/adapters/jest"
 	"strobe/adapters/xcodebuild"
 )
 
@@ -23,6 +24,7 @@ func Adapters() []adapters.Adapter {
 		catch2.New(),
 		generic.New(),
 		gotest.New(),
+		jest.New(),
 		xcodebuild.New(),
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Name() < list[j].Name() })

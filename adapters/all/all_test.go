@@ -8,7 +8,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"cargo", "catch2", "generic", "go", "xcodebuild"}
+	want := []string{"cargo", "catch2", "generic", "go", "jest", "xcodebuild"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
 	}
@@ -32,6 +32,7 @@ func TestHooks(t *testing.T) {
 	hooks := map[string][2]bool{ // TestProcesser, Harnesser
 		"cargo": {true, true},
 		"go":    {true, false},
+		"jest":  {true, false},
 	}
 	for _, a := range Adapters() {
 		_, tp := a.(adapters.TestProcesser)
