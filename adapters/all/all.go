@@ -90,6 +90,13 @@ func pickHint(best adapters.Adapter, d adapters.Detection, rest []found) adapter
 		if f.d.Confidence <= 1 {
 			break
 		}
+		// A package.json test script beside a framework's pick is that
+		// framework's own command most of the time (jest, bun test):
+		// naming it on every answer would be noise. A Makefile's target
+		// often does more (a build, services), so it is named.
+		if f.a.Name() == "generic" && !strings.Contains(f.d.Hint, "`make ") {
+			continue
+		}
 		others = append(others, alsoFound(f.a, f.d))
 	}
 	own := d.Hint
