@@ -2,6 +2,7 @@ package format
 
 import (
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -116,8 +117,11 @@ func (r *JUnitReader) Next() (JUnitCase, error) {
 		return JUnitCase{}, r.err
 	}
 	for {
-		tok, err := r.dec.Token()
+		tok, err := r.dec.RawToken()
 		if err != nil {
+			if err == io.EOF && len(r.suites) > 0 {
+				err = cutShort("testsuite")
+			}
 			r.err = err
 			return JUnitCase{}, err
 		}
@@ -157,9 +161,9 @@ func (r *JUnitReader) testCase(start xml.StartElement) (JUnitCase, error) {
 		c.HasTime = true
 	}
 	for {
-		tok, err := r.dec.Token()
+		tok, err := r.dec.RawToken()
 		if err != nil {
-			return c, err
+			return c, cutShort("testcase", err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -194,9 +198,9 @@ func (r *JUnitReader) child(c *JUnitCase, t xml.StartElement) error {
 		return err
 	case "rerunFailure", "rerunError", "flakyFailure", "flakyError":
 		c.Reruns++
-		return r.dec.Skip()
+		return r.skip()
 	default: // properties, or what some producer invents
-		return r.dec.Skip()
+		return r.skip()
 	}
 	text, err := r.text()
 	if status != JUnitSkipped {
@@ -210,6 +214,34 @@ func (r *JUnitReader) child(c *JUnitCase, t xml.StartElement) error {
 		c.Text = strings.TrimSpace(text)
 	}
 	return err
+}
+
+// cutShort is the error of a report that ends inside element: RawToken
+// answers a plain io.EOF there, which would read as a complete report.
+func cutShort(element string, err ...error) error {
+	if len(err) > 0 && err[0] != io.EOF {
+		return err[0]
+	}
+	return fmt.Errorf("the JUnit report ends inside a <%s>: %w", element, io.ErrUnexpectedEOF)
+}
+
+// skip reads to the end of the element just started. RawToken (no
+// namespace bookkeeping, a third faster) does not pair tags, so
+// Decoder.Skip, which reads with Token, cannot be mixed with it.
+func (r *JUnitReader) skip() error {
+	for depth := 1; depth > 0; {
+		tok, err := r.dec.RawToken()
+		if err != nil {
+			return cutShort("testcase", err)
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			depth++
+		case xml.EndElement:
+			depth--
+		}
+	}
+	return nil
 }
 
 // rank orders statuses by how much they say.
@@ -228,9 +260,9 @@ func rank(s JUnitStatus) int {
 func (r *JUnitReader) text() (string, error) {
 	var b strings.Builder
 	for depth := 1; ; {
-		tok, err := r.dec.Token()
+		tok, err := r.dec.RawToken()
 		if err != nil {
-			return clipText(b.String()), err
+			return clipText(b.String()), cutShort("testcase", err)
 		}
 		switch t := tok.(type) {
 		case xml.CharData:
