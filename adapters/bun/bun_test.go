@@ -184,3 +184,20 @@ func TestBunDetect(t *testing.T) {
 		}
 	}
 }
+
+// TestBunCrash: a test that aborts kills bun (SIGABRT) before it writes
+// its report; the tests that ended before stay recorded, and nothing is
+// taken for no tests or a build error (the runner names the crash).
+func TestBunCrash(t *testing.T) {
+	root := project(t, map[string]string{"crash.test.ts": "import { test, expect } from \"bun:test\";\ntest(\"fine\", () => { expect(1).toBe(1); });\ntest(\"aborts\", () => { process.abort(); });\n"})
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if !exit.Signaled || exit.Signal != 6 {
+		t.Errorf("exit %+v, want SIGABRT", exit)
+	}
+	if tt, ok := adapterstest.TestByName(rec.Tests(), "fine"); !ok || tt.Status != report.TestPassed {
+		t.Errorf("tests %+v, want fine passed", rec.Tests())
+	}
+	if out.NoTests || out.BuildFailed {
+		t.Errorf("outcome %+v", out)
+	}
+}

@@ -189,3 +189,23 @@ func TestDenoDetect(t *testing.T) {
 		}
 	}
 }
+
+// TestDenoCrash: a test that aborts kills deno (SIGABRT); the test that
+// ended is recorded and the one that was running stays running, named by
+// deno's "aborts ..." (the runner names it in the crash).
+func TestDenoCrash(t *testing.T) {
+	root, cmd := project(t, map[string]string{"crash_test.ts": "Deno.test(\"fine\", () => {});\nDeno.test(\"aborts\", () => { (globalThis as any).process.abort(); });\n"})
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: cmd})
+	if !exit.Signaled || exit.Signal != 6 {
+		t.Errorf("exit %+v, want SIGABRT", exit)
+	}
+	if tt, ok := adapterstest.TestByName(rec.Tests(), "fine"); !ok || tt.Status != report.TestPassed {
+		t.Errorf("tests %+v, want fine passed", rec.Tests())
+	}
+	if r := rec.Running("crash_test.ts"); len(r) != 1 || r[0] != "aborts" {
+		t.Errorf("running %q, want aborts", r)
+	}
+	if out.NoTests || out.BuildFailed {
+		t.Errorf("outcome %+v", out)
+	}
+}
