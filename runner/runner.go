@@ -90,6 +90,7 @@ type Run struct {
 	level    adapters.Level
 	timeout  time.Duration
 	rec      *adapters.Recorder
+	detected string // what detection says beside its pick (another framework, a fallback), for the answer's hint
 	started  time.Time
 	cancelMu sync.Mutex
 	planMu   sync.Mutex      // guards plan while Start sets it
@@ -309,11 +310,12 @@ func prepare(req Request, opts Options) (*Run, error) {
 		}
 	}
 	var a adapters.Adapter
+	var detected adapters.Detection
 	if req.Framework != "" {
 		if a, err = all.Lookup(req.Framework); err != nil {
 			return nil, err
 		}
-	} else if a, _, err = all.Detect(areq); err != nil {
+	} else if a, detected, err = all.Detect(areq); err != nil {
 		return nil, err
 	}
 	if err := adapters.CheckLevel(a, level); err != nil {
@@ -324,7 +326,7 @@ func prepare(req Request, opts Options) (*Run, error) {
 		timeout = defaultTimeouts[level]
 	}
 	r := &Run{ID: uuid.NewString(), req: req, opts: opts, adapter: a, areq: areq, level: level, timeout: timeout,
-		rec: adapters.NewRecorder(), started: time.Now(), done: make(chan struct{})}
+		rec: adapters.NewRecorder(), detected: detected.Hint, started: time.Now(), done: make(chan struct{})}
 	r.req.ProjectRoot = root
 	return r, nil
 }

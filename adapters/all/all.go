@@ -52,27 +52,87 @@ func Lookup(name string) (adapters.Adapter, error) {
 
 // Detect picks the adapter for req: the most confident one wins, ties going
 // to the name that sorts first so the choice is stable. Generic (confidence
-// 1) only wins when a command was given; without one, a project nothing
-// recognises is a usage error with the hints the adapters gave.
+// 1) only wins when a command was given, or when the project has a test
+// command of its own (a package.json test script, a Makefile's test
+// target: generic answers more then); without either, a project nothing
+// recognises is a usage error with the hints the adapters gave. When
+// other adapters recognise the project too (package.json beside
+// pyproject.toml, a Makefile beside Cargo.toml), the detection's hint says
+// what else was found and how to pick it, and the answer carries it.
 func Detect(req adapters.Request) (adapters.Adapter, adapters.Detection, error) {
-	var best adapters.Adapter
-	var bestD adapters.Detection
+	var all []found
 	var hints []string
 	for _, a := range Adapters() {
 		d := a.Detect(req)
-		if d.Confidence > bestD.Confidence {
-			best, bestD = a, d
-		}
+		all = append(all, found{a, d})
 		if d.Hint != "" && d.Confidence == 0 {
 			hints = append(hints, d.Hint)
 		}
 	}
-	if best == nil || (bestD.Confidence <= 1 && len(req.Command) == 0) {
+	// Stable: Adapters is sorted by name, so a tie keeps the first name.
+	sort.SliceStable(all, func(i, j int) bool { return all[i].d.Confidence > all[j].d.Confidence })
+	best, bestD := all[0].a, all[0].d
+	if bestD.Confidence == 0 || (bestD.Confidence <= 1 && len(req.Command) == 0) {
 		msg := fmt.Sprintf("no test framework found in %s: pass --framework (one of %s) or --command with the test command", req.ProjectRoot, strings.Join(Names(), ", "))
 		if len(hints) > 0 {
 			msg += " (" + strings.Join(hints, "; ") + ")"
 		}
 		return nil, adapters.Detection{}, &adapters.UsageError{Msg: msg}
 	}
-	return best, bestD, nil
+	return best, pickHint(best, bestD, all[1:]), nil
+}
+
+// pickHint is the hint of the detection picked: what the other adapters
+// that recognise the project found, and how to pick one. An adapter's
+// own account of a sure pick ("go.mod found") is not news and is left
+// out, unless others compete; generic's fallback always says what it runs.
+func pickHint(best adapters.Adapter, d adapters.Detection, rest []found) adapters.Detection {
+	var others []string
+	for _, f := range rest {
+		if f.d.Confidence <= 1 {
+			break
+		}
+		// A package.json test script beside a framework's pick is that
+		// framework's own command most of the time (jest, bun test):
+		// naming it on every answer would be noise. A Makefile's target
+		// often does more (a build, services), so it is named.
+		if f.a.Name() == "generic" && !strings.Contains(f.d.Hint, "`make ") {
+			continue
+		}
+		others = append(others, alsoFound(f.a, f.d))
+	}
+	own := d.Hint
+	if best.Name() != "generic" {
+		d.Hint = ""
+	}
+	if len(others) == 0 {
+		return d
+	}
+	picked := "picked " + best.Name()
+	if own != "" {
+		picked += " (" + own + ")"
+	}
+	d.Hint = picked + "; this project also has " + strings.Join(others, ", and ")
+	return d
+}
+
+// found is an adapter's answer to Detect.
+type found struct {
+	a adapters.Adapter
+	d adapters.Detection
+}
+
+// alsoFound says what an adapter that lost found, and how to pick it.
+func alsoFound(a adapters.Adapter, d adapters.Detection) string {
+	what := a.Name() + " tests"
+	if a.Name() == "generic" {
+		what = "a test command of its own"
+		// generic's hint names the command in backquotes.
+		if _, rest, ok := strings.Cut(d.Hint, "`"); ok {
+			if cmd, _, ok := strings.Cut(rest, "`"); ok {
+				what += ", `" + cmd + "`"
+			}
+		}
+	}
+	return fmt.Sprintf(`%s (confidence %d): pass framework: %q to run that instead`, what, d.Confidence, a.Name())
 }

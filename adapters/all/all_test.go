@@ -1,7 +1,10 @@
 package all
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"strobe/adapters"
@@ -58,5 +61,50 @@ func TestDetect(t *testing.T) {
 	a, _, err = Detect(adapters.Request{ProjectRoot: root, Command: []string{"cargo", "test"}})
 	if err != nil || a.Name() != "cargo" {
 		t.Errorf("cargo test: %v %v", a, err)
+	}
+}
+
+// TestDetectFallbackAndRivals: a project no framework claims runs its own
+// test command through generic; a project two adapters recognise goes to
+// the surer one, and the hint names the other and how to pick it.
+func TestDetectFallbackAndRivals(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		files   map[string]string
+		want    string
+		hint    []string // substrings of the hint; nil for none
+		noHint  bool
+		command []string
+	}{
+		{name: "Makefile alone", files: map[string]string{"Makefile": "test:\n\t./t\n"}, want: "generic",
+			hint: []string{"ran `make test` (the Makefile's test target)", `pass framework: "NAME"`}},
+		{name: "package.json alone", files: map[string]string{"package.json": `{"scripts":{"test":"node t.js"}}`, "yarn.lock": ""}, want: "generic",
+			hint: []string{"ran `yarn test` (package.json's test script)"}},
+		{name: "Makefile beside Cargo.toml", files: map[string]string{"Cargo.toml": "[package]\nname = \"x\"\n", "Makefile": "check:\n\tcargo test\n"}, want: "cargo",
+			hint: []string{"picked cargo (Cargo.toml found)", "a test command of its own, `make check` (confidence 5)", `pass framework: "generic"`}},
+		{name: "package.json beside go.mod", files: map[string]string{"go.mod": "module x\n", "package.json": `{"scripts":{"test":"node t.js"}}`}, want: "go", noHint: true},
+		{name: "Cargo.toml beside go.work", files: map[string]string{"Cargo.toml": "[package]\nname = \"x\"\n", "go.work": "go 1.22\n"}, want: "cargo",
+			hint: []string{"picked cargo (Cargo.toml found)", `go tests (confidence 85): pass framework: "go" to run that instead`}},
+		{name: "go.mod alone", files: map[string]string{"go.mod": "module x\n"}, want: "go", noHint: true},
+		{name: "a command", command: []string{"make", "check"}, files: map[string]string{"Makefile": "check:\n\ttrue\n"}, want: "generic", noHint: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			for name, text := range tc.files {
+				os.WriteFile(filepath.Join(root, name), []byte(text), 0o644)
+			}
+			a, d, err := Detect(adapters.Request{ProjectRoot: root, Command: tc.command})
+			if err != nil || a.Name() != tc.want {
+				t.Fatalf("Detect = %v, %v; want %s", a, err, tc.want)
+			}
+			if tc.noHint && d.Hint != "" {
+				t.Errorf("hint %q, want none", d.Hint)
+			}
+			for _, s := range tc.hint {
+				if !strings.Contains(d.Hint, s) {
+					t.Errorf("hint %q lacks %q", d.Hint, s)
+				}
+			}
+		})
 	}
 }

@@ -2,17 +2,27 @@ package generic
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/shell"
 	"strobe/report"
 )
 
-// generic runs any command. It always answers confidence 1, so it runs only
-// what nothing else claims, and only with a command. It understands TAP,
+// generic runs any command. It answers confidence 1 for a command, so it
+// runs only what nothing else claims. Without a command it falls back on
+// the project's own test command, for a project no framework adapter
+// recognises: package.json's test script (10; npm's placeholder that only
+// fails does not count), run by the package manager its lockfile names
+// (`npm test`, `pnpm test`, `yarn test`, `bun run test`), else a Makefile's
+// test or check target (5: `make test`, `make check`). It understands TAP,
 // automake's PASS:/FAIL: lines and a plain "N passed, N failed" summary, and
 // otherwise falls back to the exit status.
 type generic struct{}
@@ -22,11 +32,88 @@ func New() adapters.Adapter { return generic{} }
 
 func (generic) Name() string { return "generic" }
 
+// Confidences of the fallback: above generic's 1 for a command, below
+// any framework's own evidence.
+const (
+	scriptConfidence = 10
+	makeConfidence   = 5
+)
+
 func (generic) Detect(req adapters.Request) adapters.Detection {
+	if len(req.Command) > 0 {
+		return adapters.Detection{Confidence: 1}
+	}
+	if fb, ok := findFallback(req.ProjectRoot); ok {
+		return adapters.Detection{Confidence: fb.confidence, Hint: fb.hint()}
+	}
 	return adapters.Detection{Confidence: 1}
 }
 
+// fallback is a project's own test command.
+type fallback struct {
+	argv       []string
+	source     string // where it comes from, for the hint
+	confidence int
+}
+
+// hint says what runs and how to pick a framework instead.
+func (f fallback) hint() string {
+	return fmt.Sprintf("no test framework recognised: ran `%s` (%s) through the generic adapter (TAP and PASS:/FAIL: lines are read, otherwise the exit status decides); "+
+		`pass framework: "NAME" to run the tests through a framework's own adapter instead`, shell.Join(f.argv), f.source)
+}
+
+// findFallback finds the project's test command: package.json's test
+// script, else a Makefile's test or check target.
+func findFallback(root string) (fallback, bool) {
+	if pkg, ok := kit.ReadPackageJSON(root); ok && pkg.TestScript() != "" {
+		pm := kit.PackageManager(root)
+		argv := []string{pm, "test"}
+		if pm == "bun" {
+			argv = []string{"bun", "run", "test"} // `bun test` is bun's own runner, not the script
+		}
+		return fallback{argv: argv, source: "package.json's test script", confidence: scriptConfidence}, true
+	}
+	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			continue
+		}
+		for _, target := range []string{"test", "check"} {
+			if makeTarget(b, target) {
+				return fallback{argv: []string{"make", target}, source: "the " + name + "'s " + target + " target", confidence: makeConfidence}, true
+			}
+		}
+		break // make reads only the first of them
+	}
+	return fallback{}, false
+}
+
+// makeTarget says whether a makefile defines target as a rule ("test:",
+// "check test: all"), not a variable ("test := …").
+func makeTarget(makefile []byte, target string) bool {
+	for _, line := range strings.Split(string(makefile), "\n") {
+		if line == "" || line[0] == '\t' || line[0] == '#' {
+			continue
+		}
+		names, rest, ok := strings.Cut(line, ":")
+		if !ok || strings.HasPrefix(rest, "=") || strings.ContainsAny(names, "=$") {
+			continue
+		}
+		for _, n := range strings.Fields(names) {
+			if n == target {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	if len(req.Command) == 0 && req.Level == adapters.LevelAll {
+		if fb, ok := findFallback(req.ProjectRoot); ok {
+			req.Command = fb.argv
+		}
+	}
 	if len(req.Command) == 0 {
 		if req.Level != adapters.LevelAll {
 			return nil, adapters.Usagef("level %q needs a command for the generic framework: pass --command with the command that runs that level", req.Level)
