@@ -9,8 +9,10 @@ import (
 	"strings"
 
 	"strobe/adapters"
+	"strobe/adapters/bun"
 	"strobe/adapters/cargo"
 	"strobe/adapters/catch2"
+	"strobe/adapters/deno"
 	"strobe/adapters/generic"
 	"strobe/adapters/gotest"
 	"strobe/adapters/jest"
@@ -20,8 +22,10 @@ import (
 // Adapters returns every adapter, sorted by name.
 func Adapters() []adapters.Adapter {
 	list := []adapters.Adapter{
+		bun.New(),
 		cargo.New(),
 		catch2.New(),
+		deno.New(),
 		generic.New(),
 		gotest.New(),
 		jest.New(),

@@ -11,7 +11,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"cargo", "catch2", "generic", "go", "jest", "xcodebuild"}
+	want := []string{"bun", "cargo", "catch2", "deno", "generic", "go", "jest", "xcodebuild"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
 	}
