@@ -104,6 +104,7 @@ type Events struct {
 	summary map[string]float64
 	bad     int // lines that were not events
 	ended   int
+	current [2]string // the suite and name of the test started last and not ended
 }
 
 // NewEvents starts reading the event file path, which need not exist yet.
@@ -176,6 +177,9 @@ func (e *Events) Handle(ev Event) {
 	case "start":
 		if ev.Name != "" {
 			e.rec.Start(suite, ev.Name)
+			e.mu.Lock()
+			e.current = [2]string{suite, ev.Name}
+			e.mu.Unlock()
 		}
 	case "end":
 		e.end(suite, ev)
@@ -239,6 +243,9 @@ func (e *Events) end(suite string, ev Event) {
 	e.rec.End(suite, ev.Name, status, d, f)
 	e.mu.Lock()
 	e.ended++
+	if e.current == [2]string{suite, ev.Name} {
+		e.current = [2]string{}
+	}
 	e.mu.Unlock()
 }
 
@@ -270,7 +277,8 @@ func Message(f *Fail) string {
 }
 
 // Line wakes the reader: the framework printed, so the event file has
-// likely grown. The console's text itself is left to the run's raw output.
+// likely grown. What a test printed comes in the events; the pipes' text
+// is left to the run's raw output.
 func (e *Events) Line(adapters.Stream, []byte, bool) { e.tail.Kick() }
 
 // stopTail says the framework is gone and waits (5 s at most) for the
@@ -318,6 +326,9 @@ func (e *Events) Finish(exit report.Exit) adapters.Outcome {
 	stopped := exit.StoppedBy != ""
 	for _, f := range e.files {
 		e.fileFailed(&out, f, stopped, exit)
+	}
+	if out.Crash == nil && !stopped && exit.Signaled {
+		e.died(&out, exit)
 	}
 	if out.Crash == nil && !stopped && exit.Exited && exit.Code != 0 && !e.began {
 		hints = append(hints, fmt.Sprintf("strobe's %s reporter did not start (the run's output says why); run the project's own test command to see the framework's report", e.cfg.Framework))
@@ -391,4 +402,28 @@ func (e *Events) fileFailed(out *adapters.Outcome, f Event, stopped bool, exit r
 		fail.Rerun = e.cfg.Rerun(suite, test)
 	}
 	e.rec.End(suite, name, report.TestFailed, 0, fail)
+}
+
+// died reads a framework that died of a signal in its own process (mocha
+// runs the tests there): the test running fails, and it is the crash.
+func (e *Events) died(out *adapters.Outcome, exit report.Exit) {
+	sig := kit.ExitSignal(exit)
+	if sig == "" {
+		return
+	}
+	var running []string
+	for _, r := range e.rec.Progress().Running {
+		running = append(running, r.Name)
+	}
+	out.Crash = &report.Crash{Type: kit.CrashType(sig), Signal: exit.Signal, SignalName: sig, CoreDump: exit.CoreDump, ExitCode: exit.Code,
+		Indicators: []string{"test_process_signaled"}, RunningTests: running, Message: "the test process died of " + sig}
+	if e.current[1] == "" {
+		return
+	}
+	suite, name := e.current[0], e.current[1]
+	f := &report.Failure{Name: name, File: suite, Message: "the test process died of " + sig + " while this test ran"}
+	if e.cfg.Rerun != nil {
+		f.Rerun = e.cfg.Rerun(suite, name)
+	}
+	e.rec.End(suite, name, report.TestFailed, 0, f)
 }
