@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -330,7 +331,11 @@ func TestNodeNoisy(t *testing.T) {
 	}
 	root := fixture("noisy")
 	s := start(t, adapters.Request{ProjectRoot: root}, "NOISY_MB=200")
+	peak := sampleHeap()
 	exit := s.wait()
+	if p := peak(); p > 64<<20 {
+		t.Errorf("heap peaked at %d MiB while a test printed 200 MB", p>>20)
+	}
 	out := s.plan.Parser.Finish(exit)
 	s.plan.Parser.(adapters.Closer).Close()
 	if exit.Code != 0 || out.NoTests || out.Crash != nil {
@@ -402,5 +407,30 @@ func TestNodeRecorded(t *testing.T) {
 			p.Close()
 			adapterstest.Golden(t, "recorded-"+tc.name, normalise(rec, out, root))
 		})
+	}
+}
+
+// sampleHeap samples the heap in use every 10 ms until the function it
+// returns is called, which answers the peak.
+func sampleHeap() func() uint64 {
+	var peak uint64
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		<-stopped
+		return peak
 	}
 }
