@@ -44,17 +44,20 @@ type Event struct {
 	Reason string  `json:"reason"`
 	// Suite marks a describe block or a parent of subtests: not a test,
 	// unless the reporter had already started it (Started).
-	Suite   bool               `json:"suite"`
-	Started bool               `json:"started"`
-	Fail    *Fail              `json:"fail"`
-	Stream  string             `json:"stream"`
-	Text    string             `json:"text"`
-	Signal  string             `json:"signal"`
-	Code    *int               `json:"code"`
-	Tests   int                `json:"tests"`
-	Error   *Fail              `json:"error"`
-	Stderr  string             `json:"stderr"`
-	Counts  map[string]float64 `json:"counts"`
+	Suite   bool   `json:"suite"`
+	Started bool   `json:"started"`
+	Fail    *Fail  `json:"fail"`
+	Stream  string `json:"stream"`
+	Text    string `json:"text"`
+	Signal  string `json:"signal"`
+	Code    *int   `json:"code"`
+	Tests   int    `json:"tests"`
+	// Load marks a file that failed to load: it ran no test and printed
+	// an error.
+	Load   bool               `json:"load"`
+	Error  *Fail              `json:"error"`
+	Stderr string             `json:"stderr"`
+	Counts map[string]float64 `json:"counts"`
 }
 
 // Fail is why a test, a hook or a file failed, as the reporter read it
@@ -358,7 +361,7 @@ func (e *Events) Finish(exit report.Exit) adapters.Outcome {
 }
 
 // fileFailed reads a test file whose process failed outside any test:
-// one that did not load (no test ran, no signal) is a build error; one
+// one that did not load (no test ran, an error printed) is a build error; one
 // that died of a signal a crash, failing the test it was running; one
 // that exited early (process.exit, an error after its tests) fails the
 // test running, else the file.
@@ -376,7 +379,7 @@ func (e *Events) fileFailed(out *adapters.Outcome, f Event, stopped bool, exit r
 		file = kit.ProjectPath(e.cfg.Root, fl.File)
 	}
 	running := e.rec.Running(suite)
-	if f.Signal == "" && f.Tests == 0 {
+	if f.Load {
 		out.BuildFailed = true
 		out.BuildErrors = append(out.BuildErrors, report.BuildError{File: file, Line: line, Message: kit.Clip(fl.Message)})
 		return
@@ -401,6 +404,9 @@ func (e *Events) fileFailed(out *adapters.Outcome, f Event, stopped bool, exit r
 		}
 	} else if f.Code != nil {
 		msg = fmt.Sprintf("the test file's process exited with code %d: %s", *f.Code, fl.Message)
+		if line == 0 {
+			line = 1 // the file, as node names it
+		}
 	}
 	if tail := strings.TrimSpace(f.Stderr); tail != "" {
 		msg += "\n" + kit.ClipTail(tail)
@@ -504,6 +510,8 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 				ev.Suite = v
 			case "started":
 				ev.Started = v
+			case "load":
+				ev.Load = v
 			}
 			if v {
 				i += 4
