@@ -150,12 +150,18 @@ func TestNodeCrash(t *testing.T) {
 		t.Fatalf("crash %+v, want SIGABRT at test/abort.test.js:6", c)
 	}
 	p := rec.Progress()
-	if p.Failed != 1 || p.Passed != 0 {
-		t.Errorf("progress %+v, want the file failed", p)
+	if p.Failed != 2 || p.Passed != 0 {
+		t.Errorf("progress %+v, want both files failed", p)
 	}
-	f := rec.Tests()[0].Failure
+	f := byName(t, rec, "test/abort.test.js").Failure
 	if f == nil || f.File != "test/abort.test.js" || f.Line != 6 || f.Rerun != "node --test test/abort.test.js" {
 		t.Errorf("failure %+v", f)
+	}
+	// process.exit(3) in a test: node lost the child's events, and the
+	// file failed; not a build error, nothing was wrong with loading it.
+	f = byName(t, rec, "test/exit.test.js").Failure
+	if f == nil || !strings.Contains(f.Message, "exited with code 3") || out.BuildFailed {
+		t.Errorf("failure %+v, build failed %v", f, out.BuildFailed)
 	}
 }
 
@@ -432,5 +438,21 @@ func sampleHeap() func() uint64 {
 		close(done)
 		<-stopped
 		return peak
+	}
+}
+
+// TestNodeTestProcess: the children node runs each file in are the test
+// processes, not the node --test parent.
+func TestNodeTestProcess(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"node", "--test", "--test-reporter=/tmp/r.mjs"}, false},
+		{[]string{"/usr/bin/node", "/p/test/a.test.js"}, true},
+	} {
+		if got := (nodeTest{}).IsTestProcess(adapters.Proc{Name: "node", Args: tc.args}); got != tc.want {
+			t.Errorf("%q: %v, want %v", tc.args, got, tc.want)
+		}
 	}
 }

@@ -16,8 +16,10 @@
 const SEP = ' \u203a ';
 // A dequeued test whose children arrive within this long is a suite, not a
 // test: node says which only when it ends, and a start line must come
-// while a hung test still hangs.
-const SUITE_WAIT_MS = 20;
+// while a hung test still hangs. On a machine so loaded that a describe
+// block's children come later, the block is started, and then recorded as
+// a test of its own.
+const SUITE_WAIT_MS = 150;
 // Output kept per test file: what a test prints without end still reaches
 // the run's raw output through the console reporter.
 const OUT_BUDGET = 4 << 20;
@@ -100,12 +102,13 @@ function failure(data) {
 // SyntaxError's "file:line" header, or the first frame in a project file.
 function loadError(file, stderr) {
   const lines = stderr.split('\n');
-  let message = lines.find((l) => /^[A-Za-z]*Error\b|^Error \[/.test(l)) || lines.find((l) => l.trim() !== '') || 'the test file failed';
+  const found = lines.find((l) => /^[A-Za-z]*Error\b|^Error \[/.test(l));
+  const message = found || lines.find((l) => l.trim() !== '') || 'the test file failed before its tests reported';
   let at = null;
   const head = /^((?:file:\/\/)?\/.+?):(\d+)$/.exec(lines[0] || '');
   if (head) at = { file: pathOf(head[1]), line: +head[2] };
   if (!at) at = projectFrame(frames(stderr), file);
-  return { message: clean(message), file: at ? at.file : file, line: at ? at.line : 0 };
+  return { message: clean(message), file: at ? at.file : file, line: at ? at.line : 0, found: !!found };
 }
 
 export default async function* strobeReporter(source) {
@@ -190,8 +193,12 @@ export default async function* strobeReporter(source) {
           if (type === 'test:fail') {
             const err = (d.details && d.details.error) || {};
             const o = { e: 'file', file, ms: d.details?.duration_ms ?? 0, tests: s.tests, signal: err.signal || '', code: err.exitCode ?? null };
-            if (s.tests === 0 && !err.signal) o.error = loadError(file, s.stderr);
-            else o.error = { ...loadError(file, s.stderr), ...jsStack(s.stderr, file) };
+            o.error = loadError(file, s.stderr);
+            // A file that ran no test and printed an error did not load; one
+            // that exited early (process.exit in a test) printed none.
+            if (s.tests === 0 && !err.signal && o.error.found) o.load = true;
+            else Object.assign(o.error, jsStack(s.stderr, file));
+            delete o.error.found;
             o.stderr = clip(clean(s.stderr.slice(-8192)), 8192);
             emit(o);
           }
