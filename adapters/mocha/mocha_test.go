@@ -478,3 +478,30 @@ func sampleHeap() func() uint64 {
 		return peak
 	}
 }
+
+// TestMochaParallel: with --parallel the results are the same, and the
+// hint says a hung test would not be named.
+func TestMochaParallel(t *testing.T) {
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: project("levels"), Command: []string{"mocha", "--parallel"}})
+	if p := rec.Progress(); p.Passed != 4 || p.Failed != 0 {
+		t.Errorf("progress %+v, want the 4 tests passed", p)
+	}
+	if !strings.Contains(out.Hint, "--parallel") {
+		t.Errorf("hint %q does not say what --parallel changes", out.Hint)
+	}
+}
+
+func TestMochaTestProcess(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"node", "/p/node_modules/.bin/mocha", "--reporter", "/tmp/r.cjs"}, true},
+		{[]string{"node", "/p/node_modules/.bin/mocha", "--parallel"}, false},
+		{[]string{"node", "/p/node_modules/mocha/lib/nodejs/worker.js"}, true},
+	} {
+		if got := (mochaAdapter{}).IsTestProcess(adapters.Proc{Name: "node", Args: tc.args}); got != tc.want {
+			t.Errorf("%q: %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
