@@ -250,15 +250,6 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	if slices.Contains(args, "--parallel") || slices.Contains(args, "-p") {
 		note = "mocha --parallel reports a file's tests when the file is done: a hung test is not named running"
 	}
-	dir, err := os.MkdirTemp("", "strobe-mocha-")
-	if err != nil {
-		return nil, fmt.Errorf("mocha: reporter directory: %w", err)
-	}
-	reporter, events := filepath.Join(dir, "reporter.cjs"), filepath.Join(dir, "events.jsonl")
-	if err := os.WriteFile(reporter, reporterJS, 0o644); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("mocha: writing the reporter: %w", err)
-	}
 	rerunBase := append(runner(p), args...)
 	rerun := func(file, test string) string {
 		argv := slices.Clone(rerunBase)
@@ -269,12 +260,42 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 		return shell.Join(argv)
 	}
 	argv := append([]string{bin}, args...)
-	argv = append(argv, "--reporter", reporter, "--reporter-option", "out="+events)
-	argv = append(argv, sel...)
 	cfg := node.EventsConfig{Framework: "mocha", Root: req.ProjectRoot, Rerun: rerun, Test: req.Test, Level: req.Level,
 		NoTests: noTests, Note: note}
 	rec.BeginTesting() // nothing to build: mocha loads the files as it starts
+	dir, reporter, err := writeReporter()
+	if err != nil {
+		// mocha's own JSON reporter needs no file: read it from stdout
+		// when the run is over, without live progress.
+		cfg.Note = strings.Join(append([]string{fmt.Sprintf("strobe's mocha reporter could not be written (%v): read mocha's JSON reporter instead, with no live progress", err)}, nonEmpty(note)...), "; ")
+		argv = append(append(argv, "--reporter", "json"), sel...)
+		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: newJSONParser(rec, cfg)}, nil
+	}
+	events := filepath.Join(dir, "events.jsonl")
+	argv = append(argv, "--reporter", reporter, "--reporter-option", "out="+events)
+	argv = append(argv, sel...)
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), root: req.ProjectRoot}}, nil
+}
+
+// writeReporter writes strobe's reporter into a private directory.
+func writeReporter() (dir, path string, err error) {
+	dir, err = os.MkdirTemp("", "strobe-mocha-")
+	if err != nil {
+		return "", "", fmt.Errorf("reporter directory: %w", err)
+	}
+	path = filepath.Join(dir, "reporter.cjs")
+	if err := os.WriteFile(path, reporterJS, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return "", "", fmt.Errorf("writing the reporter: %w", err)
+	}
+	return dir, path, nil
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
 }
 
 var noTests = kit.NoTestsHint{

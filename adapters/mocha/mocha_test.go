@@ -510,3 +510,22 @@ func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// TestMochaFallback: when strobe's reporter cannot be written, mocha's
+// own JSON reporter is read, and the hint says so.
+func TestMochaFallback(t *testing.T) {
+	install(t)
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: project("basic")})
+	if !strings.Contains(out.Hint, "mocha's JSON reporter") {
+		t.Errorf("hint %q does not say strobe fell back", out.Hint)
+	}
+	p := rec.Progress()
+	if p.Passed != 2 || p.Failed != 5 || p.Skipped != 2 {
+		t.Errorf("progress %+v, want mocha's 2 passed, 5 failed, 2 pending", p)
+	}
+	f := byName(t, rec, "arithmetic adds wrongly").Failure
+	if f == nil || f.File != "test/math.spec.js" || f.Line != 10 || !strings.Contains(f.Message, "4 !== 5") {
+		t.Errorf("failure %+v", f)
+	}
+}

@@ -236,15 +236,6 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "strobe-node-")
-	if err != nil {
-		return nil, fmt.Errorf("node: reporter directory: %w", err)
-	}
-	reporter, events := filepath.Join(dir, "reporter.mjs"), filepath.Join(dir, "events.jsonl")
-	if err := os.WriteFile(reporter, reporterJS, 0o644); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("node: writing the reporter: %w", err)
-	}
 	base := append([]string{prog}, args...)
 	rerun := func(file, test string) string {
 		argv := slices.Clone(base)
@@ -259,8 +250,17 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	}
 	cfg := node.EventsConfig{Framework: "node:test", Root: req.ProjectRoot, Rerun: rerun, Test: req.Test, Level: req.Level, NoTests: noTests}
 	argv := slices.Clone(base)
-	argv = append(argv, "--test-reporter="+reporter, "--test-reporter-destination="+events,
-		"--test-reporter=spec", "--test-reporter-destination=stdout")
+	dir, reporter, werr := writeReporter()
+	events := filepath.Join(dir, "events.jsonl")
+	if werr == nil {
+		argv = append(argv, "--test-reporter="+reporter, "--test-reporter-destination="+events,
+			"--test-reporter=spec", "--test-reporter-destination=stdout")
+	} else {
+		// node's JUnit reporter needs no file: read it from stdout when
+		// the run is over, without live progress.
+		cfg.Note = fmt.Sprintf("strobe's node:test reporter could not be written (%v): read node's JUnit reporter instead, with no live progress", werr)
+		argv = append(argv, "--test-reporter=junit", "--test-reporter-destination=stdout")
+	}
 	if sel.pattern != "" {
 		argv = append(argv, "--test-name-pattern="+sel.pattern)
 	}
@@ -271,8 +271,24 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	}
 	argv = append(argv, sel.files...)
 	rec.BeginTesting() // nothing to build: node loads the files as it runs them
-	p := node.NewEvents(rec, cfg, dir, events)
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+	if werr != nil {
+		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: &junitParser{rec: rec, cfg: cfg}}, nil
+	}
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: node.NewEvents(rec, cfg, dir, events)}, nil
+}
+
+// writeReporter writes strobe's reporter into a private directory.
+func writeReporter() (dir, path string, err error) {
+	dir, err = os.MkdirTemp("", "strobe-node-")
+	if err != nil {
+		return "", "", fmt.Errorf("reporter directory: %w", err)
+	}
+	path = filepath.Join(dir, "reporter.mjs")
+	if err := os.WriteFile(path, reporterJS, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return "", "", fmt.Errorf("writing the reporter: %w", err)
+	}
+	return dir, path, nil
 }
 
 var noTests = kit.NoTestsHint{

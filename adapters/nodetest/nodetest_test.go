@@ -456,3 +456,22 @@ func TestNodeTestProcess(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeFallback: when strobe's reporter cannot be written, node's own
+// JUnit reporter is read, and the hint says so.
+func TestNodeFallback(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture("basic")})
+	if !strings.Contains(out.Hint, "node's JUnit reporter") {
+		t.Errorf("hint %q does not say strobe fell back", out.Hint)
+	}
+	p := rec.Progress()
+	// JUnit has no test case for the failing hook itself: its test fails.
+	if p.Passed != 3 || p.Failed != 4 || p.Skipped != 2 {
+		t.Errorf("progress %+v, want node's 3 passed, 4 failed, 2 skipped", p)
+	}
+	tt := byName(t, rec, "arithmetic › adds wrongly")
+	if f := tt.Failure; f == nil || f.File != "test/math.test.js" || f.Line != 15 || !strings.Contains(f.Message, "4 !== 5") {
+		t.Errorf("failure %+v", tt.Failure)
+	}
+}
