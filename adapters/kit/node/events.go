@@ -102,13 +102,10 @@ type Events struct {
 	decoded chan struct{}
 	stop    sync.Once
 
-	mu      sync.Mutex // guards what follows, between the decoder and Finish
-	began   bool
-	done    bool
-	files   []Event // "file" events: test files that failed outside their tests
-	summary map[string]float64
-	bad     int // lines that were not events
-	ended   int
+	mu    sync.Mutex // guards what follows, between the decoder and Finish
+	began bool
+	files []Event // "file" events: test files that failed outside their tests
+	bad   int     // lines that were not events
 	// recorded counts the tests started or ended: none is no tests.
 	recorded int
 	buf      []byte    // the hand decoder's unescaping buffer
@@ -209,14 +206,9 @@ func (e *Events) Handle(ev Event) {
 		e.mu.Lock()
 		e.files = append(e.files, ev)
 		e.mu.Unlock()
-	case "summary":
-		e.mu.Lock()
-		e.summary = ev.Counts
-		e.mu.Unlock()
-	case "done":
-		e.mu.Lock()
-		e.done = true
-		e.mu.Unlock()
+	case "summary", "done":
+		// The framework's own totals and the end: the events before them
+		// said it all.
 	}
 }
 
@@ -256,7 +248,6 @@ func (e *Events) end(suite string, ev Event) {
 	}
 	e.rec.End(suite, ev.Name, status, d, f)
 	e.mu.Lock()
-	e.ended++
 	e.recorded++
 	if e.current == [2]string{suite, ev.Name} {
 		e.current = [2]string{}
