@@ -188,12 +188,11 @@ func ownArgs(args []string) []string {
 type selection struct {
 	files   []string
 	pattern string
-	note    string
 }
 
 // selectTests reads req.Test ("FILE › full title" or the full title) or
 // the level into node's arguments.
-func selectTests(root string, req adapters.Request) (selection, error) {
+func selectTests(root string, req adapters.Request) selection {
 	if req.Test != "" {
 		title := req.Test
 		var files []string
@@ -204,10 +203,10 @@ func selectTests(root string, req adapters.Request) (selection, error) {
 		if i := strings.LastIndex(title, Sep); i >= 0 {
 			leaf = title[i+len(Sep):]
 		}
-		return selection{files: files, pattern: "^" + regexp.QuoteMeta(leaf) + "$"}, nil
+		return selection{files: files, pattern: "^" + regexp.QuoteMeta(leaf) + "$"}
 	}
 	if req.Level == adapters.LevelAll {
-		return selection{}, nil
+		return selection{}
 	}
 	var files []string
 	for _, f := range testFiles(root) {
@@ -215,7 +214,7 @@ func selectTests(root string, req adapters.Request) (selection, error) {
 			files = append(files, f)
 		}
 	}
-	return selection{files: files}, nil
+	return selection{files: files}
 }
 
 func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
@@ -232,10 +231,7 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 			args = ownArgs(a)
 		}
 	}
-	sel, err := selectTests(req.ProjectRoot, req)
-	if err != nil {
-		return nil, err
-	}
+	sel := selectTests(req.ProjectRoot, req)
 	base := append([]string{prog}, args...)
 	rerun := func(file, test string) string {
 		argv := slices.Clone(base)
