@@ -240,9 +240,10 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 			}
 		}
 		if len(files) == 0 {
-			// No file of the level: mocha would run its whole spec, so a
-			// pattern nothing matches makes the run find no tests.
-			sel = append(only(nil, all), "--grep", "^$strobe-no-test-of-this-level")
+			// No file of the level: a pattern nothing matches makes the
+			// run find no tests (ignoring every file would make mocha
+			// exit 1 with "No test files found").
+			sel = []string{"--grep", "^$strobe-no-test-of-this-level"}
 		} else {
 			sel = only(files, all)
 		}
@@ -274,7 +275,7 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	events := filepath.Join(dir, "events.jsonl")
 	argv = append(argv, "--reporter", reporter, "--reporter-option", "out="+events)
 	argv = append(argv, sel...)
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), root: req.ProjectRoot}}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), root: req.ProjectRoot, note: note, test: req.Test, level: req.Level}}, nil
 }
 
 // writeReporter writes strobe's reporter into a private directory.
@@ -310,6 +311,9 @@ var noTests = kit.NoTestsHint{
 type parser struct {
 	*node.Events
 	root   string
+	note   string
+	test   string
+	level  adapters.Level
 	mu     sync.Mutex
 	stderr []string
 }
@@ -336,7 +340,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if slices.ContainsFunc(p.stderr, func(l string) bool { return strings.Contains(l, "Error: No test files found") }) {
-		out.NoTests = true // the hint is Events'
+		// mocha exits 1 for it: no reporter ran, and nothing else is wrong.
+		out.NoTests = true
+		out.Hint = strings.Join(append(nonEmpty(p.note), noTests.For(p.test, p.level)), "; ")
 		return out
 	}
 	if be, ok := loadError(p.root, p.stderr); ok {
