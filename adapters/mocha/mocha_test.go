@@ -529,3 +529,24 @@ func TestMochaFallback(t *testing.T) {
 		t.Errorf("failure %+v", f)
 	}
 }
+
+// TestMochaParallelCancel: Ctrl+C to mocha --parallel takes its workers
+// with it.
+func TestMochaParallelCancel(t *testing.T) {
+	s := start(t, adapters.Request{ProjectRoot: project("hang"), Command: []string{"mocha", "--parallel", "--timeout", "0"}})
+	worker := func() bool {
+		return slices.ContainsFunc(leftovers(fixtures()), func(c string) bool { return strings.Contains(c, "lib/nodejs/worker.js") })
+	}
+	for deadline := time.Now().Add(15 * time.Second); !worker(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no mocha worker started: %q", leftovers(fixtures()))
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // the worker is in the hung test
+	s.cmd.Process.Signal(syscall.SIGINT)
+	exit := s.wait()
+	exit.StoppedBy = report.StoppedCancelled
+	s.plan.Parser.Finish(exit)
+	s.plan.Parser.(adapters.Closer).Close()
+	noneLeft(t, fixtures())
+}
