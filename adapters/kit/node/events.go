@@ -1,0 +1,550 @@
+package node
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
+	"strobe/report"
+)
+
+// The reporters strobe ships for the JavaScript frameworks (node:test,
+// mocha) write one JSON object a line to a file of their own, which Events
+// reads while the tests run. Every reporter speaks the same lines:
+//
+//	{"e":"begin"}                                            the reporter loaded
+//	{"e":"start","file","name","line"}                       a test began
+//	{"e":"end","file","name","line","status","ms","fail"}    a test ended: passed|failed|skipped|todo
+//	{"e":"out","file","name","stream","text"}                what a test printed
+//	{"e":"file","file","signal","code","tests","error"}     a test file failed outside its tests
+//	{"e":"summary","counts"}, {"e":"done"}                   the framework's totals, the end
+//
+// file is absolute; name is the test's full title, its describe blocks
+// and parents joined by " › " (as jest prints it).
+
+// Event is one reporter line.
+type Event struct {
+	E      string  `json:"e"`
+	File   string  `json:"file"`
+	Name   string  `json:"name"`
+	Line   int     `json:"line"`
+	Status string  `json:"status"`
+	MS     float64 `json:"ms"`
+	Reason string  `json:"reason"`
+	// Suite marks a describe block or a parent of subtests: not a test,
+	// unless the reporter had already started it (Started).
+	Suite   bool   `json:"suite"`
+	Started bool   `json:"started"`
+	Fail    *Fail  `json:"fail"`
+	Stream  string `json:"stream"`
+	Text    string `json:"text"`
+	Signal  string `json:"signal"`
+	Code    *int   `json:"code"`
+	Tests   int    `json:"tests"`
+	// Load marks a file that failed to load: it ran no test and printed
+	// an error.
+	Load   bool               `json:"load"`
+	Error  *Fail              `json:"error"`
+	Stderr string             `json:"stderr"`
+	Counts map[string]float64 `json:"counts"`
+}
+
+// Fail is why a test, a hook or a file failed, as the reporter read it
+// from the error: the message without colour, the frame in the test file.
+type Fail struct {
+	Kind     string `json:"kind"`
+	Message  string `json:"message"`
+	Expected string `json:"expected"`
+	Actual   string `json:"actual"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+}
+
+// maxEventLine bounds one reporter line; a longer one (a test printing a
+// single line of megabytes) is skipped, the run's raw output keeps it.
+const maxEventLine = 4 << 20
+
+// EventsConfig is what an adapter tells Events about its run.
+type EventsConfig struct {
+	Framework string // "node", "mocha": named in hints
+	Root      string // the project root: files are named relative to it
+	// Rerun is the pasteable command that runs one test of a file; the
+	// test is "" for the whole file.
+	Rerun func(file, test string) string
+	// Test and Level are what was asked, for the no-tests hint.
+	Test    string
+	Level   adapters.Level
+	NoTests kit.NoTestsHint
+	// Note is said in the hint whatever happens (the test selected by
+	// its own name, a fallback).
+	Note string
+}
+
+// Events reads a reporter's event file as the tests run and records them.
+// It is the adapters' Parser: the framework's console output (the
+// pipes) only wakes the reader; what a test printed comes in the events.
+type Events struct {
+	cfg     EventsConfig
+	rec     *adapters.Recorder
+	dir     string
+	tail    *kit.TailFile
+	decoded chan struct{}
+	stop    sync.Once
+
+	mu    sync.Mutex // guards what follows, between the decoder and Finish
+	began bool
+	files []Event // "file" events: test files that failed outside their tests
+	bad   int     // lines that were not events
+	// recorded counts the tests started or ended: none is no tests.
+	recorded int
+	buf      []byte    // the hand decoder's unescaping buffer
+	current  [2]string // the suite and name of the test started last and not ended
+}
+
+// NewEvents starts reading the event file path, which need not exist yet.
+// dir, when not "", is the private directory holding the reporter and the
+// file, removed by Close.
+func NewEvents(rec *adapters.Recorder, cfg EventsConfig, dir, path string) *Events {
+	e := &Events{cfg: cfg, rec: rec, dir: dir, tail: kit.NewTailFile(path), decoded: make(chan struct{})}
+	go func() {
+		defer close(e.decoded)
+		e.Decode(e.tail)
+	}()
+	return e
+}
+
+// Decode reads events from r to its end. NewEvents runs it on the file;
+// tests and benchmarks give it recordings.
+func (e *Events) Decode(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte
+	for {
+		b, err := br.ReadSlice('\n')
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			if len(long) < maxEventLine {
+				long = append(long, b...)
+			}
+			continue
+		case len(long) > 0:
+			if len(long)+len(b) <= maxEventLine {
+				e.handle(append(long, b...))
+			} else {
+				e.mu.Lock()
+				e.bad++
+				e.mu.Unlock()
+			}
+			long = long[:0]
+		case len(b) > 0:
+			e.handle(b)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (e *Events) handle(b []byte) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return
+	}
+	var ev Event
+	if ok := e.decodeFast(b, &ev); ok && ev.E != "" {
+		e.Handle(ev)
+		return
+	}
+	ev = Event{}
+	if err := json.Unmarshal(b, &ev); err != nil || ev.E == "" {
+		e.mu.Lock()
+		e.bad++
+		e.mu.Unlock()
+		return
+	}
+	e.Handle(ev)
+}
+
+// Handle records one event.
+func (e *Events) Handle(ev Event) {
+	suite := e.suite(ev.File)
+	switch ev.E {
+	case "begin":
+		e.mu.Lock()
+		e.began = true
+		e.mu.Unlock()
+		e.rec.BeginTesting()
+	case "start":
+		if ev.Name != "" {
+			e.rec.Start(suite, ev.Name)
+			e.mu.Lock()
+			e.recorded++
+			e.current = [2]string{suite, ev.Name}
+			e.mu.Unlock()
+		}
+	case "end":
+		e.end(suite, ev)
+	case "out":
+		// Output between tests (a file's top level) belongs to no test;
+		// the console keeps it in the run's raw output.
+		if ev.Name != "" && ev.Text != "" {
+			if _, ok := e.rec.Lookup(suite, ev.Name); ok {
+				e.rec.Output(suite, ev.Name, ev.Text)
+			}
+		}
+	case "file":
+		e.mu.Lock()
+		e.files = append(e.files, ev)
+		e.mu.Unlock()
+	case "summary", "done":
+		// The framework's own totals and the end: the events before them
+		// said it all.
+	}
+}
+
+func (e *Events) suite(file string) string {
+	if file == "" {
+		return ""
+	}
+	return kit.ProjectPath(e.cfg.Root, file)
+}
+
+// end records a test's result. A describe block is no test: its own
+// failure (a hook that threw) is recorded under its title, the failure of
+// its tests only through them.
+func (e *Events) end(suite string, ev Event) {
+	if ev.Name == "" {
+		return
+	}
+	if ev.Suite && !ev.Started && (ev.Status != "failed" || ev.Fail == nil || ev.Fail.Kind == "subtestsFailed") {
+		return
+	}
+	d := time.Duration(ev.MS * float64(time.Millisecond))
+	if d <= 0 {
+		d = time.Microsecond // the framework measured it: not from Start
+	}
+	var status report.TestStatus
+	var f *report.Failure
+	switch ev.Status {
+	case "passed":
+		status = report.TestPassed
+	case "skipped", "todo":
+		status = report.TestSkipped
+	default:
+		status = report.TestFailed
+		if ev.Fail != nil && ev.Fail.Kind != "subtestsFailed" {
+			f = e.failure(suite, ev)
+		}
+	}
+	e.rec.End(suite, ev.Name, status, d, f)
+	e.mu.Lock()
+	e.recorded++
+	if e.current == [2]string{suite, ev.Name} {
+		e.current = [2]string{}
+	}
+	e.mu.Unlock()
+}
+
+func (e *Events) failure(suite string, ev Event) *report.Failure {
+	fl := ev.Fail
+	f := &report.Failure{Name: ev.Name, File: suite, Line: ev.Line, Message: Message(fl)}
+	if fl.File != "" {
+		f.File, f.Line = kit.ProjectPath(e.cfg.Root, fl.File), fl.Line
+	}
+	if e.cfg.Rerun != nil {
+		test := ev.Name
+		if ev.Suite {
+			test = "" // a describe block's hook: its file, since node matches tests' own names
+		}
+		f.Rerun = e.cfg.Rerun(suite, test)
+	}
+	return f
+}
+
+// Message is a failure's text: the framework's message (which holds the
+// diff for the assertions that print one), then expected and received
+// when the message does not already show them, clipped.
+func Message(f *Fail) string {
+	msg := strings.TrimRight(f.Message, "\n")
+	if f.Expected != "" && f.Actual != "" && !strings.Contains(msg, "+ actual - expected") && !strings.Contains(msg, "+ expected - actual") {
+		msg += "\n\nexpected: " + kit.ClipTo(f.Expected, 512, "…") + "\nreceived: " + kit.ClipTo(f.Actual, 512, "…")
+	}
+	return kit.Clip(msg)
+}
+
+// Line wakes the reader: the framework printed, so the event file has
+// likely grown. What a test printed comes in the events; the pipes' text
+// is left to the run's raw output.
+func (e *Events) Line(adapters.Stream, []byte, bool) { e.tail.Kick() }
+
+// stopTail says the framework is gone and waits (5 s at most) for the
+// decoder to read what is left.
+func (e *Events) stopTail() {
+	e.stop.Do(func() {
+		e.tail.Stop()
+		select {
+		case <-e.decoded:
+		case <-time.After(5 * time.Second):
+		}
+		e.tail.CloseFile()
+	})
+}
+
+// Close stops the reader and removes the reporter's directory: after
+// Finish, or in its place when the command never started.
+func (e *Events) Close() error {
+	e.stopTail()
+	if e.dir == "" {
+		return nil
+	}
+	return os.RemoveAll(e.dir)
+}
+
+// Began says whether the reporter loaded: its first line was read.
+func (e *Events) Began() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.began
+}
+
+// Finish reads the rest of the events and says what they add up to: test
+// files that failed to load are build errors, one that died of a signal is
+// a crash, none at all is no tests.
+func (e *Events) Finish(exit report.Exit) adapters.Outcome {
+	e.stopTail()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out adapters.Outcome
+	var hints []string
+	if e.cfg.Note != "" {
+		hints = append(hints, e.cfg.Note)
+	}
+	stopped := exit.StoppedBy != ""
+	for _, f := range e.files {
+		e.fileFailed(&out, f, stopped, exit)
+	}
+	if out.Crash == nil && !stopped && exit.Signaled {
+		e.died(&out, exit)
+	}
+	if out.Crash == nil && !stopped && exit.Exited && exit.Code != 0 && !e.began {
+		hints = append(hints, fmt.Sprintf("strobe's %s reporter did not start (the run's output says why); run the project's own test command to see the framework's report", e.cfg.Framework))
+	}
+	if e.bad > 0 {
+		out.Indicators = append(out.Indicators, "unreadable_test_events")
+		hints = append(hints, fmt.Sprintf("%d lines of strobe's %s reporter could not be read", e.bad, e.cfg.Framework))
+	}
+	if !out.BuildFailed && out.Crash == nil && !stopped && e.recorded == 0 {
+		out.NoTests = true
+		hints = append(hints, e.cfg.NoTests.For(e.cfg.Test, e.cfg.Level))
+	}
+	out.Hint = strings.Join(hints, "; ")
+	return out
+}
+
+// fileFailed reads a test file whose process failed outside any test:
+// one that did not load (no test ran, an error printed) is a build error; one
+// that died of a signal a crash, failing the test it was running; one
+// that exited early (process.exit, an error after its tests) fails the
+// test running, else the file.
+func (e *Events) fileFailed(out *adapters.Outcome, f Event, stopped bool, exit report.Exit) {
+	suite := e.suite(f.File)
+	if stopped {
+		return // strobe's own SIGTERM: the tests running stay running
+	}
+	fl := f.Error
+	if fl == nil {
+		fl = &Fail{Message: "the test file failed"}
+	}
+	file, line := suite, fl.Line
+	if fl.File != "" {
+		file = kit.ProjectPath(e.cfg.Root, fl.File)
+	}
+	running := e.rec.Running(suite)
+	if f.Load {
+		out.BuildFailed = true
+		out.BuildErrors = append(out.BuildErrors, report.BuildError{File: file, Line: line, Message: kit.Clip(fl.Message)})
+		return
+	}
+	name := suite
+	if len(running) > 0 {
+		name = running[len(running)-1]
+	}
+	msg := fl.Message
+	if f.Signal != "" {
+		msg = fmt.Sprintf("the test process died of %s", f.Signal)
+		if fl.Line > 0 {
+			msg += fmt.Sprintf(" at %s:%d", file, line)
+		}
+		sig := kit.SignalNumber(f.Signal)
+		code := exit.Code
+		c := &report.Crash{Type: kit.CrashType(f.Signal), Signal: sig, SignalName: f.Signal, ExitCode: code,
+			Indicators: []string{"test_process_signaled"}, RunningTests: running,
+			Message: fmt.Sprintf("%s: %s", suite, msg)}
+		if out.Crash == nil {
+			out.Crash = c
+		}
+	} else if f.Code != nil {
+		msg = fmt.Sprintf("the test file's process exited with code %d: %s", *f.Code, fl.Message)
+		if line == 0 {
+			line = 1 // the file, as node names it
+		}
+	}
+	if tail := strings.TrimSpace(f.Stderr); tail != "" {
+		msg += "\n" + kit.ClipTail(tail)
+	}
+	fail := &report.Failure{Name: name, File: file, Line: line, Message: kit.Clip(msg)}
+	if e.cfg.Rerun != nil {
+		test := name
+		if name == suite {
+			test = ""
+		}
+		fail.Rerun = e.cfg.Rerun(suite, test)
+	}
+	e.rec.End(suite, name, report.TestFailed, 0, fail)
+	e.recorded++
+}
+
+// died reads a framework that died of a signal in its own process (mocha
+// runs the tests there): the test running fails, and it is the crash.
+func (e *Events) died(out *adapters.Outcome, exit report.Exit) {
+	sig := kit.ExitSignal(exit)
+	if sig == "" {
+		return
+	}
+	var running []string
+	for _, r := range e.rec.Progress().Running {
+		running = append(running, r.Name)
+	}
+	out.Crash = &report.Crash{Type: kit.CrashType(sig), Signal: exit.Signal, SignalName: sig, CoreDump: exit.CoreDump, ExitCode: exit.Code,
+		Indicators: []string{"test_process_signaled"}, RunningTests: running, Message: "the test process died of " + sig}
+	if e.current[1] == "" {
+		return
+	}
+	suite, name := e.current[0], e.current[1]
+	f := &report.Failure{Name: name, File: suite, Message: "the test process died of " + sig + " while this test ran"}
+	if e.cfg.Rerun != nil {
+		f.Rerun = e.cfg.Rerun(suite, name)
+	}
+	e.rec.End(suite, name, report.TestFailed, 0, f)
+}
+
+// decodeFast reads the events that come by the thousand (start, end, out)
+// by hand: flat objects of strings, numbers and booleans. It declines
+// anything else (a failure's nested object, null, an array), which
+// encoding/json then reads: ok is false.
+func (e *Events) decodeFast(b []byte, ev *Event) bool {
+	i := format.SkipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = format.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return false
+		}
+		k, next, ok := format.JSONString(b, i, &e.buf)
+		if !ok {
+			return false
+		}
+		key := string(k) // before the value reuses the buffer
+		i = format.SkipSpace(b, next)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = format.SkipSpace(b, i+1)
+		if i >= len(b) {
+			return false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			v, next, ok := format.JSONString(b, i, &e.buf)
+			if !ok {
+				return false
+			}
+			setString(ev, key, v)
+			i = next
+		case c == '-' || c >= '0' && c <= '9':
+			end := format.JSONNumber(b, i)
+			if end == i {
+				return false
+			}
+			f, err := strconv.ParseFloat(string(b[i:end]), 64)
+			if err != nil || f > 1e9 || f < -1e9 {
+				return false // encoding/json says what it makes of it
+			}
+			switch key {
+			case "line":
+				ev.Line = int(f)
+			case "ms":
+				ev.MS = f
+			case "tests":
+				ev.Tests = int(f)
+			}
+			i = end
+		case bytes.HasPrefix(b[i:], []byte("true")), bytes.HasPrefix(b[i:], []byte("false")):
+			v := c == 't'
+			switch key {
+			case "suite":
+				ev.Suite = v
+			case "started":
+				ev.Started = v
+			case "load":
+				ev.Load = v
+			}
+			if v {
+				i += 4
+			} else {
+				i += 5
+			}
+		default:
+			return false
+		}
+		i = format.SkipSpace(b, i)
+		if i >= len(b) {
+			return false
+		}
+		if b[i] == '}' {
+			return format.SkipSpace(b, i+1) == len(b)
+		}
+		if b[i] != ',' {
+			return false
+		}
+		i = format.SkipSpace(b, i+1)
+	}
+}
+
+func setString(ev *Event, key string, v []byte) {
+	switch key {
+	case "e":
+		ev.E = string(v)
+	case "file":
+		ev.File = string(v)
+	case "name":
+		ev.Name = string(v)
+	case "status":
+		ev.Status = string(v)
+	case "reason":
+		ev.Reason = string(v)
+	case "stream":
+		ev.Stream = string(v)
+	case "text":
+		ev.Text = string(v)
+	case "signal":
+		ev.Signal = string(v)
+	case "stderr":
+		ev.Stderr = string(v)
+	}
+}

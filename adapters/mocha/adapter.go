@@ -1,0 +1,397 @@
+// Package mocha is the adapter for mocha.
+package mocha
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/adapters/kit/node"
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+//go:embed reporter.cjs
+var reporterJS []byte
+
+// sep joins a test's describe blocks into its full title, as the reporter
+// does and as jest prints it; mocha's own full title joins them with a
+// space, which --grep matches.
+const sep = " › "
+
+// mochaAdapter runs the project's node_modules/.bin/mocha with strobe's
+// reporter (reporter.cjs), which writes one JSON line per event,
+// synchronously, to a file the parser tails (node.Events). The reporter
+// also sees what a test writes to stdout and stderr, and sends it with the
+// test's name: the first 64 KiB as it comes, the newest 64 KiB when the
+// test ends (what came between is counted, not sent).
+//
+// Detection: 95 for a mocha command; 90 for a .mocharc file, a "mocha" key
+// in package.json or a test script running mocha; 85 for mocha among the
+// dependencies.
+//
+// mocha runs the tests in its own process (serial, the default): a hung
+// test is named live, and a signal that kills the process is the test's
+// crash. With --parallel, mocha's workers send a file's events when the
+// file is done: results are right, but a test is named running only once
+// its file has ended, so a hang shows no running test.
+//
+// One test: --grep with its full title (mocha's, joined by spaces,
+// anchored and escaped) and its file, the project's other test files
+// ignored (mocha adds a command's files to its config's spec instead of
+// replacing them). Levels select files the same way: a directory named
+// unit, integration or e2e in the path, or the level in the name
+// (x.unit.spec.js).
+type mochaAdapter struct{}
+
+// New returns the mocha adapter.
+func New() adapters.Adapter { return mochaAdapter{} }
+
+func (mochaAdapter) Name() string { return "mocha" }
+
+var configFiles = []string{".mocharc.js", ".mocharc.cjs", ".mocharc.mjs", ".mocharc.json", ".mocharc.jsonc", ".mocharc.yaml", ".mocharc.yml"}
+
+func (mochaAdapter) Detect(req adapters.Request) adapters.Detection {
+	if _, ok := mochaArgs(req.Command); ok {
+		return adapters.Detection{Confidence: 95}
+	}
+	if len(req.Command) > 0 {
+		return adapters.Detection{}
+	}
+	for _, c := range configFiles {
+		if kit.FileExists(filepath.Join(req.ProjectRoot, c)) {
+			return adapters.Detection{Confidence: 90}
+		}
+	}
+	p, ok, _ := node.Find(req.ProjectRoot)
+	if !ok {
+		return adapters.Detection{}
+	}
+	_, key := p.Raw["mocha"]
+	switch {
+	case p.ConfigFile(configFiles...) != "", key, p.ScriptRuns("mocha"):
+		return adapters.Detection{Confidence: 90}
+	case p.Has("mocha"):
+		return adapters.Detection{Confidence: 85}
+	}
+	return adapters.Detection{}
+}
+
+// mochaArgs reads a mocha command (mocha, _mocha, a path to either, npx
+// mocha, pnpm exec mocha, yarn mocha): the arguments after mocha.
+func mochaArgs(argv []string) ([]string, bool) {
+	i := 0
+	switch {
+	case len(argv) > 2 && argv[0] == "pnpm" && argv[1] == "exec":
+		i = 2
+	case len(argv) > 1 && (argv[0] == "npx" || argv[0] == "bunx" || argv[0] == "yarn"):
+		i = 1
+	}
+	if i < len(argv) {
+		if b := filepath.Base(argv[i]); b == "mocha" || b == "_mocha" {
+			return argv[i+1:], true
+		}
+	}
+	return nil, false
+}
+
+// ownArgs drops what strobe sets itself from a user's mocha arguments:
+// the reporter and its options.
+func ownArgs(args []string) []string {
+	var kept []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--reporter" || a == "-R" || a == "--reporter-option" || a == "--reporter-options" || a == "-O":
+			i++
+		case strings.HasPrefix(a, "--reporter=") || strings.HasPrefix(a, "--reporter-option=") || strings.HasPrefix(a, "--reporter-options="):
+		default:
+			kept = append(kept, a)
+		}
+	}
+	return kept
+}
+
+func scriptArgs(p *node.Package) []string {
+	s := p.TestScript()
+	if s == "" || shell.NeedsShell(s) {
+		return nil
+	}
+	w, err := shell.Split(s)
+	if err != nil {
+		return nil
+	}
+	args, _ := mochaArgs(w)
+	return args
+}
+
+// testFile: what mocha projects name their tests: files under test/ or
+// spec/, and *.spec.* and *.test.* anywhere, in JavaScript.
+func testFile(rel string) bool {
+	switch filepath.Ext(rel) {
+	case ".js", ".cjs", ".mjs":
+	default:
+		return false
+	}
+	base := filepath.Base(rel)
+	if strings.Contains(base, ".spec.") || strings.Contains(base, ".test.") {
+		return true
+	}
+	dirs := strings.Split(filepath.ToSlash(filepath.Dir(rel)), "/")
+	return slices.Contains(dirs, "test") || slices.Contains(dirs, "spec")
+}
+
+func testFiles(root string) []string {
+	var files []string
+	kit.WalkLimited(root, 6, func(path string, _ fs.DirEntry) {
+		if rel, ok := kit.Rel(root, path); ok && testFile(rel) {
+			files = append(files, rel)
+		}
+	}, func(name string) bool {
+		return name == "node_modules" || name == "dist" || name == "build" || name == "coverage"
+	})
+	return files
+}
+
+func levelFile(rel string, l adapters.Level) bool {
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	return slices.Contains(parts[:len(parts)-1], string(l)) || strings.Contains(parts[len(parts)-1], "."+string(l)+".")
+}
+
+// grep is the --grep pattern that matches one test by its full title.
+func grep(title string) string {
+	return "^" + regexp.QuoteMeta(strings.ReplaceAll(title, sep, " ")) + "$"
+}
+
+// only runs files alone: named, and the project's other test files
+// ignored, so that a config's spec adds none.
+func only(files, all []string) []string {
+	var args []string
+	for _, f := range all {
+		if !slices.Contains(files, f) {
+			args = append(args, "--ignore", f)
+		}
+	}
+	return append(args, files...)
+}
+
+// runner is how a person runs the project's mocha: npx mocha for npm.
+func runner(p *node.Package) []string {
+	switch p.Manager {
+	case "pnpm":
+		return []string{"pnpm", "exec", "mocha"}
+	case "yarn":
+		return []string{"yarn", "mocha"}
+	case "bun":
+		return []string{"bunx", "mocha"}
+	}
+	return []string{"npx", "mocha"}
+}
+
+func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	if err := adapters.CheckLevel(mochaAdapter{}, req.Level); err != nil {
+		return nil, err
+	}
+	p, ok, err := node.Find(req.ProjectRoot)
+	if err != nil {
+		return nil, &adapters.UsageError{Msg: fmt.Sprintf("mocha: %v", err), Framework: "mocha", Hint: "fix package.json"}
+	}
+	if !ok {
+		return nil, &adapters.UsageError{Msg: "mocha: no package.json in or above " + req.ProjectRoot, Framework: "mocha", Hint: "run `npm install --save-dev mocha` in the project"}
+	}
+	bin, err := p.Bin("mocha", "mocha")
+	if err != nil {
+		return nil, err
+	}
+	args := scriptArgs(p)
+	if a, ok := mochaArgs(req.Command); ok {
+		args = a
+	} else if len(req.Command) > 0 {
+		return nil, adapters.Usagef("mocha: %s is not a mocha command: pass one, or leave the command out", shell.Join(req.Command))
+	}
+	args = ownArgs(args)
+	var sel []string
+	note := ""
+	switch {
+	case req.Test != "":
+		title := req.Test
+		all := testFiles(req.ProjectRoot)
+		if file, rest, ok := strings.Cut(req.Test, sep); ok && slices.Contains(all, file) {
+			title = rest
+			sel = only([]string{file}, all)
+		}
+		sel = append(sel, "--grep", grep(title))
+	case req.Level != adapters.LevelAll:
+		all := testFiles(req.ProjectRoot)
+		var files []string
+		for _, f := range all {
+			if levelFile(f, req.Level) {
+				files = append(files, f)
+			}
+		}
+		if len(files) == 0 {
+			// No file of the level: a pattern nothing matches makes the
+			// run find no tests (ignoring every file would make mocha
+			// exit 1 with "No test files found").
+			sel = []string{"--grep", "^$strobe-no-test-of-this-level"}
+		} else {
+			sel = only(files, all)
+		}
+	}
+	if slices.Contains(args, "--parallel") || slices.Contains(args, "-p") {
+		note = "mocha --parallel reports a file's tests when the file is done: a hung test is not named running"
+	}
+	rerunBase := append(runner(p), args...)
+	rerun := func(file, test string) string {
+		argv := slices.Clone(rerunBase)
+		argv = append(argv, file)
+		if test != "" {
+			argv = append(argv, "--grep", grep(test))
+		}
+		return shell.Join(argv)
+	}
+	argv := append([]string{bin}, args...)
+	cfg := node.EventsConfig{Framework: "mocha", Root: req.ProjectRoot, Rerun: rerun, Test: req.Test, Level: req.Level,
+		NoTests: noTests, Note: note}
+	rec.BeginTesting() // nothing to build: mocha loads the files as it starts
+	dir, reporter, err := writeReporter()
+	if err != nil {
+		// mocha's own JSON reporter needs no file: read it from stdout
+		// when the run is over, without live progress.
+		cfg.Note = strings.Join(append([]string{fmt.Sprintf("strobe's mocha reporter could not be written (%v): read mocha's JSON reporter instead, with no live progress", err)}, nonEmpty(note)...), "; ")
+		argv = append(append(argv, "--reporter", "json"), sel...)
+		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: newJSONParser(rec, cfg)}, nil
+	}
+	events := filepath.Join(dir, "events.jsonl")
+	argv = append(argv, "--reporter", reporter, "--reporter-option", "out="+events)
+	argv = append(argv, sel...)
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), root: req.ProjectRoot, note: note, test: req.Test, level: req.Level}}, nil
+}
+
+// writeReporter writes strobe's reporter into a private directory.
+func writeReporter() (dir, path string, err error) {
+	dir, err = os.MkdirTemp("", "strobe-mocha-")
+	if err != nil {
+		return "", "", fmt.Errorf("reporter directory: %w", err)
+	}
+	path = filepath.Join(dir, "reporter.cjs")
+	if err := os.WriteFile(path, reporterJS, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return "", "", fmt.Errorf("writing the reporter: %w", err)
+	}
+	return dir, path, nil
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+var noTests = kit.NoTestsHint{
+	Test:  "no test has this full title: give it as the answer names it (`describe › test`, optionally after its file: `test/x.spec.js › describe › test`)",
+	Level: "no test file of this level: mocha levels are files under a unit/, integration/ or e2e/ directory, or named x.unit.spec.js, x.integration.spec.js, x.e2e.spec.js",
+	All:   "mocha found no tests: by default it runs ./test/*.{js,cjs,mjs}; a .mocharc file's spec (or the files on the command) says otherwise",
+}
+
+// parser is node.Events with what mocha prints before its reporter
+// starts: a test file that fails to load stops mocha there, with
+// "Exception during run:" and the error on stderr.
+type parser struct {
+	*node.Events
+	root   string
+	note   string
+	test   string
+	level  adapters.Level
+	mu     sync.Mutex
+	stderr []string
+}
+
+// maxEarly bounds the stderr lines kept from before the run began.
+const maxEarly = 200
+
+func (p *parser) Line(s adapters.Stream, b []byte, cut bool) {
+	if s == adapters.Stderr && !p.Began() {
+		p.mu.Lock()
+		if len(p.stderr) < maxEarly {
+			p.stderr = append(p.stderr, string(b))
+		}
+		p.mu.Unlock()
+	}
+	p.Events.Line(s, b, cut)
+}
+
+func (p *parser) Finish(exit report.Exit) adapters.Outcome {
+	out := p.Events.Finish(exit)
+	if p.Began() || exit.StoppedBy != "" || !exit.Exited || exit.Code == 0 {
+		return out
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if slices.ContainsFunc(p.stderr, func(l string) bool { return strings.Contains(l, "Error: No test files found") }) {
+		// mocha exits 1 for it: no reporter ran, and nothing else is wrong.
+		out.NoTests = true
+		out.Hint = strings.Join(append(nonEmpty(p.note), noTests.For(p.test, p.level)), "; ")
+		return out
+	}
+	if be, ok := loadError(p.root, p.stderr); ok {
+		out.BuildFailed, out.NoTests = true, false
+		out.BuildErrors = append(out.BuildErrors, be)
+		out.Hint = ""
+	}
+	return out
+}
+
+var (
+	// "/p/test/x.spec.mjs:5" (file://… for ESM) heads a SyntaxError.
+	syntaxHead = regexp.MustCompile(`^(?:Exception during run: )?(?:file://)?(/[^:]+):(\d+)$`)
+	frameLine  = regexp.MustCompile(`^\s*at (?:.*? \()?(?:file://)?(/[^:()]+):(\d+):\d+\)?$`)
+	errorLine  = regexp.MustCompile(`^(?:Exception during run: )?((?:[A-Z][A-Za-z]*)?Error\b.*)$`)
+)
+
+// loadError reads why mocha stopped before running: the error's line and
+// where it points, the SyntaxError's header or the first frame outside
+// node_modules.
+func loadError(root string, lines []string) (report.BuildError, bool) {
+	var be report.BuildError
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if m := syntaxHead.FindStringSubmatch(l); m != nil && be.File == "" {
+			be.File, be.Line = kit.ProjectPath(root, m[1]), atoi(m[2])
+		}
+		if m := frameLine.FindStringSubmatch(l); m != nil && be.File == "" && !strings.Contains(m[1], "/node_modules/") {
+			be.File, be.Line = kit.ProjectPath(root, m[1]), atoi(m[2])
+		}
+		if m := errorLine.FindStringSubmatch(l); m != nil && be.Message == "" {
+			be.Message = kit.Clip(m[1])
+		}
+	}
+	return be, be.Message != ""
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// IsTestProcess: mocha runs the tests in its own process; with
+// --parallel, in its workers (node processes running mocha's worker.js).
+func (mochaAdapter) IsTestProcess(p adapters.Proc) bool {
+	for _, a := range p.Args {
+		if strings.HasSuffix(a, "/mocha/lib/nodejs/worker.js") {
+			return true
+		}
+	}
+	return !slices.ContainsFunc(p.Args, func(a string) bool { return strings.HasSuffix(a, "--parallel") })
+}

@@ -1,0 +1,552 @@
+package mocha
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/adapters/kit/node"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+// fixtures is the mocha fixture package: one package.json and lockfile,
+// each directory under it a project.
+func fixtures() string {
+	abs, _ := filepath.Abs(filepath.Join("testdata", "fixtures", "mocha"))
+	return abs
+}
+
+var (
+	installOnce sync.Once
+	installErr  error
+)
+
+// install runs npm ci in the fixture package once per test binary, and
+// not at all when node_modules was installed after the lockfile last
+// changed (npm writes node_modules/.package-lock.json as it installs).
+func install(t *testing.T) {
+	t.Helper()
+	testutil.RequireTool(t, "node")
+	testutil.RequireTool(t, "npm")
+	installOnce.Do(func() {
+		dir := fixtures()
+		lock, err1 := os.Stat(filepath.Join(dir, "package-lock.json"))
+		installed, err2 := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json"))
+		if err1 == nil && err2 == nil && installed.ModTime().After(lock.ModTime()) && exists(filepath.Join(dir, "node_modules", ".bin", "mocha")) {
+			return
+		}
+		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			installErr = &installError{err: err, out: string(out)}
+		}
+	})
+	if installErr != nil {
+		t.Fatal(installErr)
+	}
+}
+
+type installError struct {
+	err error
+	out string
+}
+
+func (e *installError) Error() string { return "npm ci: " + e.err.Error() + "\n" + e.out }
+
+func project(name string) string { return filepath.Join(fixtures(), name) }
+
+func normalise(rec *adapters.Recorder, out adapters.Outcome, root string) adapterstest.Result {
+	return adapterstest.Normalise(rec, out, func(s string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(s, root, "{{ROOT}}"), fixtures(), "{{FIXTURES}}")
+	})
+}
+
+func run(t *testing.T, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {
+	t.Helper()
+	install(t)
+	return adapterstest.RunReal(t, New(), req)
+}
+
+func names(rec *adapters.Recorder) []string {
+	var out []string
+	for _, t := range rec.Tests() {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func byName(t *testing.T, rec *adapters.Recorder, name string) report.Test {
+	t.Helper()
+	tt, ok := adapterstest.TestByName(rec.Tests(), name)
+	if !ok {
+		t.Fatalf("no test %q among %q", name, names(rec))
+	}
+	return tt
+}
+
+func TestMochaBasic(t *testing.T) {
+	root := project("basic")
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: root})
+	if !exit.Exited || exit.Code != 5 {
+		t.Errorf("exit %+v, want mocha's 5: the number of failures", exit)
+	}
+	adapterstest.Golden(t, "basic-all", normalise(rec, out, root))
+	const file = "test/math.spec.js"
+	for _, tc := range []struct {
+		name string
+		line int
+		msg  string
+	}{
+		{"arithmetic › adds wrongly", 10, "Expected values to be strictly equal:\n\n4 !== 5\n\nexpected: 5\nreceived: 4"},
+		{"arithmetic › compares objects", 14, "+ actual - expected"},
+		{"arithmetic › nested [regex] (chars)? › throws a TypeError", 23, "TypeError: Cannot read properties of null (reading 'boom')"},
+		{"with a failing beforeEach › never runs its body", 30, `"before each" hook for "never runs its body": Error: fixture unavailable`},
+		{`with a failing before › "before all" hook for "never runs either"`, 38, "Error: database unavailable"},
+	} {
+		tt := byName(t, rec, tc.name)
+		f := tt.Failure
+		if tt.Status != report.TestFailed || f == nil || f.File != file || f.Line != tc.line || !strings.Contains(f.Message, tc.msg) {
+			t.Errorf("%s: %s %+v, want failed at %s:%d with %q", tc.name, tt.Status, f, file, tc.line, tc.msg)
+		}
+	}
+	f := byName(t, rec, "arithmetic › nested [regex] (chars)? › throws a TypeError").Failure
+	if want := `npx mocha test/math.spec.js --grep '^arithmetic nested \[regex\] \(chars\)\? throws a TypeError$'`; f.Rerun != want {
+		t.Errorf("rerun %q, want %q", f.Rerun, want)
+	}
+	if got := byName(t, rec, "arithmetic › adds wrongly").Output; got != "computing 2 + 2\n" {
+		t.Errorf("output %q, want what the test printed", got)
+	}
+	for name, want := range map[string]report.TestStatus{
+		"arithmetic › adds":                      report.TestPassed,
+		"arithmetic › skipped for now":           report.TestSkipped,
+		"arithmetic › is pending without a body": report.TestSkipped,
+		"waits a little":                         report.TestPassed,
+	} {
+		if got := byName(t, rec, name).Status; got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+	if out.BuildFailed || out.Crash != nil || out.NoTests {
+		t.Errorf("outcome %+v for plain failures", out)
+	}
+}
+
+// TestMochaBroken: a test file that fails to import stops mocha before it
+// runs: a build error at the require.
+func TestMochaBroken(t *testing.T) {
+	root := project("broken")
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: root})
+	want := []report.BuildError{{File: "test/missing.spec.js", Line: 1, Message: "Error: Cannot find module './helpers/does-not-exist'"}}
+	if !out.BuildFailed || !slices.Equal(out.BuildErrors, want) || out.NoTests {
+		t.Errorf("outcome %+v, want build errors %+v", out, want)
+	}
+	if n := len(rec.Tests()); n != 0 {
+		t.Errorf("%d tests recorded", n)
+	}
+}
+
+func TestMochaEmpty(t *testing.T) {
+	_, out, _ := run(t, adapters.Request{ProjectRoot: project("empty")})
+	if !out.NoTests || !strings.Contains(out.Hint, "mocha found no tests") || strings.Contains(out.Hint, "did not start") {
+		t.Errorf("outcome %+v, want no tests, and only that", out)
+	}
+}
+
+// TestMochaCrash: process.abort() in a test kills mocha's own process: the
+// test fails and the crash names SIGABRT and the test.
+func TestMochaCrash(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: project("crash")})
+	if !exit.Signaled || exit.Signal != int(syscall.SIGABRT) {
+		t.Fatalf("exit %+v, want SIGABRT", exit)
+	}
+	c := out.Crash
+	if c == nil || c.SignalName != "SIGABRT" || c.Type != report.CrashAbort || !slices.Equal(c.RunningTests, []string{"aborts the process"}) {
+		t.Errorf("crash %+v", c)
+	}
+	if tt := byName(t, rec, "aborts the process"); tt.Status != report.TestFailed || tt.Failure == nil || !strings.Contains(tt.Failure.Message, "SIGABRT") {
+		t.Errorf("the aborting test: %+v", tt)
+	}
+	if tt := byName(t, rec, "before the crash"); tt.Status != report.TestPassed {
+		t.Errorf("before the crash: %s", tt.Status)
+	}
+}
+
+func TestMochaSelection(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		root  string
+		req   adapters.Request
+		tests []string
+	}{
+		{"one test", "basic", adapters.Request{Test: "test/math.spec.js › arithmetic › nested [regex] (chars)? › throws a TypeError"}, []string{"arithmetic › nested [regex] (chars)? › throws a TypeError"}},
+		{"full title", "basic", adapters.Request{Test: "arithmetic › adds"}, []string{"arithmetic › adds"}},
+		{"unit", "levels", adapters.Request{Level: adapters.LevelUnit}, []string{"unit works"}},
+		{"integration", "levels", adapters.Request{Level: adapters.LevelIntegration}, []string{"integration works"}},
+		{"e2e", "levels", adapters.Request{Level: adapters.LevelE2E}, []string{"e2e by its file name", "e2e works"}},
+		{"all", "levels", adapters.Request{}, []string{"e2e by its file name", "e2e works", "integration works", "unit works"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.ProjectRoot = project(tc.root)
+			rec, out, _ := run(t, tc.req)
+			got := names(rec)
+			slices.Sort(got)
+			if !slices.Equal(got, tc.tests) {
+				t.Errorf("ran %q, want %q (outcome %+v)", got, tc.tests, out)
+			}
+		})
+	}
+	_, out, _ := run(t, adapters.Request{ProjectRoot: project("basic"), Level: adapters.LevelE2E})
+	if !out.NoTests || !strings.Contains(out.Hint, "unit/, integration/ or e2e/") {
+		t.Errorf("a level without files: %+v", out)
+	}
+}
+
+func TestMochaNotInstalled(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"devDependencies": {"mocha": "11.7.5"}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "package-lock.json"), []byte(`{}`), 0o644)
+	_, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: dir}, adapters.NewRecorder())
+	var u *adapters.UsageError
+	if !asUsage(err, &u) || u.Framework != "mocha" || !strings.Contains(u.Hint, "npm ci") {
+		t.Errorf("error %v, want a usage error saying to run npm ci", err)
+	}
+}
+
+func asUsage(err error, u **adapters.UsageError) bool {
+	e, ok := err.(*adapters.UsageError)
+	*u = e
+	return ok
+}
+
+type started struct {
+	cmd   *exec.Cmd
+	plan  *adapters.Plan
+	rec   *adapters.Recorder
+	lines sync.WaitGroup
+}
+
+// start runs a plan in a process group of its own, as the runner does.
+func start(t *testing.T, req adapters.Request, env ...string) *started {
+	t.Helper()
+	install(t)
+	s := &started{rec: adapters.NewRecorder()}
+	plan, err := New().Plan(context.Background(), req, s.rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.plan = plan
+	s.cmd = exec.Command(plan.Argv[0], plan.Argv[1:]...)
+	s.cmd.Dir, s.cmd.Env = plan.Dir, append(os.Environ(), env...)
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, _ := s.cmd.StdoutPipe()
+	stderr, _ := s.cmd.StderrPipe()
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	read := func(st adapters.Stream, r io.Reader) {
+		defer s.lines.Done()
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			mu.Lock()
+			plan.Parser.Line(st, sc.Bytes(), false)
+			mu.Unlock()
+		}
+	}
+	s.lines.Add(2)
+	go read(adapters.Stdout, stdout)
+	go read(adapters.Stderr, stderr)
+	t.Cleanup(func() { syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL) })
+	return s
+}
+
+func (s *started) waitRunning(t *testing.T, name string) {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if r := s.rec.Progress().Running; len(r) == 1 && r[0].Name == name {
+			return
+		}
+	}
+	t.Fatalf("running %+v, want %q", s.rec.Progress().Running, name)
+}
+
+func (s *started) wait() report.Exit {
+	s.lines.Wait()
+	s.cmd.Wait()
+	ws := s.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		return report.Exit{Signaled: true, Signal: int(ws.Signal()), Code: 128 + int(ws.Signal())}
+	}
+	return report.Exit{Exited: true, Code: ws.ExitStatus()}
+}
+
+func leftovers(dir string) []string {
+	var left []string
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), dir) {
+			left = append(left, strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+	return left
+}
+
+func noneLeft(t *testing.T, dir string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if len(leftovers(dir)) == 0 {
+			return
+		}
+	}
+	t.Errorf("processes left: %q", leftovers(dir))
+}
+
+// TestMochaTimeout: with mocha's own 2 s timeout, a never-settling
+// promise fails as mocha says; that is the framework's answer, kept.
+func TestMochaTimeout(t *testing.T) {
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: project("hang"), Command: []string{"mocha", "--exit"}})
+	f := byName(t, rec, "waits for ever").Failure
+	if f == nil || !strings.Contains(f.Message, "Timeout of 2000ms exceeded") {
+		t.Errorf("failure %+v, want mocha's timeout", f)
+	}
+}
+
+// TestMochaHang: with --timeout 0 the same test hangs: it is named
+// running, strobe's timeout (SIGTERM to the group) leaves it running with
+// no crash, and no process is left.
+func TestMochaHang(t *testing.T) {
+	root := project("hang")
+	s := start(t, adapters.Request{ProjectRoot: root, Command: []string{"npx", "mocha", "--timeout", "0"}})
+	s.waitRunning(t, "waits for ever")
+	if p := s.rec.Progress(); p.Passed != 1 {
+		t.Errorf("progress %+v, want the quick test passed", p)
+	}
+	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
+	exit := s.wait()
+	exit.StoppedBy = report.StoppedTimeout
+	out := s.plan.Parser.Finish(exit)
+	s.plan.Parser.(adapters.Closer).Close()
+	if out.Crash != nil || out.NoTests || out.BuildFailed {
+		t.Errorf("outcome %+v, want nothing of the adapter's", out)
+	}
+	if got := s.rec.Abandon(); !slices.Equal(got, []string{"waits for ever"}) {
+		t.Errorf("abandoned %q, want the hung test", got)
+	}
+	noneLeft(t, root)
+}
+
+// TestMochaCancel: Ctrl+C to mocha alone ends it, and its reporter's
+// directory goes with Close.
+func TestMochaCancel(t *testing.T) {
+	root := project("hang")
+	s := start(t, adapters.Request{ProjectRoot: root, Command: []string{"mocha", "--timeout", "0"}})
+	s.waitRunning(t, "waits for ever")
+	s.cmd.Process.Signal(syscall.SIGINT)
+	exit := s.wait()
+	exit.StoppedBy = report.StoppedCancelled
+	s.plan.Parser.Finish(exit)
+	s.plan.Parser.(adapters.Closer).Close()
+	noneLeft(t, root)
+	reporter := s.plan.Argv[slices.Index(s.plan.Argv, "--reporter")+1]
+	if _, err := os.Stat(filepath.Dir(reporter)); !os.IsNotExist(err) {
+		t.Errorf("the reporter's directory is left: %v", err)
+	}
+}
+
+// TestMochaNoisy: 200 MB printed by a test: its output is capped.
+func TestMochaNoisy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 MB of output")
+	}
+	s := start(t, adapters.Request{ProjectRoot: project("noisy")}, "NOISY_MB=200")
+	peak := sampleHeap()
+	exit := s.wait()
+	if p := peak(); p > 64<<20 {
+		t.Errorf("heap peaked at %d MiB while a test printed 200 MB", p>>20)
+	}
+	out := s.plan.Parser.Finish(exit)
+	s.plan.Parser.(adapters.Closer).Close()
+	if exit.Code != 0 || out.Crash != nil || out.NoTests {
+		t.Errorf("exit %+v, outcome %+v", exit, out)
+	}
+	tt := byName(t, s.rec, "prints a lot")
+	if tt.Status != report.TestPassed || len(tt.Output) > adapters.PerTestOutput || !tt.OutputTruncated || !strings.HasSuffix(tt.Output, strings.Repeat("x", 63)+"\n") {
+		t.Errorf("prints a lot: %s, %d bytes of output (truncated %v)", tt.Status, len(tt.Output), tt.OutputTruncated)
+	}
+}
+
+func TestMochaDetect(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, text string) string {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+		return filepath.Dir(p)
+	}
+	for _, tc := range []struct {
+		name string
+		req  adapters.Request
+		want int
+	}{
+		{"command", adapters.Request{ProjectRoot: dir, Command: []string{"npx", "mocha", "--timeout", "0"}}, 95},
+		{"bin", adapters.Request{ProjectRoot: dir, Command: []string{"node_modules/.bin/mocha"}}, 95},
+		{"pnpm", adapters.Request{ProjectRoot: dir, Command: []string{"pnpm", "exec", "mocha"}}, 95},
+		{"other command", adapters.Request{ProjectRoot: dir, Command: []string{"npx", "jest"}}, 0},
+		{"mocharc", adapters.Request{ProjectRoot: write("rc/.mocharc.yml", "spec: test\n")}, 90},
+		{"package key", adapters.Request{ProjectRoot: write("key/package.json", `{"mocha": {"spec": "test"}}`)}, 90},
+		{"script", adapters.Request{ProjectRoot: write("script/package.json", `{"scripts": {"test": "mocha --exit"}}`)}, 90},
+		{"dependency", adapters.Request{ProjectRoot: write("dep/package.json", `{"devDependencies": {"mocha": "11.7.5"}}`)}, 85},
+		{"nothing", adapters.Request{ProjectRoot: write("none/package.json", `{}`)}, 0},
+	} {
+		if got := New().Detect(tc.req).Confidence; got != tc.want {
+			t.Errorf("%s: confidence %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestMochaLoadError(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  report.BuildError
+	}{
+		{"require", []string{" Exception during run: Error: Cannot find module './x'", "Require stack:", "- /p/test/a.spec.js", "    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)", "    at Object.<anonymous> (/p/test/a.spec.js:1:16)", "    at async formattedImport (/p/node_modules/mocha/lib/nodejs/esm-utils.js:10:14)"},
+			report.BuildError{File: "test/a.spec.js", Line: 1, Message: "Error: Cannot find module './x'"}},
+		{"esm syntax", []string{"Exception during run: file:///p/test/b.spec.mjs:5", "});", "^", "", "SyntaxError: Unexpected token ')'"},
+			report.BuildError{File: "test/b.spec.mjs", Line: 5, Message: "SyntaxError: Unexpected token ')'"}},
+	} {
+		got, ok := loadError("/p", tc.lines)
+		if !ok || got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestMochaRecorded replays a recorded event stream (record.sh).
+func TestMochaRecorded(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "recorded", "basic.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const root = "/project"
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	os.WriteFile(path, []byte(strings.ReplaceAll(string(b), "{{ROOT}}", root)), 0o644)
+	rec := adapters.NewRecorder()
+	p := node.NewEvents(rec, node.EventsConfig{Framework: "mocha", Root: root, NoTests: noTests,
+		Rerun: func(file, test string) string { return "npx mocha " + file + " --grep " + grep(test) }}, "", path)
+	out := p.Finish(report.Exit{Exited: true, Code: 5})
+	p.Close()
+	adapterstest.Golden(t, "recorded-basic", normalise(rec, out, root))
+}
+
+// sampleHeap samples the heap in use every 10 ms until the function it
+// returns is called, which answers the peak.
+func sampleHeap() func() uint64 {
+	var peak uint64
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		<-stopped
+		return peak
+	}
+}
+
+// TestMochaParallel: with --parallel the results are the same, and the
+// hint says a hung test would not be named.
+func TestMochaParallel(t *testing.T) {
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: project("levels"), Command: []string{"mocha", "--parallel"}})
+	if p := rec.Progress(); p.Passed != 4 || p.Failed != 0 {
+		t.Errorf("progress %+v, want the 4 tests passed", p)
+	}
+	if !strings.Contains(out.Hint, "--parallel") {
+		t.Errorf("hint %q does not say what --parallel changes", out.Hint)
+	}
+}
+
+func TestMochaTestProcess(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"node", "/p/node_modules/.bin/mocha", "--reporter", "/tmp/r.cjs"}, true},
+		{[]string{"node", "/p/node_modules/.bin/mocha", "--parallel"}, false},
+		{[]string{"node", "/p/node_modules/mocha/lib/nodejs/worker.js"}, true},
+	} {
+		if got := (mochaAdapter{}).IsTestProcess(adapters.Proc{Name: "node", Args: tc.args}); got != tc.want {
+			t.Errorf("%q: %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// TestMochaFallback: when strobe's reporter cannot be written, mocha's
+// own JSON reporter is read, and the hint says so.
+func TestMochaFallback(t *testing.T) {
+	install(t)
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: project("basic")})
+	if !strings.Contains(out.Hint, "mocha's JSON reporter") {
+		t.Errorf("hint %q does not say strobe fell back", out.Hint)
+	}
+	p := rec.Progress()
+	if p.Passed != 2 || p.Failed != 5 || p.Skipped != 2 {
+		t.Errorf("progress %+v, want mocha's 2 passed, 5 failed, 2 pending", p)
+	}
+	f := byName(t, rec, "arithmetic adds wrongly").Failure
+	if f == nil || f.File != "test/math.spec.js" || f.Line != 10 || !strings.Contains(f.Message, "4 !== 5") {
+		t.Errorf("failure %+v", f)
+	}
+}
+
+// TestMochaParallelCancel: Ctrl+C to mocha --parallel takes its workers
+// with it.
+func TestMochaParallelCancel(t *testing.T) {
+	s := start(t, adapters.Request{ProjectRoot: project("hang"), Command: []string{"mocha", "--parallel", "--timeout", "0"}})
+	worker := func() bool {
+		return slices.ContainsFunc(leftovers(fixtures()), func(c string) bool { return strings.Contains(c, "lib/nodejs/worker.js") })
+	}
+	for deadline := time.Now().Add(15 * time.Second); !worker(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no mocha worker started: %q", leftovers(fixtures()))
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // the worker is in the hung test
+	s.cmd.Process.Signal(syscall.SIGINT)
+	exit := s.wait()
+	exit.StoppedBy = report.StoppedCancelled
+	s.plan.Parser.Finish(exit)
+	s.plan.Parser.(adapters.Closer).Close()
+	noneLeft(t, fixtures())
+}

@@ -1,0 +1,178 @@
+// strobe's reporter for mocha, loaded by path with --reporter. It writes one
+// JSON line per event to the file given as --reporter-option out=FILE,
+// which strobe tails while the tests run; the lines are those of strobe's
+// node:test reporter (see adapters/kit/node/events.go). Written
+// synchronously: a test's start is in the file before its body runs, so a
+// test that never returns (a busy loop) is still named. Written for strobe;
+// no dependencies.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const SEP = ' \u203a ';
+const ANSI = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
+const OUT_BUDGET = 64 << 10;
+const FRAME = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?\s*$/;
+
+function clip(s, n) {
+  return typeof s === 'string' && s.length > n ? s.slice(0, n) + '…' : s;
+}
+
+function pathOf(f) {
+  if (typeof f === 'string' && f.startsWith('file://')) {
+    try { return decodeURIComponent(new URL(f).pathname); } catch { return f; }
+  }
+  return f;
+}
+
+function inspect(v) {
+  try {
+    return clip(typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v, null, 2) ?? String(v), 2048);
+  } catch {
+    return clip(String(v), 2048);
+  }
+}
+
+// where finds the frame of err's stack in the test file, else the first in
+// the project (not node_modules, not node's own).
+function where(stack, file) {
+  const frames = [];
+  for (const l of String(stack || '').split('\n')) {
+    const m = FRAME.exec(l);
+    // mocha trims its stacks and names files relative to the working directory.
+    if (m && !m[1].startsWith('node:') && !m[1].startsWith('<')) frames.push({ file: path.resolve(pathOf(m[1])), line: +m[2] });
+  }
+  return frames.find((f) => f.file === file) || frames.find((f) => !f.file.includes('/node_modules/'));
+}
+
+function titleOf(runnable) {
+  return runnable.titlePath().filter((t) => t !== '').join(SEP);
+}
+
+class StrobeReporter {
+  constructor(runner, options) {
+    const opts = (options && options.reporterOption) || (options && options.reporterOptions) || {};
+    const out = opts.out || process.env.STROBE_MOCHA_EVENTS;
+    this.fd = out ? fs.openSync(out, 'a') : 1;
+    const { constants } = runner.constructor;
+    const emit = (o) => {
+      try {
+        fs.writeSync(this.fd, JSON.stringify(o) + '\n');
+      } catch {
+        // the file went away (strobe stopped the run): nothing to report to
+      }
+    };
+    // What a test writes to stdout and stderr is sent with its name, as the
+    // pipes cannot say whose it is: the first OUT_BUDGET bytes as they come,
+    // then the newest OUT_BUDGET bytes when the test ends.
+    let cur = null;
+    const flush = () => {
+      if (!cur) return;
+      if (cur.ring.length) {
+        let text = cur.ring.join('');
+        if (text.length > OUT_BUDGET) {
+          cur.dropped += text.length - OUT_BUDGET;
+          text = text.slice(-OUT_BUDGET);
+        }
+        if (cur.dropped) text = `\n[strobe: ${cur.dropped} characters of output left out]\n` + text;
+        emit({ e: 'out', file: cur.file, name: cur.name, stream: 'stdout', text });
+      }
+      cur = null;
+    };
+    const record = (stream, chunk, encoding) => {
+      let text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8');
+      if (cur.live < OUT_BUDGET) {
+        const now = text.slice(0, OUT_BUDGET - cur.live);
+        cur.live += now.length;
+        emit({ e: 'out', file: cur.file, name: cur.name, stream, text: now });
+        text = text.slice(now.length);
+      }
+      if (!text) return;
+      cur.ring.push(text);
+      cur.ringLen += text.length;
+      while (cur.ring.length > 1 && cur.ringLen - cur.ring[0].length >= OUT_BUDGET) {
+        const old = cur.ring.shift();
+        cur.ringLen -= old.length;
+        cur.dropped += old.length;
+      }
+    };
+    for (const name of ['stdout', 'stderr']) {
+      const stream = process[name];
+      const write = stream.write;
+      stream.write = function (chunk, encoding, cb) {
+        if (cur) {
+          try { record(name, chunk, encoding); } catch {}
+        }
+        return write.call(this, chunk, encoding, cb);
+      };
+    }
+    const begin = (test) => {
+      flush();
+      cur = { file: test.file, name: titleOf(test), live: 0, ring: [], ringLen: 0, dropped: 0 };
+    };
+
+    runner.on(constants.EVENT_RUN_BEGIN, () => emit({ e: 'begin', node: process.version }));
+    runner.on(constants.EVENT_TEST_BEGIN, (test) => {
+      emit({ e: 'start', file: test.file, name: titleOf(test) });
+      begin(test);
+    });
+    runner.on(constants.EVENT_TEST_PASS, (test) => {
+      flush();
+      emit({ e: 'end', file: test.file, name: titleOf(test), status: 'passed', ms: test.duration || 0 });
+    });
+    runner.on(constants.EVENT_TEST_PENDING, (test) => {
+      emit({ e: 'end', file: test.file, name: titleOf(test), status: 'skipped', ms: 0 });
+    });
+    runner.on(constants.EVENT_TEST_FAIL, (runnable, err) => {
+      // A "before each" or "after each" hook fails the test it ran for; a
+      // "before all" or "after all" hook fails its block, named by the hook.
+      let target = runnable;
+      let name = titleOf(runnable);
+      let suite = false;
+      if (runnable.type === 'hook') {
+        const current = runnable.ctx && runnable.ctx.currentTest;
+        if (current && /each/.test(runnable.title)) {
+          target = current;
+          name = titleOf(current);
+        } else {
+          suite = true;
+        }
+      }
+      const file = target.file || (runnable.parent && runnable.parent.file);
+      flush();
+      emit({ e: 'end', file, name, status: 'failed', ms: target.duration || 0, suite, started: suite, fail: this.failure(err, file, runnable) });
+    });
+    runner.once(constants.EVENT_RUN_END, () => {
+      flush();
+      const s = runner.stats || {};
+      emit({ e: 'summary', counts: { tests: s.tests, pass: s.passes, fail: s.failures, pending: s.pending, suites: s.suites, duration_ms: s.duration } });
+      emit({ e: 'done' });
+    });
+  }
+
+  failure(err, file, runnable) {
+    err = err || {};
+    const name = err.name || 'Error';
+    let message = String(err.message ?? err).replace(ANSI, '');
+    if (name !== 'AssertionError') message = `${name}: ${message}`;
+    if (runnable.type === 'hook') message = `${runnable.title}: ${message}`;
+    const f = { kind: runnable.type === 'hook' ? 'hook' : (err.code === 'ERR_MOCHA_TIMEOUT' ? 'timeout' : ''), message: clip(message, 8192) };
+    if ('expected' in err && 'actual' in err && err.showDiff !== false) {
+      f.expected = inspect(err.expected);
+      f.actual = inspect(err.actual);
+    }
+    const at = where(err.stack, file);
+    if (at) Object.assign(f, at);
+    return f;
+  }
+
+  done(failures, fn) {
+    if (this.fd !== 1) {
+      try { fs.closeSync(this.fd); } catch {}
+    }
+    fn(failures);
+  }
+}
+
+module.exports = StrobeReporter;

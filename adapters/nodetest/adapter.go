@@ -1,0 +1,300 @@
+// Package nodetest is the adapter for Node's built-in test runner,
+// node:test (framework "node").
+package nodetest
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/adapters/kit/node"
+	"strobe/internal/shell"
+)
+
+//go:embed reporter.mjs
+var reporterJS []byte
+
+// Sep joins a test's describe blocks and parents into its full title, as
+// the reporter does and as jest prints it.
+const Sep = " › "
+
+// nodeTest runs `node --test` with strobe's reporter (reporter.mjs),
+// which streams one JSON line per event into a file of its own that the
+// parser tails (see node.Events); node's spec reporter still prints to
+// stdout, for the run's raw output.
+//
+// Detection: 95 for a `node --test …` command; 90 for a package whose test
+// script runs `node --test`; 70 for test files importing node:test (found
+// by a bounded walk) in a package that depends on no other test framework.
+//
+// node runs each test file in a child process of its own (node 20 cannot
+// do otherwise): those children are the test processes the stuck detector
+// judges (TestProcesser). One test is its file with --test-name-pattern
+// matching its own name (node 20 matches a test's own name only, not its
+// describe blocks): other tests of that file with the same own name run
+// too. Levels select test files: a directory named unit, integration or e2e
+// in the file's path, or the level before the suffix (x.unit.test.js).
+type nodeTest struct{}
+
+// New returns the node:test adapter.
+func New() adapters.Adapter { return nodeTest{} }
+
+func (nodeTest) Name() string { return "node" }
+
+// otherFrameworks in a package's dependencies say its tests are theirs,
+// even if a file imports node:test.
+var otherFrameworks = []string{"jest", "vitest", "mocha", "ava", "tap", "jasmine", "@playwright/test", "uvu"}
+
+func (nodeTest) Detect(req adapters.Request) adapters.Detection {
+	if _, ok := nodeTestArgs(req.Command); ok {
+		return adapters.Detection{Confidence: 95}
+	}
+	if len(req.Command) > 0 {
+		return adapters.Detection{}
+	}
+	p, ok, _ := node.Find(req.ProjectRoot)
+	if ok {
+		if _, ok := nodeTestArgs(scriptWords(p.TestScript())); ok {
+			return adapters.Detection{Confidence: 90}
+		}
+		for _, f := range otherFrameworks {
+			if p.Has(f) {
+				return adapters.Detection{}
+			}
+		}
+	}
+	if importsNodeTest(req.ProjectRoot) {
+		return adapters.Detection{Confidence: 70, Hint: "test files import node:test"}
+	}
+	return adapters.Detection{}
+}
+
+// nodeTestArgs reads a `node --test …` command: the arguments after node
+// that strobe keeps; false for any other command.
+func nodeTestArgs(argv []string) ([]string, bool) {
+	if len(argv) < 2 || filepath.Base(argv[0]) != "node" || !slices.Contains(argv[1:], "--test") {
+		return nil, false
+	}
+	return argv[1:], true
+}
+
+// scriptWords splits a package script into words, nil when it uses shell
+// syntax (a && b, variables): strobe then builds its own command.
+func scriptWords(script string) []string {
+	if script == "" || shell.NeedsShell(script) {
+		return nil
+	}
+	w, err := shell.Split(script)
+	if err != nil {
+		return nil
+	}
+	return w
+}
+
+// testFile says whether a file is one node --test runs when given no
+// files (node 20's defaults): *.test.js, *-test.js, *_test.js, test-*.js,
+// test.js, any .js under a test/ directory, each also .cjs and .mjs.
+func testFile(rel string) bool {
+	ext := filepath.Ext(rel)
+	if ext != ".js" && ext != ".cjs" && ext != ".mjs" {
+		return false
+	}
+	base := strings.TrimSuffix(filepath.Base(rel), ext)
+	if base == "test" || strings.HasSuffix(base, ".test") || strings.HasSuffix(base, "-test") || strings.HasSuffix(base, "_test") || strings.HasPrefix(base, "test-") {
+		return true
+	}
+	return slices.Contains(strings.Split(filepath.ToSlash(filepath.Dir(rel)), "/"), "test")
+}
+
+// skipDir leaves out what node --test leaves out, and build outputs.
+func skipDir(name string) bool {
+	return name == "node_modules" || name == "dist" || name == "build" || name == "coverage"
+}
+
+// testFiles lists the project's test files, relative to root, bounded.
+func testFiles(root string) []string {
+	var files []string
+	kit.WalkLimited(root, 6, func(path string, _ fs.DirEntry) {
+		if rel, ok := kit.Rel(root, path); ok && testFile(rel) {
+			files = append(files, rel)
+		}
+	}, skipDir)
+	return files
+}
+
+var importRe = regexp.MustCompile(`(?:from\s+|require\(\s*)["']node:test["']`)
+
+// importsNodeTest says whether one of the first test files imports
+// node:test.
+func importsNodeTest(root string) bool {
+	files := testFiles(root)
+	for _, f := range files[:min(len(files), 50)] {
+		b, err := readHead(filepath.Join(root, f), 64<<10)
+		if err == nil && importRe.Match(b) {
+			return true
+		}
+	}
+	return false
+}
+
+func readHead(path string, n int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	m, _ := f.Read(b)
+	return b[:m], nil
+}
+
+// levelFile says whether a test file belongs to a level: a directory of
+// its path named for the level, or the level in its name (x.unit.test.js).
+func levelFile(rel string, l adapters.Level) bool {
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if slices.Contains(parts[:len(parts)-1], string(l)) {
+		return true
+	}
+	return strings.Contains(parts[len(parts)-1], "."+string(l)+".")
+}
+
+// ownArgs drops the options strobe sets itself from a user's node --test
+// arguments: the reporters and their destinations.
+func ownArgs(args []string) []string {
+	var kept []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--test-reporter" || a == "--test-reporter-destination":
+			i++ // its value
+		case strings.HasPrefix(a, "--test-reporter=") || strings.HasPrefix(a, "--test-reporter-destination="):
+		default:
+			kept = append(kept, a)
+		}
+	}
+	return kept
+}
+
+// selection is what a request picks: the files (none for node's own
+// search) and a name pattern.
+type selection struct {
+	files   []string
+	pattern string
+}
+
+// selectTests reads req.Test ("FILE › full title" or the full title) or
+// the level into node's arguments.
+func selectTests(root string, req adapters.Request) selection {
+	if req.Test != "" {
+		title := req.Test
+		var files []string
+		if file, rest, ok := strings.Cut(req.Test, Sep); ok && kit.FileExists(filepath.Join(root, file)) {
+			files, title = []string{file}, rest
+		}
+		leaf := title
+		if i := strings.LastIndex(title, Sep); i >= 0 {
+			leaf = title[i+len(Sep):]
+		}
+		return selection{files: files, pattern: "^" + regexp.QuoteMeta(leaf) + "$"}
+	}
+	if req.Level == adapters.LevelAll {
+		return selection{}
+	}
+	var files []string
+	for _, f := range testFiles(root) {
+		if levelFile(f, req.Level) {
+			files = append(files, f)
+		}
+	}
+	return selection{files: files}
+}
+
+func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	if err := adapters.CheckLevel(nodeTest{}, req.Level); err != nil {
+		return nil, err
+	}
+	prog, args := "node", []string{"--test"}
+	if a, ok := nodeTestArgs(req.Command); ok {
+		prog, args = req.Command[0], ownArgs(a)
+	} else if len(req.Command) > 0 {
+		return nil, adapters.Usagef("node: %s is not a `node --test` command: pass one, or leave the command out", shell.Join(req.Command))
+	} else if p, ok, _ := node.Find(req.ProjectRoot); ok {
+		if a, ok := nodeTestArgs(scriptWords(p.TestScript())); ok {
+			args = ownArgs(a)
+		}
+	}
+	sel := selectTests(req.ProjectRoot, req)
+	base := append([]string{prog}, args...)
+	rerun := func(file, test string) string {
+		argv := slices.Clone(base)
+		if test != "" {
+			leaf := test
+			if i := strings.LastIndex(test, Sep); i >= 0 {
+				leaf = test[i+len(Sep):]
+			}
+			argv = append(argv, "--test-name-pattern="+"^"+regexp.QuoteMeta(leaf)+"$")
+		}
+		return shell.Join(append(argv, file))
+	}
+	cfg := node.EventsConfig{Framework: "node:test", Root: req.ProjectRoot, Rerun: rerun, Test: req.Test, Level: req.Level, NoTests: noTests}
+	argv := slices.Clone(base)
+	dir, reporter, werr := writeReporter()
+	events := filepath.Join(dir, "events.jsonl")
+	if werr == nil {
+		argv = append(argv, "--test-reporter="+reporter, "--test-reporter-destination="+events,
+			"--test-reporter=spec", "--test-reporter-destination=stdout")
+	} else {
+		// node's JUnit reporter needs no file: read it from stdout when
+		// the run is over, without live progress.
+		cfg.Note = fmt.Sprintf("strobe's node:test reporter could not be written (%v): read node's JUnit reporter instead, with no live progress", werr)
+		argv = append(argv, "--test-reporter=junit", "--test-reporter-destination=stdout")
+	}
+	if sel.pattern != "" {
+		argv = append(argv, "--test-name-pattern="+sel.pattern)
+	}
+	if req.Level != adapters.LevelAll && len(sel.files) == 0 {
+		// No file of the level: node would run every test file it finds,
+		// so nothing runs, and the answer says no tests.
+		argv = []string{prog, "--eval", ""}
+	}
+	argv = append(argv, sel.files...)
+	rec.BeginTesting() // nothing to build: node loads the files as it runs them
+	if werr != nil {
+		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: &junitParser{rec: rec, cfg: cfg}}, nil
+	}
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: node.NewEvents(rec, cfg, dir, events)}, nil
+}
+
+// writeReporter writes strobe's reporter into a private directory.
+func writeReporter() (dir, path string, err error) {
+	dir, err = os.MkdirTemp("", "strobe-node-")
+	if err != nil {
+		return "", "", fmt.Errorf("reporter directory: %w", err)
+	}
+	path = filepath.Join(dir, "reporter.mjs")
+	if err := os.WriteFile(path, reporterJS, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return "", "", fmt.Errorf("writing the reporter: %w", err)
+	}
+	return dir, path, nil
+}
+
+var noTests = kit.NoTestsHint{
+	Test:  "no test has this name: give the full title as the answer names it (`FILE › describe › test`), or the test's own name",
+	Level: "no test file of this level: node:test levels are files under a unit/, integration/ or e2e/ directory, or named x.unit.test.js, x.integration.test.js, x.e2e.test.js",
+	All:   "node --test found no tests: its files are *.test.js, *-test.js, *_test.js, test-*.js, test.js and .js files under test/ (also .cjs, .mjs)",
+}
+
+// IsTestProcess: the child process node runs each test file in (`node
+// FILE`), not the `node --test` parent that reports for them.
+func (nodeTest) IsTestProcess(p adapters.Proc) bool {
+	return !slices.Contains(p.Args, "--test")
+}

@@ -1,0 +1,477 @@
+package nodetest
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/adapters/kit/node"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+func fixture(name string) string {
+	abs, _ := filepath.Abs(filepath.Join("testdata", "fixtures", name))
+	return abs
+}
+
+// normalise zeroes durations and names the fixture's directory {{ROOT}}.
+func normalise(rec *adapters.Recorder, out adapters.Outcome, root string) adapterstest.Result {
+	return adapterstest.Normalise(rec, out, func(s string) string { return strings.ReplaceAll(s, root, "{{ROOT}}") })
+}
+
+func run(t *testing.T, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {
+	t.Helper()
+	testutil.RequireTool(t, "node")
+	return adapterstest.RunReal(t, New(), req)
+}
+
+func byName(t *testing.T, rec *adapters.Recorder, name string) report.Test {
+	t.Helper()
+	tt, ok := adapterstest.TestByName(rec.Tests(), name)
+	if !ok {
+		t.Fatalf("no test %q among %v", name, names(rec))
+	}
+	return tt
+}
+
+func names(rec *adapters.Recorder) []string {
+	var out []string
+	for _, t := range rec.Tests() {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func TestNodeBasic(t *testing.T) {
+	root := fixture("basic")
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: root})
+	if !exit.Exited || exit.Code != 1 {
+		t.Errorf("exit %+v, want node's 1 for failed tests", exit)
+	}
+	adapterstest.Golden(t, "basic-all", normalise(rec, out, root))
+	for _, tc := range []struct {
+		name, file string
+		line       int
+		msg        string
+	}{
+		{"arithmetic › adds wrongly", "test/math.test.js", 15, "Expected values to be strictly equal:\n\n4 !== 5\n\nexpected: 5\nreceived: 4"},
+		{"arithmetic › compares objects", "test/math.test.js", 19, "+ actual - expected"},
+		{"arithmetic › nested [regex] (chars)? › throws a TypeError", "test/math.test.js", 27, "TypeError: Cannot read properties of null (reading 'boom')"},
+		{"with a failing hook", "test/hooks.test.mjs", 6, "Error: database unavailable"},
+	} {
+		tt := byName(t, rec, tc.name)
+		f := tt.Failure
+		if tt.Status != report.TestFailed || f == nil || f.File != tc.file || f.Line != tc.line || !strings.Contains(f.Message, tc.msg) {
+			t.Errorf("%s: %s %+v, want failed at %s:%d with %q", tc.name, tt.Status, f, tc.file, tc.line, tc.msg)
+		}
+		if tt.Suite != tc.file {
+			t.Errorf("%s: suite %q, want its file", tc.name, tt.Suite)
+		}
+	}
+	f := byName(t, rec, "arithmetic › nested [regex] (chars)? › throws a TypeError").Failure
+	if want := `node --test '--test-name-pattern=^throws a TypeError$' test/math.test.js`; f.Rerun != want {
+		t.Errorf("rerun %q, want %q", f.Rerun, want)
+	}
+	for name, want := range map[string]report.TestStatus{
+		"adds small numbers":                        report.TestPassed,
+		"arithmetic › skipped for now":              report.TestSkipped,
+		"arithmetic › divides by zero":              report.TestSkipped,
+		"waits a little":                            report.TestPassed,
+		"passes in ESM":                             report.TestPassed,
+		"with a failing hook › never runs its body": report.TestFailed,
+	} {
+		if got := byName(t, rec, name).Status; got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+	for _, suite := range []string{"arithmetic", "arithmetic › nested [regex] (chars)?"} {
+		if _, ok := adapterstest.TestByName(rec.Tests(), suite); ok {
+			t.Errorf("describe block %q recorded as a test", suite)
+		}
+	}
+	if out.BuildFailed || out.Crash != nil || out.NoTests {
+		t.Errorf("outcome %+v for plain failures", out)
+	}
+}
+
+// TestNodeBroken: test files that do not load (a missing module, a
+// syntax error in ESM) are build errors at their file:line; the file
+// that loads still runs.
+func TestNodeBroken(t *testing.T) {
+	root := fixture("broken")
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: root})
+	adapterstest.Golden(t, "broken-all", normalise(rec, out, root))
+	if !out.BuildFailed || len(out.BuildErrors) != 2 {
+		t.Fatalf("outcome %+v, want two build errors", out)
+	}
+	want := []report.BuildError{
+		{File: "test/missing.test.js", Line: 2, Message: "Error: Cannot find module './helpers/does-not-exist'"},
+		{File: "test/syntax.test.mjs", Line: 5, Message: "SyntaxError: Unexpected token ')'"},
+	}
+	slices.SortFunc(out.BuildErrors, func(a, b report.BuildError) int { return strings.Compare(a.File, b.File) })
+	if !slices.Equal(out.BuildErrors, want) {
+		t.Errorf("build errors %+v, want %+v", out.BuildErrors, want)
+	}
+	if tt := byName(t, rec, "still runs"); tt.Status != report.TestPassed {
+		t.Errorf("still runs: %s", tt.Status)
+	}
+}
+
+func TestNodeEmpty(t *testing.T) {
+	_, out, exit := run(t, adapters.Request{ProjectRoot: fixture("empty")})
+	if !out.NoTests || !strings.Contains(out.Hint, "found no tests") {
+		t.Errorf("outcome %+v (exit %+v), want no tests with node's file patterns", out, exit)
+	}
+}
+
+// TestNodeCrash: process.abort() in a test is a crash with SIGABRT at
+// the test's line, never a pass.
+func TestNodeCrash(t *testing.T) {
+	root := fixture("crash")
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: root})
+	if exit.Code == 0 {
+		t.Errorf("exit %+v", exit)
+	}
+	c := out.Crash
+	if c == nil || c.SignalName != "SIGABRT" || c.Type != report.CrashAbort || !strings.Contains(c.Message, "test/abort.test.js:6") {
+		t.Fatalf("crash %+v, want SIGABRT at test/abort.test.js:6", c)
+	}
+	p := rec.Progress()
+	if p.Failed != 2 || p.Passed != 0 {
+		t.Errorf("progress %+v, want both files failed", p)
+	}
+	f := byName(t, rec, "test/abort.test.js").Failure
+	if f == nil || f.File != "test/abort.test.js" || f.Line != 6 || f.Rerun != "node --test test/abort.test.js" {
+		t.Errorf("failure %+v", f)
+	}
+	// process.exit(3) in a test: node lost the child's events, and the
+	// file failed; not a build error, nothing was wrong with loading it.
+	f = byName(t, rec, "test/exit.test.js").Failure
+	if f == nil || !strings.Contains(f.Message, "exited with code 3") || out.BuildFailed {
+		t.Errorf("failure %+v, build failed %v", f, out.BuildFailed)
+	}
+}
+
+// TestNodeSelection runs one test by file and full title (regex
+// characters escaped) and each level by its files.
+func TestNodeSelection(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		root  string
+		req   adapters.Request
+		tests []string
+	}{
+		{"one test", "basic", adapters.Request{Test: "test/math.test.js › arithmetic › nested [regex] (chars)? › throws a TypeError"}, []string{"arithmetic › nested [regex] (chars)? › throws a TypeError"}},
+		// node 20 still runs the hooks of a describe block none of whose
+		// tests match: the failing before hook fails its block.
+		{"own name", "basic", adapters.Request{Test: "adds small numbers"}, []string{"adds small numbers", "with a failing hook"}},
+		{"unit", "levels", adapters.Request{Level: adapters.LevelUnit}, []string{"unit works"}},
+		{"integration", "levels", adapters.Request{Level: adapters.LevelIntegration}, []string{"integration works"}},
+		{"e2e", "levels", adapters.Request{Level: adapters.LevelE2E}, []string{"e2e by its file name", "e2e works"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.ProjectRoot = fixture(tc.root)
+			rec, out, _ := run(t, tc.req)
+			got := names(rec)
+			slices.Sort(got)
+			if !slices.Equal(got, tc.tests) {
+				t.Errorf("ran %q, want %q (outcome %+v)", got, tc.tests, out)
+			}
+		})
+	}
+	_, out, _ := run(t, adapters.Request{ProjectRoot: fixture("basic"), Level: adapters.LevelE2E})
+	if !out.NoTests || !strings.Contains(out.Hint, "unit/, integration/ or e2e/") {
+		t.Errorf("a level without files: %+v", out)
+	}
+}
+
+// started runs a plan in a process group of its own, as the runner does,
+// feeding its output to the parser.
+type started struct {
+	cmd   *exec.Cmd
+	plan  *adapters.Plan
+	rec   *adapters.Recorder
+	lines sync.WaitGroup
+}
+
+func start(t *testing.T, req adapters.Request, env ...string) *started {
+	t.Helper()
+	testutil.RequireTool(t, "node")
+	s := &started{rec: adapters.NewRecorder()}
+	plan, err := New().Plan(context.Background(), req, s.rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.plan = plan
+	s.cmd = exec.Command(plan.Argv[0], plan.Argv[1:]...)
+	s.cmd.Dir, s.cmd.Env = plan.Dir, append(os.Environ(), env...)
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, _ := s.cmd.StdoutPipe()
+	stderr, _ := s.cmd.StderrPipe()
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	read := func(st adapters.Stream, r io.Reader) {
+		defer s.lines.Done()
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			mu.Lock()
+			plan.Parser.Line(st, sc.Bytes(), false)
+			mu.Unlock()
+		}
+	}
+	s.lines.Add(2)
+	go read(adapters.Stdout, stdout)
+	go read(adapters.Stderr, stderr)
+	t.Cleanup(func() { syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL) })
+	return s
+}
+
+// waitRunning waits for the Recorder to show name running.
+func (s *started) waitRunning(t *testing.T, name string) {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if r := s.rec.Progress().Running; len(r) == 1 && r[0].Name == name {
+			return
+		}
+	}
+	t.Fatalf("running %+v, want %q", s.rec.Progress().Running, name)
+}
+
+// wait reaps the command and reads the rest of its output.
+func (s *started) wait() report.Exit {
+	s.lines.Wait()
+	s.cmd.Wait()
+	ws := s.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		return report.Exit{Signaled: true, Signal: int(ws.Signal()), SignalName: "SIG" + strings.ToUpper(ws.Signal().String()), Code: 128 + int(ws.Signal())}
+	}
+	return report.Exit{Exited: true, Code: ws.ExitStatus()}
+}
+
+// leftovers lists the processes whose command line names dir.
+func leftovers(dir string) []string {
+	var left []string
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), dir) {
+			left = append(left, strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+	return left
+}
+
+func noneLeft(t *testing.T, dir string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if len(leftovers(dir)) == 0 {
+			return
+		}
+	}
+	t.Errorf("processes left: %q", leftovers(dir))
+}
+
+// TestNodeHang: a test awaiting a promise that never settles, with a
+// timer keeping the loop alive, is named running while it hangs; strobe's
+// timeout (SIGTERM to the group, as the runner sends it) leaves it running,
+// no crash, and no node process behind, the file's child included.
+func TestNodeHang(t *testing.T) {
+	root := fixture("hang")
+	s := start(t, adapters.Request{ProjectRoot: root})
+	s.waitRunning(t, "waits for ever")
+	if p := s.rec.Progress(); p.Passed != 1 {
+		t.Errorf("progress %+v, want the quick test passed", p)
+	}
+	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
+	exit := s.wait()
+	exit.StoppedBy = report.StoppedTimeout
+	out := s.plan.Parser.Finish(exit)
+	s.plan.Parser.(adapters.Closer).Close()
+	if out.Crash != nil || out.NoTests || out.BuildFailed {
+		t.Errorf("outcome %+v, want nothing of the adapter's", out)
+	}
+	if got := s.rec.Abandon(); !slices.Equal(got, []string{"waits for ever"}) {
+		t.Errorf("abandoned %q, want the hung test", got)
+	}
+	noneLeft(t, root)
+}
+
+// TestNodeCancel: Ctrl+C reaches node --test alone (not its group): the
+// test file's child goes with it.
+func TestNodeCancel(t *testing.T) {
+	root := fixture("hang")
+	s := start(t, adapters.Request{ProjectRoot: root})
+	s.waitRunning(t, "waits for ever")
+	s.cmd.Process.Signal(syscall.SIGINT)
+	exit := s.wait()
+	exit.StoppedBy = report.StoppedCancelled
+	s.plan.Parser.Finish(exit)
+	s.plan.Parser.(adapters.Closer).Close()
+	noneLeft(t, root)
+	if _, err := os.Stat(filepath.Dir(s.plan.Argv[2][len("--test-reporter="):])); !os.IsNotExist(err) {
+		t.Errorf("the reporter's directory is left: %v", err)
+	}
+}
+
+// TestNodeNoisy: a test printing 200 MB keeps strobe's memory bounded:
+// the test's output is capped, the run's result intact.
+func TestNodeNoisy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 MB through node's runner takes a while")
+	}
+	root := fixture("noisy")
+	s := start(t, adapters.Request{ProjectRoot: root}, "NOISY_MB=200")
+	peak := sampleHeap()
+	exit := s.wait()
+	if p := peak(); p > 64<<20 {
+		t.Errorf("heap peaked at %d MiB while a test printed 200 MB", p>>20)
+	}
+	out := s.plan.Parser.Finish(exit)
+	s.plan.Parser.(adapters.Closer).Close()
+	if exit.Code != 0 || out.NoTests || out.Crash != nil {
+		t.Errorf("exit %+v, outcome %+v", exit, out)
+	}
+	if p := s.rec.Progress(); p.Passed != 2 {
+		t.Errorf("progress %+v, want both tests passed", p)
+	}
+	for _, tt := range s.rec.Tests() {
+		if len(tt.Output) > adapters.PerTestOutput {
+			t.Errorf("%s kept %d bytes of output", tt.Name, len(tt.Output))
+		}
+	}
+}
+
+func TestNodeDetect(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, text string) string {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+		return filepath.Dir(p)
+	}
+	imports := write("imports/test/a.test.mjs", "import test from 'node:test';\n")
+	withJest := write("jest/test/a.test.js", "const test = require('node:test');\n")
+	write("jest/package.json", `{"devDependencies": {"jest": "29.7.0"}}`)
+	for _, tc := range []struct {
+		name string
+		req  adapters.Request
+		want int
+	}{
+		{"command", adapters.Request{ProjectRoot: dir, Command: []string{"node", "--test", "test/"}}, 95},
+		{"other command", adapters.Request{ProjectRoot: dir, Command: []string{"node", "test.js"}}, 0},
+		{"test script", adapters.Request{ProjectRoot: fixture("basic")}, 90},
+		{"imports", adapters.Request{ProjectRoot: filepath.Dir(imports)}, 70},
+		{"another framework", adapters.Request{ProjectRoot: filepath.Dir(withJest)}, 0},
+		{"nothing", adapters.Request{ProjectRoot: t.TempDir()}, 0},
+	} {
+		if got := New().Detect(tc.req).Confidence; got != tc.want {
+			t.Errorf("%s: confidence %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestNodeRecorded replays recorded event streams (record.sh) through the
+// parser, as if read from the reporter's file.
+func TestNodeRecorded(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		exit report.Exit
+	}{
+		{"basic", report.Exit{Exited: true, Code: 1}},
+		{"broken", report.Exit{Exited: true, Code: 1}},
+		{"crash", report.Exit{Exited: true, Code: 1}},
+		{"hang-stopped", report.Exit{Signaled: true, Signal: 15, SignalName: "SIGTERM", Code: 143, StoppedBy: report.StoppedTimeout}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", "recorded", tc.name+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			const root = "/project"
+			path := filepath.Join(t.TempDir(), "events.jsonl")
+			os.WriteFile(path, []byte(strings.ReplaceAll(string(b), "{{ROOT}}", root)), 0o644)
+			rec := adapters.NewRecorder()
+			p := node.NewEvents(rec, node.EventsConfig{Framework: "node:test", Root: root, NoTests: noTests,
+				Rerun: func(file, test string) string { return "node --test " + file + " # " + test }}, "", path)
+			out := p.Finish(tc.exit)
+			p.Close()
+			adapterstest.Golden(t, "recorded-"+tc.name, normalise(rec, out, root))
+		})
+	}
+}
+
+// sampleHeap samples the heap in use every 10 ms until the function it
+// returns is called, which answers the peak.
+func sampleHeap() func() uint64 {
+	var peak uint64
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		<-stopped
+		return peak
+	}
+}
+
+// TestNodeTestProcess: the children node runs each file in are the test
+// processes, not the node --test parent.
+func TestNodeTestProcess(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"node", "--test", "--test-reporter=/tmp/r.mjs"}, false},
+		{[]string{"/usr/bin/node", "/p/test/a.test.js"}, true},
+	} {
+		if got := (nodeTest{}).IsTestProcess(adapters.Proc{Name: "node", Args: tc.args}); got != tc.want {
+			t.Errorf("%q: %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestNodeFallback: when strobe's reporter cannot be written, node's own
+// JUnit reporter is read, and the hint says so.
+func TestNodeFallback(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture("basic")})
+	if !strings.Contains(out.Hint, "node's JUnit reporter") {
+		t.Errorf("hint %q does not say strobe fell back", out.Hint)
+	}
+	p := rec.Progress()
+	// JUnit has no test case for the failing hook itself: its test fails.
+	if p.Passed != 3 || p.Failed != 4 || p.Skipped != 2 {
+		t.Errorf("progress %+v, want node's 3 passed, 4 failed, 2 skipped", p)
+	}
+	tt := byName(t, rec, "arithmetic › adds wrongly")
+	if f := tt.Failure; f == nil || f.File != "test/math.test.js" || f.Line != 15 || !strings.Contains(f.Message, "4 !== 5") {
+		t.Errorf("failure %+v", tt.Failure)
+	}
+}

@@ -1,0 +1,278 @@
+// strobe's reporter for node:test (node >= 18.15), loaded by path with
+// --test-reporter. It turns the runner's events into one JSON line each, in
+// the file given by --test-reporter-destination, which strobe tails while
+// the tests run. Written for strobe; no dependencies.
+//
+// Lines ("e" is the kind):
+//   {"e":"begin","node":"v20.20.2"}
+//   {"e":"start","file","name","line"}             a test began (live progress, stuck naming)
+//   {"e":"end","file","name","line","status","ms", "fail":{...}}  status: passed|failed|skipped|todo
+//   {"e":"out","file","name","stream","text"}      a test file's stdout/stderr
+//   {"e":"file","file","ms","signal","code","tests","error":{...}}  a test file's process failed
+//   {"e":"summary","counts":{...}}                 node's totals (tests, pass, fail, ...)
+//   {"e":"done"}
+// name is the full title: describe blocks and parent tests joined by " › ".
+
+const SEP = ' \u203a ';
+// A dequeued test whose children arrive within this long is a suite, not a
+// test: node says which only when it ends, and a start line must come
+// while a hung test still hangs. On a machine so loaded that a describe
+// block's children come later, the block is started, and then recorded as
+// a test of its own.
+const SUITE_WAIT_MS = 150;
+// Output kept per test file: what a test prints without end still reaches
+// the run's raw output through the console reporter.
+const OUT_BUDGET = 4 << 20;
+const ANSI = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
+
+function clean(s) {
+  return typeof s === 'string' ? s.replace(ANSI, '') : s;
+}
+
+function clip(s, n) {
+  if (typeof s !== 'string' || s.length <= n) return s;
+  return s.slice(0, n) + '…';
+}
+
+function pathOf(f) {
+  if (typeof f === 'string' && f.startsWith('file://')) {
+    try { return decodeURIComponent(new URL(f).pathname); } catch { return f; }
+  }
+  return f;
+}
+
+// frames reads V8 stack text: "    at fn (file:line:col)" or "    at file:line:col".
+const FRAME = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?\s*$/;
+function frames(stack) {
+  const out = [];
+  if (typeof stack !== 'string') return out;
+  for (const l of stack.split('\n')) {
+    const m = FRAME.exec(l);
+    if (m) out.push({ file: pathOf(m[1]), line: +m[2], col: +m[3] });
+  }
+  return out;
+}
+
+function projectFrame(fs, testFile) {
+  const own = fs.find((f) => f.file === testFile);
+  if (own) return own;
+  return fs.find((f) => f.file.startsWith('/') && !f.file.includes('/node_modules/'));
+}
+
+function inspect(v) {
+  try {
+    return clip(typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v, null, 2) ?? String(v), 2048);
+  } catch {
+    return clip(String(v), 2048);
+  }
+}
+
+// failure describes why a test failed: the assertion's own error (cause),
+// its message without colour, the frame in the test file.
+function failure(data) {
+  const err = data.details && data.details.error;
+  const own = { file: pathOf(data.file), line: data.line };
+  if (!err) return { message: 'failed', ...own };
+  // node wraps what the test threw in ERR_TEST_FAILURE, with it as cause;
+  // an empty cause ({}) is node's own failure (a timeout, failed subtests).
+  const c = err.cause;
+  const thrown = c !== undefined && c !== null && !(typeof c === 'object' && !(c instanceof Error) && Object.keys(c).length === 0);
+  let message;
+  let stack = '';
+  if (!thrown) {
+    message = err.message;
+  } else if (c instanceof Error || (typeof c === 'object' && 'message' in c)) {
+    const name = c.name || 'Error';
+    message = name === 'AssertionError' ? c.message : `${name}: ${c.message}`;
+    stack = c.stack;
+  } else {
+    message = typeof c === 'string' ? c : `thrown: ${inspect(c)}`;
+  }
+  const f = { kind: err.failureType || '', message: clip(clean(String(message)), 8192) };
+  if (thrown && typeof c === 'object' && 'expected' in c && 'actual' in c) {
+    f.expected = clean(inspect(c.expected));
+    f.actual = clean(inspect(c.actual));
+  }
+  const at = projectFrame(frames(stack), own.file);
+  Object.assign(f, at ? { file: at.file, line: at.line } : own);
+  return f;
+}
+
+// loadError reads a test file's stderr for why it did not load: the
+// SyntaxError's "file:line" header, or the first frame in a project file.
+function loadError(file, stderr) {
+  const lines = stderr.split('\n');
+  const found = lines.find((l) => /^[A-Za-z]*Error\b|^Error \[/.test(l));
+  const message = found || lines.find((l) => l.trim() !== '') || 'the test file failed before its tests reported';
+  let at = null;
+  const head = /^((?:file:\/\/)?\/.+?):(\d+)$/.exec(lines[0] || '');
+  if (head) at = { file: pathOf(head[1]), line: +head[2] };
+  if (!at) at = projectFrame(frames(stderr), file);
+  return { message: clean(message), file: at ? at.file : file, line: at ? at.line : 0, found: !!found };
+}
+
+export default async function* strobeReporter(source) {
+  yield JSON.stringify({ e: 'begin', node: process.version }) + '\n';
+  const totals = {};
+  const files = new Map(); // file -> state
+  const state = (file) => {
+    let s = files.get(file);
+    if (!s) {
+      s = { stack: [], titles: new Map(), parents: new Set(), started: new Set(), pending: null, stderr: '', out: 0, tests: 0, current: '' };
+      files.set(file, s);
+    }
+    return s;
+  };
+  const keyOf = (d) => `${d.nesting}:${d.line}:${d.column}:${d.name}`;
+  const isFile = (d) => d.nesting === 0 && pathOf(d.name) === pathOf(d.file);
+  const lines = [];
+  const emit = (o) => lines.push(JSON.stringify(o) + '\n');
+  const flushPending = (s) => {
+    if (!s.pending) return;
+    const p = s.pending;
+    s.pending = null;
+    s.started.add(p.title);
+    s.current = p.title;
+    emit({ e: 'start', file: p.file, name: p.title, line: p.line });
+  };
+
+  const it = source[Symbol.asyncIterator]();
+  let next = it.next();
+  const WAIT = Symbol('wait');
+  for (;;) {
+    let r;
+    const waiting = [...files.values()].some((s) => s.pending);
+    if (waiting) {
+      let timer;
+      r = await Promise.race([next, new Promise((res) => { timer = setTimeout(res, SUITE_WAIT_MS, WAIT); })]);
+      clearTimeout(timer);
+      if (r === WAIT) {
+        for (const s of files.values()) flushPending(s);
+        yield lines.splice(0).join('');
+        continue;
+      }
+    } else {
+      r = await next;
+    }
+    if (r.done) break;
+    next = it.next();
+    const { type, data } = r.value;
+    const d = data || {};
+    const file = pathOf(d.file);
+    switch (type) {
+      case 'test:enqueue':
+      case 'test:dequeue': {
+        if (!file || isFile(d)) break;
+        const s = state(file);
+        if (d.nesting > 0) {
+          const parent = s.stack[d.nesting - 1];
+          if (parent) {
+            s.parents.add(parent.key);
+            if (s.pending && s.pending.key === parent.key) s.pending = null;
+          }
+        }
+        if (type === 'test:enqueue') break;
+        flushPending(s);
+        s.stack.length = d.nesting;
+        const title = s.stack.map((p) => p.name).concat(d.name).join(SEP);
+        const key = keyOf(d);
+        s.stack[d.nesting] = { name: d.name, key };
+        let q = s.titles.get(key);
+        if (!q) s.titles.set(key, (q = []));
+        q.push(title);
+        s.pending = { file, title, line: d.line, key };
+        s.tests++;
+        break;
+      }
+      case 'test:pass':
+      case 'test:fail': {
+        if (!file) break;
+        const s = state(file);
+        if (isFile(d)) {
+          // Only a test file whose process failed ends with an event of its own.
+          if (type === 'test:fail') {
+            const err = (d.details && d.details.error) || {};
+            const o = { e: 'file', file, ms: d.details?.duration_ms ?? 0, tests: s.tests, signal: err.signal || '', code: err.exitCode ?? null };
+            o.error = loadError(file, s.stderr);
+            // A file that ran no test and printed an error did not load; one
+            // that exited early (process.exit in a test) printed none.
+            if (s.tests === 0 && !err.signal && o.error.found) o.load = true;
+            else Object.assign(o.error, jsStack(s.stderr, file));
+            delete o.error.found;
+            o.stderr = clip(clean(s.stderr.slice(-8192)), 8192);
+            emit(o);
+          }
+          break;
+        }
+        const key = keyOf(d);
+        const q = s.titles.get(key);
+        // A test cancelled before it ran was never dequeued: its title
+        // comes from the blocks open at its depth.
+        const title = (q && q.shift()) || s.stack.slice(0, d.nesting).map((p) => p.name).concat(d.name).join(SEP);
+        if (q && q.length === 0) s.titles.delete(key);
+        if (s.pending && s.pending.key === key) s.pending = null;
+        if (typeof d.skip === 'string' && d.skip === 'test name does not match pattern') break;
+        const suite = s.parents.has(key) || d.details?.type === 'suite';
+        const o = { e: 'end', file, name: title, line: d.line, ms: d.details?.duration_ms ?? 0 };
+        if (d.skip !== undefined && d.skip !== false) {
+          o.status = 'skipped';
+          if (typeof d.skip === 'string') o.reason = d.skip;
+        } else if (d.todo !== undefined && d.todo !== false) {
+          o.status = 'todo';
+          if (typeof d.todo === 'string') o.reason = d.todo;
+        } else {
+          o.status = type === 'test:pass' ? 'passed' : 'failed';
+        }
+        if (suite) {
+          o.suite = true;
+          o.started = s.started.has(title);
+        }
+        if (o.status === 'failed') o.fail = failure(d);
+        if (s.current === title) s.current = '';
+        emit(o);
+        break;
+      }
+      case 'test:stdout':
+      case 'test:stderr': {
+        if (!file) break;
+        const s = state(file);
+        const text = d.message ?? '';
+        if (type === 'test:stderr' && s.stderr.length < 65536) s.stderr += text;
+        if (s.out >= OUT_BUDGET) break;
+        s.out += text.length;
+        const o = { e: 'out', file, name: s.current, stream: type === 'test:stdout' ? 'stdout' : 'stderr', text };
+        if (s.out >= OUT_BUDGET) o.cut = true;
+        emit(o);
+        break;
+      }
+      case 'test:diagnostic': {
+        if (d.nesting === 0 && !d.file) {
+          const m = /^(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/.exec(d.message || '');
+          if (m) {
+            totals[m[1]] = +m[2];
+            break;
+          }
+        }
+        break;
+      }
+    }
+    if (lines.length) yield lines.splice(0).join('');
+  }
+  for (const s of files.values()) flushPending(s);
+  emit({ e: 'summary', counts: totals });
+  emit({ e: 'done' });
+  yield lines.splice(0).join('');
+}
+
+
+// jsStack reads where a dying process was from the JavaScript stack node
+// prints on abort ("1: /p/test/a.test.js:3:32", "2: fn (file:line:col)").
+function jsStack(stderr, file) {
+  const i = stderr.indexOf('----- JavaScript stack trace -----');
+  if (i < 0) return {};
+  for (const l of stderr.slice(i).split('\n')) {
+    const m = /^\d+: (?:.*? \()?(\/.+?):(\d+):(\d+)\)?$/.exec(l.trim());
+    if (m && !m[1].includes('/node_modules/')) return { file: pathOf(m[1]), line: +m[2], message: 'the process aborted' };
+  }
+  return {};
+}
