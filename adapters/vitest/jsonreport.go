@@ -117,5 +117,3 @@ func stackError(text, testFile string) *testError {
 	e.Message = kit.Clip(strings.TrimSpace(strings.Join(msg, "\n")))
 	return e
 }
-
-
