@@ -86,6 +86,9 @@ type parser struct {
 	badLines    int
 	errLines    []string // stderr, for a vitest that failed before its reporter ran
 	errLinesLen int
+	buf         []byte            // the hand decoder's scratch
+	paths       map[string]string // a reported file → its path in the answer
+	files       map[string]string // the hand decoder's file names, interned
 }
 
 func newParser(rec *adapters.Recorder, root, dir string) *parser {
@@ -136,9 +139,15 @@ func (p *parser) event(line []byte) {
 		return
 	}
 	var e event
-	if err := json.Unmarshal(line, &e); err != nil {
-		p.badLines++
-		return
+	if p.files == nil {
+		p.files = map[string]string{}
+	}
+	if !fastEvent(line, &e, &p.buf, p.files) {
+		e = event{}
+		if err := json.Unmarshal(line, &e); err != nil {
+			p.badLines++
+			return
+		}
 	}
 	switch e.Ev {
 	case "run":
@@ -182,7 +191,18 @@ func (p *parser) event(line []byte) {
 }
 
 // path is a file as the answer names it: relative to the project root.
-func (p *parser) path(file string) string { return kit.ProjectPath(p.root, file) }
+// Files repeat on every event: their answer is computed once.
+func (p *parser) path(file string) string {
+	if rel, ok := p.paths[file]; ok {
+		return rel
+	}
+	if p.paths == nil {
+		p.paths = map[string]string{}
+	}
+	rel := kit.ProjectPath(p.root, file)
+	p.paths[file] = rel
+	return rel
+}
 
 func (p *parser) end(e event) {
 	if e.Name == "" {
@@ -207,13 +227,15 @@ func (p *parser) done(e event) {
 		return
 	}
 	suite := p.path(e.File)
-	if t, ok := p.rec.Lookup(suite, e.Name); ok && t.Status != report.TestRunning {
-		return // the reporter's end came first
-	}
 	switch e.State {
 	case "pass":
+		// A test that ended already keeps its result (the Recorder ignores
+		// a later pass).
 		p.rec.End(suite, e.Name, report.TestPassed, 0, nil)
 	case "fail":
+		if t, ok := p.rec.Lookup(suite, e.Name); ok && t.Status != report.TestRunning {
+			return // the reporter's end, with the details, came first
+		}
 		p.rec.End(suite, e.Name, report.TestFailed, 0, &report.Failure{Name: e.Name, File: suite, Message: "failed", Rerun: p.rerunFor(e.File, e.Name)})
 	}
 }
