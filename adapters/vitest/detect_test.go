@@ -49,3 +49,22 @@ func TestArgs(t *testing.T) {
 		t.Errorf("namePattern = %q", got)
 	}
 }
+
+func TestIsTestProcess(t *testing.T) {
+	for _, tc := range []struct {
+		p    adapters.Proc
+		want bool
+	}{
+		{adapters.Proc{Name: "node (vitest)", Args: []string{"node (vitest)"}}, true},
+		{adapters.Proc{Name: "node (vitest 1)", Args: []string{"node (vitest 1)"}}, true},
+		{adapters.Proc{Name: "node (vitest 12", Args: []string{"node (vitest 12)"}}, true},
+		{adapters.Proc{Name: "node", Args: []string{"node", "/p/node_modules/.bin/vitest", "run"}}, true},
+		{adapters.Proc{Name: "esbuild", Args: []string{"/p/node_modules/@esbuild/linux-x64/bin/esbuild", "--service=0.25.12", "--ping"}}, false},
+		{adapters.Proc{Name: "npm exec vitest", Args: []string{"npm exec vitest"}}, false},
+		{adapters.Proc{Name: "sh", Args: []string{"sh", "-c", "vitest run"}}, false},
+	} {
+		if got := (vitest{}).IsTestProcess(tc.p); got != tc.want {
+			t.Errorf("IsTestProcess(%q %q) = %v, want %v", tc.p.Name, tc.p.Args, got, tc.want)
+		}
+	}
+}

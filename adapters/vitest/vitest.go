@@ -302,18 +302,22 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	return &adapters.Plan{Argv: argv, Dir: p.Dir, Env: []string{"NO_COLOR=1"}, Parser: pr}, nil
 }
 
-// IsTestProcess for vitest: the fork children of pool "forks" run the
-// tests (node running vitest's dist/workers/forks.js); with pool
-// "threads" they run inside vitest's own process, which is then the one.
-// npm/npx launchers and esbuild's service are not.
+// IsTestProcess for vitest: the processes vitest titles "node (vitest)"
+// (its own, which runs the tests itself with pool "threads") and
+// "node (vitest N)" (the fork children of pool "forks", the default), or,
+// untitled, a node whose arguments run vitest. esbuild's service and the
+// npm/npx launchers are not.
 func (vitest) IsTestProcess(p adapters.Proc) bool {
-	if p.Name == "esbuild" || p.Name == "npm" || p.Name == "npx" || p.Name == "sh" {
+	if strings.HasPrefix(p.Name, "node (vitest") || len(p.Args) > 0 && strings.HasPrefix(p.Args[0], "node (vitest") {
+		return true
+	}
+	if p.Name != "node" {
 		return false
 	}
 	for _, a := range p.Args {
-		if strings.Contains(a, "esbuild") {
-			return false
+		if strings.Contains(a, "vitest") && !strings.Contains(a, "esbuild") {
+			return true
 		}
 	}
-	return true
+	return false
 }
