@@ -170,6 +170,12 @@ func TestVitestImportError(t *testing.T) {
 	if tt, _ := adapterstest.TestByName(rec.Tests(), "still runs"); tt.Status != report.TestPassed {
 		t.Errorf("the file that loads: %+v", tt)
 	}
+	// A describe block whose beforeAll throws fails under its own name;
+	// its test is skipped, as vitest reports it.
+	hook, _ := adapterstest.TestByName(rec.Tests(), "with a failing beforeAll")
+	if f := hook.Failure; hook.Status != report.TestFailed || f == nil || f.File != "hooks.test.js" || f.Line != 5 || f.Message != "setup failed" {
+		t.Errorf("the failing beforeAll: %+v", hook)
+	}
 }
 
 func TestVitestNoTests(t *testing.T) {
@@ -188,6 +194,23 @@ func TestVitestAbort(t *testing.T) {
 	c := out.Crash
 	if c == nil || c.Type != report.CrashAbort || c.SignalName != "SIGABRT" || !strings.Contains(c.Message, "aborts.test.js:6") {
 		t.Fatalf("crash %+v, want SIGABRT at aborts.test.js:6", c)
+	}
+}
+
+// TestVitestThreads runs the same file in worker threads (pool
+// "threads", given in the command): node refuses process.abort() in a
+// worker thread, so the test fails with its TypeError, and nothing
+// crashed.
+func TestVitestThreads(t *testing.T) {
+	root := project(t, "crash")
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "--pool=threads"}})
+	tt, _ := adapterstest.TestByName(rec.Tests(), "aborts the process")
+	if f := tt.Failure; f == nil || f.Line != 6 || !strings.Contains(f.Message, "process.abort() is not supported in workers") ||
+		f.Rerun != `npx vitest run --pool=threads aborts.test.js -t '^aborts the process$'` {
+		t.Errorf("aborts the process under threads: %+v", tt.Failure)
+	}
+	if out.Crash != nil {
+		t.Errorf("crash %+v", out.Crash)
 	}
 }
 
