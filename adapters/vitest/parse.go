@@ -303,7 +303,9 @@ func (p *parser) moduleError(e event) {
 // isWorkerDeath says whether an error is vitest's word that a worker
 // process or thread ended under it.
 func isWorkerDeath(msg string) bool {
-	for _, s := range []string{"Channel closed", "Worker exited unexpectedly", "ERR_IPC_CHANNEL_CLOSED", "Worker terminated due to reaching memory limit", "process exited unexpectedly"} {
+	for _, s := range []string{"Channel closed", "Worker exited unexpectedly",
+		"emitted error.", // vitest 4: "[vitest-pool]: Worker forks emitted error."
+		"ERR_IPC_CHANNEL_CLOSED", "Worker terminated due to reaching memory limit", "process exited unexpectedly"} {
 		if strings.Contains(msg, s) {
 			return true
 		}

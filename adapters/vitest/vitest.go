@@ -62,8 +62,8 @@ var setupJS []byte
 // fork children so the stuck detector judges them; with threads, the
 // tests run inside the vitest process itself.
 //
-// Supported: vitest 3.x, whose reporter API has onTestCaseReady and
-// onTestCaseResult. An older vitest (1.x, 2.x) runs with vitest's own JSON
+// Supported: vitest 3.x and 4.x, whose reporter API has onTestCaseReady
+// and onTestCaseResult (tested: 3.2.4 in the fixtures, 4.1.12 by hand). An older vitest (1.x, 2.x) runs with vitest's own JSON
 // reporter into a file read at the end: no live progress, and the hint
 // says so.
 type vitest struct{}
