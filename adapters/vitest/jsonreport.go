@@ -1,0 +1,119 @@
+package vitest
+
+import (
+	"encoding/json"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"strobe/adapters/kit"
+)
+
+// jsonReport is vitest's own JSON report (--reporter=json), the part
+// strobe reads: the fallback for a vitest whose reporter API strobe's
+// reporter cannot use.
+type jsonReport struct {
+	TestResults []struct {
+		Name             string `json:"name"`
+		Status           string `json:"status"`
+		Message          string `json:"message"`
+		AssertionResults []struct {
+			AncestorTitles  []string `json:"ancestorTitles"`
+			Title           string   `json:"title"`
+			Status          string   `json:"status"`
+			Duration        float64  `json:"duration"`
+			FailureMessages []string `json:"failureMessages"`
+			Location        *struct {
+				Line   int `json:"line"`
+				Column int `json:"column"`
+			} `json:"location"`
+		} `json:"assertionResults"`
+	} `json:"testResults"`
+}
+
+// readJSONReport records the tests of vitest's JSON report file.
+func (p *parser) readJSONReport() {
+	b, err := os.ReadFile(p.jsonReport)
+	if err != nil {
+		return
+	}
+	p.jsonEvents(b)
+}
+
+// jsonEvents turns a JSON report into the events the reporter would have
+// written, so that both paths record tests the same way.
+func (p *parser) jsonEvents(b []byte) {
+	var r jsonReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		p.badLines++
+		return
+	}
+	p.began, p.ended = true, true
+	for _, f := range r.TestResults {
+		if len(f.AssertionResults) == 0 && f.Status == "failed" {
+			p.moduleError(event{File: f.Name, Error: stackError(f.Message, f.Name)})
+			continue
+		}
+		for _, a := range f.AssertionResults {
+			name := strings.Join(append(append([]string(nil), a.AncestorTitles...), a.Title), " > ")
+			e := event{Ev: "end", File: f.Name, Name: name, MS: a.Duration}
+			switch a.Status {
+			case "passed":
+				e.Status = "passed"
+			case "failed":
+				e.Status = "failed"
+				if len(a.FailureMessages) > 0 {
+					e.Error = stackError(a.FailureMessages[0], f.Name)
+					for _, m := range a.FailureMessages[1:] {
+						e.More = append(e.More, stackError(m, f.Name))
+					}
+				}
+				if e.Error != nil && e.Error.Line == 0 && a.Location != nil {
+					e.Error.File, e.Error.Line, e.Error.Col = f.Name, a.Location.Line, a.Location.Column
+				}
+			default: // skipped, pending, todo
+				e.Status = "skipped"
+			}
+			p.rec.Start(p.path(f.Name), name)
+			p.end(e)
+		}
+	}
+}
+
+// v8Frame is a frame of a V8 stack: "    at fn (file:line:col)" or
+// "    at file:line:col".
+var v8Frame = regexp.MustCompile(`^\s+at (?:.*? \()?(?:file://)?(.+?):(\d+):(\d+)\)?$`)
+
+// stackError splits an error's text as vitest's JSON report gives it
+// (message, then the stack) into its message and the frame in the test
+// file, else the first frame outside node_modules and node's own.
+func stackError(text, testFile string) *testError {
+	e := &testError{}
+	var msg []string
+	var fallback *testError
+	inStack := false
+	for _, l := range strings.Split(text, "\n") {
+		m := v8Frame.FindStringSubmatch(l)
+		if m == nil {
+			if !inStack {
+				msg = append(msg, l)
+			}
+			continue
+		}
+		inStack = true
+		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		switch {
+		case m[1] == testFile && e.Line == 0:
+			e.File, e.Line, e.Col = m[1], line, col
+		case fallback == nil && strings.HasPrefix(m[1], "/") && !strings.Contains(m[1], "/node_modules/"):
+			fallback = &testError{File: m[1], Line: line, Col: col}
+		}
+	}
+	if e.Line == 0 && fallback != nil {
+		e.File, e.Line, e.Col = fallback.File, fallback.Line, fallback.Col
+	}
+	e.Message = kit.Clip(strings.TrimSpace(strings.Join(msg, "\n")))
+	return e
+}

@@ -1,0 +1,483 @@
+package vitest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// event is one line of the reporter's events file (reporter.mjs).
+type event struct {
+	Ev      string     `json:"ev"`
+	File    string     `json:"file"`
+	Name    string     `json:"name"`
+	Status  string     `json:"status"`
+	Todo    bool       `json:"todo"`
+	MS      float64    `json:"ms"`
+	Note    string     `json:"note"`
+	Error   *testError `json:"error"`
+	More    []*testError
+	Stream  string `json:"stream"`
+	Text    string `json:"text"`
+	Version string `json:"version"`
+	Pool    string `json:"pool"`
+	Reason  string `json:"reason"`
+	Kind    string `json:"kind"`
+	State   string `json:"state"`
+}
+
+// testError is an error as the reporter describes it: the frame it came
+// from in the test file, source-mapped.
+type testError struct {
+	Message string `json:"message"`
+	Diff    string `json:"diff"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+}
+
+// parser reads the reporter's events (from a goroutine tailing the file)
+// and vitest's stdout and stderr (from Line).
+type parser struct {
+	rec     *adapters.Recorder
+	root    string // the project root the answer is relative to
+	pkgDir  string // where vitest runs
+	dir     string // the private directory holding the reporter
+	tail    *kit.TailFile
+	decoded chan struct{}
+	stop    sync.Once
+
+	test  string
+	level adapters.Level
+	rerun []string // the command a person runs, without the selection
+	cd    string   // the package's directory from the root, when not "."
+	note  string
+	// jsonReport is vitest's own JSON report, read at the end, for a
+	// vitest without the reporter API strobe's reporter needs.
+	jsonReport string
+
+	mu          sync.Mutex // the decoder and Line share what follows
+	began       bool       // the reporter's run event came
+	ended       bool       // and its end_run
+	version     string
+	pool        string
+	modules     []string // test files started and not ended
+	buildErrs   []report.BuildError
+	unhandled   []string
+	noFiles     bool // vitest found no test file
+	abortStack  bool // node printed its abort report: a worker called abort()
+	jsFrames    bool // inside node's JavaScript stack trace block
+	abortAt     *testError
+	workerDied  bool // vitest said a worker exited or its channel closed
+	badLines    int
+	errLines    []string // stderr, for a vitest that failed before its reporter ran
+	errLinesLen int
+	buf         []byte            // the hand decoder's scratch
+	paths       map[string]string // a reported file → its path in the answer
+	files       map[string]string // the hand decoder's file names, interned
+}
+
+func newParser(rec *adapters.Recorder, root, dir string) *parser {
+	return &parser{rec: rec, root: root, pkgDir: root, dir: dir, decoded: make(chan struct{})}
+}
+
+// start tails the events file from a goroutine until Finish or Close.
+func (p *parser) start(events string) {
+	p.tail = kit.NewTailFile(events)
+	go func() {
+		defer close(p.decoded)
+		p.decode(p.tail)
+	}()
+}
+
+// decode reads events a line at a time; a line too long to be an event
+// (over 4 MiB) is skipped whole.
+func (p *parser) decode(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte
+	for {
+		line, err := br.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull:
+			if len(long) < 4<<20 {
+				long = append(long, line...)
+			}
+			continue
+		case long != nil:
+			line = append(long, line...)
+			long = nil
+		}
+		if len(line) > 0 {
+			p.mu.Lock()
+			p.event(line)
+			p.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// event handles one line of the events file.
+func (p *parser) event(line []byte) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return
+	}
+	var e event
+	if p.files == nil {
+		p.files = map[string]string{}
+	}
+	if !fastEvent(line, &e, &p.buf, p.files) {
+		e = event{}
+		if err := json.Unmarshal(line, &e); err != nil {
+			p.badLines++
+			return
+		}
+	}
+	switch e.Ev {
+	case "run":
+		p.began, p.version, p.pool = true, e.Version, e.Pool
+		p.rec.BeginTesting()
+	case "module":
+		p.modules = append(p.modules, e.File)
+	case "module_end":
+		if i := slices.Index(p.modules, e.File); i >= 0 {
+			p.modules = slices.Delete(p.modules, i, i+1)
+		}
+	case "start":
+		if e.Name != "" {
+			p.rec.Start(p.path(e.File), e.Name)
+		}
+	case "end":
+		p.end(e)
+	case "done":
+		p.done(e)
+	case "log":
+		if e.Name != "" {
+			p.rec.Output(p.path(e.File), e.Name, e.Text)
+		}
+	case "suite_error":
+		// A beforeAll or afterAll of a describe block failed: vitest
+		// fails the block, not a test; it is a failure under the block's
+		// name.
+		p.end(event{File: e.File, Name: e.Name, Status: "failed", Error: e.Error})
+	case "module_error":
+		p.moduleError(e)
+	case "unhandled":
+		if e.Error != nil {
+			p.unhandled = append(p.unhandled, kit.Clip(e.Error.Message))
+			if isWorkerDeath(e.Error.Message) {
+				p.workerDied = true
+			}
+		}
+	case "end_run":
+		p.ended = true
+	}
+}
+
+// path is a file as the answer names it: relative to the project root.
+// Files repeat on every event: their answer is computed once.
+func (p *parser) path(file string) string {
+	if rel, ok := p.paths[file]; ok {
+		return rel
+	}
+	if p.paths == nil {
+		p.paths = map[string]string{}
+	}
+	rel := kit.ProjectPath(p.root, file)
+	p.paths[file] = rel
+	return rel
+}
+
+func (p *parser) end(e event) {
+	if e.Name == "" {
+		return
+	}
+	suite := p.path(e.File)
+	switch e.Status {
+	case "passed":
+		p.rec.End(suite, e.Name, report.TestPassed, ms(e.MS), nil)
+	case "skipped":
+		p.rec.End(suite, e.Name, report.TestSkipped, 0, nil)
+	case "failed":
+		p.rec.End(suite, e.Name, report.TestFailed, ms(e.MS), p.failure(e))
+	}
+}
+
+// done is a test's end as its worker wrote it: the status, at once. The
+// reporter's end, with a failure's details, comes when vitest sends it
+// (the Recorder keeps a later failure over an earlier result).
+func (p *parser) done(e event) {
+	if e.Name == "" {
+		return
+	}
+	suite := p.path(e.File)
+	switch e.State {
+	case "pass":
+		// A test that ended already keeps its result (the Recorder ignores
+		// a later pass).
+		p.rec.End(suite, e.Name, report.TestPassed, 0, nil)
+	case "fail":
+		if t, ok := p.rec.Lookup(suite, e.Name); ok && t.Status != report.TestRunning {
+			return // the reporter's end, with the details, came first
+		}
+		p.rec.End(suite, e.Name, report.TestFailed, 0, &report.Failure{Name: e.Name, File: suite, Message: "failed", Rerun: p.rerunFor(e.File, e.Name)})
+	}
+}
+
+func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+
+// failure makes a test's failure from its errors: the first one's
+// message, diff and place; the others after it.
+func (p *parser) failure(e event) *report.Failure {
+	f := &report.Failure{Name: e.Name, File: p.path(e.File), Rerun: p.rerunFor(e.File, e.Name)}
+	if e.Error == nil {
+		f.Message = "failed (vitest gave no error)"
+		return f
+	}
+	f.Message = errorText(e.Error)
+	if e.Error.File != "" && e.Error.Line > 0 {
+		f.File, f.Line = p.path(e.Error.File), e.Error.Line
+	}
+	for _, m := range e.More {
+		if m != nil {
+			kit.AddFailure(f, "\n\n", p.path(m.File), m.Line, errorText(m))
+		}
+	}
+	return f
+}
+
+// errorText is an error's message with its diff, clipped.
+func errorText(e *testError) string {
+	s := strings.TrimSpace(e.Message)
+	if d := strings.TrimSpace(e.Diff); d != "" {
+		s += "\n\n" + d
+	}
+	return kit.Clip(s)
+}
+
+// rerunFor is the command that runs one test again: its file and its
+// name pattern, from the package's directory.
+func (p *parser) rerunFor(file, name string) string {
+	rel, ok := kit.Rel(p.pkgDir, file)
+	if !ok {
+		rel = file
+	}
+	argv := append(slices.Clone(p.rerun), rel, "-t", namePattern(name))
+	cmd := shell.Join(argv)
+	if p.cd != "" {
+		cmd = "cd " + shell.Quote(p.cd) + " && " + cmd
+	}
+	return cmd
+}
+
+// moduleError is a test file that failed to load (an import that does not
+// resolve, a syntax error, a throw at the top level): its tests never
+// ran, as a build error would keep them from running.
+func (p *parser) moduleError(e event) {
+	be := report.BuildError{File: p.path(e.File), Message: "the test file failed to load"}
+	if e.Error != nil {
+		be.Message = kit.Clip(strings.TrimSpace(e.Error.Message))
+		if e.Error.Line > 0 {
+			be.File, be.Line, be.Column = p.path(e.Error.File), e.Error.Line, e.Error.Col
+		}
+	}
+	p.buildErrs = append(p.buildErrs, be)
+}
+
+// isWorkerDeath says whether an error is vitest's word that a worker
+// process or thread ended under it.
+func isWorkerDeath(msg string) bool {
+	for _, s := range []string{"Channel closed", "Worker exited unexpectedly",
+		"emitted error.", // vitest 4: "[vitest-pool]: Worker forks emitted error."
+		"ERR_IPC_CHANNEL_CLOSED", "Worker terminated due to reaching memory limit", "process exited unexpectedly"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// jsFrame is a frame of node's own "JavaScript stack trace" block, which
+// it prints with its native one before it aborts: "1: fn (file:line:col)"
+// or "1: file:line:col".
+var jsFrame = regexp.MustCompile(`^\s*\d+: (?:.*? \()?(?:file://)?(/[^():]+):(\d+):(\d+)\)?$`)
+
+func (p *parser) Line(s adapters.Stream, b []byte, cut bool) {
+	if p.tail != nil {
+		p.tail.Kick() // output often comes with events
+	}
+	line := string(b)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case strings.Contains(line, "No test files found"):
+		p.noFiles = true
+	case strings.HasPrefix(line, "----- Native stack trace -----"):
+		p.abortStack = true
+	case strings.HasPrefix(line, "----- JavaScript stack trace -----"):
+		p.jsFrames = true
+	case p.jsFrames:
+		if m := jsFrame.FindStringSubmatch(line); m != nil && p.abortAt == nil && !strings.Contains(m[1], "/node_modules/") {
+			n, _ := strconv.Atoi(m[2])
+			c, _ := strconv.Atoi(m[3])
+			p.abortAt = &testError{File: m[1], Line: n, Col: c}
+		}
+	case isWorkerDeath(line):
+		p.workerDied = true
+	}
+	if s == adapters.Stderr && p.errLinesLen < 8<<10 {
+		p.errLines = append(p.errLines, line)
+		p.errLinesLen += len(line)
+	}
+}
+
+// stopTail tells the events' reader that vitest is gone and waits (5 s at
+// most) for it to read what is left.
+func (p *parser) stopTail() {
+	p.stop.Do(func() {
+		if p.tail == nil {
+			return
+		}
+		p.tail.Stop()
+		select {
+		case <-p.decoded:
+		case <-time.After(5 * time.Second):
+		}
+	})
+}
+
+// Close stops the reader and removes the reporter's directory: after
+// Finish, or in its place when vitest never started.
+func (p *parser) Close() error {
+	p.stopTail()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tail != nil {
+		p.tail.CloseFile()
+	}
+	return os.RemoveAll(p.dir)
+}
+
+func (p *parser) Finish(exit report.Exit) adapters.Outcome {
+	p.stopTail()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.jsonReport != "" {
+		p.readJSONReport()
+	}
+	var out adapters.Outcome
+	var hints []string
+	if p.note != "" {
+		hints = append(hints, p.note)
+	}
+	if len(p.buildErrs) > 0 {
+		out.BuildFailed, out.BuildErrors = true, p.buildErrs
+		hints = append(hints, fmt.Sprintf("%d test file(s) failed to load: fix the first error, then rerun", len(p.buildErrs)))
+	}
+	if exit.StoppedBy == "" {
+		if c := p.crash(exit); c != nil {
+			out.Crash = c
+			hints = append(hints, c.Message)
+		}
+	}
+	if len(p.unhandled) > 0 && out.Crash == nil {
+		hints = append(hints, "vitest reported errors outside any test: "+kit.ClipTo(p.unhandled[0], 400, "…"))
+	}
+	prog := p.rec.Progress()
+	none := prog.Passed+prog.Failed+prog.Skipped == 0 && len(prog.Running) == 0
+	switch {
+	case none && !out.BuildFailed && out.Crash == nil && exit.StoppedBy == "" && (p.noFiles || p.test != "" || p.level != adapters.LevelAll || (p.ended && exit.Exited)):
+		out.NoTests = true
+		out.Project = &report.Project{Language: "javascript", BuildSystem: "vitest"}
+		hints = append(hints, noTestsHint.For(p.test, p.level))
+	case none && !p.began && exit.Exited && exit.Code != 0 && exit.StoppedBy == "" && !out.BuildFailed:
+		// vitest failed before it loaded the reporter (a broken config).
+		hints = append(hints, "vitest failed before running any test: "+kit.ClipTail(strings.Join(p.errLines, "\n")))
+	}
+	if p.badLines > 0 {
+		out.Indicators = append(out.Indicators, "unreadable_test_events")
+	}
+	out.Hint = strings.Join(hints, "; ")
+	return out
+}
+
+var noTestsHint = kit.NoTestsHint{
+	Test:  "no test matched that name: give the full name as vitest prints it (describe blocks and the test joined by \" > \"), or \"FILE > full name\"",
+	Level: "no test file for this level: strobe takes files under a unit/, integration/ or e2e/ directory, or named *.unit.test.*, *.integration.test.*, *.e2e.test.*",
+	All:   "vitest found no test file: check the include patterns of the vitest config (default **/*.{test,spec}.?(c|m)[jt]s?(x))",
+}
+
+// crash reads a vitest that died, or whose worker died: the process's
+// own signal (a worker thread's abort takes vitest with it), node's abort
+// report on stderr (a fork child's process.abort(), a V8 fatal error), or
+// vitest's word that a worker's channel closed.
+func (p *parser) crash(exit report.Exit) *report.Crash {
+	sig := kit.ExitSignal(exit)
+	if sig == "" && !p.abortStack && !p.workerDied {
+		return nil
+	}
+	c := &report.Crash{ExitCode: exit.Code, CoreDump: exit.CoreDump}
+	switch {
+	case sig != "":
+		c.Indicators = []string{"vitest_signaled"}
+	case p.abortStack:
+		sig = "SIGABRT"
+		c.Indicators = []string{"worker_aborted"}
+	default:
+		c.Indicators = []string{"worker_exited"}
+	}
+	c.SignalName = sig
+	c.Signal = kit.SignalNumber(sig)
+	c.Type = kit.CrashType(sig)
+	if sig == "" {
+		c.Type = report.CrashUnknown
+	}
+	// The tests running stay running: the runner names them as the
+	// crash's suspects.
+	var running []string
+	for _, t := range p.rec.Progress().Running {
+		running = append(running, t.Name)
+	}
+	c.RunningTests = running
+	where := ""
+	if a := p.abortAt; a != nil {
+		where = fmt.Sprintf(" at %s:%d", p.path(a.File), a.Line)
+	}
+	files := make([]string, len(p.modules))
+	for i, m := range p.modules {
+		files[i] = p.path(m)
+	}
+	switch {
+	case len(running) > 0:
+		c.Message = fmt.Sprintf("a vitest worker died (%s)%s while running %s", orUnknown(sig), where, strings.Join(running, ", "))
+	case len(files) > 0:
+		c.Message = fmt.Sprintf("a vitest worker died (%s)%s while running %s", orUnknown(sig), where, strings.Join(files, ", "))
+	default:
+		c.Message = fmt.Sprintf("vitest died (%s)%s", orUnknown(sig), where)
+	}
+	c.Message += ": rerun that test file alone to see it happen"
+	return c
+}
+
+func orUnknown(sig string) string {
+	if sig == "" {
+		return "no signal reported"
+	}
+	return sig
+}

@@ -1,0 +1,182 @@
+// strobe's vitest reporter (vitest 3.x: the TestModule/TestCase reporter
+// API). It writes one JSON line per event to events.jsonl beside this
+// file, synchronously, so that a test's start is on disk before its body
+// runs and nothing is lost when a worker dies. It prints nothing: the
+// tests' own output and vitest's errors keep stdout and stderr.
+import { openSync, writeSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const eventsPath = fileURLToPath(new URL('./events.jsonl', import.meta.url))
+const setupPath = fileURLToPath(new URL('./setup.mjs', import.meta.url))
+
+// Bounds on what one event carries: a test that logs without end, or a
+// diff of two huge objects, must not make the events file as large.
+const MAX_TEXT = 16 << 10
+const MAX_LOG_PER_TEST = 256 << 10
+
+// eslint-disable-next-line no-control-regex
+const ansi = /\u001b\[[0-9;?]*[ -/]*[@-~]/g
+const clean = (s) => (s == null ? '' : String(s).replace(ansi, ''))
+const clip = (s) => (s.length > MAX_TEXT ? s.slice(0, MAX_TEXT) + '…' : s)
+
+// A V8 frame: "    at fn (file:line:col)" or "    at file:line:col".
+const frameRe = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/
+
+// where finds the frame of an error's stack to show: the first in the
+// test file itself, else the first outside node_modules and node's own.
+// vitest source-maps stacks, so a TypeScript file's line is its own.
+function where(stack, testFile) {
+  let fallback
+  for (const line of clean(stack).split('\n')) {
+    const m = frameRe.exec(line)
+    if (!m) continue
+    let file = m[1]
+    if (file.startsWith('file://')) {
+      try { file = fileURLToPath(file) } catch { continue }
+    }
+    const loc = { file, line: Number(m[2]), col: Number(m[3]) }
+    if (file === testFile) return loc
+    if (!fallback && !file.startsWith('node:') && !file.includes('/node_modules/') && file.startsWith('/')) fallback = loc
+  }
+  return fallback
+}
+
+function describeError(err, testFile) {
+  if (!err) return undefined
+  const name = err.name && err.name !== 'AssertionError' && err.name !== 'Error' ? err.name + ': ' : ''
+  const e = { message: clip(name + clean(err.message)) }
+  if (err.diff) e.diff = clip(clean(err.diff))
+  // A transform error (esbuild's) has no frame in the file, only
+  // "FILE:LINE:COL: ERROR: …" in its message.
+  let loc = where(err.stack || err.stackStr, testFile)
+  if (!loc) {
+    const m = /(\/[^\s:'"()]+):(\d+):(\d+)/.exec(clean(err.message))
+    if (m) loc = { file: m[1], line: Number(m[2]), col: Number(m[3]) }
+  }
+  if (loc) Object.assign(e, loc)
+  return e
+}
+
+export default class StrobeReporter {
+  constructor() {
+    this.fd = openSync(eventsPath, 'a')
+    this.tests = new Map() // TestCase id → { file, name, logged }
+    this.pattern = undefined
+    this.reported = new Set() // modules whose errors were written
+  }
+
+  emit(ev) {
+    writeSync(this.fd, JSON.stringify(ev) + '\n')
+  }
+
+  onInit(vitest) {
+    this.vitest = vitest
+    const cfg = vitest.config
+    this.pattern = cfg.testNamePattern
+    // The workers write each test's start themselves (setup.mjs): the
+    // projects' configs are not yet sent to them.
+    for (const project of vitest.projects || []) {
+      const files = project.config.setupFiles
+      if (Array.isArray(files) && !files.includes(setupPath)) files.push(setupPath)
+    }
+    this.emit({ ev: 'run', version: vitest.version, pool: cfg.pool, root: cfg.root })
+  }
+
+  onTestModuleStart(mod) {
+    this.emit({ ev: 'module', file: mod.moduleId })
+  }
+
+  onTestCaseReady(tc) {
+    if (this.filtered(tc)) return
+    const t = this.tests.get(tc.id) || { file: tc.module.moduleId, name: tc.fullName, logged: 0 }
+    this.tests.set(tc.id, t)
+    this.emit({ ev: 'start', file: t.file, name: t.name })
+  }
+
+  onTestCaseResult(tc) {
+    const r = tc.result()
+    const file = tc.module.moduleId
+    if (this.filtered(tc)) return
+    const ev = { ev: 'end', file, name: tc.fullName, status: r.state }
+    if (tc.options.mode === 'todo') ev.todo = true
+    const d = tc.diagnostic()
+    if (d) ev.ms = d.duration
+    if (r.state === 'skipped' && r.note) ev.note = clip(clean(r.note))
+    if (r.errors && r.errors.length) {
+      ev.error = describeError(r.errors[0], file)
+      ev.more = r.errors.slice(1).map((e) => describeError(e, file))
+    }
+    this.emit(ev)
+  }
+
+  // filtered tells whether vitest's -t left a test out: vitest reports it
+  // as skipped, but it was not asked for.
+  filtered(tc) {
+    return this.pattern && tc.options.mode === 'skip' && !this.matches(tc)
+  }
+
+  // matches tells whether vitest's name filter selects a test: the names
+  // from the outermost describe joined by spaces, as vitest matches them.
+  matches(tc) {
+    const names = []
+    for (let t = tc; t && t.type !== 'module'; t = t.parent) names.unshift(t.name)
+    const re = this.pattern instanceof RegExp ? this.pattern : new RegExp(this.pattern)
+    return re.test(names.join(' '))
+  }
+
+  onTestSuiteResult(suite) {
+    const errs = suite.errors()
+    if (errs.length) {
+      const file = suite.module.moduleId
+      this.emit({ ev: 'suite_error', file, name: suite.fullName, error: describeError(errs[0], file) })
+    }
+  }
+
+  onTestModuleEnd(mod) {
+    this.moduleErrors(mod)
+    this.emit({ ev: 'module_end', file: mod.moduleId })
+  }
+
+  // moduleErrors reports a test file that failed to load (a missing
+  // import, a syntax error, a throw at its top level), once: vitest may
+  // end such a module without onTestModuleEnd.
+  moduleErrors(mod) {
+    if (this.reported.has(mod.moduleId)) return
+    this.reported.add(mod.moduleId)
+    for (const err of mod.errors()) {
+      this.emit({ ev: 'module_error', file: mod.moduleId, error: describeError(err, mod.moduleId) })
+    }
+  }
+
+  onUserConsoleLog(log) {
+    // The log may come before its test's onTestCaseReady: vitest's state
+    // knows the test by then.
+    const t = log.taskId && (this.tests.get(log.taskId) || this.lookup(log.taskId))
+    if (!t) {
+      this.emit({ ev: 'log', stream: log.type, text: clip(clean(log.content)) })
+      return
+    }
+    if (t.logged >= MAX_LOG_PER_TEST) return
+    let text = String(log.content)
+    t.logged += text.length
+    if (t.logged >= MAX_LOG_PER_TEST) text = text.slice(0, MAX_LOG_PER_TEST) + '\n[strobe: more output cut]\n'
+    this.emit({ ev: 'log', file: t.file, name: t.name, stream: log.type, text })
+  }
+
+  lookup(id) {
+    const task = this.vitest && this.vitest.state.idMap.get(id)
+    const tc = task && this.vitest.state.getReportedEntity(task)
+    if (!tc || tc.type !== 'test') return undefined
+    const t = { file: tc.module.moduleId, name: tc.fullName, logged: 0 }
+    this.tests.set(id, t)
+    return t
+  }
+
+  onTestRunEnd(modules, errors, reason) {
+    for (const mod of modules) this.moduleErrors(mod)
+    for (const err of errors) {
+      this.emit({ ev: 'unhandled', error: describeError(err, ''), kind: err.type || err.name || '' })
+    }
+    this.emit({ ev: 'end_run', reason })
+  }
+}

@@ -1,0 +1,5 @@
+import { test } from 'vitest'
+
+test('bad syntax', () => {
+  const x: number = (1 +
+})

@@ -1,0 +1,323 @@
+// Package vitest runs a project's vitest suite (vitest 3.x) through a
+// reporter strobe ships, and reads its events as the tests run.
+package vitest
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/adapters/kit/node"
+)
+
+// reporterJS is strobe's vitest reporter, written at Plan into a private
+// temporary directory and loaded by path (--reporter=DIR/reporter.mjs).
+//
+//go:embed reporter.mjs
+var reporterJS []byte
+
+// setupJS is the setup file the reporter adds to every project: it
+// writes each test's start from the worker (see setup.mjs).
+//
+//go:embed setup.mjs
+var setupJS []byte
+
+// vitest runs node_modules/.bin/vitest in run mode (never watch) with
+// strobe's reporter alone, so vitest's console reporter is off and the
+// tests' output keeps stdout and stderr:
+//
+//	node_modules/.bin/vitest run [COMMAND'S ARGS] [FILTERS] [-t PATTERN] --reporter=DIR/reporter.mjs
+//
+// with NO_COLOR=1. The reporter appends one JSON line per event to
+// DIR/events.jsonl, synchronously from vitest's main process (a reporter
+// has no file descriptor of its own in the workers), and a goroutine tails
+// that file (kit.TailFile): run start, test start (the Recorder's Start,
+// which names the running test for the stuck detector), test end with
+// status, duration, the first error's message, diff and file:line (the
+// first frame in the test file: vitest source-maps stacks, so a .ts file's
+// line is its own), console output per test, suite and module errors, and
+// unhandled errors. DIR is removed by the parser's Close.
+//
+// Names: a test is named by vitest's full name, describe blocks and the
+// test joined by " > " (as vitest prints it); its suite is the test file,
+// relative to the project root. A request's test is that full name, or
+// "FILE > full name" to run it in one file only; vitest's -t selects it,
+// as the names joined by spaces, escaped and anchored.
+//
+// Levels: a test file under a directory named unit, integration or e2e,
+// or named *.unit.test.*, *.integration.test.* or *.e2e.test.*: the level
+// passes "/LEVEL/" and ".LEVEL." as file filters (vitest keeps a file
+// whose path contains one).
+//
+// vitest ≥ 2 runs test files in child processes (pool "forks", the
+// default) or worker threads (pool "threads"): IsTestProcess names the
+// fork children so the stuck detector judges them; with threads, the
+// tests run inside the vitest process itself.
+//
+// Supported: vitest 3.x and 4.x, whose reporter API has onTestCaseReady
+// and onTestCaseResult (tested: 3.2.4 in the fixtures, 4.1.12 by hand). An older vitest (1.x, 2.x) runs with vitest's own JSON
+// reporter into a file read at the end: no live progress, and the hint
+// says so.
+type vitest struct{}
+
+// New returns the vitest adapter.
+func New() adapters.Adapter { return vitest{} }
+
+func (vitest) Name() string { return "vitest" }
+
+// configNames are vitest's own configuration files.
+var configNames = []string{"vitest.config.ts", "vitest.config.js", "vitest.config.mts", "vitest.config.mjs", "vitest.config.cts", "vitest.config.cjs"}
+
+// viteConfigNames are vite's, which hold vitest's settings in a test block.
+var viteConfigNames = []string{"vite.config.ts", "vite.config.js", "vite.config.mts", "vite.config.mjs", "vite.config.cts", "vite.config.cjs"}
+
+// testBlock finds a `test: {` settings block in a vite config.
+var testBlock = regexp.MustCompile(`(?m)(^|[\s,{])test\s*:\s*\{`)
+
+func (vitest) Detect(req adapters.Request) adapters.Detection {
+	if len(req.Command) > 0 {
+		if _, ok := vitestArgs(req.Command); ok {
+			return adapters.Detection{Confidence: 95, Hint: "the command runs vitest"}
+		}
+		return adapters.Detection{}
+	}
+	p, ok, err := node.Find(req.ProjectRoot)
+	if err != nil || !ok {
+		return adapters.Detection{}
+	}
+	if f := p.ConfigFile(configNames...); f != "" {
+		return adapters.Detection{Confidence: 90, Hint: "vitest config " + filepath.Base(f)}
+	}
+	if f := p.ConfigFile(viteConfigNames...); f != "" {
+		if b, err := os.ReadFile(f); err == nil && testBlock.Match(b) {
+			return adapters.Detection{Confidence: 88, Hint: filepath.Base(f) + " has a test block"}
+		}
+	}
+	switch dep, script := p.Has("vitest"), p.ScriptRuns("vitest"); {
+	case dep && script:
+		return adapters.Detection{Confidence: 85, Hint: "package.json runs vitest"}
+	case script:
+		return adapters.Detection{Confidence: 75, Hint: "a package.json script runs vitest"}
+	case dep:
+		return adapters.Detection{Confidence: 70, Hint: "vitest is a dependency"}
+	}
+	return adapters.Detection{}
+}
+
+// launchers run a package's binary: `npx vitest`, `pnpm exec vitest`.
+var launchers = map[string][]string{
+	"npx": nil, "bunx": nil, "pnpx": nil,
+	"pnpm": {"exec", "dlx"}, "yarn": {"exec", "run"}, "npm": {"exec", "x"}, "bun": {"x", "run"},
+}
+
+// vitestArgs finds vitest in a command (`vitest …`, `npx vitest …`,
+// `node_modules/.bin/vitest …`) and returns the arguments after it.
+func vitestArgs(cmd []string) ([]string, bool) {
+	for i := 0; i < len(cmd) && i < 4; i++ {
+		w := cmd[i]
+		base := filepath.Base(w)
+		if base == "vitest" || base == "vitest.mjs" {
+			return cmd[i+1:], true
+		}
+		if i == 0 {
+			if _, ok := launchers[base]; !ok {
+				return nil, false
+			}
+			continue
+		}
+		if w == "--" || strings.HasPrefix(w, "-") || slices.Contains(launchers[filepath.Base(cmd[0])], w) {
+			continue
+		}
+		return nil, false
+	}
+	return nil, false
+}
+
+// dropped are the options of a command strobe sets itself (the reporter,
+// colours, watch mode) or that would keep the run from ending (the UI).
+var dropped = map[string]bool{
+	"--reporter": true, "--outputFile": true, "--watch": true, "-w": true, "--ui": true, "--open": true,
+	"--color": true, "--no-color": true, "--silent": true, "--typecheck": false,
+}
+
+// droppedValue are those of them that take a separate value.
+var droppedValue = map[string]bool{"--reporter": true, "--outputFile": true}
+
+// userArgs keeps a command's arguments vitest should see: its mode word
+// (run, watch, dev, related) and the options strobe sets go.
+func userArgs(args []string) []string {
+	var kept []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if i == 0 && (a == "run" || a == "watch" || a == "dev") {
+			continue
+		}
+		name, _, hasValue := strings.Cut(a, "=")
+		if strings.HasPrefix(name, "--outputFile.") || strings.HasPrefix(name, "--reporter.") {
+			name = strings.SplitN(name, ".", 2)[0]
+		}
+		if dropped[name] {
+			if droppedValue[name] && !hasValue && i+1 < len(args) {
+				i++
+			}
+			continue
+		}
+		kept = append(kept, a)
+	}
+	return kept
+}
+
+// levelFilters are the file filters of a level.
+func levelFilters(l adapters.Level) []string {
+	if l == adapters.LevelAll {
+		return nil
+	}
+	return []string{"/" + string(l) + "/", "." + string(l) + "."}
+}
+
+// splitTest reads a request's test: "FILE > describe > name" when its
+// first part is a file of the package, else the full name alone.
+func splitTest(dir, test string) (file, name string) {
+	if f, rest, ok := strings.Cut(test, " > "); ok && looksLikeTestFile(f) && kit.FileExists(filepath.Join(dir, f)) {
+		return f, rest
+	}
+	return "", test
+}
+
+func looksLikeTestFile(f string) bool {
+	ext := filepath.Ext(f)
+	return ext != "" && strings.Contains(".js.ts.mjs.mts.cjs.cts.jsx.tsx", ext)
+}
+
+// namePattern is vitest's -t for one test: its names joined by spaces
+// (how vitest matches them), regexp characters escaped, anchored.
+func namePattern(fullName string) string {
+	return "^" + regexp.QuoteMeta(strings.Join(strings.Split(fullName, " > "), " ")) + "$"
+}
+
+// runner is how a person runs the package's vitest: through its package
+// manager, so that the rerun command works from a shell.
+func runner(p *node.Package) []string {
+	switch p.Manager {
+	case "pnpm":
+		return []string{"pnpm", "exec", "vitest"}
+	case "yarn":
+		return []string{"yarn", "vitest"}
+	case "bun":
+		return []string{"bunx", "vitest"}
+	}
+	return []string{"npx", "vitest"}
+}
+
+// version reads the installed vitest's major version, 0 when unknown.
+func version(bin string) int {
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return 0
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(real), "package.json"))
+	if err != nil {
+		return 0
+	}
+	var pj struct{ Version string }
+	if json.Unmarshal(b, &pj) != nil {
+		return 0
+	}
+	var major int
+	fmt.Sscanf(pj.Version, "%d", &major)
+	return major
+}
+
+func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	p, ok, err := node.Find(req.ProjectRoot)
+	if err != nil {
+		return nil, &adapters.UsageError{Msg: "vitest: cannot read package.json: " + err.Error(), Framework: "vitest", Hint: "fix package.json so that it parses as JSON"}
+	}
+	if !ok {
+		return nil, &adapters.UsageError{Msg: "vitest: no package.json in or above " + req.ProjectRoot, Framework: "vitest",
+			Hint: "give the JavaScript project's directory as the project root"}
+	}
+	bin, err := p.Bin("vitest", "vitest")
+	if err != nil {
+		return nil, err
+	}
+	var args []string
+	if len(req.Command) > 0 {
+		a, ok := vitestArgs(req.Command)
+		if !ok {
+			return nil, adapters.Usagef("vitest: the command does not run vitest: give `vitest …` or `npx vitest …`, or leave it out")
+		}
+		args = userArgs(a)
+	}
+	var file, name string
+	if req.Test != "" {
+		file, name = splitTest(p.Dir, req.Test)
+	}
+	dir, err := os.MkdirTemp("", "strobe-vitest-")
+	if err != nil {
+		return nil, fmt.Errorf("vitest: reporter directory: %w", err)
+	}
+	argv := append([]string{bin, "run"}, args...)
+	selection := levelFilters(req.Level)
+	if file != "" {
+		selection = []string{file}
+	}
+	argv = append(argv, selection...)
+	if name != "" {
+		argv = append(argv, "-t", namePattern(name))
+	}
+	pr := newParser(rec, req.ProjectRoot, dir)
+	pr.pkgDir, pr.test, pr.level = p.Dir, req.Test, req.Level
+	pr.rerun = append(runner(p), "run")
+	pr.rerun = append(pr.rerun, args...)
+	if rel, ok := kit.Rel(req.ProjectRoot, p.Dir); ok && rel != "." {
+		pr.cd = rel
+	}
+	if v := version(bin); v > 0 && v < 3 {
+		// No onTestCaseReady before vitest 3: its JSON report, read at the end.
+		pr.jsonReport = filepath.Join(dir, "report.json")
+		argv = append(argv, "--reporter=json", "--outputFile="+pr.jsonReport)
+		pr.note = fmt.Sprintf("vitest %d has no live reporter events (vitest 3 does): results come from its JSON report at the end, with no progress while it runs", v)
+	} else {
+		path := filepath.Join(dir, "reporter.mjs")
+		err := os.WriteFile(path, reporterJS, 0o600)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, "setup.mjs"), setupJS, 0o600)
+		}
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("vitest: writing the reporter: %w", err)
+		}
+		argv = append(argv, "--reporter="+path)
+		pr.start(filepath.Join(dir, "events.jsonl"))
+	}
+	return &adapters.Plan{Argv: argv, Dir: p.Dir, Env: []string{"NO_COLOR=1"}, Parser: pr}, nil
+}
+
+// IsTestProcess for vitest: the processes vitest titles "node (vitest)"
+// (its own, which runs the tests itself with pool "threads") and
+// "node (vitest N)" (the fork children of pool "forks", the default), or,
+// untitled, a node whose arguments run vitest. esbuild's service and the
+// npm/npx launchers are not.
+func (vitest) IsTestProcess(p adapters.Proc) bool {
+	if strings.HasPrefix(p.Name, "node (vitest") || len(p.Args) > 0 && strings.HasPrefix(p.Args[0], "node (vitest") {
+		return true
+	}
+	if p.Name != "node" {
+		return false
+	}
+	for _, a := range p.Args {
+		if strings.Contains(a, "vitest") && !strings.Contains(a, "esbuild") {
+			return true
+		}
+	}
+	return false
+}

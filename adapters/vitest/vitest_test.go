@@ -1,0 +1,371 @@
+package vitest
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+var install struct {
+	once sync.Once
+	err  string
+}
+
+// fixtures installs the fixture workspace's dependencies (vitest, pinned
+// by testdata/js/package-lock.json) once per test binary, and returns the
+// workspace's directory.
+func fixtures(t *testing.T) string {
+	t.Helper()
+	testutil.RequireTool(t, "node")
+	testutil.RequireTool(t, "npm")
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "testdata", "js")
+	install.once.Do(func() {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", "vitest")); err == nil {
+			return
+		}
+		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			install.err = string(out) + err.Error()
+		}
+	})
+	if install.err != "" {
+		t.Fatalf("npm ci in %s: %s", dir, install.err)
+	}
+	return dir
+}
+
+func project(t *testing.T, name string) string {
+	return filepath.Join(fixtures(t), "projects", name)
+}
+
+// normalise zeroes durations, names the fixture's place {{ROOT}}, and
+// sorts the tests: vitest runs test files in parallel.
+func normalise(rec *adapters.Recorder, out adapters.Outcome, root string) adapterstest.Result {
+	fix := func(s string) string { return strings.ReplaceAll(s, root, "{{ROOT}}") }
+	res := adapterstest.Normalise(rec, out, fix)
+	slices.SortStableFunc(res.Tests, func(a, b report.Test) int {
+		return strings.Compare(a.Suite+"\x00"+a.Name, b.Suite+"\x00"+b.Name)
+	})
+	for i := range res.Outcome.BuildErrors {
+		res.Outcome.BuildErrors[i].Message = fix(res.Outcome.BuildErrors[i].Message)
+	}
+	slices.SortStableFunc(res.Outcome.BuildErrors, func(a, b report.BuildError) int { return strings.Compare(a.File, b.File) })
+	return res
+}
+
+func TestVitestBasic(t *testing.T) {
+	root := project(t, "basic")
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if !exit.Exited || exit.Code != 1 {
+		t.Errorf("exit = %+v, want vitest's 1 for failed tests", exit)
+	}
+	res := normalise(rec, out, root)
+	adapterstest.Golden(t, "basic-all", res)
+
+	tests := rec.Tests()
+	if len(tests) != 11 {
+		t.Fatalf("recorded %d tests, want 11: %+v", len(tests), tests)
+	}
+	p := rec.Progress()
+	if p.Passed != 6 || p.Failed != 3 || p.Skipped != 2 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want 6, 3, 2 (a skip and a todo)", p.Passed, p.Failed, p.Skipped)
+	}
+	// The TypeScript file's own line, source-mapped by vitest.
+	tt, _ := adapterstest.TestByName(tests, "math > adds wrongly")
+	f := tt.Failure
+	if f == nil || f.File != "test/unit/math.test.ts" || f.Line != 17 || !strings.HasPrefix(f.Message, "expected 4 to be 5") ||
+		!strings.Contains(f.Message, "- Expected\n+ Received") || strings.Contains(f.Message, "\x1b[") {
+		t.Errorf("math > adds wrongly: failure %+v, want test/unit/math.test.ts:17 with the diff, without colours", f)
+	}
+	if f != nil && f.Rerun != `npx vitest run test/unit/math.test.ts -t '^math adds wrongly$'` {
+		t.Errorf("rerun %q", f.Rerun)
+	}
+	thr, _ := adapterstest.TestByName(tests, "strings > throws")
+	if thr.Failure == nil || thr.Failure.File != "test/unit/strings.test.js" || thr.Failure.Line != 20 || thr.Failure.Message != "TypeError: boom from a test" {
+		t.Errorf("strings > throws: failure %+v", thr.Failure)
+	}
+	up, _ := adapterstest.TestByName(tests, "strings > upper")
+	if up.Output != "upper says hi\n" || up.Suite != "test/unit/strings.test.js" {
+		t.Errorf("strings > upper: output %q, suite %q", up.Output, up.Suite)
+	}
+	if out.Crash != nil || out.BuildFailed || out.NoTests {
+		t.Errorf("outcome %+v for plain failures", out)
+	}
+}
+
+// TestVitestSelection runs one test by its full name (with and without its
+// file, full of regexp characters) and each level, for real.
+func TestVitestSelection(t *testing.T) {
+	root := project(t, "basic")
+	for _, tc := range []struct {
+		name  string
+		req   adapters.Request
+		tests []string
+	}{
+		{"full name", adapters.Request{Test: "math > objects > compares deeply"}, []string{"math > objects > compares deeply"}},
+		{"file and regexp characters", adapters.Request{Test: "test/unit/strings.test.js > strings > name with (regex) chars [x] * + ?"}, []string{"strings > name with (regex) chars [x] * + ?"}},
+		{"top level", adapters.Request{Test: "top level"}, []string{"top level"}},
+		{"unit", adapters.Request{Level: adapters.LevelUnit}, []string{"math > adds", "math > adds wrongly", "math > objects > compares deeply", "strings > upper", "strings > skipped for now", "strings > write this one", "strings > name with (regex) chars [x] * + ?", "strings > throws", "top level"}},
+		{"integration", adapters.Request{Level: adapters.LevelIntegration}, []string{"connects"}},
+		{"e2e", adapters.Request{Level: adapters.LevelE2E}, []string{"flows end to end"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.ProjectRoot = root
+			rec, out, _ := adapterstest.RunReal(t, New(), tc.req)
+			var got []string
+			for _, tt := range rec.Tests() {
+				got = append(got, tt.Name)
+			}
+			slices.Sort(got)
+			want := slices.Sorted(slices.Values(tc.tests))
+			if !slices.Equal(got, want) {
+				t.Errorf("ran %q, want %q (hint %q)", got, want, out.Hint)
+			}
+		})
+	}
+	t.Run("no match", func(t *testing.T) {
+		_, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "math > no such test"})
+		if !out.NoTests || !strings.Contains(out.Hint, "no test matched") {
+			t.Errorf("outcome %+v, want no_tests with a hint", out)
+		}
+	})
+}
+
+// TestVitestImportError: test files that fail to load (a missing import, a
+// TypeScript syntax error, a throw at the top) are build errors at their
+// file:line, and the file that loads still runs.
+func TestVitestImportError(t *testing.T) {
+	root := project(t, "importerr")
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	adapterstest.Golden(t, "importerr-all", normalise(rec, out, root))
+	if !out.BuildFailed {
+		t.Fatalf("outcome %+v, want build_failed", out)
+	}
+	var got []string
+	for _, e := range out.BuildErrors {
+		got = append(got, e.File+":"+strconv.Itoa(e.Line))
+	}
+	slices.Sort(got)
+	if want := []string{"broken.test.js:2", "syntax.test.ts:5", "throws.test.js:3"}; !slices.Equal(got, want) {
+		t.Errorf("build errors at %q, want %q: %+v", got, want, out.BuildErrors)
+	}
+	if tt, _ := adapterstest.TestByName(rec.Tests(), "still runs"); tt.Status != report.TestPassed {
+		t.Errorf("the file that loads: %+v", tt)
+	}
+	// A describe block whose beforeAll throws fails under its own name;
+	// its test is skipped, as vitest reports it.
+	hook, _ := adapterstest.TestByName(rec.Tests(), "with a failing beforeAll")
+	if f := hook.Failure; hook.Status != report.TestFailed || f == nil || f.File != "hooks.test.js" || f.Line != 5 || f.Message != "setup failed" {
+		t.Errorf("the failing beforeAll: %+v", hook)
+	}
+}
+
+func TestVitestNoTests(t *testing.T) {
+	root := project(t, "empty")
+	_, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if !out.NoTests || !strings.Contains(out.Hint, "found no test file") {
+		t.Errorf("outcome %+v (exit %+v), want no_tests with a hint", out, exit)
+	}
+}
+
+// TestVitestAbort: a test calling process.abort() kills its fork worker;
+// vitest itself exits 1, and the run is a SIGABRT crash, not a pass.
+func TestVitestAbort(t *testing.T) {
+	root := project(t, "crash")
+	_, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	c := out.Crash
+	if c == nil || c.Type != report.CrashAbort || c.SignalName != "SIGABRT" || !strings.Contains(c.Message, "aborts.test.js:6") {
+		t.Fatalf("crash %+v, want SIGABRT at aborts.test.js:6", c)
+	}
+}
+
+// TestVitestThreads runs the same file in worker threads (pool
+// "threads", given in the command): node refuses process.abort() in a
+// worker thread, so the test fails with its TypeError, and nothing
+// crashed.
+func TestVitestThreads(t *testing.T) {
+	root := project(t, "crash")
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "--pool=threads"}})
+	tt, _ := adapterstest.TestByName(rec.Tests(), "aborts the process")
+	if f := tt.Failure; f == nil || f.Line != 6 || !strings.Contains(f.Message, "process.abort() is not supported in workers") ||
+		f.Rerun != `npx vitest run --pool=threads aborts.test.js -t '^aborts the process$'` {
+		t.Errorf("aborts the process under threads: %+v", tt.Failure)
+	}
+	if out.Crash != nil {
+		t.Errorf("crash %+v", out.Crash)
+	}
+}
+
+// TestVitestOutputBounded: a test printing 200 MB through console.log
+// leaves a bounded part in the Recorder, and the next test still runs.
+func TestVitestOutputBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 MB of output")
+	}
+	root := project(t, "noisy")
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	tt, _ := adapterstest.TestByName(rec.Tests(), "prints a lot")
+	if tt.Status != report.TestPassed || len(tt.Output) > adapters.PerTestOutput || !tt.OutputTruncated && !strings.Contains(tt.Output, "more output cut") {
+		t.Errorf("prints a lot: %s, %d bytes of output kept, truncated %v", tt.Status, len(tt.Output), tt.OutputTruncated)
+	}
+	if after, _ := adapterstest.TestByName(rec.Tests(), "after the noise"); after.Status != report.TestPassed {
+		t.Errorf("after the noise: %+v (hint %q)", after, out.Hint)
+	}
+}
+
+// started runs a plan in its own process group, as the runner does,
+// feeding its output to the parser, until want is running.
+func started(t *testing.T, req adapters.Request, want string) (*adapters.Recorder, *adapters.Plan, *exec.Cmd, chan struct{}) {
+	t.Helper()
+	rec := adapters.NewRecorder()
+	plan, err := New().Plan(context.Background(), req, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
+	cmd.Dir = plan.Dir
+	cmd.Env = append(os.Environ(), plan.Env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan struct{})
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			plan.Parser.Line(adapters.Stderr, sc.Bytes(), false)
+		}
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		p := rec.Progress()
+		if slices.ContainsFunc(p.Running, func(r adapters.RunningTest) bool { return r.Name == want }) {
+			return rec, plan, cmd, lines
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			cmd.Wait()
+			plan.Parser.(adapters.Closer).Close()
+			t.Fatalf("%q never showed as running: %+v", want, p)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// stopGroup stops a run's process group as the runner does (SIGTERM, a
+// grace, SIGKILL) and fails when any process of it, workers included,
+// outlives it.
+func stopGroup(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	pgid := cmd.Process.Pid
+	syscall.Kill(-pgid, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		<-done
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		err := syscall.Kill(-pgid, 0)
+		if errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(-pgid, syscall.SIGKILL)
+			t.Fatalf("a process of the run's group %d outlived it", pgid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestVitestHang: a test awaiting a promise that never settles (its
+// timeout off) shows as running while it hangs, in a fork worker the
+// stuck detector judges; stopped by strobe, it stays running (no crash),
+// and no node process is left.
+func TestVitestHang(t *testing.T) {
+	root := project(t, "hang")
+	rec, plan, cmd, lines := started(t, adapters.Request{ProjectRoot: root}, "waits forever")
+	workers := forkWorkers(t, cmd.Process.Pid)
+	if len(workers) == 0 {
+		t.Errorf("no fork worker under vitest %d is a test process", cmd.Process.Pid)
+	}
+	stopGroup(t, cmd)
+	<-lines
+	out := plan.Parser.Finish(report.Exit{Signaled: true, Signal: int(syscall.SIGTERM), StoppedBy: report.StoppedStuck})
+	plan.Parser.(adapters.Closer).Close()
+	if out.Crash != nil {
+		t.Errorf("crash %+v for a run strobe stopped", out.Crash)
+	}
+	if got := rec.Abandon(); !slices.Equal(got, []string{"waits forever"}) {
+		t.Errorf("abandoned %q, want the hung test", got)
+	}
+	if tt, _ := adapterstest.TestByName(rec.Tests(), "quick"); tt.Status != report.TestPassed {
+		t.Errorf("quick: %+v", tt)
+	}
+}
+
+// TestVitestCancel: a run cancelled while a test runs leaves no process
+// behind, and its reporter's directory is removed.
+func TestVitestCancel(t *testing.T) {
+	root := project(t, "hang")
+	_, plan, cmd, lines := started(t, adapters.Request{ProjectRoot: root}, "waits forever")
+	stopGroup(t, cmd)
+	<-lines
+	plan.Parser.Finish(report.Exit{Signaled: true, Signal: int(syscall.SIGTERM), StoppedBy: report.StoppedCancelled})
+	plan.Parser.(adapters.Closer).Close()
+	dir := filepath.Dir(strings.TrimPrefix(plan.Argv[len(plan.Argv)-1], "--reporter="))
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the reporter's directory %s is still there (%v)", dir, err)
+	}
+}
+
+// forkWorkers lists the processes under pid that IsTestProcess takes for
+// test processes, from /proc.
+func forkWorkers(t *testing.T, pid int) []adapters.Proc {
+	t.Helper()
+	var out []adapters.Proc
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		rest := s[strings.LastIndexByte(s, ')')+2:]
+		fields := strings.Fields(rest)
+		if len(fields) < 2 || fields[1] != strconv.Itoa(pid) {
+			continue
+		}
+		comm, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "comm"))
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		p := adapters.Proc{Name: strings.TrimSpace(string(comm)), Args: strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")}
+		t.Logf("child %s: %s %q", e.Name(), p.Name, p.Args)
+		if (vitest{}).IsTestProcess(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
