@@ -17,6 +17,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/details"
+	"strobe/history"
 	"strobe/report"
 	"strobe/runner"
 )
@@ -146,7 +147,7 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 	}
 	rreq := runner.Request{ProjectRoot: in.ProjectRoot, Framework: in.Framework, Level: in.Level, Test: in.Test,
 		Command: in.Command, Env: in.Env, BaseEnv: s.env, Timeout: time.Duration(in.Timeout) * time.Millisecond}
-	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir}, s.hello.PID)
+	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir, HistoryDir: history.Dir(s.d.opts.Paths.Home)}, s.hello.PID)
 	if err != nil {
 		s.d.log.Info("run refused", zap.Any("root", in.ProjectRoot), zap.Any("error", err.Error()))
 		// A project the adapter knows but that is not ready (tests never
