@@ -40,7 +40,7 @@ func copyDir(t *testing.T, src, dst string) {
 // project is a copy of the goedit fixture run through the runner with a
 // history, its test file swapped between runs.
 type project struct {
-	t                          *testing.T
+	t                         *testing.T
 	root, detailsDir, history string
 }
 

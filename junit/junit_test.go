@@ -24,9 +24,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // parsed is what junitparser understood of a report (testdata/read_junit.py).
 type parsed struct {
-	Tag                               string
+	Tag                              string
 	Tests, Failures, Errors, Skipped int
-	Suites                            []struct {
+	Suites                           []struct {
 		Name                             string
 		Tests, Failures, Errors, Skipped int
 		Time                             float64
