@@ -68,25 +68,31 @@ func cmdRuns(_ context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // changesColumn sums up a run's changes since the run it was compared
-// with: "-" when it was compared with none.
+// with, by their JSON names: "-" when it was compared with none.
 func changesColumn(c *report.Changes) string {
 	if c == nil {
 		return "-"
 	}
 	var parts []string
-	for _, p := range []struct {
-		label string
-		n     int
-	}{{"new failures", c.NewFailures.Count}, {"still failing", c.StillFailing.Count}, {"fixed", c.Fixed.Count},
-		{"new tests", c.NewTests.Count}, {"removed tests", c.RemovedTests.Count}} {
-		if p.n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.label))
+	for _, l := range changeLists(c) {
+		if l.Count > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", l.label, l.Count))
 		}
 	}
 	if len(parts) == 0 {
 		return "no change"
 	}
 	return strings.Join(parts, ", ")
+}
+
+type changeList struct {
+	label string
+	report.Names
+}
+
+func changeLists(c *report.Changes) []changeList {
+	return []changeList{{"new_failures", c.NewFailures}, {"still_failing", c.StillFailing}, {"fixed", c.Fixed},
+		{"new_tests", c.NewTests}, {"removed_tests", c.RemovedTests}}
 }
 
 // shortID is enough of a run id for `strobe show`, which takes prefixes.
