@@ -82,120 +82,201 @@ func (s *Store) Record(run Run) (*Result, error) {
 	return res, nil
 }
 
-// cur is one test of the run being recorded.
+// cur is one test of the run being recorded, with what the baseline said
+// of it.
 type cur struct {
-	failing bool
-	passed  bool
-	failure *report.Failure
+	id         TestID
+	failing    bool
+	passed     bool
+	failure    *report.Failure
+	known      bool // the baseline has it
+	wasFailing bool // the baseline has it failing
+}
+
+// current holds the run's tests, indexed by id.
+type current struct {
+	tests []cur
+	at    map[TestID]int
 }
 
 func (f *file) record(run Run, now time.Time, res *Result) {
-	tests := current(run)
-	entry := Entry{RunID: run.ID, Time: now, Key: run.Key, Status: run.Status, Tests: len(tests)}
-	for _, c := range tests {
-		if c.failing {
+	c := newCurrent(run)
+	entry := Entry{RunID: run.ID, Time: now, Key: run.Key, Status: run.Status, Tests: len(c.tests)}
+	for _, t := range c.tests {
+		if t.failing {
 			entry.Failing++
 		}
 	}
-	complete := (run.Status == report.Passed || run.Status == report.Failed) && len(tests) > 0
-	if len(tests) == 0 {
+	if len(c.tests) == 0 {
 		f.Runs = append(f.Runs, entry)
 		return
 	}
+	complete := run.Status == report.Passed || run.Status == report.Failed
 	i := f.baseline(run.Key)
+	var base Baseline
 	if i >= 0 {
-		res.Changes = compare(&f.Baselines[i], tests, complete)
+		base = f.Baselines[i]
+		res.Changes = c.compare(&base, complete)
 		entry.Changes = counts(res.Changes)
 	}
-	base := Baseline{Key: run.Key}
-	if i >= 0 && !complete {
-		base = f.Baselines[i]
-	}
-	base.RunID, base.Time = run.ID, now
-	base.update(tests)
-	if i >= 0 {
-		f.Baselines[i] = base
+	next := Baseline{Key: run.Key, RunID: run.ID, Time: now}
+	if complete || i < 0 {
+		next.Tests, next.Failing = c.bySuite()
 	} else {
-		f.Baselines = append(f.Baselines, base)
+		next.Tests, next.Failing = c.merge(&base)
 	}
-	res.Repeated = f.streaks(run, tests)
+	if i >= 0 {
+		f.Baselines[i] = next
+	} else {
+		f.Baselines = append(f.Baselines, next)
+	}
+	res.Repeated = f.streaks(run, c)
 	f.Runs = append(f.Runs, entry)
 }
 
-// current is the run's tests by id. A stuck test, or one a crash left
+// newCurrent indexes the run's tests. A stuck test, or one a crash left
 // running, is failing.
-func current(run Run) map[TestID]cur {
+func newCurrent(run Run) *current {
 	stuck := map[string]bool{}
 	for _, s := range run.Stuck {
 		stuck[s.Name] = true
 	}
-	out := make(map[TestID]cur, len(run.Tests))
+	c := &current{tests: make([]cur, 0, len(run.Tests)), at: make(map[TestID]int, len(run.Tests))}
 	for _, t := range run.Tests {
-		c := cur{failure: t.Failure}
+		id := TestID{t.Suite, t.Name}
+		k, ok := c.at[id]
+		if !ok {
+			k = len(c.tests)
+			c.at[id] = k
+			c.tests = append(c.tests, cur{id: id})
+		}
+		e := &c.tests[k]
+		e.failure = t.Failure
 		switch {
 		case t.Status == report.TestFailed, t.Status == report.TestRunning, stuck[t.Name]:
-			c.failing = true
+			e.failing, e.passed = true, false
 		case t.Status == report.TestPassed:
-			c.passed = true
+			e.failing, e.passed = false, true
+		default:
+			e.failing, e.passed = false, false
 		}
-		out[TestID{t.Suite, t.Name}] = c
 	}
-	return out
+	return c
 }
 
-// compare is what changed between the baseline and tests.
-func compare(b *Baseline, tests map[TestID]cur, complete bool) *report.Changes {
-	known, failing := b.set(b.Tests), b.set(b.Failing)
-	names := displayNames(tests, known)
-	var nf, still, fixed, added, removed []string
-	for id, c := range tests {
-		name := names(id)
-		if !known[id] {
-			added = append(added, name)
-		}
-		switch {
-		case c.failing && failing[id]:
-			still = append(still, name)
-		case c.failing:
-			nf = append(nf, name)
-		case c.passed && failing[id]:
-			fixed = append(fixed, name)
-		}
-	}
-	if complete {
-		for id := range known {
-			if _, ok := tests[id]; !ok {
-				removed = append(removed, names(id))
+// compare is what changed between the baseline and the run. It walks the
+// baseline's lists once, marking the run's tests, rather than indexing the
+// baseline too.
+func (c *current) compare(b *Baseline, complete bool) *report.Changes {
+	var removed []TestID
+	for suite, names := range b.Tests {
+		for _, n := range names {
+			if k, ok := c.at[TestID{suite, n}]; ok {
+				c.tests[k].known = true
+			} else if complete {
+				removed = append(removed, TestID{suite, n})
 			}
 		}
 	}
+	for suite, names := range b.Failing {
+		for _, n := range names {
+			if k, ok := c.at[TestID{suite, n}]; ok {
+				c.tests[k].wasFailing = true
+			}
+		}
+	}
+	name := c.displayNames(removed)
+	var nf, still, fixed, added, gone []string
+	for _, t := range c.tests {
+		if !t.known {
+			added = append(added, name(t.id))
+		}
+		switch {
+		case t.failing && t.wasFailing:
+			still = append(still, name(t.id))
+		case t.failing:
+			nf = append(nf, name(t.id))
+		case t.passed && t.wasFailing:
+			fixed = append(fixed, name(t.id))
+		}
+	}
+	for _, id := range removed {
+		gone = append(gone, name(id))
+	}
 	return &report.Changes{Since: b.RunID, NewFailures: list(nf), StillFailing: list(still), Fixed: list(fixed),
-		NewTests: list(added), RemovedTests: list(removed), Partial: !complete}
+		NewTests: list(added), RemovedTests: list(gone), Partial: !complete}
 }
 
-// displayNames names a test by its name alone, or "name (suite)" when two
-// suites have a test of that name (Go packages often do).
-func displayNames(tests map[TestID]cur, known map[TestID]bool) func(TestID) string {
-	suites := map[string]string{}
-	dup := map[string]bool{}
-	see := func(id TestID) {
-		if s, ok := suites[id.Name]; ok && s != id.Suite {
-			dup[id.Name] = true
+// displayNames names a test by its name alone, or "name (suite)" when
+// another suite of the answer has a test of that name (Go packages often
+// do). It looks the name up in each suite rather than indexing every name:
+// a run lists few names, and a project has few suites.
+func (c *current) displayNames(removed []TestID) func(TestID) string {
+	var suites []string
+	add := func(s string) {
+		if n := len(suites); n == 0 || suites[n-1] != s && !slices.Contains(suites, s) {
+			suites = append(suites, s)
 		}
-		suites[id.Name] = id.Suite
 	}
-	for id := range tests {
-		see(id)
+	for _, t := range c.tests {
+		add(t.id.Suite)
 	}
-	for id := range known {
-		see(id)
+	for _, id := range removed {
+		add(id.Suite)
+	}
+	if len(suites) < 2 {
+		return func(id TestID) string { return id.Name }
+	}
+	gone := make(map[TestID]bool, len(removed))
+	for _, id := range removed {
+		gone[id] = true
 	}
 	return func(id TestID) string {
-		if dup[id.Name] && id.Suite != "" {
-			return id.Name + " (" + id.Suite + ")"
+		for _, s := range suites {
+			other := TestID{s, id.Name}
+			if s == id.Suite {
+				continue
+			}
+			if _, ok := c.at[other]; ok || gone[other] {
+				return id.Name + " (" + id.Suite + ")"
+			}
 		}
 		return id.Name
 	}
+}
+
+// bySuite is the run's tests and failing tests as a baseline keeps them,
+// in the run's order.
+func (c *current) bySuite() (tests, failing map[string][]string) {
+	tests, failing = map[string][]string{}, map[string][]string{}
+	for _, t := range c.tests {
+		tests[t.id.Suite] = append(tests[t.id.Suite], t.id.Name)
+		if t.failing {
+			failing[t.id.Suite] = append(failing[t.id.Suite], t.id.Name)
+		}
+	}
+	return tests, failing
+}
+
+// merge is the baseline with the tests of a partial run updated: the tests
+// it never reached stay as they were.
+func (c *current) merge(b *Baseline) (tests, failing map[string][]string) {
+	tests, failing = c.bySuite()
+	for suite, names := range b.Tests {
+		for _, n := range names {
+			if _, ok := c.at[TestID{suite, n}]; !ok {
+				tests[suite] = append(tests[suite], n)
+			}
+		}
+	}
+	for suite, names := range b.Failing {
+		for _, n := range names {
+			if _, ok := c.at[TestID{suite, n}]; !ok {
+				failing[suite] = append(failing[suite], n)
+			}
+		}
+	}
+	return tests, failing
 }
 
 func list(names []string) report.Names {
@@ -225,44 +306,11 @@ func Clip(c *report.Changes, n int) *report.Changes {
 	return &out
 }
 
-func (b *Baseline) set(m map[string][]string) map[TestID]bool {
-	out := map[TestID]bool{}
-	for suite, names := range m {
-		for _, n := range names {
-			out[TestID{suite, n}] = true
-		}
-	}
-	return out
-}
-
-// update sets the tests that ran in the baseline, keeping the others.
-func (b *Baseline) update(tests map[TestID]cur) {
-	known, failing := b.set(b.Tests), b.set(b.Failing)
-	for id, c := range tests {
-		known[id] = true
-		failing[id] = c.failing
-	}
-	b.Tests, b.Failing = bySuite(known), bySuite(failing)
-}
-
-func bySuite(set map[TestID]bool) map[string][]string {
-	out := map[string][]string{}
-	for id, in := range set {
-		if in {
-			out[id.Suite] = append(out[id.Suite], id.Name)
-		}
-	}
-	for _, names := range out {
-		slices.Sort(names)
-	}
-	return out
-}
-
 // streaks advances the fingerprint streak of every test that ran: the same
 // failure again adds one, another failure starts at one, a pass ends it.
 // A test this run did not run keeps its streak. It returns the streaks of
 // two runs or more among this run's failures.
-func (f *file) streaks(run Run, tests map[TestID]cur) map[TestID]int {
+func (f *file) streaks(run Run, c *current) map[TestID]int {
 	type key struct{ fw, suite, name string }
 	at := make(map[key]int, len(f.Streaks))
 	for i, s := range f.Streaks {
@@ -270,16 +318,17 @@ func (f *file) streaks(run Run, tests map[TestID]cur) map[TestID]int {
 	}
 	var drop []int
 	repeated := map[TestID]int{}
-	for id, c := range tests {
+	for _, t := range c.tests {
+		id := t.id
 		k := key{run.Key.Framework, id.Suite, id.Name}
 		i, ok := at[k]
-		if !c.failing || c.failure == nil {
+		if !t.failing || t.failure == nil {
 			if ok {
 				drop = append(drop, i)
 			}
 			continue
 		}
-		fp := Fingerprint(id.Suite, c.failure)
+		fp := Fingerprint(id.Suite, t.failure)
 		if !ok {
 			f.Streaks = append(f.Streaks, streak{Framework: k.fw, Suite: k.suite, Name: k.name})
 			i = len(f.Streaks) - 1
