@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"flag"
 	"fmt"
 	"os"
@@ -298,5 +299,27 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	if !bytes.Equal(want, got) {
 		t.Errorf("%s differs (go test -run '%s' -update rewrites it):\n%s", path, t.Name(), got)
+	}
+}
+
+// TestEncodeMatchesEncodingXML checks the hand-written encoder against what
+// encoding/xml writes for the model's tags, byte for byte.
+func TestEncodeMatchesEncodingXML(t *testing.T) {
+	doc := junit.Build(sample())
+	doc.Suites[0].Cases[0].FlakyFailures = []junit.Problem{{Message: "a \"quoted\" <one>", Body: "x\ty\r\n"}}
+	doc.Suites[1].Cases[0].Skipped.Message = "slow & 'flaky'"
+	var got, want bytes.Buffer
+	if err := junit.Encode(&got, doc); err != nil {
+		t.Fatal(err)
+	}
+	want.WriteString(xml.Header)
+	enc := xml.NewEncoder(&want)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	want.WriteString("\n")
+	if got.String() != want.String() {
+		t.Errorf("Encode differs from encoding/xml:\n got %s\nwant %s", got.String(), want.String())
 	}
 }
