@@ -56,6 +56,8 @@ const testDescription = `Run a project's tests and get a short structured result
 
 status is one of passed, failed, stuck, crashed, timeout, cancelled, build_failed, no_tests, error, running. Only "passed" is a success: never read a crash, a hang or a build error as one.
 
+"changes" compares with the previous run of the same project and selection: new_failures (probably the last edit), still_failing, fixed, new_tests, removed_tests. failures[].repeated counts the runs in a row a test failed the same way; from 3 on, step back and reconsider the approach.
+
 The call waits up to waitMs (default 45 s). If the run is still going it answers status "running" with a runId and live progress (counts, phase, the tests running now and for how long, any stuck warning): call debug_test_status with that runId to wait again, or debug_test_cancel to stop it. The run goes on even if this call is interrupted or the connection drops; one run per project at a time (a second one gets an error naming the running runId).`
 
 const statusDescription = `Wait again for a run started by debug_test that answered status "running": answers its final result (same shape as debug_test) when it ends within waitMs (default 45 s), else "running" again with live progress. Results stay collectable by runId for at least 30 minutes.`
