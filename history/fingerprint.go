@@ -89,9 +89,10 @@ func isWord(r rune) bool {
 }
 
 // tempRoot is the temporary directory prefix at msg[i:], if a path starts
-// there.
+// there: not after a word, nor after the # that replaced one, so that a
+// normalised message normalises to itself.
 func tempRoot(msg string, i int) string {
-	if msg[i] != '/' || i > 0 && (isWord(rune(msg[i-1])) || msg[i-1] == '/' || msg[i-1] == '.') {
+	if msg[i] != '/' || i > 0 && (isWord(rune(msg[i-1])) || strings.IndexByte("/.#", msg[i-1]) >= 0) {
 		return ""
 	}
 	for _, p := range tempRoots {
