@@ -37,15 +37,15 @@ func (r *Run) remember(resp *report.Response, failed []report.Failure, tests []r
 		return nil
 	}
 	resp.Changes = history.Clip(res.Changes, changedNames)
-	var suites []string // of failed, as finish built it
+	var ids []history.TestID // the tests of failed, in the order finish took them
 	for _, t := range tests {
 		if t.Status == report.TestFailed && t.Failure != nil {
-			suites = append(suites, t.Suite)
+			ids = append(ids, history.TestID{Suite: t.Suite, Name: t.Name})
 		}
 	}
 	var again []string
-	for i := range failed {
-		n := res.Repeated[history.TestID{Suite: suites[i], Name: failed[i].Name}]
+	for i := range min(len(failed), len(ids)) {
+		n := res.Repeated[ids[i]]
 		failed[i].Repeated = n
 		if i < len(resp.Failures) {
 			resp.Failures[i].Repeated = n
