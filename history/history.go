@@ -33,6 +33,8 @@ const (
 	keepStreaks = 1000
 	// lockWait is how long a run waits for another process's write.
 	lockWait = 5 * time.Second
+	// keepProjects is how long the history of a project nobody ran stays.
+	keepProjects = 90 * 24 * time.Hour
 )
 
 const (
@@ -266,7 +268,29 @@ func ensureDir(dir string) error {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
 		return fmt.Errorf("history directory %s belongs to uid %d, not to you: remove it or set STROBE_HOME", dir, st.Uid)
 	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("closing history directory %s to others: %w", dir, err)
+		}
+	}
 	return nil
+}
+
+// pruneProjects removes the files of projects not run for keepProjects. It
+// runs when a project's history starts, not on every run: the directory
+// is read once per new project rather than once per run.
+func pruneProjects(dir string, now time.Time) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		fi, err := de.Info()
+		if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < keepProjects {
+			continue
+		}
+		os.Remove(filepath.Join(dir, de.Name()))
+	}
 }
 
 // lock takes an flock on path's lock file, waiting up to lockWait for

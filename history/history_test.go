@@ -296,6 +296,28 @@ func TestPrune(t *testing.T) {
 	}
 }
 
+func TestPruneProjects(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir)
+	record(t, s, run("old", "/old", report.Passed, pass("a")))
+	record(t, s, run("kept", "/kept", report.Passed, pass("a")))
+	long := time.Now().Add(-keepProjects - time.Hour)
+	for _, p := range []string{Path(dir, "/old"), Path(dir, "/old") + ".lock"} {
+		if err := os.Chtimes(p, long, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	record(t, s, run("new", "/new", report.Passed, pass("a")))
+	for root, want := range map[string]bool{"/old": false, "/kept": true, "/new": true} {
+		if _, err := os.Stat(Path(dir, root)); (err == nil) != want {
+			t.Errorf("history of %s kept: %t, want %t", root, err == nil, want)
+		}
+	}
+	if _, err := os.Stat(Path(dir, "/old") + ".lock"); err == nil {
+		t.Errorf("the lock file of a pruned project stays")
+	}
+}
+
 func TestBaselineForRerunningFailures(t *testing.T) {
 	s := Open(t.TempDir())
 	record(t, s, run("r1", root, report.Failed, pass("a"), fail("b", "x"), fail("c", "y")))

@@ -74,6 +74,9 @@ func (s *Store) Record(run Run) (*Result, error) {
 	} else if err != nil {
 		return nil, err
 	}
+	if len(f.Runs) == 0 {
+		pruneProjects(s.Dir, s.now())
+	}
 	f.record(run, s.now(), res)
 	f.prune()
 	if err := write(path, f); err != nil {
