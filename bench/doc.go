@@ -34,6 +34,11 @@
 //     prints 200 MB (generic, go, cargo; target: at most 64 MiB), and its
 //     RSS around 1,000 MCP sessions opened at once and closed (target: back
 //     within 10% of its idle size within a minute, no fd left).
+//   - BenchmarkHistory: what the run history adds to a 2,000-test run
+//     (lock, read the project's file of 49 earlier runs, compare, advance
+//     the failure streaks, write), median wall time and mean CPU time,
+//     beside the details file and JUnit report written for the same run
+//     (target: the history at most 5 ms).
 //
 // Run them with `make bench`. They do not use bin/strobe: they build strobe
 // into a temporary directory, so the binary measured is the current source. Every benchmark reports its figures with b.ReportMetric and a

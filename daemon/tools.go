@@ -17,6 +17,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/details"
+	"strobe/history"
 	"strobe/report"
 	"strobe/runner"
 )
@@ -54,6 +55,8 @@ type CancelArgs struct {
 const testDescription = `Run a project's tests and get a short structured result. Use it instead of running tests through a shell: it detects the framework (cargo, go, catch2, xcodebuild; generic for any command), and answers which test failed, where (file:line) and why, with a command to rerun just that test; which test hung and the thread stacks that show why (stuck detection); whether the run crashed (signal, crash type) or failed to build (compiler errors). The full record (every test, its output) goes to the JSON file named in "details".
 
 status is one of passed, failed, stuck, crashed, timeout, cancelled, build_failed, no_tests, error, running. Only "passed" is a success: never read a crash, a hang or a build error as one.
+
+"changes" compares with the previous run of the same project and selection: new_failures (probably the last edit), still_failing, fixed, new_tests, removed_tests. failures[].repeated counts the runs in a row a test failed the same way; from 3 on, step back and reconsider the approach.
 
 The call waits up to waitMs (default 45 s). If the run is still going it answers status "running" with a runId and live progress (counts, phase, the tests running now and for how long, any stuck warning): call debug_test_status with that runId to wait again, or debug_test_cancel to stop it. The run goes on even if this call is interrupted or the connection drops; one run per project at a time (a second one gets an error naming the running runId).`
 
@@ -146,7 +149,7 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 	}
 	rreq := runner.Request{ProjectRoot: in.ProjectRoot, Framework: in.Framework, Level: in.Level, Test: in.Test,
 		Command: in.Command, Env: in.Env, BaseEnv: s.env, Timeout: time.Duration(in.Timeout) * time.Millisecond}
-	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir}, s.hello.PID)
+	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir, HistoryDir: history.Dir(s.d.opts.Paths.Home)}, s.hello.PID)
 	if err != nil {
 		s.d.log.Info("run refused", zap.Any("root", in.ProjectRoot), zap.Any("error", err.Error()))
 		// A project the adapter knows but that is not ready (tests never

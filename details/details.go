@@ -69,6 +69,14 @@ func Dir() string {
 // Path is where the record of runID lives in dir.
 func Path(dir, runID string) string { return filepath.Join(dir, runID+".json") }
 
+// JUnitPath is where the JUnit report of runID lives in dir, beside its
+// record; it goes when the record is pruned.
+func JUnitPath(dir, runID string) string { return filepath.Join(dir, runID+".junit.xml") }
+
+// EnsureDir creates dir as Write does, for a file written beside a record
+// before it.
+func EnsureDir(dir string) error { return ensureDir(dir) }
+
 // ensureDir creates dir and its parent 0700, or checks that they are real
 // directories owned by us and closed to others. In a shared /tmp, another
 // user could plant a symlink or a directory to read or redirect our files.
@@ -220,6 +228,7 @@ func prune(dir string, now time.Time) {
 		// The newest record always stays, however large.
 		if i > 0 && (i >= keepRuns || now.Sub(e.ModTime) > keepFor || total > keepBytes) {
 			os.Remove(e.Path)
+			os.Remove(JUnitPath(dir, e.RunID))
 		}
 	}
 }

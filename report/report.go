@@ -44,6 +44,34 @@ type Response struct {
 	// Error is the one-line reason of an error answer.
 	Error   string `json:"error,omitempty"`
 	Details string `json:"details,omitempty"`
+	// Changes compares this run with the previous comparable one (same
+	// project, framework and selection); absent when there is none.
+	Changes *Changes `json:"changes,omitempty"`
+	// JUnit is the path of the run's JUnit XML report, beside Details.
+	JUnit string `json:"junit,omitempty"`
+}
+
+// Changes is what a run changed since the previous comparable run: tests by
+// name (a test's suite is added when two suites share the name).
+type Changes struct {
+	// Since is the run id compared with.
+	Since        string `json:"since"`
+	NewFailures  Names  `json:"new_failures"`
+	StillFailing Names  `json:"still_failing"`
+	Fixed        Names  `json:"fixed"`
+	NewTests     Names  `json:"new_tests"`
+	RemovedTests Names  `json:"removed_tests"`
+	// Partial says this run ended before every test ran (stuck, timeout,
+	// crash, cancel, build failure): it compares only the tests it ran,
+	// and removed_tests stays empty.
+	Partial bool `json:"partial,omitempty"`
+}
+
+// Names is a list of tests with its length; a response lists the first few
+// names only, the details file all of them.
+type Names struct {
+	Count int      `json:"count"`
+	Names []string `json:"names,omitempty"`
 }
 
 // Progress is a running run's live state: how far it got, what runs now,
@@ -82,6 +110,10 @@ type Failure struct {
 	Message         string   `json:"message,omitempty"`
 	Rerun           string   `json:"rerun,omitempty"`
 	SuggestedTraces []string `json:"suggested_traces,omitempty"`
+	// Repeated counts the runs in a row, this one included, in which this
+	// test failed with this same failure (message numbers, addresses, temp
+	// paths and durations aside); set from 2 on.
+	Repeated int `json:"repeated,omitempty"`
 }
 
 // BuildError is one compiler error that kept the tests from running.

@@ -321,6 +321,13 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		resp.Hint = joinHints(resp.Hint, h)
 	}
 
+	allChanges := r.remember(resp, failed, tests)
+	dir := r.opts.DetailsDir
+	if dir == "" {
+		dir = details.Dir()
+	}
+	resp.JUnit = r.writeJUnit(dir, resp, tests)
+
 	rec := &details.Record{Response: *resp, ProjectRoot: r.req.ProjectRoot, Adapter: r.adapter.Name(),
 		Level: string(r.level), Test: r.req.Test, Argv: r.plan.Argv, Dir: r.plan.Dir, Env: r.req.Env,
 		TimeoutMS: r.timeout.Milliseconds(), Started: r.started, TestsBegan: began, Finished: finished,
@@ -329,10 +336,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		Stderr: details.Stream{Text: p.tails[1].String(), Bytes: p.tails[1].Total(), Truncated: p.tails[1].Truncated()}}
 	rec.Response.Failures = failed // the file keeps every failure, untrimmed
 	rec.Response.FailuresOmitted = 0
-	dir := r.opts.DetailsDir
-	if dir == "" {
-		dir = details.Dir()
-	}
+	rec.Response.Changes = allChanges
 	if path, err := details.Write(dir, rec); err == nil {
 		resp.Details = path
 	} else {

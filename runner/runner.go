@@ -77,6 +77,9 @@ type Request struct {
 type Options struct {
 	// DetailsDir is where details files go; empty means details.Dir().
 	DetailsDir string
+	// HistoryDir is the run history (history.Dir of STROBE_HOME) every
+	// run is recorded in and compared with; empty keeps no history.
+	HistoryDir string
 }
 
 // Run is one run in progress or done.

@@ -62,6 +62,9 @@ func render(w io.Writer, r *report.Response, c palette) {
 		}
 		fmt.Fprintln(w)
 		indent(w, f.Message, "    ")
+		if f.Repeated >= 2 {
+			fmt.Fprintf(w, "    %ssame failure %d runs in a row%s\n", c.yellow, f.Repeated, c.reset)
+		}
 		if f.Rerun != "" {
 			fmt.Fprintf(w, "    %srerun:%s %s\n", c.dim, c.reset, f.Rerun)
 		}
@@ -115,6 +118,7 @@ func render(w io.Writer, r *report.Response, c palette) {
 			indent(w, cr.Message, "    ")
 		}
 	}
+	renderChanges(w, r.Changes)
 	if r.Truncated {
 		fmt.Fprintln(w, "\noutput was longer than strobe keeps; the newest part is in the details file")
 	}
@@ -123,6 +127,25 @@ func render(w io.Writer, r *report.Response, c palette) {
 	}
 	if r.Details != "" {
 		fmt.Fprintf(w, "%sdetails: %s%s\n", c.dim, r.Details, c.reset)
+	}
+}
+
+// renderChanges says what changed since the run compared with, list by
+// list, with the names the answer carries.
+func renderChanges(w io.Writer, ch *report.Changes) {
+	if ch == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nsince run %s: %s\n", shortID(ch.Since), changesColumn(ch))
+	for _, l := range changeLists(ch) {
+		if len(l.Names.Names) == 0 {
+			continue
+		}
+		more := ""
+		if n := l.Count - len(l.Names.Names); n > 0 {
+			more = fmt.Sprintf(" … and %d more", n)
+		}
+		fmt.Fprintf(w, "    %s: %s%s\n", l.label, strings.Join(l.Names.Names, ", "), more)
 	}
 }
 

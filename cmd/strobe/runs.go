@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"strobe/details"
+	"strobe/report"
 )
 
 func init() {
@@ -52,7 +53,7 @@ func cmdRuns(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tWHEN\tSTATUS\tFRAMEWORK\tPASSED\tFAILED\tPROJECT")
+	fmt.Fprintln(tw, "RUN\tWHEN\tSTATUS\tFRAMEWORK\tPASSED\tFAILED\tCHANGES\tPROJECT")
 	for i, s := range sums {
 		r := s.Response
 		var passed, failed int
@@ -60,10 +61,38 @@ func cmdRuns(_ context.Context, args []string, stdout, stderr io.Writer) int {
 			passed, failed = r.Summary.Passed, r.Summary.Failed
 		}
 		when := time.Since(entries[i].ModTime).Round(time.Second)
-		fmt.Fprintf(tw, "%s\t%s ago\t%s\t%s\t%d\t%d\t%s\n", shortID(r.RunID), when, r.Status, s.Adapter, passed, failed, s.ProjectRoot)
+		fmt.Fprintf(tw, "%s\t%s ago\t%s\t%s\t%d\t%d\t%s\t%s\n", shortID(r.RunID), when, r.Status, s.Adapter, passed, failed, changesColumn(r.Changes), s.ProjectRoot)
 	}
 	tw.Flush()
 	return exitOK
+}
+
+// changesColumn sums up a run's changes since the run it was compared
+// with, by their JSON names: "-" when it was compared with none.
+func changesColumn(c *report.Changes) string {
+	if c == nil {
+		return "-"
+	}
+	var parts []string
+	for _, l := range changeLists(c) {
+		if l.Count > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", l.label, l.Count))
+		}
+	}
+	if len(parts) == 0 {
+		return "no change"
+	}
+	return strings.Join(parts, ", ")
+}
+
+type changeList struct {
+	label string
+	report.Names
+}
+
+func changeLists(c *report.Changes) []changeList {
+	return []changeList{{"new_failures", c.NewFailures}, {"still_failing", c.StillFailing}, {"fixed", c.Fixed},
+		{"new_tests", c.NewTests}, {"removed_tests", c.RemovedTests}}
 }
 
 // shortID is enough of a run id for `strobe show`, which takes prefixes.

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"strobe/daemon"
+	"strobe/history"
 	"strobe/report"
 	"strobe/runner"
 )
@@ -56,6 +57,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&timeout, "timeout", "", "hard timeout of the test phase, e.g. 30s or 5m (default by level: unit 30s, integration 2m, e2e 5m, all 10m)")
 	fs.BoolVar(&asJSON, "json", false, "print only the JSON response")
 	noDaemon := fs.Bool("no-daemon", false, "run in this process instead of through the daemon")
+	junitPath := fs.String("junit", "", "also write the run's JUnit XML report to this file (for CI test reporters)")
 
 	// Flags may come before or after DIR.
 	var dirs []string
@@ -93,12 +95,22 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	req.ProjectRoot = abs
 	req.Env = env
 
+	if *junitPath != "" {
+		if *junitPath, err = filepath.Abs(*junitPath); err != nil {
+			return usageError(stdout, stderr, asJSON, err)
+		}
+	}
+
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if !*noDaemon {
-		return testThroughDaemon(ctx, req, asJSON, stdout, stderr)
+		return testThroughDaemon(ctx, req, asJSON, *junitPath, stdout, stderr)
 	}
-	r, err := runner.Start(ctx, req, runner.Options{})
+	var opts runner.Options
+	if home, err := daemon.Home(); err == nil {
+		opts.HistoryDir = history.Dir(home)
+	}
+	r, err := runner.Start(ctx, req, opts)
 	if err != nil {
 		return usageError(stdout, stderr, asJSON, err)
 	}
@@ -113,17 +125,39 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		<-r.Done()
 	}
 	p.stop()
-	return finish(stdout, r.Result(), asJSON)
+	return finish(stdout, stderr, r.Result(), asJSON, *junitPath)
 }
 
-// finish prints a run's response and turns it into the exit code.
-func finish(stdout io.Writer, resp *report.Response, asJSON bool) int {
+// finish prints a run's response, copies its JUnit report to junitPath
+// when asked, and turns it into the exit code.
+func finish(stdout, stderr io.Writer, resp *report.Response, asJSON bool, junitPath string) int {
+	if junitPath != "" {
+		if err := copyJUnit(resp.JUnit, junitPath); err != nil {
+			fmt.Fprintf(stderr, "strobe: %v\n", err)
+		}
+	}
 	if asJSON {
 		writeJSON(stdout, resp)
 	} else {
 		render(stdout, resp, colorFor(stdout))
 	}
 	return exitCode(resp.Status)
+}
+
+// copyJUnit copies the report the run wrote beside its details file to
+// dst, which a CI job names in advance.
+func copyJUnit(src, dst string) error {
+	if src == "" {
+		return fmt.Errorf("no JUnit report to write to %s: the run did not get far enough to write one", dst)
+	}
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return fmt.Errorf("reading the JUnit report: %w", err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		return fmt.Errorf("writing the JUnit report: %w: check the --junit path", err)
+	}
+	return nil
 }
 
 func exitCode(s report.Status) int {

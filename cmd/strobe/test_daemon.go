@@ -28,7 +28,7 @@ const statusWait = 45 * time.Second
 // runId, then debug_test_status waits, with progress notifications drawn on
 // a terminal. Ctrl+C (ctx) cancels the run in the daemon and prints its
 // partial result.
-func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, stdout, stderr io.Writer) int {
+func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, junitPath string, stdout, stderr io.Writer) int {
 	paths, err := daemon.DefaultPaths()
 	if err != nil {
 		return usageError(stdout, stderr, asJSON, err)
@@ -105,7 +105,7 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, std
 		}
 	}
 	draw.stop() // erase the line before the answer
-	return finish(stdout, resp, asJSON)
+	return finish(stdout, stderr, resp, asJSON, junitPath)
 }
 
 // callTool calls a strobe tool and decodes its response. A tool error is

@@ -1,0 +1,325 @@
+// Package history is strobe's memory between runs: a bounded store per
+// project in STROBE_HOME that every finished run is recorded into, the
+// comparison of a run with the previous comparable one (what its last edit
+// changed), and failure fingerprints that tell a failure come back
+// unchanged run after run from a new one.
+//
+// One file per project root holds the project's last runs (every
+// framework and selection), for each selection the test results of its last
+// comparable run (the baseline), and the fingerprint streaks of the tests
+// failing now. Rerunning what failed reads the baselines.
+package history
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+
+	"strobe/report"
+)
+
+// Bounds of one project's file.
+const (
+	// KeepRuns is how many runs of a project the history keeps.
+	KeepRuns = 50
+	// keepStreaks bounds the failing tests whose streaks are kept.
+	keepStreaks = 1000
+	// lockWait is how long a run waits for another process's write.
+	lockWait = 5 * time.Second
+	// keepProjects is how long the history of a project nobody ran stays.
+	keepProjects = 90 * 24 * time.Hour
+)
+
+const (
+	format  = "strobe-history"
+	version = 1
+)
+
+// Key is the selection a run compares within: the same project root,
+// framework, level, test filter and command.
+type Key struct {
+	Framework string `json:"framework"`
+	Level     string `json:"level,omitempty"`
+	Test      string `json:"test,omitempty"`
+	Command   string `json:"command,omitempty"`
+}
+
+// Entry is one run as the history lists it.
+type Entry struct {
+	RunID   string        `json:"run_id"`
+	Time    time.Time     `json:"time"`
+	Key     Key           `json:"key"`
+	Status  report.Status `json:"status"`
+	Tests   int           `json:"tests"`
+	Failing int           `json:"failing"`
+	// Changes counts what changed since the run compared with; no names.
+	Changes *report.Changes `json:"changes,omitempty"`
+}
+
+// Baseline is the last comparable run of one selection: every test it knows
+// and those failing, by suite. A run that ended early updated only the
+// tests it ran.
+type Baseline struct {
+	Key     Key                 `json:"key"`
+	RunID   string              `json:"run_id"`
+	Time    time.Time           `json:"time"`
+	Tests   map[string][]string `json:"tests"`             // suite → names, sorted
+	Failing map[string][]string `json:"failing,omitempty"` // suite → names, sorted
+}
+
+// streak is a test failing the same way in consecutive runs that ran it.
+type streak struct {
+	Framework   string `json:"framework"`
+	Suite       string `json:"suite,omitempty"`
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+	Runs        int    `json:"runs"`
+	RunID       string `json:"run_id"`
+}
+
+// file is one project's history on disk.
+type file struct {
+	Format    string     `json:"format"`
+	Version   int        `json:"version"`
+	Project   string     `json:"project_root"`
+	Runs      []Entry    `json:"runs"` // oldest first
+	Baselines []Baseline `json:"baselines"`
+	Streaks   []streak   `json:"streaks,omitempty"`
+}
+
+// Dir is the history directory of a STROBE_HOME.
+func Dir(home string) string { return filepath.Join(home, "history") }
+
+// Path is the file holding root's history in dir: named by a hash of the
+// root, which the file repeats so a collision is told from a match.
+func Path(dir, root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(dir, hex.EncodeToString(sum[:8])+".json")
+}
+
+// Store is the history directory.
+type Store struct {
+	Dir string
+	now func() time.Time
+}
+
+// Open returns the store in dir (created on first write).
+func Open(dir string) *Store { return &Store{Dir: dir, now: time.Now} }
+
+// Runs lists root's recorded runs, newest first.
+func (s *Store) Runs(root string) ([]Entry, error) {
+	f, err := s.read(root)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	out := slices.Clone(f.Runs)
+	slices.Reverse(out)
+	return out, nil
+}
+
+// Baseline is the last comparable run of key in root, or nil.
+func (s *Store) Baseline(root string, key Key) (*Baseline, error) {
+	f, err := s.read(root)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	if i := f.baseline(key); i >= 0 {
+		return &f.Baselines[i], nil
+	}
+	return nil, nil
+}
+
+// read loads root's file under a shared lock, for readers that do not write.
+// A file it cannot use reads as none; the next write moves it aside.
+func (s *Store) read(root string) (*file, error) {
+	path := Path(s.Dir, root)
+	unlock, err := lock(path, syscall.LOCK_SH)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	f, _, err := load(path, root)
+	if err != nil {
+		return nil, nil
+	}
+	return f, nil
+}
+
+// errUnusable marks a file that is not a history of this project.
+var errUnusable = errors.New("not a history file of this project")
+
+// load reads path. A missing file is an empty history; a file that does not
+// parse is errUnusable with suffix "corrupt", one that parses but is not
+// this project's history (another format, version or root) with "foreign".
+func load(path, root string) (*file, string, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &file{Format: format, Version: version, Project: root}, "", nil
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("reading history: %w", err)
+	}
+	var f file
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, "corrupt", fmt.Errorf("%s: %w: %v", path, errUnusable, err)
+	}
+	if f.Format != format || f.Version != version || f.Project != root {
+		return nil, "foreign", fmt.Errorf("%s: %w (format %q, version %d, project %q)", path, errUnusable, f.Format, f.Version, f.Project)
+	}
+	if err := f.check(); err != nil {
+		return nil, "corrupt", fmt.Errorf("%s: %w: %v", path, errUnusable, err)
+	}
+	return &f, "", nil
+}
+
+// check refuses a file that parses but could only give wrong answers.
+func (f *file) check() error {
+	seen := map[Key]bool{}
+	for _, b := range f.Baselines {
+		if seen[b.Key] {
+			return fmt.Errorf("two baselines for %+v", b.Key)
+		}
+		seen[b.Key] = true
+		if b.RunID == "" {
+			return errors.New("a baseline without a run id")
+		}
+	}
+	for _, s := range f.Streaks {
+		if s.Runs < 1 || s.Fingerprint == "" {
+			return fmt.Errorf("streak of %s counts %d runs", s.Name, s.Runs)
+		}
+	}
+	return nil
+}
+
+func (f *file) baseline(key Key) int {
+	return slices.IndexFunc(f.Baselines, func(b Baseline) bool { return b.Key == key })
+}
+
+// prune keeps the newest KeepRuns runs, the baselines of the selections
+// they ran, and the streaks of the newest keepStreaks failing tests seen in
+// them.
+func (f *file) prune() {
+	if n := len(f.Runs) - KeepRuns; n > 0 {
+		f.Runs = slices.Delete(f.Runs, 0, n)
+	}
+	keys := map[Key]bool{}
+	runs := map[string]int{} // run id → age order
+	for i, r := range f.Runs {
+		keys[r.Key] = true
+		runs[r.RunID] = i
+	}
+	f.Baselines = slices.DeleteFunc(f.Baselines, func(b Baseline) bool { return !keys[b.Key] })
+	f.Streaks = slices.DeleteFunc(f.Streaks, func(s streak) bool { _, ok := runs[s.RunID]; return !ok })
+	if n := len(f.Streaks) - keepStreaks; n > 0 {
+		slices.SortStableFunc(f.Streaks, func(a, b streak) int { return runs[a.RunID] - runs[b.RunID] })
+		f.Streaks = slices.Delete(f.Streaks, 0, n)
+	}
+}
+
+// write stores f at path atomically: a temporary file renamed over it, so
+// a reader sees the old history or the new one, never half of one.
+func write(path string, f *file) error {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return fmt.Errorf("writing history: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.json")
+	if err != nil {
+		return fmt.Errorf("writing history: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly after the rename
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing history: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing history: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing history: %w", err)
+	}
+	return nil
+}
+
+// ensureDir creates dir 0700, or checks that it is a directory of ours: the
+// history names every project and test the user ran.
+func ensureDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("creating history directory: %w", err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("checking history directory: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("history directory %s is not a directory (a symlink?): remove it", dir)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return fmt.Errorf("history directory %s belongs to uid %d, not to you: remove it or set STROBE_HOME", dir, st.Uid)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("closing history directory %s to others: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// pruneProjects removes the files of projects not run for keepProjects. It
+// runs when a project's history starts, not on every run: the directory
+// is read once per new project rather than once per run.
+func pruneProjects(dir string, now time.Time) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		fi, err := de.Info()
+		if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < keepProjects {
+			continue
+		}
+		os.Remove(filepath.Join(dir, de.Name()))
+	}
+}
+
+// lock takes an flock on path's lock file, waiting up to lockWait for
+// another process (a second daemon, `strobe test --no-daemon`). The lock is
+// on a file of its own because the history file is replaced by rename. A
+// shared lock on a missing lock file is os.ErrNotExist: nothing to read.
+func lock(path string, how int) (unlock func(), err error) {
+	flags := os.O_RDWR | os.O_CREATE
+	if how == syscall.LOCK_SH {
+		flags = os.O_RDONLY
+	}
+	lf, err := os.OpenFile(path+".lock", flags, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(lockWait)
+	for {
+		err := syscall.Flock(int(lf.Fd()), how|syscall.LOCK_NB)
+		if err == nil {
+			return func() { lf.Close() }, nil // closing releases the lock
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			lf.Close()
+			return nil, fmt.Errorf("locking history: %w", err)
+		}
+		if time.Now().After(deadline) {
+			lf.Close()
+			return nil, fmt.Errorf("history %s is locked by another process for over %v", path, lockWait)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}

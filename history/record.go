@@ -1,0 +1,357 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"syscall"
+	"time"
+
+	"strobe/report"
+)
+
+// Run is a finished run as the history records it.
+type Run struct {
+	ID     string
+	Root   string // the project root, absolute and clean
+	Key    Key
+	Status report.Status
+	Tests  []report.Test
+	// Stuck are the tests the stuck detector stopped: failing, for the
+	// comparison, like tests a crash left running.
+	Stuck []report.StuckTest
+}
+
+// TestID names a test within a project and framework.
+type TestID struct{ Suite, Name string }
+
+// Result is what the history says about a run.
+type Result struct {
+	// Changes compares the run with the previous comparable run of its
+	// key; nil when there is none, or when the run ran no test.
+	Changes *report.Changes
+	// Repeated counts, for each failure seen at least twice in a row, the
+	// runs in a row (this one included) it failed the same way.
+	Repeated map[TestID]int
+	// MovedAside is where an unusable history file went; empty otherwise.
+	MovedAside string
+}
+
+// Record adds run to its project's history and compares it with the
+// previous comparable run of the same key, under an exclusive lock so that
+// two processes recording at once both land.
+//
+// What a run compares against: a run that passed or failed with tests is
+// complete: it is compared with the baseline and replaces it. A run that
+// ended early with some tests (stuck, timeout, crashed, cancelled, a build
+// failure in one package) is partial: it is compared over the tests it ran,
+// removed_tests stays empty, and only those tests are updated in the
+// baseline, so the next run is not told that the tests never reached are
+// new. A run that ran no test (a build failure, no tests, an error) is
+// listed but compares with nothing and leaves the baseline alone: a broken
+// build does not make every test "removed", nor every test "new" after it.
+func (s *Store) Record(run Run) (*Result, error) {
+	if err := ensureDir(s.Dir); err != nil {
+		return nil, err
+	}
+	path := Path(s.Dir, run.Root)
+	unlock, err := lock(path, syscall.LOCK_EX)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	res := &Result{}
+	f, suffix, err := load(path, run.Root)
+	if errors.Is(err, errUnusable) {
+		// Never a crash, never a comparison with someone else's runs: the
+		// file is kept for a look and a fresh history starts.
+		res.MovedAside = path + "." + suffix
+		if err := os.Rename(path, res.MovedAside); err != nil {
+			return nil, fmt.Errorf("moving aside unusable history: %w", err)
+		}
+		f = &file{Format: format, Version: version, Project: run.Root}
+	} else if err != nil {
+		return nil, err
+	}
+	if len(f.Runs) == 0 {
+		pruneProjects(s.Dir, s.now())
+	}
+	f.record(run, s.now(), res)
+	f.prune()
+	if err := write(path, f); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// cur is one test of the run being recorded, with what the baseline said
+// of it.
+type cur struct {
+	id         TestID
+	failing    bool
+	passed     bool
+	failure    *report.Failure
+	known      bool // the baseline has it
+	wasFailing bool // the baseline has it failing
+}
+
+// current holds the run's tests, indexed by id.
+type current struct {
+	tests []cur
+	at    map[TestID]int
+}
+
+func (f *file) record(run Run, now time.Time, res *Result) {
+	c := newCurrent(run)
+	entry := Entry{RunID: run.ID, Time: now, Key: run.Key, Status: run.Status, Tests: len(c.tests)}
+	for _, t := range c.tests {
+		if t.failing {
+			entry.Failing++
+		}
+	}
+	if len(c.tests) == 0 {
+		f.Runs = append(f.Runs, entry)
+		return
+	}
+	complete := run.Status == report.Passed || run.Status == report.Failed
+	i := f.baseline(run.Key)
+	var base Baseline
+	if i >= 0 {
+		base = f.Baselines[i]
+		res.Changes = c.compare(&base, complete)
+		entry.Changes = counts(res.Changes)
+	}
+	next := Baseline{Key: run.Key, RunID: run.ID, Time: now}
+	if complete || i < 0 {
+		next.Tests, next.Failing = c.bySuite()
+	} else {
+		next.Tests, next.Failing = c.merge(&base)
+	}
+	if i >= 0 {
+		f.Baselines[i] = next
+	} else {
+		f.Baselines = append(f.Baselines, next)
+	}
+	res.Repeated = f.streaks(run, c)
+	f.Runs = append(f.Runs, entry)
+}
+
+// newCurrent indexes the run's tests. A stuck test, or one a crash left
+// running, is failing.
+func newCurrent(run Run) *current {
+	stuck := map[string]bool{}
+	for _, s := range run.Stuck {
+		stuck[s.Name] = true
+	}
+	c := &current{tests: make([]cur, 0, len(run.Tests)), at: make(map[TestID]int, len(run.Tests))}
+	for _, t := range run.Tests {
+		id := TestID{t.Suite, t.Name}
+		k, ok := c.at[id]
+		if !ok {
+			k = len(c.tests)
+			c.at[id] = k
+			c.tests = append(c.tests, cur{id: id})
+		}
+		e := &c.tests[k]
+		e.failure = t.Failure
+		switch {
+		case t.Status == report.TestFailed, t.Status == report.TestRunning, stuck[t.Name]:
+			e.failing, e.passed = true, false
+		case t.Status == report.TestPassed:
+			e.failing, e.passed = false, true
+		default:
+			e.failing, e.passed = false, false
+		}
+	}
+	return c
+}
+
+// compare is what changed between the baseline and the run. It walks the
+// baseline's lists once, marking the run's tests, rather than indexing the
+// baseline too.
+func (c *current) compare(b *Baseline, complete bool) *report.Changes {
+	var removed []TestID
+	for suite, names := range b.Tests {
+		for _, n := range names {
+			if k, ok := c.at[TestID{suite, n}]; ok {
+				c.tests[k].known = true
+			} else if complete {
+				removed = append(removed, TestID{suite, n})
+			}
+		}
+	}
+	for suite, names := range b.Failing {
+		for _, n := range names {
+			if k, ok := c.at[TestID{suite, n}]; ok {
+				c.tests[k].wasFailing = true
+			}
+		}
+	}
+	name := c.displayNames(removed)
+	var nf, still, fixed, added, gone []string
+	for _, t := range c.tests {
+		if !t.known {
+			added = append(added, name(t.id))
+		}
+		switch {
+		case t.failing && t.wasFailing:
+			still = append(still, name(t.id))
+		case t.failing:
+			nf = append(nf, name(t.id))
+		case t.passed && t.wasFailing:
+			fixed = append(fixed, name(t.id))
+		}
+	}
+	for _, id := range removed {
+		gone = append(gone, name(id))
+	}
+	return &report.Changes{Since: b.RunID, NewFailures: list(nf), StillFailing: list(still), Fixed: list(fixed),
+		NewTests: list(added), RemovedTests: list(gone), Partial: !complete}
+}
+
+// displayNames names a test by its name alone, or "name (suite)" when
+// another suite of the answer has a test of that name (Go packages often
+// do). It looks the name up in each suite rather than indexing every name:
+// a run lists few names, and a project has few suites.
+func (c *current) displayNames(removed []TestID) func(TestID) string {
+	var suites []string
+	add := func(s string) {
+		if n := len(suites); n == 0 || suites[n-1] != s && !slices.Contains(suites, s) {
+			suites = append(suites, s)
+		}
+	}
+	for _, t := range c.tests {
+		add(t.id.Suite)
+	}
+	for _, id := range removed {
+		add(id.Suite)
+	}
+	if len(suites) < 2 {
+		return func(id TestID) string { return id.Name }
+	}
+	gone := make(map[TestID]bool, len(removed))
+	for _, id := range removed {
+		gone[id] = true
+	}
+	return func(id TestID) string {
+		for _, s := range suites {
+			other := TestID{s, id.Name}
+			if s == id.Suite {
+				continue
+			}
+			if _, ok := c.at[other]; ok || gone[other] {
+				return id.Name + " (" + id.Suite + ")"
+			}
+		}
+		return id.Name
+	}
+}
+
+// bySuite is the run's tests and failing tests as a baseline keeps them,
+// in the run's order.
+func (c *current) bySuite() (tests, failing map[string][]string) {
+	tests, failing = map[string][]string{}, map[string][]string{}
+	for _, t := range c.tests {
+		tests[t.id.Suite] = append(tests[t.id.Suite], t.id.Name)
+		if t.failing {
+			failing[t.id.Suite] = append(failing[t.id.Suite], t.id.Name)
+		}
+	}
+	return tests, failing
+}
+
+// merge is the baseline with the tests of a partial run updated: the tests
+// it never reached stay as they were.
+func (c *current) merge(b *Baseline) (tests, failing map[string][]string) {
+	tests, failing = c.bySuite()
+	for suite, names := range b.Tests {
+		for _, n := range names {
+			if _, ok := c.at[TestID{suite, n}]; !ok {
+				tests[suite] = append(tests[suite], n)
+			}
+		}
+	}
+	for suite, names := range b.Failing {
+		for _, n := range names {
+			if _, ok := c.at[TestID{suite, n}]; !ok {
+				failing[suite] = append(failing[suite], n)
+			}
+		}
+	}
+	return tests, failing
+}
+
+func list(names []string) report.Names {
+	slices.Sort(names)
+	return report.Names{Count: len(names), Names: names}
+}
+
+// counts is c without names: what the history keeps of each run's changes.
+func counts(c *report.Changes) *report.Changes {
+	return Clip(c, 0)
+}
+
+// Clip is c with at most n names in each list; the counts stay whole.
+func Clip(c *report.Changes, n int) *report.Changes {
+	if c == nil {
+		return nil
+	}
+	out := *c
+	for _, l := range []*report.Names{&out.NewFailures, &out.StillFailing, &out.Fixed, &out.NewTests, &out.RemovedTests} {
+		if len(l.Names) > n {
+			l.Names = l.Names[:n:n]
+		}
+		if len(l.Names) == 0 {
+			l.Names = nil
+		}
+	}
+	return &out
+}
+
+// streaks advances the fingerprint streak of every test that ran: the same
+// failure again adds one, another failure starts at one, a pass ends it.
+// A test this run did not run keeps its streak. It returns the streaks of
+// two runs or more among this run's failures.
+func (f *file) streaks(run Run, c *current) map[TestID]int {
+	type key struct{ fw, suite, name string }
+	at := make(map[key]int, len(f.Streaks))
+	for i, s := range f.Streaks {
+		at[key{s.Framework, s.Suite, s.Name}] = i
+	}
+	var drop []int
+	repeated := map[TestID]int{}
+	for _, t := range c.tests {
+		id := t.id
+		k := key{run.Key.Framework, id.Suite, id.Name}
+		i, ok := at[k]
+		if !t.failing || t.failure == nil {
+			if ok {
+				drop = append(drop, i)
+			}
+			continue
+		}
+		fp := Fingerprint(id.Suite, t.failure)
+		if !ok {
+			f.Streaks = append(f.Streaks, streak{Framework: k.fw, Suite: k.suite, Name: k.name})
+			i = len(f.Streaks) - 1
+		}
+		s := &f.Streaks[i]
+		if s.Fingerprint == fp {
+			s.Runs++
+		} else {
+			s.Fingerprint, s.Runs = fp, 1
+		}
+		s.RunID = run.ID
+		if s.Runs >= 2 {
+			repeated[id] = s.Runs
+		}
+	}
+	if len(drop) > 0 {
+		slices.Sort(drop)
+		for j := len(drop) - 1; j >= 0; j-- {
+			f.Streaks = slices.Delete(f.Streaks, drop[j], drop[j]+1)
+		}
+	}
+	return repeated
+}

@@ -1,0 +1,3 @@
+module example.com/goedit
+
+go 1.21

@@ -1,0 +1,86 @@
+package runner
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"strobe/details"
+	"strobe/history"
+	"strobe/junit"
+	"strobe/report"
+)
+
+// changedNames bounds the names each list of an answer's changes shows; the
+// details file has them all.
+const changedNames = 10
+
+// repeatedHint is how many runs in a row the same failure must come back
+// before the answer tells the agent to step back.
+const repeatedHint = 3
+
+// remember records the run in its project's history (when the runner
+// keeps one) and puts what the history says into the answer: changes since
+// the previous comparable run, and how many runs in a row each failure has
+// come back unchanged. failed are the run's failures in the order of
+// tests; resp.Failures is their first part. It returns the untrimmed
+// changes for the details file.
+func (r *Run) remember(resp *report.Response, failed []report.Failure, tests []report.Test) *report.Changes {
+	if r.opts.HistoryDir == "" {
+		return nil
+	}
+	key := history.Key{Framework: r.adapter.Name(), Level: string(r.level), Test: r.req.Test, Command: strings.TrimSpace(r.req.Command)}
+	res, err := history.Open(r.opts.HistoryDir).Record(history.Run{ID: r.ID, Root: r.req.ProjectRoot, Key: key,
+		Status: resp.Status, Tests: tests, Stuck: resp.Stuck})
+	if err != nil {
+		resp.Hint = joinHints(resp.Hint, "(no comparison with earlier runs: "+err.Error()+")")
+		return nil
+	}
+	resp.Changes = history.Clip(res.Changes, changedNames)
+	var ids []history.TestID // the tests of failed, in the order finish took them
+	for _, t := range tests {
+		if t.Status == report.TestFailed && t.Failure != nil {
+			ids = append(ids, history.TestID{Suite: t.Suite, Name: t.Name})
+		}
+	}
+	var again []string
+	for i := range min(len(failed), len(ids)) {
+		n := res.Repeated[ids[i]]
+		failed[i].Repeated = n
+		if i < len(resp.Failures) {
+			resp.Failures[i].Repeated = n
+		}
+		if n >= repeatedHint {
+			again = append(again, fmt.Sprintf("%s (%d runs)", failed[i].Name, n))
+		}
+	}
+	if len(again) > 0 {
+		resp.Hint = joinHints(resp.Hint, fmt.Sprintf("the same failure has come back run after run in %s: "+
+			"what was tried has not worked, so step back, reread the failing assertion and the code under test, and reconsider the approach before another attempt",
+			strings.Join(clipList(again, 3), ", ")))
+	}
+	return res.Changes
+}
+
+// clipList keeps the first n of names and counts the rest.
+func clipList(names []string, n int) []string {
+	if len(names) <= n {
+		return names
+	}
+	return append(names[:n:n], fmt.Sprintf("%d more", len(names)-n))
+}
+
+// writeJUnit writes the run's JUnit report beside its details file and
+// returns its path, or says in the hint why there is none.
+func (r *Run) writeJUnit(dir string, resp *report.Response, tests []report.Test) string {
+	if err := details.EnsureDir(dir); err != nil {
+		return ""
+	}
+	path := details.JUnitPath(dir, r.ID)
+	doc := junit.Build(junit.Run{Response: resp, Tests: tests, Started: r.started})
+	if err := junit.WriteFile(path, doc); err != nil {
+		resp.Hint = joinHints(resp.Hint, "(no JUnit report: "+err.Error()+")")
+		return ""
+	}
+	return filepath.Clean(path)
+}
