@@ -16,6 +16,9 @@ import (
 	"strobe/adapters/generic"
 	"strobe/adapters/gotest"
 	"strobe/adapters/jest"
+	"strobe/adapters/mocha"
+	"strobe/adapters/nodetest"
+	"strobe/adapters/vitest"
 	"strobe/adapters/xcodebuild"
 )
 
@@ -29,6 +32,9 @@ func Adapters() []adapters.Adapter {
 		generic.New(),
 		gotest.New(),
 		jest.New(),
+		mocha.New(),
+		nodetest.New(),
+		vitest.New(),
 		xcodebuild.New(),
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Name() < list[j].Name() })

@@ -11,7 +11,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"bun", "cargo", "catch2", "deno", "generic", "go", "jest", "xcodebuild"}
+	want := []string{"bun", "cargo", "catch2", "deno", "generic", "go", "jest", "mocha", "node", "vitest", "xcodebuild"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
 	}
@@ -33,9 +33,12 @@ func TestNames(t *testing.T) {
 // compiler.
 func TestHooks(t *testing.T) {
 	hooks := map[string][2]bool{ // TestProcesser, Harnesser
-		"cargo": {true, true},
-		"go":    {true, false},
-		"jest":  {true, false},
+		"cargo":  {true, true},
+		"go":     {true, false},
+		"jest":   {true, false},
+		"mocha":  {true, false},
+		"node":   {true, false},
+		"vitest": {true, false},
 	}
 	for _, a := range Adapters() {
 		_, tp := a.(adapters.TestProcesser)
