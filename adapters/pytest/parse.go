@@ -3,6 +3,7 @@ package pytest
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -45,11 +46,14 @@ type parser struct {
 	m      *python.Mapper
 	prefix []string
 
-	mu       sync.Mutex // Line and Finish against Close
-	errLines []string   // stderr, first lines
-	fatal    string     // faulthandler's "Fatal Python error: …"
-	summary  []string   // FAILED/ERROR lines, for the fallback
-	counts   string     // the closing "== 1 failed, 2 passed in 0.1s ==" line
+	mu       sync.Mutex        // Line and Finish against Close
+	errLines []string          // stderr, first lines
+	fatal    string            // faulthandler's "Fatal Python error: …"
+	summary  []string          // FAILED/ERROR lines, for the fallback
+	counts   string            // the closing "== 1 failed, 2 passed in 0.1s ==" line
+	section  string            // the failure section being read: "test_fail", "TestC.test_m"
+	locs     map[string]string // section → its last "file.py:12: Error" location
+	crashAt  string            // faulthandler's first frame in the project
 	closed   bool
 }
 
@@ -77,17 +81,37 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 		if bytes.HasPrefix(b, fatalPrefix) && p.fatal == "" {
 			p.fatal = kit.Clip(string(b))
 		}
+		if p.fatal != "" && p.crashAt == "" {
+			p.crashAt = p.frameAt(b)
+		}
 		if len(p.errLines) < maxErrLines {
 			p.errLines = append(p.errLines, kit.Clip(string(b)))
 		}
 		return
 	}
 	// Only the lines the fallback reads are kept, found by their first
-	// byte: the hot path costs one comparison per line.
-	if len(b) == 0 || (b[0] != 'F' && b[0] != 'E' && b[0] != '=') {
+	// byte: the hot path costs a comparison or two per line.
+	if len(b) == 0 {
 		return
 	}
+	if b[0] == '_' && bytes.HasSuffix(b, []byte("_")) {
+		name := strings.Trim(string(b), "_ ")
+		name = strings.TrimPrefix(strings.TrimPrefix(name, "ERROR at setup of "), "ERROR at teardown of ")
+		p.section = name
+		return
+	}
+	if p.section != "" && len(b) < 500 && b[0] != ' ' && bytes.Contains(b, []byte(".py:")) && len(p.locs) < maxSummaryLines {
+		if m := sectionLoc.FindSubmatch(b); m != nil {
+			if p.locs == nil {
+				p.locs = map[string]string{}
+			}
+			p.locs[p.section] = string(m[1])
+			return
+		}
+	}
 	switch {
+	case b[0] != 'F' && b[0] != 'E' && b[0] != '=':
+		return
 	case bytes.HasPrefix(b, []byte("FAILED ")) || bytes.HasPrefix(b, []byte("ERROR ")):
 		if len(p.summary) < maxSummaryLines {
 			p.summary = append(p.summary, kit.Clip(string(b)))
@@ -98,6 +122,30 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 }
 
 // countsLine is pytest's closing line: `=== 1 failed, 2 passed in 0.12s ===`.
+// sectionLoc is the location line that ends a failure's traceback in
+// pytest's report: `tests/test_x.py:14: AssertionError`.
+var sectionLoc = regexp.MustCompile(`^([^\s:]+\.py:\d+): [A-Za-z_][\w.]*$`)
+
+// frameLine is a frame of faulthandler's dump: `  File "/p/t.py", line 10 in f`.
+var frameLine = regexp.MustCompile(`^\s+File "([^"]+)", line (\d+) in (.+)$`)
+
+// frameAt is a frame line's "file:line (function)" when the file is the
+// project's, "" otherwise.
+func (p *parser) frameAt(b []byte) string {
+	m := frameLine.FindSubmatch(b)
+	if m == nil {
+		return ""
+	}
+	if !filepath.IsAbs(string(m[1])) || p.root == "" {
+		return ""
+	}
+	rel, ok := kit.Rel(p.root, string(m[1]))
+	if !ok || strings.Contains(rel, "site-packages") {
+		return ""
+	}
+	return rel + ":" + string(m[2]) + " (" + string(m[3]) + ")"
+}
+
 var countsLine = regexp.MustCompile(`^=+ .*\b\d+ (passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?)\b.* in [0-9.]+s`)
 
 func (p *parser) Finish(exit report.Exit) adapters.Outcome {
@@ -158,6 +206,9 @@ func (p *parser) crash(exit report.Exit) *report.Crash {
 	if len(c.RunningTests) > 0 {
 		msg += " in " + c.RunningTests[0]
 	}
+	if p.crashAt != "" {
+		msg += " at " + p.crashAt
+	}
 	if p.fatal != "" {
 		msg += " (" + p.fatal + ")"
 	}
@@ -193,7 +244,7 @@ func (p *parser) fallback(out *adapters.Outcome) {
 	if p.wd == nil {
 		return
 	}
-	out.Hint = "strobe's pytest plugin did not load (" + p.pluginError() + "): results were read from pytest's own summary, without file:line"
+	out.Hint = "strobe's pytest plugin did not load (" + p.pluginError() + "): results were read from pytest's own output (its short summary and failure sections)"
 	out.Indicators = append(out.Indicators, "pytest_plugin_not_loaded")
 	for _, l := range p.summary {
 		status, rest, _ := strings.Cut(l, " ")
@@ -204,12 +255,35 @@ func (p *parser) fallback(out *adapters.Outcome) {
 		if status == "ERROR" {
 			msg = "error: " + msg
 		}
-		file, _, _ := strings.Cut(id, "::")
-		p.rec.End("", id, report.TestFailed, 0, &report.Failure{File: file, Message: msg, Rerun: p.rerun(id)})
+		f := &report.Failure{Message: msg, Rerun: p.rerun(id)}
+		f.File, _, _ = strings.Cut(id, "::")
+		if file, line, ok := p.sectionLocation(id); ok {
+			f.File, f.Line = file, line
+		}
+		p.rec.End("", id, report.TestFailed, 0, f)
 	}
 	if p.counts != "" {
 		out.Summary = summaryOf(p.counts)
+		// The tests that passed or were skipped are only counted: the
+		// counts win over the failures recorded.
+		out.Unread = max(out.Summary.Passed+out.Summary.Skipped, 1)
 	}
+}
+
+// sectionLocation is where the failure section of a test located it: a
+// section is named by the node id's part after the file, with dots.
+func (p *parser) sectionLocation(id string) (string, int, bool) {
+	_, name, ok := strings.Cut(id, "::")
+	if !ok {
+		return "", 0, false
+	}
+	loc, ok := p.locs[strings.ReplaceAll(name, "::", ".")]
+	if !ok {
+		return "", 0, false
+	}
+	i := strings.LastIndexByte(loc, ':')
+	line, err := strconv.Atoi(loc[i+1:])
+	return loc[:i], line, err == nil
 }
 
 func (p *parser) pluginError() string {

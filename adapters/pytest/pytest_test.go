@@ -427,3 +427,38 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+// sabotaged plans like pytest, then removes one of strobe's Python files
+// from the plugin's directory, as a broken or unloadable plugin would be.
+type sabotaged struct {
+	adapters.Adapter
+	remove string
+}
+
+func (s sabotaged) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	plan, err := s.Adapter.Plan(ctx, req, rec)
+	if err == nil {
+		dir, _, _ := strings.Cut(strings.TrimPrefix(plan.Env[0], "PYTHONPATH="), ":")
+		err = os.Remove(filepath.Join(dir, s.remove))
+	}
+	return plan, err
+}
+
+// TestPluginFallback: a plugin that cannot reach its event channel leaves
+// pytest running as without it, and its own output is read; a plugin
+// pytest cannot import stops pytest, and the answer says why.
+func TestPluginFallback(t *testing.T) {
+	root := fixture(t, "basic")
+	rec, out, _ := adapterstest.RunReal(t, sabotaged{New(), "strobe_events.py"}, adapters.Request{ProjectRoot: root})
+	if !strings.Contains(out.Hint, "plugin did not load") || out.Summary == nil || out.Summary.Failed != 8 || out.Summary.Passed != 7 {
+		t.Errorf("outcome %+v, want pytest's counts and the hint", out)
+	}
+	if f := rec.Failure("", "tests/unit/test_math.py::test_fails"); f == nil || f.File != "tests/unit/test_math.py" || f.Line != 15 {
+		t.Errorf("failure read from pytest's output: %+v", f)
+	}
+
+	_, out, exit := adapterstest.RunReal(t, sabotaged{New(), "strobe_plugin.py"}, adapters.Request{ProjectRoot: root})
+	if exit.Code != exitUsage || out.Crash == nil || !strings.Contains(out.Crash.Message, "strobe_plugin") || !strings.Contains(out.Hint, "plugin did not load") {
+		t.Errorf("exit %+v, outcome %+v: want pytest's usage error naming the plugin", exit, out)
+	}
+}
