@@ -38,24 +38,23 @@ func Follow(path string, m *Mapper) *Stream {
 func Read(r io.Reader, m *Mapper) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var e Event
-	var long []byte
+	var long []byte // a line longer than the reader's buffer, so far
+	tooLong := false
 	for {
 		line, err := br.ReadSlice('\n')
-		switch {
-		case err == bufio.ErrBufferFull:
-			if len(long)+len(line) <= maxEvent {
+		if err == bufio.ErrBufferFull {
+			tooLong = tooLong || len(long)+len(line) > maxEvent
+			if !tooLong {
 				long = append(long, line...)
-			} else {
-				long = long[:0:0]
-				long = append(long, 0) // marks a line too long to keep
 			}
 			continue
-		case long != nil:
-			if len(long) > 0 && long[0] != 0 && len(long)+len(line) <= maxEvent {
+		}
+		if long != nil || tooLong {
+			if !tooLong && len(long)+len(line) <= maxEvent {
 				m.Line(bytes.TrimSuffix(append(long, line...), []byte("\n")), &e)
 			}
-			long = nil
-		default:
+			long, tooLong = nil, false
+		} else {
 			m.Line(bytes.TrimSuffix(line, []byte("\n")), &e)
 		}
 		if err != nil {
