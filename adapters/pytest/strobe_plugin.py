@@ -106,7 +106,7 @@ class Reporter:
     def pytest_runtest_logfinish(self, nodeid, location):
         t = self.tests.pop(nodeid, None)
         if t is not None:
-            self.ch.send(t)
+            self.ch.send(t, hold=True)
 
     def pytest_sessionfinish(self, session, exitstatus):
         self.ch.send({"ev": "done", "exit": int(exitstatus)})

@@ -43,6 +43,7 @@ class Channel:
 
     def __init__(self, fd):
         self.fd = fd
+        self.held = []
 
     @classmethod
     def from_env(cls):
@@ -57,15 +58,29 @@ class Channel:
             return None
         return cls(fd)
 
-    def send(self, ev):
+    def send(self, ev, hold=False):
+        """Writes ev, after any held events. A held event waits for the
+        next one: a test's end goes out with the next test's start, one
+        write where there would be two (a test's start is never held: it
+        names the test that runs, for the stuck detector)."""
         if self.fd is None:
             return
+        self.held.append(json.dumps(ev, separators=(",", ":")))
+        if not hold:
+            self.flush()
+
+    def flush(self):
+        if self.fd is None or not self.held:
+            return
+        data = ("\n".join(self.held) + "\n").encode("utf-8", "replace")
+        self.held = []
         try:
-            os.write(self.fd, (json.dumps(ev, separators=(",", ":")) + "\n").encode("utf-8", "replace"))
+            os.write(self.fd, data)
         except Exception:
             self.close()
 
     def close(self):
+        self.flush()
         if self.fd is not None:
             try:
                 os.close(self.fd)
