@@ -3,7 +3,6 @@ package pytest
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -48,17 +47,17 @@ type parser struct {
 
 	mu       sync.Mutex        // Line and Finish against Close
 	errLines []string          // stderr, first lines
-	fatal    string            // faulthandler's "Fatal Python error: …"
+	fatal    python.Fatal      // faulthandler's dying words
 	summary  []string          // FAILED/ERROR lines, for the fallback
 	counts   string            // the closing "== 1 failed, 2 passed in 0.1s ==" line
 	section  string            // the failure section being read: "test_fail", "TestC.test_m"
 	locs     map[string]string // section → its last "file.py:12: Error" location
-	crashAt  string            // faulthandler's first frame in the project
 	closed   bool
 }
 
 func newParser(rec *adapters.Recorder, req adapters.Request, wd *python.Workdir, prefix []string) *parser {
 	p := &parser{rec: rec, root: req.ProjectRoot, test: req.Test, level: req.Level, wd: wd, prefix: prefix}
+	p.fatal.Root = req.ProjectRoot
 	p.m = &python.Mapper{Rec: rec, Rerun: p.rerun}
 	if wd != nil {
 		p.stream = python.Follow(wd.Events, p.m)
@@ -72,18 +71,11 @@ func (p *parser) rerun(id string) string {
 	return shell.Join(append(append([]string{}, p.prefix...), id))
 }
 
-var fatalPrefix = []byte("Fatal Python error: ")
-
 func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if s == adapters.Stderr {
-		if bytes.HasPrefix(b, fatalPrefix) && p.fatal == "" {
-			p.fatal = kit.Clip(string(b))
-		}
-		if p.fatal != "" && p.crashAt == "" {
-			p.crashAt = p.frameAt(b)
-		}
+		p.fatal.Line(b)
 		if len(p.errLines) < maxErrLines {
 			p.errLines = append(p.errLines, kit.Clip(string(b)))
 		}
@@ -126,26 +118,6 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 // pytest's report: `tests/test_x.py:14: AssertionError`.
 var sectionLoc = regexp.MustCompile(`^([^\s:]+\.py:\d+): [A-Za-z_][\w.]*$`)
 
-// frameLine is a frame of faulthandler's dump: `  File "/p/t.py", line 10 in f`.
-var frameLine = regexp.MustCompile(`^\s+File "([^"]+)", line (\d+) in (.+)$`)
-
-// frameAt is a frame line's "file:line (function)" when the file is the
-// project's, "" otherwise.
-func (p *parser) frameAt(b []byte) string {
-	m := frameLine.FindSubmatch(b)
-	if m == nil {
-		return ""
-	}
-	if !filepath.IsAbs(string(m[1])) || p.root == "" {
-		return ""
-	}
-	rel, ok := kit.Rel(p.root, string(m[1]))
-	if !ok || strings.Contains(rel, "site-packages") {
-		return ""
-	}
-	return rel + ":" + string(m[2]) + " (" + string(m[3]) + ")"
-}
-
 var countsLine = regexp.MustCompile(`^=+ .*\b\d+ (passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?)\b.* in [0-9.]+s`)
 
 func (p *parser) Finish(exit report.Exit) adapters.Outcome {
@@ -170,7 +142,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		return out
 	}
 	if exit.Signaled {
-		out.Crash = p.crash(exit)
+		out.Crash = p.fatal.Crash(exit, p.rec.Running(""))
 		return out
 	}
 	switch exit.Code {
@@ -193,27 +165,6 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = joinHint(out.Hint, "pytest did not run the tests: fix the arguments, pytest.ini/pyproject options or plugins it names")
 	}
 	return out
-}
-
-// crash is a pytest that died of a signal: a test that called os.abort()
-// or crashed the interpreter (a segfault in a C extension). pytest's own
-// faulthandler wrote its "Fatal Python error" line to stderr.
-func (p *parser) crash(exit report.Exit) *report.Crash {
-	sig := kit.ExitSignal(exit)
-	c := &report.Crash{Type: kit.CrashType(sig), Signal: exit.Signal, SignalName: sig, ExitCode: exit.Code,
-		RunningTests: p.rec.Running(""), Indicators: []string{"python_process_signaled"}}
-	msg := "the Python process died of " + sig
-	if len(c.RunningTests) > 0 {
-		msg += " in " + c.RunningTests[0]
-	}
-	if p.crashAt != "" {
-		msg += " at " + p.crashAt
-	}
-	if p.fatal != "" {
-		msg += " (" + p.fatal + ")"
-	}
-	c.Message = msg
-	return c
 }
 
 func (p *parser) errorMessage(what string) string {
