@@ -32,7 +32,7 @@ def pytest_runtest_makereport(item, call):
     if ev is not None and rep.failed and call.excinfo is not None:
         try:
             e = call.excinfo
-            rep.strobe = ev.describe(e.value, e.tb, str(item.config.rootpath))
+            rep.strobe = ev.describe(e.value, e.tb, str(item.config.invocation_params.dir))
         except Exception:
             pass
 
@@ -50,7 +50,12 @@ def pytest_configure(config):
 
 class Reporter:
     def __init__(self, config, ch):
-        self.root = str(config.rootpath)
+        # Files are said relative to where pytest runs (the project strobe
+        # was asked about); pytest's own locations are relative to its
+        # rootdir, which an ini file elsewhere can move.
+        self.root = str(config.invocation_params.dir)
+        rel = os.path.relpath(str(config.rootpath), self.root)
+        self.rootdir = "" if rel == "." else rel
         self.ch = ch
         self.tests = {}
         ch.send({"ev": "hello", "pid": os.getpid(), "version": pytest.__version__})
@@ -66,7 +71,10 @@ class Reporter:
     def pytest_runtest_logstart(self, nodeid, location):
         self.tests[nodeid] = {"ev": "end", "id": nodeid, "status": "passed", "dur": 0.0}
         line = location[1] + 1 if location[1] is not None else 0
-        self.ch.send({"ev": "start", "id": nodeid, "file": location[0], "line": line})
+        file = location[0]
+        if self.rootdir:
+            file = os.path.normpath(os.path.join(self.rootdir, file))
+        self.ch.send({"ev": "start", "id": nodeid, "file": file, "line": line})
 
     def pytest_runtest_logreport(self, report):
         t = self.tests.get(report.nodeid)
