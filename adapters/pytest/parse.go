@@ -164,6 +164,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			Message: p.errorMessage("pytest rejected its command line or configuration (exit 4)")}
 		out.Hint = joinHint(out.Hint, "pytest did not run the tests: fix the arguments, pytest.ini/pyproject options or plugins it names")
 	}
+	if out.Crash == nil && !out.NoTests {
+		out.Crash = python.CutShort(st, exit, p.rec.Running(""), "pytest")
+	}
 	return out
 }
 

@@ -1,11 +1,15 @@
 package unittest
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
@@ -106,7 +110,7 @@ func TestSelection(t *testing.T) {
 		{"one test", adapters.Request{Test: "tests.integration.test_integration.TestIntegration.test_service"}, []string{"tests.integration.test_integration.TestIntegration.test_service"}},
 		{"a class", adapters.Request{Test: "tests.unit.test_unit.TestUnit"}, []string{"tests.unit.test_unit.TestUnit.test_fast"}},
 		{"level", adapters.Request{Level: adapters.LevelUnit}, []string{"tests.unit.test_unit.TestUnit.test_fast"}},
-		{"all", adapters.Request{}, []string{"test_top.TestTop.test_abort", "tests.integration.test_integration.TestIntegration.test_service", "tests.unit.test_unit.TestUnit.test_fast"}},
+		{"all", adapters.Request{}, []string{"test_top.TestTop.test_abort", "test_top.TestTop.test_sleeps", "tests.integration.test_integration.TestIntegration.test_service", "tests.unit.test_unit.TestUnit.test_fast"}},
 		{"command", adapters.Request{Command: []string{"python3", "-m", "unittest", "discover", "-s", "tests/integration"}}, []string{"tests.integration.test_integration.TestIntegration.test_service"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -135,7 +139,7 @@ func TestCrash(t *testing.T) {
 	_, out, exit := run(t, root, adapters.Request{Test: "test_top.TestTop.test_abort"})
 	c := out.Crash
 	if !exit.Signaled || c == nil || c.SignalName != "SIGABRT" || !slices.Equal(c.RunningTests, []string{"test_top.TestTop.test_abort"}) ||
-		!strings.Contains(c.Message, "at test_top.py:8 (test_abort)") {
+		!strings.Contains(c.Message, "at test_top.py:9 (test_abort)") {
 		t.Errorf("exit %+v, crash %+v", exit, c)
 	}
 }
@@ -175,5 +179,40 @@ func TestDetect(t *testing.T) {
 		if d := New().Detect(adapters.Request{ProjectRoot: tc.root, Command: tc.cmd}); d.Confidence != tc.want {
 			t.Errorf("%s: confidence %d (%s), want %d", tc.name, d.Confidence, d.Hint, tc.want)
 		}
+	}
+}
+
+// TestCancelLeavesNoProcess stops a run as the runner does (SIGTERM to
+// its process group) while a test sleeps: the test is named while it
+// runs, stays running, and nothing is left.
+func TestCancelLeavesNoProcess(t *testing.T) {
+	root := fixture(t, "pkg")
+	t.Setenv("STROBE_FIXTURE_SLEEP", "1")
+	rec := adapters.NewRecorder()
+	plan, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root, Test: "test_top.TestTop.test_sleeps"}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
+	cmd.Dir, cmd.Env = plan.Dir, append(os.Environ(), plan.Env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); len(rec.Running("")) == 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := rec.Running(""); !slices.Equal(got, []string{"test_top.TestTop.test_sleeps"}) {
+		t.Fatalf("running %q, want the sleeping test", got)
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	cmd.Wait()
+	out := plan.Parser.Finish(report.Exit{Signaled: true, Signal: int(syscall.SIGTERM), Code: 143, StoppedBy: report.StoppedCancelled})
+	plan.Parser.(adapters.Closer).Close()
+	if out.Crash != nil {
+		t.Errorf("crash %+v for a run strobe stopped", out.Crash)
+	}
+	if syscall.Kill(-cmd.Process.Pid, 0) == nil {
+		t.Error("processes of the run's group remain")
 	}
 }

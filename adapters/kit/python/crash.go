@@ -2,6 +2,7 @@ package python
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -71,4 +72,20 @@ func (f *Fatal) Crash(exit report.Exit, running []string) *report.Crash {
 	}
 	c.Message = msg
 	return c
+}
+
+// CutShort is a session that ended, without a signal, before it said it
+// was done: something called os._exit() in a test (pytest-timeout's
+// thread method does, after dumping the stacks). The tests running then
+// are the suspects. nil when the session finished or never began.
+func CutShort(st State, exit report.Exit, running []string, framework string) *report.Crash {
+	if !st.Hello || st.Done || !exit.Exited {
+		return nil
+	}
+	msg := fmt.Sprintf("%s ended (exit %d) before its session finished", framework, exit.Code)
+	if len(running) > 0 {
+		msg += ", inside " + running[0] + ": a call to os._exit() or a timeout plugin that ends the process"
+	}
+	return &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, RunningTests: running,
+		Indicators: []string{"python_session_cut_short"}, Message: msg}
 }
