@@ -1,0 +1,91 @@
+package python
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"strobe/adapters/kit"
+	"strobe/report"
+)
+
+// Fatal reads an interpreter's dying words on stderr: faulthandler's
+// "Fatal Python error: Segmentation fault" and the stack after it (pytest
+// enables faulthandler; strobe's unittest runner does too), so that a
+// crash names where in the project it happened.
+type Fatal struct {
+	Root  string
+	error string // "Fatal Python error: …"
+	at    string // the first frame of the dump in the project
+}
+
+var fatalPrefix = []byte("Fatal Python error: ")
+
+// frameLine is a frame of faulthandler's dump: `  File "/p/t.py", line 10 in f`.
+var frameLine = regexp.MustCompile(`^\s+File "([^"]+)", line (\d+) in (.+)$`)
+
+// Line reads one stderr line.
+func (f *Fatal) Line(b []byte) {
+	if f.error == "" {
+		if bytes.HasPrefix(b, fatalPrefix) {
+			f.error = kit.Clip(string(b))
+		}
+		return
+	}
+	if f.at == "" {
+		f.at = f.frameAt(b)
+	}
+}
+
+// frameAt is a frame line's "file:line (function)" when the file is the
+// project's, "" otherwise.
+func (f *Fatal) frameAt(b []byte) string {
+	m := frameLine.FindSubmatch(b)
+	if m == nil || f.Root == "" || !filepath.IsAbs(string(m[1])) {
+		return ""
+	}
+	rel, ok := kit.Rel(f.Root, string(m[1]))
+	if !ok || strings.Contains(rel, "site-packages") {
+		return ""
+	}
+	return rel + ":" + string(m[2]) + " (" + string(m[3]) + ")"
+}
+
+// Crash is an interpreter that died of a signal: a test that called
+// os.abort() or crashed it (a segfault in C code), with the tests that
+// were running.
+func (f *Fatal) Crash(exit report.Exit, running []string) *report.Crash {
+	sig := kit.ExitSignal(exit)
+	c := &report.Crash{Type: kit.CrashType(sig), Signal: exit.Signal, SignalName: sig, ExitCode: exit.Code,
+		RunningTests: running, Indicators: []string{"python_process_signaled"}}
+	msg := "the Python process died of " + sig
+	if len(running) > 0 {
+		msg += " in " + running[0]
+	}
+	if f.at != "" {
+		msg += " at " + f.at
+	}
+	if f.error != "" {
+		msg += " (" + f.error + ")"
+	}
+	c.Message = msg
+	return c
+}
+
+// CutShort is a session that ended, without a signal, before it said it
+// was done: something called os._exit() in a test (pytest-timeout's
+// thread method does, after dumping the stacks). The tests running then
+// are the suspects. nil when the session finished or never began.
+func CutShort(st State, exit report.Exit, running []string, framework string) *report.Crash {
+	if !st.Hello || st.Done || !exit.Exited {
+		return nil
+	}
+	msg := fmt.Sprintf("%s ended (exit %d) before its session finished", framework, exit.Code)
+	if len(running) > 0 {
+		msg += ", inside " + running[0] + ": a call to os._exit() or a timeout plugin that ends the process"
+	}
+	return &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, RunningTests: running,
+		Indicators: []string{"python_session_cut_short"}, Message: msg}
+}

@@ -1,0 +1,267 @@
+package python
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"strobe/adapters/kit/format"
+)
+
+// Event is one line of the channel strobe's Python code writes (see
+// strobe_events.py and the plugin and runner that use it).
+//
+//	hello          the channel works (pid, the framework's version)
+//	collected      n tests collected
+//	collect_error  a module that could not be collected: file, line, msg
+//	start          a test began: id, file, line (its definition)
+//	end            a test is over: id, status (passed, failed, error,
+//	               skipped, xfailed, xpassed), when (setup, call,
+//	               teardown) for failures and errors, type, msg, file,
+//	               line (the failing frame in the project), out (its
+//	               captured output), reason (skips, xfail), also (a later
+//	               error of the same test), dur (seconds)
+//	done           the session is over: exit (the framework's exit code)
+type Event struct {
+	Ev      string  `json:"ev"`
+	ID      string  `json:"id"`
+	File    string  `json:"file"`
+	Line    int     `json:"line"`
+	Status  string  `json:"status"`
+	When    string  `json:"when"`
+	Type    string  `json:"type"`
+	Msg     string  `json:"msg"`
+	Out     string  `json:"out"`
+	Reason  string  `json:"reason"`
+	Also    string  `json:"also"`
+	Dur     float64 `json:"dur"`
+	N       int     `json:"n"`
+	Exit    int     `json:"exit"`
+	PID     int     `json:"pid"`
+	Version string  `json:"version"`
+}
+
+// Decode reads one event line into e, which it clears first. The events
+// are flat objects of strings and numbers, read by hand on the hot path
+// (a start and an end per test); anything else (a null, a nested value,
+// an escape the hand reader declines) goes to encoding/json.
+func Decode(line []byte, e *Event) error {
+	*e = Event{}
+	if decodeFlat(line, e) {
+		return nil
+	}
+	*e = Event{}
+	if err := json.Unmarshal(line, e); err != nil {
+		return fmt.Errorf("reading a strobe python event: %w", err)
+	}
+	return nil
+}
+
+// decodeFlat reads a flat JSON object of string and number values,
+// declining anything else.
+func decodeFlat(b []byte, e *Event) bool {
+	var buf []byte
+	i := format.SkipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = format.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return format.SkipSpace(b, i+1) == len(b)
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return false
+		}
+		key, next, ok := format.JSONString(b, i, &buf)
+		if !ok {
+			return false
+		}
+		k := field(key) // before buf is reused
+		if k == fUnknown && foldsToField(key) {
+			return false // encoding/json matches keys without case
+		}
+		i = format.SkipSpace(b, next)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = format.SkipSpace(b, i+1)
+		if i >= len(b) {
+			return false
+		}
+		if b[i] == '"' {
+			v, next, ok := format.JSONString(b, i, &buf)
+			if !ok || !setString(e, k, v) {
+				return false
+			}
+			i = next
+		} else {
+			next := format.JSONNumber(b, i)
+			if next == i || !setNumber(e, k, b[i:next]) {
+				return false
+			}
+			i = next
+		}
+		i = format.SkipSpace(b, i)
+		if i >= len(b) {
+			return false
+		}
+		if b[i] == '}' {
+			return format.SkipSpace(b, i+1) == len(b)
+		}
+		if b[i] != ',' {
+			return false
+		}
+		i = format.SkipSpace(b, i+1)
+	}
+}
+
+// fieldKind names an event's fields for the hand decoder.
+type fieldKind int
+
+const (
+	fUnknown fieldKind = iota
+	fEv
+	fID
+	fFile
+	fLine
+	fStatus
+	fWhen
+	fType
+	fMsg
+	fOut
+	fReason
+	fAlso
+	fDur
+	fN
+	fExit
+	fPID
+	fVersion
+)
+
+func field(k []byte) fieldKind {
+	switch string(k) { // no allocation: the compiler compares in place
+	case "ev":
+		return fEv
+	case "id":
+		return fID
+	case "file":
+		return fFile
+	case "line":
+		return fLine
+	case "status":
+		return fStatus
+	case "when":
+		return fWhen
+	case "type":
+		return fType
+	case "msg":
+		return fMsg
+	case "out":
+		return fOut
+	case "reason":
+		return fReason
+	case "also":
+		return fAlso
+	case "dur":
+		return fDur
+	case "n":
+		return fN
+	case "exit":
+		return fExit
+	case "pid":
+		return fPID
+	case "version":
+		return fVersion
+	}
+	return fUnknown
+}
+
+var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version"}
+
+func foldsToField(k []byte) bool {
+	for _, f := range fieldNames {
+		if strings.EqualFold(string(k), f) {
+			return true
+		}
+	}
+	return false
+}
+
+// words are the values most events repeat, kept as constants so that
+// decoding them allocates nothing.
+var words = map[string]string{}
+
+func init() {
+	for _, w := range []string{"start", "end", "hello", "collected", "collect_error", "done",
+		"passed", "failed", "error", "skipped", "xfailed", "xpassed", "setup", "call", "teardown", "AssertionError"} {
+		words[w] = w
+	}
+}
+
+func word(v []byte) string {
+	if w, ok := words[string(v)]; ok {
+		return w
+	}
+	return string(v)
+}
+
+func setString(e *Event, k fieldKind, v []byte) bool {
+	switch k {
+	case fEv:
+		e.Ev = word(v)
+	case fID:
+		e.ID = string(v)
+	case fFile:
+		e.File = string(v)
+	case fStatus:
+		e.Status = word(v)
+	case fWhen:
+		e.When = word(v)
+	case fType:
+		e.Type = word(v)
+	case fMsg:
+		e.Msg = string(v)
+	case fOut:
+		e.Out = string(v)
+	case fReason:
+		e.Reason = string(v)
+	case fAlso:
+		e.Also = string(v)
+	case fVersion:
+		e.Version = string(v)
+	case fUnknown:
+	default:
+		return false // a number field given a string: encoding/json says what it makes of it
+	}
+	return true
+}
+
+func setNumber(e *Event, k fieldKind, v []byte) bool {
+	switch k {
+	case fDur:
+		f, err := strconv.ParseFloat(string(v), 64)
+		e.Dur = f
+		return err == nil
+	case fUnknown:
+		return true
+	}
+	n, err := strconv.Atoi(string(v))
+	if err != nil {
+		return false
+	}
+	switch k {
+	case fLine:
+		e.Line = n
+	case fN:
+		e.N = n
+	case fExit:
+		e.Exit = n
+	case fPID:
+		e.PID = n
+	default:
+		return false
+	}
+	return true
+}

@@ -1,0 +1,115 @@
+// Package python is what strobe's Python adapters (pytest, unittest) share:
+// finding the project's interpreter, the private directory that holds the
+// Python code strobe ships (written at Plan, removed when the run is over),
+// and the event channel that code writes: its decoder and its mapping into
+// the Recorder.
+//
+// The events go to a file of their own that strobe tails, never to stdout
+// or stderr: a test's print() cannot corrupt them, a crash keeps what was
+// written, and the runner needs no file descriptor of ours (a Plan is an
+// argv and an environment; the runner owns the process).
+package python
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"strobe/adapters/kit"
+	"strobe/internal/shell"
+)
+
+//go:embed strobe_events.py
+var eventsModule []byte
+
+// Interpreter is the Python a project's tests run with.
+type Interpreter struct {
+	// Path is the program to run: absolute, or as found on PATH.
+	Path string
+	// Shown is how a person would type it in the project's directory
+	// (.venv/bin/python, python3), for rerun commands and hints.
+	Shown string
+}
+
+// FindInterpreter picks the project's own interpreter: its .venv or venv,
+// then the active $VIRTUAL_ENV (from the client's environment), then
+// python3 (or python) on the client's PATH. Tests must import what the
+// project installed, so the project's venv comes before anything on PATH.
+func FindInterpreter(root string, env []string) (Interpreter, error) {
+	for _, dir := range []string{".venv", "venv"} {
+		if p := filepath.Join(root, dir, "bin", "python"); kit.FileExists(p) {
+			return Interpreter{Path: p, Shown: dir + "/bin/python"}, nil
+		}
+	}
+	if v := kit.EnvValue(env, "VIRTUAL_ENV"); v != "" {
+		if p := filepath.Join(v, "bin", "python"); kit.FileExists(p) {
+			return Interpreter{Path: p, Shown: p}, nil
+		}
+	}
+	for _, name := range []string{"python3", "python"} {
+		if p, err := shell.LookPath(name, env); err == nil {
+			return Interpreter{Path: p, Shown: name}, nil
+		}
+	}
+	return Interpreter{}, errors.New("no python3 on PATH and no .venv or venv in the project")
+}
+
+// HasModule says whether the interpreter can import module, without
+// importing it (find_spec): tens of milliseconds, not the module's import.
+func (in Interpreter) HasModule(ctx context.Context, dir string, env []string, module string) (bool, error) {
+	code := fmt.Sprintf("import importlib.util, sys; sys.exit(0 if importlib.util.find_spec(%q) else 3)", module)
+	_, stderr, err := kit.RunTool(ctx, kit.Tool{Dir: dir, Env: env, Timeout: 15 * time.Second, MaxOutput: 4 << 10}, in.Path, "-c", code)
+	if err == nil {
+		return true, nil
+	}
+	var exit interface{ ExitCode() int }
+	if errors.As(err, &exit) && exit.ExitCode() == 3 {
+		return false, nil
+	}
+	return false, fmt.Errorf("%s could not be run: %w (%s)", in.Shown, err, strings.TrimSpace(string(stderr)))
+}
+
+// Workdir is a run's private directory: the Python modules strobe ships,
+// put first on PYTHONPATH, and the events file they write.
+type Workdir struct {
+	Dir    string
+	Events string
+}
+
+// NewWorkdir writes the shared event module and the adapter's own modules
+// (name → source) into a new temporary directory.
+func NewWorkdir(pattern string, modules map[string][]byte) (*Workdir, error) {
+	dir, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		return nil, fmt.Errorf("creating strobe's python directory: %w", err)
+	}
+	files := map[string][]byte{"strobe_events.py": eventsModule}
+	for name, src := range modules {
+		files[name] = src
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), src, 0o600); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("writing %s: %w", name, err)
+		}
+	}
+	return &Workdir{Dir: dir, Events: filepath.Join(dir, "events.jsonl")}, nil
+}
+
+// Env is what the run's environment needs: strobe's modules first on the
+// project's own PYTHONPATH, and where to write events.
+func (w *Workdir) Env(env []string) []string {
+	path := w.Dir
+	if old := kit.EnvValue(env, "PYTHONPATH"); old != "" {
+		path += string(os.PathListSeparator) + old
+	}
+	return []string{"PYTHONPATH=" + path, "STROBE_PY_EVENTS=" + w.Events}
+}
+
+// Remove deletes the directory.
+func (w *Workdir) Remove() error { return os.RemoveAll(w.Dir) }

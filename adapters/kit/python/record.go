@@ -1,0 +1,167 @@
+package python
+
+import (
+	"strings"
+	"sync"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/report"
+)
+
+// Mapper records events into a run's Recorder. Tests are named by their
+// id (pytest's node id, unittest's dotted id), in the suite "".
+type Mapper struct {
+	Rec *adapters.Recorder
+	// Rerun makes the command that runs one test again.
+	Rerun func(id string) string
+
+	mu        sync.Mutex
+	hello     bool
+	done      bool
+	exit      int
+	collected int
+	errors    []report.BuildError
+	defs      map[string]location // where each running test is defined
+	bad       int                 // lines that were not events
+}
+
+type location struct {
+	file string
+	line int
+}
+
+// State is what the events said beyond the tests themselves.
+type State struct {
+	// Hello says the channel worked: strobe's code loaded.
+	Hello bool
+	// Done says the session ended in order, with Exit its exit code.
+	Done bool
+	Exit int
+	// Collected counts the tests collected (0 when not said).
+	Collected int
+	// CollectErrors are the modules that could not be imported.
+	CollectErrors []report.BuildError
+	// Unreadable counts lines that were not events.
+	Unreadable int
+}
+
+// State returns what the events said so far.
+func (m *Mapper) State() State {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return State{Hello: m.hello, Done: m.done, Exit: m.exit, Collected: m.collected,
+		CollectErrors: append([]report.BuildError(nil), m.errors...), Unreadable: m.bad}
+}
+
+// Line decodes one line of the channel and records it.
+func (m *Mapper) Line(line []byte, e *Event) {
+	if len(line) == 0 {
+		return
+	}
+	if err := Decode(line, e); err != nil {
+		m.mu.Lock()
+		m.bad++
+		m.mu.Unlock()
+		return
+	}
+	m.Handle(e)
+}
+
+// Handle records one event.
+func (m *Mapper) Handle(e *Event) {
+	switch e.Ev {
+	case "start":
+		m.mu.Lock()
+		if m.defs == nil {
+			m.defs = map[string]location{}
+		}
+		m.defs[e.ID] = location{e.File, e.Line}
+		m.mu.Unlock()
+		m.Rec.Start("", e.ID)
+	case "end":
+		m.end(e)
+	case "hello":
+		m.mu.Lock()
+		m.hello = true
+		m.mu.Unlock()
+	case "collected":
+		m.mu.Lock()
+		m.collected = e.N
+		m.mu.Unlock()
+	case "collect_error":
+		m.mu.Lock()
+		m.errors = append(m.errors, report.BuildError{File: e.File, Line: max(e.Line, 0), Message: kit.Clip(e.Msg)})
+		m.mu.Unlock()
+	case "done":
+		m.mu.Lock()
+		m.done, m.exit = true, e.Exit
+		m.mu.Unlock()
+	}
+}
+
+func (m *Mapper) end(e *Event) {
+	m.mu.Lock()
+	def, ok := m.defs[e.ID]
+	delete(m.defs, e.ID)
+	m.mu.Unlock()
+	if e.Out != "" {
+		m.Rec.Output("", e.ID, e.Out)
+	}
+	d := kit.DurationOf(e.Dur)
+	switch e.Status {
+	case "passed":
+		m.Rec.End("", e.ID, report.TestPassed, d, nil)
+	case "xpassed":
+		m.Rec.Output("", e.ID, note("XPASS", e.Reason))
+		m.Rec.End("", e.ID, report.TestPassed, d, nil)
+	case "skipped":
+		m.Rec.Output("", e.ID, note("skipped", e.Reason))
+		m.Rec.End("", e.ID, report.TestSkipped, d, nil)
+	case "xfailed":
+		m.Rec.Output("", e.ID, note("xfail", e.Reason))
+		m.Rec.End("", e.ID, report.TestSkipped, d, nil)
+	default: // failed, error, and anything newer: never a pass
+		f := &report.Failure{File: e.File, Line: max(e.Line, 0), Message: Message(e)}
+		if f.File == "" && ok {
+			f.File, f.Line = def.file, def.line
+		}
+		if m.Rerun != nil {
+			f.Rerun = m.Rerun(e.ID)
+		}
+		m.Rec.End("", e.ID, report.TestFailed, d, f)
+	}
+}
+
+func note(what, reason string) string {
+	if reason == "" {
+		return what + "\n"
+	}
+	return what + ": " + reason + "\n"
+}
+
+// Message is a failure's text: the assertion as the framework wrote it
+// (pytest's rewritten `assert 9 == 10` and its `where` lines), any other
+// exception as `Type: message`, an error outside the test's own body
+// (a fixture, setUp, tearDown) said as such, then any later error.
+func Message(e *Event) string {
+	msg := strings.TrimRight(e.Msg, "\n")
+	if e.Type != "" && e.Type != "AssertionError" {
+		if msg == "" {
+			msg = e.Type
+		} else {
+			msg = e.Type + ": " + msg
+		}
+	}
+	if e.Status == "error" {
+		when := e.When
+		if when == "" {
+			when = "the test's fixtures"
+		}
+		msg = "error in " + when + ": " + msg
+	}
+	if e.Also != "" {
+		msg += "\n" + e.Also
+	}
+	return kit.Clip(msg)
+}

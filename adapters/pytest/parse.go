@@ -1,0 +1,292 @@
+package pytest
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/adapters/kit/python"
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// pytest's exit codes (pytest.ExitCode).
+const (
+	exitOK          = 0
+	exitFailed      = 1
+	exitInterrupted = 2
+	exitInternal    = 3
+	exitUsage       = 4
+	exitNoTests     = 5
+)
+
+// maxKept bounds what the parser keeps of pytest's own output: the stderr
+// lines that explain an error exit, and the summary lines read when the
+// plugin did not load.
+const (
+	maxErrLines     = 20
+	maxSummaryLines = 10000
+)
+
+// parser reads the plugin's events (from the stream's goroutine) and
+// pytest's own output (from Line).
+type parser struct {
+	rec    *adapters.Recorder
+	root   string
+	test   string
+	level  adapters.Level
+	wd     *python.Workdir
+	stream *python.Stream
+	m      *python.Mapper
+	prefix []string
+
+	mu       sync.Mutex        // Line and Finish against Close
+	errLines []string          // stderr, first lines
+	fatal    python.Fatal      // faulthandler's dying words
+	summary  []string          // FAILED/ERROR lines, for the fallback
+	counts   string            // the closing "== 1 failed, 2 passed in 0.1s ==" line
+	section  string            // the failure section being read: "test_fail", "TestC.test_m"
+	locs     map[string]string // section → its last "file.py:12: Error" location
+	closed   bool
+}
+
+func newParser(rec *adapters.Recorder, req adapters.Request, wd *python.Workdir, prefix []string) *parser {
+	p := &parser{rec: rec, root: req.ProjectRoot, test: req.Test, level: req.Level, wd: wd, prefix: prefix}
+	p.fatal.Root = req.ProjectRoot
+	p.m = &python.Mapper{Rec: rec, Rerun: p.rerun}
+	if wd != nil {
+		p.stream = python.Follow(wd.Events, p.m)
+	}
+	return p
+}
+
+// rerun is the pasteable command for one test: the interpreter and
+// pytest as the run called them, and the node id.
+func (p *parser) rerun(id string) string {
+	return shell.Join(append(append([]string{}, p.prefix...), id))
+}
+
+func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if s == adapters.Stderr {
+		p.fatal.Line(b)
+		if len(p.errLines) < maxErrLines {
+			p.errLines = append(p.errLines, kit.Clip(string(b)))
+		}
+		return
+	}
+	// Only the lines the fallback reads are kept, found by their first
+	// byte: the hot path costs a comparison or two per line.
+	if len(b) == 0 {
+		return
+	}
+	if b[0] == '_' && bytes.HasSuffix(b, []byte("_")) {
+		name := strings.Trim(string(b), "_ ")
+		name = strings.TrimPrefix(strings.TrimPrefix(name, "ERROR at setup of "), "ERROR at teardown of ")
+		p.section = name
+		return
+	}
+	if p.section != "" && len(b) < 500 && b[0] != ' ' && bytes.Contains(b, []byte(".py:")) && len(p.locs) < maxSummaryLines {
+		if m := sectionLoc.FindSubmatch(b); m != nil {
+			if p.locs == nil {
+				p.locs = map[string]string{}
+			}
+			p.locs[p.section] = string(m[1])
+			return
+		}
+	}
+	switch {
+	case b[0] != 'F' && b[0] != 'E' && b[0] != '=':
+		return
+	case bytes.HasPrefix(b, []byte("FAILED ")) || bytes.HasPrefix(b, []byte("ERROR ")):
+		if len(p.summary) < maxSummaryLines {
+			p.summary = append(p.summary, kit.Clip(string(b)))
+		}
+	case b[0] == '=' && countsLine.Match(b):
+		p.counts = string(b)
+	}
+}
+
+// countsLine is pytest's closing line: `=== 1 failed, 2 passed in 0.12s ===`.
+// sectionLoc is the location line that ends a failure's traceback in
+// pytest's report: `tests/test_x.py:14: AssertionError`.
+var sectionLoc = regexp.MustCompile(`^([^\s:]+\.py:\d+): [A-Za-z_][\w.]*$`)
+
+var countsLine = regexp.MustCompile(`^=+ .*\b\d+ (passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?)\b.* in [0-9.]+s`)
+
+func (p *parser) Finish(exit report.Exit) adapters.Outcome {
+	p.stopStream()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := p.m.State()
+	var out adapters.Outcome
+	if st.Unreadable > 0 {
+		out.Indicators = append(out.Indicators, "unreadable_test_events")
+	}
+	if !st.Hello {
+		p.fallback(&out)
+	}
+	if exit.StoppedBy != "" {
+		// strobe stopped it: the tests running stay running.
+		return out
+	}
+	if len(st.CollectErrors) > 0 {
+		out.BuildFailed = true
+		out.BuildErrors = st.CollectErrors
+		return out
+	}
+	if exit.Signaled {
+		out.Crash = p.fatal.Crash(exit, p.rec.Running(""))
+		return out
+	}
+	switch exit.Code {
+	case exitNoTests:
+		if p.countsFailed() {
+			break
+		}
+		out.NoTests = true
+		out.Project = &report.Project{Language: "python", BuildSystem: "pytest", TestFiles: TestFiles(p.root, 20)}
+		out.Hint = joinHint(out.Hint, p.noTestsHint())
+	case exitInterrupted:
+		out.Crash = &report.Crash{Type: report.CrashInterrupted, ExitCode: exit.Code, Indicators: []string{"pytest_interrupted"},
+			Message: p.errorMessage("pytest was interrupted (exit 2)")}
+	case exitInternal:
+		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"pytest_internal_error"},
+			Message: p.errorMessage("pytest stopped on an internal error (exit 3)")}
+	case exitUsage:
+		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"pytest_usage_error"},
+			Message: p.errorMessage("pytest rejected its command line or configuration (exit 4)")}
+		out.Hint = joinHint(out.Hint, "pytest did not run the tests: fix the arguments, pytest.ini/pyproject options or plugins it names")
+	}
+	if out.Crash == nil && !out.NoTests {
+		out.Crash = python.CutShort(st, exit, p.rec.Running(""), "pytest")
+	}
+	return out
+}
+
+func (p *parser) errorMessage(what string) string {
+	if len(p.errLines) == 0 {
+		return what
+	}
+	return kit.Clip(what + ": " + strings.Join(p.errLines, "\n"))
+}
+
+func (p *parser) noTestsHint() string {
+	return kit.NoTestsHint{
+		Test:  fmt.Sprintf("no test matched %q: `%s --collect-only -q` lists the node ids", p.test, shell.Join(p.prefix)),
+		Level: fmt.Sprintf("no %s tests: by convention they live in tests/%s/, or are marked @pytest.mark.%s", p.level, p.level, p.level),
+		All:   "pytest collected no tests: test files are test_*.py or *_test.py, functions test_*, classes Test* (check testpaths and python_files in the pytest configuration)",
+	}.For(p.test, p.level)
+}
+
+// countsFailed says whether pytest's closing line counts failures or
+// errors (read when the plugin did not load).
+func (p *parser) countsFailed() bool {
+	return p.counts != "" && (strings.Contains(p.counts, " failed") || strings.Contains(p.counts, " error"))
+}
+
+// fallback reads pytest's own output when the plugin sent nothing: its
+// short summary names each failed test and its message, its closing line
+// counts the rest.
+func (p *parser) fallback(out *adapters.Outcome) {
+	out.Hint = "strobe's pytest plugin did not load (" + p.pluginError() + "): results were read from pytest's own output (its short summary and failure sections)"
+	out.Indicators = append(out.Indicators, "pytest_plugin_not_loaded")
+	for _, l := range p.summary {
+		status, rest, _ := strings.Cut(l, " ")
+		id, msg, _ := strings.Cut(rest, " - ")
+		if id == "" {
+			continue
+		}
+		if status == "ERROR" {
+			msg = "error: " + msg
+		}
+		f := &report.Failure{Message: msg, Rerun: p.rerun(id)}
+		f.File, _, _ = strings.Cut(id, "::")
+		if file, line, ok := p.sectionLocation(id); ok {
+			f.File, f.Line = file, line
+		}
+		p.rec.End("", id, report.TestFailed, 0, f)
+	}
+	if p.counts != "" {
+		out.Summary = summaryOf(p.counts)
+		// The tests that passed or were skipped are only counted: the
+		// counts win over the failures recorded.
+		out.Unread = max(out.Summary.Passed+out.Summary.Skipped, 1)
+	}
+}
+
+// sectionLocation is where the failure section of a test located it: a
+// section is named by the node id's part after the file, with dots.
+func (p *parser) sectionLocation(id string) (string, int, bool) {
+	_, name, ok := strings.Cut(id, "::")
+	if !ok {
+		return "", 0, false
+	}
+	loc, ok := p.locs[strings.ReplaceAll(name, "::", ".")]
+	if !ok {
+		return "", 0, false
+	}
+	i := strings.LastIndexByte(loc, ':')
+	line, err := strconv.Atoi(loc[i+1:])
+	return loc[:i], line, err == nil
+}
+
+func (p *parser) pluginError() string {
+	for _, l := range p.errLines {
+		if strings.Contains(l, "strobe_plugin") || strings.Contains(l, "Error") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return "it wrote no events"
+}
+
+var countWord = regexp.MustCompile(`(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)`)
+
+// summaryOf reads pytest's closing counts.
+func summaryOf(line string) *report.Summary {
+	s := &report.Summary{}
+	for _, m := range countWord.FindAllStringSubmatch(line, -1) {
+		n, _ := strconv.Atoi(m[1])
+		switch m[2] {
+		case "passed", "xpassed":
+			s.Passed += n
+		case "failed", "error", "errors":
+			s.Failed += n
+		case "skipped", "xfailed":
+			s.Skipped += n
+		}
+	}
+	return s
+}
+
+func joinHint(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func (p *parser) stopStream() {
+	if p.stream != nil {
+		p.stream.Stop()
+	}
+}
+
+// Close stops the events' reader and removes the plugin's directory:
+// after Finish, or instead of it when pytest never started.
+func (p *parser) Close() error {
+	p.stopStream()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || p.wd == nil {
+		return nil
+	}
+	p.closed = true
+	return p.wd.Remove()
+}

@@ -1,0 +1,234 @@
+// Package pytest runs Python tests with pytest, through a small plugin
+// strobe ships and loads itself: nothing for the user to install.
+package pytest
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/adapters/kit/python"
+	"strobe/internal/shell"
+)
+
+//go:embed strobe_plugin.py
+var plugin []byte
+
+// pytestAdapter runs `python -m pytest -p strobe_plugin [SELECTION]` with
+// the project's own interpreter (.venv, venv, $VIRTUAL_ENV, else python3 on
+// the client's PATH), the plugin's directory first on PYTHONPATH.
+//
+// The plugin writes one JSON line per event to a file of its own, which
+// the parser tails (kit/python): a test's start while it runs, its outcome
+// with the failing frame in the project, the assertion as pytest rewrote
+// it, the exception, its captured output. pytest's own output stays as it
+// is, for the person reading the raw log, and is read only when the plugin
+// did not load: then the `FAILED`/`ERROR` short summary lines and the
+// closing counts are the results, and the hint says so.
+//
+// Selection: a test is a node id (`tests/test_x.py::TestC::test_y[p]`), a
+// file or directory, or else a -k expression. Levels are directories first:
+// tests/unit, tests/integration, tests/e2e (or test/…) when the project has
+// them; otherwise the markers unit, integration and e2e (-m).
+//
+// A given `pytest …` or `python -m pytest …` command runs as given, with
+// the plugin added after `pytest`.
+type pytestAdapter struct{}
+
+// New returns the pytest adapter.
+func New() adapters.Adapter { return pytestAdapter{} }
+
+func (pytestAdapter) Name() string { return "pytest" }
+
+// Confidences: a command or a pytest configuration is as sure as cargo's
+// Cargo.toml; conftest.py nearly; test files alone could be unittest's.
+const (
+	confCommand = 95
+	confConfig  = 90
+	confConftst = 85
+	confFiles   = 60
+)
+
+func (a pytestAdapter) Detect(req adapters.Request) adapters.Detection {
+	if len(req.Command) > 0 {
+		if pytestIndex(req.Command) >= 0 {
+			return adapters.Detection{Confidence: confCommand, Hint: "the command runs pytest"}
+		}
+		return adapters.Detection{}
+	}
+	if what := pytestConfig(req.ProjectRoot); what != "" {
+		return adapters.Detection{Confidence: confConfig, Hint: "pytest configured in " + what}
+	}
+	if kit.FileExists(filepath.Join(req.ProjectRoot, "conftest.py")) {
+		return adapters.Detection{Confidence: confConftst, Hint: "conftest.py found"}
+	}
+	files := TestFiles(req.ProjectRoot, 1)
+	if len(files) == 0 {
+		return adapters.Detection{}
+	}
+	// Test files alone: unittest's too. pytest runs unittest tests well,
+	// but only where it is installed.
+	in, err := python.FindInterpreter(req.ProjectRoot, req.Env)
+	if err != nil {
+		return adapters.Detection{Hint: "pytest: Python test files found but " + err.Error()}
+	}
+	if ok, _ := in.HasModule(context.Background(), req.ProjectRoot, req.Env, "pytest"); !ok {
+		return adapters.Detection{Hint: "pytest: Python test files found (" + files[0] + ") but pytest is not installed for " + in.Shown}
+	}
+	return adapters.Detection{Confidence: confFiles, Hint: "Python test files found (" + files[0] + "), run with pytest"}
+}
+
+// pytestIndex is the index of the word that names pytest in a command
+// (`pytest`, `py.test`, or the module after `python -m`), -1 if none.
+func pytestIndex(cmd []string) int {
+	base := filepath.Base(cmd[0])
+	if base == "pytest" || base == "py.test" {
+		return 0
+	}
+	if strings.HasPrefix(base, "python") && len(cmd) > 2 && cmd[1] == "-m" && cmd[2] == "pytest" {
+		return 2
+	}
+	return -1
+}
+
+// pytestConfig names the file that configures pytest, "" if none.
+func pytestConfig(root string) string {
+	if kit.FileExists(filepath.Join(root, "pytest.ini")) || kit.FileExists(filepath.Join(root, ".pytest.ini")) {
+		return "pytest.ini"
+	}
+	for _, c := range []struct{ file, section string }{
+		{"pyproject.toml", "[tool.pytest.ini_options]"},
+		{"pyproject.toml", "[tool.pytest]"},
+		{"setup.cfg", "[tool:pytest]"},
+		{"tox.ini", "[pytest]"},
+	} {
+		if hasSection(filepath.Join(root, c.file), c.section) {
+			return c.file
+		}
+	}
+	return ""
+}
+
+// hasSection says whether an INI or TOML file has a line that is section.
+func hasSection(path, section string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == section {
+			return true
+		}
+	}
+	return false
+}
+
+// TestFiles lists up to limit of the project's Python test files
+// (test_*.py, *_test.py), project-relative, in a bounded walk that skips
+// virtual environments and caches.
+func TestFiles(root string, limit int) []string {
+	var files []string
+	kit.WalkLimited(root, 4, func(path string, d fs.DirEntry) {
+		name := d.Name()
+		if len(files) < limit && strings.HasSuffix(name, ".py") && (strings.HasPrefix(name, "test_") || strings.HasSuffix(name, "_test.py")) {
+			files = append(files, kit.ProjectPath(root, path))
+		}
+	}, skipDir)
+	return files
+}
+
+func skipDir(name string) bool {
+	switch name {
+	case "venv", "node_modules", "__pycache__", "site-packages", "build", "dist":
+		return true
+	}
+	return false
+}
+
+func (a pytestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	argv, prefix, err := a.command(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	wd, err := python.NewWorkdir("strobe-pytest-*", map[string][]byte{"strobe_plugin.py": plugin})
+	if err != nil {
+		return nil, err
+	}
+	p := newParser(rec, req, wd, prefix)
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: wd.Env(req.Env), Parser: p}, nil
+}
+
+// command is the argv to run and the words a rerun starts with.
+func (pytestAdapter) command(ctx context.Context, req adapters.Request) (argv, prefix []string, err error) {
+	if len(req.Command) > 0 {
+		i := pytestIndex(req.Command)
+		if i < 0 {
+			return nil, nil, adapters.Usagef("the command does not run pytest (%s): use `python -m pytest …` or `pytest …`, or another --framework", shell.Join(req.Command))
+		}
+		if req.Test != "" || req.Level != adapters.LevelAll {
+			return nil, nil, adapters.Usagef("a pytest command selects its own tests: put the test or level in the command, or leave --command out")
+		}
+		prefix = req.Command[:i+1]
+		argv = append(append(append([]string{}, prefix...), "-p", "strobe_plugin"), req.Command[i+1:]...)
+		return argv, prefix, nil
+	}
+	in, err := python.FindInterpreter(req.ProjectRoot, req.Env)
+	if err != nil {
+		return nil, nil, &adapters.UsageError{Msg: "cannot run pytest: " + err.Error(), Framework: "pytest",
+			Hint: "install Python 3 or create the project's virtual environment (python3 -m venv .venv)"}
+	}
+	ok, err := in.HasModule(ctx, req.ProjectRoot, req.Env, "pytest")
+	if err != nil {
+		return nil, nil, &adapters.UsageError{Msg: "cannot run pytest: " + err.Error(), Framework: "pytest", Hint: "check that " + in.Shown + " runs"}
+	}
+	if !ok {
+		return nil, nil, &adapters.UsageError{Msg: "pytest is not installed for " + in.Shown, Framework: "pytest",
+			Hint: "install it: " + shell.Join([]string{in.Shown, "-m", "pip", "install", "pytest"})}
+	}
+	prefix = []string{in.Path, "-m", "pytest"}
+	argv = append(append([]string{}, prefix...), "-p", "strobe_plugin")
+	argv = append(argv, selection(req)...)
+	return argv, []string{in.Shown, "-m", "pytest"}, nil
+}
+
+// selection is the arguments that pick a test or a level.
+func selection(req adapters.Request) []string {
+	if req.Test != "" {
+		file, _, _ := strings.Cut(req.Test, "::")
+		if strings.Contains(req.Test, "::") || strings.HasSuffix(file, ".py") || dirExists(filepath.Join(req.ProjectRoot, file)) {
+			return []string{req.Test}
+		}
+		return []string{"-k", req.Test}
+	}
+	if req.Level == adapters.LevelAll {
+		return nil
+	}
+	if dir := LevelDir(req.ProjectRoot, req.Level); dir != "" {
+		return []string{dir}
+	}
+	return []string{"-m", string(req.Level)}
+}
+
+// LevelDir is the project's directory for a level (tests/unit, test/unit),
+// "" when it has none.
+func LevelDir(root string, l adapters.Level) string {
+	for _, top := range []string{"tests", "test"} {
+		if d := top + "/" + string(l); dirExists(filepath.Join(root, d)) {
+			return d
+		}
+	}
+	return ""
+}
+
+func dirExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}

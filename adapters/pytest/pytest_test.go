@@ -1,0 +1,477 @@
+package pytest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+// fixture copies testdata/fixtures/name into a temporary directory, so
+// that pytest's caches never land in the repository, and returns it.
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	requirePytest(t)
+	dst := filepath.Join(t.TempDir(), name)
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", "fixtures", name))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// requirePytest skips (fails under CI) without python3 and pytest.
+func requirePytest(t *testing.T) {
+	t.Helper()
+	py := testutil.RequireTool(t, "python3")
+	requireModules(t, py, "pytest")
+}
+
+func requireModules(t *testing.T, py string, modules ...string) {
+	t.Helper()
+	for _, m := range modules {
+		if err := exec.Command(py, "-c", "import "+m).Run(); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("python3 cannot import %s: .ci/run must pip install it", m)
+			}
+			t.Skipf("python3 cannot import %s", m)
+		}
+	}
+}
+
+func normalise(rec *adapters.Recorder, out adapters.Outcome, root string) adapterstest.Result {
+	return adapterstest.Normalise(rec, out, func(s string) string { return strings.ReplaceAll(s, root, "{{ROOT}}") })
+}
+
+func run(t *testing.T, root string, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {
+	t.Helper()
+	req.ProjectRoot = root
+	return adapterstest.RunReal(t, New(), req)
+}
+
+func TestBasic(t *testing.T) {
+	root := fixture(t, "basic")
+	rec, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != exitFailed {
+		t.Errorf("exit %+v, want pytest's 1", exit)
+	}
+	adapterstest.Golden(t, "basic", normalise(rec, out, root))
+
+	tests := rec.Tests()
+	want := map[string]struct {
+		status report.TestStatus
+		file   string
+		line   int
+		msg    string
+	}{
+		"tests/unit/test_math.py::test_passes":                  {report.TestPassed, "", 0, ""},
+		"tests/unit/test_math.py::test_fails":                   {report.TestFailed, "tests/unit/test_math.py", 15, "assert 8 == 9\n +  where 8 = double(4)"},
+		"tests/unit/test_math.py::test_param[3-7]":              {report.TestFailed, "tests/unit/test_math.py", 20, "assert 6 == 7\n +  where 6 = double(3)"},
+		"tests/unit/test_math.py::test_raises":                  {report.TestFailed, "tests/unit/test_math.py", 24, "ValueError: bad value: 42"},
+		"tests/unit/test_math.py::TestGroup::test_method_fails": {report.TestFailed, "tests/unit/test_math.py", 59, "assert 1 == 2"},
+		"tests/unit/test_math.py::test_skipped":                 {report.TestSkipped, "", 0, ""},
+		"tests/unit/test_math.py::test_xfail":                   {report.TestSkipped, "", 0, ""},
+		"tests/unit/test_math.py::test_xpass":                   {report.TestPassed, "", 0, ""},
+		"tests/unit/test_math.py::test_xpass_strict":            {report.TestFailed, "tests/unit/test_math.py", 48, "[XPASS(strict)] strict"},
+		"tests/integration/test_db.py::test_needs_db":           {report.TestFailed, "tests/integration/test_db.py", 6, "error in setup: ConnectionError: database is down"},
+		"tests/integration/test_db.py::test_teardown_error":     {report.TestFailed, "tests/integration/test_db.py", 12, "error in teardown: RuntimeError: teardown broke"},
+		"tests/unit/test_math.py::test_prints_then_fails":       {report.TestFailed, "tests/unit/test_math.py", 30, "assert [1, 2, 3] == [1, 2, 4]"},
+		"tests/unit/test_math.py::TestGroup::test_method":       {report.TestPassed, "", 0, ""},
+		"tests/integration/test_db.py::test_integration_ok":     {report.TestPassed, "", 0, ""},
+		"tests/unit/test_math.py::test_param[1-2]":              {report.TestPassed, "", 0, ""},
+		"tests/unit/test_math.py::test_param[5-10]":             {report.TestPassed, "", 0, ""},
+	}
+	if len(tests) != len(want) {
+		t.Errorf("recorded %d tests, want %d", len(tests), len(want))
+	}
+	for name, w := range want {
+		got, ok := adapterstest.TestByName(tests, name)
+		if !ok {
+			t.Errorf("%s not recorded", name)
+			continue
+		}
+		if got.Status != w.status {
+			t.Errorf("%s: status %s, want %s", name, got.Status, w.status)
+		}
+		if w.status != report.TestFailed {
+			continue
+		}
+		f := got.Failure
+		if f == nil || f.File != w.file || f.Line != w.line || !strings.HasPrefix(f.Message, w.msg) {
+			t.Errorf("%s: failure %+v, want %s:%d %q", name, f, w.file, w.line, w.msg)
+			continue
+		}
+		if want := "python3 -m pytest " + shellQuoted(name); f.Rerun != want {
+			t.Errorf("%s: rerun %q, want %q", name, f.Rerun, want)
+		}
+	}
+	if got, _ := adapterstest.TestByName(tests, "tests/unit/test_math.py::test_prints_then_fails"); got.Output != "hello from stdout\nand from stderr\n" {
+		t.Errorf("captured output %q", got.Output)
+	}
+	if got, _ := adapterstest.TestByName(tests, "tests/unit/test_math.py::test_skipped"); got.Output != "skipped: not on this platform\n" {
+		t.Errorf("skip reason %q", got.Output)
+	}
+	if out.Crash != nil || out.BuildFailed || out.NoTests {
+		t.Errorf("outcome %+v for plain failures", out)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".pytest_cache")); err != nil {
+		t.Errorf("pytest did not run in the project: %v", err)
+	}
+}
+
+func shellQuoted(id string) string {
+	if strings.ContainsAny(id, "[]") {
+		return "'" + id + "'"
+	}
+	return id
+}
+
+func TestCollectionErrors(t *testing.T) {
+	root := fixture(t, "collect_error")
+	rec, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != exitInterrupted {
+		t.Errorf("exit %+v, want 2: pytest stops on collection errors", exit)
+	}
+	adapterstest.Golden(t, "collect_error", normalise(rec, out, root))
+	if !out.BuildFailed || len(out.BuildErrors) != 2 {
+		t.Fatalf("outcome %+v, want build_failed with two errors", out)
+	}
+	imp, syn := out.BuildErrors[0], out.BuildErrors[1]
+	if imp.File != "tests/test_import.py" || imp.Line != 1 || !strings.Contains(imp.Message, "No module named 'helper_that_does_not_exist'") {
+		t.Errorf("import error %+v", imp)
+	}
+	if syn.File != "tests/test_syntax.py" || syn.Line != 2 || !strings.Contains(syn.Message, "SyntaxError") || strings.Contains(syn.Message, root) {
+		t.Errorf("syntax error %+v", syn)
+	}
+}
+
+func TestNoTests(t *testing.T) {
+	root := fixture(t, "empty")
+	_, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != exitNoTests || !out.NoTests || out.Project == nil || out.Project.Language != "python" || !strings.Contains(out.Hint, "test_*.py") {
+		t.Errorf("exit %+v, outcome %+v: want no_tests with a hint", exit, out)
+	}
+	root = fixture(t, "basic")
+	_, out, _ = run(t, root, adapters.Request{Test: "tests/unit/test_math.py::test_nothing_here"})
+	if !out.NoTests && out.Crash == nil {
+		t.Errorf("a node id that matches nothing: outcome %+v", out)
+	}
+	_, out, _ = run(t, root, adapters.Request{Test: "no_such_name"})
+	if !out.NoTests || !strings.Contains(out.Hint, "no test matched") {
+		t.Errorf("-k matching nothing: outcome %+v", out)
+	}
+}
+
+func TestSelection(t *testing.T) {
+	root := fixture(t, "basic")
+	for _, tc := range []struct {
+		name string
+		req  adapters.Request
+		want []string
+	}{
+		{"node id with parameters", adapters.Request{Test: "tests/unit/test_math.py::test_param[3-7]"}, []string{"tests/unit/test_math.py::test_param[3-7]"}},
+		{"class method", adapters.Request{Test: "tests/unit/test_math.py::TestGroup::test_method"}, []string{"tests/unit/test_math.py::TestGroup::test_method"}},
+		{"a name", adapters.Request{Test: "test_integration_ok"}, []string{"tests/integration/test_db.py::test_integration_ok"}},
+		{"level by directory", adapters.Request{Level: adapters.LevelIntegration}, []string{"tests/integration/test_db.py::test_needs_db", "tests/integration/test_db.py::test_teardown_error", "tests/integration/test_db.py::test_integration_ok"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, _, _ := run(t, root, tc.req)
+			if got := names(rec); !slices.Equal(got, tc.want) {
+				t.Errorf("ran %q, want %q", got, tc.want)
+			}
+		})
+	}
+	markers := fixture(t, "markers")
+	for level, want := range map[adapters.Level]string{
+		adapters.LevelUnit: "test_levels.py::test_fast", adapters.LevelIntegration: "test_levels.py::test_service", adapters.LevelE2E: "test_levels.py::test_browser",
+	} {
+		rec, _, _ := run(t, markers, adapters.Request{Level: level})
+		if got := names(rec); !slices.Equal(got, []string{want}) {
+			t.Errorf("level %s by marker ran %q, want %s", level, got, want)
+		}
+	}
+}
+
+func names(rec *adapters.Recorder) []string {
+	var out []string
+	for _, t := range rec.Tests() {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func TestCrash(t *testing.T) {
+	root := fixture(t, "crash")
+	for _, tc := range []struct {
+		test, signal string
+		crash        report.CrashType
+	}{
+		{"test_crash.py::test_abort", "SIGABRT", report.CrashAbort},
+		{"test_segv.py::test_segfault", "SIGSEGV", report.CrashSegmentationFault},
+	} {
+		rec, out, exit := run(t, root, adapters.Request{Test: tc.test})
+		if !exit.Signaled {
+			t.Errorf("%s: exit %+v, want a signal", tc.test, exit)
+			continue
+		}
+		c := out.Crash
+		if c == nil || c.SignalName != tc.signal || c.Type != tc.crash || !slices.Equal(c.RunningTests, []string{tc.test}) || !strings.Contains(c.Message, "Fatal Python error") {
+			t.Errorf("%s: crash %+v", tc.test, c)
+		}
+		if got := rec.Running(""); !slices.Equal(got, []string{tc.test}) {
+			t.Errorf("%s: running %q", tc.test, got)
+		}
+	}
+}
+
+// TestFloodBounded: a test that prints 200 MB and fails keeps a bounded
+// output and its failure.
+func TestFloodBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 MB of output")
+	}
+	root := fixture(t, "flood")
+	t.Setenv("FLOOD_MB", "200")
+	rec, _, _ := run(t, root, adapters.Request{})
+	got, ok := adapterstest.TestByName(rec.Tests(), "test_flood.py::test_floods")
+	if !ok || got.Failure == nil || got.Failure.Line != 13 || !strings.Contains(got.Failure.Message, "after the flood") {
+		t.Fatalf("test %+v, want its failure at line 13", got.Failure)
+	}
+	if len(got.Output) > adapters.PerTestOutput+8 || !got.OutputTruncated && len(got.Output) < 1000 {
+		t.Errorf("kept %d bytes of output (truncated %v)", len(got.Output), got.OutputTruncated)
+	}
+}
+
+func TestStacksRegistered(t *testing.T) {
+	root := fixture(t, "stacks")
+	dir := t.TempDir()
+	t.Setenv("STROBE_STACKS_DIR", dir)
+	rec, _, _ := run(t, root, adapters.Request{})
+	for _, tt := range rec.Tests() {
+		if tt.Status != report.TestPassed {
+			t.Errorf("%s: %s %+v", tt.Name, tt.Status, tt.Failure)
+		}
+	}
+	if len(rec.Tests()) != 2 {
+		t.Errorf("ran %q", names(rec))
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "py-*.txt"))
+	if len(files) != 1 {
+		t.Errorf("stack files %q, want one for the one pytest process", files)
+	}
+}
+
+// TestXdistAndTimeout: pytest-xdist's workers and pytest-timeout change
+// neither the results nor who writes events; every worker registers its
+// stack dump.
+func TestXdistAndTimeout(t *testing.T) {
+	root := fixture(t, "basic")
+	requireModules(t, "python3", "xdist", "pytest_timeout")
+	stacks := t.TempDir()
+	t.Setenv("STROBE_STACKS_DIR", stacks)
+	rec, out, _ := run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "-n", "2", "--timeout", "60"}})
+	res := normalise(rec, out, root)
+	slices.SortFunc(res.Tests, func(a, b report.Test) int { return strings.Compare(a.Name, b.Name) })
+	adapterstest.Golden(t, "basic-xdist", res)
+	if f := rec.Failure("", "tests/unit/test_math.py::test_fails"); f == nil || f.Line != 15 || f.Rerun != "python3 -m pytest tests/unit/test_math.py::test_fails" {
+		t.Errorf("failure under xdist: %+v", f)
+	}
+	files, _ := filepath.Glob(filepath.Join(stacks, "py-*.txt"))
+	if len(files) != 3 {
+		t.Errorf("stack files %q, want the controller's and two workers'", files)
+	}
+
+	stacksRoot := fixture(t, "stacks")
+	rec, _, _ = run(t, stacksRoot, adapters.Request{Command: []string{"python3", "-m", "pytest", "-n", "2"}})
+	for _, tt := range rec.Tests() {
+		if tt.Status != report.TestPassed {
+			t.Errorf("under xdist, %s: %s %+v", tt.Name, tt.Status, tt.Failure)
+		}
+	}
+}
+
+// TestTimeoutFailsTheTest: pytest-timeout's own timeout is the test's
+// failure, at the line it was stuck on.
+func TestTimeoutFailsTheTest(t *testing.T) {
+	root := fixture(t, "hang")
+	requireModules(t, "python3", "pytest_timeout")
+	rec, _, _ := run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "--timeout", "1", "test_hang.py::test_sleeps"}})
+	f := rec.Failure("", "test_hang.py::test_sleeps")
+	if f == nil || f.File != "test_hang.py" || f.Line != 9 || !strings.Contains(f.Message, "Timeout") {
+		t.Errorf("failure %+v, want pytest-timeout's at test_hang.py:9", f)
+	}
+}
+
+// TestTimeoutThreadMethod: pytest-timeout's thread method ends the whole
+// process with os._exit(1) inside the test: a crash naming it, not a run
+// that "exited 1 although no test failed".
+func TestTimeoutThreadMethod(t *testing.T) {
+	root := fixture(t, "hang")
+	requireModules(t, "python3", "pytest_timeout")
+	_, out, exit := run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "--timeout", "1", "--timeout-method", "thread", "test_hang.py::test_sleeps"}})
+	c := out.Crash
+	if exit.Code != 1 || c == nil || !slices.Equal(c.RunningTests, []string{"test_hang.py::test_sleeps"}) || !slices.Contains(c.Indicators, "python_session_cut_short") {
+		t.Errorf("exit %+v, crash %+v", exit, c)
+	}
+}
+
+// TestCancelLeavesNoProcess stops a run the way the runner does (SIGTERM
+// to the process group) while a test sleeps, with xdist workers when
+// installed: no process remains, and the sleeping test stays running.
+func TestCancelLeavesNoProcess(t *testing.T) {
+	root := fixture(t, "hang")
+	rec := adapters.NewRecorder()
+	plan, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root, Test: "test_hang.py::test_sleeps"}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
+	cmd.Dir, cmd.Env = plan.Dir, append(os.Environ(), plan.Env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for len(rec.Running("")) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := rec.Running(""); !slices.Equal(got, []string{"test_hang.py::test_sleeps"}) {
+		t.Fatalf("running %q, want the sleeping test named while it runs", got)
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	cmd.Wait()
+	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	out := plan.Parser.Finish(report.Exit{Signaled: ws.Signaled(), Signal: int(ws.Signal()), Exited: ws.Exited(), Code: ws.ExitStatus(), StoppedBy: report.StoppedCancelled})
+	plan.Parser.(adapters.Closer).Close()
+	if out.Crash != nil {
+		t.Errorf("crash %+v for a run strobe stopped", out.Crash)
+	}
+	if err := syscall.Kill(-cmd.Process.Pid, 0); err == nil {
+		t.Errorf("processes of the run's group remain after SIGTERM")
+	}
+	if got := rec.Abandon(); !slices.Equal(got, []string{"test_hang.py::test_sleeps"}) {
+		t.Errorf("abandoned %q", got)
+	}
+}
+
+func TestMissingPytest(t *testing.T) {
+	py := testutil.RequireTool(t, "python3")
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".venv", "bin"), 0o755)
+	// A venv's python that sees no site-packages: pytest is not there.
+	os.WriteFile(filepath.Join(root, ".venv", "bin", "python"), []byte("#!/bin/sh\nexec "+py+" -S \"$@\"\n"), 0o755)
+	os.WriteFile(filepath.Join(root, "pytest.ini"), []byte("[pytest]\n"), 0o644)
+	var env []string // the client's, without a PYTHONPATH that would find pytest anyway
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PYTHONPATH=") {
+			env = append(env, kv)
+		}
+	}
+	_, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root, Env: env}, adapters.NewRecorder())
+	var u *adapters.UsageError
+	if !asUsage(err, &u) || u.Framework != "pytest" || u.Hint != "install it: .venv/bin/python -m pip install pytest" {
+		t.Errorf("Plan = %v, want a usage error with the venv's install command", err)
+	}
+}
+
+func asUsage(err error, u **adapters.UsageError) bool {
+	e, ok := err.(*adapters.UsageError)
+	*u = e
+	return ok
+}
+
+// TestPlanFailedSpawn: a parser closed without a run leaves no directory.
+func TestCloseWithoutRun(t *testing.T) {
+	requirePytest(t)
+	root := fixture(t, "basic")
+	plan, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(strings.TrimPrefix(plan.Env[1], "STROBE_PY_EVENTS="))
+	plan.Parser.(adapters.Closer).Close()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("plugin directory %s remains: %v", dir, err)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	requirePytest(t)
+	files := func(kv ...string) string {
+		dir := t.TempDir()
+		for i := 0; i < len(kv); i += 2 {
+			os.MkdirAll(filepath.Dir(filepath.Join(dir, kv[i])), 0o755)
+			os.WriteFile(filepath.Join(dir, kv[i]), []byte(kv[i+1]), 0o644)
+		}
+		return dir
+	}
+	for _, tc := range []struct {
+		name string
+		root string
+		cmd  []string
+		want int
+	}{
+		{"pytest command", files(), []string{"pytest", "-x"}, 95},
+		{"python -m pytest", files(), []string{"python3", "-m", "pytest"}, 95},
+		{"other command", files("pytest.ini", ""), []string{"make", "test"}, 0},
+		{"pytest.ini", files("pytest.ini", "[pytest]\n"), nil, 90},
+		{"pyproject", files("pyproject.toml", "[project]\nname='x'\n\n[tool.pytest.ini_options]\naddopts = '-q'\n"), nil, 90},
+		{"pyproject without pytest", files("pyproject.toml", "[project]\nname='x'\n"), nil, 0},
+		{"setup.cfg", files("setup.cfg", "[tool:pytest]\n"), nil, 90},
+		{"tox.ini", files("tox.ini", "[tox]\n[pytest]\n"), nil, 90},
+		{"conftest", files("conftest.py", ""), nil, 85},
+		{"test files", files("tests/test_a.py", "def test_a(): pass\n"), nil, 60},
+		{"suffix test files", files("pkg/a_test.py", "def test_a(): pass\n"), nil, 60},
+		{"nothing", files("main.py", ""), nil, 0},
+		{"only in a venv", files("venv/lib/test_x.py", ""), nil, 0},
+	} {
+		d := New().Detect(adapters.Request{ProjectRoot: tc.root, Command: tc.cmd})
+		if d.Confidence != tc.want {
+			t.Errorf("%s: confidence %d (%s), want %d", tc.name, d.Confidence, d.Hint, tc.want)
+		}
+	}
+}
+
+// sabotaged plans like pytest, then removes one of strobe's Python files
+// from the plugin's directory, as a broken or unloadable plugin would be.
+type sabotaged struct {
+	adapters.Adapter
+	remove string
+}
+
+func (s sabotaged) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	plan, err := s.Adapter.Plan(ctx, req, rec)
+	if err == nil {
+		dir, _, _ := strings.Cut(strings.TrimPrefix(plan.Env[0], "PYTHONPATH="), ":")
+		err = os.Remove(filepath.Join(dir, s.remove))
+	}
+	return plan, err
+}
+
+// TestPluginFallback: a plugin that cannot reach its event channel leaves
+// pytest running as without it, and its own output is read; a plugin
+// pytest cannot import stops pytest, and the answer says why.
+func TestPluginFallback(t *testing.T) {
+	root := fixture(t, "basic")
+	rec, out, _ := adapterstest.RunReal(t, sabotaged{New(), "strobe_events.py"}, adapters.Request{ProjectRoot: root})
+	if !strings.Contains(out.Hint, "plugin did not load") || out.Summary == nil || out.Summary.Failed != 8 || out.Summary.Passed != 7 {
+		t.Errorf("outcome %+v, want pytest's counts and the hint", out)
+	}
+	if f := rec.Failure("", "tests/unit/test_math.py::test_fails"); f == nil || f.File != "tests/unit/test_math.py" || f.Line != 15 {
+		t.Errorf("failure read from pytest's output: %+v", f)
+	}
+
+	_, out, exit := adapterstest.RunReal(t, sabotaged{New(), "strobe_plugin.py"}, adapters.Request{ProjectRoot: root})
+	if exit.Code != exitUsage || out.Crash == nil || !strings.Contains(out.Crash.Message, "strobe_plugin") || !strings.Contains(out.Hint, "plugin did not load") {
+		t.Errorf("exit %+v, outcome %+v: want pytest's usage error naming the plugin", exit, out)
+	}
+}

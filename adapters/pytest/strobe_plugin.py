@@ -1,0 +1,167 @@
+"""strobe's pytest plugin, loaded with -p strobe_plugin: nothing to install.
+
+Every process that loads it (the main one, xdist workers) registers its
+stack dump for strobe's stuck detector. The main process alone writes
+events: xdist forwards its workers' reports to it, so one writer sees the
+whole run and events never interleave mid-line.
+
+Per test: "start" when it begins (logstart), one "end" when it is over
+(logfinish) with the outcome of its three phases folded: a failed setup or
+teardown is an "error", not a failure of the test's own assertions.
+"""
+
+import os
+
+import pytest
+
+try:
+    import strobe_events as ev
+except Exception:  # strobe reads pytest's own output instead
+    ev = None
+else:
+    ev.register_stacks()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    # Runs where the test ran (a worker under xdist), the only place the
+    # exception object still exists: its frames give the project's file:line,
+    # its text is the assertion as pytest rewrote it.
+    outcome = yield
+    rep = outcome.get_result()
+    if ev is not None and rep.failed and call.excinfo is not None:
+        try:
+            e = call.excinfo
+            rep.strobe = ev.describe(e.value, e.tb, str(item.config.invocation_params.dir))
+        except Exception:
+            pass
+
+
+def pytest_configure(config):
+    if ev is None:
+        return
+    ev.register_stacks()
+    if hasattr(config, "workerinput"):
+        return
+    ch = ev.Channel.from_env()
+    if ch is not None:
+        config.pluginmanager.register(Reporter(config, ch), "strobe_reporter")
+
+
+class Reporter:
+    def __init__(self, config, ch):
+        # Files are said relative to where pytest runs (the project strobe
+        # was asked about); pytest's own locations are relative to its
+        # rootdir, which an ini file elsewhere can move.
+        self.root = str(config.invocation_params.dir)
+        rel = os.path.relpath(str(config.rootpath), self.root)
+        self.rootdir = "" if rel == "." else rel
+        self.ch = ch
+        self.tests = {}
+        ch.send({"ev": "hello", "pid": os.getpid(), "version": pytest.__version__})
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            file, line, msg = collect_error(report, self.root)
+            self.ch.send({"ev": "collect_error", "id": report.nodeid, "file": file, "line": line, "msg": msg})
+
+    def pytest_collection_finish(self, session):
+        self.ch.send({"ev": "collected", "n": len(session.items)})
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        self.tests[nodeid] = {"ev": "end", "id": nodeid, "status": "passed", "dur": 0.0}
+        line = location[1] + 1 if location[1] is not None else 0
+        file = location[0]
+        if self.rootdir:
+            file = os.path.normpath(os.path.join(self.rootdir, file))
+        self.ch.send({"ev": "start", "id": nodeid, "file": file, "line": line})
+
+    def pytest_runtest_logreport(self, report):
+        t = self.tests.get(report.nodeid)
+        if t is None:  # a report without its start (a crashed xdist worker)
+            t = self.tests[report.nodeid] = {"ev": "end", "id": report.nodeid, "status": "passed", "dur": 0.0}
+        t["dur"] += report.duration or 0.0
+        when = report.when
+        xfail = getattr(report, "wasxfail", None)
+        if report.failed:
+            status = "failed" if when == "call" else "error"
+            if t["status"] in ("failed", "error"):
+                # A teardown error after a failure: said after the first.
+                t["also"] = "error in %s: %s" % (when, failure_text(report))
+            else:
+                t.update(status=status, when=when, msg=failure_text(report))
+                info = getattr(report, "strobe", None)
+                if isinstance(info, dict):
+                    t.update(type=info.get("type"), file=info.get("file"), line=info.get("line"))
+                    if info.get("msg") is not None and not isinstance(report.longrepr, str):
+                        t["msg"] = info["msg"]
+        elif report.skipped:
+            if xfail is not None:
+                t.update(status="xfailed", reason=xfail)
+            else:
+                t.update(status="skipped", reason=skip_reason(report))
+        elif when == "call" and xfail is not None:
+            t.update(status="xpassed", reason=xfail)
+        if when == "teardown" or report.failed:
+            out = report.capstdout + report.capstderr
+            if out:
+                t["out"] = ev.clip_tail(out)
+        if when not in ("setup", "call", "teardown"):
+            # xdist's report of a worker that died in the test: no
+            # logfinish follows.
+            self.pytest_runtest_logfinish(report.nodeid, report.location)
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        t = self.tests.pop(nodeid, None)
+        if t is not None:
+            self.ch.send(t, hold=True)
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        self.ch.send({"ev": "done", "exit": int(exitstatus)})
+
+    def pytest_unconfigure(self, config):
+        self.ch.close()
+
+
+def failure_text(report):
+    """pytest's own account of a failure whose exception strobe did not see
+    (a crashed xdist worker, a strict xpass): the last lines of its report."""
+    r = report.longrepr
+    if r is None:
+        return ""
+    if isinstance(r, str):
+        return ev.clip(r)
+    crash = getattr(r, "reprcrash", None)
+    if crash is not None:
+        return ev.clip(crash.message)
+    return ev.clip(str(r))
+
+
+def skip_reason(report):
+    r = report.longrepr
+    if isinstance(r, tuple) and len(r) == 3:
+        msg = str(r[2])
+        return msg[len("Skipped: "):] if msg.startswith("Skipped: ") else msg
+    return ""
+
+
+def collect_error(report, root):
+    """Where a module failed to import, from pytest's text of it (the
+    exception is gone by the time the report exists): the last project
+    location in its traceback, or the SyntaxError's own file and line."""
+    import re
+
+    text = str(report.longrepr)
+    file, line = None, 0
+    for m in re.finditer(r'File "([^"]+)", line (\d+)|^\s*([^\s:]+\.py):(\d+): in ', text, re.M):
+        f = m.group(1) or m.group(3)
+        ln = int(m.group(2) or m.group(4))
+        path = f if os.path.isabs(f) else os.path.join(root, f)
+        if ev.in_project(path, root):
+            file, line = os.path.relpath(path, root), ln
+    if file is None:
+        file = report.nodeid.split("::")[0] or None
+    text = text.replace(root + os.sep, "")
+    errs = [l[1:].strip() for l in text.splitlines() if l.startswith("E ")]
+    msg = "\n".join(errs) if errs else "\n".join(text.splitlines()[-5:])
+    return file, line, ev.clip(msg)

@@ -1,0 +1,307 @@
+"""strobe's unittest runner: python -m strobe_unittest [NAME ...] | [discover [-s DIR] [-p PATTERN]]
+
+Runs unittest tests through unittest's own result API and writes the same
+events as strobe's pytest plugin (strobe_events). With no name it discovers
+as `python -m unittest discover` does (start ".", pattern "test*.py"), and
+also walks directories that are not packages (a tests/ without
+__init__.py), importing their modules as namespace packages. A module that
+fails to import (SyntaxError, ImportError) is a collection error at its
+file and line, not a test.
+
+Exit status: 0 all passed, 1 a test failed, 2 a module failed to import,
+5 no tests.
+"""
+
+import faulthandler
+import fnmatch
+import importlib
+import os
+import sys
+import time
+import unittest
+
+import strobe_events as ev
+
+ev.register_stacks()
+
+SKIP_DIRS = {"venv", "node_modules", "__pycache__", "site-packages", "build", "dist"}
+
+
+class Result(unittest.TestResult):
+    def __init__(self, ch, root):
+        super().__init__()
+        self.buffer = True  # each test's output is its own, not the terminal's
+        self.ch = ch
+        self.root = root
+        self.cur = None
+        self.began = 0.0
+        self.count = 0
+
+    # -- a test's life ------------------------------------------------------
+
+    def startTest(self, test):
+        super().startTest(test)
+        self.count += 1
+        file, line = definition(test, self.root)
+        self.cur = {"ev": "end", "id": test_id(test), "status": "passed"}
+        self.began = time.perf_counter()
+        self.ch.send({"ev": "start", "id": self.cur["id"], "file": file, "line": line})
+
+    def stopTest(self, test):
+        t = self.cur
+        if t is not None:
+            out = self._stdout_buffer.getvalue() if self._stdout_buffer else ""
+            out += self._stderr_buffer.getvalue() if self._stderr_buffer else ""
+            if out:
+                t["out"] = ev.clip_tail(out)
+            t["dur"] = time.perf_counter() - self.began
+            self.ch.send(t, hold=True)
+            self.cur = None
+        self._mirrorOutput = False  # strobe has it; do not echo it
+        super().stopTest(test)
+
+    # -- outcomes -----------------------------------------------------------
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self.fail(test, err, "failed")
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self.fail(test, err, "error")
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        self.settle(test, status="skipped", reason=reason)
+
+    def addExpectedFailure(self, test, err):
+        super().addExpectedFailure(test, err)
+        self.settle(test, status="xfailed", reason=str(err[1]))
+
+    def addUnexpectedSuccess(self, test):
+        super().addUnexpectedSuccess(test)
+        # unittest fails the run for it (wasSuccessful is False).
+        self.settle(test, status="failed", msg="unexpected success: the test is marked @expectedFailure but passed")
+
+    def addSubTest(self, test, subtest, err):
+        super().addSubTest(test, subtest, err)
+        if err is not None:
+            self.fail(test, err, "failed", prefix=subtest._subDescription() + " ")
+
+    # -- helpers ------------------------------------------------------------
+
+    def settle(self, test, **fields):
+        """Records fields in the pending end event of test. A test that is
+        not running (setUpClass failed, reported on a placeholder) gets
+        its start and end now."""
+        if self.cur is not None and self.cur["id"] == test_id(test):
+            self.cur.update(fields)
+            return
+        t = {"ev": "end", "id": test_id(test), "status": "passed", "dur": 0.0}
+        t.update(fields)
+        self.ch.send({"ev": "start", "id": t["id"], "file": None, "line": 0})
+        self.ch.send(t)
+
+    def fail(self, test, err, status, prefix=""):
+        info = ev.describe(err[1], err[2], self.root)
+        when = phase(err[2])
+        if status == "error" and when == "call":
+            status = "failed"  # an exception in the test's own body
+        t = self.cur if self.cur is not None and self.cur["id"] == test_id(test) else None
+        if t is not None and t["status"] in ("failed", "error"):
+            t["also"] = ev.clip(t.get("also", "") + "\n" + prefix + message(info)).strip()
+            return
+        fields = {"status": status, "msg": prefix + info["msg"], "type": info["type"]}
+        if status == "error":
+            fields["when"] = when
+        if info["file"]:
+            fields.update(file=info["file"], line=info["line"])
+        self.settle(test, **fields)
+
+
+def message(info):
+    if info["type"] in ("AssertionError", ""):
+        return info["msg"]
+    return "%s: %s" % (info["type"], info["msg"])
+
+
+def phase(tb):
+    """setup or teardown when the exception came from a fixture method,
+    call otherwise."""
+    when = "call"
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_name
+        if name in ("setUp", "setUpClass", "setUpModule", "asyncSetUp"):
+            when = "setup"
+        elif name in ("tearDown", "tearDownClass", "tearDownModule", "asyncTearDown", "doCleanups"):
+            when = "teardown"
+        tb = tb.tb_next
+    return when
+
+
+def test_id(test):
+    if isinstance(test, unittest.suite._ErrorHolder):
+        return test.description  # "setUpClass (tests.test_x.TestY)"
+    return test.id()
+
+
+def definition(test, root):
+    """The file and line where a test method is defined."""
+    try:
+        fn = getattr(test, test._testMethodName)
+        code = fn.__code__
+        if ev.in_project(code.co_filename, root):
+            return os.path.relpath(code.co_filename, root), code.co_firstlineno
+    except Exception:
+        pass
+    return None, 0
+
+
+# -- loading ----------------------------------------------------------------
+
+
+def import_error(ch, root, name, exc):
+    """A module that could not be imported, at its file and line."""
+    file, line = None, 0
+    if isinstance(exc, SyntaxError) and exc.filename:
+        path = os.path.abspath(exc.filename)
+        if ev.in_project(path, root):
+            file, line = os.path.relpath(path, root), exc.lineno or 0
+    if file is None:
+        file, line = ev.project_frame(exc.__traceback__, root)
+    if file is None:
+        file = name.replace(".", os.sep) + ".py"
+    ch.send({"ev": "collect_error", "id": name, "file": file, "line": line,
+             "msg": ev.clip("%s: %s" % (ev.exception_type(exc), exc))})
+
+
+def load_module(ch, root, loader, name):
+    try:
+        module = importlib.import_module(name)
+    except Exception as exc:
+        import_error(ch, root, name, exc)
+        return None
+    return loader.loadTestsFromModule(module)
+
+
+def discover(ch, root, loader, start, pattern):
+    """Every module matching pattern under start, by its dotted name from
+    root, descending into directories whose names can be imported."""
+    suite = unittest.TestSuite()
+    bad = 0
+    for d, dirs, files in os.walk(start):
+        dirs[:] = sorted(x for x in dirs if x.isidentifier() and x not in SKIP_DIRS and not x.startswith("."))
+        rel = os.path.relpath(d, root)
+        pkg = "" if rel == "." else rel.replace(os.sep, ".") + "."
+        for f in sorted(files):
+            if f.endswith(".py") and fnmatch.fnmatch(f, pattern) and f[:-3].isidentifier():
+                tests = load_module(ch, root, loader, pkg + f[:-3])
+                if tests is None:
+                    bad += 1
+                else:
+                    suite.addTests(tests)
+    return suite, bad
+
+
+def load_name(ch, root, loader, name):
+    """One test, class or module by dotted name; the module part is
+    imported first so that its import error is located."""
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        mod = ".".join(parts[:i])
+        try:
+            importlib.import_module(mod)
+            break
+        except ModuleNotFoundError as exc:
+            if exc.name != mod and not mod.startswith(exc.name + "."):
+                import_error(ch, root, mod, exc)
+                return None
+        except Exception as exc:
+            import_error(ch, root, mod, exc)
+            return None
+    suite = loader.loadTestsFromName(name)
+    # A name that matches nothing is not an import error of the project's:
+    # unittest makes a failing placeholder of it, which strobe drops (no
+    # test ran, and strobe says so).
+    return unittest.TestSuite(t for t in iterate(suite) if not isinstance(t, unittest.loader._FailedTest))
+
+
+def iterate(suite):
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            yield from iterate(t)
+        else:
+            yield t
+
+
+def parse_args(argv):
+    names, start, pattern = [], ".", "test*.py"
+    if argv and argv[0] == "discover":
+        rest = argv[1:]
+        positional = []
+        i = 0
+        while i < len(rest):
+            a = rest[i]
+            if a in ("-s", "--start-directory", "-p", "--pattern", "-t", "--top-level-directory") and i + 1 < len(rest):
+                if a in ("-s", "--start-directory"):
+                    start = rest[i + 1]
+                elif a in ("-p", "--pattern"):
+                    pattern = rest[i + 1]
+                i += 2
+                continue
+            if not a.startswith("-"):
+                positional.append(a)
+            i += 1
+        if positional:
+            start = positional[0]
+        if len(positional) > 1:
+            pattern = positional[1]
+        return [], start, pattern
+    return [a for a in argv if not a.startswith("-")], start, pattern
+
+
+def main(argv):
+    faulthandler.enable()  # a crash prints the Python stack on stderr, as under pytest
+    root = os.getcwd()
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    ch = ev.Channel.from_env() or ev.Channel(None)
+    ch.send({"ev": "hello", "pid": os.getpid(), "version": "%d.%d.%d" % sys.version_info[:3]})
+    loader = unittest.TestLoader()
+    names, start, pattern = parse_args(argv)
+    bad = 0
+    if names:
+        suite = unittest.TestSuite()
+        for n in names:
+            tests = load_name(ch, root, loader, n)
+            if tests is None:
+                bad += 1
+            else:
+                suite.addTests(tests)
+    else:
+        suite, bad = discover(ch, root, loader, start, pattern)
+    ch.send({"ev": "collected", "n": suite.countTestCases()})
+    result = Result(ch, root)
+    if not bad:
+        suite.run(result)
+    result.printErrors()
+    if bad:
+        code = 2
+    elif result.testsRun == 0:
+        code = 5
+    elif result.wasSuccessful():
+        code = 0
+    else:
+        code = 1
+    print("Ran %d tests: %d failures, %d errors, %d skipped" % (
+        result.testsRun, len(result.failures) + len(result.unexpectedSuccesses), len(result.errors), len(result.skipped)))
+    ch.send({"ev": "done", "exit": code})
+    ch.close()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,218 @@
+package unittest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+// fixture copies testdata/fixtures/name into a temporary directory, so
+// that no __pycache__ lands in the repository.
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	testutil.RequireTool(t, "python3")
+	dst := filepath.Join(t.TempDir(), name)
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", "fixtures", name))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func run(t *testing.T, root string, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {
+	t.Helper()
+	req.ProjectRoot = root
+	return adapterstest.RunReal(t, New(), req)
+}
+
+func TestBasic(t *testing.T) {
+	root := fixture(t, "basic")
+	rec, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want 1", exit)
+	}
+	res := adapterstest.Normalise(rec, out, func(s string) string { return strings.ReplaceAll(s, root, "{{ROOT}}") })
+	adapterstest.Golden(t, "basic", res)
+	for _, tc := range []struct {
+		id     string
+		status report.TestStatus
+		line   int
+		msg    string
+	}{
+		{"tests.test_calc.TestCalc.test_passes", report.TestPassed, 0, ""},
+		{"tests.test_calc.TestCalc.test_fails", report.TestFailed, 14, "8 != 9"},
+		{"tests.test_calc.TestCalc.test_raises", report.TestFailed, 17, "ValueError: bad value: 42"},
+		{"tests.test_calc.TestCalc.test_prints_then_fails", report.TestFailed, 22, "False is not true : it was false"},
+		{"tests.test_calc.TestCalc.test_subtests", report.TestFailed, 39, "(n=3) 6 not less than 5"},
+		{"tests.test_calc.TestCalc.test_skipped", report.TestSkipped, 0, ""},
+		{"tests.test_calc.TestCalc.test_xfail", report.TestSkipped, 0, ""},
+		{"tests.test_calc.TestCalc.test_xpass", report.TestFailed, 32, "unexpected success"},
+		{"tests.test_calc.TestFixtures.test_needs_db", report.TestFailed, 44, "error in setup: ConnectionError: database is down"},
+		{"setUpClass (tests.test_calc.TestClassFixture)", report.TestFailed, 53, "error in setup: RuntimeError: class setup broke"},
+		{"tests.test_ok.TestOK.test_one", report.TestPassed, 0, ""},
+	} {
+		got, ok := rec.Lookup("", tc.id)
+		if !ok || got.Status != tc.status {
+			t.Errorf("%s: %+v, want %s", tc.id, got, tc.status)
+			continue
+		}
+		if tc.status != report.TestFailed {
+			continue
+		}
+		f := got.Failure
+		if f.File != "tests/test_calc.py" || f.Line != tc.line || !strings.HasPrefix(f.Message, tc.msg) {
+			t.Errorf("%s: failure %+v, want tests/test_calc.py:%d %q", tc.id, f, tc.line, tc.msg)
+		}
+	}
+	if f := rec.Failure("", "tests.test_calc.TestCalc.test_fails"); f == nil || f.Rerun != "python3 -m unittest tests.test_calc.TestCalc.test_fails" {
+		t.Errorf("rerun of test_fails: %+v", f)
+	}
+	if f := rec.Failure("", "setUpClass (tests.test_calc.TestClassFixture)"); f == nil || f.Rerun != "python3 -m unittest tests.test_calc.TestClassFixture" {
+		t.Errorf("rerun of setUpClass: %+v", f)
+	}
+	if got, _ := rec.Lookup("", "tests.test_calc.TestCalc.test_prints_then_fails"); got.Output != "hello from stdout\nand from stderr\n" {
+		t.Errorf("output %q", got.Output)
+	}
+}
+
+func TestImportErrors(t *testing.T) {
+	root := fixture(t, "broken")
+	rec, out, _ := run(t, root, adapters.Request{})
+	want := []report.BuildError{
+		{File: "tests/test_import.py", Line: 3, Message: "ModuleNotFoundError: No module named 'helper_that_does_not_exist'"},
+		{File: "tests/test_syntax.py", Line: 6, Message: "SyntaxError: '(' was never closed (test_syntax.py, line 6)"},
+	}
+	if !out.BuildFailed || !slices.Equal(out.BuildErrors, want) {
+		t.Errorf("outcome %+v, want build_failed with %+v", out, want)
+	}
+	if len(rec.Tests()) != 0 {
+		t.Errorf("tests ran despite import errors: %+v", rec.Tests())
+	}
+}
+
+func TestSelection(t *testing.T) {
+	root := fixture(t, "pkg")
+	for _, tc := range []struct {
+		name string
+		req  adapters.Request
+		want []string
+	}{
+		{"one test", adapters.Request{Test: "tests.integration.test_integration.TestIntegration.test_service"}, []string{"tests.integration.test_integration.TestIntegration.test_service"}},
+		{"a class", adapters.Request{Test: "tests.unit.test_unit.TestUnit"}, []string{"tests.unit.test_unit.TestUnit.test_fast"}},
+		{"level", adapters.Request{Level: adapters.LevelUnit}, []string{"tests.unit.test_unit.TestUnit.test_fast"}},
+		{"all", adapters.Request{}, []string{"test_top.TestTop.test_abort", "test_top.TestTop.test_sleeps", "tests.integration.test_integration.TestIntegration.test_service", "tests.unit.test_unit.TestUnit.test_fast"}},
+		{"command", adapters.Request{Command: []string{"python3", "-m", "unittest", "discover", "-s", "tests/integration"}}, []string{"tests.integration.test_integration.TestIntegration.test_service"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, out, _ := run(t, root, tc.req)
+			var got []string
+			for _, tt := range rec.Tests() {
+				got = append(got, tt.Name)
+				if tt.Status != report.TestPassed {
+					t.Errorf("%s: %s", tt.Name, tt.Status)
+				}
+			}
+			if !slices.Equal(got, tc.want) || out.Crash != nil || out.NoTests {
+				t.Errorf("ran %q (outcome %+v), want %q", got, out, tc.want)
+			}
+		})
+	}
+	_, out, _ := run(t, root, adapters.Request{Test: "tests.unit.test_unit.TestUnit.test_nothing"})
+	if !out.NoTests || !strings.Contains(out.Hint, "no test matched") {
+		t.Errorf("a test that does not exist: outcome %+v", out)
+	}
+}
+
+func TestCrash(t *testing.T) {
+	root := fixture(t, "pkg")
+	t.Setenv("STROBE_FIXTURE_ABORT", "1")
+	_, out, exit := run(t, root, adapters.Request{Test: "test_top.TestTop.test_abort"})
+	c := out.Crash
+	if !exit.Signaled || c == nil || c.SignalName != "SIGABRT" || !slices.Equal(c.RunningTests, []string{"test_top.TestTop.test_abort"}) ||
+		!strings.Contains(c.Message, "at test_top.py:9 (test_abort)") {
+		t.Errorf("exit %+v, crash %+v", exit, c)
+	}
+}
+
+func TestStacksRegistered(t *testing.T) {
+	root := fixture(t, "pkg")
+	dir := t.TempDir()
+	t.Setenv("STROBE_STACKS_DIR", dir)
+	run(t, root, adapters.Request{Level: adapters.LevelUnit})
+	if files, _ := filepath.Glob(filepath.Join(dir, "py-*.txt")); len(files) != 1 {
+		t.Errorf("stack files %q, want the runner's", files)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	files := func(kv ...string) string {
+		dir := t.TempDir()
+		for i := 0; i < len(kv); i += 2 {
+			os.MkdirAll(filepath.Dir(filepath.Join(dir, kv[i])), 0o755)
+			os.WriteFile(filepath.Join(dir, kv[i]), []byte(kv[i+1]), 0o644)
+		}
+		return dir
+	}
+	for _, tc := range []struct {
+		name string
+		root string
+		cmd  []string
+		want int
+	}{
+		{"command", files(), []string{"python3", "-m", "unittest", "discover"}, 95},
+		{"pytest command", files(), []string{"python3", "-m", "pytest"}, 0},
+		{"unittest files", files("tests/test_a.py", "import os\nimport unittest\n"), nil, 55},
+		{"from unittest", files("test_a.py", "from unittest import TestCase\n"), nil, 55},
+		{"pytest-style files", files("tests/test_a.py", "def test_a(): pass\n"), nil, 0},
+		{"nothing", files("main.py", "import unittest\n"), nil, 0},
+	} {
+		if d := New().Detect(adapters.Request{ProjectRoot: tc.root, Command: tc.cmd}); d.Confidence != tc.want {
+			t.Errorf("%s: confidence %d (%s), want %d", tc.name, d.Confidence, d.Hint, tc.want)
+		}
+	}
+}
+
+// TestCancelLeavesNoProcess stops a run as the runner does (SIGTERM to
+// its process group) while a test sleeps: the test is named while it
+// runs, stays running, and nothing is left.
+func TestCancelLeavesNoProcess(t *testing.T) {
+	root := fixture(t, "pkg")
+	t.Setenv("STROBE_FIXTURE_SLEEP", "1")
+	rec := adapters.NewRecorder()
+	plan, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root, Test: "test_top.TestTop.test_sleeps"}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
+	cmd.Dir, cmd.Env = plan.Dir, append(os.Environ(), plan.Env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); len(rec.Running("")) == 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := rec.Running(""); !slices.Equal(got, []string{"test_top.TestTop.test_sleeps"}) {
+		t.Fatalf("running %q, want the sleeping test", got)
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	cmd.Wait()
+	out := plan.Parser.Finish(report.Exit{Signaled: true, Signal: int(syscall.SIGTERM), Code: 143, StoppedBy: report.StoppedCancelled})
+	plan.Parser.(adapters.Closer).Close()
+	if out.Crash != nil {
+		t.Errorf("crash %+v for a run strobe stopped", out.Crash)
+	}
+	if syscall.Kill(-cmd.Process.Pid, 0) == nil {
+		t.Error("processes of the run's group remain")
+	}
+}
