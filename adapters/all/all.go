@@ -18,6 +18,8 @@ import (
 	"strobe/adapters/jest"
 	"strobe/adapters/mocha"
 	"strobe/adapters/nodetest"
+	"strobe/adapters/pytest"
+	"strobe/adapters/unittest"
 	"strobe/adapters/vitest"
 	"strobe/adapters/xcodebuild"
 )
@@ -34,6 +36,8 @@ func Adapters() []adapters.Adapter {
 		jest.New(),
 		mocha.New(),
 		nodetest.New(),
+		pytest.New(),
+		unittest.New(),
 		vitest.New(),
 		xcodebuild.New(),
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"bun", "cargo", "catch2", "deno", "generic", "go", "jest", "mocha", "node", "vitest", "xcodebuild"}
+	want := []string{"bun", "cargo", "catch2", "deno", "generic", "go", "jest", "mocha", "node", "pytest", "unittest", "vitest", "xcodebuild"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
 	}
@@ -23,8 +23,8 @@ func TestNames(t *testing.T) {
 	if a, err := Lookup("CARGO"); err != nil || a.Name() != "cargo" {
 		t.Errorf("Lookup is not case-blind: %v, %v", a, err)
 	}
-	if _, err := Lookup("pytest"); !adapters.IsUsage(err) {
-		t.Errorf("Lookup(pytest) = %v, want a usage error", err)
+	if _, err := Lookup("pytests"); !adapters.IsUsage(err) {
+		t.Errorf("Lookup(pytests) = %v, want a usage error", err)
 	}
 }
 
