@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs strobe on the bundled examples. go-demo and rust-demo each have a
-# passing test, a failing assertion and a panic on purpose, so strobe must
+# Runs strobe on the bundled examples. go-demo, rust-demo, python-demo
+# (pytest) and js-demo (node:test) each have a passing test, a failing
+# assertion and an error on purpose, so strobe must
 # answer FAILED (exit 1) with the failures' file:line; hang-demo has a
 # deadlock, which strobe must call STUCK within seconds, with the stacks.
 # Any other answer fails the demo.
@@ -30,6 +31,8 @@ expect() {
 
 expect FAILED examples/go-demo
 expect FAILED examples/rust-demo
+expect FAILED examples/python-demo
+expect FAILED examples/js-demo
 expect STUCK examples/hang-demo
 expect '"status": "failed"' examples/rust-demo --test tests::peek_sees_the_top --json
 exit $status
