@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/term"
 
+	"strobe/adapters/all"
 	"strobe/daemon"
 	"strobe/history"
 	"strobe/report"
@@ -49,7 +50,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	env := envFlag{}
 	var timeout string
 	var asJSON bool
-	fs.StringVar(&req.Framework, "framework", "", "framework to use instead of detecting it: cargo, go, generic")
+	fs.StringVar(&req.Framework, "framework", "", "framework to use instead of detecting it: "+strings.Join(all.Names(), ", "))
 	fs.StringVar(&req.Level, "level", "", "unit, integration, e2e or doc (cargo's doctests) (default: the whole suite)")
 	fs.StringVar(&req.Test, "test", "", "run only the test of this name")
 	fs.StringVar(&req.Command, "command", "", "test binary, or for generic the whole command line")
