@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -108,13 +107,6 @@ func benchEvents(b *testing.B, framework string, lines []string, wantFailed int)
 	}
 	record(b, "%.0f events/s, %.0f per CPU second (%d events, %.1f MB, %.0f ns/event, load %s; target >= %d: %s)",
 		rate, cpuRate, len(lines), float64(len(text))/1e6, float64(b.Elapsed().Nanoseconds())/float64(len(lines)*b.N), loadavg(), parserTarget, verdict)
-}
-
-// cpuTime is the CPU time this process has used, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkJSOverhead measures what strobe's node:test and mocha adapters

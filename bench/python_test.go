@@ -103,7 +103,7 @@ func BenchmarkPytestOverhead(b *testing.B) {
 	plugin := func() time.Duration {
 		self := selfCPU()
 		start := time.Now()
-		rec, child := runPlan(b, pytest.New(), adapters.Request{ProjectRoot: dir})
+		rec, child := runPythonPlan(b, pytest.New(), adapters.Request{ProjectRoot: dir})
 		d := time.Since(start)
 		own := selfCPU() - self
 		pluginCPU, parserCPU = append(pluginCPU, child+own), append(parserCPU, own)
@@ -157,7 +157,7 @@ func selfCPU() time.Duration {
 // runPlan plans req and runs it as the runner does: its own process group,
 // both streams read line by line into the parser, Finish, Close. It
 // returns the recorder and the command's CPU time.
-func runPlan(b *testing.B, a adapters.Adapter, req adapters.Request) (*adapters.Recorder, time.Duration) {
+func runPythonPlan(b *testing.B, a adapters.Adapter, req adapters.Request) (*adapters.Recorder, time.Duration) {
 	b.Helper()
 	rec := adapters.NewRecorder()
 	plan, err := a.Plan(context.Background(), req, rec)
