@@ -47,19 +47,29 @@ var faulthandlerHeader = regexp.MustCompile(`^(Current thread|Thread|Stack)(?: (
 var faulthandlerFrame = regexp.MustCompile(`^\s+File "(.*)", line (\d+) in (.*)$`)
 
 // ParseFaulthandler reads what faulthandler.dump_traceback (on a signal,
-// a fault or a timeout) writes: every thread's stack, innermost frame
-// first. Consecutive dumps (one per signal, appended to one file) give
-// their threads in turn; LastFaulthandlerDump keeps the last one.
-func ParseFaulthandler(text string) []PyThread {
-	var threads []PyThread
+// a fault or a timeout) writes: each dump, its threads in the order
+// written (newest thread first, the main thread last), each thread's
+// stack innermost frame first. Dumps appended to one file (one per
+// signal) follow each other with no separator, while a dump's threads are
+// separated by a blank line: a header right after a frame starts a dump.
+func ParseFaulthandler(text string) [][]PyThread {
+	var dumps [][]PyThread
 	var cur *PyThread
+	blank := true // the start of the text starts a dump
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, "\r")
 		if m := faulthandlerHeader.FindStringSubmatch(line); m != nil {
-			threads = append(threads, PyThread{ID: m[2], Name: m[3], Current: m[1] != "Thread"})
-			cur = &threads[len(threads)-1]
+			t := PyThread{ID: m[2], Name: m[3], Current: m[1] != "Thread"}
+			if !blank || len(dumps) == 0 {
+				dumps = append(dumps, nil)
+			}
+			d := &dumps[len(dumps)-1]
+			*d = append(*d, t)
+			cur = &(*d)[len(*d)-1]
+			blank = false
 			continue
 		}
+		blank = line == ""
 		if cur == nil {
 			continue
 		}
@@ -73,26 +83,7 @@ func ParseFaulthandler(text string) []PyThread {
 			cur = nil // a blank line ends a thread; anything up to the next header is not ours
 		}
 	}
-	return threads
-}
-
-// LastFaulthandlerDump cuts text to its last dump: the one that starts
-// with the last run of thread headers not separated by anything but
-// threads. faulthandler writes the current thread last, so a dump ends
-// after the thread marked current.
-func LastFaulthandlerDump(threads []PyThread) []PyThread {
-	end := len(threads)
-	for end > 0 && !threads[end-1].Current {
-		end-- // a dump cut short: its current thread never came
-	}
-	if end == 0 {
-		return threads
-	}
-	start := end - 1
-	for start > 0 && !threads[start-1].Current {
-		start--
-	}
-	return threads[start:end]
+	return dumps
 }
 
 // PyTraceback is one exception of a Python traceback: its frames,

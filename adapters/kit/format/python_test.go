@@ -27,8 +27,7 @@ func readRecording(t testing.TB, name string) string {
 func TestParseFaulthandlerGolden(t *testing.T) {
 	for _, name := range []string{"faulthandler-deadlock", "faulthandler-fib-twice"} {
 		t.Run(name, func(t *testing.T) {
-			all := ParseFaulthandler(readRecording(t, name+".txt"))
-			adapterstest.Golden(t, "python/"+name, map[string]any{"all": all, "last": LastFaulthandlerDump(all)})
+			adapterstest.Golden(t, "python/"+name, ParseFaulthandler(readRecording(t, name+".txt")))
 		})
 	}
 }
@@ -51,41 +50,60 @@ func TestParsePythonTracebacksGolden(t *testing.T) {
 func TestParseFaulthandler(t *testing.T) {
 	for _, tc := range []struct {
 		name, text string
-		threads    int
-		frames     []int
-		current    []bool
+		threads    []int // per dump: the frames of each thread
+		current    int   // the dumps' threads marked current
 		truncated  bool
 	}{
-		{"one thread", "Stack (most recent call first):\n  File \"x.py\", line 3 in f\n", 1, []int{1}, []bool{true}, false},
-		{"no python frame", "Thread 0x01 (most recent call first):\n  <no Python frame>\n\nCurrent thread 0x02 (most recent call first):\n  File \"x.py\", line 3 in f\n", 2, []int{0, 1}, []bool{false, true}, false},
-		{"3.14 thread name", "Current thread 0x00007f [MainThread] (most recent call first):\n  File \"x.py\", line 3 in f\n", 1, []int{1}, []bool{true}, false},
-		{"deep", "Current thread 0x2 (most recent call first):\n  File \"x.py\", line 3 in f\n  ...\n", 1, []int{1}, []bool{true}, true},
-		{"noise after a blank line", "Current thread 0x2 (most recent call first):\n  File \"x.py\", line 3 in f\n\n  File \"y.py\", line 4 in g\n", 1, []int{1}, []bool{true}, false},
-		{"not a dump", "Traceback (most recent call last):\n  File \"x.py\", line 3, in f\n", 0, nil, nil, false},
+		{"one thread", "Stack (most recent call first):\n  File \"x.py\", line 3 in f\n", []int{1}, 1, false},
+		{"no python frame", "Thread 0x01 (most recent call first):\n  <no Python frame>\n\nCurrent thread 0x02 (most recent call first):\n  File \"x.py\", line 3 in f\n", []int{0, 1}, 1, false},
+		{"current in the middle", "Current thread 0x01 (most recent call first):\n  File \"w.py\", line 3 in spin\n\nThread 0x02 (most recent call first):\n  File \"x.py\", line 3 in <module>\n", []int{1, 1}, 1, false},
+		{"3.14 thread name", "Current thread 0x00007f [MainThread] (most recent call first):\n  File \"x.py\", line 3 in f\n", []int{1}, 1, false},
+		{"deep", "Current thread 0x2 (most recent call first):\n  File \"x.py\", line 3 in f\n  ...\n", []int{1}, 1, true},
+		{"noise after a blank line", "Current thread 0x2 (most recent call first):\n  File \"x.py\", line 3 in f\n\n  File \"y.py\", line 4 in g\n", []int{1}, 1, false},
+		{"not a dump", "Traceback (most recent call last):\n  File \"x.py\", line 3, in f\n", nil, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := ParseFaulthandler(tc.text)
-			if len(got) != tc.threads {
-				t.Fatalf("%d threads, want %d: %+v", len(got), tc.threads, got)
+			dumps := ParseFaulthandler(tc.text)
+			if tc.threads == nil {
+				if len(dumps) != 0 {
+					t.Fatalf("dumps %+v, want none", dumps)
+				}
+				return
 			}
+			if len(dumps) != 1 {
+				t.Fatalf("%d dumps, want 1: %+v", len(dumps), dumps)
+			}
+			got := dumps[0]
+			if len(got) != len(tc.threads) {
+				t.Fatalf("%d threads, want %d: %+v", len(got), len(tc.threads), got)
+			}
+			current := 0
 			for i, th := range got {
-				if len(th.Frames) != tc.frames[i] || th.Current != tc.current[i] {
-					t.Errorf("thread %d: %d frames current=%v, want %d current=%v", i, len(th.Frames), th.Current, tc.frames[i], tc.current[i])
+				if len(th.Frames) != tc.threads[i] {
+					t.Errorf("thread %d: %d frames, want %d", i, len(th.Frames), tc.threads[i])
+				}
+				if th.Current {
+					current++
 				}
 			}
-			if tc.threads > 0 && got[len(got)-1].Truncated != tc.truncated {
+			if current != tc.current {
+				t.Errorf("%d current threads, want %d", current, tc.current)
+			}
+			if got[len(got)-1].Truncated != tc.truncated {
 				t.Errorf("truncated = %v, want %v", got[len(got)-1].Truncated, tc.truncated)
 			}
 		})
 	}
 }
 
-func TestLastFaulthandlerDump(t *testing.T) {
-	dump := "Thread 0x1 (most recent call first):\n  File \"a.py\", line 1 in a\n\nCurrent thread 0x2 (most recent call first):\n  File \"b.py\", line 2 in b\n"
+// TestParseFaulthandlerDumps: dumps appended one after another are told
+// apart, even when the first was cut short.
+func TestParseFaulthandlerDumps(t *testing.T) {
+	dump := "Thread 0x1 (most recent call first):\n  File \"a.py\", line 1 in a\n\nCurrent thread 0x2 (most recent call first):\n  File \"b.py\", line 2 in <module>\n"
 	cut := "Thread 0x1 (most recent call first):\n  File \"a.py\", line 9 in a\n"
-	got := LastFaulthandlerDump(ParseFaulthandler(dump + dump + cut))
-	if len(got) != 2 || got[0].Frames[0].Line != 1 || !got[1].Current {
-		t.Errorf("LastFaulthandlerDump = %+v, want the second whole dump", got)
+	dumps := ParseFaulthandler(cut + dump + dump)
+	if len(dumps) != 3 || len(dumps[0]) != 1 || len(dumps[1]) != 2 || len(dumps[2]) != 2 || dumps[2][0].Frames[0].Line != 1 {
+		t.Errorf("ParseFaulthandler = %+v, want a cut dump and two whole ones", dumps)
 	}
 }
 
@@ -123,10 +141,15 @@ func FuzzParsePython(f *testing.F) {
 		f.Add(readRecording(f, name))
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, th := range LastFaulthandlerDump(ParseFaulthandler(text)) {
-			for _, fr := range th.Frames {
-				if fr.Line < 0 {
-					t.Fatalf("frame %+v", fr)
+		for _, d := range ParseFaulthandler(text) {
+			if len(d) == 0 {
+				t.Fatal("an empty dump")
+			}
+			for _, th := range d {
+				for _, fr := range th.Frames {
+					if fr.Line < 0 {
+						t.Fatalf("frame %+v", fr)
+					}
 				}
 			}
 		}
