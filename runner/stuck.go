@@ -39,7 +39,8 @@ type watch struct {
 	// stacker captures stacks: a Python process's Python frames, native
 	// stacks for the rest.
 	stacker  stuck.Stacker
-	finalExe string // the executable of the process whose stacks are reported
+	finalPID int    // the process whose stacks are reported
+	finalExe string // and its executable
 }
 
 // newWatch sets up the detector beside a run whose process is pid.
@@ -90,7 +91,7 @@ func procOf(p stuck.ProcSample) adapters.Proc {
 // symbols, the runtime's SIGQUIT dump (which ends it; read from the output
 // later); otherwise the detector's stack tools.
 func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
-	w.finalExe = p.Exe
+	w.finalPID, w.finalExe = p.PID, p.Exe
 	if sc, ok := r.adapter.(adapters.StackCapturer); ok {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		threads, reason := sc.CaptureStacks(ctx, procOf(p))
@@ -233,7 +234,7 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 	switch {
 	case len(threads) == 0 && reason != "":
 		diag += " (no stacks: " + reason + ")"
-	case w.ownThreads == nil && stuck.IsPython(w.finalExe) && !stuck.IsPythonCapture(final):
+	case w.ownThreads == nil && stuck.IsPythonProcess(w.finalPID, w.finalExe) && !stuck.IsPythonCapture(final):
 		diag += " (no Python frames, the interpreter's own: " + reason + ")"
 	}
 	if len(tests) == 0 {

@@ -76,10 +76,10 @@ func TestStuckPython(t *testing.T) {
 		within           time.Duration
 	}
 	cases := []testCase{
-		{"faulthandler/deadlock", "deadlock", "faulthandler", "deadlock", []string{"lock_a_then_b (hang.py:22)", "lock_b_then_a (hang.py:29)", "deadlock (hang.py:38)"}, 6 * time.Second},
-		{"faulthandler/busy", "busy", "faulthandler", "endless loop", []string{"spin_forever (hang.py:4"}, 7 * time.Second},
-		{"py-spy/deadlock", "deadlock", "py-spy", "deadlock", []string{"lock_a_then_b (hang.py:22)", "lock_b_then_a (hang.py:29)"}, 6 * time.Second},
-		{"py-spy/busy", "busy", "py-spy", "endless loop", []string{"spin_forever (hang.py:4"}, 7 * time.Second},
+		{"faulthandler/deadlock", "deadlock", "faulthandler", "deadlock", []string{"lock_a_then_b (hang.py:31)", "lock_b_then_a (hang.py:39)", "deadlock (hang.py:48)"}, 6 * time.Second},
+		{"faulthandler/busy", "busy", "faulthandler", "endless loop", []string{"spin_forever (hang.py:5"}, 7 * time.Second},
+		{"py-spy/deadlock", "deadlock", "py-spy", "deadlock", []string{"lock_a_then_b (hang.py:31)", "lock_b_then_a (hang.py:39)"}, 6 * time.Second},
+		{"py-spy/busy", "busy", "py-spy", "endless loop", []string{"spin_forever (hang.py:5"}, 7 * time.Second},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -586,7 +586,7 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 		}
 	}
 	who := threadNames(busy)
-	if IsPython(target.Exe) && len(d.samples) > 0 && !IsPythonCapture(d.samples[len(d.samples)-1]) {
+	if len(d.samples) > 0 && IsPythonProcess(target.PID, target.Exe) && !IsPythonCapture(d.samples[len(d.samples)-1]) {
 		// CPython's own frames are the same for a loop and for honest
 		// work (3.11 runs Python calls inside one _PyEval_EvalFrameDefault):
 		// only the Python frames tell. Without them the hard timeout decides.

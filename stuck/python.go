@@ -77,6 +77,19 @@ var pythonExe = regexp.MustCompile(`^(python|pypy)(\d+(\.\d+)*)?[a-z]?$`)
 // IsPython says whether exe is a Python interpreter.
 func IsPython(exe string) bool { return exe != "" && pythonExe.MatchString(filepath.Base(exe)) }
 
+// IsPythonProcess says whether process pid, last seen running exe, runs a
+// Python interpreter now. A process keeps its pid and start time across
+// execve, so the exe a view read once may be a launcher's that has since
+// exec'd Python (pyenv's shims are bash scripts that exec it): when exe is
+// not Python, the live one is read.
+func IsPythonProcess(pid int, exe string) bool {
+	if IsPython(exe) {
+		return true
+	}
+	live, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+	return err == nil && IsPython(live)
+}
+
 // PythonStacker captures a Python process's Python frames, and any other
 // process's stacks with next: first the faulthandler dump the process
 // registered in dir (StacksDirEnv), else py-spy (beside the interpreter,
@@ -92,7 +105,7 @@ type pyStacker struct {
 }
 
 func (s *pyStacker) Stacks(ctx context.Context, pid int, exe string, opt Opts) Capture {
-	if !IsPython(exe) {
+	if !IsPythonProcess(pid, exe) {
 		return s.next.Stacks(ctx, pid, exe, opt)
 	}
 	start := time.Now()

@@ -12,6 +12,15 @@ import sys
 import threading
 import time
 
+def marker(what):
+    """Timestamps the moment the fixture blocks or starts spinning, in
+    $STROBE_MARK_FILE when set (the benchmarks time verdicts from it)."""
+    path = os.environ.get("STROBE_MARK_FILE")
+    if path:
+        with open(path, "a") as f:
+            f.write("STROBE-MARK %s %.9f\n" % (what, time.time()))
+
+
 lock_a = threading.Lock()
 lock_b = threading.Lock()
 
@@ -26,6 +35,7 @@ def lock_a_then_b(ready):
 def lock_b_then_a(ready):
     with lock_b:
         ready.wait()
+        marker("deadlock")
         with lock_a:
             pass
 
@@ -40,6 +50,7 @@ def deadlock():
 
 
 def spin_forever():
+    marker("busy")
     done = False
     while not done:
         pass
