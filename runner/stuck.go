@@ -89,7 +89,8 @@ func procOf(p stuck.ProcSample) adapters.Proc {
 // capture takes the stacks to report for the process that runs the tests:
 // the adapter's own capture when it has one; for a Go binary without
 // symbols, the runtime's SIGQUIT dump (which ends it; read from the output
-// later); otherwise the detector's stack tools.
+// later); otherwise the detector's stack tools (a Python process's Python
+// frames, native stacks for the rest).
 func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 	w.finalPID, w.finalExe = p.PID, p.Exe
 	if sc, ok := r.adapter.(adapters.StackCapturer); ok {

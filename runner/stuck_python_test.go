@@ -111,6 +111,10 @@ func TestStuckPython(t *testing.T) {
 			if strings.Contains(txt, "_PyEval_EvalFrameDefault") {
 				t.Errorf("stacks are CPython's, not Python's:\n%s", txt)
 			}
+			traces := strings.Join(s.SuggestedTraces, " ")
+			if fn := tc.frames[0][:strings.IndexByte(tc.frames[0], ' ')]; !strings.Contains(traces, fn) || strings.Contains(traces, "<module>") {
+				t.Errorf("suggested_traces %v, want %s and no <module>", s.SuggestedTraces, fn)
+			}
 			if len(rec.Response.Stuck) == 0 {
 				t.Error("the details file has no stuck[]")
 			}

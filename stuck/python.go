@@ -28,7 +28,8 @@ const StacksDirEnv = "STROBE_STACKS_DIR"
 // pytest plugin and unittest runner run it at start; strobe signals a
 // process only when that file exists and the process catches SIGUSR2. A
 // forked child registers its own file (the parent's would mix two
-// processes' dumps). Without the variable it does nothing.
+// processes' dumps). Without the variable, or when the program has its
+// own SIGUSR2 handler, it does nothing.
 const PythonStacksSnippet = `def _strobe_register_stacks():
     import faulthandler
     import os
@@ -37,6 +38,8 @@ const PythonStacksSnippet = `def _strobe_register_stacks():
     directory = os.environ.get("STROBE_STACKS_DIR")
     if not directory or not hasattr(signal, "SIGUSR2"):
         return
+    if signal.getsignal(signal.SIGUSR2) not in (signal.SIG_DFL, None):
+        return  # the program's own handler: strobe reads the stacks with py-spy
     try:
         f = open(os.path.join(directory, "py-%d.txt" % os.getpid()), "a")
     except OSError:

@@ -75,6 +75,13 @@ time.sleep(60)
 		t.Errorf("dump files %v, want the process's and its forked child's", files)
 	}
 
+	// A program with its own SIGUSR2 handler keeps it: no dump file.
+	dir = t.TempDir()
+	startPython(t, dir, "import signal\nsignal.signal(signal.SIGUSR2, lambda *a: None)\n"+PythonStacksSnippet+"\nprint('ready', flush=True)\n", false)
+	if files, _ := filepath.Glob(filepath.Join(dir, "py-*.txt")); len(files) != 0 {
+		t.Errorf("dump files %v beside the program's own SIGUSR2 handler", files)
+	}
+
 	dir = t.TempDir()
 	cmd = startPython(t, dir, pyWaiter, true)
 	c := PythonStacker(dir, "", NativeStacker()).Stacks(context.Background(), cmd.Process.Pid, pyExe(t, cmd.Process.Pid), Opts{})
@@ -118,7 +125,8 @@ func TestPythonStackerFallbacks(t *testing.T) {
 		t.Errorf("reason %q, want it to say to install py-spy", c.Reason)
 	}
 	// Not a Python process: the next stacker's capture, untouched.
-	if c := PythonStacker(dir, "", &fakeStacker{frames: []Frame{{Func: "spin"}}}).Stacks(context.Background(), pid, "/bin/sleep", Opts{}); c.Tool == ToolPySpy || c.Tool == ToolFaulthandler {
+	self, _ := os.Executable()
+	if c := PythonStacker(dir, "", &fakeStacker{frames: []Frame{{Func: "spin"}}}).Stacks(context.Background(), os.Getpid(), self, Opts{}); c.Tool != "fake" {
 		t.Errorf("a native process got %s", c.Tool)
 	}
 }
