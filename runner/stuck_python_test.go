@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,40 +25,29 @@ func pyRegistration(t *testing.T) string {
 }
 
 // runPy runs stuck/testdata/python/hang.py through the generic adapter,
-// in its directory (the project of its frames). Every process of the run
-// carries a tag, so that the test can tell none is left.
+// in its directory (the project of its frames). runReq fails the test if
+// a process of the run is left.
 func runPy(t *testing.T, timeout time.Duration, env map[string]string, args ...string) (*report.Response, *details.Record) {
 	t.Helper()
 	py := testutil.RequireTool(t, "python3")
 	root, _ := filepath.Abs("../stuck/testdata/python")
-	tag := fmt.Sprintf("%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano())
-	all := map[string]string{"STROBE_TEST_TAG": tag}
-	for k, v := range env {
-		all[k] = v
-	}
-	resp, rec := runReq(t, Request{ProjectRoot: root, Command: py + " hang.py " + strings.Join(args, " "), Env: all, Timeout: timeout})
-	if left := tagged(tag); len(left) > 0 {
-		t.Errorf("processes of the run left alive: %v", left)
-	}
-	return resp, rec
+	return runReq(t, Request{ProjectRoot: root, Command: py + " hang.py " + strings.Join(args, " "), Env: env, Timeout: timeout})
 }
 
-// tagged lists the live processes whose environment has STROBE_TEST_TAG=tag.
-func tagged(tag string) []string {
-	want := []byte("STROBE_TEST_TAG=" + tag + "\x00")
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	var out []string
-	for _, d := range dirs {
-		b, err := os.ReadFile(d + "/environ")
-		if err != nil || !strings.Contains(string(b), string(want)) {
-			continue
-		}
-		if st, err := os.ReadFile(d + "/stat"); err == nil && strings.Contains(string(st), ") Z ") {
-			continue // reaped soon: it is dead
-		}
-		out = append(out, filepath.Base(d))
+// TestStacksDir: every run gets a private directory for stack dumps in
+// STROBE_STACKS_DIR, gone once the run ends.
+func TestStacksDir(t *testing.T) {
+	resp, rec := runReq(t, Request{ProjectRoot: t.TempDir(), Command: `sh -c 'test -d "$STROBE_STACKS_DIR" && echo "$STROBE_STACKS_DIR"'`, Timeout: 30 * time.Second})
+	if resp.Status != report.Passed {
+		t.Fatalf("status = %s, want passed (stdout %q)", resp.Status, rec.Stdout.Text)
 	}
-	return out
+	dir := strings.TrimSpace(rec.Stdout.Text)
+	if dir == "" {
+		t.Fatal("the run had no STROBE_STACKS_DIR")
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s is left after the run (%v)", dir, err)
+	}
 }
 
 // TestStuckPython: a Python lock-order deadlock and a pure-Python busy
@@ -110,6 +98,11 @@ func TestStuckPython(t *testing.T) {
 			}
 			if strings.Contains(txt, "_PyEval_EvalFrameDefault") {
 				t.Errorf("stacks are CPython's, not Python's:\n%s", txt)
+			}
+			// faulthandler names threads by their pthread id; py-spy by
+			// their threading name and tid.
+			if want := map[string]string{"faulthandler": "Thread 0x", "py-spy": "MainThread (tid "}[tc.tool]; !strings.Contains(txt, want) {
+				t.Errorf("stacks not from %s (no %q):\n%s", tc.tool, want, txt)
 			}
 			traces := strings.Join(s.SuggestedTraces, " ")
 			if fn := tc.frames[0][:strings.IndexByte(tc.frames[0], ' ')]; !strings.Contains(traces, fn) || strings.Contains(traces, "<module>") {
