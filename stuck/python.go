@@ -86,11 +86,21 @@ func IsPython(exe string) bool { return exe != "" && pythonExe.MatchString(filep
 // exec'd Python (pyenv's shims are bash scripts that exec it): when exe is
 // not Python, the live one is read.
 func IsPythonProcess(pid int, exe string) bool {
+	_, ok := pythonOf(pid, exe)
+	return ok
+}
+
+// pythonOf answers the interpreter process pid runs (exe, or the live one
+// when exe is not Python), and whether it runs one.
+func pythonOf(pid int, exe string) (string, bool) {
 	if IsPython(exe) {
-		return true
+		return exe, true
 	}
 	live, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
-	return err == nil && IsPython(live)
+	if err != nil || !IsPython(live) {
+		return exe, false
+	}
+	return live, true
 }
 
 // PythonStacker captures a Python process's Python frames, and any other
@@ -108,7 +118,8 @@ type pyStacker struct {
 }
 
 func (s *pyStacker) Stacks(ctx context.Context, pid int, exe string, opt Opts) Capture {
-	if !IsPythonProcess(pid, exe) {
+	exe, ok := pythonOf(pid, exe)
+	if !ok {
 		return s.next.Stacks(ctx, pid, exe, opt)
 	}
 	start := time.Now()
