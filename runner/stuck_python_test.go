@@ -101,7 +101,7 @@ func TestStuckPython(t *testing.T) {
 			}
 			// faulthandler names threads by their pthread id; py-spy by
 			// their threading name and tid.
-			if want := map[string]string{"faulthandler": "Thread 0x", "py-spy": "MainThread (tid "}[tc.tool]; !strings.Contains(txt, want) {
+			if want := map[string]string{"faulthandler": "thread 0x", "py-spy": "mainthread (tid "}[tc.tool]; !strings.Contains(strings.ToLower(txt), want) {
 				t.Errorf("stacks not from %s (no %q):\n%s", tc.tool, want, txt)
 			}
 			traces := strings.Join(s.SuggestedTraces, " ")
