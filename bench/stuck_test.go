@@ -229,9 +229,8 @@ func stuckGopsutilTree(pid int) int {
 	return n
 }
 
-// stuckHogs keeps every core busy outside the runs.
-func stuckHogs(b *testing.B) int {
-	n := runtime.NumCPU()
+// stuckHogs keeps n cores busy outside the runs.
+func stuckHogs(b *testing.B, n int) int {
 	for i := 0; i < n; i++ {
 		cmd := exec.Command("sh", "-c", "while :; do :; done")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -266,7 +265,7 @@ func BenchmarkStuckFalsePositives(b *testing.B) {
 	for _, req := range []runner.Request{stuckCargo("tests::quick")(b), stuckGo("TestQuick")(b)} {
 		stuckRun(b, req)
 	}
-	hogs := stuckHogs(b)
+	hogs := stuckHogs(b, runtime.NumCPU())
 	for i := 0; i < b.N; i++ {
 		var mu sync.Mutex
 		var wrong []string

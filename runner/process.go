@@ -53,11 +53,17 @@ func startProcess(r *Run) (*proc, error) {
 		p.pipes[i], writers[i] = rd, wr
 	}
 	argv := r.plan.Argv
+	if dir, err := os.MkdirTemp("", "strobe-stacks-"); err == nil {
+		// Without it a Python process gives no faulthandler dump; py-spy
+		// or native stacks still come.
+		r.stacksDir = dir
+	}
 	env := r.environ()
 	// The program is the one on the client's PATH, not the daemon's.
 	prog, err := shell.LookPath(argv[0], env)
 	if err != nil {
 		p.closePipes(writers[:])
+		r.removeStacksDir()
 		return nil, &adapters.UsageError{Msg: fmt.Sprintf("cannot start %s: not found on PATH: install it or put it on PATH", argv[0])}
 	}
 	cmd := exec.Command(prog, argv[1:]...)
@@ -92,6 +98,7 @@ func startProcess(r *Run) (*proc, error) {
 	}
 	if err != nil {
 		p.closePipes(nil)
+		r.removeStacksDir()
 		return nil, &adapters.UsageError{Msg: fmt.Sprintf("cannot start %s: %v", argv[0], err)}
 	}
 	p.pgid = cmd.Process.Pid
@@ -135,7 +142,18 @@ func (r *Run) environ() []string {
 	for k, v := range r.req.Env {
 		env = append(env, k+"="+v)
 	}
+	if r.stacksDir != "" {
+		env = append(env, stuck.StacksDirEnv+"="+r.stacksDir)
+	}
 	return append(env, RunIDEnv+"="+r.ID)
+}
+
+// removeStacksDir removes the run's stack dump directory, once nothing of
+// the run can write there any more.
+func (r *Run) removeStacksDir() {
+	if r.stacksDir != "" {
+		os.RemoveAll(r.stacksDir)
+	}
 }
 
 // stop ends the process group in steps: SIGTERM, a grace period for the
@@ -216,6 +234,7 @@ wait:
 	// then anything that left the group but carries the run id.
 	syscall.Kill(-p.pgid, syscall.SIGKILL)
 	killRunID(r.ID)
+	r.removeStacksDir()
 	drained := make(chan struct{})
 	go func() { p.readers.Wait(); close(drained) }()
 	select {
