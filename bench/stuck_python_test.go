@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"strobe/adapters/kit/python"
 	"sync"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func stuckPython(b *testing.B, tool string, args ...string) runner.Request {
 	switch tool {
 	case stuck.ToolFaulthandler:
 		reg := filepath.Join(b.TempDir(), "register.py")
-		if err := os.WriteFile(reg, []byte(stuck.PythonStacksSnippet), 0o644); err != nil {
+		if err := os.WriteFile(reg, python.StacksModule, 0o644); err != nil {
 			b.Fatal(err)
 		}
 		env["STROBE_PY_REGISTER"] = reg

@@ -4,13 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"strobe/adapters/kit/python"
 	"testing"
 	"time"
 
 	"strobe/details"
 	"strobe/internal/testutil"
 	"strobe/report"
-	"strobe/stuck"
 )
 
 // pyRegistration writes strobe's faulthandler registration where hang.py
@@ -18,7 +18,7 @@ import (
 func pyRegistration(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "register.py")
-	if err := os.WriteFile(path, []byte(stuck.PythonStacksSnippet), 0o644); err != nil {
+	if err := os.WriteFile(path, python.StacksModule, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"strobe/adapters/kit/python"
 	"syscall"
 	"testing"
 	"time"
@@ -21,7 +22,7 @@ func startPython(t *testing.T, dir, code string, register bool) *exec.Cmd {
 	t.Helper()
 	py := testutil.RequireTool(t, "python3")
 	if register {
-		code = PythonStacksSnippet + "\n" + code
+		code = string(python.StacksModule) + "\n" + code
 	}
 	script := filepath.Join(t.TempDir(), "prog.py")
 	if err := os.WriteFile(script, []byte(code), 0o644); err != nil {
@@ -77,7 +78,7 @@ time.sleep(60)
 
 	// A program with its own SIGUSR2 handler keeps it: no dump file.
 	dir = t.TempDir()
-	startPython(t, dir, "import signal\nsignal.signal(signal.SIGUSR2, lambda *a: None)\n"+PythonStacksSnippet+"\nprint('ready', flush=True)\n", false)
+	startPython(t, dir, "import signal\nsignal.signal(signal.SIGUSR2, lambda *a: None)\n"+string(python.StacksModule)+"\nprint('ready', flush=True)\n", false)
 	if files, _ := filepath.Glob(filepath.Join(dir, "py-*.txt")); len(files) != 0 {
 		t.Errorf("dump files %v beside the program's own SIGUSR2 handler", files)
 	}
