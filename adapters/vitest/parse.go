@@ -3,6 +3,7 @@ package vitest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,9 +23,12 @@ import (
 
 // event is one line of the reporter's events file (reporter.mjs).
 type event struct {
-	Ev      string     `json:"ev"`
-	File    string     `json:"file"`
-	Name    string     `json:"name"`
+	Ev   string `json:"ev"`
+	File string `json:"file"`
+	Name string `json:"name"`
+	// Title is vitest's own full name when Name differs from it: a test
+	// that shares its name in its file is "NAME #2" in the answer.
+	Title   string     `json:"title"`
 	Status  string     `json:"status"`
 	Todo    bool       `json:"todo"`
 	MS      float64    `json:"ms"`
@@ -236,7 +240,7 @@ func (p *parser) done(e event) {
 		if t, ok := p.rec.Lookup(suite, e.Name); ok && t.Status != report.TestRunning {
 			return // the reporter's end, with the details, came first
 		}
-		p.rec.End(suite, e.Name, report.TestFailed, 0, &report.Failure{Name: e.Name, File: suite, Message: "failed", Rerun: p.rerunFor(e.File, e.Name)})
+		p.rec.End(suite, e.Name, report.TestFailed, 0, &report.Failure{Name: e.Name, File: suite, Message: "failed", Rerun: p.rerunFor(e.File, cmp.Or(e.Title, e.Name))})
 	}
 }
 
@@ -245,7 +249,7 @@ func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millise
 // failure makes a test's failure from its errors: the first one's
 // message, diff and place; the others after it.
 func (p *parser) failure(e event) *report.Failure {
-	f := &report.Failure{Name: e.Name, File: p.path(e.File), Rerun: p.rerunFor(e.File, e.Name)}
+	f := &report.Failure{Name: e.Name, File: p.path(e.File), Rerun: p.rerunFor(e.File, cmp.Or(e.Title, e.Name))}
 	if e.Error == nil {
 		f.Message = "failed (vitest gave no error)"
 		return f

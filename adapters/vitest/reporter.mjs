@@ -63,6 +63,7 @@ export default class StrobeReporter {
     this.tests = new Map() // TestCase id → { file, name, logged }
     this.pattern = undefined
     this.reported = new Set() // modules whose errors were written
+    this.names = new Map() // module id → (TestCase id → its name in strobe's answer)
   }
 
   emit(ev) {
@@ -88,7 +89,7 @@ export default class StrobeReporter {
 
   onTestCaseReady(tc) {
     if (this.filtered(tc)) return
-    const t = this.tests.get(tc.id) || { file: tc.module.moduleId, name: tc.fullName, logged: 0 }
+    const t = this.tests.get(tc.id) || { file: tc.module.moduleId, name: this.nameOf(tc), logged: 0 }
     this.tests.set(tc.id, t)
     this.emit({ ev: 'start', file: t.file, name: t.name })
   }
@@ -97,7 +98,8 @@ export default class StrobeReporter {
     const r = tc.result()
     const file = tc.module.moduleId
     if (this.filtered(tc)) return
-    const ev = { ev: 'end', file, name: tc.fullName, status: r.state }
+    const ev = { ev: 'end', file, name: this.nameOf(tc), status: r.state }
+    if (ev.name !== tc.fullName) ev.title = tc.fullName
     if (tc.options.mode === 'todo') ev.todo = true
     const d = tc.diagnostic()
     if (d) ev.ms = d.duration
@@ -107,6 +109,26 @@ export default class StrobeReporter {
       ev.more = r.errors.slice(1).map((e) => describeError(e, file))
     }
     this.emit(ev)
+  }
+
+  // nameOf is a test's name in strobe's answer: its full name, made unique
+  // in its file. vitest lets tests share one (rows of test.each that print
+  // alike, a title repeated), which the answer would count as one test; the
+  // second is "NAME #2", the third "NAME #3", in the order the file
+  // declares them, as setup.mjs names them in the worker.
+  nameOf(tc) {
+    let names = this.names.get(tc.module.moduleId)
+    if (!names) {
+      names = new Map()
+      const seen = new Map()
+      for (const t of tc.module.children.allTests()) {
+        const n = (seen.get(t.fullName) || 0) + 1
+        seen.set(t.fullName, n)
+        names.set(t.id, n === 1 ? t.fullName : `${t.fullName} #${n}`)
+      }
+      this.names.set(tc.module.moduleId, names)
+    }
+    return names.get(tc.id) || tc.fullName
   }
 
   // filtered tells whether vitest's -t left a test out: vitest reports it
@@ -167,7 +189,7 @@ export default class StrobeReporter {
     const task = this.vitest && this.vitest.state.idMap.get(id)
     const tc = task && this.vitest.state.getReportedEntity(task)
     if (!tc || tc.type !== 'test') return undefined
-    const t = { file: tc.module.moduleId, name: tc.fullName, logged: 0 }
+    const t = { file: tc.module.moduleId, name: this.nameOf(tc), logged: 0 }
     this.tests.set(id, t)
     return t
   }
