@@ -3,6 +3,7 @@ package jest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -19,9 +20,12 @@ import (
 
 // event is one line of the reporter's (reporter.cjs says what each is).
 type event struct {
-	Ev     string    `json:"ev"`
-	File   string    `json:"file"`
-	Name   string    `json:"name"`
+	Ev   string `json:"ev"`
+	File string `json:"file"`
+	Name string `json:"name"`
+	// Title is jest's own name for a test whose Name differs: one that
+	// shares its name in its file is "NAME #2" in the answer.
+	Title  string    `json:"title"`
 	Status string    `json:"status"`
 	MS     float64   `json:"ms"`
 	Msg    string    `json:"msg"`
@@ -179,7 +183,7 @@ func (p *parser) end(suite string, ev *event) {
 	case "skipped", "todo":
 		p.rec.End(suite, ev.Name, report.TestSkipped, d, nil)
 	default:
-		f := &report.Failure{Name: ev.Name, File: suite, Message: kit.Clip(ev.Msg), Rerun: p.rerunFor(ev.File, ev.Name)}
+		f := &report.Failure{Name: ev.Name, File: suite, Message: kit.Clip(ev.Msg), Rerun: p.rerunFor(ev.File, cmp.Or(ev.Title, ev.Name))}
 		if ev.At != nil {
 			f.File, f.Line = p.name(ev.At.File), ev.At.Line
 		}
