@@ -550,3 +550,27 @@ func TestMochaParallelCancel(t *testing.T) {
 	s.plan.Parser.(adapters.Closer).Close()
 	noneLeft(t, fixtures())
 }
+
+// TestMochaSameNames runs tests that share a full title in one file: each
+// is counted, the second and later named "NAME #2", …; a failing one's
+// rerun is mocha's own title, which runs every test of it; a retried test
+// is one test.
+func TestMochaSameNames(t *testing.T) {
+	rec, _, exit := run(t, adapters.Request{ProjectRoot: project("dupes")})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want mocha's 1 for a failed test", exit)
+	}
+	if p := rec.Progress(); p.Passed != 4 || p.Failed != 1 || p.Skipped != 1 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want mocha's 4, 1, 1", p.Passed, p.Failed, p.Skipped)
+	}
+	got := names(rec)
+	slices.Sort(got)
+	want := []string{"passes when retried", "same title", "same title #2", "same title #3", "withQuery › { a: 1 }", "withQuery › { a: 1 } #2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names %q, want %q", got, want)
+	}
+	f := rec.Failure("test/dupes.spec.js", "withQuery › { a: 1 } #2")
+	if f == nil || f.Line != 9 || f.Rerun != `npx mocha test/dupes.spec.js --grep '^withQuery \{ a: 1 \}$'` {
+		t.Errorf("failure %+v, want test/dupes.spec.js:9 rerun by mocha's title", f)
+	}
+}
