@@ -574,3 +574,19 @@ func TestMochaSameNames(t *testing.T) {
 		t.Errorf("failure %+v, want test/dupes.spec.js:9 rerun by mocha's title", f)
 	}
 }
+
+// TestMochaDiffTypes shows expected and received as mocha does: only for
+// values of one type (an error whose expected is a string and actual an
+// object, as supertest throws, has its message alone).
+func TestMochaDiffTypes(t *testing.T) {
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: project("diff")})
+	for _, tc := range []struct{ name, msg string }{
+		{"response › has the body", `Error: expected '{"user":"tobo"}' response body, got '{"user":"tobi"}'`},
+		{"response › has the status", "Error: expected 200, got 404\n\nexpected: 200\nreceived: 404"},
+	} {
+		f := byName(t, rec, tc.name).Failure
+		if f == nil || f.Message != tc.msg {
+			t.Errorf("%s: failure %+v, want the message %q", tc.name, f, tc.msg)
+		}
+	}
+}

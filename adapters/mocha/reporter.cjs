@@ -46,6 +46,10 @@ function where(stack, file) {
   return frames.find((f) => f.file === file) || frames.find((f) => !f.file.includes('/node_modules/'));
 }
 
+function sameType(a, b) {
+  return Object.prototype.toString.call(a) === Object.prototype.toString.call(b);
+}
+
 function titleOf(runnable) {
   return runnable.titlePath().filter((t) => t !== '').join(SEP);
 }
@@ -194,7 +198,9 @@ class StrobeReporter {
     if (name !== 'AssertionError') message = `${name}: ${message}`;
     if (runnable.type === 'hook') message = `${runnable.title}: ${message}`;
     const f = { kind: runnable.type === 'hook' ? 'hook' : (err.code === 'ERR_MOCHA_TIMEOUT' ? 'timeout' : ''), message: clip(message, 8192) };
-    if ('expected' in err && 'actual' in err && err.showDiff !== false) {
+    // As mocha's own reporters: no diff of unlike values (supertest's
+    // expected body is a string, its actual the parsed object).
+    if ('expected' in err && 'actual' in err && err.showDiff !== false && err.expected !== undefined && sameType(err.expected, err.actual)) {
       f.expected = inspect(err.expected);
       f.actual = inspect(err.actual);
     }
