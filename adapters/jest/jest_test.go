@@ -479,3 +479,18 @@ func TestJestSameNames(t *testing.T) {
 		t.Errorf("failure %+v, want dupes.test.js:8 rerun by jest's name", f)
 	}
 }
+
+// TestJestCoverageThreshold runs a project whose tests all pass but whose
+// coverage is under its threshold: jest exits 1, and the hint says why.
+func TestJestCoverageThreshold(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("threshold")})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want jest's 1 for a threshold not met", exit)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 0 {
+		t.Errorf("counts %+v, want 1 passed", p)
+	}
+	if !strings.Contains(out.Hint, `coverage threshold for lines (100%) not met`) {
+		t.Errorf("hint %q, want jest's reason for failing the run", out.Hint)
+	}
+}

@@ -79,8 +79,11 @@ type parser struct {
 	crash    *report.Crash
 	noTests  bool
 	errLines []string // jest's own stderr, for a run the reporter never saw
-	bad      int      // event lines that did not decode
-	buf      []byte   // the decoder's, for unescaped strings
+	// jestSays holds jest's own complaints on stderr ("Jest: …": a coverage
+	// threshold not met): why a run whose tests all passed failed.
+	jestSays []string
+	bad      int    // event lines that did not decode
+	buf      []byte // the decoder's, for unescaped strings
 	// lastFile and lastSuite spare naming a file again for each of its
 	// events.
 	lastFile, lastSuite string
@@ -255,6 +258,9 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	if !p.sawRun && bytes.HasPrefix(b, []byte("No tests found")) {
 		p.noTests = true
 	}
+	if s == adapters.Stderr && bytes.HasPrefix(b, []byte("Jest: ")) && len(p.jestSays) < 5 {
+		p.jestSays = append(p.jestSays, string(b))
+	}
 	if s == adapters.Stderr && len(p.running) == 0 && len(p.errLines) < 20 && len(bytes.TrimSpace(b)) > 0 {
 		p.errLines = append(p.errLines, string(b))
 	}
@@ -332,6 +338,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Project = &report.Project{Language: "javascript", BuildSystem: "jest"}
 		out.Hint = join(out.Hint, noTestsHint.For(p.test, p.level))
 		return out
+	}
+	if p.sawRun && exit.Code != 0 && prog.Failed == 0 && len(p.jestSays) > 0 {
+		out.Hint = join(out.Hint, kit.Clip("jest failed the run although no test failed: "+strings.Join(p.jestSays, "; ")))
 	}
 	if !p.sawRun && p.fallback == "" && exit.Code != 0 {
 		msg := "jest ended before strobe's reporter saw the run begin"
