@@ -4,6 +4,7 @@
 // runs and nothing is lost when a worker dies. It prints nothing: the
 // tests' own output and vitest's errors keep stdout and stderr.
 import { openSync, writeSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const eventsPath = fileURLToPath(new URL('./events.jsonl', import.meta.url))
@@ -41,17 +42,33 @@ function where(stack, testFile) {
   return fallback
 }
 
-function describeError(err, testFile) {
+// root is the project's root, which vitest 4's transform errors name
+// their files relative to.
+let root = process.cwd()
+
+export function setRoot(dir) {
+  if (dir) root = dir
+}
+
+export function describeError(err, testFile) {
   if (!err) return undefined
   const name = err.name && err.name !== 'AssertionError' && err.name !== 'Error' ? err.name + ': ' : ''
   const e = { message: clip(name + clean(err.message)) }
   if (err.diff) e.diff = clip(clean(err.diff))
-  // A transform error (esbuild's) has no frame in the file, only
-  // "FILE:LINE:COL: ERROR: …" in its message.
+  // A transform error has no frame in the file, only its place in the
+  // message: esbuild's "/FILE:LINE:COL: ERROR: …", oxc's (vite 7, vitest
+  // 4) "╭─[ FILE:LINE:COL ]" relative to the root, the error's id naming
+  // the whole file.
   let loc = where(err.stack || err.stackStr, testFile)
   if (!loc) {
-    const m = /(\/[^\s:'"()]+):(\d+):(\d+)/.exec(clean(err.message))
+    const msg = clean(err.message)
+    let m = /(?:^|[\s'"(])(\/[^\s:'"()]+):(\d+):(\d+)/m.exec(msg)
     if (m) loc = { file: m[1], line: Number(m[2]), col: Number(m[3]) }
+    else if ((m = /╭─\[\s*([^\s\]]+?):(\d+):(\d+)\s*\]/.exec(msg))) {
+      const id = err.__vitest_rollup_error__ && err.__vitest_rollup_error__.id
+      const file = typeof id === 'string' && id.endsWith('/' + m[1]) ? id : resolve(root, m[1])
+      loc = { file, line: Number(m[2]), col: Number(m[3]) }
+    }
   }
   if (loc) Object.assign(e, loc)
   return e
@@ -73,6 +90,7 @@ export default class StrobeReporter {
   onInit(vitest) {
     this.vitest = vitest
     const cfg = vitest.config
+    setRoot(cfg.root)
     this.pattern = cfg.testNamePattern
     // The workers write each test's start themselves (setup.mjs): the
     // projects' configs are not yet sent to them.
