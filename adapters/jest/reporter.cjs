@@ -21,6 +21,7 @@
 'use strict';
 
 const fs = require('fs');
+const path = require('path');
 
 const SEP = ' \u203a ';
 // eslint-disable-next-line no-control-regex
@@ -228,6 +229,10 @@ function declared(r, file) {
 function syntaxAt(msg, file) {
   let m = /^(?:SyntaxError: )?(\/[^:\n]+): [^\n]*\((\d+):(\d+)\)/m.exec(msg);
   if (m) return {file: m[1], line: +m[2], col: +m[3] + 1};
+  // ts-jest's TypeScript diagnostic: "FILE:LINE:COL - error TS1109: …",
+  // FILE relative to the working directory.
+  m = /^(\S+?):(\d+):(\d+) - error TS\d+:/m.exec(msg);
+  if (m) return {file: file.endsWith('/' + m[1]) ? file : path.resolve(m[1]), line: +m[2], col: +m[3]};
   m = /^\s*> (\d+) \|/m.exec(msg);
   if (m && /SyntaxError/.test(msg)) return {file, line: +m[1], col: 0};
   return null;
