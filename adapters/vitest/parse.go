@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -461,7 +462,11 @@ func (p *parser) crash(exit report.Exit) *report.Crash {
 	c.RunningTests = running
 	where := ""
 	if a := p.abortAt; a != nil {
-		where = fmt.Sprintf(" at %s:%d", p.path(a.File), a.Line)
+		if p.abortLineIsOwn(a.File) {
+			where = fmt.Sprintf(" at %s:%d", p.path(a.File), a.Line)
+		} else {
+			where = " in " + p.path(a.File)
+		}
 	}
 	files := make([]string, len(p.modules))
 	for i, m := range p.modules {
@@ -477,6 +482,23 @@ func (p *parser) crash(exit report.Exit) *report.Crash {
 	}
 	c.Message += ": rerun that test file alone to see it happen"
 	return c
+}
+
+// abortLineIsOwn tells whether the line node's abort report gives in a
+// test file is the file's own. node does not source-map that report, and
+// vitest runs the code it compiled: vitest 3 keeps a JavaScript file's
+// lines, vitest 4's module runner does not (one more, or reprinted), and
+// esbuild and oxc reprint TypeScript. A wrong line is worse than none.
+func (p *parser) abortLineIsOwn(file string) bool {
+	major, _, _ := strings.Cut(p.version, ".")
+	if n, err := strconv.Atoi(major); err != nil || n >= 4 {
+		return false
+	}
+	switch filepath.Ext(file) {
+	case ".js", ".mjs", ".cjs":
+		return true
+	}
+	return false
 }
 
 func orUnknown(sig string) string {

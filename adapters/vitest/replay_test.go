@@ -62,6 +62,15 @@ func TestReplay(t *testing.T) {
 				t.Errorf("crash %+v, want SIGABRT in \"aborts the process\" at aborts.test.js:6", c)
 			}
 		}},
+		// vitest 4 runs a test file compiled: node's abort report gives the
+		// compiled code's line (5 for the file's 6), which is not to be shown.
+		{"crash-vitest4", report.Exit{Exited: true, Code: 1}, func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
+			c := out.Crash
+			if c == nil || c.SignalName != "SIGABRT" || len(c.RunningTests) != 1 || c.RunningTests[0] != "aborts the process" ||
+				!strings.Contains(c.Message, "in test/aborts.test.ts") || strings.Contains(c.Message, "aborts.test.ts:") {
+				t.Errorf("crash %+v, want SIGABRT in \"aborts the process\" in test/aborts.test.ts, no line", c)
+			}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec, out := replay(t, tc.name, tc.exit)
