@@ -45,7 +45,7 @@ func decodeObject(b []byte, ev *event, buf *[]byte) bool {
 			return false
 		}
 		switch k {
-		case "ev", "file", "name", "status", "msg", "version":
+		case "ev", "file", "name", "title", "status", "msg", "version":
 			v, n, ok := format.JSONString(b, i, buf)
 			if !ok {
 				return false
@@ -172,6 +172,8 @@ func setString(ev *event, k string, v []byte) {
 		ev.File = string(v)
 	case "name":
 		ev.Name = string(v)
+	case "title":
+		ev.Title = string(v)
 	case "status":
 		ev.Status = eventName(v)
 	case "msg":

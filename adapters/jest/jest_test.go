@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -449,5 +450,47 @@ func TestJestFallback(t *testing.T) {
 	f := find(t, rec, "math.test.js", "arith › nested › wrong sum").Failure
 	if f == nil || f.File != "math.test.js" || f.Line != 10 || !strings.Contains(f.Message, "Expected: 5") || strings.Contains(f.Message, "\x1b") {
 		t.Errorf("failure %+v, want math.test.js:10", f)
+	}
+}
+
+// TestJestSameNames runs tests that share a full name in one file (rows of
+// test.each that print alike, a title repeated): each is counted, the
+// second and later named "NAME #2", …, and a failing one's rerun is jest's
+// own name, which runs every test of it.
+func TestJestSameNames(t *testing.T) {
+	rec, _, exit := run(t, adapters.Request{ProjectRoot: fixture("dupes")})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want jest's 1 for a failed test", exit)
+	}
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 1 || p.Skipped != 1 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want jest's 3, 1, 1", p.Passed, p.Failed, p.Skipped)
+	}
+	var names []string
+	for _, tt := range rec.Tests() {
+		names = append(names, tt.Name)
+	}
+	slices.Sort(names)
+	want := []string{"same title", "same title #2", "same title #3", "withQuery › { a: 1 }", "withQuery › { a: 1 } #2"}
+	if !slices.Equal(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+	f := rec.Failure("dupes.test.js", "withQuery › { a: 1 } #2")
+	if f == nil || f.Line != 8 || f.Rerun != `npx jest --runTestsByPath dupes.test.js -t '^withQuery \{ a: 1 \}$'` {
+		t.Errorf("failure %+v, want dupes.test.js:8 rerun by jest's name", f)
+	}
+}
+
+// TestJestCoverageThreshold runs a project whose tests all pass but whose
+// coverage is under its threshold: jest exits 1, and the hint says why.
+func TestJestCoverageThreshold(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("threshold")})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want jest's 1 for a threshold not met", exit)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 0 {
+		t.Errorf("counts %+v, want 1 passed", p)
+	}
+	if !strings.Contains(out.Hint, `coverage threshold for lines (100%) not met`) {
+		t.Errorf("hint %q, want jest's reason for failing the run", out.Hint)
 	}
 }

@@ -550,3 +550,43 @@ func TestMochaParallelCancel(t *testing.T) {
 	s.plan.Parser.(adapters.Closer).Close()
 	noneLeft(t, fixtures())
 }
+
+// TestMochaSameNames runs tests that share a full title in one file: each
+// is counted, the second and later named "NAME #2", …; a failing one's
+// rerun is mocha's own title, which runs every test of it; a retried test
+// is one test.
+func TestMochaSameNames(t *testing.T) {
+	rec, _, exit := run(t, adapters.Request{ProjectRoot: project("dupes")})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want mocha's 1 for a failed test", exit)
+	}
+	if p := rec.Progress(); p.Passed != 4 || p.Failed != 1 || p.Skipped != 1 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want mocha's 4, 1, 1", p.Passed, p.Failed, p.Skipped)
+	}
+	got := names(rec)
+	slices.Sort(got)
+	want := []string{"passes when retried", "same title", "same title #2", "same title #3", "withQuery › { a: 1 }", "withQuery › { a: 1 } #2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names %q, want %q", got, want)
+	}
+	f := rec.Failure("test/dupes.spec.js", "withQuery › { a: 1 } #2")
+	if f == nil || f.Line != 9 || f.Rerun != `npx mocha test/dupes.spec.js --grep '^withQuery \{ a: 1 \}$'` {
+		t.Errorf("failure %+v, want test/dupes.spec.js:9 rerun by mocha's title", f)
+	}
+}
+
+// TestMochaDiffTypes shows expected and received as mocha does: only for
+// values of one type (an error whose expected is a string and actual an
+// object, as supertest throws, has its message alone).
+func TestMochaDiffTypes(t *testing.T) {
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: project("diff")})
+	for _, tc := range []struct{ name, msg string }{
+		{"response › has the body", `Error: expected '{"user":"tobo"}' response body, got '{"user":"tobi"}'`},
+		{"response › has the status", "Error: expected 200, got 404\n\nexpected: 200\nreceived: 404"},
+	} {
+		f := byName(t, rec, tc.name).Failure
+		if f == nil || f.Message != tc.msg {
+			t.Errorf("%s: failure %+v, want the message %q", tc.name, f, tc.msg)
+		}
+	}
+}

@@ -475,3 +475,26 @@ func TestNodeFallback(t *testing.T) {
 		t.Errorf("failure %+v", tt.Failure)
 	}
 }
+
+// TestNodeSameNames runs tests that share a full name in one file: each is
+// counted, the second and later named "NAME #2", …; a failing one's rerun
+// is node's own name, which runs every test of it.
+func TestNodeSameNames(t *testing.T) {
+	rec, _, exit := run(t, adapters.Request{ProjectRoot: fixture("dupes")})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want node's 1 for a failed test", exit)
+	}
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 1 || p.Skipped != 1 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want node's 3, 1, 1", p.Passed, p.Failed, p.Skipped)
+	}
+	got := names(rec)
+	slices.Sort(got)
+	want := []string{"same title", "same title #2", "same title #3", "withQuery › { a: 1 }", "withQuery › { a: 1 } #2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names %q, want %q", got, want)
+	}
+	f := rec.Failure("test/dupes.test.js", "withQuery › { a: 1 } #2")
+	if f == nil || f.Line != 9 || f.Rerun != `node --test '--test-name-pattern=^\{ a: 1 \}$' test/dupes.test.js` {
+		t.Errorf("failure %+v, want test/dupes.test.js:9 rerun by node's name", f)
+	}
+}

@@ -3,6 +3,7 @@ package node
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,9 +36,12 @@ import (
 
 // Event is one reporter line.
 type Event struct {
-	E      string  `json:"e"`
-	File   string  `json:"file"`
-	Name   string  `json:"name"`
+	E    string `json:"e"`
+	File string `json:"file"`
+	Name string `json:"name"`
+	// Title is the framework's own name for a test whose Name differs
+	// (one that shares its name in its file is "NAME #2"): reruns use it.
+	Title  string  `json:"title"`
 	Line   int     `json:"line"`
 	Status string  `json:"status"`
 	MS     float64 `json:"ms"`
@@ -262,7 +266,7 @@ func (e *Events) failure(suite string, ev Event) *report.Failure {
 		f.File, f.Line = kit.ProjectPath(e.cfg.Root, fl.File), fl.Line
 	}
 	if e.cfg.Rerun != nil {
-		test := ev.Name
+		test := cmp.Or(ev.Title, ev.Name)
 		if ev.Suite {
 			test = "" // a describe block's hook: its file, since node matches tests' own names
 		}
@@ -534,6 +538,8 @@ func setString(ev *Event, key string, v []byte) {
 		ev.File = string(v)
 	case "name":
 		ev.Name = string(v)
+	case "title":
+		ev.Title = string(v)
 	case "status":
 		ev.Status = string(v)
 	case "reason":
