@@ -25,7 +25,7 @@ type npmInstall struct {
 // node_modules, which git ignores), once per test binary. Without npm
 // the test fails under CI and is skipped elsewhere, as is one whose
 // install fails outside CI (no network).
-func NpmCI(t *testing.T, dir string) {
+func NpmCI(t testing.TB, dir string) {
 	t.Helper()
 	npm := testutil.RequireTool(t, "npm")
 	v, _ := npmInstalls.LoadOrStore(dir, &npmInstall{})

@@ -20,7 +20,25 @@ import (
 // the plan's parser the way the runner does (lines from both streams, one at
 // a time). Adapter tests use it to check parsers against the real framework
 // without depending on the runner package.
-func RunReal(t *testing.T, a adapters.Adapter, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {
+func RunReal(t testing.TB, a adapters.Adapter, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {
+	t.Helper()
+	r := Run(t, a, req)
+	return r.Rec, r.Outcome, r.Exit
+}
+
+// Ran is what Run saw of a plan's run.
+type Ran struct {
+	Rec     *adapters.Recorder
+	Outcome adapters.Outcome
+	Exit    report.Exit
+	// CPU is the user and system time of the framework's process and the
+	// descendants it reaped; the benchmarks compare it with the raw
+	// command's.
+	CPU time.Duration
+}
+
+// Run is RunReal, with the framework's CPU time too.
+func Run(t testing.TB, a adapters.Adapter, req adapters.Request) Ran {
 	t.Helper()
 	rec := adapters.NewRecorder()
 	plan, err := a.Plan(context.Background(), req, rec)
@@ -70,5 +88,5 @@ func RunReal(t *testing.T, a adapters.Adapter, req adapters.Request) (*adapters.
 	if c, ok := plan.Parser.(adapters.Closer); ok {
 		c.Close() // as the runner does
 	}
-	return rec, out, exit
+	return Ran{Rec: rec, Outcome: out, Exit: exit, CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 }
