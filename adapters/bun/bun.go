@@ -14,6 +14,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/adapters/kit/node"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -55,7 +56,7 @@ func (bun) Detect(req adapters.Request) adapters.Detection {
 		return adapters.Detection{}
 	}
 	root := req.ProjectRoot
-	if pkg, ok := kit.ReadPackageJSON(root); ok && strings.Contains(pkg.TestScript(), "bun test") {
+	if pkg, ok := node.Read(root); ok && strings.Contains(pkg.TestScript(), "bun test") {
 		return adapters.Detection{Confidence: 90}
 	}
 	if kit.FileExists(filepath.Join(root, "bunfig.toml")) {
@@ -115,11 +116,11 @@ func baseArgv(req adapters.Request) (argv []string, display string, err error) {
 		}
 		return argv, shell.Join(argv), nil
 	}
-	bin := kit.NodeBin(req.ProjectRoot, "bun", req.Env)
+	bin := node.LookPath(req.ProjectRoot, "bun", req.Env)
 	if bin == "" {
 		hint := "install bun (https://bun.sh, or `npm install --save-dev bun`) and run again"
-		if pkg, ok := kit.ReadPackageJSON(req.ProjectRoot); ok && pkg.Depends("bun") {
-			hint = "install the project's dependencies with `" + kit.InstallCommand(req.ProjectRoot) + "` and run again"
+		if pkg, ok := node.Read(req.ProjectRoot); ok && pkg.Has("bun") {
+			hint = "install the project's dependencies with `" + pkg.InstallCommand() + "` and run again"
 		}
 		return nil, "", &adapters.UsageError{Msg: "bun: bun is not installed for this project", Framework: "bun", Hint: hint}
 	}
@@ -153,7 +154,7 @@ func selection(req adapters.Request) ([]string, error) {
 	if req.Level == adapters.LevelAll {
 		return nil, nil
 	}
-	dirs := kit.LevelDirs(req.ProjectRoot, string(req.Level))
+	dirs := node.LevelDirs(req.ProjectRoot, string(req.Level))
 	if len(dirs) == 0 {
 		return nil, adapters.Usagef("bun: no %s tests: bun's levels are directories named %s (tests/%s/…); put them there, or leave the level out", req.Level, req.Level, req.Level)
 	}
@@ -373,7 +374,7 @@ func (p *parser) junitCase(c format.JUnitCase) {
 		if n, ok := frameIn(c.Text, file); ok {
 			line = n
 		}
-		msg := kit.JSMessage(c.Text)
+		msg := node.ErrorText(c.Text)
 		if msg == "" {
 			msg = c.Message
 		}
