@@ -112,13 +112,9 @@ func baseArgv(req adapters.Request) (argv []string, display string, err error) {
 		}
 		return argv, shell.Join(argv), nil
 	}
-	bin := node.LookPath(req.ProjectRoot, "deno", req.Env)
-	if bin == "" {
-		hint := "install deno (https://deno.com, or `npm install --save-dev deno`) and run again"
-		if pkg, ok := node.Read(req.ProjectRoot); ok && pkg.Has("deno") {
-			hint = "install the project's dependencies with `" + pkg.InstallCommand() + "` and run again"
-		}
-		return nil, "", &adapters.UsageError{Msg: "deno: deno is not installed for this project", Framework: "deno", Hint: hint}
+	bin, err := node.Runtime("deno", "https://deno.com", req.ProjectRoot, req.Env)
+	if err != nil {
+		return nil, "", err
 	}
 	display = "deno test"
 	if rel, ok := kit.Rel(req.ProjectRoot, bin); ok {
@@ -130,31 +126,14 @@ func baseArgv(req adapters.Request) (argv []string, display string, err error) {
 // selection is the arguments that pick a level or one test.
 func selection(req adapters.Request) ([]string, error) {
 	if req.Test != "" {
-		file, name := splitTest(req.ProjectRoot, req.Test)
+		file, name := node.SplitTest(req.ProjectRoot, req.Test)
 		var sel []string
 		if file != "" {
 			sel = append(sel, "./"+file)
 		}
 		return append(sel, "--filter", filterFor(name)), nil
 	}
-	if req.Level == adapters.LevelAll {
-		return nil, nil
-	}
-	dirs := node.LevelDirs(req.ProjectRoot, string(req.Level))
-	if len(dirs) == 0 {
-		return nil, adapters.Usagef("deno: no %s tests: deno's levels are directories named %s (tests/%s/…); put them there, or leave the level out", req.Level, req.Level, req.Level)
-	}
-	return dirs, nil
-}
-
-// splitTest reads "module > test > step": a first part that is a file of
-// the project selects it.
-func splitTest(root, test string) (file, name string) {
-	first, rest, ok := strings.Cut(test, " > ")
-	if ok && kit.FileExists(filepath.Join(root, first)) {
-		return filepath.ToSlash(filepath.Clean(first)), rest
-	}
-	return "", test
+	return node.LevelArgs("deno", req)
 }
 
 // filterFor is the --filter regexp of a test, or of the test a step
