@@ -27,7 +27,7 @@ var jestFixtures = filepath.Join(testutil.Root(), "adapters", "jest", "testdata"
 // tailing decoder has read it all. An event is one JSON line.
 func BenchmarkJestParser(b *testing.B) {
 	root := b.TempDir()
-	writeFiles(b, root, map[string]string{
+	adapterstest.WriteFiles(b, root, map[string]string{
 		"package.json":             `{"devDependencies":{"jest":"29.7.0"}}`,
 		"package-lock.json":        "{}",
 		"node_modules/.bin/jest":   "#!/bin/sh\n",
@@ -126,7 +126,7 @@ func BenchmarkJestOverhead(b *testing.B) {
 		s.WriteString("});\n")
 		files[fmt.Sprintf("src/m%02d.test.js", f)] = s.String()
 	}
-	writeFiles(b, root, files)
+	adapterstest.WriteFiles(b, root, files)
 	if err := os.Symlink(filepath.Join(jestFixtures, "node_modules"), filepath.Join(root, "node_modules")); err != nil {
 		b.Fatal(err)
 	}

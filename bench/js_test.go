@@ -139,6 +139,6 @@ func jsSuite(b *testing.B, name, head, pkg string) string {
 		src.WriteString("});\n")
 		files[fmt.Sprintf(name, f)] = src.String()
 	}
-	writeFiles(b, dir, files)
+	adapterstest.WriteFiles(b, dir, files)
 	return dir
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"strobe/adapters"
+	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit/python"
 	"strobe/adapters/pytest"
 	"strobe/internal/testutil"
@@ -75,9 +76,9 @@ func BenchmarkPytestOverhead(b *testing.B) {
 		for t := range 100 {
 			fmt.Fprintf(&src, "def test_%03d():\n    assert sum(range(%d)) == %d\n\n\n", t, t, t*(t-1)/2)
 		}
-		writeFiles(b, dir, map[string]string{fmt.Sprintf("tests/test_mod%02d.py", m): src.String()})
+		adapterstest.WriteFiles(b, dir, map[string]string{fmt.Sprintf("tests/test_mod%02d.py", m): src.String()})
 	}
-	writeFiles(b, dir, map[string]string{"pytest.ini": "[pytest]\n"})
+	adapterstest.WriteFiles(b, dir, map[string]string{"pytest.ini": "[pytest]\n"})
 
 	planOverhead(b, planCase{dir: dir, adapter: pytest.New(), raw: []string{py, "-m", "pytest", "-q"}, tests: 2000, what: "plugin"})
 }
