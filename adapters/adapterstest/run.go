@@ -55,21 +55,8 @@ func Run(t testing.TB, a adapters.Adapter, req adapters.Request) Ran {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %v: %v", plan.Argv, err)
 	}
-	var mu sync.Mutex
 	var wg sync.WaitGroup
-	read := func(s adapters.Stream, r io.Reader) {
-		defer wg.Done()
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 256<<20)
-		for sc.Scan() {
-			mu.Lock()
-			plan.Parser.Line(s, sc.Bytes(), false)
-			mu.Unlock()
-		}
-	}
-	wg.Add(2)
-	go read(adapters.Stdout, stdout)
-	go read(adapters.Stderr, stderr)
+	feed(plan.Parser, stdout, stderr, &wg)
 	wg.Wait()
 	err = cmd.Wait()
 	var exit report.Exit
@@ -89,4 +76,23 @@ func Run(t testing.TB, a adapters.Adapter, req adapters.Request) Ran {
 		c.Close() // as the runner does
 	}
 	return Ran{Rec: rec, Outcome: out, Exit: exit, CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+}
+
+// feed reads both streams line by line into p, never two lines at once,
+// as the runner does; wg is done when both are at their end.
+func feed(p adapters.Parser, stdout, stderr io.Reader, wg *sync.WaitGroup) {
+	var mu sync.Mutex
+	read := func(s adapters.Stream, r io.Reader) {
+		defer wg.Done()
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 256<<20)
+		for sc.Scan() {
+			mu.Lock()
+			p.Line(s, sc.Bytes(), false)
+			mu.Unlock()
+		}
+	}
+	wg.Add(2)
+	go read(adapters.Stdout, stdout)
+	go read(adapters.Stderr, stderr)
 }

@@ -1,9 +1,7 @@
 package adapterstest
 
 import (
-	"bufio"
 	"context"
-	"io"
 	"os"
 	"os/exec"
 	"sync"
@@ -45,20 +43,7 @@ func Start(t *testing.T, a adapters.Adapter, req adapters.Request, env ...string
 	if err := s.Cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	read := func(st adapters.Stream, r io.Reader) {
-		defer s.lines.Done()
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
-		for sc.Scan() {
-			mu.Lock()
-			plan.Parser.Line(st, sc.Bytes(), false)
-			mu.Unlock()
-		}
-	}
-	s.lines.Add(2)
-	go read(adapters.Stdout, stdout)
-	go read(adapters.Stderr, stderr)
+	feed(plan.Parser, stdout, stderr, &s.lines)
 	t.Cleanup(func() { syscall.Kill(-s.Cmd.Process.Pid, syscall.SIGKILL) })
 	return s
 }
