@@ -24,135 +24,70 @@ func decodeEvent(line []byte, ev *event, buf *[]byte) bool {
 
 // decodeObject reads the event's members; false leaves ev in any state.
 func decodeObject(b []byte, ev *event, buf *[]byte) bool {
-	b = bytes.TrimRight(b, " \r\n")
-	i := format.SkipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = format.SkipSpace(b, i+1)
-	for {
-		key, n, ok := format.JSONString(b, i, buf)
-		if !ok {
-			return false
-		}
+	return format.JSONWhole(b, buf, func(key []byte, i int) (int, bool) {
 		k := string(key) // no allocation: the compiler reads the switch on the bytes
-		i = format.SkipSpace(b, n)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = format.SkipSpace(b, i+1)
-		if i >= len(b) {
-			return false
-		}
 		switch k {
 		case "ev", "file", "name", "title", "status", "msg", "version":
 			v, n, ok := format.JSONString(b, i, buf)
 			if !ok {
-				return false
+				return 0, false
 			}
 			setString(ev, k, v)
-			i = n
+			return n, true
 		case "ms":
 			f, n, ok := number(b, i)
-			if !ok {
-				return false
-			}
-			ev.MS, i = f, n
+			ev.MS = f
+			return n, ok
 		case "total", "passed", "failed", "skipped", "todo", "suitesFailed":
 			f, n, ok := number(b, i)
 			if !ok || bytes.ContainsAny(b[i:n], ".eE") { // encoding/json refuses those for an int
-				return false
+				return 0, false
 			}
 			setInt(ev, k, int(f))
-			i = n
+			return n, true
 		case "interrupted":
 			switch {
 			case bytes.HasPrefix(b[i:], []byte("true")):
-				ev.Interrupted, i = true, i+4
+				ev.Interrupted = true
+				return i + 4, true
 			case bytes.HasPrefix(b[i:], []byte("false")):
-				i += 5
-			default:
-				return false
+				return i + 5, true
 			}
 		case "at":
 			if bytes.HasPrefix(b[i:], []byte("null")) {
-				i += 4
-				break
+				return i + 4, true
 			}
 			at := &location{}
-			if i, ok = decodeLocation(b, i, at, buf); !ok {
-				return false
-			}
+			n, ok := decodeLocation(b, i, at, buf)
 			ev.At = at
-		default:
-			return false
+			return n, ok
 		}
-		i = format.SkipSpace(b, i)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = format.SkipSpace(b, i+1)
-		case '}':
-			return format.SkipSpace(b, i+1) == len(b)
-		default:
-			return false
-		}
-	}
+		return 0, false
+	})
 }
 
 // decodeLocation reads {"file":…,"line":…,"col":…} at b[i].
 func decodeLocation(b []byte, i int, at *location, buf *[]byte) (int, bool) {
-	if b[i] != '{' {
-		return 0, false
-	}
-	i = format.SkipSpace(b, i+1)
-	for {
-		key, n, ok := format.JSONString(b, i, buf)
-		if !ok {
-			return 0, false
-		}
-		k := string(key)
-		i = format.SkipSpace(b, n)
-		if i >= len(b) || b[i] != ':' {
-			return 0, false
-		}
-		i = format.SkipSpace(b, i+1)
-		switch k {
+	return format.JSONObject(b, i, buf, func(key []byte, i int) (int, bool) {
+		switch string(key) {
 		case "file":
 			v, n, ok := format.JSONString(b, i, buf)
-			if !ok {
-				return 0, false
-			}
-			at.File, i = string(v), n
+			at.File = string(v)
+			return n, ok
 		case "line", "col":
 			f, n, ok := number(b, i)
 			if !ok || bytes.ContainsAny(b[i:n], ".eE") {
 				return 0, false
 			}
-			if k == "line" {
+			if key[0] == 'l' {
 				at.Line = int(f)
 			} else {
 				at.Col = int(f)
 			}
-			i = n
-		default:
-			return 0, false
+			return n, true
 		}
-		i = format.SkipSpace(b, i)
-		if i >= len(b) {
-			return 0, false
-		}
-		switch b[i] {
-		case ',':
-			i = format.SkipSpace(b, i+1)
-		case '}':
-			return i + 1, true
-		default:
-			return 0, false
-		}
-	}
+		return 0, false
+	})
 }
 
 func number(b []byte, i int) (float64, int, bool) {

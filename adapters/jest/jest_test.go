@@ -8,14 +8,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
-	"strobe/internal/testutil"
 	"strobe/report"
 )
 
@@ -24,41 +22,11 @@ import (
 // workspace.
 var fixtures, _ = filepath.Abs(filepath.Join("testdata", "fixtures"))
 
-var (
-	installOnce sync.Once
-	installErr  error
-)
-
 // requireJest installs the fixtures' jest with npm ci, once per test
 // binary, unless node_modules is already what the lockfile pins.
 func requireJest(t *testing.T) {
 	t.Helper()
-	testutil.RequireTool(t, "node")
-	testutil.RequireTool(t, "npm")
-	installOnce.Do(func() {
-		lock, _ := os.Stat(filepath.Join(fixtures, "package-lock.json"))
-		done, err := os.Stat(filepath.Join(fixtures, "node_modules", ".package-lock.json"))
-		if err == nil && lock != nil && done.ModTime().After(lock.ModTime()) {
-			return
-		}
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = fixtures
-		if out, err := cmd.CombinedOutput(); err != nil {
-			installErr = &installError{err, string(out)}
-		}
-	})
-	if installErr != nil {
-		t.Fatal(installErr)
-	}
-}
-
-type installError struct {
-	err error
-	out string
-}
-
-func (e *installError) Error() string {
-	return "npm ci in testdata/fixtures: " + e.err.Error() + "\n" + e.out
+	adapterstest.NpmCI(t, fixtures)
 }
 
 func fixture(name string) string { return filepath.Join(fixtures, name) }

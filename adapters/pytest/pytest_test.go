@@ -22,11 +22,7 @@ import (
 func fixture(t *testing.T, name string) string {
 	t.Helper()
 	requirePytest(t)
-	dst := filepath.Join(t.TempDir(), name)
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", "fixtures", name))); err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return adapterstest.CopyFixture(t, name)
 }
 
 // requirePytest skips (fails under CI) without python3 and pytest.

@@ -11,44 +11,23 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
-	"strobe/internal/testutil"
 	"strobe/report"
 )
-
-var install struct {
-	once sync.Once
-	err  string
-}
 
 // fixtures installs the fixture workspace's dependencies (vitest, pinned
 // by testdata/js/package-lock.json) once per test binary, and returns the
 // workspace's directory.
 func fixtures(t *testing.T) string {
 	t.Helper()
-	testutil.RequireTool(t, "node")
-	testutil.RequireTool(t, "npm")
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(file), "testdata", "js")
-	install.once.Do(func() {
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", "vitest")); err == nil {
-			return
-		}
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			install.err = string(out) + err.Error()
-		}
-	})
-	if install.err != "" {
-		t.Fatalf("npm ci in %s: %s", dir, install.err)
-	}
+	adapterstest.NpmCI(t, dir)
 	return dir
 }
 
