@@ -1,0 +1,200 @@
+package nodeinspect
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/coder/websocket"
+)
+
+// message is one Chrome DevTools Protocol message: a command's response
+// (ID set) or an event (Method set).
+type message struct {
+	ID     int64           `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error,omitempty"`
+	SessionID string `json:"sessionId,omitempty"`
+}
+
+// conn is one WebSocket connection to a node inspector. The main thread's
+// session talks on it directly; a worker thread's session is tunnelled
+// through NodeWorker.sendMessageToWorker, its replies arriving as
+// NodeWorker.receivedMessageFromWorker events.
+type conn struct {
+	ws *websocket.Conn
+
+	mu      sync.Mutex
+	nextID  int64
+	pending map[string]chan message // by session + id
+	events  map[string]chan message // by session: every event of that session
+	closed  chan struct{}
+	err     error
+}
+
+func dial(ctx context.Context, url string) (*conn, error) {
+	ws, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to the inspector: %w", err)
+	}
+	// Debugger.scriptParsed events of a big bundle (jest's transformed
+	// sources, source maps inline) exceed the 32 KiB default.
+	ws.SetReadLimit(64 << 20)
+	c := &conn{ws: ws, pending: map[string]chan message{}, events: map[string]chan message{}, closed: make(chan struct{})}
+	go c.read()
+	return c, nil
+}
+
+func (c *conn) close() { c.ws.Close(websocket.StatusNormalClosure, "") }
+
+// read dispatches every message until the connection ends.
+func (c *conn) read() {
+	defer close(c.closed)
+	for {
+		_, b, err := c.ws.Read(context.Background())
+		if err != nil {
+			c.mu.Lock()
+			c.err = err
+			c.mu.Unlock()
+			return
+		}
+		c.dispatch("", b)
+	}
+}
+
+func (c *conn) dispatch(session string, b []byte) {
+	var m message
+	if json.Unmarshal(b, &m) != nil {
+		return
+	}
+	if m.Method == "NodeWorker.receivedMessageFromWorker" {
+		var p struct {
+			SessionID string `json:"sessionId"`
+			Message   string `json:"message"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			c.dispatch(p.SessionID, []byte(p.Message))
+		}
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m.ID != 0 {
+		if ch := c.pending[key(session, m.ID)]; ch != nil {
+			delete(c.pending, key(session, m.ID))
+			ch <- m
+		}
+		return
+	}
+	ch := c.events[session]
+	if ch == nil {
+		ch = make(chan message, 4096)
+		c.events[session] = ch
+	}
+	select {
+	case ch <- m:
+	default: // nobody reads this many events: drop, never block the reader
+	}
+}
+
+func key(session string, id int64) string { return fmt.Sprintf("%s/%d", session, id) }
+
+// session is one thread's protocol session: the main thread's ("") or a
+// worker's.
+type session struct {
+	c  *conn
+	id string
+}
+
+func (s session) eventsCh() chan message {
+	s.c.mu.Lock()
+	defer s.c.mu.Unlock()
+	ch := s.c.events[s.id]
+	if ch == nil {
+		ch = make(chan message, 4096)
+		s.c.events[s.id] = ch
+	}
+	return ch
+}
+
+// call sends a command and waits for its result.
+func (s session) call(ctx context.Context, method string, params, result any) error {
+	s.c.mu.Lock()
+	s.c.nextID++
+	id := s.c.nextID
+	ch := make(chan message, 1)
+	s.c.pending[key(s.id, id)] = ch
+	s.c.mu.Unlock()
+	defer func() {
+		s.c.mu.Lock()
+		delete(s.c.pending, key(s.id, id))
+		s.c.mu.Unlock()
+	}()
+
+	msg := map[string]any{"id": id, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	if s.id != "" {
+		// The command travels inside NodeWorker.sendMessageToWorker, a
+		// command of the main session whose own empty reply nobody awaits.
+		s.c.mu.Lock()
+		s.c.nextID++
+		outer := s.c.nextID
+		s.c.mu.Unlock()
+		b, err = json.Marshal(map[string]any{"id": outer, "method": "NodeWorker.sendMessageToWorker",
+			"params": map[string]string{"sessionId": s.id, "message": string(b)}})
+		if err != nil {
+			return err
+		}
+	}
+	if err := s.c.ws.Write(ctx, websocket.MessageText, b); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			return fmt.Errorf("%s: %s", method, m.Error.Message)
+		}
+		if result != nil && len(m.Result) > 0 {
+			return json.Unmarshal(m.Result, result)
+		}
+		return nil
+	case <-s.c.closed:
+		return fmt.Errorf("%s: the inspector closed the connection: %w", method, s.c.err)
+	case <-ctx.Done():
+		return fmt.Errorf("%s: %w", method, ctx.Err())
+	}
+}
+
+// waitEvent waits for the session's next event named method, keeping
+// what others it reads for scripts.
+func (s session) waitEvent(ctx context.Context, method string, seen func(message)) (message, error) {
+	ch := s.eventsCh()
+	for {
+		select {
+		case m := <-ch:
+			if seen != nil {
+				seen(m)
+			}
+			if m.Method == method {
+				return m, nil
+			}
+		case <-s.c.closed:
+			return message{}, errors.New("the inspector closed the connection")
+		case <-ctx.Done():
+			return message{}, ctx.Err()
+		}
+	}
+}
