@@ -15,6 +15,7 @@ import (
 	"strobe/adapters"
 	"strobe/report"
 	"strobe/stuck"
+	"strobe/stuck/nodeinspect"
 )
 
 // goDumpWait bounds how long a Go test process gets to print its goroutine
@@ -36,6 +37,8 @@ type watch struct {
 	running   []string
 	onTimeout []report.StuckTest
 	symbols   *symbolLinks // nil when the adapter links no copies with symbols
+	node      *nodeCapture // the JavaScript stacks, when the run has node processes
+	js        *nodeinspect.Sampler
 }
 
 // newWatch sets up the detector beside a run whose process is pid.
@@ -72,6 +75,8 @@ func (r *Run) newWatch(pid int) *watch {
 		w.symbols = &symbolLinks{linker: l, run: r}
 		cfg.GoSymbols = w.symbols.link
 	}
+	w.js = &nodeinspect.Sampler{}
+	cfg.Stacker = nodeStacker{native: stuck.NativeStacker(), sampler: w.js}
 	w.det = stuck.New(cfg)
 	return w
 }
@@ -81,7 +86,8 @@ func procOf(p stuck.ProcSample) adapters.Proc {
 }
 
 // capture takes the stacks to report for the process that runs the tests:
-// the adapter's own capture when it has one; for a Go binary without
+// the adapter's own capture when it has one; the JavaScript stacks of the
+// run's node processes through their inspector; for a Go binary without
 // symbols, the runtime's SIGQUIT dump (which ends it; read from the output
 // later); otherwise the detector's stack tools.
 func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
@@ -94,6 +100,17 @@ func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 			return
 		}
 		w.ownReason = reason
+	}
+	w.js.Close() // the report's capture opens its own session
+	if nc, ok := r.captureNode(p); ok {
+		if len(nc.threads) > 0 {
+			w.node, w.ownThreads = &nc, nc.threads
+			w.final = nc.final
+			w.ownReason = nc.reason
+			return
+		}
+		// No JavaScript view: the native stacks still show where.
+		w.ownReason = strings.TrimSpace(w.ownReason + " JavaScript stacks unavailable: " + nc.reason)
 	}
 	if stuck.IsGoBinary(p.Exe) && last.Tool != "gdb+runtime-gdb.py" {
 		if syscall.Kill(p.PID, syscall.SIGQUIT) == nil {
@@ -180,6 +197,9 @@ func (r *Run) onHardTimeout(w *watch) {
 	w.verdict = nil
 	r.capture(w, p, c)
 	diag := fmt.Sprintf("no verdict before the %v timeout", r.timeout)
+	if w.node != nil && w.node.idle {
+		diag = idleDiagnosis(r.timeout, w.node.handles, r.req.ProjectRoot)
+	}
 	if warn := w.det.Warning(); warn != "" {
 		diag += "; last suspicion: " + warn
 	}
@@ -220,6 +240,9 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 		names = append(names, t.Name)
 	}
 	traces := stuck.SuggestedTraces(final, r.req.ProjectRoot, names)
+	if w.node != nil {
+		traces = jsTraces(final, names)
+	}
 	reason := final.Reason
 	if w.ownReason != "" {
 		reason = strings.TrimSpace(w.ownReason + "; " + reason)

@@ -708,6 +708,10 @@ func goTicking(views []threadView) bool {
 	return false
 }
 
+// NodeInspectorTool names captures of JavaScript frames read through a
+// node process's inspector.
+const NodeInspectorTool = "node-inspector"
+
 // isGoroutines says whether a capture holds goroutines, not threads.
 func isGoroutines(c Capture) bool { return c.Tool == "gdb+runtime-gdb.py" || c.Tool == "go-sigquit" }
 
@@ -753,7 +757,8 @@ func stackSet(c Capture) []string {
 			if strings.Contains(s.Name, "[running]") || strings.Contains(s.Name, "[runnable]") {
 				continue
 			}
-		} else if c.busy != nil && !slices.Contains(c.busy, s.TID) {
+		} else if c.busy != nil && c.Tool != NodeInspectorTool && !slices.Contains(c.busy, s.TID) {
+			// (a JavaScript sample holds only the threads running it)
 			continue
 		}
 		var fs []string

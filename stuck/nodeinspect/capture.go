@@ -79,7 +79,7 @@ func Take(ctx context.Context, pid int) (Capture, error) {
 	}
 	defer c.close()
 	main := session{c: c}
-	th, err := thread(ctx, main, "main thread")
+	th, err := thread(ctx, main, "main thread", false)
 	if err != nil {
 		return Capture{PID: pid}, err
 	}
@@ -150,7 +150,7 @@ type callFrame struct {
 
 // thread reads one thread: a probe tells a running thread from an idle
 // one; a running one is paused and its frames read.
-func thread(ctx context.Context, s session, name string) (Thread, error) {
+func thread(ctx context.Context, s session, name string, resume bool) (Thread, error) {
 	th := Thread{Name: name}
 	scripts := map[string]string{}
 	seen := func(m message) {
@@ -184,6 +184,11 @@ func thread(ctx context.Context, s session, name string) (Thread, error) {
 	}
 	for _, f := range p.CallFrames {
 		th.Frames = append(th.Frames, frameOf(f, scripts))
+	}
+	if resume {
+		if err := s.call(ctx, "Debugger.resume", nil, nil); err != nil {
+			return th, err
+		}
 	}
 	return th, nil
 }
@@ -235,49 +240,66 @@ func filePath(u string) string {
 // workers attaches to every worker thread (vitest's threads pool, a
 // test's own worker_threads) through the NodeWorker domain and reads each.
 func workers(ctx context.Context, c *conn) []Thread {
+	var out []Thread
+	for _, w := range workerSessions(ctx, c) {
+		th, err := thread(ctx, session{c: c, id: w.id}, w.name, false)
+		if err != nil {
+			th = Thread{Name: w.name + ": " + err.Error()}
+		}
+		out = append(out, th)
+	}
+	return out
+}
+
+type worker struct{ id, name string }
+
+// workerSessions attaches to the process's worker threads, at most eight
+// (a pool's threads run the same code; eight show it). Attaching again on
+// a connection answers the sessions already attached.
+func workerSessions(ctx context.Context, c *conn) []worker {
 	main := session{c: c}
+	c.mu.Lock()
+	if c.workers != nil {
+		defer c.mu.Unlock()
+		return c.workers
+	}
+	c.mu.Unlock()
 	if err := main.call(ctx, "NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": false}, nil); err != nil {
 		return nil
 	}
-	type info struct {
-		SessionID  string `json:"sessionId"`
-		WorkerInfo struct {
-			WorkerID string `json:"workerId"`
-			Title    string `json:"title"`
-			URL      string `json:"url"`
-		} `json:"workerInfo"`
-	}
-	var found []info
+	var found []worker
 	// The attached events for the workers that exist come right after the
 	// reply; a short quiet spell ends the list.
 	wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
-	for {
+	for len(found) < 8 {
 		m, err := main.waitEvent(wctx, "NodeWorker.attachedToWorker", nil)
 		if err != nil {
 			break
 		}
-		var w info
-		if json.Unmarshal(m.Params, &w) == nil {
-			found = append(found, w)
+		var w struct {
+			SessionID  string `json:"sessionId"`
+			WorkerInfo struct {
+				WorkerID string `json:"workerId"`
+				URL      string `json:"url"`
+			} `json:"workerInfo"`
 		}
-	}
-	var out []Thread
-	for i, w := range found {
-		if i == 8 {
-			break // a pool's threads run the same code; eight show it
+		if json.Unmarshal(m.Params, &w) != nil {
+			continue
 		}
 		name := "worker thread " + w.WorkerInfo.WorkerID
 		if f := filePath(w.WorkerInfo.URL); f != "" {
 			name += " (" + f + ")"
 		}
-		th, err := thread(ctx, session{c: c, id: w.SessionID}, name)
-		if err != nil {
-			th = Thread{Name: name + ": " + err.Error()}
-		}
-		out = append(out, th)
+		found = append(found, worker{id: w.SessionID, name: name})
 	}
-	return out
+	c.mu.Lock()
+	c.workers = found
+	if found == nil {
+		c.workers = []worker{}
+	}
+	c.mu.Unlock()
+	return found
 }
 
 // handlesJS lists what keeps an event loop alive. Timers are not handles

@@ -37,6 +37,7 @@ type conn struct {
 	events  map[string]chan message // by session: every event of that session
 	closed  chan struct{}
 	err     error
+	workers []worker // attached once per connection
 }
 
 func dial(ctx context.Context, url string) (*conn, error) {

@@ -1,0 +1,104 @@
+package runner
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+// runNode runs the node hang fixture through the generic adapter.
+func runNode(t *testing.T, timeout time.Duration, args string) *report.Response {
+	t.Helper()
+	testutil.RequireTool(t, "node")
+	root, _ := filepath.Abs("../stuck/testdata/node")
+	resp, _ := runReq(t, Request{ProjectRoot: root, Command: "node hang.js " + args, Timeout: timeout})
+	return resp
+}
+
+// TestStuckNode: a synchronous endless loop, on the main thread or a
+// worker thread, is an endless loop with the JavaScript frame that spins;
+// a promise that never settles beside an interval ends at the timeout
+// with the event loop called idle and the interval named. runReq checks
+// that no process of the run is left.
+func TestStuckNode(t *testing.T) {
+	type testCase struct {
+		mode      string
+		timeout   time.Duration
+		status    report.Status
+		diagnosis string
+		stack     string
+	}
+	for _, tc := range []testCase{
+		{"busy", 30 * time.Second, report.Stuck, "endless loop", "spinForever (hang.js:6:3)"},
+		{"workerbusy", 30 * time.Second, report.Stuck, "endless loop", "spinForever (hang.js:6:3)"},
+		{"promise", 4 * time.Second, report.Timeout, "event loop idle", "waiting on setInterval 200ms → <anonymous> (hang.js:13:15)"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			start := time.Now()
+			resp := runNode(t, tc.timeout, tc.mode)
+			if resp.Status != tc.status {
+				t.Fatalf("status = %s, want %s; stuck %+v", resp.Status, tc.status, resp.Stuck)
+			}
+			if len(resp.Stuck) == 0 {
+				t.Fatal("no stuck[] entry")
+			}
+			s := resp.Stuck[0]
+			if !strings.HasPrefix(s.Diagnosis, tc.diagnosis) {
+				t.Errorf("diagnosis %q, want it to start with %q", s.Diagnosis, tc.diagnosis)
+			}
+			if txt := stackText(s); !strings.Contains(txt, tc.stack) {
+				t.Errorf("stacks lack %q:\n%s", tc.stack, txt)
+			}
+			if tc.status == report.Stuck && !strings.Contains(strings.Join(s.SuggestedTraces, " "), "spinForever") {
+				t.Errorf("suggested_traces %v lack spinForever", s.SuggestedTraces)
+			}
+			t.Logf("%s after %v: %s\n%s", resp.Status, time.Since(start), s.Diagnosis, stackText(s))
+		})
+	}
+}
+
+// TestNotStuckNode: a silent 9 s timer and 10 s of silent JavaScript
+// computation are honest work.
+func TestNotStuckNode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 10 s fixtures")
+	}
+	for _, args := range []string{"sleep 9", "work 10"} {
+		t.Run(args, func(t *testing.T) {
+			t.Parallel()
+			if resp := runNode(t, 60*time.Second, args); resp.Status != report.Passed {
+				t.Fatalf("status = %s, want passed; stuck: %+v", resp.Status, resp.Stuck)
+			}
+		})
+	}
+}
+
+func TestNodeEnv(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  []string
+		want string // the NODE_OPTIONS node sees (the last)
+	}{
+		{"none", []string{"PATH=/bin"}, "--inspect-port=0"},
+		{"appended to the user's", []string{"NODE_OPTIONS=--max-old-space-size=4096"}, "--max-old-space-size=4096 --inspect-port=0"},
+		{"the last one counts", []string{"NODE_OPTIONS=--inspect-port=9333", "NODE_OPTIONS=--trace-warnings"}, "--trace-warnings --inspect-port=0"},
+		{"the user's port wins", []string{"NODE_OPTIONS=--inspect-port=9333"}, "--inspect-port=9333"},
+		{"the user's debugger wins", []string{"NODE_OPTIONS=--inspect=0.0.0.0:9229"}, "--inspect=0.0.0.0:9229"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ""
+			for _, kv := range nodeEnv(tc.env) {
+				if v, ok := strings.CutPrefix(kv, "NODE_OPTIONS="); ok {
+					got = v
+				}
+			}
+			if got != tc.want {
+				t.Errorf("NODE_OPTIONS = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
