@@ -21,6 +21,7 @@ func runNode(t *testing.T, timeout time.Duration, args string) *report.Response 
 
 // TestStuckNode: a synchronous endless loop, on the main thread or a
 // worker thread, is an endless loop with the JavaScript frame that spins;
+// so is one in a child process its parent waits for (jest's workers);
 // a promise that never settles beside an interval ends at the timeout
 // with the event loop called idle and the interval named. runReq checks
 // that no process of the run is left.
@@ -33,9 +34,10 @@ func TestStuckNode(t *testing.T) {
 		stack     string
 	}
 	for _, tc := range []testCase{
-		{"busy", 30 * time.Second, report.Stuck, "endless loop", "spinForever (hang.js:6:3)"},
-		{"workerbusy", 30 * time.Second, report.Stuck, "endless loop", "spinForever (hang.js:6:3)"},
-		{"promise", 4 * time.Second, report.Timeout, "event loop idle", "waiting on setInterval 200ms → <anonymous> (hang.js:13:15)"},
+		{"busy", 30 * time.Second, report.Stuck, "endless loop", "main thread\n  spinForever (hang.js:14:3)"},
+		{"workerbusy", 30 * time.Second, report.Stuck, "endless loop", "worker thread 1 (hang.js)\n  spinForever (hang.js:14:3)"},
+		{"forkbusy", 30 * time.Second, report.Stuck, "endless loop", "spinForever (hang.js:14:3)"},
+		{"promise", 4 * time.Second, report.Timeout, "event loop idle", "main thread (event loop idle)\n  waiting on setInterval 200ms → <anonymous> (hang.js:21:15)"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			start := time.Now()

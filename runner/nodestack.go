@@ -130,7 +130,7 @@ func (r *Run) captureNode(p stuck.ProcSample) (nodeCapture, bool) {
 // idle ones with what keeps their loop alive.
 func (nc *nodeCapture) add(c nodeinspect.Capture, root string, several bool) {
 	for _, th := range c.Threads {
-		name := th.Name
+		name := shortJSPath(th.Name, root)
 		if several {
 			name = fmt.Sprintf("node %d %s", c.PID, name)
 		}

@@ -59,7 +59,7 @@ var (
 	// busyWait is how long a command may go unanswered before the thread
 	// counts as running JavaScript: an idle event loop answers within
 	// milliseconds, a synchronous loop only once paused.
-	busyWait = 400 * time.Millisecond
+	busyWait = time.Second
 )
 
 // ErrNotPrivate says a process's inspector cannot be opened without

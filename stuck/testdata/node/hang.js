@@ -1,7 +1,15 @@
 'use strict';
 // Fixtures for the stuck detector's JavaScript stacks: node hang.js MODE [N].
 
+// marker writes a timestamped line to $STROBE_MARK_FILE, when set, where a
+// fixture blocks or starts spinning, so benchmarks can time the verdict.
+function marker(what) {
+  const path = process.env.STROBE_MARK_FILE;
+  if (path) require('node:fs').appendFileSync(path, `STROBE-MARK ${what} ${(Date.now() / 1000).toFixed(3)}\n`);
+}
+
 function spinForever() {
+  marker('busy');
   let x = 0;
   for (;;) {
     x = (x + 1) % 1000003;
@@ -11,6 +19,7 @@ function spinForever() {
 async function neverSettles() {
   // The interval keeps the event loop alive; the promise never settles.
   setInterval(() => {}, 200);
+  marker('promise');
   await new Promise(() => {});
 }
 
@@ -57,10 +66,14 @@ switch (mode) {
     new Worker(__filename, { argv: ['busy'] });
     break;
   }
+  case 'forkbusy':
+    // A child process spins while its parent waits for it (jest's workers).
+    require('node:child_process').fork(__filename, ['busy']);
+    break;
   case 'work':
     workFor(Number(arg || 10));
     break;
   default:
-    console.error('usage: node hang.js busy|workerbusy|promise|sleep N|work N');
+    console.error('usage: node hang.js busy|workerbusy|forkbusy|promise|sleep N|work N');
     process.exit(2);
 }
