@@ -21,7 +21,8 @@ func runNode(t *testing.T, timeout time.Duration, args string) *report.Response 
 
 // TestStuckNode: a synchronous endless loop, on the main thread or a
 // worker thread, is an endless loop with the JavaScript frame that spins;
-// so is one in a child process its parent waits for (jest's workers);
+// so is one in a child process its parent waits for (jest's workers); a
+// wait on shared memory nobody notifies is a deadlock, with its frame;
 // a promise that never settles beside an interval ends at the timeout
 // with the event loop called idle and the interval named. runReq checks
 // that no process of the run is left.
@@ -32,12 +33,14 @@ func TestStuckNode(t *testing.T) {
 		status    report.Status
 		diagnosis string
 		stack     string
+		trace     string // in suggested_traces; "" for none
 	}
 	for _, tc := range []testCase{
-		{"busy", 30 * time.Second, report.Stuck, "endless loop", "main thread\n  spinForever (hang.js:14:3)"},
-		{"workerbusy", 30 * time.Second, report.Stuck, "endless loop", "worker thread 1 (hang.js)\n  spinForever (hang.js:14:3)"},
-		{"forkbusy", 30 * time.Second, report.Stuck, "endless loop", "spinForever (hang.js:14:3)"},
-		{"promise", 4 * time.Second, report.Timeout, "event loop idle", "main thread (event loop idle)\n  waiting on setInterval 200ms → <anonymous> (hang.js:21:15)"},
+		{"busy", 30 * time.Second, report.Stuck, "endless loop", "main thread\n  spinForever (hang.js:14:3)", "spinForever"},
+		{"workerbusy", 30 * time.Second, report.Stuck, "endless loop", "worker thread 1 (hang.js)\n  spinForever (hang.js:14:3)", "spinForever"},
+		{"forkbusy", 30 * time.Second, report.Stuck, "endless loop", "spinForever (hang.js:14:3)", "spinForever"},
+		{"atomics", 30 * time.Second, report.Stuck, "deadlock", "main thread\n  waitForever (hang.js:29:11)", "waitForever"},
+		{"promise", 4 * time.Second, report.Timeout, "event loop idle", "main thread (event loop idle)\n  waiting on setInterval 200ms → <anonymous> (hang.js:21:15)", ""},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			start := time.Now()
@@ -55,8 +58,8 @@ func TestStuckNode(t *testing.T) {
 			if txt := stackText(s); !strings.Contains(txt, tc.stack) {
 				t.Errorf("stacks lack %q:\n%s", tc.stack, txt)
 			}
-			if tc.status == report.Stuck && !strings.Contains(strings.Join(s.SuggestedTraces, " "), "spinForever") {
-				t.Errorf("suggested_traces %v lack spinForever", s.SuggestedTraces)
+			if tc.trace != "" && !strings.Contains(strings.Join(s.SuggestedTraces, " "), tc.trace) {
+				t.Errorf("suggested_traces %v lack %s", s.SuggestedTraces, tc.trace)
 			}
 			t.Logf("%s after %v: %s\n%s", resp.Status, time.Since(start), s.Diagnosis, stackText(s))
 		})

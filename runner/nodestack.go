@@ -36,15 +36,17 @@ func nodeEnv(env []string) []string {
 }
 
 // nodeStacker samples a busy node process's JavaScript frames for the
-// detector's loop check, and every other process as the native stacker
-// does. Reports (Lines) stay native: captureNode reads JavaScript then.
+// detector's loop check, and everything else as the native stacker does:
+// a process that looks blocked waits in a syscall or a lock, where the
+// inspector cannot pause it (its samples would only cost seconds), and
+// reports (Lines) are captureNode's.
 type nodeStacker struct {
 	native  stuck.Stacker
 	sampler *nodeinspect.Sampler
 }
 
 func (n nodeStacker) Stacks(ctx context.Context, pid int, exe string, opt stuck.Opts) stuck.Capture {
-	if opt.Lines || !nodeinspect.IsNode(exe, "") {
+	if opt.Lines || opt.Goroutines || !nodeinspect.IsNode(exe, "") {
 		return n.native.Stacks(ctx, pid, exe, opt)
 	}
 	start := time.Now()
@@ -106,11 +108,19 @@ func (r *Run) captureNode(p stuck.ProcSample) (nodeCapture, bool) {
 	nc.idle = true
 	nc.final = stuck.Capture{PID: pids[0], Tool: stuck.NodeInspectorTool}
 	var reasons []string
+	// A thread blocked in native code cannot be paused: each such process
+	// costs seconds, and the answer waits for this capture.
+	all, cancelAll := context.WithTimeout(context.Background(), 12*time.Second)
+	defer cancelAll()
 	for i, pid := range pids {
 		if i > 0 && !nc.idle {
 			break // the process running JavaScript is found: the others wait for it
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+		if all.Err() != nil {
+			reasons = append(reasons, fmt.Sprintf("%d node processes not read: out of time", len(pids)-i))
+			break
+		}
+		ctx, cancel := context.WithTimeout(all, 6*time.Second)
 		c, err := nodeinspect.Take(ctx, pid)
 		cancel()
 		if err != nil {

@@ -23,6 +23,12 @@ async function neverSettles() {
   await new Promise(() => {});
 }
 
+function waitForever() {
+  // A wait on shared memory nobody will notify: a futex without timeout.
+  marker('atomics');
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+}
+
 async function sleepThenPass(seconds) {
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   console.log('slept');
@@ -54,6 +60,9 @@ switch (mode) {
   case 'busy':
     spinForever();
     break;
+  case 'atomics':
+    waitForever();
+    break;
   case 'promise':
     neverSettles();
     break;
@@ -74,6 +83,6 @@ switch (mode) {
     workFor(Number(arg || 10));
     break;
   default:
-    console.error('usage: node hang.js busy|workerbusy|forkbusy|promise|sleep N|work N');
+    console.error('usage: node hang.js busy|workerbusy|forkbusy|atomics|promise|sleep N|work N');
     process.exit(2);
 }
