@@ -152,15 +152,6 @@ type callFrame struct {
 // one; a running one is paused and its frames read.
 func thread(ctx context.Context, s session, name string, resume bool) (Thread, error) {
 	th := Thread{Name: name}
-	scripts := map[string]string{}
-	seen := func(m message) {
-		if m.Method == "Debugger.scriptParsed" {
-			var p struct{ ScriptID, URL string }
-			if json.Unmarshal(m.Params, &p) == nil {
-				scripts[p.ScriptID] = p.URL
-			}
-		}
-	}
 	if idle(ctx, s) {
 		th.Idle = true
 		th.Handles = handles(ctx, s)
@@ -174,7 +165,7 @@ func thread(ctx context.Context, s session, name string, resume bool) (Thread, e
 	}
 	pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	m, err := s.waitEvent(pctx, "Debugger.paused", seen)
+	m, err := s.waitEvent(pctx, "Debugger.paused")
 	if err != nil {
 		return th, fmt.Errorf("pausing %s: %w", name, err)
 	}
@@ -183,7 +174,7 @@ func thread(ctx context.Context, s session, name string, resume bool) (Thread, e
 		return th, fmt.Errorf("reading %s's frames: %w", name, err)
 	}
 	for _, f := range p.CallFrames {
-		th.Frames = append(th.Frames, frameOf(f, scripts))
+		th.Frames = append(th.Frames, frameOf(f, s))
 	}
 	if resume {
 		if err := s.call(ctx, "Debugger.resume", nil, nil); err != nil {
@@ -213,10 +204,10 @@ func idle(ctx context.Context, s session) bool {
 // included.
 const idleProbeJS = `(() => { const l = Error.stackTraceLimit; Error.stackTraceLimit = 50; const s = new Error().stack; Error.stackTraceLimit = l; return s.split('\n').filter((x) => x.trim().startsWith('at ')).length - 1; })()`
 
-func frameOf(f callFrame, scripts map[string]string) Frame {
+func frameOf(f callFrame, s session) Frame {
 	u := f.URL
 	if u == "" {
-		u = scripts[f.Location.ScriptID]
+		u = s.scriptURL(f.Location.ScriptID)
 	}
 	fn := f.FunctionName
 	if fn == "" {
@@ -273,7 +264,7 @@ func workerSessions(ctx context.Context, c *conn) []worker {
 	wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
 	for len(found) < 8 {
-		m, err := main.waitEvent(wctx, "NodeWorker.attachedToWorker", nil)
+		m, err := main.waitEvent(wctx, "NodeWorker.attachedToWorker")
 		if err != nil {
 			break
 		}
@@ -424,7 +415,9 @@ func timerLocations(ctx context.Context, s session, timers string) []string {
 	if s.call(ctx, "Runtime.getProperties", map[string]any{"objectId": fns.Result.ObjectID, "ownProperties": true}, &elems) != nil {
 		return nil
 	}
-	scripts := scriptURLs(ctx, s)
+	// The debugger announces every script's URL when enabled, before
+	// its reply.
+	s.call(ctx, "Debugger.enable", nil, nil)
 	var out []string
 	for _, e := range elems.Result {
 		i, err := strconv.Atoi(e.Name)
@@ -454,32 +447,8 @@ func timerLocations(ctx context.Context, s session, timers string) []string {
 			for len(out) <= i {
 				out = append(out, "")
 			}
-			out[i] = fmt.Sprintf("%s:%d:%d", filePath(scripts[loc.ScriptID]), loc.LineNumber+1, loc.ColumnNumber+1)
+			out[i] = fmt.Sprintf("%s:%d:%d", filePath(s.scriptURL(loc.ScriptID)), loc.LineNumber+1, loc.ColumnNumber+1)
 		}
 	}
 	return out
-}
-
-// scriptURLs enables the debugger to learn every script's URL: the
-// scriptParsed events of the scripts loaded so far come before the reply.
-func scriptURLs(ctx context.Context, s session) map[string]string {
-	scripts := map[string]string{}
-	if s.call(ctx, "Debugger.enable", nil, nil) != nil {
-		return scripts
-	}
-	ch := s.eventsCh()
-	for {
-		select {
-		case m := <-ch:
-			if m.Method != "Debugger.scriptParsed" {
-				continue
-			}
-			var p struct{ ScriptID, URL string }
-			if json.Unmarshal(m.Params, &p) == nil {
-				scripts[p.ScriptID] = p.URL
-			}
-		default:
-			return scripts
-		}
-	}
 }

@@ -21,7 +21,6 @@ type message struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	} `json:"error,omitempty"`
-	SessionID string `json:"sessionId,omitempty"`
 }
 
 // conn is one WebSocket connection to a node inspector. The main thread's
@@ -38,6 +37,10 @@ type conn struct {
 	closed  chan struct{}
 	err     error
 	workers []worker // attached once per connection
+	// scripts maps each session's script ids to their URLs, from
+	// Debugger.scriptParsed: kept here, not queued, as a jest worker
+	// announces thousands of them when its debugger is enabled.
+	scripts map[string]map[string]string
 }
 
 func dial(ctx context.Context, url string) (*conn, error) {
@@ -48,7 +51,8 @@ func dial(ctx context.Context, url string) (*conn, error) {
 	// Debugger.scriptParsed events of a big bundle (jest's transformed
 	// sources, source maps inline) exceed the 32 KiB default.
 	ws.SetReadLimit(64 << 20)
-	c := &conn{ws: ws, pending: map[string]chan message{}, events: map[string]chan message{}, closed: make(chan struct{})}
+	c := &conn{ws: ws, pending: map[string]chan message{}, events: map[string]chan message{},
+		scripts: map[string]map[string]string{}, closed: make(chan struct{})}
 	go c.read()
 	return c, nil
 }
@@ -87,6 +91,19 @@ func (c *conn) dispatch(session string, b []byte) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if m.Method == "Debugger.scriptParsed" {
+		var p struct {
+			ScriptID string `json:"scriptId"`
+			URL      string `json:"url"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			if c.scripts[session] == nil {
+				c.scripts[session] = map[string]string{}
+			}
+			c.scripts[session][p.ScriptID] = p.URL
+		}
+		return
+	}
 	if m.ID != 0 {
 		if ch := c.pending[key(session, m.ID)]; ch != nil {
 			delete(c.pending, key(session, m.ID))
@@ -179,16 +196,19 @@ func (s session) call(ctx context.Context, method string, params, result any) er
 	}
 }
 
-// waitEvent waits for the session's next event named method, keeping
-// what others it reads for scripts.
-func (s session) waitEvent(ctx context.Context, method string, seen func(message)) (message, error) {
+// scriptURL is the URL of one of the session's scripts, "" when unknown.
+func (s session) scriptURL(id string) string {
+	s.c.mu.Lock()
+	defer s.c.mu.Unlock()
+	return s.c.scripts[s.id][id]
+}
+
+// waitEvent waits for the session's next event named method.
+func (s session) waitEvent(ctx context.Context, method string) (message, error) {
 	ch := s.eventsCh()
 	for {
 		select {
 		case m := <-ch:
-			if seen != nil {
-				seen(m)
-			}
 			if m.Method == method {
 				return m, nil
 			}
