@@ -1,8 +1,11 @@
 package runner
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,6 +107,71 @@ func TestNodeEnv(t *testing.T) {
 			if got != tc.want {
 				t.Errorf("NODE_OPTIONS = %q, want %q", got, tc.want)
 			}
+		})
+	}
+}
+
+var vitestInstall struct {
+	once sync.Once
+	err  error
+	out  []byte
+}
+
+// vitestFixture installs stuck/testdata/vitest's locked dependencies
+// (npm ci, once per test binary, into the fixture, ignored by git) and
+// answers its directory.
+func vitestFixture(t *testing.T) string {
+	t.Helper()
+	npm := testutil.RequireTool(t, "npm")
+	testutil.RequireTool(t, "node")
+	dir, _ := filepath.Abs("../stuck/testdata/vitest")
+	vitestInstall.once.Do(func() {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", "vitest")); err == nil {
+			return
+		}
+		cmd := exec.Command(npm, "ci", "--no-audit", "--no-fund")
+		cmd.Dir = dir
+		vitestInstall.out, vitestInstall.err = cmd.CombinedOutput()
+	})
+	if vitestInstall.err != nil {
+		t.Fatalf("npm ci in %s: %v\n%s", dir, vitestInstall.err, vitestInstall.out)
+	}
+	return dir
+}
+
+// TestStuckVitest: under vitest's threads pool a test's endless loop runs
+// in a worker thread: the verdict shows its JavaScript frame there; under
+// the forks pool, in a child process. A test awaiting a promise that never
+// settles beside an interval ends at the timeout with the idle event loop
+// and the interval named. No process of the run is left (runReq).
+func TestStuckVitest(t *testing.T) {
+	dir := vitestFixture(t)
+	for _, tc := range []struct {
+		name      string
+		args      string
+		timeout   time.Duration
+		status    report.Status
+		diagnosis string
+		stack     string
+	}{
+		{"threads busy", "--pool threads -t 'busy loop'", 60 * time.Second, report.Stuck, "endless loop", "worker thread 1 (node_modules/tinypool/dist/entry/worker.js)\n  spinForever (hang.test.js:8:3)"},
+		{"forks busy", "--pool forks -t 'busy loop'", 60 * time.Second, report.Stuck, "endless loop", "spinForever (hang.test.js:8:3)"},
+		{"threads never settles", "--pool threads -t 'never settles'", 8 * time.Second, report.Timeout, "event loop idle", "waiting on setInterval 200ms → <anonymous> (hang.test.js:18:15)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			resp, _ := runReq(t, Request{ProjectRoot: dir, Command: "node_modules/.bin/vitest run " + tc.args, Timeout: tc.timeout})
+			if resp.Status != tc.status {
+				t.Fatalf("status = %s, want %s; stuck %+v", resp.Status, tc.status, resp.Stuck)
+			}
+			s := resp.Stuck[0]
+			if !strings.HasPrefix(s.Diagnosis, tc.diagnosis) {
+				t.Errorf("diagnosis %q, want it to start with %q", s.Diagnosis, tc.diagnosis)
+			}
+			if txt := stackText(s); !strings.Contains(txt, tc.stack) {
+				t.Errorf("stacks lack %q:\n%s", tc.stack, txt)
+			}
+			t.Logf("%s after %v: %s\n%s", resp.Status, time.Since(start), s.Diagnosis, stackText(s))
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -146,7 +147,7 @@ func (nc *nodeCapture) add(c nodeinspect.Capture, root string, several bool) {
 		}
 		if th.Idle {
 			var lines []string
-			for _, h := range th.Handles {
+			for _, h := range collapse(th.Handles) {
 				lines = append(lines, "waiting on "+shortJSPath(h, root))
 			}
 			if len(lines) == 0 {
@@ -254,7 +255,11 @@ func idleDiagnosis(timeout time.Duration, handles []string, root string) string 
 	if len(handles) == 0 {
 		return d + "; no timer or handle of its own keeps it alive (waiting on its parent or the framework)"
 	}
-	shown := handles
+	// Timers first: a framework's own message ports and pipes are there
+	// in every run, a test's interval is the news.
+	handles = collapse(handles)
+	slices.SortStableFunc(handles, func(a, b string) int { return cmpBool(!isTimer(a), !isTimer(b)) })
+	shown := slices.Clone(handles)
 	if len(shown) > 3 {
 		shown = shown[:3]
 	}
@@ -266,4 +271,39 @@ func idleDiagnosis(timeout time.Duration, handles []string, root string) string 
 		d += fmt.Sprintf(" and %d more", len(handles)-3)
 	}
 	return d + ": a test awaits a promise that never settles"
+}
+
+// collapse counts repeated handles ("MessagePort ×3"), keeping the
+// order of their first appearance.
+func collapse(handles []string) []string {
+	count := map[string]int{}
+	var order []string
+	for _, h := range handles {
+		if count[h] == 0 {
+			order = append(order, h)
+		}
+		count[h]++
+	}
+	out := make([]string, 0, len(order))
+	for _, h := range order {
+		if n := count[h]; n > 1 {
+			h = fmt.Sprintf("%s ×%d", h, n)
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+func isTimer(h string) bool {
+	return strings.HasPrefix(h, "setInterval ") || strings.HasPrefix(h, "setTimeout ")
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
 }

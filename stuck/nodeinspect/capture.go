@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -149,15 +150,20 @@ type callFrame struct {
 }
 
 // thread reads one thread: a probe tells a running thread from an idle
-// one; a running one is paused and its frames read.
-func thread(ctx context.Context, s session, name string, resume bool) (Thread, error) {
+// one; a running one is paused and its frames read. A report (sampling
+// false) reads an idle thread's timers and handles, and leaves a running
+// one paused (the run is stopped next); a loop sample resumes it at once
+// and leaves idle threads alone (finding timers walks the heap).
+func thread(ctx context.Context, s session, name string, sampling bool) (Thread, error) {
 	th := Thread{Name: name}
 	if idle(ctx, s) {
 		th.Idle = true
-		th.Handles = handles(ctx, s)
+		if !sampling {
+			th.Handles = handles(ctx, s)
+		}
 		return th, nil
 	}
-	if err := s.call(ctx, "Debugger.enable", nil, nil); err != nil {
+	if err := s.enableDebugger(ctx); err != nil {
 		return th, err
 	}
 	if err := s.call(ctx, "Debugger.pause", nil, nil); err != nil {
@@ -169,17 +175,19 @@ func thread(ctx context.Context, s session, name string, resume bool) (Thread, e
 	if err != nil {
 		return th, fmt.Errorf("pausing %s: %w", name, err)
 	}
+	if sampling {
+		// Resume before reading: the thread's CPU share is what makes
+		// it busy in the detector's eyes.
+		if err := s.call(ctx, "Debugger.resume", nil, nil); err != nil {
+			return th, err
+		}
+	}
 	var p struct{ CallFrames []callFrame }
 	if err := json.Unmarshal(m.Params, &p); err != nil {
 		return th, fmt.Errorf("reading %s's frames: %w", name, err)
 	}
 	for _, f := range p.CallFrames {
 		th.Frames = append(th.Frames, frameOf(f, s))
-	}
-	if resume {
-		if err := s.call(ctx, "Debugger.resume", nil, nil); err != nil {
-			return th, err
-		}
 	}
 	return th, nil
 }
@@ -205,15 +213,29 @@ func idle(ctx context.Context, s session) bool {
 const idleProbeJS = `(() => { const l = Error.stackTraceLimit; Error.stackTraceLimit = 50; const s = new Error().stack; Error.stackTraceLimit = l; return s.split('\n').filter((x) => x.trim().startsWith('at ')).length - 1; })()`
 
 func frameOf(f callFrame, s session) Frame {
-	u := f.URL
-	if u == "" {
-		u = s.scriptURL(f.Location.ScriptID)
-	}
 	fn := f.FunctionName
 	if fn == "" {
 		fn = "<anonymous>"
 	}
-	return Frame{Func: fn, File: filePath(u), Line: f.Location.LineNumber + 1, Col: f.Location.ColumnNumber + 1}
+	return locate(fn, f.URL, f.Location.ScriptID, f.Location.LineNumber, f.Location.ColumnNumber, s)
+}
+
+// locate makes a frame of a 0-based position in a script: the original
+// source's position when the script has a source map.
+func locate(fn, u, scriptID string, line0, col0 int, s session) Frame {
+	sc := s.script(scriptID)
+	if sc != nil {
+		if u == "" {
+			u = sc.url
+		}
+		s.c.mu.Lock() // a script's map is read once, by whichever frame needs it first
+		file, line, col, ok := sc.original(line0, col0)
+		s.c.mu.Unlock()
+		if ok {
+			return Frame{Func: fn, File: file, Line: line, Col: col}
+		}
+	}
+	return Frame{Func: fn, File: filePath(u), Line: line0 + 1, Col: col0 + 1}
 }
 
 // filePath turns a script URL into a path (file://) or keeps it
@@ -244,53 +266,31 @@ func workers(ctx context.Context, c *conn) []Thread {
 
 type worker struct{ id, name string }
 
-// workerSessions attaches to the process's worker threads, at most eight
-// (a pool's threads run the same code; eight show it). Attaching again on
-// a connection answers the sessions already attached.
+// maxWorkers bounds the worker threads read in one process: a pool's
+// threads run the same code; eight show it.
+const maxWorkers = 8
+
+// workerSessions attaches to the process's worker threads. The first
+// call enables the NodeWorker domain and gives the attach events of the
+// workers that exist a moment to arrive; later ones answer the list as
+// the events keep it.
 func workerSessions(ctx context.Context, c *conn) []worker {
-	main := session{c: c}
 	c.mu.Lock()
-	if c.workers != nil {
-		defer c.mu.Unlock()
-		return c.workers
-	}
+	enabled := c.workerEnabled
+	c.workerEnabled = true
 	c.mu.Unlock()
-	if err := main.call(ctx, "NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": false}, nil); err != nil {
-		return nil
-	}
-	var found []worker
-	// The attached events for the workers that exist come right after the
-	// reply; a short quiet spell ends the list.
-	wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	defer cancel()
-	for len(found) < 8 {
-		m, err := main.waitEvent(wctx, "NodeWorker.attachedToWorker")
-		if err != nil {
-			break
+	if !enabled {
+		if err := (session{c: c}).call(ctx, "NodeWorker.enable", map[string]any{"waitForDebuggerOnStart": false}, nil); err != nil {
+			return nil
 		}
-		var w struct {
-			SessionID  string `json:"sessionId"`
-			WorkerInfo struct {
-				WorkerID string `json:"workerId"`
-				URL      string `json:"url"`
-			} `json:"workerInfo"`
+		select {
+		case <-time.After(150 * time.Millisecond):
+		case <-ctx.Done():
 		}
-		if json.Unmarshal(m.Params, &w) != nil {
-			continue
-		}
-		name := "worker thread " + w.WorkerInfo.WorkerID
-		if f := filePath(w.WorkerInfo.URL); f != "" {
-			name += " (" + f + ")"
-		}
-		found = append(found, worker{id: w.SessionID, name: name})
 	}
 	c.mu.Lock()
-	c.workers = found
-	if found == nil {
-		c.workers = []worker{}
-	}
-	c.mu.Unlock()
-	return found
+	defer c.mu.Unlock()
+	return slices.Clone(c.workers)
 }
 
 // handlesJS lists what keeps an event loop alive. Timers are not handles
@@ -417,7 +417,7 @@ func timerLocations(ctx context.Context, s session, timers string) []string {
 	}
 	// The debugger announces every script's URL when enabled, before
 	// its reply.
-	s.call(ctx, "Debugger.enable", nil, nil)
+	s.enableDebugger(ctx)
 	var out []string
 	for _, e := range elems.Result {
 		i, err := strconv.Atoi(e.Name)
@@ -447,7 +447,8 @@ func timerLocations(ctx context.Context, s session, timers string) []string {
 			for len(out) <= i {
 				out = append(out, "")
 			}
-			out[i] = fmt.Sprintf("%s:%d:%d", filePath(s.scriptURL(loc.ScriptID)), loc.LineNumber+1, loc.ColumnNumber+1)
+			f := locate("", "", loc.ScriptID, loc.LineNumber, loc.ColumnNumber, s)
+			out[i] = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Col)
 		}
 	}
 	return out

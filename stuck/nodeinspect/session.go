@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/coder/websocket"
@@ -36,11 +37,16 @@ type conn struct {
 	events  map[string]chan message // by session: every event of that session
 	closed  chan struct{}
 	err     error
-	workers []worker // attached once per connection
+	// workers are the worker threads attached (NodeWorker.enable once,
+	// then kept up to date from its events: vitest starts its pool's
+	// threads after the connection may have been made).
+	workers       []worker
+	workerEnabled bool
+	debugger      map[string]bool // the sessions whose Debugger domain is on
 	// scripts maps each session's script ids to their URLs, from
 	// Debugger.scriptParsed: kept here, not queued, as a jest worker
 	// announces thousands of them when its debugger is enabled.
-	scripts map[string]map[string]string
+	scripts map[string]map[string]*script
 }
 
 func dial(ctx context.Context, url string) (*conn, error) {
@@ -52,7 +58,7 @@ func dial(ctx context.Context, url string) (*conn, error) {
 	// sources, source maps inline) exceed the 32 KiB default.
 	ws.SetReadLimit(64 << 20)
 	c := &conn{ws: ws, pending: map[string]chan message{}, events: map[string]chan message{},
-		scripts: map[string]map[string]string{}, closed: make(chan struct{})}
+		scripts: map[string]map[string]*script{}, closed: make(chan struct{})}
 	go c.read()
 	return c, nil
 }
@@ -93,14 +99,41 @@ func (c *conn) dispatch(session string, b []byte) {
 	defer c.mu.Unlock()
 	if m.Method == "Debugger.scriptParsed" {
 		var p struct {
-			ScriptID string `json:"scriptId"`
-			URL      string `json:"url"`
+			ScriptID     string `json:"scriptId"`
+			URL          string `json:"url"`
+			SourceMapURL string `json:"sourceMapURL"`
 		}
 		if json.Unmarshal(m.Params, &p) == nil {
 			if c.scripts[session] == nil {
-				c.scripts[session] = map[string]string{}
+				c.scripts[session] = map[string]*script{}
 			}
-			c.scripts[session][p.ScriptID] = p.URL
+			c.scripts[session][p.ScriptID] = &script{url: p.URL, mapURL: p.SourceMapURL}
+		}
+		return
+	}
+	switch m.Method {
+	case "NodeWorker.attachedToWorker":
+		var w struct {
+			SessionID  string `json:"sessionId"`
+			WorkerInfo struct {
+				WorkerID string `json:"workerId"`
+				URL      string `json:"url"`
+			} `json:"workerInfo"`
+		}
+		if json.Unmarshal(m.Params, &w) == nil && len(c.workers) < maxWorkers {
+			name := "worker thread " + w.WorkerInfo.WorkerID
+			if f := filePath(w.WorkerInfo.URL); f != "" {
+				name += " (" + f + ")"
+			}
+			c.workers = append(c.workers, worker{id: w.SessionID, name: name})
+		}
+		return
+	case "NodeWorker.detachedFromWorker":
+		var w struct {
+			SessionID string `json:"sessionId"`
+		}
+		if json.Unmarshal(m.Params, &w) == nil {
+			c.workers = slices.DeleteFunc(c.workers, func(x worker) bool { return x.id == w.SessionID })
 		}
 		return
 	}
@@ -196,8 +229,29 @@ func (s session) call(ctx context.Context, method string, params, result any) er
 	}
 }
 
-// scriptURL is the URL of one of the session's scripts, "" when unknown.
-func (s session) scriptURL(id string) string {
+// enableDebugger turns the session's Debugger domain on, once: V8
+// announces every script again on each Debugger.enable.
+func (s session) enableDebugger(ctx context.Context) error {
+	s.c.mu.Lock()
+	on := s.c.debugger[s.id]
+	s.c.mu.Unlock()
+	if on {
+		return nil
+	}
+	if err := s.call(ctx, "Debugger.enable", nil, nil); err != nil {
+		return err
+	}
+	s.c.mu.Lock()
+	if s.c.debugger == nil {
+		s.c.debugger = map[string]bool{}
+	}
+	s.c.debugger[s.id] = true
+	s.c.mu.Unlock()
+	return nil
+}
+
+// script is one of the session's scripts, nil when unknown.
+func (s session) script(id string) *script {
 	s.c.mu.Lock()
 	defer s.c.mu.Unlock()
 	return s.c.scripts[s.id][id]
