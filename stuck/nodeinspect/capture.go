@@ -2,8 +2,9 @@
 // through its V8 inspector: the process is told to open it (SIGUSR1, on
 // the private port NODE_OPTIONS gave it), each thread — the main one and
 // every worker thread — is paused where it runs, and the frames and the
-// timers and handles keeping its event loop alive are read. The run is
-// stopped right after, so nothing is resumed.
+// timers and handles keeping its event loop alive are read. A report's
+// capture (Take) leaves the threads paused: the run is stopped right
+// after; the detector's loop samples (Sampler) resume them at once.
 package nodeinspect
 
 import (
