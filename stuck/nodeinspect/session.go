@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"slices"
 	"sync"
 
@@ -29,7 +31,8 @@ type message struct {
 // through NodeWorker.sendMessageToWorker, its replies arriving as
 // NodeWorker.receivedMessageFromWorker events.
 type conn struct {
-	ws *websocket.Conn
+	ws  *websocket.Conn
+	tcp *net.TCPConn // to ask for quick ACKs
 
 	mu      sync.Mutex
 	nextID  int64
@@ -50,20 +53,44 @@ type conn struct {
 }
 
 func dial(ctx context.Context, url string) (*conn, error) {
-	ws, _, err := websocket.Dial(ctx, url, nil)
+	var tcp *net.TCPConn
+	client := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+			if t, ok := c.(*net.TCPConn); ok {
+				tcp = t
+			}
+			return c, err
+		},
+	}}
+	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: client})
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the inspector: %w", err)
 	}
 	// Debugger.scriptParsed events of a big bundle (jest's transformed
 	// sources, source maps inline) exceed the 32 KiB default.
 	ws.SetReadLimit(64 << 20)
-	c := &conn{ws: ws, pending: map[string]chan message{}, events: map[string]chan message{},
+	c := &conn{ws: ws, tcp: tcp, pending: map[string]chan message{}, events: map[string]chan message{},
 		scripts: map[string]map[string]*script{}, closed: make(chan struct{})}
 	go c.read()
 	return c, nil
 }
 
 func (c *conn) close() { c.ws.Close(websocket.StatusNormalClosure, "") }
+
+// quickAck makes the kernel acknowledge the next segments at once. Node
+// writes a command's reply and the event that follows (Debugger.pause,
+// then Debugger.paused) as two small segments without TCP_NODELAY: Nagle
+// holds the second until the first is acknowledged, and a delayed ACK
+// takes 40 ms, all of which the sampled thread would spend paused.
+func (c *conn) quickAck() {
+	if c.tcp == nil {
+		return
+	}
+	if raw, err := c.tcp.SyscallConn(); err == nil {
+		raw.Control(func(fd uintptr) { setQuickAck(int(fd)) })
+	}
+}
 
 // read dispatches every message until the connection ends.
 func (c *conn) read() {
@@ -210,6 +237,7 @@ func (s session) call(ctx context.Context, method string, params, result any) er
 			return err
 		}
 	}
+	s.c.quickAck()
 	if err := s.c.ws.Write(ctx, websocket.MessageText, b); err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
@@ -259,6 +287,7 @@ func (s session) script(id string) *script {
 
 // waitEvent waits for the session's next event named method.
 func (s session) waitEvent(ctx context.Context, method string) (message, error) {
+	s.c.quickAck()
 	ch := s.eventsCh()
 	for {
 		select {
