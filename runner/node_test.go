@@ -175,3 +175,36 @@ func TestStuckVitest(t *testing.T) {
 		})
 	}
 }
+
+func TestInspectorLine(t *testing.T) {
+	for line, want := range map[string]bool{
+		"Debugger listening on ws://127.0.0.1:43721/e460df53-9340-4e1c-abed-72056651b60b": true,
+		"For help, see: https://nodejs.org/en/docs/inspector":                             true,
+		"Debugger attached.":                        true,
+		"Waiting for the debugger to disconnect...": true,
+		"Debugger attached. (not ours)":             false,
+		"  ✓ adds 1 + 2":                            false,
+	} {
+		if got := inspectorLine([]byte(line)); got != want {
+			t.Errorf("inspectorLine(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+func TestIdleDiagnosis(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		handles []string
+		want    string
+	}{
+		{"none", nil, "event loop idle: no JavaScript running at the 30s timeout; no timer or handle of its own keeps it alive (waiting on its parent or the framework)"},
+		{"timers first, repeats counted", []string{"MessagePort", "MessagePort", "setInterval 200ms → poll (/p/test/a.test.js:3:15)", "Server listening on 127.0.0.1:8080", "Socket to 127.0.0.1:5432", "setTimeout 60000ms → <anonymous> (/p/lib/x.js:9:3)"},
+			"event loop idle: no JavaScript running at the 30s timeout, kept alive by setInterval 200ms → poll (test/a.test.js:3:15), setTimeout 60000ms → <anonymous> (lib/x.js:9:3), MessagePort ×2 and 2 more: a test awaits a promise that never settles"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := idleDiagnosis(30*time.Second, tc.handles, "/p"); got != tc.want {
+				t.Errorf("idleDiagnosis =\n %s\nwant\n %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -53,9 +53,9 @@ func (n nodeStacker) Stacks(ctx context.Context, pid int, exe string, opt stuck.
 	start := time.Now()
 	// A thread that stops answering (blocked in native code) must not
 	// stall the detector: the sample then falls back to native stacks.
-	ctx, cancel := context.WithTimeout(ctx, 4*time.Second)
+	sctx, cancel := context.WithTimeout(ctx, 4*time.Second)
 	defer cancel()
-	threads, err := n.sampler.Sample(ctx, pid)
+	threads, err := n.sampler.Sample(sctx, pid)
 	if err != nil {
 		c := n.native.Stacks(ctx, pid, exe, opt)
 		c.Reason = strings.TrimSpace(c.Reason + " JavaScript frames unavailable: " + err.Error())
