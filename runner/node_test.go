@@ -64,7 +64,7 @@ func TestStuckNode(t *testing.T) {
 			if tc.trace != "" && !strings.Contains(strings.Join(s.SuggestedTraces, " "), tc.trace) {
 				t.Errorf("suggested_traces %v lack %s", s.SuggestedTraces, tc.trace)
 			}
-			t.Logf("%s after %v: %s\n%s", resp.Status, time.Since(start), s.Diagnosis, stackText(s))
+			t.Logf("%s after %v: %s: %s\n%s", resp.Status, time.Since(start), s.Name, s.Diagnosis, stackText(s))
 		})
 	}
 }
@@ -153,10 +153,11 @@ func TestStuckVitest(t *testing.T) {
 		status    report.Status
 		diagnosis string
 		stack     string
+		test      string // the stuck test's name; "" to leave unchecked
 	}{
-		{"threads busy", "--pool threads -t 'busy loop'", 60 * time.Second, report.Stuck, "endless loop", "worker thread 1 (node_modules/tinypool/dist/entry/worker.js)\n  spinForever (hang.test.js:8:3)"},
-		{"forks busy", "--pool forks -t 'busy loop'", 60 * time.Second, report.Stuck, "endless loop", "spinForever (hang.test.js:8:3)"},
-		{"threads never settles", "--pool threads -t 'never settles'", 8 * time.Second, report.Timeout, "event loop idle", "waiting on setInterval 200ms → <anonymous> (hang.test.js:18:15)"},
+		{"threads busy", "--pool threads -t 'busy loop'", 60 * time.Second, report.Stuck, "endless loop", "worker thread 1 (node_modules/tinypool/dist/entry/worker.js)\n  spinForever (hang.test.js:8:3)", ""},
+		{"forks busy", "--pool forks -t 'busy loop'", 60 * time.Second, report.Stuck, "endless loop", "spinForever (hang.test.js:8:3)", ""},
+		{"threads never settles", "--pool threads -t 'never settles'", 8 * time.Second, report.Timeout, "event loop idle", "waiting on setInterval 200ms → <anonymous> (hang.test.js:18:15)", "never settles"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
@@ -171,7 +172,10 @@ func TestStuckVitest(t *testing.T) {
 			if txt := stackText(s); !strings.Contains(txt, tc.stack) {
 				t.Errorf("stacks lack %q:\n%s", tc.stack, txt)
 			}
-			t.Logf("%s after %v: %s\n%s", resp.Status, time.Since(start), s.Diagnosis, stackText(s))
+			if tc.test != "" && s.Name != tc.test {
+				t.Errorf("stuck test %q, want %q (from vitest's expect state)", s.Name, tc.test)
+			}
+			t.Logf("%s after %v: %s: %s\n%s", resp.Status, time.Since(start), s.Name, s.Diagnosis, stackText(s))
 		})
 	}
 }

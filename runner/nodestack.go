@@ -87,6 +87,7 @@ type nodeCapture struct {
 	final   stuck.Capture // the frames as a capture, for the suggested traces
 	idle    bool          // every thread waited in its event loop
 	handles []string      // what kept the idle loops alive
+	test    string        // the running test, as jest's or vitest's expect state names it
 	reason  string        // why some process could not be read
 }
 
@@ -158,6 +159,9 @@ func (nc *nodeCapture) add(c nodeinspect.Capture, root string, several bool) {
 				lines = []string{"waiting on nothing of its own (its parent or the test framework's messages)"}
 			}
 			nc.handles = append(nc.handles, th.Handles...)
+			if nc.test == "" {
+				nc.test = th.Test
+			}
 			nc.threads = append(nc.threads, report.Thread{Name: name + " (event loop idle)", Stack: lines})
 			continue
 		}

@@ -223,6 +223,10 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 			tests = append(tests, stuck.RunningTest{Name: t.Name, Since: t.Since})
 		}
 	}
+	if len(tests) == 0 && w.node != nil && w.node.test != "" {
+		// The adapter knows no test (generic), the framework does.
+		tests = []stuck.RunningTest{{Name: w.node.test, Since: r.started}}
+	}
 	threads := w.ownThreads
 	final := w.final
 	if w.goDump {

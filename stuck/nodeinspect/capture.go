@@ -46,6 +46,9 @@ type Thread struct {
 	// Handles are what keeps an idle event loop alive (timers with their
 	// callbacks, servers, sockets, pending requests).
 	Handles []string
+	// Test is the test the thread's framework says is running (jest's and
+	// vitest's expect state), "" when none does.
+	Test string
 }
 
 // Capture is what a process's inspector showed.
@@ -161,6 +164,7 @@ func thread(ctx context.Context, s session, name string, sampling bool) (Thread,
 		th.Idle = true
 		if !sampling {
 			th.Handles = handles(ctx, s)
+			th.Test = currentTest(ctx, s)
 		}
 		return th, nil
 	}
@@ -292,6 +296,63 @@ func workerSessions(ctx context.Context, c *conn) []worker {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.workers)
+}
+
+// currentTestJS reads the running test's name from the expect state jest
+// and vitest keep on the global object of the context the tests run in.
+const currentTestJS = `(() => {
+  for (const k of [Symbol.for('expect-global'), Symbol.for('$$jest-matchers-object')]) {
+    const v = globalThis[k];
+    if (!v) continue;
+    const st = typeof v.getState === 'function' ? v.getState() : v.state;
+    if (st && st.currentTestName) return String(st.currentTestName);
+  }
+  return '';
+})()`
+
+// currentTest asks every JavaScript context of the thread for the
+// running test: jest runs tests in a vm context of their own, vitest in
+// the main one.
+func currentTest(ctx context.Context, s session) string {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	ids := []int{0} // 0: the default context
+	if s.call(ctx, "Runtime.enable", nil, nil) == nil {
+		// The contexts that exist are announced before the reply.
+		ch := s.eventsCh()
+	drain:
+		for {
+			select {
+			case m := <-ch:
+				if m.Method != "Runtime.executionContextCreated" {
+					continue
+				}
+				var p struct {
+					Context struct {
+						ID int `json:"id"`
+					} `json:"context"`
+				}
+				if json.Unmarshal(m.Params, &p) == nil && p.Context.ID != 0 {
+					ids = append(ids, p.Context.ID)
+				}
+			default:
+				break drain
+			}
+		}
+	}
+	for _, id := range ids {
+		params := map[string]any{"expression": currentTestJS, "returnByValue": true}
+		if id != 0 {
+			params["contextId"] = id
+		}
+		var r struct{ Result remoteObject }
+		if s.call(ctx, "Runtime.evaluate", params, &r) == nil {
+			if name, _ := r.Result.Value.(string); name != "" {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 // handlesJS lists what keeps an event loop alive. Timers are not handles
