@@ -171,6 +171,9 @@ func thread(ctx context.Context, s session, name string, sampling bool) (Thread,
 	if err := s.enableDebugger(ctx); err != nil {
 		return th, err
 	}
+	s.drain()
+	s.await(true)
+	defer s.await(false)
 	if err := s.call(ctx, "Debugger.pause", nil, nil); err != nil {
 		return th, err
 	}

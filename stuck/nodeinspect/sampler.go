@@ -54,6 +54,9 @@ func (s *Sampler) conn(ctx context.Context, pid int) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
+	c.autoResume = true
+	c.mu.Unlock()
 	if s.conns == nil {
 		s.conns = map[int]*conn{}
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -46,6 +47,12 @@ type conn struct {
 	workers       []worker
 	workerEnabled bool
 	debugger      map[string]bool // the sessions whose Debugger domain is on
+	// A sampler's connection resumes a thread that pauses when nobody
+	// waits for it: a pause that came after its sample gave up would
+	// otherwise hold the thread until the run ends, and a paused thread
+	// waits on a lock like a deadlocked one.
+	autoResume bool
+	awaiting   map[string]bool // sessions whose Debugger.paused is awaited
 	// scripts maps each session's script ids to their URLs, from
 	// Debugger.scriptParsed: kept here, not queued, as a jest worker
 	// announces thousands of them when its debugger is enabled.
@@ -107,7 +114,7 @@ func (c *conn) read() {
 	}
 }
 
-func (c *conn) dispatch(session string, b []byte) {
+func (c *conn) dispatch(sid string, b []byte) {
 	var m message
 	if json.Unmarshal(b, &m) != nil {
 		return
@@ -131,10 +138,10 @@ func (c *conn) dispatch(session string, b []byte) {
 			SourceMapURL string `json:"sourceMapURL"`
 		}
 		if json.Unmarshal(m.Params, &p) == nil {
-			if c.scripts[session] == nil {
-				c.scripts[session] = map[string]*script{}
+			if c.scripts[sid] == nil {
+				c.scripts[sid] = map[string]*script{}
 			}
-			c.scripts[session][p.ScriptID] = &script{url: p.URL, mapURL: p.SourceMapURL}
+			c.scripts[sid][p.ScriptID] = &script{url: p.URL, mapURL: p.SourceMapURL}
 		}
 		return
 	}
@@ -164,17 +171,21 @@ func (c *conn) dispatch(session string, b []byte) {
 		}
 		return
 	}
+	if m.Method == "Debugger.paused" && c.autoResume && !c.awaiting[sid] {
+		go session{c: c, id: sid}.resume()
+		return
+	}
 	if m.ID != 0 {
-		if ch := c.pending[key(session, m.ID)]; ch != nil {
-			delete(c.pending, key(session, m.ID))
+		if ch := c.pending[key(sid, m.ID)]; ch != nil {
+			delete(c.pending, key(sid, m.ID))
 			ch <- m
 		}
 		return
 	}
-	ch := c.events[session]
+	ch := c.events[sid]
 	if ch == nil {
 		ch = make(chan message, 4096)
-		c.events[session] = ch
+		c.events[sid] = ch
 	}
 	select {
 	case ch <- m:
@@ -276,6 +287,36 @@ func (s session) enableDebugger(ctx context.Context) error {
 	s.c.debugger[s.id] = true
 	s.c.mu.Unlock()
 	return nil
+}
+
+// resume resumes the session's thread, best effort.
+func (s session) resume() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	s.call(ctx, "Debugger.resume", nil, nil)
+}
+
+// await marks the session's next Debugger.paused as awaited (on) or not.
+func (s session) await(on bool) {
+	s.c.mu.Lock()
+	defer s.c.mu.Unlock()
+	if s.c.awaiting == nil {
+		s.c.awaiting = map[string]bool{}
+	}
+	s.c.awaiting[s.id] = on
+}
+
+// drain drops the session's queued events: a sample waits for the pause
+// it asks for, not one left from an earlier sample.
+func (s session) drain() {
+	ch := s.eventsCh()
+	for {
+		select {
+		case <-ch:
+		default:
+			return
+		}
+	}
 }
 
 // script is one of the session's scripts, nil when unknown.
