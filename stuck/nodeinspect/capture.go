@@ -160,6 +160,11 @@ type callFrame struct {
 // and leaves idle threads alone (finding timers walks the heap).
 func thread(ctx context.Context, s session, name string, sampling bool) (Thread, error) {
 	th := Thread{Name: name}
+	if sampling {
+		// A pause that landed after an earlier sample stopped waiting
+		// holds the thread now: resume it before anything else.
+		s.drain()
+	}
 	if idle(ctx, s) {
 		th.Idle = true
 		if !sampling {
@@ -171,7 +176,6 @@ func thread(ctx context.Context, s session, name string, sampling bool) (Thread,
 	if err := s.enableDebugger(ctx); err != nil {
 		return th, err
 	}
-	s.drain()
 	s.await(true)
 	defer s.await(false)
 	if err := s.call(ctx, "Debugger.pause", nil, nil); err != nil {
@@ -185,7 +189,10 @@ func thread(ctx context.Context, s session, name string, sampling bool) (Thread,
 	}
 	if sampling {
 		// Resume before reading: the thread's CPU share is what makes
-		// it busy in the detector's eyes.
+		// it busy in the detector's eyes. A second pause (V8 may break
+		// again at the next statement) is no longer awaited: resumed
+		// as it comes.
+		s.await(false)
 		if err := s.call(ctx, "Debugger.resume", nil, nil); err != nil {
 			return th, err
 		}

@@ -306,14 +306,25 @@ func (s session) await(on bool) {
 	s.c.awaiting[s.id] = on
 }
 
-// drain drops the session's queued events: a sample waits for the pause
-// it asks for, not one left from an earlier sample.
+// drain drops the session's queued events, resuming the thread when one
+// of them is a pause nobody took: a sample waits for the pause it asks
+// for, and a thread must never stay paused after one.
 func (s session) drain() {
 	ch := s.eventsCh()
+	paused := false
 	for {
 		select {
-		case <-ch:
+		case m := <-ch:
+			switch m.Method {
+			case "Debugger.paused":
+				paused = true
+			case "Debugger.resumed":
+				paused = false
+			}
 		default:
+			if paused {
+				s.resume()
+			}
 			return
 		}
 	}
