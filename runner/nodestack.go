@@ -36,42 +36,6 @@ func nodeEnv(env []string) []string {
 	return env
 }
 
-// nodeStacker samples a busy node process's JavaScript frames for the
-// detector's loop check, and everything else as the native stacker does:
-// a process that looks blocked waits in a syscall or a lock, where the
-// inspector cannot pause it (its samples would only cost seconds), and
-// reports (Lines) are captureNode's.
-type nodeStacker struct {
-	native  stuck.Stacker
-	sampler *nodeinspect.Sampler
-}
-
-func (n nodeStacker) Stacks(ctx context.Context, pid int, exe string, opt stuck.Opts) stuck.Capture {
-	if opt.Lines || opt.Goroutines || !nodeinspect.IsNode(exe, "") {
-		return n.native.Stacks(ctx, pid, exe, opt)
-	}
-	start := time.Now()
-	// A thread that stops answering (blocked in native code) must not
-	// stall the detector: the sample then falls back to native stacks.
-	sctx, cancel := context.WithTimeout(ctx, 4*time.Second)
-	defer cancel()
-	threads, err := n.sampler.Sample(sctx, pid)
-	if err != nil {
-		c := n.native.Stacks(ctx, pid, exe, opt)
-		c.Reason = strings.TrimSpace(c.Reason + " JavaScript frames unavailable: " + err.Error())
-		return c
-	}
-	c := stuck.Capture{PID: pid, Tool: stuck.NodeInspectorTool, Took: time.Since(start)}
-	for _, th := range threads {
-		st := stuck.Stack{Name: th.Name}
-		for _, f := range th.Frames {
-			st.Frames = append(st.Frames, stuck.Frame{Func: f.Func, File: f.File, Line: f.Line})
-		}
-		c.Stacks = append(c.Stacks, st)
-	}
-	return c
-}
-
 // inspectorLine says whether an output line is node's own about its
 // inspector (printed when strobe opens it or connects): it says nothing
 // of the tests' progress, so it does not end a silence.

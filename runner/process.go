@@ -208,7 +208,6 @@ wait:
 		}
 	}
 	stopDetector()
-	w.js.Close()
 	if w.symbols != nil {
 		// The stacks are captured: the copies with symbols are no
 		// longer needed, and a link still under way was cancelled.

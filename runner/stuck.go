@@ -15,7 +15,6 @@ import (
 	"strobe/adapters"
 	"strobe/report"
 	"strobe/stuck"
-	"strobe/stuck/nodeinspect"
 )
 
 // goDumpWait bounds how long a Go test process gets to print its goroutine
@@ -38,7 +37,6 @@ type watch struct {
 	onTimeout []report.StuckTest
 	symbols   *symbolLinks // nil when the adapter links no copies with symbols
 	node      *nodeCapture // the JavaScript stacks, when the run has node processes
-	js        *nodeinspect.Sampler
 }
 
 // newWatch sets up the detector beside a run whose process is pid.
@@ -75,8 +73,6 @@ func (r *Run) newWatch(pid int) *watch {
 		w.symbols = &symbolLinks{linker: l, run: r}
 		cfg.GoSymbols = w.symbols.link
 	}
-	w.js = &nodeinspect.Sampler{}
-	cfg.Stacker = nodeStacker{native: stuck.NativeStacker(), sampler: w.js}
 	w.det = stuck.New(cfg)
 	return w
 }
@@ -101,7 +97,6 @@ func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 		}
 		w.ownReason = reason
 	}
-	w.js.Close() // the report's capture opens its own session
 	if nc, ok := r.captureNode(p); ok {
 		if len(nc.threads) > 0 {
 			w.node, w.ownThreads = &nc, nc.threads
