@@ -110,7 +110,7 @@ func startProcess(r *Run) (*proc, error) {
 			defer p.readers.Done()
 			cl, _ := r.plan.Parser.(adapters.CutLiner)
 			readLines(p.pipes[i], func(b []byte) { p.tails[i].Write(b) }, func(b []byte, cut bool, end []byte) {
-				if w := r.watch.Load(); w != nil {
+				if w := r.watch.Load(); w != nil && !inspectorLine(b) {
 					w.lastOutput.Store(time.Now().UnixNano())
 				}
 				p.parseMu.Lock()
@@ -135,8 +135,8 @@ func (p *proc) closePipes(extra []*os.File) {
 }
 
 // environ is the client's environment, then the adapter's additions, then
-// the request's overrides, then the run id; exec keeps the last value of a
-// repeated name.
+// the request's overrides, then node's private inspector port, then the
+// run id; exec keeps the last value of a repeated name.
 func (r *Run) environ() []string {
 	env := append(clientEnv(r.req.BaseEnv, nil), r.plan.Env...)
 	for k, v := range r.req.Env {
@@ -145,6 +145,7 @@ func (r *Run) environ() []string {
 	if r.stacksDir != "" {
 		env = append(env, stuck.StacksDirEnv+"="+r.stacksDir)
 	}
+	env = nodeEnv(env)
 	return append(env, RunIDEnv+"="+r.ID)
 }
 

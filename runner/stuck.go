@@ -39,8 +39,9 @@ type watch struct {
 	// stacker captures stacks: a Python process's Python frames, native
 	// stacks for the rest.
 	stacker  stuck.Stacker
-	finalPID int    // the process whose stacks are reported
-	finalExe string // and its executable
+	finalPID int          // the process whose stacks are reported
+	finalExe string       // and its executable
+	node     *nodeCapture // the JavaScript stacks, when the run has node processes
 }
 
 // newWatch sets up the detector beside a run whose process is pid.
@@ -87,7 +88,8 @@ func procOf(p stuck.ProcSample) adapters.Proc {
 }
 
 // capture takes the stacks to report for the process that runs the tests:
-// the adapter's own capture when it has one; for a Go binary without
+// the adapter's own capture when it has one; the JavaScript stacks of the
+// run's node processes through their inspector; for a Go binary without
 // symbols, the runtime's SIGQUIT dump (which ends it; read from the output
 // later); otherwise the detector's stack tools (a Python process's Python
 // frames, native stacks for the rest).
@@ -102,6 +104,16 @@ func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 			return
 		}
 		w.ownReason = reason
+	}
+	if nc, ok := r.captureNode(p); ok {
+		if len(nc.threads) > 0 {
+			w.node, w.ownThreads = &nc, nc.threads
+			w.final = nc.final
+			w.ownReason = nc.reason
+			return
+		}
+		// No JavaScript view: the native stacks still show where.
+		w.ownReason = strings.TrimSpace(w.ownReason + " JavaScript stacks unavailable: " + nc.reason)
 	}
 	if stuck.IsGoBinary(p.Exe) && last.Tool != "gdb+runtime-gdb.py" {
 		if syscall.Kill(p.PID, syscall.SIGQUIT) == nil {
@@ -188,6 +200,9 @@ func (r *Run) onHardTimeout(w *watch) {
 	w.verdict = nil
 	r.capture(w, p, c)
 	diag := fmt.Sprintf("no verdict before the %v timeout", r.timeout)
+	if w.node != nil && w.node.idle {
+		diag = idleDiagnosis(r.timeout, w.node.handles, r.req.ProjectRoot)
+	}
 	if warn := w.det.Warning(); warn != "" {
 		diag += "; last suspicion: " + warn
 	}
@@ -211,6 +226,10 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 			tests = append(tests, stuck.RunningTest{Name: t.Name, Since: t.Since})
 		}
 	}
+	if len(tests) == 0 && w.node != nil && w.node.test != "" {
+		// The adapter knows no test (generic), the framework does.
+		tests = []stuck.RunningTest{{Name: w.node.test, Since: r.started}}
+	}
 	threads := w.ownThreads
 	final := w.final
 	if w.goDump {
@@ -228,6 +247,9 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 		names = append(names, t.Name)
 	}
 	traces := stuck.SuggestedTraces(final, r.req.ProjectRoot, names)
+	if w.node != nil {
+		traces = jsTraces(final, names)
+	}
 	reason := final.Reason
 	if w.ownReason != "" {
 		reason = strings.TrimSpace(w.ownReason + "; " + reason)

@@ -715,6 +715,10 @@ func goTicking(views []threadView) bool {
 	return false
 }
 
+// NodeInspectorTool names captures of JavaScript frames read through a
+// node process's inspector.
+const NodeInspectorTool = "node-inspector"
+
 // isGoroutines says whether a capture holds goroutines, not threads.
 func isGoroutines(c Capture) bool { return c.Tool == "gdb+runtime-gdb.py" || c.Tool == "go-sigquit" }
 
