@@ -483,7 +483,7 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"missing dir", []string{"test", filepath.Join(root, "nope")}, "does not exist"},
 		{"file", []string{"test", file}, "is a file"},
-		{"unknown framework", []string{"test", root, "--framework", "nose"}, "use one of cargo"},
+		{"unknown framework", []string{"test", root, "--framework", "nose"}, "use one of bun, cargo"},
 		{"negative timeout", []string{"test", root, "--command", "true", "--timeout", "-5s"}, "negative"},
 		{"absurd timeout", []string{"test", root, "--command", "true", "--timeout", "9999h"}, "longer than"},
 		{"not a duration", []string{"test", root, "--command", "true", "--timeout", "soon"}, "not a duration"},
