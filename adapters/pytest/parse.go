@@ -150,7 +150,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		if p.countsFailed() {
 			break
 		}
-		out.NoTests = true
+		out.NoTests, out.ExitExplained = true, true
 		out.Project = &report.Project{Language: "python", BuildSystem: "pytest", TestFiles: TestFiles(p.root, 20)}
 		out.Hint = joinHint(out.Hint, p.noTestsHint())
 	case exitInterrupted:

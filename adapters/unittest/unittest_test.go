@@ -128,7 +128,7 @@ func TestSelection(t *testing.T) {
 		})
 	}
 	_, out, _ := run(t, root, adapters.Request{Test: "tests.unit.test_unit.TestUnit.test_nothing"})
-	if !out.NoTests || !strings.Contains(out.Hint, "no test matched") {
+	if !out.NoTests || !out.ExitExplained || !strings.Contains(out.Hint, "no test matched") {
 		t.Errorf("a test that does not exist: outcome %+v", out)
 	}
 }
