@@ -477,3 +477,23 @@ func TestPluginFallback(t *testing.T) {
 		t.Errorf("exit %+v, outcome %+v: want pytest's usage error naming the plugin", exit, out)
 	}
 }
+
+func TestInternalError(t *testing.T) {
+	root := fixture(t, "internal_error")
+	_, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != exitInternal || out.Crash == nil {
+		t.Fatalf("exit %+v, outcome %+v: want pytest's internal error", exit, out)
+	}
+	if msg := out.Crash.Message; !strings.Contains(msg, "RuntimeError: no marker registered for 1 items") || !strings.Contains(msg, "conftest.py:5 (pytest_collection_modifyitems)") {
+		t.Errorf("message %q: want the INTERNALERROR's exception and its conftest frame", msg)
+	}
+	// A module that fails to import as well: build_failed, and the
+	// internal error said too, or it surprises the next run.
+	if err := os.WriteFile(filepath.Join(root, "test_broken.py"), []byte("import no_such_module\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = run(t, root, adapters.Request{})
+	if !out.BuildFailed || !strings.Contains(out.Hint, "internal error: RuntimeError") {
+		t.Errorf("outcome %+v: want build_failed with the internal error in the hint", out)
+	}
+}
