@@ -229,6 +229,18 @@ def load_name(ch, root, loader, name):
     return unittest.TestSuite(t for t in iterate(suite) if not isinstance(t, unittest.loader._FailedTest))
 
 
+def module_name(name, root):
+    """A test file's path as its dotted module name, as `python -m unittest
+    tests/test_x.py` takes it (unittest.main's _convert_name); any other
+    name as it is."""
+    if not name.endswith(".py") or not os.path.isfile(name):
+        return name
+    rel = os.path.relpath(os.path.abspath(name), root)
+    if rel.startswith(".."):
+        return name
+    return rel[:-3].replace(os.sep, ".")
+
+
 def iterate(suite):
     for t in suite:
         if isinstance(t, unittest.TestSuite):
@@ -276,10 +288,13 @@ def main(argv):
     if names:
         suite = unittest.TestSuite()
         for n in names:
-            tests = load_name(ch, root, loader, n)
-            if tests is None:
-                bad += 1
+            if os.path.isdir(n):
+                tests, b = discover(ch, root, loader, n, pattern)
+                bad += b
             else:
+                tests = load_name(ch, root, loader, module_name(n, root))
+                bad += tests is None
+            if tests is not None:
                 suite.addTests(tests)
     else:
         suite, bad = discover(ch, root, loader, start, pattern)

@@ -109,6 +109,9 @@ func TestSelection(t *testing.T) {
 	}{
 		{"one test", adapters.Request{Test: "tests.integration.test_integration.TestIntegration.test_service"}, []string{"tests.integration.test_integration.TestIntegration.test_service"}},
 		{"a class", adapters.Request{Test: "tests.unit.test_unit.TestUnit"}, []string{"tests.unit.test_unit.TestUnit.test_fast"}},
+		// Paths, as `python -m unittest tests/unit/test_unit.py` takes them.
+		{"a file", adapters.Request{Test: "tests/unit/test_unit.py"}, []string{"tests.unit.test_unit.TestUnit.test_fast"}},
+		{"a directory", adapters.Request{Test: "tests/integration"}, []string{"tests.integration.test_integration.TestIntegration.test_service"}},
 		{"level", adapters.Request{Level: adapters.LevelUnit}, []string{"tests.unit.test_unit.TestUnit.test_fast"}},
 		{"all", adapters.Request{}, []string{"test_top.TestTop.test_abort", "test_top.TestTop.test_sleeps", "tests.integration.test_integration.TestIntegration.test_service", "tests.unit.test_unit.TestUnit.test_fast"}},
 		{"command", adapters.Request{Command: []string{"python3", "-m", "unittest", "discover", "-s", "tests/integration"}}, []string{"tests.integration.test_integration.TestIntegration.test_service"}},
