@@ -497,3 +497,43 @@ func TestInternalError(t *testing.T) {
 		t.Errorf("outcome %+v: want build_failed with the internal error in the hint", out)
 	}
 }
+
+// TestSubtests: pytest 9 reports each failed subtest (unittest's subTest,
+// its subtests fixture) under the test's node id. The test fails, its
+// message names each subtest by its parameters, and the test passing
+// after its subtests failed does not hide them.
+func TestSubtests(t *testing.T) {
+	root := fixture(t, "subtests")
+	rec, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != 1 || out.Crash != nil {
+		t.Fatalf("exit %+v, outcome %+v", exit, out)
+	}
+	want := map[string]struct {
+		line int
+		msg  []string
+	}{
+		"test_sub.py::TestTable::test_rows":  {10, []string{"(n=3) 6 not less than 5", "\n(n=4) AssertionError: 8 not less than 5"}},
+		"test_sub.py::TestTable::test_files": {15, []string{"[array] 'array' != 'table'"}},
+		"test_sub.py::test_fixture":          {21, []string{"[odd] (n=2) assert (2 % 2) == 1"}},
+	}
+	tests := rec.Tests()
+	if len(tests) != len(want) {
+		t.Errorf("%d tests recorded, want %d", len(tests), len(want))
+	}
+	for _, tt := range tests {
+		w, ok := want[tt.Name]
+		if !ok || tt.Status != report.TestFailed || tt.Failure == nil {
+			t.Errorf("%s: %s %+v, want failed", tt.Name, tt.Status, tt.Failure)
+			continue
+		}
+		f := tt.Failure
+		if f.File != "test_sub.py" || f.Line != w.line || strings.Contains(f.Message, "error in call") {
+			t.Errorf("%s: %s:%d %q, want test_sub.py:%d and no 'error in call'", tt.Name, f.File, f.Line, f.Message, w.line)
+		}
+		for _, m := range w.msg {
+			if !strings.Contains(f.Message, m) {
+				t.Errorf("%s: message %q lacks %q", tt.Name, f.Message, m)
+			}
+		}
+	}
+}

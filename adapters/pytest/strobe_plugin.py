@@ -85,9 +85,18 @@ class Reporter:
         xfail = getattr(report, "wasxfail", None)
         if report.failed:
             status = "failed" if when == "call" else "error"
-            if t["status"] in ("failed", "error"):
-                # A teardown error after a failure: said after the first.
-                t["also"] = "error in %s: %s" % (when, failure_text(report))
+            # A failed subtest (pytest 9's SUBFAILED) fails its test, each
+            # said with its parameters, as unittest's runner says them.
+            sub = subtest(report)
+            if t.get("subfailed") and not sub and when == "call" and isinstance(report.longrepr, str):
+                # pytest failing the test for its failed subtests
+                # ("contains 2 failed subtests"): they are said already.
+                pass
+            elif t["status"] in ("failed", "error"):
+                # A teardown error or another subtest after a failure:
+                # said after the first.
+                more = sub + failure_text(report) if sub else "error in %s: %s" % (when, failure_text(report))
+                t["also"] = ev.clip((t.get("also", "") + "\n" + more).strip())
             else:
                 t.update(status=status, when=when, msg=failure_text(report))
                 info = getattr(report, "strobe", None)
@@ -95,6 +104,9 @@ class Reporter:
                     t.update(type=info.get("type"), file=info.get("file"), line=info.get("line"))
                     if info.get("msg") is not None and not isinstance(report.longrepr, str):
                         t["msg"] = info["msg"]
+                t["msg"] = sub + t["msg"]
+            if sub:
+                t["subfailed"] = True
         elif report.skipped:
             if xfail is not None:
                 t.update(status="xfailed", reason=xfail)
@@ -114,6 +126,7 @@ class Reporter:
     def pytest_runtest_logfinish(self, nodeid, location):
         t = self.tests.pop(nodeid, None)
         if t is not None:
+            t.pop("subfailed", None)
             self.ch.send(t, hold=True)
 
     def pytest_sessionfinish(self, session, exitstatus):
@@ -135,6 +148,20 @@ def failure_text(report):
     if crash is not None:
         return ev.clip(crash.message)
     return ev.clip(str(r))
+
+
+def subtest(report):
+    """A subtest report's parameters and a space ("[array] ", "(n=3) "),
+    as unittest describes a subtest; "" for a test's own report."""
+    ctx = getattr(report, "context", None)
+    if ctx is None or not hasattr(ctx, "kwargs"):
+        return ""
+    parts = []
+    if getattr(ctx, "msg", None) is not None:
+        parts.append("[%s]" % ctx.msg)
+    if ctx.kwargs:
+        parts.append("(%s)" % ", ".join("%s=%s" % kv for kv in ctx.kwargs.items()))
+    return " ".join(parts or ["(<subtest>)"]) + " "
 
 
 def skip_reason(report):
