@@ -56,6 +56,12 @@ func (unittestAdapter) Detect(req adapters.Request) adapters.Detection {
 		}
 		return adapters.Detection{}
 	}
+	// A project that configures pytest runs its TestCase classes with
+	// pytest, beside its pytest-style tests (python-dateutil, six): naming
+	// unittest as another way to run it, on every answer, would mislead.
+	if python.PytestConfig(req.ProjectRoot) != "" || python.HasConftest(req.ProjectRoot) {
+		return adapters.Detection{}
+	}
 	if f := testFile(req.ProjectRoot); f != "" {
 		return adapters.Detection{Confidence: confFiles, Hint: "Python unittest tests found (" + f + ")"}
 	}

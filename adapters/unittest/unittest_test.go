@@ -177,6 +177,10 @@ func TestDetect(t *testing.T) {
 		{"unittest files", files("tests/test_a.py", "import os\nimport unittest\n"), nil, 55},
 		{"from unittest", files("test_a.py", "from unittest import TestCase\n"), nil, 55},
 		{"pytest-style files", files("tests/test_a.py", "def test_a(): pass\n"), nil, 0},
+		{"pytest configured", files("tests/test_a.py", "import unittest\n", "setup.cfg", "[metadata]\n\n[tool:pytest]\nminversion=2.2.0\n"), nil, 0},
+		{"pytest in pyproject", files("test_a.py", "import unittest\n", "pyproject.toml", "[tool.pytest.ini_options]\n"), nil, 0},
+		{"a conftest", files("tests/test_a.py", "import unittest\n", "conftest.py", ""), nil, 0},
+		{"unittest, with an unrelated setup.cfg", files("tests/test_a.py", "import unittest\n", "setup.cfg", "[flake8]\n"), nil, 55},
 		{"nothing", files("main.py", "import unittest\n"), nil, 0},
 	} {
 		if d := New().Detect(adapters.Request{ProjectRoot: tc.root, Command: tc.cmd}); d.Confidence != tc.want {
