@@ -189,21 +189,45 @@ def load_module(ch, root, loader, name):
 
 def discover(ch, root, loader, start, pattern):
     """Every module matching pattern under start, by its dotted name from
-    root, descending into directories whose names can be imported."""
+    root, descending into directories whose names can be imported. A
+    package is loaded as unittest's discovery loads it: its own TestCases
+    count, and its load_tests, if it has one, loads the whole package."""
     suite = unittest.TestSuite()
     bad = 0
     for d, dirs, files in os.walk(start):
         dirs[:] = sorted(x for x in dirs if x.isidentifier() and x not in SKIP_DIRS and not x.startswith("."))
         rel = os.path.relpath(d, root)
         pkg = "" if rel == "." else rel.replace(os.sep, ".") + "."
+        if pkg and "__init__.py" in files:
+            tests, whole = load_package(ch, root, loader, pkg[:-1], pattern)
+            if tests is None:
+                bad += 1
+            else:
+                suite.addTests(tests)
+            if tests is None or whole:
+                dirs[:] = []
+                continue
         for f in sorted(files):
-            if f.endswith(".py") and fnmatch.fnmatch(f, pattern) and f[:-3].isidentifier():
+            if f.endswith(".py") and f != "__init__.py" and fnmatch.fnmatch(f, pattern) and f[:-3].isidentifier():
                 tests = load_module(ch, root, loader, pkg + f[:-3])
                 if tests is None:
                     bad += 1
                 else:
                     suite.addTests(tests)
     return suite, bad
+
+
+def load_package(ch, root, loader, name, pattern):
+    """A package's own tests, and whether its load_tests loaded the whole
+    package (then discovery does not descend into it); None when it does
+    not import."""
+    try:
+        package = importlib.import_module(name)
+    except Exception as exc:
+        import_error(ch, root, name, exc)
+        return None, False
+    tests = loader.loadTestsFromModule(package, pattern=pattern)
+    return tests, callable(getattr(package, "load_tests", None))
 
 
 def load_name(ch, root, loader, name):

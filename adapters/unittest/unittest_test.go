@@ -223,3 +223,21 @@ func TestCancelLeavesNoProcess(t *testing.T) {
 		t.Error("processes of the run's group remain")
 	}
 }
+
+// TestPackages: discovery loads a package as unittest's own does, its
+// TestCases (simplejson keeps one in tests/__init__.py) and its
+// load_tests, which loads the whole package in its stead.
+func TestPackages(t *testing.T) {
+	root := fixture(t, "pkginit")
+	rec, out, exit := run(t, root, adapters.Request{})
+	var got []string
+	for _, tt := range rec.Tests() {
+		got = append(got, tt.Name)
+	}
+	slices.Sort(got)
+	// What `python3 -m unittest -v` runs in the fixture.
+	want := []string{"loaded.test_keep.TestKeep.test_keep", "suite.TestInInit.test_here", "suite.test_a.TestA.test_a"}
+	if !slices.Equal(got, want) || exit.Code != 0 || out.Crash != nil || out.BuildFailed {
+		t.Errorf("ran %q (exit %+v, outcome %+v), want %q", got, exit, out, want)
+	}
+}
