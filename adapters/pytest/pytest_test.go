@@ -537,3 +537,34 @@ func TestSubtests(t *testing.T) {
 		}
 	}
 }
+
+// TestSubdirectory: strobe asked about a project's tests/ while pytest's
+// rootdir (its ini file) is above. Names, files and reruns are relative
+// to the directory asked about, where the rerun is pasted: pytest's node
+// ids, relative to its rootdir, would name files that are not there.
+func TestSubdirectory(t *testing.T) {
+	dir := filepath.Join(fixture(t, "subdir"), "tests")
+	rec, _, exit := run(t, dir, adapters.Request{})
+	if exit.Code != 1 {
+		t.Fatalf("exit %+v, want 1", exit)
+	}
+	var failed []report.Test
+	for _, tt := range rec.Tests() {
+		if tt.Status == report.TestFailed {
+			failed = append(failed, tt)
+		}
+	}
+	if len(failed) != 1 {
+		t.Fatalf("failed tests %+v, want one", failed)
+	}
+	f := failed[0]
+	if f.Name != "test_sub.py::test_fail[2]" || f.Failure.File != "test_sub.py" || f.Failure.Line != 10 {
+		t.Errorf("%s at %s:%d, want test_sub.py::test_fail[2] at test_sub.py:10", f.Name, f.Failure.File, f.Failure.Line)
+	}
+	cmd := exec.Command("sh", "-c", f.Failure.Rerun+" -q -p no:cacheprovider")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "1 failed in") || strings.Contains(string(out), "passed") || err == nil {
+		t.Errorf("rerun %q in tests/: %v\n%s\nwant exactly that test, failed", f.Failure.Rerun, err, out)
+	}
+}

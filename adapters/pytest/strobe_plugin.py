@@ -50,9 +50,10 @@ def pytest_configure(config):
 
 class Reporter:
     def __init__(self, config, ch):
-        # Files are said relative to where pytest runs (the project strobe
-        # was asked about); pytest's own locations are relative to its
-        # rootdir, which an ini file elsewhere can move.
+        # Files and node ids are said relative to where pytest runs (the
+        # project strobe was asked about, where a rerun is pasted); pytest's
+        # own are relative to its rootdir, which an ini file above (strobe
+        # run on a project's tests/) or elsewhere can move.
         self.root = str(config.invocation_params.dir)
         rel = os.path.relpath(str(config.rootpath), self.root)
         self.rootdir = "" if rel == "." else rel
@@ -62,24 +63,37 @@ class Reporter:
 
     def pytest_collectreport(self, report):
         if report.failed:
-            file, line, msg = collect_error(report, self.root)
-            self.ch.send({"ev": "collect_error", "id": report.nodeid, "file": file, "line": line, "msg": msg})
+            nodeid = self.rebase(report.nodeid)
+            file, line, msg = collect_error(report, nodeid, self.root)
+            self.ch.send({"ev": "collect_error", "id": nodeid, "file": file, "line": line, "msg": msg})
 
     def pytest_collection_finish(self, session):
         self.ch.send({"ev": "collected", "n": len(session.items)})
 
     def pytest_runtest_logstart(self, nodeid, location):
-        self.tests[nodeid] = {"ev": "end", "id": nodeid, "status": "passed", "dur": 0.0}
+        self.tests[nodeid] = {"ev": "end", "id": self.rebase(nodeid), "status": "passed", "dur": 0.0}
         line = location[1] + 1 if location[1] is not None else 0
-        file = location[0]
-        if self.rootdir:
-            file = os.path.normpath(os.path.join(self.rootdir, file))
-        self.ch.send({"ev": "start", "id": nodeid, "file": file, "line": line})
+        self.ch.send({"ev": "start", "id": self.rebase(nodeid), "file": self.path(location[0]), "line": line})
+
+    def rebase(self, nodeid):
+        """nodeid with its path relative to where pytest runs, as pytest
+        takes it on the command line there."""
+        path, sep, rest = nodeid.partition("::")
+        if not path:
+            return nodeid
+        return self.path(path) + sep + rest
+
+    def path(self, rel):
+        """A path relative to pytest's rootdir, made relative to where
+        pytest runs ("tests/test_x.py" is "test_x.py" in tests/)."""
+        if not self.rootdir:
+            return rel
+        return os.path.relpath(os.path.join(self.root, self.rootdir, rel), self.root)
 
     def pytest_runtest_logreport(self, report):
         t = self.tests.get(report.nodeid)
         if t is None:  # a report without its start (a crashed xdist worker)
-            t = self.tests[report.nodeid] = {"ev": "end", "id": report.nodeid, "status": "passed", "dur": 0.0}
+            t = self.tests[report.nodeid] = {"ev": "end", "id": self.rebase(report.nodeid), "status": "passed", "dur": 0.0}
         t["dur"] += report.duration or 0.0
         when = report.when
         xfail = getattr(report, "wasxfail", None)
@@ -172,7 +186,7 @@ def skip_reason(report):
     return ""
 
 
-def collect_error(report, root):
+def collect_error(report, nodeid, root):
     """Where a module failed to import, from pytest's text of it (the
     exception is gone by the time the report exists): the last project
     location in its traceback, or the SyntaxError's own file and line."""
@@ -187,7 +201,7 @@ def collect_error(report, root):
         if ev.in_project(path, root):
             file, line = os.path.relpath(path, root), ln
     if file is None:
-        file = report.nodeid.split("::")[0] or None
+        file = nodeid.split("::")[0] or None
     text = text.replace(root + os.sep, "")
     errs = [l[1:].strip() for l in text.splitlines() if l.startswith("E ")]
     msg = "\n".join(errs) if errs else "\n".join(text.splitlines()[-5:])
