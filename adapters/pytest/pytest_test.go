@@ -568,3 +568,32 @@ func TestSubdirectory(t *testing.T) {
 		t.Errorf("rerun %q in tests/: %v\n%s\nwant exactly that test, failed", f.Failure.Rerun, err, out)
 	}
 }
+
+// TestDoctest: a failed doctest example is said as the example and what
+// it printed, at the example's line (pytest's), and one that raised as
+// its exception from the project frame it came from; the exception
+// objects alone say "<DocTest mod.double from /abs/mod.py:1>".
+func TestDoctest(t *testing.T) {
+	root := fixture(t, "doctest")
+	rec, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != 1 || out.Crash != nil {
+		t.Fatalf("exit %+v, outcome %+v", exit, out)
+	}
+	want := map[string]struct {
+		line int
+		msg  string
+	}{
+		"mod.py::mod.double": {6, ">>> double(3)\nExpected:\n    7\nGot:\n    6"},
+		"mod.py::mod.boom":   {17, "ValueError: inside boom\n>>> boom()"},
+	}
+	tests := rec.Tests()
+	if len(tests) != len(want) {
+		t.Errorf("%d tests, want %d", len(tests), len(want))
+	}
+	for _, tt := range tests {
+		w := want[tt.Name]
+		if f := tt.Failure; f == nil || f.File != "mod.py" || f.Line != w.line || f.Message != w.msg {
+			t.Errorf("%s: %+v, want mod.py:%d %q", tt.Name, f, w.line, w.msg)
+		}
+	}
+}

@@ -32,7 +32,8 @@ def pytest_runtest_makereport(item, call):
     if ev is not None and rep.failed and call.excinfo is not None:
         try:
             e = call.excinfo
-            rep.strobe = ev.describe(e.value, e.tb, str(item.config.invocation_params.dir))
+            root = str(item.config.invocation_params.dir)
+            rep.strobe = doctest_failure(e.value, root) or ev.describe(e.value, e.tb, root)
         except Exception:
             pass
 
@@ -148,6 +149,40 @@ class Reporter:
 
     def pytest_unconfigure(self, config):
         self.ch.close()
+
+
+def doctest_failure(exc, root):
+    """The failure fields of a failed doctest example (--doctest-modules,
+    --doctest-glob), None for any other exception: the example and what it
+    printed, at the example's line, where the exception itself says only
+    "<DocTest mod.f from /abs/mod.py:1 (2 examples)>"."""
+    import doctest
+
+    if not isinstance(exc, (doctest.DocTestFailure, doctest.UnexpectedException)):
+        return None
+    test, example = exc.test, exc.example
+    file, line = None, 0
+    if test.filename and ev.in_project(os.path.abspath(test.filename), root):
+        file = os.path.relpath(os.path.abspath(test.filename), root)
+        if test.lineno is not None and example.lineno is not None:
+            line = test.lineno + example.lineno + 1  # as pytest reports it
+    src = ">>> " + example.source.strip().replace("\n", "\n... ")
+    if isinstance(exc, doctest.DocTestFailure):
+        msg = "%s\nExpected:\n%s\nGot:\n%s" % (src, indent(example.want), indent(exc.got))
+        return {"type": None, "msg": ev.clip(msg), "file": file, "line": line}
+    # An example that raised: said as the exception, from the project
+    # frame it came from, as any test's.
+    _, inner, tb = exc.exc_info
+    info = ev.describe(inner, tb, root)
+    info["msg"] = ev.clip("%s\n%s" % (info["msg"], src))
+    if info["file"] is None:
+        info.update(file=file, line=line)
+    return info
+
+
+def indent(text):
+    text = text.rstrip("\n")
+    return "    " + text.replace("\n", "\n    ") if text else "    (nothing)"
 
 
 def failure_text(report):
