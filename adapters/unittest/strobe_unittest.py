@@ -12,10 +12,12 @@ Exit status: 0 all passed, 1 a test failed, 2 a module failed to import,
 5 no tests.
 """
 
+import doctest
 import faulthandler
 import fnmatch
 import importlib
 import os
+import re
 import sys
 import time
 import unittest
@@ -23,6 +25,11 @@ import unittest
 import strobe_events as ev
 
 ev.register_stacks()
+
+# A test's id that unittest cannot select (a doctest a module's load_tests
+# added: more_itertools.more.chunked is a function, not a test) → the
+# module or package that loads it, which a rerun names instead.
+SELECTORS = {}
 
 SKIP_DIRS = {"venv", "node_modules", "__pycache__", "site-packages", "build", "dist"}
 
@@ -44,6 +51,8 @@ class Result(unittest.TestResult):
         self.count += 1
         file, line = definition(test, self.root)
         self.cur = {"ev": "end", "id": test_id(test), "status": "passed"}
+        if self.cur["id"] in SELECTORS:
+            self.cur["sel"] = SELECTORS[self.cur["id"]]
         self.began = time.perf_counter()
         self.ch.send({"ev": "start", "id": self.cur["id"], "file": file, "line": line})
 
@@ -106,7 +115,7 @@ class Result(unittest.TestResult):
         self.ch.send(t)
 
     def fail(self, test, err, status, prefix=""):
-        info = ev.describe(err[1], err[2], self.root)
+        info = doctest_failure(test, err[1], self.root) or ev.describe(err[1], err[2], self.root)
         when = phase(err[2])
         if status == "error" and when == "call":
             status = "failed"  # an exception in the test's own body
@@ -120,6 +129,22 @@ class Result(unittest.TestResult):
         if info["file"]:
             fields.update(file=info["file"], line=info["line"])
         self.settle(test, **fields)
+
+
+def doctest_failure(test, exc, root):
+    """The failure fields of a doctest a module's load_tests added
+    (DocTestSuite): the failing example's file and line, read from the
+    report doctest writes, and that report with the project's paths
+    relative. None for any other test."""
+    if not isinstance(test, doctest.DocTestCase):
+        return None
+    msg = str(exc)
+    file, line = None, 0
+    for m in re.finditer(r'File "([^"]+)", line (\d+)', msg):
+        path = os.path.abspath(m.group(1))
+        if ev.in_project(path, root):
+            file, line = os.path.relpath(path, root), int(m.group(2))
+    return {"type": ev.exception_type(exc), "msg": ev.clip(msg.replace(root + os.sep, "")), "file": file, "line": line}
 
 
 def message(info):
@@ -184,7 +209,17 @@ def load_module(ch, root, loader, name):
     except Exception as exc:
         import_error(ch, root, name, exc)
         return None
-    return loader.loadTestsFromModule(module)
+    return selected_by(name, loader.loadTestsFromModule(module))
+
+
+def selected_by(name, suite):
+    """suite, its tests that name does not select by their ids noted as
+    selected by name."""
+    for t in iterate(suite):
+        tid = t.id()
+        if not tid.startswith(name + "."):
+            SELECTORS.setdefault(tid, name)
+    return suite
 
 
 def discover(ch, root, loader, start, pattern):
@@ -226,7 +261,7 @@ def load_package(ch, root, loader, name, pattern):
     except Exception as exc:
         import_error(ch, root, name, exc)
         return None, False
-    tests = loader.loadTestsFromModule(package, pattern=pattern)
+    tests = selected_by(name, loader.loadTestsFromModule(package, pattern=pattern))
     return tests, callable(getattr(package, "load_tests", None))
 
 
@@ -246,7 +281,7 @@ def load_name(ch, root, loader, name):
         except Exception as exc:
             import_error(ch, root, mod, exc)
             return None
-    suite = loader.loadTestsFromName(name)
+    suite = selected_by(name, loader.loadTestsFromName(name))
     # A name that matches nothing is not an import error of the project's:
     # unittest makes a failing placeholder of it, which strobe drops (no
     # test ran, and strobe says so).

@@ -241,3 +241,38 @@ func TestPackages(t *testing.T) {
 		t.Errorf("ran %q (exit %+v, outcome %+v), want %q", got, exit, out, want)
 	}
 }
+
+// TestDoctests: a doctest a module's load_tests adds fails at its
+// example's line, its report's paths relative to the project, and its
+// rerun names the module that loads it: its own id (calc.double) is a
+// function, which unittest cannot run.
+func TestDoctests(t *testing.T) {
+	root := fixture(t, "doctests")
+	rec, _, exit := run(t, root, adapters.Request{})
+	if exit.Code != 1 {
+		t.Fatalf("exit %+v, want 1", exit)
+	}
+	var f *report.Failure
+	for _, tt := range rec.Tests() {
+		if tt.Name == "calc.double" {
+			f = tt.Failure
+		} else if tt.Status != report.TestPassed {
+			t.Errorf("%s: %s", tt.Name, tt.Status)
+		}
+	}
+	if f == nil {
+		t.Fatalf("tests %+v: no failure of calc.double", rec.Tests())
+	}
+	if f.File != "calc.py" || f.Line != 6 || !strings.Contains(f.Message, "Expected:\n    7\nGot:\n    6") || strings.Contains(f.Message, root) {
+		t.Errorf("failure %+v: want calc.py:6, expected and got, no absolute path", f)
+	}
+	if f.Rerun != "python3 -m unittest test_calc" {
+		t.Errorf("rerun %q, want python3 -m unittest test_calc", f.Rerun)
+	}
+	cmd := exec.Command("sh", "-c", f.Rerun)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "Failed example:") {
+		t.Errorf("rerun %q: %v\n%s\nwant the doctest failing", f.Rerun, err, out)
+	}
+}
