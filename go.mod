@@ -3,6 +3,8 @@ module strobe
 go 1.26.0
 
 require (
+	github.com/coder/websocket v1.8.14
+	github.com/go-sourcemap/sourcemap v2.1.4+incompatible
 	github.com/google/uuid v1.6.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/pelletier/go-toml/v2 v2.4.3

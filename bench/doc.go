@@ -19,11 +19,13 @@
 //     of strobe's JavaScript reporters (adapters/kit/node) on the lines its
 //     node:test and mocha reporters write for 100,000 tests, in events per
 //     second of wall time and of CPU time (target: at least 300,000/s).
-//   - BenchmarkJSOverhead: the node:test and mocha adapters (not in
-//     adapters/all yet, so planned and run directly, without the runner's
-//     fixed cost) over `node --test` and `mocha` on a generated suite of
-//     2,000 tests, alternating, ratio of the medians and CPU time ratio
-//     (target: at most 1.05).
+//   - BenchmarkJSOverhead, BenchmarkJestOverhead, BenchmarkVitestOverhead
+//     and BenchmarkPytestOverhead: an adapter's plan run in process as the
+//     runner runs it (its command, its reporter, its parser, without the
+//     runner's fixed cost) over `node --test`, `mocha`, `jest --ci`,
+//     `vitest run` and `pytest -q` on generated suites of 2,000 tests,
+//     alternating, ratio of the medians and CPU time ratio (target: at
+//     most 1.05).
 //   - BenchmarkFixedCost: what strobe adds through a warm daemon to its
 //     own command run by hand on a 20-test Go suite, median of alternating
 //     pairs (target: at most 10 ms).

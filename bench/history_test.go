@@ -3,7 +3,6 @@ package bench
 import (
 	"fmt"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -32,14 +31,6 @@ func historyRun(id string, failing func(i int) bool) (history.Run, []report.Test
 	}
 	return history.Run{ID: id, Root: "/bench/project", Key: history.Key{Framework: "go", Level: "all"},
 		Status: report.Failed, Tests: tests}, tests
-}
-
-// cpuTime is the CPU time this process has used, user and system, its
-// garbage collector's included.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkHistory measures what the history adds to a run of 2,000 tests

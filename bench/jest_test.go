@@ -1,19 +1,15 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"strobe/adapters"
+	"strobe/adapters/adapterstest"
 	"strobe/adapters/jest"
 	"strobe/internal/testutil"
 	"strobe/report"
@@ -31,7 +27,7 @@ var jestFixtures = filepath.Join(testutil.Root(), "adapters", "jest", "testdata"
 // tailing decoder has read it all. An event is one JSON line.
 func BenchmarkJestParser(b *testing.B) {
 	root := b.TempDir()
-	writeFiles(b, root, map[string]string{
+	adapterstest.WriteFiles(b, root, map[string]string{
 		"package.json":             `{"devDependencies":{"jest":"29.7.0"}}`,
 		"package-lock.json":        "{}",
 		"node_modules/.bin/jest":   "#!/bin/sh\n",
@@ -111,20 +107,14 @@ func BenchmarkJestParser(b *testing.B) {
 // "raw" is `node_modules/.bin/jest --ci` with jest's own reporter, its
 // output to /dev/null; "strobe" is the adapter's plan (strobe's reporter,
 // --testLocationInResults, the events file tailed and parsed) run in
-// process the way the runner runs it, lines of both streams to the parser.
-// They run alternately after a warm-up of each (jest's transform cache and
-// timings filled); the ratio is of the medians. The daemon's fixed cost
-// (BenchmarkFixedCost) is not in it: this is the reporter's and the
-// parser's share.
+// process the way the runner runs it, lines of both streams to the parser
+// (planOverhead). They run alternately after a warm-up of each (jest's
+// transform cache and timings filled); "ratio" is of the medians. The
+// daemon's fixed cost (BenchmarkFixedCost) is not in it: this is the
+// reporter's and the parser's share.
 func BenchmarkJestOverhead(b *testing.B) {
 	testutil.RequireTool(b, "node")
-	if _, err := os.Stat(filepath.Join(jestFixtures, "node_modules", ".bin", "jest")); err != nil {
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = jestFixtures
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("npm ci in %s: %v\n%s", jestFixtures, err, out)
-		}
-	}
+	adapterstest.NpmCI(b, jestFixtures)
 	root := b.TempDir()
 	files := map[string]string{"package.json": `{"name":"gen","private":true,"devDependencies":{"jest":"29.7.0"}}`}
 	for f := range 20 {
@@ -136,81 +126,9 @@ func BenchmarkJestOverhead(b *testing.B) {
 		s.WriteString("});\n")
 		files[fmt.Sprintf("src/m%02d.test.js", f)] = s.String()
 	}
-	writeFiles(b, root, files)
+	adapterstest.WriteFiles(b, root, files)
 	if err := os.Symlink(filepath.Join(jestFixtures, "node_modules"), filepath.Join(root, "node_modules")); err != nil {
 		b.Fatal(err)
 	}
-	raw := func() time.Duration {
-		start := time.Now()
-		cmd := exec.Command(filepath.Join(root, "node_modules", ".bin", "jest"), "--ci")
-		cmd.Dir = root
-		if err := cmd.Run(); err != nil {
-			b.Fatalf("raw jest: %v", err)
-		}
-		return time.Since(start)
-	}
-	viaStrobe := func() time.Duration {
-		start := time.Now()
-		rec := adapters.NewRecorder()
-		plan, err := jest.New().Plan(context.Background(), adapters.Request{ProjectRoot: root}, rec)
-		if err != nil {
-			b.Fatal(err)
-		}
-		exit := runPlan(b, plan)
-		plan.Parser.Finish(exit)
-		plan.Parser.(adapters.Closer).Close()
-		d := time.Since(start)
-		if p := rec.Progress(); p.Passed != 2000 || exit.Code != 0 {
-			b.Fatalf("strobe's run: exit %+v, %+v", exit, p)
-		}
-		return d
-	}
-	for b.Loop() {
-		raw()
-		viaStrobe()
-		var rs, ss []time.Duration
-		for range overheadRounds {
-			rs = append(rs, raw())
-			ss = append(ss, viaStrobe())
-		}
-		mr, ms := median(rs), median(ss)
-		ratio := float64(ms) / float64(mr)
-		verdict := "met"
-		if ratio > overheadTarget {
-			verdict = "MISSED"
-		}
-		b.ReportMetric(ratio, "ratio")
-		record(b, "2,000 jest tests: raw %v, strobe's plan %v (medians of %d): ratio %.3f (target <= %.2f: %s)",
-			mr.Round(time.Millisecond), ms.Round(time.Millisecond), overheadRounds, ratio, overheadTarget, verdict)
-	}
-}
-
-// runPlan runs a plan, feeding both streams to its parser one line at a
-// time as the runner does.
-func runPlan(b *testing.B, plan *adapters.Plan) report.Exit {
-	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
-	cmd.Dir, cmd.Env = plan.Dir, append(os.Environ(), plan.Env...)
-	stdout, _ := cmd.StdoutPipe()
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	read := func(s adapters.Stream, r io.Reader) {
-		defer wg.Done()
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 16<<20)
-		for sc.Scan() {
-			mu.Lock()
-			plan.Parser.Line(s, sc.Bytes(), false)
-			mu.Unlock()
-		}
-	}
-	wg.Add(2)
-	go read(adapters.Stdout, stdout)
-	go read(adapters.Stderr, stderr)
-	wg.Wait()
-	cmd.Wait()
-	return report.Exit{Exited: true, Code: cmd.ProcessState.ExitCode()}
+	planOverhead(b, planCase{dir: root, adapter: jest.New(), raw: []string{filepath.Join(root, "node_modules", ".bin", "jest"), "--ci"}, tests: 2000, ratio: "ratio"})
 }

@@ -1,31 +1,20 @@
 package bench
 
 import (
-	"bufio"
-	"context"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"strobe/adapters"
+	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit/node"
 	"strobe/adapters/mocha"
 	"strobe/adapters/nodetest"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
-
-// The JavaScript adapters (node:test, mocha) are not in adapters/all yet:
-// these benchmarks plan and run them directly, so strobe's figure here is
-// the adapter's (its command, its reporter, its parser), without the
-// runner's fixed cost that strobe-noop measures for the others.
 
 // BenchmarkNodeEventsParser measures node.Events, the parser of strobe's
 // JavaScript reporters, on the lines its node:test reporter writes for
@@ -110,13 +99,6 @@ func benchEvents(b *testing.B, framework string, lines []string, wantFailed int)
 		rate, cpuRate, len(lines), float64(len(text))/1e6, float64(b.Elapsed().Nanoseconds())/float64(len(lines)*b.N), loadavg(), parserTarget, verdict)
 }
 
-// cpuTime is the CPU time this process has used, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkJSOverhead measures what strobe's node:test and mocha adapters
 // cost over the command a user types, on a generated suite of 2,000
 // passing tests (20 files of 100, in describe blocks), as the ratio of the
@@ -124,29 +106,22 @@ func cpuTime() time.Duration {
 // round's ratio). "raw" is `node --test` or `mocha` with its output to
 // /dev/null; "strobe" is the adapter's plan run as the runner runs it (its
 // pipes read line by line into the parser, the reporter's file tailed),
-// through Finish and Close.
+// through Finish and Close (planOverhead).
 func BenchmarkJSOverhead(b *testing.B) {
 	b.Run("node", func(b *testing.B) {
 		testutil.RequireTool(b, "node")
 		dir := jsSuite(b, "test/f%02d.test.js", "const { describe, it } = require('node:test');\nconst assert = require('node:assert');\n", `{"name":"bench","private":true,"scripts":{"test":"node --test"}}`)
-		jsOverhead(b, dir, nodetest.New(), []string{"node", "--test"})
+		planOverhead(b, planCase{dir: dir, adapter: nodetest.New(), raw: []string{"node", "--test"}, tests: 2000})
 	})
 	b.Run("mocha", func(b *testing.B) {
 		testutil.RequireTool(b, "node")
 		fixture := filepath.Join(testutil.Root(), "adapters", "mocha", "testdata", "fixtures", "mocha")
-		if _, err := os.Stat(filepath.Join(fixture, "node_modules", ".bin", "mocha")); err != nil {
-			testutil.RequireTool(b, "npm")
-			cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-			cmd.Dir = fixture
-			if out, err := cmd.CombinedOutput(); err != nil {
-				b.Fatalf("npm ci: %v\n%s", err, out)
-			}
-		}
+		adapterstest.NpmCI(b, fixture)
 		dir := jsSuite(b, "test/f%02d.spec.js", "const assert = require('node:assert');\n", `{"name":"bench","private":true,"scripts":{"test":"mocha"},"devDependencies":{"mocha":"11.7.5"}}`)
 		if err := os.Symlink(filepath.Join(fixture, "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
 			b.Fatal(err)
 		}
-		jsOverhead(b, dir, mocha.New(), []string{filepath.Join(dir, "node_modules", ".bin", "mocha")})
+		planOverhead(b, planCase{dir: dir, adapter: mocha.New(), raw: []string{filepath.Join(dir, "node_modules", ".bin", "mocha")}, tests: 2000})
 	})
 }
 
@@ -164,99 +139,6 @@ func jsSuite(b *testing.B, name, head, pkg string) string {
 		src.WriteString("});\n")
 		files[fmt.Sprintf(name, f)] = src.String()
 	}
-	writeFiles(b, dir, files)
+	adapterstest.WriteFiles(b, dir, files)
 	return dir
-}
-
-func jsOverhead(b *testing.B, dir string, a adapters.Adapter, raw []string) {
-	const tests = 2000
-	var rawCPU, strobeCPU []time.Duration
-	runRaw := func() time.Duration {
-		r, err := timed(dir, nil, false, raw...)
-		if err != nil || r.exitCode != 0 {
-			b.Fatalf("%s: exit %d, %v\n%s", strings.Join(raw, " "), r.exitCode, err, tail(r.stderr, 2000))
-		}
-		rawCPU = append(rawCPU, r.cpu)
-		return r.wall
-	}
-	runStrobe := func() time.Duration {
-		start := time.Now()
-		cpu0 := cpuTime()
-		rec, out, child := runAdapter(b, a, adapters.Request{ProjectRoot: dir})
-		d := time.Since(start)
-		// The framework's CPU and the parser's (this process's).
-		strobeCPU = append(strobeCPU, child+cpuTime()-cpu0)
-		if p := rec.Progress(); p.Passed != tests || p.Failed != 0 || out.NoTests {
-			b.Fatalf("the adapter recorded %+v, outcome %+v; want %d passed", p, out, tests)
-		}
-		return d
-	}
-	runRaw()
-	runStrobe()
-	rawCPU, strobeCPU = nil, nil
-	var raws, strobes []time.Duration
-	var ratios []float64
-	for i := range overheadRounds {
-		var r, s time.Duration
-		if i%2 == 0 {
-			r, s = runRaw(), runStrobe()
-		} else {
-			s, r = runStrobe(), runRaw()
-		}
-		raws, strobes = append(raws, r), append(strobes, s)
-		ratios = append(ratios, float64(s)/float64(r))
-	}
-	ratio := float64(median(strobes)) / float64(median(raws))
-	pair := medianFloat(ratios)
-	// On a shared machine the wall times swing with the others' load; CPU
-	// time says what the reporter and the parser add.
-	cpuRatio := float64(median(strobeCPU)) / float64(median(rawCPU))
-	b.ReportMetric(ratio, "ratio-of-medians")
-	b.ReportMetric(pair, "median-pair-ratio")
-	b.ReportMetric(cpuRatio, "cpu-ratio")
-	verdict := "met"
-	if ratio > overheadTarget || pair > overheadTarget {
-		verdict = "MISSED"
-	}
-	b.Logf("raw %v\nstrobe %v", raws, strobes)
-	record(b, "ratio %.3f of medians, %.3f median per pair (adapter %.0f ms, raw %.0f ms; cpu time ratio %.3f, %.0f ms against %.0f; %d tests, %d rounds, load %s; target <= %.2f: %s)",
-		ratio, pair, ms(median(strobes)), ms(median(raws)), cpuRatio, ms(median(strobeCPU)), ms(median(rawCPU)), tests, overheadRounds, loadavg(), overheadTarget, verdict)
-}
-
-// runAdapter plans req and runs the plan as the runner does: both pipes
-// read line by line into the parser, then Finish and Close.
-func runAdapter(b *testing.B, a adapters.Adapter, req adapters.Request) (*adapters.Recorder, adapters.Outcome, time.Duration) {
-	rec := adapters.NewRecorder()
-	plan, err := a.Plan(context.Background(), req, rec)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
-	cmd.Dir = plan.Dir
-	cmd.Env = append(os.Environ(), plan.Env...)
-	stdout, _ := cmd.StdoutPipe()
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	read := func(s adapters.Stream, r io.Reader) {
-		defer wg.Done()
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
-		for sc.Scan() {
-			mu.Lock()
-			plan.Parser.Line(s, sc.Bytes(), false)
-			mu.Unlock()
-		}
-	}
-	wg.Add(2)
-	go read(adapters.Stdout, stdout)
-	go read(adapters.Stderr, stderr)
-	wg.Wait()
-	cmd.Wait()
-	out := plan.Parser.Finish(report.Exit{Exited: true, Code: cmd.ProcessState.ExitCode()})
-	plan.Parser.(adapters.Closer).Close()
-	return rec, out, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }

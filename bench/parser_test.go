@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"strobe/adapters"
+	"strobe/adapters/adapterstest"
 	"strobe/adapters/all"
 	"strobe/report"
 )
@@ -38,7 +37,7 @@ type line struct {
 // their exec_time. An event is one line of either stream.
 func BenchmarkCargoParser(b *testing.B) {
 	root := b.TempDir()
-	writeFiles(b, root, map[string]string{
+	adapterstest.WriteFiles(b, root, map[string]string{
 		"Cargo.toml": "[package]\nname = \"bench\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
 		"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + b }\n",
 	})
@@ -53,9 +52,9 @@ func BenchmarkCargoParser(b *testing.B) {
 // line.
 func BenchmarkGoParser(b *testing.B) {
 	root := b.TempDir()
-	writeFiles(b, root, map[string]string{"go.mod": "module example.com/bench\n\ngo 1.22\n"})
+	adapterstest.WriteFiles(b, root, map[string]string{"go.mod": "module example.com/bench\n\ngo 1.22\n"})
 	for i := range 10 {
-		writeFiles(b, root, map[string]string{fmt.Sprintf("p%02d/p_test.go", i): "package p\n"})
+		adapterstest.WriteFiles(b, root, map[string]string{fmt.Sprintf("p%02d/p_test.go", i): "package p\n"})
 	}
 	lines, failed := goStream(parserTests, 10)
 	benchParser(b, "go", root, lines, report.Exit{Exited: true, Code: 1}, failed)
@@ -132,19 +131,6 @@ func heapInUse() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
-}
-
-func writeFiles(b *testing.B, root string, files map[string]string) {
-	b.Helper()
-	for name, text := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
 }
 
 // libtestEscape escapes a string the way libtest's JSON formatter does.

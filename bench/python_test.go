@@ -1,24 +1,17 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"fmt"
-	"io"
-	"os"
 	"os/exec"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"strobe/adapters"
+	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit/python"
 	"strobe/adapters/pytest"
 	"strobe/internal/testutil"
-	"strobe/report"
 )
 
 // BenchmarkPytestParser measures the Python adapters' event reader (the
@@ -70,9 +63,8 @@ func BenchmarkPytestParser(b *testing.B) {
 // warm-up, as the ratio of median wall times (and the median of each
 // round's ratio). "plugin" runs the adapter's plan (python3 -m pytest -p
 // strobe_plugin) with its output and events read by the parser in this
-// process, as the runner reads them; the fixed cost of `strobe test` itself
-// is BenchmarkOverhead's strobe-noop. (BenchmarkOverhead gets a pytest case
-// once the adapter is in adapters/all.)
+// process, as the runner reads them (planOverhead); the fixed cost of
+// `strobe test` itself is BenchmarkOverhead's strobe-noop.
 func BenchmarkPytestOverhead(b *testing.B) {
 	py := testutil.RequireTool(b, "python3")
 	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
@@ -84,112 +76,9 @@ func BenchmarkPytestOverhead(b *testing.B) {
 		for t := range 100 {
 			fmt.Fprintf(&src, "def test_%03d():\n    assert sum(range(%d)) == %d\n\n\n", t, t, t*(t-1)/2)
 		}
-		writeFiles(b, dir, map[string]string{fmt.Sprintf("tests/test_mod%02d.py", m): src.String()})
+		adapterstest.WriteFiles(b, dir, map[string]string{fmt.Sprintf("tests/test_mod%02d.py", m): src.String()})
 	}
-	writeFiles(b, dir, map[string]string{"pytest.ini": "[pytest]\n"})
+	adapterstest.WriteFiles(b, dir, map[string]string{"pytest.ini": "[pytest]\n"})
 
-	var rawCPU, pluginCPU, parserCPU []time.Duration
-	raw := func() time.Duration {
-		cmd := exec.Command(py, "-m", "pytest", "-q")
-		cmd.Dir = dir
-		start := time.Now()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("raw pytest: %v\n%s", err, tail(out, 2000))
-		}
-		d := time.Since(start)
-		rawCPU = append(rawCPU, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
-		return d
-	}
-	plugin := func() time.Duration {
-		self := selfCPU()
-		start := time.Now()
-		rec, child := runPlan(b, pytest.New(), adapters.Request{ProjectRoot: dir})
-		d := time.Since(start)
-		own := selfCPU() - self
-		pluginCPU, parserCPU = append(pluginCPU, child+own), append(parserCPU, own)
-		if p := rec.Progress(); p.Passed != 2000 {
-			b.Fatalf("the plugin's run recorded %+v, want 2000 passed", p)
-		}
-		return d
-	}
-	load := loadavg()
-	raw()
-	plugin()
-	rawCPU, pluginCPU, parserCPU = nil, nil, nil
-	var raws, plugins []time.Duration
-	var ratios []float64
-	for i := range overheadRounds {
-		var r, p time.Duration
-		if i%2 == 0 {
-			r, p = raw(), plugin()
-		} else {
-			p, r = plugin(), raw()
-		}
-		raws, plugins = append(raws, r), append(plugins, p)
-		ratios = append(ratios, float64(p)/float64(r))
-	}
-	ratio := float64(median(plugins)) / float64(median(raws))
-	pair := medianFloat(ratios)
-	b.ReportMetric(ms(median(raws)), "raw-ms")
-	b.ReportMetric(ms(median(plugins)), "plugin-ms")
-	b.ReportMetric(ratio, "ratio-of-medians")
-	b.ReportMetric(pair, "median-pair-ratio")
-	verdict := "met"
-	if ratio > overheadTarget || pair > overheadTarget {
-		verdict = "MISSED"
-	}
-	cpuRatio := float64(median(pluginCPU)) / float64(median(rawCPU))
-	b.ReportMetric(cpuRatio, "cpu-ratio")
-	b.ReportMetric(ms(median(parserCPU)), "parser-cpu-ms")
-	b.Logf("raw %v\nplugin %v\nraw cpu %v\nplugin cpu (pytest and the parser) %v", raws, plugins, rawCPU, pluginCPU)
-	record(b, "ratio %.3f of medians, %.3f median per pair (plugin and parser %.0f ms, raw pytest -q %.0f ms; cpu time ratio %.3f, pytest's and the parser's, the parser's %.0f ms; 2000 tests, %d rounds, load %s; target <= %.2f: %s)",
-		ratio, pair, ms(median(plugins)), ms(median(raws)), cpuRatio, ms(median(parserCPU)), overheadRounds, load, overheadTarget, verdict)
-}
-
-// selfCPU is this process's user and system time: the parser's, in
-// BenchmarkPytestOverhead, which does nothing else meanwhile.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// runPlan plans req and runs it as the runner does: its own process group,
-// both streams read line by line into the parser, Finish, Close. It
-// returns the recorder and the command's CPU time.
-func runPlan(b *testing.B, a adapters.Adapter, req adapters.Request) (*adapters.Recorder, time.Duration) {
-	b.Helper()
-	rec := adapters.NewRecorder()
-	plan, err := a.Plan(context.Background(), req, rec)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
-	cmd.Dir, cmd.Env = plan.Dir, append(os.Environ(), plan.Env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, _ := cmd.StdoutPipe()
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	read := func(s adapters.Stream, r io.Reader) {
-		defer wg.Done()
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			mu.Lock()
-			plan.Parser.Line(s, sc.Bytes(), false)
-			mu.Unlock()
-		}
-	}
-	wg.Add(2)
-	go read(adapters.Stdout, stdout)
-	go read(adapters.Stderr, stderr)
-	wg.Wait()
-	cmd.Wait()
-	plan.Parser.Finish(report.Exit{Exited: true, Code: cmd.ProcessState.ExitCode()})
-	plan.Parser.(adapters.Closer).Close()
-	return rec, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	planOverhead(b, planCase{dir: dir, adapter: pytest.New(), raw: []string{py, "-m", "pytest", "-q"}, tests: 2000, what: "plugin"})
 }

@@ -25,14 +25,18 @@ import (
 //   - BenchmarkStuckVerdictLatency: from the moment a fixture blocks or
 //     starts spinning (it writes a timestamped marker) to strobe's answer,
 //     median over a few runs, for a deadlock and a busy loop in C++, Rust
-//     and Go (target: at most 3 s). The answer comes after the stacks are
+//     and Go, and a JavaScript busy loop on node's main thread, a worker
+//     thread and a child process (target: at most 3 s). The answer comes after the stacks are
 //     captured and the group is killed, so this is an upper bound of the
 //     verdict's own latency.
 //   - BenchmarkStuckSamplingPass: one /proc pass over a 20-process tree,
 //     beside gopsutil's recursive Children() for the same tree.
 //   - BenchmarkStuckFalsePositives: the not-stuck fixtures (a silent 9 s
 //     sleep, 12 s of silent CPU work, a wait on a working child, Go and
-//     Rust sleeps) beside CPU hogs, repeated (target: 0 verdicts).
+//     Rust sleeps, a node timer of 9 s and 10 s of silent JavaScript
+//     work) beside CPU hogs, repeated (target: 0 verdicts).
+//   - BenchmarkStuckFalsePositivesJS: the node ones alone, 50 runs each
+//     beside two CPU hogs.
 //   - BenchmarkStuckOwnCPU: the detector's CPU (its sampling and the
 //     stack tools it runs) while a silent, CPU-bound test works for 60 s,
 //     the case where it samples stacks most (target: under 1 % of a core).
@@ -70,6 +74,14 @@ func stuckNative(mode string, args ...string) func(b *testing.B) runner.Request 
 		}
 		return runner.Request{ProjectRoot: filepath.Join(testutil.Root(), "stuck", "testdata", "native"),
 			Command: strings.Join(append([]string{bin, mode}, args...), " ")}
+	}
+}
+
+func stuckNode(args ...string) func(b *testing.B) runner.Request {
+	return func(b *testing.B) runner.Request {
+		testutil.RequireTool(b, "node")
+		return runner.Request{ProjectRoot: filepath.Join(testutil.Root(), "stuck", "testdata", "node"),
+			Command: strings.Join(append([]string{"node", "hang.js"}, args...), " ")}
 	}
 }
 
@@ -130,6 +142,9 @@ func BenchmarkStuckVerdictLatency(b *testing.B) {
 		{"rust-busy", stuckCargo("tests::busy_loop")},
 		{"go-deadlock", stuckGo("TestDeadlock")},
 		{"go-busy", stuckGo("TestBusyLoop")},
+		{"js-busy", stuckNode("busy")},
+		{"js-worker-thread-busy", stuckNode("workerbusy")},
+		{"js-child-process-busy", stuckNode("forkbusy")},
 	} {
 		b.Run(fx.name, func(b *testing.B) {
 			req := fx.req(b)
@@ -229,9 +244,8 @@ func stuckGopsutilTree(pid int) int {
 	return n
 }
 
-// stuckHogs keeps every core busy outside the runs.
-func stuckHogs(b *testing.B) int {
-	n := runtime.NumCPU()
+// stuckHogs keeps n cores busy outside the runs.
+func stuckHogs(b *testing.B, n int) int {
 	for i := 0; i < n; i++ {
 		cmd := exec.Command("sh", "-c", "while :; do :; done")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -257,6 +271,8 @@ func BenchmarkStuckFalsePositives(b *testing.B) {
 		{"go-sleep-9s", stuckGo("TestSleepThenPass")},
 		{"go-parallel-one-slow", stuckGo("TestParallelOneSlow")},
 		{"go-poll-ticker-5s", stuckGo("TestPollTicker")},
+		{"js-sleep-9s", stuckNode("sleep", "9")},
+		{"js-work-10s", stuckNode("work", "10")},
 	}
 	reqs := make([]runner.Request, len(fixtures))
 	for i, fx := range fixtures {
@@ -266,7 +282,7 @@ func BenchmarkStuckFalsePositives(b *testing.B) {
 	for _, req := range []runner.Request{stuckCargo("tests::quick")(b), stuckGo("TestQuick")(b)} {
 		stuckRun(b, req)
 	}
-	hogs := stuckHogs(b)
+	hogs := stuckHogs(b, runtime.NumCPU())
 	for i := 0; i < b.N; i++ {
 		var mu sync.Mutex
 		var wrong []string
@@ -296,6 +312,62 @@ func BenchmarkStuckFalsePositives(b *testing.B) {
 		b.ReportMetric(float64(len(wrong)), "false-verdicts")
 		record(b, "false verdicts: %d of %d runs (%d not-stuck fixtures × %d, beside %d CPU hogs; load %s)",
 			len(wrong), reps*len(reqs), len(reqs), reps, hogs, loadavg())
+	}
+}
+
+// BenchmarkStuckFalsePositivesJS runs the node not-stuck fixtures 50
+// times each (STROBE_BENCH_STUCK_JS_REPS), two at a time, beside two CPU
+// hogs: every run must pass.
+func BenchmarkStuckFalsePositivesJS(b *testing.B) {
+	reps := stuckEnvInt("STROBE_BENCH_STUCK_JS_REPS", 50)
+	fixtures := []stuckFixture{
+		{"js-sleep-9s", stuckNode("sleep", "9")},
+		{"js-work-10s", stuckNode("work", "10")},
+	}
+	reqs := make([]runner.Request, len(fixtures))
+	for i, fx := range fixtures {
+		reqs[i] = fx.req(b)
+	}
+	for h := 0; h < 2; h++ {
+		cmd := exec.Command("sh", "-c", "while :; do :; done")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() {
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			cmd.Wait()
+		})
+	}
+	for i := 0; i < b.N; i++ {
+		var mu sync.Mutex
+		var wrong []string
+		for r := 0; r < reps; r++ {
+			var wg sync.WaitGroup
+			for j, req := range reqs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					resp, _, _ := stuckRun(b, req)
+					if resp.Status != report.Passed {
+						diag := ""
+						if len(resp.Stuck) > 0 {
+							diag = ": " + resp.Stuck[0].Diagnosis
+						}
+						mu.Lock()
+						wrong = append(wrong, fmt.Sprintf("%s run %d %s%s", fixtures[j].name, r+1, resp.Status, diag))
+						mu.Unlock()
+					}
+				}()
+			}
+			wg.Wait()
+		}
+		for _, w := range wrong {
+			b.Log(w)
+		}
+		b.ReportMetric(float64(len(wrong)), "false-verdicts")
+		record(b, "false verdicts: %d of %d runs (%d node fixtures × %d, beside 2 CPU hogs; load %s)",
+			len(wrong), reps*len(reqs), len(reqs), reps, loadavg())
 	}
 }
 

@@ -53,11 +53,17 @@ func startProcess(r *Run) (*proc, error) {
 		p.pipes[i], writers[i] = rd, wr
 	}
 	argv := r.plan.Argv
+	if dir, err := os.MkdirTemp("", "strobe-stacks-"); err == nil {
+		// Without it a Python process gives no faulthandler dump; py-spy
+		// or native stacks still come.
+		r.stacksDir = dir
+	}
 	env := r.environ()
 	// The program is the one on the client's PATH, not the daemon's.
 	prog, err := shell.LookPath(argv[0], env)
 	if err != nil {
 		p.closePipes(writers[:])
+		r.removeStacksDir()
 		return nil, &adapters.UsageError{Msg: fmt.Sprintf("cannot start %s: not found on PATH: install it or put it on PATH", argv[0])}
 	}
 	cmd := exec.Command(prog, argv[1:]...)
@@ -92,6 +98,7 @@ func startProcess(r *Run) (*proc, error) {
 	}
 	if err != nil {
 		p.closePipes(nil)
+		r.removeStacksDir()
 		return nil, &adapters.UsageError{Msg: fmt.Sprintf("cannot start %s: %v", argv[0], err)}
 	}
 	p.pgid = cmd.Process.Pid
@@ -103,7 +110,7 @@ func startProcess(r *Run) (*proc, error) {
 			defer p.readers.Done()
 			cl, _ := r.plan.Parser.(adapters.CutLiner)
 			readLines(p.pipes[i], func(b []byte) { p.tails[i].Write(b) }, func(b []byte, cut bool, end []byte) {
-				if w := r.watch.Load(); w != nil {
+				if w := r.watch.Load(); w != nil && !inspectorLine(b) {
 					w.lastOutput.Store(time.Now().UnixNano())
 				}
 				p.parseMu.Lock()
@@ -128,14 +135,26 @@ func (p *proc) closePipes(extra []*os.File) {
 }
 
 // environ is the client's environment, then the adapter's additions, then
-// the request's overrides, then the run id; exec keeps the last value of a
-// repeated name.
+// the request's overrides, then node's private inspector port, then the
+// run id; exec keeps the last value of a repeated name.
 func (r *Run) environ() []string {
 	env := append(clientEnv(r.req.BaseEnv, nil), r.plan.Env...)
 	for k, v := range r.req.Env {
 		env = append(env, k+"="+v)
 	}
+	if r.stacksDir != "" {
+		env = append(env, stuck.StacksDirEnv+"="+r.stacksDir)
+	}
+	env = nodeEnv(env)
 	return append(env, RunIDEnv+"="+r.ID)
+}
+
+// removeStacksDir removes the run's stack dump directory, once nothing of
+// the run can write there any more.
+func (r *Run) removeStacksDir() {
+	if r.stacksDir != "" {
+		os.RemoveAll(r.stacksDir)
+	}
 }
 
 // stop ends the process group in steps: SIGTERM, a grace period for the
@@ -216,6 +235,7 @@ wait:
 	// then anything that left the group but carries the run id.
 	syscall.Kill(-p.pgid, syscall.SIGKILL)
 	killRunID(r.ID)
+	r.removeStacksDir()
 	drained := make(chan struct{})
 	go func() { p.readers.Wait(); close(drained) }()
 	select {

@@ -103,6 +103,9 @@ type Run struct {
 	resp     *report.Response
 	proc     *proc
 	watch    atomic.Pointer[watch]
+	// stacksDir is the run's private directory for its processes' stack
+	// dumps (stuck.StacksDirEnv), removed when the run ends.
+	stacksDir string
 }
 
 // ErrCancelled is the cause of a run stopped by its client.

@@ -36,11 +36,17 @@ type watch struct {
 	running   []string
 	onTimeout []report.StuckTest
 	symbols   *symbolLinks // nil when the adapter links no copies with symbols
+	// stacker captures stacks: a Python process's Python frames, native
+	// stacks for the rest.
+	stacker  stuck.Stacker
+	finalPID int          // the process whose stacks are reported
+	finalExe string       // and its executable
+	node     *nodeCapture // the JavaScript stacks, when the run has node processes
 }
 
 // newWatch sets up the detector beside a run whose process is pid.
 func (r *Run) newWatch(pid int) *watch {
-	w := &watch{}
+	w := &watch{stacker: stuck.PythonStacker(r.stacksDir, r.req.ProjectRoot, stuck.NativeStacker())}
 	w.lastOutput.Store(time.Now().UnixNano())
 	cfg := stuck.Config{
 		Root:       pid,
@@ -59,6 +65,7 @@ func (r *Run) newWatch(pid int) *watch {
 			}
 			return time.Time{}
 		},
+		Stacker: w.stacker,
 	}
 	if tp, ok := r.adapter.(adapters.TestProcesser); ok {
 		cfg.TestProcess = func(p stuck.ProcSample) bool { return tp.IsTestProcess(procOf(p)) }
@@ -81,10 +88,13 @@ func procOf(p stuck.ProcSample) adapters.Proc {
 }
 
 // capture takes the stacks to report for the process that runs the tests:
-// the adapter's own capture when it has one; for a Go binary without
+// the adapter's own capture when it has one; the JavaScript stacks of the
+// run's node processes through their inspector; for a Go binary without
 // symbols, the runtime's SIGQUIT dump (which ends it; read from the output
-// later); otherwise the detector's stack tools.
+// later); otherwise the detector's stack tools (a Python process's Python
+// frames, native stacks for the rest).
 func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
+	w.finalPID, w.finalExe = p.PID, p.Exe
 	if sc, ok := r.adapter.(adapters.StackCapturer); ok {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		threads, reason := sc.CaptureStacks(ctx, procOf(p))
@@ -94,6 +104,16 @@ func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 			return
 		}
 		w.ownReason = reason
+	}
+	if nc, ok := r.captureNode(p); ok {
+		if len(nc.threads) > 0 {
+			w.node, w.ownThreads = &nc, nc.threads
+			w.final = nc.final
+			w.ownReason = nc.reason
+			return
+		}
+		// No JavaScript view: the native stacks still show where.
+		w.ownReason = strings.TrimSpace(w.ownReason + " JavaScript stacks unavailable: " + nc.reason)
 	}
 	if stuck.IsGoBinary(p.Exe) && last.Tool != "gdb+runtime-gdb.py" {
 		if syscall.Kill(p.PID, syscall.SIGQUIT) == nil {
@@ -108,11 +128,11 @@ func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 		return
 	}
 	full := stuck.Opts{Goroutines: true, Lines: true}
-	w.final = stuck.NativeStacker().Stacks(context.Background(), p.PID, p.Exe, full)
+	w.final = w.stacker.Stacks(context.Background(), p.PID, p.Exe, full)
 	if last.PID == p.PID && named(w.final) < named(last) && located(w.final) == 0 {
 		// A capture under load can lose frames (seen once: every frame of
 		// the test binary unnamed); try again, then keep the sample.
-		if again := stuck.NativeStacker().Stacks(context.Background(), p.PID, p.Exe, full); named(again) >= named(last) {
+		if again := w.stacker.Stacks(context.Background(), p.PID, p.Exe, full); named(again) >= named(last) {
 			w.final = again
 		} else {
 			reason := w.final.Reason
@@ -180,6 +200,9 @@ func (r *Run) onHardTimeout(w *watch) {
 	w.verdict = nil
 	r.capture(w, p, c)
 	diag := fmt.Sprintf("no verdict before the %v timeout", r.timeout)
+	if w.node != nil && w.node.idle {
+		diag = idleDiagnosis(r.timeout, w.node.handles, r.req.ProjectRoot)
+	}
 	if warn := w.det.Warning(); warn != "" {
 		diag += "; last suspicion: " + warn
 	}
@@ -203,6 +226,10 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 			tests = append(tests, stuck.RunningTest{Name: t.Name, Since: t.Since})
 		}
 	}
+	if len(tests) == 0 && w.node != nil && w.node.test != "" {
+		// The adapter knows no test (generic), the framework does.
+		tests = []stuck.RunningTest{{Name: w.node.test, Since: r.started}}
+	}
 	threads := w.ownThreads
 	final := w.final
 	if w.goDump {
@@ -220,12 +247,18 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 		names = append(names, t.Name)
 	}
 	traces := stuck.SuggestedTraces(final, r.req.ProjectRoot, names)
+	if w.node != nil {
+		traces = jsTraces(final, names)
+	}
 	reason := final.Reason
 	if w.ownReason != "" {
 		reason = strings.TrimSpace(w.ownReason + "; " + reason)
 	}
-	if len(threads) == 0 && reason != "" {
+	switch {
+	case len(threads) == 0 && reason != "":
 		diag += " (no stacks: " + reason + ")"
+	case w.ownThreads == nil && stuck.IsPythonProcess(w.finalPID, w.finalExe) && !stuck.IsPythonCapture(final):
+		diag += " (no Python frames, the interpreter's own: " + reason + ")"
 	}
 	if len(tests) == 0 {
 		return []report.StuckTest{{Name: r.Command(), ElapsedMS: at.Sub(r.started).Milliseconds(),

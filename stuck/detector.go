@@ -567,7 +567,7 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 		spacing = loopEvery // plain eu-stack costs 2 ms: sample closely while a verdict is due
 	}
 	if now.Sub(d.lastCapture) >= spacing-d.cfg.Tick/2 { // ticks jitter
-		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, Opts{})
+		c := d.cfg.Stacker.Stacks(ctx, target.PID, target.Exe, Opts{Native: true})
 		c.at = now
 		d.lastCapture = now
 		// Every busy thread: a goroutine moves between threads (more so
@@ -586,6 +586,13 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 		}
 	}
 	who := threadNames(busy)
+	if len(d.samples) > 0 && IsPythonProcess(target.PID, target.Exe) && !IsPythonCapture(d.samples[len(d.samples)-1]) {
+		// CPython's own frames are the same for a loop and for honest
+		// work (3.11 runs Python calls inside one _PyEval_EvalFrameDefault):
+		// only the Python frames tell. Without them the hard timeout decides.
+		d.setWarning(fmt.Sprintf("possible endless loop: no output for %s, %s CPU in %s; no verdict without Python frames (%s)", round(silence), pct(cpu), who, d.samples[len(d.samples)-1].Reason))
+		return nil
+	}
 	d.setWarning(fmt.Sprintf("possible endless loop: no output for %s, %s CPU in %s, %d identical stack samples so far; confirming", round(silence), pct(cpu), who, len(d.samples)))
 	if silence < d.cfg.QuietLoop || len(d.samples) < loopSamples {
 		return nil
@@ -708,6 +715,10 @@ func goTicking(views []threadView) bool {
 	return false
 }
 
+// NodeInspectorTool names captures of JavaScript frames read through a
+// node process's inspector.
+const NodeInspectorTool = "node-inspector"
+
 // isGoroutines says whether a capture holds goroutines, not threads.
 func isGoroutines(c Capture) bool { return c.Tool == "gdb+runtime-gdb.py" || c.Tool == "go-sigquit" }
 
@@ -747,13 +758,16 @@ var libraryLeaf = regexp.MustCompile(`^(<?(core|std|alloc)::|__|mem(cpy|move|set
 
 func stackSet(c Capture) []string {
 	goroutines := c.Tool == "gdb+runtime-gdb.py" || c.Tool == "go-sigquit"
+	python := IsPythonCapture(c)
 	var set []string
 	for _, s := range c.Stacks {
 		if goroutines {
 			if strings.Contains(s.Name, "[running]") || strings.Contains(s.Name, "[runnable]") {
 				continue
 			}
-		} else if c.busy != nil && !slices.Contains(c.busy, s.TID) {
+		} else if c.busy != nil && !slices.Contains(c.busy, s.TID) && !(python && s.TID == 0) {
+			// (faulthandler names threads by their pthread id, not their
+			// tid: its stacks are all compared.)
 			continue
 		}
 		var fs []string
@@ -771,6 +785,11 @@ func stackSet(c Capture) []string {
 			fs = append(fs, f.Func)
 		}
 		set = append(set, strings.Join(fs, "\n"))
+	}
+	if python && len(c.native) > 0 {
+		// The interpreter's own frames, beside the Python ones: see
+		// Opts.Native.
+		set = append(set, stackSet(Capture{Tool: "eu-stack", Stacks: c.native, busy: c.busy})...)
 	}
 	sort.Strings(set)
 	return set

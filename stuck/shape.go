@@ -170,7 +170,7 @@ func SuggestedTraces(c Capture, root string, skip []string) []string {
 				continue
 			}
 			fn := traceName(f.Func)
-			if fn == "" || fn == "main" || strings.HasSuffix(fn, "::main") || seen[fn] || isTestFunc(fn, skip) || catch2TestBody.MatchString(fn) {
+			if fn == "" || fn == "main" || strings.HasSuffix(fn, "::main") || seen[fn] || isTestFunc(fn, skip) || catch2TestBody.MatchString(fn) || pyAnonymous(fn) {
 				continue
 			}
 			seen[fn] = true
@@ -181,6 +181,12 @@ func SuggestedTraces(c Capture, root string, skip []string) []string {
 		}
 	}
 	return out
+}
+
+// pyAnonymous says whether a Python function name is a code object with
+// no name to trace: "<module>", "<lambda>", "<listcomp>", "<genexpr>".
+func pyAnonymous(fn string) bool {
+	return strings.HasPrefix(fn, "<") && strings.HasSuffix(fn, ">") && !strings.ContainsAny(fn, " :")
 }
 
 // catch2TestBody matches the functions Catch2's TEST_CASE macro generates

@@ -54,6 +54,9 @@ type Capture struct {
 	Took   time.Duration
 	at     time.Time
 	busy   []int // the threads busy when it was taken (a loop suspicion)
+	// native are the interpreter's own stacks taken beside a capture of
+	// Python frames (Opts.Native).
+	native []Stack
 }
 
 // Stacker captures the stacks of a live process without stopping it for
@@ -75,6 +78,15 @@ type Opts struct {
 	// Symbols is a copy of a stripped Go binary linked with DWARF (the
 	// same code), for its goroutines; "" when there is none.
 	Symbols string
+	// Native: a capture of an interpreter's frames (Python) also takes
+	// the process's native stacks, for loop samples. Neither alone tells
+	// a loop from work: CPython runs Python calls inside one C function,
+	// so its native stacks are the same for a spin and a recursive
+	// computation, while the Python frames of a spin and of a sieve's
+	// inner loop are the same function, on lines a loop alternates
+	// between. The sieve's native frames move (its iterator, its
+	// subscript), the recursion's Python frames do.
+	Native bool
 }
 
 // NativeStacker captures stacks with the tools found on PATH: eu-stack,

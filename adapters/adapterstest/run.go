@@ -20,7 +20,25 @@ import (
 // the plan's parser the way the runner does (lines from both streams, one at
 // a time). Adapter tests use it to check parsers against the real framework
 // without depending on the runner package.
-func RunReal(t *testing.T, a adapters.Adapter, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {
+func RunReal(t testing.TB, a adapters.Adapter, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {
+	t.Helper()
+	r := Run(t, a, req)
+	return r.Rec, r.Outcome, r.Exit
+}
+
+// Ran is what Run saw of a plan's run.
+type Ran struct {
+	Rec     *adapters.Recorder
+	Outcome adapters.Outcome
+	Exit    report.Exit
+	// CPU is the user and system time of the framework's process and the
+	// descendants it reaped; the benchmarks compare it with the raw
+	// command's.
+	CPU time.Duration
+}
+
+// Run is RunReal, with the framework's CPU time too.
+func Run(t testing.TB, a adapters.Adapter, req adapters.Request) Ran {
 	t.Helper()
 	rec := adapters.NewRecorder()
 	plan, err := a.Plan(context.Background(), req, rec)
@@ -37,21 +55,8 @@ func RunReal(t *testing.T, a adapters.Adapter, req adapters.Request) (*adapters.
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %v: %v", plan.Argv, err)
 	}
-	var mu sync.Mutex
 	var wg sync.WaitGroup
-	read := func(s adapters.Stream, r io.Reader) {
-		defer wg.Done()
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 256<<20)
-		for sc.Scan() {
-			mu.Lock()
-			plan.Parser.Line(s, sc.Bytes(), false)
-			mu.Unlock()
-		}
-	}
-	wg.Add(2)
-	go read(adapters.Stdout, stdout)
-	go read(adapters.Stderr, stderr)
+	feed(plan.Parser, stdout, stderr, &wg)
 	wg.Wait()
 	err = cmd.Wait()
 	var exit report.Exit
@@ -70,5 +75,24 @@ func RunReal(t *testing.T, a adapters.Adapter, req adapters.Request) (*adapters.
 	if c, ok := plan.Parser.(adapters.Closer); ok {
 		c.Close() // as the runner does
 	}
-	return rec, out, exit
+	return Ran{Rec: rec, Outcome: out, Exit: exit, CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+}
+
+// feed reads both streams line by line into p, never two lines at once,
+// as the runner does; wg is done when both are at their end.
+func feed(p adapters.Parser, stdout, stderr io.Reader, wg *sync.WaitGroup) {
+	var mu sync.Mutex
+	read := func(s adapters.Stream, r io.Reader) {
+		defer wg.Done()
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 256<<20)
+		for sc.Scan() {
+			mu.Lock()
+			p.Line(s, sc.Bytes(), false)
+			mu.Unlock()
+		}
+	}
+	wg.Add(2)
+	go read(adapters.Stdout, stdout)
+	go read(adapters.Stderr, stderr)
 }

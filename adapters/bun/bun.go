@@ -14,6 +14,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/adapters/kit/node"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -55,7 +56,7 @@ func (bun) Detect(req adapters.Request) adapters.Detection {
 		return adapters.Detection{}
 	}
 	root := req.ProjectRoot
-	if pkg, ok := kit.ReadPackageJSON(root); ok && strings.Contains(pkg.TestScript(), "bun test") {
+	if pkg, ok := node.Read(root); ok && strings.Contains(pkg.TestScript(), "bun test") {
 		return adapters.Detection{Confidence: 90}
 	}
 	if kit.FileExists(filepath.Join(root, "bunfig.toml")) {
@@ -115,13 +116,9 @@ func baseArgv(req adapters.Request) (argv []string, display string, err error) {
 		}
 		return argv, shell.Join(argv), nil
 	}
-	bin := kit.NodeBin(req.ProjectRoot, "bun", req.Env)
-	if bin == "" {
-		hint := "install bun (https://bun.sh, or `npm install --save-dev bun`) and run again"
-		if pkg, ok := kit.ReadPackageJSON(req.ProjectRoot); ok && pkg.Depends("bun") {
-			hint = "install the project's dependencies with `" + kit.InstallCommand(req.ProjectRoot) + "` and run again"
-		}
-		return nil, "", &adapters.UsageError{Msg: "bun: bun is not installed for this project", Framework: "bun", Hint: hint}
+	bin, err := node.Runtime("bun", "https://bun.sh", req.ProjectRoot, req.Env)
+	if err != nil {
+		return nil, "", err
 	}
 	display = "bun test"
 	if rel, ok := kit.Rel(req.ProjectRoot, bin); ok {
@@ -143,31 +140,14 @@ func hasFilter(argv []string) bool {
 // selection is the arguments that pick a level or one test.
 func selection(req adapters.Request) ([]string, error) {
 	if req.Test != "" {
-		file, name := splitTest(req.ProjectRoot, req.Test)
+		file, name := node.SplitTest(req.ProjectRoot, req.Test)
 		var sel []string
 		if file != "" {
 			sel = append(sel, "./"+file)
 		}
 		return append(sel, "-t", namePattern(name)), nil
 	}
-	if req.Level == adapters.LevelAll {
-		return nil, nil
-	}
-	dirs := kit.LevelDirs(req.ProjectRoot, string(req.Level))
-	if len(dirs) == 0 {
-		return nil, adapters.Usagef("bun: no %s tests: bun's levels are directories named %s (tests/%s/…); put them there, or leave the level out", req.Level, req.Level, req.Level)
-	}
-	return dirs, nil
-}
-
-// splitTest reads "file > describe > test": a first part that is a file
-// of the project selects it.
-func splitTest(root, test string) (file, name string) {
-	first, rest, ok := strings.Cut(test, " > ")
-	if ok && kit.FileExists(filepath.Join(root, first)) {
-		return filepath.ToSlash(filepath.Clean(first)), rest
-	}
-	return "", test
+	return node.LevelArgs("bun", req)
 }
 
 // namePattern is the -t regexp that matches exactly the test named
@@ -373,7 +353,7 @@ func (p *parser) junitCase(c format.JUnitCase) {
 		if n, ok := frameIn(c.Text, file); ok {
 			line = n
 		}
-		msg := kit.JSMessage(c.Text)
+		msg := node.ErrorText(c.Text)
 		if msg == "" {
 			msg = c.Message
 		}

@@ -33,11 +33,7 @@ func project(t *testing.T, files map[string]string) string {
 		t.Fatal(err)
 	}
 	files["package.json"] = `{"scripts": {"test": "bun test"}, "devDependencies": {"bun": "1.4.5"}}`
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	adapterstest.WriteFiles(t, root, files)
 	return root
 }
 

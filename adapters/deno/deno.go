@@ -14,6 +14,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/adapters/kit/node"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -62,7 +63,7 @@ func (deno) Detect(req adapters.Request) adapters.Detection {
 	if kit.FileExists(filepath.Join(root, "deno.json")) || kit.FileExists(filepath.Join(root, "deno.jsonc")) {
 		return adapters.Detection{Confidence: 90}
 	}
-	if pkg, ok := kit.ReadPackageJSON(root); ok && strings.Contains(pkg.TestScript(), "deno test") {
+	if pkg, ok := node.Read(root); ok && strings.Contains(pkg.TestScript(), "deno test") {
 		return adapters.Detection{Confidence: 85}
 	}
 	return adapters.Detection{}
@@ -111,13 +112,9 @@ func baseArgv(req adapters.Request) (argv []string, display string, err error) {
 		}
 		return argv, shell.Join(argv), nil
 	}
-	bin := kit.NodeBin(req.ProjectRoot, "deno", req.Env)
-	if bin == "" {
-		hint := "install deno (https://deno.com, or `npm install --save-dev deno`) and run again"
-		if pkg, ok := kit.ReadPackageJSON(req.ProjectRoot); ok && pkg.Depends("deno") {
-			hint = "install the project's dependencies with `" + kit.InstallCommand(req.ProjectRoot) + "` and run again"
-		}
-		return nil, "", &adapters.UsageError{Msg: "deno: deno is not installed for this project", Framework: "deno", Hint: hint}
+	bin, err := node.Runtime("deno", "https://deno.com", req.ProjectRoot, req.Env)
+	if err != nil {
+		return nil, "", err
 	}
 	display = "deno test"
 	if rel, ok := kit.Rel(req.ProjectRoot, bin); ok {
@@ -129,31 +126,14 @@ func baseArgv(req adapters.Request) (argv []string, display string, err error) {
 // selection is the arguments that pick a level or one test.
 func selection(req adapters.Request) ([]string, error) {
 	if req.Test != "" {
-		file, name := splitTest(req.ProjectRoot, req.Test)
+		file, name := node.SplitTest(req.ProjectRoot, req.Test)
 		var sel []string
 		if file != "" {
 			sel = append(sel, "./"+file)
 		}
 		return append(sel, "--filter", filterFor(name)), nil
 	}
-	if req.Level == adapters.LevelAll {
-		return nil, nil
-	}
-	dirs := kit.LevelDirs(req.ProjectRoot, string(req.Level))
-	if len(dirs) == 0 {
-		return nil, adapters.Usagef("deno: no %s tests: deno's levels are directories named %s (tests/%s/…); put them there, or leave the level out", req.Level, req.Level, req.Level)
-	}
-	return dirs, nil
-}
-
-// splitTest reads "module > test > step": a first part that is a file of
-// the project selects it.
-func splitTest(root, test string) (file, name string) {
-	first, rest, ok := strings.Cut(test, " > ")
-	if ok && kit.FileExists(filepath.Join(root, first)) {
-		return filepath.ToSlash(filepath.Clean(first)), rest
-	}
-	return "", test
+	return node.LevelArgs("deno", req)
 }
 
 // filterFor is the --filter regexp of a test, or of the test a step
@@ -358,7 +338,7 @@ func (p *parser) junitCase(c format.JUnitCase) {
 		if n, ok := p.frameIn(c.Text, module); ok {
 			line = n
 		}
-		msg := kit.JSMessage(c.Text)
+		msg := node.ErrorText(c.Text)
 		if msg == "" {
 			msg = strings.TrimPrefix(c.Message, "Uncaught ")
 		}

@@ -30,11 +30,7 @@ func project(t *testing.T, files map[string]string) (root string, command []stri
 	bin := filepath.Join(fixture(t), "node_modules", ".bin", "deno")
 	root = t.TempDir()
 	files["deno.json"] = "{}"
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	adapterstest.WriteFiles(t, root, files)
 	return root, []string{bin, "test"}
 }
 

@@ -2,8 +2,6 @@ package generic
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,11 +15,7 @@ import (
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	adapterstest.WriteFiles(t, root, files)
 	return root
 }
 

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"strobe/adapters"
-	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/adapters/kit/node"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -65,8 +65,8 @@ func (f fallback) hint() string {
 // findFallback finds the project's test command: package.json's test
 // script, else a Makefile's test or check target.
 func findFallback(root string) (fallback, bool) {
-	if pkg, ok := kit.ReadPackageJSON(root); ok && pkg.TestScript() != "" {
-		pm := kit.PackageManager(root)
+	if pkg, ok := node.Read(root); ok && pkg.TestScript() != "" {
+		pm := pkg.Manager
 		argv := []string{pm, "test"}
 		if pm == "bun" {
 			argv = []string{"bun", "run", "test"} // `bun test` is bun's own runner, not the script

@@ -37,58 +37,19 @@ func (d *goDecoder) decode(b []byte, e *goEvent) bool {
 // fast decodes the fixed shape; false means "ask encoding/json", with e
 // in any state.
 func (d *goDecoder) fast(b []byte, e *goEvent) bool {
-	i := format.SkipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = format.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return format.SkipSpace(b, i+1) == len(b)
-	}
-	for {
-		key, n, ok := format.JSONString(b, i, &d.key)
-		if !ok {
-			return false
-		}
-		i = format.SkipSpace(b, n)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = format.SkipSpace(b, i+1)
-		if i >= len(b) {
-			return false
-		}
+	return format.JSONWhole(b, &d.key, func(key []byte, i int) (int, bool) {
 		if b[i] == '"' {
 			v, n, ok := format.JSONString(b, i, &d.val)
-			if !ok || !d.setString(e, key, v) {
-				return false
-			}
-			i = n
-		} else {
-			n := format.JSONNumber(b, i)
-			if n == i || string(key) != "Elapsed" {
-				return false // a literal, an object, an array, or a number elsewhere
-			}
-			f, err := strconv.ParseFloat(string(b[i:n]), 64)
-			if err != nil {
-				return false
-			}
-			e.Elapsed = f
-			i = n
+			return n, ok && d.setString(e, key, v)
 		}
-		i = format.SkipSpace(b, i)
-		if i >= len(b) {
-			return false
+		n := format.JSONNumber(b, i)
+		if n == i || string(key) != "Elapsed" {
+			return 0, false // a literal, an object, an array, or a number elsewhere
 		}
-		switch b[i] {
-		case ',':
-			i = format.SkipSpace(b, i+1)
-		case '}':
-			return format.SkipSpace(b, i+1) == len(b)
-		default:
-			return false
-		}
-	}
+		f, err := strconv.ParseFloat(string(b[i:n]), 64)
+		e.Elapsed = f
+		return n, err == nil
+	})
 }
 
 // goEventFields are goEvent's fields: encoding/json matches keys without

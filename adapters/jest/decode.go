@@ -24,135 +24,70 @@ func decodeEvent(line []byte, ev *event, buf *[]byte) bool {
 
 // decodeObject reads the event's members; false leaves ev in any state.
 func decodeObject(b []byte, ev *event, buf *[]byte) bool {
-	b = bytes.TrimRight(b, " \r\n")
-	i := format.SkipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = format.SkipSpace(b, i+1)
-	for {
-		key, n, ok := format.JSONString(b, i, buf)
-		if !ok {
-			return false
-		}
+	return format.JSONWhole(b, buf, func(key []byte, i int) (int, bool) {
 		k := string(key) // no allocation: the compiler reads the switch on the bytes
-		i = format.SkipSpace(b, n)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = format.SkipSpace(b, i+1)
-		if i >= len(b) {
-			return false
-		}
 		switch k {
-		case "ev", "file", "name", "status", "msg", "version":
-			v, n, ok := format.JSONString(b, i, buf)
-			if !ok {
-				return false
-			}
-			setString(ev, k, v)
-			i = n
-		case "ms":
-			f, n, ok := number(b, i)
-			if !ok {
-				return false
-			}
-			ev.MS, i = f, n
-		case "total", "passed", "failed", "skipped", "todo", "suitesFailed":
-			f, n, ok := number(b, i)
-			if !ok || bytes.ContainsAny(b[i:n], ".eE") { // encoding/json refuses those for an int
-				return false
-			}
-			setInt(ev, k, int(f))
-			i = n
-		case "interrupted":
-			switch {
-			case bytes.HasPrefix(b[i:], []byte("true")):
-				ev.Interrupted, i = true, i+4
-			case bytes.HasPrefix(b[i:], []byte("false")):
-				i += 5
-			default:
-				return false
-			}
-		case "at":
-			if bytes.HasPrefix(b[i:], []byte("null")) {
-				i += 4
-				break
-			}
-			at := &location{}
-			if i, ok = decodeLocation(b, i, at, buf); !ok {
-				return false
-			}
-			ev.At = at
-		default:
-			return false
-		}
-		i = format.SkipSpace(b, i)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = format.SkipSpace(b, i+1)
-		case '}':
-			return format.SkipSpace(b, i+1) == len(b)
-		default:
-			return false
-		}
-	}
-}
-
-// decodeLocation reads {"file":…,"line":…,"col":…} at b[i].
-func decodeLocation(b []byte, i int, at *location, buf *[]byte) (int, bool) {
-	if b[i] != '{' {
-		return 0, false
-	}
-	i = format.SkipSpace(b, i+1)
-	for {
-		key, n, ok := format.JSONString(b, i, buf)
-		if !ok {
-			return 0, false
-		}
-		k := string(key)
-		i = format.SkipSpace(b, n)
-		if i >= len(b) || b[i] != ':' {
-			return 0, false
-		}
-		i = format.SkipSpace(b, i+1)
-		switch k {
-		case "file":
+		case "ev", "file", "name", "title", "status", "msg", "version":
 			v, n, ok := format.JSONString(b, i, buf)
 			if !ok {
 				return 0, false
 			}
-			at.File, i = string(v), n
+			setString(ev, k, v)
+			return n, true
+		case "ms":
+			f, n, ok := number(b, i)
+			ev.MS = f
+			return n, ok
+		case "total", "passed", "failed", "skipped", "todo", "suitesFailed":
+			f, n, ok := number(b, i)
+			if !ok || bytes.ContainsAny(b[i:n], ".eE") { // encoding/json refuses those for an int
+				return 0, false
+			}
+			setInt(ev, k, int(f))
+			return n, true
+		case "interrupted":
+			switch {
+			case bytes.HasPrefix(b[i:], []byte("true")):
+				ev.Interrupted = true
+				return i + 4, true
+			case bytes.HasPrefix(b[i:], []byte("false")):
+				return i + 5, true
+			}
+		case "at":
+			if bytes.HasPrefix(b[i:], []byte("null")) {
+				return i + 4, true
+			}
+			at := &location{}
+			n, ok := decodeLocation(b, i, at, buf)
+			ev.At = at
+			return n, ok
+		}
+		return 0, false
+	})
+}
+
+// decodeLocation reads {"file":…,"line":…,"col":…} at b[i].
+func decodeLocation(b []byte, i int, at *location, buf *[]byte) (int, bool) {
+	return format.JSONObject(b, i, buf, func(key []byte, i int) (int, bool) {
+		switch string(key) {
+		case "file":
+			v, n, ok := format.JSONString(b, i, buf)
+			at.File = string(v)
+			return n, ok
 		case "line", "col":
 			f, n, ok := number(b, i)
 			if !ok || bytes.ContainsAny(b[i:n], ".eE") {
 				return 0, false
 			}
-			if k == "line" {
+			if key[0] == 'l' {
 				at.Line = int(f)
 			} else {
 				at.Col = int(f)
 			}
-			i = n
-		default:
-			return 0, false
+			return n, true
 		}
-		i = format.SkipSpace(b, i)
-		if i >= len(b) {
-			return 0, false
-		}
-		switch b[i] {
-		case ',':
-			i = format.SkipSpace(b, i+1)
-		case '}':
-			return i + 1, true
-		default:
-			return 0, false
-		}
-	}
+		return 0, false
+	})
 }
 
 func number(b []byte, i int) (float64, int, bool) {
@@ -172,6 +107,8 @@ func setString(ev *event, k string, v []byte) {
 		ev.File = string(v)
 	case "name":
 		ev.Name = string(v)
+	case "title":
+		ev.Title = string(v)
 	case "status":
 		ev.Status = eventName(v)
 	case "msg":

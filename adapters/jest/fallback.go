@@ -1,34 +1,13 @@
 package jest
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"strobe/adapters/kit/format"
 )
-
-// jsonResults is the part of jest's --json output (every version's) that
-// the fallback reads.
-type jsonResults struct {
-	TestResults []struct {
-		Name             string `json:"name"`
-		Status           string `json:"status"`
-		Message          string `json:"message"`
-		AssertionResults []struct {
-			AncestorTitles  []string `json:"ancestorTitles"`
-			Title           string   `json:"title"`
-			Status          string   `json:"status"`
-			Duration        float64  `json:"duration"`
-			FailureMessages []string `json:"failureMessages"`
-			Location        *struct {
-				Line   int `json:"line"`
-				Column int `json:"column"`
-			} `json:"location"`
-		} `json:"assertionResults"`
-	} `json:"testResults"`
-}
 
 // readFallback records what jest's --json output says, once the run is
 // over (jest writes the file at its end).
@@ -46,15 +25,15 @@ func (p *parser) readFallback() {
 // readJSON turns jest's --json output into the reporter's events; p.mu is
 // held.
 func (p *parser) readJSON(r io.Reader) {
-	var res jsonResults
-	if err := json.NewDecoder(r).Decode(&res); err != nil {
+	res, err := format.DecodeJestReport(r)
+	if err != nil {
 		p.bad++
 		return
 	}
 	p.handle(&event{Ev: "run"})
 	for _, tr := range res.TestResults {
 		for _, a := range tr.AssertionResults {
-			ev := &event{Ev: "end", File: tr.Name, Name: strings.Join(append(append([]string{}, a.AncestorTitles...), a.Title), sep),
+			ev := &event{Ev: "end", File: tr.Name, Name: a.Name(sep),
 				Status: jsonStatus(a.Status), MS: a.Duration}
 			if ev.Status == "failed" {
 				text := strings.Join(a.FailureMessages, "\n\n")

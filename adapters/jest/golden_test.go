@@ -2,13 +2,16 @@ package jest
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
 	"strobe/report"
 )
 
@@ -75,5 +78,52 @@ func TestJestCorpus(t *testing.T) {
 			}
 			adapterstest.Golden(t, "golden/corpus-"+name, adapterstest.Normalise(rec, out, nil))
 		})
+	}
+}
+
+// TestReporterTSJestSyntaxError gives strobe's reporter the error ts-jest
+// reports for a TypeScript test file that does not compile, recorded: its
+// place is a TypeScript diagnostic ("src/x.test.ts:2:19 - error TS1109: …",
+// relative to the project), which must be the build error's file:line.
+func TestReporterTSJestSyntaxError(t *testing.T) {
+	testutil.RequireTool(t, "node")
+	reporter, err := filepath.Abs("reporter.cjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded, err := filepath.Abs(filepath.Join("testdata", "recorded", "ts-jest-syntax-error.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	events := filepath.Join(dir, "events.jsonl")
+	const script = `const [reporter, recorded, root] = process.argv.slice(1);
+const Reporter = require(reporter);
+const r = new Reporter({rootDir: root});
+const err = JSON.parse(require('fs').readFileSync(recorded, 'utf8'));
+r.onTestFileResult({path: root + '/src/broken.test.ts'}, {testResults: [], testExecError: err});
+r.onRunComplete(null, {});`
+	cmd := exec.Command("node", "-e", script, reporter, recorded, "/project")
+	cmd.Env = append(os.Environ(), "STROBE_JEST_EVENTS="+events)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suite event
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var ev event
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if ev.Ev == "suite" {
+			suite = ev
+		}
+	}
+	if suite.At == nil || suite.At.File != "/project/src/broken.test.ts" || suite.At.Line != 2 || suite.At.Col != 19 ||
+		!strings.Contains(suite.Msg, "TS1109: Expression expected.") || strings.Contains(suite.Msg, "\x1b[") {
+		t.Errorf("suite event %+v at %+v, want /project/src/broken.test.ts:2:19 and the diagnostic without colours", suite, suite.At)
 	}
 }

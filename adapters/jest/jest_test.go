@@ -5,16 +5,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
-	"strobe/internal/testutil"
 	"strobe/report"
 )
 
@@ -23,41 +22,11 @@ import (
 // workspace.
 var fixtures, _ = filepath.Abs(filepath.Join("testdata", "fixtures"))
 
-var (
-	installOnce sync.Once
-	installErr  error
-)
-
 // requireJest installs the fixtures' jest with npm ci, once per test
 // binary, unless node_modules is already what the lockfile pins.
 func requireJest(t *testing.T) {
 	t.Helper()
-	testutil.RequireTool(t, "node")
-	testutil.RequireTool(t, "npm")
-	installOnce.Do(func() {
-		lock, _ := os.Stat(filepath.Join(fixtures, "package-lock.json"))
-		done, err := os.Stat(filepath.Join(fixtures, "node_modules", ".package-lock.json"))
-		if err == nil && lock != nil && done.ModTime().After(lock.ModTime()) {
-			return
-		}
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = fixtures
-		if out, err := cmd.CombinedOutput(); err != nil {
-			installErr = &installError{err, string(out)}
-		}
-	})
-	if installErr != nil {
-		t.Fatal(installErr)
-	}
-}
-
-type installError struct {
-	err error
-	out string
-}
-
-func (e *installError) Error() string {
-	return "npm ci in testdata/fixtures: " + e.err.Error() + "\n" + e.out
+	adapterstest.NpmCI(t, fixtures)
 }
 
 func fixture(name string) string { return filepath.Join(fixtures, name) }
@@ -449,5 +418,47 @@ func TestJestFallback(t *testing.T) {
 	f := find(t, rec, "math.test.js", "arith › nested › wrong sum").Failure
 	if f == nil || f.File != "math.test.js" || f.Line != 10 || !strings.Contains(f.Message, "Expected: 5") || strings.Contains(f.Message, "\x1b") {
 		t.Errorf("failure %+v, want math.test.js:10", f)
+	}
+}
+
+// TestJestSameNames runs tests that share a full name in one file (rows of
+// test.each that print alike, a title repeated): each is counted, the
+// second and later named "NAME #2", …, and a failing one's rerun is jest's
+// own name, which runs every test of it.
+func TestJestSameNames(t *testing.T) {
+	rec, _, exit := run(t, adapters.Request{ProjectRoot: fixture("dupes")})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want jest's 1 for a failed test", exit)
+	}
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 1 || p.Skipped != 1 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want jest's 3, 1, 1", p.Passed, p.Failed, p.Skipped)
+	}
+	var names []string
+	for _, tt := range rec.Tests() {
+		names = append(names, tt.Name)
+	}
+	slices.Sort(names)
+	want := []string{"same title", "same title #2", "same title #3", "withQuery › { a: 1 }", "withQuery › { a: 1 } #2"}
+	if !slices.Equal(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+	f := rec.Failure("dupes.test.js", "withQuery › { a: 1 } #2")
+	if f == nil || f.Line != 8 || f.Rerun != `npx jest --runTestsByPath dupes.test.js -t '^withQuery \{ a: 1 \}$'` {
+		t.Errorf("failure %+v, want dupes.test.js:8 rerun by jest's name", f)
+	}
+}
+
+// TestJestCoverageThreshold runs a project whose tests all pass but whose
+// coverage is under its threshold: jest exits 1, and the hint says why.
+func TestJestCoverageThreshold(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("threshold")})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want jest's 1 for a threshold not met", exit)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 0 {
+		t.Errorf("counts %+v, want 1 passed", p)
+	}
+	if !strings.Contains(out.Hint, `coverage threshold for lines (100%) not met`) {
+		t.Errorf("hint %q, want jest's reason for failing the run", out.Hint)
 	}
 }

@@ -3,6 +3,7 @@ package jest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -19,9 +20,12 @@ import (
 
 // event is one line of the reporter's (reporter.cjs says what each is).
 type event struct {
-	Ev     string    `json:"ev"`
-	File   string    `json:"file"`
-	Name   string    `json:"name"`
+	Ev   string `json:"ev"`
+	File string `json:"file"`
+	Name string `json:"name"`
+	// Title is jest's own name for a test whose Name differs: one that
+	// shares its name in its file is "NAME #2" in the answer.
+	Title  string    `json:"title"`
 	Status string    `json:"status"`
 	MS     float64   `json:"ms"`
 	Msg    string    `json:"msg"`
@@ -75,8 +79,11 @@ type parser struct {
 	crash    *report.Crash
 	noTests  bool
 	errLines []string // jest's own stderr, for a run the reporter never saw
-	bad      int      // event lines that did not decode
-	buf      []byte   // the decoder's, for unescaped strings
+	// jestSays holds jest's own complaints on stderr ("Jest: …": a coverage
+	// threshold not met): why a run whose tests all passed failed.
+	jestSays []string
+	bad      int    // event lines that did not decode
+	buf      []byte // the decoder's, for unescaped strings
 	// lastFile and lastSuite spare naming a file again for each of its
 	// events.
 	lastFile, lastSuite string
@@ -179,7 +186,7 @@ func (p *parser) end(suite string, ev *event) {
 	case "skipped", "todo":
 		p.rec.End(suite, ev.Name, report.TestSkipped, d, nil)
 	default:
-		f := &report.Failure{Name: ev.Name, File: suite, Message: kit.Clip(ev.Msg), Rerun: p.rerunFor(ev.File, ev.Name)}
+		f := &report.Failure{Name: ev.Name, File: suite, Message: kit.Clip(ev.Msg), Rerun: p.rerunFor(ev.File, cmp.Or(ev.Title, ev.Name))}
 		if ev.At != nil {
 			f.File, f.Line = p.name(ev.At.File), ev.At.Line
 		}
@@ -250,6 +257,9 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	defer p.mu.Unlock()
 	if !p.sawRun && bytes.HasPrefix(b, []byte("No tests found")) {
 		p.noTests = true
+	}
+	if s == adapters.Stderr && bytes.HasPrefix(b, []byte("Jest: ")) && len(p.jestSays) < 5 {
+		p.jestSays = append(p.jestSays, string(b))
 	}
 	if s == adapters.Stderr && len(p.running) == 0 && len(p.errLines) < 20 && len(bytes.TrimSpace(b)) > 0 {
 		p.errLines = append(p.errLines, string(b))
@@ -328,6 +338,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Project = &report.Project{Language: "javascript", BuildSystem: "jest"}
 		out.Hint = join(out.Hint, noTestsHint.For(p.test, p.level))
 		return out
+	}
+	if p.sawRun && exit.Code != 0 && prog.Failed == 0 && len(p.jestSays) > 0 {
+		out.Hint = join(out.Hint, kit.Clip("jest failed the run although no test failed: "+strings.Join(p.jestSays, "; ")))
 	}
 	if !p.sawRun && p.fallback == "" && exit.Code != 0 {
 		msg := "jest ended before strobe's reporter saw the run begin"

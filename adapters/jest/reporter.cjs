@@ -21,6 +21,7 @@
 'use strict';
 
 const fs = require('fs');
+const path = require('path');
 
 const SEP = ' \u203a ';
 // eslint-disable-next-line no-control-regex
@@ -45,6 +46,12 @@ class StrobeReporter {
     // result lists them again, with the skipped and todo ones jest never
     // reports one by one.
     this.ended = new Map();
+    // How many tests of each name began and ended, per file: tests may
+    // share a full name (rows of test.each that print alike, a title
+    // repeated), which strobe would count as one; the second is
+    // "NAME #2", the third "NAME #3", in the order they run.
+    this.starts = new Map();
+    this.ends = new Map();
   }
 
   emit(obj) {
@@ -73,7 +80,7 @@ class StrobeReporter {
   }
 
   onTestCaseStart(test, info) {
-    this.emit({ev: 'start', file: test.path, name: nameOf(info)});
+    this.emit({ev: 'start', file: test.path, name: numbered(this.starts, test.path, nameOf(info))});
   }
 
   onTestCaseResult(test, result) {
@@ -86,7 +93,8 @@ class StrobeReporter {
     let seen = this.ended.get(file);
     if (!seen) this.ended.set(file, (seen = new Map()));
     seen.set(name, (seen.get(name) || 0) + 1);
-    const ev = {ev: 'end', file, name, status: statusOf(result.status), ms: result.duration || 0};
+    const ev = {ev: 'end', file, name: numbered(this.ends, file, name), status: statusOf(result.status), ms: result.duration || 0};
+    if (ev.name !== name) ev.title = name; // for the rerun: jest knows the test by it
     if (result.status === 'failed') {
       const text = (result.failureMessages || []).join('\n\n');
       ev.msg = messageOf(text);
@@ -108,6 +116,8 @@ class StrobeReporter {
       this.end(file, r);
     }
     this.ended.delete(file);
+    this.starts.delete(file);
+    this.ends.delete(file);
     const err = result.testExecError;
     if (err) {
       const text = String(err.stack || err.message || err);
@@ -135,6 +145,16 @@ class StrobeReporter {
   getLastError() {
     return undefined;
   }
+}
+
+// numbered is the name of the next test of that name in file: the name
+// itself the first time, then "NAME #2", "NAME #3".
+function numbered(counts, file, name) {
+  let seen = counts.get(file);
+  if (!seen) counts.set(file, (seen = new Map()));
+  const n = (seen.get(name) || 0) + 1;
+  seen.set(name, n);
+  return n === 1 ? name : `${name} #${n}`;
 }
 
 function idOf(r) {
@@ -209,6 +229,10 @@ function declared(r, file) {
 function syntaxAt(msg, file) {
   let m = /^(?:SyntaxError: )?(\/[^:\n]+): [^\n]*\((\d+):(\d+)\)/m.exec(msg);
   if (m) return {file: m[1], line: +m[2], col: +m[3] + 1};
+  // ts-jest's TypeScript diagnostic: "FILE:LINE:COL - error TS1109: …",
+  // FILE relative to the working directory.
+  m = /^(\S+?):(\d+):(\d+) - error TS\d+:/m.exec(msg);
+  if (m) return {file: file.endsWith('/' + m[1]) ? file : path.resolve(m[1]), line: +m[2], col: +m[3]};
   m = /^\s*> (\d+) \|/m.exec(msg);
   if (m && /SyntaxError/.test(msg)) return {file, line: +m[1], col: 0};
   return null;

@@ -5,8 +5,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -151,23 +149,6 @@ func testFile(rel string) bool {
 	return slices.Contains(dirs, "test") || slices.Contains(dirs, "spec")
 }
 
-func testFiles(root string) []string {
-	var files []string
-	kit.WalkLimited(root, 6, func(path string, _ fs.DirEntry) {
-		if rel, ok := kit.Rel(root, path); ok && testFile(rel) {
-			files = append(files, rel)
-		}
-	}, func(name string) bool {
-		return name == "node_modules" || name == "dist" || name == "build" || name == "coverage"
-	})
-	return files
-}
-
-func levelFile(rel string, l adapters.Level) bool {
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	return slices.Contains(parts[:len(parts)-1], string(l)) || strings.Contains(parts[len(parts)-1], "."+string(l)+".")
-}
-
 // grep is the --grep pattern that matches one test by its full title.
 func grep(title string) string {
 	return "^" + regexp.QuoteMeta(strings.ReplaceAll(title, sep, " ")) + "$"
@@ -225,17 +206,17 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	switch {
 	case req.Test != "":
 		title := req.Test
-		all := testFiles(req.ProjectRoot)
+		all := node.TestFiles(req.ProjectRoot, testFile)
 		if file, rest, ok := strings.Cut(req.Test, sep); ok && slices.Contains(all, file) {
 			title = rest
 			sel = only([]string{file}, all)
 		}
 		sel = append(sel, "--grep", grep(title))
 	case req.Level != adapters.LevelAll:
-		all := testFiles(req.ProjectRoot)
+		all := node.TestFiles(req.ProjectRoot, testFile)
 		var files []string
 		for _, f := range all {
-			if levelFile(f, req.Level) {
+			if node.LevelFile(f, req.Level) {
 				files = append(files, f)
 			}
 		}
@@ -264,7 +245,7 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	cfg := node.EventsConfig{Framework: "mocha", Root: req.ProjectRoot, Rerun: rerun, Test: req.Test, Level: req.Level,
 		NoTests: noTests, Note: note}
 	rec.BeginTesting() // nothing to build: mocha loads the files as it starts
-	dir, reporter, err := writeReporter()
+	dir, reporter, err := node.WriteReporter("strobe-mocha-", "reporter.cjs", reporterJS)
 	if err != nil {
 		// mocha's own JSON reporter needs no file: read it from stdout
 		// when the run is over, without live progress.
@@ -276,20 +257,6 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	argv = append(argv, "--reporter", reporter, "--reporter-option", "out="+events)
 	argv = append(argv, sel...)
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), root: req.ProjectRoot, note: note, test: req.Test, level: req.Level}}, nil
-}
-
-// writeReporter writes strobe's reporter into a private directory.
-func writeReporter() (dir, path string, err error) {
-	dir, err = os.MkdirTemp("", "strobe-mocha-")
-	if err != nil {
-		return "", "", fmt.Errorf("reporter directory: %w", err)
-	}
-	path = filepath.Join(dir, "reporter.cjs")
-	if err := os.WriteFile(path, reporterJS, 0o644); err != nil {
-		os.RemoveAll(dir)
-		return "", "", fmt.Errorf("writing the reporter: %w", err)
-	}
-	return dir, path, nil
 }
 
 func nonEmpty(s string) []string {

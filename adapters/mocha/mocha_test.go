@@ -1,16 +1,12 @@
 package mocha
 
 import (
-	"bufio"
 	"context"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,7 +14,6 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit/node"
-	"strobe/internal/testutil"
 	"strobe/report"
 )
 
@@ -29,42 +24,12 @@ func fixtures() string {
 	return abs
 }
 
-var (
-	installOnce sync.Once
-	installErr  error
-)
-
 // install runs npm ci in the fixture package once per test binary, and
-// not at all when node_modules was installed after the lockfile last
-// changed (npm writes node_modules/.package-lock.json as it installs).
+// not at all when node_modules is what the lockfile pins.
 func install(t *testing.T) {
 	t.Helper()
-	testutil.RequireTool(t, "node")
-	testutil.RequireTool(t, "npm")
-	installOnce.Do(func() {
-		dir := fixtures()
-		lock, err1 := os.Stat(filepath.Join(dir, "package-lock.json"))
-		installed, err2 := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json"))
-		if err1 == nil && err2 == nil && installed.ModTime().After(lock.ModTime()) && exists(filepath.Join(dir, "node_modules", ".bin", "mocha")) {
-			return
-		}
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			installErr = &installError{err: err, out: string(out)}
-		}
-	})
-	if installErr != nil {
-		t.Fatal(installErr)
-	}
+	adapterstest.NpmCI(t, fixtures())
 }
-
-type installError struct {
-	err error
-	out string
-}
-
-func (e *installError) Error() string { return "npm ci: " + e.err.Error() + "\n" + e.out }
 
 func project(name string) string { return filepath.Join(fixtures(), name) }
 
@@ -231,67 +196,11 @@ func asUsage(err error, u **adapters.UsageError) bool {
 	return ok
 }
 
-type started struct {
-	cmd   *exec.Cmd
-	plan  *adapters.Plan
-	rec   *adapters.Recorder
-	lines sync.WaitGroup
-}
-
 // start runs a plan in a process group of its own, as the runner does.
-func start(t *testing.T, req adapters.Request, env ...string) *started {
+func start(t *testing.T, req adapters.Request, env ...string) *adapterstest.Started {
 	t.Helper()
 	install(t)
-	s := &started{rec: adapters.NewRecorder()}
-	plan, err := New().Plan(context.Background(), req, s.rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.plan = plan
-	s.cmd = exec.Command(plan.Argv[0], plan.Argv[1:]...)
-	s.cmd.Dir, s.cmd.Env = plan.Dir, append(os.Environ(), env...)
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, _ := s.cmd.StdoutPipe()
-	stderr, _ := s.cmd.StderrPipe()
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	read := func(st adapters.Stream, r io.Reader) {
-		defer s.lines.Done()
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
-		for sc.Scan() {
-			mu.Lock()
-			plan.Parser.Line(st, sc.Bytes(), false)
-			mu.Unlock()
-		}
-	}
-	s.lines.Add(2)
-	go read(adapters.Stdout, stdout)
-	go read(adapters.Stderr, stderr)
-	t.Cleanup(func() { syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL) })
-	return s
-}
-
-func (s *started) waitRunning(t *testing.T, name string) {
-	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if r := s.rec.Progress().Running; len(r) == 1 && r[0].Name == name {
-			return
-		}
-	}
-	t.Fatalf("running %+v, want %q", s.rec.Progress().Running, name)
-}
-
-func (s *started) wait() report.Exit {
-	s.lines.Wait()
-	s.cmd.Wait()
-	ws := s.cmd.ProcessState.Sys().(syscall.WaitStatus)
-	if ws.Signaled() {
-		return report.Exit{Signaled: true, Signal: int(ws.Signal()), Code: 128 + int(ws.Signal())}
-	}
-	return report.Exit{Exited: true, Code: ws.ExitStatus()}
+	return adapterstest.Start(t, New(), req, env...)
 }
 
 func leftovers(dir string) []string {
@@ -332,19 +241,19 @@ func TestMochaTimeout(t *testing.T) {
 func TestMochaHang(t *testing.T) {
 	root := project("hang")
 	s := start(t, adapters.Request{ProjectRoot: root, Command: []string{"npx", "mocha", "--timeout", "0"}})
-	s.waitRunning(t, "waits for ever")
-	if p := s.rec.Progress(); p.Passed != 1 {
+	s.WaitRunning(t, "waits for ever")
+	if p := s.Rec.Progress(); p.Passed != 1 {
 		t.Errorf("progress %+v, want the quick test passed", p)
 	}
-	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
-	exit := s.wait()
+	syscall.Kill(-s.Cmd.Process.Pid, syscall.SIGTERM)
+	exit := s.Wait()
 	exit.StoppedBy = report.StoppedTimeout
-	out := s.plan.Parser.Finish(exit)
-	s.plan.Parser.(adapters.Closer).Close()
+	out := s.Plan.Parser.Finish(exit)
+	s.Plan.Parser.(adapters.Closer).Close()
 	if out.Crash != nil || out.NoTests || out.BuildFailed {
 		t.Errorf("outcome %+v, want nothing of the adapter's", out)
 	}
-	if got := s.rec.Abandon(); !slices.Equal(got, []string{"waits for ever"}) {
+	if got := s.Rec.Abandon(); !slices.Equal(got, []string{"waits for ever"}) {
 		t.Errorf("abandoned %q, want the hung test", got)
 	}
 	noneLeft(t, root)
@@ -355,14 +264,14 @@ func TestMochaHang(t *testing.T) {
 func TestMochaCancel(t *testing.T) {
 	root := project("hang")
 	s := start(t, adapters.Request{ProjectRoot: root, Command: []string{"mocha", "--timeout", "0"}})
-	s.waitRunning(t, "waits for ever")
-	s.cmd.Process.Signal(syscall.SIGINT)
-	exit := s.wait()
+	s.WaitRunning(t, "waits for ever")
+	s.Cmd.Process.Signal(syscall.SIGINT)
+	exit := s.Wait()
 	exit.StoppedBy = report.StoppedCancelled
-	s.plan.Parser.Finish(exit)
-	s.plan.Parser.(adapters.Closer).Close()
+	s.Plan.Parser.Finish(exit)
+	s.Plan.Parser.(adapters.Closer).Close()
 	noneLeft(t, root)
-	reporter := s.plan.Argv[slices.Index(s.plan.Argv, "--reporter")+1]
+	reporter := s.Plan.Argv[slices.Index(s.Plan.Argv, "--reporter")+1]
 	if _, err := os.Stat(filepath.Dir(reporter)); !os.IsNotExist(err) {
 		t.Errorf("the reporter's directory is left: %v", err)
 	}
@@ -375,16 +284,16 @@ func TestMochaNoisy(t *testing.T) {
 	}
 	s := start(t, adapters.Request{ProjectRoot: project("noisy")}, "NOISY_MB=200")
 	peak := sampleHeap()
-	exit := s.wait()
+	exit := s.Wait()
 	if p := peak(); p > 64<<20 {
 		t.Errorf("heap peaked at %d MiB while a test printed 200 MB", p>>20)
 	}
-	out := s.plan.Parser.Finish(exit)
-	s.plan.Parser.(adapters.Closer).Close()
+	out := s.Plan.Parser.Finish(exit)
+	s.Plan.Parser.(adapters.Closer).Close()
 	if exit.Code != 0 || out.Crash != nil || out.NoTests {
 		t.Errorf("exit %+v, outcome %+v", exit, out)
 	}
-	tt := byName(t, s.rec, "prints a lot")
+	tt := byName(t, s.Rec, "prints a lot")
 	if tt.Status != report.TestPassed || len(tt.Output) > adapters.PerTestOutput || !tt.OutputTruncated || !strings.HasSuffix(tt.Output, strings.Repeat("x", 63)+"\n") {
 		t.Errorf("prints a lot: %s, %d bytes of output (truncated %v)", tt.Status, len(tt.Output), tt.OutputTruncated)
 	}
@@ -543,10 +452,50 @@ func TestMochaParallelCancel(t *testing.T) {
 		}
 	}
 	time.Sleep(500 * time.Millisecond) // the worker is in the hung test
-	s.cmd.Process.Signal(syscall.SIGINT)
-	exit := s.wait()
+	s.Cmd.Process.Signal(syscall.SIGINT)
+	exit := s.Wait()
 	exit.StoppedBy = report.StoppedCancelled
-	s.plan.Parser.Finish(exit)
-	s.plan.Parser.(adapters.Closer).Close()
+	s.Plan.Parser.Finish(exit)
+	s.Plan.Parser.(adapters.Closer).Close()
 	noneLeft(t, fixtures())
+}
+
+// TestMochaSameNames runs tests that share a full title in one file: each
+// is counted, the second and later named "NAME #2", …; a failing one's
+// rerun is mocha's own title, which runs every test of it; a retried test
+// is one test.
+func TestMochaSameNames(t *testing.T) {
+	rec, _, exit := run(t, adapters.Request{ProjectRoot: project("dupes")})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want mocha's 1 for a failed test", exit)
+	}
+	if p := rec.Progress(); p.Passed != 4 || p.Failed != 1 || p.Skipped != 1 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want mocha's 4, 1, 1", p.Passed, p.Failed, p.Skipped)
+	}
+	got := names(rec)
+	slices.Sort(got)
+	want := []string{"passes when retried", "same title", "same title #2", "same title #3", "withQuery › { a: 1 }", "withQuery › { a: 1 } #2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names %q, want %q", got, want)
+	}
+	f := rec.Failure("test/dupes.spec.js", "withQuery › { a: 1 } #2")
+	if f == nil || f.Line != 9 || f.Rerun != `npx mocha test/dupes.spec.js --grep '^withQuery \{ a: 1 \}$'` {
+		t.Errorf("failure %+v, want test/dupes.spec.js:9 rerun by mocha's title", f)
+	}
+}
+
+// TestMochaDiffTypes shows expected and received as mocha does: only for
+// values of one type (an error whose expected is a string and actual an
+// object, as supertest throws, has its message alone).
+func TestMochaDiffTypes(t *testing.T) {
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: project("diff")})
+	for _, tc := range []struct{ name, msg string }{
+		{"response › has the body", `Error: expected '{"user":"tobo"}' response body, got '{"user":"tobi"}'`},
+		{"response › has the status", "Error: expected 200, got 404\n\nexpected: 200\nreceived: 404"},
+	} {
+		f := byName(t, rec, tc.name).Failure
+		if f == nil || f.Message != tc.msg {
+			t.Errorf("%s: failure %+v, want the message %q", tc.name, f, tc.msg)
+		}
+	}
 }

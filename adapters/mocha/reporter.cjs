@@ -46,8 +46,47 @@ function where(stack, file) {
   return frames.find((f) => f.file === file) || frames.find((f) => !f.file.includes('/node_modules/'));
 }
 
+function sameType(a, b) {
+  return Object.prototype.toString.call(a) === Object.prototype.toString.call(b);
+}
+
 function titleOf(runnable) {
   return runnable.titlePath().filter((t) => t !== '').join(SEP);
+}
+
+// Names gives each test a name of its own in its file: tests may share a
+// full title (a title repeated, titles made in a loop), which strobe would
+// count as one; the second is "TITLE #2", the third "TITLE #3", in the
+// order they run. A retried test keeps its first try's name.
+class Names {
+  constructor() {
+    this.byTest = new Map(); // test's id (or the test) → its name
+    this.counts = new Map(); // file → (title → how many)
+  }
+
+  of(test) {
+    const first = (typeof test.retriedTest === 'function' && test.retriedTest()) || test;
+    const key = first.id || first.__mocha_id__ || first;
+    let name = this.byTest.get(key);
+    if (name === undefined) {
+      const title = titleOf(first);
+      let seen = this.counts.get(first.file);
+      if (!seen) this.counts.set(first.file, (seen = new Map()));
+      const n = (seen.get(title) || 0) + 1;
+      seen.set(title, n);
+      name = n === 1 ? title : `${title} #${n}`;
+      this.byTest.set(key, name);
+    }
+    return name;
+  }
+}
+
+// named adds a test's mocha title to an event whose name differs from it:
+// the rerun greps for that title.
+function named(ev, test) {
+  const title = titleOf(test);
+  if (ev.name !== title) ev.title = title;
+  return ev;
 }
 
 class StrobeReporter {
@@ -109,39 +148,40 @@ class StrobeReporter {
     }
     const begin = (test) => {
       flush();
-      cur = { file: test.file, name: titleOf(test), live: 0, ring: [], ringLen: 0, dropped: 0 };
+      cur = { file: test.file, name: names.of(test), live: 0, ring: [], ringLen: 0, dropped: 0 };
     };
 
+    const names = new Names();
     runner.on(constants.EVENT_RUN_BEGIN, () => emit({ e: 'begin', node: process.version }));
     runner.on(constants.EVENT_TEST_BEGIN, (test) => {
-      emit({ e: 'start', file: test.file, name: titleOf(test) });
+      emit({ e: 'start', file: test.file, name: names.of(test) });
       begin(test);
     });
     runner.on(constants.EVENT_TEST_PASS, (test) => {
       flush();
-      emit({ e: 'end', file: test.file, name: titleOf(test), status: 'passed', ms: test.duration || 0 });
+      emit({ e: 'end', file: test.file, name: names.of(test), status: 'passed', ms: test.duration || 0 });
     });
     runner.on(constants.EVENT_TEST_PENDING, (test) => {
-      emit({ e: 'end', file: test.file, name: titleOf(test), status: 'skipped', ms: 0 });
+      emit({ e: 'end', file: test.file, name: names.of(test), status: 'skipped', ms: 0 });
     });
     runner.on(constants.EVENT_TEST_FAIL, (runnable, err) => {
       // A "before each" or "after each" hook fails the test it ran for; a
       // "before all" or "after all" hook fails its block, named by the hook.
       let target = runnable;
-      let name = titleOf(runnable);
+      let name = runnable.type === 'hook' ? titleOf(runnable) : names.of(runnable);
       let suite = false;
       if (runnable.type === 'hook') {
         const current = runnable.ctx && runnable.ctx.currentTest;
         if (current && /each/.test(runnable.title)) {
           target = current;
-          name = titleOf(current);
+          name = names.of(current);
         } else {
           suite = true;
         }
       }
       const file = target.file || (runnable.parent && runnable.parent.file);
       flush();
-      emit({ e: 'end', file, name, status: 'failed', ms: target.duration || 0, suite, started: suite, fail: this.failure(err, file, runnable) });
+      emit(named({ e: 'end', file, name, status: 'failed', ms: target.duration || 0, suite, started: suite, fail: this.failure(err, file, runnable) }, suite ? runnable : target));
     });
     runner.once(constants.EVENT_RUN_END, () => {
       flush();
@@ -158,7 +198,9 @@ class StrobeReporter {
     if (name !== 'AssertionError') message = `${name}: ${message}`;
     if (runnable.type === 'hook') message = `${runnable.title}: ${message}`;
     const f = { kind: runnable.type === 'hook' ? 'hook' : (err.code === 'ERR_MOCHA_TIMEOUT' ? 'timeout' : ''), message: clip(message, 8192) };
-    if ('expected' in err && 'actual' in err && err.showDiff !== false) {
+    // As mocha's own reporters: no diff of unlike values (supertest's
+    // expected body is a string, its actual the parsed object).
+    if ('expected' in err && 'actual' in err && err.showDiff !== false && err.expected !== undefined && sameType(err.expected, err.actual)) {
       f.expected = inspect(err.expected);
       f.actual = inspect(err.actual);
     }

@@ -6,7 +6,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -114,28 +113,12 @@ func testFile(rel string) bool {
 	return slices.Contains(strings.Split(filepath.ToSlash(filepath.Dir(rel)), "/"), "test")
 }
 
-// skipDir leaves out what node --test leaves out, and build outputs.
-func skipDir(name string) bool {
-	return name == "node_modules" || name == "dist" || name == "build" || name == "coverage"
-}
-
-// testFiles lists the project's test files, relative to root, bounded.
-func testFiles(root string) []string {
-	var files []string
-	kit.WalkLimited(root, 6, func(path string, _ fs.DirEntry) {
-		if rel, ok := kit.Rel(root, path); ok && testFile(rel) {
-			files = append(files, rel)
-		}
-	}, skipDir)
-	return files
-}
-
 var importRe = regexp.MustCompile(`(?:from\s+|require\(\s*)["']node:test["']`)
 
 // importsNodeTest says whether one of the first test files imports
 // node:test.
 func importsNodeTest(root string) bool {
-	files := testFiles(root)
+	files := node.TestFiles(root, testFile)
 	for _, f := range files[:min(len(files), 50)] {
 		b, err := readHead(filepath.Join(root, f), 64<<10)
 		if err == nil && importRe.Match(b) {
@@ -154,16 +137,6 @@ func readHead(path string, n int) ([]byte, error) {
 	b := make([]byte, n)
 	m, _ := f.Read(b)
 	return b[:m], nil
-}
-
-// levelFile says whether a test file belongs to a level: a directory of
-// its path named for the level, or the level in its name (x.unit.test.js).
-func levelFile(rel string, l adapters.Level) bool {
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if slices.Contains(parts[:len(parts)-1], string(l)) {
-		return true
-	}
-	return strings.Contains(parts[len(parts)-1], "."+string(l)+".")
 }
 
 // ownArgs drops the options strobe sets itself from a user's node --test
@@ -209,8 +182,8 @@ func selectTests(root string, req adapters.Request) selection {
 		return selection{}
 	}
 	var files []string
-	for _, f := range testFiles(root) {
-		if levelFile(f, req.Level) {
+	for _, f := range node.TestFiles(root, testFile) {
+		if node.LevelFile(f, req.Level) {
 			files = append(files, f)
 		}
 	}
@@ -246,7 +219,7 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	}
 	cfg := node.EventsConfig{Framework: "node:test", Root: req.ProjectRoot, Rerun: rerun, Test: req.Test, Level: req.Level, NoTests: noTests}
 	argv := slices.Clone(base)
-	dir, reporter, werr := writeReporter()
+	dir, reporter, werr := node.WriteReporter("strobe-node-", "reporter.mjs", reporterJS)
 	events := filepath.Join(dir, "events.jsonl")
 	if werr == nil {
 		argv = append(argv, "--test-reporter="+reporter, "--test-reporter-destination="+events,
@@ -271,20 +244,6 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: &junitParser{rec: rec, cfg: cfg}}, nil
 	}
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: node.NewEvents(rec, cfg, dir, events)}, nil
-}
-
-// writeReporter writes strobe's reporter into a private directory.
-func writeReporter() (dir, path string, err error) {
-	dir, err = os.MkdirTemp("", "strobe-node-")
-	if err != nil {
-		return "", "", fmt.Errorf("reporter directory: %w", err)
-	}
-	path = filepath.Join(dir, "reporter.mjs")
-	if err := os.WriteFile(path, reporterJS, 0o644); err != nil {
-		os.RemoveAll(dir)
-		return "", "", fmt.Errorf("writing the reporter: %w", err)
-	}
-	return dir, path, nil
 }
 
 var noTests = kit.NoTestsHint{

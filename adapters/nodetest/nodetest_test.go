@@ -1,16 +1,11 @@
 package nodetest
 
 import (
-	"bufio"
-	"context"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -198,70 +193,11 @@ func TestNodeSelection(t *testing.T) {
 	}
 }
 
-// started runs a plan in a process group of its own, as the runner does,
-// feeding its output to the parser.
-type started struct {
-	cmd   *exec.Cmd
-	plan  *adapters.Plan
-	rec   *adapters.Recorder
-	lines sync.WaitGroup
-}
-
-func start(t *testing.T, req adapters.Request, env ...string) *started {
+// start runs a plan in a process group of its own, as the runner does.
+func start(t *testing.T, req adapters.Request, env ...string) *adapterstest.Started {
 	t.Helper()
 	testutil.RequireTool(t, "node")
-	s := &started{rec: adapters.NewRecorder()}
-	plan, err := New().Plan(context.Background(), req, s.rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.plan = plan
-	s.cmd = exec.Command(plan.Argv[0], plan.Argv[1:]...)
-	s.cmd.Dir, s.cmd.Env = plan.Dir, append(os.Environ(), env...)
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, _ := s.cmd.StdoutPipe()
-	stderr, _ := s.cmd.StderrPipe()
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	read := func(st adapters.Stream, r io.Reader) {
-		defer s.lines.Done()
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
-		for sc.Scan() {
-			mu.Lock()
-			plan.Parser.Line(st, sc.Bytes(), false)
-			mu.Unlock()
-		}
-	}
-	s.lines.Add(2)
-	go read(adapters.Stdout, stdout)
-	go read(adapters.Stderr, stderr)
-	t.Cleanup(func() { syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL) })
-	return s
-}
-
-// waitRunning waits for the Recorder to show name running.
-func (s *started) waitRunning(t *testing.T, name string) {
-	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if r := s.rec.Progress().Running; len(r) == 1 && r[0].Name == name {
-			return
-		}
-	}
-	t.Fatalf("running %+v, want %q", s.rec.Progress().Running, name)
-}
-
-// wait reaps the command and reads the rest of its output.
-func (s *started) wait() report.Exit {
-	s.lines.Wait()
-	s.cmd.Wait()
-	ws := s.cmd.ProcessState.Sys().(syscall.WaitStatus)
-	if ws.Signaled() {
-		return report.Exit{Signaled: true, Signal: int(ws.Signal()), SignalName: "SIG" + strings.ToUpper(ws.Signal().String()), Code: 128 + int(ws.Signal())}
-	}
-	return report.Exit{Exited: true, Code: ws.ExitStatus()}
+	return adapterstest.Start(t, New(), req, env...)
 }
 
 // leftovers lists the processes whose command line names dir.
@@ -294,19 +230,19 @@ func noneLeft(t *testing.T, dir string) {
 func TestNodeHang(t *testing.T) {
 	root := fixture("hang")
 	s := start(t, adapters.Request{ProjectRoot: root})
-	s.waitRunning(t, "waits for ever")
-	if p := s.rec.Progress(); p.Passed != 1 {
+	s.WaitRunning(t, "waits for ever")
+	if p := s.Rec.Progress(); p.Passed != 1 {
 		t.Errorf("progress %+v, want the quick test passed", p)
 	}
-	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
-	exit := s.wait()
+	syscall.Kill(-s.Cmd.Process.Pid, syscall.SIGTERM)
+	exit := s.Wait()
 	exit.StoppedBy = report.StoppedTimeout
-	out := s.plan.Parser.Finish(exit)
-	s.plan.Parser.(adapters.Closer).Close()
+	out := s.Plan.Parser.Finish(exit)
+	s.Plan.Parser.(adapters.Closer).Close()
 	if out.Crash != nil || out.NoTests || out.BuildFailed {
 		t.Errorf("outcome %+v, want nothing of the adapter's", out)
 	}
-	if got := s.rec.Abandon(); !slices.Equal(got, []string{"waits for ever"}) {
+	if got := s.Rec.Abandon(); !slices.Equal(got, []string{"waits for ever"}) {
 		t.Errorf("abandoned %q, want the hung test", got)
 	}
 	noneLeft(t, root)
@@ -317,14 +253,14 @@ func TestNodeHang(t *testing.T) {
 func TestNodeCancel(t *testing.T) {
 	root := fixture("hang")
 	s := start(t, adapters.Request{ProjectRoot: root})
-	s.waitRunning(t, "waits for ever")
-	s.cmd.Process.Signal(syscall.SIGINT)
-	exit := s.wait()
+	s.WaitRunning(t, "waits for ever")
+	s.Cmd.Process.Signal(syscall.SIGINT)
+	exit := s.Wait()
 	exit.StoppedBy = report.StoppedCancelled
-	s.plan.Parser.Finish(exit)
-	s.plan.Parser.(adapters.Closer).Close()
+	s.Plan.Parser.Finish(exit)
+	s.Plan.Parser.(adapters.Closer).Close()
 	noneLeft(t, root)
-	if _, err := os.Stat(filepath.Dir(s.plan.Argv[2][len("--test-reporter="):])); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Dir(s.Plan.Argv[2][len("--test-reporter="):])); !os.IsNotExist(err) {
 		t.Errorf("the reporter's directory is left: %v", err)
 	}
 }
@@ -338,19 +274,19 @@ func TestNodeNoisy(t *testing.T) {
 	root := fixture("noisy")
 	s := start(t, adapters.Request{ProjectRoot: root}, "NOISY_MB=200")
 	peak := sampleHeap()
-	exit := s.wait()
+	exit := s.Wait()
 	if p := peak(); p > 64<<20 {
 		t.Errorf("heap peaked at %d MiB while a test printed 200 MB", p>>20)
 	}
-	out := s.plan.Parser.Finish(exit)
-	s.plan.Parser.(adapters.Closer).Close()
+	out := s.Plan.Parser.Finish(exit)
+	s.Plan.Parser.(adapters.Closer).Close()
 	if exit.Code != 0 || out.NoTests || out.Crash != nil {
 		t.Errorf("exit %+v, outcome %+v", exit, out)
 	}
-	if p := s.rec.Progress(); p.Passed != 2 {
+	if p := s.Rec.Progress(); p.Passed != 2 {
 		t.Errorf("progress %+v, want both tests passed", p)
 	}
-	for _, tt := range s.rec.Tests() {
+	for _, tt := range s.Rec.Tests() {
 		if len(tt.Output) > adapters.PerTestOutput {
 			t.Errorf("%s kept %d bytes of output", tt.Name, len(tt.Output))
 		}
@@ -473,5 +409,28 @@ func TestNodeFallback(t *testing.T) {
 	tt := byName(t, rec, "arithmetic › adds wrongly")
 	if f := tt.Failure; f == nil || f.File != "test/math.test.js" || f.Line != 15 || !strings.Contains(f.Message, "4 !== 5") {
 		t.Errorf("failure %+v", tt.Failure)
+	}
+}
+
+// TestNodeSameNames runs tests that share a full name in one file: each is
+// counted, the second and later named "NAME #2", …; a failing one's rerun
+// is node's own name, which runs every test of it.
+func TestNodeSameNames(t *testing.T) {
+	rec, _, exit := run(t, adapters.Request{ProjectRoot: fixture("dupes")})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want node's 1 for a failed test", exit)
+	}
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 1 || p.Skipped != 1 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want node's 3, 1, 1", p.Passed, p.Failed, p.Skipped)
+	}
+	got := names(rec)
+	slices.Sort(got)
+	want := []string{"same title", "same title #2", "same title #3", "withQuery › { a: 1 }", "withQuery › { a: 1 } #2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names %q, want %q", got, want)
+	}
+	f := rec.Failure("test/dupes.test.js", "withQuery › { a: 1 } #2")
+	if f == nil || f.Line != 9 || f.Rerun != `node --test '--test-name-pattern=^\{ a: 1 \}$' test/dupes.test.js` {
+		t.Errorf("failure %+v, want test/dupes.test.js:9 rerun by node's name", f)
 	}
 }

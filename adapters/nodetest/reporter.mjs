@@ -118,10 +118,19 @@ export default async function* strobeReporter(source) {
   const state = (file) => {
     let s = files.get(file);
     if (!s) {
-      s = { stack: [], titles: new Map(), parents: new Set(), started: new Set(), pending: null, stderr: '', out: 0, tests: 0, current: '' };
+      s = { stack: [], titles: new Map(), counts: new Map(), parents: new Set(), started: new Set(), pending: null, stderr: '', out: 0, tests: 0, current: '' };
       files.set(file, s);
     }
     return s;
+  };
+  // numbered is a test's name in strobe's answer: its title, made unique in
+  // its file. Tests may share one (titles made in a loop, a title
+  // repeated), which strobe would count as one; the second is "TITLE #2",
+  // the third "TITLE #3", in the order node dequeues them.
+  const numbered = (s, title) => {
+    const n = (s.counts.get(title) || 0) + 1;
+    s.counts.set(title, n);
+    return n === 1 ? title : `${title} #${n}`;
   };
   const keyOf = (d) => `${d.nesting}:${d.line}:${d.column}:${d.name}`;
   const isFile = (d) => d.nesting === 0 && pathOf(d.name) === pathOf(d.file);
@@ -179,8 +188,9 @@ export default async function* strobeReporter(source) {
         s.stack[d.nesting] = { name: d.name, key };
         let q = s.titles.get(key);
         if (!q) s.titles.set(key, (q = []));
-        q.push(title);
-        s.pending = { file, title, line: d.line, key };
+        const name = numbered(s, title);
+        q.push({ name, title });
+        s.pending = { file, title: name, line: d.line, key };
         s.tests++;
         break;
       }
@@ -208,12 +218,15 @@ export default async function* strobeReporter(source) {
         const q = s.titles.get(key);
         // A test cancelled before it ran was never dequeued: its title
         // comes from the blocks open at its depth.
-        const title = (q && q.shift()) || s.stack.slice(0, d.nesting).map((p) => p.name).concat(d.name).join(SEP);
+        const got = q && q.shift();
+        const title = got ? got.title : s.stack.slice(0, d.nesting).map((p) => p.name).concat(d.name).join(SEP);
+        const name = got ? got.name : numbered(s, title);
         if (q && q.length === 0) s.titles.delete(key);
         if (s.pending && s.pending.key === key) s.pending = null;
         if (typeof d.skip === 'string' && d.skip === 'test name does not match pattern') break;
         const suite = s.parents.has(key) || d.details?.type === 'suite';
-        const o = { e: 'end', file, name: title, line: d.line, ms: d.details?.duration_ms ?? 0 };
+        const o = { e: 'end', file, name, line: d.line, ms: d.details?.duration_ms ?? 0 };
+        if (name !== title) o.title = title; // for the rerun: node knows the test by it
         if (d.skip !== undefined && d.skip !== false) {
           o.status = 'skipped';
           if (typeof d.skip === 'string') o.reason = d.skip;
@@ -225,10 +238,10 @@ export default async function* strobeReporter(source) {
         }
         if (suite) {
           o.suite = true;
-          o.started = s.started.has(title);
+          o.started = s.started.has(name);
         }
         if (o.status === 'failed') o.fail = failure(d);
-        if (s.current === title) s.current = '';
+        if (s.current === name) s.current = '';
         emit(o);
         break;
       }

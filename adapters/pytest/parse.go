@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
@@ -26,44 +25,31 @@ const (
 	exitNoTests     = 5
 )
 
-// maxKept bounds what the parser keeps of pytest's own output: the stderr
-// lines that explain an error exit, and the summary lines read when the
-// plugin did not load.
-const (
-	maxErrLines     = 20
-	maxSummaryLines = 10000
-)
+// maxSummaryLines bounds what the parser keeps of pytest's own output:
+// the summary lines read when the plugin did not load (python.Run keeps
+// the stderr lines that explain an error exit).
+const maxSummaryLines = 10000
 
 // parser reads the plugin's events (from the stream's goroutine) and
 // pytest's own output (from Line).
 type parser struct {
-	rec    *adapters.Recorder
-	root   string
-	test   string
-	level  adapters.Level
-	wd     *python.Workdir
-	stream *python.Stream
-	m      *python.Mapper
-	prefix []string
+	python.Run // the events, stderr's first lines; its Mu guards what follows too
+	rec        *adapters.Recorder
+	root       string
+	test       string
+	level      adapters.Level
+	prefix     []string
 
-	mu       sync.Mutex        // Line and Finish against Close
-	errLines []string          // stderr, first lines
-	fatal    python.Fatal      // faulthandler's dying words
 	summary  []string          // FAILED/ERROR lines, for the fallback
 	counts   string            // the closing "== 1 failed, 2 passed in 0.1s ==" line
 	section  string            // the failure section being read: "test_fail", "TestC.test_m"
 	locs     map[string]string // section → its last "file.py:12: Error" location
 	internal internalError     // pytest's INTERNALERROR traceback, on stdout
-	closed   bool
 }
 
 func newParser(rec *adapters.Recorder, req adapters.Request, wd *python.Workdir, prefix []string) *parser {
-	p := &parser{rec: rec, root: req.ProjectRoot, test: req.Test, level: req.Level, wd: wd, prefix: prefix}
-	p.fatal.Root = req.ProjectRoot
-	p.m = &python.Mapper{Rec: rec, Rerun: p.rerun}
-	if wd != nil {
-		p.stream = python.Follow(wd.Events, p.m)
-	}
+	p := &parser{rec: rec, root: req.ProjectRoot, test: req.Test, level: req.Level, prefix: prefix}
+	p.Init(rec, req.ProjectRoot, wd, p.rerun)
 	return p
 }
 
@@ -74,13 +60,10 @@ func (p *parser) rerun(id string) string {
 }
 
 func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.Mu.Lock()
+	defer p.Mu.Unlock()
 	if s == adapters.Stderr {
-		p.fatal.Line(b)
-		if len(p.errLines) < maxErrLines {
-			p.errLines = append(p.errLines, kit.Clip(string(b)))
-		}
+		p.Stderr(b)
 		return
 	}
 	// Only the lines the fallback reads are kept, found by their first
@@ -125,33 +108,19 @@ var sectionLoc = regexp.MustCompile(`^([^\s:]+\.py:\d+): [A-Za-z_][\w.]*$`)
 var countsLine = regexp.MustCompile(`^=+ .*\b\d+ (passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?)\b.* in [0-9.]+s`)
 
 func (p *parser) Finish(exit report.Exit) adapters.Outcome {
-	p.stopStream()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	st := p.m.State()
-	var out adapters.Outcome
-	if st.Unreadable > 0 {
-		out.Indicators = append(out.Indicators, "unreadable_test_events")
-	}
+	p.StopEvents()
+	p.Mu.Lock()
+	defer p.Mu.Unlock()
+	st, out := p.Outcome()
 	if !st.Hello {
 		p.fallback(&out)
 	}
-	if exit.StoppedBy != "" {
-		// strobe stopped it: the tests running stay running.
-		return out
-	}
-	if len(st.CollectErrors) > 0 {
-		out.BuildFailed = true
-		out.BuildErrors = st.CollectErrors
-		if exit.Code == exitInternal && p.internal.exc != "" {
+	if p.Ended(st, exit, p.rec, &out) {
+		if out.BuildFailed && exit.Code == exitInternal && p.internal.exc != "" {
 			// pytest stopped on it after collecting: the next run meets it
 			// once the imports are fixed, so it is said now.
 			out.Hint = joinHint(out.Hint, "pytest also stopped on an internal error: "+p.internal.String())
 		}
-		return out
-	}
-	if exit.Signaled {
-		out.Crash = p.fatal.Crash(exit, p.rec.Running(""))
 		return out
 	}
 	switch exit.Code {
@@ -180,10 +149,10 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 }
 
 func (p *parser) errorMessage(what string) string {
-	if len(p.errLines) == 0 {
+	if len(p.ErrLines) == 0 {
 		return what
 	}
-	return kit.Clip(what + ": " + strings.Join(p.errLines, "\n"))
+	return kit.Clip(what + ": " + strings.Join(p.ErrLines, "\n"))
 }
 
 // internalMessage says why pytest stopped with exit 3: the exception of
@@ -299,7 +268,7 @@ func (p *parser) sectionLocation(id string) (string, int, bool) {
 }
 
 func (p *parser) pluginError() string {
-	for _, l := range p.errLines {
+	for _, l := range p.ErrLines {
 		if strings.Contains(l, "strobe_plugin") || strings.Contains(l, "Error") {
 			return strings.TrimSpace(l)
 		}
@@ -331,23 +300,4 @@ func joinHint(a, b string) string {
 		return b
 	}
 	return a + "; " + b
-}
-
-func (p *parser) stopStream() {
-	if p.stream != nil {
-		p.stream.Stop()
-	}
-}
-
-// Close stops the events' reader and removes the plugin's directory:
-// after Finish, or instead of it when pytest never started.
-func (p *parser) Close() error {
-	p.stopStream()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed || p.wd == nil {
-		return nil
-	}
-	p.closed = true
-	return p.wd.Remove()
 }

@@ -22,11 +22,7 @@ import (
 func fixture(t *testing.T, name string) string {
 	t.Helper()
 	requirePytest(t)
-	dst := filepath.Join(t.TempDir(), name)
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", "fixtures", name))); err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return adapterstest.CopyFixture(t, name)
 }
 
 // requirePytest skips (fails under CI) without python3 and pytest.
@@ -58,8 +54,18 @@ func run(t *testing.T, root string, req adapters.Request) (*adapters.Recorder, a
 	return adapterstest.RunReal(t, New(), req)
 }
 
+// notCI unsets CI for the pytest a golden test runs: pytest shows whole
+// diffs when CI is set at all (any value), and the golden files hold the
+// short ones a developer's run prints. Call it after the tool checks,
+// which read CI.
+func notCI(t *testing.T) {
+	t.Setenv("CI", "")
+	os.Unsetenv("CI")
+}
+
 func TestBasic(t *testing.T) {
 	root := fixture(t, "basic")
+	notCI(t)
 	rec, out, exit := run(t, root, adapters.Request{})
 	if exit.Code != exitFailed {
 		t.Errorf("exit %+v, want pytest's 1", exit)
@@ -278,6 +284,7 @@ func TestStacksRegistered(t *testing.T) {
 func TestXdistAndTimeout(t *testing.T) {
 	root := fixture(t, "basic")
 	requireModules(t, "python3", "xdist", "pytest_timeout")
+	notCI(t)
 	stacks := t.TempDir()
 	t.Setenv("STROBE_STACKS_DIR", stacks)
 	rec, out, _ := run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "-n", "2", "--timeout", "60"}})

@@ -3,7 +3,6 @@ package unittest
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
@@ -17,34 +16,21 @@ const (
 	exitNoTests = 5
 )
 
-const maxErrLines = 20
-
 // parser reads the runner's events (from the stream's goroutine) and its
 // stderr (from Line): a crash's faulthandler dump, or the error of a
 // runner that could not start.
 type parser struct {
+	python.Run
 	rec    *adapters.Recorder
 	root   string
 	test   string
 	level  adapters.Level
-	wd     *python.Workdir
-	stream *python.Stream
-	m      *python.Mapper
 	prefix []string
-
-	mu       sync.Mutex
-	fatal    python.Fatal
-	errLines []string
-	closed   bool
 }
 
 func newParser(rec *adapters.Recorder, req adapters.Request, wd *python.Workdir, prefix []string) *parser {
-	p := &parser{rec: rec, root: req.ProjectRoot, test: req.Test, level: req.Level, wd: wd, prefix: prefix}
-	p.fatal.Root = req.ProjectRoot
-	p.m = &python.Mapper{Rec: rec, Rerun: p.rerun}
-	if wd != nil {
-		p.stream = python.Follow(wd.Events, p.m)
-	}
+	p := &parser{rec: rec, root: req.ProjectRoot, test: req.Test, level: req.Level, prefix: prefix}
+	p.Init(rec, req.ProjectRoot, wd, p.rerun)
 	return p
 }
 
@@ -62,42 +48,25 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	if s != adapters.Stderr {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.fatal.Line(b)
-	if len(p.errLines) < maxErrLines {
-		p.errLines = append(p.errLines, kit.Clip(string(b)))
-	}
+	p.Mu.Lock()
+	defer p.Mu.Unlock()
+	p.Stderr(b)
 }
 
 func (p *parser) Finish(exit report.Exit) adapters.Outcome {
-	if p.stream != nil {
-		p.stream.Stop()
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	st := p.m.State()
-	var out adapters.Outcome
-	if st.Unreadable > 0 {
-		out.Indicators = append(out.Indicators, "unreadable_test_events")
-	}
-	if exit.StoppedBy != "" {
-		return out
-	}
-	if len(st.CollectErrors) > 0 {
-		out.BuildFailed, out.BuildErrors = true, st.CollectErrors
-		return out
-	}
-	if exit.Signaled {
-		out.Crash = p.fatal.Crash(exit, p.rec.Running(""))
+	p.StopEvents()
+	p.Mu.Lock()
+	defer p.Mu.Unlock()
+	st, out := p.Outcome()
+	if p.Ended(st, exit, p.rec, &out) {
 		return out
 	}
 	if !st.Hello {
 		// The runner never started (an interpreter too old, a broken
 		// environment): its stderr says why.
 		msg := "strobe's unittest runner did not start"
-		if len(p.errLines) > 0 {
-			msg += ": " + strings.Join(p.errLines, "\n")
+		if len(p.ErrLines) > 0 {
+			msg += ": " + strings.Join(p.ErrLines, "\n")
 		}
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"unittest_runner_failed"}, Message: kit.Clip(msg)}
 		return out
@@ -118,18 +87,4 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		}.For(p.test, p.level)
 	}
 	return out
-}
-
-// Close stops the events' reader and removes the runner's directory.
-func (p *parser) Close() error {
-	if p.stream != nil {
-		p.stream.Stop()
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed || p.wd == nil {
-		return nil
-	}
-	p.closed = true
-	return p.wd.Remove()
 }

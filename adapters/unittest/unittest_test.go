@@ -22,11 +22,7 @@ import (
 func fixture(t *testing.T, name string) string {
 	t.Helper()
 	testutil.RequireTool(t, "python3")
-	dst := filepath.Join(t.TempDir(), name)
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", "fixtures", name))); err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return adapterstest.CopyFixture(t, name)
 }
 
 func run(t *testing.T, root string, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {

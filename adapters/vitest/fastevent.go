@@ -12,33 +12,13 @@ import (
 // unknown value), for encoding/json to read. files interns file names,
 // which repeat on every event of a file.
 func fastEvent(b []byte, e *event, buf *[]byte, files map[string]string) bool {
-	i := format.SkipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = format.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return format.SkipSpace(b, i+1) == len(b)
-	}
-	for {
-		key, next, ok := format.JSONString(b, i, buf)
-		if !ok {
-			return false
-		}
+	return format.JSONWhole(b, buf, func(key []byte, i int) (int, bool) {
 		k := string(key) // the compiler does not allocate for the switch
-		i = format.SkipSpace(b, next)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = format.SkipSpace(b, i+1)
-		if i >= len(b) {
-			return false
-		}
 		switch c := b[i]; {
 		case c == '"':
 			v, next, ok := format.JSONString(b, i, buf)
 			if !ok {
-				return false
+				return 0, false
 			}
 			if k == "file" {
 				f, seen := files[string(v)]
@@ -48,42 +28,30 @@ func fastEvent(b []byte, e *event, buf *[]byte, files map[string]string) bool {
 				}
 				e.File = f
 			} else if !setString(e, k, string(v)) {
-				return false
+				return 0, false
 			}
-			i = next
+			return next, true
 		case c == '-' || c >= '0' && c <= '9':
 			end := format.JSONNumber(b, i)
 			if end <= i {
-				return false
+				return 0, false
 			}
 			if k == "ms" {
 				f, err := strconv.ParseFloat(string(b[i:end]), 64)
 				if err != nil {
-					return false
+					return 0, false
 				}
 				e.MS = f
 			} else if k != "pid" {
-				return false
+				return 0, false
 			}
-			i = end
+			return end, true
 		case c == 't' && k == "todo" && len(b) >= i+4 && string(b[i:i+4]) == "true":
-			e.Todo, i = true, i+4
-		default:
-			return false
+			e.Todo = true
+			return i + 4, true
 		}
-		i = format.SkipSpace(b, i)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = format.SkipSpace(b, i+1)
-		case '}':
-			return format.SkipSpace(b, i+1) == len(b)
-		default:
-			return false
-		}
-	}
+		return 0, false
+	})
 }
 
 // setString sets the string field named key; false for a key the hand

@@ -1,36 +1,15 @@
 package vitest
 
 import (
-	"encoding/json"
+	"bytes"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
 )
-
-// jsonReport is vitest's own JSON report (--reporter=json), the part
-// strobe reads: the fallback for a vitest whose reporter API strobe's
-// reporter cannot use.
-type jsonReport struct {
-	TestResults []struct {
-		Name             string `json:"name"`
-		Status           string `json:"status"`
-		Message          string `json:"message"`
-		AssertionResults []struct {
-			AncestorTitles  []string `json:"ancestorTitles"`
-			Title           string   `json:"title"`
-			Status          string   `json:"status"`
-			Duration        float64  `json:"duration"`
-			FailureMessages []string `json:"failureMessages"`
-			Location        *struct {
-				Line   int `json:"line"`
-				Column int `json:"column"`
-			} `json:"location"`
-		} `json:"assertionResults"`
-	} `json:"testResults"`
-}
 
 // readJSONReport records the tests of vitest's JSON report file.
 func (p *parser) readJSONReport() {
@@ -44,8 +23,8 @@ func (p *parser) readJSONReport() {
 // jsonEvents turns a JSON report into the events the reporter would have
 // written, so that both paths record tests the same way.
 func (p *parser) jsonEvents(b []byte) {
-	var r jsonReport
-	if err := json.Unmarshal(b, &r); err != nil {
+	r, err := format.DecodeJestReport(bytes.NewReader(b))
+	if err != nil {
 		p.badLines++
 		return
 	}
@@ -56,7 +35,7 @@ func (p *parser) jsonEvents(b []byte) {
 			continue
 		}
 		for _, a := range f.AssertionResults {
-			name := strings.Join(append(append([]string(nil), a.AncestorTitles...), a.Title), " > ")
+			name := a.Name(" > ")
 			e := event{Ev: "end", File: f.Name, Name: name, MS: a.Duration}
 			switch a.Status {
 			case "passed":

@@ -3,10 +3,12 @@ package vitest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -22,9 +24,12 @@ import (
 
 // event is one line of the reporter's events file (reporter.mjs).
 type event struct {
-	Ev      string     `json:"ev"`
-	File    string     `json:"file"`
-	Name    string     `json:"name"`
+	Ev   string `json:"ev"`
+	File string `json:"file"`
+	Name string `json:"name"`
+	// Title is vitest's own full name when Name differs from it: a test
+	// that shares its name in its file is "NAME #2" in the answer.
+	Title   string     `json:"title"`
 	Status  string     `json:"status"`
 	Todo    bool       `json:"todo"`
 	MS      float64    `json:"ms"`
@@ -236,7 +241,7 @@ func (p *parser) done(e event) {
 		if t, ok := p.rec.Lookup(suite, e.Name); ok && t.Status != report.TestRunning {
 			return // the reporter's end, with the details, came first
 		}
-		p.rec.End(suite, e.Name, report.TestFailed, 0, &report.Failure{Name: e.Name, File: suite, Message: "failed", Rerun: p.rerunFor(e.File, e.Name)})
+		p.rec.End(suite, e.Name, report.TestFailed, 0, &report.Failure{Name: e.Name, File: suite, Message: "failed", Rerun: p.rerunFor(e.File, cmp.Or(e.Title, e.Name))})
 	}
 }
 
@@ -245,7 +250,7 @@ func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millise
 // failure makes a test's failure from its errors: the first one's
 // message, diff and place; the others after it.
 func (p *parser) failure(e event) *report.Failure {
-	f := &report.Failure{Name: e.Name, File: p.path(e.File), Rerun: p.rerunFor(e.File, e.Name)}
+	f := &report.Failure{Name: e.Name, File: p.path(e.File), Rerun: p.rerunFor(e.File, cmp.Or(e.Title, e.Name))}
 	if e.Error == nil {
 		f.Message = "failed (vitest gave no error)"
 		return f
@@ -457,7 +462,11 @@ func (p *parser) crash(exit report.Exit) *report.Crash {
 	c.RunningTests = running
 	where := ""
 	if a := p.abortAt; a != nil {
-		where = fmt.Sprintf(" at %s:%d", p.path(a.File), a.Line)
+		if p.abortLineIsOwn(a.File) {
+			where = fmt.Sprintf(" at %s:%d", p.path(a.File), a.Line)
+		} else {
+			where = " in " + p.path(a.File)
+		}
 	}
 	files := make([]string, len(p.modules))
 	for i, m := range p.modules {
@@ -473,6 +482,23 @@ func (p *parser) crash(exit report.Exit) *report.Crash {
 	}
 	c.Message += ": rerun that test file alone to see it happen"
 	return c
+}
+
+// abortLineIsOwn tells whether the line node's abort report gives in a
+// test file is the file's own. node does not source-map that report, and
+// vitest runs the code it compiled: vitest 3 keeps a JavaScript file's
+// lines, vitest 4's module runner does not (one more, or reprinted), and
+// esbuild and oxc reprint TypeScript. A wrong line is worse than none.
+func (p *parser) abortLineIsOwn(file string) bool {
+	major, _, _ := strings.Cut(p.version, ".")
+	if n, err := strconv.Atoi(major); err != nil || n >= 4 {
+		return false
+	}
+	switch filepath.Ext(file) {
+	case ".js", ".mjs", ".cjs":
+		return true
+	}
+	return false
 }
 
 func orUnknown(sig string) string {

@@ -2,14 +2,18 @@ package vitest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
 	"strobe/report"
 )
 
@@ -56,6 +60,15 @@ func TestReplay(t *testing.T) {
 			c := out.Crash
 			if c == nil || c.SignalName != "SIGABRT" || len(c.RunningTests) != 1 || c.RunningTests[0] != "aborts the process" || !strings.Contains(c.Message, "aborts.test.js:6") {
 				t.Errorf("crash %+v, want SIGABRT in \"aborts the process\" at aborts.test.js:6", c)
+			}
+		}},
+		// vitest 4 runs a test file compiled: node's abort report gives the
+		// compiled code's line (5 for the file's 6), which is not to be shown.
+		{"crash-vitest4", report.Exit{Exited: true, Code: 1}, func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
+			c := out.Crash
+			if c == nil || c.SignalName != "SIGABRT" || len(c.RunningTests) != 1 || c.RunningTests[0] != "aborts the process" ||
+				!strings.Contains(c.Message, "in test/aborts.test.ts") || strings.Contains(c.Message, "aborts.test.ts:") {
+				t.Errorf("crash %+v, want SIGABRT in \"aborts the process\" in test/aborts.test.ts, no line", c)
 			}
 		}},
 	} {
@@ -148,4 +161,36 @@ func BenchmarkParser(b *testing.B) {
 		p.decode(bytes.NewReader(data))
 	}
 	b.ReportMetric(float64(3*tests*b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// TestDescribeErrorOxc gives the reporter the error vitest 4 (vite's oxc
+// transform) reports for a test file with a syntax error, recorded: its
+// place is in the message, relative to the project ("╭─[ test/x.ts:2:19 ]"),
+// and must name the file, not a piece of its path.
+func TestDescribeErrorOxc(t *testing.T) {
+	testutil.RequireTool(t, "node")
+	raw, err := os.ReadFile(filepath.Join("testdata", "recorded", "vitest4-oxc-parse-error.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const root = "/project"
+	errJSON := strings.ReplaceAll(string(raw), "{{ROOT}}", root)
+	reporter, err := filepath.Abs("reporter.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := `import { describeError, setRoot } from ` + strconv.Quote("file://"+reporter) + `
+setRoot(process.argv[1])
+process.stdout.write(JSON.stringify(describeError(JSON.parse(process.argv[2]), process.argv[3])))`
+	out, err := exec.Command("node", "--input-type=module", "-e", script, root, errJSON, root+"/test/broken.test.ts").Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var got testError
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got.File != root+"/test/broken.test.ts" || got.Line != 2 || got.Col != 19 || !strings.Contains(got.Message, "[PARSE_ERROR] Unexpected token") {
+		t.Errorf("described %+v, want %s/test/broken.test.ts:2:19 and oxc's message", got, root)
+	}
 }

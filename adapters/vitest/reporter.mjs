@@ -4,6 +4,7 @@
 // runs and nothing is lost when a worker dies. It prints nothing: the
 // tests' own output and vitest's errors keep stdout and stderr.
 import { openSync, writeSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const eventsPath = fileURLToPath(new URL('./events.jsonl', import.meta.url))
@@ -41,17 +42,33 @@ function where(stack, testFile) {
   return fallback
 }
 
-function describeError(err, testFile) {
+// root is the project's root, which vitest 4's transform errors name
+// their files relative to.
+let root = process.cwd()
+
+export function setRoot(dir) {
+  if (dir) root = dir
+}
+
+export function describeError(err, testFile) {
   if (!err) return undefined
   const name = err.name && err.name !== 'AssertionError' && err.name !== 'Error' ? err.name + ': ' : ''
   const e = { message: clip(name + clean(err.message)) }
   if (err.diff) e.diff = clip(clean(err.diff))
-  // A transform error (esbuild's) has no frame in the file, only
-  // "FILE:LINE:COL: ERROR: …" in its message.
+  // A transform error has no frame in the file, only its place in the
+  // message: esbuild's "/FILE:LINE:COL: ERROR: …", oxc's (vite 7, vitest
+  // 4) "╭─[ FILE:LINE:COL ]" relative to the root, the error's id naming
+  // the whole file.
   let loc = where(err.stack || err.stackStr, testFile)
   if (!loc) {
-    const m = /(\/[^\s:'"()]+):(\d+):(\d+)/.exec(clean(err.message))
+    const msg = clean(err.message)
+    let m = /(?:^|[\s'"(])(\/[^\s:'"()]+):(\d+):(\d+)/m.exec(msg)
     if (m) loc = { file: m[1], line: Number(m[2]), col: Number(m[3]) }
+    else if ((m = /╭─\[\s*([^\s\]]+?):(\d+):(\d+)\s*\]/.exec(msg))) {
+      const id = err.__vitest_rollup_error__ && err.__vitest_rollup_error__.id
+      const file = typeof id === 'string' && id.endsWith('/' + m[1]) ? id : resolve(root, m[1])
+      loc = { file, line: Number(m[2]), col: Number(m[3]) }
+    }
   }
   if (loc) Object.assign(e, loc)
   return e
@@ -63,6 +80,7 @@ export default class StrobeReporter {
     this.tests = new Map() // TestCase id → { file, name, logged }
     this.pattern = undefined
     this.reported = new Set() // modules whose errors were written
+    this.names = new Map() // module id → (TestCase id → its name in strobe's answer)
   }
 
   emit(ev) {
@@ -72,6 +90,7 @@ export default class StrobeReporter {
   onInit(vitest) {
     this.vitest = vitest
     const cfg = vitest.config
+    setRoot(cfg.root)
     this.pattern = cfg.testNamePattern
     // The workers write each test's start themselves (setup.mjs): the
     // projects' configs are not yet sent to them.
@@ -88,7 +107,7 @@ export default class StrobeReporter {
 
   onTestCaseReady(tc) {
     if (this.filtered(tc)) return
-    const t = this.tests.get(tc.id) || { file: tc.module.moduleId, name: tc.fullName, logged: 0 }
+    const t = this.tests.get(tc.id) || { file: tc.module.moduleId, name: this.nameOf(tc), logged: 0 }
     this.tests.set(tc.id, t)
     this.emit({ ev: 'start', file: t.file, name: t.name })
   }
@@ -97,7 +116,8 @@ export default class StrobeReporter {
     const r = tc.result()
     const file = tc.module.moduleId
     if (this.filtered(tc)) return
-    const ev = { ev: 'end', file, name: tc.fullName, status: r.state }
+    const ev = { ev: 'end', file, name: this.nameOf(tc), status: r.state }
+    if (ev.name !== tc.fullName) ev.title = tc.fullName
     if (tc.options.mode === 'todo') ev.todo = true
     const d = tc.diagnostic()
     if (d) ev.ms = d.duration
@@ -107,6 +127,26 @@ export default class StrobeReporter {
       ev.more = r.errors.slice(1).map((e) => describeError(e, file))
     }
     this.emit(ev)
+  }
+
+  // nameOf is a test's name in strobe's answer: its full name, made unique
+  // in its file. vitest lets tests share one (rows of test.each that print
+  // alike, a title repeated), which the answer would count as one test; the
+  // second is "NAME #2", the third "NAME #3", in the order the file
+  // declares them, as setup.mjs names them in the worker.
+  nameOf(tc) {
+    let names = this.names.get(tc.module.moduleId)
+    if (!names) {
+      names = new Map()
+      const seen = new Map()
+      for (const t of tc.module.children.allTests()) {
+        const n = (seen.get(t.fullName) || 0) + 1
+        seen.set(t.fullName, n)
+        names.set(t.id, n === 1 ? t.fullName : `${t.fullName} #${n}`)
+      }
+      this.names.set(tc.module.moduleId, names)
+    }
+    return names.get(tc.id) || tc.fullName
   }
 
   // filtered tells whether vitest's -t left a test out: vitest reports it
@@ -167,7 +207,7 @@ export default class StrobeReporter {
     const task = this.vitest && this.vitest.state.idMap.get(id)
     const tc = task && this.vitest.state.getReportedEntity(task)
     if (!tc || tc.type !== 'test') return undefined
-    const t = { file: tc.module.moduleId, name: tc.fullName, logged: 0 }
+    const t = { file: tc.module.moduleId, name: this.nameOf(tc), logged: 0 }
     this.tests.set(id, t)
     return t
   }

@@ -20,14 +20,50 @@ function write(ev) {
   }
 }
 
-beforeEach((ctx) => {
-  const task = ctx.task
+function fullName(task) {
   const names = []
   for (let t = task; t && t !== task.file; t = t.suite) names.unshift(t.name)
+  return names.join(' > ')
+}
+
+// names holds, for each file, its tests' names in strobe's answer: the full
+// name, the second test of a name "NAME #2", and so on in the order the file
+// declares them (the reporter's nameOf names them alike).
+const names = new WeakMap()
+
+function nameOf(task) {
+  let m = names.get(task.file)
+  if (!m) {
+    m = new Map()
+    const seen = new Map()
+    const walk = (tasks) => {
+      for (const t of tasks) {
+        if (t.type === 'suite') {
+          walk(t.tasks)
+          continue
+        }
+        const full = fullName(t)
+        const n = (seen.get(full) || 0) + 1
+        seen.set(full, n)
+        m.set(t.id, n === 1 ? full : `${full} #${n}`)
+      }
+    }
+    walk(task.file.tasks)
+    names.set(task.file, m)
+  }
+  return m.get(task.id) || fullName(task)
+}
+
+beforeEach((ctx) => {
+  const task = ctx.task
   const file = task.file.filepath
-  const name = names.join(' > ')
-  write({ ev: 'start', file, name, pid: process.pid })
+  const name = nameOf(task)
+  const title = fullName(task)
+  const ev = { ev: 'start', file, name, pid: process.pid }
+  write(ev)
   ctx.onTestFinished(() => {
-    write({ ev: 'done', file, name, state: task.result ? task.result.state : '' })
+    const done = { ev: 'done', file, name, state: task.result ? task.result.state : '' }
+    if (title !== name) done.title = title
+    write(done)
   })
 })

@@ -11,44 +11,23 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
-	"strobe/internal/testutil"
 	"strobe/report"
 )
-
-var install struct {
-	once sync.Once
-	err  string
-}
 
 // fixtures installs the fixture workspace's dependencies (vitest, pinned
 // by testdata/js/package-lock.json) once per test binary, and returns the
 // workspace's directory.
 func fixtures(t *testing.T) string {
 	t.Helper()
-	testutil.RequireTool(t, "node")
-	testutil.RequireTool(t, "npm")
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(file), "testdata", "js")
-	install.once.Do(func() {
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", "vitest")); err == nil {
-			return
-		}
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			install.err = string(out) + err.Error()
-		}
-	})
-	if install.err != "" {
-		t.Fatalf("npm ci in %s: %s", dir, install.err)
-	}
+	adapterstest.NpmCI(t, dir)
 	return dir
 }
 
@@ -368,4 +347,32 @@ func forkWorkers(t *testing.T, pid int) []adapters.Proc {
 		}
 	}
 	return out
+}
+
+// TestVitestSameNames runs tests that share a full name in one file (rows of
+// test.each that print alike, a title repeated, as real projects have
+// them): each is counted, the second and later named "NAME #2", …, and a
+// failing one's rerun is vitest's own name, which runs every test of it.
+func TestVitestSameNames(t *testing.T) {
+	root := project(t, "dupes")
+	rec, _, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if !exit.Exited || exit.Code != 1 {
+		t.Errorf("exit = %+v, want vitest's 1 for a failed test", exit)
+	}
+	if p := rec.Progress(); p.Passed != 4 || p.Failed != 1 {
+		t.Errorf("counts %d passed, %d failed; want vitest's 4 and 1", p.Passed, p.Failed)
+	}
+	var names []string
+	for _, tt := range rec.Tests() {
+		names = append(names, tt.Name)
+	}
+	slices.Sort(names)
+	want := []string{"same title", "same title #2", "same title #3", "withQuery > { a: 1 }", "withQuery > { a: 1 } #2"}
+	if !slices.Equal(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+	f := rec.Failure("dupes.test.js", "withQuery > { a: 1 } #2")
+	if f == nil || f.Line != 10 || f.Rerun != `npx vitest run dupes.test.js -t '^withQuery \{ a: 1 \}$'` {
+		t.Errorf("failure %+v, want dupes.test.js:10 rerun by vitest's name", f)
+	}
 }

@@ -200,3 +200,58 @@ func digits(b []byte, i int) int {
 	}
 	return i
 }
+
+// JSONObject reads the object starting at b[i] (a brace), member by
+// member: the shape all the hand decoders of test events share. member
+// gets each key and the index of its value, reads the value and returns
+// the index after it, or false to decline (a key or a value its decoder
+// leaves to encoding/json). key aliases b or *buf: member reads it before
+// it reads a string value into the same buf. JSONObject returns the index
+// after the closing brace; ok is false on bad JSON or a declined member.
+// member is called directly, not stored, so a closure stays on the
+// caller's stack.
+func JSONObject(b []byte, i int, buf *[]byte, member func(key []byte, i int) (int, bool)) (next int, ok bool) {
+	if i >= len(b) || b[i] != '{' {
+		return 0, false
+	}
+	i = SkipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		key, n, ok := JSONString(b, i, buf)
+		if !ok {
+			return 0, false
+		}
+		i = SkipSpace(b, n)
+		if i >= len(b) || b[i] != ':' {
+			return 0, false
+		}
+		i = SkipSpace(b, i+1)
+		if i >= len(b) {
+			return 0, false
+		}
+		if i, ok = member(key, i); !ok {
+			return 0, false
+		}
+		i = SkipSpace(b, i)
+		if i >= len(b) {
+			return 0, false
+		}
+		switch b[i] {
+		case ',':
+			i = SkipSpace(b, i+1)
+		case '}':
+			return i + 1, true
+		default:
+			return 0, false
+		}
+	}
+}
+
+// JSONWhole reads b as one object with JSONObject, and nothing but white
+// space around it: a line of an events file.
+func JSONWhole(b []byte, buf *[]byte, member func(key []byte, i int) (int, bool)) bool {
+	next, ok := JSONObject(b, SkipSpace(b, 0), buf, member)
+	return ok && SkipSpace(b, next) == len(b)
+}

@@ -31,40 +31,13 @@ func DecodeLibtestEvent(line []byte, e *LibtestEvent) bool {
 // decodeLibtest reads the object's members; false leaves e in any state.
 func decodeLibtest(b []byte, e *LibtestEvent) bool {
 	var buf []byte // unescaped keys and values
-	i := SkipSpace(b, 1)
-	for {
-		key, n, ok := JSONString(b, i, &buf)
-		if !ok {
-			return false
-		}
+	return JSONWhole(b, &buf, func(key []byte, i int) (int, bool) {
 		f, known := libtestKeys[string(key)]
 		if !known {
-			return false
+			return 0, false
 		}
-		i = SkipSpace(b, n)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = SkipSpace(b, i+1)
-		if i >= len(b) {
-			return false
-		}
-		if i, ok = setLibtestField(e, f, b, i, &buf); !ok {
-			return false
-		}
-		i = SkipSpace(b, i)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = SkipSpace(b, i+1)
-		case '}':
-			return SkipSpace(b, i+1) == len(b)
-		default:
-			return false
-		}
-	}
+		return setLibtestField(e, f, b, i, &buf)
+	})
 }
 
 type libtestField int

@@ -3,6 +3,7 @@ package node
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,9 +36,12 @@ import (
 
 // Event is one reporter line.
 type Event struct {
-	E      string  `json:"e"`
-	File   string  `json:"file"`
-	Name   string  `json:"name"`
+	E    string `json:"e"`
+	File string `json:"file"`
+	Name string `json:"name"`
+	// Title is the framework's own name for a test whose Name differs
+	// (one that shares its name in its file is "NAME #2"): reruns use it.
+	Title  string  `json:"title"`
 	Line   int     `json:"line"`
 	Status string  `json:"status"`
 	MS     float64 `json:"ms"`
@@ -262,7 +266,7 @@ func (e *Events) failure(suite string, ev Event) *report.Failure {
 		f.File, f.Line = kit.ProjectPath(e.cfg.Root, fl.File), fl.Line
 	}
 	if e.cfg.Rerun != nil {
-		test := ev.Name
+		test := cmp.Or(ev.Title, ev.Name)
 		if ev.Suite {
 			test = "" // a describe block's hook: its file, since node matches tests' own names
 		}
@@ -443,47 +447,24 @@ func (e *Events) died(out *adapters.Outcome, exit report.Exit) {
 // anything else (a failure's nested object, null, an array), which
 // encoding/json then reads: ok is false.
 func (e *Events) decodeFast(b []byte, ev *Event) bool {
-	i := format.SkipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = format.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return true
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return false
-		}
-		k, next, ok := format.JSONString(b, i, &e.buf)
-		if !ok {
-			return false
-		}
+	return format.JSONWhole(b, &e.buf, func(k []byte, i int) (int, bool) {
 		key := string(k) // before the value reuses the buffer
-		i = format.SkipSpace(b, next)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = format.SkipSpace(b, i+1)
-		if i >= len(b) {
-			return false
-		}
 		switch c := b[i]; {
 		case c == '"':
 			v, next, ok := format.JSONString(b, i, &e.buf)
 			if !ok {
-				return false
+				return 0, false
 			}
 			setString(ev, key, v)
-			i = next
+			return next, true
 		case c == '-' || c >= '0' && c <= '9':
 			end := format.JSONNumber(b, i)
 			if end == i {
-				return false
+				return 0, false
 			}
 			f, err := strconv.ParseFloat(string(b[i:end]), 64)
 			if err != nil || f > 1e9 || f < -1e9 {
-				return false // encoding/json says what it makes of it
+				return 0, false // encoding/json says what it makes of it
 			}
 			switch key {
 			case "line":
@@ -493,7 +474,7 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 			case "tests":
 				ev.Tests = int(f)
 			}
-			i = end
+			return end, true
 		case bytes.HasPrefix(b[i:], []byte("true")), bytes.HasPrefix(b[i:], []byte("false")):
 			v := c == 't'
 			switch key {
@@ -505,25 +486,12 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 				ev.Load = v
 			}
 			if v {
-				i += 4
-			} else {
-				i += 5
+				return i + 4, true
 			}
-		default:
-			return false
+			return i + 5, true
 		}
-		i = format.SkipSpace(b, i)
-		if i >= len(b) {
-			return false
-		}
-		if b[i] == '}' {
-			return format.SkipSpace(b, i+1) == len(b)
-		}
-		if b[i] != ',' {
-			return false
-		}
-		i = format.SkipSpace(b, i+1)
-	}
+		return 0, false
+	})
 }
 
 func setString(ev *Event, key string, v []byte) {
@@ -534,6 +502,8 @@ func setString(ev *Event, key string, v []byte) {
 		ev.File = string(v)
 	case "name":
 		ev.Name = string(v)
+	case "title":
+		ev.Title = string(v)
 	case "status":
 		ev.Status = string(v)
 	case "reason":

@@ -1,5 +1,5 @@
 // Package node is what the JavaScript adapters (jest, vitest, mocha,
-// node:test) share: the package.json that holds a project, the workspace
+// node:test, bun, deno, and generic's package.json fallback) share: the package.json that holds a project, the workspace
 // it belongs to, its package manager, and the framework's own binary in
 // node_modules/.bin, with the install command to give when it is missing.
 package node

@@ -65,59 +65,18 @@ func Decode(line []byte, e *Event) error {
 // declining anything else.
 func decodeFlat(b []byte, e *Event) bool {
 	var buf []byte
-	i := format.SkipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = format.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return format.SkipSpace(b, i+1) == len(b)
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return false
-		}
-		key, next, ok := format.JSONString(b, i, &buf)
-		if !ok {
-			return false
-		}
+	return format.JSONWhole(b, &buf, func(key []byte, i int) (int, bool) {
 		k := field(key) // before buf is reused
 		if k == fUnknown && foldsToField(key) {
-			return false // encoding/json matches keys without case
-		}
-		i = format.SkipSpace(b, next)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = format.SkipSpace(b, i+1)
-		if i >= len(b) {
-			return false
+			return 0, false // encoding/json matches keys without case
 		}
 		if b[i] == '"' {
 			v, next, ok := format.JSONString(b, i, &buf)
-			if !ok || !setString(e, k, v) {
-				return false
-			}
-			i = next
-		} else {
-			next := format.JSONNumber(b, i)
-			if next == i || !setNumber(e, k, b[i:next]) {
-				return false
-			}
-			i = next
+			return next, ok && setString(e, k, v)
 		}
-		i = format.SkipSpace(b, i)
-		if i >= len(b) {
-			return false
-		}
-		if b[i] == '}' {
-			return format.SkipSpace(b, i+1) == len(b)
-		}
-		if b[i] != ',' {
-			return false
-		}
-		i = format.SkipSpace(b, i+1)
-	}
+		next := format.JSONNumber(b, i)
+		return next, next != i && setNumber(e, k, b[i:next])
+	})
 }
 
 // fieldKind names an event's fields for the hand decoder.

@@ -27,6 +27,14 @@ import (
 //go:embed strobe_events.py
 var eventsModule []byte
 
+// StacksModule is strobe_stacks.py: imported, it registers the process's
+// Python stack dump for the stuck detector (the protocol is in package
+// stuck: STROBE_STACKS_DIR, py-<pid>.txt, SIGUSR2). The plugin and the
+// runner import it; tests that start Python processes of their own run it.
+//
+//go:embed strobe_stacks.py
+var StacksModule []byte
+
 // Interpreter is the Python a project's tests run with.
 type Interpreter struct {
 	// Path is the program to run: absolute, or as found on PATH.
@@ -130,7 +138,7 @@ func NewWorkdir(pattern string, modules map[string][]byte) (*Workdir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating strobe's python directory: %w", err)
 	}
-	files := map[string][]byte{"strobe_events.py": eventsModule}
+	files := map[string][]byte{"strobe_events.py": eventsModule, "strobe_stacks.py": StacksModule}
 	for name, src := range modules {
 		files[name] = src
 	}

@@ -19,21 +19,13 @@ import sys
 MAX_OUTPUT = 64 << 10
 MAX_MESSAGE = 8 << 10
 
-_stacks = None  # the stack file: open for the process's life
-
 
 def register_stacks():
     """Dump every thread's Python stack on SIGUSR2 into
-    $STROBE_STACKS_DIR/py-<pid>.txt. The file's existence tells strobe's
-    stuck detector that SIGUSR2 is safe to send to this process."""
-    global _stacks
-    d = os.environ.get("STROBE_STACKS_DIR")
-    if not d or _stacks is not None or not hasattr(signal, "SIGUSR2"):
-        return
+    $STROBE_STACKS_DIR/py-<pid>.txt (strobe_stacks does it on import,
+    once per process, and again in a forked child)."""
     try:
-        f = open(os.path.join(d, "py-%d.txt" % os.getpid()), "w")
-        faulthandler.register(signal.SIGUSR2, file=f, all_threads=True, chain=False)
-        _stacks = f
+        import strobe_stacks  # noqa: F401
     except Exception:
         pass
 

@@ -1,0 +1,34 @@
+package adapterstest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// WriteFiles writes files (a path relative to root → its text) under
+// root, making the directories they need.
+func WriteFiles(t testing.TB, root string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// CopyFixture copies the package's testdata/fixtures/name into a
+// temporary directory and returns the copy: what the framework writes
+// beside the tests (caches, __pycache__) never lands in the repository.
+func CopyFixture(t testing.TB, name string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), name)
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", "fixtures", name))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}

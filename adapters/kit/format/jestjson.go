@@ -1,0 +1,56 @@
+package format
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+)
+
+// JestReport is the part strobe reads of the JSON report jest writes with
+// --json (every version's, jasmine2's and circus's) and vitest with
+// --reporter=json, which copies its shape: the jest and vitest adapters'
+// fallback when their own reporter cannot run.
+type JestReport struct {
+	TestResults []JestFile `json:"testResults"`
+}
+
+// JestFile is a test file's results.
+type JestFile struct {
+	Name   string `json:"name"` // the file's absolute path
+	Status string `json:"status"`
+	// Message is the file's failure (an import error, a syntax error) when
+	// it ran no tests.
+	Message          string          `json:"message"`
+	AssertionResults []JestAssertion `json:"assertionResults"`
+}
+
+// JestAssertion is one test's result.
+type JestAssertion struct {
+	AncestorTitles  []string      `json:"ancestorTitles"`
+	Title           string        `json:"title"`
+	Status          string        `json:"status"`
+	Duration        float64       `json:"duration"` // milliseconds
+	FailureMessages []string      `json:"failureMessages"`
+	Location        *JestLocation `json:"location"` // with --testLocationInResults or vitest's includeTaskLocation
+}
+
+// JestLocation is where a test is declared; Column counts from 0 in jest
+// and from 1 in vitest.
+type JestLocation struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// DecodeJestReport reads a whole report. It is read once, at the end of a
+// run, so encoding/json's speed is not a concern here.
+func DecodeJestReport(r io.Reader) (JestReport, error) {
+	var rep JestReport
+	err := json.NewDecoder(r).Decode(&rep)
+	return rep, err
+}
+
+// Name is the test's full name: its describe blocks' titles and its own,
+// joined with sep (the adapter's separator, which its reruns match).
+func (a JestAssertion) Name(sep string) string {
+	return strings.Join(append(append([]string(nil), a.AncestorTitles...), a.Title), sep)
+}

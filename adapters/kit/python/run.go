@@ -1,0 +1,93 @@
+package python
+
+import (
+	"sync"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/report"
+)
+
+// MaxErrLines bounds the stderr lines a Run keeps.
+const MaxErrLines = 20
+
+// Run is what the pytest and unittest parsers share, embedded in each:
+// the events file strobe's Python code writes, followed into a Mapper;
+// stderr's first lines and faulthandler's dump; the run's directory,
+// removed once.
+type Run struct {
+	Mu       sync.Mutex // Line and Finish against Close; guards the parser's own fields too
+	M        *Mapper
+	Fatal    Fatal    // faulthandler's dying words
+	ErrLines []string // stderr's first lines, clipped
+	wd       *Workdir
+	stream   *Stream
+	closed   bool
+}
+
+// Init follows wd's events into M, which names reruns with rerun. wd is
+// nil when there is no events file to read (a fuzz test's parser).
+func (r *Run) Init(rec *adapters.Recorder, root string, wd *Workdir, rerun func(id string) string) {
+	r.Fatal.Root = root
+	r.M = &Mapper{Rec: rec, Rerun: rerun}
+	r.wd = wd
+	if wd != nil {
+		r.stream = Follow(wd.Events, r.M)
+	}
+}
+
+// Stderr reads a line of stderr; Mu is held.
+func (r *Run) Stderr(b []byte) {
+	r.Fatal.Line(b)
+	if len(r.ErrLines) < MaxErrLines {
+		r.ErrLines = append(r.ErrLines, kit.Clip(string(b)))
+	}
+}
+
+// StopEvents reads the events file to its end and stops following it.
+func (r *Run) StopEvents() {
+	if r.stream != nil {
+		r.stream.Stop()
+	}
+}
+
+// Outcome starts a Finish: the events' state, and an outcome that says
+// whether some events could not be read. Mu is held.
+func (r *Run) Outcome() (State, adapters.Outcome) {
+	st := r.M.State()
+	var out adapters.Outcome
+	if st.Unreadable > 0 {
+		out.Indicators = append(out.Indicators, "unreadable_test_events")
+	}
+	return st, out
+}
+
+// Ended fills out for the ends both adapters read alike, and says whether
+// it did: strobe stopped the run (the tests running stay running), the
+// tests did not collect (build errors), or the interpreter died on a
+// signal (a crash, with faulthandler's stack). Mu is held.
+func (r *Run) Ended(st State, exit report.Exit, rec *adapters.Recorder, out *adapters.Outcome) bool {
+	switch {
+	case exit.StoppedBy != "":
+	case len(st.CollectErrors) > 0:
+		out.BuildFailed, out.BuildErrors = true, st.CollectErrors
+	case exit.Signaled:
+		out.Crash = r.Fatal.Crash(exit, rec.Running(""))
+	default:
+		return false
+	}
+	return true
+}
+
+// Close stops the events' reader and removes the run's directory: after
+// Finish, or instead of it when the interpreter never started.
+func (r *Run) Close() error {
+	r.StopEvents()
+	r.Mu.Lock()
+	defer r.Mu.Unlock()
+	if r.closed || r.wd == nil {
+		return nil
+	}
+	r.closed = true
+	return r.wd.Remove()
+}

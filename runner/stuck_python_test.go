@@ -1,0 +1,145 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"strobe/adapters/kit/python"
+	"testing"
+	"time"
+
+	"strobe/details"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+// pyRegistration writes strobe's faulthandler registration where hang.py
+// runs it first (STROBE_PY_REGISTER), as strobe's pytest plugin would.
+func pyRegistration(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "register.py")
+	if err := os.WriteFile(path, python.StacksModule, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// runPy runs stuck/testdata/python/hang.py through the generic adapter,
+// in its directory (the project of its frames). runReq fails the test if
+// a process of the run is left.
+func runPy(t *testing.T, timeout time.Duration, env map[string]string, args ...string) (*report.Response, *details.Record) {
+	t.Helper()
+	py := testutil.RequireTool(t, "python3")
+	root, _ := filepath.Abs("../stuck/testdata/python")
+	return runReq(t, Request{ProjectRoot: root, Command: py + " hang.py " + strings.Join(args, " "), Env: env, Timeout: timeout})
+}
+
+// TestStacksDir: every run gets a private directory for stack dumps in
+// STROBE_STACKS_DIR, gone once the run ends.
+func TestStacksDir(t *testing.T) {
+	resp, rec := runReq(t, Request{ProjectRoot: t.TempDir(), Command: `sh -c 'test -d "$STROBE_STACKS_DIR" && echo "$STROBE_STACKS_DIR"'`, Timeout: 30 * time.Second})
+	if resp.Status != report.Passed {
+		t.Fatalf("status = %s, want passed (stdout %q)", resp.Status, rec.Stdout.Text)
+	}
+	dir := strings.TrimSpace(rec.Stdout.Text)
+	if dir == "" {
+		t.Fatal("the run had no STROBE_STACKS_DIR")
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s is left after the run (%v)", dir, err)
+	}
+}
+
+// TestStuckPython: a Python lock-order deadlock and a pure-Python busy
+// loop are stuck within seconds, with Python frames naming the functions
+// (file:line), from the faulthandler dump strobe's plugin registers and,
+// without it, from py-spy; no python process is left.
+func TestStuckPython(t *testing.T) {
+	testutil.RequireTool(t, "python3")
+	reg := pyRegistration(t)
+	type testCase struct {
+		name, mode, tool string
+		diagnosis        string
+		frames           []string
+		within           time.Duration
+	}
+	cases := []testCase{
+		{"faulthandler/deadlock", "deadlock", "faulthandler", "deadlock", []string{"lock_a_then_b (hang.py:31)", "lock_b_then_a (hang.py:39)", "deadlock (hang.py:48)"}, 6 * time.Second},
+		{"faulthandler/busy", "busy", "faulthandler", "endless loop", []string{"spin_forever (hang.py:5"}, 7 * time.Second},
+		{"py-spy/deadlock", "deadlock", "py-spy", "deadlock", []string{"lock_a_then_b (hang.py:31)", "lock_b_then_a (hang.py:39)"}, 6 * time.Second},
+		{"py-spy/busy", "busy", "py-spy", "endless loop", []string{"spin_forever (hang.py:5"}, 7 * time.Second},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var env map[string]string
+			if tc.tool == "faulthandler" {
+				env = map[string]string{"STROBE_PY_REGISTER": reg}
+			} else {
+				testutil.RequireTool(t, "py-spy")
+			}
+			start := time.Now()
+			resp, rec := runPy(t, 60*time.Second, env, tc.mode)
+			took := time.Since(start)
+			if resp.Status != report.Stuck {
+				t.Fatalf("status = %s, want stuck (crash %+v, stuck %+v)", resp.Status, resp.Crash, resp.Stuck)
+			}
+			if took > tc.within {
+				t.Errorf("verdict took %v, want under %v", took, tc.within)
+			}
+			s := resp.Stuck[0]
+			if !strings.HasPrefix(s.Diagnosis, tc.diagnosis) {
+				t.Errorf("diagnosis %q, want it to start with %q", s.Diagnosis, tc.diagnosis)
+			}
+			txt := stackText(s)
+			for _, f := range tc.frames {
+				if !strings.Contains(txt, f) {
+					t.Errorf("stacks lack %s:\n%s", f, txt)
+				}
+			}
+			if strings.Contains(txt, "_PyEval_EvalFrameDefault") {
+				t.Errorf("stacks are CPython's, not Python's:\n%s", txt)
+			}
+			// faulthandler names threads by their pthread id; py-spy by
+			// their threading name and tid.
+			if want := map[string]string{"faulthandler": "thread 0x", "py-spy": "mainthread (tid "}[tc.tool]; !strings.Contains(strings.ToLower(txt), want) {
+				t.Errorf("stacks not from %s (no %q):\n%s", tc.tool, want, txt)
+			}
+			traces := strings.Join(s.SuggestedTraces, " ")
+			if fn := tc.frames[0][:strings.IndexByte(tc.frames[0], ' ')]; !strings.Contains(traces, fn) || strings.Contains(traces, "<module>") {
+				t.Errorf("suggested_traces %v, want %s and no <module>", s.SuggestedTraces, fn)
+			}
+			if len(rec.Response.Stuck) == 0 {
+				t.Error("the details file has no stuck[]")
+			}
+			t.Logf("%s after %v: %s\n%s", resp.Status, took, s.Diagnosis, txt)
+		})
+	}
+}
+
+// TestNotStuckPython: a silent 9 s sleep and 10 s of silent pure-Python
+// computation (recursive, and a sieve in one function) pass, with Python
+// frames read by faulthandler and by py-spy.
+func TestNotStuckPython(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 9-10 s fixtures")
+	}
+	testutil.RequireTool(t, "python3")
+	reg := pyRegistration(t)
+	for _, tool := range []string{"faulthandler", "py-spy"} {
+		for _, args := range [][]string{{"sleep", "9"}, {"fib", "10"}, {"sieve", "10"}} {
+			t.Run(tool+"/"+args[0], func(t *testing.T) {
+				var env map[string]string
+				if tool == "faulthandler" {
+					env = map[string]string{"STROBE_PY_REGISTER": reg}
+				} else {
+					testutil.RequireTool(t, "py-spy")
+				}
+				t.Parallel()
+				resp, _ := runPy(t, 60*time.Second, env, args...)
+				if resp.Status != report.Passed {
+					t.Fatalf("status = %s, want passed; stuck: %+v", resp.Status, resp.Stuck)
+				}
+			})
+		}
+	}
+}

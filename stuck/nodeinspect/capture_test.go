@@ -1,0 +1,85 @@
+package nodeinspect
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"strobe/internal/testutil"
+)
+
+// startNode runs the stuck fixture hang.js in mode with the run's
+// NODE_OPTIONS and waits for its first line of output.
+func startNode(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	node := testutil.RequireTool(t, "node")
+	script, _ := filepath.Abs("../testdata/node/hang.js")
+	cmd := exec.Command(node, append([]string{script}, args...)...)
+	cmd.Env = append(os.Environ(), "NODE_OPTIONS="+WithPortOption(os.Getenv("NODE_OPTIONS")))
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	buf := make([]byte, 64)
+	if _, err := out.Read(buf); err != nil {
+		t.Fatalf("no output from hang.js: %v", err)
+	}
+	go func() { // keep the pipe drained
+		for {
+			if _, err := out.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	return cmd
+}
+
+func TestTake(t *testing.T) {
+	for _, tc := range []struct {
+		mode    string
+		idle    bool
+		frame   string // in the main thread's frames, or its handles when idle
+		threads int
+	}{
+		{mode: "busy", frame: "spinForever (", threads: 1},
+		{mode: "promise", idle: true, frame: "setInterval 200ms → <anonymous> (", threads: 1},
+		{mode: "workerbusy", frame: "spinForever (", threads: 2},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			cmd := startNode(t, tc.mode)
+			time.Sleep(300 * time.Millisecond) // into the hang
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			c, err := Take(ctx, cmd.Process.Pid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text strings.Builder
+			for _, th := range c.Threads {
+				text.WriteString(th.Name + "\n")
+				for _, f := range th.Frames {
+					text.WriteString("  " + f.String() + "\n")
+				}
+				for _, h := range th.Handles {
+					text.WriteString("  handle " + h + "\n")
+				}
+			}
+			t.Logf("took %v\n%s", c.Took, text.String())
+			if len(c.Threads) != tc.threads {
+				t.Errorf("%d threads, want %d", len(c.Threads), tc.threads)
+			}
+			last := c.Threads[len(c.Threads)-1]
+			if last.Idle != tc.idle {
+				t.Errorf("idle = %v, want %v", last.Idle, tc.idle)
+			}
+			if !strings.Contains(text.String(), tc.frame) {
+				t.Errorf("capture lacks %q", tc.frame)
+			}
+		})
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package nodeinspect
+
+func setQuickAck(int) {}
