@@ -174,6 +174,11 @@ type Outcome struct {
 	// Indicators name what the parser noticed about the output itself
 	// (unreadable_test_events), for the details file.
 	Indicators []string `json:",omitempty"`
+	// ExitExplained says the parser read a non-zero exit code as the
+	// framework's own word for the outcome above (pytest exits 5 when it
+	// collected no test): the runner takes the outcome instead of calling
+	// the exit a failure.
+	ExitExplained bool `json:",omitempty"`
 }
 
 // UsageError is a request strobe cannot run as asked. Its text says what to

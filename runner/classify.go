@@ -96,7 +96,7 @@ func classify(e ending) (report.Status, *report.Crash) {
 	case e.failed > 0:
 		crash.Type = report.CrashTestFailure
 		return report.Failed, crash
-	case e.exit.Code != 0:
+	case e.exit.Code != 0 && !e.outcome.ExitExplained:
 		markers := e.recorded > 0 || e.outcome.Summary != nil
 		if !markers && e.outputBytes <= silentOutput {
 			crash.Type = report.CrashUnknown

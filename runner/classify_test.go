@@ -41,6 +41,8 @@ func TestClassify(t *testing.T) {
 		{"summary failures", ending{exit: exited(1), outputBytes: 20, outcome: adapters.Outcome{Summary: &report.Summary{Passed: 2, Failed: 1}}}, report.Failed, report.CrashTestFailure, false},
 		{"summary failures exit 0", ending{exit: exited(0), outcome: adapters.Outcome{Summary: &report.Summary{Passed: 2, Failed: 1}}}, report.Failed, report.CrashTestFailure, false},
 		{"no tests", ending{exit: exited(0), outcome: adapters.Outcome{NoTests: true}}, report.NoTests, "", false},
+		{"no tests, the framework's exit code for it", ending{exit: exited(5), outputBytes: 40, outcome: adapters.Outcome{NoTests: true, ExitExplained: true}}, report.NoTests, "", false},
+		{"no tests, an exit code unexplained", ending{exit: exited(1), outputBytes: 5000, outcome: adapters.Outcome{NoTests: true}}, report.Failed, report.CrashUnknown, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			status, crash := classify(tc.e)

@@ -3,6 +3,7 @@ package pytest
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -39,10 +40,11 @@ type parser struct {
 	level      adapters.Level
 	prefix     []string
 
-	summary []string          // FAILED/ERROR lines, for the fallback
-	counts  string            // the closing "== 1 failed, 2 passed in 0.1s ==" line
-	section string            // the failure section being read: "test_fail", "TestC.test_m"
-	locs    map[string]string // section → its last "file.py:12: Error" location
+	summary  []string          // FAILED/ERROR lines, for the fallback
+	counts   string            // the closing "== 1 failed, 2 passed in 0.1s ==" line
+	section  string            // the failure section being read: "test_fail", "TestC.test_m"
+	locs     map[string]string // section → its last "file.py:12: Error" location
+	internal internalError     // pytest's INTERNALERROR traceback, on stdout
 }
 
 func newParser(rec *adapters.Recorder, req adapters.Request, wd *python.Workdir, prefix []string) *parser {
@@ -85,6 +87,8 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 		}
 	}
 	switch {
+	case b[0] == 'I' && bytes.HasPrefix(b, internalPrefix):
+		p.internal.line(b[len(internalPrefix):], p.root)
 	case b[0] != 'F' && b[0] != 'E' && b[0] != '=':
 		return
 	case bytes.HasPrefix(b, []byte("FAILED ")) || bytes.HasPrefix(b, []byte("ERROR ")):
@@ -112,6 +116,11 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		p.fallback(&out)
 	}
 	if p.Ended(st, exit, p.rec, &out) {
+		if out.BuildFailed && exit.Code == exitInternal && p.internal.exc != "" {
+			// pytest stopped on it after collecting: the next run meets it
+			// once the imports are fixed, so it is said now.
+			out.Hint = joinHint(out.Hint, "pytest also stopped on an internal error: "+p.internal.String())
+		}
 		return out
 	}
 	switch exit.Code {
@@ -119,7 +128,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		if p.countsFailed() {
 			break
 		}
-		out.NoTests = true
+		out.NoTests, out.ExitExplained = true, true
 		out.Project = &report.Project{Language: "python", BuildSystem: "pytest", TestFiles: TestFiles(p.root, 20)}
 		out.Hint = joinHint(out.Hint, p.noTestsHint())
 	case exitInterrupted:
@@ -127,7 +136,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			Message: p.errorMessage("pytest was interrupted (exit 2)")}
 	case exitInternal:
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"pytest_internal_error"},
-			Message: p.errorMessage("pytest stopped on an internal error (exit 3)")}
+			Message: p.internalMessage()}
 	case exitUsage:
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"pytest_usage_error"},
 			Message: p.errorMessage("pytest rejected its command line or configuration (exit 4)")}
@@ -144,6 +153,58 @@ func (p *parser) errorMessage(what string) string {
 		return what
 	}
 	return kit.Clip(what + ": " + strings.Join(p.ErrLines, "\n"))
+}
+
+// internalMessage says why pytest stopped with exit 3: the exception of
+// its INTERNALERROR traceback (a conftest hook that raised, a plugin's
+// warning turned into an error) and where in the project it came from.
+func (p *parser) internalMessage() string {
+	what := "pytest stopped on an internal error (exit 3)"
+	if p.internal.exc == "" {
+		return p.errorMessage(what)
+	}
+	return kit.Clip(what + ": " + p.internal.String())
+}
+
+// internalPrefix starts each line of the traceback pytest prints on
+// stdout when a hook or plugin raises outside any test.
+var internalPrefix = []byte("INTERNALERROR> ")
+
+// internalError is what an INTERNALERROR traceback says: its exception
+// line and the innermost frame in the project's files.
+type internalError struct {
+	exc string // "RuntimeError: boom"
+	at  string // "conftest.py:12 (pytest_collection_modifyitems)"
+}
+
+// tracebackFrame is a frame of a Python traceback:
+// `  File "/p/conftest.py", line 2, in pytest_collection_modifyitems`.
+var tracebackFrame = regexp.MustCompile(`^\s+File "([^"]+)", line (\d+), in (.+)$`)
+
+func (e *internalError) line(b []byte, root string) {
+	if len(b) == 0 {
+		return
+	}
+	if b[0] == ' ' {
+		if m := tracebackFrame.FindSubmatch(b); m != nil && filepath.IsAbs(string(m[1])) {
+			if rel, ok := kit.Rel(root, string(m[1])); ok && !strings.Contains(rel, "site-packages") {
+				e.at = rel + ":" + string(m[2]) + " (" + string(m[3]) + ")"
+			}
+		}
+		return
+	}
+	// The traceback's unindented lines are its header and, last, the
+	// exception (chained tracebacks repeat both: the last one wins).
+	if !bytes.HasPrefix(b, []byte("Traceback ")) && !bytes.HasPrefix(b, []byte("During handling")) && !bytes.HasPrefix(b, []byte("The above exception")) {
+		e.exc = kit.Clip(string(b))
+	}
+}
+
+func (e internalError) String() string {
+	if e.at == "" {
+		return e.exc
+	}
+	return e.exc + " (at " + e.at + ")"
 }
 
 func (p *parser) noTestsHint() string {

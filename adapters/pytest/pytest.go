@@ -3,7 +3,6 @@
 package pytest
 
 import (
-	"bufio"
 	"context"
 	_ "embed"
 	"io/fs"
@@ -62,10 +61,10 @@ func (a pytestAdapter) Detect(req adapters.Request) adapters.Detection {
 		}
 		return adapters.Detection{}
 	}
-	if what := pytestConfig(req.ProjectRoot); what != "" {
+	if what := python.PytestConfig(req.ProjectRoot); what != "" {
 		return adapters.Detection{Confidence: confConfig, Hint: "pytest configured in " + what}
 	}
-	if kit.FileExists(filepath.Join(req.ProjectRoot, "conftest.py")) {
+	if python.HasConftest(req.ProjectRoot) {
 		return adapters.Detection{Confidence: confConftst, Hint: "conftest.py found"}
 	}
 	files := TestFiles(req.ProjectRoot, 1)
@@ -95,40 +94,6 @@ func pytestIndex(cmd []string) int {
 		return 2
 	}
 	return -1
-}
-
-// pytestConfig names the file that configures pytest, "" if none.
-func pytestConfig(root string) string {
-	if kit.FileExists(filepath.Join(root, "pytest.ini")) || kit.FileExists(filepath.Join(root, ".pytest.ini")) {
-		return "pytest.ini"
-	}
-	for _, c := range []struct{ file, section string }{
-		{"pyproject.toml", "[tool.pytest.ini_options]"},
-		{"pyproject.toml", "[tool.pytest]"},
-		{"setup.cfg", "[tool:pytest]"},
-		{"tox.ini", "[pytest]"},
-	} {
-		if hasSection(filepath.Join(root, c.file), c.section) {
-			return c.file
-		}
-	}
-	return ""
-}
-
-// hasSection says whether an INI or TOML file has a line that is section.
-func hasSection(path, section string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == section {
-			return true
-		}
-	}
-	return false
 }
 
 // TestFiles lists up to limit of the project's Python test files

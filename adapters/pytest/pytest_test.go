@@ -163,7 +163,9 @@ func TestCollectionErrors(t *testing.T) {
 func TestNoTests(t *testing.T) {
 	root := fixture(t, "empty")
 	_, out, exit := run(t, root, adapters.Request{})
-	if exit.Code != exitNoTests || !out.NoTests || out.Project == nil || out.Project.Language != "python" || !strings.Contains(out.Hint, "test_*.py") {
+	// pytest's exit 5 is its word for no tests, not a failure: said so,
+	// or the runner answers "failed".
+	if exit.Code != exitNoTests || !out.NoTests || !out.ExitExplained || out.Project == nil || out.Project.Language != "python" || !strings.Contains(out.Hint, "test_*.py") {
 		t.Errorf("exit %+v, outcome %+v: want no_tests with a hint", exit, out)
 	}
 	root = fixture(t, "basic")
@@ -172,7 +174,7 @@ func TestNoTests(t *testing.T) {
 		t.Errorf("a node id that matches nothing: outcome %+v", out)
 	}
 	_, out, _ = run(t, root, adapters.Request{Test: "no_such_name"})
-	if !out.NoTests || !strings.Contains(out.Hint, "no test matched") {
+	if !out.NoTests || !out.ExitExplained || !strings.Contains(out.Hint, "no test matched") {
 		t.Errorf("-k matching nothing: outcome %+v", out)
 	}
 }
@@ -480,5 +482,125 @@ func TestPluginFallback(t *testing.T) {
 	_, out, exit := adapterstest.RunReal(t, sabotaged{New(), "strobe_plugin.py"}, adapters.Request{ProjectRoot: root})
 	if exit.Code != exitUsage || out.Crash == nil || !strings.Contains(out.Crash.Message, "strobe_plugin") || !strings.Contains(out.Hint, "plugin did not load") {
 		t.Errorf("exit %+v, outcome %+v: want pytest's usage error naming the plugin", exit, out)
+	}
+}
+
+func TestInternalError(t *testing.T) {
+	root := fixture(t, "internal_error")
+	_, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != exitInternal || out.Crash == nil {
+		t.Fatalf("exit %+v, outcome %+v: want pytest's internal error", exit, out)
+	}
+	if msg := out.Crash.Message; !strings.Contains(msg, "RuntimeError: no marker registered for 1 items") || !strings.Contains(msg, "conftest.py:5 (pytest_collection_modifyitems)") {
+		t.Errorf("message %q: want the INTERNALERROR's exception and its conftest frame", msg)
+	}
+	// A module that fails to import as well: build_failed, and the
+	// internal error said too, or it surprises the next run.
+	if err := os.WriteFile(filepath.Join(root, "test_broken.py"), []byte("import no_such_module\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = run(t, root, adapters.Request{})
+	if !out.BuildFailed || !strings.Contains(out.Hint, "internal error: RuntimeError") {
+		t.Errorf("outcome %+v: want build_failed with the internal error in the hint", out)
+	}
+}
+
+// TestSubtests: pytest 9 reports each failed subtest (unittest's subTest,
+// its subtests fixture) under the test's node id. The test fails, its
+// message names each subtest by its parameters, and the test passing
+// after its subtests failed does not hide them.
+func TestSubtests(t *testing.T) {
+	root := fixture(t, "subtests")
+	rec, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != 1 || out.Crash != nil {
+		t.Fatalf("exit %+v, outcome %+v", exit, out)
+	}
+	want := map[string]struct {
+		line int
+		msg  []string
+	}{
+		"test_sub.py::TestTable::test_rows":  {10, []string{"(n=3) 6 not less than 5", "\n(n=4) AssertionError: 8 not less than 5"}},
+		"test_sub.py::TestTable::test_files": {15, []string{"[array] 'array' != 'table'"}},
+		"test_sub.py::test_fixture":          {21, []string{"[odd] (n=2) assert (2 % 2) == 1"}},
+	}
+	tests := rec.Tests()
+	if len(tests) != len(want) {
+		t.Errorf("%d tests recorded, want %d", len(tests), len(want))
+	}
+	for _, tt := range tests {
+		w, ok := want[tt.Name]
+		if !ok || tt.Status != report.TestFailed || tt.Failure == nil {
+			t.Errorf("%s: %s %+v, want failed", tt.Name, tt.Status, tt.Failure)
+			continue
+		}
+		f := tt.Failure
+		if f.File != "test_sub.py" || f.Line != w.line || strings.Contains(f.Message, "error in call") {
+			t.Errorf("%s: %s:%d %q, want test_sub.py:%d and no 'error in call'", tt.Name, f.File, f.Line, f.Message, w.line)
+		}
+		for _, m := range w.msg {
+			if !strings.Contains(f.Message, m) {
+				t.Errorf("%s: message %q lacks %q", tt.Name, f.Message, m)
+			}
+		}
+	}
+}
+
+// TestSubdirectory: strobe asked about a project's tests/ while pytest's
+// rootdir (its ini file) is above. Names, files and reruns are relative
+// to the directory asked about, where the rerun is pasted: pytest's node
+// ids, relative to its rootdir, would name files that are not there.
+func TestSubdirectory(t *testing.T) {
+	dir := filepath.Join(fixture(t, "subdir"), "tests")
+	rec, _, exit := run(t, dir, adapters.Request{})
+	if exit.Code != 1 {
+		t.Fatalf("exit %+v, want 1", exit)
+	}
+	var failed []report.Test
+	for _, tt := range rec.Tests() {
+		if tt.Status == report.TestFailed {
+			failed = append(failed, tt)
+		}
+	}
+	if len(failed) != 1 {
+		t.Fatalf("failed tests %+v, want one", failed)
+	}
+	f := failed[0]
+	if f.Name != "test_sub.py::test_fail[2]" || f.Failure.File != "test_sub.py" || f.Failure.Line != 10 {
+		t.Errorf("%s at %s:%d, want test_sub.py::test_fail[2] at test_sub.py:10", f.Name, f.Failure.File, f.Failure.Line)
+	}
+	cmd := exec.Command("sh", "-c", f.Failure.Rerun+" -q -p no:cacheprovider")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "1 failed in") || strings.Contains(string(out), "passed") || err == nil {
+		t.Errorf("rerun %q in tests/: %v\n%s\nwant exactly that test, failed", f.Failure.Rerun, err, out)
+	}
+}
+
+// TestDoctest: a failed doctest example is said as the example and what
+// it printed, at the example's line (pytest's), and one that raised as
+// its exception from the project frame it came from; the exception
+// objects alone say "<DocTest mod.double from /abs/mod.py:1>".
+func TestDoctest(t *testing.T) {
+	root := fixture(t, "doctest")
+	rec, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != 1 || out.Crash != nil {
+		t.Fatalf("exit %+v, outcome %+v", exit, out)
+	}
+	want := map[string]struct {
+		line int
+		msg  string
+	}{
+		"mod.py::mod.double": {6, ">>> double(3)\nExpected:\n    7\nGot:\n    6"},
+		"mod.py::mod.boom":   {17, "ValueError: inside boom\n>>> boom()"},
+	}
+	tests := rec.Tests()
+	if len(tests) != len(want) {
+		t.Errorf("%d tests, want %d", len(tests), len(want))
+	}
+	for _, tt := range tests {
+		w := want[tt.Name]
+		if f := tt.Failure; f == nil || f.File != "mod.py" || f.Line != w.line || f.Message != w.msg {
+			t.Errorf("%s: %+v, want mod.py:%d %q", tt.Name, f, w.line, w.msg)
+		}
 	}
 }

@@ -32,7 +32,8 @@ def pytest_runtest_makereport(item, call):
     if ev is not None and rep.failed and call.excinfo is not None:
         try:
             e = call.excinfo
-            rep.strobe = ev.describe(e.value, e.tb, str(item.config.invocation_params.dir))
+            root = str(item.config.invocation_params.dir)
+            rep.strobe = doctest_failure(e.value, root) or ev.describe(e.value, e.tb, root)
         except Exception:
             pass
 
@@ -50,9 +51,10 @@ def pytest_configure(config):
 
 class Reporter:
     def __init__(self, config, ch):
-        # Files are said relative to where pytest runs (the project strobe
-        # was asked about); pytest's own locations are relative to its
-        # rootdir, which an ini file elsewhere can move.
+        # Files and node ids are said relative to where pytest runs (the
+        # project strobe was asked about, where a rerun is pasted); pytest's
+        # own are relative to its rootdir, which an ini file above (strobe
+        # run on a project's tests/) or elsewhere can move.
         self.root = str(config.invocation_params.dir)
         rel = os.path.relpath(str(config.rootpath), self.root)
         self.rootdir = "" if rel == "." else rel
@@ -62,32 +64,54 @@ class Reporter:
 
     def pytest_collectreport(self, report):
         if report.failed:
-            file, line, msg = collect_error(report, self.root)
-            self.ch.send({"ev": "collect_error", "id": report.nodeid, "file": file, "line": line, "msg": msg})
+            nodeid = self.rebase(report.nodeid)
+            file, line, msg = collect_error(report, nodeid, self.root)
+            self.ch.send({"ev": "collect_error", "id": nodeid, "file": file, "line": line, "msg": msg})
 
     def pytest_collection_finish(self, session):
         self.ch.send({"ev": "collected", "n": len(session.items)})
 
     def pytest_runtest_logstart(self, nodeid, location):
-        self.tests[nodeid] = {"ev": "end", "id": nodeid, "status": "passed", "dur": 0.0}
+        self.tests[nodeid] = {"ev": "end", "id": self.rebase(nodeid), "status": "passed", "dur": 0.0}
         line = location[1] + 1 if location[1] is not None else 0
-        file = location[0]
-        if self.rootdir:
-            file = os.path.normpath(os.path.join(self.rootdir, file))
-        self.ch.send({"ev": "start", "id": nodeid, "file": file, "line": line})
+        self.ch.send({"ev": "start", "id": self.rebase(nodeid), "file": self.path(location[0]), "line": line})
+
+    def rebase(self, nodeid):
+        """nodeid with its path relative to where pytest runs, as pytest
+        takes it on the command line there."""
+        path, sep, rest = nodeid.partition("::")
+        if not path:
+            return nodeid
+        return self.path(path) + sep + rest
+
+    def path(self, rel):
+        """A path relative to pytest's rootdir, made relative to where
+        pytest runs ("tests/test_x.py" is "test_x.py" in tests/)."""
+        if not self.rootdir:
+            return rel
+        return os.path.relpath(os.path.join(self.root, self.rootdir, rel), self.root)
 
     def pytest_runtest_logreport(self, report):
         t = self.tests.get(report.nodeid)
         if t is None:  # a report without its start (a crashed xdist worker)
-            t = self.tests[report.nodeid] = {"ev": "end", "id": report.nodeid, "status": "passed", "dur": 0.0}
+            t = self.tests[report.nodeid] = {"ev": "end", "id": self.rebase(report.nodeid), "status": "passed", "dur": 0.0}
         t["dur"] += report.duration or 0.0
         when = report.when
         xfail = getattr(report, "wasxfail", None)
         if report.failed:
             status = "failed" if when == "call" else "error"
-            if t["status"] in ("failed", "error"):
-                # A teardown error after a failure: said after the first.
-                t["also"] = "error in %s: %s" % (when, failure_text(report))
+            # A failed subtest (pytest 9's SUBFAILED) fails its test, each
+            # said with its parameters, as unittest's runner says them.
+            sub = subtest(report)
+            if t.get("subfailed") and not sub and when == "call" and isinstance(report.longrepr, str):
+                # pytest failing the test for its failed subtests
+                # ("contains 2 failed subtests"): they are said already.
+                pass
+            elif t["status"] in ("failed", "error"):
+                # A teardown error or another subtest after a failure:
+                # said after the first.
+                more = sub + failure_text(report) if sub else "error in %s: %s" % (when, failure_text(report))
+                t["also"] = ev.clip((t.get("also", "") + "\n" + more).strip())
             else:
                 t.update(status=status, when=when, msg=failure_text(report))
                 info = getattr(report, "strobe", None)
@@ -95,6 +119,9 @@ class Reporter:
                     t.update(type=info.get("type"), file=info.get("file"), line=info.get("line"))
                     if info.get("msg") is not None and not isinstance(report.longrepr, str):
                         t["msg"] = info["msg"]
+                t["msg"] = sub + t["msg"]
+            if sub:
+                t["subfailed"] = True
         elif report.skipped:
             if xfail is not None:
                 t.update(status="xfailed", reason=xfail)
@@ -114,6 +141,7 @@ class Reporter:
     def pytest_runtest_logfinish(self, nodeid, location):
         t = self.tests.pop(nodeid, None)
         if t is not None:
+            t.pop("subfailed", None)
             self.ch.send(t, hold=True)
 
     def pytest_sessionfinish(self, session, exitstatus):
@@ -121,6 +149,40 @@ class Reporter:
 
     def pytest_unconfigure(self, config):
         self.ch.close()
+
+
+def doctest_failure(exc, root):
+    """The failure fields of a failed doctest example (--doctest-modules,
+    --doctest-glob), None for any other exception: the example and what it
+    printed, at the example's line, where the exception itself says only
+    "<DocTest mod.f from /abs/mod.py:1 (2 examples)>"."""
+    import doctest
+
+    if not isinstance(exc, (doctest.DocTestFailure, doctest.UnexpectedException)):
+        return None
+    test, example = exc.test, exc.example
+    file, line = None, 0
+    if test.filename and ev.in_project(os.path.abspath(test.filename), root):
+        file = os.path.relpath(os.path.abspath(test.filename), root)
+        if test.lineno is not None and example.lineno is not None:
+            line = test.lineno + example.lineno + 1  # as pytest reports it
+    src = ">>> " + example.source.strip().replace("\n", "\n... ")
+    if isinstance(exc, doctest.DocTestFailure):
+        msg = "%s\nExpected:\n%s\nGot:\n%s" % (src, indent(example.want), indent(exc.got))
+        return {"type": None, "msg": ev.clip(msg), "file": file, "line": line}
+    # An example that raised: said as the exception, from the project
+    # frame it came from, as any test's.
+    _, inner, tb = exc.exc_info
+    info = ev.describe(inner, tb, root)
+    info["msg"] = ev.clip("%s\n%s" % (info["msg"], src))
+    if info["file"] is None:
+        info.update(file=file, line=line)
+    return info
+
+
+def indent(text):
+    text = text.rstrip("\n")
+    return "    " + text.replace("\n", "\n    ") if text else "    (nothing)"
 
 
 def failure_text(report):
@@ -137,6 +199,20 @@ def failure_text(report):
     return ev.clip(str(r))
 
 
+def subtest(report):
+    """A subtest report's parameters and a space ("[array] ", "(n=3) "),
+    as unittest describes a subtest; "" for a test's own report."""
+    ctx = getattr(report, "context", None)
+    if ctx is None or not hasattr(ctx, "kwargs"):
+        return ""
+    parts = []
+    if getattr(ctx, "msg", None) is not None:
+        parts.append("[%s]" % ctx.msg)
+    if ctx.kwargs:
+        parts.append("(%s)" % ", ".join("%s=%s" % kv for kv in ctx.kwargs.items()))
+    return " ".join(parts or ["(<subtest>)"]) + " "
+
+
 def skip_reason(report):
     r = report.longrepr
     if isinstance(r, tuple) and len(r) == 3:
@@ -145,7 +221,7 @@ def skip_reason(report):
     return ""
 
 
-def collect_error(report, root):
+def collect_error(report, nodeid, root):
     """Where a module failed to import, from pytest's text of it (the
     exception is gone by the time the report exists): the last project
     location in its traceback, or the SyntaxError's own file and line."""
@@ -160,7 +236,7 @@ def collect_error(report, root):
         if ev.in_project(path, root):
             file, line = os.path.relpath(path, root), ln
     if file is None:
-        file = report.nodeid.split("::")[0] or None
+        file = nodeid.split("::")[0] or None
     text = text.replace(root + os.sep, "")
     errs = [l[1:].strip() for l in text.splitlines() if l.startswith("E ")]
     msg = "\n".join(errs) if errs else "\n".join(text.splitlines()[-5:])

@@ -76,7 +76,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		return out
 	}
 	if exit.Code == exitNoTests {
-		out.NoTests = true
+		out.NoTests, out.ExitExplained = true, true
 		out.Project = &report.Project{Language: "python", BuildSystem: "unittest"}
 		if f := testFile(p.root); f != "" {
 			out.Project.TestFiles = []string{f}

@@ -12,10 +12,12 @@ Exit status: 0 all passed, 1 a test failed, 2 a module failed to import,
 5 no tests.
 """
 
+import doctest
 import faulthandler
 import fnmatch
 import importlib
 import os
+import re
 import sys
 import time
 import unittest
@@ -23,6 +25,11 @@ import unittest
 import strobe_events as ev
 
 ev.register_stacks()
+
+# A test's id that unittest cannot select (a doctest a module's load_tests
+# added: more_itertools.more.chunked is a function, not a test) → the
+# module or package that loads it, which a rerun names instead.
+SELECTORS = {}
 
 SKIP_DIRS = {"venv", "node_modules", "__pycache__", "site-packages", "build", "dist"}
 
@@ -44,6 +51,8 @@ class Result(unittest.TestResult):
         self.count += 1
         file, line = definition(test, self.root)
         self.cur = {"ev": "end", "id": test_id(test), "status": "passed"}
+        if self.cur["id"] in SELECTORS:
+            self.cur["sel"] = SELECTORS[self.cur["id"]]
         self.began = time.perf_counter()
         self.ch.send({"ev": "start", "id": self.cur["id"], "file": file, "line": line})
 
@@ -106,7 +115,7 @@ class Result(unittest.TestResult):
         self.ch.send(t)
 
     def fail(self, test, err, status, prefix=""):
-        info = ev.describe(err[1], err[2], self.root)
+        info = doctest_failure(test, err[1], self.root) or ev.describe(err[1], err[2], self.root)
         when = phase(err[2])
         if status == "error" and when == "call":
             status = "failed"  # an exception in the test's own body
@@ -120,6 +129,22 @@ class Result(unittest.TestResult):
         if info["file"]:
             fields.update(file=info["file"], line=info["line"])
         self.settle(test, **fields)
+
+
+def doctest_failure(test, exc, root):
+    """The failure fields of a doctest a module's load_tests added
+    (DocTestSuite): the failing example's file and line, read from the
+    report doctest writes, and that report with the project's paths
+    relative. None for any other test."""
+    if not isinstance(test, doctest.DocTestCase):
+        return None
+    msg = str(exc)
+    file, line = None, 0
+    for m in re.finditer(r'File "([^"]+)", line (\d+)', msg):
+        path = os.path.abspath(m.group(1))
+        if ev.in_project(path, root):
+            file, line = os.path.relpath(path, root), int(m.group(2))
+    return {"type": ev.exception_type(exc), "msg": ev.clip(msg.replace(root + os.sep, "")), "file": file, "line": line}
 
 
 def message(info):
@@ -184,26 +209,60 @@ def load_module(ch, root, loader, name):
     except Exception as exc:
         import_error(ch, root, name, exc)
         return None
-    return loader.loadTestsFromModule(module)
+    return selected_by(name, loader.loadTestsFromModule(module))
+
+
+def selected_by(name, suite):
+    """suite, its tests that name does not select by their ids noted as
+    selected by name."""
+    for t in iterate(suite):
+        tid = t.id()
+        if not tid.startswith(name + "."):
+            SELECTORS.setdefault(tid, name)
+    return suite
 
 
 def discover(ch, root, loader, start, pattern):
     """Every module matching pattern under start, by its dotted name from
-    root, descending into directories whose names can be imported."""
+    root, descending into directories whose names can be imported. A
+    package is loaded as unittest's discovery loads it: its own TestCases
+    count, and its load_tests, if it has one, loads the whole package."""
     suite = unittest.TestSuite()
     bad = 0
     for d, dirs, files in os.walk(start):
         dirs[:] = sorted(x for x in dirs if x.isidentifier() and x not in SKIP_DIRS and not x.startswith("."))
         rel = os.path.relpath(d, root)
         pkg = "" if rel == "." else rel.replace(os.sep, ".") + "."
+        if pkg and "__init__.py" in files:
+            tests, whole = load_package(ch, root, loader, pkg[:-1], pattern)
+            if tests is None:
+                bad += 1
+            else:
+                suite.addTests(tests)
+            if tests is None or whole:
+                dirs[:] = []
+                continue
         for f in sorted(files):
-            if f.endswith(".py") and fnmatch.fnmatch(f, pattern) and f[:-3].isidentifier():
+            if f.endswith(".py") and f != "__init__.py" and fnmatch.fnmatch(f, pattern) and f[:-3].isidentifier():
                 tests = load_module(ch, root, loader, pkg + f[:-3])
                 if tests is None:
                     bad += 1
                 else:
                     suite.addTests(tests)
     return suite, bad
+
+
+def load_package(ch, root, loader, name, pattern):
+    """A package's own tests, and whether its load_tests loaded the whole
+    package (then discovery does not descend into it); None when it does
+    not import."""
+    try:
+        package = importlib.import_module(name)
+    except Exception as exc:
+        import_error(ch, root, name, exc)
+        return None, False
+    tests = selected_by(name, loader.loadTestsFromModule(package, pattern=pattern))
+    return tests, callable(getattr(package, "load_tests", None))
 
 
 def load_name(ch, root, loader, name):
@@ -222,11 +281,23 @@ def load_name(ch, root, loader, name):
         except Exception as exc:
             import_error(ch, root, mod, exc)
             return None
-    suite = loader.loadTestsFromName(name)
+    suite = selected_by(name, loader.loadTestsFromName(name))
     # A name that matches nothing is not an import error of the project's:
     # unittest makes a failing placeholder of it, which strobe drops (no
     # test ran, and strobe says so).
     return unittest.TestSuite(t for t in iterate(suite) if not isinstance(t, unittest.loader._FailedTest))
+
+
+def module_name(name, root):
+    """A test file's path as its dotted module name, as `python -m unittest
+    tests/test_x.py` takes it (unittest.main's _convert_name); any other
+    name as it is."""
+    if not name.endswith(".py") or not os.path.isfile(name):
+        return name
+    rel = os.path.relpath(os.path.abspath(name), root)
+    if rel.startswith(".."):
+        return name
+    return rel[:-3].replace(os.sep, ".")
 
 
 def iterate(suite):
@@ -276,10 +347,13 @@ def main(argv):
     if names:
         suite = unittest.TestSuite()
         for n in names:
-            tests = load_name(ch, root, loader, n)
-            if tests is None:
-                bad += 1
+            if os.path.isdir(n):
+                tests, b = discover(ch, root, loader, n, pattern)
+                bad += b
             else:
+                tests = load_name(ch, root, loader, module_name(n, root))
+                bad += tests is None
+            if tests is not None:
                 suite.addTests(tests)
     else:
         suite, bad = discover(ch, root, loader, start, pattern)

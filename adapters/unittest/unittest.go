@@ -29,8 +29,9 @@ var runner []byte
 // that do not use pytest: detection gives way to pytest wherever pytest
 // is configured or installed.
 //
-// A test is named by its dotted id (tests.test_x.TestY.test_z), which also
-// makes its rerun: `python3 -m unittest tests.test_x.TestY.test_z`. Levels
+// A test is named by its dotted id (tests.test_x.TestY.test_z), a file
+// (tests/test_x.py, as unittest converts it) or a directory (discovered on
+// its own); the dotted id makes its rerun: `python3 -m unittest tests.test_x.TestY.test_z`. Levels
 // are the directories tests/unit, tests/integration, tests/e2e (or
 // test/…), discovered on their own.
 type unittestAdapter struct{}
@@ -53,6 +54,12 @@ func (unittestAdapter) Detect(req adapters.Request) adapters.Detection {
 		if unittestIndex(req.Command) >= 0 {
 			return adapters.Detection{Confidence: confCommand, Hint: "the command runs unittest"}
 		}
+		return adapters.Detection{}
+	}
+	// A project that configures pytest runs its TestCase classes with
+	// pytest, beside its pytest-style tests (python-dateutil, six): naming
+	// unittest as another way to run it, on every answer, would mislead.
+	if python.PytestConfig(req.ProjectRoot) != "" || python.HasConftest(req.ProjectRoot) {
 		return adapters.Detection{}
 	}
 	if f := testFile(req.ProjectRoot); f != "" {

@@ -105,6 +105,9 @@ func TestSelection(t *testing.T) {
 	}{
 		{"one test", adapters.Request{Test: "tests.integration.test_integration.TestIntegration.test_service"}, []string{"tests.integration.test_integration.TestIntegration.test_service"}},
 		{"a class", adapters.Request{Test: "tests.unit.test_unit.TestUnit"}, []string{"tests.unit.test_unit.TestUnit.test_fast"}},
+		// Paths, as `python -m unittest tests/unit/test_unit.py` takes them.
+		{"a file", adapters.Request{Test: "tests/unit/test_unit.py"}, []string{"tests.unit.test_unit.TestUnit.test_fast"}},
+		{"a directory", adapters.Request{Test: "tests/integration"}, []string{"tests.integration.test_integration.TestIntegration.test_service"}},
 		{"level", adapters.Request{Level: adapters.LevelUnit}, []string{"tests.unit.test_unit.TestUnit.test_fast"}},
 		{"all", adapters.Request{}, []string{"test_top.TestTop.test_abort", "test_top.TestTop.test_sleeps", "tests.integration.test_integration.TestIntegration.test_service", "tests.unit.test_unit.TestUnit.test_fast"}},
 		{"command", adapters.Request{Command: []string{"python3", "-m", "unittest", "discover", "-s", "tests/integration"}}, []string{"tests.integration.test_integration.TestIntegration.test_service"}},
@@ -124,7 +127,7 @@ func TestSelection(t *testing.T) {
 		})
 	}
 	_, out, _ := run(t, root, adapters.Request{Test: "tests.unit.test_unit.TestUnit.test_nothing"})
-	if !out.NoTests || !strings.Contains(out.Hint, "no test matched") {
+	if !out.NoTests || !out.ExitExplained || !strings.Contains(out.Hint, "no test matched") {
 		t.Errorf("a test that does not exist: outcome %+v", out)
 	}
 }
@@ -170,6 +173,10 @@ func TestDetect(t *testing.T) {
 		{"unittest files", files("tests/test_a.py", "import os\nimport unittest\n"), nil, 55},
 		{"from unittest", files("test_a.py", "from unittest import TestCase\n"), nil, 55},
 		{"pytest-style files", files("tests/test_a.py", "def test_a(): pass\n"), nil, 0},
+		{"pytest configured", files("tests/test_a.py", "import unittest\n", "setup.cfg", "[metadata]\n\n[tool:pytest]\nminversion=2.2.0\n"), nil, 0},
+		{"pytest in pyproject", files("test_a.py", "import unittest\n", "pyproject.toml", "[tool.pytest.ini_options]\n"), nil, 0},
+		{"a conftest", files("tests/test_a.py", "import unittest\n", "conftest.py", ""), nil, 0},
+		{"unittest, with an unrelated setup.cfg", files("tests/test_a.py", "import unittest\n", "setup.cfg", "[flake8]\n"), nil, 55},
 		{"nothing", files("main.py", "import unittest\n"), nil, 0},
 	} {
 		if d := New().Detect(adapters.Request{ProjectRoot: tc.root, Command: tc.cmd}); d.Confidence != tc.want {
@@ -210,5 +217,58 @@ func TestCancelLeavesNoProcess(t *testing.T) {
 	}
 	if syscall.Kill(-cmd.Process.Pid, 0) == nil {
 		t.Error("processes of the run's group remain")
+	}
+}
+
+// TestPackages: discovery loads a package as unittest's own does, its
+// TestCases (simplejson keeps one in tests/__init__.py) and its
+// load_tests, which loads the whole package in its stead.
+func TestPackages(t *testing.T) {
+	root := fixture(t, "pkginit")
+	rec, out, exit := run(t, root, adapters.Request{})
+	var got []string
+	for _, tt := range rec.Tests() {
+		got = append(got, tt.Name)
+	}
+	slices.Sort(got)
+	// What `python3 -m unittest -v` runs in the fixture.
+	want := []string{"loaded.test_keep.TestKeep.test_keep", "suite.TestInInit.test_here", "suite.test_a.TestA.test_a"}
+	if !slices.Equal(got, want) || exit.Code != 0 || out.Crash != nil || out.BuildFailed {
+		t.Errorf("ran %q (exit %+v, outcome %+v), want %q", got, exit, out, want)
+	}
+}
+
+// TestDoctests: a doctest a module's load_tests adds fails at its
+// example's line, its report's paths relative to the project, and its
+// rerun names the module that loads it: its own id (calc.double) is a
+// function, which unittest cannot run.
+func TestDoctests(t *testing.T) {
+	root := fixture(t, "doctests")
+	rec, _, exit := run(t, root, adapters.Request{})
+	if exit.Code != 1 {
+		t.Fatalf("exit %+v, want 1", exit)
+	}
+	var f *report.Failure
+	for _, tt := range rec.Tests() {
+		if tt.Name == "calc.double" {
+			f = tt.Failure
+		} else if tt.Status != report.TestPassed {
+			t.Errorf("%s: %s", tt.Name, tt.Status)
+		}
+	}
+	if f == nil {
+		t.Fatalf("tests %+v: no failure of calc.double", rec.Tests())
+	}
+	if f.File != "calc.py" || f.Line != 6 || !strings.Contains(f.Message, "Expected:\n    7\nGot:\n    6") || strings.Contains(f.Message, root) {
+		t.Errorf("failure %+v: want calc.py:6, expected and got, no absolute path", f)
+	}
+	if f.Rerun != "python3 -m unittest test_calc" {
+		t.Errorf("rerun %q, want python3 -m unittest test_calc", f.Rerun)
+	}
+	cmd := exec.Command("sh", "-c", f.Rerun)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "Failed example:") {
+		t.Errorf("rerun %q: %v\n%s\nwant the doctest failing", f.Rerun, err, out)
 	}
 }

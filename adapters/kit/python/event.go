@@ -21,7 +21,9 @@ import (
 //	               teardown) for failures and errors, type, msg, file,
 //	               line (the failing frame in the project), out (its
 //	               captured output), reason (skips, xfail), also (a later
-//	               error of the same test), dur (seconds)
+//	               error of the same test), dur (seconds), sel (what
+//	               selects it for a rerun when its id cannot: the module
+//	               whose load_tests added a doctest)
 //	done           the session is over: exit (the framework's exit code)
 type Event struct {
 	Ev      string  `json:"ev"`
@@ -40,6 +42,7 @@ type Event struct {
 	Exit    int     `json:"exit"`
 	PID     int     `json:"pid"`
 	Version string  `json:"version"`
+	Sel     string  `json:"sel"`
 }
 
 // Decode reads one event line into e, which it clears first. The events
@@ -97,6 +100,7 @@ const (
 	fExit
 	fPID
 	fVersion
+	fSel
 )
 
 func field(k []byte) fieldKind {
@@ -133,11 +137,13 @@ func field(k []byte) fieldKind {
 		return fPID
 	case "version":
 		return fVersion
+	case "sel":
+		return fSel
 	}
 	return fUnknown
 }
 
-var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version"}
+var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version", "sel"}
 
 func foldsToField(k []byte) bool {
 	for _, f := range fieldNames {
@@ -190,6 +196,8 @@ func setString(e *Event, k fieldKind, v []byte) bool {
 		e.Also = string(v)
 	case fVersion:
 		e.Version = string(v)
+	case fSel:
+		e.Sel = string(v)
 	case fUnknown:
 	default:
 		return false // a number field given a string: encoding/json says what it makes of it

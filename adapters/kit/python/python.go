@@ -45,18 +45,23 @@ type Interpreter struct {
 }
 
 // FindInterpreter picks the project's own interpreter: its .venv or venv,
-// then the active $VIRTUAL_ENV (from the client's environment), then
-// python3 (or python) on the client's PATH. Tests must import what the
-// project installed, so the project's venv comes before anything on PATH.
+// then the active $VIRTUAL_ENV (from the client's environment), then a
+// .venv or venv above the project inside its repository (a workspace's,
+// when strobe runs on one package or on tests/), then python3 (or python)
+// on the client's PATH. Tests must import what the project installed, so
+// the project's venv comes before anything on PATH.
 func FindInterpreter(root string, env []string) (Interpreter, error) {
-	for _, dir := range []string{".venv", "venv"} {
-		if p := filepath.Join(root, dir, "bin", "python"); kit.FileExists(p) {
-			return Interpreter{Path: p, Shown: dir + "/bin/python"}, nil
-		}
+	if in, ok := venvIn(root, root); ok {
+		return in, nil
 	}
 	if v := kit.EnvValue(env, "VIRTUAL_ENV"); v != "" {
 		if p := filepath.Join(v, "bin", "python"); kit.FileExists(p) {
 			return Interpreter{Path: p, Shown: p}, nil
+		}
+	}
+	for _, dir := range reposParents(root) {
+		if in, ok := venvIn(dir, root); ok {
+			return in, nil
 		}
 	}
 	for _, name := range []string{"python3", "python"} {
@@ -65,6 +70,43 @@ func FindInterpreter(root string, env []string) (Interpreter, error) {
 		}
 	}
 	return Interpreter{}, errors.New("no python3 on PATH and no .venv or venv in the project")
+}
+
+// venvIn is dir's .venv or venv interpreter, shown relative to root.
+func venvIn(dir, root string) (Interpreter, bool) {
+	for _, name := range []string{".venv", "venv"} {
+		p := filepath.Join(dir, name, "bin", "python")
+		if !kit.FileExists(p) {
+			continue
+		}
+		shown, err := filepath.Rel(root, p)
+		if err != nil {
+			shown = p
+		}
+		return Interpreter{Path: p, Shown: shown}, true
+	}
+	return Interpreter{}, false
+}
+
+// reposParents lists root's parents up to the top of its repository (the
+// directory that holds .git), nearest first; none outside a repository,
+// where a venv above could be anyone's (a home directory's).
+func reposParents(root string) []string {
+	var dirs []string
+	for d := root; !exists(filepath.Join(d, ".git")); { // a directory, or a worktree's file
+		parent := filepath.Dir(d)
+		if parent == d {
+			return nil
+		}
+		d = parent
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // HasModule says whether the interpreter can import module, without

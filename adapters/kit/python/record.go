@@ -127,7 +127,11 @@ func (m *Mapper) end(e *Event) {
 			f.File, f.Line = def.file, def.line
 		}
 		if m.Rerun != nil {
-			f.Rerun = m.Rerun(e.ID)
+			sel := e.ID
+			if e.Sel != "" {
+				sel = e.Sel
+			}
+			f.Rerun = m.Rerun(sel)
 		}
 		m.Rec.End("", e.ID, report.TestFailed, d, f)
 	}
