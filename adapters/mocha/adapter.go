@@ -308,7 +308,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	defer p.mu.Unlock()
 	if slices.ContainsFunc(p.stderr, func(l string) bool { return strings.Contains(l, "Error: No test files found") }) {
 		// mocha exits 1 for it: no reporter ran, and nothing else is wrong.
-		out.NoTests = true
+		out.NoTests, out.ExitExplained = true, true
 		out.Hint = strings.Join(append(nonEmpty(p.note), noTests.For(p.test, p.level)), "; ")
 		return out
 	}

@@ -125,7 +125,7 @@ func TestMochaBroken(t *testing.T) {
 
 func TestMochaEmpty(t *testing.T) {
 	_, out, _ := run(t, adapters.Request{ProjectRoot: project("empty")})
-	if !out.NoTests || !strings.Contains(out.Hint, "mocha found no tests") || strings.Contains(out.Hint, "did not start") {
+	if !out.NoTests || !out.ExitExplained || !strings.Contains(out.Hint, "mocha found no tests") || strings.Contains(out.Hint, "did not start") {
 		t.Errorf("outcome %+v, want no tests, and only that", out)
 	}
 }
