@@ -25,7 +25,7 @@ import (
 // jest's own console reporters stay off:
 //
 //	node_modules/.bin/jest [COMMAND'S ARGS] --ci --reporters=DIR/reporter.cjs
-//	  --testLocationInResults --passWithNoTests [SELECTION]
+//	  --passWithNoTests [SELECTION]
 //
 // with FORCE_COLOR=0 and STROBE_JEST_EVENTS=DIR/events.jsonl. Reporters run
 // in jest's main process whatever the workers, so the reporter appends one
@@ -166,7 +166,7 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 			os.RemoveAll(dir)
 			return nil, fmt.Errorf("jest: writing the reporter: %w", err)
 		}
-		argv = append(argv, "--ci", "--reporters="+reporter, "--testLocationInResults", "--passWithNoTests")
+		argv = append(argv, "--ci", "--reporters="+reporter, "--passWithNoTests")
 	} else {
 		p.fallback = filepath.Join(dir, "results.json")
 		p.note = fmt.Sprintf("jest %s predates the per-test reporter events strobe's reporter uses (jest 27 or later): results were read from jest's --json output once the run ended, without live progress", version)

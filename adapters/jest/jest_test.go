@@ -94,6 +94,18 @@ func TestJestBasic(t *testing.T) {
 // TestJestRerun runs each failure's rerun command as a person would paste
 // it (npx jest …, from the package's directory): it must run that test
 // alone, and fail it again.
+// TestJestOwnTimeout: jest's own per-test timeout fails a test whose
+// error has no frame of the test's body; strobe runs jest without
+// --testLocationInResults (it costs jest half again its CPU time), and
+// the failure must still be placed at its test.
+func TestJestOwnTimeout(t *testing.T) {
+	rec, _, exit := run(t, adapters.Request{ProjectRoot: fixture("slow")})
+	f := rec.Failure("slow.test.js", "waits › past its timeout")
+	if exit.Code != 1 || f == nil || f.File != "slow.test.js" || f.Line != 6 || !strings.Contains(f.Message, "Exceeded timeout of 100 ms") {
+		t.Errorf("exit %+v, failure %+v; want jest's timeout at slow.test.js:6", exit, f)
+	}
+}
+
 func TestJestRerun(t *testing.T) {
 	rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("basic")})
 	f := find(t, rec, "math.test.js", "arith › nested › wrong sum").Failure

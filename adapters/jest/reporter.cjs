@@ -217,11 +217,32 @@ function locate(text, file) {
   return first;
 }
 
-// declared is where the test was written, when jest ran with
-// --testLocationInResults: a failure with no stack in the test file (a
-// timeout) still points at its test.
+// declared is where the test was written, for a failure with no stack in
+// the test file (a timeout): jest's own location when it has one (a user's
+// --testLocationInResults), else the first line of the file that holds the
+// test's title as a string. strobe does not ask jest for locations: that
+// costs jest half again its CPU time on a large suite, for every test, to
+// serve the rare failure without a stack.
+const sources = new Map();
 function declared(r, file) {
-  return r.location ? {file, line: r.location.line, col: r.location.column + 1} : null;
+  if (r.location) return {file, line: r.location.line, col: r.location.column + 1};
+  if (!r.title) return null;
+  let lines = sources.get(file);
+  if (lines === undefined) {
+    try {
+      lines = fs.readFileSync(file, 'utf8').split('\n');
+    } catch {
+      lines = null;
+    }
+    sources.set(file, lines);
+  }
+  if (!lines) return null;
+  for (const q of ["'", '"', '`']) {
+    const needle = q + r.title + q;
+    const i = lines.findIndex((l) => l.includes(needle));
+    if (i >= 0) return {file, line: i + 1, col: lines[i].search(/\S/) + 1};
+  }
+  return null;
 }
 
 // syntaxAt reads a compile error's location: babel's "FILE: message
