@@ -396,3 +396,23 @@ func TestTestFilter(t *testing.T) {
 		}
 	}
 }
+
+func TestParseEvent(t *testing.T) {
+	for _, tc := range []struct{ line, kind, name, ms string }{
+		{"[ RUN      ] Suite.Name", "RUN", "Suite.Name", ""},
+		{"[       OK ] Suite.Name (12 ms)", "OK", "Suite.Name", "12"},
+		{"[  FAILED  ] Inst/Suite.Name/1, where GetParam() = 3 (0 ms)", "FAILED", "Inst/Suite.Name/1", "0"},
+		{"[  FAILED  ] Typed/0.Name, where TypeParam = int", "FAILED", "Typed/0.Name", ""},
+		{"[  SKIPPED ] Suite.Name (? ms)", "SKIPPED", "Suite.Name", "?"},
+		{"[ DISABLED ] Suite.DISABLED_Name", "DISABLED", "Suite.DISABLED_Name", ""},
+		{"[  FAILED  ] 4 tests, listed below:", "", "", ""},
+		{"[  DEATH   ] alive", "", "", ""},
+		{"[----------] 4 tests from UnitMath", "", "", ""},
+		{"[ RUN      ]", "", "", ""},
+	} {
+		kind, name, ms, ok := parseEvent(tc.line)
+		if kind != tc.kind || name != tc.name || ms != tc.ms || ok != (tc.kind != "") {
+			t.Errorf("parseEvent(%q) = %q, %q, %q, %v", tc.line, kind, name, ms, ok)
+		}
+	}
+}

@@ -37,6 +37,9 @@ type parser struct {
 	// line: it is GoogleTest and accepted its arguments.
 	sawBanner bool
 	errLines  []string // output outside any test, for a binary that refused its arguments
+	// ended holds the tests the console ended, and how: the report only
+	// has to add to them.
+	ended map[string]report.TestStatus
 }
 
 // running is the test between its RUN line and its end.
@@ -54,14 +57,10 @@ type failure struct {
 }
 
 func newParser(rec *adapters.Recorder, root, dir, path string) *parser {
-	return &parser{rec: rec, root: root, dir: dir, path: path}
+	return &parser{rec: rec, root: root, dir: dir, path: path, ended: map[string]report.TestStatus{}}
 }
 
 var (
-	// event is a console line GoogleTest prints around a test, with the
-	// time when --gtest_print_time is on (the default) and, for a failed
-	// parameterized or typed test, what it was instantiated with.
-	event   = regexp.MustCompile(`^\[ *(RUN|OK|FAILED|SKIPPED|DISABLED) *\] (\S+)(?:, where .*?)?(?: \((\d+) ms\))?$`)
 	banner  = regexp.MustCompile(`^\[==========\] Running \d+ tests? from`)
 	failAt  = regexp.MustCompile(`^(.+?):(\d+|#): (Failure|Skipped)$`)
 	msvcAt  = regexp.MustCompile(`^(.+?)\((\d+)\): error: (.*)$`)
@@ -72,8 +71,8 @@ var (
 // output of the test running.
 func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	line := kit.StripANSI(strings.TrimRight(string(b), "\r"))
-	if m := event.FindStringSubmatch(line); m != nil && s == adapters.Stdout {
-		if p.event(m[1], m[2], m[3]) {
+	if kind, name, ms, ok := parseEvent(line); ok && s == adapters.Stdout {
+		if p.event(kind, name, ms) {
 			return
 		}
 	}
@@ -89,6 +88,35 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	if s == adapters.Stdout {
 		p.block(line)
 	}
+}
+
+// parseEvent splits a console line GoogleTest prints around a test:
+// "[ KIND ] Suite.Name", with the time when --gtest_print_time is on (the
+// default) and, for a failed parameterized or typed test, what it was
+// instantiated with (", where GetParam() = 3"). It is on every line of a
+// run, so it is plain string work, not a regular expression.
+func parseEvent(line string) (kind, name, ms string, ok bool) {
+	if len(line) < 14 || line[0] != '[' || line[11] != ']' || line[12] != ' ' {
+		return "", "", "", false
+	}
+	switch kind = strings.TrimSpace(line[1:11]); kind {
+	case "RUN", "OK", "FAILED", "SKIPPED", "DISABLED":
+	default:
+		return "", "", "", false
+	}
+	rest := line[13:]
+	if strings.HasSuffix(rest, " ms)") {
+		if i := strings.LastIndex(rest, " ("); i >= 0 {
+			rest, ms = rest[:i], rest[i+2:len(rest)-4]
+		}
+	}
+	if i := strings.Index(rest, ", where "); i >= 0 {
+		rest = rest[:i]
+	}
+	if rest == "" || strings.ContainsRune(rest, ' ') {
+		return "", "", "", false // "[  FAILED  ] 4 tests, listed below:"
+	}
+	return kind, rest, ms, true
 }
 
 // event handles a RUN, OK, FAILED, SKIPPED or DISABLED line, and says
@@ -110,6 +138,7 @@ func (p *parser) event(kind, name, ms string) bool {
 		p.rec.Start("", name)
 		return true
 	case "DISABLED":
+		p.ended[name] = report.TestSkipped
 		p.rec.End("", name, report.TestSkipped, 0, nil)
 		p.rec.Output("", name, "disabled: its name starts with DISABLED_ (run it with --gtest_also_run_disabled_tests)\n")
 		return true
@@ -119,6 +148,7 @@ func (p *parser) event(kind, name, ms string) bool {
 		return false
 	}
 	p.cur = nil
+	p.ended[name] = map[string]report.TestStatus{"OK": report.TestPassed, "SKIPPED": report.TestSkipped, "FAILED": report.TestFailed}[kind]
 	switch kind {
 	case "OK":
 		p.rec.End("", name, report.TestPassed, d, nil)
@@ -228,7 +258,11 @@ func (p *parser) apply(r *jsonReport) {
 		for _, t := range s.Tests {
 			name := s.Name + "." + t.Name
 			d := jsonDuration(t.Time)
-			prev, seen := p.rec.Lookup("", name)
+			status, seen := p.ended[name]
+			if seen && len(t.Failures) == 0 && len(t.Skipped) == 0 {
+				continue // the console said it all
+			}
+			prev, _ := p.rec.Lookup("", name)
 			switch {
 			case len(t.Failures) > 0:
 				var fs []failure
@@ -236,11 +270,11 @@ func (p *parser) apply(r *jsonReport) {
 					fs = append(fs, jsonFailure(jf.Failure, t))
 				}
 				f := p.failure(name, fs, "")
-				if seen && prev.Status == report.TestFailed && p.rec.UpdateFailure("", name, func(old *report.Failure) { *old = *f }) {
+				if status == report.TestFailed && p.rec.UpdateFailure("", name, func(old *report.Failure) { *old = *f }) {
 					continue
 				}
 				p.rec.End("", name, report.TestFailed, d, f)
-			case seen && prev.Status != "" && prev.Status != report.TestRunning:
+			case seen:
 				// Ended on the console already.
 			case t.Status == "NOTRUN" || t.Result == "SUPPRESSED":
 				p.rec.End("", name, report.TestSkipped, 0, nil)
