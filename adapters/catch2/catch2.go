@@ -1,20 +1,16 @@
 package catch2
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,7 +74,7 @@ var probeTimeout = 3 * time.Second
 
 func (catch2) Detect(req adapters.Request) adapters.Detection {
 	if len(req.Command) > 0 {
-		bin, err := catch2Resolve(req.ProjectRoot, req.Command[0], req.Env)
+		bin, err := kit.ResolveProgram(req.ProjectRoot, req.Command[0], req.Env)
 		if err != nil || !looksLikeCatch2(bin) {
 			return adapters.Detection{Hint: "catch2: the command is not a Catch2 test binary"}
 		}
@@ -87,75 +83,17 @@ func (catch2) Detect(req adapters.Request) adapters.Detection {
 		}
 		return adapters.Detection{Confidence: 95, Hint: "the command is a Catch2 test binary"}
 	}
-	if cmakeUsesCatch2(req.ProjectRoot) {
+	if kit.CMakeMentions(req.ProjectRoot, "Catch2", "catch_discover_tests") {
 		return adapters.Detection{Confidence: 80, Hint: "CMake project using Catch2"}
 	}
 	return adapters.Detection{}
 }
 
-// catch2Resolve finds the program of a command: a path, relative to the
-// project, or a name on PATH.
-func catch2Resolve(root, prog string, env []string) (string, error) {
-	if strings.ContainsRune(prog, '/') {
-		if !filepath.IsAbs(prog) {
-			prog = filepath.Join(root, prog)
-		}
-		return prog, nil
-	}
-	return shell.LookPath(prog, env)
-}
-
 // catch2Markers are strings every Catch2 binary holds (its command line
-// parser and its help text). Checking them first keeps the probe from
-// running programs that are not Catch2 at all (a GoogleTest binary would
-// ignore --list-tests and run its whole suite).
+// parser and its help text).
 var catch2Markers = [][]byte{[]byte("--list-tests"), []byte("Catch2")}
 
-// looksLikeCatch2 reads an executable file (up to 1 GiB) for Catch2's
-// strings.
-func looksLikeCatch2(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
-		return false
-	}
-	var magic [4]byte
-	if _, err := io.ReadFull(f, magic[:]); err != nil {
-		return false
-	}
-	switch {
-	case string(magic[:]) == "\x7fELF":
-	case bytes.Equal(magic[:], []byte{0xcf, 0xfa, 0xed, 0xfe}), bytes.Equal(magic[:], []byte{0xca, 0xfe, 0xba, 0xbe}):
-	default:
-		return false
-	}
-	found := make([]bool, len(catch2Markers))
-	buf := make([]byte, 1<<20)
-	var carry []byte
-	r := io.LimitReader(f, 1<<30)
-	for {
-		n, err := r.Read(buf)
-		chunk := append(carry, buf[:n]...)
-		all := true
-		for i, m := range catch2Markers {
-			if !found[i] && bytes.Contains(chunk, m) {
-				found[i] = true
-			}
-			all = all && found[i]
-		}
-		if all {
-			return true
-		}
-		if err != nil {
-			return false
-		}
-		carry = append(carry[:0], chunk[max(0, len(chunk)-32):]...)
-	}
-}
+func looksLikeCatch2(path string) bool { return kit.LooksLikeTestBinary(path, catch2Markers...) }
 
 // probeCatch2 runs BIN --list-tests in its own process group and checks
 // that it answers like Catch2 within probeTimeout.
@@ -177,163 +115,6 @@ func probeCatch2(bin, dir string, env []string) error {
 
 // catch2Listing matches the header of --list-tests (v2 and v3) and its count.
 var catch2Listing = regexp.MustCompile(`(?m)^(All available test cases|Matching test cases):\s*$(?s:.*)^\s*\d+ (matching )?test cases?\b`)
-
-// catch2BuildDir says whether a directory name is a CMake build tree.
-func catch2BuildDir(name string) bool {
-	return strings.HasPrefix(name, "build") || strings.HasPrefix(name, "cmake-build-") || name == "out" || name == "_build"
-}
-
-// cmakeUsesCatch2 looks for a CMakeLists.txt (up to three levels down, build
-// trees and hidden directories aside) that mentions Catch2.
-func cmakeUsesCatch2(root string) bool {
-	found := false
-	kit.WalkLimited(root, 3, func(path string, d fs.DirEntry) {
-		if found || d.Name() != "CMakeLists.txt" {
-			return
-		}
-		b, err := os.ReadFile(path)
-		if err == nil && (bytes.Contains(b, []byte("Catch2")) || bytes.Contains(b, []byte("catch_discover_tests"))) {
-			found = true
-		}
-	}, func(name string) bool { return catch2BuildDir(name) })
-	return found
-}
-
-// findCatch2Binaries lists the Catch2 test binaries in the project's CMake
-// build trees, relative to root, sorted.
-func findCatch2Binaries(root string) (bins, trees []string) {
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		return nil, nil
-	}
-	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		tree := filepath.Join(root, e.Name())
-		// A build tree by its usual names, or by CMake's cache in it
-		// (cmake -B anything).
-		if !catch2BuildDir(e.Name()) && !kit.FileExists(filepath.Join(tree, "CMakeCache.txt")) {
-			continue
-		}
-		trees = append(trees, e.Name()+"/")
-		filepath.WalkDir(tree, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if d.IsDir() {
-				// CMake's own probes (CompilerIdCXX/a.out) and dependencies
-				// fetched into the tree (_deps/catch2-build) are not the
-				// project's tests.
-				if n := d.Name(); n == "CMakeFiles" || n == "_deps" || strings.HasPrefix(n, ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				return nil
-			}
-			if info, err := d.Info(); err != nil || info.Mode().Perm()&0o111 == 0 {
-				return nil
-			}
-			if looksLikeCatch2(path) {
-				rel, _ := filepath.Rel(root, path)
-				bins = append(bins, rel)
-			}
-			return nil
-		})
-	}
-	sort.Strings(bins)
-	return bins, trees
-}
-
-// catch2BuildCommand is the command that builds a project's tests, from
-// what the project has: a configured build tree only needs building; CMake
-// presets name their own configure and build steps; otherwise configure
-// into build/. trees are the build trees findCatch2Binaries saw.
-func catch2BuildCommand(root string, trees []string) string {
-	for _, tree := range trees {
-		if kit.FileExists(filepath.Join(root, tree, "CMakeCache.txt")) {
-			return "cmake --build " + shell.Quote(strings.TrimSuffix(tree, "/"))
-		}
-	}
-	if c := cmakePresetCommand(root); c != "" {
-		return c
-	}
-	dir := "build"
-	if len(trees) > 0 {
-		dir = strings.TrimSuffix(trees[0], "/")
-	}
-	return fmt.Sprintf("cmake -S %s -B %s && cmake --build %s", shell.Quote(cmakeSourceDir(root)), shell.Quote(dir), shell.Quote(dir))
-}
-
-// cmakePresets is the part of CMakePresets.json a build command needs.
-type cmakePresets struct {
-	ConfigurePresets []struct {
-		Name      string `json:"name"`
-		Hidden    bool   `json:"hidden"`
-		BinaryDir string `json:"binaryDir"`
-	} `json:"configurePresets"`
-	BuildPresets []struct {
-		Name            string `json:"name"`
-		Hidden          bool   `json:"hidden"`
-		ConfigurePreset string `json:"configurePreset"`
-	} `json:"buildPresets"`
-}
-
-// cmakePresetCommand builds with the project's first visible configure
-// preset: through a build preset made for it, else in its binaryDir when
-// that needs no macro but ${sourceDir} and ${presetName}. It is empty when
-// the presets (CMakeUserPresets.json first, as cmake reads it) give no such
-// command.
-func cmakePresetCommand(root string) string {
-	for _, name := range []string{"CMakeUserPresets.json", "CMakePresets.json"} {
-		b, err := os.ReadFile(filepath.Join(root, name))
-		if err != nil {
-			continue
-		}
-		var p cmakePresets
-		if json.Unmarshal(b, &p) != nil {
-			continue
-		}
-		for _, c := range p.ConfigurePresets {
-			if c.Hidden || c.Name == "" {
-				continue
-			}
-			configure := "cmake --preset " + shell.Quote(c.Name)
-			for _, bp := range p.BuildPresets {
-				if !bp.Hidden && bp.ConfigurePreset == c.Name {
-					return configure + " && cmake --build --preset " + shell.Quote(bp.Name)
-				}
-			}
-			dir := strings.NewReplacer("${sourceDir}/", "", "${sourceDir}", ".", "${presetName}", c.Name).Replace(c.BinaryDir)
-			if dir != "" && !strings.Contains(dir, "$") {
-				return configure + " && cmake --build " + shell.Quote(dir)
-			}
-		}
-	}
-	return ""
-}
-
-// cmakeSourceDir is the project's top CMakeLists.txt directory, relative
-// to root: "." unless the project keeps it deeper.
-func cmakeSourceDir(root string) string {
-	best := "."
-	if kit.FileExists(filepath.Join(root, "CMakeLists.txt")) {
-		return best
-	}
-	depth := -1
-	kit.WalkLimited(root, 3, func(path string, d fs.DirEntry) {
-		if d.Name() != "CMakeLists.txt" {
-			return
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		if n := strings.Count(rel, string(filepath.Separator)); depth < 0 || n < depth {
-			best, depth = rel, n
-		}
-	}, catch2BuildDir)
-	return best
-}
 
 // catch2ValueOptions are the Catch2 options that take a separate value.
 var catch2ValueOptions = []string{"-r", "--reporter", "-o", "--out", "-d", "--durations", "-c", "--section",
@@ -400,13 +181,13 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	var userArgs []string
 	note := ""
 	if len(req.Command) > 0 {
-		b, err := catch2Resolve(req.ProjectRoot, req.Command[0], req.Env)
+		b, err := kit.ResolveProgram(req.ProjectRoot, req.Command[0], req.Env)
 		if err != nil {
 			return nil, adapters.Usagef("catch2: cannot find %s: give the test binary's path", req.Command[0])
 		}
 		bin, userArgs = b, req.Command[1:]
 	} else {
-		bins, trees := findCatch2Binaries(req.ProjectRoot)
+		bins, trees := kit.FindCMakeBinaries(req.ProjectRoot, looksLikeCatch2)
 		switch len(bins) {
 		case 1:
 			bin = filepath.Join(req.ProjectRoot, bins[0])
@@ -417,7 +198,7 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 				where = "no built Catch2 test binary in " + strings.Join(trees, ", ")
 			}
 			return nil, &adapters.UsageError{Msg: "catch2: the tests are not built: " + where, Framework: "catch2",
-				Hint: fmt.Sprintf("build them with `%s`, then rerun, or pass --command with the test binary", catch2BuildCommand(req.ProjectRoot, trees))}
+				Hint: fmt.Sprintf("build them with `%s`, then rerun, or pass --command with the test binary", kit.CMakeBuildCommand(req.ProjectRoot, trees))}
 		default:
 			return nil, adapters.Usagef("catch2: several Catch2 test binaries found: %s: pass --command with the one to run (for example --command %s)", strings.Join(bins, ", "), shell.Quote(bins[0]))
 		}

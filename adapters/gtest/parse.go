@@ -1,0 +1,437 @@
+package gtest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// parser reads the console live and the JSON report at Finish. The runner
+// calls Line for one line at a time and Finish once, so it needs no lock.
+type parser struct {
+	rec  *adapters.Recorder
+	root string
+	dir  string // the report's private directory, removed by Close
+	path string // the JSON report
+
+	rerun []string
+	test  string
+	level adapters.Level
+	note  string
+	env   []string
+
+	cur     *running
+	last    string // the last test that started
+	started int
+	// sawBanner says the binary printed GoogleTest's "Running N tests"
+	// line: it is GoogleTest and accepted its arguments.
+	sawBanner bool
+	errLines  []string // output outside any test, for a binary that refused its arguments
+	// ended holds the tests the console ended, and how: the report only
+	// has to add to them.
+	ended map[string]report.TestStatus
+}
+
+// running is the test between its RUN line and its end.
+type running struct {
+	name     string
+	failures []failure
+	skip     *failure // GTEST_SKIP's location and message
+	open     *failure // the block whose lines come now
+}
+
+type failure struct {
+	file string
+	line int
+	text []string
+}
+
+func newParser(rec *adapters.Recorder, root, dir, path string) *parser {
+	return &parser{rec: rec, root: root, dir: dir, path: path, ended: map[string]report.TestStatus{}}
+}
+
+var (
+	banner  = regexp.MustCompile(`^\[==========\] Running \d+ tests? from`)
+	failAt  = regexp.MustCompile(`^(.+?):(\d+|#): (Failure|Skipped)$`)
+	msvcAt  = regexp.MustCompile(`^(.+?)\((\d+)\): error: (.*)$`)
+	unknown = "unknown file: Failure"
+)
+
+// Line reads one console line: test events, and the failure blocks and
+// output of the test running.
+func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
+	line := kit.StripANSI(strings.TrimRight(string(b), "\r"))
+	if kind, name, ms, ok := parseEvent(line); ok && s == adapters.Stdout {
+		if p.event(kind, name, ms) {
+			return
+		}
+	}
+	if p.cur == nil {
+		if banner.MatchString(line) {
+			p.sawBanner = true
+		} else if !p.sawBanner && len(p.errLines) < 20 && strings.TrimSpace(line) != "" {
+			p.errLines = append(p.errLines, line)
+		}
+		return
+	}
+	p.rec.Output("", p.cur.name, line+"\n")
+	if s == adapters.Stdout {
+		p.block(line)
+	}
+}
+
+// parseEvent splits a console line GoogleTest prints around a test:
+// "[ KIND ] Suite.Name", with the time when --gtest_print_time is on (the
+// default) and, for a failed parameterized or typed test, what it was
+// instantiated with (", where GetParam() = 3"). It is on every line of a
+// run, so it is plain string work, not a regular expression.
+func parseEvent(line string) (kind, name, ms string, ok bool) {
+	if len(line) < 14 || line[0] != '[' || line[11] != ']' || line[12] != ' ' {
+		return "", "", "", false
+	}
+	switch kind = strings.TrimSpace(line[1:11]); kind {
+	case "RUN", "OK", "FAILED", "SKIPPED", "DISABLED":
+	default:
+		return "", "", "", false
+	}
+	rest := line[13:]
+	if strings.HasSuffix(rest, " ms)") {
+		if i := strings.LastIndex(rest, " ("); i >= 0 {
+			rest, ms = rest[:i], rest[i+2:len(rest)-4]
+		}
+	}
+	if i := strings.Index(rest, ", where "); i >= 0 {
+		rest = rest[:i]
+	}
+	if rest == "" || strings.ContainsRune(rest, ' ') {
+		return "", "", "", false // "[  FAILED  ] 4 tests, listed below:"
+	}
+	return kind, rest, ms, true
+}
+
+// event handles a RUN, OK, FAILED, SKIPPED or DISABLED line, and says
+// whether it was one: the summary's "[  FAILED  ] Suite.Name" lines after
+// the run name no running test and are not.
+func (p *parser) event(kind, name, ms string) bool {
+	var d time.Duration
+	if n, err := strconv.Atoi(ms); err == nil {
+		d = time.Duration(n) * time.Millisecond
+		if d == 0 {
+			d = time.Microsecond // reported as 0 ms: not to be measured again
+		}
+	}
+	switch kind {
+	case "RUN":
+		p.cur = &running{name: name}
+		p.last = name
+		p.started++
+		p.rec.Start("", name)
+		return true
+	case "DISABLED":
+		p.ended[name] = report.TestSkipped
+		p.rec.End("", name, report.TestSkipped, 0, nil)
+		p.rec.Output("", name, "disabled: its name starts with DISABLED_ (run it with --gtest_also_run_disabled_tests)\n")
+		return true
+	}
+	t := p.cur
+	if t == nil || t.name != name {
+		return false
+	}
+	p.cur = nil
+	p.ended[name] = map[string]report.TestStatus{"OK": report.TestPassed, "SKIPPED": report.TestSkipped, "FAILED": report.TestFailed}[kind]
+	switch kind {
+	case "OK":
+		p.rec.End("", name, report.TestPassed, d, nil)
+	case "SKIPPED":
+		p.rec.End("", name, report.TestSkipped, d, nil)
+	case "FAILED":
+		p.rec.End("", name, report.TestFailed, d, p.failure(name, t.failures, "the test failed without a failed assertion (see its output)"))
+	}
+	return true
+}
+
+// block follows the failure blocks of the test running: a location line
+// starts one, and the lines after it are its text.
+func (p *parser) block(line string) {
+	t := p.cur
+	var f *failure
+	switch m := failAt.FindStringSubmatch(line); {
+	case m != nil:
+		n, _ := strconv.Atoi(m[2])
+		f = &failure{file: m[1], line: n}
+		if m[3] == "Skipped" {
+			t.skip, t.open = f, f
+			return
+		}
+	case line == unknown:
+		f = &failure{}
+	default:
+		if m := msvcAt.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			f = &failure{file: m[1], line: n, text: []string{m[3]}}
+		}
+	}
+	if f != nil {
+		t.failures = append(t.failures, *f)
+		t.open = &t.failures[len(t.failures)-1]
+		return
+	}
+	if t.open != nil && len(t.open.text) < 200 {
+		t.open.text = append(t.open.text, line)
+	}
+}
+
+// failure builds a test's report.Failure: the first failure's file:line
+// and text, the later ones added with their own location.
+func (p *parser) failure(name string, fs []failure, none string) *report.Failure {
+	f := &report.Failure{Name: name, Rerun: rerunFor(p.rerun, name)}
+	if len(fs) == 0 {
+		f.Message = none
+		return f
+	}
+	for i, fl := range fs {
+		text := strings.TrimRight(strings.Join(fl.text, "\n"), "\n ")
+		if i == 0 {
+			f.File, f.Line, f.Message = kit.ProjectPath(p.root, fl.file), fl.line, kit.Clip(text)
+			continue
+		}
+		file := kit.ProjectPath(p.root, fl.file)
+		if file == "" {
+			file = "unknown file" // GoogleTest's words for an exception's or a mock's failure
+		}
+		kit.AddFailure(f, "\n\n", file, fl.line, text)
+	}
+	return f
+}
+
+// jsonReport is what the adapter reads of --gtest_output=json.
+type jsonReport struct {
+	Tests  int `json:"tests"`
+	Suites []struct {
+		Name  string     `json:"name"`
+		Tests []jsonTest `json:"testsuite"`
+	} `json:"testsuites"`
+}
+
+type jsonTest struct {
+	Name     string `json:"name"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Status   string `json:"status"` // RUN, NOTRUN
+	Result   string `json:"result"` // COMPLETED, SKIPPED, SUPPRESSED
+	Time     string `json:"time"`   // "0.12s"
+	Failures []struct {
+		Failure string `json:"failure"`
+	} `json:"failures"`
+	Skipped []struct {
+		Message string `json:"message"`
+	} `json:"skipped"` // newer releases: GTEST_SKIP's message
+}
+
+// readReport reads the JSON report, nil when the binary wrote none.
+func readReport(path string) (*jsonReport, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r jsonReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("reading the GoogleTest report: %w", err)
+	}
+	return &r, nil
+}
+
+// apply records the report's results: its failures replace the console's,
+// and the tests the console did not end are ended.
+func (p *parser) apply(r *jsonReport) {
+	for _, s := range r.Suites {
+		for _, t := range s.Tests {
+			name := s.Name + "." + t.Name
+			d := jsonDuration(t.Time)
+			status, seen := p.ended[name]
+			if seen && len(t.Failures) == 0 && len(t.Skipped) == 0 {
+				continue // the console said it all
+			}
+			prev, _ := p.rec.Lookup("", name)
+			switch {
+			case len(t.Failures) > 0:
+				var fs []failure
+				for _, jf := range t.Failures {
+					fs = append(fs, jsonFailure(jf.Failure, t))
+				}
+				f := p.failure(name, fs, "")
+				if status == report.TestFailed && p.rec.UpdateFailure("", name, func(old *report.Failure) { *old = *f }) {
+					continue
+				}
+				p.rec.End("", name, report.TestFailed, d, f)
+			case seen:
+				// Ended on the console already.
+			case t.Status == "NOTRUN" || t.Result == "SUPPRESSED":
+				p.rec.End("", name, report.TestSkipped, 0, nil)
+				p.rec.Output("", name, "disabled: its name starts with DISABLED_ (run it with --gtest_also_run_disabled_tests)\n")
+			case t.Result == "SKIPPED":
+				p.rec.End("", name, report.TestSkipped, d, nil)
+			default:
+				p.rec.End("", name, report.TestPassed, d, nil)
+			}
+			for _, sk := range t.Skipped {
+				if !strings.Contains(prev.Output, sk.Message) {
+					p.rec.Output("", name, sk.Message+"\n")
+				}
+			}
+		}
+	}
+}
+
+// jsonFailure splits a report failure ("file:line\ntext", or "unknown
+// file\ntext" for an exception) into its location and text; without a
+// location it takes the test's own.
+func jsonFailure(s string, t jsonTest) failure {
+	head, text, _ := strings.Cut(s, "\n")
+	f := failure{text: strings.Split(strings.TrimRight(text, "\n"), "\n")}
+	if i := strings.LastIndexByte(head, ':'); i > 0 {
+		if n, err := strconv.Atoi(head[i+1:]); err == nil {
+			f.file, f.line = head[:i], n
+			return f
+		}
+	}
+	f.file, f.line = t.File, t.Line
+	if head != "unknown file" {
+		f.text = append([]string{head}, f.text...)
+	}
+	return f
+}
+
+func jsonDuration(s string) time.Duration {
+	sec, err := strconv.ParseFloat(strings.TrimSuffix(s, "s"), 64)
+	if err != nil || sec <= 0 {
+		return time.Microsecond
+	}
+	return kit.DurationOf(sec)
+}
+
+// Close removes the report's directory: after Finish, or in its place when
+// the binary never started.
+func (p *parser) Close() error {
+	if p.dir == "" {
+		return nil
+	}
+	return os.RemoveAll(p.dir)
+}
+
+func (p *parser) Finish(exit report.Exit) adapters.Outcome {
+	var out adapters.Outcome
+	var hints []string
+	if p.note != "" {
+		hints = append(hints, p.note)
+	}
+	r, err := readReport(p.path)
+	if r != nil {
+		p.apply(r)
+	} else if err != nil && !os.IsNotExist(err) {
+		hints = append(hints, err.Error())
+	}
+	dying := ""
+	if p.cur != nil {
+		dying = p.cur.name
+	}
+	switch {
+	case dying != "" && exit.StoppedBy != "":
+		// Stopped by strobe (a stuck verdict, its timeout, a cancel): the
+		// test stays running, and the runner says why.
+	case dying != "":
+		p.died(dying, exit, &out, &hints)
+	case r == nil && !p.sawBanner:
+		msg := "the binary wrote no GoogleTest report"
+		if len(p.errLines) > 0 {
+			msg += ": " + strings.Join(p.errLines, " ")
+		}
+		hints = append(hints, msg+" (is it a GoogleTest binary, and does it accept --gtest_output=json:FILE?)")
+	case p.started == 0 && (r == nil || r.Tests == 0 || !p.anyRecorded()):
+		out.NoTests = true
+		out.Project = &report.Project{Language: "c++", BuildSystem: "GoogleTest test binary"}
+		bin := ""
+		if len(p.rerun) > 0 {
+			bin = shell.Quote(p.rerun[0])
+		}
+		hints = append(hints, kit.NoTestsHint{
+			Test:  fmt.Sprintf("no test is named %q: list them with %s --gtest_list_tests", p.test, bin),
+			Level: fmt.Sprintf("no test suite is named for level %s: strobe runs suites named %s… (or Inst/%s…) for it", p.level, levelPrefix(p.level), levelPrefix(p.level)),
+			All:   "the binary has no tests to run (disabled ones, DISABLED_*, only run with --gtest_also_run_disabled_tests)",
+		}.For(p.test, p.level))
+	}
+	out.Hint = strings.Join(hints, "; ")
+	return out
+}
+
+func (p *parser) anyRecorded() bool { return len(p.rec.Tests()) > 0 }
+
+func levelPrefix(l adapters.Level) string {
+	return map[adapters.Level]string{adapters.LevelUnit: "Unit", adapters.LevelIntegration: "Integration", adapters.LevelE2E: "E2E"}[l]
+}
+
+// died fails the test the binary died in (a signal, abort(), exit() in the
+// test) and makes it the crash: GoogleTest wrote no report, so the test's
+// declaration comes from a bounded listing of the binary.
+func (p *parser) died(name string, exit report.Exit, out *adapters.Outcome, hints *[]string) {
+	t := p.cur
+	p.cur = nil
+	how := exitText(exit)
+	f := p.failure(name, t.failures, "")
+	msg := "the test binary died while this test ran (" + how + ")"
+	if f.Message != "" {
+		msg += "\n" + f.Message
+	}
+	f.Message = kit.Clip(msg)
+	if f.File == "" {
+		f.File, f.Line = p.declaration(name)
+	}
+	p.rec.End("", name, report.TestFailed, 0, f)
+	c := &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName, CoreDump: exit.CoreDump,
+		Indicators: []string{"gtest_output_cut_short"}, RunningTests: []string{name},
+		Message: fmt.Sprintf("the test binary ended (%s) inside test %q before GoogleTest reported its end", how, name)}
+	if sig := kit.ExitSignal(exit); sig != "" {
+		c.Type = kit.CrashType(sig)
+	}
+	out.Crash = c
+	*hints = append(*hints, fmt.Sprintf("the binary died inside test %q (%s): rerun it alone under gdb: gdb --args %s", name, how, f.Rerun))
+}
+
+// declaration is where a test is declared, from the binary's own JSON
+// listing (--gtest_list_tests --gtest_output=json), bounded like the probe.
+func (p *parser) declaration(name string) (string, int) {
+	if len(p.rerun) == 0 || p.dir == "" {
+		return "", 0
+	}
+	list := p.path + ".list.json"
+	kit.RunTool(context.Background(), kit.Tool{Dir: p.root, Env: p.env, Timeout: probeTimeout}, p.rerun[0], "--gtest_list_tests", "--gtest_output=json:"+list)
+	r, err := readReport(list)
+	if err != nil {
+		return "", 0
+	}
+	for _, s := range r.Suites {
+		for _, t := range s.Tests {
+			if s.Name+"."+t.Name == name {
+				return kit.ProjectPath(p.root, t.File), t.Line
+			}
+		}
+	}
+	return "", 0
+}
+
+func exitText(exit report.Exit) string {
+	if sig := kit.ExitSignal(exit); sig != "" {
+		return "killed by " + sig
+	}
+	return fmt.Sprintf("exit code %d", exit.Code)
+}

@@ -1,0 +1,45 @@
+package kit
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestCMakeBuildCommand(t *testing.T) {
+	presets := `{"version": 3, "configurePresets": [
+		{"name": "base", "hidden": true, "binaryDir": "${sourceDir}/out/${presetName}"},
+		{"name": "dev", "binaryDir": "${sourceDir}/out/${presetName}"}]%s}`
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		trees []string
+		want  string
+	}{
+		{"nothing built", map[string]string{"CMakeLists.txt": ""}, nil, "cmake -S . -B build && cmake --build build"},
+		{"empty build tree", map[string]string{"CMakeLists.txt": ""}, []string{"cmake-build-debug/"},
+			"cmake -S . -B cmake-build-debug && cmake --build cmake-build-debug"},
+		{"configured tree", map[string]string{"CMakeLists.txt": "", "build/CMakeCache.txt": ""}, []string{"build/"}, "cmake --build build"},
+		{"build preset", map[string]string{"CMakeLists.txt": "", "CMakePresets.json": fmt.Sprintf(presets,
+			`, "buildPresets": [{"name": "dev-build", "configurePreset": "dev"}]`)}, nil, "cmake --preset dev && cmake --build --preset dev-build"},
+		{"configure preset only", map[string]string{"CMakeLists.txt": "", "CMakePresets.json": fmt.Sprintf(presets, "")}, nil,
+			"cmake --preset dev && cmake --build out/dev"},
+		{"sources one level down", map[string]string{"cpp/CMakeLists.txt": "", "cpp/tests/CMakeLists.txt": ""}, nil,
+			"cmake -S cpp -B build && cmake --build build"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			for name, body := range tc.files {
+				p := filepath.Join(root, name)
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := CMakeBuildCommand(root, tc.trees); got != tc.want {
+				t.Errorf("CMakeBuildCommand = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
