@@ -15,6 +15,7 @@ import (
 	"strobe/adapters/deno"
 	"strobe/adapters/generic"
 	"strobe/adapters/gotest"
+	"strobe/adapters/gtest"
 	"strobe/adapters/jest"
 	"strobe/adapters/mocha"
 	"strobe/adapters/nodetest"
@@ -33,6 +34,7 @@ func Adapters() []adapters.Adapter {
 		deno.New(),
 		generic.New(),
 		gotest.New(),
+		gtest.New(),
 		jest.New(),
 		mocha.New(),
 		nodetest.New(),

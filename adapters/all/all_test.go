@@ -11,7 +11,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"bun", "cargo", "catch2", "deno", "generic", "go", "jest", "mocha", "node", "pytest", "unittest", "vitest", "xcodebuild"}
+	want := []string{"bun", "cargo", "catch2", "deno", "generic", "go", "gtest", "jest", "mocha", "node", "pytest", "unittest", "vitest", "xcodebuild"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
 	}
