@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
@@ -87,7 +86,6 @@ func (a mavenAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapt
 		return nil, &adapters.UsageError{Msg: "Maven has no e2e level", Framework: "maven",
 			Hint: "use level unit (Surefire's tests) or integration (Failsafe's *IT tests), or name the test"}
 	}
-	start := time.Now()
 	prog, shown, err := program(req)
 	if err != nil {
 		return nil, err
@@ -107,8 +105,9 @@ func (a mavenAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapt
 		prefix = []string{shown, "-B", goal}
 		argv = append([]string{prog, "-B", goal}, selection(req)...)
 	}
-	p := newParser(rec, req.ProjectRoot, modules(req.ProjectRoot), prefix, start)
+	p := newParser(rec, req.ProjectRoot, modules(req.ProjectRoot), prefix)
 	p.level, p.test = req.Level, req.Test
+	p.snapshot()
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
 }
 

@@ -22,32 +22,30 @@ const (
 	failsafeDir = "failsafe-reports"
 )
 
-// staleMargin: a report written this long before the run started is an
-// earlier run's (file times can be coarser than the clock).
-const staleMargin = time.Second
-
 type parser struct {
 	rec     *adapters.Recorder
 	root    string
 	modules []string
 	prefix  []string // the command a rerun starts with
-	since   time.Time
-	level   adapters.Level
-	test    string
+	// before holds the reports there before the run, with their times:
+	// one still so is an earlier run's.
+	before map[string]time.Time
+	level  adapters.Level
+	test   string
 
 	read      map[string]bool // reports already recorded
 	buildErrs []report.BuildError
 	seenErr   map[report.BuildError]bool // as first printed, before its detail lines
 	lastErr   int                        // the build error detail lines go to, -1 for none
-	totals    report.Summary // Maven's closing counts, over every module
+	totals    report.Summary             // Maven's closing counts, over every module
 	hasTotals bool
 	noTests   bool   // "No tests to run."
 	crash     string // surefire's word that the forked JVM died
 	running   string // the class running now
 }
 
-func newParser(rec *adapters.Recorder, root string, modules, prefix []string, since time.Time) *parser {
-	return &parser{rec: rec, root: root, modules: modules, prefix: prefix, since: since.Add(-staleMargin),
+func newParser(rec *adapters.Recorder, root string, modules, prefix []string) *parser {
+	return &parser{rec: rec, root: root, modules: modules, prefix: prefix, before: map[string]time.Time{},
 		read: map[string]bool{}, seenErr: map[report.BuildError]bool{}, lastErr: -1}
 }
 
@@ -170,11 +168,27 @@ func (p *parser) readClass(class string) {
 
 // readAll records the run's reports not yet read.
 func (p *parser) readAll() {
+	p.eachReport(func(mod, dir, path string) { p.readReport(mod, dir, path) })
+}
+
+// snapshot notes the reports an earlier run left, before this one starts.
+// Comparing times with the run's start would not do: a file system's
+// times can be coarser than the clock, and runs follow each other within
+// a second.
+func (p *parser) snapshot() {
+	p.eachReport(func(_, _, path string) {
+		if st, err := os.Stat(path); err == nil {
+			p.before[path] = st.ModTime()
+		}
+	})
+}
+
+func (p *parser) eachReport(fn func(mod, dir, path string)) {
 	for _, mod := range p.modules {
 		for _, dir := range []string{surefireDir, failsafeDir} {
 			files, _ := filepath.Glob(filepath.Join(p.root, mod, "target", dir, "TEST-*.xml"))
 			for _, f := range files {
-				p.readReport(mod, dir, f)
+				fn(mod, dir, f)
 			}
 		}
 	}
@@ -185,7 +199,7 @@ func (p *parser) readReport(mod, dir, path string) {
 		return
 	}
 	st, err := os.Stat(path)
-	if err != nil || st.ModTime().Before(p.since) {
+	if old, ok := p.before[path]; err != nil || ok && st.ModTime().Equal(old) {
 		return
 	}
 	f, err := os.Open(path)

@@ -2,7 +2,6 @@ package maven
 
 import (
 	"testing"
-	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
@@ -19,7 +18,7 @@ func FuzzMaven(f *testing.F) {
 	f.Add([]byte("[ERROR] /project/src/test/java/A.java:[3,7] cannot find symbol\n"), []byte("The forked VM terminated without properly saying goodbye. VM crash or System.exit called?\n"), []byte{0, 1}, byte(1), byte(0))
 	f.Fuzz(func(t *testing.T, stdout, stderr, sched []byte, code, flags byte) {
 		adapterstest.FuzzLines(t, func(rec *adapters.Recorder) adapters.Parser {
-			return newParser(rec, "/project", []string{"."}, []string{"mvn", "-B", "test"}, time.Now())
+			return newParser(rec, "/project", []string{"."}, []string{"mvn", "-B", "test"})
 		}, stdout, stderr, sched, code, flags)
 	})
 }

@@ -40,7 +40,7 @@ func TestReplay(t *testing.T) {
 				lines[i].Text = strings.ReplaceAll(lines[i].Text, "/PROJECT", root)
 			}
 			rec := adapters.NewRecorder()
-			p := newParser(rec, root, modules(root), []string{"mvn", "-B", "test"}, time.Time{})
+			p := newParser(rec, root, modules(root), []string{"mvn", "-B", "test"})
 			p.level, p.test = tc.level, tc.test
 			out := adapterstest.Replay(p, lines, report.Exit{Exited: true, Code: tc.exit})
 			fix := func(s string) string { return strings.ReplaceAll(s, root, "/PROJECT") }
@@ -57,7 +57,7 @@ func TestReplayLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := adapters.NewRecorder()
-	p := newParser(rec, root, modules(root), []string{"mvn", "-B", "test"}, time.Time{})
+	p := newParser(rec, root, modules(root), []string{"mvn", "-B", "test"})
 	for _, l := range adapterstest.ReadLines(t, filepath.Join(root, "console.txt"), adapters.Stdout) {
 		p.Line(l.Stream, []byte(l.Text), false)
 		if strings.Contains(l.Text, "-- in com.example.CalcTest") {
@@ -77,15 +77,23 @@ func TestStaleReports(t *testing.T) {
 	if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "recorded", "basic"))); err != nil {
 		t.Fatal(err)
 	}
-	old := time.Now().Add(-time.Hour)
-	files, _ := filepath.Glob(filepath.Join(root, "target", "surefire-reports", "*.xml"))
-	for _, f := range files {
-		os.Chtimes(f, old, old)
-	}
 	rec := adapters.NewRecorder()
-	out := newParser(rec, root, []string{"."}, []string{"mvn"}, time.Now()).Finish(report.Exit{Exited: true})
+	p := newParser(rec, root, []string{"."}, []string{"mvn"})
+	p.snapshot()
+	out := p.Finish(report.Exit{Exited: true})
 	if n := len(rec.Tests()); n != 0 || !out.NoTests {
 		t.Errorf("%d tests from stale reports, outcome %+v; want none and no_tests", n, out)
+	}
+	// The same class run again rewrites its report: that one counts.
+	rec = adapters.NewRecorder()
+	p = newParser(rec, root, []string{"."}, []string{"mvn"})
+	p.snapshot()
+	rewritten := filepath.Join(root, "target", "surefire-reports", "TEST-com.example.OtherTest.xml")
+	later := time.Now().Add(time.Second)
+	os.Chtimes(rewritten, later, later)
+	p.Finish(report.Exit{Exited: true})
+	if n := len(rec.Tests()); n != 2 {
+		t.Errorf("%d tests, want OtherTest's 2 from its rewritten report", n)
 	}
 }
 
