@@ -45,10 +45,12 @@ var jvmThreads = []string{
 	"SurvRateGroup", "StrDedup", "process reaper", "JFR ",
 }
 
-// IsHarnessThread: the JVM's own threads, and the launcher's first thread
-// (tid = pid), which only joins the thread that runs main.
-func (mavenAdapter) IsHarnessThread(p adapters.Proc, tid int, name string) bool {
-	if tid == p.PID {
+// IsHarnessThread: every thread of Maven's own JVM, which only waits for
+// the fork (its timers, Surefire's ping among them, would pass for a test
+// about to wake); in the fork, the JVM's own threads and the launcher's
+// first thread (tid = pid), which only joins the thread that runs main.
+func (a mavenAdapter) IsHarnessThread(p adapters.Proc, tid int, name string) bool {
+	if !a.IsTestProcess(p) || tid == p.PID {
 		return true
 	}
 	for _, j := range jvmThreads {

@@ -112,7 +112,7 @@ func TestIsTestProcess(t *testing.T) {
 }
 
 func TestIsHarnessThread(t *testing.T) {
-	p := adapters.Proc{PID: 100, Name: "java"}
+	p := adapters.Proc{PID: 100, Name: "java", Args: []string{"java", "-jar", "/p/target/surefire/surefirebooter-1.jar"}}
 	for _, tc := range []struct {
 		tid  int
 		name string
@@ -130,6 +130,10 @@ func TestIsHarnessThread(t *testing.T) {
 		if got := (mavenAdapter{}).IsHarnessThread(p, tc.tid, tc.name); got != tc.want {
 			t.Errorf("thread %d %q: %v, want %v", tc.tid, tc.name, got, tc.want)
 		}
+	}
+	mvn := adapters.Proc{PID: 90, Name: "java", Args: []string{"java", "org.codehaus.plexus.classworlds.launcher.Launcher"}}
+	if !(mavenAdapter{}).IsHarnessThread(mvn, 91, "java") {
+		t.Error("a thread of Maven's own JVM is not the harness")
 	}
 }
 
