@@ -1,0 +1,245 @@
+package maven
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+func TestDetect(t *testing.T) {
+	pom := t.TempDir()
+	adapterstest.WriteFiles(t, pom, map[string]string{"pom.xml": "<project/>"})
+	for _, tc := range []struct {
+		name string
+		root string
+		cmd  []string
+		want int
+	}{
+		{"pom", pom, nil, confPom},
+		{"nothing", t.TempDir(), nil, 0},
+		{"mvn command", t.TempDir(), []string{"mvn", "-B", "test"}, confCommand},
+		{"wrapper command", t.TempDir(), []string{"./mvnw", "verify"}, confCommand},
+		{"other command", pom, []string{"make", "test"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := New().Detect(adapters.Request{ProjectRoot: tc.root, Command: tc.cmd}); got.Confidence != tc.want {
+				t.Errorf("confidence %d (%s), want %d", got.Confidence, got.Hint, tc.want)
+			}
+		})
+	}
+}
+
+func TestPlan(t *testing.T) {
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{"pom.xml": "<project/>", "mvnw": "#!/bin/sh\n"})
+	os.Chmod(filepath.Join(root, "mvnw"), 0o755)
+	wrapper := filepath.Join(root, "mvnw")
+	for _, tc := range []struct {
+		name string
+		req  adapters.Request
+		want []string
+	}{
+		{"suite", adapters.Request{}, []string{wrapper, "-B", "test"}},
+		{"unit", adapters.Request{Level: adapters.LevelUnit}, []string{wrapper, "-B", "test"}},
+		{"single", adapters.Request{Test: "CalcTest#adds"}, []string{wrapper, "-B", "test", "-Dtest=CalcTest#adds", noFailProp}},
+		{"integration", adapters.Request{Level: adapters.LevelIntegration}, []string{wrapper, "-B", "verify", noSurefire, noFailProp}},
+		{"one integration test", adapters.Request{Level: adapters.LevelIntegration, Test: "SlowIT"},
+			[]string{wrapper, "-B", "verify", noSurefire, noFailProp, "-Dit.test=SlowIT", noFailItProp}},
+		{"command", adapters.Request{Command: []string{"mvn", "-q", "test"}}, []string{"mvn", "-q", "test"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.ProjectRoot = root
+			plan, err := New().Plan(context.Background(), tc.req, adapters.NewRecorder())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(plan.Argv, tc.want) || plan.Dir != root {
+				t.Errorf("argv %q in %s, want %q in the root", plan.Argv, plan.Dir, tc.want)
+			}
+		})
+	}
+}
+
+func TestPlanRefuses(t *testing.T) {
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{"pom.xml": "<project/>"})
+	for _, tc := range []struct {
+		name      string
+		req       adapters.Request
+		framework string
+	}{
+		{"no maven", adapters.Request{Env: []string{"PATH=" + t.TempDir()}}, "maven"},
+		{"e2e", adapters.Request{Level: adapters.LevelE2E}, "maven"},
+		{"command and test", adapters.Request{Command: []string{"mvn", "test"}, Test: "X"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.ProjectRoot = root
+			_, err := New().Plan(context.Background(), tc.req, adapters.NewRecorder())
+			var u *adapters.UsageError
+			if !errors.As(err, &u) || u.Framework != tc.framework || (tc.framework != "" && u.Hint == "") {
+				t.Errorf("error %v, want a usage error for framework %q with a hint", err, tc.framework)
+			}
+		})
+	}
+}
+
+func TestIsTestProcess(t *testing.T) {
+	booter := []string{"/usr/lib/jvm/java-17/bin/java", "-jar", "/p/target/surefire/surefirebooter-2026_3.jar", "/p/target/surefire", "x-jvmRun1"}
+	for _, tc := range []struct {
+		name string
+		p    adapters.Proc
+		want bool
+	}{
+		{"forked jvm", adapters.Proc{Name: "java", Args: booter}, true},
+		{"forked booter class", adapters.Proc{Name: "java", Args: []string{"java", "-cp", "x", "org.apache.maven.surefire.booter.ForkedBooter"}}, true},
+		{"sh that starts it", adapters.Proc{Name: "sh", Args: append([]string{"/bin/sh", "-c"}, booter...)}, false},
+		{"maven itself", adapters.Proc{Name: "java", Args: []string{"java", "-classpath", "/usr/share/maven/boot/plexus-classworlds.jar", "org.codehaus.plexus.classworlds.launcher.Launcher", "test"}}, false},
+	} {
+		if got := (mavenAdapter{}).IsTestProcess(tc.p); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestIsHarnessThread(t *testing.T) {
+	p := adapters.Proc{PID: 100, Name: "java", Args: []string{"java", "-jar", "/p/target/surefire/surefirebooter-1.jar"}}
+	for _, tc := range []struct {
+		tid  int
+		name string
+		want bool
+	}{
+		{100, "java", true},  // the launcher's thread joins main
+		{101, "java", false}, // main, which runs the tests
+		{102, "GC Thread#0", true},
+		{103, "VM Periodic Tas", true},
+		{104, "C2 CompilerThre", true},
+		{105, "surefire-forked", true},
+		{106, "other-locker", false},
+		{107, "ForkJoinPool-1-", false},
+	} {
+		if got := (mavenAdapter{}).IsHarnessThread(p, tc.tid, tc.name); got != tc.want {
+			t.Errorf("thread %d %q: %v, want %v", tc.tid, tc.name, got, tc.want)
+		}
+	}
+	mvn := adapters.Proc{PID: 90, Name: "java", Args: []string{"java", "org.codehaus.plexus.classworlds.launcher.Launcher"}}
+	if !(mavenAdapter{}).IsHarnessThread(mvn, 91, "java") {
+		t.Error("a thread of Maven's own JVM is not the harness")
+	}
+}
+
+// requireMaven skips without mvn, and fails under CI=true.
+func requireMaven(t *testing.T) {
+	t.Helper()
+	testutil.RequireTool(t, "mvn")
+	testutil.RequireTool(t, "java")
+}
+
+func TestRealBasic(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "basic")
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if exit.Code != 1 || out.BuildFailed || out.NoTests || out.Crash != nil {
+		t.Fatalf("exit %+v, outcome %+v", exit, out)
+	}
+	p := rec.Progress()
+	if p.Passed != 2 || p.Failed != 3 || p.Skipped != 1 {
+		t.Errorf("counts %+v, want 2 passed, 3 failed, 1 skipped", p)
+	}
+	for _, tc := range []struct {
+		name, file string
+		line       int
+		message    string
+	}{
+		{"CalcTest#addsWrongly", "src/test/java/com/example/CalcTest.java", 16, "expected: <5> but was: <4>"},
+		{"CalcTest#dividesByZero", "src/test/java/com/example/CalcTest.java", 21, "java.lang.ArithmeticException: / by zero"},
+		{"OtherTest#failsWithMessage", "src/test/java/com/example/OtherTest.java", 15, "one and one make two ==> expected: <true> but was: <false>"},
+	} {
+		tt, ok := adapterstest.TestByName(rec.Tests(), tc.name)
+		if !ok || tt.Failure == nil {
+			t.Errorf("%s: %+v, want a failure", tc.name, tt)
+			continue
+		}
+		if f := tt.Failure; f.File != tc.file || f.Line != tc.line || f.Message != tc.message {
+			t.Errorf("%s: %s:%d %q, want %s:%d %q", tc.name, f.File, f.Line, f.Message, tc.file, tc.line, tc.message)
+		}
+	}
+	// The rerun is pasteable: it runs that one test, and it fails again.
+	tt, _ := adapterstest.TestByName(rec.Tests(), "CalcTest#addsWrongly")
+	cmd := exec.Command("sh", "-c", tt.Failure.Rerun)
+	cmd.Dir = root
+	b, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(b), "Tests run: 1, Failures: 1, Errors: 0, Skipped: 0") {
+		t.Errorf("rerun %q: %v\n%s", tt.Failure.Rerun, err, b)
+	}
+}
+
+func TestRealSingle(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "basic")
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "OtherTest#passes"})
+	tests := rec.Tests()
+	if len(tests) != 1 || tests[0].Name != "OtherTest#passes" || tests[0].Status != report.TestPassed || out.NoTests {
+		t.Errorf("tests %+v, outcome %+v; want OtherTest#passes alone, passed", tests, out)
+	}
+	rec, out, _ = adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "NoSuchTest"})
+	if n := len(rec.Tests()); n != 0 || !out.NoTests || !strings.Contains(out.Hint, "-Dtest") {
+		t.Errorf("%d tests, outcome %+v; want no_tests with the -Dtest hint (and no stale report of the run before)", n, out)
+	}
+}
+
+func TestRealIntegration(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "basic")
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Level: adapters.LevelIntegration})
+	tests := rec.Tests()
+	if exit.Code != 0 || len(tests) != 1 || tests[0].Name != "SlowIT#integrates" || tests[0].Status != report.TestPassed {
+		t.Errorf("exit %+v, tests %+v, outcome %+v; want SlowIT#integrates alone, passed", exit, tests, out)
+	}
+}
+
+func TestRealBroken(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "broken")
+	_, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	want := []report.BuildError{{File: "src/test/java/com/example/BrokenTest.java", Line: 10, Column: 29,
+		Message: "cannot find symbol; symbol: method multiply(int,int); location: class com.example.Calc"}}
+	if !out.BuildFailed || !slices.Equal(out.BuildErrors, want) {
+		t.Errorf("outcome %+v, want build_failed at %+v", out, want)
+	}
+}
+
+func TestRealNoTests(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "notests")
+	_, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if exit.Code != 0 || !out.NoTests || out.Hint == "" {
+		t.Errorf("exit %+v, outcome %+v; want no_tests with a hint", exit, out)
+	}
+}
+
+func TestRealMulti(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "multi")
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	greets, _ := adapterstest.TestByName(rec.Tests(), "GreeterTest#greets")
+	app, _ := adapterstest.TestByName(rec.Tests(), "AppTest#greetsTheWorld")
+	if greets.Status != report.TestPassed || app.Failure == nil || app.Failure.File != "app/src/test/java/com/example/app/AppTest.java" || app.Failure.Line != 11 {
+		t.Fatalf("core %+v, app %+v; want core passed, app failed at app/src/test/java/…/AppTest.java:11", greets, app)
+	}
+	cmd := exec.Command("sh", "-c", app.Failure.Rerun)
+	cmd.Dir = root
+	b, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(b), "Tests run: 1, Failures: 1") || strings.Contains(string(b), "GreeterTest") {
+		t.Errorf("rerun %q: %v\n%s", app.Failure.Rerun, err, b)
+	}
+}

@@ -1,0 +1,408 @@
+package maven
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// Report directories, under each module's target/.
+const (
+	surefireDir = "surefire-reports"
+	failsafeDir = "failsafe-reports"
+)
+
+type parser struct {
+	rec     *adapters.Recorder
+	root    string
+	modules []string
+	prefix  []string // the command a rerun starts with
+	// before holds the reports there before the run, with their times:
+	// one still so is an earlier run's.
+	before map[string]time.Time
+	level  adapters.Level
+	test   string
+
+	read      map[string]bool // reports already recorded
+	buildErrs []report.BuildError
+	seenErr   map[report.BuildError]bool // as first printed, before its detail lines
+	lastErr   int                        // the build error detail lines go to, -1 for none
+	totals    report.Summary             // Maven's closing counts, over every module
+	hasTotals bool
+	noTests   bool   // "No tests to run."
+	crash     string // surefire's word that the forked JVM died
+	running   string // the class running now
+}
+
+func newParser(rec *adapters.Recorder, root string, modules, prefix []string) *parser {
+	return &parser{rec: rec, root: root, modules: modules, prefix: prefix, before: map[string]time.Time{},
+		read: map[string]bool{}, seenErr: map[report.BuildError]bool{}, lastErr: -1}
+}
+
+// rules are tried in order on a line without its [LEVEL] tag; the first
+// whose prefix matches (anywhere, for contains rules) handles it.
+var rules = []struct {
+	prefix string
+	handle func(p *parser, rest string)
+}{
+	{"Running ", (*parser).classStarted},
+	{"Tests run: ", (*parser).counts},
+	{"T E S T S", func(p *parser, _ string) { p.rec.BeginTesting() }},
+	{"--- ", (*parser).mojo},
+	{"No tests to run.", func(p *parser, _ string) { p.noTests = true }},
+}
+
+func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
+	line := untag(kit.StripANSI(string(b)))
+	if strings.Contains(line, "The forked VM terminated without properly saying goodbye") ||
+		strings.Contains(line, "The forked VM terminated without saying properly goodbye") {
+		p.crash = kit.Clip(strings.TrimSpace(line))
+		return
+	}
+	if cut {
+		return
+	}
+	for _, r := range rules {
+		if rest, ok := strings.CutPrefix(line, r.prefix); ok {
+			r.handle(p, rest)
+			return
+		}
+	}
+	if m := compileErr.FindStringSubmatch(line); m != nil {
+		p.buildError(m)
+		return
+	}
+	if strings.HasPrefix(line, "  ") && p.lastErr >= 0 {
+		// javac's detail lines under an error (`  symbol:   method x()`)
+		e := &p.buildErrs[p.lastErr]
+		e.Message = kit.Clip(e.Message + "; " + strings.Join(strings.Fields(line), " "))
+		return
+	}
+	p.lastErr = -1
+}
+
+// untag drops Maven's level tag ([INFO], [ERROR], [WARNING]).
+func untag(line string) string {
+	if strings.HasPrefix(line, "[") {
+		if i := strings.Index(line, "] "); i > 0 && i < 10 {
+			return line[i+2:]
+		}
+	}
+	return line
+}
+
+func (p *parser) classStarted(class string) {
+	p.rec.BeginTesting()
+	p.running = strings.TrimSpace(class)
+}
+
+// counts reads a class's closing line (`Tests run: 4, …, Time elapsed:
+// 0.1 s <<< FAILURE! -- in com.x.FooTest`; before Surefire 3, ` - in `)
+// and a module's totals (the same counts without the class).
+var classCounts = regexp.MustCompile(`^(\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: \d+)?(, Time elapsed: .*?-+ in (\S+))?`)
+
+func (p *parser) counts(rest string) {
+	m := classCounts.FindStringSubmatch(rest)
+	if m == nil {
+		return
+	}
+	if m[6] != "" {
+		p.running = ""
+		p.readClass(m[6])
+		return
+	}
+	n := func(s string) int { v, _ := strconv.Atoi(s); return v }
+	run, fail, errs, skip := n(m[1]), n(m[2]), n(m[3]), n(m[4])
+	p.hasTotals = true
+	p.totals.Failed += fail + errs
+	p.totals.Skipped += skip
+	p.totals.Passed += max(run-fail-errs-skip, 0)
+}
+
+// mojo: a plugin starts. Anything but Surefire and Failsafe is building
+// (the next module's compile, after a module's tests): the stuck detector
+// judges only the tests.
+func (p *parser) mojo(rest string) {
+	if strings.Contains(rest, "surefire") || strings.Contains(rest, "failsafe") {
+		return
+	}
+	p.rec.BeginBuilding()
+}
+
+// compileErr is javac's error as the compiler plugin prints it
+// (`/abs/Foo.java:[12,5] cannot find symbol`); Kotlin's and Scala's
+// plugins use the same shape.
+var compileErr = regexp.MustCompile(`^(/[^:\[]+\.(?:java|kt|scala|groovy)):\[(\d+),(\d+)\] (.+)$`)
+
+func (p *parser) buildError(m []string) {
+	line, _ := strconv.Atoi(m[2])
+	col, _ := strconv.Atoi(m[3])
+	e := report.BuildError{File: kit.ProjectPath(p.root, m[1]), Line: line, Column: col, Message: kit.Clip(m[4])}
+	p.lastErr = -1
+	if p.seenErr[e] { // Maven repeats them in its closing error
+		return
+	}
+	p.seenErr[e] = true
+	p.lastErr = len(p.buildErrs)
+	p.buildErrs = append(p.buildErrs, e)
+}
+
+// readClass records a class's report from whichever module wrote it.
+func (p *parser) readClass(class string) {
+	for _, mod := range p.modules {
+		for _, dir := range []string{surefireDir, failsafeDir} {
+			p.readReport(mod, dir, filepath.Join(p.root, mod, "target", dir, "TEST-"+class+".xml"))
+		}
+	}
+}
+
+// readAll records the run's reports not yet read.
+func (p *parser) readAll() {
+	p.eachReport(func(mod, dir, path string) { p.readReport(mod, dir, path) })
+}
+
+// snapshot notes the reports an earlier run left, before this one starts.
+// Comparing times with the run's start would not do: a file system's
+// times can be coarser than the clock, and runs follow each other within
+// a second.
+func (p *parser) snapshot() {
+	p.eachReport(func(_, _, path string) {
+		if st, err := os.Stat(path); err == nil {
+			p.before[path] = st.ModTime()
+		}
+	})
+}
+
+func (p *parser) eachReport(fn func(mod, dir, path string)) {
+	for _, mod := range p.modules {
+		for _, dir := range []string{surefireDir, failsafeDir} {
+			files, _ := filepath.Glob(filepath.Join(p.root, mod, "target", dir, "TEST-*.xml"))
+			for _, f := range files {
+				fn(mod, dir, f)
+			}
+		}
+	}
+}
+
+func (p *parser) readReport(mod, dir, path string) {
+	if p.read[path] {
+		return
+	}
+	st, err := os.Stat(path)
+	if old, ok := p.before[path]; err != nil || ok && st.ModTime().Equal(old) {
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	p.read[path] = true
+	p.readCases(mod, dir, f)
+}
+
+func (p *parser) readCases(mod, dir string, r io.Reader) {
+	jr := format.NewJUnitReader(r)
+	for {
+		c, err := jr.Next()
+		if err != nil {
+			return
+		}
+		if c.Name == "" {
+			continue
+		}
+		p.record(mod, dir, c)
+	}
+}
+
+// record turns one test case into the Recorder's test: suite is the
+// class, the name Class#method.
+func (p *parser) record(mod, dir string, c format.JUnitCase) {
+	class := c.Classname
+	if class == "" && len(c.Suites) > 0 {
+		class = c.Suites[0]
+	}
+	name := simpleName(class) + "#" + c.Name
+	if c.SystemOut != "" {
+		p.rec.Output(class, name, c.SystemOut)
+	}
+	if c.SystemErr != "" {
+		p.rec.Output(class, name, c.SystemErr)
+	}
+	d := kit.DurationOf(c.Time)
+	switch c.Status {
+	case format.JUnitSkipped:
+		p.rec.End(class, name, report.TestSkipped, d, nil)
+	case format.JUnitFailed, format.JUnitError:
+		p.rec.End(class, name, report.TestFailed, d, p.failure(mod, dir, class, name, c))
+	default:
+		p.rec.End(class, name, report.TestPassed, d, nil)
+	}
+}
+
+func (p *parser) failure(mod, dir, class, name string, c format.JUnitCase) *report.Failure {
+	f := &report.Failure{Name: name, Message: message(c), Rerun: p.rerun(mod, dir, class, c.Name)}
+	if file, line := testFrame(c.Text, class); file != "" {
+		f.File, f.Line = p.sourcePath(mod, class, file), line
+	}
+	return f
+}
+
+// message is an assertion's own message (`expected: <5> but was: <4>`);
+// for an error, the exception and its message as the stack trace starts
+// (`java.lang.ArithmeticException: / by zero`).
+func message(c format.JUnitCase) string {
+	first, _, _ := strings.Cut(c.Text, "\n")
+	first = strings.TrimSpace(first)
+	switch {
+	case c.Status == format.JUnitFailed && c.Message != "":
+		return kit.Clip(c.Message)
+	case first != "":
+		return kit.Clip(first)
+	case c.Message != "":
+		return kit.Clip(c.Type + ": " + c.Message)
+	}
+	return c.Type
+}
+
+// frame is a Java stack frame: `at com.x.FooTest.method(FooTest.java:16)`,
+// with an optional module (`java.base/`).
+var frame = regexp.MustCompile(`^\s*at (?:[\w.$-]+/)?([\w.$<>]+)\.([\w$<>-]+)\(([^:()]+):(\d+)\)`)
+
+// testFrame is the file and line of the first frame, reading down, in the
+// test class or a class nested in it: where the test failed, past the
+// assertion library's own frames.
+func testFrame(trace, class string) (string, int) {
+	for _, l := range strings.Split(trace, "\n") {
+		m := frame.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if m[1] == class || strings.HasPrefix(m[1], class+"$") {
+			n, _ := strconv.Atoi(m[4])
+			return m[3], n
+		}
+	}
+	return "", 0
+}
+
+// sourcePath maps a class's source file (FooTest.java, from the frame) to
+// the project's path of it: the module's src/test/java (or src/it/java,
+// src/main/java) and the package's directories.
+func (p *parser) sourcePath(mod, class, file string) string {
+	pkg := ""
+	if i := strings.LastIndex(class, "."); i >= 0 {
+		pkg = strings.ReplaceAll(class[:i], ".", "/") + "/"
+	}
+	lang := strings.TrimPrefix(filepath.Ext(file), ".")
+	var first string
+	for _, src := range []string{"src/test/", "src/it/", "src/main/"} {
+		rel := filepath.ToSlash(filepath.Join(mod, src+lang, pkg+file))
+		if first == "" {
+			first = rel
+		}
+		if kit.FileExists(filepath.Join(p.root, rel)) {
+			return rel
+		}
+	}
+	return first
+}
+
+// simpleName drops a class's package.
+func simpleName(class string) string {
+	if i := strings.LastIndex(class, "."); i >= 0 {
+		return class[i+1:]
+	}
+	return class
+}
+
+// rerun is the command that runs one test again: the method of the class
+// (a parameterised case's method, or its class when the name says none),
+// in its module, by Surefire or Failsafe as it ran.
+func (p *parser) rerun(mod, dir, class, method string) string {
+	if i := strings.IndexByte(method, '('); i >= 0 {
+		method = method[:i]
+	}
+	sel := class
+	if method != "" && !strings.ContainsAny(method, " []") {
+		sel += "#" + method
+	}
+	argv := withGoal(p.prefix, dir)
+	if mod != "." {
+		argv = append(argv, "-pl", mod, "-am")
+	}
+	if dir == failsafeDir {
+		argv = append(argv, noSurefire, noFailProp, "-Dit.test="+sel, noFailItProp)
+	} else {
+		argv = append(argv, "-Dtest="+sel, noFailProp)
+	}
+	return shell.Join(argv)
+}
+
+// withGoal is the rerun's command: a Failsafe test needs `verify`, where
+// the command ran only `test`.
+func withGoal(prefix []string, dir string) []string {
+	argv := append([]string(nil), prefix...)
+	if dir != failsafeDir {
+		return argv
+	}
+	for i, w := range argv {
+		if w == "test" {
+			argv[i] = "verify"
+		}
+	}
+	return argv
+}
+
+func (p *parser) Finish(exit report.Exit) adapters.Outcome {
+	p.readAll()
+	var out adapters.Outcome
+	tests := p.rec.Tests()
+	if len(p.buildErrs) > 0 && len(tests) == 0 {
+		out.BuildFailed, out.BuildErrors = true, p.buildErrs
+		return out
+	}
+	if p.crash != "" && exit.StoppedBy == "" {
+		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Message: p.crash,
+			Indicators: []string{"surefire_fork_died"}, RunningTests: p.runningClass()}
+	}
+	if len(tests) == 0 && p.hasTotals && p.totals != (report.Summary{}) {
+		// Counts without reports (a reportsDirectory elsewhere): the
+		// counts are all there is.
+		s := p.totals
+		out.Summary = &s
+		return out
+	}
+	if len(tests) == 0 && out.Crash == nil && exit.StoppedBy == "" && (exit.Code == 0 || p.noTests) {
+		out.NoTests = true
+		out.Project = &report.Project{Language: "java", BuildSystem: "maven"}
+		out.Hint = noTestsHint.For(p.test, p.level)
+	}
+	return out
+}
+
+func (p *parser) runningClass() []string {
+	if p.running == "" {
+		return nil
+	}
+	return []string{p.running}
+}
+
+var noTestsHint = kit.NoTestsHint{
+	Test: "maven: no test matched -Dtest: name a class (FooTest), a method (FooTest#method) or a pattern (Foo*Test)",
+	Levels: map[adapters.Level]string{
+		adapters.LevelIntegration: "maven: no integration test ran: Failsafe runs classes named *IT, ITCase or IT* in src/test/java when the pom binds maven-failsafe-plugin's integration-test and verify goals",
+	},
+	Level: "maven: no test ran at this level",
+	All:   "maven: Surefire found no test: test classes go in src/test/java, named *Test, Test*, *Tests or *TestCase, and need a JUnit dependency (junit-jupiter) in the pom",
+}

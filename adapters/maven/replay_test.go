@@ -1,0 +1,112 @@
+package maven
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/report"
+)
+
+// The recorded runs (testdata/record.sh): each scenario's console and the
+// reports it wrote, replayed in a copy where /PROJECT is the copy's path.
+var replays = []struct {
+	scenario string
+	level    adapters.Level
+	test     string
+	exit     int
+}{
+	{"basic", "", "", 1},
+	{"single", "", "CalcTest#addsWrongly", 1},
+	{"integration", adapters.LevelIntegration, "", 0},
+	{"broken", "", "", 1},
+	{"notests", "", "", 0},
+	{"multi", "", "", 1},
+}
+
+func TestReplay(t *testing.T) {
+	for _, tc := range replays {
+		t.Run(tc.scenario, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "p")
+			if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "recorded", tc.scenario))); err != nil {
+				t.Fatal(err)
+			}
+			lines := adapterstest.ReadLines(t, filepath.Join(root, "console.txt"), adapters.Stdout)
+			for i := range lines {
+				lines[i].Text = strings.ReplaceAll(lines[i].Text, "/PROJECT", root)
+			}
+			rec := adapters.NewRecorder()
+			p := newParser(rec, root, modules(root), []string{"mvn", "-B", "test"})
+			p.level, p.test = tc.level, tc.test
+			out := adapterstest.Replay(p, lines, report.Exit{Exited: true, Code: tc.exit})
+			fix := func(s string) string { return strings.ReplaceAll(s, root, "/PROJECT") }
+			adapterstest.Golden(t, "replay/"+tc.scenario, adapterstest.Normalise(rec, out, fix))
+		})
+	}
+}
+
+// TestReplayLive: a class's tests are recorded when its closing line
+// comes, before the run ends, so progress moves a class at a time.
+func TestReplayLive(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "p")
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "recorded", "basic"))); err != nil {
+		t.Fatal(err)
+	}
+	rec := adapters.NewRecorder()
+	p := newParser(rec, root, modules(root), []string{"mvn", "-B", "test"})
+	for _, l := range adapterstest.ReadLines(t, filepath.Join(root, "console.txt"), adapters.Stdout) {
+		p.Line(l.Stream, []byte(l.Text), false)
+		if strings.Contains(l.Text, "-- in com.example.CalcTest") {
+			break
+		}
+	}
+	got := rec.Progress()
+	if got.Phase != adapters.PhaseRunning || got.Passed != 1 || got.Failed != 2 || got.Skipped != 1 {
+		t.Errorf("progress after CalcTest's line: %+v, want running with 1 passed, 2 failed, 1 skipped", got)
+	}
+}
+
+// TestStaleReports: a report an earlier run left (surefire never deletes
+// them) is not this run's.
+func TestStaleReports(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "p")
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "recorded", "basic"))); err != nil {
+		t.Fatal(err)
+	}
+	rec := adapters.NewRecorder()
+	p := newParser(rec, root, []string{"."}, []string{"mvn"})
+	p.snapshot()
+	out := p.Finish(report.Exit{Exited: true})
+	if n := len(rec.Tests()); n != 0 || !out.NoTests {
+		t.Errorf("%d tests from stale reports, outcome %+v; want none and no_tests", n, out)
+	}
+	// The same class run again rewrites its report: that one counts.
+	rec = adapters.NewRecorder()
+	p = newParser(rec, root, []string{"."}, []string{"mvn"})
+	p.snapshot()
+	rewritten := filepath.Join(root, "target", "surefire-reports", "TEST-com.example.OtherTest.xml")
+	later := time.Now().Add(time.Second)
+	os.Chtimes(rewritten, later, later)
+	p.Finish(report.Exit{Exited: true})
+	if n := len(rec.Tests()); n != 2 {
+		t.Errorf("%d tests, want OtherTest's 2 from its rewritten report", n)
+	}
+}
+
+func TestJstack(t *testing.T) {
+	dump, err := os.ReadFile("testdata/jstack-deadlock.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	threads := ParseJstack(string(dump), func(class, file string) string {
+		if class == "com.example.HangTest" {
+			return "src/test/java/com/example/" + file
+		}
+		return file
+	})
+	adapterstest.Golden(t, "jstack-deadlock", threads)
+}
