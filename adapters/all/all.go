@@ -17,6 +17,7 @@ import (
 	"strobe/adapters/gotest"
 	"strobe/adapters/gtest"
 	"strobe/adapters/jest"
+	"strobe/adapters/maven"
 	"strobe/adapters/mocha"
 	"strobe/adapters/nodetest"
 	"strobe/adapters/pytest"
@@ -36,6 +37,7 @@ func Adapters() []adapters.Adapter {
 		gotest.New(),
 		gtest.New(),
 		jest.New(),
+		maven.New(),
 		mocha.New(),
 		nodetest.New(),
 		pytest.New(),

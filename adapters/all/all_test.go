@@ -11,7 +11,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"bun", "cargo", "catch2", "deno", "generic", "go", "gtest", "jest", "mocha", "node", "pytest", "unittest", "vitest", "xcodebuild"}
+	want := []string{"bun", "cargo", "catch2", "deno", "generic", "go", "gtest", "jest", "maven", "mocha", "node", "pytest", "unittest", "vitest", "xcodebuild"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
 	}
@@ -36,6 +36,7 @@ func TestHooks(t *testing.T) {
 		"cargo":  {true, true},
 		"go":     {true, false},
 		"jest":   {true, false},
+		"maven":  {true, true},
 		"mocha":  {true, false},
 		"node":   {true, false},
 		"vitest": {true, false},
