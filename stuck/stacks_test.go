@@ -18,7 +18,7 @@ func TestParseRecorded(t *testing.T) {
 		root  string // the project, as the recording saw it
 	}
 	for _, tc := range []testCase{
-		{"eu-stack-deadlock.txt", parseEuStack, "/work/main/stuck/testdata/native"},
+		{"eu-stack-deadlock.txt", parseEuStack, "/src/strobe/stuck/testdata/native"},
 		{"gdb-deadlock.txt", parseGDB, "testdata/native"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {

@@ -375,7 +375,7 @@ func TestCatch2Corpus(t *testing.T) {
 			path := filepath.Join(dir, "report.xml")
 			os.WriteFile(path, []byte(text), 0o644)
 			rec := adapters.NewRecorder()
-			p := newCatch2Parser(rec, "/work/Catch2", dir, path)
+			p := newCatch2Parser(rec, "/src/Catch2", dir, path)
 			p.rerun = []string{"SelfTest"}
 			p.start()
 			out := p.Finish(report.Exit{Exited: true, Code: 1})
