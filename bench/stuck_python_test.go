@@ -1,12 +1,10 @@
 package bench
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"strobe/adapters/kit/python"
-	"sync"
 	"testing"
 	"time"
 
@@ -89,35 +87,18 @@ func BenchmarkStuckPythonFalsePositives(b *testing.B) {
 	fixtures := [][]string{{"sleep", "9"}, {"fib", "10"}, {"sieve", "10"}}
 	hogs := stuckHogs(b, 2)
 	for i := 0; i < b.N; i++ {
-		var mu sync.Mutex
+		// One tool at a time, its fixtures at once.
 		var wrong []string
 		runs := 0
 		for _, tool := range pythonTools {
-			for r := 0; r < reps; r++ {
-				var wg sync.WaitGroup
-				for _, args := range fixtures {
-					req := stuckPython(b, tool, args...)
-					runs++
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						resp, _, _ := stuckRun(b, req)
-						if resp.Status != report.Passed {
-							diag := ""
-							if len(resp.Stuck) > 0 {
-								diag = ": " + resp.Stuck[0].Diagnosis
-							}
-							mu.Lock()
-							wrong = append(wrong, fmt.Sprintf("%s %s run %d %s%s", tool, args[0], r+1, resp.Status, diag))
-							mu.Unlock()
-						}
-					}()
-				}
-				wg.Wait()
+			var names []string
+			var reqs []runner.Request
+			for _, args := range fixtures {
+				names = append(names, tool+" "+args[0])
+				reqs = append(reqs, stuckPython(b, tool, args...))
 			}
-		}
-		for _, w := range wrong {
-			b.Log(w)
+			wrong = append(wrong, falseVerdicts(b, names, reqs, reps)...)
+			runs += reps * len(reqs)
 		}
 		b.ReportMetric(float64(len(wrong)), "false-verdicts")
 		record(b, "false verdicts: %d of %d runs (%d Python fixtures × %d × %d tools, beside %d CPU hogs; load %s)",

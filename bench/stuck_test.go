@@ -260,6 +260,39 @@ func stuckHogs(b *testing.B, n int) int {
 	return n
 }
 
+// falseVerdicts runs each named request reps times, the requests of a
+// round at once, and returns a line for every run that did not pass.
+func falseVerdicts(b *testing.B, names []string, reqs []runner.Request, reps int) []string {
+	var mu sync.Mutex
+	var wrong []string
+	for r := 0; r < reps; r++ {
+		var wg sync.WaitGroup
+		for j, req := range reqs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				resp, _, _ := stuckRun(b, req)
+				if resp.Status == report.Passed {
+					return
+				}
+				diag := ""
+				if len(resp.Stuck) > 0 {
+					diag = ": " + resp.Stuck[0].Diagnosis
+				}
+				mu.Lock()
+				wrong = append(wrong, fmt.Sprintf("%s run %d %s%s", names[j], r+1, resp.Status, diag))
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+	}
+	for _, w := range wrong {
+		b.Log(w)
+	}
+	b.ReportMetric(float64(len(wrong)), "false-verdicts")
+	return wrong
+}
+
 func BenchmarkStuckFalsePositives(b *testing.B) {
 	testutil.RequireTool(b, "eu-stack")
 	reps := stuckEnvInt("STROBE_BENCH_STUCK_REPS", 10)
@@ -283,33 +316,12 @@ func BenchmarkStuckFalsePositives(b *testing.B) {
 		stuckRun(b, req)
 	}
 	hogs := stuckHogs(b, runtime.NumCPU())
+	names := make([]string, len(fixtures))
+	for i, fx := range fixtures {
+		names[i] = fx.name
+	}
 	for i := 0; i < b.N; i++ {
-		var mu sync.Mutex
-		var wrong []string
-		for r := 0; r < reps; r++ {
-			var wg sync.WaitGroup
-			for j, req := range reqs {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					resp, _, _ := stuckRun(b, req)
-					if resp.Status != report.Passed {
-						mu.Lock()
-						diag := ""
-						if len(resp.Stuck) > 0 {
-							diag = ": " + resp.Stuck[0].Diagnosis
-						}
-						wrong = append(wrong, fmt.Sprintf("%s run %d %s%s", fixtures[j].name, r+1, resp.Status, diag))
-						mu.Unlock()
-					}
-				}()
-			}
-			wg.Wait()
-		}
-		for _, w := range wrong {
-			b.Log(w)
-		}
-		b.ReportMetric(float64(len(wrong)), "false-verdicts")
+		wrong := falseVerdicts(b, names, reqs, reps)
 		record(b, "false verdicts: %d of %d runs (%d not-stuck fixtures × %d, beside %d CPU hogs; load %s)",
 			len(wrong), reps*len(reqs), len(reqs), reps, hogs, loadavg())
 	}
@@ -328,46 +340,15 @@ func BenchmarkStuckFalsePositivesJS(b *testing.B) {
 	for i, fx := range fixtures {
 		reqs[i] = fx.req(b)
 	}
-	for h := 0; h < 2; h++ {
-		cmd := exec.Command("sh", "-c", "while :; do :; done")
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() {
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			cmd.Wait()
-		})
+	hogs := stuckHogs(b, 2)
+	names := make([]string, len(fixtures))
+	for i, fx := range fixtures {
+		names[i] = fx.name
 	}
 	for i := 0; i < b.N; i++ {
-		var mu sync.Mutex
-		var wrong []string
-		for r := 0; r < reps; r++ {
-			var wg sync.WaitGroup
-			for j, req := range reqs {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					resp, _, _ := stuckRun(b, req)
-					if resp.Status != report.Passed {
-						diag := ""
-						if len(resp.Stuck) > 0 {
-							diag = ": " + resp.Stuck[0].Diagnosis
-						}
-						mu.Lock()
-						wrong = append(wrong, fmt.Sprintf("%s run %d %s%s", fixtures[j].name, r+1, resp.Status, diag))
-						mu.Unlock()
-					}
-				}()
-			}
-			wg.Wait()
-		}
-		for _, w := range wrong {
-			b.Log(w)
-		}
-		b.ReportMetric(float64(len(wrong)), "false-verdicts")
-		record(b, "false verdicts: %d of %d runs (%d node fixtures × %d, beside 2 CPU hogs; load %s)",
-			len(wrong), reps*len(reqs), len(reqs), reps, loadavg())
+		wrong := falseVerdicts(b, names, reqs, reps)
+		record(b, "false verdicts: %d of %d runs (%d node fixtures × %d, beside %d CPU hogs; load %s)",
+			len(wrong), reps*len(reqs), len(reqs), reps, hogs, loadavg())
 	}
 }
 

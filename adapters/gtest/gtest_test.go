@@ -2,15 +2,13 @@ package gtest
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
@@ -19,12 +17,6 @@ import (
 	"strobe/internal/testutil"
 	"strobe/report"
 )
-
-var fixture struct {
-	once sync.Once
-	dir  string
-	err  string
-}
 
 // fixtureRoot is the fixture project, the root its failures are relative to.
 func fixtureRoot(t testing.TB) string {
@@ -35,59 +27,30 @@ func fixtureRoot(t testing.TB) string {
 	return root
 }
 
-// bins builds testdata/project with cmake against the system's GoogleTest
-// and returns its build tree. The tree is named after a hash of the sources
-// and their place (GoogleTest records absolute source paths), so later test
-// runs reuse it and a changed source builds anew; it is never in the
-// repository.
+// projectSrc is testdata/project, absolute (go test runs in the package's
+// directory).
+var projectSrc, _ = filepath.Abs(filepath.Join("testdata", "project"))
+
+// fixture is testdata/project built with cmake against the system's
+// GoogleTest, once, outside the repository (testutil.CachedBuild).
+var fixture = testutil.CachedBuild{Name: "gtest-fixture", Src: projectSrc, Sentinel: "empty_test", Build: func(dir string) error {
+	for _, argv := range [][]string{{"cmake", "-S", projectSrc, "-B", dir, "-DCMAKE_BUILD_TYPE=Debug"}, {"cmake", "--build", dir, "-j2"}} {
+		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
+			return fmt.Errorf("%s%w", out, err)
+		}
+	}
+	// CMake's cache names the tree it was made in: the renamed tree is
+	// only run, never rebuilt.
+	return nil
+}}
+
+// bins returns the fixture's build tree.
 func bins(t testing.TB) string {
 	t.Helper()
 	testutil.RequireTool(t, "cmake")
 	testutil.RequireTool(t, "g++")
-	if _, err := os.Stat("/usr/include/gtest/gtest.h"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("GoogleTest headers missing: .ci/run must install Debian's libgtest-dev")
-		}
-		t.Skip("GoogleTest headers missing (libgtest-dev)")
-	}
-	fixture.once.Do(func() {
-		src := fixtureRoot(t)
-		h := sha256.New()
-		h.Write([]byte(src))
-		files, _ := filepath.Glob(filepath.Join(src, "*"))
-		for _, f := range files {
-			b, _ := os.ReadFile(f)
-			h.Write([]byte(filepath.Base(f)))
-			h.Write(b)
-		}
-		dir := filepath.Join(os.TempDir(), "strobe-gtest-fixture-"+hex.EncodeToString(h.Sum(nil))[:12])
-		if _, err := os.Stat(filepath.Join(dir, "empty_test")); err == nil {
-			fixture.dir = dir
-			return
-		}
-		tmp, err := os.MkdirTemp(os.TempDir(), "strobe-gtest-build-")
-		if err != nil {
-			fixture.err = err.Error()
-			return
-		}
-		for _, argv := range [][]string{{"cmake", "-S", src, "-B", tmp, "-DCMAKE_BUILD_TYPE=Debug"}, {"cmake", "--build", tmp, "-j2"}} {
-			if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
-				fixture.err = string(out) + err.Error()
-				os.RemoveAll(tmp)
-				return
-			}
-		}
-		// CMake's cache names the tree it was made in: the renamed tree is
-		// only run, never rebuilt.
-		if os.Rename(tmp, dir) != nil { // another test process built it first
-			os.RemoveAll(tmp)
-		}
-		fixture.dir = dir
-	})
-	if fixture.err != "" {
-		t.Fatalf("building the GoogleTest fixture: %s", fixture.err)
-	}
-	return fixture.dir
+	testutil.RequireHeader(t, "/usr/include/gtest/gtest.h", "libgtest-dev")
+	return fixture.Dir(t)
 }
 
 // run runs one fixture binary through the adapter.
