@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"strobe/report"
+	"strobe/trace"
 )
 
 // Level selects a part of a suite. The empty level is the whole suite.
@@ -75,6 +76,19 @@ type Request struct {
 	// runs with it, and finds programs on its PATH; nil means this
 	// process's own.
 	Env []string
+	// Trace, when set, asks for an instrumented run (tracePatterns,
+	// watches): only an adapter that is a Tracer gets it. Its Plan runs
+	// the command under the tracer, which reads the spec from the file
+	// the runner names in trace.SpecEnv (set in every process's
+	// environment) and writes its events under Trace.Out.
+	Trace *trace.Spec
+}
+
+// Tracer is implemented by an adapter that can run its tests traced
+// (Request.Trace). Tracer names the tracer ("gdb", "delve", "python"), for
+// the answer and for the error a request gets when the tracer is missing.
+type Tracer interface {
+	Tracer() string
 }
 
 // Detection is an adapter's confidence that it runs a project's tests.
@@ -108,6 +122,12 @@ type Plan struct {
 	// Env is added to the client's environment (KEY=VALUE).
 	Env    []string
 	Parser Parser
+	// Companion, when set, runs beside the command once it has started
+	// (a tracer that drives a debugger over its API): the runner calls it
+	// in a goroutine, cancels ctx when the command has ended, and waits
+	// for it to return before the run's result is made. An error it
+	// returns is recorded in the details file's indicators.
+	Companion func(ctx context.Context) error
 }
 
 // Stream tells stdout from stderr.
