@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -213,4 +214,165 @@ func argsOf(vs []trace.Value) string {
 	return strings.Join(b, " ")
 }
 
-var _ = time.Second
+func TestDelveLoopSampledAndTimed(t *testing.T) {
+	requireDelve(t)
+	root := fixtureCopy(t)
+	req, spec := traceSpec(t, root, "TestLoop", []string{"shop.Step"})
+	spec.FullCalls = 100 // sample past 100 calls, 1 in 100
+	start := time.Now()
+	rec, _, exit, cerr := runTraced(t, req)
+	traced := time.Since(start)
+	if cerr != nil || exit.Code != 0 {
+		t.Fatalf("exit %d, companion %v", exit.Code, cerr)
+	}
+	if tt, _ := adapterstest.TestByName(rec.Tests(), "TestLoop"); tt.Status != report.TestPassed {
+		t.Fatalf("TestLoop %+v", tt)
+	}
+	evs, metas := readEvents(t, spec.Out)
+	// 100 whole calls, then calls 200, 300 … 1000: 109 enters and exits.
+	if len(evs) != 2*109 || metas[0].Calls["example.com/tracefix/shop.Step"] != 1000 || metas[0].Dropped != 2*891 {
+		t.Fatalf("%d events, meta %+v", len(evs), metas[0])
+	}
+	last := evs[len(evs)-1]
+	if !last.Sampled || last.Call != 1000 || last.Return[0].Value != "1999" {
+		t.Errorf("last event %+v", last)
+	}
+	// The same run tracing nothing: the build without optimisations and
+	// Delve's start are the same, the stops are not.
+	req, _ = traceSpec(t, root, "TestLoop", []string{"shop.NoSuchFunction"})
+	start = time.Now()
+	runTraced(t, req)
+	idle := time.Since(start)
+	start = time.Now()
+	goTest := exec.Command("go", "test", "-count=1", "-run", "^TestLoop$", "./shop")
+	goTest.Dir = root
+	if err := goTest.Run(); err != nil {
+		t.Fatal(err)
+	}
+	plain := time.Since(start)
+	t.Logf("1000 calls traced: %v (%.0f events/s over the idle traced run), traced with no match: %v, go test: %v",
+		traced, 2000/(traced-idle).Seconds(), idle, plain)
+}
+
+func TestDelveRefusesTooBroad(t *testing.T) {
+	requireDelve(t)
+	root := fixtureCopy(t)
+	req, spec := traceSpec(t, root, "TestParse", []string{"strconv.*", "strings.*"})
+	spec.MaxFunctions = 10
+	rec, _, exit, _ := runTraced(t, req)
+	_, metas := readEvents(t, spec.Out)
+	if exit.Code == 0 || len(metas) != 1 || !strings.Contains(metas[0].Refused, "more than 10") {
+		t.Fatalf("exit %d, metas %+v", exit.Code, metas)
+	}
+	if tt, ok := adapterstest.TestByName(rec.Tests(), "TestParse"); ok {
+		t.Errorf("TestParse ran after the refusal: %+v", tt)
+	}
+	t.Log(metas[0].Refused)
+}
+
+func TestDelveMissing(t *testing.T) {
+	dir := t.TempDir()
+	_, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: dir, Env: []string{"PATH=" + dir, "HOME=" + dir}, Trace: &trace.Spec{}}, adapters.NewRecorder())
+	var u *adapters.UsageError
+	if !errors.As(err, &u) || !strings.Contains(u.Hint, delveInstall) || u.Framework != "go" {
+		t.Fatalf("err %v, want a usage error with the install command", err)
+	}
+}
+
+func TestDelveBuildFailed(t *testing.T) {
+	requireDelve(t)
+	root := fixtureCopy(t)
+	os.WriteFile(filepath.Join(root, "shop", "broken.go"), []byte("package shop\n\nfunc Broken() int { return \"x\" }\n"), 0o644)
+	req, _ := traceSpec(t, root, "TestTotal", []string{"shop.Discount"})
+	_, out, exit, _ := runTraced(t, req)
+	if !out.BuildFailed || len(out.BuildErrors) == 0 || out.BuildErrors[0].File != "shop/broken.go" || exit.Code == 0 {
+		t.Fatalf("exit %d, outcome %+v", exit.Code, out)
+	}
+}
+
+// TestDelveCancelLeavesNothing stops a deadlocked traced test as the
+// runner does (its process group, then whatever carries STROBE_RUN_ID)
+// and finds no dlv nor test binary left.
+func TestDelveCancelLeavesNothing(t *testing.T) {
+	requireDelve(t)
+	root := fixtureCopy(t)
+	req, spec := traceSpec(t, root, "TestDeadlock", []string{"hang.*"})
+	runID := "STROBE_RUN_ID=delve-test-" + strings.ReplaceAll(t.TempDir(), "/", "-")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runTraced(t, req, "TRACEFIX_DEADLOCK=1", runID)
+	}()
+	// Wait for the test binary, then give it time to deadlock.
+	deadline := time.Now().Add(60 * time.Second)
+	for !slicesContainsComm(carriers(runID), "1.test") {
+		if time.Now().After(deadline) {
+			t.Fatal("the test binary never started")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(3 * time.Second)
+	before := carriers(runID)
+	names := map[string]bool{}
+	for _, pid := range before {
+		comm, _ := os.ReadFile("/proc/" + pid + "/comm")
+		names[strings.TrimSpace(string(comm))] = true
+	}
+	if !names["dlv"] || !names["1.test"] {
+		t.Errorf("processes carrying the run id: %v, want dlv and the test binary", names)
+	}
+	// The runner kills the group, then every carrier of the run id: the
+	// test binary is in a process group of Delve's making.
+	for _, pid := range before {
+		syscall.Kill(atoi(pid), syscall.SIGKILL)
+	}
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run did not end once killed")
+	}
+	time.Sleep(200 * time.Millisecond)
+	if left := carriers(runID); len(left) > 0 {
+		t.Errorf("left running: %v", left)
+	}
+	_, metas := readEvents(t, spec.Out)
+	if len(metas) != 1 {
+		t.Errorf("metas %+v: the stopped run's event file still ends with its meta", metas)
+	}
+}
+
+func slicesContainsComm(pids []string, comm string) bool {
+	for _, pid := range pids {
+		if b, _ := os.ReadFile("/proc/" + pid + "/comm"); strings.TrimSpace(string(b)) == comm {
+			return true
+		}
+	}
+	return false
+}
+
+// carriers are the processes whose environment holds kv.
+func carriers(kv string) []string {
+	var pids []string
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if atoi(e.Name()) <= 0 {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && strings.Contains("\x00"+string(b), "\x00"+kv+"\x00") {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
