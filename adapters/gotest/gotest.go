@@ -119,7 +119,10 @@ func goRunPattern(name string) string {
 	return strings.Join(parts, "/")
 }
 
-func (gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+func (g gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	if req.Trace != nil {
+		return g.planTraced(ctx, req, rec)
+	}
 	levelFlags, levelRun := goLevel(req.Level)
 	run := levelRun
 	if req.Test != "" {

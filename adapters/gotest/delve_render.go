@@ -1,0 +1,261 @@
+package gotest
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"strobe/trace"
+)
+
+// valueRenderer writes Delve's loaded variables as short Go-like text,
+// bounded: structs, slices, arrays and maps to depth levels and items
+// elements each, the whole to size bytes.
+type valueRenderer struct {
+	depth, items, size int
+}
+
+func newValueRenderer(s *trace.Spec) valueRenderer {
+	r := valueRenderer{depth: s.MaxDepth, items: s.MaxItems, size: s.MaxValue}
+	if r.depth <= 0 {
+		r.depth = trace.MaxDepth
+	}
+	if r.items <= 0 {
+		r.items = trace.MaxItems
+	}
+	if r.size <= 0 {
+		r.size = trace.MaxValue
+	}
+	return r
+}
+
+// loadConfig asks Delve for a little more than is rendered, so that the
+// renderer, not Delve, decides where the "…" goes.
+func (r valueRenderer) loadConfig() dlvLoadConfig {
+	return dlvLoadConfig{
+		FollowPointers:     true,
+		MaxVariableRecurse: r.depth + 1,
+		MaxStringLen:       r.size + 1,
+		MaxArrayValues:     r.items + 1,
+		MaxStructFields:    -1,
+	}
+}
+
+// value renders v as a trace.Value named name.
+func (r valueRenderer) value(name string, v *dlvVariable) trace.Value {
+	out := trace.Value{Name: name, Type: v.Type}
+	if v.Unreadable != "" {
+		out.Unavailable = v.Unreadable
+		return out
+	}
+	var b strings.Builder
+	r.write(&b, v, 0)
+	s := b.String()
+	if len(s) > r.size {
+		s = clipUTF8(s, r.size-len("…")) + "…"
+	}
+	out.Value = s
+	return out
+}
+
+// clipUTF8 cuts s to at most n bytes without splitting a rune.
+func clipUTF8(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:min(n, len(s))]
+}
+
+// write renders v at depth d. It stops early once the text is past size:
+// what follows would be cut anyway.
+func (r valueRenderer) write(b *strings.Builder, v *dlvVariable, d int) {
+	if b.Len() > r.size {
+		return
+	}
+	if v.Unreadable != "" {
+		fmt.Fprintf(b, "<unreadable: %s>", v.Unreadable)
+		return
+	}
+	switch reflect.Kind(v.Kind) {
+	case reflect.String:
+		b.WriteString(strconv.Quote(v.Value))
+		if v.Len > int64(len(v.Value)) {
+			fmt.Fprintf(b, "…(%d bytes)", v.Len)
+		}
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		b.WriteString(v.Value)
+	case reflect.Complex64, reflect.Complex128:
+		if len(v.Children) == 2 {
+			fmt.Fprintf(b, "(%s+%si)", v.Children[0].Value, v.Children[1].Value)
+		}
+	case reflect.Ptr:
+		r.pointer(b, v, d)
+	case reflect.UnsafePointer:
+		fmt.Fprintf(b, "unsafe.Pointer(%#x)", v.Base)
+	case reflect.Interface:
+		r.iface(b, v, d)
+	case reflect.Struct:
+		r.fields(b, v, d)
+	case reflect.Slice, reflect.Array:
+		r.list(b, v, d)
+	case reflect.Map:
+		r.mapping(b, v, d)
+	case reflect.Chan:
+		if v.Base == 0 {
+			b.WriteString("nil")
+		} else {
+			fmt.Fprintf(b, "%s (len %d, cap %d)", shortType(v.Type), v.Len, v.Cap)
+		}
+	case reflect.Func:
+		if v.Value == "" {
+			b.WriteString("nil")
+		} else {
+			b.WriteString(v.Value)
+		}
+	default:
+		if v.Value != "" {
+			b.WriteString(v.Value)
+		} else {
+			b.WriteString("?")
+		}
+	}
+}
+
+func (r valueRenderer) pointer(b *strings.Builder, v *dlvVariable, d int) {
+	switch {
+	case len(v.Children) == 0 || v.Children[0].Addr == 0 && v.Children[0].Kind == 0:
+		if v.Base == 0 && v.Addr != 0 || v.Value == "nil" {
+			b.WriteString("nil")
+		} else {
+			fmt.Fprintf(b, "(%s)(%#x)", shortType(v.Type), v.Base)
+		}
+	case v.Children[0].Addr == 0:
+		b.WriteString("nil")
+	case d >= r.depth:
+		fmt.Fprintf(b, "&%s{…}", shortType(v.Children[0].Type))
+	default:
+		b.WriteByte('&')
+		r.write(b, &v.Children[0], d)
+	}
+}
+
+func (r valueRenderer) iface(b *strings.Builder, v *dlvVariable, d int) {
+	if v.Addr == 0 && len(v.Children) == 0 || len(v.Children) == 0 {
+		b.WriteString("nil")
+		return
+	}
+	c := &v.Children[0]
+	if c.Kind == 0 && c.Addr == 0 {
+		b.WriteString("nil")
+		return
+	}
+	if reflect.Kind(c.Kind) == reflect.Ptr && len(c.Children) > 0 && c.Children[0].Addr == 0 {
+		fmt.Fprintf(b, "%s(nil)", shortType(c.Type))
+		return
+	}
+	r.write(b, c, d)
+}
+
+func (r valueRenderer) fields(b *strings.Builder, v *dlvVariable, d int) {
+	b.WriteString(shortType(v.Type))
+	if d >= r.depth || len(v.Children) == 0 && v.Len > 0 {
+		b.WriteString("{…}")
+		return
+	}
+	b.WriteByte('{')
+	for i := range v.Children {
+		if i == r.items {
+			b.WriteString(", …")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(v.Children[i].Name)
+		b.WriteString(": ")
+		r.write(b, &v.Children[i], d+1)
+	}
+	b.WriteByte('}')
+}
+
+func (r valueRenderer) list(b *strings.Builder, v *dlvVariable, d int) {
+	if reflect.Kind(v.Kind) == reflect.Slice && v.Base == 0 {
+		b.WriteString("nil")
+		return
+	}
+	if d >= r.depth && v.Len > 0 {
+		fmt.Fprintf(b, "[…%d items]", v.Len)
+		return
+	}
+	b.WriteByte('[')
+	n := min(len(v.Children), r.items)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		r.write(b, &v.Children[i], d+1)
+	}
+	if int64(n) < v.Len {
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "…%d more", v.Len-int64(n))
+	}
+	b.WriteByte(']')
+}
+
+func (r valueRenderer) mapping(b *strings.Builder, v *dlvVariable, d int) {
+	if v.Base == 0 && v.Len == 0 {
+		b.WriteString("nil")
+		return
+	}
+	if d >= r.depth && v.Len > 0 {
+		fmt.Fprintf(b, "map[…%d entries]", v.Len)
+		return
+	}
+	b.WriteString("map[")
+	n := min(len(v.Children)/2, r.items)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		r.write(b, &v.Children[2*i], d+1)
+		b.WriteString(": ")
+		r.write(b, &v.Children[2*i+1], d+1)
+	}
+	if int64(n) < v.Len {
+		if n > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "…%d more", v.Len-int64(n))
+	}
+	b.WriteByte(']')
+}
+
+// shortType drops the import path from a type's packages:
+// *example.com/m/shop.Item is *shop.Item.
+func shortType(t string) string {
+	for {
+		i := strings.IndexByte(t, '/')
+		if i < 0 {
+			return t
+		}
+		j := strings.LastIndexAny(t[:i], "*[]() ,{}") + 1
+		t = t[:j] + t[i+1:]
+	}
+}
+
+// isNilError reports whether v, a result of type error, is nil.
+func isNilError(v *dlvVariable) bool {
+	if len(v.Children) == 0 {
+		return v.Addr == 0 || v.Value == "nil"
+	}
+	c := v.Children[0]
+	return c.Kind == 0 && c.Addr == 0
+}

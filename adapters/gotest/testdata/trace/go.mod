@@ -1,0 +1,3 @@
+module example.com/tracefix
+
+go 1.26
