@@ -268,3 +268,28 @@ func TestUserArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestUnityFailure reads the failure lines of Unity, the C framework a
+// plain add_test often runs (cJSON's tests, as ctest printed them).
+func TestUnityFailure(t *testing.T) {
+	rec := adapters.NewRecorder()
+	p := newParser(rec, "/src", "", "")
+	p.rerun = []string{"ctest"}
+	for _, l := range []string{
+		"      Start  3: parse_number",
+		" 3/19 Test  #3: parse_number .....................***Failed    0.00 sec",
+		"/src/tests/parse_number.c:55:parse_number_should_parse_zero:FAIL: Expected 1 Was 0",
+		"/src/tests/parse_number.c:124:parse_number_should_parse_negative_integers:PASS",
+		"-----------------------",
+		"6 Tests 1 Failures 0 Ignored ",
+		"FAIL",
+		"",
+	} {
+		p.Line(adapters.Stdout, []byte(l), false)
+	}
+	p.Finish(report.Exit{Exited: true, Code: 8})
+	f := rec.Failure("", "parse_number")
+	if f == nil || f.File != "tests/parse_number.c" || f.Line != 55 || f.Message != "parse_number_should_parse_zero: Expected 1 Was 0" {
+		t.Errorf("failure %+v", f)
+	}
+}

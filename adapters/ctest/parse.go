@@ -202,6 +202,9 @@ func (p *parser) failure(f *failed) *report.Failure {
 			kit.AddFailure(out, "\n\n", kit.ProjectPath(p.root, c.File), c.Line, c.Message())
 		}
 	}
+	if out.Message == "" {
+		p.unityFailures(out, f.lines)
+	}
 	switch {
 	case out.Message == "":
 		out.Message = kit.Clip(verdict + tail(f.lines))
@@ -209,6 +212,28 @@ func (p *parser) failure(f *failed) *report.Failure {
 		out.Message = kit.Clip(verdict + "\n" + out.Message)
 	}
 	return out
+}
+
+// unityFail is a failed test's line in Unity's output (the C test
+// framework of cJSON and many embedded projects, run by plain add_test):
+// `tests/x.c:55:test_name:FAIL: Expected 1 Was 0`.
+var unityFail = regexp.MustCompile(`^(.+?):(\d+):(\w+):FAIL(?:: ?(.*))?$`)
+
+// unityFailures fills out from Unity's FAIL lines, when the output has any.
+func (p *parser) unityFailures(out *report.Failure, lines []string) {
+	for _, l := range lines {
+		m := unityFail.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		file, text := kit.ProjectPath(p.root, m[1]), m[3]+": "+m[4]
+		if out.Message == "" {
+			out.File, out.Line, out.Message = file, n, kit.Clip(text)
+			continue
+		}
+		kit.AddFailure(out, "\n", file, n, text)
+	}
 }
 
 // verdict is what CTest's status says beyond "failed": a signal, a
@@ -233,7 +258,7 @@ func (p *parser) verdict(f *failed) string {
 		return "the test crashed (ctest: " + st + ")"
 	case strings.HasPrefix(st, "***Not Run"):
 		return "ctest could not run the test (" + st + ")"
-	case st == "***Failed" && (len(f.gtest.Failures) > 0 || len(f.catch2.Failures) > 0):
+	case st == "***Failed" && (len(f.gtest.Failures) > 0 || len(f.catch2.Failures) > 0 || slices.ContainsFunc(f.lines, unityFail.MatchString)):
 		return ""
 	}
 	return "the test failed (ctest: " + st + ")"
