@@ -293,3 +293,18 @@ func TestUnityFailure(t *testing.T) {
 		t.Errorf("failure %+v", f)
 	}
 }
+
+func TestIsTestProcess(t *testing.T) {
+	for _, tc := range []struct {
+		p    adapters.Proc
+		want bool
+	}{
+		{adapters.Proc{Name: "ctest", Exe: "/usr/bin/ctest"}, false},
+		{adapters.Proc{Name: "math_test", Exe: "/b/math_test"}, true},
+		{adapters.Proc{Name: "sh", Exe: "/usr/bin/dash"}, true},
+	} {
+		if got := (ctest{}).IsTestProcess(tc.p); got != tc.want {
+			t.Errorf("IsTestProcess(%+v) = %v, want %v", tc.p, got, tc.want)
+		}
+	}
+}
