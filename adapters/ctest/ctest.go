@@ -277,6 +277,7 @@ func (ctest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	rec.BeginTesting() // the tests are built already: CTest only runs them
 	p := newParser(rec, req.ProjectRoot, dir, junit)
 	p.rerun, p.test, p.level, p.note = base, req.Test, req.Level, note
+	p.bin, p.runDir, p.env = bin, planDir, req.Env
 	return &adapters.Plan{Argv: argv, Dir: planDir, Parser: p}, nil
 }
 

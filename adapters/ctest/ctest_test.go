@@ -114,14 +114,14 @@ func TestAll(t *testing.T) {
 			"Expected equality of these values:\n  sum\n    Which is: 4\n  5\n\nmath_test.cpp:10: Expected: (sum) > (10), actual: 4 vs 10\nsum is 4"},
 		{"Math.SkipsOnPurpose", report.TestSkipped, "", 0, "not on this platform"},
 		{"Math.PrintsOutput", report.TestPassed, "", 0, "hello from the test"},
-		{"Crash.DereferencesNull", report.TestFailed, "", 0, "died of SIGSEGV"},
-		{"Crash.Aborts", report.TestFailed, "", 0, "died of SIGABRT"},
+		{"Crash.DereferencesNull", report.TestFailed, "crash_test.cpp", 6, "died of SIGSEGV"},
+		{"Crash.Aborts", report.TestFailed, "crash_test.cpp", 11, "died of SIGABRT"},
 		{"Crash.Survives", report.TestPassed, "", 0, ""},
 		{"strings join", report.TestPassed, "", 0, ""},
 		{"numbers compare", report.TestFailed, "catch_test.cpp", 9, "REQUIRE( n * 2 == 7 )\nwith expansion:\n  6 == 7"},
 		{"script_passes", report.TestPassed, "", 0, "all good"},
-		{"script_fails", report.TestFailed, "", 0, "the test failed (ctest: ***Failed):\nexpected 3, got 4"},
-		{"script_hangs", report.TestFailed, "", 0, "timed out after 1."},
+		{"script_fails", report.TestFailed, "CMakeLists.txt", 32, "the test failed (ctest: ***Failed):\nexpected 3, got 4"},
+		{"script_hangs", report.TestFailed, "CMakeLists.txt", 33, "timed out after 1."},
 	} {
 		tt, ok := adapterstest.TestByName(tests, tc.name)
 		if !ok || tt.Status != tc.status {

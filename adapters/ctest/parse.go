@@ -27,9 +27,13 @@ type parser struct {
 	junit string // the JUnit report, "" when this CTest cannot write one
 
 	rerun []string
-	test  string
-	level adapters.Level
-	note  string
+	// bin, runDir and env run ctest again to locate failures (locate).
+	bin    string
+	runDir string
+	env    []string
+	test   string
+	level  adapters.Level
+	note   string
 
 	names  map[int]string // test number → name, from the Start lines
 	open   *failed        // the failed test whose output comes now
@@ -306,6 +310,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if err := p.readJUnit(); err != nil && !os.IsNotExist(err) {
 		hints = append(hints, "reading ctest's JUnit report: "+err.Error())
+	}
+	if exit.StoppedBy == "" {
+		p.locate()
 	}
 	if len(p.notBuilt) > 0 {
 		hints = append(hints, fmt.Sprintf("%s not built: build the tree (cmake --build), then rerun", strings.Join(p.notBuilt, ", ")))
