@@ -156,13 +156,15 @@ func hasTests(dir string) bool {
 // versionTimeout bounds `ctest --version`.
 const versionTimeout = 5 * time.Second
 
+var versionLine = regexp.MustCompile(`ctest version (\d+)\.(\d+)`)
+
 // ctestVersion is CTest's version as [major, minor], {0, 0} when unknown.
 func ctestVersion(ctx context.Context, prog string, req adapters.Request) [2]int {
 	out, _, err := kit.RunTool(ctx, kit.Tool{Dir: req.ProjectRoot, Env: req.Env, Timeout: versionTimeout}, prog, "--version")
 	if err != nil {
 		return [2]int{}
 	}
-	m := regexp.MustCompile(`ctest version (\d+)\.(\d+)`).FindSubmatch(out)
+	m := versionLine.FindSubmatch(out)
 	if m == nil {
 		return [2]int{}
 	}
@@ -195,7 +197,7 @@ func userArgs(args []string) (kept []string, selects bool, tree string) {
 		if strings.HasPrefix(name, "--show-only") || slices.Contains(dropped, a) {
 			continue
 		}
-		if !hasValue && slices.Contains(valued, name) && i+1 < len(args) {
+		if !hasValue && slices.Contains(valued, name) && i+1 < len(args) && !optionalValue(name, args[i+1]) {
 			i++
 			value = args[i]
 		}
@@ -213,6 +215,16 @@ func userArgs(args []string) (kept []string, selects bool, tree string) {
 		}
 	}
 	return kept, selects, tree
+}
+
+// optionalValue says that next is not the value of name: since CTest
+// 3.29, -j alone asks for the default parallel level.
+func optionalValue(name, next string) bool {
+	if name != "-j" && name != "--parallel" {
+		return false
+	}
+	_, err := strconv.Atoi(next)
+	return err != nil
 }
 
 // levelArgs selects a level's tests: the label of that name exactly.
@@ -263,7 +275,10 @@ func (ctest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 		}
 	}
 	base = append(base, "--output-on-failure")
-	argv := append(slices.Clone(base), "--no-tests=error")
+	argv := slices.Clone(base)
+	if atLeast(v, 3, 17) || v == [2]int{} {
+		argv = append(argv, "--no-tests=error") // 3.17's: no tests is then an error, not a pass
+	}
 	junit := ""
 	if atLeast(v, 3, 21) {
 		junit = filepath.Join(dir, "junit.xml")

@@ -261,6 +261,8 @@ func TestUserArgs(t *testing.T) {
 		{[]string{"--output-junit", "x.xml", "-R", "foo", "--no-tests=ignore"}, "-R foo", true, ""},
 		{[]string{"-L", "unit", "-C", "Debug", "--progress"}, "-L unit -C Debug", true, ""},
 		{[]string{"--test-dir=out/build/x", "-E", "slow"}, "--test-dir=out/build/x -E slow", true, "out/build/x"},
+		{[]string{"-j", "--test-dir", "b"}, "-j --test-dir b", false, "b"},
+		{[]string{"-j", "3", "-C", "Release"}, "-j 3 -C Release", false, ""},
 	} {
 		kept, selects, tree := userArgs(tc.args)
 		if strings.Join(kept, " ") != tc.kept || selects != tc.selects || tree != tc.tree {
