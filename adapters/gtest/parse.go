@@ -12,6 +12,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -44,28 +45,15 @@ type parser struct {
 
 // running is the test between its RUN line and its end.
 type running struct {
-	name     string
-	failures []failure
-	skip     *failure // GTEST_SKIP's location and message
-	open     *failure // the block whose lines come now
-}
-
-type failure struct {
-	file string
-	line int
-	text []string
+	name   string
+	blocks format.GTestBlocks // its failure blocks, GTEST_SKIP's too
 }
 
 func newParser(rec *adapters.Recorder, root, dir, path string) *parser {
 	return &parser{rec: rec, root: root, dir: dir, path: path, ended: map[string]report.TestStatus{}}
 }
 
-var (
-	banner  = regexp.MustCompile(`^\[==========\] Running \d+ tests? from`)
-	failAt  = regexp.MustCompile(`^(.+?):(\d+|#): (Failure|Skipped)$`)
-	msvcAt  = regexp.MustCompile(`^(.+?)\((\d+)\): error: (.*)$`)
-	unknown = "unknown file: Failure"
-)
+var banner = regexp.MustCompile(`^\[==========\] Running \d+ tests? from`)
 
 // Line reads one console line: test events, and the failure blocks and
 // output of the test running.
@@ -86,7 +74,7 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	}
 	p.rec.Output("", p.cur.name, line+"\n")
 	if s == adapters.Stdout {
-		p.block(line)
+		p.cur.blocks.Line(line)
 	}
 }
 
@@ -155,61 +143,30 @@ func (p *parser) event(kind, name, ms string) bool {
 	case "SKIPPED":
 		p.rec.End("", name, report.TestSkipped, d, nil)
 	case "FAILED":
-		p.rec.End("", name, report.TestFailed, d, p.failure(name, t.failures, "the test failed without a failed assertion (see its output)"))
+		p.rec.End("", name, report.TestFailed, d, p.failure(name, t.blocks.Failures, "the test failed without a failed assertion (see its output)"))
 	}
 	return true
 }
 
-// block follows the failure blocks of the test running: a location line
-// starts one, and the lines after it are its text.
-func (p *parser) block(line string) {
-	t := p.cur
-	var f *failure
-	switch m := failAt.FindStringSubmatch(line); {
-	case m != nil:
-		n, _ := strconv.Atoi(m[2])
-		f = &failure{file: m[1], line: n}
-		if m[3] == "Skipped" {
-			t.skip, t.open = f, f
-			return
-		}
-	case line == unknown:
-		f = &failure{}
-	default:
-		if m := msvcAt.FindStringSubmatch(line); m != nil {
-			n, _ := strconv.Atoi(m[2])
-			f = &failure{file: m[1], line: n, text: []string{m[3]}}
-		}
-	}
-	if f != nil {
-		t.failures = append(t.failures, *f)
-		t.open = &t.failures[len(t.failures)-1]
-		return
-	}
-	if t.open != nil && len(t.open.text) < 200 {
-		t.open.text = append(t.open.text, line)
-	}
-}
-
 // failure builds a test's report.Failure: the first failure's file:line
 // and text, the later ones added with their own location.
-func (p *parser) failure(name string, fs []failure, none string) *report.Failure {
+func (p *parser) failure(name string, fs []format.GTestFailure, none string) *report.Failure {
 	f := &report.Failure{Name: name, Rerun: rerunFor(p.rerun, name)}
 	if len(fs) == 0 {
 		f.Message = none
 		return f
 	}
 	for i, fl := range fs {
-		text := strings.TrimRight(strings.Join(fl.text, "\n"), "\n ")
+		text := fl.Message()
 		if i == 0 {
-			f.File, f.Line, f.Message = kit.ProjectPath(p.root, fl.file), fl.line, kit.Clip(text)
+			f.File, f.Line, f.Message = kit.ProjectPath(p.root, fl.File), fl.Line, kit.Clip(text)
 			continue
 		}
-		file := kit.ProjectPath(p.root, fl.file)
+		file := kit.ProjectPath(p.root, fl.File)
 		if file == "" {
 			file = "unknown file" // GoogleTest's words for an exception's or a mock's failure
 		}
-		kit.AddFailure(f, "\n\n", file, fl.line, text)
+		kit.AddFailure(f, "\n\n", file, fl.Line, text)
 	}
 	return f
 }
@@ -265,7 +222,7 @@ func (p *parser) apply(r *jsonReport) {
 			prev, _ := p.rec.Lookup("", name)
 			switch {
 			case len(t.Failures) > 0:
-				var fs []failure
+				var fs []format.GTestFailure
 				for _, jf := range t.Failures {
 					fs = append(fs, jsonFailure(jf.Failure, t))
 				}
@@ -296,18 +253,18 @@ func (p *parser) apply(r *jsonReport) {
 // jsonFailure splits a report failure ("file:line\ntext", or "unknown
 // file\ntext" for an exception) into its location and text; without a
 // location it takes the test's own.
-func jsonFailure(s string, t jsonTest) failure {
+func jsonFailure(s string, t jsonTest) format.GTestFailure {
 	head, text, _ := strings.Cut(s, "\n")
-	f := failure{text: strings.Split(strings.TrimRight(text, "\n"), "\n")}
+	f := format.GTestFailure{Text: strings.Split(strings.TrimRight(text, "\n"), "\n")}
 	if i := strings.LastIndexByte(head, ':'); i > 0 {
 		if n, err := strconv.Atoi(head[i+1:]); err == nil {
-			f.file, f.line = head[:i], n
+			f.File, f.Line = head[:i], n
 			return f
 		}
 	}
-	f.file, f.line = t.File, t.Line
+	f.File, f.Line = t.File, t.Line
 	if head != "unknown file" {
-		f.text = append([]string{head}, f.text...)
+		f.Text = append([]string{head}, f.Text...)
 	}
 	return f
 }
@@ -387,7 +344,7 @@ func (p *parser) died(name string, exit report.Exit, out *adapters.Outcome, hint
 	t := p.cur
 	p.cur = nil
 	how := exitText(exit)
-	f := p.failure(name, t.failures, "")
+	f := p.failure(name, t.blocks.Failures, "")
 	msg := "the test binary died while this test ran (" + how + ")"
 	if f.Message != "" {
 		msg += "\n" + f.Message

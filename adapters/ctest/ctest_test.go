@@ -1,0 +1,312 @@
+package ctest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+// projectSrc is testdata/project, absolute (go test runs in the package's
+// directory): the root the fixture's failures are relative to.
+var projectSrc, _ = filepath.Abs(filepath.Join("testdata", "project"))
+
+// fixture is testdata/project configured and built with cmake against the
+// system's GoogleTest and Catch2, once, outside the repository, in a
+// directory named after the sources' hash. Unlike testutil.CachedBuild it
+// builds in place: CTest's files name the tree by its absolute path, so a
+// tree built elsewhere and renamed cannot run.
+var fixture struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func buildFixture() (string, error) {
+	h := sha256.New()
+	files, _ := filepath.Glob(filepath.Join(projectSrc, "*"))
+	h.Write([]byte(projectSrc))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		h.Write([]byte(filepath.Base(f)))
+		h.Write(b)
+	}
+	dir := filepath.Join(os.TempDir(), "strobe-ctest-fixture-"+hex.EncodeToString(h.Sum(nil))[:12])
+	if kitFileExists(filepath.Join(dir, ".built")) {
+		return dir, nil
+	}
+	os.RemoveAll(dir) // a build cut short
+	for _, argv := range [][]string{{"cmake", "-S", projectSrc, "-B", dir, "-DCMAKE_BUILD_TYPE=Debug"}, {"cmake", "--build", dir, "-j2"}} {
+		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
+			os.RemoveAll(dir)
+			return "", fmt.Errorf("%s%w", out, err)
+		}
+	}
+	return dir, os.WriteFile(filepath.Join(dir, ".built"), nil, 0o644)
+}
+
+func kitFileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// tree returns the fixture's build tree.
+func tree(t testing.TB) string {
+	t.Helper()
+	testutil.RequireTool(t, "cmake")
+	testutil.RequireTool(t, "ctest")
+	testutil.RequireTool(t, "g++")
+	testutil.RequireHeader(t, "/usr/include/gtest/gtest.h", "libgtest-dev")
+	testutil.RequireHeader(t, "/usr/include/catch2/catch.hpp", "catch2")
+	fixture.once.Do(func() { fixture.dir, fixture.err = buildFixture() })
+	if fixture.err != nil {
+		t.Fatalf("building the ctest fixture: %v", fixture.err)
+	}
+	return fixture.dir
+}
+
+// run runs the fixture's tests through the adapter with a ctest command
+// naming the cached tree (the tree lives outside the project).
+func run(t *testing.T, req adapters.Request) (*adapters.Recorder, adapters.Outcome, report.Exit) {
+	t.Helper()
+	req.ProjectRoot = projectSrc
+	if req.Command == nil {
+		req.Command = []string{"ctest", "--test-dir", tree(t)}
+	}
+	return adapterstest.RunReal(t, ctest{}, req)
+}
+
+// times are the durations the frameworks print, which vary run to run.
+var times = regexp.MustCompile(`\(\d+ ms( total)?\)|\d+\.\d+ (s|sec)\b`)
+
+func normalise(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) adapterstest.Result {
+	r := strings.NewReplacer(tree(t), "{{TREE}}", projectSrc, "{{ROOT}}")
+	return adapterstest.Normalise(rec, out, func(s string) string { return times.ReplaceAllString(r.Replace(s), "{{TIME}}") })
+}
+
+func TestAll(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{})
+	if !exit.Exited || exit.Code != 8 {
+		t.Errorf("exit = %+v, want 8 (ctest's failed tests)", exit)
+	}
+	adapterstest.Golden(t, "all", normalise(t, rec, out))
+	tests := rec.Tests()
+	if len(tests) != 12 {
+		t.Errorf("recorded %d tests, want 12", len(tests))
+	}
+	for _, tc := range []struct {
+		name    string
+		status  report.TestStatus
+		file    string
+		line    int
+		message string // a part of the failure's message, or of a passed or skipped test's output
+	}{
+		{"Math.Adds", report.TestPassed, "", 0, "[       OK ] Math.Adds"},
+		{"Math.AddsWrongly", report.TestFailed, "math_test.cpp", 9,
+			"Expected equality of these values:\n  sum\n    Which is: 4\n  5\n\nmath_test.cpp:10: Expected: (sum) > (10), actual: 4 vs 10\nsum is 4"},
+		{"Math.SkipsOnPurpose", report.TestSkipped, "", 0, "not on this platform"},
+		{"Math.PrintsOutput", report.TestPassed, "", 0, "hello from the test"},
+		{"Crash.DereferencesNull", report.TestFailed, "crash_test.cpp", 6, "died of SIGSEGV"},
+		{"Crash.Aborts", report.TestFailed, "crash_test.cpp", 11, "died of SIGABRT"},
+		{"Crash.Survives", report.TestPassed, "", 0, ""},
+		{"strings join", report.TestPassed, "", 0, ""},
+		{"numbers compare", report.TestFailed, "catch_test.cpp", 9, "REQUIRE( n * 2 == 7 )\nwith expansion:\n  6 == 7"},
+		{"script_passes", report.TestPassed, "", 0, "all good"},
+		{"script_fails", report.TestFailed, "CMakeLists.txt", 32, "the test failed (ctest: ***Failed):\nexpected 3, got 4"},
+		{"script_hangs", report.TestFailed, "CMakeLists.txt", 33, "timed out after 1."},
+	} {
+		tt, ok := adapterstest.TestByName(tests, tc.name)
+		if !ok || tt.Status != tc.status {
+			t.Errorf("%s: %+v, want %s", tc.name, tt, tc.status)
+			continue
+		}
+		if tc.status != report.TestFailed {
+			if !strings.Contains(tt.Output, tc.message) {
+				t.Errorf("%s: output %q lacks %q", tc.name, tt.Output, tc.message)
+			}
+			continue
+		}
+		f := tt.Failure
+		if f == nil || f.File != tc.file || f.Line != tc.line || !strings.Contains(f.Message, tc.message) {
+			t.Errorf("%s: failure %+v, want %s:%d with %q", tc.name, f, tc.file, tc.line, tc.message)
+			continue
+		}
+		if !strings.HasPrefix(f.Rerun, "ctest --test-dir ") || !strings.Contains(f.Rerun, " --output-on-failure -R ") || strings.Contains(f.Rerun, "junit") {
+			t.Errorf("%s: rerun %q", tc.name, f.Rerun)
+		}
+	}
+	c := out.Crash
+	if c == nil || c.Type != report.CrashSegmentationFault || strings.Join(c.RunningTests, ",") != "Crash.DereferencesNull,Crash.Aborts,script_hangs" {
+		t.Errorf("crash %+v, want a segfault naming the two crashed tests and the timed-out one", c)
+	}
+}
+
+// TestRerun pastes a failure's rerun command into a shell: it runs that
+// test alone.
+func TestRerun(t *testing.T) {
+	rec, _, _ := run(t, adapters.Request{Test: "numbers compare"})
+	tests := rec.Tests()
+	if len(tests) != 1 || tests[0].Failure == nil {
+		t.Fatalf("tests %+v, want numbers compare alone, failed", tests)
+	}
+	out, _ := exec.Command("sh", "-c", tests[0].Failure.Rerun).CombinedOutput()
+	if !strings.Contains(string(out), "1/1 Test #9: numbers compare") {
+		t.Errorf("rerun %q ran:\n%s", tests[0].Failure.Rerun, out)
+	}
+}
+
+func TestSelection(t *testing.T) {
+	for _, tc := range []struct {
+		req  adapters.Request
+		want []string
+	}{
+		{adapters.Request{Test: "Math.Adds"}, []string{"Math.Adds"}}, // the dot is quoted: Math_Adds would not match
+		{adapters.Request{Level: adapters.LevelUnit}, []string{"Math.Adds", "Math.AddsWrongly", "Math.SkipsOnPurpose", "Math.PrintsOutput", "strings join", "numbers compare"}},
+		{adapters.Request{Level: adapters.LevelIntegration}, []string{"Crash.DereferencesNull", "Crash.Aborts", "Crash.Survives"}},
+		{adapters.Request{Level: adapters.LevelE2E}, []string{"script_passes", "script_fails", "script_hangs"}},
+	} {
+		rec, out, _ := run(t, tc.req)
+		var got []string
+		for _, tt := range rec.Tests() {
+			got = append(got, tt.Name)
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") || out.NoTests {
+			t.Errorf("%+v ran %q (no tests: %v), want %q", tc.req, got, out.NoTests, tc.want)
+		}
+	}
+}
+
+func TestNoTests(t *testing.T) {
+	for _, tc := range []struct {
+		req  adapters.Request
+		hint string
+	}{
+		{adapters.Request{Test: "Math.Nope"}, `no CTest test is named "Math.Nope"`},
+		{adapters.Request{Test: "Math.Add"}, `no CTest test is named "Math.Add"`}, // anchored: a prefix is not a name
+	} {
+		rec, out, exit := run(t, tc.req)
+		if !out.NoTests || !out.ExitExplained || len(rec.Tests()) != 0 || !strings.Contains(out.Hint, tc.hint) || exit.Code != 8 {
+			t.Errorf("%+v: outcome %+v, exit %+v, want no tests with %q", tc.req, out, exit, tc.hint)
+		}
+	}
+	// A project with enable_testing() and no test at all.
+	dir := t.TempDir()
+	adapterstest.WriteFiles(t, dir, map[string]string{"CMakeLists.txt": "cmake_minimum_required(VERSION 3.14)\nproject(empty NONE)\nenable_testing()\n"})
+	tree(t)
+	if out, err := exec.Command("cmake", "-S", dir, "-B", filepath.Join(dir, "build")).CombinedOutput(); err != nil {
+		t.Fatalf("%s%v", out, err)
+	}
+	if d := (ctest{}).Detect(adapters.Request{ProjectRoot: dir}); d.Confidence != 70 {
+		t.Errorf("detect %+v for a tree without tests, want 70 (the source declares tests, none built)", d)
+	}
+	rec, out, _ := adapterstest.RunReal(t, ctest{}, adapters.Request{ProjectRoot: dir, Command: []string{"ctest", "--test-dir", "build"}})
+	if !out.NoTests || len(rec.Tests()) != 0 || !strings.Contains(out.Hint, "declares no CTest test") {
+		t.Errorf("outcome %+v, want no tests", out)
+	}
+}
+
+func TestDetectAndHint(t *testing.T) {
+	src := t.TempDir()
+	adapterstest.WriteFiles(t, src, map[string]string{"CMakeLists.txt": "project(x CXX)\nenable_testing()\nadd_test(NAME a COMMAND true)\n"})
+	d := (ctest{}).Detect(adapters.Request{ProjectRoot: src})
+	if d.Confidence != 70 {
+		t.Errorf("source only: %+v, want 70", d)
+	}
+	_, err := (ctest{}).Plan(t.Context(), adapters.Request{ProjectRoot: src}, adapters.NewRecorder())
+	var u *adapters.UsageError
+	if !asUsage(err, &u) || u.Framework != "ctest" || !strings.Contains(u.Hint, "cmake -S . -B build && cmake --build build") {
+		t.Errorf("plan of an unbuilt project: %v, want a hint with the configure and build commands", err)
+	}
+	if _, err := os.Stat(filepath.Join(src, "build")); err == nil {
+		t.Error("the plan built the project")
+	}
+	// A built tree with tests, where the project keeps it: 85, above
+	// gtest's and catch2's 80.
+	b := filepath.Join(src, "build")
+	os.MkdirAll(b, 0o755)
+	os.WriteFile(filepath.Join(b, "CTestTestfile.cmake"), []byte("include(\"/x/a[1]_include.cmake\")\n"), 0o644)
+	if d := (ctest{}).Detect(adapters.Request{ProjectRoot: src}); d.Confidence != 85 || !strings.Contains(d.Hint, "build") {
+		t.Errorf("built tree: %+v, want 85", d)
+	}
+	if d := (ctest{}).Detect(adapters.Request{ProjectRoot: src, Command: []string{"ctest", "-j4"}}); d.Confidence != 95 {
+		t.Errorf("ctest command: %+v, want 95", d)
+	}
+	if d := (ctest{}).Detect(adapters.Request{ProjectRoot: t.TempDir()}); d.Confidence != 0 {
+		t.Errorf("empty project: %+v, want 0", d)
+	}
+}
+
+func asUsage(err error, u **adapters.UsageError) bool {
+	v, ok := err.(*adapters.UsageError)
+	*u = v
+	return ok
+}
+
+func TestUserArgs(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		kept    string
+		selects bool
+		tree    string
+	}{
+		{[]string{"-j4", "--test-dir", "b", "-V"}, "-j4 --test-dir b", false, "b"},
+		{[]string{"--output-junit", "x.xml", "-R", "foo", "--no-tests=ignore"}, "-R foo", true, ""},
+		{[]string{"-L", "unit", "-C", "Debug", "--progress"}, "-L unit -C Debug", true, ""},
+		{[]string{"--test-dir=out/build/x", "-E", "slow"}, "--test-dir=out/build/x -E slow", true, "out/build/x"},
+		{[]string{"-j", "--test-dir", "b"}, "-j --test-dir b", false, "b"},
+		{[]string{"-j", "3", "-C", "Release"}, "-j 3 -C Release", false, ""},
+	} {
+		kept, selects, tree := userArgs(tc.args)
+		if strings.Join(kept, " ") != tc.kept || selects != tc.selects || tree != tc.tree {
+			t.Errorf("userArgs(%q) = %q, %v, %q; want %q, %v, %q", tc.args, kept, selects, tree, tc.kept, tc.selects, tc.tree)
+		}
+	}
+}
+
+// TestUnityFailure reads the failure lines of Unity, the C framework a
+// plain add_test often runs (cJSON's tests, as ctest printed them).
+func TestUnityFailure(t *testing.T) {
+	rec := adapters.NewRecorder()
+	p := newParser(rec, "/src", "", "")
+	p.rerun = []string{"ctest"}
+	for _, l := range []string{
+		"      Start  3: parse_number",
+		" 3/19 Test  #3: parse_number .....................***Failed    0.00 sec",
+		"/src/tests/parse_number.c:55:parse_number_should_parse_zero:FAIL: Expected 1 Was 0",
+		"/src/tests/parse_number.c:124:parse_number_should_parse_negative_integers:PASS",
+		"-----------------------",
+		"6 Tests 1 Failures 0 Ignored ",
+		"FAIL",
+		"",
+	} {
+		p.Line(adapters.Stdout, []byte(l), false)
+	}
+	p.Finish(report.Exit{Exited: true, Code: 8})
+	f := rec.Failure("", "parse_number")
+	if f == nil || f.File != "tests/parse_number.c" || f.Line != 55 || f.Message != "parse_number_should_parse_zero: Expected 1 Was 0" {
+		t.Errorf("failure %+v", f)
+	}
+}
+
+func TestIsTestProcess(t *testing.T) {
+	for _, tc := range []struct {
+		p    adapters.Proc
+		want bool
+	}{
+		{adapters.Proc{Name: "ctest", Exe: "/usr/bin/ctest"}, false},
+		{adapters.Proc{Name: "math_test", Exe: "/b/math_test"}, true},
+		{adapters.Proc{Name: "sh", Exe: "/usr/bin/dash"}, true},
+	} {
+		if got := (ctest{}).IsTestProcess(tc.p); got != tc.want {
+			t.Errorf("IsTestProcess(%+v) = %v, want %v", tc.p, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package ctest
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"strobe/adapters/kit"
+	"strobe/report"
+)
+
+// locateTimeout bounds each helper the locating runs: ctest's listing and
+// a GoogleTest binary's own.
+const locateTimeout = 5 * time.Second
+
+// maxLocate bounds the failures located in one run: each GoogleTest
+// binary among them is listed once.
+const maxLocate = 50
+
+// showOnly is what the locating reads of `ctest --show-only=json-v1`.
+type showOnly struct {
+	Tests []struct {
+		Name      string   `json:"name"`
+		Command   []string `json:"command"`
+		Backtrace *int     `json:"backtrace"`
+	} `json:"tests"`
+	Graph struct {
+		Files []string `json:"files"`
+		Nodes []struct {
+			File int `json:"file"`
+			Line int `json:"line"`
+		} `json:"nodes"`
+	} `json:"backtraceGraph"`
+}
+
+// locate gives a place to the failures that have none (a GoogleTest test
+// that died before any assertion failed, a script that failed silently):
+// the TEST's declaration, from the GoogleTest binary's own JSON listing,
+// or else the add_test call in CMakeLists.txt, from ctest's json-v1
+// listing. It runs only when such failures exist, each tool once.
+func (p *parser) locate() {
+	var names []string
+	for _, t := range p.rec.Tests() {
+		if t.Failure != nil && t.Failure.File == "" && len(names) < maxLocate {
+			names = append(names, t.Name)
+		}
+	}
+	if len(names) == 0 || p.bin == "" {
+		return
+	}
+	args := append([]string{p.bin}, p.rerun[1:]...)
+	args = slices.DeleteFunc(args, func(a string) bool { return a == "--output-on-failure" })
+	out, _, err := kit.RunTool(context.Background(), kit.Tool{Dir: p.runDir, Env: p.env, Timeout: locateTimeout}, append(args, "--show-only=json-v1")...)
+	var so showOnly
+	if err != nil || json.Unmarshal(out, &so) != nil {
+		return
+	}
+	lists := map[string]map[string]place{} // GoogleTest binary → its tests' places
+	for _, t := range so.Tests {
+		if !slices.Contains(names, t.Name) {
+			continue
+		}
+		at, ok := p.gtestPlace(t.Command, lists)
+		if !ok && t.Backtrace != nil && *t.Backtrace < len(so.Graph.Nodes) {
+			n := so.Graph.Nodes[*t.Backtrace]
+			if n.File < len(so.Graph.Files) && n.Line > 0 {
+				at, ok = place{kit.ProjectPath(p.root, so.Graph.Files[n.File]), n.Line}, true
+			}
+		}
+		if ok {
+			p.rec.UpdateFailure("", t.Name, func(f *report.Failure) { f.File, f.Line = at.file, at.line })
+		}
+	}
+}
+
+type place struct {
+	file string
+	line int
+}
+
+// gtestPlace is where a gtest_discover_tests test is declared: its
+// command is `BIN --gtest_filter=Suite.Name …`, and the binary lists its
+// tests with their file and line (--gtest_list_tests
+// --gtest_output=json:FILE, GoogleTest 1.10+).
+func (p *parser) gtestPlace(command []string, lists map[string]map[string]place) (place, bool) {
+	if len(command) < 2 {
+		return place{}, false
+	}
+	name := ""
+	for _, a := range command[1:] {
+		if v, ok := strings.CutPrefix(a, "--gtest_filter="); ok {
+			name = v
+		}
+	}
+	if name == "" || p.dir == "" {
+		return place{}, false
+	}
+	bin := command[0]
+	list, ok := lists[bin]
+	if !ok {
+		list = p.gtestList(bin)
+		lists[bin] = list
+	}
+	at, ok := list[name]
+	return at, ok
+}
+
+// gtestList runs a GoogleTest binary's JSON listing into the report's
+// private directory.
+func (p *parser) gtestList(bin string) map[string]place {
+	file := filepath.Join(p.dir, "gtest-list.json")
+	defer os.Remove(file)
+	kit.RunTool(context.Background(), kit.Tool{Dir: p.runDir, Env: p.env, Timeout: locateTimeout}, bin, "--gtest_list_tests", "--gtest_output=json:"+file)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var r struct {
+		Suites []struct {
+			Name  string `json:"name"`
+			Tests []struct {
+				Name string `json:"name"`
+				File string `json:"file"`
+				Line int    `json:"line"`
+			} `json:"testsuite"`
+		} `json:"testsuites"`
+	}
+	if json.Unmarshal(b, &r) != nil {
+		return nil
+	}
+	list := map[string]place{}
+	for _, s := range r.Suites {
+		for _, t := range s.Tests {
+			list[s.Name+"."+t.Name] = place{kit.ProjectPath(p.root, t.File), t.Line}
+		}
+	}
+	return list
+}

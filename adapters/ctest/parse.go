@@ -1,0 +1,413 @@
+package ctest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// parser reads CTest's console live and its JUnit report at Finish. The
+// runner calls Line for one line at a time and Finish once: no lock.
+type parser struct {
+	rec   *adapters.Recorder
+	root  string
+	dir   string // the report's private directory, removed by Close
+	junit string // the JUnit report, "" when this CTest cannot write one
+
+	rerun []string
+	// bin, runDir and env run ctest again to locate failures (locate).
+	bin    string
+	runDir string
+	env    []string
+	test   string
+	level  adapters.Level
+	note   string
+
+	names  map[int]string // test number → name, from the Start lines
+	open   *failed        // the failed test whose output comes now
+	output map[string]bool
+	// crashes are the tests that died of a signal or hit their TIMEOUT.
+	crashes  []crashed
+	notBuilt []string
+	noTests  bool
+}
+
+// failed is a test CTest reported as not passed, while its output comes.
+type failed struct {
+	name   string
+	status string // CTest's words: "***Failed", "***Exception: SegFault"…
+	d      time.Duration
+	lines  []string
+	gtest  format.GTestBlocks
+	catch2 format.Catch2Blocks
+	ended  bool // GoogleTest's end line came: its summary is no failure's text
+}
+
+type crashed struct {
+	name   string
+	signal string // "SIGSEGV", "" for a timeout
+	how    string
+}
+
+func newParser(rec *adapters.Recorder, root, dir, junit string) *parser {
+	return &parser{rec: rec, root: root, dir: dir, junit: junit, names: map[int]string{}, output: map[string]bool{}}
+}
+
+var (
+	startLine  = regexp.MustCompile(`^\s*Start\s+(\d+): (.*)$`)
+	resultLine = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#(\d+): (.*?)\s+(\d+\.\d+) sec$`)
+	totalsLine = regexp.MustCompile(`^\d+% tests passed, \d+ tests? failed out of \d+$`)
+)
+
+// maxOutputLines bounds the lines of one failed test kept for its
+// message's reading; the Recorder keeps its output bounded on its own.
+const maxOutputLines = 2000
+
+// Line reads one console line: a test's start, its result, or the output
+// --output-on-failure prints after a failed test's result.
+func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
+	line := kit.StripANSI(strings.TrimRight(string(b), "\r"))
+	if s == adapters.Stderr {
+		if strings.HasPrefix(line, "No tests were found") {
+			p.noTests = true
+		}
+		return
+	}
+	if m := startLine.FindStringSubmatch(line); m != nil {
+		p.closeOpen()
+		n, _ := strconv.Atoi(m[1])
+		p.names[n] = m[2]
+		p.rec.Start("", m[2])
+		return
+	}
+	if m := resultLine.FindStringSubmatch(line); m != nil {
+		p.closeOpen()
+		p.result(m[1], m[2], m[3])
+		return
+	}
+	if totalsLine.MatchString(line) {
+		p.closeOpen()
+		return
+	}
+	if f := p.open; f != nil {
+		if len(f.lines) < maxOutputLines {
+			f.lines = append(f.lines, line)
+		}
+		if strings.HasPrefix(line, "[  FAILED  ] ") || strings.HasPrefix(line, "[       OK ] ") || strings.HasPrefix(line, "[  SKIPPED ] ") {
+			f.ended = true
+			f.gtest.Close()
+		}
+		if !f.ended {
+			f.gtest.Line(line)
+		}
+		f.catch2.Line(line)
+	}
+}
+
+// result ends a test from its result line: `name ....   STATUS  T`. The
+// name is padded with dots to a common width, or cut to it when longer,
+// so it comes from the test's Start line.
+func (p *parser) result(num, rest, secs string) {
+	n, _ := strconv.Atoi(num)
+	name, ok := p.names[n]
+	if !ok {
+		name = strings.TrimRight(strings.TrimRight(rest[:max(0, strings.Index(rest, " ."))], "."), " ")
+		if name == "" {
+			return
+		}
+		p.rec.Start("", name)
+	}
+	status := rest
+	for i := len(name) + 1; i >= 0; i-- {
+		if i <= len(rest) && strings.HasPrefix(name+" ", rest[:i]) {
+			status = rest[i:]
+			break
+		}
+	}
+	status = strings.TrimSpace(strings.TrimLeft(status, ". "))
+	sec, _ := strconv.ParseFloat(secs, 64)
+	d := kit.DurationOf(sec)
+	if d == 0 {
+		d = time.Microsecond // reported as 0.00 sec: not to be measured again
+	}
+	switch {
+	case status == "Passed":
+		p.rec.End("", name, report.TestPassed, d, nil)
+	case status == "***Skipped" || status == "***Not Run (Disabled)":
+		p.rec.End("", name, report.TestSkipped, d, nil)
+	default:
+		p.open = &failed{name: name, status: status, d: d}
+	}
+	if strings.HasSuffix(name, "_NOT_BUILT") {
+		p.notBuilt = append(p.notBuilt, strings.TrimSuffix(name, "_NOT_BUILT"))
+	}
+}
+
+// closeOpen ends the failed test whose output was being read.
+func (p *parser) closeOpen() {
+	f := p.open
+	if f == nil {
+		return
+	}
+	p.open = nil
+	for len(f.lines) > 0 && strings.TrimSpace(f.lines[len(f.lines)-1]) == "" {
+		f.lines = f.lines[:len(f.lines)-1] // CTest's blank line after the output
+	}
+	if len(f.lines) > 0 {
+		p.rec.Output("", f.name, strings.Join(f.lines, "\n")+"\n")
+		p.output[f.name] = true
+	}
+	p.rec.End("", f.name, report.TestFailed, f.d, p.failure(f))
+}
+
+// signals are CTest's words for a test that died of a signal.
+var signals = []struct{ word, signal string }{
+	{"SegFault", "SIGSEGV"}, {"Subprocess aborted", "SIGABRT"}, {"Child aborted", "SIGABRT"},
+	{"Illegal", "SIGILL"}, {"Numerical", "SIGFPE"}, {"Interrupt", "SIGINT"},
+}
+
+// failure builds a failed test's Failure: the framework's own failures
+// when its output is GoogleTest's or Catch2's, else CTest's verdict and
+// the output's last lines.
+func (p *parser) failure(f *failed) *report.Failure {
+	out := &report.Failure{Name: f.name, Rerun: p.rerunFor(f.name)}
+	verdict := p.verdict(f)
+	switch {
+	case len(f.gtest.Failures) > 0:
+		for i, g := range f.gtest.Failures {
+			file := kit.ProjectPath(p.root, g.File)
+			if i == 0 {
+				out.File, out.Line, out.Message = file, g.Line, kit.Clip(g.Message())
+				continue
+			}
+			if file == "" {
+				file = "unknown file"
+			}
+			kit.AddFailure(out, "\n\n", file, g.Line, g.Message())
+		}
+	case len(f.catch2.Failures) > 0:
+		for i, c := range f.catch2.Failures {
+			if i == 0 {
+				out.File, out.Line, out.Message = kit.ProjectPath(p.root, c.File), c.Line, kit.Clip(c.Message())
+				continue
+			}
+			kit.AddFailure(out, "\n\n", kit.ProjectPath(p.root, c.File), c.Line, c.Message())
+		}
+	}
+	if out.Message == "" {
+		p.unityFailures(out, f.lines)
+	}
+	switch {
+	case out.Message == "":
+		out.Message = kit.Clip(verdict + tail(f.lines))
+	case verdict != "":
+		out.Message = kit.Clip(verdict + "\n" + out.Message)
+	}
+	return out
+}
+
+// unityFail is a failed test's line in Unity's output (the C test
+// framework of cJSON and many embedded projects, run by plain add_test):
+// `tests/x.c:55:test_name:FAIL: Expected 1 Was 0`.
+var unityFail = regexp.MustCompile(`^(.+?):(\d+):(\w+):FAIL(?:: ?(.*))?$`)
+
+// unityFailures fills out from Unity's FAIL lines, when the output has any.
+func (p *parser) unityFailures(out *report.Failure, lines []string) {
+	for _, l := range lines {
+		m := unityFail.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		file, text := kit.ProjectPath(p.root, m[1]), m[3]+": "+m[4]
+		if out.Message == "" {
+			out.File, out.Line, out.Message = file, n, kit.Clip(text)
+			continue
+		}
+		kit.AddFailure(out, "\n", file, n, text)
+	}
+}
+
+// verdict is what CTest's status says beyond "failed": a signal, a
+// timeout, a test it could not run, a regular expression property; ""
+// for a plain ***Failed whose framework said why.
+func (p *parser) verdict(f *failed) string {
+	st := f.status
+	for _, s := range signals {
+		if strings.Contains(st, s.word) {
+			how := "died of " + s.signal
+			p.crashes = append(p.crashes, crashed{name: f.name, signal: s.signal, how: how})
+			return "the test " + how + " (ctest: " + st + ")"
+		}
+	}
+	switch {
+	case strings.HasPrefix(st, "***Timeout"):
+		how := fmt.Sprintf("timed out after %.2f s", f.d.Seconds())
+		p.crashes = append(p.crashes, crashed{name: f.name, how: how})
+		return "the test " + how + ": ctest stopped it at its TIMEOUT (raise it with set_tests_properties(… PROPERTIES TIMEOUT n) or ctest --timeout)"
+	case strings.HasPrefix(st, "***Exception"):
+		p.crashes = append(p.crashes, crashed{name: f.name, how: "crashed"})
+		return "the test crashed (ctest: " + st + ")"
+	case strings.HasPrefix(st, "***Not Run"):
+		return "ctest could not run the test (" + st + ")"
+	case st == "***Failed" && (len(f.gtest.Failures) > 0 || len(f.catch2.Failures) > 0 || slices.ContainsFunc(f.lines, unityFail.MatchString)):
+		return ""
+	}
+	return "the test failed (ctest: " + st + ")"
+}
+
+// tail is a failed test's last output lines, for a message that has no
+// assertion to show.
+func tail(lines []string) string {
+	var keep []string
+	for _, l := range slices.Backward(lines) {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if keep = append(keep, l); len(keep) == 10 {
+			break
+		}
+	}
+	if len(keep) == 0 {
+		return ""
+	}
+	slices.Reverse(keep)
+	return ":\n" + strings.Join(keep, "\n")
+}
+
+// rerunFor is the pasteable command that runs one test alone.
+func (p *parser) rerunFor(name string) string {
+	return shell.Join(append(slices.Clone(p.rerun), testArgs(name)...))
+}
+
+// Close removes the report's directory: after Finish, or in its place
+// when CTest never started.
+func (p *parser) Close() error {
+	if p.dir == "" {
+		return nil
+	}
+	return os.RemoveAll(p.dir)
+}
+
+func (p *parser) Finish(exit report.Exit) adapters.Outcome {
+	p.closeOpen()
+	var out adapters.Outcome
+	var hints []string
+	if p.note != "" {
+		hints = append(hints, p.note)
+	}
+	if err := p.readJUnit(); err != nil && !os.IsNotExist(err) {
+		hints = append(hints, "reading ctest's JUnit report: "+err.Error())
+	}
+	if exit.StoppedBy == "" {
+		p.locate()
+	}
+	if len(p.notBuilt) > 0 {
+		hints = append(hints, fmt.Sprintf("%s not built: build the tree (cmake --build), then rerun", strings.Join(p.notBuilt, ", ")))
+	}
+	if c := p.crash(exit); c != nil {
+		out.Crash = c
+	}
+	if p.noTests && len(p.rec.Tests()) == 0 {
+		out.NoTests, out.ExitExplained = true, true
+		out.Project = &report.Project{Language: "c++", BuildSystem: "CMake (CTest)"}
+		hints = append(hints, kit.NoTestsHint{
+			Test:  fmt.Sprintf("no CTest test is named %q: list them with ctest -N", p.test),
+			Level: fmt.Sprintf("no CTest test has the label %s: strobe runs `ctest -L ^%s$` for it (set_tests_properties(… PROPERTIES LABELS %s), or gtest_discover_tests(… PROPERTIES LABELS %s))", p.level, p.level, p.level, p.level),
+			All:   "the build tree declares no CTest test (add_test, gtest_discover_tests or catch_discover_tests in CMakeLists.txt)",
+		}.For(p.test, p.level))
+	}
+	out.Hint = strings.Join(hints, "; ")
+	return out
+}
+
+// crash is the crash evidence of the tests that died or timed out: CTest
+// went on with the others, so the run names them all. A run strobe
+// stopped has none of its own making.
+func (p *parser) crash(exit report.Exit) *report.Crash {
+	if len(p.crashes) == 0 {
+		return nil
+	}
+	c := &report.Crash{Type: report.CrashTimeout, ExitCode: exit.Code}
+	var parts []string
+	for _, cr := range p.crashes {
+		c.RunningTests = append(c.RunningTests, cr.name)
+		parts = append(parts, cr.name+" "+cr.how)
+		switch {
+		case cr.signal != "" && c.Type == report.CrashTimeout:
+			c.Type = kit.CrashType(cr.signal)
+			c.Indicators = append(c.Indicators, "ctest_test_signaled")
+		case cr.signal == "" && cr.how != "crashed":
+			c.Indicators = append(c.Indicators, "ctest_test_timeout")
+		}
+	}
+	c.Indicators = slices.Compact(c.Indicators)
+	c.Message = "ctest: " + strings.Join(parts, "; ")
+	return c
+}
+
+// readJUnit adds what only the report has: the output of the tests that
+// passed or were skipped (--output-on-failure prints only the failed
+// ones'), and the tests the console did not end.
+func (p *parser) readJUnit() error {
+	if p.junit == "" {
+		return nil
+	}
+	f, err := os.Open(p.junit)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := format.NewJUnitReader(f)
+	for {
+		c, err := r.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		p.junitCase(c)
+	}
+}
+
+func (p *parser) junitCase(c format.JUnitCase) {
+	name := c.Name
+	_, seen := p.rec.Lookup("", name)
+	if c.SystemOut != "" && !p.output[name] {
+		p.rec.Output("", name, c.SystemOut)
+		p.output[name] = true
+	}
+	if seen {
+		// Ended on the console; or still running, because strobe stopped
+		// the run (or CTest died) while it ran: it stays so.
+		return
+	}
+	d := kit.DurationOf(c.Time)
+	switch c.Status {
+	case format.JUnitPassed:
+		p.rec.End("", name, report.TestPassed, d, nil)
+	case format.JUnitSkipped:
+		p.rec.End("", name, report.TestSkipped, d, nil)
+	default:
+		f := &failed{name: name, status: "***Failed", d: d, lines: strings.Split(strings.TrimRight(c.SystemOut, "\n"), "\n")}
+		for _, l := range f.lines {
+			f.gtest.Line(l)
+			f.catch2.Line(l)
+		}
+		p.rec.Start("", name)
+		p.rec.End("", name, report.TestFailed, d, p.failure(f))
+	}
+}
