@@ -12,6 +12,7 @@ import (
 	"strobe/adapters/bun"
 	"strobe/adapters/cargo"
 	"strobe/adapters/catch2"
+	"strobe/adapters/ctest"
 	"strobe/adapters/deno"
 	"strobe/adapters/generic"
 	"strobe/adapters/gotest"
@@ -32,6 +33,7 @@ func Adapters() []adapters.Adapter {
 		bun.New(),
 		cargo.New(),
 		catch2.New(),
+		ctest.New(),
 		deno.New(),
 		generic.New(),
 		gotest.New(),

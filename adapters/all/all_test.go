@@ -11,7 +11,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"bun", "cargo", "catch2", "deno", "generic", "go", "gtest", "jest", "maven", "mocha", "node", "pytest", "unittest", "vitest", "xcodebuild"}
+	want := []string{"bun", "cargo", "catch2", "ctest", "deno", "generic", "go", "gtest", "jest", "maven", "mocha", "node", "pytest", "unittest", "vitest", "xcodebuild"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
 	}
@@ -34,6 +34,7 @@ func TestNames(t *testing.T) {
 func TestHooks(t *testing.T) {
 	hooks := map[string][2]bool{ // TestProcesser, Harnesser
 		"cargo":  {true, true},
+		"ctest":  {true, false},
 		"go":     {true, false},
 		"jest":   {true, false},
 		"maven":  {true, true},
