@@ -34,6 +34,7 @@ var (
 	compileErr  = regexp.MustCompile(`^(.+?):(\d+):(\d+): (?:fatal )?error: (.*)$`)
 	signalCode  = regexp.MustCompile(`(?i)exited with (?:unexpected )?signal code (\d+)`)
 	fatalError  = regexp.MustCompile(`^(?:.*?: )?(Fatal error|Precondition failed|Assertion failed)(?:: (.*))?$`)
+	backtracing = regexp.MustCompile(`^\*\*\* Signal (\d+): Backtracing`)
 	progCrashed = regexp.MustCompile(`^\*\*\* Program crashed: (.+?) \*\*\*$`)
 	backtraceAt = regexp.MustCompile(`^\s*\d+ (?:\[[^\]]+\]\s*)*0x[0-9a-f]+ (.+?) in \S+ at (.+?):(\d+):(\d+)$`)
 	buildFailed = regexp.MustCompile(`^error: (fatalError|.*command failed with exit code \d+.*)$`)
@@ -97,11 +98,8 @@ func (p *parser) begin() {
 
 func (p *parser) Line(_ adapters.Stream, b []byte, _ bool) {
 	line := strings.TrimRight(kit.StripANSI(string(b)), "\r")
-	if p.crashLine(line) {
-		return
-	}
 	switch {
-	case p.xctestLine(line), p.swiftTestingLine(line):
+	case p.xctestLine(line), p.swiftTestingLine(line), p.crashLine(line):
 		return
 	}
 	if !p.testing {
@@ -226,6 +224,11 @@ func (p *parser) buildLine(line string) {
 func (p *parser) crashLine(line string) bool {
 	if m := signalCode.FindStringSubmatch(line); m != nil {
 		c := p.crashed("test_process_signaled")
+		c.signal, _ = strconv.Atoi(m[1])
+		return true
+	}
+	if m := backtracing.FindStringSubmatch(line); m != nil {
+		c := p.crashed("swift_backtrace")
 		c.signal, _ = strconv.Atoi(m[1])
 		return true
 	}
