@@ -226,21 +226,6 @@ func TestSwiftXUnit(t *testing.T) {
 			t.Errorf("tests %+v", rec.Tests())
 		}
 	})
-	t.Run("the console wins", func(t *testing.T) {
-		// The console names the test skipped; a report saying it passed
-		// (as SwiftPM writes XCTest's skips) does not change that.
-		dir := t.TempDir()
-		log := filepath.Join(dir, "log")
-		os.WriteFile(log, []byte("Test Case 'AcmeLibTests.test_always_skip' started at 2025-01-01 00:00:00.000\nTest Case 'AcmeLibTests.test_always_skip' skipped (0.092 seconds)\n"), 0o644)
-		standin(t, map[string]string{"STANDIN_LOG": log, "STANDIN_XUNIT": corpus("swift-test-xunit-output-3-tests.xml"), "STANDIN_EXIT": "1"})
-		rec, _, _ := adapterstest.RunReal(t, swiftTest{}, adapters.Request{ProjectRoot: swiftPackage(t)})
-		if tt, _ := adapterstest.TestByName(rec.Tests(), "AcmeLibTests/test_always_skip"); tt.Status != report.TestSkipped {
-			t.Errorf("skip %+v", tt)
-		}
-		if len(rec.Tests()) != 3 {
-			t.Errorf("tests %+v, want the skip once and the 2 others from the report", rec.Tests())
-		}
-	})
 }
 
 func TestSwiftSignal(t *testing.T) {
