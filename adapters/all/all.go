@@ -22,6 +22,7 @@ import (
 	"strobe/adapters/mocha"
 	"strobe/adapters/nodetest"
 	"strobe/adapters/pytest"
+	"strobe/adapters/swift"
 	"strobe/adapters/unittest"
 	"strobe/adapters/vitest"
 	"strobe/adapters/xcodebuild"
@@ -43,6 +44,7 @@ func Adapters() []adapters.Adapter {
 		mocha.New(),
 		nodetest.New(),
 		pytest.New(),
+		swift.New(),
 		unittest.New(),
 		vitest.New(),
 		xcodebuild.New(),

@@ -11,7 +11,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"bun", "cargo", "catch2", "ctest", "deno", "generic", "go", "gtest", "jest", "maven", "mocha", "node", "pytest", "unittest", "vitest", "xcodebuild"}
+	want := []string{"bun", "cargo", "catch2", "ctest", "deno", "generic", "go", "gtest", "jest", "maven", "mocha", "node", "pytest", "swift", "unittest", "vitest", "xcodebuild"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
 	}
