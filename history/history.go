@@ -113,6 +113,17 @@ type Store struct {
 // Open returns the store in dir (created on first write).
 func Open(dir string) *Store { return &Store{Dir: dir, now: time.Now} }
 
+// Failing is what the last comparable run of key in root left failing
+// (stuck tests included), by suite, and that run's id; nil when there is
+// none. Rerunning what failed reads it.
+func (s *Store) Failing(root string, key Key) (failing map[string][]string, runID string, err error) {
+	b, err := s.Baseline(root, key)
+	if err != nil || b == nil {
+		return nil, "", err
+	}
+	return b.Failing, b.RunID, nil
+}
+
 // Runs lists root's recorded runs, newest first.
 func (s *Store) Runs(root string) ([]Entry, error) {
 	f, err := s.read(root)
