@@ -181,6 +181,8 @@ func (r *Run) answerWithout(resp *report.Response) {
 		Level: string(r.level), Test: r.req.Test, Env: r.req.Env, TimeoutMS: r.timeout.Milliseconds(),
 		Started: r.started, Finished: time.Now(), Tests: []report.Test{},
 		Commit: r.commit(), Command: strings.TrimSpace(r.req.Command)}
+	resp.JUnit = r.writeJUnit(dir, resp, nil)
+	rec.Response.JUnit = resp.JUnit
 	if path, err := details.Write(dir, rec); err == nil {
 		resp.Details = path
 	}
