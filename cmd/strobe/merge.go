@@ -10,6 +10,7 @@ import (
 
 	"strobe/details"
 	"strobe/junit"
+	"strobe/report"
 	"strobe/shard"
 )
 
@@ -71,9 +72,8 @@ func cmdMerge(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	} else {
 		render(stdout, &m.Response, colorFor(stdout))
 	}
-	if len(m.Warnings) > 0 && strings.TrimSpace(m.Response.Hint) != "" && m.Response.Status == "passed" {
+	if len(m.Warnings) > 0 && strings.TrimSpace(m.Response.Hint) != "" && m.Response.Status == report.Passed {
 		return exitFailed // a merge missing a shard has not shown that the suite passes
 	}
 	return exitCode(m.Response.Status)
 }
-
