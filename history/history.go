@@ -49,6 +49,9 @@ type Key struct {
 	Level     string `json:"level,omitempty"`
 	Test      string `json:"test,omitempty"`
 	Command   string `json:"command,omitempty"`
+	// Partition is the part of the suite a CI shard ran (hash:2/3): each
+	// shard compares with the same part of the previous run.
+	Partition string `json:"partition,omitempty"`
 }
 
 // Entry is one run as the history lists it.

@@ -30,7 +30,7 @@ func (r *Run) remember(resp *report.Response, failed []report.Failure, tests []r
 		return nil
 	}
 	res, err := history.Open(r.opts.HistoryDir).Record(history.Run{ID: r.ID, Root: r.req.ProjectRoot, Key: r.historyKey(),
-		Status: resp.Status, Tests: tests, Stuck: resp.Stuck, Subset: len(r.areq.Tests) > 0 || r.sel.rerun != nil})
+		Status: resp.Status, Tests: tests, Stuck: resp.Stuck, Subset: r.sel.rerun != nil})
 	if err != nil {
 		resp.Hint = joinHints(resp.Hint, "(no comparison with earlier runs: "+err.Error()+")")
 		return nil

@@ -56,7 +56,11 @@ func checkSelection(req Request, a adapters.Adapter) (selection, error) {
 
 // historyKey is the selection a run compares within (see remember).
 func (r *Run) historyKey() history.Key {
-	return history.Key{Framework: r.adapter.Name(), Level: string(r.level), Test: r.req.Test, Command: strings.TrimSpace(r.req.Command)}
+	k := history.Key{Framework: r.adapter.Name(), Level: string(r.level), Test: r.req.Test, Command: strings.TrimSpace(r.req.Command)}
+	if r.sel.partition != nil {
+		k.Partition = r.sel.partition.String()
+	}
+	return k
 }
 
 // choose sets the tests of a partition or a rerun in the adapter's

@@ -91,8 +91,8 @@ func Merge(recs []*details.Record, names []string) (*Merged, error) {
 			}
 		}
 		if len(missing) > 0 {
-			m.Warnings = append(m.Warnings, fmt.Sprintf("shard %s of partition %s is missing: its tests are not in this merge; pass its details file too",
-				strings.Join(missing, ", "), p.Kind))
+			m.Warnings = append(m.Warnings, fmt.Sprintf("missing shards of partition %s: %s; their tests are not in this merge, so pass their details files too",
+				p.Kind, strings.Join(missing, ", ")))
 		}
 	}
 	resp.Hint = strings.Join(m.Warnings, ". ")

@@ -37,9 +37,13 @@ func (gotest) List(ctx context.Context, req adapters.Request) ([]adapters.TestRe
 	argv = append(argv, "-list", pattern)
 	argv = append(argv, goPatterns(req.ProjectRoot)...)
 	out, errOut, err := kit.RunTool(ctx, kit.Tool{Dir: req.ProjectRoot, Env: req.Env, MaxOutput: 64 << 20}, argv...)
-	refs := parseGoList(out)
+	refs, build := parseGoList(out)
 	if err != nil && len(refs) == 0 {
-		return nil, fmt.Errorf("listing go tests (%s): %w: %s", strings.Join(argv, " "), err, kit.ClipTo(string(bytes.TrimSpace(errOut)), 400, "…"))
+		msg := string(bytes.TrimSpace(errOut))
+		if msg == "" {
+			msg = build
+		}
+		return nil, fmt.Errorf("listing go tests (%s): %w: %s", strings.Join(argv, " "), err, kit.ClipTo(strings.Join(strings.Fields(msg), " "), 400, "…"))
 	}
 	return refs, nil
 }
@@ -47,12 +51,19 @@ func (gotest) List(ctx context.Context, req adapters.Request) ([]adapters.TestRe
 // goListName is a line go test -list prints for a test: an identifier.
 var goListName = regexp.MustCompile(`^(Test|Fuzz|Example)\w*$`)
 
-// parseGoList reads go test -json -list's output events.
-func parseGoList(out []byte) []adapters.TestRef {
-	var refs []adapters.TestRef
+// parseGoList reads go test -json -list's output events: the tests, and
+// the compiler's output of a package that did not build.
+func parseGoList(out []byte) (refs []adapters.TestRef, build string) {
+	var b strings.Builder
 	for line := range bytes.Lines(out) {
 		var e goEvent
-		if json.Unmarshal(line, &e) != nil || e.Action != "output" || e.Test != "" {
+		if json.Unmarshal(line, &e) != nil {
+			continue
+		}
+		if e.Action == "build-output" && b.Len() < 4096 {
+			b.WriteString(e.Output)
+		}
+		if e.Action != "output" || e.Test != "" {
 			continue
 		}
 		name := strings.TrimSpace(e.Output)
@@ -60,7 +71,7 @@ func parseGoList(out []byte) []adapters.TestRef {
 			refs = append(refs, adapters.TestRef{Suite: e.Package, Name: name})
 		}
 	}
-	return refs
+	return refs, b.String()
 }
 
 // goMultiRun is the -run pattern and the packages of a multi-test

@@ -23,7 +23,7 @@ func TestN006(t *testing.T) {
 }
 
 func TestN007(t *testing.T) {
-	t.Errorf("test 7 fails on purpose", 7)
+	t.Error("test 7 fails on purpose")
 }
 
 func TestN008(t *testing.T) {
@@ -324,7 +324,7 @@ func TestN106(t *testing.T) {
 }
 
 func TestN107(t *testing.T) {
-	t.Errorf("test 107 fails on purpose", 107)
+	t.Error("test 107 fails on purpose")
 }
 
 func TestN108(t *testing.T) {
@@ -625,7 +625,7 @@ func TestN206(t *testing.T) {
 }
 
 func TestN207(t *testing.T) {
-	t.Errorf("test 207 fails on purpose", 207)
+	t.Error("test 207 fails on purpose")
 }
 
 func TestN208(t *testing.T) {
