@@ -103,4 +103,5 @@ func containsRef(refs []adapters.TestRef, r adapters.TestRef) bool {
 	}
 	return false
 }
+
 const pinnedParts = "3 3 1" // FNV-1a as computed independently (Python) when written

@@ -21,13 +21,13 @@ import (
 // their like in each framework) fail, the others pass.
 var suites = []struct {
 	framework, tool, dir string
-	failing           []string
-	env               map[string]string
+	failing              []string
+	env                  map[string]string
 }{
 	{"go", "go", "go300", []string{"TestN007", "TestN107", "TestN207"}, nil},
 	{"cargo", "cargo", "cargo300", []string{"tests::n007", "tests::n107", "tests::n207"},
 		map[string]string{"CARGO_TARGET_DIR": filepath.Join(os.TempDir(), "strobe-shard-cargo300-target")}},
-	{"pytest", "python3", "py300", []string{"test_many.py::test_n[107]", "test_many.py::test_n[207]", "test_many.py::test_n[7]"} /* sorted */,
+	{"pytest", "python3", "py300", []string{"test_many.py::test_n[107]", "test_many.py::test_n[207]", "test_many.py::test_n[7]"}, /* sorted */
 		map[string]string{"PYTHONDONTWRITEBYTECODE": "1"}},
 }
 
