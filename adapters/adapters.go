@@ -70,7 +70,11 @@ type Request struct {
 	ProjectRoot string
 	Level       Level
 	Test        string
-	Command     []string
+	// Tests, when set, selects several tests to run in one process
+	// (rerunning what failed, a partition of the suite): only an adapter
+	// that is a MultiSelector gets it, and Test is empty then.
+	Tests   []TestRef
+	Command []string
 	// Env is the environment of the run: the client's with the request's
 	// overrides. Whatever an adapter runs itself (a probe, cargo metadata)
 	// runs with it, and finds programs on its PATH; nil means this

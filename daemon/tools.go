@@ -39,6 +39,8 @@ type TestArgs struct {
 	Env         map[string]string `json:"env,omitempty" jsonschema:"extra environment variables for the tests"`
 	Timeout     int64             `json:"timeout,omitempty" jsonschema:"hard timeout in ms of the test phase (building is not counted); default by level: unit 30000, integration 120000, e2e 300000, all 600000"`
 	WaitMs      *int64            `json:"waitMs,omitempty" jsonschema:"how long this call waits before answering status running (default 45000; 0 answers at once)"`
+	OnlyFailed  bool              `json:"onlyFailed,omitempty" jsonschema:"rerun only the failed and stuck tests of the previous run of the same project and selection, in one process where the framework can"`
+	Partition   string            `json:"partition,omitempty" jsonschema:"run one part of the suite, for CI machines sharing it: hash:M/N (stable by test name) or slice:M/N; merge the parts' details files with strobe merge"`
 }
 
 // StatusArgs are debug_test_status's arguments.
@@ -148,7 +150,8 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 		return nil, nil, fmt.Errorf("timeout %d ms is negative: give a positive number of milliseconds, or leave it out for the default", in.Timeout)
 	}
 	rreq := runner.Request{ProjectRoot: in.ProjectRoot, Framework: in.Framework, Level: in.Level, Test: in.Test,
-		Command: in.Command, Env: in.Env, BaseEnv: s.env, Timeout: time.Duration(in.Timeout) * time.Millisecond}
+		Command: in.Command, Env: in.Env, BaseEnv: s.env, Timeout: time.Duration(in.Timeout) * time.Millisecond,
+		OnlyFailed: in.OnlyFailed, Partition: in.Partition}
 	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir, HistoryDir: history.Dir(s.d.opts.Paths.Home)}, s.hello.PID)
 	if err != nil {
 		s.d.log.Info("run refused", zap.Any("root", in.ProjectRoot), zap.Any("error", err.Error()))

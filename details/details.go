@@ -51,6 +51,11 @@ type Record struct {
 	Indicators []string `json:"indicators,omitempty"`
 	Stdout     Stream   `json:"stdout"`
 	Stderr     Stream   `json:"stderr"`
+	// Commit is the project's git commit (git rev-parse HEAD), when it is
+	// a git repository; Command the request's command line. strobe merge
+	// refuses shards that differ in them.
+	Commit  string `json:"commit,omitempty"`
+	Command string `json:"command,omitempty"`
 }
 
 // Stream is the kept tail of one output stream.

@@ -49,6 +49,9 @@ type Key struct {
 	Level     string `json:"level,omitempty"`
 	Test      string `json:"test,omitempty"`
 	Command   string `json:"command,omitempty"`
+	// Partition is the part of the suite a CI shard ran (hash:2/3): each
+	// shard compares with the same part of the previous run.
+	Partition string `json:"partition,omitempty"`
 }
 
 // Entry is one run as the history lists it.
@@ -112,6 +115,17 @@ type Store struct {
 
 // Open returns the store in dir (created on first write).
 func Open(dir string) *Store { return &Store{Dir: dir, now: time.Now} }
+
+// Failing is what the last comparable run of key in root left failing
+// (stuck tests included), by suite, and that run's id; nil when there is
+// none. Rerunning what failed reads it.
+func (s *Store) Failing(root string, key Key) (failing map[string][]string, runID string, err error) {
+	b, err := s.Baseline(root, key)
+	if err != nil || b == nil {
+		return nil, "", err
+	}
+	return b.Failing, b.RunID, nil
+}
 
 // Runs lists root's recorded runs, newest first.
 func (s *Store) Runs(root string) ([]Entry, error) {

@@ -21,6 +21,10 @@ type Run struct {
 	// Stuck are the tests the stuck detector stopped: failing, for the
 	// comparison, like tests a crash left running.
 	Stuck []report.StuckTest
+	// Subset says the run ran a chosen part of its selection (a rerun of
+	// what failed, one partition): it compares as a partial run does and
+	// updates only the tests it ran.
+	Subset bool
 }
 
 // TestID names a test within a project and framework.
@@ -114,7 +118,7 @@ func (f *file) record(run Run, now time.Time, res *Result) {
 		f.Runs = append(f.Runs, entry)
 		return
 	}
-	complete := run.Status == report.Passed || run.Status == report.Failed
+	complete := (run.Status == report.Passed || run.Status == report.Failed) && !run.Subset
 	i := f.baseline(run.Key)
 	var base Baseline
 	if i >= 0 {

@@ -29,9 +29,8 @@ func (r *Run) remember(resp *report.Response, failed []report.Failure, tests []r
 	if r.opts.HistoryDir == "" {
 		return nil
 	}
-	key := history.Key{Framework: r.adapter.Name(), Level: string(r.level), Test: r.req.Test, Command: strings.TrimSpace(r.req.Command)}
-	res, err := history.Open(r.opts.HistoryDir).Record(history.Run{ID: r.ID, Root: r.req.ProjectRoot, Key: key,
-		Status: resp.Status, Tests: tests, Stuck: resp.Stuck})
+	res, err := history.Open(r.opts.HistoryDir).Record(history.Run{ID: r.ID, Root: r.req.ProjectRoot, Key: r.historyKey(),
+		Status: resp.Status, Tests: tests, Stuck: resp.Stuck, Subset: r.sel.rerun != nil})
 	if err != nil {
 		resp.Hint = joinHints(resp.Hint, "(no comparison with earlier runs: "+err.Error()+")")
 		return nil

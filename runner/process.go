@@ -341,6 +341,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		resp.Hint = joinHints(resp.Hint, h)
 	}
 
+	r.annotate(resp)
 	allChanges := r.remember(resp, failed, tests)
 	dir := r.opts.DetailsDir
 	if dir == "" {
@@ -357,6 +358,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	rec.Response.Failures = failed // the file keeps every failure, untrimmed
 	rec.Response.FailuresOmitted = 0
 	rec.Response.Changes = allChanges
+	rec.Commit, rec.Command = r.commit(), strings.TrimSpace(r.req.Command)
 	if path, err := details.Write(dir, rec); err == nil {
 		resp.Details = path
 	} else {

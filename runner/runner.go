@@ -71,6 +71,11 @@ type Request struct {
 	BaseEnv []string
 	// Timeout bounds the test phase; 0 means the default for the level.
 	Timeout time.Duration
+	// OnlyFailed reruns the failed and stuck tests of the previous
+	// comparable run (the history's); Partition ("hash:M/N",
+	// "slice:M/N") runs one part of the suite. See select.go.
+	OnlyFailed bool
+	Partition  string
 }
 
 // Options configure the runner itself.
@@ -103,6 +108,7 @@ type Run struct {
 	resp     *report.Response
 	proc     *proc
 	watch    atomic.Pointer[watch]
+	sel      selection
 	// stacksDir is the run's private directory for its processes' stack
 	// dumps (stuck.StacksDirEnv), removed when the run ends.
 	stacksDir string
@@ -147,6 +153,16 @@ func New(req Request, opts Options) (*Run, error) {
 // Done is closed and Result is the error's response.
 func (r *Run) Start(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, func() { r.cancel(context.Cause(ctx)) })
+	r.readCommit()
+	none, err := r.choose(r.ctx)
+	if none != nil || err != nil {
+		stop()
+		if err != nil {
+			return r.fail(err)
+		}
+		r.answerWithout(none)
+		return nil
+	}
 	plan, err := r.adapter.Plan(r.ctx, r.areq, r.rec)
 	stop()
 	if r.ctx.Err() != nil {
@@ -327,12 +343,16 @@ func prepare(req Request, opts Options) (*Run, error) {
 	if err := adapters.CheckLevel(a, level); err != nil {
 		return nil, err
 	}
+	sel, err := checkSelection(req, a)
+	if err != nil {
+		return nil, err
+	}
 	timeout := req.Timeout
 	if timeout == 0 {
 		timeout = defaultTimeouts[level]
 	}
 	r := &Run{ID: uuid.NewString(), req: req, opts: opts, adapter: a, areq: areq, level: level, timeout: timeout,
-		rec: adapters.NewRecorder(), detected: detected.Hint, started: time.Now(), done: make(chan struct{})}
+		rec: adapters.NewRecorder(), detected: detected.Hint, started: time.Now(), done: make(chan struct{}), sel: sel}
 	r.req.ProjectRoot = root
 	return r, nil
 }

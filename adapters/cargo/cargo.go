@@ -146,6 +146,9 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 			return nil, err
 		}
 		argv = cargoTestsArgv(prefix, userArgs, userTestArgs, sel, req.Test)
+		if len(req.Tests) > 0 {
+			argv = append(argv, exactArgs(req.Tests)...)
+		}
 	case cargoDocOnly:
 		argv = cargoDocArgv(prefix, userArgs, userTestArgs, req.Test)
 	case cargoTestsAndDoc:
@@ -178,6 +181,8 @@ const (
 // are the doctests alone; everything else is test binaries only.
 func cargoStepsFor(req adapters.Request, userArgs []string) cargoSteps {
 	switch {
+	case len(req.Tests) > 0:
+		return cargoTestsOnly // several tests by name: the test binaries' (see exactArgs)
 	case req.Level == adapters.LevelDoc, hasCargoFlag(userArgs, "--doc"), req.Test != "" && isDoctestName(req.Test):
 		return cargoDocOnly
 	case req.Level == adapters.LevelAll && req.Test == "" && !hasTargetSelection(userArgs):

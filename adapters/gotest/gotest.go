@@ -128,13 +128,23 @@ func (g gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	if req.Test != "" {
 		run = goRunPattern(req.Test)
 	}
+	pkgs := goPatterns(req.ProjectRoot)
+	if len(req.Tests) > 0 {
+		var sel []string
+		if run, sel = goMultiRun(req.Tests); len(sel) > 0 {
+			pkgs = sel
+		}
+		if len(req.Command) > 0 {
+			return nil, adapters.Usagef("strobe selects several go tests for its own go test command only: drop the command")
+		}
+	}
 	var argv, rerun []string
 	if len(req.Command) == 0 {
 		argv = append([]string{"go", "test", "-json"}, levelFlags...)
 		if run != "" {
 			argv = append(argv, "-run", run)
 		}
-		argv = append(argv, goPatterns(req.ProjectRoot)...)
+		argv = append(argv, pkgs...)
 		rerun = append([]string{"go", "test"}, levelFlags...)
 	} else {
 		if !isGoTest(req.Command) {

@@ -166,6 +166,13 @@ func (pytestAdapter) command(ctx context.Context, req adapters.Request) (argv, p
 
 // selection is the arguments that pick a test or a level.
 func selection(req adapters.Request) []string {
+	if len(req.Tests) > 0 {
+		ids := make([]string, len(req.Tests))
+		for i, t := range req.Tests {
+			ids[i] = t.Name
+		}
+		return ids
+	}
 	if req.Test != "" {
 		file, _, _ := strings.Cut(req.Test, "::")
 		if strings.Contains(req.Test, "::") || strings.HasSuffix(file, ".py") || dirExists(filepath.Join(req.ProjectRoot, file)) {

@@ -1,0 +1,195 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/details"
+	"strobe/history"
+	"strobe/report"
+	"strobe/shard"
+)
+
+// selection is what a run chose to run beyond its level and test: the
+// tests of one partition, or the failures of the previous run.
+type selection struct {
+	partition  *shard.Partition
+	onlyFailed bool
+	// rerun and part describe the choice for the answer, once made.
+	rerun *report.Rerun
+	part  *report.Partition
+	// commit is the project's git commit, read beside the run.
+	commit chan string
+}
+
+// checkSelection refuses, before anything runs, a partition or a rerun the
+// request or its adapter cannot have.
+func checkSelection(req Request, a adapters.Adapter) (selection, error) {
+	sel := selection{onlyFailed: req.OnlyFailed}
+	if strings.TrimSpace(req.Partition) == "" {
+		return sel, nil
+	}
+	p, err := shard.Parse(req.Partition)
+	if err != nil {
+		return sel, err
+	}
+	if req.OnlyFailed {
+		return sel, adapters.Usagef("--failed and --partition do not go together: rerun the failures on one machine, or partition the whole suite")
+	}
+	if req.Test != "" {
+		return sel, adapters.Usagef("a partition splits a suite, not one test: drop the test, or the partition")
+	}
+	_, lists := a.(adapters.Lister)
+	_, multi := a.(adapters.MultiSelector)
+	if !lists || !multi {
+		return sel, adapters.Usagef("the %s framework cannot list its tests before running them, so strobe cannot partition it: split the suite by level or by directory instead", a.Name())
+	}
+	sel.partition = &p
+	return sel, nil
+}
+
+// historyKey is the selection a run compares within (see remember).
+func (r *Run) historyKey() history.Key {
+	k := history.Key{Framework: r.adapter.Name(), Level: string(r.level), Test: r.req.Test, Command: strings.TrimSpace(r.req.Command)}
+	if r.sel.partition != nil {
+		k.Partition = r.sel.partition.String()
+	}
+	return k
+}
+
+// choose sets the tests of a partition or a rerun in the adapter's
+// request. A non-nil answer ends the run before it starts: nothing to run.
+func (r *Run) choose(ctx context.Context) (*report.Response, error) {
+	switch {
+	case r.sel.partition != nil:
+		if err := r.choosePartition(ctx); err != nil || len(r.areq.Tests) > 0 {
+			return nil, err
+		}
+		// A part of a small suite may hold no test: it answers so, with
+		// a details file for strobe merge, rather than run everything.
+		return &report.Response{Status: report.NoTests, RunID: r.ID, Framework: r.adapter.Name(), Summary: &report.Summary{},
+			Hint: fmt.Sprintf("partition %s holds none of the %d tests listed: nothing to run on this shard", r.sel.part.Spec, r.sel.part.Listed)}, nil
+	case r.sel.onlyFailed:
+		return r.chooseFailed()
+	}
+	return nil, nil
+}
+
+func (r *Run) choosePartition(ctx context.Context) error {
+	p := r.sel.partition
+	began := time.Now()
+	all, err := r.adapter.(adapters.Lister).List(ctx, r.areq)
+	if err != nil {
+		return err
+	}
+	tests := p.Select(all)
+	r.sel.part = &report.Partition{Spec: p.String(), Kind: p.Kind, Index: p.Index, Total: p.Total,
+		Listed: len(all), Selected: len(tests), ListMS: time.Since(began).Milliseconds()}
+	r.areq.Tests = tests
+	return nil
+}
+
+// chooseFailed selects the failed and stuck tests of the previous
+// comparable run, from the history.
+func (r *Run) chooseFailed() (*report.Response, error) {
+	none := func(why string) *report.Response {
+		return &report.Response{Status: report.NoTests, RunID: r.ID, Framework: r.adapter.Name(),
+			Summary: &report.Summary{}, Hint: why}
+	}
+	if r.opts.HistoryDir == "" {
+		return none("nothing to rerun: this strobe keeps no run history (STROBE_HOME), so it does not know what failed; run the suite instead"), nil
+	}
+	failing, since, err := history.Open(r.opts.HistoryDir).Failing(r.req.ProjectRoot, r.historyKey())
+	if err != nil {
+		return nil, fmt.Errorf("reading what failed last time: %w", err)
+	}
+	if since == "" {
+		return none("nothing to rerun: no earlier run of this selection is in the history; run it once without --failed (onlyFailed)"), nil
+	}
+	var tests []adapters.TestRef
+	suites := make([]string, 0, len(failing))
+	for s := range failing {
+		suites = append(suites, s)
+	}
+	slices.Sort(suites)
+	for _, s := range suites {
+		for _, n := range failing[s] {
+			tests = append(tests, adapters.TestRef{Suite: s, Name: n})
+		}
+	}
+	if len(tests) == 0 {
+		return none(fmt.Sprintf("nothing to rerun: every test of the previous run (%s) passed", since)), nil
+	}
+	r.sel.rerun = &report.Rerun{Of: since, Tests: len(tests)}
+	if _, ok := r.adapter.(adapters.MultiSelector); ok {
+		r.areq.Tests = tests
+		return nil, nil
+	}
+	if len(tests) == 1 {
+		r.areq.Test = tests[0].Name
+		return nil, nil
+	}
+	names := make([]string, len(tests))
+	for i, t := range tests {
+		names[i] = t.Name
+	}
+	return nil, adapters.Usagef("the %s framework runs one named test per run and %d failed (%s): rerun each with --test NAME",
+		r.adapter.Name(), len(tests), strings.Join(clipList(names, 5), ", "))
+}
+
+// readCommit reads the project's git commit beside the run, for the
+// details file: strobe merge refuses shards of different commits.
+func (r *Run) readCommit() {
+	r.sel.commit = make(chan string, 1)
+	go func() {
+		out, _, err := kit.RunTool(context.Background(), kit.Tool{Dir: r.req.ProjectRoot, Env: r.areq.Env, Timeout: 5 * time.Second},
+			"git", "rev-parse", "HEAD")
+		if err != nil {
+			out = nil
+		}
+		r.sel.commit <- string(bytes.TrimSpace(out))
+	}()
+}
+
+// commit waits for readCommit's answer; empty when the project is not a
+// git repository (or git is missing).
+func (r *Run) commit() string {
+	if r.sel.commit == nil {
+		return ""
+	}
+	c := <-r.sel.commit
+	r.sel.commit <- c
+	return c
+}
+
+// annotate puts the selection into the answer.
+func (r *Run) annotate(resp *report.Response) {
+	resp.Partition, resp.Rerun = r.sel.part, r.sel.rerun
+}
+
+// answerWithout ends a run that had nothing to run with resp, written to a
+// details file like any answer.
+func (r *Run) answerWithout(resp *report.Response) {
+	r.annotate(resp)
+	dir := r.opts.DetailsDir
+	if dir == "" {
+		dir = details.Dir()
+	}
+	rec := &details.Record{Response: *resp, ProjectRoot: r.req.ProjectRoot, Adapter: r.adapter.Name(),
+		Level: string(r.level), Test: r.req.Test, Env: r.req.Env, TimeoutMS: r.timeout.Milliseconds(),
+		Started: r.started, Finished: time.Now(), Tests: []report.Test{},
+		Commit: r.commit(), Command: strings.TrimSpace(r.req.Command)}
+	resp.JUnit = r.writeJUnit(dir, resp, nil)
+	rec.Response.JUnit = resp.JUnit
+	if path, err := details.Write(dir, rec); err == nil {
+		resp.Details = path
+	}
+	r.resp = resp
+	close(r.done)
+}

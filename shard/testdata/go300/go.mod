@@ -1,0 +1,3 @@
+module example.com/go300
+
+go 1.22
