@@ -174,6 +174,11 @@ class TraceHooks:
             return
         refused = self.tracer.census()
         if refused:
+            # On stderr too: pytest prints an Exit's reason on stdout, and
+            # strobe says what stderr said of an exit 4.
+            import sys
+
+            print("strobe refused to trace: " + refused, file=sys.stderr)
             pytest.exit("strobe refused to trace: " + refused, returncode=4)
         self.tracer.install()
 
