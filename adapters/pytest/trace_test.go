@@ -1,8 +1,15 @@
 package pytest
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
@@ -199,4 +206,76 @@ func TestTraceUnderXdist(t *testing.T) {
 	if _, ok := find(events(files), trace.Enter, "calc.tokens.parse_int", func(e trace.Event) bool { return arg(e, "base") == "8" }); !ok {
 		t.Error("no enter of parse_int with base 8")
 	}
+}
+
+// TestTraceDeadlockStaysHung: a traced test that deadlocks stays hung
+// (the runner's stuck detector then calls it stuck), its calls up to the
+// hang reach the event file while it hangs (strobe kills it with
+// SIGKILL: nothing is flushed at exit then), and the stack dump the stuck
+// detector asks for still shows both threads in the traced function.
+func TestTraceDeadlockStaysHung(t *testing.T) {
+	root := fixture(t, "trace")
+	spec, path := adapterstest.TraceSpecFile(t, root, []string{"calc.bank.transfer"}, nil, nil)
+	stacks := t.TempDir()
+	s := adapterstest.Start(t, New(), adapters.Request{ProjectRoot: root, Test: "tests/test_calc.py::test_deadlock"},
+		trace.SpecEnv+"="+path, "CALC_DEADLOCK=1", "STROBE_STACKS_DIR="+stacks)
+	defer s.Plan.Parser.(adapters.Closer).Close()
+	defer func() {
+		if t.Failed() {
+			t.Logf("tests %+v progress %+v", s.Rec.Tests(), s.Rec.Progress())
+		}
+	}()
+	s.WaitRunning(t, "tests/test_calc.py::test_deadlock")
+
+	var enters []trace.Event
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && len(enters) < 2; time.Sleep(50 * time.Millisecond) {
+		enters = enters[:0]
+		for _, e := range events(readPartial(t, spec.Out)) {
+			if e.Type == trace.Exit {
+				t.Fatalf("transfer returned: %+v", e)
+			}
+			enters = append(enters, e)
+		}
+	}
+	if len(enters) != 2 {
+		t.Fatalf("enters of transfer %+v, want two (one per thread) while the test hangs", enters)
+	}
+	threads := []string{enters[0].Thread, enters[1].Thread}
+	slices.Sort(threads)
+	if threads[0] != "MainThread" || threads[1] != "other" || !strings.Contains(arg(enters[0], "first"), "locked") {
+		t.Errorf("enters %+v, want MainThread's and other's, their locks shown", enters)
+	}
+	if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.Cmd.Process.Pid)); err != nil || strings.Contains(string(stat), ") Z ") {
+		t.Fatalf("pytest is gone (%q, %v), want it hung", stat, err)
+	}
+	syscall.Kill(s.Cmd.Process.Pid, syscall.SIGUSR2)
+	dump := filepath.Join(stacks, fmt.Sprintf("py-%d.txt", s.Cmd.Process.Pid))
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if b, _ := os.ReadFile(dump); strings.Count(string(b), "in transfer") >= 2 {
+			return
+		}
+	}
+	b, _ := os.ReadFile(dump)
+	t.Errorf("stack dump %q, want both threads in transfer", b)
+}
+
+// readPartial reads the event files of a run still going: no meta yet.
+func readPartial(t *testing.T, out string) []adapterstest.TraceFile {
+	names, _ := filepath.Glob(filepath.Join(out, "events-*.jsonl"))
+	var files []adapterstest.TraceFile
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f adapterstest.TraceFile
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var e trace.Event
+			if line != "" && json.Unmarshal([]byte(line), &e) == nil {
+				f.Events = append(f.Events, e)
+			}
+		}
+		files = append(files, f)
+	}
+	return files
 }

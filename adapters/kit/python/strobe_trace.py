@@ -31,6 +31,9 @@ import time
 
 SPEC_ENV = "STROBE_TRACE_SPEC"
 
+# How often buffered events are written while the tests run.
+FLUSH_EVERY = 0.2
+
 # Names the compiler gives code that is not a function a person wrote or
 # would ask for: a module's body, comprehensions, generator expressions.
 _SYNTHETIC = ("<module>", "<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>")
@@ -187,10 +190,15 @@ class Tracer:
         self.lock = threading.Lock()
         self.finished = False
         self._open()
+        if self.installed:
+            self._start_flusher()
 
     def _emit(self, ev):
-        self.buf.append(json.dumps(ev, separators=(",", ":"), ensure_ascii=False, default=str))
-        if len(self.buf) >= 512:
+        line = json.dumps(ev, separators=(",", ":"), ensure_ascii=False, default=str)
+        with self.lock:
+            self.buf.append(line)
+            full = len(self.buf) >= 512
+        if full:
             self.flush()
 
     def flush(self):
@@ -203,6 +211,19 @@ class Tracer:
                 os.write(self.fd, data)
             except OSError:
                 pass
+
+    def _start_flusher(self):
+        """Flushes the buffer every FLUSH_EVERY seconds: a test that hangs
+        is killed (SIGKILL) by strobe's stuck detector or timeout, and the
+        calls that led to the hang are what its trace is for."""
+        gen = self.pid
+
+        def loop():
+            while not self.finished and self.pid == gen:
+                time.sleep(FLUSH_EVERY)
+                self.flush()
+
+        threading.Thread(target=loop, name="strobe-trace-flush", daemon=True).start()
 
     def finish(self):
         """Stops tracing, flushes, and ends the file with its meta line."""
@@ -445,6 +466,7 @@ class Tracer:
         if self.installed or self.finished or self.refused:
             return
         self.installed = True
+        self._start_flusher()
         if hasattr(sys, "monitoring"):
             self._install_monitoring()
         else:
