@@ -149,6 +149,8 @@ class Tracer:
         r.maxtuple = r.maxlist = r.maxarray = r.maxdict = r.maxset = r.maxfrozenset = r.maxdeque = items
         r.maxstring = r.maxlong = r.maxother = self.max_value
         self.repr = r.repr
+        self.short = self.max_value // 8  # a str whose repr surely fits
+        self.type_names = {}
         self.lock = threading.Lock()
         self.cache = {}  # code object -> _Fn, or None when not matched
         self.hit = set()  # indexes of the patterns that matched something
@@ -194,7 +196,7 @@ class Tracer:
             self._start_flusher()
 
     def _emit(self, ev):
-        line = json.dumps(ev, separators=(",", ":"), ensure_ascii=False, default=str)
+        line = _encode(ev)
         with self.lock:
             self.buf.append(line)
             full = len(self.buf) >= 512
@@ -428,14 +430,22 @@ class Tracer:
         self._emit(ev)
 
     def value(self, name, v):
+        t = type(v)
         try:
-            s = self.repr(v)
+            # The common small values straight to repr; the rest through
+            # reprlib's bounds.
+            if (t is int and -_BIG < v < _BIG) or t is float or t is bool or v is None or (t is str and len(v) < self.short) or (t in _EMPTY and not v):
+                s = repr(v)
+            else:
+                s = self.repr(v)
         except Exception as e:
             s = "<repr failed: %s: %s>" % (type(e).__name__, e)
-        if len(s.encode("utf-8", "replace")) > self.max_value:
+        if len(s) * 4 > self.max_value and len(s.encode("utf-8", "replace")) > self.max_value:
             s = s.encode("utf-8", "replace")[: self.max_value - 3].decode("utf-8", "ignore") + "..."
-        t = type(v)
-        tn = t.__qualname__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__qualname__)
+        tn = self.type_names.get(t)
+        if tn is None:
+            tn = t.__qualname__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__qualname__)
+            self.type_names[t] = tn
         out = {"type": tn, "value": s}
         if name:
             out["name"] = name
@@ -584,6 +594,9 @@ class Tracer:
 
 
 _MISS = object()
+_BIG = 1 << 63
+_EMPTY = (tuple, list, dict)
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str).encode
 _HIDDEN = object()
 
 
