@@ -279,3 +279,28 @@ func readPartial(t *testing.T, out string) []adapterstest.TraceFile {
 	}
 	return files
 }
+
+// TestTraceForkedChild: a process a test forks (multiprocessing) writes
+// its own file, with its own meta line, though it leaves by os._exit.
+func TestTraceForkedChild(t *testing.T) {
+	t.Setenv("CALC_FORK", "1")
+	rec, _, code, files := tracedRun(t, adapters.Request{Test: "tests/test_calc.py::test_child_process"}, []string{"calc.evaluate.step"}, nil, nil)
+	if code != 0 || len(rec.Tests()) != 1 {
+		t.Errorf("exit %d, tests %+v, want the one test passed", code, rec.Tests())
+	}
+	if len(files) != 2 {
+		t.Fatalf("%d event files, want the test process's and its child's", len(files))
+	}
+	var child []trace.Event
+	for _, f := range files {
+		if len(f.Events) > 0 {
+			child = f.Events
+		}
+		if f.Meta == nil {
+			t.Errorf("%s: no meta line", f.Name)
+		}
+	}
+	if len(child) != 2 || arg(child[0], "i") != "5" || arg(child[0], "scale") != "5" || len(child[1].Return) != 1 || child[1].Return[0].Value != "25" {
+		t.Errorf("child's events %+v, want step(5, scale=5) = 25", child)
+	}
+}

@@ -194,6 +194,15 @@ class Tracer:
         self._open()
         if self.installed:
             self._start_flusher()
+        # A multiprocessing child leaves by os._exit after its finalizers,
+        # never through atexit; it clears the finalizers it inherited, then
+        # runs its after-fork hooks, where the tracer adds its own.
+        mp = sys.modules.get("multiprocessing.util")
+        if mp is not None:
+            try:
+                mp.register_after_fork(self, _finish_in_mp_child)
+            except Exception:
+                pass
 
     def _emit(self, ev):
         line = _encode(ev)
@@ -591,6 +600,10 @@ class Tracer:
         m.register_callback(tool, E.PY_YIELD, ret)
         m.register_callback(tool, E.PY_UNWIND, unwind)
         m.set_events(tool, E.PY_START | E.PY_UNWIND)
+
+
+def _finish_in_mp_child(tracer):
+    sys.modules["multiprocessing.util"].Finalize(None, tracer.finish, exitpriority=-100)
 
 
 _MISS = object()
