@@ -164,7 +164,7 @@ class TraceHooks:
         self.tracer = None
 
     @pytest.hookimpl(trylast=True)
-    def pytest_collection_finish(self, session):
+    def pytest_collection_modifyitems(self, session, config, items):
         try:
             import strobe_trace
         except Exception:
@@ -173,14 +173,24 @@ class TraceHooks:
         if self.tracer is None:
             return
         refused = self.tracer.census()
-        if refused:
-            # On stderr too: pytest prints an Exit's reason on stdout, and
-            # strobe says what stderr said of an exit 4.
-            import sys
+        if not refused:
+            return
+        if hasattr(config, "workerinput"):
+            # An xdist worker that stopped pytest would be a crash to the
+            # controller: it runs nothing instead, and its meta line says
+            # why.
+            items[:] = []
+            return
+        # On stderr too: pytest prints an Exit's reason on stdout, and
+        # strobe says what stderr said of an exit 4.
+        import sys
 
-            print("strobe refused to trace: " + refused, file=sys.stderr)
-            pytest.exit("strobe refused to trace: " + refused, returncode=4)
-        self.tracer.install()
+        print("strobe refused to trace: " + refused, file=sys.stderr)
+        pytest.exit("strobe refused to trace: " + refused, returncode=4)
+
+    def pytest_collection_finish(self, session):
+        if self.tracer is not None:
+            self.tracer.install()  # not when it refused
 
     def pytest_sessionfinish(self, session, exitstatus):
         if self.tracer is not None:

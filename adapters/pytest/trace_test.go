@@ -185,6 +185,24 @@ func TestTraceRefusesTooBroad(t *testing.T) {
 	}
 }
 
+// TestTraceRefusesUnderXdist: each xdist worker refuses on its own and
+// runs nothing (stopping pytest in a worker would crash the controller).
+func TestTraceRefusesUnderXdist(t *testing.T) {
+	requireModules(t, "python3", "xdist")
+	rec, _, code, files := tracedRun(t, adapters.Request{Command: []string{"python3", "-m", "pytest", "-n", "2"}}, []string{"@project"}, nil, func(s *trace.Spec) { s.MaxFunctions = 3 })
+	if code != exitNoTests || len(rec.Tests()) != 0 {
+		t.Errorf("exit %d with %d tests, want 5 and none run", code, len(rec.Tests()))
+	}
+	if len(files) != 2 {
+		t.Fatalf("%d event files, want one per worker", len(files))
+	}
+	for _, f := range files {
+		if f.Meta == nil || !strings.HasPrefix(f.Meta.Refused, "pattern @project matches ") || len(f.Events) != 0 {
+			t.Errorf("%s: %+v, want the refusal and no events", f.Name, f.Meta)
+		}
+	}
+}
+
 // TestTraceUnderXdist: with -n, each worker traces the tests it runs into
 // its own file; together they hold every call.
 func TestTraceUnderXdist(t *testing.T) {

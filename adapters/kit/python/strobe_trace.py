@@ -357,8 +357,11 @@ class Tracer:
         self.census_matched = matched
         if len(matched) > self.max_functions:
             worst = max(range(len(self.patterns)), key=lambda i: per_pattern[i])
-            self.refused = "pattern %s matches %d functions (%d in all, more than %d): narrow it, e.g. to a module (mod.*) or one function" % (
-                self.patterns[worst].raw, per_pattern[worst], len(matched), self.max_functions)
+            count = "%d functions" % per_pattern[worst]
+            if per_pattern[worst] != len(matched):
+                count += " (the patterns %d in all)" % len(matched)
+            self.refused = "pattern %s matches %s, more than %d: narrow it to a module (mod.*), a class (mod.Class.*) or one function" % (
+                self.patterns[worst].raw, count, self.max_functions)
             self.finish()
         return self.refused
 
