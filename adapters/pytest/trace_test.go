@@ -108,7 +108,7 @@ func TestTraceShowsTheBadArgument(t *testing.T) {
 		t.Errorf("tokenize's exit: %+v", e)
 	}
 
-	if e, ok := find(evs, trace.Exit, "calc.tokens.Stack.pop", func(e trace.Event) bool { return e.Error }); !ok || len(e.Return) != 1 || e.Return[0].Name != "exception" {
+	if e, ok := find(evs, trace.Exit, "calc.tokens.Stack.pop", func(e trace.Event) bool { return e.Error }); !ok || len(e.Return) != 1 || e.Return[0].Name != "exception" || e.Return[0].Value != "IndexError('pop from an empty Stack')" {
 		t.Errorf("no exit of Stack.pop by its IndexError: %+v", e)
 	}
 

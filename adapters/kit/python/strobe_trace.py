@@ -11,9 +11,10 @@ Python 3.12+ uses sys.monitoring: an unmatched function's start is disabled
 after its first call, so it costs nothing afterwards. Older Pythons use
 sys.setprofile (threading.setprofile for new threads), which still sees
 every call: an unmatched one costs one dict lookup keyed by its code object.
-sys.setprofile does not show the exception a function raised, only that it
-ended by one (its last instruction is not a return): the exit says Error
-and the exception's value is unavailable there.
+sys.setprofile shows that a function ended by an exception (its last
+instruction is not a return) but not the exception: a matched frame also
+gets a local trace function for its "exception" events, while no one else
+traces (coverage, a debugger), and else the exception is unavailable.
 
 Nothing here may raise into the test run: a tracer that fails stops, with a
 warning in its meta line.
@@ -432,7 +433,7 @@ class Tracer:
         if error:
             ev["error"] = True
             if value is _HIDDEN:
-                ev["return"] = [{"name": "exception", "unavailable": "sys.setprofile does not show the exception a function raised (Python 3.12+ does)"}]
+                ev["return"] = [{"name": "exception", "unavailable": "another trace function (coverage, a debugger) ran: sys.setprofile alone does not show the exception (Python 3.12+ does)"}]
             else:
                 ev["return"] = [self.value("exception", value)]
         else:
@@ -524,6 +525,23 @@ class Tracer:
         ret_ops = _return_opcodes()
         lookup = self._lookup_code
         miss = _MISS
+        stacks = self.stacks
+        get_ident = threading.get_ident
+        gettrace, settrace = sys.gettrace, sys.settrace
+        # sys.setprofile does not show the exception a function raised: a
+        # matched frame gets a local trace function, whose "exception"
+        # events do, while a matched call is on the thread's stack and no
+        # one else traces (coverage, a debugger). The global trace function
+        # that needs answers None: no other frame is traced.
+        raised = {}  # frame -> the exception last raised in or through it
+
+        def local(frame, event, arg):
+            if event == "exception":
+                raised[frame] = arg[1]
+            return local
+
+        def nothing(frame, event, arg):
+            return None
 
         def profile(frame, event, arg):
             if event == "call":
@@ -535,6 +553,12 @@ class Tracer:
                     if fn is None:
                         return
                 enter(fn, frame)
+                t = gettrace()
+                if t is None or t is nothing:
+                    frame.f_trace_lines = False
+                    frame.f_trace = local
+                    if t is None:
+                        settrace(nothing)
             elif event == "return":
                 code = frame.f_code
                 if cache.get(code) is None:
@@ -542,10 +566,13 @@ class Tracer:
                 # An exception ends a frame at the instruction that raised,
                 # a return (or a generator's yield) at its own opcode.
                 op = code.co_code[frame.f_lasti] if frame.f_lasti >= 0 else -1
+                exc = raised.pop(frame, _HIDDEN)
                 if op in ret_ops:
                     exit_(frame, arg, False)
                 else:
-                    exit_(frame, _HIDDEN, True)
+                    exit_(frame, exc, True)
+                if not stacks.get(get_ident()) and gettrace() is nothing:
+                    settrace(None)
 
         self._profile_fn = profile
         threading.setprofile(profile)
