@@ -13,6 +13,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/stuck"
 	"strobe/trace"
 )
 
@@ -226,11 +227,12 @@ func TestTraceUnderXdist(t *testing.T) {
 	}
 }
 
-// TestTraceDeadlockStaysHung: a traced test that deadlocks stays hung
-// (the runner's stuck detector then calls it stuck), its calls up to the
-// hang reach the event file while it hangs (strobe kills it with
-// SIGKILL: nothing is flushed at exit then), and the stack dump the stuck
-// detector asks for still shows both threads in the traced function.
+// TestTraceDeadlockStaysHung: a traced test that deadlocks stays hung,
+// with no thread in a wait that ends by itself (what the runner's stuck
+// detector needs to call it a deadlock), its calls up to the hang reach
+// the event file while it hangs (strobe kills it with SIGKILL: nothing is
+// flushed at exit then), and the stack dump the stuck detector asks for
+// still shows both threads in the traced function.
 func TestTraceDeadlockStaysHung(t *testing.T) {
 	root := fixture(t, "trace")
 	spec, path := adapterstest.TraceSpecFile(t, root, []string{"calc.bank.transfer"}, nil, nil)
@@ -265,6 +267,29 @@ func TestTraceDeadlockStaysHung(t *testing.T) {
 	}
 	if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.Cmd.Process.Pid)); err != nil || strings.Contains(string(stat), ") Z ") {
 		t.Fatalf("pytest is gone (%q, %v), want it hung", stat, err)
+	}
+	// What the stuck detector reads: once the events are written, no
+	// thread of pytest may be in a wait that ends by itself (the tracer's
+	// flusher waits without a timeout), or a traced deadlock would pass
+	// for a sleep.
+	var timed []string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		snap, err := stuck.NewProcView().Sample(s.Cmd.Process.Pid)
+		if err != nil || len(snap.Procs) == 0 {
+			t.Fatalf("sampling pytest: %v %+v", err, snap)
+		}
+		timed = timed[:0]
+		for _, th := range snap.Procs[0].Threads {
+			if th.Wait.Kind == stuck.Timed {
+				timed = append(timed, fmt.Sprintf("%s (%s)", th.Name, th.Wait.Call))
+			}
+		}
+		if len(timed) == 0 {
+			break
+		}
+	}
+	if len(timed) > 0 {
+		t.Errorf("threads in a timed wait while the test deadlocks: %v", timed)
 	}
 	syscall.Kill(s.Cmd.Process.Pid, syscall.SIGUSR2)
 	dump := filepath.Join(stacks, fmt.Sprintf("py-%d.txt", s.Cmd.Process.Pid))

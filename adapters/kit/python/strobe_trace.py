@@ -32,8 +32,8 @@ import time
 
 SPEC_ENV = "STROBE_TRACE_SPEC"
 
-# How often buffered events are written while the tests run.
-FLUSH_EVERY = 0.2
+# How long an event waits in the buffer at most, while the tests run.
+FLUSH_AFTER = 0.2
 
 # Names the compiler gives code that is not a function a person wrote or
 # would ask for: a module's body, comprehensions, generator expressions.
@@ -179,6 +179,8 @@ class Tracer:
         self.written = 0
         self.dropped = 0
         self.stacks = {}
+        self.pending = False
+        self.wake = threading.Event()  # the flusher's, once installed
 
     def _forked(self):
         """A forked child writes its own file: the parent's buffered events
@@ -209,9 +211,12 @@ class Tracer:
         line = _encode(ev)
         with self.lock:
             self.buf.append(line)
-            full = len(self.buf) >= 512
-        if full:
+            n = len(self.buf)
+        if n >= 512:
             self.flush()
+        elif not self.pending:
+            self.pending = True
+            self.wake.set()
 
     def flush(self):
         with self.lock:
@@ -225,14 +230,22 @@ class Tracer:
                 pass
 
     def _start_flusher(self):
-        """Flushes the buffer every FLUSH_EVERY seconds: a test that hangs
-        is killed (SIGKILL) by strobe's stuck detector or timeout, and the
-        calls that led to the hang are what its trace is for."""
+        """Writes buffered events FLUSH_AFTER seconds after the first of
+        them: a test that hangs is killed (SIGKILL) by strobe's stuck
+        detector or timeout, and the calls that led to the hang are what
+        its trace is for. Between events the thread waits on an Event
+        without a timeout: a thread in a timed wait (a polling sleep) would
+        tell the stuck detector that the process may wake by itself, and a
+        traced deadlock would never be called one."""
         gen = self.pid
+        wake = self.wake = threading.Event()
 
         def loop():
             while not self.finished and self.pid == gen:
-                time.sleep(FLUSH_EVERY)
+                wake.wait()
+                time.sleep(FLUSH_AFTER)
+                wake.clear()
+                self.pending = False
                 self.flush()
 
         threading.Thread(target=loop, name="strobe-trace-flush", daemon=True).start()
@@ -242,6 +255,7 @@ class Tracer:
         if self.finished or self.fd is None:
             return
         self.finished = True
+        self.wake.set()  # the flusher leaves
         self.uninstall()
         self._emit(self.meta())
         self.flush()
