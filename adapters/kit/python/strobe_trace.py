@@ -161,6 +161,7 @@ class Tracer:
         self.refused = ""
         self.installed = False
         self.finished = False
+        self.stacks = {}  # thread id -> the traced calls on its stack
         self._open()
         atexit.register(self.finish)
         try:
@@ -176,15 +177,16 @@ class Tracer:
         self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         self.buf = []
         self.next_id = 1
-        self.written = 0
         self.dropped = 0
-        self.stacks = {}
+        self.stacks.clear()  # in place: the profile function holds it
         self.pending = False
         self.wake = threading.Event()  # the flusher's, once installed
 
     def _forked(self):
         """A forked child writes its own file: the parent's buffered events
         stay the parent's, and its call counts start again."""
+        if self.finished:
+            return  # forked after the tests: nothing to trace
         try:
             os.close(self.fd)
         except OSError:
@@ -193,7 +195,6 @@ class Tracer:
             if fn is not None:
                 fn.calls = 0
         self.lock = threading.Lock()
-        self.finished = False
         self._open()
         if self.installed:
             self._start_flusher()
