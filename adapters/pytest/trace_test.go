@@ -66,7 +66,7 @@ func TestTraceShowsTheBadArgument(t *testing.T) {
 	t.Setenv("CALC_LOOP", "1500")
 	rec, _, code, files := tracedRun(t, adapters.Request{},
 		[]string{"calc.tokens.parse_int", "calc.tokens.tokenize", "Stack.pop", "calc.evaluate.step", "tokenz"},
-		map[string][]string{"produced": {"calc.tokens.tokenize"}, "nope": {"parse_int"}}, nil)
+		map[string][]string{"produced": {"calc.tokens.tokenize"}, "nope": {"parse_int"}, "never": {"tokenz"}}, nil)
 	if code != exitFailed {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -150,6 +150,9 @@ func TestTraceShowsTheBadArgument(t *testing.T) {
 	}
 	if len(meta.Unmatched) != 1 || meta.Unmatched[0].Pattern != "tokenz" || !contains(meta.Unmatched[0].Nearest, "calc.tokens.tokenize") {
 		t.Errorf("unmatched: %+v, want tokenz near calc.tokens.tokenize", meta.Unmatched)
+	}
+	if len(meta.Warnings) != 1 || meta.Warnings[0] != "watch never: no function tokenz names was called" {
+		t.Errorf("warnings %q, want the watch that was never read", meta.Warnings)
 	}
 	for _, fn := range []string{"calc.tokens.parse_int", "calc.tokens.Stack.pop", "calc.evaluate.step"} {
 		if !contains(meta.Matched, fn) {

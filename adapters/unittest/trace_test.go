@@ -141,3 +141,19 @@ func TestTraceOtherPythons(t *testing.T) {
 		t.Skip("pyenv has no Python 3.10+")
 	}
 }
+
+// TestTraceMaxEvents: a file stops at MaxEvents, and the meta line counts
+// every event not written.
+func TestTraceMaxEvents(t *testing.T) {
+	_, _, _, files := tracedRun(t, "", tracePatterns, func(s *trace.Spec) { s.MaxEvents = 10 })
+	if len(files) != 1 || files[0].Meta == nil {
+		t.Fatalf("files %+v, want one with its meta", files)
+	}
+	var calls int64
+	for _, n := range files[0].Meta.Calls {
+		calls += n
+	}
+	if got := len(files[0].Events); got != 10 || files[0].Meta.Dropped != 2*calls-10 {
+		t.Errorf("%d events, %d dropped of %d calls; want 10 and %d", got, files[0].Meta.Dropped, calls, 2*calls-10)
+	}
+}

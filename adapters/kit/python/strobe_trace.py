@@ -158,6 +158,7 @@ class Tracer:
         self.census_names = []  # the project's functions, for nearest names
         self.census_matched = []
         self.warnings = []
+        self.watched = set()  # the watches read at some function
         self.refused = ""
         self.installed = False
         self.finished = False
@@ -209,15 +210,22 @@ class Tracer:
                 pass
 
     def _emit(self, ev):
-        line = _encode(ev)
+        """Numbers ev and buffers it; its id, 0 when MaxEvents are written.
+        Under the lock: ids follow the order of the file across threads."""
         with self.lock:
-            self.buf.append(line)
+            if self.next_id > self.max_events:
+                self.dropped += 1
+                return 0
+            eid = ev["id"] = self.next_id
+            self.next_id += 1
+            self.buf.append(_encode(ev))
             n = len(self.buf)
         if n >= 512:
             self.flush()
         elif not self.pending:
             self.pending = True
             self.wake.set()
+        return eid
 
     def flush(self):
         with self.lock:
@@ -258,7 +266,9 @@ class Tracer:
         self.finished = True
         self.wake.set()  # the flusher leaves
         self.uninstall()
-        self._emit(self.meta())
+        meta = _encode(self.meta())
+        with self.lock:
+            self.buf.append(meta)
         self.flush()
         try:
             os.close(self.fd)
@@ -284,8 +294,13 @@ class Tracer:
             m["dropped"] = self.dropped
         if self.refused:
             m["refused"] = self.refused
-        if self.warnings:
-            m["warnings"] = self.warnings
+        warnings = list(self.warnings)
+        if not self.refused:
+            for w, on in self.watches:
+                if w not in self.watched:
+                    warnings.append("watch %s: no function %s names was called" % (w, " or ".join(p.raw for p in on) or "it"))
+        if warnings:
+            m["warnings"] = warnings
         return m
 
     def nearest(self, p):
@@ -334,6 +349,7 @@ class Tracer:
                 self.hit.add(i)
                 hit = True
         watches = [w for w, on in self.watches if any(p.match(name, file, self.project) for p in on)]
+        self.watched.update(watches)
         if not hit and not watches:
             return None
         if sum(1 for fn in self.cache.values() if fn is not None) >= self.max_functions:
@@ -390,15 +406,10 @@ class Tracer:
         stack = self.stacks.get(tid)
         if stack is None:
             stack = self.stacks[tid] = []
-        record = n <= self.full_calls or (n - self.full_calls) % self.sample_every == 0
-        if record and self.next_id > self.max_events:
-            record = False
-        if not record:
-            self.dropped += 2
+        if n > self.full_calls and (n - self.full_calls) % self.sample_every:
+            self.dropped += 2  # this call's enter and exit
             stack.append((frame, 0, 0, fn))
             return
-        eid = self.next_id
-        self.next_id += 1
         t = time.time_ns()
         parent = 0
         for e in reversed(stack):
@@ -410,7 +421,7 @@ class Tracer:
         for a in fn.argnames:
             if a in loc:
                 args.append(self.value(a, loc[a]))
-        ev = {"id": eid, "type": "enter", "t": t, "pid": self.pid, "thread": threading.current_thread().name,
+        ev = {"id": 0, "type": "enter", "t": t, "pid": self.pid, "thread": threading.current_thread().name,
               "depth": len(stack), "parent": parent, "function": fn.name, "file": fn.file, "line": fn.line, "args": args}
         if fn.watches:
             ev["watches"] = self.read_watches(fn, frame, loc)
@@ -419,8 +430,10 @@ class Tracer:
             ev["call"] = n
         elif n > 1:
             ev["call"] = n
+        eid = self._emit(ev)
+        if not eid:
+            self.dropped += 1  # its exit, not written either
         stack.append((frame, eid, t, fn))
-        self._emit(ev)
 
     def exit(self, frame, value, error):
         stack = self.stacks.get(threading.get_ident())
@@ -437,14 +450,10 @@ class Tracer:
         del stack[i:]
         if not eid:
             return
-        if self.next_id > self.max_events:
-            self.dropped += 1
-            return
         t = time.time_ns()
-        ev = {"id": self.next_id, "type": "exit", "t": t, "pid": self.pid, "thread": threading.current_thread().name,
+        ev = {"id": 0, "type": "exit", "t": t, "pid": self.pid, "thread": threading.current_thread().name,
               "depth": len(stack), "parent": eid, "function": fn.name, "file": fn.file, "line": fn.line,
               "durationNs": max(t - t0, 1)}
-        self.next_id += 1
         if error:
             ev["error"] = True
             if value is _HIDDEN:
