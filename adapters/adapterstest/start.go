@@ -25,7 +25,8 @@ type Started struct {
 
 // Start plans req with a and starts the plan in a process group of its
 // own, as the runner does, its lines read into the parser; env is added
-// to this process's environment. The group is killed when the test ends.
+// to this process's environment after the plan's own (as the runner
+// adds the plan's). The group is killed when the test ends.
 // The caller calls Finish and Close.
 func Start(t *testing.T, a adapters.Adapter, req adapters.Request, env ...string) *Started {
 	t.Helper()
@@ -36,7 +37,7 @@ func Start(t *testing.T, a adapters.Adapter, req adapters.Request, env ...string
 	}
 	s.Plan = plan
 	s.Cmd = exec.Command(plan.Argv[0], plan.Argv[1:]...)
-	s.Cmd.Dir, s.Cmd.Env = plan.Dir, append(os.Environ(), env...)
+	s.Cmd.Dir, s.Cmd.Env = plan.Dir, append(append(os.Environ(), plan.Env...), env...)
 	s.Cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, _ := s.Cmd.StdoutPipe()
 	stderr, _ := s.Cmd.StderrPipe()

@@ -42,6 +42,8 @@ def pytest_configure(config):
     if ev is None:
         return
     ev.register_stacks()
+    if os.environ.get("STROBE_TRACE_SPEC"):
+        config.pluginmanager.register(TraceHooks(), "strobe_trace")
     if hasattr(config, "workerinput"):
         return
     ch = ev.Channel.from_env()
@@ -149,6 +151,56 @@ class Reporter:
 
     def pytest_unconfigure(self, config):
         self.ch.close()
+
+
+class TraceHooks:
+    """A traced run (strobe test --trace): in every process that collects
+    tests (the main one, or each xdist worker; never xdist's controller,
+    which runs none), the tracer counts the functions the patterns match
+    once the tests are collected, refuses the run when they are too many,
+    and else traces the tests themselves, not pytest's start-up."""
+
+    def __init__(self):
+        self.tracer = None
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, session, config, items):
+        try:
+            import strobe_trace
+        except Exception:
+            return
+        self.tracer = strobe_trace.start()
+        if self.tracer is None:
+            return
+        refused = self.tracer.census()
+        if not refused:
+            return
+        if hasattr(config, "workerinput"):
+            # An xdist worker that stopped pytest would be a crash to the
+            # controller: it runs nothing instead, and its meta line says
+            # why.
+            items[:] = []
+            return
+        # On stderr too: pytest prints an Exit's reason on stdout, and
+        # strobe says what stderr said of an exit 4.
+        import sys
+
+        print("strobe refused to trace: " + refused, file=sys.stderr)
+        pytest.exit("strobe refused to trace: " + refused, returncode=4)
+
+    def pytest_collection_finish(self, session):
+        if self.tracer is not None:
+            self.tracer.install()  # not when it refused
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        if self.tracer is not None:
+            self.tracer.flush()
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_unconfigure(self, config):
+        # xdist's workers leave by os._exit: atexit would be too late.
+        if self.tracer is not None:
+            self.tracer.finish()
 
 
 def doctest_failure(exc, root):

@@ -334,6 +334,27 @@ def parse_args(argv):
     return [a for a in argv if not a.startswith("-")], start, pattern
 
 
+def trace(bad):
+    """A traced run's tracer (strobe test --trace), installed once the
+    tests are loaded, so that it traces the tests and not the loading; None
+    when the run is not traced. A refusal (patterns matching too many
+    functions) is said on stderr, and no test runs."""
+    if bad or not os.environ.get("STROBE_TRACE_SPEC"):
+        return None
+    try:
+        import strobe_trace
+    except Exception:
+        return None
+    tracer = strobe_trace.start()
+    if tracer is None:
+        return None
+    if tracer.census():
+        print("strobe refused to trace: " + tracer.refused, file=sys.stderr)
+    else:
+        tracer.install()
+    return tracer
+
+
 def main(argv):
     faulthandler.enable()  # a crash prints the Python stack on stderr, as under pytest
     root = os.getcwd()
@@ -359,10 +380,17 @@ def main(argv):
         suite, bad = discover(ch, root, loader, start, pattern)
     ch.send({"ev": "collected", "n": suite.countTestCases()})
     result = Result(ch, root)
+    tracer = trace(bad)
+    if tracer is not None and tracer.refused:
+        bad = -1
     if not bad:
         suite.run(result)
+    if tracer is not None:
+        tracer.finish()
     result.printErrors()
-    if bad:
+    if bad < 0:
+        code = 4  # strobe refused to trace: nothing ran
+    elif bad:
         code = 2
     elif result.testsRun == 0:
         code = 5

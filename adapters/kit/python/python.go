@@ -138,7 +138,7 @@ func NewWorkdir(pattern string, modules map[string][]byte) (*Workdir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating strobe's python directory: %w", err)
 	}
-	files := map[string][]byte{"strobe_events.py": eventsModule, "strobe_stacks.py": StacksModule}
+	files := map[string][]byte{"strobe_events.py": eventsModule, "strobe_stacks.py": StacksModule, "strobe_trace.py": traceModule}
 	for name, src := range modules {
 		files[name] = src
 	}
