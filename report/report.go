@@ -49,6 +49,10 @@ type Response struct {
 	Changes *Changes `json:"changes,omitempty"`
 	// JUnit is the path of the run's JUnit XML report, beside Details.
 	JUnit string `json:"junit,omitempty"`
+	// SessionID names a traced run's events for debug_query; Trace sums
+	// them up.
+	SessionID string `json:"sessionId,omitempty"`
+	Trace     *Trace `json:"trace,omitempty"`
 }
 
 // Changes is what a run changed since the previous comparable run: tests by
