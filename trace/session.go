@@ -376,3 +376,12 @@ func readSession(path string) (*Session, error) {
 // Remove deletes session id, with whatever a tracer left; the details
 // package calls it when it prunes the run's record.
 func Remove(dir, id string) error { return os.RemoveAll(Dir(dir, id)) }
+
+// Size is the bytes session id holds on disk, 0 when there is none.
+func Size(dir, id string) int64 {
+	fi, err := os.Stat(filepath.Join(Dir(dir, id), sessionFile))
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
