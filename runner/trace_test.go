@@ -25,8 +25,8 @@ type shTracer struct {
 	companion func(ctx context.Context, out string) error
 }
 
-func (shTracer) Name() string                              { return "shtrace" }
-func (shTracer) Tracer() string                            { return "sh" }
+func (shTracer) Name() string                               { return "shtrace" }
+func (shTracer) Tracer() string                             { return "sh" }
 func (shTracer) Detect(adapters.Request) adapters.Detection { return adapters.Detection{} }
 
 func (a shTracer) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
