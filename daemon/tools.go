@@ -39,6 +39,9 @@ type TestArgs struct {
 	Env         map[string]string `json:"env,omitempty" jsonschema:"extra environment variables for the tests"`
 	Timeout     int64             `json:"timeout,omitempty" jsonschema:"hard timeout in ms of the test phase (building is not counted); default by level: unit 30000, integration 120000, e2e 300000, all 600000"`
 	WaitMs      *int64            `json:"waitMs,omitempty" jsonschema:"how long this call waits before answering status running (default 45000; 0 answers at once)"`
+	// Trace arguments (query.go).
+	TracePatterns []string   `json:"tracePatterns,omitempty" jsonschema:"rerun traced: record every call of the matching functions (arguments, return values, durations), then read them with debug_query by the answer's sessionId; usually with test set to one failing test, fed from its suggested_traces. Patterns: a::b (exact; crate::a::b too), a::* (one segment below a), a::** (any depth), *::name, parse_* (wildcard in a segment), Go pkg.Func, pkg.(*T).Method, pkg.*, Python module.func, module.Class.method, @file:parser.rs (every function of that file), @project (all of the project's own code). At most 200 functions may match; tracers: cargo, catch2, gtest (gdb), go (delve), pytest, unittest (python)"`
+	Watches       []WatchArg `json:"watches,omitempty" jsonschema:"variables to read at each enter and exit of the functions their 'on' patterns match (at most 32), e.g. [{'variable':'COUNTER','on':['calc::parse']}]; a variable out of scope reads as unavailable with the reason"`
 }
 
 // StatusArgs are debug_test_status's arguments.
@@ -148,7 +151,8 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 		return nil, nil, fmt.Errorf("timeout %d ms is negative: give a positive number of milliseconds, or leave it out for the default", in.Timeout)
 	}
 	rreq := runner.Request{ProjectRoot: in.ProjectRoot, Framework: in.Framework, Level: in.Level, Test: in.Test,
-		Command: in.Command, Env: in.Env, BaseEnv: s.env, Timeout: time.Duration(in.Timeout) * time.Millisecond}
+		Command: in.Command, Env: in.Env, BaseEnv: s.env, Timeout: time.Duration(in.Timeout) * time.Millisecond,
+		Trace: traceOf(in.TracePatterns, in.Watches)}
 	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir, HistoryDir: history.Dir(s.d.opts.Paths.Home)}, s.hello.PID)
 	if err != nil {
 		s.d.log.Info("run refused", zap.Any("root", in.ProjectRoot), zap.Any("error", err.Error()))
