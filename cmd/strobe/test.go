@@ -59,6 +59,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&asJSON, "json", false, "print only the JSON response")
 	noDaemon := fs.Bool("no-daemon", false, "run in this process instead of through the daemon")
 	junitPath := fs.String("junit", "", "also write the run's JUnit XML report to this file (for CI test reporters)")
+	traced := traceFlags(fs)
 
 	// Flags may come before or after DIR.
 	var dirs []string
@@ -95,6 +96,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	req.ProjectRoot = abs
 	req.Env = env
+	req.Trace = traced()
 
 	if *junitPath != "" {
 		if *junitPath, err = filepath.Abs(*junitPath); err != nil {
@@ -141,6 +143,7 @@ func finish(stdout, stderr io.Writer, resp *report.Response, asJSON bool, junitP
 		writeJSON(stdout, resp)
 	} else {
 		render(stdout, resp, colorFor(stdout))
+		renderTrace(stdout, resp, colorFor(stdout))
 	}
 	return exitCode(resp.Status)
 }

@@ -66,6 +66,7 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, jun
 	zero := int64(0)
 	args := daemon.TestArgs{ProjectRoot: req.ProjectRoot, Framework: req.Framework, Level: req.Level, Test: req.Test,
 		Command: req.Command, Env: req.Env, Timeout: req.Timeout.Milliseconds(), WaitMs: &zero}
+	args.TracePatterns, args.Watches = daemonTraceArgs(req.Trace)
 	if req.Timeout > 0 && args.Timeout == 0 {
 		args.Timeout = 1
 	}
