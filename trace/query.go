@@ -60,11 +60,12 @@ type Page struct {
 	// Total is the session's event count; Dropped the events it lost.
 	Total   int   `json:"total"`
 	Dropped int64 `json:"dropped,omitempty"`
-
-	lastID uint64
 }
 
 var eventTypes = []string{Enter, Exit, Watchd, Stdout, Stderr, Crash}
+
+// exitType is Exit's number in an index.
+const exitType = 2
 
 // compiled is a checked Filter.
 type compiled struct {
@@ -115,39 +116,72 @@ func contains(list []string, s string) bool {
 
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 
-func (c *compiled) match(e *Event) bool {
-	if e.ID <= c.AfterEventID || e.T < c.FromNS || c.ToNS != 0 && e.T > c.ToNS {
-		return false
-	}
-	if c.EventType != "" && e.Type != c.EventType {
-		return false
-	}
-	if c.FunctionEquals != "" && e.Function != c.FunctionEquals ||
-		c.FunctionContains != "" && !strings.Contains(e.Function, c.FunctionContains) ||
-		c.re != nil && !c.re.MatchString(e.Function) {
-		return false
+// matcher is a compiled filter bound to one session's index: the string
+// filters are decided once per distinct string.
+type matcher struct {
+	*compiled
+	ix       *index
+	fn, file []bool // by string id; nil when not filtered
+	thread   int64  // string id, -1 when not filtered, -2 when no event has it
+	typ      uint8
+}
+
+func (c *compiled) bind(ix *index) *matcher {
+	m := &matcher{compiled: c, ix: ix, thread: -1}
+	if c.FunctionEquals != "" || c.FunctionContains != "" || c.re != nil {
+		m.fn = make([]bool, len(ix.Strings))
+		for id, f := range ix.Strings {
+			m.fn[id] = (c.FunctionEquals == "" || f == c.FunctionEquals) &&
+				(c.FunctionContains == "" || strings.Contains(f, c.FunctionContains)) &&
+				(c.re == nil || c.re.MatchString(f))
+		}
 	}
 	if c.File != "" {
-		f := filepath.ToSlash(e.File)
 		want := strings.TrimPrefix(filepath.ToSlash(c.File), "./")
-		if f != want && !strings.HasSuffix(f, "/"+want) {
-			return false
+		m.file = make([]bool, len(ix.Strings))
+		for id, f := range ix.Strings {
+			f = filepath.ToSlash(f)
+			m.file[id] = f == want || strings.HasSuffix(f, "/"+want)
 		}
 	}
-	if c.Thread != "" && e.Thread != c.Thread {
+	if c.Thread != "" {
+		m.thread = -2
+		if id, ok := ix.lookup(c.Thread); ok {
+			m.thread = int64(id)
+		}
+	}
+	for i, t := range eventTypes {
+		if t == c.EventType {
+			m.typ = uint8(i + 1)
+		}
+	}
+	return m
+}
+
+// match reports whether event i (from 0) passes the filter.
+func (m *matcher) match(i int) bool {
+	x := m.ix
+	if t := x.T[i]; t < m.FromNS || m.ToNS != 0 && t > m.ToNS {
 		return false
 	}
-	if c.ReturnEquals != nil || c.ReturnIsNull || c.ReturnIsError || c.minDurNS > 0 {
-		if e.Type != Exit {
+	if m.typ != 0 && x.Types[i] != m.typ {
+		return false
+	}
+	if m.fn != nil && !m.fn[x.Func[i]] || m.file != nil && !m.file[x.File[i]] {
+		return false
+	}
+	if m.thread != -1 && int64(x.Thread[i]) != m.thread {
+		return false
+	}
+	if m.ReturnEquals != nil || m.ReturnIsNull || m.ReturnIsError || m.minDurNS > 0 {
+		if x.Types[i] != exitType {
 			return false
 		}
-		if c.ReturnIsError && !e.Error || c.minDurNS > 0 && e.DurationNS < c.minDurNS {
+		f := x.Flags[i]
+		if m.ReturnIsError && f&flagError == 0 || m.ReturnIsNull && f&flagNull == 0 || m.minDurNS > 0 && x.Dur[i] < m.minDurNS {
 			return false
 		}
-		if c.ReturnIsNull && !isNull(e.Return) {
-			return false
-		}
-		if c.ReturnEquals != nil && !returns(e.Return, *c.ReturnEquals) {
+		if m.ReturnEquals != nil && !returns(x.Strings[x.Returns[i]], *m.ReturnEquals) {
 			return false
 		}
 	}
@@ -167,9 +201,10 @@ func isNull(vs []Value) bool {
 	return true
 }
 
-func returns(vs []Value, want string) bool {
-	for _, v := range vs {
-		if v.Value == want {
+// returns reports whether one of the return values (joined by NULs) is want.
+func returns(joined, want string) bool {
+	for _, v := range strings.Split(joined, "\x00") {
+		if v == want {
 			return true
 		}
 	}
@@ -186,33 +221,38 @@ func Query(dir, id string, f Filter) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.Query(c), nil
+	return s.Query(c)
 }
 
-// Query runs a checked filter over the loaded session.
-func (s *Session) Query(c *compiled) *Page {
-	p := &Page{SessionID: s.Header.ID, Total: len(s.Events), Dropped: s.Header.Dropped}
+// Query runs a checked filter over the session: the index picks the
+// events, and only those answered are read.
+func (s *Session) Query(c *compiled) (*Page, error) {
+	p := &Page{SessionID: s.Header.ID, Total: s.Len(), Dropped: s.Header.Dropped}
+	m := c.bind(s.ix)
+	var ids []uint64
 	// Ids are positions: the cursor skips straight to its place.
-	start := min(int(c.AfterEventID), len(s.Events))
-	n := 0
-	for i := start; i < len(s.Events); i++ {
-		e := &s.Events[i]
-		if !c.match(e) {
+	for i := min(int(c.AfterEventID), s.Len()); i < s.Len(); i++ {
+		if !m.match(i) {
 			continue
 		}
-		if n == c.Limit {
-			p.NextCursor = p.lastID
+		if len(ids) == c.Limit {
+			p.NextCursor = ids[len(ids)-1]
 			break
 		}
-		n++
-		if c.Verbose {
-			p.Events = append(p.Events, *e)
-		} else {
-			p.Lines = append(p.Lines, Line(e, s.Header.ProjectRoot))
-		}
-		p.lastID = e.ID
+		ids = append(ids, uint64(i+1))
 	}
-	return p
+	evs, err := s.Events(ids)
+	if err != nil {
+		return nil, err
+	}
+	if c.Verbose {
+		p.Events = evs
+		return p, nil
+	}
+	for i := range evs {
+		p.Lines = append(p.Lines, Line(&evs[i], s.Header.ProjectRoot))
+	}
+	return p, nil
 }
 
 // Line renders one event compactly, paths relative to root:

@@ -3,6 +3,7 @@ package trace
 import (
 	"bufio"
 	"bytes"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +31,7 @@ const MaxSessionBytes = 64 << 20
 
 const (
 	sessionFile = "session.jsonl"
+	indexFile   = "index.gob"
 	specFile    = "spec.json"
 	outDir      = "out"
 )
@@ -122,6 +124,7 @@ func Ingest(sdir, id, projectRoot string, start int64, out string, extra []Event
 	sort.SliceStable(all, func(i, j int) bool { return all[i].e.T < all[j].e.T })
 
 	renum := make(map[[2]uint64]uint64, len(all))
+	ix := newIndex()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -153,11 +156,13 @@ func Ingest(sdir, id, projectRoot string, start int64, out string, extra []Event
 		if k.file >= 0 && e.ID != 0 {
 			renum[key] = id
 		}
+		ix.add(&e, int64(body.Len()))
 		body.Write(buf.Bytes())
 		kept++
 	}
 	h.Events = kept
-	if err := writeSession(sdir, h, body.Bytes()); err != nil {
+	ix.end(int64(body.Len()))
+	if err := writeSession(sdir, h, body.Bytes(), ix); err != nil {
 		return h, err
 	}
 	for _, f := range files {
@@ -254,7 +259,9 @@ func mergeMetas(h *Header, metas []Meta) {
 }
 
 // writeSession writes the session file atomically.
-func writeSession(sdir string, h *Header, body []byte) error {
+// The index is written first: a session file is only ever read beside
+// the index of its own events.
+func writeSession(sdir string, h *Header, body []byte, ix *index) error {
 	if err := os.MkdirAll(sdir, 0o700); err != nil {
 		return fmt.Errorf("writing the trace session: %w", err)
 	}
@@ -262,15 +269,30 @@ func writeSession(sdir string, h *Header, body []byte) error {
 	if err != nil {
 		return fmt.Errorf("writing the trace session: %w", err)
 	}
-	f, err := os.CreateTemp(sdir, ".tmp-*")
+	ix.Base = int64(len(head) + 1)
+	if err := writeAtomic(sdir, indexFile, func(w io.Writer) error { return gob.NewEncoder(w).Encode(ix) }); err != nil {
+		return err
+	}
+	return writeAtomic(sdir, sessionFile, func(w io.Writer) error {
+		w.Write(head)
+		w.Write([]byte{'\n'})
+		_, err := w.Write(body)
+		return err
+	})
+}
+
+// writeAtomic writes dir/name through a temporary file and a rename.
+func writeAtomic(dir, name string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(dir, ".tmp-*")
 	if err != nil {
 		return fmt.Errorf("writing the trace session: %w", err)
 	}
 	defer os.Remove(f.Name())
 	w := bufio.NewWriterSize(f, 256<<10)
-	w.Write(head)
-	w.WriteByte('\n')
-	w.Write(body)
+	if err := write(w); err != nil {
+		f.Close()
+		return fmt.Errorf("writing the trace session: %w", err)
+	}
 	if err := w.Flush(); err != nil {
 		f.Close()
 		return fmt.Errorf("writing the trace session: %w", err)
@@ -278,30 +300,62 @@ func writeSession(sdir string, h *Header, body []byte) error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("writing the trace session: %w", err)
 	}
-	if err := os.Rename(f.Name(), filepath.Join(sdir, sessionFile)); err != nil {
+	if err := os.Rename(f.Name(), filepath.Join(dir, name)); err != nil {
 		return fmt.Errorf("writing the trace session: %w", err)
 	}
 	return nil
 }
 
-// Session is a loaded session: its header and events, id i at index i-1.
+// Session is an opened session: its header and the index of its events;
+// an event itself is read from the file when a query answers it.
 type Session struct {
 	Header Header
-	Events []Event
+	path   string
+	ix     *index
+}
+
+// Len is the number of events; their ids run from 1 to Len.
+func (s *Session) Len() int { return len(s.ix.T) }
+
+// Events reads the events of ids (ascending) from the session file.
+func (s *Session) Events(ids []uint64) ([]Event, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	f, err := os.Open(s.path)
+	if err != nil {
+		return nil, fmt.Errorf("reading trace session: %w", err)
+	}
+	defer f.Close()
+	out := make([]Event, 0, len(ids))
+	var buf []byte
+	for _, id := range ids {
+		i := int(id) - 1
+		off, end := s.ix.Base+s.ix.Offsets[i], s.ix.Base+s.ix.Offsets[i+1]
+		buf = slices.Grow(buf[:0], int(end-off))[:end-off]
+		if _, err := f.ReadAt(buf, off); err != nil {
+			return nil, fmt.Errorf("trace session %s is damaged (event %d): rerun the test with tracePatterns", s.path, id)
+		}
+		var e Event
+		if err := json.Unmarshal(buf, &e); err != nil || e.ID != id {
+			return nil, fmt.Errorf("trace session %s is damaged (event %d): rerun the test with tracePatterns", s.path, id)
+		}
+		out = append(out, e)
+	}
+	return out, nil
 }
 
 // ErrNoSession is a session not on disk: never traced, or pruned.
 var ErrNoSession = errors.New("no trace session")
 
-// cache keeps the last sessions loaded: an agent asks several queries of
-// the session it just made, and decoding 200,000 events costs far more
-// than filtering them.
+// cache keeps the last sessions opened: an agent asks several queries of
+// the session it just made. An index is a few bytes an event.
 var cache = struct {
 	sync.Mutex
 	entries []cached
 }{}
 
-const cacheSize = 3
+const cacheSize = 4
 
 type cached struct {
 	path string
@@ -310,8 +364,8 @@ type cached struct {
 	s    *Session
 }
 
-// Load reads session id from dir (the details directory), from the cache
-// when the file has not changed.
+// Load opens session id in dir (the details directory), from the cache
+// when its file has not changed.
 func Load(dir, id string) (*Session, error) {
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
 		return nil, fmt.Errorf("%w %q: give the sessionId of a traced debug_test answer", ErrNoSession, id)
@@ -330,7 +384,7 @@ func Load(dir, id string) (*Session, error) {
 		}
 	}
 	cache.Unlock()
-	s, err := readSession(path)
+	s, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -344,32 +398,30 @@ func Load(dir, id string) (*Session, error) {
 	return s, nil
 }
 
-func readSession(path string) (*Session, error) {
-	b, err := os.ReadFile(path)
+func open(path string) (*Session, error) {
+	damaged := func(what string) error {
+		return fmt.Errorf("trace session %s is damaged (%s): rerun the test with tracePatterns", path, what)
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading trace session: %w", err)
 	}
-	nl := bytes.IndexByte(b, '\n')
-	if nl < 0 {
-		return nil, fmt.Errorf("trace session %s is damaged (no header): rerun the test with tracePatterns", path)
+	head, err := bufio.NewReaderSize(f, 64<<10).ReadBytes('\n')
+	f.Close()
+	s := &Session{path: path}
+	if err != nil || json.Unmarshal(head, &s.Header) != nil || s.Header.Type != "session" {
+		return nil, damaged("bad header")
 	}
-	s := &Session{}
-	if err := json.Unmarshal(b[:nl], &s.Header); err != nil || s.Header.Type != "session" {
-		return nil, fmt.Errorf("trace session %s is damaged (bad header): rerun the test with tracePatterns", path)
+	ixf, err := os.Open(filepath.Join(filepath.Dir(path), indexFile))
+	if err != nil {
+		return nil, damaged("no index")
 	}
-	s.Events = make([]Event, 0, s.Header.Events)
-	for rest := b[nl+1:]; len(rest) > 0; {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			i = len(rest)
-		}
-		var e Event
-		if err := json.Unmarshal(rest[:i], &e); err != nil {
-			return nil, fmt.Errorf("trace session %s is damaged (event %d): rerun the test with tracePatterns", path, len(s.Events)+1)
-		}
-		s.Events = append(s.Events, e)
-		rest = rest[min(i+1, len(rest)):]
+	defer ixf.Close()
+	var ix index
+	if err := gob.NewDecoder(bufio.NewReaderSize(ixf, 256<<10)).Decode(&ix); err != nil || !ix.valid(s.Header.Events, int64(len(head))) {
+		return nil, damaged("bad index")
 	}
+	s.ix = &ix
 	return s, nil
 }
 

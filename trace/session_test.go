@@ -60,6 +60,24 @@ func twoProcesses(t *testing.T, dir, id string) string {
 	return out
 }
 
+// events reads every event of a session.
+func events(t *testing.T, dir, id string) []trace.Event {
+	t.Helper()
+	s, err := trace.Load(dir, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []uint64
+	for i := range s.Len() {
+		ids = append(ids, uint64(i+1))
+	}
+	evs, err := s.Events(ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
 func TestIngestMergesInTimeOrder(t *testing.T) {
 	dir := t.TempDir()
 	out := twoProcesses(t, dir, "run1")
@@ -68,26 +86,23 @@ func TestIngestMergesInTimeOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := trace.Load(dir, "run1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	evs := events(t, dir, "run1")
 	var got []string
-	for _, e := range s.Events {
+	for _, e := range evs {
 		got = append(got, e.Function+"/"+e.Type)
 	}
 	want := "calc::parse/enter calc::eval/enter calc::lex/enter calc::lex/exit calc::eval/exit /stdout calc::parse/exit"
 	if strings.Join(got, " ") != want {
 		t.Errorf("order:\n got %s\nwant %s", strings.Join(got, " "), want)
 	}
-	for i, e := range s.Events {
+	for i, e := range evs {
 		if e.ID != uint64(i+1) {
 			t.Errorf("event %d has id %d", i, e.ID)
 		}
 	}
 	// Parents point at the renumbered enters, across files.
 	parents := map[string]uint64{}
-	for _, e := range s.Events {
+	for _, e := range evs {
 		parents[e.Function+"/"+e.Type] = e.Parent
 	}
 	for k, want := range map[string]uint64{"calc::lex/enter": 1, "calc::lex/exit": 3, "calc::eval/exit": 2, "calc::parse/exit": 1, "calc::parse/enter": 0} {
@@ -95,8 +110,8 @@ func TestIngestMergesInTimeOrder(t *testing.T) {
 			t.Errorf("%s parent = %d, want %d", k, parents[k], want)
 		}
 	}
-	if s.Events[0].T != 1_000_000 {
-		t.Errorf("T = %d, want ns since start", s.Events[0].T)
+	if evs[0].T != 1_000_000 {
+		t.Errorf("T = %d, want ns since start", evs[0].T)
 	}
 	if h.Events != 7 || h.Dropped != 3899 || h.Tracer != "gdb 13.1" {
 		t.Errorf("header = %+v", h)
@@ -131,19 +146,16 @@ func TestIngestBounds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := trace.Load(dir, "r")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(s.Events) != tc.kept || h.Events != tc.kept {
-				t.Fatalf("kept %d (header %d), want %d", len(s.Events), h.Events, tc.kept)
+			evs := events(t, dir, "r")
+			if len(evs) != tc.kept || h.Events != tc.kept {
+				t.Fatalf("kept %d (header %d), want %d", len(evs), h.Events, tc.kept)
 			}
 			if want := 3899 + int64(6-tc.kept); h.Dropped != want {
 				t.Errorf("dropped = %d, want %d", h.Dropped, want)
 			}
 			// The earliest are kept.
-			if s.Events[0].Function != "calc::parse" || s.Events[0].T != 1_000_000 {
-				t.Errorf("first kept = %+v", s.Events[0])
+			if evs[0].Function != "calc::parse" || evs[0].T != 1_000_000 {
+				t.Errorf("first kept = %+v", evs[0])
 			}
 		})
 	}
@@ -306,5 +318,29 @@ func TestQueryErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("Query(%q, %+v) err = %v, want one line with %q", tc.id, tc.f, err, tc.want)
 		}
+	}
+}
+
+func TestDamagedSession(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(sdir string)
+		want   string
+	}{
+		{"no index", func(sdir string) { os.Remove(filepath.Join(sdir, "index.gob")) }, "damaged (no index)"},
+		{"cut index", func(sdir string) { os.Truncate(filepath.Join(sdir, "index.gob"), 40) }, "damaged (bad index)"},
+		{"bad header", func(sdir string) { os.WriteFile(filepath.Join(sdir, "session.jsonl"), []byte("{}\n"), 0o600) }, "damaged (bad header)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := twoProcesses(t, dir, "d")
+			if _, err := trace.Ingest(trace.Dir(dir, "d"), "d", "/p", start, out, nil, trace.MaxEvents, trace.MaxSessionBytes); err != nil {
+				t.Fatal(err)
+			}
+			tc.damage(trace.Dir(dir, "d"))
+			if _, err := trace.Query(dir, "d", trace.Filter{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
 	}
 }
