@@ -257,7 +257,9 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 		reason = strings.TrimSpace(w.ownReason + "; " + reason)
 	}
 	switch {
-	case len(threads) == 0 && reason != "":
+	case len(threads) == 0 && reason != "" && !strings.Contains(diag, reason):
+		// The detector's samples may have said it already (a process
+		// held by a debugger).
 		diag += " (no stacks: " + reason + ")"
 	case w.ownThreads == nil && stuck.IsPythonProcess(w.finalPID, w.finalExe) && !stuck.IsPythonCapture(final):
 		diag += " (no Python frames, the interpreter's own: " + reason + ")"

@@ -251,6 +251,9 @@ func (r *Run) endTrace(resp *report.Response, finished time.Time) (*report.Trace
 	if h.Tracer == "" && resp.Status != report.BuildFailed {
 		h.Warnings = append(h.Warnings, "no tracer reported: the tests did not run under the tracer (see the details file's output)")
 	}
+	if resp.Status == report.Stuck && !hasStacks(resp.Stuck) {
+		resp.Hint = "strobe stopped the run: its stacks cannot be read under the tracer; debug_query with this sessionId shows the last calls before the hang (the last events of each thread)"
+	}
 	full := traceSummary(h, -1)
 	resp.SessionID = r.ID
 	resp.Trace = traceSummary(h, summaryNames)
@@ -285,3 +288,13 @@ func traceSummary(h *trace.Header, n int) *report.Trace {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// hasStacks reports whether a stuck answer shows any stack.
+func hasStacks(st []report.StuckTest) bool {
+	for _, s := range st {
+		if len(s.Threads) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/generic"
+	"strobe/internal/testutil"
 	"strobe/report"
 	"strobe/trace"
 )
@@ -96,7 +98,6 @@ func TestTracedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(p.Lines, "\n")
-	t.Log(got)
 	for _, want := range []string{`#1 `, `→ calc::parse(input="1+")`, `#2 `, `stdout: parsing 1+`, `← calc::parse = Err(Eof) !error 10.0ms [COUNT=3]`, `stdout: FAIL: parses`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("query lacks %q:\n%s", want, got)
@@ -185,5 +186,31 @@ func TestTraceRequestErrors(t *testing.T) {
 	// An empty Trace is an untraced run.
 	if _, err := New(Request{ProjectRoot: root, Framework: "generic", Command: "true", Trace: &Trace{}}, Options{}); err != nil {
 		t.Errorf("empty trace: %v", err)
+	}
+}
+
+// A traced test that deadlocks under its debugger is still called stuck,
+// and the answer says why its stacks are missing.
+func TestTracedDeadlockIsStuck(t *testing.T) {
+	gdb := testutil.RequireTool(t, "gdb")
+	cc := testutil.RequireTool(t, "gcc")
+	bin := filepath.Join(t.TempDir(), "relock")
+	if out, err := exec.Command(cc, "-g", "-pthread", "-o", bin, "testdata/relock.c").CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	script := fmt.Sprintf(`echo "RUN: relock"; exec %s -nx -batch -ex run --args %s`, gdb, bin)
+	resp, _ := runReq(t, tracedReq(t, shTracer{script: script}))
+	if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
+		t.Fatalf("status %s, stuck %+v, crash %+v", resp.Status, resp.Stuck, resp.Crash)
+	}
+	s := resp.Stuck[0]
+	if !strings.HasPrefix(s.Diagnosis, "deadlock") || !strings.Contains(s.Diagnosis+fmt.Sprint(s.Threads), "stacks unavailable: the test runs under the tracer (gdb") {
+		t.Errorf("stuck = %+v", s)
+	}
+	if strings.Count(s.Diagnosis, "stacks unavailable") != 1 {
+		t.Errorf("diagnosis repeats itself: %s", s.Diagnosis)
+	}
+	if resp.Trace == nil || resp.SessionID == "" || !strings.Contains(resp.Hint, "debug_query") {
+		t.Errorf("no session, or no hint to query it, for the stuck traced run: %+v", resp)
 	}
 }
