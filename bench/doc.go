@@ -41,6 +41,10 @@
 //     the failure streaks, write), median wall time and mean CPU time,
 //     beside the details file and JUnit report written for the same run
 //     (target: the history at most 5 ms).
+//   - BenchmarkTraceQuery: debug_query over a session of 200,000 events
+//     ingested from four tracer files: median of queries as an agent asks
+//     them from the daemon's cache and cold from disk, and the ingest's
+//     time (target: median at most 50 ms).
 //
 // Run them with `make bench`. They do not use bin/strobe: they build strobe
 // into a temporary directory, so the binary measured is the current source. Every benchmark reports its figures with b.ReportMetric and a

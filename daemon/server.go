@@ -407,9 +407,10 @@ func (d *Daemon) newServer(s *session) *mcp.Server {
 		SchemaCache:  d.schemas,
 		Capabilities: &mcp.ServerCapabilities{},
 	})
-	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test", Description: testDescription}, s.debugTest)
+	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test", Description: testDescription + traceDescription}, s.debugTest)
 	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test_status", Description: statusDescription}, s.debugTestStatus)
 	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test_cancel", Description: cancelDescription}, s.debugTestCancel)
+	mcp.AddTool(srv, &mcp.Tool{Name: "debug_query", Description: queryDescription}, s.debugQuery)
 	mcp.AddReceivingCustomMethod(srv, MethodStatus, func(context.Context, *mcp.ServerSession, *StatusParams) (*Status, error) {
 		return d.status(), nil
 	})

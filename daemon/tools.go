@@ -41,6 +41,9 @@ type TestArgs struct {
 	WaitMs      *int64            `json:"waitMs,omitempty" jsonschema:"how long this call waits before answering status running (default 45000; 0 answers at once)"`
 	OnlyFailed  bool              `json:"onlyFailed,omitempty" jsonschema:"rerun only the failed and stuck tests of the previous run of the same project and selection, in one process where the framework can"`
 	Partition   string            `json:"partition,omitempty" jsonschema:"run one part of the suite, for CI machines sharing it: hash:M/N (stable by test name) or slice:M/N; merge the parts' details files with strobe merge"`
+	// Trace arguments (query.go).
+	TracePatterns []string   `json:"tracePatterns,omitempty" jsonschema:"rerun traced: record every call of the matching functions (arguments, return values, durations), then read them with debug_query by the answer's sessionId; usually with test set to one failing test, fed from its suggested_traces. Patterns: a::b (exact; crate::a::b too), a::* (one segment below a), a::** (any depth), *::name, parse_* (wildcard in a segment), Go pkg.Func, pkg.(*T).Method, pkg.*, Python module.func, module.Class.method, @file:parser.rs (every function of that file), @project (all of the project's own code). At most 200 functions may match; tracers: cargo, catch2, gtest (gdb), go (delve), pytest, unittest (python)"`
+	Watches       []WatchArg `json:"watches,omitempty" jsonschema:"variables to read at each enter and exit of the functions their 'on' patterns match (at most 32), e.g. [{'variable':'COUNTER','on':['calc::parse']}]; a variable out of scope reads as unavailable with the reason"`
 }
 
 // StatusArgs are debug_test_status's arguments.
@@ -151,7 +154,8 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 	}
 	rreq := runner.Request{ProjectRoot: in.ProjectRoot, Framework: in.Framework, Level: in.Level, Test: in.Test,
 		Command: in.Command, Env: in.Env, BaseEnv: s.env, Timeout: time.Duration(in.Timeout) * time.Millisecond,
-		OnlyFailed: in.OnlyFailed, Partition: in.Partition}
+		OnlyFailed: in.OnlyFailed, Partition: in.Partition,
+		Trace: traceOf(in.TracePatterns, in.Watches)}
 	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir, HistoryDir: history.Dir(s.d.opts.Paths.Home)}, s.hello.PID)
 	if err != nil {
 		s.d.log.Info("run refused", zap.Any("root", in.ProjectRoot), zap.Any("error", err.Error()))

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"strobe/report"
+	"strobe/trace"
 )
 
 // Retention: the newest keepRuns runs, none older than keepFor, and no
@@ -229,11 +230,12 @@ func prune(dir string, now time.Time) {
 	}
 	var total int64
 	for i, e := range entries {
-		total += e.Size
+		total += e.Size + trace.Size(dir, e.RunID)
 		// The newest record always stays, however large.
 		if i > 0 && (i >= keepRuns || now.Sub(e.ModTime) > keepFor || total > keepBytes) {
 			os.Remove(e.Path)
 			os.Remove(JUnitPath(dir, e.RunID))
+			trace.Remove(dir, e.RunID) // a traced run's session goes with it
 		}
 	}
 }

@@ -48,11 +48,16 @@ type Response struct {
 	// project, framework and selection); absent when there is none.
 	Changes *Changes `json:"changes,omitempty"`
 	// JUnit is the path of the run's JUnit XML report, beside Details.
-	JUnit string `json:"junit,omitempty"` // Partition is the part of the suite this run ran, when it was
+	JUnit string `json:"junit,omitempty"`
+	// Partition is the part of the suite this run ran, when it was
 	// split across machines; Rerun, when it reran an earlier run's
 	// failures.
 	Partition *Partition `json:"partition,omitempty"`
 	Rerun     *Rerun     `json:"rerun,omitempty"`
+	// SessionID names a traced run's events for debug_query; Trace sums
+	// them up.
+	SessionID string `json:"sessionId,omitempty"`
+	Trace     *Trace `json:"trace,omitempty"`
 }
 
 // Changes is what a run changed since the previous comparable run: tests by

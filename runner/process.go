@@ -113,6 +113,7 @@ func startProcess(r *Run) (*proc, error) {
 				if w := r.watch.Load(); w != nil && !inspectorLine(b) {
 					w.lastOutput.Store(time.Now().UnixNano())
 				}
+				r.traceLine(s, b)
 				p.parseMu.Lock()
 				defer p.parseMu.Unlock()
 				if cut && cl != nil {
@@ -342,6 +343,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	}
 
 	r.annotate(resp)
+	fullTrace, traceIndicators := r.endTrace(resp, finished)
 	allChanges := r.remember(resp, failed, tests)
 	dir := r.opts.DetailsDir
 	if dir == "" {
@@ -352,13 +354,14 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	rec := &details.Record{Response: *resp, ProjectRoot: r.req.ProjectRoot, Adapter: r.adapter.Name(),
 		Level: string(r.level), Test: r.req.Test, Argv: r.plan.Argv, Dir: r.plan.Dir, Env: r.req.Env,
 		TimeoutMS: r.timeout.Milliseconds(), Started: r.started, TestsBegan: began, Finished: finished,
-		Exit: &exit, Tests: tests, Indicators: outcome.Indicators,
+		Exit: &exit, Tests: tests, Indicators: append(outcome.Indicators, traceIndicators...),
 		Stdout: details.Stream{Text: p.tails[0].String(), Bytes: p.tails[0].Total(), Truncated: p.tails[0].Truncated()},
 		Stderr: details.Stream{Text: p.tails[1].String(), Bytes: p.tails[1].Total(), Truncated: p.tails[1].Truncated()}}
 	rec.Response.Failures = failed // the file keeps every failure, untrimmed
 	rec.Response.FailuresOmitted = 0
 	rec.Response.Changes = allChanges
 	rec.Commit, rec.Command = r.commit(), strings.TrimSpace(r.req.Command)
+	rec.Response.Trace = fullTrace // every matched name and warning
 	if path, err := details.Write(dir, rec); err == nil {
 		resp.Details = path
 	} else {

@@ -76,6 +76,9 @@ type Request struct {
 	// "slice:M/N") runs one part of the suite. See select.go.
 	OnlyFailed bool
 	Partition  string
+	// Trace, when it has patterns or watches, runs the tests under the
+	// adapter's tracer (trace.go).
+	Trace *Trace
 }
 
 // Options configure the runner itself.
@@ -112,6 +115,7 @@ type Run struct {
 	// stacksDir is the run's private directory for its processes' stack
 	// dumps (stuck.StacksDirEnv), removed when the run ends.
 	stacksDir string
+	tr        *tracing // nil for a run not traced
 }
 
 // ErrCancelled is the cause of a run stopped by its client.
@@ -152,6 +156,9 @@ func New(req Request, opts Options) (*Run, error) {
 // command runs, ctx no longer reaches it. On an error the run is over:
 // Done is closed and Result is the error's response.
 func (r *Run) Start(ctx context.Context) error {
+	if err := r.setupTrace(); err != nil {
+		return r.fail(err)
+	}
 	stop := context.AfterFunc(ctx, func() { r.cancel(context.Cause(ctx)) })
 	r.readCommit()
 	none, err := r.choose(r.ctx)
@@ -179,6 +186,7 @@ func (r *Run) Start(ctx context.Context) error {
 	if plan.Dir == "" {
 		plan.Dir = r.req.ProjectRoot
 	}
+	plan.Env = append(plan.Env, r.traceEnv()...)
 	r.planMu.Lock()
 	r.plan = plan
 	r.planMu.Unlock()
@@ -187,6 +195,7 @@ func (r *Run) Start(ctx context.Context) error {
 		closeParser(plan.Parser) // Finish never comes: what Plan started ends here
 		return r.fail(err)
 	}
+	r.startCompanion(p)
 	go r.supervise(r.ctx, p)
 	return nil
 }
@@ -194,6 +203,7 @@ func (r *Run) Start(ctx context.Context) error {
 // fail ends a run that could not start: err is its answer.
 func (r *Run) fail(err error) error {
 	r.cancel(err)
+	r.dropTrace()
 	r.resp = ErrorResponse(err)
 	r.resp.RunID = r.ID
 	close(r.done)
@@ -334,7 +344,7 @@ func prepare(req Request, opts Options) (*Run, error) {
 	var a adapters.Adapter
 	var detected adapters.Detection
 	if req.Framework != "" {
-		if a, err = all.Lookup(req.Framework); err != nil {
+		if a, err = lookup(req.Framework); err != nil {
 			return nil, err
 		}
 	} else if a, detected, err = all.Detect(areq); err != nil {
@@ -347,6 +357,10 @@ func prepare(req Request, opts Options) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	spec, err := traceSpec(req.Trace, a, root)
+	if err != nil {
+		return nil, err
+	}
 	timeout := req.Timeout
 	if timeout == 0 {
 		timeout = defaultTimeouts[level]
@@ -354,6 +368,9 @@ func prepare(req Request, opts Options) (*Run, error) {
 	r := &Run{ID: uuid.NewString(), req: req, opts: opts, adapter: a, areq: areq, level: level, timeout: timeout,
 		rec: adapters.NewRecorder(), detected: detected.Hint, started: time.Now(), done: make(chan struct{}), sel: sel}
 	r.req.ProjectRoot = root
+	if spec != nil {
+		r.tr = &tracing{spec: spec}
+	}
 	return r, nil
 }
 

@@ -46,7 +46,7 @@ type watch struct {
 
 // newWatch sets up the detector beside a run whose process is pid.
 func (r *Run) newWatch(pid int) *watch {
-	w := &watch{stacker: stuck.PythonStacker(r.stacksDir, r.req.ProjectRoot, stuck.NativeStacker())}
+	w := &watch{stacker: stuck.UntracedStacker(stuck.PythonStacker(r.stacksDir, r.req.ProjectRoot, stuck.NativeStacker()))}
 	w.lastOutput.Store(time.Now().UnixNano())
 	cfg := stuck.Config{
 		Root:       pid,
@@ -115,7 +115,9 @@ func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 		// No JavaScript view: the native stacks still show where.
 		w.ownReason = strings.TrimSpace(w.ownReason + " JavaScript stacks unavailable: " + nc.reason)
 	}
-	if stuck.IsGoBinary(p.Exe) && last.Tool != "gdb+runtime-gdb.py" {
+	// A Go binary under Delve: SIGQUIT would stop it in the debugger, not
+	// dump its goroutines.
+	if stuck.IsGoBinary(p.Exe) && last.Tool != "gdb+runtime-gdb.py" && stuck.TracerPID(p.PID) == 0 {
 		if syscall.Kill(p.PID, syscall.SIGQUIT) == nil {
 			w.goDump = true
 			w.final = last
@@ -255,7 +257,9 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 		reason = strings.TrimSpace(w.ownReason + "; " + reason)
 	}
 	switch {
-	case len(threads) == 0 && reason != "":
+	case len(threads) == 0 && reason != "" && !strings.Contains(diag, reason):
+		// The detector's samples may have said it already (a process
+		// held by a debugger).
 		diag += " (no stacks: " + reason + ")"
 	case w.ownThreads == nil && stuck.IsPythonProcess(w.finalPID, w.finalExe) && !stuck.IsPythonCapture(final):
 		diag += " (no Python frames, the interpreter's own: " + reason + ")"

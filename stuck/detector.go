@@ -428,8 +428,9 @@ func (d *Detector) reset(warning string) {
 func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Duration, cpu float64, views []threadView) *Verdict {
 	var blocked []threadView
 	var rescuers []threadView
+	debuggers := tracers(views)
 	for _, v := range views {
-		if v.harness {
+		if v.harness || debuggers[v.proc.PID] {
 			continue
 		}
 		if v.rescuer {
@@ -439,7 +440,7 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 			blocked = append(blocked, v)
 		}
 	}
-	if len(rescuers) > 0 {
+	if len(rescuers) > 0 || debuggerHolds(views) {
 		d.reset("")
 		return nil
 	}

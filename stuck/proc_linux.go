@@ -64,6 +64,7 @@ func (v *procView) process(pid int) (ProcSample, []int, bool) {
 		return id
 	})
 	p.Exe, p.Args = id.exe, id.args
+	p.TracerPID = TracerPID(pid) // a debugger's stops are not waits (traced.go)
 	tasks, err := os.ReadDir(dir + "/task")
 	if err != nil {
 		return ProcSample{}, nil, false

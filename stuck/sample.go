@@ -30,6 +30,9 @@ type ProcSample struct {
 	Exe     string
 	Args    []string
 	Threads []ThreadSample
+	// TracerPID is the process that ptraces this one (a debugger of a
+	// traced run), 0 for none.
+	TracerPID int
 }
 
 // Snapshot is the whole tree at one instant.

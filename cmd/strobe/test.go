@@ -61,6 +61,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	junitPath := fs.String("junit", "", "also write the run's JUnit XML report to this file (for CI test reporters)")
 	fs.BoolVar(&req.OnlyFailed, "failed", false, "rerun only the failed and stuck tests of the previous run of this project and selection")
 	fs.StringVar(&req.Partition, "partition", "", "run one part of the suite on this CI machine: hash:M/N or slice:M/N (merge the parts with strobe merge)")
+	traced := traceFlags(fs)
 
 	// Flags may come before or after DIR.
 	var dirs []string
@@ -97,6 +98,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	req.ProjectRoot = abs
 	req.Env = env
+	req.Trace = traced()
 
 	if *junitPath != "" {
 		if *junitPath, err = filepath.Abs(*junitPath); err != nil {
@@ -143,6 +145,7 @@ func finish(stdout, stderr io.Writer, resp *report.Response, asJSON bool, junitP
 		writeJSON(stdout, resp)
 	} else {
 		render(stdout, resp, colorFor(stdout))
+		renderTrace(stdout, resp, colorFor(stdout))
 	}
 	if resp.Status == report.NoTests && resp.Partition != nil && resp.Partition.Listed > 0 {
 		return exitOK // a CI shard that drew no test of a small suite has not failed

@@ -67,6 +67,7 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, jun
 	args := daemon.TestArgs{ProjectRoot: req.ProjectRoot, Framework: req.Framework, Level: req.Level, Test: req.Test,
 		Command: req.Command, Env: req.Env, Timeout: req.Timeout.Milliseconds(), WaitMs: &zero,
 		OnlyFailed: req.OnlyFailed, Partition: req.Partition}
+	args.TracePatterns, args.Watches = daemonTraceArgs(req.Trace)
 	if req.Timeout > 0 && args.Timeout == 0 {
 		args.Timeout = 1
 	}

@@ -1,0 +1,69 @@
+package stuck
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"strobe/internal/testutil"
+)
+
+// A test process held in tracing stop by a debugger of the run is the
+// debugger at work, never a hang; the same process in a lock wait is a
+// deadlock, found in the test process, not in the debugger that waits
+// for it.
+func TestDebuggerStopsAreNotHangs(t *testing.T) {
+	tree := func(state byte, w Wait) func(int) []ProcSample {
+		return func(int) []ProcSample {
+			gdb := proc(1, "gdb", thread(1, 'S', childWait, 0, 0), thread(2, 'S', lock, 0, 0))
+			test := proc(2, "hang", thread(10, state, w, 0, 0), thread(11, state, w, 0, 0))
+			test.PPID, test.TracerPID = 1, 1
+			return []ProcSample{gdb, test}
+		}
+	}
+	if v, _ := (scenario{procs: tree('t', Wait{Kind: Stopped}), duration: 30 * time.Second}).run(t); v != nil {
+		t.Errorf("verdict on a debugger's stop: %s: %s", v.Kind, v.Diagnosis)
+	}
+	v, _ := scenario{procs: tree('S', lock), duration: 30 * time.Second}.run(t)
+	if v == nil || v.Kind != Deadlock || v.Process.PID != 2 {
+		t.Errorf("verdict %+v, want a deadlock of pid 2", v)
+	}
+}
+
+// A deadlock under a real debugger is still called one, and the stacks of
+// a process a debugger holds are refused at once, saying why.
+func TestDeadlockUnderGDB(t *testing.T) {
+	gdb := testutil.RequireTool(t, "gdb")
+	cc := testutil.RequireTool(t, "gcc")
+	dir := t.TempDir()
+	src := dir + "/relock.c"
+	os.WriteFile(src, []byte("#include <pthread.h>\n#include <stdio.h>\nint main(void){pthread_mutex_t m=PTHREAD_MUTEX_INITIALIZER;puts(\"locking\");fflush(stdout);pthread_mutex_lock(&m);pthread_mutex_lock(&m);return 0;}\n"), 0o600)
+	if out, err := exec.Command(cc, "-g", "-pthread", "-o", dir+"/relock", src).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	cmd := exec.Command(gdb, "-nx", "-batch", "-ex", "run", "--args", dir+"/relock")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	started := time.Now()
+	d := New(Config{Root: cmd.Process.Pid, LastOutput: func() time.Time { return started }, Stacker: UntracedStacker(NativeStacker())})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	v := d.Run(ctx)
+	if v == nil {
+		t.Fatal("no verdict on a deadlock under gdb")
+	}
+	if v.Kind != Deadlock || v.Process.TracerPID != cmd.Process.Pid {
+		t.Errorf("verdict %s on %s (tracer %d): %s", v.Kind, v.Process.Name, v.Process.TracerPID, v.Diagnosis)
+	}
+	if len(v.Stacks.Stacks) != 0 || !strings.HasPrefix(v.Stacks.Reason, "stacks unavailable: the test runs under the tracer (gdb, pid ") {
+		t.Errorf("stacks: %+v", v.Stacks)
+	}
+	if took := time.Since(started); took > 15*time.Second {
+		t.Errorf("verdict after %v", took)
+	}
+}
