@@ -71,6 +71,15 @@ type Request struct {
 	BaseEnv []string
 	// Timeout bounds the test phase; 0 means the default for the level.
 	Timeout time.Duration
+	// Retries reruns each failed test alone up to this many times (at
+	// most maxRetries), stopping at its first pass: a test that passes
+	// then is flaky. RetryStuck retries stuck tests and those a crash
+	// left running too.
+	Retries    int
+	RetryStuck bool
+	// Repeat runs the selection this many times (at most maxRepeat) and
+	// counts each test's passes and failures.
+	Repeat int
 }
 
 // Options configure the runner itself.
@@ -106,6 +115,14 @@ type Run struct {
 	// stacksDir is the run's private directory for its processes' stack
 	// dumps (stuck.StacksDirEnv), removed when the run ends.
 	stacksDir string
+	// rerun marks a rerun of a retry or a repeat: finish leaves its result
+	// in resp and tests for the run that started it, and records nothing.
+	rerun bool
+	tests []report.Test
+	// began is when testing began, for the reruns' share of the timeout.
+	began *time.Time
+	// current is the rerun under way, while a retry or repeat runs one.
+	current atomic.Pointer[Run]
 }
 
 // ErrCancelled is the cause of a run stopped by its client.
@@ -303,6 +320,9 @@ func prepare(req Request, opts Options) (*Run, error) {
 	}
 	if req.Timeout > maxTimeout {
 		return nil, adapters.Usagef("timeout %v is longer than %v: give a shorter one, or leave it out for the default", req.Timeout, maxTimeout)
+	}
+	if err := checkRetries(req); err != nil {
+		return nil, err
 	}
 	for k := range req.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
