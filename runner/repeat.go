@@ -163,12 +163,13 @@ func repeatHint(rep *report.Repeat) string {
 			}
 		}
 		if rep.Intermittent > 0 {
-			parts = append(parts, fmt.Sprintf("repeat: %d %s both passed and failed over %s, so they are flaky — %s: "+
-				"their failures depend on timing, order or shared state, not only on the code under test",
+			parts = append(parts, fmt.Sprintf("repeat: %d %s both passed and failed over %s, so flaky — %s: "+
+				"the failures depend on timing, order or shared state, not only on the code under test",
 				rep.Intermittent, plural(rep.Intermittent, "test", "tests"), runs, strings.Join(clipList(names, flakyNames), ", ")))
 		}
 		if rep.AlwaysFailed > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s failed in every run: real failures", rep.AlwaysFailed, plural(rep.AlwaysFailed, "test", "tests")))
+			parts = append(parts, fmt.Sprintf("%d %s in every run: %s", rep.AlwaysFailed,
+				plural(rep.AlwaysFailed, "test failed", "tests failed"), plural(rep.AlwaysFailed, "a real failure", "real failures")))
 		}
 	}
 	if rep.Stopped != "" {

@@ -342,11 +342,12 @@ func retryHint(resp *report.Response, h *retryHunt) string {
 		if resp.Status == report.Passed {
 			lead = "passed after retries: " + what
 		}
-		parts = append(parts, lead+": each failed, then passed when rerun alone, so its failure depends on timing, order or state another test left; "+
+		parts = append(parts, lead+": failed, then passed when rerun alone, so the failure depends on timing, order or state another test left; "+
 			"it is not a failure to fix in the code under test: see flaky[].first_failure, and make the test independent and deterministic")
 	}
 	if h.stillFailed > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s failed every attempt: real failures, not flaky", h.stillFailed, plural(h.stillFailed, "test", "tests")))
+		parts = append(parts, fmt.Sprintf("%d %s every attempt: %s, not flaky", h.stillFailed,
+			plural(h.stillFailed, "test failed", "tests failed"), plural(h.stillFailed, "a real failure", "real failures")))
 	}
 	if len(h.unselected) > 0 {
 		parts = append(parts, "not retried, since a rerun cannot select it alone: "+strings.Join(clipList(h.unselected, flakyNames), ", "))

@@ -102,7 +102,7 @@ func TestRetriesFlaky(t *testing.T) {
 			if len(resp.Failures) != 1 || resp.Failures[0].Name != fx.always || resp.Failures[0].Attempts != 4 {
 				t.Errorf("failures = %+v, want %s alone, after 4 attempts", resp.Failures, fx.always)
 			}
-			if !strings.Contains(resp.Hint, "1 flaky test") || !strings.Contains(resp.Hint, "failed every attempt") {
+			if !strings.Contains(resp.Hint, "1 flaky test") || !strings.Contains(resp.Hint, "every attempt: a real failure") {
 				t.Errorf("hint %q does not say what the retries found", resp.Hint)
 			}
 			// Each test ran alone: the passing one once, the flaky one twice.

@@ -59,6 +59,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&asJSON, "json", false, "print only the JSON response")
 	noDaemon := fs.Bool("no-daemon", false, "run in this process instead of through the daemon")
 	junitPath := fs.String("junit", "", "also write the run's JUnit XML report to this file (for CI test reporters)")
+	fs.IntVar(&req.Retries, "retries", 0, "rerun each failed test alone up to `N` times (at most 10); one that then passes is flaky, not failed")
+	fs.BoolVar(&req.RetryStuck, "retry-stuck", false, "with --retries: rerun stuck tests, and those a crash left running, too")
+	fs.IntVar(&req.Repeat, "repeat", 0, "run the selection `N` times (at most 100) and count each test's passes and failures, to hunt flaky tests")
 
 	// Flags may come before or after DIR.
 	var dirs []string
