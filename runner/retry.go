@@ -264,6 +264,7 @@ func (r *Run) applyRetries(resp *report.Response, failed *[]report.Failure, test
 		sum.Passed++
 		sum.Flaky++
 	}
+	passParents(tests, sum)
 	// The failures list follows the tests: a flaky test leaves it, one
 	// that failed every attempt carries its count.
 	var still []report.Failure
@@ -290,6 +291,46 @@ func (r *Run) applyRetries(resp *report.Response, failed *[]report.Failure, test
 	r.retryStatus(resp, h, flakyNames)
 	sum.DurationMS = time.Since(r.started).Milliseconds()
 	resp.Hint = joinHints(resp.Hint, retryHint(resp, h))
+}
+
+// passParents passes a test that failed only through its subtests (a Go
+// parent: failed, without a failure of its own) once every subtest that
+// failed turned out flaky: it is counted passed, not flaky, since the
+// flaky one is listed.
+func passParents(tests []report.Test, sum *report.Summary) {
+	for i := range tests {
+		p := &tests[i]
+		if p.Status != report.TestFailed || p.Failure != nil {
+			continue
+		}
+		flaky, failing := false, false
+		for _, t := range tests {
+			if t.Suite != p.Suite || !strings.HasPrefix(t.Name, p.Name+"/") {
+				continue
+			}
+			flaky = flaky || t.Flaky
+			failing = failing || t.Status == report.TestFailed && !isParentOf(t, tests)
+		}
+		if flaky && !failing {
+			p.Status = report.TestPassed
+			sum.Failed--
+			sum.Passed++
+		}
+	}
+}
+
+// isParentOf says whether t failed only through subtests of its own: such a
+// test does not keep its parent failing by itself.
+func isParentOf(t report.Test, tests []report.Test) bool {
+	if t.Failure != nil {
+		return false
+	}
+	for _, u := range tests {
+		if u.Suite == t.Suite && strings.HasPrefix(u.Name, t.Name+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // retryStatus decides the status after the retries: passed only when

@@ -245,3 +245,23 @@ func TestRetriesBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestRetriesSubtest: a Go parent that failed only through a subtest that
+// turned out flaky passes with it, and the run passes.
+func TestRetriesSubtest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a real project")
+	}
+	req, _ := flakyProject(t, "go", "go", "gosub")
+	req.Retries = 1
+	resp, rec := runReq(t, req)
+	if resp.Status != report.Passed || len(resp.Flaky) != 1 || resp.Flaky[0].Name != "TestParent/flaky" {
+		t.Fatalf("status %s, flaky %+v: want passed with TestParent/flaky flaky; hint: %s", resp.Status, resp.Flaky, resp.Hint)
+	}
+	if s := resp.Summary; s.Failed != 0 || s.Passed != 3 || s.Flaky != 1 {
+		t.Errorf("summary %+v: want 3 passed (the parent, both subtests), 1 flaky", s)
+	}
+	if p := testByName(rec.Tests, "TestParent"); p == nil || p.Status != report.TestPassed || p.Flaky {
+		t.Errorf("parent = %+v, want passed, not flaky itself", p)
+	}
+}
