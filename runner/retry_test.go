@@ -265,3 +265,24 @@ func TestRetriesSubtest(t *testing.T) {
 		t.Errorf("parent = %+v, want passed, not flaky itself", p)
 	}
 }
+
+// TestRetriesCrash: a test that crashed its binary is retried only with
+// retryStuck; then, passing alone, it is flaky and the run passes.
+func TestRetriesCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a real project")
+	}
+	req, _ := flakyProject(t, "go", "go", "gocrash")
+	req.Retries = 2
+	resp, _ := runReq(t, req)
+	if resp.Status != report.Crashed || len(resp.Flaky) != 0 || !strings.Contains(resp.Hint, "retryStuck") {
+		t.Fatalf("without retryStuck: status %s, flaky %+v, hint %q: want crashed, nothing retried, and the hint naming retryStuck", resp.Status, resp.Flaky, resp.Hint)
+	}
+
+	req, _ = flakyProject(t, "go", "go", "gocrash")
+	req.Retries, req.RetryStuck = 2, true
+	resp, _ = runReq(t, req)
+	if resp.Status != report.Passed || len(resp.Flaky) != 1 || resp.Flaky[0].Name != "TestCrashesOnce" {
+		t.Fatalf("with retryStuck: status %s (crash %+v), flaky %+v; want passed with TestCrashesOnce flaky; hint: %s", resp.Status, resp.Crash, resp.Flaky, resp.Hint)
+	}
+}
