@@ -419,5 +419,17 @@ func plural(n int, one, many string) string {
 // retrying is the rerun under way, or nil.
 func (r *Run) retrying() *Run { return r.current.Load() }
 
+// rerunWarning says what a rerun does, beside its stuck warning if any.
+func rerunWarning(c *Run) string {
+	what := "repeating the run"
+	if c.req.Test != "" {
+		what = "retrying " + c.req.Test + " alone"
+	}
+	if w := c.watch.Load(); w != nil && w.det.Warning() != "" {
+		return what + ": " + w.det.Warning()
+	}
+	return what
+}
+
 // oneLine is s on one line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -262,6 +262,10 @@ func (r *Run) Progress() Progress {
 	if w := r.watch.Load(); w != nil {
 		pr.Warning = w.det.Warning()
 	}
+	if c := r.retrying(); c != nil {
+		// A retry or repeat reruns tests: what runs is the rerun's.
+		pr.Running, pr.Warning = c.rec.Progress().Running, rerunWarning(c)
+	}
 	return pr
 }
 
