@@ -70,8 +70,8 @@ func (r *Run) again(test string, timeout time.Duration, deadline time.Time) (c *
 }
 
 // retryFailed reruns each failed test of the run alone, up to
-// Request.Retries times, stopping at its first pass (see retry.md in
-// docs). It updates resp (status, summary, failures, flaky, hint) and
+// Request.Retries times, stopping at its first pass (see docs/json.md,
+// flaky). It updates resp (status, summary, failures, flaky, hint) and
 // returns the run's failures and tests as they stand after.
 func (r *Run) retryFailed(resp *report.Response, failed []report.Failure, tests []report.Test) ([]report.Failure, []report.Test) {
 	n := r.req.Retries
