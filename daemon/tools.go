@@ -44,6 +44,9 @@ type TestArgs struct {
 	// Trace arguments (query.go).
 	TracePatterns []string   `json:"tracePatterns,omitempty" jsonschema:"rerun traced: record every call of the matching functions (arguments, return values, durations), then read them with debug_query by the answer's sessionId; usually with test set to one failing test, fed from its suggested_traces. Patterns: a::b (exact; crate::a::b too), a::* (one segment below a), a::** (any depth), *::name, parse_* (wildcard in a segment), Go pkg.Func, pkg.(*T).Method, pkg.*, Python module.func, module.Class.method, @file:parser.rs (every function of that file), @project (all of the project's own code). At most 200 functions may match; tracers: cargo, catch2, gtest (gdb), go (delve), pytest, unittest (python)"`
 	Watches       []WatchArg `json:"watches,omitempty" jsonschema:"variables to read at each enter and exit of the functions their 'on' patterns match (at most 32), e.g. [{'variable':'COUNTER','on':['calc::parse']}]; a variable out of scope reads as unavailable with the reason"`
+	Retries       int        `json:"retries,omitempty" jsonschema:"rerun each failed test alone up to this many times (1 to 10), stopping at its first pass: a test that passes then is listed in flaky, not failed"`
+	RetryStuck    bool       `json:"retryStuck,omitempty" jsonschema:"with retries: rerun stuck tests, and those a crash left running, alone too"`
+	Repeat        int        `json:"repeat,omitempty" jsonschema:"run the selection this many times (2 to 100) and count each test's passes and failures, to hunt flaky tests"`
 }
 
 // StatusArgs are debug_test_status's arguments.
@@ -62,6 +65,8 @@ const testDescription = `Run a project's tests and get a short structured result
 status is one of passed, failed, stuck, crashed, timeout, cancelled, build_failed, no_tests, error, running. Only "passed" is a success: never read a crash, a hang or a build error as one.
 
 "changes" compares with the previous run of the same project and selection: new_failures (probably the last edit), still_failing, fixed, new_tests, removed_tests. failures[].repeated counts the runs in a row a test failed the same way; from 3 on, step back and reconsider the approach.
+
+With retries: N, each failed test is rerun alone up to N times; one that then passes is listed in "flaky" (with its first failure) and not counted failed, and the run is "passed" only if every failure was flaky. A flaky test is not a bug to fix in the code under test but a signal: the test depends on timing, order or shared state. repeat: N runs the selection N times and lists in "repeat" each test that failed at least once, with its pass and fail counts.
 
 The call waits up to waitMs (default 45 s). If the run is still going it answers status "running" with a runId and live progress (counts, phase, the tests running now and for how long, any stuck warning): call debug_test_status with that runId to wait again, or debug_test_cancel to stop it. The run goes on even if this call is interrupted or the connection drops; one run per project at a time (a second one gets an error naming the running runId).`
 
@@ -155,6 +160,7 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 	rreq := runner.Request{ProjectRoot: in.ProjectRoot, Framework: in.Framework, Level: in.Level, Test: in.Test,
 		Command: in.Command, Env: in.Env, BaseEnv: s.env, Timeout: time.Duration(in.Timeout) * time.Millisecond,
 		OnlyFailed: in.OnlyFailed, Partition: in.Partition,
+		Retries: in.Retries, RetryStuck: in.RetryStuck, Repeat: in.Repeat,
 		Trace: traceOf(in.TracePatterns, in.Watches)}
 	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir, HistoryDir: history.Dir(s.d.opts.Paths.Home)}, s.hello.PID)
 	if err != nil {

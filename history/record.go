@@ -98,6 +98,10 @@ type cur struct {
 	failure    *report.Failure
 	known      bool // the baseline has it
 	wasFailing bool // the baseline has it failing
+	// flaky: it failed, then passed on a retry. It is neither failing
+	// nor passing: not a new failure, not fixed; the baseline keeps it
+	// as the run before left it, and its streak stays.
+	flaky bool
 }
 
 // current holds the run's tests, indexed by id.
@@ -159,7 +163,10 @@ func newCurrent(run Run) *current {
 		}
 		e := &c.tests[k]
 		e.failure = t.Failure
+		e.flaky = t.Flaky
 		switch {
+		case t.Flaky:
+			e.failing, e.passed = false, false
 		case t.Status == report.TestFailed, t.Status == report.TestRunning, stuck[t.Name]:
 			e.failing, e.passed = true, false
 		case t.Status == report.TestPassed:
@@ -258,7 +265,7 @@ func (c *current) bySuite() (tests, failing map[string][]string) {
 	tests, failing = map[string][]string{}, map[string][]string{}
 	for _, t := range c.tests {
 		tests[t.id.Suite] = append(tests[t.id.Suite], t.id.Name)
-		if t.failing {
+		if t.failing || t.flaky && t.wasFailing { // a flaky run leaves a failing test failing
 			failing[t.id.Suite] = append(failing[t.id.Suite], t.id.Name)
 		}
 	}
@@ -329,6 +336,9 @@ func (f *file) streaks(run Run, c *current) map[TestID]int {
 		id := t.id
 		k := key{run.Key.Framework, id.Suite, id.Name}
 		i, ok := at[k]
+		if t.flaky {
+			continue // it failed and passed: the streak neither grows nor ends
+		}
 		if !t.failing || t.failure == nil {
 			if ok {
 				drop = append(drop, i)

@@ -213,6 +213,7 @@ func testCase(t report.Test, resp *report.Response, st *report.StuckTest, budget
 	case t.Status == report.TestSkipped:
 		c.Skipped = &Skipped{}
 	}
+	c.FlakyFailures = flakyFailures(t)
 	if out := clipOutput(t.Output, budget); out != "" {
 		c.SystemOut = &Text{Body: out}
 	}

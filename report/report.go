@@ -58,6 +58,70 @@ type Response struct {
 	// them up.
 	SessionID string `json:"sessionId,omitempty"`
 	Trace     *Trace `json:"trace,omitempty"`
+	// Flaky are the tests that failed and then passed when rerun alone
+	// (retries): not counted failed, and not a failure to fix in the code
+	// under test, but a sign of order, timing or shared-state dependence.
+	Flaky []Flaky `json:"flaky,omitempty"`
+	// Repeat is what running the selection several times found (repeat).
+	Repeat *Repeat `json:"repeat,omitempty"`
+}
+
+// Flaky is a test that failed, then passed on a rerun of it alone.
+type Flaky struct {
+	Name string `json:"name"`
+	// Attempts counts the runs of the test, the first one included;
+	// PassedOn is the attempt it passed on (2 for the first retry).
+	Attempts     int          `json:"attempts"`
+	PassedOn     int          `json:"passed_on"`
+	FirstFailure FirstFailure `json:"first_failure"`
+}
+
+// FirstFailure is how a flaky test failed on its first attempt.
+type FirstFailure struct {
+	Message string `json:"message,omitempty"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+}
+
+// Attempt is one run of a test that was retried: the first, then each
+// rerun alone. Status is a test status, or the rerun's status when it
+// ended without the test finishing (stuck, crashed, timeout, cancelled).
+type Attempt struct {
+	Status     string `json:"status"`
+	DurationMS int64  `json:"duration_ms"`
+	Message    string `json:"message,omitempty"`
+	File       string `json:"file,omitempty"`
+	Line       int    `json:"line,omitempty"`
+	// RunID is the rerun's own run id; empty for the first attempt.
+	RunID string `json:"run_id,omitempty"`
+}
+
+// Repeat is the outcome of running a selection several times to hunt
+// flaky tests: per test pass/fail counts, for the tests that failed at
+// least once.
+type Repeat struct {
+	// Runs is how many runs were done; Requested how many were asked for.
+	Runs      int `json:"runs"`
+	Requested int `json:"requested"`
+	// TestCount counts the distinct tests seen; Intermittent those that
+	// both passed and failed; AlwaysFailed those that failed every run
+	// they ran in.
+	TestCount    int          `json:"test_count"`
+	Intermittent int          `json:"intermittent"`
+	AlwaysFailed int          `json:"always_failed"`
+	Tests        []RepeatTest `json:"tests,omitempty"`
+	// TestsOmitted counts tests left out of a long list.
+	TestsOmitted int `json:"tests_omitted,omitempty"`
+	// Stopped says why the runs ended before Requested (a cancel, a run
+	// that was stuck, crashed or did not build).
+	Stopped string `json:"stopped,omitempty"`
+}
+
+// RepeatTest is one test's counts over a repeat's runs.
+type RepeatTest struct {
+	Name   string `json:"name"`
+	Passed int    `json:"passed"`
+	Failed int    `json:"failed"`
 }
 
 // Changes is what a run changed since the previous comparable run: tests by
@@ -109,6 +173,9 @@ type Summary struct {
 	Skipped    int   `json:"skipped"`
 	Stuck      int   `json:"stuck"`
 	DurationMS int64 `json:"duration_ms"`
+	// Flaky counts the tests that passed only on a retry; they are
+	// counted in Passed too, not in Failed.
+	Flaky int `json:"flaky,omitempty"`
 }
 
 // Failure is one failed test: where, why, and how to rerun just it.
@@ -123,6 +190,9 @@ type Failure struct {
 	// test failed with this same failure (message numbers, addresses, temp
 	// paths and durations aside); set from 2 on.
 	Repeated int `json:"repeated,omitempty"`
+	// Attempts counts the runs of a test retried and failed every time,
+	// the first one included; 0 when it was not retried.
+	Attempts int `json:"attempts,omitempty"`
 }
 
 // BuildError is one compiler error that kept the tests from running.
@@ -235,6 +305,11 @@ type Test struct {
 	// OutputTruncated says Output holds only the newest bytes.
 	OutputTruncated bool     `json:"output_truncated,omitempty"`
 	Failure         *Failure `json:"failure,omitempty"`
+	// Flaky marks a test that failed and passed on a retry: its Status is
+	// passed and Failure is its first failure.
+	Flaky bool `json:"flaky,omitempty"`
+	// Attempts are every run of a retried test, the first one included.
+	Attempts []Attempt `json:"attempts,omitempty"`
 }
 
 // Exit is how the test command's process ended, read from its wait status.

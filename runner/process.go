@@ -321,14 +321,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	resp := &report.Response{Status: status, RunID: r.ID, Framework: r.adapter.Name(), Command: r.Command(),
 		Summary: &sum, Crash: crash, Project: outcome.Project, Hint: joinHints(r.detected, outcome.Hint),
 		Truncated: p.tails[0].Truncated() || p.tails[1].Truncated(), Stuck: stuckTests}
-	for i, f := range failed {
-		if i == maxFailures {
-			resp.FailuresOmitted = len(failed) - maxFailures
-			break
-		}
-		f.Message = kit.ClipTo(f.Message, maxMessage, trimmed)
-		resp.Failures = append(resp.Failures, f)
-	}
+	listFailures(resp, failed)
 	for i, b := range outcome.BuildErrors {
 		if i == maxFailures {
 			break
@@ -341,6 +334,13 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	if h := r.hint(status, crash); h != resp.Hint {
 		resp.Hint = joinHints(resp.Hint, h)
 	}
+	if r.rerun {
+		r.resp, r.tests = resp, tests // the run that started it reads them
+		return
+	}
+	r.began = began
+	failed, tests = r.retryFailed(resp, failed, tests)
+	failed, tests = r.repeatRuns(resp, failed, tests)
 
 	r.annotate(resp)
 	fullTrace, traceIndicators := r.endTrace(resp, finished)
@@ -368,6 +368,20 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		resp.Hint = strings.TrimSpace(resp.Hint + " (no details file: " + err.Error() + ")")
 	}
 	r.resp = resp
+}
+
+// listFailures puts the first maxFailures of failed, their messages
+// clipped, in the answer.
+func listFailures(resp *report.Response, failed []report.Failure) {
+	resp.Failures, resp.FailuresOmitted = nil, 0
+	for i, f := range failed {
+		if i == maxFailures {
+			resp.FailuresOmitted = len(failed) - maxFailures
+			break
+		}
+		f.Message = kit.ClipTo(f.Message, maxMessage, trimmed)
+		resp.Failures = append(resp.Failures, f)
+	}
 }
 
 // joinHints joins the adapter's hint and the runner's as two sentences:

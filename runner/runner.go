@@ -79,6 +79,15 @@ type Request struct {
 	// Trace, when it has patterns or watches, runs the tests under the
 	// adapter's tracer (trace.go).
 	Trace *Trace
+	// Retries reruns each failed test alone up to this many times (at
+	// most maxRetries), stopping at its first pass: a test that passes
+	// then is flaky. RetryStuck retries stuck tests and those a crash
+	// left running too.
+	Retries    int
+	RetryStuck bool
+	// Repeat runs the selection this many times (at most maxRepeat) and
+	// counts each test's passes and failures.
+	Repeat int
 }
 
 // Options configure the runner itself.
@@ -116,6 +125,14 @@ type Run struct {
 	// dumps (stuck.StacksDirEnv), removed when the run ends.
 	stacksDir string
 	tr        *tracing // nil for a run not traced
+	// rerun marks a rerun of a retry or a repeat: finish leaves its result
+	// in resp and tests for the run that started it, and records nothing.
+	rerun bool
+	tests []report.Test
+	// began is when testing began, for the reruns' share of the timeout.
+	began *time.Time
+	// current is the rerun under way, while a retry or repeat runs one.
+	current atomic.Pointer[Run]
 }
 
 // ErrCancelled is the cause of a run stopped by its client.
@@ -271,6 +288,10 @@ func (r *Run) Progress() Progress {
 	if w := r.watch.Load(); w != nil {
 		pr.Warning = w.det.Warning()
 	}
+	if c := r.retrying(); c != nil {
+		// A retry or repeat reruns tests: what runs is the rerun's.
+		pr.Running, pr.Warning = c.rec.Progress().Running, rerunWarning(c)
+	}
 	return pr
 }
 
@@ -329,6 +350,9 @@ func prepare(req Request, opts Options) (*Run, error) {
 	}
 	if req.Timeout > maxTimeout {
 		return nil, adapters.Usagef("timeout %v is longer than %v: give a shorter one, or leave it out for the default", req.Timeout, maxTimeout)
+	}
+	if err := checkRetries(req); err != nil {
+		return nil, err
 	}
 	for k := range req.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {

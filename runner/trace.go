@@ -287,8 +287,6 @@ func traceSummary(h *trace.Header, n int) *report.Trace {
 	return s
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // hasStacks reports whether a stuck answer shows any stack.
 func hasStacks(st []report.StuckTest) bool {
 	for _, s := range st {

@@ -44,6 +44,9 @@ func render(w io.Writer, r *report.Response, c palette) {
 	head := []string{r.Framework}
 	if s := r.Summary; s != nil {
 		counts := fmt.Sprintf("%d passed, %d failed", s.Passed, s.Failed)
+		if s.Flaky > 0 {
+			counts = fmt.Sprintf("%d passed (%d flaky), %d failed", s.Passed, s.Flaky, s.Failed)
+		}
 		if s.Skipped > 0 {
 			counts += fmt.Sprintf(", %d skipped", s.Skipped)
 		}
@@ -62,6 +65,9 @@ func render(w io.Writer, r *report.Response, c palette) {
 		}
 		fmt.Fprintln(w)
 		indent(w, f.Message, "    ")
+		if f.Attempts > 1 {
+			fmt.Fprintf(w, "    %sfailed all %d attempts%s\n", c.dim, f.Attempts, c.reset)
+		}
 		if f.Repeated >= 2 {
 			fmt.Fprintf(w, "    %ssame failure %d runs in a row%s\n", c.yellow, f.Repeated, c.reset)
 		}
@@ -72,6 +78,8 @@ func render(w io.Writer, r *report.Response, c palette) {
 	if r.FailuresOmitted > 0 {
 		fmt.Fprintf(w, "\n… and %d more failures (see the details file)\n", r.FailuresOmitted)
 	}
+	renderFlaky(w, r.Flaky, c)
+	renderRepeat(w, r.Repeat, c)
 	for _, s := range r.Stuck {
 		fmt.Fprintf(w, "\n%s⧗%s %s stuck after %s: %s\n", c.red, c.reset, s.Name, time.Duration(s.ElapsedMS)*time.Millisecond, s.Diagnosis)
 		for _, th := range s.Threads {

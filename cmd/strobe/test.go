@@ -62,6 +62,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&req.OnlyFailed, "failed", false, "rerun only the failed and stuck tests of the previous run of this project and selection")
 	fs.StringVar(&req.Partition, "partition", "", "run one part of the suite on this CI machine: hash:M/N or slice:M/N (merge the parts with strobe merge)")
 	traced := traceFlags(fs)
+	fs.IntVar(&req.Retries, "retries", 0, "rerun each failed test alone up to `N` times (at most 10); one that then passes is flaky, not failed")
+	fs.BoolVar(&req.RetryStuck, "retry-stuck", false, "with --retries: rerun stuck tests, and those a crash left running, too")
+	fs.IntVar(&req.Repeat, "repeat", 0, "run the selection `N` times (at most 100) and count each test's passes and failures, to hunt flaky tests")
 
 	// Flags may come before or after DIR.
 	var dirs []string

@@ -66,7 +66,8 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, jun
 	zero := int64(0)
 	args := daemon.TestArgs{ProjectRoot: req.ProjectRoot, Framework: req.Framework, Level: req.Level, Test: req.Test,
 		Command: req.Command, Env: req.Env, Timeout: req.Timeout.Milliseconds(), WaitMs: &zero,
-		OnlyFailed: req.OnlyFailed, Partition: req.Partition}
+		OnlyFailed: req.OnlyFailed, Partition: req.Partition,
+		Retries: req.Retries, RetryStuck: req.RetryStuck, Repeat: req.Repeat}
 	args.TracePatterns, args.Watches = daemonTraceArgs(req.Trace)
 	if req.Timeout > 0 && args.Timeout == 0 {
 		args.Timeout = 1

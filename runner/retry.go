@@ -1,0 +1,435 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"strobe/adapters"
+	"strobe/report"
+)
+
+// Bounds of the flakiness hunts: a test that fails ten times alone is not
+// flaky, and a hundred runs of a suite say what a thousand would.
+const (
+	maxRetries = 10
+	maxRepeat  = 100
+	// maxRetried bounds the tests retried in one run: a run with more
+	// failures than this is broken, not flaky, and retrying each alone
+	// would take as long as many runs.
+	maxRetried = 50
+	// flakyNames bounds the tests a hint names.
+	flakyNames = 3
+)
+
+// errRetryTime ends a rerun that reached what was left of the run's
+// timeout.
+var errRetryTime = errors.New("the run's timeout was reached")
+
+// checkRetries refuses retries and repeats out of bounds.
+func checkRetries(req Request) error {
+	switch {
+	case req.Retries < 0 || req.Retries > maxRetries:
+		return adapters.Usagef("retries %d is out of bounds: give 1 to %d reruns of each failed test, or 0 for none", req.Retries, maxRetries)
+	case req.Repeat < 0 || req.Repeat > maxRepeat:
+		return adapters.Usagef("repeat %d is out of bounds: give 2 to %d runs of the selection, or leave it out for one", req.Repeat, maxRepeat)
+	case req.Retries > 0 && req.Repeat > 1:
+		return adapters.Usagef("retries and repeat do not go together: repeat counts every test's passes and failures over its runs, retries reruns the failed ones; pick one")
+	case req.RetryStuck && req.Retries == 0:
+		return adapters.Usagef("retryStuck needs retries: give retries 1 to %d as well", maxRetries)
+	}
+	return nil
+}
+
+// again runs r's selection again as a run of its own, with test selected
+// alone when given, bounded by timeout for its tests and by deadline
+// (when not zero) as a whole. Cancelling r cancels it. It returns the
+// rerun, over (its Result and tests read), and whether the deadline
+// stopped it; an error is a rerun that could not start.
+func (r *Run) again(test string, timeout time.Duration, deadline time.Time) (c *Run, late bool, err error) {
+	c = &Run{ID: uuid.NewString(), req: r.req, opts: Options{DetailsDir: r.opts.DetailsDir}, adapter: r.adapter, areq: r.areq,
+		level: r.level, timeout: timeout, rec: adapters.NewRecorder(), started: time.Now(), done: make(chan struct{}), rerun: true}
+	if test != "" {
+		c.req.Test, c.areq.Test = test, test
+	}
+	c.ctx, c.cancel = context.WithCancelCause(r.ctx)
+	defer c.cancel(nil) // after late is read: the rerun's context goes with it
+	if !deadline.IsZero() {
+		stop := time.AfterFunc(time.Until(deadline), func() { c.cancel(errRetryTime) })
+		defer stop.Stop()
+	}
+	r.current.Store(c)
+	defer r.current.Store(nil)
+	err = c.Start(c.ctx)
+	<-c.Done()
+	return c, errors.Is(context.Cause(c.ctx), errRetryTime), err
+}
+
+// retryFailed reruns each failed test of the run alone, up to
+// Request.Retries times, stopping at its first pass (see docs/json.md,
+// flaky). It updates resp (status, summary, failures, flaky, hint) and
+// returns the run's failures and tests as they stand after.
+func (r *Run) retryFailed(resp *report.Response, failed []report.Failure, tests []report.Test) ([]report.Failure, []report.Test) {
+	n := r.req.Retries
+	if n == 0 {
+		return failed, tests
+	}
+	switch resp.Status {
+	case report.Failed:
+	case report.Stuck, report.Crashed, report.Timeout:
+		if !r.req.RetryStuck {
+			resp.Hint = joinHints(resp.Hint, "stuck and crashed tests are not retried: pass retryStuck: true (--retry-stuck) to rerun them alone too")
+			return failed, tests
+		}
+	default:
+		return failed, tests
+	}
+	if r.adapter.Name() == "generic" {
+		resp.Hint = joinHints(resp.Hint, "no test was retried: the generic adapter runs one command and cannot select a test alone")
+		return failed, tests
+	}
+	stuck := map[string]bool{}
+	for _, s := range resp.Stuck {
+		stuck[s.Name] = true
+	}
+	var deadline time.Time
+	if r.began != nil {
+		deadline = r.began.Add(r.timeout)
+	}
+	h := retryHunt{}
+	for i := range tests {
+		t := &tests[i]
+		retried := t.Status == report.TestFailed && t.Failure != nil ||
+			r.req.RetryStuck && (t.Status == report.TestRunning || stuck[t.Name])
+		if !retried {
+			continue
+		}
+		if h.tried == maxRetried {
+			h.left++
+			continue
+		}
+		h.tried++
+		if h.stop != "" {
+			h.left++
+			continue
+		}
+		h.stop = r.retryTest(t, resp, n, deadline, &h)
+	}
+	r.applyRetries(resp, &failed, tests, &h)
+	return failed, tests
+}
+
+// retryHunt is what the retries of a run found.
+type retryHunt struct {
+	tried, left int
+	flaky       []report.Flaky
+	stillFailed int
+	// unselected names the tests a rerun could not select alone, with why.
+	unselected []string
+	// stop says why the retries ended early (a cancel, the timeout).
+	stop      string
+	cancelled bool
+}
+
+// retryTest reruns t alone up to n times. It records each attempt in t
+// and returns why retrying must stop for every test, or "".
+func (r *Run) retryTest(t *report.Test, resp *report.Response, n int, deadline time.Time, h *retryHunt) string {
+	name := t.Name
+	if t.Failure != nil && t.Failure.Name != "" {
+		name = t.Failure.Name
+	}
+	t.Attempts = []report.Attempt{firstAttempt(t, resp)}
+	for range n {
+		if !deadline.IsZero() && !time.Now().Before(deadline) {
+			return "the run's timeout left no time for more retries"
+		}
+		timeout := r.timeout
+		if !deadline.IsZero() {
+			timeout = time.Until(deadline)
+		}
+		c, late, err := r.again(name, timeout, deadline)
+		if r.ctx.Err() != nil {
+			h.cancelled = true
+			return "the run was cancelled while its failed tests were retried"
+		}
+		if late {
+			t.Attempts = append(t.Attempts, report.Attempt{Status: string(report.Timeout), RunID: c.ID,
+				DurationMS: time.Since(c.started).Milliseconds(), Message: errRetryTime.Error()})
+			return "the run's timeout left no time for more retries"
+		}
+		if err != nil {
+			h.unselected = append(h.unselected, fmt.Sprintf("%s (%s)", name, oneLine(err.Error())))
+			return ""
+		}
+		got, ok := findTest(c.tests, t)
+		if !ok {
+			res := c.Result()
+			if res.Status == report.Passed || res.Status == report.Failed || res.Status == report.NoTests {
+				h.unselected = append(h.unselected, fmt.Sprintf("%s (a rerun of that name did not run it)", name))
+				return ""
+			}
+			// The rerun ended before the test did: it counts as a
+			// failed attempt (a rerun that hung or crashed).
+			t.Attempts = append(t.Attempts, report.Attempt{Status: string(res.Status), RunID: c.ID,
+				DurationMS: time.Since(c.started).Milliseconds(), Message: crashMessage(res)})
+			continue
+		}
+		a := report.Attempt{Status: string(got.Status), DurationMS: got.DurationMS, RunID: c.ID}
+		if f := got.Failure; f != nil {
+			a.Message, a.File, a.Line = f.Message, f.File, f.Line
+		}
+		t.Attempts = append(t.Attempts, a)
+		if got.Status == report.TestPassed {
+			t.Flaky = true
+			break
+		}
+	}
+	return ""
+}
+
+// firstAttempt is the test's run in the whole suite, as the first attempt.
+func firstAttempt(t *report.Test, resp *report.Response) report.Attempt {
+	a := report.Attempt{Status: string(t.Status), DurationMS: t.DurationMS}
+	if f := t.Failure; f != nil {
+		a.Message, a.File, a.Line = f.Message, f.File, f.Line
+	} else if t.Status == report.TestRunning {
+		a.Status, a.Message = string(resp.Status), crashMessage(resp)
+	}
+	for _, s := range resp.Stuck {
+		if s.Name == t.Name {
+			a.Status, a.Message = string(report.Stuck), s.Diagnosis
+		}
+	}
+	return a
+}
+
+func crashMessage(resp *report.Response) string {
+	if resp.Crash != nil && resp.Crash.Message != "" {
+		return resp.Crash.Message
+	}
+	return "the run ended " + string(resp.Status)
+}
+
+// findTest is t among a rerun's tests: same suite and name, or the same
+// name alone when the rerun has one test of that name (a rerun's suite
+// may be spelled apart from the first run's).
+func findTest(tests []report.Test, t *report.Test) (report.Test, bool) {
+	var byName []report.Test
+	for _, u := range tests {
+		if u.Name != t.Name {
+			continue
+		}
+		if u.Suite == t.Suite {
+			return u, true
+		}
+		byName = append(byName, u)
+	}
+	if len(byName) == 1 {
+		return byName[0], true
+	}
+	return report.Test{}, false
+}
+
+// applyRetries turns what the retries found into the answer: flaky tests
+// pass and are listed in flaky, the others keep failing with their
+// attempts counted, and the status is passed only when every failure of
+// the run turned out flaky.
+func (r *Run) applyRetries(resp *report.Response, failed *[]report.Failure, tests []report.Test, h *retryHunt) {
+	flakyNames := map[string]bool{}
+	sum := resp.Summary
+	for i := range tests {
+		t := &tests[i]
+		if len(t.Attempts) < 2 {
+			continue
+		}
+		if !t.Flaky {
+			h.stillFailed++
+			if t.Failure != nil {
+				t.Failure.Attempts = len(t.Attempts)
+			}
+			continue
+		}
+		first := t.Attempts[0]
+		h.flaky = append(h.flaky, report.Flaky{Name: t.Name, Attempts: len(t.Attempts), PassedOn: len(t.Attempts),
+			FirstFailure: report.FirstFailure{Message: first.Message, File: first.File, Line: first.Line}})
+		flakyNames[t.Name] = true
+		if t.Status == report.TestFailed {
+			sum.Failed--
+		}
+		t.Status = report.TestPassed
+		sum.Passed++
+		sum.Flaky++
+	}
+	passParents(tests, sum)
+	// The failures list follows the tests: a flaky test leaves it, one
+	// that failed every attempt carries its count.
+	var still []report.Failure
+	for _, t := range tests {
+		if t.Status == report.TestFailed && t.Failure != nil {
+			still = append(still, *t.Failure)
+		}
+	}
+	if h.tried > 0 || len(h.flaky) > 0 {
+		*failed = still
+		listFailures(resp, still)
+	}
+	var stuckLeft []report.StuckTest
+	for _, s := range resp.Stuck {
+		if !flakyNames[s.Name] {
+			stuckLeft = append(stuckLeft, s)
+		}
+	}
+	if len(stuckLeft) != len(resp.Stuck) {
+		resp.Stuck = stuckLeft
+		sum.Stuck = len(stuckLeft)
+	}
+	resp.Flaky = h.flaky
+	r.retryStatus(resp, h, flakyNames)
+	sum.DurationMS = time.Since(r.started).Milliseconds()
+	resp.Hint = joinHints(resp.Hint, retryHint(resp, h))
+}
+
+// passParents passes a test that failed only through its subtests (a Go
+// parent: failed, without a failure of its own) once every subtest that
+// failed turned out flaky: it is counted passed, not flaky, since the
+// flaky one is listed.
+func passParents(tests []report.Test, sum *report.Summary) {
+	for i := range tests {
+		p := &tests[i]
+		if p.Status != report.TestFailed || p.Failure != nil {
+			continue
+		}
+		flaky, failing := false, false
+		for _, t := range tests {
+			if t.Suite != p.Suite || !strings.HasPrefix(t.Name, p.Name+"/") {
+				continue
+			}
+			flaky = flaky || t.Flaky
+			failing = failing || t.Status == report.TestFailed && !isParentOf(t, tests)
+		}
+		if flaky && !failing {
+			p.Status = report.TestPassed
+			sum.Failed--
+			sum.Passed++
+		}
+	}
+}
+
+// isParentOf says whether t failed only through subtests of its own: such a
+// test does not keep its parent failing by itself.
+func isParentOf(t report.Test, tests []report.Test) bool {
+	if t.Failure != nil {
+		return false
+	}
+	for _, u := range tests {
+		if u.Suite == t.Suite && strings.HasPrefix(u.Name, t.Name+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// retryStatus decides the status after the retries: passed only when
+// nothing that failed the run is left.
+func (r *Run) retryStatus(resp *report.Response, h *retryHunt, flaky map[string]bool) {
+	if h.cancelled {
+		resp.Status = report.Cancelled
+		code := 0
+		if resp.Crash != nil {
+			code = resp.Crash.ExitCode
+		}
+		resp.Crash = &report.Crash{Type: report.CrashStopped, StoppedBy: report.StoppedCancelled, ExitCode: code,
+			Message: "strobe stopped the run: it was cancelled while its failed tests were retried"}
+		return
+	}
+	if len(h.flaky) == 0 || resp.Summary.Failed > 0 || len(resp.Stuck) > 0 || resp.Crash == nil {
+		return
+	}
+	switch c := resp.Crash; {
+	case resp.Status == report.Failed && c.Type == report.CrashTestFailure && c.Message == "":
+	case resp.Status == report.Stuck:
+	case resp.Status == report.Crashed && len(c.RunningTests) > 0 && allIn(c.RunningTests, flaky):
+	default:
+		return // the run failed for more than its tests: that stays
+	}
+	resp.Status, resp.Crash = report.Passed, nil
+}
+
+func allIn(names []string, set map[string]bool) bool {
+	for _, n := range names {
+		if !set[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// retryHint says what the retries found, plainly: an agent must not read
+// a pass after retries as a clean pass, nor a flaky test as a bug to fix
+// in the code under test.
+func retryHint(resp *report.Response, h *retryHunt) string {
+	var parts []string
+	if k := len(h.flaky); k > 0 {
+		var names []string
+		for _, f := range h.flaky {
+			names = append(names, fmt.Sprintf("%s (passed on attempt %d)", f.Name, f.PassedOn))
+		}
+		what := fmt.Sprintf("%d flaky %s — %s", k, plural(k, "test", "tests"), strings.Join(clipList(names, flakyNames), ", "))
+		lead := what
+		if resp.Status == report.Passed {
+			lead = "passed after retries: " + what
+		}
+		parts = append(parts, lead+": failed, then passed when rerun alone, so the failure depends on timing, order or state another test left; "+
+			"it is not a failure to fix in the code under test: see flaky[].first_failure, and make the test independent and deterministic")
+	}
+	if h.stillFailed > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s every attempt: %s, not flaky", h.stillFailed,
+			plural(h.stillFailed, "test failed", "tests failed"), plural(h.stillFailed, "a real failure", "real failures")))
+	}
+	if len(h.unselected) > 0 {
+		parts = append(parts, "not retried, since a rerun cannot select it alone: "+strings.Join(clipList(h.unselected, flakyNames), ", "))
+	}
+	if h.stop != "" {
+		s := h.stop
+		if h.left > 0 {
+			s += fmt.Sprintf(" (%d failed %s not retried)", h.left, plural(h.left, "test", "tests"))
+		}
+		parts = append(parts, s)
+	} else if h.left > 0 {
+		parts = append(parts, fmt.Sprintf("only the first %d failed tests were retried: %d more failed; a run with that many failures is broken, not flaky", maxRetried, h.left))
+	}
+	var out string
+	for _, p := range parts {
+		out = joinHints(out, p)
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// retrying is the rerun under way, or nil.
+func (r *Run) retrying() *Run { return r.current.Load() }
+
+// rerunWarning says what a rerun does, beside its stuck warning if any.
+func rerunWarning(c *Run) string {
+	what := "repeating the run"
+	if c.req.Test != "" {
+		what = "retrying " + c.req.Test + " alone"
+	}
+	if w := c.watch.Load(); w != nil && w.det.Warning() != "" {
+		return what + ": " + w.det.Warning()
+	}
+	return what
+}
+
+// oneLine is s on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
