@@ -471,6 +471,9 @@ func (p *parser) signals(exit report.Exit) *report.Crash {
 	var c *report.Crash
 	for _, k := range slices.Sorted(maps.Keys(p.status)) {
 		sig := p.status[k].signal
+		if p.status[k].timeout {
+			p.timeoutNamed(k)
+		}
 		if sig == "" {
 			continue
 		}
@@ -496,6 +499,21 @@ func (p *parser) signals(exit report.Exit) *report.Crash {
 		c.Message += "\n" + line
 	}
 	return c
+}
+
+// timeoutNamed makes a failure that said nothing a timeout when only the
+// status line said so (an event without its reason).
+func (p *parser) timeoutNamed(key string) {
+	binID, test, _ := strings.Cut(key, "\x00")
+	named := false
+	p.rec.UpdateFailure(binID, test, func(f *report.Failure) {
+		if f.Message == "the test failed and printed nothing" {
+			f.Message, named = "timed out: nextest's slow-timeout terminated the test", true
+		}
+	})
+	if named {
+		p.timedOut = append(p.timedOut, binID+" "+test)
+	}
 }
 
 func (p *parser) flakyHint() string {

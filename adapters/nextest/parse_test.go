@@ -204,3 +204,20 @@ func eventOf(typ, event string) (e format.LibtestEvent) {
 	e.Type, e.Event = typ, event
 	return e
 }
+
+// TestTimeoutWithoutReason: a failed event without nextest's reason is
+// still a timeout when the status line says TIMEOUT.
+func TestTimeoutWithoutReason(t *testing.T) {
+	rec := adapters.NewRecorder()
+	p := newParser(rec, "/p", "/p", nil)
+	out := adapterstest.Replay(p, []adapterstest.Line{
+		{Stream: adapters.Stdout, Text: `{"type":"suite","event":"started","test_count":1,"nextest":{"crate":"a","test_binary":"it","kind":"test"}}`},
+		{Stream: adapters.Stdout, Text: `{"type":"test","event":"started","name":"a::it$hangs"}`},
+		{Stream: adapters.Stdout, Text: `{"type":"test","event":"failed","name":"a::it$hangs","exec_time":2.0,"stdout":""}`},
+		{Stream: adapters.Stderr, Text: `     TIMEOUT [   2.004s] (1/1) a::it hangs`},
+	}, report.Exit{Exited: true, Code: 100})
+	got := rec.Failure("a::it", "hangs")
+	if got == nil || got.Message != "timed out: nextest's slow-timeout terminated the test" || !slices.Contains(out.Indicators, "test_timed_out") {
+		t.Errorf("failure %+v, indicators %v", got, out.Indicators)
+	}
+}
