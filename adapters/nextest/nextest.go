@@ -107,6 +107,11 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 	argv := slices.Clone(prefix)
 	argv = append(argv, cleanArgs(userArgs)...)
 	argv = append(argv, "--no-fail-fast", "--message-format", "libtest-json-plus")
+	if !hasFlag(userArgs, "--status-level") {
+		// SKIP lines tell an ignored test from a running one (see
+		// humanStatus); nextest's default level shows every other status.
+		argv = append(argv, "--status-level", "skip")
+	}
 	argv = append(argv, filter...)
 	if len(testArgs) > 0 {
 		argv = append(append(argv, "--"), testArgs...)

@@ -57,7 +57,7 @@ func TestPlan(t *testing.T) {
 	root := t.TempDir()
 	adapterstest.WriteFiles(t, root, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n"})
 	env := fakeNextest(t)
-	base := "cargo nextest run --no-fail-fast --message-format libtest-json-plus"
+	base := "cargo nextest run --no-fail-fast --message-format libtest-json-plus --status-level skip"
 	for _, tc := range []struct {
 		name    string
 		req     adapters.Request
@@ -72,7 +72,7 @@ func TestPlan(t *testing.T) {
 		{"one test by its full name", adapters.Request{Test: "a::it$adds"}, base + " -E binary_id(a::it) & test(=adds)", ""},
 		{"a test in a level", adapters.Request{Level: adapters.LevelUnit, Test: "adds"}, base + " -E (kind(lib) | kind(bin) | kind(proc-macro)) & test(=adds)", ""},
 		{"a command's flags kept, the format replaced", adapters.Request{Command: []string{"cargo", "nextest", "run", "--release", "--message-format", "human", "--fail-fast", "--", "--ignored"}},
-			"cargo nextest run --release --no-fail-fast --message-format libtest-json-plus -- --ignored", ""},
+			"cargo nextest run --release --no-fail-fast --message-format libtest-json-plus --status-level skip -- --ignored", ""},
 		{"a filterset and a test", adapters.Request{Command: []string{"cargo", "nextest", "run", "-E", "package(a)"}, Test: "adds"}, "", "already has a filterset"},
 		{"target flags and a level", adapters.Request{Command: []string{"cargo", "nextest", "run", "--lib"}, Level: adapters.LevelUnit}, "", "already selects test binaries"},
 		{"not nextest", adapters.Request{Command: []string{"cargo", "test"}}, "", "--framework generic"},

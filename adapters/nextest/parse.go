@@ -68,6 +68,7 @@ type humanStatus struct {
 	signal  string // "SIGSEGV": the test process died of it
 	timeout bool   // TIMEOUT: nextest's slow-timeout terminated it
 	slow    bool
+	skip    bool // SKIP: filtered out, or ignored
 	// lines are the status lines beyond PASS and FAIL, added to the
 	// test's output at the end: stderr's lines come in no set order with
 	// stdout's events, and a test's output must not depend on it.
@@ -201,6 +202,10 @@ func (p *parser) event(m *message, cut bool) {
 	p.sawTest = true
 	switch m.Event {
 	case "started":
+		if st := p.status[suite+"\x00"+test]; st != nil && st.skip {
+			p.rec.End(suite, test, report.TestSkipped, 0, nil) // see humanStatus
+			return
+		}
 		p.rec.Start(suite, test)
 		return
 	case "ok", "failed", "ignored":
@@ -268,7 +273,8 @@ func (p *parser) failure(b *binary, suite, test string, m *message, attempts int
 var (
 	// A status line: "     SIGSEGV [   0.005s] ( 8/10) ntdemo::integration segfault",
 	// "        SLOW [>  1.000s] (─────) ntdemo::integration slow", "  TRY 1 FAIL [...]".
-	statusLine = regexp.MustCompile(`^\s*([A-Z][A-Z0-9 +/-]*?) \[\s*>?\s*[\d.]+s\] (?:\([^)]*\) )?(\S+) (.+)$`)
+	// "        SKIP [         ] (───) ntdemo tests::ignored" has no time.
+	statusLine = regexp.MustCompile(`^\s*([A-Z][A-Z0-9 +/-]*?) \[\s*(?:>?\s*[\d.]+s)?\s*\] (?:\([^)]*\) )?(\S+) (.+)$`)
 	// rustc's error under cargo's build: "error[E0425]: cannot find value `c` in this scope".
 	rustcError = regexp.MustCompile(`^error(?:\[\w+\])?: (.+)$`)
 	// Its location: "  --> src/lib.rs:10:9".
@@ -348,6 +354,15 @@ func (p *parser) humanStatus(status, binID, test, line string) {
 		st.timeout = true
 	case strings.HasPrefix(status, "SLOW"):
 		st.slow = true
+	case status == "SKIP":
+		// An ignored test has a "started" event and, when a filter
+		// leaves its binary's other tests out, no "ignored" one: it never
+		// ran, and must not pass for a running (or hung) test.
+		st.skip = true
+		if t, ok := p.rec.Lookup(binID, test); ok && t.Status == report.TestRunning {
+			p.rec.End(binID, test, report.TestSkipped, 0, nil)
+		}
+		return
 	case status == "PASS" || status == "FAIL" || status == "START":
 		return // the events say as much
 	}

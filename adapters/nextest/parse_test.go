@@ -221,3 +221,28 @@ func TestTimeoutWithoutReason(t *testing.T) {
 		t.Errorf("failure %+v, indicators %v", got, out.Indicators)
 	}
 }
+
+// TestIgnoredNeverRuns: with a filter, nextest writes a "started" event for
+// an ignored test of a binary it runs and never its end; its SKIP status
+// line must keep it from passing for a running (hung) test while the run
+// goes on, whichever stream comes first.
+func TestIgnoredNeverRuns(t *testing.T) {
+	out := adapterstest.ReadLines(t, "testdata/single.stdout", adapters.Stdout)
+	errs := adapterstest.ReadLines(t, "testdata/single.stderr", adapters.Stderr)
+	for order, lines := range map[string][]adapterstest.Line{
+		"stderr first": append(slices.Clone(errs), out...),
+		"stdout first": append(slices.Clone(out), errs...),
+	} {
+		rec := adapters.NewRecorder()
+		p := newParser(rec, "/fixtures/ntdemo", "/fixtures/ntdemo", nil)
+		for _, l := range lines {
+			p.Line(l.Stream, []byte(l.Text), false)
+		}
+		if running := rec.Progress().Running; len(running) != 0 {
+			t.Errorf("%s: running before Finish: %+v", order, running)
+		}
+		if got, ok := rec.Lookup("ntdemo", "tests::ignored"); !ok || got.Status != report.TestSkipped {
+			t.Errorf("%s: tests::ignored %+v (recorded %v), want skipped", order, got, ok)
+		}
+	}
+}

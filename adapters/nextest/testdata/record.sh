@@ -23,7 +23,7 @@ normalise() { # normalise NAME
 record() { # record NAME DIR ARGS...
 	name=$1 dir=$2
 	shift 2
-	(cd "$dir" && cargo nextest run --no-fail-fast --message-format libtest-json-plus "$@") >"$name.stdout.raw" 2>"$name.stderr.raw"
+	(cd "$dir" && cargo nextest run --no-fail-fast --message-format libtest-json-plus --status-level skip "$@") >"$name.stdout.raw" 2>"$name.stderr.raw"
 	echo "$name: exit $?"
 	normalise "$dir" "$name"
 }
