@@ -75,6 +75,18 @@ type humanStatus struct {
 	lines []string
 }
 
+// pendingFailure is a failed event with no output and no reason: the test
+// process died of a signal that only a status line names, and when that
+// signal is strobe's own stop (SIGTERM, SIGKILL), the test did not fail:
+// it was stopped while stuck or over its time. Its End waits for the
+// status line, or for Finish.
+type pendingFailure struct {
+	b           *binary
+	suite, test string
+	m           *message
+	attempts    int
+}
+
 type parser struct {
 	rec    *adapters.Recorder
 	root   string   // project root: reported paths and reruns are relative to it
@@ -91,6 +103,7 @@ type parser struct {
 	timedOut []string
 	retried  bool
 	sawTest  bool
+	pending  map[string]*pendingFailure // binary id + "\x00" + test
 
 	testing      bool // stderr is past "Starting N tests"
 	buildErrors  []report.BuildError
@@ -105,7 +118,8 @@ func newParser(rec *adapters.Recorder, root, wsRoot string, rerun []string) *par
 		rerun = []string{"cargo", "nextest", "run"}
 	}
 	return &parser{rec: rec, root: root, wsRoot: wsRoot, rerun: rerun,
-		binaries: map[string]*binary{}, byID: map[string]*binary{}, status: map[string]*humanStatus{}}
+		binaries: map[string]*binary{}, byID: map[string]*binary{}, status: map[string]*humanStatus{},
+		pending: map[string]*pendingFailure{}}
 }
 
 func (p *parser) Line(s adapters.Stream, line []byte, cut bool) {
@@ -228,8 +242,30 @@ func (p *parser) event(m *message, cut bool) {
 	case "ignored":
 		p.rec.End(suite, test, report.TestSkipped, d, nil)
 	case "failed":
+		if m.Stdout == "" && m.Reason == "" && !cut {
+			key := suite + "\x00" + test
+			p.pending[key] = &pendingFailure{b: b, suite: suite, test: test, m: m, attempts: attempts}
+			if st := p.status[key]; st != nil && st.signal != "" && !stopSignal(st.signal) {
+				p.resolve(key)
+			}
+			return
+		}
 		p.rec.End(suite, test, report.TestFailed, d, p.failure(b, suite, test, m, attempts, cut))
 	}
+}
+
+// stopSignal says whether a signal may be strobe's own stop of the run:
+// nextest passes SIGTERM on to the tests it cancels, and SIGKILL follows.
+func stopSignal(sig string) bool { return sig == "SIGTERM" || sig == "SIGKILL" }
+
+// resolve records a pending failure as failed.
+func (p *parser) resolve(key string) {
+	f := p.pending[key]
+	if f == nil {
+		return
+	}
+	delete(p.pending, key)
+	p.rec.End(f.suite, f.test, report.TestFailed, f.m.Duration(), p.failure(f.b, f.suite, f.test, f.m, f.attempts, false))
 }
 
 // output is a stdout line that is not an event: a test's own printing
@@ -350,6 +386,9 @@ func (p *parser) humanStatus(status, binID, test, line string) {
 	switch {
 	case strings.HasPrefix(status, "SIG"):
 		st.signal = strings.Fields(status)[0]
+		if !stopSignal(st.signal) {
+			p.resolve(key)
+		}
 	case status == "TIMEOUT" || strings.HasSuffix(status, " TMT"):
 		st.timeout = true
 	case strings.HasPrefix(status, "SLOW"):
@@ -426,6 +465,16 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 		return out
 	}
+	// A test that died of SIGTERM or SIGKILL in a run strobe stopped was
+	// stopped, not failed: it stays running, as the runner reports it.
+	for _, k := range slices.Sorted(maps.Keys(p.pending)) {
+		if exit.StoppedBy != "" {
+			if st := p.status[k]; st == nil || st.signal == "" || stopSignal(st.signal) {
+				continue
+			}
+		}
+		p.resolve(k)
+	}
 	if exit.StoppedBy == "" && exit.Exited {
 		p.endIgnored()
 	}
@@ -489,7 +538,7 @@ func (p *parser) signals(exit report.Exit) *report.Crash {
 		if p.status[k].timeout {
 			p.timeoutNamed(k)
 		}
-		if sig == "" {
+		if sig == "" || exit.StoppedBy != "" && stopSignal(sig) {
 			continue
 		}
 		binID, test, _ := strings.Cut(k, "\x00")

@@ -42,18 +42,20 @@ func merge(out, errs []adapterstest.Line, n int) []adapterstest.Line {
 // them, so every interleaving must give the same result.
 func TestGolden(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		code int
+		name      string
+		code      int
+		stoppedBy string
 	}{
-		{"all", 100},
-		{"single", 100},
-		{"none", 4},
-		{"broken", 101},
+		{"all", 100, ""},
+		{"single", 100, ""},
+		{"none", 4, ""},
+		{"broken", 101, ""},
+		{"stopped", 100, report.StoppedStuck},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := adapterstest.ReadLines(t, "testdata/"+tc.name+".stdout", adapters.Stdout)
 			errs := adapterstest.ReadLines(t, "testdata/"+tc.name+".stderr", adapters.Stderr)
-			exit := report.Exit{Exited: true, Code: tc.code}
+			exit := report.Exit{Exited: true, Code: tc.code, StoppedBy: tc.stoppedBy}
 			want := replay(append(slices.Clone(errs), out...), exit)
 			adapterstest.Golden(t, tc.name, want)
 			for order, lines := range map[string][]adapterstest.Line{
@@ -243,6 +245,25 @@ func TestIgnoredNeverRuns(t *testing.T) {
 		}
 		if got, ok := rec.Lookup("ntdemo", "tests::ignored"); !ok || got.Status != report.TestSkipped {
 			t.Errorf("%s: tests::ignored %+v (recorded %v), want skipped", order, got, ok)
+		}
+	}
+}
+
+// TestStopped: the test strobe stopped (SIGTERM to the group, which
+// nextest passes on) is still running, not failed, and nothing crashed.
+func TestStopped(t *testing.T) {
+	out := adapterstest.ReadLines(t, "testdata/stopped.stdout", adapters.Stdout)
+	errs := adapterstest.ReadLines(t, "testdata/stopped.stderr", adapters.Stderr)
+	for _, stopped := range []string{report.StoppedStuck, ""} {
+		rec := adapters.NewRecorder()
+		o := adapterstest.Replay(newParser(rec, "/fixtures/ntdemo", "/fixtures/ntdemo", nil), append(slices.Clone(out), errs...),
+			report.Exit{Exited: true, Code: 100, StoppedBy: stopped})
+		got, _ := rec.Lookup("ntdemo::integration", "deadlock")
+		switch {
+		case stopped != "" && (got.Status != report.TestRunning || o.Crash != nil):
+			t.Errorf("stopped by strobe: deadlock %s, crash %+v; want running, no crash", got.Status, o.Crash)
+		case stopped == "" && (got.Status != report.TestFailed || o.Crash == nil || o.Crash.SignalName != "SIGTERM"):
+			t.Errorf("stopped by someone else: deadlock %s, crash %+v; want failed, a SIGTERM crash", got.Status, o.Crash)
 		}
 	}
 }

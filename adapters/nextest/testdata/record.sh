@@ -40,3 +40,20 @@ cp -r "$fixture/Cargo.toml" "$fixture/Cargo.lock" "$fixture/src" "$fixture/tests
 sed -i 's/a + b/a + c/' "$broken/src/lib.rs"
 record broken "$broken"
 rm -rf "$broken"
+
+# A run stopped as strobe stops a hung one: SIGTERM to the process group
+# while the deadlock (without the fixture's terminate-after) hangs.
+hung=$(mktemp -d)
+here=$(pwd)
+cp -r "$fixture/Cargo.toml" "$fixture/Cargo.lock" "$fixture/src" "$fixture/tests" "$hung"
+cd "$hung"
+setsid cargo nextest run --no-fail-fast --message-format libtest-json-plus --status-level skip -E 'test(=deadlock)' \
+	>"$here/stopped.stdout.raw" 2>"$here/stopped.stderr.raw" &
+pid=$!
+cd "$here"
+sleep 4
+kill -TERM "-$pid"
+wait "$pid"
+echo "stopped: exit $?"
+normalise "$hung" stopped
+rm -rf "$hung"
