@@ -142,4 +142,3 @@ func nextestParseCost(b *testing.B, dir string, plan *adapters.Plan, req adapter
 	}
 	return median(ds)
 }
-
