@@ -475,8 +475,8 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 		p.resolve(k)
 	}
-	if exit.StoppedBy == "" && exit.Exited {
-		p.endIgnored()
+	if exit.StoppedBy == "" && exit.Exited && (exit.Code == 0 || exit.Code == 4) {
+		p.endIgnored() // nothing failed: what never ended was ignored
 	}
 	p.statusOutput()
 	out.Crash = p.signals(exit)
@@ -520,9 +520,11 @@ func (p *parser) ranTests() bool {
 }
 
 // endIgnored ends as skipped the tests that started and never ended in a
-// run nextest finished itself: nextest writes a "started" event for an
-// ignored test and, when a filter leaves the binary's other tests out,
-// never its "ignored" one.
+// run nextest finished with nothing failed: nextest writes a "started"
+// event for an ignored test and, when a filter leaves the binary's other
+// tests out, never its "ignored" one (the SKIP line, when the status
+// level shows it, already ended it). After a failure, a test left over
+// may be one whose event could not be read: it stays running.
 func (p *parser) endIgnored() {
 	for _, t := range p.rec.Progress().Running {
 		p.rec.End(t.Suite, t.Name, report.TestSkipped, 0, nil)

@@ -267,3 +267,19 @@ func TestStopped(t *testing.T) {
 		}
 	}
 }
+
+// TestCutLine: a failed test's event too long to keep whole, in nextest's
+// compact spacing, is still the test's failure, with the panic at its end.
+func TestCutLine(t *testing.T) {
+	rec := adapters.NewRecorder()
+	p := newParser(rec, "/p", "/p", nil)
+	p.Line(adapters.Stdout, []byte(`{"type":"suite","event":"started","test_count":1,"nextest":{"crate":"a","test_binary":"it","kind":"test"}}`), false)
+	p.Line(adapters.Stdout, []byte(`{"type":"test","event":"started","name":"a::it$prints"}`), false)
+	p.CutLine(adapters.Stdout, []byte(`{"type":"test","event":"failed","name":"a::it$prints","exec_time":1.5,"stdout":"xxxxxxxx`),
+		[]byte(`xxxx\nthread 'prints' (7) panicked at tests/it.rs:9:5:\nboom\n"}`))
+	p.Finish(report.Exit{Exited: true, Code: 100})
+	got, _ := rec.Lookup("a::it", "prints")
+	if got.Status != report.TestFailed || got.Failure == nil || got.Failure.File != "tests/it.rs" || got.Failure.Line != 9 || got.Failure.Message != "boom" {
+		t.Errorf("prints: %+v, failure %+v", got, got.Failure)
+	}
+}
