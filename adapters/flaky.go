@@ -8,6 +8,9 @@ type FlakyTest struct {
 	Name  string `json:"name"`
 	// Attempts is how many times it ran, the passing one included.
 	Attempts int `json:"attempts"`
-	// Message is the first failed attempt's, when the framework kept it.
+	// File, Line and Message are the first failed attempt's, when the
+	// framework showed them.
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
 	Message string `json:"message,omitempty"`
 }

@@ -69,6 +69,9 @@ type humanStatus struct {
 	timeout bool   // TIMEOUT: nextest's slow-timeout terminated it
 	slow    bool
 	skip    bool // SKIP: filtered out, or ignored
+	// try is the output nextest showed under a failed try's status line
+	// (TRY 1 FAIL): where a flaky test failed.
+	try strings.Builder
 	// lines are the status lines beyond PASS and FAIL, added to the
 	// test's output at the end: stderr's lines come in no set order with
 	// stdout's events, and a test's output must not depend on it.
@@ -105,7 +108,8 @@ type parser struct {
 	sawTest  bool
 	pending  map[string]*pendingFailure // binary id + "\x00" + test
 
-	testing      bool // stderr is past "Starting N tests"
+	testing      bool         // stderr is past "Starting N tests"
+	collecting   *humanStatus // the test whose failed try's output stderr shows now
 	buildErrors  []report.BuildError
 	buildFailed  bool     // nextest said cargo's build failed
 	errors       []string // nextest's own "error:" lines
@@ -321,7 +325,20 @@ var (
 )
 
 func (p *parser) stderr(line string) {
-	if m := statusLine.FindStringSubmatch(line); m != nil && m[1] != "Summary" {
+	m := statusLine.FindStringSubmatch(line)
+	if p.collecting != nil && m == nil {
+		// The block under a status line: "  output ───", then the
+		// output indented by four spaces.
+		if line == "" || strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "  output ") {
+			if b := &p.collecting.try; b.Len() < adapters.PerTestOutput {
+				b.WriteString(strings.TrimPrefix(line, "    "))
+				b.WriteByte('\n')
+			}
+			return
+		}
+	}
+	p.collecting = nil
+	if m != nil && m[1] != "Summary" {
 		p.rec.BeginTesting()
 		p.testing = true
 		p.humanStatus(strings.TrimSpace(m[1]), m[2], m[3], line)
@@ -405,6 +422,9 @@ func (p *parser) humanStatus(status, binID, test, line string) {
 	case status == "PASS" || status == "FAIL" || status == "START":
 		return // the events say as much
 	}
+	if strings.HasPrefix(status, "TRY ") && st.try.Len() == 0 && !strings.HasSuffix(status, " PASS") {
+		p.collecting = st // its first failed try
+	}
 	if strings.HasPrefix(status, "FLAKY") || strings.HasPrefix(status, "FLKY") {
 		return // the final summary repeats what the events said
 	}
@@ -480,6 +500,12 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	p.statusOutput()
 	out.Crash = p.signals(exit)
+	for i, f := range p.flaky {
+		if st := p.status[f.Suite+"\x00"+f.Name]; st != nil && st.try.Len() > 0 {
+			file, line, msg := format.RustPanic(st.try.String())
+			p.flaky[i].File, p.flaky[i].Line, p.flaky[i].Message = p.relPath(file), line, kit.Clip(msg)
+		}
+	}
 	out.Flaky = p.flaky
 	var hints []string
 	if len(p.flaky) > 0 {
@@ -585,7 +611,11 @@ func (p *parser) timeoutNamed(key string) {
 func (p *parser) flakyHint() string {
 	var names []string
 	for _, f := range p.flaky {
-		names = append(names, fmt.Sprintf("%s %s (passed on try %d)", f.Suite, f.Name, f.Attempts))
+		name := fmt.Sprintf("%s %s (passed on try %d", f.Suite, f.Name, f.Attempts)
+		if f.File != "" {
+			name += fmt.Sprintf("; failed first at %s:%d", f.File, f.Line)
+		}
+		names = append(names, name+")")
 	}
 	return "flaky: " + strings.Join(names, ", ") + " failed and then passed when nextest retried it; it counts as passed"
 }

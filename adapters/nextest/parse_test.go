@@ -122,10 +122,11 @@ func TestGoldenAll(t *testing.T) {
 	if c := o.Crash; c == nil || c.Type != report.CrashAbort || c.SignalName != "SIGABRT" || !slices.Equal(c.RunningTests, []string{"aborts", "segfault"}) {
 		t.Errorf("crash = %+v, want SIGABRT naming aborts, then segfault", c)
 	}
-	if want := []adapters.FlakyTest{{Suite: "ntdemo::integration", Name: "flaky", Attempts: 2}}; !reflect.DeepEqual(o.Flaky, want) {
+	if want := []adapters.FlakyTest{{Suite: "ntdemo::integration", Name: "flaky", Attempts: 2, File: "tests/integration.rs", Line: 34,
+		Message: "first try fails (count 0)"}}; !reflect.DeepEqual(o.Flaky, want) {
 		t.Errorf("flaky = %+v, want %+v", o.Flaky, want)
 	}
-	if !strings.Contains(o.Hint, "flaky: ntdemo::integration flaky (passed on try 2)") {
+	if !strings.Contains(o.Hint, "flaky: ntdemo::integration flaky (passed on try 2; failed first at tests/integration.rs:34)") {
 		t.Errorf("hint %q does not name the flaky test", o.Hint)
 	}
 	if slow, _ := adapterstest.TestByName(tests, "slow"); !strings.Contains(slow.Output, "nextest: SLOW [>  1.000s]") {
