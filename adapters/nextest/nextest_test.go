@@ -244,3 +244,28 @@ func TestRealBroken(t *testing.T) {
 		t.Errorf("build error %+v", e)
 	}
 }
+
+func TestHooks(t *testing.T) {
+	a := nextest{}
+	for _, tc := range []struct {
+		proc    adapters.Proc
+		test    bool
+		harness bool // its thread tid 7, not its main thread
+	}{
+		{adapters.Proc{PID: 1, Name: "cargo", Exe: "/home/u/.rustup/toolchains/stable/bin/cargo"}, false, false},
+		{adapters.Proc{PID: 2, Name: "cargo-nextest", Exe: "/home/u/.cargo/bin/cargo-nextest"}, false, true},
+		{adapters.Proc{PID: 3, Name: "integration-68a", Exe: "/p/target/debug/deps/integration-68a8ebb5a217d350"}, true, false},
+		{adapters.Proc{PID: 4, Name: "build-script-bu", Exe: "/p/target/debug/build/x-1/build-script-build"}, false, false},
+		{adapters.Proc{PID: 5, Name: "rustc", Exe: "/x/rustc"}, false, false},
+	} {
+		if got := a.IsTestProcess(tc.proc); got != tc.test {
+			t.Errorf("IsTestProcess(%s) = %v, want %v", tc.proc.Name, got, tc.test)
+		}
+		if got := a.IsHarnessThread(tc.proc, 7, "t"); got != tc.harness {
+			t.Errorf("IsHarnessThread(%s, another thread) = %v, want %v", tc.proc.Name, got, tc.harness)
+		}
+		if !a.IsHarnessThread(tc.proc, tc.proc.PID, "main") {
+			t.Errorf("IsHarnessThread(%s, main thread) = false", tc.proc.Name)
+		}
+	}
+}
