@@ -1,0 +1,551 @@
+# strobe's native tracer, run by gdb: gdb -q -nx -batch -x strobe_gdb.py --args PROGRAM ARGS...
+#
+# It reads the trace Spec named by STROBE_TRACE_SPEC, sets a breakpoint on
+# every function the patterns match (enter: arguments and watches) and a
+# finish breakpoint per recorded call (exit: return value, duration), runs
+# the program with the test's own stdout and stderr, writes
+# events-<gdb pid>.jsonl under the Spec's out directory, ending with a Meta
+# line, and leaves gdb the way the program left: same exit code, or killed
+# by the same signal. gdb's own messages never reach the program's streams:
+# gdb's stdout and stderr are moved to /dev/null (or STROBE_GDB_LOG) and
+# the program gets the original ones through the startup shell.
+import difflib
+import json
+import os
+import re
+import resource
+import signal
+import subprocess
+import time
+
+import gdb
+
+SPEC = json.load(open(os.environ["STROBE_TRACE_SPEC"]))
+OUT = SPEC["out"]
+FULL = SPEC.get("fullCalls") or 1000
+EVERY = SPEC.get("sampleEvery") or 100
+MAX_EVENTS = SPEC.get("maxEvents") or 200000
+MAX_FUNCS = SPEC.get("maxFunctions") or 200
+MAX_VALUE = SPEC.get("maxValue") or 256
+MAX_DEPTH = SPEC.get("maxDepth") or 2
+MAX_ITEMS = SPEC.get("maxItems") or 8
+ROOT = os.path.realpath(SPEC.get("projectRoot") or "/")
+EXCLUDE = set(SPEC.get("exclude") or [])
+
+
+def quiet():
+    """Keep the program's stdout and stderr for it alone."""
+    out, err = os.dup(1), os.dup(2)
+    log = os.open(os.environ.get("STROBE_GDB_LOG") or os.devnull, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.close(log)
+    for cmd in ("set verbose off", "set confirm off", "set pagination off", "set width 0",
+                "set print thread-events off", "set print inferior-events off",
+                "set disable-randomization off", "set startup-with-shell on",
+                "set auto-solib-add on", "set print pretty off",
+                "handle all nostop noprint pass"):
+        try:
+            gdb.execute(cmd, to_string=True)
+        except gdb.error:
+            pass
+    # gdb closes its descriptors in the program it starts, so the startup
+    # shell reopens the originals by their /proc name (pipes, terminals
+    # and files reopen; >> never truncates a file). The shell is gdb's
+    # $SHELL: make it sh (the program keeps the user's, copied at start).
+    os.environ["SHELL"] = "/bin/sh"
+    args = program_args()
+    redir = "1>>/proc/%d/fd/%d 2>>/proc/%d/fd/%d" % (os.getpid(), out, os.getpid(), err)
+    gdb.execute("set args %s %s" % (args, redir), to_string=True)
+
+
+def program_args():
+    """The arguments --args gave, as gdb quoted them for the shell."""
+    shown = gdb.execute("show args", to_string=True).strip()
+    i, j = shown.find('"'), shown.rfind('"')
+    return shown[i + 1:j] if 0 <= i < j else ""
+
+
+def split_name(sig):
+    """The qualified name of an `info functions` line, without the return
+    type, the parameters or Rust's fn keyword."""
+    s = sig.rstrip(";").strip()
+    for p in ("static ", "fn "):
+        if s.startswith(p):
+            s = s[len(p):]
+    depth, start, i = 0, 0, 0
+    while i < len(s):
+        c = s[i]
+        if s.startswith("->", i):
+            i += 2
+            continue
+        if s.startswith("operator", i) and (i == 0 or not (s[i - 1].isalnum() or s[i - 1] == "_")):
+            # operator(), operator<, operator-> ... belong to the name
+            j = i + len("operator")
+            m = re.match(r"\s*(\(\)|\[\]|->\*?|<<=?|>>=?|<=>|[-+*/%^&|~!=<>,]=?|&&|\|\||\+\+|--|new(\[\])?|delete(\[\])?|[\w:<> ]+?(?=\())", s[j:])
+            i = j + (m.end() if m else 0)
+            continue
+        if c in "<[":
+            depth += 1
+        elif c in ">]":
+            depth -= 1
+        elif c == "(" and depth == 0:
+            if s.startswith("(anonymous namespace)", i):
+                i += len("(anonymous namespace)")
+                continue
+            break
+        elif c == " " and depth == 0:
+            start = i + 1  # a C++ return type before the name
+        i += 1
+    return s[start:i].strip().lstrip("*&")
+
+
+class Function:
+    __slots__ = ("name", "file", "line", "fullname", "watches", "calls")
+
+    def __init__(self, name, file, line):
+        self.name, self.file, self.line = name, file, line
+        self.fullname, self.watches, self.calls = None, [], 0
+
+
+def list_functions():
+    """Every function with debug info: `info functions -n`, by file."""
+    text = gdb.execute("info functions -n", to_string=True)
+    fns, seen, file = [], set(), ""
+    for raw in text.splitlines():
+        if raw.startswith("File ") and raw.endswith(":"):
+            file = raw[5:-1]
+            continue
+        if raw.startswith("Non-debugging symbols"):
+            break
+        m = re.match(r"^(\d+):\s+(.*)$", raw)
+        if not m or not file:
+            continue
+        name = split_name(m.group(2))
+        if not name or (name, file) in seen:
+            continue
+        seen.add((name, file))
+        fns.append(Function(name, file, int(m.group(1))))
+    return fns
+
+
+def fullname(fn):
+    """The absolute path of the file that defines fn ("" when unknown)."""
+    if fn.fullname is None:
+        fn.fullname = ""
+        if os.path.isabs(fn.file):
+            fn.fullname = fn.file
+        else:
+            try:
+                sym = gdb.lookup_static_symbol(fn.name) or gdb.lookup_global_symbol(fn.name)
+                if sym is not None and sym.symtab is not None:
+                    fn.fullname = sym.symtab.fullname()
+            except (gdb.error, RuntimeError):
+                pass
+    return fn.fullname
+
+
+def project_file(path):
+    if not path or not os.path.isabs(path):
+        return False
+    rel = os.path.relpath(os.path.realpath(path), ROOT)
+    if rel == ".." or rel.startswith("../"):
+        return False
+    return not any(seg in EXCLUDE for seg in rel.split("/"))
+
+
+def is_project(fn):
+    # std's own files are relative (library/...) but never ours
+    if not os.path.isabs(fn.file) and fn.file.startswith("library/"):
+        return False
+    return project_file(fullname(fn))
+
+
+class Matcher:
+    def __init__(self, p):
+        self.kind, self.raw = p["kind"], p["raw"]
+        self.re = re.compile(p["regex"]) if p.get("regex") else None
+        self.file = p.get("file", "")
+
+    def match(self, fn):
+        if self.kind == "name":
+            return self.re.search(fn.name) is not None
+        if self.kind == "file":
+            return any(f == self.file or f.endswith("/" + self.file) for f in (fn.file, fullname(fn)) if f)
+        if self.kind == "project":
+            return is_project(fn)
+        return False
+
+
+def nearest(raw, fns):
+    """Up to 5 names closest to an unmatched pattern, project functions first."""
+    sep = "::" if "::" in raw else "."
+    key = raw.replace("*", "")
+    k = max(1, len([s for s in raw.split(sep) if s]))
+    scored = []
+    for fn in fns:
+        tail = "::".join(fn.name.split("::")[-k:]) if sep == "::" else fn.name.split("::")[-1]
+        r = difflib.SequenceMatcher(None, key, tail).ratio()
+        if r >= 0.5:
+            scored.append((r, fn))
+    scored.sort(key=lambda x: -x[0])
+    top = scored[:40]
+    top.sort(key=lambda x: (not is_project(x[1]), -x[0]))
+    out = []
+    for _, fn in top:
+        if fn.name not in out:
+            out.append(fn.name)
+        if len(out) == 5:
+            break
+    return out
+
+
+class Writer:
+    def __init__(self):
+        os.makedirs(OUT, exist_ok=True)
+        self.f = open(os.path.join(OUT, "events-%d.jsonl" % os.getpid()), "w", buffering=1 << 16)
+        self.id = 0
+        self.written = 0
+        self.dropped = 0
+
+    def full(self):
+        return self.written >= MAX_EVENTS
+
+    def write(self, ev):
+        if self.full():
+            self.dropped += 1
+            return 0
+        self.id += 1
+        ev["id"] = self.id
+        self.written += 1
+        self.f.write(json.dumps(ev, separators=(",", ":")) + "\n")
+        return self.id
+
+    def meta(self, m):
+        m["type"] = "meta"
+        m["dropped"] = self.dropped
+        self.f.write(json.dumps(m, separators=(",", ":")) + "\n")
+        self.f.close()
+
+
+W = None
+STACKS = {}  # thread -> [(enter id, start ns)]
+WARNINGS = []
+
+
+def clip(s):
+    b = s.encode("utf-8", "replace")
+    if len(b) <= MAX_VALUE:
+        return s
+    return b[:MAX_VALUE - 3].decode("utf-8", "ignore") + "..."
+
+
+def render(v):
+    """A value as the program's language prints it, bounded."""
+    try:
+        t = v.type.strip_typedefs()
+        name = str(v.type)
+        if name == "alloc::string::String" or name.startswith("alloc::string::String"):
+            s = rust_string(v)
+            if s is not None:
+                return name, s
+        if t.code == gdb.TYPE_CODE_PTR and t.target().strip_typedefs().code in (gdb.TYPE_CODE_INT,) and t.target().sizeof == 1:
+            return name, clip(v.format_string(max_elements=MAX_VALUE))
+        s = v.format_string(max_depth=MAX_DEPTH, max_elements=MAX_ITEMS, repeat_threshold=MAX_ITEMS,
+                            symbols=False, address=False, pretty_structs=False)
+        s = " ".join(s.split())
+        if s.startswith(name + "::"):  # Rust enums: Ok(2), not Result<i64, String>::Ok(2)
+            s = s[len(name) + 2:]
+        return name, clip(s)
+    except (gdb.error, gdb.MemoryError, RuntimeError, UnicodeError) as e:
+        return None, "!" + str(e)
+
+
+def rust_string(v):
+    """A Rust String's text (no pretty printers are loaded with -nx)."""
+    try:
+        vec = v["vec"]
+        n = int(vec["len"])
+        ptr = find_pointer(vec["buf"])
+        if ptr is None:
+            return None
+        data = gdb.selected_inferior().read_memory(int(ptr), min(n, MAX_VALUE)).tobytes()
+        return clip(json.dumps(data.decode("utf-8", "replace"), ensure_ascii=False) + ("..." if n > MAX_VALUE else ""))
+    except (gdb.error, gdb.MemoryError, RuntimeError):
+        return None
+
+
+def find_pointer(v, depth=0):
+    t = v.type.strip_typedefs()
+    if t.code == gdb.TYPE_CODE_PTR:
+        return v
+    if t.code != gdb.TYPE_CODE_STRUCT or depth > 6:
+        return None
+    for f in t.fields():
+        if f.name is None:
+            continue
+        p = find_pointer(v[f.name], depth + 1)
+        if p is not None:
+            return p
+    return None
+
+
+def value(name, v):
+    typ, s = render(v)
+    if s.startswith("!"):
+        return {"name": name, "unavailable": s[1:]}
+    out = {"name": name, "value": s}
+    if typ:
+        out["type"] = typ
+    return out
+
+
+def arguments(frame):
+    out = []
+    try:
+        block = frame.block()
+    except RuntimeError:
+        return out
+    while block is not None and block.function is None:
+        block = block.superblock
+    if block is None:
+        return out
+    for sym in block:
+        if not sym.is_argument:
+            continue
+        try:
+            out.append(value(sym.name, frame.read_var(sym)))
+        except (gdb.error, ValueError, RuntimeError) as e:
+            out.append({"name": sym.name, "unavailable": str(e)})
+        if len(out) >= 16:
+            break
+    return out
+
+
+def watches(fn):
+    out = []
+    for expr in fn.watches:
+        try:
+            out.append(value(expr, gdb.parse_and_eval(expr)))
+        except (gdb.error, RuntimeError) as e:
+            out.append({"name": expr, "unavailable": str(e)})
+    return out
+
+
+def thread_key():
+    th = gdb.selected_thread()
+    return th.num, th.ptid[0]
+
+
+def now():
+    return time.time_ns()
+
+
+class Exit(gdb.FinishBreakpoint):
+    def __init__(self, frame, fn, enter, key, start):
+        super().__init__(frame, internal=True)
+        self.fn, self.enter, self.key, self.start = fn, enter, key, start
+
+    def stop(self):
+        try:
+            rv = None
+            try:
+                rv = self.return_value
+            except (gdb.error, RuntimeError):
+                pass
+            leave(self, rv, False)
+        except Exception as e:  # never stop the program for the tracer's sake
+            warn("exit of %s: %s" % (self.fn.name, e))
+        return False
+
+    def out_of_scope(self):
+        try:
+            leave(self, None, True)
+        except Exception as e:
+            warn("unwind of %s: %s" % (self.fn.name, e))
+
+
+def leave(x, rv, unwound):
+    t = now()
+    stack = STACKS.get(x.key, [])
+    depth = 0
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i][0] == x.enter:
+            depth = i
+            del stack[i:]
+            break
+    ev = {"type": "exit", "t": t, "pid": x.key[1], "thread": str(x.key[0]), "function": x.fn.name,
+          "file": fullname(x.fn) or x.fn.file, "line": x.fn.line, "durationNs": t - x.start}
+    if depth:
+        ev["depth"] = depth
+    if x.enter:
+        ev["parent"] = x.enter
+    if unwound:
+        ev["error"] = True
+        ev["return"] = [{"name": "", "unavailable": "unwound: the call ended without returning (panic, exception or longjmp)"}]
+    elif rv is not None:
+        r = value("", rv)
+        r.pop("name")
+        ev["return"] = [r]
+        if r.get("type", "").startswith("core::result::Result") and r.get("value", "").startswith("Err("):
+            ev["error"] = True
+    w = watches(x.fn)
+    if w:
+        ev["watches"] = w
+    W.write(ev)
+
+
+class Enter(gdb.Breakpoint):
+    def __init__(self, fn):
+        super().__init__("-function " + fn.name, internal=True)
+        self.fn = fn
+
+    def stop(self):
+        try:
+            enter(self.fn)
+        except Exception as e:
+            warn("enter of %s: %s" % (self.fn.name, e))
+        return False
+
+
+def enter(fn):
+    fn.calls += 1
+    n = fn.calls
+    if (n > FULL and (n - FULL) % EVERY != 0) or W.full():
+        W.dropped += 2  # the call's enter and exit
+        return
+    t = now()
+    key = thread_key()
+    stack = STACKS.setdefault(key, [])
+    frame = gdb.newest_frame()
+    ev = {"type": "enter", "t": t, "pid": key[1], "thread": str(key[0]), "function": fn.name,
+          "file": fullname(fn) or fn.file, "line": fn.line}
+    if stack:
+        ev["depth"] = len(stack)
+        ev["parent"] = stack[-1][0]
+    a = arguments(frame)
+    if a:
+        ev["args"] = a
+    w = watches(fn)
+    if w:
+        ev["watches"] = w
+    if n > FULL:
+        ev["sampled"] = True
+    ev["call"] = n
+    eid = W.write(ev)
+    if not eid:
+        return
+    stack.append((eid, t))
+    try:
+        Exit(frame, fn, eid, key, t)
+    except (ValueError, gdb.error, RuntimeError) as e:
+        stack.pop()
+        warn("no return value for %s: %s" % (fn.name, e))
+
+
+def warn(msg):
+    if msg not in WARNINGS and len(WARNINGS) < 20:
+        WARNINGS.append(msg)
+
+
+def rust_printers(fns):
+    """Load Rust's own pretty printers (rust-gdb's) when the program is Rust."""
+    if not any(fn.file.startswith("library/") or "/rustc/" in fn.file for fn in fns[:2000]):
+        return
+    try:
+        root = subprocess.run(["rustc", "--print", "sysroot"], capture_output=True, text=True, timeout=10).stdout.strip()
+        etc = os.path.join(root, "lib", "rustlib", "etc")
+        if os.path.isdir(etc):
+            import sys
+            sys.path.insert(0, etc)
+            import gdb_lookup
+            gdb_lookup.register_printers(gdb.current_progspace())
+    except Exception:
+        pass
+
+
+def finish(meta, code=None, sig=None):
+    W.meta(meta)
+    if sig:
+        # die as the program died, without a core of gdb
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+        time.sleep(1)
+    os._exit(code if code is not None else 0)
+
+
+T0 = time.time()
+
+
+def mark(what):
+    """Timings for STROBE_GDB_LOG."""
+    print("strobe: %.3fs %s" % (time.time() - T0, what))
+
+
+def main():
+    global W
+    quiet()
+    W = Writer()
+    version = gdb.VERSION.split()[0] if gdb.VERSION else "?"
+    meta = {"tracer": "gdb " + version}
+    fns = list_functions()
+    if not fns:
+        meta["warnings"] = ["no debug info in %s: build the tests with debug info (cargo's test profile has it; CMake: -DCMAKE_BUILD_TYPE=Debug or -g)" % (gdb.current_progspace().filename or "the program")]
+    mark("listed %d functions" % len(fns))
+    rust_printers(fns)
+    mark("printers")
+    matchers = [Matcher(p) for p in SPEC.get("patterns") or []]
+    matched, unmatched = [], []
+    chosen = {}
+    for m in matchers:
+        hits = [fn for fn in fns if m.match(fn)]
+        if not hits:
+            unmatched.append({"pattern": m.raw, "nearest": nearest(m.raw, fns) if m.kind == "name" else []})
+        for fn in hits:
+            chosen.setdefault(fn.name, fn)
+    for w in SPEC.get("watches") or []:
+        ms = [Matcher(p) for p in w.get("on") or []]
+        for fn in fns:
+            if any(m.match(fn) for m in ms):
+                chosen.setdefault(fn.name, fn).watches.append(w["variable"])
+    if len(chosen) > MAX_FUNCS:
+        counts = sorted(((sum(1 for fn in fns if m.match(fn)), m.raw) for m in matchers), reverse=True)
+        meta["refused"] = "the trace patterns match %d functions, more than %d: narrow %s (%d functions), e.g. name a module or a file" % (
+            len(chosen), MAX_FUNCS, counts[0][1] if counts else "them", counts[0][0] if counts else len(chosen))
+        os.write(2, ("strobe: trace refused: %s\n" % meta["refused"]).encode())
+        finish(meta, code=125)
+    for fn in chosen.values():
+        try:
+            Enter(fn)
+            matched.append(fn.name)
+        except (gdb.error, RuntimeError) as e:
+            warn("cannot trace %s: %s" % (fn.name, e))
+    meta["matched"] = matched
+    if unmatched:
+        meta["unmatched"] = unmatched
+    mark("breakpoints")
+    try:
+        gdb.execute("run", to_string=True)
+        while gdb.selected_inferior().pid:
+            gdb.execute("continue", to_string=True)
+    except gdb.error as e:
+        warn("gdb: %s" % e)
+    mark("ran")
+    calls = {fn.name: fn.calls for fn in chosen.values() if fn.calls}
+    if calls:
+        meta["calls"] = calls
+    if WARNINGS:
+        meta.setdefault("warnings", []).extend(WARNINGS)
+    code = gdb.convenience_variable("_exitcode")
+    sig = gdb.convenience_variable("_exitsignal")
+    if sig is not None:
+        finish(meta, sig=int(sig))
+    finish(meta, code=int(code) if code is not None else 1)
+
+
+try:
+    main()
+except Exception as e:  # a tracer that fails must not pass for a run that passed
+    os.write(2, ("strobe: the gdb tracer failed: %s\n" % e).encode())
+    os._exit(125)
