@@ -76,7 +76,7 @@ func TestTraceShowsTheWrongArgument(t *testing.T) {
 	if r := exits[0].Return; len(r) != 1 || r[0].Value != "Ok(2)" || exits[0].Error {
 		t.Errorf("first return %+v, want Ok(2)", exits[0])
 	}
-	if r := exits[1].Return; len(r) != 1 || !strings.HasPrefix(r[0].Value, "Err(") || !exits[1].Error {
+	if r := exits[1].Return; len(r) != 1 || !strings.HasPrefix(r[0].Value, `Err("\",3\": invalid digit`) || !exits[1].Error {
 		t.Errorf("second return %+v, want an Err marked error", exits[1])
 	}
 	for i, e := range exits {

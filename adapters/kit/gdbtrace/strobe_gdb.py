@@ -101,11 +101,12 @@ def split_name(sig):
 
 
 class Function:
-    __slots__ = ("name", "file", "line", "fullname", "watches", "calls")
+    __slots__ = ("name", "file", "line", "fullname", "watches", "calls", "rets", "rtype")
 
     def __init__(self, name, file, line):
         self.name, self.file, self.line = name, file, line
         self.fullname, self.watches, self.calls = None, [], 0
+        self.rets, self.rtype = None, None
 
 
 def list_functions():
@@ -240,6 +241,9 @@ def clip(s):
     return b[:MAX_VALUE - 3].decode("utf-8", "ignore") + "..."
 
 
+STRINGY = re.compile(r"^(&(mut )?str|alloc::string::String|std::(__cxx11::)?(basic_)?string\b|std::string_view|(const )?char ?\*|.*<alloc::string::String[,>].*)")
+
+
 def render(v):
     """A value as the program's language prints it, bounded."""
     try:
@@ -251,7 +255,10 @@ def render(v):
                 return name, s
         if t.code == gdb.TYPE_CODE_PTR and t.target().strip_typedefs().code in (gdb.TYPE_CODE_INT,) and t.target().sizeof == 1:
             return name, clip(v.format_string(max_elements=MAX_VALUE))
-        s = v.format_string(max_depth=MAX_DEPTH, max_elements=MAX_ITEMS, repeat_threshold=MAX_ITEMS,
+        # max_elements bounds a string's characters too: strings get
+        # MaxValue, everything else MaxItems.
+        items = MAX_VALUE if STRINGY.search(name) else MAX_ITEMS
+        s = v.format_string(max_depth=MAX_DEPTH, max_elements=items, repeat_threshold=MAX_ITEMS,
                             symbols=False, address=False, pretty_structs=False)
         s = " ".join(s.split())
         if s.startswith(name + "::"):  # Rust enums: Ok(2), not Result<i64, String>::Ok(2)
@@ -342,9 +349,12 @@ def now():
 
 
 class Exit(gdb.FinishBreakpoint):
-    def __init__(self, frame, fn, enter, key, start):
+    """A call's return, where ret breakpoints cannot be set: one finish
+    breakpoint per call, exact but costly (gdb checks every one at each stop)."""
+
+    def __init__(self, frame, fn, entry, key):
         super().__init__(frame, internal=True)
-        self.fn, self.enter, self.key, self.start = fn, enter, key, start
+        self.fn, self.entry, self.key = fn, entry, key
 
     def stop(self):
         try:
@@ -353,46 +363,137 @@ class Exit(gdb.FinishBreakpoint):
                 rv = self.return_value
             except (gdb.error, RuntimeError):
                 pass
-            leave(self, rv, False)
+            pop(self.key, self.entry, rv)
         except Exception as e:  # never stop the program for the tracer's sake
             warn("exit of %s: %s" % (self.fn.name, e))
         return False
 
     def out_of_scope(self):
         try:
-            leave(self, None, True)
+            pop(self.key, self.entry, None, unwound=True)
         except Exception as e:
             warn("unwind of %s: %s" % (self.fn.name, e))
 
 
-def leave(x, rv, unwound):
+class Return(gdb.Breakpoint):
+    """A ret instruction of a traced function (x86-64): one breakpoint for
+    every call, which finds its call on the thread's stack by the frame's
+    canonical frame address, and reads the return value as the ABI left it."""
+
+    def __init__(self, fn, addr):
+        super().__init__("*%#x" % addr, internal=True)
+        self.fn = fn
+
+    def stop(self):
+        try:
+            key = thread_key()
+            stack = STACKS.get(key)
+            if stack:
+                frame = gdb.newest_frame()
+                cfa = int(frame.read_register("rsp")) + 8  # the return address is on top
+                for i in range(len(stack) - 1, -1, -1):
+                    if stack[i].cfa == cfa and stack[i].fn is self.fn:
+                        unwind_below(key, stack, i)
+                        pop(key, stack[i], x86_return(frame, self.fn))
+                        break
+        except Exception as e:
+            warn("exit of %s: %s" % (self.fn.name, e))
+        return False
+
+
+class Call:
+    __slots__ = ("id", "t", "fn", "cfa")
+
+    def __init__(self, eid, t, fn, cfa):
+        self.id, self.t, self.fn, self.cfa = eid, t, fn, cfa
+
+
+def unwind_below(key, stack, i):
+    """Calls above i on the stack ended without returning (a panic or an
+    exception went through them, or longjmp)."""
+    while len(stack) > i + 1:
+        pop(key, stack[-1], None, unwound=True)
+
+
+def pop(key, call, rv, unwound=False):
     t = now()
-    stack = STACKS.get(x.key, [])
+    stack = STACKS.get(key, [])
     depth = 0
     for i in range(len(stack) - 1, -1, -1):
-        if stack[i][0] == x.enter:
+        if stack[i] is call:
             depth = i
             del stack[i:]
             break
-    ev = {"type": "exit", "t": t, "pid": x.key[1], "thread": str(x.key[0]), "function": x.fn.name,
-          "file": fullname(x.fn) or x.fn.file, "line": x.fn.line, "durationNs": t - x.start}
+    fn = call.fn
+    ev = {"type": "exit", "t": t, "pid": key[1], "thread": str(key[0]), "function": fn.name,
+          "file": fullname(fn) or fn.file, "line": fn.line, "durationNs": t - call.t, "parent": call.id}
     if depth:
         ev["depth"] = depth
-    if x.enter:
-        ev["parent"] = x.enter
     if unwound:
         ev["error"] = True
-        ev["return"] = [{"name": "", "unavailable": "unwound: the call ended without returning (panic, exception or longjmp)"}]
+        ev["return"] = [{"unavailable": "unwound: the call ended without returning (panic, exception or longjmp)"}]
     elif rv is not None:
         r = value("", rv)
         r.pop("name")
         ev["return"] = [r]
         if r.get("type", "").startswith("core::result::Result") and r.get("value", "").startswith("Err("):
             ev["error"] = True
-    w = watches(x.fn)
+    w = watches(fn)
     if w:
         ev["watches"] = w
     W.write(ev)
+
+
+def x86_return(frame, fn):
+    """The return value at a ret instruction, by the System V x86-64 ABI
+    (what rustc and g++ follow for the values gdb can show): scalars and
+    small aggregates in rax:rdx and xmm0:xmm1, the rest in memory that rax
+    points to. None for no value."""
+    t = fn.rtype
+    if t is None:
+        return None
+    rt = t.strip_typedefs()
+    size = rt.sizeof
+    if size == 0 or rt.code == gdb.TYPE_CODE_VOID:
+        return None
+    if size > 16 or rt.code in (gdb.TYPE_CODE_ARRAY,):
+        addr = int(frame.read_register("rax"))
+        return gdb.Value(addr).cast(t.pointer()).dereference()
+    classes = eightbytes(rt, size)
+    ints = [int(frame.read_register("rax")), int(frame.read_register("rdx"))]
+    sses = [int(frame.read_register("xmm0")["v2_int64"][0]), int(frame.read_register("xmm1")["v2_int64"][0])]
+    buf = b""
+    for c in classes:
+        reg = sses.pop(0) if c == "sse" else ints.pop(0)
+        buf += (reg & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little")
+    return gdb.Value(buf[:size], t)
+
+
+def eightbytes(t, size):
+    """The class of each eightbyte of a small value: sse when it holds
+    floating point only, else integer."""
+    n = (size + 7) // 8
+    floats, others = [False] * n, [False] * n
+
+    def walk(t, bit, depth):
+        t = t.strip_typedefs()
+        if t.code == gdb.TYPE_CODE_FLT:
+            floats[min(bit // 64, n - 1)] = True
+        elif t.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION) and depth < 8:
+            fs = t.fields()
+            if not fs:
+                others[min(bit // 64, n - 1)] = True
+            for f in fs:
+                if hasattr(f, "bitpos") and f.type is not None:
+                    walk(f.type, bit + f.bitpos, depth + 1)
+        else:
+            others[min(bit // 64, n - 1)] = True
+
+    try:
+        walk(t, 0, 0)
+    except (gdb.error, RuntimeError, TypeError):
+        return ["int"] * n
+    return ["sse" if floats[i] and not others[i] else "int" for i in range(n)]
 
 
 class Enter(gdb.Breakpoint):
@@ -408,6 +509,33 @@ class Enter(gdb.Breakpoint):
         return False
 
 
+X86 = None  # whether ret breakpoints work here (x86-64)
+
+
+def returns(fn, frame):
+    """Set the ret breakpoints of fn, once, at its first recorded call; False
+    when this machine needs finish breakpoints instead."""
+    global X86
+    if X86 is None:
+        X86 = frame.architecture().name().startswith("i386:x86-64")
+    if not X86:
+        return False
+    if fn.rets is None:
+        fn.rets = []
+        block = frame.block()
+        while block is not None and block.function is None:
+            block = block.superblock
+        fsym = frame.function()
+        fn.rtype = fsym.type.target() if fsym is not None and fsym.type is not None else None
+        if block is not None:
+            for insn in frame.architecture().disassemble(block.start, block.end - 1):
+                if insn["asm"].split()[0].startswith("ret"):
+                    fn.rets.append(Return(fn, insn["addr"]))
+        if not fn.rets:
+            warn("no return found in %s: its exits are read by finish breakpoints" % fn.name)
+    return bool(fn.rets)
+
+
 def enter(fn):
     fn.calls += 1
     n = fn.calls
@@ -418,11 +546,21 @@ def enter(fn):
     key = thread_key()
     stack = STACKS.setdefault(key, [])
     frame = gdb.newest_frame()
+    cfa = 0
+    older = frame.older()
+    if older is not None:
+        cfa = int(older.read_register("sp"))
+    if cfa:
+        # calls whose frames are gone ended without returning
+        j = len(stack)
+        while j > 0 and stack[j - 1].cfa and stack[j - 1].cfa <= cfa:
+            j -= 1
+        unwind_below(key, stack, j - 1)
     ev = {"type": "enter", "t": t, "pid": key[1], "thread": str(key[0]), "function": fn.name,
           "file": fullname(fn) or fn.file, "line": fn.line}
     if stack:
         ev["depth"] = len(stack)
-        ev["parent"] = stack[-1][0]
+        ev["parent"] = stack[-1].id
     a = arguments(frame)
     if a:
         ev["args"] = a
@@ -435,9 +573,12 @@ def enter(fn):
     eid = W.write(ev)
     if not eid:
         return
-    stack.append((eid, t))
+    call = Call(eid, t, fn, cfa)
+    stack.append(call)
+    if cfa and returns(fn, frame):
+        return
     try:
-        Exit(frame, fn, eid, key, t)
+        Exit(frame, fn, call, key)
     except (ValueError, gdb.error, RuntimeError) as e:
         stack.pop()
         warn("no return value for %s: %s" % (fn.name, e))
