@@ -241,7 +241,7 @@ def clip(s):
     return b[:MAX_VALUE - 3].decode("utf-8", "ignore") + "..."
 
 
-STRINGY = re.compile(r"^(&(mut )?str|alloc::string::String|std::(__cxx11::)?(basic_)?string\b|std::string_view|(const )?char ?\*|.*<alloc::string::String[,>].*)")
+STRINGY = re.compile(r"&(mut )?str\b|alloc::string::String|std::(__cxx11::)?(basic_)?string|string_view|^(const )?char ?\*")
 
 
 def render(v):
