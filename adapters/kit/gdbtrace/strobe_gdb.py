@@ -265,7 +265,7 @@ def render(v):
             s = s[len(name) + 2:]
         return name, clip(s)
     except (gdb.error, gdb.MemoryError, RuntimeError, UnicodeError) as e:
-        return None, "!" + str(e)
+        return None, "!" + (str(e) or type(e).__name__)
 
 
 def rust_string(v):
@@ -498,7 +498,8 @@ def eightbytes(t, size):
 
 class Enter(gdb.Breakpoint):
     def __init__(self, fn):
-        super().__init__("-function " + fn.name, internal=True)
+        # -qualified: "add" must not also stop in every Class::add
+        super().__init__("-qualified -function " + fn.name, internal=True)
         self.fn = fn
 
     def stop(self):
