@@ -260,7 +260,7 @@ def render(v):
         items = MAX_VALUE if STRINGY.search(name) else MAX_ITEMS
         s = v.format_string(max_depth=MAX_DEPTH, max_elements=items, repeat_threshold=MAX_ITEMS,
                             symbols=False, address=False, pretty_structs=False)
-        s = " ".join(s.split())
+        s = s.replace("\n", " ")  # pretty printers' lines; strings keep theirs escaped
         if s.startswith(name + "::"):  # Rust enums: Ok(2), not Result<i64, String>::Ok(2)
             s = s[len(name) + 2:]
         return name, clip(s)
