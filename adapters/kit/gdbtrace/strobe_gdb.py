@@ -632,8 +632,11 @@ def main():
     version = gdb.VERSION.split()[0] if gdb.VERSION else "?"
     meta = {"tracer": "gdb " + version}
     fns = list_functions()
-    if not fns:
-        meta["warnings"] = ["no debug info in %s: build the tests with debug info (cargo's test profile has it; CMake: -DCMAKE_BUILD_TYPE=Debug or -g)" % (gdb.current_progspace().filename or "the program")]
+    if not any(is_project(fn) for fn in fns):
+        # std's line tables are no debug info of the project's own code
+        meta["warnings"] = ["no debug info: %s has none for the project's own functions, so nothing of it can be traced: "
+                            "build the tests with debug info (cargo's test profile has it, --release does not; CMake: -DCMAKE_BUILD_TYPE=Debug; or -g)"
+                            % os.path.basename(gdb.current_progspace().filename or "the program")]
     mark("listed %d functions" % len(fns))
     rust_printers(fns)
     mark("printers")
