@@ -248,3 +248,18 @@ func processesWith(out string) []string {
 	}
 	return pids
 }
+
+// TestTraceReleaseWarns: a release build has no debug info for the crate:
+// the tests run, and the meta says why nothing was traced and what to do.
+func TestTraceReleaseWarns(t *testing.T) {
+	root := tracedFixture(t)
+	spec := gdbtracetest.Spec(t, root, []string{"parser::parse"})
+	_, _, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"cargo", "test", "--release"}, Test: "tests::labels", Trace: spec})
+	if exit.Code != 0 {
+		t.Fatalf("exit %+v", exit)
+	}
+	_, metas := gdbtracetest.Events(t, spec.Out)
+	if len(metas) != 1 || len(metas[0].Warnings) == 0 || !strings.HasPrefix(metas[0].Warnings[0], "no debug info") || !strings.Contains(metas[0].Warnings[0], "--release") {
+		t.Fatalf("metas %+v, want the no-debug-info warning", metas)
+	}
+}
