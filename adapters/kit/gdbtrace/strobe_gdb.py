@@ -101,12 +101,12 @@ def split_name(sig):
 
 
 class Function:
-    __slots__ = ("name", "file", "line", "fullname", "watches", "calls", "rets", "rtype")
+    __slots__ = ("name", "file", "line", "fullname", "watches", "calls", "rets", "rtype", "classes")
 
     def __init__(self, name, file, line):
         self.name, self.file, self.line = name, file, line
         self.fullname, self.watches, self.calls = None, [], 0
-        self.rets, self.rtype = None, None
+        self.rets, self.rtype, self.classes = None, None, None
 
 
 def list_functions():
@@ -459,12 +459,15 @@ def x86_return(frame, fn):
     if size > 16 or rt.code in (gdb.TYPE_CODE_ARRAY,):
         addr = int(frame.read_register("rax"))
         return gdb.Value(addr).cast(t.pointer()).dereference()
-    classes = eightbytes(rt, size)
-    ints = [int(frame.read_register("rax")), int(frame.read_register("rdx"))]
-    sses = [int(frame.read_register("xmm0")["v2_int64"][0]), int(frame.read_register("xmm1")["v2_int64"][0])]
+    if fn.classes is None:
+        fn.classes = eightbytes(rt, size)
+    ints, sses = ["rax", "rdx"], ["xmm0", "xmm1"]
     buf = b""
-    for c in classes:
-        reg = sses.pop(0) if c == "sse" else ints.pop(0)
+    for c in fn.classes:  # registers read only as needed: each read costs
+        if c == "sse":
+            reg = int(frame.read_register(sses.pop(0))["v2_int64"][0])
+        else:
+            reg = int(frame.read_register(ints.pop(0)))
         buf += (reg & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little")
     return gdb.Value(buf[:size], t)
 

@@ -16,7 +16,7 @@ import (
 
 // Spec compiles patterns and watches ("VAR@PATTERN") into a spec whose Out
 // is a fresh directory, writes it, and sets trace.SpecEnv for the test.
-func Spec(t *testing.T, root string, patterns []string, watches ...string) *trace.Spec {
+func Spec(t testing.TB, root string, patterns []string, watches ...string) *trace.Spec {
 	t.Helper()
 	ps, err := trace.CompileAll(patterns)
 	if err != nil {
@@ -50,7 +50,7 @@ func Spec(t *testing.T, root string, patterns []string, watches ...string) *trac
 
 // Events reads every event file under out: the events, and the Meta
 // line that ends each file. A file without its Meta fails the test.
-func Events(t *testing.T, out string) ([]trace.Event, []trace.Meta) {
+func Events(t testing.TB, out string) ([]trace.Event, []trace.Meta) {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(out, "events-*.jsonl"))
 	var evs []trace.Event
