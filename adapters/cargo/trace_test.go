@@ -263,3 +263,24 @@ func TestTraceReleaseWarns(t *testing.T) {
 		t.Fatalf("metas %+v, want the no-debug-info warning", metas)
 	}
 }
+
+// TestTracePanic: a call a panic unwinds through ends with an error exit
+// whose return is unavailable; the call before it returned normally.
+func TestTracePanic(t *testing.T) {
+	root := tracedFixture(t)
+	spec := gdbtracetest.Spec(t, root, []string{"parser::checked"})
+	if _, _, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "tests::checked_panics", Trace: spec}); exit.Code != 0 {
+		t.Fatalf("exit %+v", exit)
+	}
+	evs, _ := gdbtracetest.Events(t, spec.Out)
+	enters, exits := gdbtracetest.Calls(evs, trace.Enter, "parser::checked"), gdbtracetest.Calls(evs, trace.Exit, "parser::checked")
+	if len(enters) != 2 || len(exits) != 2 || enters[1].Args[0].Value != "-1" {
+		t.Fatalf("events %+v", evs)
+	}
+	if exits[0].Error || exits[0].Return[0].Value != "2" {
+		t.Errorf("checked(2): %+v", exits[0])
+	}
+	if !exits[1].Error || exits[1].Parent != enters[1].ID || !strings.HasPrefix(exits[1].Return[0].Unavailable, "unwound") {
+		t.Errorf("checked(-1): %+v, want an unwound error exit", exits[1])
+	}
+}

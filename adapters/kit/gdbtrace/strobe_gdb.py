@@ -101,12 +101,13 @@ def split_name(sig):
 
 
 class Function:
-    __slots__ = ("name", "file", "line", "fullname", "watches", "calls", "rets", "rtype", "classes")
+    __slots__ = ("name", "file", "line", "fullname", "watches", "calls", "recorded", "pending", "rets", "rtype", "classes")
 
     def __init__(self, name, file, line):
         self.name, self.file, self.line = name, file, line
         self.fullname, self.watches, self.calls = None, [], 0
         self.rets, self.rtype, self.classes = None, None, None
+        self.recorded, self.pending = 0, 0
 
 
 def list_functions():
@@ -425,6 +426,11 @@ def pop(key, call, rv, unwound=False):
             del stack[i:]
             break
     fn = call.fn
+    if fn.rets:
+        fn.pending -= 1
+        if fn.pending <= 0 and fn.calls >= FULL:
+            # Sampled from now on: a call not recorded costs one stop, not two.
+            set_returns(fn, False)
     ev = {"type": "exit", "t": t, "pid": key[1], "thread": str(key[0]), "function": fn.name,
           "file": fullname(fn) or fn.file, "line": fn.line, "durationNs": t - call.t, "parent": call.id}
     if depth:
@@ -438,10 +444,16 @@ def pop(key, call, rv, unwound=False):
         ev["return"] = [r]
         if r.get("type", "").startswith("core::result::Result") and r.get("value", "").startswith("Err("):
             ev["error"] = True
-    w = watches(fn)
+    w = watches(fn) if not unwound else None  # its frame is gone
     if w:
         ev["watches"] = w
     W.write(ev)
+
+
+def set_returns(fn, on):
+    for r in fn.rets or ():
+        if r.enabled != on:
+            r.enabled = on
 
 
 def x86_return(frame, fn):
@@ -544,8 +556,7 @@ def enter(fn):
     fn.calls += 1
     n = fn.calls
     if (n > FULL and (n - FULL) % EVERY != 0) or W.full():
-        W.dropped += 2  # the call's enter and exit
-        return
+        return  # counted: Meta.dropped is calls minus recorded ones, twice
     t = now()
     key = thread_key()
     stack = STACKS.setdefault(key, [])
@@ -577,9 +588,13 @@ def enter(fn):
     eid = W.write(ev)
     if not eid:
         return
+    fn.recorded += 1
     call = Call(eid, t, fn, cfa)
     stack.append(call)
     if cfa and returns(fn, frame):
+        fn.pending += 1
+        if n > FULL:
+            set_returns(fn, True)
         return
     try:
         Exit(frame, fn, call, key)
@@ -680,6 +695,11 @@ def main():
     except gdb.error as e:
         warn("gdb: %s" % e)
     mark("ran")
+    # Calls still on a stack never returned: their thread ended in a
+    # panic or the program exited under them.
+    for key, stack in list(STACKS.items()):
+        unwind_below(key, stack, -1)
+    W.dropped += sum(2 * (fn.calls - fn.recorded) for fn in chosen.values())
     calls = {fn.name: fn.calls for fn in chosen.values() if fn.calls}
     if calls:
         meta["calls"] = calls
