@@ -9,6 +9,7 @@
 # by the same signal. gdb's own messages never reach the program's streams:
 # gdb's stdout and stderr are moved to /dev/null (or STROBE_GDB_LOG) and
 # the program gets the original ones through the startup shell.
+import atexit
 import difflib
 import json
 import os
@@ -205,7 +206,7 @@ def nearest(raw, fns):
 class Writer:
     def __init__(self):
         os.makedirs(OUT, exist_ok=True)
-        self.f = open(os.path.join(OUT, "events-%d.jsonl" % os.getpid()), "w", buffering=1 << 16)
+        self.f = open(os.path.join(OUT, "events-%d.jsonl" % os.getpid()), "w", buffering=1)  # a line at a time: a killed gdb loses nothing written
         self.id = 0
         self.written = 0
         self.dropped = 0
@@ -224,6 +225,8 @@ class Writer:
         return self.id
 
     def meta(self, m):
+        if self.f.closed:
+            return
         m["type"] = "meta"
         m["dropped"] = self.dropped
         self.f.write(json.dumps(m, separators=(",", ":")) + "\n")
@@ -624,6 +627,30 @@ def rust_printers(fns):
         pass
 
 
+def complete(meta, chosen):
+    """Fill in the meta's counts at the end."""
+    # Calls still on a stack never returned: their thread ended in a
+    # panic or the program exited under them.
+    for key, stack in list(STACKS.items()):
+        unwind_below(key, stack, -1)
+    W.dropped += sum(2 * (fn.calls - fn.recorded) for fn in chosen.values())
+    calls = {fn.name: fn.calls for fn in chosen.values() if fn.calls}
+    if calls:
+        meta["calls"] = calls
+    if WARNINGS:
+        meta.setdefault("warnings", []).extend(WARNINGS)
+
+
+def on_kill(meta, chosen):
+    """gdb is quitting before the program ended (SIGTERM from strobe's
+    timeout, a cancel or the stuck detector): end the file all the same."""
+    if W is None or W.f.closed:
+        return
+    warn("stopped before the program ended: the run was killed (timeout, cancel or stuck)")
+    complete(meta, chosen)
+    W.meta(meta)
+
+
 def finish(meta, code=None, sig=None):
     W.meta(meta)
     if sig:
@@ -649,6 +676,8 @@ def main():
     W = Writer()
     version = gdb.VERSION.split()[0] if gdb.VERSION else "?"
     meta = {"tracer": "gdb " + version}
+    chosen = {}
+    atexit.register(on_kill, meta, chosen)
     fns = list_functions()
     if not any(is_project(fn) for fn in fns):
         # std's line tables are no debug info of the project's own code
@@ -660,7 +689,6 @@ def main():
     mark("printers")
     matchers = [Matcher(p) for p in SPEC.get("patterns") or []]
     matched, unmatched = [], []
-    chosen = {}
     for m in matchers:
         hits = [fn for fn in fns if m.match(fn)]
         if not hits:
@@ -695,16 +723,7 @@ def main():
     except gdb.error as e:
         warn("gdb: %s" % e)
     mark("ran")
-    # Calls still on a stack never returned: their thread ended in a
-    # panic or the program exited under them.
-    for key, stack in list(STACKS.items()):
-        unwind_below(key, stack, -1)
-    W.dropped += sum(2 * (fn.calls - fn.recorded) for fn in chosen.values())
-    calls = {fn.name: fn.calls for fn in chosen.values() if fn.calls}
-    if calls:
-        meta["calls"] = calls
-    if WARNINGS:
-        meta.setdefault("warnings", []).extend(WARNINGS)
+    complete(meta, chosen)
     code = gdb.convenience_variable("_exitcode")
     sig = gdb.convenience_variable("_exitsignal")
     if sig is not None:
