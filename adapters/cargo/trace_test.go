@@ -284,3 +284,27 @@ func TestTracePanic(t *testing.T) {
 		t.Errorf("checked(-1): %+v, want an unwound error exit", exits[1])
 	}
 }
+
+// TestTraceProjectAndFile: @project is the crate's own functions, never
+// std's; @file:lib.rs the functions defined in src/lib.rs.
+func TestTraceProjectAndFile(t *testing.T) {
+	root := tracedFixture(t)
+	for _, p := range []string{"@project", "@file:lib.rs"} {
+		spec := gdbtracetest.Spec(t, root, []string{p})
+		if _, _, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "tests::labels", Trace: spec}); exit.Code != 0 {
+			t.Fatalf("%s: exit %+v", p, exit)
+		}
+		_, metas := gdbtracetest.Events(t, spec.Out)
+		if len(metas) != 1 || !slices.Contains(metas[0].Matched, "traced::parser::parse") || !slices.Contains(metas[0].Matched, "traced::tests::labels") {
+			t.Fatalf("%s: metas %+v", p, metas)
+		}
+		for _, m := range metas[0].Matched {
+			if !strings.HasPrefix(m, "traced::") {
+				t.Errorf("%s matched %s, not the crate's", p, m)
+			}
+		}
+		if metas[0].Calls["traced::parser::label"] != 1 {
+			t.Errorf("%s: calls %v", p, metas[0].Calls)
+		}
+	}
+}

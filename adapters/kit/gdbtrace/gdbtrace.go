@@ -68,8 +68,10 @@ func Prepare(framework string, env []string) (*Gdb, error) {
 // program and its arguments follow it.
 func (g *Gdb) Prefix() []string {
 	// -nx: no user .gdbinit may change what the script relies on;
-	// -batch: gdb ends when the script does.
-	return []string{g.Path, "-q", "-nx", "-batch", "-x", g.Script, "--args"}
+	// -batch: gdb ends when the script does; -iex: the script moves
+	// gdb's own output away before gdb loads the program and warns about
+	// it, then -x traces.
+	return []string{g.Path, "-q", "-nx", "-batch", "-iex", "source " + g.Script, "-x", g.Script, "--args"}
 }
 
 // Argv runs argv under the tracer.

@@ -34,13 +34,39 @@ ROOT = os.path.realpath(SPEC.get("projectRoot") or "/")
 EXCLUDE = set(SPEC.get("exclude") or [])
 
 
-def quiet():
-    """Keep the program's stdout and stderr for it alone."""
+STDERR = 2  # the program's stderr, once quiet has moved gdb's
+
+
+def say(line):
+    """One line for the user on the program's stderr: why gdb ends early."""
+    try:
+        os.write(STDERR, ("strobe: %s\n" % line).encode())
+    except OSError:
+        pass
+
+
+def redirect():
+    """Move gdb's stdout and stderr away, once, keeping the originals for
+    the program. gdb sources this script twice: with -iex, before it loads
+    the program (whose loading has warnings to say), then with -x; the two
+    share this module's globals."""
+    global STROBE_FDS
+    if "STROBE_FDS" in globals():
+        return STROBE_FDS
     out, err = os.dup(1), os.dup(2)
     log = os.open(os.environ.get("STROBE_GDB_LOG") or os.devnull, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     os.dup2(log, 1)
     os.dup2(log, 2)
     os.close(log)
+    STROBE_FDS = (out, err)
+    return STROBE_FDS
+
+
+def quiet():
+    """Keep the program's stdout and stderr for it alone."""
+    global STDERR
+    out, err = redirect()
+    STDERR = err
     for cmd in ("set verbose off", "set confirm off", "set pagination off", "set width 0",
                 "set print thread-events off", "set print inferior-events off",
                 "set disable-randomization off", "set startup-with-shell on",
@@ -58,6 +84,16 @@ def quiet():
     args = program_args()
     redir = "1>>/proc/%d/fd/%d 2>>/proc/%d/fd/%d" % (os.getpid(), out, os.getpid(), err)
     gdb.execute("set args %s %s" % (args, redir), to_string=True)
+    # gdb looks for a source file in its working directory when it is not
+    # where its compilation unit says (a dependency's src/lib.rs built
+    # elsewhere would be the project's own): gdb works from the script's
+    # directory, the program from where gdb was started.
+    gdb.execute("set cwd %s" % os.getcwd(), to_string=True)
+    try:
+        here = os.path.dirname(os.path.abspath(__file__))
+    except NameError:
+        here = "/"
+    gdb.execute("cd %s" % here, to_string=True)  # gdb's cd: its $cwd is its own
 
 
 def program_args():
@@ -178,6 +214,15 @@ class Matcher:
         if self.kind == "project":
             return is_project(fn)
         return False
+
+
+def select(m, fns):
+    """The functions m matches."""
+    hits = [fn for fn in fns if m.match(fn)]
+    if m.kind == "file" and any(is_project(fn) for fn in hits):
+        # @file:lib.rs is the project's lib.rs, not every dependency's
+        hits = [fn for fn in hits if is_project(fn)]
+    return hits
 
 
 def nearest(raw, fns):
@@ -690,21 +735,23 @@ def main():
     matchers = [Matcher(p) for p in SPEC.get("patterns") or []]
     matched, unmatched = [], []
     for m in matchers:
-        hits = [fn for fn in fns if m.match(fn)]
+        hits = select(m, fns)
         if not hits:
             unmatched.append({"pattern": m.raw, "nearest": nearest(m.raw, fns) if m.kind == "name" else []})
         for fn in hits:
             chosen.setdefault(fn.name, fn)
     for w in SPEC.get("watches") or []:
-        ms = [Matcher(p) for p in w.get("on") or []]
-        for fn in fns:
-            if any(m.match(fn) for m in ms):
-                chosen.setdefault(fn.name, fn).watches.append(w["variable"])
+        on = {}
+        for p in w.get("on") or []:
+            for fn in select(Matcher(p), fns):
+                on[fn.name] = fn
+        for fn in on.values():
+            chosen.setdefault(fn.name, fn).watches.append(w["variable"])
     if len(chosen) > MAX_FUNCS:
-        counts = sorted(((sum(1 for fn in fns if m.match(fn)), m.raw) for m in matchers), reverse=True)
+        counts = sorted(((len(select(m, fns)), m.raw) for m in matchers), reverse=True)
         meta["refused"] = "the trace patterns match %d functions, more than %d: narrow %s (%d functions), e.g. name a module or a file" % (
             len(chosen), MAX_FUNCS, counts[0][1] if counts else "them", counts[0][0] if counts else len(chosen))
-        os.write(2, ("strobe: trace refused: %s\n" % meta["refused"]).encode())
+        say("trace refused: " + meta["refused"])
         finish(meta, code=125)
     for fn in chosen.values():
         try:
@@ -731,8 +778,11 @@ def main():
     finish(meta, code=int(code) if code is not None else 1)
 
 
-try:
-    main()
-except Exception as e:  # a tracer that fails must not pass for a run that passed
-    os.write(2, ("strobe: the gdb tracer failed: %s\n" % e).encode())
-    os._exit(125)
+if gdb.current_progspace().filename is None:
+    redirect()  # -iex: nothing loaded yet
+else:
+    try:
+        main()
+    except Exception as e:  # a tracer that fails must not pass for a run that passed
+        say("the gdb tracer failed: %s" % e)
+        os._exit(125)
