@@ -308,3 +308,25 @@ func TestTraceProjectAndFile(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceSaysNothingOfGdb: the traced plan's output has the test's lines
+// and none of gdb's (loading a Rust binary makes gdb warn about its
+// pretty-printer section before any script runs).
+func TestTraceSaysNothingOfGdb(t *testing.T) {
+	root := tracedFixture(t)
+	spec := gdbtracetest.Spec(t, root, []string{"parser::label"})
+	plan, err := New().Plan(t.Context(), adapters.Request{ProjectRoot: root, Test: "tests::labels", Trace: spec}, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plan.Parser.(adapters.Closer).Close()
+	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
+	cmd.Dir = plan.Dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), `"tests::labels"`) || strings.Contains(string(out), "auto-load") || strings.Contains(string(out), "gdb") {
+		t.Errorf("output:\n%s\nwant the test's events and nothing of gdb's", out)
+	}
+}
