@@ -161,7 +161,11 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	}
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
 	p.test, p.level, p.docOnly = req.Test, req.Level, steps == cargoDocOnly
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
+	if err := traced(req, plan); err != nil {
+		return nil, err
+	}
+	return plan, nil
 }
 
 // cargoSteps says which of cargo's two test runners a plan uses: the test

@@ -229,7 +229,12 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	p.rerun = append([]string{bin}, kept...)
 	p.test, p.level, p.note = req.Test, req.Level, note
 	p.start()
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
+	if err := traced(req, plan); err != nil {
+		p.Close() // its report directory
+		return nil, err
+	}
+	return plan, nil
 }
 
 // catch2Failure is one failed assertion, exception or fatal condition.
