@@ -47,11 +47,25 @@ func SanitizerStart(line string) string {
 // report is left to the caller.
 type SanitizerReader struct {
 	open *SanitizerReport
+	// frames is a UBSan runtime error that may go on with its stack
+	// (UBSAN_OPTIONS=print_stacktrace=1): frame lines join it.
+	frames *SanitizerReport
 }
+
+var sanitizerFrameLine = regexp.MustCompile(`^\s+#\d+ 0x[0-9a-f]+ `)
 
 // Line takes a line of stderr and answers the report it belongs to (nil
 // when none) and whether the report began with it.
 func (r *SanitizerReader) Line(line string) (rep *SanitizerReport, began bool) {
+	if r.open == nil && r.frames != nil {
+		if rep = r.frames; sanitizerFrameLine.MatchString(line) {
+			if len(rep.Lines) < sanitizerMaxLines {
+				rep.Lines = append(rep.Lines, line)
+			}
+			return rep, false
+		}
+		r.frames = nil
+	}
 	if r.open == nil {
 		kind := SanitizerStart(line)
 		if kind == "" {
@@ -72,13 +86,30 @@ func (r *SanitizerReader) Line(line string) (rep *SanitizerReport, began bool) {
 		// A UBSan runtime error that goes on: the one line is the report.
 		m := ubsanRuntime.FindStringSubmatch(line)
 		rep.Summary = "UndefinedBehaviorSanitizer: " + m[4] + " at " + m[1] + ":" + m[2]
-		r.open = nil
+		r.open, r.frames = nil, rep
 	}
 	return rep, began
 }
 
 // Open says whether a report has begun and not yet ended.
 func (r *SanitizerReader) Open() bool { return r.open != nil }
+
+// gtestTestBody is the frame of a GoogleTest test's body: TEST(Suite,
+// Name) is the class Suite_Name_Test (TEST_P's and TYPED_TEST's too, the
+// latter with its template arguments).
+var gtestTestBody = regexp.MustCompile(`\bin (?:[\w:]*::)?(\w+)_Test(?:<.*>)?::TestBody\(\)`)
+
+// GTestClass is the class of the GoogleTest test whose body is in the
+// report's stack ("Suite_Name_Test"), "" when none is: a report names its
+// test this way even when stderr and stdout were read out of step.
+func (r *SanitizerReport) GTestClass() string {
+	for _, l := range r.Lines {
+		if m := gtestTestBody.FindStringSubmatch(l); m != nil {
+			return m[1] + "_Test"
+		}
+	}
+	return ""
+}
 
 // Location is where a report points in the project: the location of a
 // UBSan runtime error, else the first stack frame whose file lies under

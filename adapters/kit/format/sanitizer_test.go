@@ -134,3 +134,24 @@ func TestSanitizerBounded(t *testing.T) {
 		t.Errorf("a plain line joined a report")
 	}
 }
+
+// TestSanitizerUBSanStack: with print_stacktrace=1 a UBSan runtime error
+// goes on with its frames, which name the GoogleTest test's body.
+func TestSanitizerUBSanStack(t *testing.T) {
+	text := "/src/project/ubsan_test.cpp:9:14: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\n" +
+		"    #0 0x55620a46e941 in add(int, int) /src/project/ubsan_test.cpp:9\n" +
+		"    #1 0x55620a46eb50 in Ubsan_Overflows_Test::TestBody() /src/project/ubsan_test.cpp:16\n" +
+		"    #2 0x55620a4a6286 in testing::Test::Run() (/src/build/ubsan_recover_test+0x39d8d)\n" +
+		"next line"
+	reps, other := readSanitizer(t, text)
+	if len(reps) != 1 || len(reps[0].Lines) != 4 || len(other) != 1 {
+		t.Fatalf("reports %d, lines %v, outside %q", len(reps), reps[0].Lines, other)
+	}
+	if c := reps[0].GTestClass(); c != "Ubsan_Overflows_Test" {
+		t.Errorf("GTestClass = %q", c)
+	}
+	typed := &SanitizerReport{Lines: []string{"    #1 0x1 in ns::UnitTyped_DefaultIsZero_Test<int>::TestBody() /src/a.cpp:3"}}
+	if c := typed.GTestClass(); c != "UnitTyped_DefaultIsZero_Test" {
+		t.Errorf("typed GTestClass = %q", c)
+	}
+}
