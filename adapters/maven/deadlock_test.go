@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"strobe/adapters/adapterstest"
+	"strobe/report"
 )
 
 // TestDeadlockVerdict: two threads deadlocked in the forked JVM, on
@@ -69,5 +72,18 @@ func TestDeadlockCycle(t *testing.T) {
 	head, _, _ := strings.Cut(string(b), "Found one Java-level deadlock")
 	if got := DeadlockCycle(head); got != "" {
 		t.Errorf("DeadlockCycle of a dump without a deadlock = %q", got)
+	}
+}
+
+// TestChurnNoVerdict: 6 s of silent allocation with full collections
+// between (the collector's and the JIT's threads busy, the test's thread
+// stopped at their safepoints) is no hang.
+func TestChurnNoVerdict(t *testing.T) {
+	v, s, _ := watchHang(t, "HangTest#churnsQuietly")
+	if v != nil {
+		t.Fatalf("verdict %s on silent GC-heavy work: %s", v.Kind, v.Diagnosis)
+	}
+	if tt, ok := adapterstest.TestByName(s.Rec.Tests(), "HangTest#churnsQuietly"); !ok || tt.Status != report.TestPassed {
+		t.Errorf("the churning test: %+v, want passed", tt)
 	}
 }
