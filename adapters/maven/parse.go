@@ -275,26 +275,9 @@ func message(c format.JUnitCase) string {
 	return c.Type
 }
 
-// frame is a Java stack frame: `at com.x.FooTest.method(FooTest.java:16)`,
-// with an optional module (`java.base/`).
-var frame = regexp.MustCompile(`^\s*at (?:[\w.$-]+/)?([\w.$<>]+)\.([\w$<>-]+)\(([^:()]+):(\d+)\)`)
-
-// testFrame is the file and line of the first frame, reading down, in the
-// test class or a class nested in it: where the test failed, past the
-// assertion library's own frames.
-func testFrame(trace, class string) (string, int) {
-	for _, l := range strings.Split(trace, "\n") {
-		m := frame.FindStringSubmatch(l)
-		if m == nil {
-			continue
-		}
-		if m[1] == class || strings.HasPrefix(m[1], class+"$") {
-			n, _ := strconv.Atoi(m[4])
-			return m[3], n
-		}
-	}
-	return "", 0
-}
+// testFrame is the file and line of the first frame in the test class
+// (format.JavaTestFrame, shared with Gradle).
+func testFrame(trace, class string) (string, int) { return format.JavaTestFrame(trace, class) }
 
 // sourcePath maps a class's source file (FooTest.java, from the frame) to
 // the project's path of it: the module's src/test/java (or src/it/java,
