@@ -53,6 +53,13 @@ func (a mavenAdapter) IsHarnessThread(p adapters.Proc, tid int, name string) boo
 	if !a.IsTestProcess(p) || tid == p.PID {
 		return true
 	}
+	return IsJVMThread(name)
+}
+
+// IsJVMThread says whether a thread, by the name Linux shows, is the
+// JVM's own or a test runner's housekeeping (jvmThreads); the Gradle
+// adapter asks it of Gradle's test worker too.
+func IsJVMThread(name string) bool {
 	for _, j := range jvmThreads {
 		if strings.HasPrefix(name, j) {
 			return true

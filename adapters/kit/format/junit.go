@@ -96,7 +96,16 @@ type JUnitReader struct {
 	dec    *xml.Decoder
 	suites []string
 	err    error
+	// suiteOut and suiteErr are the <system-out> and <system-err> of the
+	// suites, outside any test case (Gradle's, Surefire's for a class).
+	suiteOut, suiteErr string
 }
+
+// SuiteOutput is the text of the <system-out> and <system-err> elements
+// read so far outside any test case, clipped to JUnitMaxText: Gradle
+// writes a class's output there, after its test cases, so it is whole
+// once Next has returned io.EOF.
+func (r *JUnitReader) SuiteOutput() (stdout, stderr string) { return r.suiteOut, r.suiteErr }
 
 // NewJUnitReader returns a reader of the report r holds.
 func NewJUnitReader(r io.Reader) *JUnitReader {
@@ -136,6 +145,17 @@ func (r *JUnitReader) Next() (JUnitCase, error) {
 					r.err = err
 				}
 				return c, nil
+			case "system-out", "system-err":
+				text, err := r.text()
+				if t.Name.Local == "system-out" {
+					r.suiteOut = clipText(r.suiteOut + text)
+				} else {
+					r.suiteErr = clipText(r.suiteErr + text)
+				}
+				if err != nil {
+					r.err = err
+					return JUnitCase{}, err
+				}
 			}
 		case xml.EndElement:
 			if t.Name.Local == "testsuite" && len(r.suites) > 0 {

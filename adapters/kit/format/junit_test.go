@@ -200,3 +200,37 @@ func BenchmarkJUnit(b *testing.B) {
 	}
 	b.ReportMetric(float64(2000*b.N)/b.Elapsed().Seconds(), "cases/s")
 }
+
+// TestJUnitSuiteOutput: Gradle's <system-out> sits on the suite, after its
+// test cases (a real Gradle report, adapters/gradle/testdata/corpus).
+func TestJUnitSuiteOutput(t *testing.T) {
+	const report = `<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="com.github.guenhter.junit.FooTest" tests="1" skipped="0" failures="0" errors="0" timestamp="2023-01-11T08:51:38" hostname="pcs" time="0.0">
+  <properties/>
+  <testcase name="it is true()" classname="com.github.guenhter.junit.FooTest" time="0.0"/>
+  <system-out><![CDATA[Hi beforeAll
+Hi afterAll
+]]></system-out>
+  <system-err><![CDATA[]]></system-err>
+</testsuite>
+`
+	r := NewJUnitReader(strings.NewReader(report))
+	n := 0
+	for {
+		c, err := r.Next()
+		if err != nil {
+			if err != io.EOF {
+				t.Fatal(err)
+			}
+			break
+		}
+		if c.SystemOut != "" {
+			t.Errorf("test case output %q, want none: it is the suite's", c.SystemOut)
+		}
+		n++
+	}
+	out, errOut := r.SuiteOutput()
+	if n != 1 || out != "Hi beforeAll\nHi afterAll\n" || errOut != "" {
+		t.Errorf("%d cases, suite output %q %q", n, out, errOut)
+	}
+}
