@@ -123,6 +123,13 @@ func TestReplays(t *testing.T) {
 					t.Errorf("FooTest's output %q lacks its class's system-out", foo.Output)
 				}
 			}},
+		{name: "wrapper-download-refused", log: "wrapper-download-refused/stdout.txt", stderr: "wrapper-download-refused/stderr.txt", exit: 1,
+			check: func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
+				if !out.BuildFailed || len(rec.Tests()) != 0 || !strings.Contains(out.Hint, "could not download Gradle from http://127.0.0.1:9/gradle-8.14.2-bin.zip") ||
+					!strings.Contains(out.Hint, "java.net.ConnectException: Connection refused") {
+					t.Errorf("outcome %+v, want build_failed with a hint naming the distribution and the error", out)
+				}
+			}},
 		{name: "virtuslab-2154-kotlin-test", log: "virtuslab-2154-kotlin-test.txt", exit: 1,
 			files: []string{"buildSrc/src/test/kotlin/IntellijVersionsTest.kt"},
 			check: func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {

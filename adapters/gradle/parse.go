@@ -44,6 +44,8 @@ type parser struct {
 
 	wrong     []string // "* What went wrong:" and its lines
 	inWrong   bool
+	fatal     string // a JVM's uncaught exception: the wrapper's or the launcher's own
+	download  string // the distribution the wrapper is downloading
 	totals    report.Summary // the console's closing counts, over every task
 	hasTotals bool
 }
@@ -90,7 +92,7 @@ func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
 		return
 	}
 	line := strings.TrimRight(kit.StripANSI(string(b)), " \r")
-	if p.whatWentWrong(line) {
+	if p.whatWentWrong(line) || p.launcher(line) {
 		return
 	}
 	if m := taskLine.FindStringSubmatch(line); m != nil {
@@ -132,6 +134,22 @@ func (p *parser) whatWentWrong(line string) bool {
 		p.wrong = append(p.wrong, strings.TrimSpace(line))
 	}
 	return true
+}
+
+// launcher reads what the wrapper says before Gradle runs: the
+// distribution it downloads on its first run (`Downloading https://…`),
+// and its own death (`Exception in thread "main" java.net.…`), which
+// leaves no Gradle output at all.
+func (p *parser) launcher(line string) bool {
+	if url, ok := strings.CutPrefix(line, "Downloading "); ok && len(p.tasks) == 0 && strings.Contains(url, "://") {
+		p.download = strings.TrimSpace(url)
+		return true
+	}
+	if e, ok := strings.CutPrefix(line, `Exception in thread "main" `); ok && p.fatal == "" {
+		p.fatal = kit.Clip(e)
+		return true
+	}
+	return false
 }
 
 // taskStarted: the console now shows task's output. A test task the
@@ -498,6 +516,16 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	p.recordConsoleFailures()
 	var out adapters.Outcome
 	tests := p.rec.Tests()
+	if len(tests) == 0 && len(p.tasks) == 0 && p.fatal != "" && exit.StoppedBy == "" {
+		// Gradle never ran: nothing was built and no test was run.
+		out.BuildFailed, out.BuildErrors = true, []report.BuildError{{Message: p.fatal}}
+		out.Hint = "gradle: Gradle did not start: " + p.fatal
+		if p.download != "" {
+			out.Hint = "gradle: the wrapper could not download Gradle from " + p.download + " (" + p.fatal +
+				"): run ./gradlew --version where that address is reachable, or point distributionUrl in gradle/wrapper/gradle-wrapper.properties at a copy that is"
+		}
+		return out
+	}
 	if len(tests) == 0 && (len(p.buildErrs) > 0 || p.buildFailed(exit)) {
 		out.BuildFailed, out.BuildErrors = true, p.buildErrs
 		if len(out.BuildErrors) == 0 {
