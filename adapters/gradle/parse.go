@@ -44,8 +44,8 @@ type parser struct {
 
 	wrong     []string // "* What went wrong:" and its lines
 	inWrong   bool
-	fatal     string // a JVM's uncaught exception: the wrapper's or the launcher's own
-	download  string // the distribution the wrapper is downloading
+	fatal     string         // a JVM's uncaught exception: the wrapper's or the launcher's own
+	download  string         // the distribution the wrapper is downloading
 	totals    report.Summary // the console's closing counts, over every task
 	hasTotals bool
 }
