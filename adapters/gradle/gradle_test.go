@@ -83,6 +83,7 @@ type check func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome)
 func TestReplays(t *testing.T) {
 	for _, tc := range []struct {
 		name, log, stderr, tree string
+		test                    string
 		files                   []string
 		exit                    int
 		check                   check
@@ -130,6 +131,10 @@ func TestReplays(t *testing.T) {
 					t.Errorf("outcome %+v, want build_failed with a hint naming the distribution and the error", out)
 				}
 			}},
+		{name: "gradleside-13-no-tests-filter", log: "gradleside-13-no-tests-filter.txt", test: "com.eul98.AppTest.test1", exit: 1,
+			check: wantNoTests("no test matched --tests")},
+		{name: "tebex-137-no-tests-discovered", stderr: "tebex-137-no-tests-discovered.txt", exit: 1,
+			check: wantNoTests("the test task found no test")},
 		{name: "virtuslab-2154-kotlin-test", log: "virtuslab-2154-kotlin-test.txt", exit: 1,
 			files: []string{"buildSrc/src/test/kotlin/IntellijVersionsTest.kt"},
 			check: func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
@@ -163,7 +168,7 @@ func TestReplays(t *testing.T) {
 				env["STANDIN_TREE"] = corpus(tc.tree)
 			}
 			standin(t, env)
-			rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+			rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: tc.test})
 			if exit.Code != tc.exit {
 				t.Errorf("exit %+v, want %d", exit, tc.exit)
 			}
@@ -199,6 +204,15 @@ func wantFailure(t *testing.T, rec *adapters.Recorder, name, file string, line i
 	}
 	if rerun != "" && f.Rerun != rerun {
 		t.Errorf("%s rerun %q, want %q", name, f.Rerun, rerun)
+	}
+}
+
+func wantNoTests(hint string) check {
+	return func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
+		t.Helper()
+		if !out.NoTests || out.BuildFailed || len(rec.Tests()) != 0 || !strings.Contains(out.Hint, hint) {
+			t.Errorf("outcome %+v, want no_tests with a hint %q", out, hint)
+		}
 	}
 }
 

@@ -42,12 +42,13 @@ type parser struct {
 	seenErr   map[report.BuildError]bool
 	lastErr   int // the javac error detail lines go to, -1 for none
 
-	wrong     []string // "* What went wrong:" and its lines
-	inWrong   bool
-	fatal     string         // a JVM's uncaught exception: the wrapper's or the launcher's own
-	download  string         // the distribution the wrapper is downloading
-	totals    report.Summary // the console's closing counts, over every task
-	hasTotals bool
+	wrong       []string // "* What went wrong:" and its lines
+	inWrong     bool
+	fatal       string         // a JVM's uncaught exception: the wrapper's or the launcher's own
+	download    string         // the distribution the wrapper is downloading
+	noTestsSaid bool           // Gradle said no test matched or was found
+	totals      report.Summary // the console's closing counts, over every task
+	hasTotals   bool
 }
 
 // consoleFailure is a test the console said FAILED, in task.
@@ -92,6 +93,7 @@ func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
 		return
 	}
 	line := strings.TrimRight(kit.StripANSI(string(b)), " \r")
+	p.noTestsSaid = p.noTestsSaid || saysNoTests(line)
 	if p.whatWentWrong(line) || p.launcher(line) {
 		return
 	}
@@ -598,15 +600,15 @@ func (p *parser) buildFailed(exit report.Exit) bool {
 	return exit.Exited && exit.Code != 0 && exit.StoppedBy == "" && len(p.wrong) > 0 && !p.noTestsFailure()
 }
 
-// noTestsFailure: Gradle's own words for a filter or task that matched
-// no test ("No tests found for given includes").
-func (p *parser) noTestsFailure() bool {
-	for _, w := range p.wrong {
-		if strings.Contains(w, "No tests found for given includes") {
-			return true
-		}
-	}
-	return false
+// noTestsFailure: Gradle's own words for a filter that matched no test
+// ("No tests found for given includes") or, from Gradle 9, a test task
+// that found none ("… did not discover any tests to execute").
+func (p *parser) noTestsFailure() bool { return p.noTestsSaid }
+
+// saysNoTests: the line carries Gradle's words for no test, wherever it
+// stands (under "* What went wrong:", or quoted alone).
+func saysNoTests(line string) bool {
+	return strings.Contains(line, "No tests found for given includes") || strings.Contains(line, "did not discover any tests")
 }
 
 var noTestsHint = kit.NoTestsHint{
