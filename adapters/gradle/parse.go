@@ -412,45 +412,13 @@ func isAssertion(typ string) bool {
 var sourceSets = []string{"test", "integrationTest", "testFixtures", "main"}
 
 // sourcePath maps a class's source file (FooTest.java, from a frame) to
-// the project's path of it: the module's src/<set>/<language> and the
-// package's directories. Kotlin keeps its sources in src/*/kotlin, and
-// often Java's in src/*/java too.
+// the project's path of it, in the module's source sets.
 func sourcePath(root, mod, class, file string) string {
-	pkg := ""
-	if i := strings.LastIndex(class, "."); i >= 0 {
-		pkg = strings.ReplaceAll(class[:i], ".", "/") + "/"
-	}
-	langs := []string{"java"}
-	switch filepath.Ext(file) {
-	case ".kt":
-		langs = []string{"kotlin", "java"}
-	case ".groovy":
-		langs = []string{"groovy"}
-	case ".scala":
-		langs = []string{"scala"}
-	}
-	var first string
-	for _, set := range sourceSets {
-		for _, lang := range langs {
-			rel := filepath.ToSlash(filepath.Join(mod, "src", set, lang, pkg+file))
-			if first == "" {
-				first = rel
-			}
-			if kit.FileExists(filepath.Join(root, rel)) {
-				return rel
-			}
-		}
-	}
-	return first
+	return kit.JVMSource(root, mod, sourceSets, class, file)
 }
 
 // simpleName drops a class's package.
-func simpleName(class string) string {
-	if i := strings.LastIndex(class, "."); i >= 0 {
-		return class[i+1:]
-	}
-	return class
-}
+func simpleName(class string) string { return kit.SimpleClassName(class) }
 
 // rerun is the command that runs one test again: the task in its module,
 // with a --tests filter naming the method (JUnit 5's "bar()" without its

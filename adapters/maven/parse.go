@@ -281,33 +281,13 @@ func testFrame(trace, class string) (string, int) { return format.JavaTestFrame(
 
 // sourcePath maps a class's source file (FooTest.java, from the frame) to
 // the project's path of it: the module's src/test/java (or src/it/java,
-// src/main/java) and the package's directories.
+// src/main/java; src/*/kotlin for Kotlin) and the package's directories.
 func (p *parser) sourcePath(mod, class, file string) string {
-	pkg := ""
-	if i := strings.LastIndex(class, "."); i >= 0 {
-		pkg = strings.ReplaceAll(class[:i], ".", "/") + "/"
-	}
-	lang := strings.TrimPrefix(filepath.Ext(file), ".")
-	var first string
-	for _, src := range []string{"src/test/", "src/it/", "src/main/"} {
-		rel := filepath.ToSlash(filepath.Join(mod, src+lang, pkg+file))
-		if first == "" {
-			first = rel
-		}
-		if kit.FileExists(filepath.Join(p.root, rel)) {
-			return rel
-		}
-	}
-	return first
+	return kit.JVMSource(p.root, mod, []string{"test", "it", "main"}, class, file)
 }
 
 // simpleName drops a class's package.
-func simpleName(class string) string {
-	if i := strings.LastIndex(class, "."); i >= 0 {
-		return class[i+1:]
-	}
-	return class
-}
+func simpleName(class string) string { return kit.SimpleClassName(class) }
 
 // rerun is the command that runs one test again: the method of the class
 // (a parameterised case's method, or its class when the name says none),
