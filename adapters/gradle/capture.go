@@ -60,7 +60,7 @@ const jstackTimeout = 8 * time.Second
 // CaptureStacks reads the test worker's Java threads with jstack, the
 // JDK's own tool beside the java that runs the tests.
 func (gradleAdapter) CaptureStacks(ctx context.Context, p adapters.Proc) ([]report.Thread, string) {
-	out, errOut, err := kit.RunTool(ctx, kit.Tool{Timeout: jstackTimeout, MaxOutput: 8 << 20}, jstackFor(p), "-l", strconv.Itoa(p.PID))
+	out, errOut, err := kit.RunTool(ctx, kit.Tool{Timeout: jstackTimeout, MaxOutput: 8 << 20}, maven.JstackFor(p), "-l", strconv.Itoa(p.PID))
 	if err != nil {
 		return nil, "jstack: " + kit.Clip(strings.TrimSpace(err.Error()+" "+string(errOut)))
 	}
@@ -77,7 +77,7 @@ func (gradleAdapter) CaptureStacks(ctx context.Context, p adapters.Proc) ([]repo
 // RuntimeDeadlock asks the test worker for the deadlock HotSpot found
 // itself, as the Maven adapter asks Surefire's fork.
 func (gradleAdapter) RuntimeDeadlock(ctx context.Context, p adapters.Proc) (string, []string) {
-	out, _, err := kit.RunTool(ctx, kit.Tool{Timeout: 5 * time.Second, MaxOutput: 8 << 20}, jstackFor(p), "-l", strconv.Itoa(p.PID))
+	out, _, err := kit.RunTool(ctx, kit.Tool{Timeout: 5 * time.Second, MaxOutput: 8 << 20}, maven.JstackFor(p), "-l", strconv.Itoa(p.PID))
 	if err != nil {
 		return "", nil
 	}
@@ -86,17 +86,6 @@ func (gradleAdapter) RuntimeDeadlock(ctx context.Context, p adapters.Proc) (stri
 		return "", nil
 	}
 	return cycle, maven.TestsInDump(string(out))
-}
-
-// jstackFor is the jstack beside the java that runs p (the same JDK, which
-// it must be to attach), else the one on PATH.
-func jstackFor(p adapters.Proc) string {
-	if p.Exe != "" {
-		if j := filepath.Join(filepath.Dir(p.Exe), "jstack"); kit.FileExists(j) {
-			return j
-		}
-	}
-	return "jstack"
 }
 
 // frameSource maps a frame's file to the module's source, relative to the

@@ -29,7 +29,7 @@ const deadlockProbeTimeout = 5 * time.Second
 // tests in the dump's frames (Surefire's console names only the class
 // running).
 func (mavenAdapter) RuntimeDeadlock(ctx context.Context, p adapters.Proc) (string, []string) {
-	out, _, err := kit.RunTool(ctx, kit.Tool{Timeout: deadlockProbeTimeout, MaxOutput: 8 << 20}, jstackFor(p), "-l", strconv.Itoa(p.PID))
+	out, _, err := kit.RunTool(ctx, kit.Tool{Timeout: deadlockProbeTimeout, MaxOutput: 8 << 20}, JstackFor(p), "-l", strconv.Itoa(p.PID))
 	if err != nil {
 		return "", nil
 	}
