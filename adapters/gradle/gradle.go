@@ -148,9 +148,29 @@ func isExecutable(path string) bool {
 // selection is the arguments that pick a test.
 func selection(req adapters.Request) []string {
 	if req.Test != "" {
-		return []string{"--tests", req.Test}
+		return []string{"--tests", filter(req.Test)}
 	}
 	return nil
+}
+
+// filter is a --tests pattern for a test named as the adapter names them
+// (a failure's name, which retries select by): `FooTest#bar()` is
+// `FooTest.bar`, a class name starting with a capital being matched by
+// its simple name (Gradle 4.7 on); a parameterised case (`FooTest#[1] 1,
+// 2`, `FooTest#bar[0]`) is its class, which no filter can narrow. Any
+// other name is Gradle's own pattern, passed as it is.
+func filter(test string) string {
+	class, method, ok := strings.Cut(test, "#")
+	if !ok {
+		return test
+	}
+	if i := strings.IndexByte(method, '('); i >= 0 {
+		method = method[:i]
+	}
+	if method == "" || strings.ContainsAny(method, "[]") {
+		return class
+	}
+	return class + "." + method
 }
 
 // withoutSelection drops a command's own --tests filters, so that a rerun
