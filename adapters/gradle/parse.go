@@ -192,12 +192,15 @@ func (p *parser) claimFailures(path string) {
 	}
 }
 
-// isTestTask: the planned task, in any module; for a given command, any
-// task whose test results directory exists.
+// isTestTask: the planned task, in any module (and Android's variants of
+// test); for a given command, any task whose test results directory
+// exists.
 func (p *parser) isTestTask(path string) bool {
 	mod, name := splitTask(path)
 	if p.task != "" {
-		return name == p.task
+		// Android's test task runs a unit test task per build variant
+		// (testDebugUnitTest), each with its own results directory.
+		return name == p.task || p.task == "test" && strings.HasPrefix(name, "test") && strings.HasSuffix(name, "UnitTest")
 	}
 	st, err := os.Stat(filepath.Join(p.root, mod, "build", "test-results", name))
 	return err == nil && st.IsDir()

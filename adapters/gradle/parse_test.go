@@ -79,3 +79,15 @@ func TestSplitTask(t *testing.T) {
 		}
 	}
 }
+
+func TestIsTestTask(t *testing.T) {
+	p := newParser(adapters.NewRecorder(), t.TempDir(), nil, "test")
+	for path, want := range map[string]bool{
+		":test": true, ":app:test": true, ":app:testDebugUnitTest": true, ":app:compileTestJava": false,
+		":integrationTest": false, ":cleanTest": false, ":app:testClasses": false,
+	} {
+		if got := p.isTestTask(path); got != want {
+			t.Errorf("isTestTask(%s) = %v, want %v", path, got, want)
+		}
+	}
+}
