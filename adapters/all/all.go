@@ -16,6 +16,7 @@ import (
 	"strobe/adapters/deno"
 	"strobe/adapters/generic"
 	"strobe/adapters/gotest"
+	"strobe/adapters/gradle"
 	"strobe/adapters/gtest"
 	"strobe/adapters/jest"
 	"strobe/adapters/maven"
@@ -39,6 +40,7 @@ func Adapters() []adapters.Adapter {
 		deno.New(),
 		generic.New(),
 		gotest.New(),
+		gradle.New(),
 		gtest.New(),
 		jest.New(),
 		maven.New(),

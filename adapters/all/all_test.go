@@ -11,7 +11,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"bun", "cargo", "catch2", "ctest", "deno", "generic", "go", "gtest", "jest", "maven", "mocha", "nextest", "node", "pytest", "swift", "unittest", "vitest", "xcodebuild"}
+	want := []string{"bun", "cargo", "catch2", "ctest", "deno", "generic", "go", "gradle", "gtest", "jest", "maven", "mocha", "nextest", "node", "pytest", "swift", "unittest", "vitest", "xcodebuild"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
 	}
@@ -36,6 +36,7 @@ func TestHooks(t *testing.T) {
 		"cargo":   {true, true},
 		"ctest":   {true, false},
 		"go":      {true, false},
+		"gradle":  {true, true},
 		"jest":    {true, false},
 		"maven":   {true, true},
 		"mocha":   {true, false},
