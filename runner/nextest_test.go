@@ -22,7 +22,7 @@ func TestNextestFlakyInAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	if resp.Summary == nil || resp.Summary.Flaky != 1 || len(resp.Flaky) != 1 {
-		t.Fatalf("summary %+v, flaky %+v: want the one test nextest retried", resp.Summary, resp.Flaky)
+		t.Fatalf("status %s, hint %q, summary %+v, flaky %+v: want the one test nextest retried", resp.Status, resp.Hint, resp.Summary, resp.Flaky)
 	}
 	f := resp.Flaky[0]
 	if f.Name != "flaky" || f.Attempts != 2 || f.FirstFailure.File != "tests/integration.rs" || f.FirstFailure.Line == 0 {
