@@ -341,6 +341,10 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		resp.Hint = joinHints(resp.Hint, h)
 	}
 
+	if r.part != nil {
+		r.keep(resp, failed, tests, exit, outcome.Indicators, p, began, finished)
+		return
+	}
 	r.annotate(resp)
 	allChanges := r.remember(resp, failed, tests)
 	dir := r.opts.DetailsDir

@@ -112,6 +112,10 @@ type Run struct {
 	// stacksDir is the run's private directory for its processes' stack
 	// dumps (stuck.StacksDirEnv), removed when the run ends.
 	stacksDir string
+	// seq, when set, runs several tests one by one (sequence.go); part,
+	// when set, makes this run one of them.
+	seq  *sequence
+	part *part
 }
 
 // ErrCancelled is the cause of a run stopped by its client.
@@ -162,6 +166,10 @@ func (r *Run) Start(ctx context.Context) error {
 		}
 		r.answerWithout(none)
 		return nil
+	}
+	if r.seq != nil {
+		stop()
+		return r.startSequence(ctx)
 	}
 	plan, err := r.adapter.Plan(r.ctx, r.areq, r.rec)
 	stop()
@@ -257,6 +265,9 @@ type Progress struct {
 
 // Progress reports the counts so far and the tests running now.
 func (r *Run) Progress() Progress {
+	if r.seq != nil {
+		return r.sequenceProgress()
+	}
 	pr := Progress{Progress: r.rec.Progress(), Elapsed: time.Since(r.started)}
 	if w := r.watch.Load(); w != nil {
 		pr.Warning = w.det.Warning()
