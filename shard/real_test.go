@@ -38,8 +38,8 @@ var suites = []struct {
 type env struct {
 	root    string
 	command string
-	opts runner.Options
-	base map[string]string
+	opts    runner.Options
+	base    map[string]string
 }
 
 func setup(t *testing.T, dir, tool string, vars map[string]string, command func(*testing.T, string) string) env {
