@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"strobe/adapters/adapterstest"
 	"strobe/internal/testutil"
 )
 
@@ -25,4 +26,12 @@ func buildGTest(t *testing.T, root string) string {
 	testutil.RequireHeader(t, "/usr/include/gtest/gtest.h", "libgtest-dev")
 	gtest300.Src = root
 	return filepath.Join(gtest300.Dir(t), "many_test")
+}
+
+// npmCI installs a JavaScript fixture's locked dependencies; the run needs
+// no command.
+func npmCI(t *testing.T, root string) string {
+	t.Helper()
+	adapterstest.NpmCI(t, root)
+	return ""
 }
