@@ -244,6 +244,9 @@ func (r *Run) finishSequence() {
 	}
 	resp.Command = strings.Join(commands, "; ")
 	ran := fmt.Sprintf("the %s framework runs one named test per process, so strobe reran the %d failed tests one after the other", r.adapter.Name(), len(s.tests))
+	if n := countStatus(parts, report.NoTests); n > 0 && n < len(parts) {
+		ran += fmt.Sprintf("; %d of them matched no test (renamed or removed since, or a failure outside any test)", n)
+	}
 	if len(parts) < len(s.tests) {
 		ran += fmt.Sprintf(" and stopped after %d (%s)", len(parts), r.sequenceStop(worst.resp.Status, serr))
 	}
@@ -300,4 +303,15 @@ func (r *Run) sequenceStop(worst report.Status, err error) string {
 		return fmt.Sprintf("its %v timeout was used up", r.timeout)
 	}
 	return string(worst)
+}
+
+// countStatus counts the parts that ended with status s.
+func countStatus(parts []*part, s report.Status) int {
+	n := 0
+	for _, p := range parts {
+		if p.resp.Status == s {
+			n++
+		}
+	}
+	return n
 }
