@@ -125,7 +125,7 @@ func TestFailedOneByOneTimeout(t *testing.T) {
 	root := mochaProject(t, "hang")
 	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
 	seedFailing(t, opts, root)
-	resp, rec := mochaRun(t, opts, root, hangCommand, func(r *Request) { r.OnlyFailed, r.Timeout = true, 2 * time.Second })
+	resp, rec := mochaRun(t, opts, root, hangCommand, func(r *Request) { r.OnlyFailed, r.Timeout = true, 2*time.Second })
 	if resp.Status != report.Timeout || !strings.Contains(resp.Hint, "stopped after 1") {
 		t.Errorf("status %s, hint %q; want timeout, stopped after the first test", resp.Status, resp.Hint)
 	}
