@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/adapters/kit/node"
 	"strobe/report"
 )
 
@@ -100,7 +100,7 @@ func multiSelection(root, pkgDir string, tests []adapters.TestRef) []string {
 				files = append(files, f)
 			}
 		}
-		if q := regexp.QuoteMeta(strings.ReplaceAll(t.Name, sep, " ")); !slices.Contains(names, q) {
+		if q := node.QuoteRegexp(strings.ReplaceAll(t.Name, sep, " ")); !slices.Contains(names, q) {
 			names = append(names, q)
 		}
 	}

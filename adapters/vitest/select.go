@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -105,7 +104,7 @@ func multiSelection(root, pkgDir string, tests []adapters.TestRef) (files []stri
 				files = append(files, f)
 			}
 		}
-		q := regexp.QuoteMeta(strings.Join(strings.Split(t.Name, " > "), " "))
+		q := node.QuoteRegexp(strings.Join(strings.Split(t.Name, " > "), " "))
 		if !slices.Contains(names, q) {
 			names = append(names, q)
 		}
