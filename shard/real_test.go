@@ -33,6 +33,8 @@ var suites = []struct {
 	{"pytest", "python3", "py300", []string{"test_many.py::test_n[107]", "test_many.py::test_n[207]", "test_many.py::test_n[7]"}, /* sorted */
 		map[string]string{"PYTHONDONTWRITEBYTECODE": "1"}, nil},
 	{"gtest", "g++", "gtest300", []string{"Many.N007", "Many.N107", "Many.N207"}, nil, buildGTest},
+	{"unittest", "python3", "unittest300", []string{"test_many.TestMany.test_n007", "test_many.TestMany.test_n107", "test_many.TestMany.test_n207"},
+		map[string]string{"PYTHONDONTWRITEBYTECODE": "1"}, nil},
 	{"vitest", "node", "vitest300", []string{"part 0 > n007", "part 1 > n107", "part 2 > n207"}, nil, npmCI},
 }
 
