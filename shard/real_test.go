@@ -35,6 +35,7 @@ var suites = []struct {
 	{"gtest", "g++", "gtest300", []string{"Many.N007", "Many.N107", "Many.N207"}, nil, buildGTest},
 	{"unittest", "python3", "unittest300", []string{"test_many.TestMany.test_n007", "test_many.TestMany.test_n107", "test_many.TestMany.test_n207"},
 		map[string]string{"PYTHONDONTWRITEBYTECODE": "1"}, nil},
+	{"jest", "node", "jest300", []string{"part 0 › n007", "part 1 › n107", "part 2 › n207"}, nil, npmCI},
 	{"vitest", "node", "vitest300", []string{"part 0 > n007", "part 1 > n107", "part 2 > n207"}, nil, npmCI},
 }
 
