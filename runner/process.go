@@ -349,6 +349,10 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	failed, tests = r.retryFailed(resp, failed, tests)
 	failed, tests = r.repeatRuns(resp, failed, tests)
 
+	if r.part != nil {
+		r.keep(resp, failed, tests, exit, outcome.Indicators, p, began, finished)
+		return
+	}
 	r.annotate(resp)
 	fullTrace, traceIndicators := r.endTrace(resp, finished)
 	allChanges := r.remember(resp, failed, tests)

@@ -133,6 +133,10 @@ type Run struct {
 	began *time.Time
 	// current is the rerun under way, while a retry or repeat runs one.
 	current atomic.Pointer[Run]
+	// seq, when set, runs several tests one by one (sequence.go); part,
+	// when set, makes this run one of them.
+	seq  *sequence
+	part *part
 }
 
 // ErrCancelled is the cause of a run stopped by its client.
@@ -177,7 +181,9 @@ func (r *Run) Start(ctx context.Context) error {
 		return r.fail(err)
 	}
 	stop := context.AfterFunc(ctx, func() { r.cancel(context.Cause(ctx)) })
-	r.readCommit()
+	if r.part == nil { // a sequence's test: its parent reads the commit
+		r.readCommit()
+	}
 	none, err := r.choose(r.ctx)
 	if none != nil || err != nil {
 		stop()
@@ -186,6 +192,10 @@ func (r *Run) Start(ctx context.Context) error {
 		}
 		r.answerWithout(none)
 		return nil
+	}
+	if r.seq != nil {
+		stop()
+		return r.startSequence(ctx)
 	}
 	plan, err := r.adapter.Plan(r.ctx, r.areq, r.rec)
 	stop()
@@ -284,6 +294,9 @@ type Progress struct {
 
 // Progress reports the counts so far and the tests running now.
 func (r *Run) Progress() Progress {
+	if r.seq != nil {
+		return r.sequenceProgress()
+	}
 	pr := Progress{Progress: r.rec.Progress(), Elapsed: time.Since(r.started)}
 	if w := r.watch.Load(); w != nil {
 		pr.Warning = w.det.Warning()

@@ -135,12 +135,8 @@ func (r *Run) chooseFailed() (*report.Response, error) {
 		r.areq.Test = tests[0].Name
 		return nil, nil
 	}
-	names := make([]string, len(tests))
-	for i, t := range tests {
-		names[i] = t.Name
-	}
-	return nil, adapters.Usagef("the %s framework runs one named test per run and %d failed (%s): rerun each with --test NAME",
-		r.adapter.Name(), len(tests), strings.Join(clipList(names, 5), ", "))
+	r.chooseSequence(tests)
+	return nil, nil
 }
 
 // readCommit reads the project's git commit beside the run, for the

@@ -23,21 +23,30 @@ var suites = []struct {
 	framework, tool, dir string
 	failing              []string
 	env                  map[string]string
+	// command builds the fixture, when it must be, and is the command
+	// to run (a test binary).
+	command func(t *testing.T, root string) string
 }{
-	{"go", "go", "go300", []string{"TestN007", "TestN107", "TestN207"}, nil},
+	{"go", "go", "go300", []string{"TestN007", "TestN107", "TestN207"}, nil, nil},
 	{"cargo", "cargo", "cargo300", []string{"tests::n007", "tests::n107", "tests::n207"},
-		map[string]string{"CARGO_TARGET_DIR": filepath.Join(os.TempDir(), "strobe-shard-cargo300-target")}},
+		map[string]string{"CARGO_TARGET_DIR": filepath.Join(os.TempDir(), "strobe-shard-cargo300-target")}, nil},
 	{"pytest", "python3", "py300", []string{"test_many.py::test_n[107]", "test_many.py::test_n[207]", "test_many.py::test_n[7]"}, /* sorted */
-		map[string]string{"PYTHONDONTWRITEBYTECODE": "1"}},
+		map[string]string{"PYTHONDONTWRITEBYTECODE": "1"}, nil},
+	{"gtest", "g++", "gtest300", []string{"Many.N007", "Many.N107", "Many.N207"}, nil, buildGTest},
+	{"unittest", "python3", "unittest300", []string{"test_many.TestMany.test_n007", "test_many.TestMany.test_n107", "test_many.TestMany.test_n207"},
+		map[string]string{"PYTHONDONTWRITEBYTECODE": "1"}, nil},
+	{"jest", "node", "jest300", []string{"part 0 › n007", "part 1 › n107", "part 2 › n207"}, nil, npmCI},
+	{"vitest", "node", "vitest300", []string{"part 0 > n007", "part 1 > n107", "part 2 > n207"}, nil, npmCI},
 }
 
 type env struct {
-	root string
-	opts runner.Options
-	base map[string]string
+	root    string
+	command string
+	opts    runner.Options
+	base    map[string]string
 }
 
-func setup(t *testing.T, dir, tool string, vars map[string]string) env {
+func setup(t *testing.T, dir, tool string, vars map[string]string, command func(*testing.T, string) string) env {
 	t.Helper()
 	testutil.RequireTool(t, tool)
 	if testing.Short() {
@@ -47,13 +56,17 @@ func setup(t *testing.T, dir, tool string, vars map[string]string) env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return env{root: root, base: vars,
+	e := env{root: root, base: vars,
 		opts: runner.Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}}
+	if command != nil {
+		e.command = command(t, root)
+	}
+	return e
 }
 
 func (e env) run(t *testing.T, framework string, mod func(*runner.Request)) (*report.Response, *details.Record) {
 	t.Helper()
-	req := runner.Request{ProjectRoot: e.root, Framework: framework, Env: e.base, Timeout: 2 * time.Minute}
+	req := runner.Request{ProjectRoot: e.root, Framework: framework, Command: e.command, Env: e.base, Timeout: 2 * time.Minute}
 	if mod != nil {
 		mod(&req)
 	}
@@ -89,7 +102,7 @@ func TestPartitionsCoverTheSuite(t *testing.T) {
 	for _, s := range suites {
 		for _, kind := range []string{shard.Hash, shard.Slice} {
 			t.Run(s.framework+"/"+kind, func(t *testing.T) {
-				e := setup(t, s.dir, s.tool, s.env)
+				e := setup(t, s.dir, s.tool, s.env, s.command)
 				whole, wholeRec := e.run(t, s.framework, nil)
 				if whole.Summary.Passed != 297 || whole.Summary.Failed != 3 {
 					t.Fatalf("unsharded run: %+v, want 297 passed and 3 failed", whole.Summary)
@@ -181,7 +194,7 @@ func checkJUnit(t *testing.T, m *shard.Merged, tests, failures int) {
 func TestFailedRerunsExactlyTheFailures(t *testing.T) {
 	for _, s := range suites {
 		t.Run(s.framework, func(t *testing.T) {
-			e := setup(t, s.dir, s.tool, s.env)
+			e := setup(t, s.dir, s.tool, s.env, s.command)
 			none, _ := e.run(t, s.framework, func(r *runner.Request) { r.OnlyFailed = true })
 			if none.Status != report.NoTests || !strings.Contains(none.Hint, "no earlier run") {
 				t.Errorf("--failed before any run: %s, hint %q; want no_tests saying there is no earlier run", none.Status, none.Hint)

@@ -177,14 +177,13 @@ func catch2LevelTag(l adapters.Level) string {
 	return "[" + string(l) + "]"
 }
 
-func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
-	var bin string
-	var userArgs []string
-	note := ""
+// catch2Binary is the test binary to run and its arguments: the
+// command's, or the one Catch2 binary in the project's build trees.
+func catch2Binary(req adapters.Request) (bin string, userArgs []string, note string, err error) {
 	if len(req.Command) > 0 {
 		b, err := kit.ResolveProgram(req.ProjectRoot, req.Command[0], req.Env)
 		if err != nil {
-			return nil, adapters.Usagef("catch2: cannot find %s: give the test binary's path", req.Command[0])
+			return "", nil, "", adapters.Usagef("catch2: cannot find %s: give the test binary's path", req.Command[0])
 		}
 		bin, userArgs = b, req.Command[1:]
 	} else {
@@ -198,14 +197,22 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 			if len(trees) > 0 {
 				where = "no built Catch2 test binary in " + strings.Join(trees, ", ")
 			}
-			return nil, &adapters.UsageError{Msg: "catch2: the tests are not built: " + where, Framework: "catch2",
+			return "", nil, "", &adapters.UsageError{Msg: "catch2: the tests are not built: " + where, Framework: "catch2",
 				Hint: fmt.Sprintf("build them with `%s`, then rerun, or pass --command with the test binary", kit.CMakeBuildCommand(req.ProjectRoot, trees))}
 		default:
-			return nil, adapters.Usagef("catch2: several Catch2 test binaries found: %s: pass --command with the one to run (for example --command %s)", strings.Join(bins, ", "), shell.Quote(bins[0]))
+			return "", nil, "", adapters.Usagef("catch2: several Catch2 test binaries found: %s: pass --command with the one to run (for example --command %s)", strings.Join(bins, ", "), shell.Quote(bins[0]))
 		}
 	}
+	return bin, userArgs, note, nil
+}
+
+func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	bin, userArgs, note, err := catch2Binary(req)
+	if err != nil {
+		return nil, err
+	}
 	kept, specs := catch2Args(userArgs)
-	if len(specs) > 0 && (req.Test != "" || req.Level != adapters.LevelAll) {
+	if len(specs) > 0 && (req.Test != "" || req.Level != adapters.LevelAll || len(req.Tests) > 0) {
 		return nil, adapters.Usagef("catch2: the command already selects tests (%s): drop them, or drop --test/--level", strings.Join(specs, " "))
 	}
 	dir, err := os.MkdirTemp("", "strobe-catch2-")
@@ -217,6 +224,8 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	argv = append(argv, "-r", "xml", "-o", xmlPath, "-d", "yes")
 	var spec string
 	switch {
+	case len(req.Tests) > 0:
+		spec = multiSpec(req.Tests)
 	case req.Test != "":
 		spec = catch2Spec(req.Test)
 	case req.Level != adapters.LevelAll:

@@ -241,19 +241,9 @@ func testArgs(name string) []string {
 }
 
 func (ctest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
-	prog, args, tree, note := "ctest", []string(nil), "", ""
-	if len(req.Command) > 0 {
-		prog = req.Command[0]
-		kept, selects, t := userArgs(req.Command[1:])
-		if selects && (req.Test != "" || req.Level != adapters.LevelAll) {
-			return nil, adapters.Usagef("ctest: the command already selects tests (-R, -E, -L, -LE or -I): drop them, or drop --test/--level")
-		}
-		args, tree = kept, t
-	} else {
-		var err error
-		if tree, note, err = findTree(req.ProjectRoot); err != nil {
-			return nil, err
-		}
+	prog, args, tree, note, err := command(req)
+	if err != nil {
+		return nil, err
 	}
 	bin, err := kit.ResolveProgram(req.ProjectRoot, prog, req.Env)
 	if err != nil {
@@ -284,16 +274,29 @@ func (ctest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 		junit = filepath.Join(dir, "junit.xml")
 		argv = append(argv, "--output-junit", junit)
 	}
-	argv = append(argv, levelArgs(req.Level)...)
-	if req.Test != "" {
-		argv = append(argv, testArgs(req.Test)...)
-	}
+	argv = append(argv, selectArgs(req)...)
 	argv[0] = bin
 	rec.BeginTesting() // the tests are built already: CTest only runs them
 	p := newParser(rec, req.ProjectRoot, dir, junit)
 	p.rerun, p.test, p.level, p.note = base, req.Test, req.Level, note
 	p.bin, p.runDir, p.env = bin, planDir, req.Env
 	return &adapters.Plan{Argv: argv, Dir: planDir, Parser: p}, nil
+}
+
+// command is the ctest to run, the command's arguments kept, the build
+// tree and a note on its choice: the command's, or ctest in the one tree.
+func command(req adapters.Request) (prog string, args []string, tree, note string, err error) {
+	prog = "ctest"
+	if len(req.Command) > 0 {
+		prog = req.Command[0]
+		kept, selects, t := userArgs(req.Command[1:])
+		if selects && (req.Test != "" || req.Level != adapters.LevelAll || len(req.Tests) > 0) {
+			return "", nil, "", "", adapters.Usagef("ctest: the command already selects tests (-R, -E, -L, -LE or -I): drop them, or drop --test/--level")
+		}
+		return prog, kept, t, "", nil
+	}
+	tree, note, err = findTree(req.ProjectRoot)
+	return prog, nil, tree, note, err
 }
 
 // findTree is the one build tree to run, with a note when the choice

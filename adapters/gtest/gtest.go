@@ -170,14 +170,9 @@ func (gtest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 		return nil, err
 	}
 	kept, given := userArgs(args)
-	if given != "" && (req.Test != "" || req.Level != adapters.LevelAll) {
-		return nil, adapters.Usagef("gtest: the command already selects tests (--gtest_filter=%s): drop it, or drop --test/--level", given)
-	}
-	filter := levelFilter(req.Level)
-	if req.Test != "" {
-		if filter, err = testFilter(req.Test); err != nil {
-			return nil, err
-		}
+	filter, err := planFilter(req, given)
+	if err != nil {
+		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "strobe-gtest-")
 	if err != nil {

@@ -227,6 +227,9 @@ var levelWord = map[adapters.Level]string{
 // selection is the arguments that select the request's tests: a level's
 // path pattern, or one test's file and name.
 func selection(req adapters.Request, dir string) ([]string, error) {
+	if len(req.Tests) > 0 {
+		return multiSelection(req.ProjectRoot, dir, req.Tests), nil
+	}
 	if req.Test != "" {
 		file, name := splitTest(req.Test, dir)
 		var sel []string

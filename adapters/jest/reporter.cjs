@@ -40,7 +40,9 @@ class StrobeReporter {
     // jest reports the tests -t filtered out as skipped; they were not
     // asked for, so they are left out. jest matches the pattern against
     // the titles joined with spaces, case-insensitively.
-    const pattern = globalConfig && globalConfig.testNamePattern;
+    // In strobe's collect mode (listing the tests), the pattern matches
+    // none and every test is reported.
+    const pattern = !process.env.STROBE_JEST_COLLECT && globalConfig && globalConfig.testNamePattern;
     this.selected = pattern ? new RegExp(pattern, 'i') : null;
     // Tests already reported by onTestCaseResult, per file: the file's
     // result lists them again, with the skipped and todo ones jest never

@@ -92,7 +92,7 @@ func (a mavenAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapt
 	}
 	var argv, prefix []string
 	if len(req.Command) > 0 {
-		if req.Test != "" || req.Level != adapters.LevelAll {
+		if req.Test != "" || req.Level != adapters.LevelAll || len(req.Tests) > 0 {
 			return nil, adapters.Usagef("a Maven command selects its own tests: put -Dtest=… or the phase in the command, or leave --command out")
 		}
 		argv = slices.Clone(req.Command)
@@ -135,6 +135,9 @@ func isExecutable(path string) bool {
 
 // selection is the arguments that pick a test or a level.
 func selection(req adapters.Request) []string {
+	if len(req.Tests) > 0 {
+		req.Test = multiSelection(req.Tests)
+	}
 	switch {
 	case req.Level == adapters.LevelIntegration && req.Test != "":
 		return []string{noSurefire, noFailProp, "-Dit.test=" + req.Test, noFailItProp}

@@ -356,6 +356,11 @@ def trace(bad):
 
 
 def main(argv):
+    # --list (first) loads the selection as a run would and prints each
+    # test's id, one a line, without running any: strobe's partitions.
+    listing = bool(argv) and argv[0] == "--list"
+    if listing:
+        argv = argv[1:]
     faulthandler.enable()  # a crash prints the Python stack on stderr, as under pytest
     root = os.getcwd()
     if root not in sys.path:
@@ -378,6 +383,12 @@ def main(argv):
                 suite.addTests(tests)
     else:
         suite, bad = discover(ch, root, loader, start, pattern)
+    if listing:
+        for t in iterate(suite):
+            print(test_id(t))
+        if bad:
+            print("strobe_unittest: %d test modules failed to import" % bad, file=sys.stderr)
+        return 2 if bad else 0
     ch.send({"ev": "collected", "n": suite.countTestCases()})
     result = Result(ch, root)
     tracer = trace(bad)

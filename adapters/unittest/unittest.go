@@ -130,6 +130,8 @@ func (unittestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 			return nil, adapters.Usagef("a unittest command selects its own tests: put the test or level in the command, or leave --command out")
 		}
 		py, shown, args = req.Command[0], req.Command[0], req.Command[i+1:]
+	case len(req.Tests) > 0:
+		args = testIDs(req.Tests)
 	case req.Test != "":
 		args = []string{req.Test}
 	case req.Level != adapters.LevelAll:

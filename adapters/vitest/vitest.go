@@ -257,23 +257,12 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		}
 		args = userArgs(a)
 	}
-	var file, name string
-	if req.Test != "" {
-		file, name = splitTest(p.Dir, req.Test)
-	}
 	dir, err := os.MkdirTemp("", "strobe-vitest-")
 	if err != nil {
 		return nil, fmt.Errorf("vitest: reporter directory: %w", err)
 	}
 	argv := append([]string{bin, "run"}, args...)
-	selection := levelFilters(req.Level)
-	if file != "" {
-		selection = []string{file}
-	}
-	argv = append(argv, selection...)
-	if name != "" {
-		argv = append(argv, "-t", namePattern(name))
-	}
+	argv = append(argv, selectionArgs(req, p.Dir)...)
 	pr := newParser(rec, req.ProjectRoot, dir)
 	pr.pkgDir, pr.test, pr.level = p.Dir, req.Test, req.Level
 	pr.rerun = append(runner(p), "run")

@@ -1,0 +1,123 @@
+package maven
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"strobe/adapters"
+)
+
+// SelectsTests: surefire's -Dtest (failsafe's -Dit.test) takes several
+// patterns separated by commas, and methods of one class joined by '+':
+// -Dtest=com.x.ATest#m1+m2,com.x.BTest.
+func (mavenAdapter) SelectsTests() {}
+
+// List reads the test classes from the modules' src/test/java rather than
+// from Maven: Surefire has no mode that lists tests without running them.
+// A class is listed, not its methods, so a partition splits a suite by
+// class: TestRef{Suite: com.x.FooTest, Name: com.x.FooTest}, which
+// multi-selection runs whole. The classes are Surefire's default includes
+// (Test*, *Test, *Tests, *TestCase) for the unit level and the whole
+// suite, and Failsafe's (IT*, *IT, *ITCase) for integration; abstract
+// classes are left out, as Surefire leaves them. A pom with its own
+// <includes> or another test source directory is not read.
+func (mavenAdapter) List(ctx context.Context, req adapters.Request) ([]adapters.TestRef, error) {
+	if len(req.Command) > 0 {
+		return nil, adapters.Usagef("strobe lists Maven tests for its own mvn command only: drop the command and choose tests with the level")
+	}
+	if req.Level == adapters.LevelE2E {
+		return nil, &adapters.UsageError{Msg: "Maven has no e2e level", Framework: "maven",
+			Hint: "use level unit (Surefire's tests) or integration (Failsafe's *IT tests), or name the test"}
+	}
+	include := surefireClass
+	if req.Level == adapters.LevelIntegration {
+		include = failsafeClass
+	}
+	var refs []adapters.TestRef
+	for _, mod := range modules(req.ProjectRoot) {
+		src := filepath.Join(req.ProjectRoot, mod, "src", "test", "java")
+		filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".java") || ctx.Err() != nil {
+				return nil
+			}
+			name := strings.TrimSuffix(d.Name(), ".java")
+			if !include.MatchString(name) || isAbstract(path, name) {
+				return nil
+			}
+			rel, _ := filepath.Rel(src, path)
+			class := strings.ReplaceAll(strings.TrimSuffix(rel, ".java"), string(filepath.Separator), ".")
+			if req.Test == "" || matchesTest(req.Test, class) {
+				refs = append(refs, adapters.TestRef{Suite: class, Name: class})
+			}
+			return nil
+		})
+	}
+	return refs, ctx.Err()
+}
+
+var (
+	surefireClass = regexp.MustCompile(`^(Test\w*|\w*Test|\w*Tests|\w*TestCase)$`)
+	failsafeClass = regexp.MustCompile(`^(IT\w*|\w*IT|\w*ITCase)$`)
+	abstractClass = `abstract\s+(public\s+|protected\s+)?class\s+`
+)
+
+// isAbstract says whether the file declares its class abstract.
+func isAbstract(path, name string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	return regexp.MustCompile(abstractClass + regexp.QuoteMeta(name) + `\b`).Match(b)
+}
+
+// matchesTest says whether a -Dtest pattern's class part names class: by
+// its simple or fully-qualified name (no wildcards).
+func matchesTest(test, class string) bool {
+	c, _, _ := strings.Cut(test, "#")
+	return c == class || strings.HasSuffix(class, "."+c)
+}
+
+// multiSelection is the -Dtest (or, for integration, -Dit.test) value of
+// several tests: each class once, fully qualified, with its methods
+// joined by '+', or alone when a test names the whole class.
+func multiSelection(tests []adapters.TestRef) string {
+	var classes []string
+	methods := map[string][]string{} // nil: the whole class
+	whole := map[string]bool{}
+	for _, t := range tests {
+		simple, method, hasMethod := strings.Cut(t.Name, "#")
+		class := t.Suite
+		if class == "" {
+			class = simple
+		}
+		if !slices.Contains(classes, class) {
+			classes = append(classes, class)
+		}
+		if !hasMethod {
+			whole[class] = true
+			continue
+		}
+		// A parameterized or repeated test's name adds its invocation:
+		// "adds(int)[1]"; the method is what -Dtest selects.
+		if i := strings.IndexAny(method, "(["); i > 0 {
+			method = method[:i]
+		}
+		if !slices.Contains(methods[class], method) {
+			methods[class] = append(methods[class], method)
+		}
+	}
+	parts := make([]string, 0, len(classes))
+	for _, c := range classes {
+		if whole[c] || len(methods[c]) == 0 {
+			parts = append(parts, c)
+			continue
+		}
+		parts = append(parts, c+"#"+strings.Join(methods[c], "+"))
+	}
+	return strings.Join(parts, ",")
+}

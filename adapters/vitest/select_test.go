@@ -1,0 +1,74 @@
+package vitest
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/report"
+)
+
+func refKeys(refs []adapters.TestRef) []string {
+	var keys []string
+	for _, r := range refs {
+		keys = append(keys, r.Suite+" :: "+r.Name)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// List names, by file and full name, the tests a run records (skipped and
+// todo tests aside), under the run's selection.
+func TestVitestList(t *testing.T) {
+	root := project(t, "basic")
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	var ran []adapters.TestRef
+	for _, tc := range rec.Tests() {
+		if tc.Status != report.TestSkipped {
+			ran = append(ran, adapters.TestRef{Suite: tc.Suite, Name: tc.Name})
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		req  adapters.Request
+		want []string
+	}{
+		{"all", adapters.Request{}, refKeys(ran)},
+		{"integration", adapters.Request{Level: adapters.LevelIntegration}, []string{"test/integration/db.test.js :: connects"}},
+		{"one test", adapters.Request{Test: "math > objects > compares deeply"}, []string{"test/unit/math.test.ts :: math > objects > compares deeply"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.ProjectRoot = root
+			refs, err := New().(adapters.Lister).List(context.Background(), tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := refKeys(refs); !slices.Equal(got, tc.want) {
+				t.Errorf("List = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// Several tests of several files run in one process, exactly those.
+func TestVitestMultiSelect(t *testing.T) {
+	root := project(t, "basic")
+	tests := []adapters.TestRef{
+		{Suite: "test/unit/math.test.ts", Name: "math > adds wrongly"},
+		{Suite: "test/unit/strings.test.js", Name: "strings > name with (regex) chars [x] * + ?"},
+		{Suite: "test/integration/db.test.js", Name: "connects"},
+	}
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Tests: tests})
+	var got []adapters.TestRef
+	for _, tc := range rec.Tests() {
+		got = append(got, adapters.TestRef{Suite: tc.Suite, Name: tc.Name})
+	}
+	if !slices.Equal(refKeys(got), refKeys(tests)) {
+		t.Errorf("ran %q, want %q (hint %q)", refKeys(got), refKeys(tests), out.Hint)
+	}
+	if p := rec.Progress(); p.Failed != 1 || p.Passed != 2 {
+		t.Errorf("progress %+v, want 1 failed, 2 passed", p)
+	}
+}
