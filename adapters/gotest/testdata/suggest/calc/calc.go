@@ -1,0 +1,43 @@
+// Package calc is the fixture of the suggested traces of a t.Errorf
+// failure: each test names, in a "// want:" comment on its failing line,
+// the traces strobe should suggest for it.
+package calc
+
+import (
+	"strings"
+
+	"example.com/suggest/calc/internal/digits"
+)
+
+// Sum adds the numbers of a "1+2" string.
+func Sum(s string) int {
+	n := 0
+	for _, p := range strings.Split(s, "+") {
+		n += Atoi(p)
+	}
+	return n
+}
+
+// Atoi reads a number.
+func Atoi(s string) int {
+	n := 0
+	for _, r := range s {
+		n = n*10 + digits.Value(r)
+	}
+	return n
+}
+
+// Max is generic.
+func Max[T int | float64](a, b T) T {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// Calc holds a method, never suggested (its receiver's type is unknown
+// to a parser).
+type Calc struct{}
+
+// Double is a method.
+func (Calc) Double(n int) int { return 2 * n }

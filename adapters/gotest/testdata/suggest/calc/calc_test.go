@@ -1,0 +1,27 @@
+package calc
+
+import "testing"
+
+func TestAssigned(t *testing.T) {
+	got := Sum("1+2")
+	if got != 4 {
+		t.Errorf("Sum = %d", got) // want: calc.Sum calc.Atoi digits.Value
+	}
+}
+
+func TestInline(t *testing.T) {
+	if n := Atoi("12"); n != 13 {
+		t.Fatalf("Atoi = %d", n) // want: calc.Atoi digits.Value
+	}
+}
+
+func TestOnTheLine(t *testing.T) {
+	t.Errorf("Max = %d", Max(1, 2)) // want: calc.Max
+}
+
+func TestNothingOfTheProject(t *testing.T) {
+	var c Calc
+	if c.Double(2) != 5 {
+		t.Error("Double") // want:
+	}
+}
