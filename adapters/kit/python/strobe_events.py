@@ -135,4 +135,142 @@ def describe(exc, tb, root):
         msg = str(exc)
     except Exception:
         msg = "<unprintable %s>" % type(exc).__name__
-    return {"type": exception_type(exc), "msg": clip(msg), "file": file, "line": line}
+    return {"type": exception_type(exc), "msg": clip(msg), "file": file, "line": line, "traces": suggest_traces(tb, root)}
+
+
+# Suggested traces of a failure: the project's functions worth rerunning
+# the test traced with. Those on the traceback below the test, innermost
+# first; when the test failed in its own body (a plain assert), the
+# project functions its failing line calls, then those these call,
+# breadth first, so that a wrong argument passed further down is traced
+# too. Names are the tracer's: module + "." + qualname.
+MAX_TRACES = 8
+SUGGEST_DEPTH = 2
+
+
+def suggest_traces(tb, root):
+    """Suggested trace patterns for a failure's traceback; never raises."""
+    try:
+        return _suggest(tb, root)
+    except Exception:
+        return []
+
+
+def _suggest(tb, root):
+    frames = []
+    while tb is not None:
+        if in_project(tb.tb_frame.f_code.co_filename, root):
+            frames.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
+    if not frames:
+        return []
+    out = []
+    # The first project frame is the test itself: never suggested.
+    for frame, _ in reversed(frames[1:]):
+        code = frame.f_code
+        name = "%s.%s" % (frame.f_globals.get("__name__", "?"), getattr(code, "co_qualname", code.co_name))
+        if "<" not in name and name not in out:
+            out.append(name)
+    if len(frames) > 1:
+        return out[:MAX_TRACES]
+    frame, line = frames[0]
+    seen = set()
+    level = [f for f in (_resolve(c, frame.f_locals, frame.f_globals) for c in _calls_at(frame.f_code.co_filename, line)) if f]
+    for _ in range(SUGGEST_DEPTH + 1):
+        nxt = []
+        for fn in level:
+            if fn in seen or not in_project(fn.__code__.co_filename, root):
+                continue
+            seen.add(fn)
+            name = "%s.%s" % (fn.__module__, fn.__qualname__)
+            if "<" in name:
+                continue
+            out.append(name)
+            if len(out) == MAX_TRACES:
+                return out
+            nxt.extend(f for f in (_resolve(c, {}, fn.__globals__) for c in _calls_in_def(fn)) if f)
+        level = nxt
+    return out
+
+
+_trees = {}
+
+
+def _tree(filename):
+    if filename not in _trees:
+        import ast
+        import linecache
+
+        src = "".join(linecache.getlines(filename))
+        _trees[filename] = ast.parse(src) if src else None
+    return _trees[filename]
+
+
+def _calls(node):
+    import ast
+
+    return [n.func for n in ast.walk(node) if isinstance(n, ast.Call)]
+
+
+def _calls_at(filename, line):
+    """The calls of the innermost statement at line (a compound one's
+    head alone: an if's test, not its branches)."""
+    import ast
+
+    tree = _tree(filename)
+    best = None
+    for n in ast.walk(tree) if tree else ():
+        if isinstance(n, ast.stmt) and n.lineno <= line <= (n.end_lineno or n.lineno):
+            if best is None or n.lineno >= best.lineno and (n.end_lineno or n.lineno) <= (best.end_lineno or best.lineno):
+                best = n
+    if best is None:
+        return []
+    head = getattr(best, "test", None) if isinstance(best, (ast.If, ast.While)) else best
+    return _calls(head) if head is not None else []
+
+
+def _calls_in_def(fn):
+    """The calls in the body of fn's definition."""
+    import ast
+
+    code = fn.__code__
+    tree = _tree(code.co_filename)
+    for n in ast.walk(tree) if tree else ():
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == code.co_name:
+            first = min([n.lineno] + [d.lineno for d in n.decorator_list])
+            if first == code.co_firstlineno or n.lineno == code.co_firstlineno:
+                return [c for s in n.body for c in _calls(s)]
+    return []
+
+
+def _resolve(expr, local, glob):
+    """The Python function a call expression names, read without running
+    anything (no property, no __getattr__); None when it names none."""
+    import ast
+    import inspect
+
+    names = []
+    while isinstance(expr, ast.Attribute):
+        names.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    if expr.id in local:
+        obj = local[expr.id]
+    elif expr.id in glob:
+        obj = glob[expr.id]
+    else:
+        return None
+    for attr in reversed(names):
+        holder = obj if inspect.ismodule(obj) or inspect.isclass(obj) else type(obj)
+        try:
+            obj = inspect.getattr_static(holder, attr)
+        except AttributeError:
+            return None
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    if inspect.isclass(obj):
+        obj = obj.__dict__.get("__init__")
+    if inspect.ismethod(obj):
+        obj = obj.__func__
+    return obj if inspect.isfunction(obj) else None
