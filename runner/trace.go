@@ -182,11 +182,18 @@ func (r *Run) startCompanion(p *proc) {
 }
 
 // traceLine keeps an output line as a stdout or stderr event, so that a
-// query interleaves it with the calls around it.
+// query interleaves it with the calls around it: as the line shows, when
+// the adapter's output is encoded (adapters.Displayer).
 func (r *Run) traceLine(s adapters.Stream, b []byte) {
 	t := r.tr
 	if t == nil || t.spec == nil {
 		return
+	}
+	if d, ok := r.plan.Parser.(adapters.Displayer); ok {
+		var keep bool
+		if b, keep = d.Display(s, b); !keep {
+			return
+		}
 	}
 	typ := trace.Stdout
 	if s == adapters.Stderr {
