@@ -269,6 +269,11 @@ func (r *Run) endTrace(resp *report.Response, finished time.Time) (*report.Trace
 		resp.Error = h.Refused
 		resp.Hint = "narrow tracePatterns (a module such as calc::parser::*, one file with @file:NAME) and rerun"
 		resp.Crash, resp.Failures, resp.FailuresOmitted = nil, nil, 0
+		// No test ran: what the framework made of the refusing process
+		// (go test's package failure) is not a test's result.
+		if resp.Summary != nil {
+			resp.Summary = &report.Summary{DurationMS: resp.Summary.DurationMS}
+		}
 	}
 	return full, indicators
 }
