@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 
 	"strobe/internal/testutil"
 	"strobe/report"
+	"strobe/runner"
 	"strobe/trace"
 )
 
@@ -240,4 +242,70 @@ func noneCarry(t *testing.T, runID string, within time.Duration) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// Ctrl+C of `strobe test` during a traced run that hangs stops it and
+// leaves no debugger, test binary or python behind.
+func TestCtrlCTraced(t *testing.T) {
+	for _, tc := range []struct {
+		name, fixture, test, pattern, env, comm string
+		require                                 func(*testing.T)
+	}{
+		{"go", "adapters/gotest/testdata/trace", "TestDeadlock", "hang.*", "TRACEFIX_DEADLOCK=1", "1.test", requireDelve},
+		{"pytest", "adapters/pytest/testdata/fixtures/trace", "tests/test_calc.py::test_deadlock", "calc.bank.transfer", "CALC_DEADLOCK=1", "python3", requirePytest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.require(t)
+			root := copyFixture(t, tc.fixture)
+			mark := "STROBE_E2E_MARK=" + filepath.Base(t.TempDir())
+			cmd := exec.Command(strobeBin, "test", root, "--test", tc.test, "--trace", tc.pattern, "--json")
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmpdir(t), "STROBE_HOME="+strobeHome(t), tc.env, mark)
+			var stdout strings.Builder
+			cmd.Stdout = &stdout
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			deadline := time.Now().Add(90 * time.Second)
+			for !slices.Contains(markedComms(mark), tc.comm) {
+				if time.Now().After(deadline) {
+					t.Fatalf("no %s started: %v", tc.comm, markedComms(mark))
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			time.Sleep(time.Second) // into the hang, under the tracer
+			cmd.Process.Signal(os.Interrupt)
+			cmd.Wait()
+			var resp report.Response
+			if err := json.Unmarshal([]byte(stdout.String()), &resp); err != nil || resp.Status != report.Cancelled {
+				t.Errorf("response %q (%v), want status cancelled", stdout.String(), err)
+			}
+			time.Sleep(200 * time.Millisecond)
+			if left := markedComms(mark); len(left) > 0 {
+				t.Errorf("left after Ctrl+C: %v", left)
+			}
+			if left := processesOf(resp.RunID); len(left) > 0 {
+				t.Errorf("processes of the run left after Ctrl+C: %v", left)
+			}
+		})
+	}
+}
+
+// markedComms are the names of the live processes of a strobe run whose
+// environment has mark.
+func markedComms(mark string) []string {
+	var comms []string
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		env, err := os.ReadFile(d + "/environ")
+		if err != nil || !strings.Contains(string(env), "\x00"+mark+"\x00") || !strings.Contains(string(env), runner.RunIDEnv+"=") {
+			continue
+		}
+		if st, _ := os.ReadFile(d + "/stat"); strings.Contains(string(st), ") Z ") {
+			continue
+		}
+		c, _ := os.ReadFile(d + "/comm")
+		comms = append(comms, strings.TrimSpace(string(c)))
+	}
+	return comms
 }
