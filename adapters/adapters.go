@@ -198,6 +198,9 @@ type Outcome struct {
 	// Indicators name what the parser noticed about the output itself
 	// (unreadable_test_events), for the details file.
 	Indicators []string `json:",omitempty"`
+	// Flaky names the tests that failed and then passed on a retry the
+	// framework made itself (nextest's retries): recorded as passed.
+	Flaky []FlakyTest `json:",omitempty"`
 	// ExitExplained says the parser read a non-zero exit code as the
 	// framework's own word for the outcome above (pytest exits 5 when it
 	// collected no test): the runner takes the outcome instead of calling

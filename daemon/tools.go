@@ -32,7 +32,7 @@ const maxWait = 10 * time.Minute
 // TestArgs are debug_test's arguments (DESIGN.md, "MCP tools").
 type TestArgs struct {
 	ProjectRoot string            `json:"projectRoot" jsonschema:"absolute path of the project directory"`
-	Framework   string            `json:"framework,omitempty" jsonschema:"override detection: cargo, catch2, xcodebuild, go, generic (the whole command line given in command)"`
+	Framework   string            `json:"framework,omitempty" jsonschema:"override detection: cargo, nextest, go, catch2, gtest, ctest, maven, xcodebuild, swift, pytest, unittest, jest, vitest, node, mocha, bun, deno, generic (the whole command line given in command)"`
 	Level       string            `json:"level,omitempty" jsonschema:"unit, integration, e2e or doc (cargo's doctests); omitted runs the whole suite"`
 	Test        string            `json:"test,omitempty" jsonschema:"run only the test of this name (as the failures and rerun commands name it)"`
 	Command     string            `json:"command,omitempty" jsonschema:"test binary (Catch2, GoogleTest) or, for generic, the whole command line"`
@@ -60,7 +60,7 @@ type CancelArgs struct {
 	RunID string `json:"runId" jsonschema:"the runId of the run to stop"`
 }
 
-const testDescription = `Run a project's tests and get a short structured result. Use it instead of running tests through a shell: it detects the framework (cargo, go, catch2, xcodebuild; generic for any command), and answers which test failed, where (file:line) and why, with a command to rerun just that test; which test hung and the thread stacks that show why (stuck detection); whether the run crashed (signal, crash type) or failed to build (compiler errors). The full record (every test, its output) goes to the JSON file named in "details".
+const testDescription = `Run a project's tests and get a short structured result. Use it instead of running tests through a shell: it detects the framework (cargo, nextest, go, Catch2, GoogleTest, CTest, Maven, xcodebuild, swift, pytest, unittest, jest, vitest, node:test, mocha, bun, deno; generic for any command), and answers which test failed, where (file:line) and why, with a command to rerun just that test; which test hung and the thread stacks that show why (stuck detection); whether the run crashed (signal, crash type) or failed to build (compiler errors). The full record (every test, its output) goes to the JSON file named in "details".
 
 status is one of passed, failed, stuck, crashed, timeout, cancelled, build_failed, no_tests, error, running. Only "passed" is a success: never read a crash, a hang or a build error as one.
 

@@ -322,6 +322,13 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		Summary: &sum, Crash: crash, Project: outcome.Project, Hint: joinHints(r.detected, outcome.Hint),
 		Truncated: p.tails[0].Truncated() || p.tails[1].Truncated(), Stuck: stuckTests}
 	listFailures(resp, failed)
+	// A framework that retries on its own (cargo-nextest) already counted
+	// its flaky tests passed: the answer names them as strobe's retries do.
+	for _, f := range outcome.Flaky {
+		resp.Flaky = append(resp.Flaky, report.Flaky{Name: f.Name, Attempts: f.Attempts, PassedOn: f.Attempts,
+			FirstFailure: report.FirstFailure{Message: kit.ClipTo(f.Message, maxMessage, trimmed), File: f.File, Line: f.Line}})
+		sum.Flaky++
+	}
 	for i, b := range outcome.BuildErrors {
 		if i == maxFailures {
 			break

@@ -287,7 +287,7 @@ func (r *Run) applyRetries(resp *report.Response, failed *[]report.Failure, test
 		resp.Stuck = stuckLeft
 		sum.Stuck = len(stuckLeft)
 	}
-	resp.Flaky = h.flaky
+	resp.Flaky = append(resp.Flaky, h.flaky...)
 	r.retryStatus(resp, h, flakyNames)
 	sum.DurationMS = time.Since(r.started).Milliseconds()
 	resp.Hint = joinHints(resp.Hint, retryHint(resp, h))

@@ -79,6 +79,11 @@ func (r *Run) newWatch(pid int) *watch {
 		w.symbols = &symbolLinks{linker: l, run: r}
 		cfg.GoSymbols = w.symbols.link
 	}
+	if dr, ok := r.adapter.(adapters.DeadlockReporter); ok {
+		cfg.RuntimeDeadlock = func(ctx context.Context, p stuck.ProcSample) (string, []string) {
+			return dr.RuntimeDeadlock(ctx, procOf(p))
+		}
+	}
 	w.det = stuck.New(cfg)
 	return w
 }

@@ -96,6 +96,11 @@ type Config struct {
 	// in the background, when the process first looks blocked. Nil means
 	// stripped binaries go without goroutines.
 	GoSymbols func(ctx context.Context, p ProcSample) (string, error)
+	// RuntimeDeadlock asks a test process's runtime for the deadlock it
+	// found itself (the JVM's, through jstack), "" for none, and the tests
+	// in the deadlocked threads' frames; asked while the tree is silent at
+	// low CPU (runtime.go). Nil means no runtime has its own view.
+	RuntimeDeadlock func(ctx context.Context, p ProcSample) (cycle string, tests []string)
 
 	Tick                          time.Duration
 	QuietLock, QuietLoop, QuietIO time.Duration
@@ -137,6 +142,10 @@ type Detector struct {
 	target      ProcKey // the process sampled
 	syms        symbolJobs
 	symbolsRead ProcKey // the process last sampled with its copy's symbols
+	// runtimeProbed is the process whose runtime was last asked for a
+	// deadlock, at runtimeProbeAt.
+	runtimeProbed  ProcKey
+	runtimeProbeAt time.Time
 }
 
 type threadKey struct {
@@ -426,6 +435,9 @@ func (d *Detector) reset(warning string) {
 // nothing can wake up by itself: no timed wait ends before the deadline,
 // and a thread of a test process waits without a timeout.
 func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Duration, cpu float64, views []threadView) *Verdict {
+	if v := d.runtimeDeadlock(ctx, now, silence, cpu, views); v != nil {
+		return v
+	}
 	var blocked []threadView
 	var rescuers []threadView
 	debuggers := tracers(views)

@@ -20,6 +20,7 @@ import (
 	"strobe/adapters/jest"
 	"strobe/adapters/maven"
 	"strobe/adapters/mocha"
+	"strobe/adapters/nextest"
 	"strobe/adapters/nodetest"
 	"strobe/adapters/pytest"
 	"strobe/adapters/swift"
@@ -42,6 +43,7 @@ func Adapters() []adapters.Adapter {
 		jest.New(),
 		maven.New(),
 		mocha.New(),
+		nextest.New(),
 		nodetest.New(),
 		pytest.New(),
 		swift.New(),

@@ -11,7 +11,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"bun", "cargo", "catch2", "ctest", "deno", "generic", "go", "gtest", "jest", "maven", "mocha", "node", "pytest", "swift", "unittest", "vitest", "xcodebuild"}
+	want := []string{"bun", "cargo", "catch2", "ctest", "deno", "generic", "go", "gtest", "jest", "maven", "mocha", "nextest", "node", "pytest", "swift", "unittest", "vitest", "xcodebuild"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
 	}
@@ -33,14 +33,15 @@ func TestNames(t *testing.T) {
 // compiler.
 func TestHooks(t *testing.T) {
 	hooks := map[string][2]bool{ // TestProcesser, Harnesser
-		"cargo":  {true, true},
-		"ctest":  {true, false},
-		"go":     {true, false},
-		"jest":   {true, false},
-		"maven":  {true, true},
-		"mocha":  {true, false},
-		"node":   {true, false},
-		"vitest": {true, false},
+		"cargo":   {true, true},
+		"ctest":   {true, false},
+		"go":      {true, false},
+		"jest":    {true, false},
+		"maven":   {true, true},
+		"mocha":   {true, false},
+		"nextest": {true, true},
+		"node":    {true, false},
+		"vitest":  {true, false},
 	}
 	for _, a := range Adapters() {
 		_, tp := a.(adapters.TestProcesser)

@@ -14,8 +14,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/pelletier/go-toml/v2"
-
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
@@ -163,7 +161,11 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	}
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
 	p.test, p.level, p.docOnly = req.Test, req.Level, steps == cargoDocOnly
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
+	if err := traced(req, plan); err != nil {
+		return nil, err
+	}
+	return plan, nil
 }
 
 // cargoSteps says which of cargo's two test runners a plan uses: the test
@@ -1029,18 +1031,6 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 	}
 }
 
-var (
-	// Rust 1.73+: "thread 't' panicked at src/lib.rs:15:35:" then the message;
-	// since 1.88 the thread id follows the name: "thread 't' (1654) panicked at".
-	rustPanicAt = regexp.MustCompile(`(?m)^thread '.*?'(?: \([^)\n]*\))? panicked at (.+):(\d+):(\d+):$`)
-	// Before 1.73: "thread 't' panicked at 'message', src/lib.rs:3:5", the
-	// message possibly over several lines.
-	rustPanicAtOld  = regexp.MustCompile(`(?s)thread '[^\n]*?' panicked at '(.*?)', ([^\n]+?):(\d+):(\d+)(?:\n|$)`)
-	rustDidNotPanic = regexp.MustCompile(`(?:note: )?test did not panic as expected(?: at (.+?):(\d+):\d+)?`)
-	// Where a panic message ends and the backtrace or its advice starts.
-	rustPanicEnd = regexp.MustCompile("(?m)^(?:note: run with `RUST_BACKTRACE|stack backtrace:|note: Some details are omitted|thread '.*' panicked at )")
-)
-
 func (p *cargoParser) failure(s *cargoSuite, m *cargoMessage, out string, cut bool) *report.Failure {
 	f := &report.Failure{Name: m.Name, Rerun: p.rerunFor(s, m.Name)}
 	f.File, f.Line, f.Message = p.panicIn(out)
@@ -1064,81 +1054,17 @@ func (p *cargoParser) failure(s *cargoSuite, m *cargoMessage, out string, cut bo
 	return f
 }
 
-// panicIn finds the first panic in a test's output: where, and its message
-// without the backtrace.
+// panicIn finds the first panic in a test's output: where, relative to the
+// project, and its message without the backtrace, clipped.
 func (p *cargoParser) panicIn(out string) (file string, line int, msg string) {
-	best := len(out) + 1
-	if loc := rustPanicAt.FindStringSubmatchIndex(out); loc != nil {
-		best = loc[0]
-		file, msg = out[loc[2]:loc[3]], out[loc[1]:]
-		line, _ = strconv.Atoi(out[loc[4]:loc[5]])
-		if end := rustPanicEnd.FindStringIndex(msg); end != nil {
-			msg = msg[:end[0]]
-		}
-	}
-	if loc := rustPanicAtOld.FindStringSubmatchIndex(out); loc != nil && loc[0] < best {
-		best = loc[0]
-		msg, file = out[loc[2]:loc[3]], out[loc[4]:loc[5]]
-		line, _ = strconv.Atoi(out[loc[6]:loc[7]])
-	}
-	if loc := rustDidNotPanic.FindStringSubmatchIndex(out); loc != nil && loc[0] < best {
-		msg, file, line = "test did not panic as expected", "", 0
-		if loc[2] >= 0 {
-			file = out[loc[2]:loc[3]]
-			line, _ = strconv.Atoi(out[loc[4]:loc[5]])
-		}
-	}
-	return p.relPath(file), line, kit.Clip(strings.TrimRight(strings.TrimLeft(msg, "\n"), " \n"))
+	file, line, msg = format.RustPanic(out)
+	return p.relPath(file), line, kit.Clip(msg)
 }
 
-var (
-	// A backtrace frame: "   4: basic::checked_div" then "             at ./src/lib.rs:13:9".
-	rustFrame      = regexp.MustCompile(`^\s+\d+: (.+)$`)
-	rustFrameAt    = regexp.MustCompile(`^\s+at (.+?):\d+(?::\d+)?$`)
-	rustSymbolHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
-	cargoMaxTraces = 5
-)
-
-// traces names the project's functions on the failing stack, innermost
-// first, leaving out the test itself: the places worth tracing on a rerun.
-// The backtrace is there only when RUST_BACKTRACE is set.
+// traces names the project's functions on the failing stack (see
+// format.RustTraces).
 func (p *cargoParser) traces(out, test string) []string {
-	var fns []string
-	lines := strings.Split(out, "\n")
-	for i := 0; i+1 < len(lines) && len(fns) < cargoMaxTraces; i++ {
-		fm := rustFrame.FindStringSubmatch(lines[i])
-		if fm == nil {
-			continue
-		}
-		at := rustFrameAt.FindStringSubmatch(lines[i+1])
-		if at == nil || !p.inProject(at[1]) {
-			continue
-		}
-		fn := rustSymbolHash.ReplaceAllString(fm[1], "")
-		for strings.HasSuffix(fn, "::{{closure}}") {
-			fn = strings.TrimSuffix(fn, "::{{closure}}")
-		}
-		if j := strings.LastIndex(fn, "::<"); j > 0 && strings.HasSuffix(fn, ">") {
-			fn = fn[:j] // generic arguments
-		}
-		if fn == test || strings.HasSuffix(fn, "::"+test) || slices.Contains(fns, fn) || isRustRuntimeFrame(fn) {
-			continue
-		}
-		fns = append(fns, fn)
-	}
-	return fns
-}
-
-// isRustRuntimeFrame tells the standard library and the test harness, which
-// old toolchains located with relative paths (src/libstd/panicking.rs).
-func isRustRuntimeFrame(fn string) bool {
-	fn = strings.TrimPrefix(fn, "<")
-	for _, p := range []string{"std::", "core::", "alloc::", "test::", "__rust"} {
-		if strings.HasPrefix(fn, p) {
-			return true
-		}
-	}
-	return false
+	return format.RustTraces(out, test, p.inProject)
 }
 
 // inProject says whether a backtrace location is the project's code:
@@ -1325,45 +1251,11 @@ func cargoFirstLines(s string, n int) string {
 }
 
 // manifestDoctests reads whether plain cargo test in root runs doctests
-// from root's Cargo.toml alone: a package, not a workspace, whose library
-// ([lib], or src/lib.rs unless autolib = false) has doctests (no
-// doctest = false). known is false when only cargo metadata can tell: no
-// manifest or one that does not parse, a [workspace], flags that choose
-// other packages or another manifest, a library of unusual crate types.
+// from root's Cargo.toml alone (kit.ManifestDoctests); flags that choose
+// other packages or another manifest leave it to cargo metadata.
 func manifestDoctests(root string, userArgs []string) (has, known bool) {
 	if hasCargoFlag(userArgs, "-p", "--package", "--workspace", "--all", "--exclude", "--manifest-path") {
 		return false, false
 	}
-	b, err := os.ReadFile(filepath.Join(root, "Cargo.toml"))
-	if err != nil {
-		return false, false
-	}
-	var m struct {
-		Workspace any `toml:"workspace"`
-		Package   *struct {
-			Autolib *bool `toml:"autolib"`
-		} `toml:"package"`
-		Lib *struct {
-			Path      string   `toml:"path"`
-			Doctest   *bool    `toml:"doctest"`
-			CrateType []string `toml:"crate-type"`
-		} `toml:"lib"`
-	}
-	if toml.Unmarshal(b, &m) != nil || m.Workspace != nil || m.Package == nil {
-		return false, false
-	}
-	if m.Lib == nil {
-		if m.Package.Autolib != nil && !*m.Package.Autolib {
-			return false, true
-		}
-		_, err := os.Stat(filepath.Join(root, "src", "lib.rs"))
-		return err == nil, true
-	}
-	if len(m.Lib.CrateType) > 0 && !slices.ContainsFunc(m.Lib.CrateType, func(t string) bool { return t == "lib" || t == "rlib" || t == "proc-macro" }) {
-		return false, false
-	}
-	if m.Lib.Doctest != nil && !*m.Lib.Doctest {
-		return false, true
-	}
-	return true, true
+	return kit.ManifestDoctests(root)
 }

@@ -18,6 +18,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -229,7 +230,12 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	p.rerun = append([]string{bin}, kept...)
 	p.test, p.level, p.note = req.Test, req.Level, note
 	p.start()
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
+	if err := traced(req, plan); err != nil {
+		p.Close() // its report directory
+		return nil, err
+	}
+	return plan, nil
 }
 
 // catch2Failure is one failed assertion, exception or fatal condition.
@@ -266,18 +272,19 @@ type catch2Parser struct {
 	level adapters.Level
 	note  string
 
-	mu       sync.Mutex // guards what follows: the decoder and Line share it
-	sawRoot  bool
-	version  int // 2 or 3, from the root element
-	cur      *catch2Test
-	last     string // the last test that started
-	started  int
-	fatal    *catch2Fatal
-	xmlErr   error
-	san      *sanitizerReport
-	sans     []*sanitizerReport
-	errLines []string // stderr outside any test, for a binary that rejected its arguments
-	pending  []catch2Line
+	mu        sync.Mutex // guards what follows: the decoder and Line share it
+	sawRoot   bool
+	version   int // 2 or 3, from the root element
+	cur       *catch2Test
+	last      string // the last test that started
+	started   int
+	fatal     *catch2Fatal
+	xmlErr    error
+	san       *sanitizerReport // the report last begun
+	sanReader format.SanitizerReader
+	sans      []*sanitizerReport
+	errLines  []string // stderr outside any test, for a binary that rejected its arguments
+	pending   []catch2Line
 }
 
 type catch2Fatal struct {
@@ -642,8 +649,8 @@ func (p *catch2Parser) flush(offset int64) {
 // p.mu is held.
 func (p *catch2Parser) handle(s adapters.Stream, line string, late bool) {
 	if s == adapters.Stderr {
-		if p.san != nil || sanitizerStart(line) != "" {
-			p.sanitizerLine(line)
+		if rep, began := p.sanReader.Line(line); rep != nil {
+			p.sanitizerLine(rep, began, line)
 			return
 		}
 		if p.cur == nil && len(p.errLines) < 20 && strings.TrimSpace(line) != "" {
@@ -655,87 +662,37 @@ func (p *catch2Parser) handle(s adapters.Stream, line string, late bool) {
 	}
 }
 
-// sanitizerReport is one report of a sanitizer on stderr.
+// sanitizerReport is one report of a sanitizer on stderr, and the test
+// it came from.
 type sanitizerReport struct {
-	kind    string // AddressSanitizer, ...
-	test    string // the test running when it began, if known yet
-	lines   []string
-	summary string
+	*format.SanitizerReport
+	test string // the test running when it began, if known yet
 }
 
-var (
-	sanitizerHead    = regexp.MustCompile(`^(?:==\d+==\s*)?(?:ERROR|WARNING): (AddressSanitizer|LeakSanitizer|ThreadSanitizer|MemorySanitizer|UndefinedBehaviorSanitizer)\b`)
-	sanitizerSummary = regexp.MustCompile(`^SUMMARY: (\w+Sanitizer): (.*)$`)
-	ubsanRuntime     = regexp.MustCompile(`^(.+?):(\d+):(\d+): runtime error: (.*)$`)
-	sanitizerFrame   = regexp.MustCompile(`^\s+#\d+ 0x[0-9a-f]+ in (.+?) (\S+?):(\d+)(?::\d+)?$`)
-)
-
-// sanitizerStart names the sanitizer whose report a line begins.
-func sanitizerStart(line string) string {
-	if m := sanitizerHead.FindStringSubmatch(line); m != nil {
-		return m[1]
-	}
-	if ubsanRuntime.MatchString(line) {
-		return "UndefinedBehaviorSanitizer"
-	}
-	return ""
-}
-
-// sanitizerLine collects a report's lines until its SUMMARY (or, for a
-// UBSan runtime error without one, a single line); p.mu is held.
-func (p *catch2Parser) sanitizerLine(line string) {
-	if p.san == nil {
+// sanitizerLine adds a line to the report it belongs to (began: the line
+// starts one), and to the output of the test it came from; p.mu is held.
+func (p *catch2Parser) sanitizerLine(rep *format.SanitizerReport, began bool, line string) {
+	if began || p.san == nil {
 		test := ""
 		if p.cur != nil {
 			test = p.cur.name
 		}
-		p.san = &sanitizerReport{kind: sanitizerStart(line), test: test}
+		p.san = &sanitizerReport{SanitizerReport: rep, test: test}
 		p.sans = append(p.sans, p.san)
 	}
-	r := p.san
-	if len(r.lines) < 400 {
-		r.lines = append(r.lines, line)
-	}
-	if r.test != "" {
+	if r := p.san; r.test != "" {
 		p.rec.Output("", r.test, line+"\n")
-	}
-	if m := sanitizerSummary.FindStringSubmatch(line); m != nil {
-		r.summary = m[1] + ": " + m[2]
-		p.san = nil
-		return
-	}
-	if len(r.lines) == 1 && ubsanRuntime.MatchString(line) && !sanitizerHead.MatchString(line) {
-		m := ubsanRuntime.FindStringSubmatch(line)
-		r.summary = "UndefinedBehaviorSanitizer: " + m[4] + " at " + m[1] + ":" + m[2]
-		p.san = nil
 	}
 }
 
 // location is the first frame of a sanitizer report in the project's code,
 // or failing that the first outside the system, the sanitizer and Catch2.
 func (p *catch2Parser) location(r *sanitizerReport) (string, int) {
-	var fallback string
-	var fallbackLine int
-	for _, l := range r.lines {
-		if m := ubsanRuntime.FindStringSubmatch(l); m != nil {
-			n, _ := strconv.Atoi(m[2])
-			return kit.ProjectPath(p.root, m[1]), n
-		}
-		m := sanitizerFrame.FindStringSubmatch(l)
-		if m == nil {
-			continue
-		}
-		file := m[2]
-		n, _ := strconv.Atoi(m[3])
-		if filepath.IsAbs(file) && kit.Within(p.root, file) {
-			return kit.ProjectPath(p.root, file), n
-		}
-		base := filepath.Base(file)
-		if fallback == "" && !strings.HasPrefix(file, "/usr/") && !strings.Contains(file, "libsanitizer") && !strings.HasPrefix(base, "catch") && !strings.HasPrefix(file, "../") {
-			fallback, fallbackLine = kit.ProjectPath(p.root, file), n
-		}
+	file, line := r.Location(p.root, func(file string) bool { return strings.HasPrefix(filepath.Base(file), "catch") })
+	if file == "" {
+		return "", 0
 	}
-	return fallback, fallbackLine
+	return kit.ProjectPath(p.root, file), line
 }
 
 // stopTail tells the report's reader that the binary is gone, and waits
@@ -788,13 +745,13 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 		p.cur, dying = nil, ""
 	}
 	for _, r := range p.sans {
-		if r.test == "" && r.kind != "LeakSanitizer" {
+		if r.test == "" && r.Kind != "LeakSanitizer" {
 			r.test = dying
 			if r.test == "" {
 				r.test = p.last
 			}
 			if r.test != "" {
-				p.rec.Output("", r.test, strings.Join(r.lines, "\n")+"\n")
+				p.rec.Output("", r.test, strings.Join(r.Lines, "\n")+"\n")
 			}
 		}
 	}
@@ -806,13 +763,13 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 	var leaks, races []*sanitizerReport
 	for _, r := range p.sans {
 		switch {
-		case r.kind == "LeakSanitizer":
+		case r.Kind == "LeakSanitizer":
 			leaks = append(leaks, r)
 		case dying != "" && r.test == dying:
 			fatalSan = r
-		case r.kind == "ThreadSanitizer":
+		case r.Kind == "ThreadSanitizer":
 			races = append(races, r)
-		case r.kind != "UndefinedBehaviorSanitizer":
+		case r.Kind != "UndefinedBehaviorSanitizer":
 			fatalSan = r
 		}
 	}
@@ -821,9 +778,9 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 			continue
 		}
 		file, line := p.location(r)
-		f := &report.Failure{Name: r.test, File: file, Line: line, Message: kit.Clip(strings.Join(sanitizerGist(r), "\n")), Rerun: p.rerunFor(r.test, nil)}
+		f := &report.Failure{Name: r.test, File: file, Line: line, Message: kit.Clip(strings.Join(r.Gist(), "\n")), Rerun: p.rerunFor(r.test, nil)}
 		p.rec.End("", r.test, report.TestFailed, 0, f) // a second End keeps the failure
-		hints = append(hints, fmt.Sprintf("ThreadSanitizer reported in test %q: %s: fix the race, then rerun it alone: %s", r.test, r.summary, f.Rerun))
+		hints = append(hints, fmt.Sprintf("ThreadSanitizer reported in test %q: %s: fix the race, then rerun it alone: %s", r.test, r.Summary, f.Rerun))
 	}
 	if dying != "" {
 		// Fail the test the binary died in, with what killed it.
@@ -835,7 +792,7 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 			if file == "" {
 				file, line = kit.ProjectPath(p.root, t.file), t.line
 			}
-			f = &report.Failure{Name: t.name, File: file, Line: line, Message: kit.Clip(strings.Join(sanitizerGist(fatalSan), "\n"))}
+			f = &report.Failure{Name: t.name, File: file, Line: line, Message: kit.Clip(strings.Join(fatalSan.Gist(), "\n"))}
 			f.Rerun = p.rerunFor(t.name, nil)
 		} else {
 			f = p.failure(t)
@@ -850,16 +807,16 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 			CoreDump: exit.CoreDump, Indicators: []string{"catch2_fatal_error_condition"}, RunningTests: []string{p.fatal.test},
 			Message: fmt.Sprintf("%s in test %q, after %s:%d", p.fatal.signal, p.fatal.test, kit.ProjectPath(p.root, p.fatal.file), p.fatal.line)}
 		if fatalSan != nil {
-			c.Indicators = append(c.Indicators, sanitizerIndicator(fatalSan.kind))
-			c.Message += "\n" + fatalSan.summary
+			c.Indicators = append(c.Indicators, fatalSan.Indicator())
+			c.Message += "\n" + fatalSan.Summary
 		}
 		out.Crash = c
 		hints = append(hints, fmt.Sprintf("test %q crashed with %s after the assertion at %s:%d: rerun it alone (%s) under gdb, or rebuild with -fsanitize=address,undefined to see the bad access",
 			p.fatal.test, catch2SignalName(p.fatal.signal), kit.ProjectPath(p.root, p.fatal.file), p.fatal.line, p.rerunFor(p.fatal.test, nil)))
 	case fatalSan != nil:
 		file, line := p.location(fatalSan)
-		c := &report.Crash{Type: sanitizerCrashType(fatalSan), ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName, CoreDump: exit.CoreDump,
-			Indicators: []string{sanitizerIndicator(fatalSan.kind)}, Message: fatalSan.summary}
+		c := &report.Crash{Type: fatalSan.CrashType(), ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName, CoreDump: exit.CoreDump,
+			Indicators: []string{fatalSan.Indicator()}, Message: fatalSan.Summary}
 		if fatalSan.test != "" {
 			c.RunningTests = []string{fatalSan.test}
 		}
@@ -869,7 +826,7 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 			where = fmt.Sprintf(" at %s:%d", file, line)
 		}
 		hints = append(hints, fmt.Sprintf("%s stopped the binary in test %q%s: fix the access it reports (the test's output has the whole report), then rerun it alone: %s",
-			fatalSan.kind, fatalSan.test, where, p.rerunFor(fatalSan.test, nil)))
+			fatalSan.Kind, fatalSan.test, where, p.rerunFor(fatalSan.test, nil)))
 	case dying != "":
 		c := &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName, CoreDump: exit.CoreDump,
 			Indicators: []string{"catch2_report_cut_short"}, RunningTests: []string{dying},
@@ -884,13 +841,13 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 		// Non-fatal reports (UBSan keeps going): the tests they came from
 		// have them in their output; say so.
 		for _, r := range p.sans {
-			if r.kind == "UndefinedBehaviorSanitizer" {
-				hints = append(hints, fmt.Sprintf("%s reported in test %q: %s (the test's output has the report)", r.kind, r.test, r.summary))
+			if r.Kind == "UndefinedBehaviorSanitizer" {
+				hints = append(hints, fmt.Sprintf("%s reported in test %q: %s (the test's output has the report)", r.Kind, r.test, r.Summary))
 			}
 		}
 	}
 	for _, r := range leaks {
-		hints = append(hints, fmt.Sprintf("LeakSanitizer found leaks when the binary exited (%s), which fails the run although no test failed: see the details file's stderr for the allocation stacks", r.summary))
+		hints = append(hints, fmt.Sprintf("LeakSanitizer found leaks when the binary exited (%s), which fails the run although no test failed: see the details file's stderr for the allocation stacks", r.Summary))
 	}
 
 	if !p.sawRoot && out.Crash == nil {
@@ -922,62 +879,6 @@ func exitText(exit report.Exit) string {
 		return "killed by " + exit.SignalName
 	}
 	return fmt.Sprintf("exit code %d", exit.Code)
-}
-
-// sanitizerGist is the head of a report: the error line, where, and the
-// first frames.
-func sanitizerGist(r *sanitizerReport) []string {
-	var out []string
-	frames := 0
-	for _, l := range r.lines {
-		if strings.HasPrefix(strings.TrimSpace(l), "#") {
-			frames++
-			if frames > 6 {
-				continue
-			}
-		}
-		if strings.HasPrefix(l, "Shadow bytes") {
-			break
-		}
-		if strings.HasPrefix(l, "=====") || strings.TrimSpace(l) == "" {
-			continue
-		}
-		out = append(out, strings.TrimSpace(l))
-		if len(out) > 14 {
-			break
-		}
-	}
-	if r.summary != "" && (len(out) == 0 || !strings.HasPrefix(out[len(out)-1], "SUMMARY")) {
-		out = append(out, "SUMMARY: "+r.summary)
-	}
-	return out
-}
-
-func sanitizerIndicator(kind string) string {
-	switch kind {
-	case "AddressSanitizer":
-		return "address_sanitizer"
-	case "LeakSanitizer":
-		return "leak_sanitizer"
-	case "ThreadSanitizer":
-		return "thread_sanitizer"
-	case "MemorySanitizer":
-		return "memory_sanitizer"
-	}
-	return "undefined_behavior_sanitizer"
-}
-
-func sanitizerCrashType(r *sanitizerReport) report.CrashType {
-	if strings.Contains(r.summary, "SEGV") {
-		return report.CrashSegmentationFault
-	}
-	if strings.Contains(r.summary, "BUS") {
-		return report.CrashBusError
-	}
-	if strings.Contains(r.summary, "FPE") {
-		return report.CrashFloatingPoint
-	}
-	return report.CrashUnknown
 }
 
 // stopSignal says Catch2's fatal condition is the signal strobe stops a

@@ -184,6 +184,15 @@ var signals = []struct{ word, signal string }{
 func (p *parser) failure(f *failed) *report.Failure {
 	out := &report.Failure{Name: f.name, Rerun: p.rerunFor(f.name)}
 	verdict := p.verdict(f)
+	if san := sanitizerIn(f.lines); san != nil {
+		// The sanitizer stopped the test (or reported in it): its report
+		// says more than CTest's status or the assertions before it.
+		p.sanitizerFailure(out, san)
+		if verdict != "" && f.status != "***Failed" {
+			out.Message = kit.Clip(verdict + "\n" + out.Message)
+		}
+		return out
+	}
 	switch {
 	case len(f.gtest.Failures) > 0:
 		for i, g := range f.gtest.Failures {

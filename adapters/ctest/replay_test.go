@@ -60,3 +60,25 @@ func totals(t *testing.T, path string) (failed, total int) {
 	total, _ = strconv.Atoi(string(m[2]))
 	return failed, total
 }
+
+// TestReplaySanitizer replays ctest on a GoogleTest binary built with
+// -fsanitize=address (testdata/sanitizer, its README says how it was
+// recorded): the test ASan stopped fails with the report's summary at its
+// first frame in the project.
+func TestReplaySanitizer(t *testing.T) {
+	base := filepath.Join("testdata", "sanitizer", "recorded", "asan")
+	lines := append(adapterstest.ReadLines(t, base+".stdout", adapters.Stdout), adapterstest.ReadLines(t, base+".stderr", adapters.Stderr)...)
+	rec := adapters.NewRecorder()
+	p := newParser(rec, "/src", "", base+".junit.xml")
+	p.rerun = []string{"ctest", "--test-dir", "/build", "--output-on-failure"}
+	out := adapterstest.Replay(p, lines, report.Exit{Exited: true, Code: 8})
+	adapterstest.Golden(t, "sanitizer/asan", adapterstest.Normalise(rec, out, nil))
+	f := rec.Failure("", "Asan.UsesAfterFree")
+	if f == nil || f.File != "asan_test.cpp" || f.Line != 8 ||
+		!strings.HasPrefix(f.Message, "AddressSanitizer: heap-use-after-free /src/asan_test.cpp:8 in read_freed()\n") || !strings.Contains(f.Message, "ERROR: AddressSanitizer: heap-use-after-free") {
+		t.Errorf("failure %+v", f)
+	}
+	if s := rec.Progress(); s.Failed != 1 || s.Passed != 2 {
+		t.Errorf("progress %+v, want 2 passed, 1 failed", s)
+	}
+}

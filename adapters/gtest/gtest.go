@@ -193,7 +193,12 @@ func (gtest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	p := newParser(rec, req.ProjectRoot, dir, report)
 	p.rerun = append([]string{bin}, kept...)
 	p.test, p.level, p.note, p.env = req.Test, req.Level, note, req.Env
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p, Env: ubsanStacks(req.Env)}
+	if err := traced(req, plan); err != nil {
+		p.Close() // its report directory
+		return nil, err
+	}
+	return plan, nil
 }
 
 // binary is the test binary to run and its arguments: the command's, or

@@ -41,6 +41,10 @@ type parser struct {
 	// ended holds the tests the console ended, and how: the report only
 	// has to add to them.
 	ended map[string]report.TestStatus
+	// sans are the sanitizer reports read on stderr (sanitizer.go).
+	sans      []*sanitized
+	order     []string // the tests in the order they started
+	sanReader format.SanitizerReader
 }
 
 // running is the test between its RUN line and its end.
@@ -64,7 +68,11 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 			return
 		}
 	}
+	san := p.sanitizerLine(s, line)
 	if p.cur == nil {
+		if san {
+			return
+		}
 		if banner.MatchString(line) {
 			p.sawBanner = true
 		} else if !p.sawBanner && len(p.errLines) < 20 && strings.TrimSpace(line) != "" {
@@ -123,6 +131,7 @@ func (p *parser) event(kind, name, ms string) bool {
 		p.cur = &running{name: name}
 		p.last = name
 		p.started++
+		p.order = append(p.order, name)
 		p.rec.Start("", name)
 		return true
 	case "DISABLED":
@@ -302,7 +311,16 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if p.cur != nil {
 		dying = p.cur.name
 	}
+	if dying != "" && exit.StoppedBy != "" && len(p.sans) == 0 {
+		dying = "" // stopped by strobe: see below
+	}
+	fatal := p.applySanitizers(dying, &hints)
+	if dying == "" && p.cur != nil {
+		dying = p.cur.name
+	}
 	switch {
+	case fatal != nil:
+		p.diedOfSanitizer(fatal, exit, &out, &hints)
 	case dying != "" && exit.StoppedBy != "":
 		// Stopped by strobe (a stuck verdict, its timeout, a cancel): the
 		// test stays running, and the runner says why.
@@ -362,6 +380,20 @@ func (p *parser) died(name string, exit report.Exit, out *adapters.Outcome, hint
 	}
 	out.Crash = c
 	*hints = append(*hints, fmt.Sprintf("the binary died inside test %q (%s): rerun it alone under gdb: gdb --args %s", name, how, f.Rerun))
+}
+
+// diedOfSanitizer fails the test a sanitizer stopped the binary in, with
+// the report, and makes it the crash.
+func (p *parser) diedOfSanitizer(r *sanitized, exit report.Exit, out *adapters.Outcome, hints *[]string) {
+	p.cur = nil
+	f := p.sanitizerFailure(r)
+	if f.File == "" {
+		f.File, f.Line = p.declaration(r.test)
+	}
+	p.rec.End("", r.test, report.TestFailed, 0, f)
+	c, hint := p.sanitizerCrash(r, f, exit)
+	out.Crash = c
+	*hints = append(*hints, hint)
 }
 
 // declaration is where a test is declared, from the binary's own JSON

@@ -70,13 +70,7 @@ const jstackTimeout = 8 * time.Second
 // and line, the locks they hold and wait for, and the JVM's own deadlock
 // report.
 func (mavenAdapter) CaptureStacks(ctx context.Context, p adapters.Proc) ([]report.Thread, string) {
-	jstack := "jstack"
-	if p.Exe != "" {
-		if j := filepath.Join(filepath.Dir(p.Exe), "jstack"); kit.FileExists(j) {
-			jstack = j
-		}
-	}
-	out, errOut, err := kit.RunTool(ctx, kit.Tool{Timeout: jstackTimeout, MaxOutput: 8 << 20}, jstack, "-l", strconv.Itoa(p.PID))
+	out, errOut, err := kit.RunTool(ctx, kit.Tool{Timeout: jstackTimeout, MaxOutput: 8 << 20}, jstackFor(p), "-l", strconv.Itoa(p.PID))
 	if err != nil {
 		return nil, "jstack: " + kit.Clip(strings.TrimSpace(err.Error()+" "+string(errOut)))
 	}
@@ -86,6 +80,17 @@ func (mavenAdapter) CaptureStacks(ctx context.Context, p adapters.Proc) ([]repor
 		return nil, "jstack printed no Java thread"
 	}
 	return threads, ""
+}
+
+// jstackFor is the jstack beside the java that runs p (the same JDK, which
+// it must be to attach), else the one on PATH.
+func jstackFor(p adapters.Proc) string {
+	if p.Exe != "" {
+		if j := filepath.Join(filepath.Dir(p.Exe), "jstack"); kit.FileExists(j) {
+			return j
+		}
+	}
+	return "jstack"
 }
 
 // sourceFile maps a frame's file to the module's source, relative to the

@@ -41,7 +41,7 @@ type stampParser struct {
 func (s stampParser) Line(st adapters.Stream, b []byte, cut bool) {
 	now := time.Now().UnixNano()
 	s.a.last.Store(now)
-	if strings.Contains(string(b), "Running com.example.HangTest") {
+	if strings.Contains(string(b), "Running com.example.HangTest") && s.a.running.Load() == 0 {
 		s.a.running.Store(now)
 	}
 	s.Parser.Line(st, b, cut)
@@ -71,6 +71,16 @@ func watchHang(t *testing.T, test string) (*stuck.Verdict, *adapterstest.Started
 		TestProcess: func(p stuck.ProcSample) bool { return a.IsTestProcess(procOf(p)) },
 		Harness: func(p stuck.ProcSample, th stuck.ThreadSample) bool {
 			return a.IsHarnessThread(procOf(p), th.TID, th.Name)
+		},
+		RuntimeDeadlock: func(ctx context.Context, p stuck.ProcSample) (string, []string) {
+			return a.RuntimeDeadlock(ctx, procOf(p))
+		},
+		Running: func() []stuck.RunningTest {
+			var out []stuck.RunningTest
+			for _, t := range s.Rec.Progress().Running {
+				out = append(out, stuck.RunningTest{Name: t.Name, Since: t.Since})
+			}
+			return out
 		},
 	})
 	v := d.Run(ctx)

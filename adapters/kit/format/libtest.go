@@ -36,7 +36,7 @@ var (
 	// LibtestStart begins every libtest event; found inside a line, it
 	// follows text a test printed without a newline under --nocapture.
 	LibtestStart    = []byte(`{ "type": "`)
-	libtestCutField = regexp.MustCompile(`"(type|event|name)": ("(?:[^"\\]|\\.)*")`)
+	libtestCutField = regexp.MustCompile(`"(type|event|name)":\s*("(?:[^"\\]|\\.)*")`)
 )
 
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }

@@ -5,11 +5,16 @@ import (
 	"encoding/json"
 )
 
+// libtestStartCompact begins cargo-nextest's libtest-json events, written
+// without spaces: {"type":"test","event":"ok",...}.
+var libtestStartCompact = []byte(`{"type":"`)
+
 // DecodeLibtestEvent fills e from one of libtest's own events, read by hand:
 // cargo test prints one per test start and end, thousands a run, and
 // encoding/json's reflection was a third of the cargo adapter's time.
 // libtest writes them in one fixed shape, a flat object of strings and
-// numbers that begins with LibtestStart:
+// numbers that begins with LibtestStart (cargo-nextest writes it without
+// spaces, libtestStartCompact):
 //
 //	{ "type": "test", "event": "ok", "name": "tests::adds", "exec_time": 0.001 }
 //
@@ -21,7 +26,7 @@ import (
 // json.Unmarshal makes of the line, and so is a cargoMessage embedding it.
 func DecodeLibtestEvent(line []byte, e *LibtestEvent) bool {
 	*e = LibtestEvent{}
-	if !bytes.HasPrefix(line, LibtestStart) || !decodeLibtest(line, e) {
+	if !bytes.HasPrefix(line, LibtestStart) && !bytes.HasPrefix(line, libtestStartCompact) || !decodeLibtest(line, e) {
 		*e = LibtestEvent{}
 		return false
 	}

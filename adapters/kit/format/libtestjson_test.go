@@ -34,6 +34,11 @@ var libtestDecoderCases = []struct {
 	{"escaped key", `{ "type": "test", "ev\u0065nt": "ok", "name": "t" }`, true},
 	{"compact spacing", "{ \"type\": \"test\",\"event\":\"ok\" ,\t\"name\" :\"t\"\r\n}\n", true},
 
+	{"nextest started, compact", `{"type":"test","event":"started","name":"ntdemo::integration$panics"}`, true},
+	{"nextest ok after a retry", `{"type":"test","event":"ok","name":"ntdemo::integration$flaky#2","exec_time":0.005626301}`, true},
+	{"nextest timeout reason", `{"type":"test","event":"failed","name":"ntdemo::integration$deadlock","exec_time":2.003539341,"reason":"time limit exceeded"}`, false},
+	{"nextest suite object", `{"type":"suite","event":"started","test_count":3,"nextest":{"crate":"ntdemo","test_binary":"ntdemo","kind":"lib"}}`, false},
+
 	{"cargo message", `{"reason":"build-finished","success":true}`, false},
 	{"cargo key after the type", `{ "type": "test", "event": "ok", "name": "t", "reason": "compiler-artifact" }`, false},
 	{"unknown key", `{ "type": "test", "event": "ok", "name": "t", "extra": "x" }`, false},
@@ -64,7 +69,7 @@ var libtestDecoderCases = []struct {
 	{"trailing comma", `{ "type": "test", "event": "ok", }`, false},
 	{"missing colon", `{ "type": "test", "event" "ok" }`, false},
 	{"no closing brace", `{ "type": "test", "event": "ok"`, false},
-	{"not libtest's start", `{"type":"test","event":"ok","name":"t"}`, false},
+	{"not libtest's start", `{"event":"ok","type":"test","name":"t"}`, false},
 	{"text", `{ "type": "x" this is a test's own output }`, false},
 }
 

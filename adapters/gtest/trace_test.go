@@ -1,0 +1,141 @@
+package gtest
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/adapters/kit/gdbtrace/gdbtracetest"
+	"strobe/internal/testutil"
+	"strobe/report"
+	"strobe/trace"
+)
+
+// tracedSrc is testdata/traced, absolute.
+var tracedSrc, _ = filepath.Abs(filepath.Join("testdata", "traced"))
+
+var tracedBuild = testutil.CachedBuild{Name: "gtest-traced", Src: tracedSrc, Sentinel: "traced_test", Build: func(dir string) error {
+	for _, argv := range [][]string{{"cmake", "-S", tracedSrc, "-B", dir, "-DCMAKE_BUILD_TYPE=Debug"}, {"cmake", "--build", dir, "-j2"}} {
+		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
+			return fmt.Errorf("%s%w", out, err)
+		}
+	}
+	return nil
+}}
+
+// tracedBin is the traced fixture's test binary.
+func tracedBin(t *testing.T) string {
+	t.Helper()
+	testutil.RequireTool(t, "gdb")
+	testutil.RequireTool(t, "cmake")
+	testutil.RequireTool(t, "g++")
+	testutil.RequireHeader(t, "/usr/include/gtest/gtest.h", "libgtest-dev")
+	return filepath.Join(tracedBuild.Dir(t), "traced_test")
+}
+
+// TestTraceShowsTheWrongArgument: SumTwo's trace has parse called with
+// ",3" and returning -1, and the watched counter.
+func TestTraceShowsTheWrongArgument(t *testing.T) {
+	bin := tracedBin(t)
+	spec := gdbtracetest.Spec(t, tracedSrc, []string{"calc::parse", "calc::prase"}, "calc::parsed@calc::parse")
+	rec, out, exit := adapterstest.RunReal(t, gtest{}, adapters.Request{ProjectRoot: tracedSrc, Command: []string{bin}, Test: "Calc.SumTwo", Trace: spec})
+	if exit.Code != 1 || out.Crash != nil {
+		t.Fatalf("exit %+v crash %+v: want GoogleTest's exit 1", exit, out.Crash)
+	}
+	if tt, ok := adapterstest.TestByName(rec.Tests(), "Calc.SumTwo"); !ok || tt.Status != report.TestFailed || tt.Failure == nil || tt.Failure.Line == 0 {
+		t.Fatalf("SumTwo %+v: want failed at its line", tt)
+	}
+	evs, metas := gdbtracetest.Events(t, spec.Out)
+	enters, exits := gdbtracetest.Calls(evs, trace.Enter, "calc::parse"), gdbtracetest.Calls(evs, trace.Exit, "calc::parse")
+	if len(enters) != 2 || len(exits) != 2 {
+		t.Fatalf("%d enters and %d exits of parse, want 2: %+v", len(enters), len(exits), evs)
+	}
+	var got []string
+	for i := range enters {
+		if len(enters[i].Args) != 1 || len(exits[i].Return) != 1 || len(enters[i].Watches) != 1 || len(exits[i].Watches) != 1 {
+			t.Fatalf("call %d: %+v %+v", i, enters[i], exits[i])
+		}
+		got = append(got, enters[i].Args[0].Value, exits[i].Return[0].Value, enters[i].Watches[0].Value, exits[i].Watches[0].Value)
+	}
+	if want := []string{`"2"`, "2", "0", "1", `",3"`, "-1", "1", "2"}; !slices.Equal(got, want) {
+		t.Errorf("parse(arg) = return, counter before and after: %q, want %q", got, want)
+	}
+	m := metas[0]
+	if !slices.Contains(m.Matched, "calc::parse") || len(m.Unmatched) != 1 || !slices.Contains(m.Unmatched[0].Nearest, "calc::parse") {
+		t.Errorf("meta %+v", m)
+	}
+}
+
+// TestTraceReturns: a double (xmm0), a std::string (returned in memory)
+// and a struct argument.
+func TestTraceReturns(t *testing.T) {
+	bin := tracedBin(t)
+	spec := gdbtracetest.Spec(t, tracedSrc, []string{"calc::half", "calc::label", "calc::apply"})
+	t.Setenv("TRACED_LOOP", "3")
+	for _, test := range []string{"Calc.Values", "Calc.Loop"} {
+		if _, _, exit := adapterstest.RunReal(t, gtest{}, adapters.Request{ProjectRoot: tracedSrc, Command: []string{bin}, Test: test, Trace: spec}); exit.Code != 0 {
+			t.Fatalf("%s: exit %+v", test, exit)
+		}
+	}
+	evs, _ := gdbtracetest.Events(t, spec.Out)
+	for _, c := range []struct{ fn, ret string }{{"calc::half", "1.5"}, {"calc::label", `"xs:3"`}, {"calc::apply", "7"}} {
+		exits := gdbtracetest.Calls(evs, trace.Exit, c.fn)
+		if len(exits) == 0 || len(exits[len(exits)-1].Return) != 1 || exits[len(exits)-1].Return[0].Value != c.ret {
+			t.Errorf("%s returned %+v, want %s", c.fn, exits, c.ret)
+		}
+	}
+	apply := gdbtracetest.Calls(evs, trace.Enter, "calc::apply")
+	if len(apply) != 3 || apply[2].Args[0].Value != "{scale = 2, offset = 1}" || apply[2].Args[1].Value != "3" {
+		t.Errorf("apply's enters: %+v", apply)
+	}
+}
+
+// TestTraceCrash: a segfault under the tracer is still the binary's death
+// by SIGSEGV, read as the same crash.
+func TestTraceCrash(t *testing.T) {
+	testutil.RequireTool(t, "gdb")
+	dir := bins(t)
+	spec := gdbtracetest.Spec(t, fixtureRoot(t), []string{"nowhere"})
+	rec, out, exit := adapterstest.RunReal(t, gtest{}, adapters.Request{ProjectRoot: fixtureRoot(t), Command: []string{filepath.Join(dir, "crash_test")}, Trace: spec})
+	if !exit.Signaled || exit.Signal != int(syscall.SIGSEGV) {
+		t.Fatalf("exit %+v, want SIGSEGV", exit)
+	}
+	if c := out.Crash; c == nil || c.Type != report.CrashSegmentationFault || !slices.Equal(c.RunningTests, []string{"Crash.DereferencesNull"}) || len(rec.Tests()) != 2 {
+		t.Fatalf("crash %+v, tests %+v", c, rec.Tests())
+	}
+	evs, metas := gdbtracetest.Events(t, spec.Out)
+	if len(gdbtracetest.Calls(evs, trace.Exit, "nowhere")) != 1 || metas[0].Calls["nowhere"] != 1 {
+		t.Errorf("events %+v meta %+v", evs, metas)
+	}
+}
+
+// TestTraceLoop measures 1,000 traced calls against the untraced run.
+func TestTraceLoop(t *testing.T) {
+	bin := tracedBin(t)
+	t.Setenv("TRACED_LOOP", "1000")
+	req := adapters.Request{ProjectRoot: tracedSrc, Command: []string{bin}, Test: "Calc.Loop"}
+	start := time.Now()
+	adapterstest.RunReal(t, gtest{}, req)
+	untraced := time.Since(start)
+	req.Trace = gdbtracetest.Spec(t, tracedSrc, []string{"calc::apply"})
+	start = time.Now()
+	if _, _, exit := adapterstest.RunReal(t, gtest{}, req); exit.Code != 0 {
+		t.Fatalf("exit %+v", exit)
+	}
+	traced := time.Since(start)
+	evs, metas := gdbtracetest.Events(t, req.Trace.Out)
+	if len(evs) != 2000 || metas[0].Calls["calc::apply"] != 1000 {
+		t.Fatalf("%d events, calls %v: want 2,000 and 1,000", len(evs), metas[0].Calls)
+	}
+	t.Logf("1,000 calls: untraced %v, traced %v (+%v, %.0f events/s over the whole run)", untraced, traced, traced-untraced, 2000/traced.Seconds())
+	if strings.Contains(metas[0].Tracer, "gdb") == false {
+		t.Errorf("tracer %q", metas[0].Tracer)
+	}
+}

@@ -1,0 +1,51 @@
+package maven_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"strobe/internal/testutil"
+	"strobe/report"
+	"strobe/runner"
+)
+
+// TestDeadlockThroughRunner runs the hang fixture's monitor deadlock
+// through the runner: status stuck within seconds, the test named from
+// the JVM's frames (Surefire names only the class), the JVM's cycle in
+// the diagnosis and both threads' Java frames in the stacks.
+func TestDeadlockThroughRunner(t *testing.T) {
+	testutil.RequireTool(t, "mvn")
+	testutil.RequireTool(t, "jstack")
+	root := filepath.Join(t.TempDir(), "hang")
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "fixtures", "hang"))); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "maven", Test: "HangTest#deadlocks", Timeout: 120 * time.Second},
+		runner.Options{DetailsDir: t.TempDir()})
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
+		t.Fatalf("status %s, stuck %+v: want stuck", resp.Status, resp.Stuck)
+	}
+	s := resp.Stuck[0]
+	var stacks strings.Builder
+	for _, th := range s.Threads {
+		stacks.WriteString(th.Name + "\n  " + strings.Join(th.Stack, "\n  ") + "\n")
+	}
+	t.Logf("%s after %v: %s: %s\n%s", resp.Status, took, s.Name, s.Diagnosis, stacks.String())
+	if s.Name != "HangTest#deadlocks" || !strings.HasPrefix(s.Diagnosis, "deadlock") || !strings.Contains(s.Diagnosis, `"main" waits for a java.lang.Object held by "other-locker"`) {
+		t.Errorf("stuck %q: %s, want HangTest#deadlocks in a Java-level deadlock", s.Name, s.Diagnosis)
+	}
+	for _, want := range []string{"com.example.HangTest.deadlocks (src/test/java/com/example/HangTest.java:25)", "com.example.HangTest.lambda$deadlocks$0 (src/test/java/com/example/HangTest.java:17)"} {
+		if !strings.Contains(stacks.String(), want) {
+			t.Errorf("stacks lack %s", want)
+		}
+	}
+}

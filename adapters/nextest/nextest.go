@@ -1,0 +1,348 @@
+// Package nextest runs Rust tests with cargo-nextest.
+package nextest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/internal/shell"
+)
+
+// nextest runs a Rust project's tests with cargo nextest run, where the
+// project uses nextest (.config/nextest.toml) or the request asks for it,
+// and reads nextest's libtest-json-plus events:
+//
+//	NEXTEST_EXPERIMENTAL_LIBTEST_JSON=1 cargo nextest run --no-fail-fast \
+//	  --message-format libtest-json-plus [SELECTION] [-- TEST ARGS]
+//
+// The events come on stdout as each test ends (nextest 0.9.66 and later;
+// the format is experimental, hence the variable), with the crate, binary
+// and kind of each test binary; nextest's human status lines come on
+// stderr, and only they name the signal a test process died of (a
+// segfaulting test is a plain "failed" event with no output). So stdout
+// gives the tests, their times and their output, stderr the build errors,
+// signals, timeouts and retries. Nothing of the user's configuration is
+// changed: their profile's retries, slow-timeout and test groups apply as
+// under their own cargo nextest run.
+//
+// nextest runs each test in a process of its own and never runs doctests;
+// the answer's hint says so when the crate has documentation examples that
+// plain cargo test would run.
+type nextest struct{}
+
+// New returns the cargo-nextest adapter.
+func New() adapters.Adapter { return nextest{} }
+
+func (nextest) Name() string { return "nextest" }
+
+// configFile is nextest's configuration, in the workspace root.
+const configFile = ".config/nextest.toml"
+
+// jsonEnv turns on nextest's experimental libtest-json output.
+const jsonEnv = "NEXTEST_EXPERIMENTAL_LIBTEST_JSON=1"
+
+func (nextest) Detect(req adapters.Request) adapters.Detection {
+	if len(req.Command) > 0 {
+		if _, _, _, ok := splitNextest(req.Command); ok {
+			return adapters.Detection{Confidence: 95, Hint: "the command runs cargo nextest run"}
+		}
+		return adapters.Detection{}
+	}
+	if !kit.FileExists(filepath.Join(req.ProjectRoot, "Cargo.toml")) {
+		return adapters.Detection{}
+	}
+	if findConfig(req.ProjectRoot) != "" {
+		// Above cargo's 90 for Cargo.toml: the project chose nextest.
+		return adapters.Detection{Confidence: 92, Hint: configFile + " found: the project runs its tests with cargo-nextest"}
+	}
+	return adapters.Detection{}
+}
+
+// findConfig looks for nextest's configuration in dir and the directories
+// above it that hold a Cargo.toml (the workspace root), as nextest reads it
+// from the workspace root.
+func findConfig(dir string) string {
+	for d := dir; kit.FileExists(filepath.Join(d, "Cargo.toml")); {
+		if p := filepath.Join(d, configFile); kit.FileExists(p) {
+			return p
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	return ""
+}
+
+func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	prefix := []string{"cargo", "nextest", "run"}
+	var userArgs, testArgs []string
+	if len(req.Command) > 0 {
+		var ok bool
+		prefix, userArgs, testArgs, ok = splitNextest(req.Command)
+		if !ok {
+			return nil, adapters.Usagef("the nextest framework runs `cargo nextest run [ARGS] [-- TEST ARGS]`, not `%s`: pass that command with --framework generic", shell.Join(req.Command))
+		}
+	}
+	if !installed(req.Env) {
+		return nil, &adapters.UsageError{
+			Msg:       "cargo-nextest is not installed",
+			Framework: "nextest",
+			Hint:      "install it with `cargo install cargo-nextest --locked`, or pass framework: \"cargo\" to run the tests with cargo test",
+		}
+	}
+	filter, err := selection(req, userArgs)
+	if err != nil {
+		return nil, err
+	}
+	argv := slices.Clone(prefix)
+	argv = append(argv, cleanArgs(userArgs)...)
+	argv = append(argv, "--no-fail-fast", "--message-format", "libtest-json-plus")
+	if !hasFlag(userArgs, "--status-level") {
+		// SKIP lines tell an ignored test from a running one (see
+		// humanStatus); nextest's default level shows every other status.
+		argv = append(argv, "--status-level", "skip")
+	}
+	argv = append(argv, filter...)
+	if len(testArgs) > 0 {
+		argv = append(append(argv, "--"), testArgs...)
+	}
+
+	root := req.ProjectRoot
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real // rustc and backtraces print canonical paths
+	}
+	p := newParser(rec, root, workspaceRoot(root), append(slices.Clone(prefix), rerunFlags(userArgs)...))
+	p.test, p.level = req.Test, req.Level
+	if req.Level == adapters.LevelAll && req.Test == "" && !hasFlag(userArgs, targetFlags...) {
+		p.docs = docExamples(root)
+	}
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: []string{jsonEnv}, Parser: p}, nil
+}
+
+// installed says whether cargo would find its nextest subcommand: a
+// cargo-nextest on the run's PATH, or in cargo's own bin directory.
+func installed(env []string) bool {
+	if _, err := shell.LookPath("cargo-nextest", env); err == nil {
+		return true
+	}
+	home := kit.EnvValue(env, "CARGO_HOME")
+	if home == "" {
+		if h := kit.EnvValue(env, "HOME"); h != "" {
+			home = filepath.Join(h, ".cargo")
+		}
+	}
+	return home != "" && kit.FileExists(filepath.Join(home, "bin", "cargo-nextest"))
+}
+
+// splitNextest splits `cargo [+toolchain] nextest run ARGS [-- TEST ARGS]`
+// (or `cargo-nextest nextest run`) into the words up to "run", nextest's
+// arguments and the test binaries'.
+func splitNextest(argv []string) (prefix, args, testArgs []string, ok bool) {
+	i := 1
+	switch filepath.Base(argv[0]) {
+	case "cargo":
+		if len(argv) > 2 && strings.HasPrefix(argv[1], "+") {
+			i++
+		}
+	case "cargo-nextest":
+	default:
+		return nil, nil, nil, false
+	}
+	if len(argv) < i+2 || argv[i] != "nextest" || argv[i+1] != "run" && argv[i+1] != "r" {
+		return nil, nil, nil, false
+	}
+	prefix = slices.Clone(argv[:i+2])
+	rest := argv[i+2:]
+	if j := slices.Index(rest, "--"); j >= 0 {
+		return prefix, slices.Clone(rest[:j]), slices.Clone(rest[j+1:]), true
+	}
+	return prefix, slices.Clone(rest), nil, true
+}
+
+// flagName is the flag a word spells, without an "=value" part.
+func flagName(w string) string {
+	if strings.HasPrefix(w, "--") {
+		if i := strings.IndexByte(w, '='); i >= 0 {
+			return w[:i]
+		}
+	}
+	return w
+}
+
+func hasFlag(args []string, names ...string) bool {
+	for _, a := range args {
+		if slices.Contains(names, flagName(a)) {
+			return true
+		}
+	}
+	return false
+}
+
+// targetFlags select test binaries (cargo's flags, which nextest takes).
+var targetFlags = []string{"--lib", "--bins", "--bin", "--tests", "--test", "--examples", "--example", "--benches", "--bench", "--all-targets"}
+
+// filterFlags are nextest's filterset flags: several are joined by "or",
+// so a level or a test cannot narrow a user's own.
+var filterFlags = []string{"-E", "--filterset", "--filter-expr"}
+
+// cleanArgs drops the user's flags the plan sets itself: the message
+// format the parser reads, and fail-fast, which would leave tests unrun.
+func cleanArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch flagName(args[i]) {
+		case "--no-fail-fast", "--fail-fast":
+			continue
+		case "--message-format", "--message-format-version", "--max-fail":
+			if !strings.Contains(args[i], "=") {
+				i++ // the value
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// rerunFlags keeps the user's flags that decide what is built and how it
+// runs (cargo's build flags, nextest's profile), so a rerun tests the same.
+func rerunFlags(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch flagName(a) {
+		case "--release", "-r", "--all-features", "--no-default-features", "--locked", "--offline", "--frozen":
+			out = append(out, a)
+		case "--features", "-F", "--cargo-profile", "--profile", "-P", "--target", "--manifest-path", "--target-dir", "--config", "--config-file", "--tool-config-file":
+			out = append(out, a)
+			if !strings.Contains(a, "=") && i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+		}
+	}
+	return out
+}
+
+// Levels as filtersets: nextest knows each binary's kind, so no cargo
+// metadata is needed. unit is the tests inside libraries and binaries,
+// integration the tests/ targets not named e2e*, e2e those named e2e*.
+var levelFilter = map[adapters.Level]string{
+	adapters.LevelUnit:        "kind(lib) | kind(bin) | kind(proc-macro)",
+	adapters.LevelIntegration: "kind(test) & !binary(/^e2e/)",
+	adapters.LevelE2E:         "kind(test) & binary(/^e2e/)",
+}
+
+// selection is the filterset for the request's level and test, if any.
+func selection(req adapters.Request, userArgs []string) ([]string, error) {
+	var parts []string
+	if f, ok := levelFilter[req.Level]; ok {
+		if hasFlag(userArgs, targetFlags...) {
+			return nil, adapters.Usagef("the command already selects test binaries (--lib, --test, ...): drop --level, or drop the target flags and let the level choose them")
+		}
+		parts = append(parts, f)
+	}
+	if req.Test != "" {
+		parts = append(parts, testFilter(req.Test))
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	if hasFlag(userArgs, filterFlags...) {
+		return nil, adapters.Usagef("the command already has a filterset (-E): nextest joins several with \"or\", so a level or test cannot narrow it; put the test or level into your -E expression, or drop it")
+	}
+	if len(parts) == 2 {
+		return []string{"-E", "(" + parts[0] + ") & " + parts[1]}, nil
+	}
+	return []string{"-E", parts[0]}, nil
+}
+
+// testFilter selects one test by its exact name ("tests::adds"), or by
+// nextest's full name ("ntdemo::integration$panics", binary id and test).
+func testFilter(name string) string {
+	if bin, test, ok := strings.Cut(name, "$"); ok {
+		return "binary_id(" + bin + ") & test(=" + test + ")"
+	}
+	return "test(=" + name + ")"
+}
+
+// workspaceRoot is the nearest directory at or above dir whose Cargo.toml
+// has a [workspace] table, else dir: rustc prints paths relative to it.
+func workspaceRoot(dir string) string {
+	for d := dir; ; {
+		if b, err := os.ReadFile(filepath.Join(d, "Cargo.toml")); err == nil && workspaceTable(b) {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+func workspaceTable(manifest []byte) bool {
+	for _, l := range bytes.Split(manifest, []byte("\n")) {
+		if string(bytes.TrimSpace(l)) == "[workspace]" {
+			return true
+		}
+	}
+	return false
+}
+
+// docExamples names a file of the project's libraries with a code example
+// in a doc comment, which plain cargo test would run as a doctest and
+// nextest does not; "" when there is none (or the library turns doctests
+// off). The walk is bounded: it looks at .rs files outside target/,
+// tests/, benches/ and examples/, a few levels deep.
+func docExamples(root string) string {
+	if has, known := kit.ManifestDoctests(root); known && !has {
+		return ""
+	}
+	found := ""
+	files := 0
+	kit.WalkLimited(root, 6, func(path string, d fs.DirEntry) {
+		if found != "" || files >= 2000 || !strings.HasSuffix(path, ".rs") {
+			return
+		}
+		files++
+		if hasDocExample(path) {
+			found = kit.ProjectPath(root, path)
+		}
+	}, func(name string) bool {
+		switch name {
+		case "target", "tests", "benches", "examples", "node_modules":
+			return true
+		}
+		return false
+	})
+	return found
+}
+
+// hasDocExample reports a ``` fence in a /// or //! comment.
+func hasDocExample(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		l := bytes.TrimSpace(sc.Bytes())
+		if (bytes.HasPrefix(l, []byte("///")) || bytes.HasPrefix(l, []byte("//!"))) && bytes.Contains(l, []byte("```")) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,271 @@
+package nextest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+func TestDetect(t *testing.T) {
+	withConfig := t.TempDir()
+	adapterstest.WriteFiles(t, withConfig, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n", ".config/nextest.toml": "[profile.default]\n"})
+	member := filepath.Join(t.TempDir(), "ws")
+	adapterstest.WriteFiles(t, member, map[string]string{"Cargo.toml": "[workspace]\nmembers = [\"m\"]\n", ".config/nextest.toml": "", "m/Cargo.toml": "[package]\nname = \"m\"\n"})
+	plain := t.TempDir()
+	adapterstest.WriteFiles(t, plain, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n"})
+	for _, tc := range []struct {
+		name    string
+		root    string
+		command []string
+		want    int
+	}{
+		{"nextest.toml", withConfig, nil, 92},
+		{"workspace member, config at the root", filepath.Join(member, "m"), nil, 92},
+		{"Cargo.toml alone is cargo's", plain, nil, 0},
+		{"cargo nextest run", plain, []string{"cargo", "nextest", "run", "--release"}, 95},
+		{"toolchain", plain, []string{"cargo", "+nightly", "nextest", "run"}, 95},
+		{"cargo test is cargo's", withConfig, []string{"cargo", "test"}, 0},
+		{"cargo nextest list", withConfig, []string{"cargo", "nextest", "list"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := New().Detect(adapters.Request{ProjectRoot: tc.root, Command: tc.command}); got.Confidence != tc.want {
+				t.Errorf("confidence %d (%s), want %d", got.Confidence, got.Hint, tc.want)
+			}
+		})
+	}
+}
+
+// fakeNextest puts a cargo-nextest on a PATH of its own, for plans that
+// need it installed and run nothing.
+func fakeNextest(t *testing.T) []string {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "cargo-nextest"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"PATH=" + dir, "HOME=" + t.TempDir()}
+}
+
+func TestPlan(t *testing.T) {
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n"})
+	env := fakeNextest(t)
+	base := "cargo nextest run --no-fail-fast --message-format libtest-json-plus --status-level skip"
+	for _, tc := range []struct {
+		name    string
+		req     adapters.Request
+		want    string
+		wantErr string
+	}{
+		{"whole suite", adapters.Request{}, base, ""},
+		{"unit", adapters.Request{Level: adapters.LevelUnit}, base + " -E kind(lib) | kind(bin) | kind(proc-macro)", ""},
+		{"integration", adapters.Request{Level: adapters.LevelIntegration}, base + " -E kind(test) & !binary(/^e2e/)", ""},
+		{"e2e", adapters.Request{Level: adapters.LevelE2E}, base + " -E kind(test) & binary(/^e2e/)", ""},
+		{"one test", adapters.Request{Test: "tests::adds"}, base + " -E test(=tests::adds)", ""},
+		{"one test by its full name", adapters.Request{Test: "a::it$adds"}, base + " -E binary_id(a::it) & test(=adds)", ""},
+		{"a test in a level", adapters.Request{Level: adapters.LevelUnit, Test: "adds"}, base + " -E (kind(lib) | kind(bin) | kind(proc-macro)) & test(=adds)", ""},
+		{"a command's flags kept, the format replaced", adapters.Request{Command: []string{"cargo", "nextest", "run", "--release", "--message-format", "human", "--fail-fast", "--", "--ignored"}},
+			"cargo nextest run --release --no-fail-fast --message-format libtest-json-plus --status-level skip -- --ignored", ""},
+		{"a filterset and a test", adapters.Request{Command: []string{"cargo", "nextest", "run", "-E", "package(a)"}, Test: "adds"}, "", "already has a filterset"},
+		{"target flags and a level", adapters.Request{Command: []string{"cargo", "nextest", "run", "--lib"}, Level: adapters.LevelUnit}, "", "already selects test binaries"},
+		{"not nextest", adapters.Request{Command: []string{"cargo", "test"}}, "", "--framework generic"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := tc.req
+			req.ProjectRoot, req.Env = root, env
+			plan, err := New().Plan(context.Background(), req, adapters.NewRecorder())
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !adapters.IsUsage(err) {
+					t.Fatalf("err = %v, want a usage error with %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(plan.Argv, " "); got != tc.want {
+				t.Errorf("argv\n got %s\nwant %s", got, tc.want)
+			}
+			if !slices.Contains(plan.Env, "NEXTEST_EXPERIMENTAL_LIBTEST_JSON=1") {
+				t.Errorf("env %v lacks the libtest-json switch", plan.Env)
+			}
+		})
+	}
+}
+
+// TestNotInstalled: nextest asked for and missing is an error that names
+// the framework and the command that installs it.
+func TestNotInstalled(t *testing.T) {
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n"})
+	_, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root, Env: []string{"PATH=" + t.TempDir(), "HOME=" + t.TempDir()}}, adapters.NewRecorder())
+	u, ok := err.(*adapters.UsageError)
+	if !ok || u.Framework != "nextest" || !strings.Contains(u.Hint, "cargo install cargo-nextest --locked") {
+		t.Fatalf("err = %#v, want a usage error naming nextest and its install command", err)
+	}
+}
+
+func TestDocExamples(t *testing.T) {
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n", "src/lib.rs": "//! Docs.\n\n/// ```\n/// assert!(true);\n/// ```\npub fn f() {}\n"})
+	if got := docExamples(root); got != "src/lib.rs" {
+		t.Errorf("docExamples = %q, want src/lib.rs", got)
+	}
+	adapterstest.WriteFiles(t, root, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n\n[lib]\ndoctest = false\n"})
+	if got := docExamples(root); got != "" {
+		t.Errorf("docExamples with doctest = false = %q, want none", got)
+	}
+	bin := t.TempDir()
+	adapterstest.WriteFiles(t, bin, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n", "src/main.rs": "/// ```\n/// x\n/// ```\nfn main() {}\n"})
+	if got := docExamples(bin); got != "" {
+		t.Errorf("docExamples of a binary crate = %q, want none (cargo runs no doctests there)", got)
+	}
+}
+
+// fixture is the crate every real run uses, in place, as the cargo
+// adapter's tests use theirs: its target/ is ignored by git.
+func fixture(t *testing.T) string {
+	testutil.RequireTool(t, "cargo")
+	testutil.RequireTool(t, "cargo-nextest")
+	if testing.Short() {
+		t.Skip("runs cargo nextest")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "fixtures", "ntdemo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestReal runs the fixture's whole suite with the real cargo-nextest.
+func TestReal(t *testing.T) {
+	dir := fixture(t)
+	// The flaky test fails on every first try: start its count anew.
+	os.Remove(filepath.Join(dir, "target", "tmp", "ntdemo-flaky-count"))
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	if exit.Code != 100 {
+		t.Errorf("exit %d, want nextest's 100 for failed tests", exit.Code)
+	}
+	tests := rec.Tests()
+	for name, want := range map[string]report.TestStatus{
+		"tests::adds": report.TestPassed, "tests::halves": report.TestFailed, "tests::ignored": report.TestSkipped,
+		"smoke": report.TestPassed, "passes": report.TestPassed, "panics": report.TestFailed, "segfault": report.TestFailed,
+		"aborts": report.TestFailed, "flaky": report.TestPassed, "slow": report.TestPassed, "deadlock": report.TestFailed,
+	} {
+		if got, ok := adapterstest.TestByName(tests, name); !ok || got.Status != want {
+			t.Errorf("%s: %q (recorded: %v), want %s", name, got.Status, ok, want)
+		}
+	}
+	if got, _ := adapterstest.TestByName(tests, "panics"); got.Failure == nil || got.Failure.File != "tests/integration.rs" || got.Failure.Line != 13 ||
+		got.Failure.Message != "boom: the list is empty" || got.Suite != "ntdemo::integration" {
+		t.Errorf("panics: %+v", got)
+	}
+	if got, _ := adapterstest.TestByName(tests, "deadlock"); got.Failure == nil || !strings.HasPrefix(got.Failure.Message, "timed out: nextest's slow-timeout") {
+		t.Errorf("deadlock: %+v", got.Failure)
+	}
+	if c := out.Crash; c == nil || c.SignalName != "SIGABRT" || !slices.Equal(c.RunningTests, []string{"aborts", "segfault"}) || !strings.Contains(c.Message, "SIGSEGV") {
+		t.Errorf("crash = %+v, want SIGABRT then SIGSEGV, naming their tests", c)
+	}
+	if len(out.Flaky) != 1 || out.Flaky[0].Name != "flaky" || out.Flaky[0].Attempts != 2 {
+		t.Errorf("flaky = %+v, want the flaky test, passed on its second try", out.Flaky)
+	}
+	if !strings.Contains(out.Hint, "nextest does not run doctests, and src/lib.rs has documentation examples") {
+		t.Errorf("hint %q does not say the doctests were left out", out.Hint)
+	}
+}
+
+// TestRealSelection runs levels and single tests with the real nextest.
+func TestRealSelection(t *testing.T) {
+	dir := fixture(t)
+	for _, tc := range []struct {
+		name  string
+		req   adapters.Request
+		tests []string
+		code  int
+	}{
+		{"unit", adapters.Request{Level: adapters.LevelUnit}, []string{"tests::adds", "tests::halves", "tests::ignored"}, 100},
+		{"e2e", adapters.Request{Level: adapters.LevelE2E}, []string{"smoke"}, 0},
+		{"one test", adapters.Request{Test: "tests::adds"}, []string{"tests::adds"}, 0},
+		{"one test by its full name", adapters.Request{Test: "ntdemo::integration$passes"}, []string{"passes"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := tc.req
+			req.ProjectRoot = dir
+			rec, out, exit := adapterstest.RunReal(t, New(), req)
+			var names []string
+			for _, r := range rec.Tests() {
+				if r.Status != report.TestSkipped || tc.name == "unit" {
+					names = append(names, r.Name)
+				}
+			}
+			slices.Sort(names)
+			if !slices.Equal(names, tc.tests) || exit.Code != tc.code || out.NoTests {
+				t.Errorf("tests %v, exit %d (no tests: %v); want %v, exit %d", names, exit.Code, out.NoTests, tc.tests, tc.code)
+			}
+			if strings.Contains(out.Hint, "doctests") {
+				t.Errorf("a selection's hint speaks of doctests: %q", out.Hint)
+			}
+		})
+	}
+	t.Run("no such test", func(t *testing.T) {
+		_, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Test: "no_such_test"})
+		if !out.NoTests || !out.ExitExplained || exit.Code != 4 || !strings.Contains(out.Hint, `"no_such_test"`) {
+			t.Errorf("outcome %+v, exit %d: want no tests, explained, naming the test", out, exit.Code)
+		}
+	})
+}
+
+// TestRealBroken: a compile error is a build failure at rustc's file:line.
+func TestRealBroken(t *testing.T) {
+	src := fixture(t)
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, f := range []string{"Cargo.toml", "Cargo.lock", ".config/nextest.toml", "src/lib.rs", "tests/integration.rs", "tests/e2e_smoke.rs"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = string(b)
+	}
+	files["src/lib.rs"] = strings.Replace(files["src/lib.rs"], "a + b", "a + c", 1)
+	adapterstest.WriteFiles(t, dir, files)
+	_, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Level: adapters.LevelE2E})
+	if !out.BuildFailed || len(out.BuildErrors) == 0 || exit.Code != 101 {
+		t.Fatalf("outcome %+v, exit %d: want a build failure", out, exit.Code)
+	}
+	if e := out.BuildErrors[0]; e.File != "src/lib.rs" || e.Line != 10 || e.Column != 9 || !strings.Contains(e.Message, "cannot find value `c`") {
+		t.Errorf("build error %+v", e)
+	}
+}
+
+func TestHooks(t *testing.T) {
+	a := nextest{}
+	for _, tc := range []struct {
+		proc    adapters.Proc
+		test    bool
+		harness bool // its thread tid 7, not its main thread
+	}{
+		{adapters.Proc{PID: 1, Name: "cargo", Exe: "/home/u/.rustup/toolchains/stable/bin/cargo"}, false, false},
+		{adapters.Proc{PID: 2, Name: "cargo-nextest", Exe: "/home/u/.cargo/bin/cargo-nextest"}, false, true},
+		{adapters.Proc{PID: 3, Name: "integration-68a", Exe: "/p/target/debug/deps/integration-68a8ebb5a217d350"}, true, false},
+		{adapters.Proc{PID: 4, Name: "build-script-bu", Exe: "/p/target/debug/build/x-1/build-script-build"}, false, false},
+		{adapters.Proc{PID: 5, Name: "rustc", Exe: "/x/rustc"}, false, false},
+	} {
+		if got := a.IsTestProcess(tc.proc); got != tc.test {
+			t.Errorf("IsTestProcess(%s) = %v, want %v", tc.proc.Name, got, tc.test)
+		}
+		if got := a.IsHarnessThread(tc.proc, 7, "t"); got != tc.harness {
+			t.Errorf("IsHarnessThread(%s, another thread) = %v, want %v", tc.proc.Name, got, tc.harness)
+		}
+		if !a.IsHarnessThread(tc.proc, tc.proc.PID, "main") {
+			t.Errorf("IsHarnessThread(%s, main thread) = false", tc.proc.Name)
+		}
+	}
+}

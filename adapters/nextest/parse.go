@@ -1,0 +1,629 @@
+package nextest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// binary is one test binary, as nextest's suite events describe it.
+type binary struct {
+	id   string // nextest's binary id: "ntdemo", "ntdemo::integration", "ntdemo::bin/cli"
+	pkg  string
+	name string
+	kind string // lib, bin, test, bench, example, proc-macro
+}
+
+// binaryID is nextest's name of a test binary, as its human output and
+// the binary_id() filterset spell it.
+func binaryID(pkg, name, kind string) string {
+	switch kind {
+	case "lib", "proc-macro", "rlib", "dylib", "cdylib", "staticlib":
+		return pkg
+	case "test":
+		return pkg + "::" + name
+	}
+	return pkg + "::" + kind + "/" + name
+}
+
+// flags select the binary on cargo's command line.
+func (b *binary) flags() []string {
+	switch b.kind {
+	case "lib", "proc-macro", "rlib", "dylib", "cdylib", "staticlib":
+		return []string{"--lib"}
+	case "test", "bin", "bench", "example":
+		return []string{"--" + b.kind, b.name}
+	}
+	return nil
+}
+
+// message is a stdout line: a libtest-json-plus event.
+type message struct {
+	format.LibtestEvent
+	// Reason says why a test failed without output ("time limit
+	// exceeded") or failed although it passed ("flaky test treated as
+	// failure").
+	Reason  string `json:"reason"`
+	Nextest *struct {
+		Crate      string `json:"crate"`
+		TestBinary string `json:"test_binary"`
+		Kind       string `json:"kind"`
+	} `json:"nextest"`
+}
+
+// humanStatus is what nextest's status lines on stderr said of a test.
+type humanStatus struct {
+	signal  string // "SIGSEGV": the test process died of it
+	timeout bool   // TIMEOUT: nextest's slow-timeout terminated it
+	slow    bool
+	skip    bool // SKIP: filtered out, or ignored
+	// try is the output nextest showed under a failed try's status line
+	// (TRY 1 FAIL): where a flaky test failed.
+	try strings.Builder
+	// lines are the status lines beyond PASS and FAIL, added to the
+	// test's output at the end: stderr's lines come in no set order with
+	// stdout's events, and a test's output must not depend on it.
+	lines []string
+}
+
+// pendingFailure is a failed event with no output and no reason: the test
+// process died of a signal that only a status line names, and when that
+// signal is strobe's own stop (SIGTERM, SIGKILL), the test did not fail:
+// it was stopped while stuck or over its time. Its End waits for the
+// status line, or for Finish.
+type pendingFailure struct {
+	b           *binary
+	suite, test string
+	m           *message
+	attempts    int
+}
+
+type parser struct {
+	rec    *adapters.Recorder
+	root   string   // project root: reported paths and reruns are relative to it
+	wsRoot string   // rustc prints paths relative to the workspace root
+	rerun  []string // cargo nextest run and the user's build flags
+	test   string
+	level  adapters.Level
+	docs   string // a file with doc examples nextest will not run, if any
+
+	binaries map[string]*binary // "crate::test_binary" (the events' name prefix) → binary
+	byID     map[string]*binary
+	status   map[string]*humanStatus // binary id + "\x00" + test → what stderr said
+	flaky    []adapters.FlakyTest
+	timedOut []string
+	retried  bool
+	sawTest  bool
+	pending  map[string]*pendingFailure // binary id + "\x00" + test
+
+	testing      bool         // stderr is past "Starting N tests"
+	collecting   *humanStatus // the test whose failed try's output stderr shows now
+	buildErrors  []report.BuildError
+	buildFailed  bool     // nextest said cargo's build failed
+	errors       []string // nextest's own "error:" lines
+	noTests      bool     // nextest said "no tests to run"
+	jsonRejected bool     // this nextest does not know --message-format
+}
+
+func newParser(rec *adapters.Recorder, root, wsRoot string, rerun []string) *parser {
+	if len(rerun) == 0 {
+		rerun = []string{"cargo", "nextest", "run"}
+	}
+	return &parser{rec: rec, root: root, wsRoot: wsRoot, rerun: rerun,
+		binaries: map[string]*binary{}, byID: map[string]*binary{}, status: map[string]*humanStatus{},
+		pending: map[string]*pendingFailure{}}
+}
+
+func (p *parser) Line(s adapters.Stream, line []byte, cut bool) {
+	if s == adapters.Stderr {
+		if bytes.IndexByte(line, 0x1b) >= 0 {
+			line = []byte(kit.StripANSI(string(line)))
+		}
+		p.stderr(string(line))
+		return
+	}
+	if len(line) == 0 || line[0] != '{' {
+		p.output(string(line))
+		return
+	}
+	m := new(message)
+	if !format.DecodeLibtestEvent(line, &m.LibtestEvent) {
+		if err := json.Unmarshal(line, m); err != nil {
+			e, ok := format.LenientLibtestEvent(line)
+			if !ok && cut {
+				e, ok = format.RecoverLibtestEvent(line)
+			}
+			if !ok {
+				p.output(string(line))
+				return
+			}
+			m = &message{LibtestEvent: *e}
+		}
+	}
+	switch m.Type {
+	case "suite":
+		p.suite(m)
+	case "test":
+		p.event(m, cut)
+	case "":
+		p.output(string(line)) // JSON a test printed
+	}
+}
+
+// CutLine is Line for a line too long to keep whole: a failed test's
+// event with hundreds of megabytes of output, the panic at its end.
+func (p *parser) CutLine(s adapters.Stream, head, end []byte) {
+	e, ok := format.RecoverLibtestEvent(head)
+	if s == adapters.Stderr || !ok {
+		p.Line(s, head, true)
+		return
+	}
+	e.Stdout = format.LibtestOutputEnd(end)
+	p.event(&message{LibtestEvent: *e}, true)
+}
+
+// suite registers a test binary from its "started" event. nextest may
+// start a binary's suite twice (after it closed it early) and its totals
+// can count a test twice, so they are not compared with the tests.
+func (p *parser) suite(m *message) {
+	p.rec.BeginTesting()
+	if m.Event != "started" || m.Nextest == nil {
+		return
+	}
+	n := m.Nextest
+	key := n.Crate + "::" + n.TestBinary
+	if _, ok := p.binaries[key]; ok {
+		return
+	}
+	b := &binary{id: binaryID(n.Crate, n.TestBinary, n.Kind), pkg: n.Crate, name: n.TestBinary, kind: n.Kind}
+	p.binaries[key] = b
+	p.byID[b.id] = b
+}
+
+// split reads an event's name, "crate::binary$test" with "#N" after a
+// test that ran N times: the binary (nil when no suite event named it),
+// the suite to record under, the test and its attempts.
+func (p *parser) split(name string) (b *binary, suite, test string, attempts int) {
+	prefix, test, ok := strings.Cut(name, "$")
+	if !ok { // plain libtest-json, or an older nextest
+		return nil, "", name, 1
+	}
+	attempts = 1
+	if i := strings.LastIndexByte(test, '#'); i > 0 {
+		if n, err := strconv.Atoi(test[i+1:]); err == nil && n > 0 {
+			test, attempts = test[:i], n
+		}
+	}
+	if b = p.binaries[prefix]; b != nil {
+		return b, b.id, test, attempts
+	}
+	return nil, prefix, test, attempts
+}
+
+func (p *parser) event(m *message, cut bool) {
+	if m.Name == "" {
+		return
+	}
+	b, suite, test, attempts := p.split(m.Name)
+	p.sawTest = true
+	switch m.Event {
+	case "started":
+		if st := p.status[suite+"\x00"+test]; st != nil && st.skip {
+			p.rec.End(suite, test, report.TestSkipped, 0, nil) // see humanStatus
+			return
+		}
+		p.rec.Start(suite, test)
+		return
+	case "ok", "failed", "ignored":
+	default:
+		return
+	}
+	if m.Stdout != "" {
+		p.rec.Output(suite, test, m.Stdout)
+	}
+	if attempts > 1 {
+		p.retried = true
+	}
+	d := m.Duration()
+	switch m.Event {
+	case "ok":
+		if attempts > 1 {
+			p.flaky = append(p.flaky, adapters.FlakyTest{Suite: suite, Name: test, Attempts: attempts})
+		}
+		p.rec.End(suite, test, report.TestPassed, d, nil)
+	case "ignored":
+		p.rec.End(suite, test, report.TestSkipped, d, nil)
+	case "failed":
+		if m.Stdout == "" && m.Reason == "" && !cut {
+			key := suite + "\x00" + test
+			p.pending[key] = &pendingFailure{b: b, suite: suite, test: test, m: m, attempts: attempts}
+			if st := p.status[key]; st != nil && st.signal != "" && !stopSignal(st.signal) {
+				p.resolve(key)
+			}
+			return
+		}
+		p.rec.End(suite, test, report.TestFailed, d, p.failure(b, suite, test, m, attempts, cut))
+	}
+}
+
+// stopSignal says whether a signal may be strobe's own stop of the run:
+// nextest passes SIGTERM on to the tests it cancels, and SIGKILL follows.
+func stopSignal(sig string) bool { return sig == "SIGTERM" || sig == "SIGKILL" }
+
+// resolve records a pending failure as failed.
+func (p *parser) resolve(key string) {
+	f := p.pending[key]
+	if f == nil {
+		return
+	}
+	delete(p.pending, key)
+	p.rec.End(f.suite, f.test, report.TestFailed, f.m.Duration(), p.failure(f.b, f.suite, f.test, f.m, f.attempts, false))
+}
+
+// output is a stdout line that is not an event: a test's own printing
+// under --no-capture. Only a lone running test surely owns it.
+func (p *parser) output(text string) {
+	if running := p.rec.Progress().Running; len(running) == 1 {
+		p.rec.Output(running[0].Suite, running[0].Name, text+"\n")
+	}
+}
+
+func (p *parser) failure(b *binary, suite, test string, m *message, attempts int, cut bool) *report.Failure {
+	f := &report.Failure{Name: test, Rerun: p.rerunFor(b, test)}
+	out := m.Stdout
+	switch {
+	case m.Reason == "time limit exceeded":
+		p.timedOut = append(p.timedOut, suite+" "+test)
+		f.Message = fmt.Sprintf("timed out: nextest's slow-timeout terminated the test after %.3fs", m.Duration().Seconds())
+		return f
+	case m.Reason != "":
+		f.Message = m.Reason // "flaky test treated as failure"
+	}
+	file, line, msg := format.RustPanic(out)
+	f.File, f.Line = p.relPath(file), line
+	switch {
+	case msg != "":
+		f.Message = kit.Clip(msg)
+	case cut:
+		f.Message = "the test failed, but its output was too large to read whole and its end holds no panic message: rerun it alone with --no-capture to see it"
+	case strings.TrimSpace(out) != "":
+		f.Message = kit.ClipTail(strings.TrimSpace(out)) // a test returning Err prints "Error: ..."
+	case f.Message == "":
+		f.Message = "the test failed and printed nothing" // a signal, named in Finish when stderr said which
+	}
+	if attempts > 1 {
+		kit.AppendMessage(f, "\n", fmt.Sprintf("(failed on all %d tries: nextest's retries)", attempts))
+	}
+	f.SuggestedTraces = format.RustTraces(out, test, p.inProject)
+	return f
+}
+
+var (
+	// A status line: "     SIGSEGV [   0.005s] ( 8/10) ntdemo::integration segfault",
+	// "        SLOW [>  1.000s] (─────) ntdemo::integration slow", "  TRY 1 FAIL [...]".
+	// "        SKIP [         ] (───) ntdemo tests::ignored" has no time.
+	statusLine = regexp.MustCompile(`^\s*([A-Z][A-Z0-9 +/-]*?) \[\s*(?:>?\s*[\d.]+s)?\s*\] (?:\([^)]*\) )?(\S+) (.+)$`)
+	// rustc's error under cargo's build: "error[E0425]: cannot find value `c` in this scope".
+	rustcError = regexp.MustCompile(`^error(?:\[\w+\])?: (.+)$`)
+	// Its location: "  --> src/lib.rs:10:9".
+	rustcAt = regexp.MustCompile(`^\s*--> (.+):(\d+):(\d+)$`)
+	// nextest's word that cargo's build failed: "error: command `cargo ... test --no-run ...` exited with code 101".
+	buildFailedLine = regexp.MustCompile("^error: command `.*--no-run.*` exited with code")
+	startingLine    = regexp.MustCompile(`^\s*Starting \d+ tests? across`)
+)
+
+func (p *parser) stderr(line string) {
+	m := statusLine.FindStringSubmatch(line)
+	if p.collecting != nil && m == nil {
+		// The block under a status line: "  output ───", then the
+		// output indented by four spaces.
+		if line == "" || strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "  output ") {
+			if b := &p.collecting.try; b.Len() < adapters.PerTestOutput {
+				b.WriteString(strings.TrimPrefix(line, "    "))
+				b.WriteByte('\n')
+			}
+			return
+		}
+	}
+	p.collecting = nil
+	if m != nil && m[1] != "Summary" {
+		p.rec.BeginTesting()
+		p.testing = true
+		p.humanStatus(strings.TrimSpace(m[1]), m[2], m[3], line)
+		return
+	}
+	switch {
+	case startingLine.MatchString(line):
+		p.testing = true
+		p.rec.BeginTesting()
+	case buildFailedLine.MatchString(line):
+		p.buildFailed = true
+	case strings.HasPrefix(line, "error: no tests to run"):
+		p.noTests = true
+	case strings.Contains(line, "unexpected argument '--message-format'"), strings.Contains(line, "invalid value 'libtest-json-plus'"):
+		p.jsonRejected = true
+		p.errors = append(p.errors, line)
+	case !p.testing:
+		p.build(line)
+	case strings.HasPrefix(line, "error: ") && line != "error: test run failed":
+		p.errors = append(p.errors, strings.TrimPrefix(line, "error: "))
+	}
+}
+
+// build reads rustc's errors while cargo builds the tests.
+func (p *parser) build(line string) {
+	if m := rustcAt.FindStringSubmatch(line); m != nil {
+		if n := len(p.buildErrors); n > 0 && p.buildErrors[n-1].File == "" {
+			e := &p.buildErrors[n-1]
+			e.File = p.relPath(m[1])
+			e.Line, _ = strconv.Atoi(m[2])
+			e.Column, _ = strconv.Atoi(m[3])
+		}
+		return
+	}
+	m := rustcError.FindStringSubmatch(line)
+	if m == nil {
+		return
+	}
+	msg := m[1]
+	switch {
+	case strings.HasPrefix(msg, "could not compile"), strings.HasPrefix(msg, "aborting due to"), strings.HasPrefix(msg, "command `"):
+		return // cargo's and rustc's words about the errors already read
+	}
+	if len(p.buildErrors) < 50 {
+		p.buildErrors = append(p.buildErrors, report.BuildError{Message: kit.Clip(msg)})
+	}
+	if !strings.HasPrefix(line, "error[") {
+		p.errors = append(p.errors, msg) // maybe nextest's own: a bad filterset, a bad config
+	}
+}
+
+// humanStatus keeps what a status line says beyond the events: the
+// signal, a timeout, slowness, retries. The line goes into the test's
+// output too, so that the details file shows nextest's view.
+func (p *parser) humanStatus(status, binID, test, line string) {
+	key := binID + "\x00" + test
+	st := p.status[key]
+	if st == nil {
+		st = &humanStatus{}
+		p.status[key] = st
+	}
+	switch {
+	case strings.HasPrefix(status, "SIG"):
+		st.signal = strings.Fields(status)[0]
+		if !stopSignal(st.signal) {
+			p.resolve(key)
+		}
+	case status == "TIMEOUT" || strings.HasSuffix(status, " TMT"):
+		st.timeout = true
+	case strings.HasPrefix(status, "SLOW"):
+		st.slow = true
+	case status == "SKIP":
+		// An ignored test has a "started" event and, when a filter
+		// leaves its binary's other tests out, no "ignored" one: it never
+		// ran, and must not pass for a running (or hung) test.
+		st.skip = true
+		if t, ok := p.rec.Lookup(binID, test); ok && t.Status == report.TestRunning {
+			p.rec.End(binID, test, report.TestSkipped, 0, nil)
+		}
+		return
+	case status == "PASS" || status == "FAIL" || status == "START":
+		return // the events say as much
+	}
+	if strings.HasPrefix(status, "TRY ") && st.try.Len() == 0 && !strings.HasSuffix(status, " PASS") {
+		p.collecting = st // its first failed try
+	}
+	if strings.HasPrefix(status, "FLAKY") || strings.HasPrefix(status, "FLKY") {
+		return // the final summary repeats what the events said
+	}
+	// The final summary repeats the run's failing and flaky lines.
+	if l := "nextest: " + strings.TrimSpace(line) + "\n"; !slices.Contains(st.lines, l) {
+		st.lines = append(st.lines, l)
+	}
+}
+
+// statusOutput adds each test's status lines to its output.
+func (p *parser) statusOutput() {
+	for _, k := range slices.Sorted(maps.Keys(p.status)) {
+		binID, test, _ := strings.Cut(k, "\x00")
+		if _, ok := p.rec.Lookup(binID, test); ok && len(p.status[k].lines) > 0 {
+			p.rec.Output(binID, test, strings.Join(p.status[k].lines, ""))
+		}
+	}
+}
+
+func (p *parser) rerunFor(b *binary, test string) string {
+	argv := slices.Clone(p.rerun)
+	if b != nil {
+		argv = append(append(argv, "-p", b.pkg), b.flags()...)
+	}
+	return shell.Join(append(argv, "-E", "test(="+test+")"))
+}
+
+// inProject says whether a backtrace location is the project's code.
+func (p *parser) inProject(file string) bool {
+	return !filepath.IsAbs(file) || kit.Within(p.wsRoot, file)
+}
+
+// relPath turns a path rustc printed (relative to the workspace root)
+// into one relative to the project root.
+func (p *parser) relPath(file string) string {
+	if file == "" {
+		return ""
+	}
+	abs := file
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(p.wsRoot, abs)
+	}
+	if kit.Within(p.wsRoot, abs) {
+		if rel, err := filepath.Rel(p.root, abs); err == nil {
+			return rel
+		}
+	}
+	return file
+}
+
+func (p *parser) Finish(exit report.Exit) adapters.Outcome {
+	var out adapters.Outcome
+	if p.buildFailed || !p.sawTest && len(p.buildErrors) > 0 && exit.Code == 101 {
+		out.BuildFailed = true
+		out.BuildErrors = p.buildErrors
+		if len(out.BuildErrors) == 0 {
+			out.BuildErrors = []report.BuildError{{Message: "cargo could not build the tests; run cargo nextest run to see why"}}
+		}
+		return out
+	}
+	// A test that died of SIGTERM or SIGKILL in a run strobe stopped was
+	// stopped, not failed: it stays running, as the runner reports it.
+	for _, k := range slices.Sorted(maps.Keys(p.pending)) {
+		if exit.StoppedBy != "" {
+			if st := p.status[k]; st == nil || st.signal == "" || stopSignal(st.signal) {
+				continue
+			}
+		}
+		p.resolve(k)
+	}
+	if exit.StoppedBy == "" && exit.Exited && (exit.Code == 0 || exit.Code == 4) {
+		p.endIgnored() // nothing failed: what never ended was ignored
+	}
+	p.statusOutput()
+	out.Crash = p.signals(exit)
+	for i, f := range p.flaky {
+		if st := p.status[f.Suite+"\x00"+f.Name]; st != nil && st.try.Len() > 0 {
+			file, line, msg := format.RustPanic(st.try.String())
+			p.flaky[i].File, p.flaky[i].Line, p.flaky[i].Message = p.relPath(file), line, kit.Clip(msg)
+		}
+	}
+	out.Flaky = p.flaky
+	var hints []string
+	if len(p.flaky) > 0 {
+		out.Indicators = append(out.Indicators, "flaky_tests")
+		hints = append(hints, p.flakyHint())
+	}
+	if len(p.timedOut) > 0 {
+		out.Indicators = append(out.Indicators, "test_timed_out")
+	}
+	if p.retried {
+		out.Indicators = append(out.Indicators, "nextest_retries")
+	}
+	switch {
+	case p.jsonRejected:
+		hints = append(hints, "this cargo-nextest cannot print libtest JSON (--message-format libtest-json-plus, nextest 0.9.66 and later): update it with `cargo install cargo-nextest --locked`")
+	case p.noTests || exit.Exited && exit.Code == 4 && !p.ranTests():
+		out.NoTests, out.ExitExplained = true, exit.Code == 4
+		out.Project = &report.Project{Language: "rust", BuildSystem: "cargo-nextest"}
+		hints = append(hints, p.noTestsHint())
+	case !p.sawTest && exit.Code != 0 && len(p.errors) > 0:
+		hints = append(hints, "cargo nextest run failed: "+kit.Clip(p.errors[0]))
+	}
+	if p.docs != "" && !out.NoTests {
+		hints = append(hints, fmt.Sprintf("nextest does not run doctests, and %s has documentation examples that cargo test would run: run `cargo test --doc` for them, or pass framework: \"cargo\", which runs both", p.docs))
+	}
+	out.Hint = strings.Join(hints, ". ")
+	return out
+}
+
+// ranTests says a test ran (not only started as ignored).
+func (p *parser) ranTests() bool {
+	for _, t := range p.rec.Tests() {
+		if t.Status == report.TestPassed || t.Status == report.TestFailed {
+			return true
+		}
+	}
+	return false
+}
+
+// endIgnored ends as skipped the tests that started and never ended in a
+// run nextest finished with nothing failed: nextest writes a "started"
+// event for an ignored test and, when a filter leaves the binary's other
+// tests out, never its "ignored" one (the SKIP line, when the status
+// level shows it, already ended it). After a failure, a test left over
+// may be one whose event could not be read: it stays running.
+func (p *parser) endIgnored() {
+	for _, t := range p.rec.Progress().Running {
+		p.rec.End(t.Suite, t.Name, report.TestSkipped, 0, nil)
+	}
+}
+
+// signals names the tests whose process died of a signal, as the status
+// lines said: each failure says so, and the first makes the crash.
+func (p *parser) signals(exit report.Exit) *report.Crash {
+	var c *report.Crash
+	for _, k := range slices.Sorted(maps.Keys(p.status)) {
+		sig := p.status[k].signal
+		if p.status[k].timeout {
+			p.timeoutNamed(k)
+		}
+		if sig == "" || exit.StoppedBy != "" && stopSignal(sig) {
+			continue
+		}
+		binID, test, _ := strings.Cut(k, "\x00")
+		msg := fmt.Sprintf("the test process died of %s", sig)
+		if n := kit.SignalNumber(sig); n > 0 {
+			msg = fmt.Sprintf("the test process died of %s (signal %d)", sig, n)
+		}
+		p.rec.UpdateFailure(binID, test, func(f *report.Failure) {
+			if f.Message == "the test failed and printed nothing" {
+				f.Message = msg
+			} else if !strings.Contains(f.Message, sig) {
+				kit.AppendMessage(f, "\n", msg)
+			}
+		})
+		line := fmt.Sprintf("test %s %s: %s", binID, test, msg)
+		if c == nil {
+			c = &report.Crash{Type: kit.CrashType(sig), Signal: kit.SignalNumber(sig), SignalName: sig, ExitCode: exit.Code,
+				Indicators: []string{"test_process_signaled"}, RunningTests: []string{test}, Message: line}
+			continue
+		}
+		c.RunningTests = append(c.RunningTests, test)
+		c.Message += "\n" + line
+	}
+	return c
+}
+
+// timeoutNamed makes a failure that said nothing a timeout when only the
+// status line said so (an event without its reason).
+func (p *parser) timeoutNamed(key string) {
+	binID, test, _ := strings.Cut(key, "\x00")
+	named := false
+	p.rec.UpdateFailure(binID, test, func(f *report.Failure) {
+		if f.Message == "the test failed and printed nothing" {
+			f.Message, named = "timed out: nextest's slow-timeout terminated the test", true
+		}
+	})
+	if named {
+		p.timedOut = append(p.timedOut, binID+" "+test)
+	}
+}
+
+func (p *parser) flakyHint() string {
+	var names []string
+	for _, f := range p.flaky {
+		name := fmt.Sprintf("%s %s (passed on try %d", f.Suite, f.Name, f.Attempts)
+		if f.File != "" {
+			name += fmt.Sprintf("; failed first at %s:%d", f.File, f.Line)
+		}
+		names = append(names, name+")")
+	}
+	return "flaky: " + strings.Join(names, ", ") + " failed and then passed when nextest retried it; it counts as passed"
+}
+
+func (p *parser) noTestsHint() string {
+	return kit.NoTestsHint{
+		Test:  fmt.Sprintf("no test is named exactly %q: give the path nextest lists (cargo nextest list), without the binary, for example tests::parses_empty_input", p.test),
+		Level: fmt.Sprintf("no %s tests: for nextest, unit tests are those in libraries and binaries (src/), integration tests the tests/ targets not named e2e*, e2e tests tests/e2e*.rs", p.level),
+		All:   "no #[test] functions found (nextest does not run doctests); add one under src/ (#[cfg(test)] mod tests) or tests/",
+	}.For(p.test, p.level)
+}
