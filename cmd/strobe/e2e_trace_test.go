@@ -96,9 +96,9 @@ func query(t *testing.T, cs *mcp.ClientSession, args map[string]any) (text strin
 // fromFailureToCause is the agent's path: run the suite, take the failure
 // named name, rerun it traced with its suggested traces, then query the
 // enters of fn. It returns the traced answer and the query's text.
-func fromFailureToCause(t *testing.T, cs *mcp.ClientSession, root, name, fn string) (report.Response, string) {
+func fromFailureToCause(t *testing.T, cs *mcp.ClientSession, args map[string]any, name, fn string) (report.Response, string) {
 	t.Helper()
-	first, terr := call(t, cs, "debug_test", map[string]any{"projectRoot": root}, nil)
+	first, terr := call(t, cs, "debug_test", args, nil)
 	if first.Status != report.Failed {
 		t.Fatalf("untraced run: %s %s %+v", first.Status, terr, first)
 	}
@@ -109,7 +109,11 @@ func fromFailureToCause(t *testing.T, cs *mcp.ClientSession, root, name, fn stri
 	t.Logf("suggested_traces: %v", f.SuggestedTraces)
 
 	// Call 1: the traced rerun.
-	traced, terr := call(t, cs, "debug_test", map[string]any{"projectRoot": root, "test": f.Name, "tracePatterns": f.SuggestedTraces}, nil)
+	again := map[string]any{"test": f.Name, "tracePatterns": f.SuggestedTraces}
+	for k, v := range args {
+		again[k] = v
+	}
+	traced, terr := call(t, cs, "debug_test", again, nil)
 	if traced.Status != report.Failed || traced.SessionID == "" || traced.Trace == nil || traced.Trace.Matched.Count == 0 {
 		t.Fatalf("traced run: %s %s, session %q, trace %+v", traced.Status, terr, traced.SessionID, traced.Trace)
 	}
@@ -135,7 +139,7 @@ func TestMCPTraceGo(t *testing.T) {
 	requireDelve(t)
 	root := copyFixture(t, "adapters/gotest/testdata/trace")
 	cs := stdioSession(t, "", nil)
-	traced, text := fromFailureToCause(t, cs, root, "TestTotal", "shop.Discount")
+	traced, text := fromFailureToCause(t, cs, map[string]any{"projectRoot": root}, "TestTotal", "shop.Discount")
 	if !strings.Contains(text, "shop.Discount(total=10, percent=510) @shop/shop.go:") {
 		t.Errorf("the query does not show Discount getting the swapped arguments:\n%s", text)
 	}
@@ -152,9 +156,40 @@ func TestMCPTracePython(t *testing.T) {
 	requirePytest(t)
 	root := copyFixture(t, "adapters/pytest/testdata/fixtures/trace")
 	cs := stdioSession(t, "", nil)
-	_, text := fromFailureToCause(t, cs, root, "tests/test_calc.py::test_adds", "parse_int")
+	_, text := fromFailureToCause(t, cs, map[string]any{"projectRoot": root}, "tests/test_calc.py::test_adds", "parse_int")
 	if !strings.Contains(text, "calc.tokens.parse_int(text='10', base=8) @calc/tokens.py:5") {
 		t.Errorf("the query does not show parse_int reading base 8:\n%s", text)
+	}
+}
+
+func TestMCPTraceCargo(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	testutil.RequireTool(t, "gdb")
+	root := copyFixture(t, "adapters/cargo/testdata/fixtures/traced")
+	cs := stdioSession(t, "", nil)
+	// The fixture's deadlock test hangs: the agent's first run is the
+	// failing test alone.
+	_, text := fromFailureToCause(t, cs, map[string]any{"projectRoot": root, "test": "tests::sum_two"}, "tests::sum_two", "parser::parse")
+	if !strings.Contains(text, `traced::parser::parse(s=",3") @src/lib.rs:`) {
+		t.Errorf("the query does not show parse getting the comma:\n%s", text)
+	}
+}
+
+func TestMCPTraceGtest(t *testing.T) {
+	testutil.RequireTool(t, "cmake")
+	testutil.RequireTool(t, "gdb")
+	root := copyFixture(t, "adapters/gtest/testdata/traced")
+	build := filepath.Join(root, "build")
+	for _, argv := range [][]string{{"cmake", "-S", root, "-B", build, "-DCMAKE_BUILD_TYPE=Debug"}, {"cmake", "--build", build, "-j2"}} {
+		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", argv, err, out)
+		}
+	}
+	cs := stdioSession(t, "", nil)
+	args := map[string]any{"projectRoot": root, "framework": "gtest", "command": filepath.Join(build, "traced_test")}
+	_, text := fromFailureToCause(t, cs, args, "Calc.SumTwo", "calc::parse")
+	if !strings.Contains(text, `calc::parse(s=",3")`) {
+		t.Errorf("the query does not show parse getting the comma:\n%s", text)
 	}
 }
 
