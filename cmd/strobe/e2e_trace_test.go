@@ -283,10 +283,15 @@ func noneCarry(t *testing.T, runID string, within time.Duration) {
 // leaves no debugger, test binary or python behind.
 func TestCtrlCTraced(t *testing.T) {
 	for _, tc := range []struct {
-		name, fixture, test, pattern, env, comm string
-		require                                 func(*testing.T)
+		name, fixture, test, pattern, env string
+		comm                              string // the test process's name, or its start
+		require                           func(*testing.T)
 	}{
 		{"go", "adapters/gotest/testdata/trace", "TestDeadlock", "hang.*", "TRACEFIX_DEADLOCK=1", "1.test", requireDelve},
+		{"cargo", "adapters/cargo/testdata/fixtures/traced", "tests::deadlock", "parser::*", "TRACED_UNUSED=1", "traced-", func(t *testing.T) {
+			testutil.RequireTool(t, "cargo")
+			testutil.RequireTool(t, "gdb")
+		}},
 		{"pytest", "adapters/pytest/testdata/fixtures/trace", "tests/test_calc.py::test_deadlock", "calc.bank.transfer", "CALC_DEADLOCK=1", "python3", requirePytest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -302,7 +307,7 @@ func TestCtrlCTraced(t *testing.T) {
 			}
 			defer cmd.Process.Kill()
 			deadline := time.Now().Add(90 * time.Second)
-			for !slices.Contains(markedComms(mark), tc.comm) {
+			for !slices.ContainsFunc(markedComms(mark), func(c string) bool { return strings.HasPrefix(c, tc.comm) }) {
 				if time.Now().After(deadline) {
 					t.Fatalf("no %s started: %v", tc.comm, markedComms(mark))
 				}
