@@ -349,3 +349,43 @@ func markedComms(mark string) []string {
 	}
 	return comms
 }
+
+// A watch on a module-level or static counter reads it at each call, and
+// a misspelt pattern is answered with the nearest names, for the Python
+// and native tracers (the Go tracer's: TestMCPTraceGoBadInput).
+func TestMCPTraceWatchAndUnmatched(t *testing.T) {
+	for _, tc := range []struct {
+		name, fixture, test, typo, nearest, variable, on, fn string
+		want                                                 []string // in the query of fn's exits
+		require                                              func(*testing.T)
+	}{
+		{"pytest", "adapters/pytest/testdata/fixtures/trace", "tests/test_calc.py::test_adds", "calc.tokens.parse_itn", "calc.tokens.parse_int",
+			"produced", "calc.tokens.tokenize", "calc.tokens.tokenize", []string{"← calc.tokens.tokenize = [8, '+', 5]", "[produced=3]"}, requirePytest},
+		{"cargo", "adapters/cargo/testdata/fixtures/traced", "tests::sum_two", "parser::prase", "traced::parser::parse",
+			"traced::parser::PARSED", "parser::parse", "traced::parser::parse", []string{"[traced::parser::PARSED=1]", "[traced::parser::PARSED=2]"}, func(t *testing.T) {
+				testutil.RequireTool(t, "cargo")
+				testutil.RequireTool(t, "gdb")
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.require(t)
+			root := copyFixture(t, tc.fixture)
+			cs := stdioSession(t, "", nil)
+			resp, terr := call(t, cs, "debug_test", map[string]any{"projectRoot": root, "test": tc.test, "tracePatterns": []string{tc.typo},
+				"watches": []map[string]any{{"variable": tc.variable, "on": []string{tc.on}}}}, nil)
+			if resp.Status != report.Failed || resp.Trace == nil {
+				t.Fatalf("%s %s %+v", resp.Status, terr, resp)
+			}
+			u := resp.Trace.Unmatched
+			if len(u) != 1 || u[0].Pattern != tc.typo || !slices.Contains(u[0].Nearest, tc.nearest) {
+				t.Errorf("unmatched = %+v, want %s with %s among the nearest", u, tc.typo, tc.nearest)
+			}
+			text, _, terr := query(t, cs, map[string]any{"sessionId": resp.SessionID, "eventType": "exit", "function": map[string]any{"equals": tc.fn}})
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("the exits of %s lack %q: %s\n%s", tc.fn, w, terr, text)
+				}
+			}
+		})
+	}
+}
