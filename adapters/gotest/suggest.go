@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -19,23 +20,36 @@ import (
 // first, so that a wrong argument passed further down is traced too.
 // Only functions of the project's modules are named, as the tracer's
 // patterns write them: the import path's last element and the name
-// (shop.Total).
+// (shop.Total); a method called on a value, whose type a parser cannot
+// know, when its name is one method's alone (shop.(*Cart).Add).
 
 // suggestDepth bounds how far below the failing line's calls the
 // suggestions go.
 const suggestDepth = 2
 
-// goFunc is a package-level function found in the source.
+// goFunc is a function or method found in the source.
 type goFunc struct {
 	decl    *ast.FuncDecl
+	recv    string            // a method's receiver as Delve names it: (*T) or T
 	imports map[string]string // the file's imports by local name
 	pkg     *goSource
 }
 
-// goSource is one package's non-test functions, parsed once per run.
+// goSource is one package's non-test functions and methods, parsed once
+// per run.
 type goSource struct {
 	importPath string
 	funcs      map[string]*goFunc
+	methods    map[string][]*goFunc // by name
+}
+
+// name is g's trace pattern: shop.Total, shop.(*Cart).Add.
+func (g *goFunc) name() string {
+	n := path.Base(g.pkg.importPath) + "."
+	if g.recv != "" {
+		n += g.recv + "."
+	}
+	return n + g.decl.Name.Name
 }
 
 // callTraces suggests traces for the failure at file:line (relative to
@@ -68,7 +82,7 @@ func (p *goParser) callTraces(importPath, file string, line int) []string {
 				continue
 			}
 			seen[g] = true
-			out = append(out, path.Base(g.pkg.importPath)+"."+g.decl.Name.Name)
+			out = append(out, g.name())
 			if len(out) == goTraces {
 				return out
 			}
@@ -142,11 +156,13 @@ func callsIn(n ast.Node) []*ast.CallExpr {
 	return calls
 }
 
-// callsBehind are the calls that computed the variables the failing
-// line and the conditions around it read: the right-hand sides of the
-// assignments to them above the line, nearest first.
+// callsBehind are the calls of the conditions around the failing line,
+// then those that computed the variables it and the conditions read: the
+// right-hand sides of the assignments to them above the line, nearest
+// first.
 func callsBehind(fset *token.FileSet, body *ast.BlockStmt, line int) []*ast.CallExpr {
 	read := map[string]bool{}
+	var conds []ast.Expr // the conditions around the line, innermost last
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil || !spans(fset, n, line) {
 			return false
@@ -155,6 +171,7 @@ func callsBehind(fset *token.FileSet, body *ast.BlockStmt, line int) []*ast.Call
 		switch s := n.(type) {
 		case *ast.IfStmt:
 			head = s.Cond
+			conds = append(conds, s.Cond)
 		case *ast.ExprStmt, *ast.ReturnStmt:
 			if fset.Position(s.Pos()).Line <= line {
 				head = s
@@ -170,7 +187,22 @@ func callsBehind(fset *token.FileSet, body *ast.BlockStmt, line int) []*ast.Call
 		}
 		return true
 	})
-	var assigns []ast.Stmt
+	// The definitions above the line: assignments, var declarations and
+	// range clauses, each its names and what they come from.
+	type def struct {
+		names []string
+		from  []ast.Node
+	}
+	var defs []def
+	idents := func(es ...ast.Expr) []string {
+		var out []string
+		for _, e := range es {
+			if id, ok := e.(*ast.Ident); ok {
+				out = append(out, id.Name)
+			}
+		}
+		return out
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		s, ok := n.(ast.Stmt)
 		if !ok || fset.Position(s.Pos()).Line > line {
@@ -178,29 +210,64 @@ func callsBehind(fset *token.FileSet, body *ast.BlockStmt, line int) []*ast.Call
 		}
 		switch s := s.(type) {
 		case *ast.AssignStmt:
-			for _, l := range s.Lhs {
-				if id, ok := l.(*ast.Ident); ok && read[id.Name] {
-					assigns = append(assigns, s)
-					break
+			d := def{names: idents(s.Lhs...)}
+			for _, r := range s.Rhs {
+				d.from = append(d.from, r)
+			}
+			defs = append(defs, d)
+		case *ast.RangeStmt:
+			defs = append(defs, def{names: idents(s.Key, s.Value), from: []ast.Node{s.X}})
+		case *ast.DeclStmt:
+			if g, ok := s.Decl.(*ast.GenDecl); ok {
+				for _, sp := range g.Specs {
+					if v, ok := sp.(*ast.ValueSpec); ok {
+						d := def{}
+						for _, id := range v.Names {
+							d.names = append(d.names, id.Name)
+						}
+						for _, r := range v.Values {
+							d.from = append(d.from, r)
+						}
+						defs = append(defs, d)
+					}
 				}
 			}
-		case *ast.DeclStmt:
-			ast.Inspect(s, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok && read[id.Name] {
-					assigns = append(assigns, s)
-					return false
-				}
-				return true
-			})
 		}
 		return true
 	})
 	var calls []*ast.CallExpr
-	for i := len(assigns) - 1; i >= 0; i-- {
-		calls = append(calls, callsIn(assigns[i])...)
+	for i := len(conds) - 1; i >= 0; i-- {
+		calls = append(calls, callsIn(conds[i])...)
+	}
+	// Follow the values back a few definitions (actual from match from
+	// tmpl.Match(…)), nearest first.
+	used := make([]bool, len(defs))
+	for range behindHops {
+		var more []string
+		for i := len(defs) - 1; i >= 0; i-- {
+			if used[i] || !slices.ContainsFunc(defs[i].names, func(n string) bool { return read[n] }) {
+				continue
+			}
+			used[i] = true
+			for _, from := range defs[i].from {
+				calls = append(calls, callsIn(from)...)
+				ast.Inspect(from, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok {
+						more = append(more, id.Name)
+					}
+					return true
+				})
+			}
+		}
+		for _, n := range more {
+			read[n] = true
+		}
 	}
 	return calls
 }
+
+// behindHops bounds how many definitions back a value is followed.
+const behindHops = 3
 
 // fileImports maps a file's import names to their paths.
 func fileImports(f *ast.File) map[string]string {
@@ -242,13 +309,57 @@ func (p *goParser) resolveAll(calls []*ast.CallExpr, imports map[string]string, 
 				if src := p.goSource(imports[id.Name]); src != nil {
 					g = src.funcs[x.Sel.Name]
 				}
+				break
 			}
+			g = p.method(x.Sel.Name, imports, own)
 		}
 		if g != nil {
 			out = append(out, g)
 		}
 	}
 	return out
+}
+
+// method resolves v.M() without v's type: the one method named M of the
+// calling package and the project packages its file imports; none when
+// several have it.
+func (p *goParser) method(name string, imports map[string]string, own *goSource) *goFunc {
+	var found []*goFunc
+	if own != nil {
+		found = append(found, own.methods[name]...)
+	}
+	for _, ip := range imports {
+		if src := p.goSource(ip); src != nil && src != own {
+			found = append(found, src.methods[name]...)
+		}
+	}
+	if len(found) != 1 {
+		return nil
+	}
+	return found[0]
+}
+
+// receiver is a method's receiver type as Delve names it.
+func receiver(fn *ast.FuncDecl) string {
+	t := fn.Recv.List[0].Type
+	star := false
+	if s, ok := t.(*ast.StarExpr); ok {
+		t, star = s.X, true
+	}
+	switch x := t.(type) { // generic receivers: T[K]
+	case *ast.IndexExpr:
+		t = x.X
+	case *ast.IndexListExpr:
+		t = x.X
+	}
+	id, ok := t.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	if star {
+		return "(*" + id.Name + ")"
+	}
+	return id.Name
 }
 
 // goSource parses a project package's non-test files once; nil for a
@@ -270,7 +381,7 @@ func (p *goParser) goSource(importPath string) *goSource {
 	if err != nil {
 		return nil
 	}
-	src := &goSource{importPath: importPath, funcs: map[string]*goFunc{}}
+	src := &goSource{importPath: importPath, funcs: map[string]*goFunc{}, methods: map[string][]*goFunc{}}
 	fset := token.NewFileSet()
 	for _, e := range entries {
 		name := e.Name()
@@ -283,8 +394,15 @@ func (p *goParser) goSource(importPath string) *goSource {
 		}
 		imports := fileImports(f)
 		for _, d := range f.Decls {
-			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name != "init" {
+			fn, ok := d.(*ast.FuncDecl)
+			switch {
+			case !ok:
+			case fn.Recv == nil && fn.Name.Name != "init":
 				src.funcs[fn.Name.Name] = &goFunc{decl: fn, imports: imports, pkg: src}
+			case fn.Recv != nil && len(fn.Recv.List) == 1:
+				if r := receiver(fn); r != "" {
+					src.methods[fn.Name.Name] = append(src.methods[fn.Name.Name], &goFunc{decl: fn, recv: r, imports: imports, pkg: src})
+				}
 			}
 		}
 	}

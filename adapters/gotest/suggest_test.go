@@ -38,7 +38,7 @@ func TestCallTraces(t *testing.T) {
 				t.Errorf("%s:%d: suggested %q, want %q", file, line, got, strings.TrimSpace(want))
 			}
 			for _, name := range got {
-				pkg, fn, _ := strings.Cut(name, ".")
+				pkg, fn, _ := strings.Cut(name, ".") // fn: Func, or T.Method
 				full := "example.com/suggest/calc." + fn
 				if pkg == "digits" {
 					full = "example.com/suggest/calc/internal/digits." + fn
@@ -50,8 +50,8 @@ func TestCallTraces(t *testing.T) {
 		}
 		f.Close()
 	}
-	if cases != 5 {
-		t.Fatalf("read %d cases from the fixture, want 5", cases)
+	if cases != 6 {
+		t.Fatalf("read %d cases from the fixture, want 6", cases)
 	}
 	if got := p.callTraces("example.com/suggest/calc", "calc/nope_test.go", 3); got != nil {
 		t.Errorf("a missing file suggests %q", got)

@@ -19,9 +19,15 @@ func TestOnTheLine(t *testing.T) {
 	t.Errorf("Max = %d", Max(1, 2)) // want: calc.Max
 }
 
-func TestNothingOfTheProject(t *testing.T) {
+func TestMethod(t *testing.T) {
 	var c Calc
 	if c.Double(2) != 5 {
-		t.Error("Double") // want:
+		t.Error("Double") // want: calc.Calc.Double
+	}
+}
+
+func TestNothingOfTheProject(t *testing.T) {
+	if len("ab") != 3 {
+		t.Error("len") // want:
 	}
 }
