@@ -82,10 +82,12 @@ func (p *goParser) callTraces(importPath, file string, line int) []string {
 				continue
 			}
 			seen[g] = true
-			out = append(out, g.name())
-			if len(out) == goTraces {
-				return out
+			if len(out) == goTraces-1 {
+				// The walk goes on past the bound: the last suggestion
+				// is the package it was in, its functions all (pkg.*).
+				return append(out, path.Base(g.pkg.importPath)+".*")
 			}
+			out = append(out, g.name())
 			if g.decl.Body != nil {
 				var inner []*ast.CallExpr
 				ast.Inspect(g.decl.Body, func(n ast.Node) bool {

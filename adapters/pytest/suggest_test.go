@@ -13,7 +13,7 @@ import (
 func TestSuggestedTraces(t *testing.T) {
 	root := fixture(t, "suggest")
 	rec, _, _ := run(t, root, adapters.Request{})
-	if n := adapterstest.CheckPythonSuggestions(t, filepath.Join(root, "tests", "test_shapes.py"), rec.Tests()); n != 5 {
-		t.Errorf("checked %d failures, want 5: %+v", n, rec.Tests())
+	if n := adapterstest.CheckPythonSuggestions(t, filepath.Join(root, "tests", "test_shapes.py"), rec.Tests()); n != 7 {
+		t.Errorf("checked %d failures, want 7: %+v", n, rec.Tests())
 	}
 }

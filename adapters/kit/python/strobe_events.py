@@ -143,7 +143,8 @@ def describe(exc, tb, root):
 # first; when the test failed in its own body (a plain assert), the
 # project functions its failing line calls, then those these call,
 # breadth first, so that a wrong argument passed further down is traced
-# too. Names are the tracer's: module + "." + qualname.
+# too, the last of the bound the whole module the walk was in. Names are
+# the tracer's: module + "." + qualname.
 MAX_TRACES = 8
 SUGGEST_DEPTH = 2
 
@@ -175,7 +176,16 @@ def _suggest(tb, root):
         return out[:MAX_TRACES]
     frame, line = frames[0]
     seen = set()
-    level = [f for f in (_resolve(c, frame.f_locals, frame.f_globals) for c in _calls_at(frame.f_code.co_filename, line)) if f]
+
+    def resolved(calls):
+        return [f for f in (_resolve(c, frame.f_locals, frame.f_globals) for c in calls) if f and in_project(f.__code__.co_filename, root)]
+
+    filename = frame.f_code.co_filename
+    level = resolved(_calls_at(filename, line))
+    if not level:
+        # self.assertEqual(actual, expected): the calls that computed
+        # the values the line reads.
+        level = resolved(_calls_behind(filename, line))
     for _ in range(SUGGEST_DEPTH + 1):
         nxt = []
         for fn in level:
@@ -185,9 +195,12 @@ def _suggest(tb, root):
             name = "%s.%s" % (fn.__module__, fn.__qualname__)
             if "<" in name:
                 continue
-            out.append(name)
-            if len(out) == MAX_TRACES:
+            if len(out) == MAX_TRACES - 1:
+                # The walk goes on past the bound: the last suggestion is
+                # the module it was in, its functions all (module.*).
+                out.append(fn.__module__ + ".*")
                 return out
+            out.append(name)
             nxt.extend(f for f in (_resolve(c, {}, fn.__globals__) for c in _calls_in_def(fn)) if f)
         level = nxt
     return out
@@ -209,7 +222,9 @@ def _tree(filename):
 def _calls(node):
     import ast
 
-    return [n.func for n in ast.walk(node) if isinstance(n, ast.Call)]
+    calls = [n for n in ast.walk(node) if isinstance(n, ast.Call)]
+    calls.sort(key=lambda n: (n.lineno, n.col_offset))  # in source order
+    return [n.func for n in calls]
 
 
 def _calls_at(filename, line):
@@ -227,6 +242,53 @@ def _calls_at(filename, line):
         return []
     head = getattr(best, "test", None) if isinstance(best, (ast.If, ast.While)) else best
     return _calls(head) if head is not None else []
+
+
+BEHIND_HOPS = 3
+
+
+def _calls_behind(filename, line):
+    """The calls that computed the names the statement at line reads:
+    the assignments, for and with targets above it in its function,
+    followed back BEHIND_HOPS definitions, nearest first."""
+    import ast
+
+    tree = _tree(filename)
+    func = stmt = None
+    for n in ast.walk(tree) if tree else ():
+        if not isinstance(n, ast.stmt) or not n.lineno <= line <= (n.end_lineno or n.lineno):
+            continue
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and (func is None or n.lineno >= func.lineno):
+            func = n
+        if stmt is None or n.lineno >= stmt.lineno and (n.end_lineno or 0) <= (stmt.end_lineno or 0):
+            stmt = n
+    if func is None or stmt is None:
+        return []
+    read = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+    defs = []  # (line, names, value)
+    for n in ast.walk(func):
+        if getattr(n, "lineno", line) >= line:
+            continue
+        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and n.value is not None:
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            defs.append((n.lineno, targets, n.value))
+        elif isinstance(n, (ast.For, ast.AsyncFor)):
+            defs.append((n.lineno, [n.target], n.iter))
+        elif isinstance(n, (ast.With, ast.AsyncWith)):
+            defs.extend((n.lineno, [i.optional_vars], i.context_expr) for i in n.items if i.optional_vars is not None)
+    defs.sort(key=lambda d: -d[0])
+    calls, used = [], set()
+    for _ in range(BEHIND_HOPS):
+        more = set()
+        for i, (_, targets, value) in enumerate(defs):
+            names = {t.id for tg in targets for t in ast.walk(tg) if isinstance(t, ast.Name)}
+            if i in used or not names & read:
+                continue
+            used.add(i)
+            calls.extend(_calls(value))
+            more |= {v.id for v in ast.walk(value) if isinstance(v, ast.Name)}
+        read |= more
+    return calls
 
 
 def _calls_in_def(fn):

@@ -41,3 +41,15 @@ type Calc struct{}
 
 // Double is a method.
 func (Calc) Double(n int) int { return 2 * n }
+
+// Wide calls more functions than a failure suggests.
+func Wide() int { return w1() + w2() + w3() + w4() + w5() + w6() + w7() + w8() }
+
+func w1() int { return 1 }
+func w2() int { return 2 }
+func w3() int { return 3 }
+func w4() int { return 4 }
+func w5() int { return 5 }
+func w6() int { return 6 }
+func w7() int { return 7 }
+func w8() int { return 8 }

@@ -31,3 +31,9 @@ func TestNothingOfTheProject(t *testing.T) {
 		t.Error("len") // want:
 	}
 }
+
+func TestWide(t *testing.T) {
+	if Wide() != 0 {
+		t.Error("Wide") // want: calc.Wide calc.w1 calc.w2 calc.w3 calc.w4 calc.w5 calc.w6 calc.*
+	}
+}
