@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -190,6 +191,18 @@ func TestMCPTraceGtest(t *testing.T) {
 	_, text := fromFailureToCause(t, cs, args, "Calc.SumTwo", "calc::parse")
 	if !strings.Contains(text, `calc::parse(s=",3")`) {
 		t.Errorf("the query does not show parse getting the comma:\n%s", text)
+	}
+}
+
+func TestMCPTraceCatch2(t *testing.T) {
+	testutil.RequireTool(t, "gdb")
+	bins := testutil.Catch2Fixtures(t)
+	root := testutil.Fixture("catch2", "plain")
+	cs := stdioSession(t, "", nil)
+	args := map[string]any{"projectRoot": root, "framework": "catch2", "command": filepath.Join(bins, "basic"), "test": "adds wrongly"}
+	_, text := fromFailureToCause(t, cs, args, "adds wrongly", "add")
+	if !regexp.MustCompile(`→ add\((a|x|lhs)=2, \w+=2\) @basic\.cpp:`).MatchString(text) {
+		t.Errorf("the query does not show add's arguments:\n%s", text)
 	}
 }
 
