@@ -41,6 +41,8 @@ func BenchmarkGoTrace(b *testing.B) {
 		req := runner.Request{ProjectRoot: root, Framework: "go", Test: "TestLoop", Timeout: 5 * time.Minute}
 		if len(patterns) > 0 {
 			req.Trace = &runner.Trace{Patterns: patterns}
+		} else {
+			req.Env = map[string]string{"GOFLAGS": "-count=1"} // a run, not go test's cached result
 		}
 		start := time.Now()
 		resp, err := runner.Exec(context.Background(), req, opts)
