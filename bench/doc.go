@@ -45,6 +45,10 @@
 //     ingested from four tracer files: median of queries as an agent asks
 //     them from the daemon's cache and cold from disk, and the ingest's
 //     time (target: median at most 50 ms).
+//   - BenchmarkGoTrace: the Go tracer (Delve) through the runner on the
+//     gotest trace fixture's TestLoop, 1,000 calls of shop.Step traced
+//     (2,000 events): the time tracing adds to the untraced run (target:
+//     at most 2 s) and the events written per second of Delve's stops.
 //
 // Run them with `make bench`. They do not use bin/strobe: they build strobe
 // into a temporary directory, so the binary measured is the current source. Every benchmark reports its figures with b.ReportMetric and a

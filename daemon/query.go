@@ -37,7 +37,7 @@ func traceOf(patterns []string, watches []WatchArg) *runner.Trace {
 
 // QueryArgs are debug_query's arguments.
 type QueryArgs struct {
-	SessionID     string          `json:"sessionId" jsonschema:"the sessionId of a traced debug_test answer"`
+	SessionID     string          `json:"sessionId" jsonschema:"the sessionId of a traced debug_test answer (a unique prefix of it is enough)"`
 	Function      *FunctionFilter `json:"function,omitempty" jsonschema:"select events of functions by qualified name"`
 	File          string          `json:"file,omitempty" jsonschema:"select events in this file: a name or the end of a path (parser.rs, src/parser.rs)"`
 	EventType     string          `json:"eventType,omitempty" jsonschema:"enter, exit, watch, stdout, stderr or crash"`

@@ -321,6 +321,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	resp := &report.Response{Status: status, RunID: r.ID, Framework: r.adapter.Name(), Command: r.Command(),
 		Summary: &sum, Crash: crash, Project: outcome.Project, Hint: joinHints(r.detected, outcome.Hint),
 		Truncated: p.tails[0].Truncated() || p.tails[1].Truncated(), Stuck: stuckTests}
+	suggestFromSource(r.req.ProjectRoot, failed)
 	listFailures(resp, failed)
 	// A framework that retries on its own (cargo-nextest) already counted
 	// its flaky tests passed: the answer names them as strobe's retries do.

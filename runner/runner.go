@@ -367,6 +367,9 @@ func prepare(req Request, opts Options) (*Run, error) {
 	if err := checkRetries(req); err != nil {
 		return nil, err
 	}
+	if err := checkTraceCombos(req); err != nil {
+		return nil, err
+	}
 	for k := range req.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
 			return nil, adapters.Usagef("environment variable name %q is not valid: use NAME=value", k)

@@ -182,11 +182,18 @@ func (r *Run) startCompanion(p *proc) {
 }
 
 // traceLine keeps an output line as a stdout or stderr event, so that a
-// query interleaves it with the calls around it.
+// query interleaves it with the calls around it: as the line shows, when
+// the adapter's output is encoded (adapters.Displayer).
 func (r *Run) traceLine(s adapters.Stream, b []byte) {
 	t := r.tr
 	if t == nil || t.spec == nil {
 		return
+	}
+	if d, ok := r.plan.Parser.(adapters.Displayer); ok {
+		var keep bool
+		if b, keep = d.Display(s, b); !keep {
+			return
+		}
 	}
 	typ := trace.Stdout
 	if s == adapters.Stderr {
@@ -262,6 +269,11 @@ func (r *Run) endTrace(resp *report.Response, finished time.Time) (*report.Trace
 		resp.Error = h.Refused
 		resp.Hint = "narrow tracePatterns (a module such as calc::parser::*, one file with @file:NAME) and rerun"
 		resp.Crash, resp.Failures, resp.FailuresOmitted = nil, nil, 0
+		// No test ran: what the framework made of the refusing process
+		// (go test's package failure) is not a test's result.
+		if resp.Summary != nil {
+			resp.Summary = &report.Summary{DurationMS: resp.Summary.DurationMS}
+		}
 	}
 	return full, indicators
 }

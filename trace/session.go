@@ -364,11 +364,15 @@ type cached struct {
 	s    *Session
 }
 
-// Load opens session id in dir (the details directory), from the cache
-// when its file has not changed.
+// Load opens session id (or a unique prefix of it) in dir (the details
+// directory), from the cache when its file has not changed.
 func Load(dir, id string) (*Session, error) {
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
 		return nil, fmt.Errorf("%w %q: give the sessionId of a traced debug_test answer", ErrNoSession, id)
+	}
+	id, err := resolve(dir, id)
+	if err != nil {
+		return nil, err
 	}
 	path := filepath.Join(Dir(dir, id), sessionFile)
 	fi, err := os.Stat(path)

@@ -354,12 +354,14 @@ const (
 )
 
 type goParser struct {
-	dec   goDecoder
-	rec   *adapters.Recorder
-	root  string
-	mods  []goModule
-	rerun []string // "go test [flags]": a rerun adds -run and a package
-	hint  string   // why no test ran, should none run
+	dec  goDecoder
+	rec  *adapters.Recorder
+	root string
+	mods []goModule
+	// sources are the project packages read for suggested traces.
+	sources map[string]*goSource
+	rerun   []string // "go test [flags]": a rerun adds -run and a package
+	hint    string   // why no test ran, should none run
 
 	pkgs        map[string]*goPackage
 	build       map[string][]string // build-output lines by import path
@@ -619,6 +621,7 @@ func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 		t.traced = true
 	case t.loc != nil:
 		f = &report.Failure{File: p.testFile(pkg.path, t.loc.File), Line: t.loc.Line, Message: t.loc.Message}
+		f.SuggestedTraces = p.callTraces(pkg.path, f.File, f.Line)
 	case t.subFailed:
 		return nil
 	default:

@@ -363,9 +363,9 @@ func TestGoRealBasic(t *testing.T) {
 	}
 	failures := []report.Failure{
 		{Name: "TestAddWrong", File: "calc/calc_test.go", Line: 13, Message: "Add(2, 2) = 4, want 5",
-			Rerun: "go test -run '^TestAddWrong$' ./calc"},
+			Rerun: "go test -run '^TestAddWrong$' ./calc", SuggestedTraces: []string{"calc.Add"}},
 		{Name: "TestTable/two_plus_two", File: "calc/calc_test.go", Line: 29, Message: "Add(2, 2) = 4, want 5\nsecond line of the message",
-			Rerun: "go test -run '^TestTable$/^two_plus_two$' ./calc"},
+			Rerun: "go test -run '^TestTable$/^two_plus_two$' ./calc", SuggestedTraces: []string{"calc.Add"}},
 		{Name: "TestDivideByZero", File: "calc/calc.go", Line: 8, Message: "panic: runtime error: integer divide by zero",
 			Rerun: "go test -run '^TestDivideByZero$' ./calc", SuggestedTraces: []string{"example.com/basic/calc.Divide"}},
 	}

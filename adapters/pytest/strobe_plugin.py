@@ -119,6 +119,8 @@ class Reporter:
                 info = getattr(report, "strobe", None)
                 if isinstance(info, dict):
                     t.update(type=info.get("type"), file=info.get("file"), line=info.get("line"))
+                    if info.get("traces"):
+                        t["traces"] = info["traces"]
                     if info.get("msg") is not None and not isinstance(report.longrepr, str):
                         t["msg"] = info["msg"]
                 t["msg"] = sub + t["msg"]

@@ -128,6 +128,8 @@ class Result(unittest.TestResult):
             fields["when"] = when
         if info["file"]:
             fields.update(file=info["file"], line=info["line"])
+        if info.get("traces"):
+            fields["traces"] = info["traces"]
         self.settle(test, **fields)
 
 

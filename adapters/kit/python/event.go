@@ -23,7 +23,8 @@ import (
 //	               captured output), reason (skips, xfail), also (a later
 //	               error of the same test), dur (seconds), sel (what
 //	               selects it for a rerun when its id cannot: the module
-//	               whose load_tests added a doctest)
+//	               whose load_tests added a doctest), traces (a
+//	               failure's suggested trace patterns)
 //	done           the session is over: exit (the framework's exit code)
 type Event struct {
 	Ev      string  `json:"ev"`
@@ -43,6 +44,9 @@ type Event struct {
 	PID     int     `json:"pid"`
 	Version string  `json:"version"`
 	Sel     string  `json:"sel"`
+	// Traces are a failure's suggested trace patterns (an array: read
+	// by encoding/json, off the hot path).
+	Traces []string `json:"traces"`
 }
 
 // Decode reads one event line into e, which it clears first. The events
@@ -143,7 +147,7 @@ func field(k []byte) fieldKind {
 	return fUnknown
 }
 
-var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version", "sel"}
+var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version", "sel", "traces"}
 
 func foldsToField(k []byte) bool {
 	for _, f := range fieldNames {

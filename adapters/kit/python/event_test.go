@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ var eventLines = []string{
 	`{"ev":"hello","pid":14613,"version":"9.2.0"}`,
 	`{"ev":"start","id":"tests/t.py::test_p[a\"b-\u00e9]","file":"tests/t.py","line":18}`,
 	`{"ev":"end","id":"t.py::x","status":"failed","dur":0.00041,"when":"call","msg":"assert 8 == 9\n +  where 8 = double(4)","type":"AssertionError","file":"t.py","line":15,"out":"hi\n"}`,
+	`{"ev":"end","id":"t.py::w","status":"failed","msg":"assert 1 == 2","traces":["calc.tokens.parse_int","calc.evaluate.evaluate"]}`,
 	`{"ev":"end","id":"t.py::y","status":"failed","file":null,"line":null,"msg":"[XPASS(strict)] x"}`,
 	`{"ev":"end","id":"t.py::z","status":"skipped","dur":1e-4,"reason":"slow","extra":{"a":[1,2]}}`,
 	` { "ev" : "done" , "exit" : 1 } `,
@@ -34,7 +36,7 @@ func TestDecodeAgreesWithEncodingJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &want); err != nil {
 			t.Fatal(err)
 		}
-		if got != want {
+		if !reflect.DeepEqual(got, want) {
 			t.Errorf("Decode(%s) = %+v, want %+v", l, got, want)
 		}
 	}
@@ -58,7 +60,7 @@ func FuzzDecode(f *testing.F) {
 		if err := json.Unmarshal(b, &std); err != nil {
 			t.Fatalf("hand decoder accepted what encoding/json refuses (%v): %q", err, b)
 		}
-		if hand != std {
+		if !reflect.DeepEqual(hand, std) {
 			t.Fatalf("hand %+v, encoding/json %+v for %q", hand, std, b)
 		}
 	})

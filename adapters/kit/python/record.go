@@ -122,7 +122,7 @@ func (m *Mapper) end(e *Event) {
 		m.Rec.Output("", e.ID, note("xfail", e.Reason))
 		m.Rec.End("", e.ID, report.TestSkipped, d, nil)
 	default: // failed, error, and anything newer: never a pass
-		f := &report.Failure{File: e.File, Line: max(e.Line, 0), Message: Message(e)}
+		f := &report.Failure{File: e.File, Line: max(e.Line, 0), Message: Message(e), SuggestedTraces: e.Traces}
 		if f.File == "" && ok {
 			f.File, f.Line = def.file, def.line
 		}

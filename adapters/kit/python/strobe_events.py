@@ -135,4 +135,204 @@ def describe(exc, tb, root):
         msg = str(exc)
     except Exception:
         msg = "<unprintable %s>" % type(exc).__name__
-    return {"type": exception_type(exc), "msg": clip(msg), "file": file, "line": line}
+    return {"type": exception_type(exc), "msg": clip(msg), "file": file, "line": line, "traces": suggest_traces(tb, root)}
+
+
+# Suggested traces of a failure: the project's functions worth rerunning
+# the test traced with. Those on the traceback below the test, innermost
+# first; when the test failed in its own body (a plain assert), the
+# project functions its failing line calls, then those these call,
+# breadth first, so that a wrong argument passed further down is traced
+# too, the last of the bound the whole module the walk was in. Names are
+# the tracer's: module + "." + qualname.
+MAX_TRACES = 8
+SUGGEST_DEPTH = 2
+
+
+def suggest_traces(tb, root):
+    """Suggested trace patterns for a failure's traceback; never raises."""
+    try:
+        return _suggest(tb, root)
+    except Exception:
+        return []
+
+
+def _suggest(tb, root):
+    frames = []
+    while tb is not None:
+        if in_project(tb.tb_frame.f_code.co_filename, root):
+            frames.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
+    if not frames:
+        return []
+    out = []
+    # The first project frame is the test itself: never suggested.
+    for frame, _ in reversed(frames[1:]):
+        code = frame.f_code
+        name = "%s.%s" % (frame.f_globals.get("__name__", "?"), getattr(code, "co_qualname", code.co_name))
+        if "<" not in name and name not in out:
+            out.append(name)
+    if len(frames) > 1:
+        return out[:MAX_TRACES]
+    frame, line = frames[0]
+    seen = set()
+
+    def resolved(calls):
+        return [f for f in (_resolve(c, frame.f_locals, frame.f_globals) for c in calls) if f and in_project(f.__code__.co_filename, root)]
+
+    filename = frame.f_code.co_filename
+    level = resolved(_calls_at(filename, line))
+    if not level:
+        # self.assertEqual(actual, expected): the calls that computed
+        # the values the line reads.
+        level = resolved(_calls_behind(filename, line))
+    for _ in range(SUGGEST_DEPTH + 1):
+        nxt = []
+        for fn in level:
+            if fn in seen or not in_project(fn.__code__.co_filename, root):
+                continue
+            seen.add(fn)
+            name = "%s.%s" % (fn.__module__, fn.__qualname__)
+            if "<" in name:
+                continue
+            if len(out) == MAX_TRACES - 1:
+                # The walk goes on past the bound: the last suggestion is
+                # the module it was in, its functions all (module.*).
+                out.append(fn.__module__ + ".*")
+                return out
+            out.append(name)
+            nxt.extend(f for f in (_resolve(c, {}, fn.__globals__) for c in _calls_in_def(fn)) if f)
+        level = nxt
+    return out
+
+
+_trees = {}
+
+
+def _tree(filename):
+    if filename not in _trees:
+        import ast
+        import linecache
+
+        src = "".join(linecache.getlines(filename))
+        _trees[filename] = ast.parse(src) if src else None
+    return _trees[filename]
+
+
+def _calls(node):
+    import ast
+
+    calls = [n for n in ast.walk(node) if isinstance(n, ast.Call)]
+    calls.sort(key=lambda n: (n.lineno, n.col_offset))  # in source order
+    return [n.func for n in calls]
+
+
+def _calls_at(filename, line):
+    """The calls of the innermost statement at line (a compound one's
+    head alone: an if's test, not its branches)."""
+    import ast
+
+    tree = _tree(filename)
+    best = None
+    for n in ast.walk(tree) if tree else ():
+        if isinstance(n, ast.stmt) and n.lineno <= line <= (n.end_lineno or n.lineno):
+            if best is None or n.lineno >= best.lineno and (n.end_lineno or n.lineno) <= (best.end_lineno or best.lineno):
+                best = n
+    if best is None:
+        return []
+    head = getattr(best, "test", None) if isinstance(best, (ast.If, ast.While)) else best
+    return _calls(head) if head is not None else []
+
+
+BEHIND_HOPS = 3
+
+
+def _calls_behind(filename, line):
+    """The calls that computed the names the statement at line reads:
+    the assignments, for and with targets above it in its function,
+    followed back BEHIND_HOPS definitions, nearest first."""
+    import ast
+
+    tree = _tree(filename)
+    func = stmt = None
+    for n in ast.walk(tree) if tree else ():
+        if not isinstance(n, ast.stmt) or not n.lineno <= line <= (n.end_lineno or n.lineno):
+            continue
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and (func is None or n.lineno >= func.lineno):
+            func = n
+        if stmt is None or n.lineno >= stmt.lineno and (n.end_lineno or 0) <= (stmt.end_lineno or 0):
+            stmt = n
+    if func is None or stmt is None:
+        return []
+    read = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+    defs = []  # (line, names, value)
+    for n in ast.walk(func):
+        if getattr(n, "lineno", line) >= line:
+            continue
+        if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and n.value is not None:
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            defs.append((n.lineno, targets, n.value))
+        elif isinstance(n, (ast.For, ast.AsyncFor)):
+            defs.append((n.lineno, [n.target], n.iter))
+        elif isinstance(n, (ast.With, ast.AsyncWith)):
+            defs.extend((n.lineno, [i.optional_vars], i.context_expr) for i in n.items if i.optional_vars is not None)
+    defs.sort(key=lambda d: -d[0])
+    calls, used = [], set()
+    for _ in range(BEHIND_HOPS):
+        more = set()
+        for i, (_, targets, value) in enumerate(defs):
+            names = {t.id for tg in targets for t in ast.walk(tg) if isinstance(t, ast.Name)}
+            if i in used or not names & read:
+                continue
+            used.add(i)
+            calls.extend(_calls(value))
+            more |= {v.id for v in ast.walk(value) if isinstance(v, ast.Name)}
+        read |= more
+    return calls
+
+
+def _calls_in_def(fn):
+    """The calls in the body of fn's definition."""
+    import ast
+
+    code = fn.__code__
+    tree = _tree(code.co_filename)
+    for n in ast.walk(tree) if tree else ():
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == code.co_name:
+            first = min([n.lineno] + [d.lineno for d in n.decorator_list])
+            if first == code.co_firstlineno or n.lineno == code.co_firstlineno:
+                return [c for s in n.body for c in _calls(s)]
+    return []
+
+
+def _resolve(expr, local, glob):
+    """The Python function a call expression names, read without running
+    anything (no property, no __getattr__); None when it names none."""
+    import ast
+    import inspect
+
+    names = []
+    while isinstance(expr, ast.Attribute):
+        names.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    if expr.id in local:
+        obj = local[expr.id]
+    elif expr.id in glob:
+        obj = glob[expr.id]
+    else:
+        return None
+    for attr in reversed(names):
+        holder = obj if inspect.ismodule(obj) or inspect.isclass(obj) else type(obj)
+        try:
+            obj = inspect.getattr_static(holder, attr)
+        except AttributeError:
+            return None
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    if inspect.isclass(obj):
+        obj = obj.__dict__.get("__init__")
+    if inspect.ismethod(obj):
+        obj = obj.__func__
+    return obj if inspect.isfunction(obj) else None
