@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs every Go fuzz target of the repository (func FuzzX in *_fuzz_test.go)
+# Runs every Go fuzz target of the repository (func FuzzX in any *_test.go)
 # for a bounded count or time, one `go test -fuzz` per target since -fuzz
 # takes one, and prints each target's executions, time and result.
 #
@@ -20,7 +20,7 @@ summary=$(mktemp)
 trap 'rm -f "$log" "$summary"' EXIT
 
 failed=0
-for file in $(git ls-files '*_fuzz_test.go'); do
+for file in $(git grep -l '^func Fuzz' -- '*_test.go'); do
 	pkg=./$(dirname "$file")
 	for target in $(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(f \*testing\.F).*/\1/p' "$file"); do
 		echo "$target" | grep -Eq "$filter" || continue
