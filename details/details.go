@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -223,21 +224,25 @@ func List(dir string) ([]Entry, error) {
 	return out, nil
 }
 
-func prune(dir string, now time.Time) {
+// prune moves the records past the retention limits into the trash
+// (trash.go) and empties it in the background; the returned group ends when
+// the trash is empty (tests wait for it).
+func prune(dir string, now time.Time) *sync.WaitGroup {
 	entries, err := List(dir)
 	if err != nil {
-		return
+		return &sync.WaitGroup{}
 	}
 	var total int64
 	for i, e := range entries {
 		total += e.Size + trace.Size(dir, e.RunID)
 		// The newest record always stays, however large.
 		if i > 0 && (i >= keepRuns || now.Sub(e.ModTime) > keepFor || total > keepBytes) {
-			os.Remove(e.Path)
-			os.Remove(JUnitPath(dir, e.RunID))
-			trace.Remove(dir, e.RunID) // a traced run's session goes with it
+			discard(dir, e.Path)
+			discard(dir, JUnitPath(dir, e.RunID))
+			discard(dir, trace.Dir(dir, e.RunID)) // a traced run's session goes with it
 		}
 	}
+	return emptyTrash(dir)
 }
 
 // Read loads a record by run id (a unique prefix is enough) or by path.
