@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -24,7 +25,9 @@ import (
 
 // Retention: the newest keepRuns runs, none older than keepFor, and no
 // more than keepBytes in all (a run that floods its output leaves a record
-// of 20 MiB).
+// of 20 MiB). Runs prune only when something may be due (prunegate.go):
+// up to keepRuns+pruneSlack records, and records past keepFor for up to
+// pruneEvery, may be there between two prunes.
 const (
 	keepRuns  = 200
 	keepFor   = 7 * 24 * time.Hour
@@ -132,13 +135,17 @@ func Write(dir string, rec *Record) (string, error) {
 		f.Close()
 		return "", fmt.Errorf("writing details: %w", err)
 	}
+	size, _ := f.Seek(0, io.SeekCurrent)
 	if err := f.Close(); err != nil {
 		return "", fmt.Errorf("writing details: %w", err)
 	}
 	if err := os.Rename(f.Name(), path); err != nil {
 		return "", fmt.Errorf("writing details: %w", err)
 	}
-	prune(dir, time.Now())
+	if now := time.Now(); needPrune(dir, size, now) {
+		prune(dir, now)
+		markPruned(dir, now)
+	}
 	return path, nil
 }
 
