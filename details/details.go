@@ -239,6 +239,7 @@ func prune(dir string, now time.Time) *sync.WaitGroup {
 	if err != nil {
 		return &sync.WaitGroup{}
 	}
+	leftover := trashLen(dir)
 	var total int64
 	for i, e := range entries {
 		total += e.Size + trace.Size(dir, e.RunID)
@@ -249,7 +250,11 @@ func prune(dir string, now time.Time) *sync.WaitGroup {
 			discard(dir, trace.Dir(dir, e.RunID)) // a traced run's session goes with it
 		}
 	}
-	return emptyTrash(dir)
+	wg := emptyTrash(dir)
+	if leftover > maxTrash {
+		wg.Wait()
+	}
+	return wg
 }
 
 // Read loads a record by run id (a unique prefix is enough) or by path.

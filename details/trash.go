@@ -37,19 +37,34 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
+// removeAll deletes a file of the trash; tests hold it.
+var removeAll = os.RemoveAll
+
 // emptying is the set of trash directories being emptied by this process:
 // one goroutine per directory at a time.
 var emptying sync.Map
 
-// maxTrash bounds the trash: past it, the run waits for the delete. A
-// process that always exits before its delete is done (the CLI without a
-// daemon, on a busy disk) cannot make the trash grow without end.
+// maxTrash bounds the trash: when a prune finds more than this left by
+// earlier runs, it waits for the delete. A process that always exits before
+// its delete is done (the CLI without a daemon, on a busy disk) cannot make
+// the trash grow without end. What the prune itself just moved there (up
+// to pruneSlack records at once) never makes it wait.
 const maxTrash = 32
 
-// emptyTrash deletes what dir's trash holds, in the background, unless it
-// holds more than maxTrash files. A process that exits first leaves the
-// rest to the next run's prune. The returned group ends when the delete is
-// done.
+// trashLen is how many entries dir's trash holds.
+func trashLen(dir string) int {
+	f, err := os.Open(filepath.Join(dir, trashDir))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	return len(names)
+}
+
+// emptyTrash deletes what dir's trash holds, in the background. A process
+// that exits first leaves the rest to the next run's prune. The returned
+// group ends when the delete is done.
 func emptyTrash(dir string) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	trash := filepath.Join(dir, trashDir)
@@ -65,11 +80,8 @@ func emptyTrash(dir string) *sync.WaitGroup {
 		defer wg.Done()
 		defer emptying.Delete(trash)
 		for _, de := range des {
-			os.RemoveAll(filepath.Join(trash, de.Name()))
+			removeAll(filepath.Join(trash, de.Name()))
 		}
 	}()
-	if len(des) > maxTrash {
-		wg.Wait()
-	}
 	return &wg
 }

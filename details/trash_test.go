@@ -75,3 +75,33 @@ func TestPruneWaitsForAFullTrash(t *testing.T) {
 		t.Errorf("the trash holds %d files after prune, want 0", len(left))
 	}
 }
+
+// A prune that moves many records at once (a directory past its slack)
+// does not wait for their delete: only what earlier runs left counts.
+func TestPruneDoesNotWaitForItsOwnTrash(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s", "tests")
+	if err := ensureDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for i := range keepRuns + maxTrash + 1 {
+		p := filepath.Join(dir, fmt.Sprintf("r%03d.json", i))
+		os.WriteFile(p, []byte("{}"), 0o600)
+		os.Chtimes(p, now, now.Add(-time.Duration(i)*time.Second))
+	}
+	// Hold the trash's delete: a prune that waited would not return.
+	release := make(chan struct{})
+	defer close(release)
+	removeAll = func(p string) error { <-release; return os.RemoveAll(p) }
+	defer func() { removeAll = os.RemoveAll }()
+	done := make(chan struct{})
+	go func() { prune(dir, now); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("prune waited for the delete of what it moved itself")
+	}
+	if n := trashLen(dir); n != maxTrash+1 {
+		t.Errorf("%d in the trash, want %d", n, maxTrash+1)
+	}
+}
