@@ -329,6 +329,17 @@ func procStatus(pid int, name string) int64 {
 	return kb << 10
 }
 
+// procCount is a plain number of /proc/PID/status (Threads), 0 when unread.
+func procCount(pid int, name string) int64 {
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	v, _ := statusField(st, name)
+	n, _ := strconv.ParseInt(v, 10, 64)
+	return n
+}
+
 func openFDs(pid int) int {
 	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
 	return len(fds)
@@ -406,6 +417,7 @@ func daemonBurst(b *testing.B) {
 	c.Close()
 	time.Sleep(10 * time.Second) // the daemon's trim after it
 	idle, idleFDs := procStatus(d.pid, "VmRSS"), openFDs(d.pid)
+	idleAnon, idleFile, idleThreads := procStatus(d.pid, "RssAnon"), procStatus(d.pid, "RssFile"), procCount(d.pid, "Threads")
 
 	var (
 		mu       sync.Mutex
@@ -467,6 +479,11 @@ func daemonBurst(b *testing.B) {
 		}
 	}
 	peak := procStatus(d.pid, "VmHWM")
+	// What the RSS is made of: the heap and stacks (anonymous) and the
+	// binary's own pages that the burst's code paths touched (file-backed,
+	// shared and clean: the kernel takes them back under pressure).
+	b.Logf("RssAnon %.1f MiB idle, %.1f MiB after; RssFile %.1f MiB idle, %.1f MiB after; threads %d idle, %d after",
+		mib(idleAnon), mib(procStatus(d.pid, "RssAnon")), mib(idleFile), mib(procStatus(d.pid, "RssFile")), idleThreads, procCount(d.pid, "Threads"))
 	for i, r := range refused {
 		if i < 3 {
 			b.Logf("refused: %s", r)

@@ -9,10 +9,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -23,7 +25,9 @@ import (
 
 // Retention: the newest keepRuns runs, none older than keepFor, and no
 // more than keepBytes in all (a run that floods its output leaves a record
-// of 20 MiB).
+// of 20 MiB). Runs prune only when something may be due (prunegate.go):
+// up to keepRuns+pruneSlack records, and records past keepFor for up to
+// pruneEvery, may be there between two prunes.
 const (
 	keepRuns  = 200
 	keepFor   = 7 * 24 * time.Hour
@@ -131,13 +135,17 @@ func Write(dir string, rec *Record) (string, error) {
 		f.Close()
 		return "", fmt.Errorf("writing details: %w", err)
 	}
+	size, _ := f.Seek(0, io.SeekCurrent)
 	if err := f.Close(); err != nil {
 		return "", fmt.Errorf("writing details: %w", err)
 	}
 	if err := os.Rename(f.Name(), path); err != nil {
 		return "", fmt.Errorf("writing details: %w", err)
 	}
-	prune(dir, time.Now())
+	if now := time.Now(); needPrune(dir, size, now) {
+		prune(dir, now)
+		markPruned(dir, now)
+	}
 	return path, nil
 }
 
@@ -223,21 +231,30 @@ func List(dir string) ([]Entry, error) {
 	return out, nil
 }
 
-func prune(dir string, now time.Time) {
+// prune moves the records past the retention limits into the trash
+// (trash.go) and empties it in the background; the returned group ends when
+// the trash is empty (tests wait for it).
+func prune(dir string, now time.Time) *sync.WaitGroup {
 	entries, err := List(dir)
 	if err != nil {
-		return
+		return &sync.WaitGroup{}
 	}
+	leftover := trashLen(dir)
 	var total int64
 	for i, e := range entries {
 		total += e.Size + trace.Size(dir, e.RunID)
 		// The newest record always stays, however large.
 		if i > 0 && (i >= keepRuns || now.Sub(e.ModTime) > keepFor || total > keepBytes) {
-			os.Remove(e.Path)
-			os.Remove(JUnitPath(dir, e.RunID))
-			trace.Remove(dir, e.RunID) // a traced run's session goes with it
+			discard(dir, e.Path)
+			discard(dir, JUnitPath(dir, e.RunID))
+			discard(dir, trace.Dir(dir, e.RunID)) // a traced run's session goes with it
 		}
 	}
+	wg := emptyTrash(dir)
+	if leftover > maxTrash {
+		wg.Wait()
+	}
+	return wg
 }
 
 // Read loads a record by run id (a unique prefix is enough) or by path.

@@ -127,7 +127,7 @@ func TestPrune(t *testing.T) {
 	old := filepath.Join(dir, "old.json")
 	os.WriteFile(old, []byte("{}"), 0o600)
 	os.Chtimes(old, now, now.Add(-8*24*time.Hour))
-	prune(dir, now)
+	prune(dir, now).Wait()
 	entries, _ := List(dir)
 	if len(entries) != keepRuns {
 		t.Errorf("%d records left, want %d", len(entries), keepRuns)
@@ -139,7 +139,7 @@ func TestPrune(t *testing.T) {
 	huge := filepath.Join(dir, "huge.json")
 	os.WriteFile(huge, make([]byte, keepBytes), 0o600)
 	os.Chtimes(huge, now, now.Add(-time.Hour))
-	prune(dir, now)
+	prune(dir, now).Wait()
 	if _, err := os.Stat(huge); err == nil {
 		t.Errorf("records over %d bytes in all survived", keepBytes)
 	}

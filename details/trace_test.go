@@ -27,7 +27,7 @@ func TestPruneRemovesTraceSessions(t *testing.T) {
 	session("old", 10, 8*24*time.Hour)
 	session("big", keepBytes, time.Hour) // its record is small, its session is not
 	session("older", 10, 2*time.Hour)
-	prune(dir, now)
+	prune(dir, now).Wait()
 	for id, kept := range map[string]bool{"new": true, "old": false, "big": false, "older": false} {
 		_, err := os.Stat(trace.Dir(dir, id))
 		if got := err == nil; got != kept {

@@ -460,6 +460,11 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 		d.reset("")
 		return nil
 	}
+	if r := runnableThreads(views, debuggers); len(r) > 0 {
+		// Starved, not blocked: the samples start over once it sleeps.
+		d.reset(starvedWarning(r))
+		return nil
+	}
 	kind, quiet := BlockedIO, d.cfg.QuietIO
 	counts := map[WaitKind]int{}
 	for _, v := range blocked {

@@ -202,6 +202,42 @@ func TestVerdicts(t *testing.T) {
 				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, ms, 1), thread(11, 'S', Wait{Kind: Timed, Call: "futex"}, ms, 1))}
 			},
 			deadline: 30 * time.Second, duration: 10 * time.Second}},
+		{"a lock holder runnable but starved of CPU: no verdict", scenario{
+			// Heavy load: the holder is in R for seconds and gets no CPU,
+			// the others wait for it in futex; once it runs it frees them.
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, 5*ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'R', running, ms, 2))}
+			},
+			duration: 10 * time.Second}},
+		{"starved until 3 s, then all asleep: deadlock from the samples after", scenario{
+			procs: func(step int) []ProcSample {
+				holder := thread(12, 'R', running, ms, 2)
+				if step > 12 {
+					holder = thread(12, 'S', lock, ms, 2)
+				}
+				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, 5*ms, 3), thread(11, 'S', lock, ms, 2), holder)}
+			},
+			duration: 10 * time.Second, wantKind: Deadlock, wantAfter: 3500 * time.Millisecond, wantBy: 4500 * time.Millisecond}},
+		{"runnable in one sample between the stack samples: the samples start over", scenario{
+			procs: func(step int) []ProcSample {
+				state, w := byte('S'), lock
+				if step == 8 { // 1.75 s, after the first stack samples
+					state, w = 'R', running
+				}
+				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, 5*ms, 3), thread(11, state, w, ms, 2))}
+			},
+			duration: 10 * time.Second, wantKind: Deadlock, wantAfter: 2500 * time.Millisecond, wantBy: 3500 * time.Millisecond}},
+		{"a harness thread in R does not hold back a deadlock", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "tests-3f2a", thread(10, 'R', running, ms, 1), thread(11, 'S', lock, ms, 1))}
+			},
+			harness:  func(p ProcSample, t ThreadSample) bool { return t.TID == p.PID },
+			duration: 10 * time.Second, wantKind: Deadlock, wantBy: 3 * time.Second}},
+		{"a launcher's runnable thread does not hold back a deadlock", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(5, "go", thread(5, 'R', running, ms, 1)), proc(10, "pkg.test", thread(10, 'S', lock, ms, 3))}
+			},
+			duration: 10 * time.Second, wantKind: Deadlock, wantBy: 3 * time.Second}},
 		{"a pid reused by a busy process is a new process", scenario{
 			procs: func(step int) []ProcSample {
 				if step <= 4 { // a busy process, then another one with its pid
