@@ -16,28 +16,6 @@ import (
 	"strobe/runner"
 )
 
-// copyDir copies the files under src into dst.
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // project is a copy of a fixture run through the runner with a history,
 // one of its files swapped for a stage's between runs.
 type project struct {
@@ -56,7 +34,7 @@ var fixtures = []struct{ tool, framework, fixture, file string }{
 func newProject(t *testing.T, tool, framework, fixture, file string) *project {
 	testutil.RequireTool(t, tool)
 	p := &project{t: t, framework: framework, fixture: fixture, file: file, root: t.TempDir(), detailsDir: t.TempDir(), history: t.TempDir()}
-	copyDir(t, filepath.Join("testdata", fixture), p.root)
+	testutil.CopyTree(t, filepath.Join("testdata", fixture), p.root)
 	return p
 }
 

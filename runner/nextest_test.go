@@ -15,7 +15,7 @@ func TestNextestFlakyInAnswer(t *testing.T) {
 	testutil.RequireTool(t, "cargo")
 	testutil.RequireTool(t, "cargo-nextest")
 	root := t.TempDir()
-	copyTree(t, filepath.Join("..", "adapters", "nextest", "testdata", "fixtures", "ntdemo"), root)
+	testutil.CopyTree(t, filepath.Join("..", "adapters", "nextest", "testdata", "fixtures", "ntdemo"), root)
 	resp, err := Exec(context.Background(), Request{ProjectRoot: root, Framework: "nextest", Timeout: 3 * time.Minute},
 		Options{DetailsDir: t.TempDir()})
 	if err != nil {

@@ -45,17 +45,28 @@ func checkRetries(req Request) error {
 	return nil
 }
 
+// rerunOf is a run of r's adapter and request, not started, bounded by
+// timeout for its tests, with test (when given) selected alone in place of
+// the request's selection: a retry, a repeat's run, a sequence's test. It
+// keeps r's id and options; the caller sets what differs and its context.
+func (r *Run) rerunOf(test string, timeout time.Duration) *Run {
+	c := &Run{ID: r.ID, req: r.req, opts: r.opts, adapter: r.adapter, areq: r.areq, level: r.level, timeout: timeout,
+		rec: adapters.NewRecorder(), started: time.Now(), done: make(chan struct{})}
+	if test != "" {
+		c.req.Test, c.req.OnlyFailed = test, false
+		c.areq.Test, c.areq.Tests = test, nil
+	}
+	return c
+}
+
 // again runs r's selection again as a run of its own, with test selected
 // alone when given, bounded by timeout for its tests and by deadline
 // (when not zero) as a whole. Cancelling r cancels it. It returns the
 // rerun, over (its Result and tests read), and whether the deadline
 // stopped it; an error is a rerun that could not start.
 func (r *Run) again(test string, timeout time.Duration, deadline time.Time) (c *Run, late bool, err error) {
-	c = &Run{ID: uuid.NewString(), req: r.req, opts: Options{DetailsDir: r.opts.DetailsDir}, adapter: r.adapter, areq: r.areq,
-		level: r.level, timeout: timeout, rec: adapters.NewRecorder(), started: time.Now(), done: make(chan struct{}), rerun: true}
-	if test != "" {
-		c.req.Test, c.areq.Test = test, test
-	}
+	c = r.rerunOf(test, timeout)
+	c.ID, c.opts, c.rerun = uuid.NewString(), Options{DetailsDir: r.opts.DetailsDir}, true
 	c.ctx, c.cancel = context.WithCancelCause(r.ctx)
 	defer c.cancel(nil) // after late is read: the rerun's context goes with it
 	if !deadline.IsZero() {

@@ -30,32 +30,8 @@ func flakyProject(t *testing.T, framework, tool, dir string) (Request, string) {
 	t.Helper()
 	testutil.RequireTool(t, tool)
 	root, counts := t.TempDir(), t.TempDir()
-	copyTree(t, filepath.Join("testdata", "flaky", dir), root)
+	testutil.CopyTree(t, filepath.Join("testdata", "flaky", dir), root)
 	return Request{ProjectRoot: root, Framework: framework, Env: map[string]string{"FLAKY_DIR": counts}, Timeout: 3 * time.Minute}, counts
-}
-
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() && d.Name() == "target" {
-			return filepath.SkipDir // a build another test left in the fixture
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // runs reads how many times a fixture's test ran.

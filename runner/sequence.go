@@ -56,11 +56,8 @@ func (r *Run) chooseSequence(tests []adapters.TestRef) {
 // child is the run of the sequence's i-th test, with timeout left of the
 // parent's. Cancelling the parent reaches it until it ends.
 func (r *Run) child(i int, timeout time.Duration) *Run {
-	c := &Run{ID: r.ID, req: r.req, opts: r.opts, adapter: r.adapter, areq: r.areq, level: r.level, timeout: timeout,
-		rec: adapters.NewRecorder(), started: time.Now(), done: make(chan struct{}), part: &part{}}
-	t := r.seq.tests[i]
-	c.req.Test, c.req.OnlyFailed = t.Name, false
-	c.areq.Test, c.areq.Tests = t.Name, nil
+	c := r.rerunOf(r.seq.tests[i].Name, timeout)
+	c.part = &part{}
 	c.ctx, c.cancel = context.WithCancelCause(context.Background())
 	stop := context.AfterFunc(r.ctx, func() { c.cancel(context.Cause(r.ctx)) })
 	go func() { <-c.done; stop() }()

@@ -3,6 +3,7 @@ package adapterstest
 import (
 	"os"
 	"path/filepath"
+	"strobe/internal/testutil"
 	"testing"
 )
 
@@ -27,8 +28,6 @@ func WriteFiles(t testing.TB, root string, files map[string]string) {
 func CopyFixture(t testing.TB, name string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), name)
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", "fixtures", name))); err != nil {
-		t.Fatal(err)
-	}
+	testutil.CopyTree(t, filepath.Join("testdata", "fixtures", name), dst)
 	return dst
 }

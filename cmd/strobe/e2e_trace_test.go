@@ -67,9 +67,7 @@ func requirePytest(t *testing.T) {
 func copyFixture(t *testing.T, rel string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), filepath.Base(rel))
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join(testutil.Root(), rel))); err != nil {
-		t.Fatal(err)
-	}
+	testutil.CopyTree(t, filepath.Join(testutil.Root(), rel), dst)
 	return dst
 }
 
