@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,32 +12,10 @@ import (
 	"strobe/trace"
 )
 
-// requireDlv skips without Delve where strobe looks for it, and fails
-// under CI.
-func requireDlv(t *testing.T) {
-	t.Helper()
-	testutil.RequireTool(t, "go")
-	if _, err := exec.LookPath("dlv"); err == nil {
-		return
-	}
-	out, _ := exec.Command("go", "env", "GOPATH").Output()
-	for _, d := range filepath.SplitList(strings.TrimSpace(string(out))) {
-		if _, err := os.Stat(filepath.Join(d, "bin", "dlv")); err == nil {
-			return
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("dlv is not installed: .ci/run must go install github.com/go-delve/delve/cmd/dlv@v1.27.2")
-	}
-	t.Skip("dlv is not installed")
-}
-
 func fixtureTree(t *testing.T, src string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), filepath.Base(src))
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
+	testutil.CopyTree(t, src, dst)
 	return dst
 }
 
@@ -51,7 +28,7 @@ func TestTracedRealDeadlockIsStuck(t *testing.T) {
 		name, fixture, test, pattern, env, enter, stack string
 		require                                         func(*testing.T)
 	}{
-		{"go", "../adapters/gotest/testdata/trace", "TestDeadlock", "hang.*", "TRACEFIX_DEADLOCK", "hang.Inner", "stacks unavailable: the test runs under the tracer", requireDlv},
+		{"go", "../adapters/gotest/testdata/trace", "TestDeadlock", "hang.*", "TRACEFIX_DEADLOCK", "hang.Inner", "stacks unavailable: the test runs under the tracer", func(t *testing.T) { testutil.RequireDelve(t) }},
 		{"cargo", "../adapters/cargo/testdata/fixtures/traced", "tests::deadlock", "parser::*", "TRACED_UNUSED", "", "stacks unavailable: the test runs under the tracer", func(t *testing.T) {
 			testutil.RequireTool(t, "cargo")
 			testutil.RequireTool(t, "gdb")

@@ -25,31 +25,6 @@ import (
 	"strobe/trace"
 )
 
-// requireDelve finds dlv where strobe looks for it (PATH, GOBIN,
-// GOPATH/bin): the test skips without it, and fails under CI.
-func requireDelve(t *testing.T) {
-	t.Helper()
-	testutil.RequireTool(t, "go")
-	if _, err := exec.LookPath("dlv"); err == nil {
-		return
-	}
-	for _, v := range []string{"GOBIN", "GOPATH"} {
-		out, _ := exec.Command("go", "env", v).Output()
-		for _, d := range filepath.SplitList(strings.TrimSpace(string(out))) {
-			if v == "GOPATH" {
-				d = filepath.Join(d, "bin")
-			}
-			if _, err := os.Stat(filepath.Join(d, "dlv")); d != "" && err == nil {
-				return
-			}
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("dlv is not installed: .ci/run must go install github.com/go-delve/delve/cmd/dlv@v1.27.2")
-	}
-	t.Skip("dlv is not installed")
-}
-
 // requirePytest skips without python3 and pytest, and fails under CI.
 func requirePytest(t *testing.T) {
 	t.Helper()
@@ -135,7 +110,7 @@ func fromFailureToCause(t *testing.T, cs *mcp.ClientSession, args map[string]any
 }
 
 func TestMCPTraceGo(t *testing.T) {
-	requireDelve(t)
+	testutil.RequireDelve(t)
 	root := copyFixture(t, "adapters/gotest/testdata/trace")
 	cs := stdioSession(t, "", nil)
 	traced, text := fromFailureToCause(t, cs, map[string]any{"projectRoot": root}, "TestTotal", "shop.Discount")
@@ -210,7 +185,7 @@ func TestMCPTraceCatch2(t *testing.T) {
 // before any test runs), a session that does not exist, and a traced run
 // cancelled mid-trace leaving no dlv, test binary or go behind.
 func TestMCPTraceGoBadInput(t *testing.T) {
-	requireDelve(t)
+	testutil.RequireDelve(t)
 	root := copyFixture(t, "adapters/gotest/testdata/trace")
 	cs := stdioSession(t, "", nil)
 
@@ -298,7 +273,7 @@ func TestCtrlCTraced(t *testing.T) {
 		comm                              string // the test process's name, or its start
 		require                           func(*testing.T)
 	}{
-		{"go", "adapters/gotest/testdata/trace", "TestDeadlock", "hang.*", "TRACEFIX_DEADLOCK=1", "1.test", requireDelve},
+		{"go", "adapters/gotest/testdata/trace", "TestDeadlock", "hang.*", "TRACEFIX_DEADLOCK=1", "1.test", func(t *testing.T) { testutil.RequireDelve(t) }},
 		{"cargo", "adapters/cargo/testdata/fixtures/traced", "tests::deadlock", "parser::*", "TRACED_UNUSED=1", "traced-", func(t *testing.T) {
 			testutil.RequireTool(t, "cargo")
 			testutil.RequireTool(t, "gdb")

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -35,4 +36,30 @@ func Root() string {
 // Fixture is the path of a fixture project under testdata/fixtures.
 func Fixture(parts ...string) string {
 	return filepath.Join(append([]string{Root(), "testdata", "fixtures"}, parts...)...)
+}
+
+// RequireDelve finds dlv where strobe looks for it (PATH, GOBIN,
+// GOPATH/bin): the test skips without it, and fails under CI, where
+// .ci/run installs it.
+func RequireDelve(t testing.TB) {
+	t.Helper()
+	RequireTool(t, "go")
+	if _, err := exec.LookPath("dlv"); err == nil {
+		return
+	}
+	for _, v := range []string{"GOBIN", "GOPATH"} {
+		out, _ := exec.Command("go", "env", v).Output()
+		for _, d := range filepath.SplitList(strings.TrimSpace(string(out))) {
+			if v == "GOPATH" {
+				d = filepath.Join(d, "bin")
+			}
+			if _, err := os.Stat(filepath.Join(d, "dlv")); d != "" && err == nil {
+				return
+			}
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("dlv is not installed: .ci/run must go install github.com/go-delve/delve/cmd/dlv@v1.27.2")
+	}
+	t.Skip("dlv is not installed")
 }
