@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"strings"
@@ -53,19 +52,7 @@ func BenchmarkNextest(b *testing.B) {
 		if bytes.Contains(r.stderr, []byte("Compiling ")) {
 			b.Logf("%s (%s) compiled", v.name, shell.Join(v.argv))
 		}
-		if !v.strobe {
-			if r.exitCode != 0 {
-				b.Fatalf("%s (%s) exited %d:\n%s", v.name, shell.Join(v.argv), r.exitCode, tail(r.stderr, 2000))
-			}
-			return r.wall, r.cpu
-		}
-		var resp report.Response
-		if err := json.Unmarshal(r.stdout, &resp); err != nil {
-			b.Fatalf("strobe's response: %v\n%s\n%s", err, tail(r.stdout, 2000), tail(r.stderr, 2000))
-		}
-		if resp.Status != report.Passed || resp.Summary == nil || resp.Summary.Passed != tests {
-			b.Fatalf("strobe answered %s (exit %d), want %d tests passed:\n%s", resp.Status, r.exitCode, tests, tail(r.stdout, 2000))
-		}
+		checkPassed(b, v, r, tests)
 		return r.wall, r.cpu
 	}
 	load := loadavg()

@@ -202,6 +202,25 @@ func parseCost(b *testing.B, framework, dir string, req adapters.Request) time.D
 	return median(ds)
 }
 
+// checkPassed stops the benchmark unless the variant's run passed: the
+// raw command exited 0, strobe answered passed with every test.
+func checkPassed(b *testing.B, v variant, r result, tests int) {
+	b.Helper()
+	if !v.strobe {
+		if r.exitCode != 0 {
+			b.Fatalf("%s (%s) exited %d:\n%s", v.name, shell.Join(v.argv), r.exitCode, tail(r.stderr, 2000))
+		}
+		return
+	}
+	var resp report.Response
+	if err := json.Unmarshal(r.stdout, &resp); err != nil {
+		b.Fatalf("strobe's response: %v\n%s\n%s", err, tail(r.stdout, 2000), tail(r.stderr, 2000))
+	}
+	if resp.Status != report.Passed || resp.Summary == nil || resp.Summary.Passed != tests {
+		b.Fatalf("strobe answered %s (exit %d), want %d tests passed:\n%s", resp.Status, r.exitCode, tests, tail(r.stdout, 2000))
+	}
+}
+
 // overhead warms the build, then runs the variants overheadRounds times,
 // rotating which goes first in each round, and reports strobe's ratio to
 // "raw" (variants[0] and variants[1]) with the others as a breakdown.
@@ -216,19 +235,7 @@ func overhead(b *testing.B, dir string, tests int, target float64, framework str
 			b.Errorf("%s (%s) compiled again on a warm build: strobe's command and the raw one invalidate each other's builds\n%s",
 				v.name, shell.Join(v.argv), tail(r.stderr, 2000))
 		}
-		if !v.strobe {
-			if r.exitCode != 0 {
-				b.Fatalf("%s (%s) exited %d:\n%s", v.name, shell.Join(v.argv), r.exitCode, tail(r.stderr, 2000))
-			}
-			return r.wall, r.cpu
-		}
-		var resp report.Response
-		if err := json.Unmarshal(r.stdout, &resp); err != nil {
-			b.Fatalf("strobe's response: %v\n%s\n%s", err, tail(r.stdout, 2000), tail(r.stderr, 2000))
-		}
-		if resp.Status != report.Passed || resp.Summary == nil || resp.Summary.Passed != tests {
-			b.Fatalf("strobe answered %s (exit %d), want %d tests passed:\n%s", resp.Status, r.exitCode, tests, tail(r.stdout, 2000))
-		}
+		checkPassed(b, v, r, tests)
 		return r.wall, r.cpu
 	}
 

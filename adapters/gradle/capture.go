@@ -10,7 +10,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
-	"strobe/adapters/maven"
+	"strobe/adapters/kit/jvm"
 	"strobe/report"
 )
 
@@ -50,7 +50,7 @@ func (a gradleAdapter) IsHarnessThread(p adapters.Proc, tid int, name string) bo
 	if !a.IsTestProcess(p) || tid == p.PID {
 		return true
 	}
-	return strings.HasPrefix(name, "/") || maven.IsJVMThread(name)
+	return strings.HasPrefix(name, "/") || jvm.IsRuntimeThread(name)
 }
 
 // jstackTimeout bounds jstack: the JVM answers from a safepoint; one that
@@ -60,14 +60,14 @@ const jstackTimeout = 8 * time.Second
 // CaptureStacks reads the test worker's Java threads with jstack, the
 // JDK's own tool beside the java that runs the tests.
 func (gradleAdapter) CaptureStacks(ctx context.Context, p adapters.Proc) ([]report.Thread, string) {
-	out, errOut, err := kit.RunTool(ctx, kit.Tool{Timeout: jstackTimeout, MaxOutput: 8 << 20}, maven.JstackFor(p), "-l", strconv.Itoa(p.PID))
+	out, errOut, err := kit.RunTool(ctx, kit.Tool{Timeout: jstackTimeout, MaxOutput: 8 << 20}, jvm.Jstack(p), "-l", strconv.Itoa(p.PID))
 	if err != nil {
 		return nil, "jstack: " + kit.Clip(strings.TrimSpace(err.Error()+" "+string(errOut)))
 	}
 	// The worker runs in its module's directory (the Test task's
 	// workingDir, by default the project's).
 	cwd, _ := os.Readlink("/proc/" + strconv.Itoa(p.PID) + "/cwd")
-	threads := maven.ParseJstack(string(out), func(class, file string) string { return frameSource(cwd, class, file) })
+	threads := jvm.ParseJstack(string(out), func(class, file string) string { return frameSource(cwd, class, file) })
 	if len(threads) == 0 {
 		return nil, "jstack printed no Java thread"
 	}
@@ -77,15 +77,15 @@ func (gradleAdapter) CaptureStacks(ctx context.Context, p adapters.Proc) ([]repo
 // RuntimeDeadlock asks the test worker for the deadlock HotSpot found
 // itself, as the Maven adapter asks Surefire's fork.
 func (gradleAdapter) RuntimeDeadlock(ctx context.Context, p adapters.Proc) (string, []string) {
-	out, _, err := kit.RunTool(ctx, kit.Tool{Timeout: 5 * time.Second, MaxOutput: 8 << 20}, maven.JstackFor(p), "-l", strconv.Itoa(p.PID))
+	out, _, err := kit.RunTool(ctx, kit.Tool{Timeout: 5 * time.Second, MaxOutput: 8 << 20}, jvm.Jstack(p), "-l", strconv.Itoa(p.PID))
 	if err != nil {
 		return "", nil
 	}
-	cycle := maven.DeadlockCycle(string(out))
+	cycle := jvm.DeadlockCycle(string(out))
 	if cycle == "" {
 		return "", nil
 	}
-	return cycle, maven.TestsInDump(string(out))
+	return cycle, jvm.TestsInDump(string(out))
 }
 
 // frameSource maps a frame's file to the module's source, relative to the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"strobe/adapters/adapterstest"
+	"strobe/adapters/kit/jvm"
 	"strobe/report"
 )
 
@@ -63,14 +64,14 @@ func TestDeadlockCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `Java-level deadlock (jstack): "main" waits for a java.lang.Object held by "other-locker"; "other-locker" waits for a java.lang.Object held by "main"`
-	if got := DeadlockCycle(string(b)); got != want {
+	if got := jvm.DeadlockCycle(string(b)); got != want {
 		t.Errorf("DeadlockCycle =\n%s\nwant\n%s", got, want)
 	}
-	if got := TestsInDump(string(b)); !slices.Equal(got, []string{"HangTest#deadlocks"}) {
+	if got := jvm.TestsInDump(string(b)); !slices.Equal(got, []string{"HangTest#deadlocks"}) {
 		t.Errorf("TestsInDump = %q, want [HangTest#deadlocks]", got)
 	}
 	head, _, _ := strings.Cut(string(b), "Found one Java-level deadlock")
-	if got := DeadlockCycle(head); got != "" {
+	if got := jvm.DeadlockCycle(head); got != "" {
 		t.Errorf("DeadlockCycle of a dump without a deadlock = %q", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/adapters/kit/jvm"
 	"strobe/report"
 )
 
@@ -102,7 +103,7 @@ func TestJstack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	threads := ParseJstack(string(dump), func(class, file string) string {
+	threads := jvm.ParseJstack(string(dump), func(class, file string) string {
 		if class == "com.example.HangTest" {
 			return "src/test/java/com/example/" + file
 		}
