@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+	"strobe/internal/lazyre"
 
 	"github.com/tailscale/hujson"
 )
@@ -23,7 +23,7 @@ type jsonDoc struct {
 	unit string // one level of indentation
 }
 
-var hujsonPos = regexp.MustCompile(`^hujson: (line \d+, column \d+): (.*)$`)
+var hujsonPos = lazyre.New(`^hujson: (line \d+, column \d+): (.*)$`)
 
 func parseJSON(path string, src []byte) (hujson.Value, map[string]any, error) {
 	v, err := hujson.Parse(src)

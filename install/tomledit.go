@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"strobe/internal/lazyre"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -262,7 +262,7 @@ func tomlRemove(name string, src []byte, path []string) ([]byte, error) {
 	return applyEdits(src, edits), nil
 }
 
-var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var bareKey = lazyre.New(`^[A-Za-z0-9_-]+$`)
 
 func tomlKey(k string) string {
 	if bareKey.MatchString(k) {

@@ -13,10 +13,10 @@ package stuck
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"strobe/internal/lazyre"
 	"sync"
 	"time"
 )
@@ -772,7 +772,7 @@ func busyStacks(c Capture) []string {
 	return stackSet(kept)
 }
 
-var libraryLeaf = regexp.MustCompile(`^(<?(core|std|alloc)::|__|mem(cpy|move|set|cmp)|str(len|cmp)|runtime\.|internal/)`)
+var libraryLeaf = lazyre.New(`^(<?(core|std|alloc)::|__|mem(cpy|move|set|cmp)|str(len|cmp)|runtime\.|internal/)`)
 
 func stackSet(c Capture) []string {
 	goroutines := c.Tool == "gdb+runtime-gdb.py" || c.Tool == "go-sigquit"

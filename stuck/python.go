@@ -9,13 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 )
 
 // StacksDirEnv names the variable that gives every run's processes a
@@ -40,7 +40,7 @@ const (
 
 // pythonExe matches the interpreter's file name: python, python3,
 // python3.11, python3.13t, pypy3.
-var pythonExe = regexp.MustCompile(`^(python|pypy)(\d+(\.\d+)*)?[a-z]?$`)
+var pythonExe = lazyre.New(`^(python|pypy)(\d+(\.\d+)*)?[a-z]?$`)
 
 // IsPython says whether exe is a Python interpreter.
 func IsPython(exe string) bool { return exe != "" && pythonExe.MatchString(filepath.Base(exe)) }
@@ -164,7 +164,7 @@ func pyCapture(pid int, tool string, threads []format.PyThread, start time.Time)
 // test for a framework: the outer frames they make say nothing of the
 // test (threading's bootstrap, pytest's and pluggy's hook calls,
 // unittest's case runner, runpy for python -m).
-var pyHarness = regexp.MustCompile(`(^|/)(threading\.py|runpy\.py|_pytest/.*|pluggy/.*|pytest/__main__\.py|unittest/(case|suite|main|runner)\.py|xdist/.*|execnet/.*)$`)
+var pyHarness = lazyre.New(`(^|/)(threading\.py|runpy\.py|_pytest/.*|pluggy/.*|pytest/__main__\.py|unittest/(case|suite|main|runner)\.py|xdist/.*|execnet/.*)$`)
 
 // trimPython drops the outer frames of the harness, keeping at least one.
 func trimPython(frames []format.PyFrame) []format.PyFrame {

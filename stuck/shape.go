@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -15,10 +15,10 @@ const maxFrames = 24
 
 // innerNoise are the frames at the top of a waiting stack that only say
 // how the wait is done (libc's futex wrappers, the Go scheduler).
-var innerNoise = regexp.MustCompile(`^(__|_?lll_|futex_|syscall$|__?pthread_|___pthread|pthread_cond_|pthread_join|pthread_mutex_|std::sys::|core::panicking|runtime\.(gopark|goparkunlock|semacquire|notetsleep|futexsleep|futex|park_m|schedule|mcall|systemstack|selectgo|chanrecv|chansend|block|netpollblock|usleep|epollwait|netpoll)|internal/sync\.runtime_|sync\.runtime_|internal/poll\.runtime_|<std::sys::|<std::thread::|\[kernel\] (futex|do_|__x64|entry_|x64_))`)
+var innerNoise = lazyre.New(`^(__|_?lll_|futex_|syscall$|__?pthread_|___pthread|pthread_cond_|pthread_join|pthread_mutex_|std::sys::|core::panicking|runtime\.(gopark|goparkunlock|semacquire|notetsleep|futexsleep|futex|park_m|schedule|mcall|systemstack|selectgo|chanrecv|chansend|block|netpollblock|usleep|epollwait|netpoll)|internal/sync\.runtime_|sync\.runtime_|internal/poll\.runtime_|<std::sys::|<std::thread::|\[kernel\] (futex|do_|__x64|entry_|x64_))`)
 
 // outerNoise are the frames at the bottom that start every thread.
-var outerNoise = regexp.MustCompile(`^(_start|__libc_start|__clone|clone3?$|start_thread|runtime\.(goexit|main|mstart)|testing\.(tRunner|\(\*T\)\.Run|runTests|\(\*M\)\.Run)|main\.main$|std::rt::|std::panicking::|std::panic::|std::thread::|std::sys::|core::ops::function::|test::|<alloc::boxed::Box|<F as |<core::panic::|<std::(sys|thread|rt|panicking)|__rust_|\?\?$)|std::__invoke|std::thread::_Invoker|std::thread::_State_impl`)
+var outerNoise = lazyre.New(`^(_start|__libc_start|__clone|clone3?$|start_thread|runtime\.(goexit|main|mstart)|testing\.(tRunner|\(\*T\)\.Run|runTests|\(\*M\)\.Run)|main\.main$|std::rt::|std::panicking::|std::panic::|std::thread::|std::sys::|core::ops::function::|test::|<alloc::boxed::Box|<F as |<core::panic::|<std::(sys|thread|rt|panicking)|__rust_|\?\?$)|std::__invoke|std::thread::_Invoker|std::thread::_State_impl`)
 
 // Threads turns a capture into report threads: noise trimmed, identical
 // stacks grouped under one entry that names them all, frames as
@@ -104,7 +104,7 @@ func trim(frames []Frame) []Frame {
 	return frames[start:end]
 }
 
-var rustHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
+var rustHash = lazyre.New(`::h[0-9a-f]{16}$`)
 
 func cleanFunc(fn string) string { return rustHash.ReplaceAllString(fn, "") }
 
@@ -191,7 +191,7 @@ func pyAnonymous(fn string) bool {
 
 // catch2TestBody matches the functions Catch2's TEST_CASE macro generates
 // for a test's body (C_A_T_C_H_T_E_S_T_4): the test itself, not a trace.
-var catch2TestBody = regexp.MustCompile(`(^|::)C_A_T_C_H_T_E_S_T_\d+$`)
+var catch2TestBody = lazyre.New(`(^|::)C_A_T_C_H_T_E_S_T_\d+$`)
 
 // funcPrefix is a function's crate ("rustdeadlock::") or Go package
 // ("example.com/m/pkg."), "" when it has none.

@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 	"sync"
 	"time"
 )
@@ -344,8 +344,8 @@ func splitFileLine(s string) (string, int) {
 }
 
 var (
-	gdbThread = regexp.MustCompile(`^Thread \d+ \(.*?LWP (\d+)\)(?: "(.*)")?\):`)
-	gdbFrame  = regexp.MustCompile(`^#\d+\s+(?:0x[0-9a-f]+ in )?(.*)$`)
+	gdbThread = lazyre.New(`^Thread \d+ \(.*?LWP (\d+)\)(?: "(.*)")?\):`)
+	gdbFrame  = lazyre.New(`^#\d+\s+(?:0x[0-9a-f]+ in )?(.*)$`)
 )
 
 // parseGDB reads `thread apply all bt` and the goroutine listing of

@@ -2,17 +2,17 @@ package adapterstest
 
 import (
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 
+	"strobe/internal/lazyre"
 	"strobe/report"
 	"strobe/trace"
 )
 
 var (
-	pyDef  = regexp.MustCompile(`^\s*def (test\w*)\(`)
-	pyWant = regexp.MustCompile(`#\s*want:(.*)$`)
+	pyDef  = lazyre.New(`^\s*def (test\w*)\(`)
+	pyWant = lazyre.New(`#\s*want:(.*)$`)
 )
 
 // CheckPythonSuggestions checks the suggested traces of the failed tests

@@ -15,6 +15,7 @@ import (
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
 	"strobe/adapters/kit/node"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -157,11 +158,11 @@ func namePattern(name string) string {
 }
 
 var (
-	fileHeader = regexp.MustCompile(`^(\S.*\.(?:[cm]?[jt]sx?)):$`)
-	resultLine = regexp.MustCompile(`^\((pass|fail|skip|todo)\) (.+?)(?: \[([\d.]+)(ms|s)\])?$`)
-	errorLine  = regexp.MustCompile(`^error: (.*)$`)
-	atLine     = regexp.MustCompile(`^\s*at (?:.*\()?(.+?):(\d+):(\d+)\)?$`)
-	noMatch    = regexp.MustCompile(`^error: regex .* matched 0 tests`)
+	fileHeader = lazyre.New(`^(\S.*\.(?:[cm]?[jt]sx?)):$`)
+	resultLine = lazyre.New(`^\((pass|fail|skip|todo)\) (.+?)(?: \[([\d.]+)(ms|s)\])?$`)
+	errorLine  = lazyre.New(`^error: (.*)$`)
+	atLine     = lazyre.New(`^\s*at (?:.*\()?(.+?):(\d+):(\d+)\)?$`)
+	noMatch    = lazyre.New(`^error: regex .* matched 0 tests`)
 )
 
 // maxPending bounds the console lines kept for the test that prints them

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -55,7 +55,7 @@ func New() adapters.Adapter { return cargo{} }
 
 func (cargo) Name() string { return "cargo" }
 
-var cargoWorkspaceTable = regexp.MustCompile(`(?m)^\s*\[workspace\]`)
+var cargoWorkspaceTable = lazyre.New(`(?m)^\s*\[workspace\]`)
 
 func (cargo) Detect(req adapters.Request) adapters.Detection {
 	if len(req.Command) > 0 {
@@ -707,23 +707,23 @@ func newCargoParser(rec *adapters.Recorder, root, wsRoot string, rerun []string)
 }
 
 var (
-	cargoANSI = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+	cargoANSI = lazyre.New(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 
 	// "     Running unittests src/lib.rs (target/debug/deps/basic-b2e774641ec2cd6a)",
 	// or with -v "     Running `env RUSTC_BOOTSTRAP=1 /abs/target/debug/deps/basic-b2e7... -Z ...`".
-	cargoRunning = regexp.MustCompile("^\\s*Running .*?deps[/\\\\]([\\w.-]+)")
+	cargoRunning = lazyre.New("^\\s*Running .*?deps[/\\\\]([\\w.-]+)")
 	// "  process didn't exit successfully: `...` (signal: 11, SIGSEGV: invalid memory reference)"
 	// or "... (exit status: 3)".
-	cargoExit = regexp.MustCompile(`process didn't exit successfully: .*\((?:signal: (\d+), (SIG\w+)|exit status: (\d+))`)
+	cargoExit = lazyre.New(`process didn't exit successfully: .*\((?:signal: (\d+), (SIG\w+)|exit status: (\d+))`)
 	// Cargo's own lines once tests run; anything else on stderr is a test's.
-	cargoLine = regexp.MustCompile("^(?:\\s*(?:error|warning|note)(?:\\[\\w+\\])?:|Caused by:|\\s+`|\\s*Doc-tests |\\s*$)")
+	cargoLine = lazyre.New("^(?:\\s*(?:error|warning|note)(?:\\[\\w+\\])?:|Caused by:|\\s+`|\\s*Doc-tests |\\s*$)")
 	// Cargo's progress lines, right-aligned verbs.
-	cargoStatus  = regexp.MustCompile(`^\s+(?:Compiling|Checking|Fresh|Dirty|Finished|Running|Blocking|Downloading|Downloaded|Updating|Locking|Adding|Removing|Documenting|Building|Waiting|Executable)\b`)
-	cargoExeHash = regexp.MustCompile(`-[0-9a-f]{16}$`)
+	cargoStatus  = lazyre.New(`^\s+(?:Compiling|Checking|Fresh|Dirty|Finished|Running|Blocking|Downloading|Downloaded|Updating|Locking|Adding|Removing|Documenting|Building|Waiting|Executable)\b`)
+	cargoExeHash = lazyre.New(`-[0-9a-f]{16}$`)
 	// " --> Cargo.toml:3:11" under a cargo error, then the line quoted:
 	// "  |", "3 | version = 1", "  |           ^".
-	cargoErrorAt = regexp.MustCompile(`^\s*--> (.+):(\d+):(\d+)$`)
-	cargoSnippet = regexp.MustCompile(`^\s*\d*\s*\|`)
+	cargoErrorAt = lazyre.New(`^\s*--> (.+):(\d+):(\d+)$`)
+	cargoSnippet = lazyre.New(`^\s*\d*\s*\|`)
 )
 
 func (p *cargoParser) Line(s adapters.Stream, line []byte, cut bool) {

@@ -9,6 +9,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -21,18 +22,18 @@ import (
 // line and the k-th "running" block on stdout are the same crate.
 
 var (
-	rustdocRunning = regexp.MustCompile(`^running (\d+) tests?$`)
-	rustdocResult  = regexp.MustCompile(`^test (.+) \.\.\. (ok|FAILED|ignored(?:, .*)?)$`)
-	rustdocBlock   = regexp.MustCompile(`^---- (.+) stdout ----$`)
-	rustdocTotals  = regexp.MustCompile(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;`)
+	rustdocRunning = lazyre.New(`^running (\d+) tests?$`)
+	rustdocResult  = lazyre.New(`^test (.+) \.\.\. (ok|FAILED|ignored(?:, .*)?)$`)
+	rustdocBlock   = lazyre.New(`^---- (.+) stdout ----$`)
+	rustdocTotals  = lazyre.New(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;`)
 	// "src/lib.rs - with_vat (line 9)", "src/lib.rs - Foo::bar (line 3) - compile fail":
 	// the file and the line of the doctest's opening fence.
-	doctestName  = regexp.MustCompile(`^(\S.*?) - (.*?) ?\(line (\d+)\)`)
-	cargoDocTest = regexp.MustCompile(`^\s*Doc-tests (\S+)`)
+	doctestName  = lazyre.New(`^(\S.*?) - (.*?) ?\(line (\d+)\)`)
+	cargoDocTest = lazyre.New(`^\s*Doc-tests (\S+)`)
 	// rustc's first error in a doctest that did not compile, and where.
-	rustcError   = regexp.MustCompile(`(?m)^error(?:\[E\d+\])?: .*$`)
-	rustcErrorAt = regexp.MustCompile(`(?m)^\s*--> (.+?):(\d+):(\d+)$`)
-	rustcErrEnd  = regexp.MustCompile(`(?m)^(?:error: aborting due to|Couldn't compile the test\.|For more information about)`)
+	rustcError   = lazyre.New(`(?m)^error(?:\[E\d+\])?: .*$`)
+	rustcErrorAt = lazyre.New(`(?m)^\s*--> (.+?):(\d+):(\d+)$`)
+	rustcErrEnd  = lazyre.New(`(?m)^(?:error: aborting due to|Couldn't compile the test\.|For more information about)`)
 )
 
 // isDoctestName says whether a test name is rustdoc's, so that a single

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -115,7 +115,7 @@ func probeCatch2(bin, dir string, env []string) error {
 }
 
 // catch2Listing matches the header of --list-tests (v2 and v3) and its count.
-var catch2Listing = regexp.MustCompile(`(?m)^(All available test cases|Matching test cases):\s*$(?s:.*)^\s*\d+ (matching )?test cases?\b`)
+var catch2Listing = lazyre.New(`(?m)^(All available test cases|Matching test cases):\s*$(?s:.*)^\s*\d+ (matching )?test cases?\b`)
 
 // catch2ValueOptions are the Catch2 options that take a separate value.
 var catch2ValueOptions = []string{"-r", "--reporter", "-o", "--out", "-d", "--durations", "-c", "--section",

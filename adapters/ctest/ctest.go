@@ -15,6 +15,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 )
 
@@ -125,7 +126,7 @@ func candidateTrees(root string) []string {
 // testDecl is what a CTestTestfile.cmake says to declare a test: add_test
 // itself, the include() of gtest_discover_tests' and catch_discover_tests'
 // lists, or a subdirectory with a file of its own.
-var testDecl = regexp.MustCompile(`(?m)^\s*(add_test|include|subdirs)\(`)
+var testDecl = lazyre.New(`(?m)^\s*(add_test|include|subdirs)\(`)
 
 // hasTests says whether dir is a CTest tree that declares tests: its
 // CTestTestfile.cmake (or one of its subdirectories', for a project whose
@@ -156,7 +157,7 @@ func hasTests(dir string) bool {
 // versionTimeout bounds `ctest --version`.
 const versionTimeout = 5 * time.Second
 
-var versionLine = regexp.MustCompile(`ctest version (\d+)\.(\d+)`)
+var versionLine = lazyre.New(`ctest version (\d+)\.(\d+)`)
 
 // ctestVersion is CTest's version as [major, minor], {0, 0} when unknown.
 func ctestVersion(ctx context.Context, prog string, req adapters.Request) [2]int {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -66,9 +66,9 @@ func newParser(rec *adapters.Recorder, root, dir, junit string) *parser {
 }
 
 var (
-	startLine  = regexp.MustCompile(`^\s*Start\s+(\d+): (.*)$`)
-	resultLine = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#(\d+): (.*?)\s+(\d+\.\d+) sec$`)
-	totalsLine = regexp.MustCompile(`^\d+% tests passed, \d+ tests? failed out of \d+$`)
+	startLine  = lazyre.New(`^\s*Start\s+(\d+): (.*)$`)
+	resultLine = lazyre.New(`^\s*\d+/\d+ Test\s+#(\d+): (.*?)\s+(\d+\.\d+) sec$`)
+	totalsLine = lazyre.New(`^\d+% tests passed, \d+ tests? failed out of \d+$`)
 )
 
 // maxOutputLines bounds the lines of one failed test kept for its
@@ -230,7 +230,7 @@ func (p *parser) failure(f *failed) *report.Failure {
 // unityFail is a failed test's line in Unity's output (the C test
 // framework of cJSON and many embedded projects, run by plain add_test):
 // `tests/x.c:55:test_name:FAIL: Expected 1 Was 0`.
-var unityFail = regexp.MustCompile(`^(.+?):(\d+):(\w+):FAIL(?:: ?(.*))?$`)
+var unityFail = lazyre.New(`^(.+?):(\d+):(\w+):FAIL(?:: ?(.*))?$`)
 
 // unityFailures fills out from Unity's FAIL lines, when the output has any.
 func (p *parser) unityFailures(out *report.Failure, lines []string) {

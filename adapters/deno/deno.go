@@ -15,6 +15,7 @@ import (
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
 	"strobe/adapters/kit/node"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -144,18 +145,18 @@ func filterFor(name string) string {
 }
 
 var (
-	runningLine = regexp.MustCompile(`^running \d+ tests? from (.+)$`)
-	resultLine  = regexp.MustCompile(`^((?:  )*)(.+?) \.\.\. (ok|FAILED|ignored)(?: \(due to [^)]*\))? \(([\d.]+)(ms|µs|s|m)\)$`)
-	startLine   = regexp.MustCompile(`^((?:  )*)(.+?) \.\.\.$`)
-	tsError     = regexp.MustCompile(`^TS\d+ \[ERROR\]: (.+)$`)
-	errorLine   = regexp.MustCompile(`^error: (.+)$`)
-	atLine      = regexp.MustCompile(`^\s*at (?:.*\()?((?:file://)?/.+?|\./.+?|[^ ()]+?):(\d+):(\d+)\)?$`)
-	summaryLine = regexp.MustCompile(`^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed`)
+	runningLine = lazyre.New(`^running \d+ tests? from (.+)$`)
+	resultLine  = lazyre.New(`^((?:  )*)(.+?) \.\.\. (ok|FAILED|ignored)(?: \(due to [^)]*\))? \(([\d.]+)(ms|µs|s|m)\)$`)
+	startLine   = lazyre.New(`^((?:  )*)(.+?) \.\.\.$`)
+	tsError     = lazyre.New(`^TS\d+ \[ERROR\]: (.+)$`)
+	errorLine   = lazyre.New(`^error: (.+)$`)
+	atLine      = lazyre.New(`^\s*at (?:.*\()?((?:file://)?/.+?|\./.+?|[^ ()]+?):(\d+):(\d+)\)?$`)
+	summaryLine = lazyre.New(`^(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed`)
 	// "------- output -------", and "------- post-test output -------"
 	// when several modules run
-	outputStart = regexp.MustCompile(`^-{3,} (?:[a-z-]+ )?output -{3,}$`)
-	outputEnd   = regexp.MustCompile(`^-{3,} (?:[a-z-]+ )?output end -{3,}$`)
-	stepsFailed = regexp.MustCompile(`^\d+ test steps? failed\.?$`)
+	outputStart = lazyre.New(`^-{3,} (?:[a-z-]+ )?output -{3,}$`)
+	outputEnd   = lazyre.New(`^-{3,} (?:[a-z-]+ )?output end -{3,}$`)
+	stepsFailed = lazyre.New(`^\d+ test steps? failed\.?$`)
 )
 
 type parser struct {

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"strobe/adapters"
 	"strobe/adapters/kit/format"
 	"strobe/adapters/kit/node"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -128,8 +128,8 @@ func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 }
 
 var (
-	automakeLine = regexp.MustCompile(`^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): (.+)$`)
-	summaryLine  = regexp.MustCompile(`^(?:\w+:\s*)?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$`)
+	automakeLine = lazyre.New(`^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): (.+)$`)
+	summaryLine  = lazyre.New(`^(?:\w+:\s*)?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$`)
 )
 
 type genericParser struct {

@@ -17,6 +17,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -447,16 +448,16 @@ type goFrame struct {
 var (
 	// "    calc_test.go:13: message" (t.Error and friends); before Go 1.14
 	// the line started with the test's name: "    TestX: calc_test.go:13: …".
-	goLocLine = regexp.MustCompile(`^(\s+)(?:\S+: )?([^\s:]+\.go):(\d+): (.*)$`)
+	goLocLine = lazyre.New(`^(\s+)(?:\S+: )?([^\s:]+\.go):(\d+): (.*)$`)
 	// "lib/lib.go:5:9: cannot use …" (compiler, vet).
-	goBuildLine = regexp.MustCompile(`^((?:[A-Za-z]:)?[^\s"{}:]+\.[A-Za-z]+):(\d+)(?::(\d+))?: (.*)$`)
+	goBuildLine = lazyre.New(`^((?:[A-Za-z]:)?[^\s"{}:]+\.[A-Za-z]+):(\d+)(?::(\d+))?: (.*)$`)
 	// "[signal SIGSEGV: segmentation violation code=0x1 addr=0x8 pc=0x52e510]".
-	goSignalLine = regexp.MustCompile(`^\[signal (SIG[A-Z0-9]+)\b`)
+	goSignalLine = lazyre.New(`^\[signal (SIG[A-Z0-9]+)\b`)
 	// "SIGABRT: abort" heads the goroutine dump of a fatal signal.
-	goSignalDump = regexp.MustCompile(`^(SIG[A-Z0-9]+): \S`)
-	goRecovered  = regexp.MustCompile(` \[recovered[^\]]*\]$`)
+	goSignalDump = lazyre.New(`^(SIG[A-Z0-9]+): \S`)
+	goRecovered  = lazyre.New(` \[recovered[^\]]*\]$`)
 	// "FAIL\texample.com/m/lib [build failed]" or "[setup failed]".
-	goBuildFailed = regexp.MustCompile(`^FAIL\s+\S+ \[(?:build|setup) failed\]`)
+	goBuildFailed = lazyre.New(`^FAIL\s+\S+ \[(?:build|setup) failed\]`)
 )
 
 func newGoParser(rec *adapters.Recorder, root string, mods []goModule, rerun []string, hint string) *goParser {

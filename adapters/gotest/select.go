@@ -11,6 +11,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 )
 
 // SelectsTests: go test runs several named tests in one process with a
@@ -49,7 +50,7 @@ func (gotest) List(ctx context.Context, req adapters.Request) ([]adapters.TestRe
 }
 
 // goListName is a line go test -list prints for a test: an identifier.
-var goListName = regexp.MustCompile(`^(Test|Fuzz|Example)\w*$`)
+var goListName = lazyre.New(`^(Test|Fuzz|Example)\w*$`)
 
 // parseGoList reads go test -json -list's output events: the tests, and
 // the compiler's output of a package that did not build.

@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -68,24 +68,24 @@ func newParser(rec *adapters.Recorder, root string, prefix []string, task string
 var (
 	// taskLine is a task header: `> Task :app:test`, `> Task :test FAILED`;
 	// before Gradle 5, `:app:test` and `:test FAILED` alone on a line.
-	taskLine = regexp.MustCompile(`^(?:> Task )?(:[\w.:-]*\w)(?: (FAILED|UP-TO-DATE|SKIPPED|NO-SOURCE|FROM-CACHE))?$`)
+	taskLine = lazyre.New(`^(?:> Task )?(:[\w.:-]*\w)(?: (FAILED|UP-TO-DATE|SKIPPED|NO-SOURCE|FROM-CACHE))?$`)
 	// testFailed is testLogging's default event line: `FooTest > bar()
 	// FAILED`, nested classes as `Outer > Inner > bar() FAILED`.
-	testFailed = regexp.MustCompile(`^(\S+) > (.+) FAILED$`)
+	testFailed = lazyre.New(`^(\S+) > (.+) FAILED$`)
 	// exceptionLine follows it: `    org.opentest4j.AssertionFailedError at
 	// FooTest.java:12` (testLogging's short exception format).
-	exceptionLine = regexp.MustCompile(`^ {4}(\S+?)(?: at ([^\s:]+):(\d+))?$`)
+	exceptionLine = lazyre.New(`^ {4}(\S+?)(?: at ([^\s:]+):(\d+))?$`)
 	// counts is the Test task's closing line.
-	counts = regexp.MustCompile(`^(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?$`)
+	counts = lazyre.New(`^(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?$`)
 	// javacErr is javac's error: `/abs/Foo.java:12: error: cannot find symbol`.
-	javacErr = regexp.MustCompile(`^(.+\.java):(\d+): error: (.+)$`)
+	javacErr = lazyre.New(`^(.+\.java):(\d+): error: (.+)$`)
 	// javacDetail is one of the lines javac puts under an error.
-	javacDetail = regexp.MustCompile(`^\s+(?:symbol|location|required|found|reason):\s+(.+)$`)
+	javacDetail = lazyre.New(`^\s+(?:symbol|location|required|found|reason):\s+(.+)$`)
 	// kotlincErr is kotlinc's error as Kotlin's Gradle plugin prints it:
 	// `e: file:///abs/Foo.kt:3:5 Unresolved reference: x` (Kotlin 1.8 on),
 	// `e: /abs/Foo.kt: (3, 5): Unresolved reference: x` before.
-	kotlincErr    = regexp.MustCompile(`^e: (?:file://)?(.+?\.kts?):(\d+):(\d+) (.+)$`)
-	kotlincErrOld = regexp.MustCompile(`^e: (.+?\.kts?): \((\d+), (\d+)\): (.+)$`)
+	kotlincErr    = lazyre.New(`^e: (?:file://)?(.+?\.kts?):(\d+):(\d+) (.+)$`)
+	kotlincErrOld = lazyre.New(`^e: (.+?\.kts?): \((\d+), (\d+)\): (.+)$`)
 )
 
 func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
@@ -242,7 +242,7 @@ func (p *parser) counted(m []string) {
 // compileError reads javac's and kotlinc's errors.
 func (p *parser) compileError(line string) {
 	var m []string
-	for _, re := range []*regexp.Regexp{kotlincErr, kotlincErrOld} {
+	for _, re := range []*lazyre.Regexp{kotlincErr, kotlincErrOld} {
 		if m = re.FindStringSubmatch(line); m != nil {
 			p.buildError(m[1], m[2], m[3], m[4])
 			return

@@ -8,13 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 )
 
@@ -102,8 +102,8 @@ func probe(bin, dir string, env []string) error {
 }
 
 var (
-	listSuite = regexp.MustCompile(`^[A-Za-z_][\w/]*\.(\s+#.*)?$`)
-	listTest  = regexp.MustCompile(`^  [A-Za-z_][\w/]*(\s+#.*)?$`)
+	listSuite = lazyre.New(`^[A-Za-z_][\w/]*\.(\s+#.*)?$`)
+	listTest  = lazyre.New(`^  [A-Za-z_][\w/]*(\s+#.*)?$`)
 )
 
 // isListing says whether out is --gtest_list_tests output: suites ending

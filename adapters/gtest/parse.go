@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -57,7 +57,7 @@ func newParser(rec *adapters.Recorder, root, dir, path string) *parser {
 	return &parser{rec: rec, root: root, dir: dir, path: path, ended: map[string]report.TestStatus{}}
 }
 
-var banner = regexp.MustCompile(`^\[==========\] Running \d+ tests? from`)
+var banner = lazyre.New(`^\[==========\] Running \d+ tests? from`)
 
 // Line reads one console line: test events, and the failure blocks and
 // output of the test running.

@@ -3,10 +3,10 @@ package jest
 import (
 	"io"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 )
 
 // readFallback records what jest's --json output says, once the run is
@@ -64,9 +64,9 @@ func jsonStatus(s string) string {
 }
 
 var (
-	ansi = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
+	ansi = lazyre.New("\x1b\\[[0-9;]*[A-Za-z]")
 	// frameLine is a V8 stack frame: "at fn (file:line:col)" or "at file:line:col".
-	frameLine = regexp.MustCompile(`^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?\s*$`)
+	frameLine = lazyre.New(`^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?\s*$`)
 )
 
 // failureText is a failure's message without colours and without its

@@ -8,13 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -196,7 +196,7 @@ func (p *parser) end(suite string, ev *event) {
 
 // workerDied is jest-worker's account of a worker that died of a signal
 // (process.abort(), a native crash, the OOM killer).
-var workerDied = regexp.MustCompile(`jest worker process \(pid=\d+\) was terminated by another process: signal=(SIG[A-Z0-9]+)`)
+var workerDied = lazyre.New(`jest worker process \(pid=\d+\) was terminated by another process: signal=(SIG[A-Z0-9]+)`)
 
 // suiteError is a test file that could not run: a worker that died is a
 // crash of the tests it was running; anything else (a syntax error, an

@@ -1,11 +1,11 @@
 package kit
 
 import (
-	"regexp"
 	"strings"
+	"strobe/internal/lazyre"
 )
 
-var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+var ansiEscape = lazyre.New(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 
 // StripANSI removes terminal colour and cursor codes: runners colour
 // their console even under NO_COLOR in places (deno's hints).

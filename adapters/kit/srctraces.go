@@ -4,9 +4,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+	"strobe/internal/lazyre"
 )
 
 // Sources reads a project's Rust, C and C++ sources for suggested traces,
@@ -108,13 +108,13 @@ type srcFunc struct {
 type srcIndex struct{ funcs []*srcFunc }
 
 var (
-	callRe = regexp.MustCompile(`((?:\w+::)*\w+)\s*(?:::<[^>]*>)?\(`)
+	callRe = lazyre.New(`((?:\w+::)*\w+)\s*(?:::<[^>]*>)?\(`)
 	// A Rust definition; a C/C++ one: a name (maybe qualified) and its
 	// parameters, then the body's brace (a const, noexcept or override
 	// between), not a ; of a declaration nor a call in an expression.
-	rustFnRe = regexp.MustCompile(`\bfn\s+(\w+)\s*(?:<[^{;]*?>)?\s*\(`)
-	cFnRe    = regexp.MustCompile(`(?m)^[ \t]*(?:[\w:<>,*&]+[ \t*&]+)+((?:\w+::)*~?\w+)\s*\([^;{}]*\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{`)
-	blockRe  = regexp.MustCompile(`\b(?:mod|namespace|impl(?:<[^>]*>)?(?:\s+\w+\s+for)?|class|struct)\s+(\w+)[^;{}()]*\{`)
+	rustFnRe = lazyre.New(`\bfn\s+(\w+)\s*(?:<[^{;]*?>)?\s*\(`)
+	cFnRe    = lazyre.New(`(?m)^[ \t]*(?:[\w:<>,*&]+[ \t*&]+)+((?:\w+::)*~?\w+)\s*\([^;{}]*\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{`)
+	blockRe  = lazyre.New(`\b(?:mod|namespace|impl(?:<[^>]*>)?(?:\s+\w+\s+for)?|class|struct)\s+(\w+)[^;{}()]*\{`)
 )
 
 var notCalls = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true, "match": true,

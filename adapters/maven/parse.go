@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -109,7 +109,7 @@ func (p *parser) classStarted(class string) {
 // counts reads a class's closing line (`Tests run: 4, …, Time elapsed:
 // 0.1 s <<< FAILURE! -- in com.x.FooTest`; before Surefire 3, ` - in `)
 // and a module's totals (the same counts without the class).
-var classCounts = regexp.MustCompile(`^(\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: \d+)?(, Time elapsed: .*?-+ in (\S+))?`)
+var classCounts = lazyre.New(`^(\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: \d+)?(, Time elapsed: .*?-+ in (\S+))?`)
 
 func (p *parser) counts(rest string) {
 	m := classCounts.FindStringSubmatch(rest)
@@ -142,7 +142,7 @@ func (p *parser) mojo(rest string) {
 // compileErr is javac's error as the compiler plugin prints it
 // (`/abs/Foo.java:[12,5] cannot find symbol`); Kotlin's and Scala's
 // plugins use the same shape.
-var compileErr = regexp.MustCompile(`^(/[^:\[]+\.(?:java|kt|scala|groovy)):\[(\d+),(\d+)\] (.+)$`)
+var compileErr = lazyre.New(`^(/[^:\[]+\.(?:java|kt|scala|groovy)):\[(\d+),(\d+)\] (.+)$`)
 
 func (p *parser) buildError(m []string) {
 	line, _ := strconv.Atoi(m[2])

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"strobe/adapters"
+	"strobe/internal/lazyre"
 )
 
 // SelectsTests: surefire's -Dtest (failsafe's -Dit.test) takes several
@@ -61,8 +62,8 @@ func (mavenAdapter) List(ctx context.Context, req adapters.Request) ([]adapters.
 }
 
 var (
-	surefireClass = regexp.MustCompile(`^(Test\w*|\w*Test|\w*Tests|\w*TestCase)$`)
-	failsafeClass = regexp.MustCompile(`^(IT\w*|\w*IT|\w*ITCase)$`)
+	surefireClass = lazyre.New(`^(Test\w*|\w*Test|\w*Tests|\w*TestCase)$`)
+	failsafeClass = lazyre.New(`^(IT\w*|\w*IT|\w*ITCase)$`)
 	abstractClass = `abstract\s+(public\s+|protected\s+)?class\s+`
 )
 

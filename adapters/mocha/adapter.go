@@ -15,6 +15,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -322,9 +323,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 
 var (
 	// "/p/test/x.spec.mjs:5" (file://… for ESM) heads a SyntaxError.
-	syntaxHead = regexp.MustCompile(`^(?:Exception during run: )?(?:file://)?(/[^:]+):(\d+)$`)
-	frameLine  = regexp.MustCompile(`^\s*at (?:.*? \()?(?:file://)?(/[^:()]+):(\d+):\d+\)?$`)
-	errorLine  = regexp.MustCompile(`^(?:Exception during run: )?((?:[A-Z][A-Za-z]*)?Error\b.*)$`)
+	syntaxHead = lazyre.New(`^(?:Exception during run: )?(?:file://)?(/[^:]+):(\d+)$`)
+	frameLine  = lazyre.New(`^\s*at (?:.*? \()?(?:file://)?(/[^:()]+):(\d+):\d+\)?$`)
+	errorLine  = lazyre.New(`^(?:Exception during run: )?((?:[A-Z][A-Za-z]*)?Error\b.*)$`)
 )
 
 // loadError reads why mocha stopped before running: the error's line and

@@ -2,13 +2,13 @@ package mocha
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 	"sync"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
+	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -124,7 +124,7 @@ func (p *jsonParser) Finish(exit report.Exit) adapters.Outcome {
 
 // relFrame is a frame of a stack mocha has trimmed: "at Context.<anonymous>
 // (test/a.spec.js:10:12)", relative to the working directory.
-var relFrame = regexp.MustCompile(`^\s*at (?:.*? \()?([^():]+):(\d+):\d+\)?$`)
+var relFrame = lazyre.New(`^\s*at (?:.*? \()?([^():]+):(\d+):\d+\)?$`)
 
 // stackFrame is the first frame of stack in the test file, else the first
 // outside node_modules and node's own.

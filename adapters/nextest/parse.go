@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -314,14 +314,14 @@ var (
 	// A status line: "     SIGSEGV [   0.005s] ( 8/10) ntdemo::integration segfault",
 	// "        SLOW [>  1.000s] (─────) ntdemo::integration slow", "  TRY 1 FAIL [...]".
 	// "        SKIP [         ] (───) ntdemo tests::ignored" has no time.
-	statusLine = regexp.MustCompile(`^\s*([A-Z][A-Z0-9 +/-]*?) \[\s*(?:>?\s*[\d.]+s)?\s*\] (?:\([^)]*\) )?(\S+) (.+)$`)
+	statusLine = lazyre.New(`^\s*([A-Z][A-Z0-9 +/-]*?) \[\s*(?:>?\s*[\d.]+s)?\s*\] (?:\([^)]*\) )?(\S+) (.+)$`)
 	// rustc's error under cargo's build: "error[E0425]: cannot find value `c` in this scope".
-	rustcError = regexp.MustCompile(`^error(?:\[\w+\])?: (.+)$`)
+	rustcError = lazyre.New(`^error(?:\[\w+\])?: (.+)$`)
 	// Its location: "  --> src/lib.rs:10:9".
-	rustcAt = regexp.MustCompile(`^\s*--> (.+):(\d+):(\d+)$`)
+	rustcAt = lazyre.New(`^\s*--> (.+):(\d+):(\d+)$`)
 	// nextest's word that cargo's build failed: "error: command `cargo ... test --no-run ...` exited with code 101".
-	buildFailedLine = regexp.MustCompile("^error: command `.*--no-run.*` exited with code")
-	startingLine    = regexp.MustCompile(`^\s*Starting \d+ tests? across`)
+	buildFailedLine = lazyre.New("^error: command `.*--no-run.*` exited with code")
+	startingLine    = lazyre.New(`^\s*Starting \d+ tests? across`)
 )
 
 func (p *parser) stderr(line string) {

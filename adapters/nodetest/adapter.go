@@ -15,6 +15,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 )
 
@@ -113,7 +114,7 @@ func testFile(rel string) bool {
 	return slices.Contains(strings.Split(filepath.ToSlash(filepath.Dir(rel)), "/"), "test")
 }
 
-var importRe = regexp.MustCompile(`(?:from\s+|require\(\s*)["']node:test["']`)
+var importRe = lazyre.New(`(?:from\s+|require\(\s*)["']node:test["']`)
 
 // importsNodeTest says whether one of the first test files imports
 // node:test.

@@ -3,7 +3,6 @@ package nodetest
 import (
 	"encoding/xml"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
+	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -107,7 +107,7 @@ func (p *junitParser) decode(dec *xml.Decoder) int {
 }
 
 // frame is a V8 stack frame with an absolute file: "at fn (/p/a.js:3:9)".
-var frame = regexp.MustCompile(`at (?:.*? \()?(?:file://)?(/[^():]+):(\d+):\d+\)?`)
+var frame = lazyre.New(`at (?:.*? \()?(?:file://)?(/[^():]+):(\d+):\d+\)?`)
 
 func (p *junitParser) record(title string, status report.TestStatus, seconds float64, msg, text string) {
 	suite, line := "", 0

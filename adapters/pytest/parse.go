@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/python"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -103,9 +103,9 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 // countsLine is pytest's closing line: `=== 1 failed, 2 passed in 0.12s ===`.
 // sectionLoc is the location line that ends a failure's traceback in
 // pytest's report: `tests/test_x.py:14: AssertionError`.
-var sectionLoc = regexp.MustCompile(`^([^\s:]+\.py:\d+): [A-Za-z_][\w.]*$`)
+var sectionLoc = lazyre.New(`^([^\s:]+\.py:\d+): [A-Za-z_][\w.]*$`)
 
-var countsLine = regexp.MustCompile(`^=+ .*\b\d+ (passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?)\b.* in [0-9.]+s`)
+var countsLine = lazyre.New(`^=+ .*\b\d+ (passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?)\b.* in [0-9.]+s`)
 
 func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	p.StopEvents()
@@ -179,7 +179,7 @@ type internalError struct {
 
 // tracebackFrame is a frame of a Python traceback:
 // `  File "/p/conftest.py", line 2, in pytest_collection_modifyitems`.
-var tracebackFrame = regexp.MustCompile(`^\s+File "([^"]+)", line (\d+), in (.+)$`)
+var tracebackFrame = lazyre.New(`^\s+File "([^"]+)", line (\d+), in (.+)$`)
 
 func (e *internalError) line(b []byte, root string) {
 	if len(b) == 0 {
@@ -276,7 +276,7 @@ func (p *parser) pluginError() string {
 	return "it wrote no events"
 }
 
-var countWord = regexp.MustCompile(`(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)`)
+var countWord = lazyre.New(`(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)`)
 
 // summaryOf reads pytest's closing counts.
 func summaryOf(line string) *report.Summary {

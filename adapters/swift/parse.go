@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -21,23 +21,23 @@ import (
 // The console's lines. Swift Testing starts each line with a symbol (◇ ✔ ✘
 // ➜ ↳ …, or an SF Symbols private-use glyph on macOS), hence \S+.
 var (
-	xcCase      = regexp.MustCompile(`^Test Case '(.+?)' (started|passed|failed|skipped)(?: at .*|\.| \(([\d.]+) seconds\)\.?)?$`)
-	xcSuite     = regexp.MustCompile(`^Test Suite '(.+?)' (started|passed|failed)`)
-	xcAssertion = regexp.MustCompile(`^(.+?):(\d+): error: (-\[[^\]]+\]|[\w.]+) : (.*)$`)
-	xcSkipNote  = regexp.MustCompile(`^(?:.+?):(\d+): (-\[[^\]]+\]|[\w.]+) : Test skipped(?: - (.*))?$`)
-	stStarted   = regexp.MustCompile(`^\S+\s+Test (.+?) started\.$`)
-	stPassed    = regexp.MustCompile(`^\S+\s+Test (.+?) passed after ([\d.]+) seconds`)
-	stFailed    = regexp.MustCompile(`^\S+\s+Test (.+?) failed after ([\d.]+) seconds`)
-	stIssue     = regexp.MustCompile(`^\S+\s+Test (.+?) recorded an issue(?: with .*?)? at ([^\s:]+):(\d+):(\d+): (.*)$`)
-	stSkipped   = regexp.MustCompile(`^\S+\s+Test (.+?) skipped(?:: "(.*)")?\.?$`)
-	stRun       = regexp.MustCompile(`^\S+\s+Test (?:run (?:started|with)|case passing )`)
-	compileErr  = regexp.MustCompile(`^(.+?):(\d+):(\d+): (?:fatal )?error: (.*)$`)
-	signalCode  = regexp.MustCompile(`(?i)exited with (?:unexpected )?signal code (\d+)`)
-	fatalError  = regexp.MustCompile(`^(?:.*?: )?(Fatal error|Precondition failed|Assertion failed)(?:: (.*))?$`)
-	backtracing = regexp.MustCompile(`^\*\*\* Signal (\d+): Backtracing`)
-	progCrashed = regexp.MustCompile(`^\*\*\* Program crashed: (.+?) \*\*\*$`)
-	backtraceAt = regexp.MustCompile(`^\s*\d+ (?:\[[^\]]+\]\s*)*0x[0-9a-f]+ (.+?) in \S+ at (.+?):(\d+):(\d+)$`)
-	buildFailed = regexp.MustCompile(`^error: (fatalError|.*command failed with exit code \d+.*)$`)
+	xcCase      = lazyre.New(`^Test Case '(.+?)' (started|passed|failed|skipped)(?: at .*|\.| \(([\d.]+) seconds\)\.?)?$`)
+	xcSuite     = lazyre.New(`^Test Suite '(.+?)' (started|passed|failed)`)
+	xcAssertion = lazyre.New(`^(.+?):(\d+): error: (-\[[^\]]+\]|[\w.]+) : (.*)$`)
+	xcSkipNote  = lazyre.New(`^(?:.+?):(\d+): (-\[[^\]]+\]|[\w.]+) : Test skipped(?: - (.*))?$`)
+	stStarted   = lazyre.New(`^\S+\s+Test (.+?) started\.$`)
+	stPassed    = lazyre.New(`^\S+\s+Test (.+?) passed after ([\d.]+) seconds`)
+	stFailed    = lazyre.New(`^\S+\s+Test (.+?) failed after ([\d.]+) seconds`)
+	stIssue     = lazyre.New(`^\S+\s+Test (.+?) recorded an issue(?: with .*?)? at ([^\s:]+):(\d+):(\d+): (.*)$`)
+	stSkipped   = lazyre.New(`^\S+\s+Test (.+?) skipped(?:: "(.*)")?\.?$`)
+	stRun       = lazyre.New(`^\S+\s+Test (?:run (?:started|with)|case passing )`)
+	compileErr  = lazyre.New(`^(.+?):(\d+):(\d+): (?:fatal )?error: (.*)$`)
+	signalCode  = lazyre.New(`(?i)exited with (?:unexpected )?signal code (\d+)`)
+	fatalError  = lazyre.New(`^(?:.*?: )?(Fatal error|Precondition failed|Assertion failed)(?:: (.*))?$`)
+	backtracing = lazyre.New(`^\*\*\* Signal (\d+): Backtracing`)
+	progCrashed = lazyre.New(`^\*\*\* Program crashed: (.+?) \*\*\*$`)
+	backtraceAt = lazyre.New(`^\s*\d+ (?:\[[^\]]+\]\s*)*0x[0-9a-f]+ (.+?) in \S+ at (.+?):(\d+):(\d+)$`)
+	buildFailed = lazyre.New(`^error: (fatalError|.*command failed with exit code \d+.*)$`)
 )
 
 // parser reads swift test's console.

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"regexp"
 	"slices"
 	"strings"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/python"
+	"strobe/internal/lazyre"
 )
 
 // SelectsTests: strobe's runner, like `python -m unittest`, takes several
@@ -86,7 +86,7 @@ func lastLine(b []byte) string {
 
 // fixtureError is the name unittest gives a class or module fixture that
 // failed: "setUpClass (tests.test_x.TestY)".
-var fixtureError = regexp.MustCompile(`^\w+ \(([\w.]+)\)$`)
+var fixtureError = lazyre.New(`^\w+ \(([\w.]+)\)$`)
 
 // testIDs are the dotted ids that run the named tests: a failed fixture
 // selects its class or module, which reruns the fixture.

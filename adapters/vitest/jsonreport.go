@@ -3,12 +3,12 @@ package vitest
 import (
 	"bytes"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 )
 
 // readJSONReport records the tests of vitest's JSON report file.
@@ -62,7 +62,7 @@ func (p *parser) jsonEvents(b []byte) {
 
 // v8Frame is a frame of a V8 stack: "    at fn (file:line:col)" or
 // "    at file:line:col".
-var v8Frame = regexp.MustCompile(`^\s+at (?:.*? \()?(?:file://)?(.+?):(\d+):(\d+)\)?$`)
+var v8Frame = lazyre.New(`^\s+at (?:.*? \()?(?:file://)?(.+?):(\d+):(\d+)\)?$`)
 
 // stackError splits an error's text as vitest's JSON report gives it
 // (message, then the stack) into its message and the frame in the test

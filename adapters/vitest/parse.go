@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -321,7 +321,7 @@ func isWorkerDeath(msg string) bool {
 // jsFrame is a frame of node's own "JavaScript stack trace" block, which
 // it prints with its native one before it aborts: "1: fn (file:line:col)"
 // or "1: file:line:col".
-var jsFrame = regexp.MustCompile(`^\s*\d+: (?:.*? \()?(?:file://)?(/[^():]+):(\d+):(\d+)\)?$`)
+var jsFrame = lazyre.New(`^\s*\d+: (?:.*? \()?(?:file://)?(/[^():]+):(\d+):(\d+)\)?$`)
 
 func (p *parser) Line(s adapters.Stream, b []byte, cut bool) {
 	if p.tail != nil {

@@ -16,6 +16,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
+	"strobe/internal/lazyre"
 )
 
 // reporterJS is strobe's vitest reporter, written at Plan into a private
@@ -80,7 +81,7 @@ var configNames = []string{"vitest.config.ts", "vitest.config.js", "vitest.confi
 var viteConfigNames = []string{"vite.config.ts", "vite.config.js", "vite.config.mts", "vite.config.mjs", "vite.config.cts", "vite.config.cjs"}
 
 // testBlock finds a `test: {` settings block in a vite config.
-var testBlock = regexp.MustCompile(`(?m)(^|[\s,{])test\s*:\s*\{`)
+var testBlock = lazyre.New(`(?m)(^|[\s,{])test\s*:\s*\{`)
 
 func (vitest) Detect(req adapters.Request) adapters.Detection {
 	if len(req.Command) > 0 {

@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -20,6 +19,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -263,7 +263,7 @@ func jsonPart(b []byte) []byte {
 	return b
 }
 
-var sdkRootMac = regexp.MustCompile(`SDKROOT = macosx;`)
+var sdkRootMac = lazyre.New(`SDKROOT = macosx;`)
 
 // xcodeDestination is macOS for a Mac project, else an available iOS
 // simulator.
@@ -467,28 +467,28 @@ type xcodeFatal struct {
 }
 
 var (
-	xcTestCase      = regexp.MustCompile(`^Test [Cc]ase '(.+?)' (started|passed|failed|skipped)(?: on '[^']*')?(?:(?: at .*)|\.?| \((\d+(?:\.\d+)?) seconds\)\.?)$`)
-	xcTestSuite     = regexp.MustCompile(`^Test [Ss]uite '(.+?)' (started|passed|failed)`)
-	xcAssertion     = regexp.MustCompile(`^(.+?):(\d+): error: (-\[[^\]]+\]|[\w.]+(?:\(\))?) : (.*)$`)
-	xcUIFailure     = regexp.MustCompile(`^\s*t = +[\d.]+s +Assertion Failure: (?:(.+?):(\d+): )?(.*)$`)
-	xcCompileError  = regexp.MustCompile(`^(.+?):(\d+):(\d+): (?:fatal )?error: (.*)$`)
-	xcToolError     = regexp.MustCompile(`^xcodebuild: error: (.*)$`)
-	stStarted       = regexp.MustCompile(`^\S+\s+Test (.+?) started\.$`)
-	stPassed        = regexp.MustCompile(`^\S+\s+Test (.+?) passed after ([\d.]+) seconds`)
-	stFailed        = regexp.MustCompile(`^\S+\s+Test (.+?) failed after ([\d.]+) seconds`)
-	stIssue         = regexp.MustCompile(`^\S+\s+Test (.+?) recorded an issue(?: with .*?)? at ([^\s:]+):(\d+):(\d+): (.*)$`)
-	stRunOrCase     = regexp.MustCompile(`^\S+\s+Test (?:run (?:started|with)|case passing )`)
-	stSkipped       = regexp.MustCompile(`^\S+\s+Test (.+?) skipped(?:: "(.*)")?\.?$`)
-	xcRestart       = regexp.MustCompile(`Restarting after unexpected exit(?:, crash,)?(?: or crash| or test timeout)?(?: in (.+?))?; summary will include`)
-	xcTargetError   = regexp.MustCompile(`^\s+(.+?) encountered an error \((.*)\)$`)
-	xcCrashNamed    = regexp.MustCompile(`Crash: ([^()]+?) \((\d+)\)(?: ([^()]+))?\)`)
-	xcCloneRunner   = regexp.MustCompile(` on '[^']* - (\S+)-Runner \(\d+\)'`)
-	xcSession       = regexp.MustCompile(`Beginning test session (\S+?)(?:Clone)?-[0-9A-F]{8}-[0-9A-F-]{27} `)
-	swiftFatal      = regexp.MustCompile(`(?:^|\] |: )(Fatal error|Precondition failed|Assertion failed)(?:: (.*?))?(?:: file (.+?), line (\d+))?$`)
-	swiftFatalAt    = regexp.MustCompile(`^(.+?\.swift):(\d+): (Fatal error|Precondition failed|Assertion failed): (.*)$`)
-	logProcess      = regexp.MustCompile(`^\d{4}-\d\d-\d\d [\d:.]+(?:[-+]\d{4})? (\S+?)\[\d+:[0-9a-fx]+\]`)
-	errorProcess    = regexp.MustCompile(`^\s+(\S+?)(?:\.app)? \(\d+\) encountered an error`)
-	signalCrashLine = regexp.MustCompile(`(?i)crashed with signal (\w+)`)
+	xcTestCase      = lazyre.New(`^Test [Cc]ase '(.+?)' (started|passed|failed|skipped)(?: on '[^']*')?(?:(?: at .*)|\.?| \((\d+(?:\.\d+)?) seconds\)\.?)$`)
+	xcTestSuite     = lazyre.New(`^Test [Ss]uite '(.+?)' (started|passed|failed)`)
+	xcAssertion     = lazyre.New(`^(.+?):(\d+): error: (-\[[^\]]+\]|[\w.]+(?:\(\))?) : (.*)$`)
+	xcUIFailure     = lazyre.New(`^\s*t = +[\d.]+s +Assertion Failure: (?:(.+?):(\d+): )?(.*)$`)
+	xcCompileError  = lazyre.New(`^(.+?):(\d+):(\d+): (?:fatal )?error: (.*)$`)
+	xcToolError     = lazyre.New(`^xcodebuild: error: (.*)$`)
+	stStarted       = lazyre.New(`^\S+\s+Test (.+?) started\.$`)
+	stPassed        = lazyre.New(`^\S+\s+Test (.+?) passed after ([\d.]+) seconds`)
+	stFailed        = lazyre.New(`^\S+\s+Test (.+?) failed after ([\d.]+) seconds`)
+	stIssue         = lazyre.New(`^\S+\s+Test (.+?) recorded an issue(?: with .*?)? at ([^\s:]+):(\d+):(\d+): (.*)$`)
+	stRunOrCase     = lazyre.New(`^\S+\s+Test (?:run (?:started|with)|case passing )`)
+	stSkipped       = lazyre.New(`^\S+\s+Test (.+?) skipped(?:: "(.*)")?\.?$`)
+	xcRestart       = lazyre.New(`Restarting after unexpected exit(?:, crash,)?(?: or crash| or test timeout)?(?: in (.+?))?; summary will include`)
+	xcTargetError   = lazyre.New(`^\s+(.+?) encountered an error \((.*)\)$`)
+	xcCrashNamed    = lazyre.New(`Crash: ([^()]+?) \((\d+)\)(?: ([^()]+))?\)`)
+	xcCloneRunner   = lazyre.New(` on '[^']* - (\S+)-Runner \(\d+\)'`)
+	xcSession       = lazyre.New(`Beginning test session (\S+?)(?:Clone)?-[0-9A-F]{8}-[0-9A-F-]{27} `)
+	swiftFatal      = lazyre.New(`(?:^|\] |: )(Fatal error|Precondition failed|Assertion failed)(?:: (.*?))?(?:: file (.+?), line (\d+))?$`)
+	swiftFatalAt    = lazyre.New(`^(.+?\.swift):(\d+): (Fatal error|Precondition failed|Assertion failed): (.*)$`)
+	logProcess      = lazyre.New(`^\d{4}-\d\d-\d\d [\d:.]+(?:[-+]\d{4})? (\S+?)\[\d+:[0-9a-fx]+\]`)
+	errorProcess    = lazyre.New(`^\s+(\S+?)(?:\.app)? \(\d+\) encountered an error`)
+	signalCrashLine = lazyre.New(`(?i)crashed with signal (\w+)`)
 )
 
 // xcodeIndicators are the crash indicators: a phrase of the console and

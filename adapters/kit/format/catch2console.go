@@ -1,9 +1,9 @@
 package format
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+	"strobe/internal/lazyre"
 )
 
 // Catch2Failure is one failed assertion in the output of Catch2's console
@@ -36,7 +36,7 @@ type Catch2Blocks struct {
 // catch2MaxBlock bounds the lines kept of one block.
 const catch2MaxBlock = 200
 
-var catch2FailAt = regexp.MustCompile(`^(.+?)(?::(\d+)|\((\d+)\)): FAILED:$`)
+var catch2FailAt = lazyre.New(`^(.+?)(?::(\d+)|\((\d+)\)): FAILED:$`)
 
 // Line reads one line of the output.
 func (b *Catch2Blocks) Line(line string) {

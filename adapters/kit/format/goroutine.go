@@ -4,9 +4,9 @@
 package format
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+	"strobe/internal/lazyre"
 )
 
 // Goroutine is one goroutine of a Go traceback.
@@ -25,10 +25,10 @@ type GoFrame struct {
 
 // goroutineHeader matches "goroutine 7 [running]:" and Go 1.23's
 // "goroutine 18 gp=0x… m=0 mp=0x… [running]:".
-var goroutineHeader = regexp.MustCompile(`^goroutine (\d+) (.*?)\[(.*)\]:$`)
+var goroutineHeader = lazyre.New(`^goroutine (\d+) (.*?)\[(.*)\]:$`)
 
 // goFrameFile matches a frame's location line: "\t/src/x.go:12 +0x1d".
-var goFrameFile = regexp.MustCompile(`^\t(.+?):(\d+)(?:\s|$)`)
+var goFrameFile = lazyre.New(`^\t(.+?):(\d+)(?:\s|$)`)
 
 // GoroutineHeader reads a goroutine's header line; false for any other.
 func GoroutineHeader(line string) (id int, state string, ok bool) {

@@ -1,9 +1,9 @@
 package format
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+	"strobe/internal/lazyre"
 )
 
 // GTestFailure is one failure block of GoogleTest's console output: where
@@ -31,8 +31,8 @@ type GTestBlocks struct {
 const gtestMaxBlock = 200
 
 var (
-	gtestFailAt = regexp.MustCompile(`^(.+?):(\d+|#): (Failure|Skipped)$`)
-	gtestMSVCAt = regexp.MustCompile(`^(.+?)\((\d+)\): error: (.*)$`)
+	gtestFailAt = lazyre.New(`^(.+?):(\d+|#): (Failure|Skipped)$`)
+	gtestMSVCAt = lazyre.New(`^(.+?)\((\d+)\): error: (.*)$`)
 )
 
 // gtestUnknown is GoogleTest's location line for a failure without one.

@@ -1,16 +1,16 @@
 package format
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+	"strobe/internal/lazyre"
 )
 
 // javaFrame is a JVM stack frame: `at com.x.FooTest.bar(FooTest.java:16)`,
 // with an optional class loader or module before the class (`java.base/`,
 // `java.base@17/`, Gradle's `app//`). The method may hold spaces: Kotlin's
 // backquoted test names (`a test that fails`) are method names as they are.
-var javaFrame = regexp.MustCompile(`^\s*at (?:[\w.$@-]*//?)?([\w.$<>]+)\.([^()]+)\(([^:()]+):(\d+)\)`)
+var javaFrame = lazyre.New(`^\s*at (?:[\w.$@-]*//?)?([\w.$<>]+)\.([^()]+)\(([^:()]+):(\d+)\)`)
 
 // JavaTestFrame is the file and line of the first frame, reading down a
 // JVM stack trace, in class or a class nested in it: where the test

@@ -3,10 +3,10 @@ package format
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"strobe/internal/lazyre"
 	"time"
 )
 
@@ -36,7 +36,7 @@ var (
 	// LibtestStart begins every libtest event; found inside a line, it
 	// follows text a test printed without a newline under --nocapture.
 	LibtestStart    = []byte(`{ "type": "`)
-	libtestCutField = regexp.MustCompile(`"(type|event|name)":\s*("(?:[^"\\]|\\.)*")`)
+	libtestCutField = lazyre.New(`"(type|event|name)":\s*("(?:[^"\\]|\\.)*")`)
 )
 
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }

@@ -3,9 +3,9 @@ package format
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+	"strobe/internal/lazyre"
 )
 
 // PyFrame is one frame of a Python stack.
@@ -41,10 +41,10 @@ type PyThread struct {
 // 0x… (most recent call first):", and "Stack (most recent call first):"
 // when only one thread was dumped. Python 3.14 adds the thread's name in
 // brackets after the id.
-var faulthandlerHeader = regexp.MustCompile(`^(Current thread|Thread|Stack)(?: (0x[0-9a-fA-F]+))?(?: \[(.*)\])? \(most recent call first\):$`)
+var faulthandlerHeader = lazyre.New(`^(Current thread|Thread|Stack)(?: (0x[0-9a-fA-F]+))?(?: \[(.*)\])? \(most recent call first\):$`)
 
 // faulthandlerFrame matches `  File "/src/x.py", line 12 in spin`.
-var faulthandlerFrame = regexp.MustCompile(`^\s+File "(.*)", line (\d+) in (.*)$`)
+var faulthandlerFrame = lazyre.New(`^\s+File "(.*)", line (\d+) in (.*)$`)
 
 // ParseFaulthandler reads what faulthandler.dump_traceback (on a signal,
 // a fault or a timeout) writes: each dump, its threads in the order
@@ -94,14 +94,14 @@ type PyTraceback struct {
 }
 
 // tracebackFrame matches `  File "/src/x.py", line 12, in withdraw`.
-var tracebackFrame = regexp.MustCompile(`^(\s*)File "(.*)", line (\d+), in (.*)$`)
+var tracebackFrame = lazyre.New(`^(\s*)File "(.*)", line (\d+), in (.*)$`)
 
 // caretLine is the markers Python 3.11+ prints under a frame's source.
-var caretLine = regexp.MustCompile(`^\s*[~^]+\s*$`)
+var caretLine = lazyre.New(`^\s*[~^]+\s*$`)
 
 // exceptionLine matches the line that ends a traceback: a dotted name,
 // then a colon and the message, or nothing.
-var exceptionLine = regexp.MustCompile(`^[A-Za-z_][\w.]*(: .*|:)?$`)
+var exceptionLine = lazyre.New(`^[A-Za-z_][\w.]*(: .*|:)?$`)
 
 // ParsePythonTracebacks reads every `Traceback (most recent call last):`
 // in text (a chained exception prints one per cause, the last one being

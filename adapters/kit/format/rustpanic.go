@@ -1,22 +1,22 @@
 package format
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"strobe/internal/lazyre"
 )
 
 var (
 	// Rust 1.73+: "thread 't' panicked at src/lib.rs:15:35:" then the message;
 	// since 1.88 the thread id follows the name: "thread 't' (1654) panicked at".
-	rustPanicAt = regexp.MustCompile(`(?m)^thread '.*?'(?: \([^)\n]*\))? panicked at (.+):(\d+):(\d+):$`)
+	rustPanicAt = lazyre.New(`(?m)^thread '.*?'(?: \([^)\n]*\))? panicked at (.+):(\d+):(\d+):$`)
 	// Before 1.73: "thread 't' panicked at 'message', src/lib.rs:3:5", the
 	// message possibly over several lines.
-	rustPanicAtOld  = regexp.MustCompile(`(?s)thread '[^\n]*?' panicked at '(.*?)', ([^\n]+?):(\d+):(\d+)(?:\n|$)`)
-	rustDidNotPanic = regexp.MustCompile(`(?:note: )?test did not panic as expected(?: at (.+?):(\d+):\d+)?`)
+	rustPanicAtOld  = lazyre.New(`(?s)thread '[^\n]*?' panicked at '(.*?)', ([^\n]+?):(\d+):(\d+)(?:\n|$)`)
+	rustDidNotPanic = lazyre.New(`(?:note: )?test did not panic as expected(?: at (.+?):(\d+):\d+)?`)
 	// Where a panic message ends and the backtrace or its advice starts.
-	rustPanicEnd = regexp.MustCompile("(?m)^(?:note: run with `RUST_BACKTRACE|stack backtrace:|note: Some details are omitted|thread '.*' panicked at )")
+	rustPanicEnd = lazyre.New("(?m)^(?:note: run with `RUST_BACKTRACE|stack backtrace:|note: Some details are omitted|thread '.*' panicked at )")
 )
 
 // RustPanic finds the first panic in a Rust test's output (cargo test's
@@ -52,9 +52,9 @@ func RustPanic(out string) (file string, line int, msg string) {
 
 var (
 	// A backtrace frame: "   4: basic::checked_div" then "             at ./src/lib.rs:13:9".
-	rustFrame      = regexp.MustCompile(`^\s+\d+: (.+)$`)
-	rustFrameAt    = regexp.MustCompile(`^\s+at (.+?):\d+(?::\d+)?$`)
-	rustSymbolHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
+	rustFrame      = lazyre.New(`^\s+\d+: (.+)$`)
+	rustFrameAt    = lazyre.New(`^\s+at (.+?):\d+(?::\d+)?$`)
+	rustSymbolHash = lazyre.New(`::h[0-9a-f]{16}$`)
 )
 
 // RustMaxTraces bounds the functions RustTraces names.

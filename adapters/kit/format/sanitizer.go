@@ -2,10 +2,10 @@ package format
 
 import (
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -22,10 +22,10 @@ type SanitizerReport struct {
 const sanitizerMaxLines = 400
 
 var (
-	sanitizerHead    = regexp.MustCompile(`^(?:==\d+==\s*)?(?:ERROR|WARNING): (AddressSanitizer|LeakSanitizer|ThreadSanitizer|MemorySanitizer|UndefinedBehaviorSanitizer)\b`)
-	sanitizerSummary = regexp.MustCompile(`^SUMMARY: (\w+Sanitizer): (.*)$`)
-	ubsanRuntime     = regexp.MustCompile(`^(.+?):(\d+):(\d+): runtime error: (.*)$`)
-	sanitizerFrame   = regexp.MustCompile(`^\s+#\d+ 0x[0-9a-f]+ in (.+?) (\S+?):(\d+)(?::\d+)?$`)
+	sanitizerHead    = lazyre.New(`^(?:==\d+==\s*)?(?:ERROR|WARNING): (AddressSanitizer|LeakSanitizer|ThreadSanitizer|MemorySanitizer|UndefinedBehaviorSanitizer)\b`)
+	sanitizerSummary = lazyre.New(`^SUMMARY: (\w+Sanitizer): (.*)$`)
+	ubsanRuntime     = lazyre.New(`^(.+?):(\d+):(\d+): runtime error: (.*)$`)
+	sanitizerFrame   = lazyre.New(`^\s+#\d+ 0x[0-9a-f]+ in (.+?) (\S+?):(\d+)(?::\d+)?$`)
 )
 
 // SanitizerStart names the sanitizer whose report a line begins, "" when
@@ -52,7 +52,7 @@ type SanitizerReader struct {
 	frames *SanitizerReport
 }
 
-var sanitizerFrameLine = regexp.MustCompile(`^\s+#\d+ 0x[0-9a-f]+ `)
+var sanitizerFrameLine = lazyre.New(`^\s+#\d+ 0x[0-9a-f]+ `)
 
 // Line takes a line of stderr and answers the report it belongs to (nil
 // when none) and whether the report began with it.
@@ -97,7 +97,7 @@ func (r *SanitizerReader) Open() bool { return r.open != nil }
 // gtestTestBody is the frame of a GoogleTest test's body: TEST(Suite,
 // Name) is the class Suite_Name_Test (TEST_P's and TYPED_TEST's too, the
 // latter with its template arguments).
-var gtestTestBody = regexp.MustCompile(`\bin (?:[\w:]*::)?(\w+)_Test(?:<.*>)?::TestBody\(\)`)
+var gtestTestBody = lazyre.New(`\bin (?:[\w:]*::)?(\w+)_Test(?:<.*>)?::TestBody\(\)`)
 
 // GTestClass is the class of the GoogleTest test whose body is in the
 // report's stack ("Suite_Name_Test"), "" when none is: a report names its

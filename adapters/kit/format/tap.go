@@ -1,9 +1,9 @@
 package format
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -29,10 +29,10 @@ func (r TAPResult) Status() report.TestStatus {
 }
 
 var (
-	tapLine = regexp.MustCompile(`^(not )?ok(?:\s+(\d+))?(?:\s+-)?(?:\s+(.*?))?\s*(?:#\s*(?i:(skip|todo))\b(.*))?$`)
+	tapLine = lazyre.New(`^(not )?ok(?:\s+(\d+))?(?:\s+-)?(?:\s+(.*?))?\s*(?:#\s*(?i:(skip|todo))\b(.*))?$`)
 	// "  at: src/x.js:12:3" or "  location: 'file:12'" in a failure's YAML
 	// block (node:test, tape and others).
-	tapAt = regexp.MustCompile(`^\s+(?:at|location):\s*['"]?(.+?):(\d+)(?::\d+)?['"]?\s*$`)
+	tapAt = lazyre.New(`^\s+(?:at|location):\s*['"]?(.+?):(\d+)(?::\d+)?['"]?\s*$`)
 )
 
 // TAPLine reads a TAP test line; false for any other line.

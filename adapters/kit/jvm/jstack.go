@@ -8,11 +8,11 @@ import (
 	"bufio"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -57,15 +57,15 @@ func Jstack(p adapters.Proc) string {
 
 // The lines of a jstack dump.
 var (
-	jsThread = regexp.MustCompile(`^"(.*)" (?:#\d+ )?.*?(?:nid=0x[0-9a-f]+ )?`)
-	jsFrame  = regexp.MustCompile(`^\s+at (?:[\w.]+(?:@[\w.-]+)?/)?([\w.$<>/-]+)\.([\w$<>-]+)\((.*)\)$`)
-	jsLock   = regexp.MustCompile(`^\s+- (.*)$`)
-	jsState  = regexp.MustCompile(`^\s+java\.lang\.Thread\.State: (.*)$`)
+	jsThread = lazyre.New(`^"(.*)" (?:#\d+ )?.*?(?:nid=0x[0-9a-f]+ )?`)
+	jsFrame  = lazyre.New(`^\s+at (?:[\w.]+(?:@[\w.-]+)?/)?([\w.$<>/-]+)\.([\w$<>-]+)\((.*)\)$`)
+	jsLock   = lazyre.New(`^\s+- (.*)$`)
+	jsState  = lazyre.New(`^\s+java\.lang\.Thread\.State: (.*)$`)
 )
 
 // harnessFrame: frames from here outwards are JUnit's and Surefire's
 // machinery around the test, cut from a stack.
-var harnessFrame = regexp.MustCompile(`^(org\.junit\.platform\.|org\.apache\.maven\.surefire\.|jdk\.internal\.reflect\.|java\.lang\.reflect\.Method\.invoke)`)
+var harnessFrame = lazyre.New(`^(org\.junit\.platform\.|org\.apache\.maven\.surefire\.|jdk\.internal\.reflect\.|java\.lang\.reflect\.Method\.invoke)`)
 
 // ParseJstack reads a jstack dump into the threads that have Java frames,
 // the JDK's and Surefire's housekeeping threads left out, each stack cut
@@ -189,12 +189,12 @@ func TestsInDump(dump string) []string {
 }
 
 // jdkFrame: the JDK's and JUnit's own classes, never a test.
-var jdkFrame = regexp.MustCompile(`^(java\.|javax\.|jdk\.|sun\.|org\.junit\.|junit\.)`)
+var jdkFrame = lazyre.New(`^(java\.|javax\.|jdk\.|sun\.|org\.junit\.|junit\.)`)
 
 var (
-	cycleThread = regexp.MustCompile(`^"(.*)":$`)
-	cycleWait   = regexp.MustCompile(`^\s+waiting (?:to lock|for) .*\ba ([\w.$]+)\)`)
-	cycleHolder = regexp.MustCompile(`^\s+which is held by "(.*)"`)
+	cycleThread = lazyre.New(`^"(.*)":$`)
+	cycleWait   = lazyre.New(`^\s+waiting (?:to lock|for) .*\ba ([\w.$]+)\)`)
+	cycleHolder = lazyre.New(`^\s+which is held by "(.*)"`)
 )
 
 // DeadlockCycle reads the JVM's deadlock report out of a jstack dump, in

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -24,7 +24,7 @@ type Fatal struct {
 var fatalPrefix = []byte("Fatal Python error: ")
 
 // frameLine is a frame of faulthandler's dump: `  File "/p/t.py", line 10 in f`.
-var frameLine = regexp.MustCompile(`^\s+File "([^"]+)", line (\d+) in (.+)$`)
+var frameLine = lazyre.New(`^\s+File "([^"]+)", line (\d+) in (.+)$`)
 
 // Line reads one stderr line.
 func (f *Fatal) Line(b []byte) {
