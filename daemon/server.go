@@ -70,7 +70,7 @@ type Daemon struct {
 	log        *zap.Logger
 	ctx        context.Context // cancelled when shutdown starts
 	reg        *registry
-	schemas    *mcp.SchemaCache
+	srv        *mcp.Server // one for every connection: its handlers find their session in ctx
 	started    time.Time
 	lastActive atomic.Int64 // unix nanos
 	stopOnce   sync.Once
@@ -122,9 +122,10 @@ func Run(ctx context.Context, opts Options) error {
 
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	d := &Daemon{opts: opts, log: opts.Log, ctx: sctx, reg: newRegistry(retainResults), schemas: mcp.NewSchemaCache(),
+	d := &Daemon{opts: opts, log: opts.Log, ctx: sctx, reg: newRegistry(retainResults),
 		started: time.Now(), stopCh: make(chan struct{}), sessions: map[*mcp.ServerSession]*atomic.Int64{},
 		trim: newTrimmer(cmp.Or(opts.trimDelay, trimDelay))}
+	d.srv = d.newServer()
 	defer d.trim.stop()
 	d.reg.onDone = func(e *entry) {
 		r := e.Result()
@@ -279,9 +280,8 @@ func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn) {
 	}
 	d.touch()
 	s := newSession(d, h)
-	srv := d.newServer(s)
 	t := &countingTransport{Transport: &mcp.IOTransport{Reader: readCloser{newChecked(br, c), c}, Writer: c}}
-	ss, err := srv.Connect(context.WithoutCancel(ctx), t, nil)
+	ss, err := d.srv.Connect(withSession(context.WithoutCancel(ctx), s), t, nil)
 	if err != nil {
 		d.log.Warn("mcp connect", zap.Error(err))
 		c.Close()
@@ -400,22 +400,29 @@ const (
 	MethodStop   = "strobe/stop"
 )
 
-func (d *Daemon) newServer(s *session) *mcp.Server {
+// newServer makes the daemon's one MCP server. Building one per
+// connection cost each `strobe test` about 1 ms of CPU (the SDK checks
+// every tool's schema as it is added); a connection's handlers find their
+// session (the client's environment) in the context Connect was given.
+func (d *Daemon) newServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "strobe", Title: "strobe test runner", Version: d.opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       sdkLogger(d.opts.LogWriter),
-		SchemaCache:  d.schemas,
 		Capabilities: &mcp.ServerCapabilities{},
 	})
-	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test", Description: testDescription + traceDescription}, s.debugTest)
-	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test_status", Description: statusDescription}, s.debugTestStatus)
-	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test_cancel", Description: cancelDescription}, s.debugTestCancel)
-	mcp.AddTool(srv, &mcp.Tool{Name: "debug_query", Description: queryDescription}, s.debugQuery)
+	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test", Description: testDescription + traceDescription}, sessionTool((*session).debugTest))
+	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test_status", Description: statusDescription}, sessionTool((*session).debugTestStatus))
+	mcp.AddTool(srv, &mcp.Tool{Name: "debug_test_cancel", Description: cancelDescription}, sessionTool((*session).debugTestCancel))
+	mcp.AddTool(srv, &mcp.Tool{Name: "debug_query", Description: queryDescription}, sessionTool((*session).debugQuery))
 	mcp.AddReceivingCustomMethod(srv, MethodStatus, func(context.Context, *mcp.ServerSession, *StatusParams) (*Status, error) {
 		return d.status(), nil
 	})
-	mcp.AddReceivingCustomMethod(srv, MethodStop, func(context.Context, *mcp.ServerSession, *StopParams) (*Stopping, error) {
-		d.log.Info("stop requested", zap.Int("clientPid", s.hello.PID))
+	mcp.AddReceivingCustomMethod(srv, MethodStop, func(ctx context.Context, _ *mcp.ServerSession, _ *StopParams) (*Stopping, error) {
+		pid := 0
+		if s := sessionOf(ctx); s != nil {
+			pid = s.hello.PID
+		}
+		d.log.Info("stop requested", zap.Int("clientPid", pid))
 		d.requestStop()
 		return &Stopping{PID: os.Getpid()}, nil
 	})

@@ -84,6 +84,32 @@ type session struct {
 	detailsDir string
 }
 
+// sessionKey keys a connection's session in the context its handlers get.
+type sessionKey struct{}
+
+func withSession(ctx context.Context, s *session) context.Context {
+	return context.WithValue(ctx, sessionKey{}, s)
+}
+
+// sessionOf is the session of the connection a handler serves.
+func sessionOf(ctx context.Context) *session {
+	s, _ := ctx.Value(sessionKey{}).(*session)
+	return s
+}
+
+// sessionTool makes a tool handler of a session's method, for the server
+// every connection shares.
+func sessionTool[In, Out any](h func(*session, context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, Out, error)) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		s := sessionOf(ctx)
+		if s == nil {
+			var zero Out
+			return nil, zero, errors.New("internal error: a call outside any connection's session")
+		}
+		return h(s, ctx, req, in)
+	}
+}
+
 func newSession(d *Daemon, h Hello) *session {
 	// Never the daemon's environment (runner's nil), and always the mark
 	// that lets a dead daemon's processes be found.
