@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -9,9 +8,9 @@ import (
 	"time"
 
 	"strobe/adapters"
-	"strobe/adapters/kit"
 	"strobe/details"
 	"strobe/history"
+	"strobe/internal/githead"
 	"strobe/report"
 	"strobe/shard"
 )
@@ -143,14 +142,7 @@ func (r *Run) chooseFailed() (*report.Response, error) {
 // details file: strobe merge refuses shards of different commits.
 func (r *Run) readCommit() {
 	r.sel.commit = make(chan string, 1)
-	go func() {
-		out, _, err := kit.RunTool(context.Background(), kit.Tool{Dir: r.req.ProjectRoot, Env: r.areq.Env, Timeout: 5 * time.Second},
-			"git", "rev-parse", "HEAD")
-		if err != nil {
-			out = nil
-		}
-		r.sel.commit <- string(bytes.TrimSpace(out))
-	}()
+	go func() { r.sel.commit <- githead.Commit(r.req.ProjectRoot, r.areq.Env) }()
 }
 
 // commit waits for readCommit's answer; empty when the project is not a
