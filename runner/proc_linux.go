@@ -3,7 +3,6 @@ package runner
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
@@ -27,16 +26,16 @@ func killRunID(id string) {
 	inner := append([]byte{0}, entry...)
 	self := os.Getpid()
 	start := time.Now()
+	buf := make([]byte, 16<<10)
 	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
 		found := false
-		dirs, _ := filepath.Glob("/proc/[0-9]*")
-		for _, d := range dirs {
-			pid, err := strconv.Atoi(filepath.Base(d))
-			if err != nil || pid == self {
+		for _, pid := range pids() {
+			if pid == self {
 				continue
 			}
-			env, err := os.ReadFile(d + "/environ") // other users' fail: not ours
-			if err != nil || !(bytes.HasPrefix(env, entry) || bytes.Contains(env, inner)) {
+			var env []byte
+			env, buf = readEnviron(pid, buf) // other users' fail: not ours
+			if !(bytes.HasPrefix(env, entry) || bytes.Contains(env, inner)) {
 				continue
 			}
 			syscall.Kill(pid, syscall.SIGKILL)
@@ -46,6 +45,48 @@ func killRunID(id string) {
 			return
 		}
 		time.Sleep(wait)
+	}
+}
+
+// pids lists the processes in /proc.
+func pids() []int {
+	f, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	out := make([]int, 0, len(names))
+	for _, n := range names {
+		if n[0] < '0' || n[0] > '9' {
+			continue
+		}
+		if pid, err := strconv.Atoi(n); err == nil {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// readEnviron reads process pid's environment into buf, grown when it is
+// too small: the sweep reads ~150 of them per run, and os.ReadFile's stat
+// and allocation for each cost more than the reads.
+func readEnviron(pid int, buf []byte) (env, grown []byte) {
+	fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/environ", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, buf
+	}
+	defer syscall.Close(fd)
+	n := 0
+	for {
+		if n == len(buf) {
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+		m, err := syscall.Read(fd, buf[n:])
+		if m <= 0 || err != nil {
+			return buf[:n], buf
+		}
+		n += m
 	}
 }
 

@@ -235,7 +235,11 @@ wait:
 	// The leader is gone; nothing else of the run may stay: its group,
 	// then anything that left the group but carries the run id.
 	syscall.Kill(-p.pgid, syscall.SIGKILL)
-	killRunID(r.ID)
+	// The sweep runs beside the drain and the answer's making (a leftover
+	// that holds a pipe ends the drain when it is killed); the run is done
+	// only once the sweep is.
+	swept := make(chan struct{})
+	go func() { killRunID(r.ID); close(swept) }()
 	r.removeStacksDir()
 	drained := make(chan struct{})
 	go func() { p.readers.Wait(); close(drained) }()
@@ -249,10 +253,13 @@ wait:
 	}
 	p.closePipes(nil)
 	r.finish(p, began, timedOut, cancelled)
+	<-swept
+	close(r.done)
 }
 
+// finish makes the run's answer once its processes are gone; supervise
+// closes done after it.
 func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
-	defer close(r.done)
 	finished := time.Now()
 	exit := exitOf(p.ws)
 	w := r.watch.Load()
