@@ -114,6 +114,10 @@ func ensureDir(dir string) error {
 	return nil
 }
 
+// writerPool keeps Write's buffer from run to run (the daemon writes a
+// record for every run).
+var writerPool = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
+
 // Write stores rec in dir as <runId>.json atomically (temp file, rename),
 // then prunes old records. It returns the file's path. There is no fsync:
 // the rename alone keeps readers from a half-written file, and a record in
@@ -130,7 +134,9 @@ func Write(dir string, rec *Record) (string, error) {
 		return "", fmt.Errorf("writing details: %w", err)
 	}
 	defer os.Remove(f.Name()) // after a successful rename this fails harmlessly
-	w := bufio.NewWriterSize(f, 64<<10)
+	w := writerPool.Get().(*bufio.Writer)
+	w.Reset(f)
+	defer func() { w.Reset(nil); writerPool.Put(w) }()
 	if err := encode(w, rec); err != nil {
 		f.Close()
 		return "", fmt.Errorf("writing details: %w", err)

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"strobe/report"
@@ -308,11 +309,18 @@ func clipOutput(out string, budget *int) string {
 	return out
 }
 
+// writerPool keeps Encode's buffer from run to run (the daemon writes a
+// report for every run).
+var writerPool = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
+
 // Encode writes doc as an XML document. It writes the elements itself,
 // what encoding/xml would write for the model's tags, at a third of the
 // cost: every run writes one, 2,000 tests in a few milliseconds.
 func Encode(w io.Writer, doc *Suites) error {
-	e := &encoder{w: bufio.NewWriterSize(w, 64<<10)}
+	bw := writerPool.Get().(*bufio.Writer)
+	bw.Reset(w)
+	defer func() { bw.Reset(nil); writerPool.Put(bw) }()
+	e := &encoder{w: bw}
 	e.raw(xml.Header)
 	e.start(0, "testsuites", attr{"name", doc.Name}, attr{"tests", strconv.Itoa(doc.Tests)}, attr{"failures", strconv.Itoa(doc.Failures)},
 		attr{"errors", strconv.Itoa(doc.Errors)}, attr{"skipped", strconv.Itoa(doc.Skipped)}, attr{"time", doc.Time.String()})

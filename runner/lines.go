@@ -3,6 +3,7 @@ package runner
 import (
 	"bufio"
 	"io"
+	"sync"
 
 	"strobe/internal/tail"
 )
@@ -21,8 +22,14 @@ const (
 // and line with every line, without its "\n" (and "\r"). For a line longer
 // than maxLine, b is its head, cut is true and end holds its last bytes. The
 // slices passed to line are only valid during the call.
+// readerPool keeps the output readers' 64 KiB buffers from run to run:
+// two per run were most of what a short run allocated in the daemon.
+var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
 func readLines(r io.Reader, raw func([]byte), line func(b []byte, cut bool, end []byte)) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := readerPool.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() { br.Reset(nil); readerPool.Put(br) }()
 	var long []byte // a line longer than the reader's buffer, up to maxLine
 	cut := false
 	var end *tail.Buffer // the last bytes of a cut line
