@@ -24,10 +24,10 @@ import (
 const statusWait = 45 * time.Second
 
 // testThroughDaemon runs req in the daemon (started on demand) as an MCP
-// client of the same SDK agents use: debug_test answers at once with the
-// runId, then debug_test_status waits, with progress notifications drawn on
-// a terminal. Ctrl+C (ctx) cancels the run in the daemon and prints its
-// partial result.
+// client of the same SDK agents use: debug_test waits for the answer (then
+// debug_test_status, for a run longer than statusWait), with progress
+// notifications drawn on a terminal. Ctrl+C (ctx) cancels the run in the
+// daemon and prints its partial result.
 func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, junitPath string, stdout, stderr io.Writer) int {
 	paths, err := daemon.DefaultPaths()
 	if err != nil {
@@ -50,10 +50,21 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, jun
 		draw = startProgress(f, p.line)
 		defer draw.stop()
 	}
-	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
-	if p != nil {
-		opts.ProgressNotificationHandler = func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { p.update(r.Params) }
-	}
+	// One debug_test call waits for the answer; its progress notifications
+	// carry the run id, for the partial result if Ctrl+C comes first. (A
+	// first call answering at once, then debug_test_status, cost a round
+	// trip more, a millisecond of every short run.)
+	var mu sync.Mutex
+	runID := ""
+	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{},
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			if id, ok := r.Params.Meta[daemon.MetaRunID].(string); ok {
+				mu.Lock()
+				runID = id
+				mu.Unlock()
+			}
+			p.update(r.Params)
+		}}
 	// The session lives until we close it: Ctrl+C must still reach the
 	// daemon through it.
 	cs, err := daemon.NewClient(version, opts).Connect(context.WithoutCancel(ctx), conn.Transport(), nil)
@@ -63,42 +74,47 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, jun
 	}
 	defer cs.Close()
 
-	zero := int64(0)
+	wait := statusWait.Milliseconds()
 	args := daemon.TestArgs{ProjectRoot: req.ProjectRoot, Framework: req.Framework, Level: req.Level, Test: req.Test,
-		Command: req.Command, Env: req.Env, Timeout: req.Timeout.Milliseconds(), WaitMs: &zero,
+		Command: req.Command, Env: req.Env, Timeout: req.Timeout.Milliseconds(), WaitMs: &wait,
 		OnlyFailed: req.OnlyFailed, Partition: req.Partition,
 		Retries: req.Retries, RetryStuck: req.RetryStuck, Repeat: req.Repeat}
 	args.TracePatterns, args.Watches = daemonTraceArgs(req.Trace)
 	if req.Timeout > 0 && args.Timeout == 0 {
 		args.Timeout = 1
 	}
-	resp, err := callTool(ctx, cs, "debug_test", args, nil)
+	// Interrupted: the cancelled call already told the daemon to stop the
+	// run; ask for its partial result explicitly.
+	cancelRun := func(id string) int {
+		cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		resp, err := callTool(cctx, cs, "debug_test_cancel", daemon.CancelArgs{RunID: id}, nil)
+		if err != nil {
+			fmt.Fprintf(stderr, "strobe: cancelling run %s: %v\n", id, err)
+			return exitInterrupt
+		}
+		draw.stop()
+		return finish(stdout, stderr, resp, asJSON, junitPath)
+	}
+	resp, err := callTool(ctx, cs, "debug_test", args, "strobe-cli-0")
 	switch {
 	case ctx.Err() != nil:
-		return exitInterrupt
+		mu.Lock()
+		id := runID
+		mu.Unlock()
+		if id == "" {
+			return exitInterrupt // interrupted before the run had begun
+		}
+		return cancelRun(id)
 	case err != nil:
 		return usageError(stdout, stderr, asJSON, err)
 	}
 	p.show(resp)
-	wait := statusWait.Milliseconds()
-	for n := 0; resp.Status == report.Running; n++ {
+	for n := 1; resp.Status == report.Running; n++ {
 		id := resp.RunID
-		var token any
-		if p != nil {
-			token = fmt.Sprintf("strobe-cli-%d", n)
-		}
-		resp, err = callTool(ctx, cs, "debug_test_status", daemon.StatusArgs{RunID: id, WaitMs: &wait}, token)
+		resp, err = callTool(ctx, cs, "debug_test_status", daemon.StatusArgs{RunID: id, WaitMs: &wait}, fmt.Sprintf("strobe-cli-%d", n))
 		if ctx.Err() != nil {
-			// Interrupted: the cancelled call already told the daemon; ask
-			// for the partial result explicitly.
-			cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			resp, err = callTool(cctx, cs, "debug_test_cancel", daemon.CancelArgs{RunID: id}, nil)
-			cancel()
-			if err != nil {
-				fmt.Fprintf(stderr, "strobe: cancelling run %s: %v\n", id, err)
-				return exitInterrupt
-			}
-			break
+			return cancelRun(id)
 		}
 		if err != nil {
 			if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || strings.Contains(err.Error(), "EOF") {
@@ -168,6 +184,9 @@ func (p *remoteProgress) show(resp *report.Response) {
 }
 
 func (p *remoteProgress) update(params *mcp.ProgressNotificationParams) {
+	if p == nil {
+		return
+	}
 	raw, ok := params.Meta[daemon.MetaProgress]
 	if !ok {
 		return
