@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -363,12 +364,15 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	}
 	r.annotate(resp)
 	fullTrace, traceIndicators := r.endTrace(resp, finished)
-	allChanges := r.remember(resp, failed, tests)
 	dir := r.opts.DetailsDir
 	if dir == "" {
 		dir = details.Dir()
 	}
-	resp.JUnit = r.writeJUnit(dir, resp, tests)
+	// The JUnit report is written beside the history's comparison and the
+	// details file (it reads nothing they add).
+	junitDone := r.startJUnit(dir, resp, tests)
+	allChanges := r.remember(resp, failed, tests)
+	resp.JUnit = filepath.Clean(details.JUnitPath(dir, r.ID)) // the details file names it too
 
 	rec := &details.Record{Response: *resp, ProjectRoot: r.req.ProjectRoot, Adapter: r.adapter.Name(),
 		Level: string(r.level), Test: r.req.Test, Argv: r.plan.Argv, Dir: r.plan.Dir, Env: r.req.Env,
@@ -386,6 +390,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	} else {
 		resp.Hint = strings.TrimSpace(resp.Hint + " (no details file: " + err.Error() + ")")
 	}
+	resp.JUnit = junitDone(resp)
 	r.resp = resp
 }
 
