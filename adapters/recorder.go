@@ -40,6 +40,10 @@ type Recorder struct {
 	running chan struct{} // closed when testing begins
 	kept    int           // output bytes kept over all tests
 	counts  [3]int        // passed, failed, skipped
+	// last is the test get found last: a test that prints a million
+	// lines is looked up a million times, and building its key was a
+	// third of the allocations of reading go test's output.
+	last *recTest
 }
 
 type recTest struct {
@@ -86,6 +90,15 @@ func (r *Recorder) BeginBuilding() {
 func key(suite, name string) string { return suite + "\x00" + name }
 
 func (r *Recorder) get(suite, name string) *recTest {
+	if t := r.last; t != nil && t.Name == name && t.Suite == suite {
+		return t
+	}
+	t := r.lookup(suite, name)
+	r.last = t
+	return t
+}
+
+func (r *Recorder) lookup(suite, name string) *recTest {
 	k := key(suite, name)
 	t := r.byKey[k]
 	if t == nil {
