@@ -13,7 +13,6 @@ package history
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -21,6 +20,8 @@ import (
 	"slices"
 	"syscall"
 	"time"
+
+	json "github.com/segmentio/encoding/json"
 
 	"strobe/report"
 )
