@@ -53,7 +53,6 @@ func cmdDaemon(ctx context.Context, args []string, _, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	defer serveHeapProfiles()()
-	tuneGC()
 	err = daemon.Run(ctx, daemon.Options{Paths: paths, Version: version, Idle: *idle, Log: log, LogWriter: logw})
 	switch {
 	case errors.Is(err, daemon.ErrRunning):
@@ -83,23 +82,24 @@ func reaper(pid int) int {
 	return exitOK
 }
 
-// Garbage collection of the daemon, unless GOGC or GOMEMLIMIT says
-// otherwise. Its live heap is a few MiB, so at GOGC=100 every run collected
-// several times (the MCP SDK's JSON decoder allocates 32 KiB a message):
-// a fifth of the daemon's CPU, on the cores the tests run on. A collection
-// every daemonGCPercent% of growth makes a short run ~1 ms quicker; the
-// soft limit keeps a run that prints hundreds of MB within its memory
-// target, and the trimmer still gives memory back once the daemon idles.
+// Garbage collection of every strobe process, unless GOGC or GOMEMLIMIT
+// says otherwise. strobe's live heap is a few MiB, so at GOGC=100 a run
+// collected many times (the daemon: the MCP SDK's JSON decoder allocates
+// 32 KiB a message; `strobe test --no-daemon`: 7 of the 50 ms of CPU it
+// spent on a 2,000-test crate), on the cores the tests run on. A
+// collection every gcPercent% of growth costs that a fraction; the soft
+// limit keeps a run that prints hundreds of MB within its memory target,
+// and the daemon's trimmer still gives memory back once it idles.
 const (
-	daemonGCPercent = 400
-	daemonMemLimit  = 32 << 20
+	gcPercent = 400
+	memLimit  = 32 << 20
 )
 
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(daemonGCPercent)
+		debug.SetGCPercent(gcPercent)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(daemonMemLimit)
+		debug.SetMemoryLimit(memLimit)
 	}
 }

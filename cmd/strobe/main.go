@@ -41,6 +41,7 @@ const (
 )
 
 func main() {
+	tuneGC()
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }
 
