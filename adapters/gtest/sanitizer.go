@@ -69,7 +69,10 @@ func (p *parser) applySanitizers(dying string, hints *[]string) *sanitized {
 			continue
 		}
 		if named := p.testOfClass(r.GTestClass()); named != "" && named != r.test {
-			if r.test == "" {
+			// The report began before its test's RUN line was read (outside
+			// any test, or while the test before was current): its head is
+			// in no output of named's, or in the wrong one.
+			if t, _ := p.rec.Lookup("", named); len(r.Lines) > 0 && !strings.Contains(t.Output, r.Lines[0]) {
 				p.rec.Output("", named, strings.Join(r.Lines, "\n")+"\n")
 			}
 			r.test = named

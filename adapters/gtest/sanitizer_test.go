@@ -1,6 +1,11 @@
 package gtest
 
 import (
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,5 +104,51 @@ func TestGTestClass(t *testing.T) {
 		if got := gtestClass(name); got != want {
 			t.Errorf("gtestClass(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestSanitizerReportBeforeItsRunLine replays the asan binary's real output
+// in an order the two pipes can give it: the report's first lines read
+// while the test before is still current (its OK line and the next RUN
+// line not read yet). The report is still the dying test's failure, and
+// that test's output still has the report's head.
+func TestSanitizerReportBeforeItsRunLine(t *testing.T) {
+	dir := bins(t)
+	cmd := exec.Command(filepath.Join(dir, "asan_test"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Run()
+	exit := report.Exit{Exited: true, Code: cmd.ProcessState.ExitCode()}
+	out := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	errs := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+	head := slices.IndexFunc(errs, func(l string) bool { return strings.Contains(l, "ERROR: AddressSanitizer") })
+	run := slices.IndexFunc(out, func(l string) bool { return strings.HasPrefix(l, "[ RUN      ] Asan.PassesFirst") })
+	if head < 0 || run < 0 {
+		t.Fatalf("the binary's output changed:\n%s\n%s", stdout.String(), stderr.String())
+	}
+	rec := adapters.NewRecorder()
+	plan, err := gtest{}.Plan(context.Background(), adapters.Request{ProjectRoot: fixtureRoot(t), Command: []string{filepath.Join(dir, "asan_test")}}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed := func(s adapters.Stream, lines []string) {
+		for _, l := range lines {
+			plan.Parser.Line(s, []byte(l), false)
+		}
+	}
+	feed(adapters.Stdout, out[:run+1])   // up to PassesFirst's RUN line
+	feed(adapters.Stderr, errs[:head+2]) // the report's head, PassesFirst still current
+	feed(adapters.Stdout, out[run+1:])   // PassesFirst's OK, UsesAfterFree's RUN
+	feed(adapters.Stderr, errs[head+2:]) // the rest of the report
+	plan.Parser.Finish(exit)
+	tt, ok := adapterstest.TestByName(rec.Tests(), "Asan.UsesAfterFree")
+	if !ok || tt.Status != report.TestFailed || tt.Failure == nil || tt.Failure.Line != 8 {
+		t.Fatalf("Asan.UsesAfterFree: %+v, want failed at asan_test.cpp:8", tt)
+	}
+	if !strings.Contains(tt.Output, "ERROR: AddressSanitizer: heap-use-after-free") {
+		t.Errorf("the dying test's output lacks the report's head:\n%s", tt.Output)
+	}
+	if p, _ := adapterstest.TestByName(rec.Tests(), "Asan.PassesFirst"); p.Status != report.TestPassed {
+		t.Errorf("Asan.PassesFirst: %+v, want passed", p)
 	}
 }
