@@ -65,3 +65,39 @@ func TestWritePrunesPastTheSlack(t *testing.T) {
 		}
 	}
 }
+
+// The gate lists the directory once per few records, not every write;
+// this process's own writes still never take it past the slack.
+func TestGateListsSeldomButHoldsTheBound(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s", "tests")
+	if err := ensureDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for i := range keepRuns {
+		p := filepath.Join(dir, fmt.Sprintf("old-%03d.json", i))
+		os.WriteFile(p, []byte("{}"), 0o600)
+		os.Chtimes(p, now, now.Add(-time.Hour-time.Duration(i)*time.Second))
+	}
+	markPruned(dir, now)
+	most := 0
+	for i := range pruneSlack + 5 { // past one prune, then a few writes after a listing
+		if _, err := Write(dir, record(fmt.Sprintf("new-%d", i))); err != nil {
+			t.Fatal(err)
+		}
+		entries, _ := List(dir)
+		most = max(most, len(entries))
+		if len(entries) > keepRuns+pruneSlack {
+			t.Fatalf("after write %d: %d records, more than %d", i+1, len(entries), keepRuns+pruneSlack)
+		}
+	}
+	if most != keepRuns+pruneSlack {
+		t.Errorf("the directory peaked at %d records, want the gate to let it reach %d before pruning", most, keepRuns+pruneSlack)
+	}
+	listed.Lock()
+	left := listed.left[dir]
+	listed.Unlock()
+	if left <= 0 {
+		t.Errorf("after a listing under the bound, %d writes may skip the next one; want some", left)
+	}
+}

@@ -51,9 +51,7 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, jun
 		defer draw.stop()
 	}
 	// One debug_test call waits for the answer; its progress notifications
-	// carry the run id, for the partial result if Ctrl+C comes first. (A
-	// first call answering at once, then debug_test_status, cost a round
-	// trip more, a millisecond of every short run.)
+	// carry the run id, for the partial result if Ctrl+C comes first.
 	var mu sync.Mutex
 	runID := ""
 	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{},
