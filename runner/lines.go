@@ -18,14 +18,14 @@ const (
 	lineEnd = 64 << 10
 )
 
-// readLines reads r to the end, calls raw with every byte read (in order)
-// and line with every line, without its "\n" (and "\r"). For a line longer
-// than maxLine, b is its head, cut is true and end holds its last bytes. The
-// slices passed to line are only valid during the call.
 // readerPool keeps the output readers' 64 KiB buffers from run to run:
 // two per run were most of what a short run allocated in the daemon.
 var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
+// readLines reads r to the end, calls raw with every byte read (in order)
+// and line with every line, without its "\n" (and "\r"). For a line longer
+// than maxLine, b is its head, cut is true and end holds its last bytes. The
+// slices passed to line are only valid during the call.
 func readLines(r io.Reader, raw func([]byte), line func(b []byte, cut bool, end []byte)) error {
 	br := readerPool.Get().(*bufio.Reader)
 	br.Reset(r)
