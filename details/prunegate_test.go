@@ -43,17 +43,7 @@ func TestNeedPrune(t *testing.T) {
 // Through Write, a directory never holds more than keepRuns+pruneSlack
 // records, and a prune brings it back to keepRuns.
 func TestWritePrunesPastTheSlack(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "s", "tests")
-	if err := ensureDir(dir); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now()
-	for i := range keepRuns + pruneSlack {
-		p := filepath.Join(dir, fmt.Sprintf("old-%03d.json", i))
-		os.WriteFile(p, []byte("{}"), 0o600)
-		os.Chtimes(p, now, now.Add(-time.Hour-time.Duration(i)*time.Second))
-	}
-	markPruned(dir, now)
+	dir := oldRecords(t, keepRuns+pruneSlack)
 	for i := range 2 {
 		if _, err := Write(dir, record(fmt.Sprintf("new-%d", i))); err != nil {
 			t.Fatal(err)
@@ -69,17 +59,7 @@ func TestWritePrunesPastTheSlack(t *testing.T) {
 // The gate lists the directory once per few records, not every write;
 // this process's own writes still never take it past the slack.
 func TestGateListsSeldomButHoldsTheBound(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "s", "tests")
-	if err := ensureDir(dir); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now()
-	for i := range keepRuns {
-		p := filepath.Join(dir, fmt.Sprintf("old-%03d.json", i))
-		os.WriteFile(p, []byte("{}"), 0o600)
-		os.Chtimes(p, now, now.Add(-time.Hour-time.Duration(i)*time.Second))
-	}
-	markPruned(dir, now)
+	dir := oldRecords(t, keepRuns)
 	most := 0
 	for i := range pruneSlack + 5 { // past one prune, then a few writes after a listing
 		if _, err := Write(dir, record(fmt.Sprintf("new-%d", i))); err != nil {
@@ -100,4 +80,22 @@ func TestGateListsSeldomButHoldsTheBound(t *testing.T) {
 	if left <= 0 {
 		t.Errorf("after a listing under the bound, %d writes may skip the next one; want some", left)
 	}
+}
+
+// oldRecords is a details directory holding n records an hour old or
+// more, pruned just now.
+func oldRecords(t *testing.T, n int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "s", "tests")
+	if err := ensureDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for i := range n {
+		p := filepath.Join(dir, fmt.Sprintf("old-%03d.json", i))
+		os.WriteFile(p, []byte("{}"), 0o600)
+		os.Chtimes(p, now, now.Add(-time.Hour-time.Duration(i)*time.Second))
+	}
+	markPruned(dir, now)
+	return dir
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -370,9 +369,9 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	}
 	// The JUnit report is written beside the history's comparison and the
 	// details file (it reads nothing they add).
-	junitDone := r.startJUnit(dir, resp, tests)
+	var junitDone func(*report.Response) string
+	resp.JUnit, junitDone = r.startJUnit(dir, resp, tests) // the details file names it too
 	allChanges := r.remember(resp, failed, tests)
-	resp.JUnit = filepath.Clean(details.JUnitPath(dir, r.ID)) // the details file names it too
 
 	rec := &details.Record{Response: *resp, ProjectRoot: r.req.ProjectRoot, Adapter: r.adapter.Name(),
 		Level: string(r.level), Test: r.req.Test, Argv: r.plan.Argv, Dir: r.plan.Dir, Env: r.req.Env,

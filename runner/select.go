@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/details"
 	"strobe/history"
 	"strobe/internal/githead"
@@ -142,7 +144,18 @@ func (r *Run) chooseFailed() (*report.Response, error) {
 // details file: strobe merge refuses shards of different commits.
 func (r *Run) readCommit() {
 	r.sel.commit = make(chan string, 1)
-	go func() { r.sel.commit <- githead.Commit(r.req.ProjectRoot, r.areq.Env) }()
+	go func() {
+		if c, ok := githead.Read(r.req.ProjectRoot, r.areq.Env); ok {
+			r.sel.commit <- c
+			return
+		}
+		out, _, err := kit.RunTool(context.Background(), kit.Tool{Dir: r.req.ProjectRoot, Env: r.areq.Env, Timeout: 5 * time.Second},
+			"git", "rev-parse", "HEAD")
+		if err != nil {
+			out = nil
+		}
+		r.sel.commit <- string(bytes.TrimSpace(out))
+	}()
 }
 
 // commit waits for readCommit's answer; empty when the project is not a

@@ -7,34 +7,30 @@
 // ("gitdir: …", worktrees and submodules), a worktree's commondir, a
 // detached HEAD, a symbolic ref to a loose ref or to a line of
 // packed-refs. Anything else (the reftable format, GIT_DIR in the
-// environment, a ref it cannot find) is left to git itself.
+// environment, a ref it cannot find) is the caller's to ask git.
 package githead
 
 import (
 	"bufio"
-	"bytes"
-	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // errAsk means the files do not say: ask git.
 var errAsk = errors.New("githead: ask git")
 
-// Commit is the commit checked out in the working tree that holds dir, or
-// "" when dir is in no repository or HEAD names no commit yet. env is the
-// environment git would run with.
-func Commit(dir string, env []string) string {
-	if !gitEnv(env) {
-		if c, err := fromFiles(dir); err == nil {
-			return c
-		}
+// Read is the commit checked out in the working tree that holds dir, ""
+// when dir is in no repository or HEAD names no commit yet. ok is false
+// when the files do not say (or env, the environment git would run with,
+// moves git's repository): then git must be asked.
+func Read(dir string, env []string) (commit string, ok bool) {
+	if gitEnv(env) {
+		return "", false
 	}
-	return fromGit(dir, env)
+	c, err := fromFiles(dir)
+	return c, err == nil
 }
 
 // gitEnv says whether env sets a variable that moves git's repository.
@@ -48,19 +44,6 @@ func gitEnv(env []string) bool {
 	return false
 }
 
-// fromGit asks git.
-func fromGit(dir string, env []string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--verify", "-q", "HEAD")
-	cmd.Dir, cmd.Env = dir, env
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
-	return string(bytes.TrimSpace(out))
-}
-
 // fromFiles reads HEAD from the repository's files. It returns "" with no
 // error when dir is in no repository or HEAD's branch has no commit.
 func fromFiles(dir string) (string, error) {
@@ -70,9 +53,9 @@ func fromFiles(dir string) (string, error) {
 	}
 	common := gitDir
 	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		common = filepath.Join(gitDir, strings.TrimSpace(string(b)))
-		if filepath.IsAbs(strings.TrimSpace(string(b))) {
-			common = strings.TrimSpace(string(b))
+		common = strings.TrimSpace(string(b))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
 		}
 	}
 	if isDir(filepath.Join(common, "reftable")) {
