@@ -416,3 +416,53 @@ func TestLockedTooLong(t *testing.T) {
 		t.Errorf("gave up after %v, before %v", d, lockWait)
 	}
 }
+
+// TestStartWritesWhileTheCallerGoesOn: Start's comparison is ready at
+// once and its file is written meanwhile, under the lock, so that runs
+// started together in one process all land, each comparing with the one
+// before it.
+func TestStartWritesWhileTheCallerGoesOn(t *testing.T) {
+	s := Open(t.TempDir())
+	const n = 16
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, written, err := s.Start(run(fmt.Sprint("r", i), root, report.Passed, pass("a")))
+			if err != nil {
+				errs <- err
+				return
+			}
+			if err := written(); err != nil {
+				errs <- err
+				return
+			}
+			if err := written(); err != nil { // a second wait says the same
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	f, _, err := load(Path(s.Dir, root), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Runs) != n {
+		t.Fatalf("%d runs in the history, want %d: a write landed over another", len(f.Runs), n)
+	}
+	compared := 0
+	for _, r := range f.Runs {
+		if r.Changes != nil {
+			compared++
+		}
+	}
+	if compared != n-1 {
+		t.Errorf("%d runs compared with the one before, want %d", compared, n-1)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync"
 	"syscall"
 	"time"
 
@@ -56,37 +57,56 @@ type Result struct {
 // listed but compares with nothing and leaves the baseline alone: a broken
 // build does not make every test "removed", nor every test "new" after it.
 func (s *Store) Record(run Run) (*Result, error) {
-	if err := ensureDir(s.Dir); err != nil {
+	res, written, err := s.Start(run)
+	if err != nil {
 		return nil, err
+	}
+	if err := written(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Start is Record that writes the file while the caller goes on: the
+// comparison is ready when it returns, and written waits for the file and
+// says whether it landed. The lock is held until then, so the run recorded
+// next reads this one. (A 2,000-test history takes milliseconds to encode
+// and write, which the answer need not wait for.)
+func (s *Store) Start(run Run) (res *Result, written func() error, err error) {
+	if err := ensureDir(s.Dir); err != nil {
+		return nil, nil, err
 	}
 	path := Path(s.Dir, run.Root)
 	unlock, err := lock(path, syscall.LOCK_EX)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer unlock()
-	res := &Result{}
+	res = &Result{}
 	f, suffix, err := load(path, run.Root)
 	if errors.Is(err, errUnusable) {
 		// Never a crash, never a comparison with someone else's runs: the
 		// file is kept for a look and a fresh history starts.
 		res.MovedAside = path + "." + suffix
 		if err := os.Rename(path, res.MovedAside); err != nil {
-			return nil, fmt.Errorf("moving aside unusable history: %w", err)
+			unlock()
+			return nil, nil, fmt.Errorf("moving aside unusable history: %w", err)
 		}
 		f = &file{Format: format, Version: version, Project: run.Root}
 	} else if err != nil {
-		return nil, err
+		unlock()
+		return nil, nil, err
 	}
 	if len(f.Runs) == 0 {
 		pruneProjects(s.Dir, s.now())
 	}
 	f.record(run, s.now(), res)
 	f.prune()
-	if err := write(path, f); err != nil {
-		return nil, err
-	}
-	return res, nil
+	done := make(chan error, 1)
+	go func() {
+		defer unlock()
+		done <- write(path, f)
+	}()
+	return res, sync.OnceValue(func() error { return <-done }), nil
 }
 
 // cur is one test of the run being recorded, with what the baseline said

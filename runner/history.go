@@ -24,16 +24,23 @@ const repeatedHint = 3
 // the previous comparable run, and how many runs in a row each failure has
 // come back unchanged. failed are the run's failures in the order of
 // tests; resp.Failures is their first part. It returns the untrimmed
-// changes for the details file.
-func (r *Run) remember(resp *report.Response, failed []report.Failure, tests []report.Test) *report.Changes {
+// changes for the details file, and recorded, which waits for the history
+// file (written meanwhile) and says in resp's hint when it did not land.
+func (r *Run) remember(resp *report.Response, failed []report.Failure, tests []report.Test) (all *report.Changes, recorded func(*report.Response)) {
+	recorded = func(*report.Response) {}
 	if r.opts.HistoryDir == "" {
-		return nil
+		return nil, recorded
 	}
-	res, err := history.Open(r.opts.HistoryDir).Record(history.Run{ID: r.ID, Root: r.req.ProjectRoot, Key: r.historyKey(),
+	res, written, err := history.Open(r.opts.HistoryDir).Start(history.Run{ID: r.ID, Root: r.req.ProjectRoot, Key: r.historyKey(),
 		Status: resp.Status, Tests: tests, Stuck: resp.Stuck, Subset: r.sel.rerun != nil})
 	if err != nil {
 		resp.Hint = joinHints(resp.Hint, "(no comparison with earlier runs: "+err.Error()+")")
-		return nil
+		return nil, recorded
+	}
+	recorded = func(resp *report.Response) {
+		if err := written(); err != nil {
+			resp.Hint = joinHints(resp.Hint, "(this run is not in the history, the next will not compare with it: "+err.Error()+")")
+		}
 	}
 	resp.Changes = history.Clip(res.Changes, changedNames)
 	var ids []history.TestID // the tests of failed, in the order finish took them
@@ -58,7 +65,7 @@ func (r *Run) remember(resp *report.Response, failed []report.Failure, tests []r
 			"what was tried has not worked, so step back, reread the failing assertion and the code under test, and reconsider the approach before another attempt",
 			strings.Join(clipList(again, 3), ", ")))
 	}
-	return res.Changes
+	return res.Changes, recorded
 }
 
 // clipList keeps the first n of names and counts the rest.
@@ -78,18 +85,22 @@ func (r *Run) writeJUnit(dir string, resp *report.Response, tests []report.Test)
 
 // startJUnit writes the run's JUnit report beside the details file while
 // the caller goes on (the two writes of a 500-test run take 1.5 and 3.5 ms
-// of CPU; on two cores they overlap). The document is built from resp
-// before it returns, with the path the report will have ("" when the
-// directory is unusable); wait gives the path once written, or "" with
-// resp's hint saying why there is none.
+// of CPU; on two cores they overlap). The report is of resp as it is now,
+// with the path the report will have ("" when the directory is unusable):
+// the caller goes on filling in resp, so the report is built from a copy
+// of it (the caller changes its fields, not what they point to). wait
+// gives the path once written, or "" with resp's hint saying why there is
+// none. tests must not change until then.
 func (r *Run) startJUnit(dir string, resp *report.Response, tests []report.Test) (path string, wait func(*report.Response) string) {
 	if err := details.EnsureDir(dir); err != nil {
 		return "", func(*report.Response) string { return "" }
 	}
 	path = filepath.Clean(details.JUnitPath(dir, r.ID))
-	doc := junit.Build(junit.Run{Response: resp, Tests: tests, Started: r.started})
+	now := *resp
 	done := make(chan error, 1)
-	go func() { done <- junit.WriteFile(path, doc) }()
+	go func() {
+		done <- junit.WriteFile(path, junit.Build(junit.Run{Response: &now, Tests: tests, Started: r.started}))
+	}()
 	return path, func(resp *report.Response) string {
 		if err := <-done; err != nil {
 			resp.Hint = joinHints(resp.Hint, "(no JUnit report: "+err.Error()+")")

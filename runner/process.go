@@ -371,7 +371,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	// details file (it reads nothing they add).
 	var junitDone func(*report.Response) string
 	resp.JUnit, junitDone = r.startJUnit(dir, resp, tests) // the details file names it too
-	allChanges := r.remember(resp, failed, tests)
+	allChanges, recorded := r.remember(resp, failed, tests)
 
 	rec := &details.Record{Response: *resp, ProjectRoot: r.req.ProjectRoot, Adapter: r.adapter.Name(),
 		Level: string(r.level), Test: r.req.Test, Argv: r.plan.Argv, Dir: r.plan.Dir, Env: r.req.Env,
@@ -390,6 +390,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		resp.Hint = strings.TrimSpace(resp.Hint + " (no details file: " + err.Error() + ")")
 	}
 	resp.JUnit = junitDone(resp)
+	recorded(resp)
 	r.resp = resp
 }
 

@@ -266,7 +266,7 @@ func (r *Run) finishSequence() {
 	}
 
 	r.annotate(resp)
-	allChanges := r.remember(resp, failed, tests)
+	allChanges, recorded := r.remember(resp, failed, tests)
 	dir := r.opts.DetailsDir
 	if dir == "" {
 		dir = details.Dir()
@@ -284,6 +284,7 @@ func (r *Run) finishSequence() {
 	} else {
 		resp.Hint = strings.TrimSpace(resp.Hint + " (no details file: " + err.Error() + ")")
 	}
+	recorded(resp)
 	r.resp = resp
 }
 
