@@ -81,7 +81,7 @@ var cmakeMarkers = []string{"find_package(GTest", "GTest::", "gtest_discover_tes
 // help text (with --gtest_list_tests) in the binary, a shared one its
 // library's name.
 func looksLikeGTest(path string) bool {
-	return kit.LooksLikeTestBinary(path, []byte("--gtest_list_tests")) || kit.LooksLikeTestBinary(path, []byte("libgtest"))
+	return kit.LooksLikeTestBinaryAny(path, []byte("--gtest_list_tests"), []byte("libgtest"))
 }
 
 // probe runs BIN --gtest_list_tests in its own process group and checks

@@ -28,7 +28,27 @@ func ResolveProgram(root, prog string, env []string) (string, error) {
 // checking them first keeps a probe from running programs that belong
 // to another framework or none (a GoogleTest binary ignores Catch2's
 // --list-tests and runs its whole suite, and the reverse).
+//
+// A file that is not the framework's is read to its end, which is what
+// detection pays for a command such as `go test` (a 15 MB program, read
+// once by each adapter that knows test binaries): the file is read into
+// one buffer, without a copy of each chunk.
 func LooksLikeTestBinary(path string, markers ...[]byte) bool {
+	return scanBinary(path, markers, true)
+}
+
+// LooksLikeTestBinaryAny is LooksLikeTestBinary for a file holding at
+// least one of markers (a static library's help text, or a shared one's
+// name), in one read of the file.
+func LooksLikeTestBinaryAny(path string, markers ...[]byte) bool {
+	return scanBinary(path, markers, false)
+}
+
+// markerMax bounds the length of a marker: a chunk's last markerMax bytes
+// are searched again with the next, as a marker may straddle two reads.
+const markerMax = 64
+
+func scanBinary(path string, markers [][]byte, all bool) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
@@ -49,26 +69,28 @@ func LooksLikeTestBinary(path string, markers ...[]byte) bool {
 		return false
 	}
 	found := make([]bool, len(markers))
-	buf := make([]byte, 1<<20)
-	var carry []byte
+	buf := make([]byte, markerMax+1<<20)
+	carried := 0
 	r := io.LimitReader(f, 1<<30)
 	for {
-		n, err := r.Read(buf)
-		chunk := append(carry, buf[:n]...)
-		all := true
+		n, err := r.Read(buf[carried:])
+		chunk := buf[:carried+n]
+		every := true
 		for i, m := range markers {
 			if !found[i] && bytes.Contains(chunk, m) {
 				found[i] = true
 			}
-			all = all && found[i]
+			if found[i] && !all {
+				return true
+			}
+			every = every && found[i]
 		}
-		if all {
+		if all && every {
 			return true
 		}
 		if err != nil {
 			return false
 		}
-		// Keep the chunk's end: a marker may straddle two reads.
-		carry = append(carry[:0], chunk[max(0, len(chunk)-64):]...)
+		carried = copy(buf, chunk[max(0, len(chunk)-markerMax):])
 	}
 }
