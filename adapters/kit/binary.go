@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"strobe/internal/shell"
 )
@@ -31,8 +32,8 @@ func ResolveProgram(root, prog string, env []string) (string, error) {
 //
 // A file that is not the framework's is read to its end, which is what
 // detection pays for a command such as `go test` (a 15 MB program, read
-// once by each adapter that knows test binaries): the file is read into
-// one buffer, without a copy of each chunk.
+// once by each adapter that knows test binaries): the file is mapped and
+// searched in place, or read into one buffer where it cannot be mapped.
 func LooksLikeTestBinary(path string, markers ...[]byte) bool {
 	return scanBinary(path, markers, true)
 }
@@ -43,6 +44,9 @@ func LooksLikeTestBinary(path string, markers ...[]byte) bool {
 func LooksLikeTestBinaryAny(path string, markers ...[]byte) bool {
 	return scanBinary(path, markers, false)
 }
+
+// mapBinaries is false in the tests of the reading that is the fallback.
+var mapBinaries = true
 
 // markerMax bounds the length of a marker: a chunk's last markerMax bytes
 // are searched again with the next, as a marker may straddle two reads.
@@ -69,15 +73,11 @@ func scanBinary(path string, markers [][]byte, all bool) bool {
 		return false
 	}
 	found := make([]bool, len(markers))
-	buf := make([]byte, markerMax+1<<20)
-	carried := 0
-	r := io.LimitReader(f, 1<<30)
-	for {
-		n, err := r.Read(buf[carried:])
-		chunk := buf[:carried+n]
+	// holds says whether b completes the search: every marker, or one.
+	holds := func(b []byte) bool {
 		every := true
 		for i, m := range markers {
-			if !found[i] && bytes.Contains(chunk, m) {
+			if !found[i] && bytes.Contains(b, m) {
 				found[i] = true
 			}
 			if found[i] && !all {
@@ -85,7 +85,24 @@ func scanBinary(path string, markers [][]byte, all bool) bool {
 			}
 			every = every && found[i]
 		}
-		if all && every {
+		return all && every
+	}
+	size := min(st.Size(), 1<<30)
+	if mapBinaries {
+		if b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED); err == nil {
+			// Mapped, the file's pages are searched where the page cache
+			// holds them: no copy into the process.
+			defer syscall.Munmap(b)
+			return holds(b)
+		}
+	}
+	buf := make([]byte, markerMax+1<<20)
+	carried := 0
+	r := io.LimitReader(f, size-int64(len(magic)))
+	for {
+		n, err := r.Read(buf[carried:])
+		chunk := buf[:carried+n]
+		if holds(chunk) {
 			return true
 		}
 		if err != nil {

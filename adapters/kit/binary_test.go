@@ -22,7 +22,19 @@ func binary(t testing.TB, size int, marks map[int]string) string {
 	return path
 }
 
+// TestLooksLikeTestBinary tests the search in the mapped file and in the
+// chunks read where it cannot be mapped.
 func TestLooksLikeTestBinary(t *testing.T) {
+	for _, mapped := range []bool{true, false} {
+		t.Run(map[bool]string{true: "mapped", false: "read"}[mapped], func(t *testing.T) {
+			mapBinaries = mapped
+			defer func() { mapBinaries = true }()
+			testLooksLikeTestBinary(t)
+		})
+	}
+}
+
+func testLooksLikeTestBinary(t *testing.T) {
 	const mib = 1 << 20
 	a, b := []byte("--list-tests"), []byte("Catch2")
 	for _, tc := range []struct {
@@ -34,9 +46,10 @@ func TestLooksLikeTestBinary(t *testing.T) {
 		{"both", 3 * mib, map[int]string{100: "--list-tests", 2*mib + 7: "Catch2"}, true, true},
 		{"one", 3 * mib, map[int]string{2*mib + 7: "Catch2"}, false, true},
 		{"none", 3 * mib, nil, false, false},
-		// The first read takes the file from its fifth byte: 1 MiB of it.
-		{"across the first two reads", 3 * mib, map[int]string{4 + mib - 5: "--list-tests", 10: "Catch2"}, true, true},
-		{"across a later read", 3 * mib, map[int]string{4 + 2*mib - 3: "Catch2", 10: "--list-tests"}, true, true},
+		// The first read takes the file from its fifth byte, 1 MiB and
+		// markerMax bytes of it; each next 1 MiB.
+		{"across the first two reads", 3 * mib, map[int]string{4 + mib + markerMax - 5: "--list-tests", 10: "Catch2"}, true, true},
+		{"across a later read", 3 * mib, map[int]string{4 + 2*mib + markerMax - 3: "Catch2", 10: "--list-tests"}, true, true},
 		{"at the end", mib + 100, map[int]string{mib + 100 - len("Catch2"): "Catch2", 50: "--list-tests"}, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
