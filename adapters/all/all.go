@@ -85,13 +85,32 @@ func Lookup(name string) (adapters.Adapter, error) {
 // other adapters recognise the project too (package.json beside
 // pyproject.toml, a Makefile beside Cargo.toml), the detection's hint says
 // what else was found and how to pick it, and the answer carries it.
+//
+// A command's program is probed (adapters.CommandProber) only when no
+// other adapter claims the command by name.
 func Detect(req adapters.Request) (adapters.Adapter, adapters.Detection, error) {
-	var all []found
+	return detect(req, Adapters())
+}
+
+func detect(req adapters.Request, as []adapters.Adapter) (adapters.Adapter, adapters.Detection, error) {
+	all := make([]found, len(as))
+	claimed := false
+	for i, a := range as {
+		if _, ok := a.(adapters.CommandProber); ok && len(req.Command) > 0 {
+			continue // below, once the others have answered
+		}
+		all[i] = found{a, a.Detect(req)}
+		claimed = claimed || len(req.Command) > 0 && all[i].d.Confidence >= adapters.CommandClaimed
+	}
 	var hints []string
-	for _, a := range Adapters() {
-		d := a.Detect(req)
-		all = append(all, found{a, d})
-		if d.Hint != "" && d.Confidence == 0 {
+	for i, a := range as {
+		if all[i].a == nil {
+			all[i].a = a
+			if !claimed {
+				all[i].d = a.Detect(req)
+			}
+		}
+		if d := all[i].d; d.Hint != "" && d.Confidence == 0 {
 			hints = append(hints, d.Hint)
 		}
 	}

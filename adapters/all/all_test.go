@@ -1,6 +1,7 @@
 package all
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -113,5 +114,66 @@ func TestDetectFallbackAndRivals(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// fake answers Detect with a fixed detection and counts the calls.
+type fake struct {
+	name  string
+	d     adapters.Detection
+	calls *int
+}
+
+func (f fake) Name() string { return f.name }
+func (f fake) Detect(adapters.Request) adapters.Detection {
+	*f.calls++
+	return f.d
+}
+func (fake) Plan(context.Context, adapters.Request, *adapters.Recorder) (*adapters.Plan, error) {
+	return nil, nil
+}
+
+// prober is a fake that reads the command's program.
+type prober struct{ fake }
+
+func (prober) ProbesCommand() {}
+
+// TestDetectProbesLast: an adapter that reads the command's program to
+// know it is asked only when no other claims the command by name, and
+// still picked when it alone knows the program.
+func TestDetectProbesLast(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		byName     int // the confidence of the adapter that knows commands by name
+		probed     int // the prober's
+		wantProbes int
+		want       string
+	}{
+		{"claimed by name", adapters.CommandClaimed, adapters.CommandClaimed, 0, "byname"},
+		{"not claimed", 0, adapters.CommandClaimed, 1, "prober"},
+		{"project only", 90, 0, 1, "byname"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var byNameCalls, probes int
+			as := []adapters.Adapter{
+				fake{"byname", adapters.Detection{Confidence: tc.byName}, &byNameCalls},
+				prober{fake{"prober", adapters.Detection{Confidence: tc.probed}, &probes}},
+			}
+			a, _, err := detect(adapters.Request{ProjectRoot: t.TempDir(), Command: []string{"tool", "test"}}, as)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Name() != tc.want {
+				t.Errorf("picked %s, want %s", a.Name(), tc.want)
+			}
+			if probes != tc.wantProbes || byNameCalls != 1 {
+				t.Errorf("the prober was asked %d times, want %d (the other %d, want 1)", probes, tc.wantProbes, byNameCalls)
+			}
+		})
+	}
+	for _, a := range Adapters() {
+		if _, ok := a.(adapters.CommandProber); ok != (a.Name() == "catch2" || a.Name() == "gtest") {
+			t.Errorf("%s: CommandProber %v: only catch2 and gtest read the command's program", a.Name(), ok)
+		}
 	}
 }

@@ -73,6 +73,9 @@ func (catch2) Name() string { return "catch2" }
 // probeTimeout bounds the --list-tests probe of a command.
 var probeTimeout = 3 * time.Second
 
+// ProbesCommand: Detect reads the command's program (adapters.CommandProber).
+func (catch2) ProbesCommand() {}
+
 func (catch2) Detect(req adapters.Request) adapters.Detection {
 	if len(req.Command) > 0 {
 		bin, err := kit.ResolveProgram(req.ProjectRoot, req.Command[0], req.Env)

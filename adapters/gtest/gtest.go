@@ -57,6 +57,9 @@ func (gtest) Name() string { return "gtest" }
 // probeTimeout bounds the --gtest_list_tests probe of a command.
 var probeTimeout = 3 * time.Second
 
+// ProbesCommand: Detect reads the command's program (adapters.CommandProber).
+func (gtest) ProbesCommand() {}
+
 func (gtest) Detect(req adapters.Request) adapters.Detection {
 	if len(req.Command) > 0 {
 		bin, err := kit.ResolveProgram(req.ProjectRoot, req.Command[0], req.Env)
