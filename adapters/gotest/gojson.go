@@ -79,6 +79,9 @@ func (d *goDecoder) setString(e *goEvent, key, v []byte) bool {
 		e.FailedBuild = string(v)
 	case "Elapsed":
 		return false // a string where a number belongs: an error
+	case "Time":
+		// Not read: strobe times events as they arrive. (Every line has
+		// one; the loop below would compare it with each field.)
 	default:
 		for _, f := range goEventFields {
 			if strings.EqualFold(f, string(key)) {
