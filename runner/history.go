@@ -88,9 +88,10 @@ func (r *Run) writeJUnit(dir string, resp *report.Response, tests []report.Test)
 // of CPU; on two cores they overlap). The report is of resp as it is now,
 // with the path the report will have ("" when the directory is unusable):
 // the caller goes on filling in resp, so the report is built from a copy
-// of it (the caller changes its fields, not what they point to). wait
-// gives the path once written, or "" with resp's hint saying why there is
-// none. tests must not change until then.
+// of it. The copy shares what resp's fields point to, and the caller
+// changes one of those in place, the failures' repeat counts, which the
+// report does not read. wait gives the path once written, or "" with
+// resp's hint saying why there is none. tests must not change until then.
 func (r *Run) startJUnit(dir string, resp *report.Response, tests []report.Test) (path string, wait func(*report.Response) string) {
 	if err := details.EnsureDir(dir); err != nil {
 		return "", func(*report.Response) string { return "" }
