@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -383,6 +384,11 @@ func (e *Events) fileFailed(out *adapters.Outcome, f Event, stopped bool, exit r
 	if len(running) > 0 {
 		name = running[len(running)-1]
 	}
+	if name == "" {
+		// The reporter named no file (a cut line): the failure still
+		// counts, under a name that says so.
+		name = "(a test file the reporter did not name)"
+	}
 	msg := fl.Message
 	if f.Signal != "" {
 		msg = fmt.Sprintf("the test process died of %s", f.Signal)
@@ -444,20 +450,25 @@ func (e *Events) died(out *adapters.Outcome, exit report.Exit) {
 
 // decodeFast reads the events that come by the thousand (start, end, out)
 // by hand: flat objects of strings, numbers and booleans. It declines
-// anything else (a failure's nested object, null, an array), which
-// encoding/json then reads: ok is false.
+// anything else (a failure's nested object, null, an array, a field it
+// does not read, a key in another case), which encoding/json then reads:
+// ok is false.
 func (e *Events) decodeFast(b []byte, ev *Event) bool {
 	return format.JSONWhole(b, &e.buf, func(k []byte, i int) (int, bool) {
 		key := string(k) // before the value reuses the buffer
+		want, read := fastKeys[key]
+		if !read && slices.ContainsFunc(eventKeys, func(f string) bool { return strings.EqualFold(f, key) }) {
+			return 0, false // a field left to encoding/json, or a key it matches whatever the case
+		}
 		switch c := b[i]; {
-		case c == '"':
+		case c == '"' && (!read || want == '"'):
 			v, next, ok := format.JSONString(b, i, &e.buf)
 			if !ok {
 				return 0, false
 			}
 			setString(ev, key, v)
 			return next, true
-		case c == '-' || c >= '0' && c <= '9':
+		case (c == '-' || c >= '0' && c <= '9') && (!read || want == '0'):
 			end := format.JSONNumber(b, i)
 			if end == i {
 				return 0, false
@@ -467,15 +478,20 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 				return 0, false // encoding/json says what it makes of it
 			}
 			switch key {
-			case "line":
-				ev.Line = int(f)
+			case "line", "tests":
+				if bytes.ContainsAny(b[i:end], ".eE") {
+					return 0, false // encoding/json reads only an integer's digits into an int
+				}
+				if key == "line" {
+					ev.Line = int(f)
+				} else {
+					ev.Tests = int(f)
+				}
 			case "ms":
 				ev.MS = f
-			case "tests":
-				ev.Tests = int(f)
 			}
 			return end, true
-		case bytes.HasPrefix(b[i:], []byte("true")), bytes.HasPrefix(b[i:], []byte("false")):
+		case (bytes.HasPrefix(b[i:], []byte("true")) || bytes.HasPrefix(b[i:], []byte("false"))) && (!read || want == 't'):
 			v := c == 't'
 			switch key {
 			case "suite":
@@ -493,6 +509,20 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 		return 0, false
 	})
 }
+
+// fastKeys are the keys decodeFast reads, with the JSON type of each: '"'
+// a string, '0' a number, 't' a boolean.
+var fastKeys = map[string]byte{
+	"e": '"', "file": '"', "name": '"', "title": '"', "status": '"', "reason": '"',
+	"stream": '"', "text": '"', "signal": '"', "stderr": '"',
+	"line": '0', "ms": '0', "tests": '0',
+	"suite": 't', "started": 't', "load": 't',
+}
+
+// eventKeys are Event's keys: encoding/json matches a key to them
+// whatever its case.
+var eventKeys = []string{"e", "file", "name", "title", "line", "status", "ms", "reason", "suite", "started",
+	"fail", "stream", "text", "signal", "code", "tests", "load", "error", "stderr", "counts"}
 
 func setString(ev *Event, key string, v []byte) {
 	switch key {
