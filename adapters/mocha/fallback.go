@@ -97,22 +97,29 @@ func (p *jsonParser) Finish(exit report.Exit) adapters.Outcome {
 			continue
 		}
 		seen[key] = true
+		name := t.FullTitle
+		if name == "" {
+			// A test titled "" at the top level: still counted, and a
+			// failure still fails, under a name that says so (and no
+			// rerun by name).
+			name = "(a test mocha did not name)"
+		}
 		suite := kit.ProjectPath(p.cfg.Root, t.File)
 		d := kit.DurationOf(t.Duration / 1000)
 		switch {
 		case failed[key]:
-			f := &report.Failure{Name: t.FullTitle, File: suite, Message: kit.Clip(t.Err.Message)}
+			f := &report.Failure{Name: name, File: suite, Message: kit.Clip(t.Err.Message)}
 			if file, line, ok := stackFrame(p.cfg.Root, t.Err.Stack, t.File); ok {
 				f.File, f.Line = file, line
 			}
-			if p.cfg.Rerun != nil {
+			if p.cfg.Rerun != nil && t.FullTitle != "" {
 				f.Rerun = p.cfg.Rerun(suite, t.FullTitle)
 			}
-			p.rec.End(suite, t.FullTitle, report.TestFailed, d, f)
+			p.rec.End(suite, name, report.TestFailed, d, f)
 		case pending[key]:
-			p.rec.End(suite, t.FullTitle, report.TestSkipped, d, nil)
+			p.rec.End(suite, name, report.TestSkipped, d, nil)
 		default:
-			p.rec.End(suite, t.FullTitle, report.TestPassed, d, nil)
+			p.rec.End(suite, name, report.TestPassed, d, nil)
 		}
 	}
 	if len(seen) == 0 {
