@@ -652,7 +652,7 @@ func (p *xcodeParser) Line(s adapters.Stream, b []byte, _ bool) {
 		p.lastFailure = nil
 		return
 	}
-	if m := xcTestCase.FindStringSubmatch(line); m != nil {
+	if m := xcTestCase.FindStringSubmatch(line); m != nil && strings.TrimSpace(m[1]) != "" {
 		p.begin()
 		name := p.xctestName(m[1])
 		p.lastFailure = nil
