@@ -274,10 +274,14 @@ func sleeper(t *testing.T) (cmd, mark string) {
 	return "echo 'ok 1 - started'; sleep " + mark + "; echo 'ok 2 - never'", "sleep " + mark
 }
 
+// waitForProcess waits for the run's process whose arguments are name's
+// words (the sleeper's sleep: its command line holds them NUL-separated).
+// The shell whose script names the sleep does not match, so the shell has
+// echoed its first line by then.
 func waitForProcess(t *testing.T, name string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
-	for len(testProcesses(name)) == 0 {
+	for len(testProcesses(strings.ReplaceAll(name, " ", "\x00"))) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s never started", name)
 		}
@@ -285,12 +289,17 @@ func waitForProcess(t *testing.T, name string) {
 	}
 }
 
+// noneLeft waits for the run's processes that name names to be gone: the
+// shell whose script holds it, and the process it is the arguments of.
 func noneLeft(t *testing.T, name string, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
-	for len(testProcesses(name)) > 0 {
+	left := func() []int {
+		return append(testProcesses(name), testProcesses(strings.ReplaceAll(name, " ", "\x00"))...)
+	}
+	for len(left()) > 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("processes of the run outlived it: %v", testProcesses(name))
+			t.Fatalf("processes of the run outlived it: %v", left())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
