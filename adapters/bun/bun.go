@@ -163,6 +163,10 @@ var (
 	errorLine  = lazyre.New(`^error: (.*)$`)
 	atLine     = lazyre.New(`^\s*at (?:.*\()?(.+?):(\d+):(\d+)\)?$`)
 	noMatch    = lazyre.New(`^error: regex .* matched 0 tests`)
+	// banner is the line bun test starts with, on stdout; the results
+	// come on stderr, read apart, so it may arrive after a file's first
+	// lines: it is no test's output.
+	banner = lazyre.New(`^bun test v\d+\.\d+\.\d+\S* \(\w+\)$`)
 )
 
 // maxPending bounds the console lines kept for the test that prints them
@@ -203,6 +207,7 @@ func (p *parser) Line(_ adapters.Stream, b []byte, _ bool) {
 		p.result(resultLine.FindStringSubmatch(line))
 	case noMatch.MatchString(line), line == "No tests found!":
 		p.noTests = true
+	case banner.MatchString(line):
 	default:
 		if len(p.pending) < maxPending {
 			p.pending = append(p.pending, line)

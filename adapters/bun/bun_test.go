@@ -197,3 +197,25 @@ func TestBunCrash(t *testing.T) {
 		t.Errorf("outcome %+v", out)
 	}
 }
+
+// TestBunBannerIsNoOutput: bun's banner comes on stdout, its results on
+// stderr, read apart; a banner read after a file's header is not the first
+// test's output (CI saw it so once).
+func TestBunBannerIsNoOutput(t *testing.T) {
+	rec := adapters.NewRecorder()
+	p := newParser(rec, adapters.Request{ProjectRoot: t.TempDir()}, t.TempDir(), "bun test")
+	for _, l := range []struct {
+		s    adapters.Stream
+		line string
+	}{
+		{adapters.Stderr, "math.test.ts:"},
+		{adapters.Stdout, "bun test v1.4.5 (a7733435c)"},
+		{adapters.Stderr, "(pass) math > adds [0.12ms]"},
+	} {
+		p.Line(l.s, []byte(l.line), false)
+	}
+	tt, ok := adapterstest.TestByName(rec.Tests(), "math > adds")
+	if !ok || tt.Output != "" {
+		t.Errorf("math > adds: %+v, want it without output", tt)
+	}
+}
