@@ -94,13 +94,13 @@ func Detect(req adapters.Request) (adapters.Adapter, adapters.Detection, error) 
 
 func detect(req adapters.Request, as []adapters.Adapter) (adapters.Adapter, adapters.Detection, error) {
 	all := make([]found, len(as))
-	claimed := false
+	command, claimed := len(req.Command) > 0, false
 	for i, a := range as {
-		if _, ok := a.(adapters.CommandProber); ok && len(req.Command) > 0 {
+		if _, ok := a.(adapters.CommandProber); ok && command {
 			continue // below, once the others have answered
 		}
 		all[i] = found{a, a.Detect(req)}
-		claimed = claimed || len(req.Command) > 0 && all[i].d.Confidence >= adapters.CommandClaimed
+		claimed = claimed || command && all[i].d.Confidence >= adapters.CommandClaimed
 	}
 	var hints []string
 	for i, a := range as {

@@ -3,7 +3,6 @@ package gotest
 import (
 	"encoding/json"
 	"strconv"
-	"strings"
 
 	"strobe/adapters/kit/format"
 )
@@ -83,10 +82,8 @@ func (d *goDecoder) setString(e *goEvent, key, v []byte) bool {
 		// Not read: strobe times events as they arrive. (Every line has
 		// one; the loop below would compare it with each field.)
 	default:
-		for _, f := range goEventFields {
-			if strings.EqualFold(f, string(key)) {
-				return false
-			}
+		if format.FoldsToKey(key, goEventFields) {
+			return false
 		}
 	}
 	return true

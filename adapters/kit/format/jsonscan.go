@@ -2,6 +2,7 @@ package format
 
 import (
 	"encoding/binary"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -10,6 +11,18 @@ import (
 // here, go test -json's in the go adapter): each reads one value at b[i]
 // and says where it ends, and declines what encoding/json would read
 // differently, so its caller can fall back to encoding/json.
+
+// FoldsToKey says whether encoding/json would store a member named key in
+// a field named one of keys: it matches names whatever their case, so a
+// hand decoder that reads only the exact name must decline the others.
+func FoldsToKey(key []byte, keys []string) bool {
+	for _, k := range keys {
+		if strings.EqualFold(string(key), k) {
+			return true
+		}
+	}
+	return false
+}
 
 // SkipSpace is the index of the first byte at or after i that is not
 // JSON white space.

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -456,8 +455,8 @@ func (e *Events) died(out *adapters.Outcome, exit report.Exit) {
 func (e *Events) decodeFast(b []byte, ev *Event) bool {
 	return format.JSONWhole(b, &e.buf, func(k []byte, i int) (int, bool) {
 		key := string(k) // before the value reuses the buffer
-		want, read := fastKeys[key]
-		if !read && slices.ContainsFunc(eventKeys, func(f string) bool { return strings.EqualFold(f, key) }) {
+		want, read := fastKind(key)
+		if !read && format.FoldsToKey(k, eventKeys) {
 			return 0, false // a field left to encoding/json, or a key it matches whatever the case
 		}
 		switch c := b[i]; {
@@ -510,13 +509,18 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 	})
 }
 
-// fastKeys are the keys decodeFast reads, with the JSON type of each: '"'
-// a string, '0' a number, 't' a boolean.
-var fastKeys = map[string]byte{
-	"e": '"', "file": '"', "name": '"', "title": '"', "status": '"', "reason": '"',
-	"stream": '"', "text": '"', "signal": '"', "stderr": '"',
-	"line": '0', "ms": '0', "tests": '0',
-	"suite": 't', "started": 't', "load": 't',
+// fastKind is the JSON type of a key decodeFast reads: '"' a string, '0'
+// a number, 't' a boolean; read is false for the others.
+func fastKind(key string) (kind byte, read bool) {
+	switch key {
+	case "e", "file", "name", "title", "status", "reason", "stream", "text", "signal", "stderr":
+		return '"', true
+	case "line", "ms", "tests":
+		return '0', true
+	case "suite", "started", "load":
+		return 't', true
+	}
+	return 0, false
 }
 
 // eventKeys are Event's keys: encoding/json matches a key to them

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"strobe/adapters/kit/format"
 )
@@ -71,7 +70,7 @@ func decodeFlat(b []byte, e *Event) bool {
 	var buf []byte
 	return format.JSONWhole(b, &buf, func(key []byte, i int) (int, bool) {
 		k := field(key) // before buf is reused
-		if k == fUnknown && foldsToField(key) {
+		if k == fUnknown && format.FoldsToKey(key, fieldNames) {
 			return 0, false // encoding/json matches keys without case
 		}
 		if b[i] == '"' {
@@ -148,15 +147,6 @@ func field(k []byte) fieldKind {
 }
 
 var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version", "sel", "traces"}
-
-func foldsToField(k []byte) bool {
-	for _, f := range fieldNames {
-		if strings.EqualFold(string(k), f) {
-			return true
-		}
-	}
-	return false
-}
 
 // words are the values most events repeat, kept as constants so that
 // decoding them allocates nothing.
