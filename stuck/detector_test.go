@@ -79,6 +79,7 @@ type scenario struct {
 	procs     func(step int) []ProcSample
 	changing  bool
 	migrating bool
+	frames    []Frame // the busy stack; spin_forever (hang.cpp:47) ← main when nil
 	output    func(now time.Time) time.Time // time of the last output line
 	deadline  time.Duration                 // hard timeout from start; 0: none
 	harness   func(p ProcSample, t ThreadSample) bool
@@ -97,8 +98,12 @@ func proc(pid int, name string, threads ...ThreadSample) ProcSample {
 func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 	t.Helper()
 	clock := &fakeClock{t: start}
+	frames := sc.frames
+	if frames == nil {
+		frames = []Frame{{Func: "spin_forever", File: "/p/hang.cpp", Line: 47}, {Func: "main"}}
+	}
 	cfg := Config{Root: 1, View: &fakeView{clock: clock, procs: sc.procs}, Clock: clock,
-		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, frames: []Frame{{Func: "spin_forever", File: "/p/hang.cpp", Line: 47}, {Func: "main"}}},
+		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, frames: frames},
 		LastOutput: func() time.Time {
 			if sc.output != nil {
 				return sc.output(clock.t)
@@ -169,8 +174,17 @@ func TestVerdicts(t *testing.T) {
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, ms, 1), thread(11, 'R', running, cpu(step, 1), uint64(step)))}
 			},
-			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 6 * time.Second,
+			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 3 * time.Second,
 			wantDiag: "100% CPU"}},
+		{"spinning in code no symbol names (a JIT's): endless loop, from more samples", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "node", thread(10, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			// node's JIT code under the interpreter's trampolines, as
+			// eu-stack reads it (stuck/testdata/node/hang.js busy).
+			frames:   []Frame{{Func: "??"}, {Func: "Builtins_InterpreterEntryTrampoline"}, {Func: "Builtins_JSEntryTrampoline"}, {Func: "Builtins_JSEntry"}, {Func: "node::Start"}},
+			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: 4 * time.Second, wantBy: 5 * time.Second,
+			wantDiag: "identical stacks in 16 samples"}},
 		{"a goroutine spinning from thread to thread: endless loop", scenario{
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "pkg.test", thread(10, 'R', running, cpu(step, 0.5), uint64(step)), thread(11, 'R', running, cpu(step, 0.5), uint64(step)))}
