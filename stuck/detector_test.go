@@ -79,7 +79,7 @@ type scenario struct {
 	procs     func(step int) []ProcSample
 	changing  bool
 	migrating bool
-	frames    []Frame // the busy stack; spin_forever (hang.cpp:47) ← main when nil
+	frames    []Frame                       // the busy stack; spin_forever (hang.cpp:47) ← main when nil
 	output    func(now time.Time) time.Time // time of the last output line
 	deadline  time.Duration                 // hard timeout from start; 0: none
 	harness   func(p ProcSample, t ThreadSample) bool
