@@ -78,6 +78,7 @@ var strobe = sync.OnceValues(func() (string, error) {
 	out := filepath.Join(tmp, "strobe")
 	cmd := exec.Command("go", "build", "-ldflags", "-X main.version=bench", "-o", out, "./cmd/strobe")
 	cmd.Dir = testutil.Root()
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as make build does
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building strobe: %v\n%s", err, msg)
 	}

@@ -80,7 +80,8 @@ func writeLine(w io.Writer, v any) error {
 
 // BuildID identifies this executable: the Go build ID the linker writes at
 // the start of the text segment (a hash of the build's inputs), so two
-// builds of the same version still tell apart. Reading it costs one 64 KiB
+// builds of the same version still tell apart. An ELF binary has it in
+// its first page (at 3940 bytes in strobe's); other formats get a longer
 // read.
 var BuildID = sync.OnceValue(func() string {
 	exe, err := os.Executable()
@@ -92,14 +93,28 @@ var BuildID = sync.OnceValue(func() string {
 		return "unknown"
 	}
 	defer f.Close()
-	buf := make([]byte, 256<<10)
-	n, _ := io.ReadFull(f, buf)
+	if id, ok := buildIDIn(f, 8<<10); ok {
+		return id
+	}
+	if id, ok := buildIDIn(f, 256<<10); ok {
+		return id
+	}
+	if fi, err := f.Stat(); err == nil {
+		return strconv.FormatInt(fi.Size(), 36) + "-" + strconv.FormatInt(fi.ModTime().UnixNano(), 36)
+	}
+	return "unknown"
+})
+
+// buildIDIn looks for the Go build ID in the first size bytes of f.
+func buildIDIn(f *os.File, size int) (string, bool) {
+	buf := make([]byte, size)
+	n, _ := f.ReadAt(buf, 0)
 	buf = buf[:n]
 	// ELF: a note named "Go" of type 4 (namesz 4, descsz, type, name, desc).
 	if i := bytes.Index(buf, []byte("\x04\x00\x00\x00Go\x00\x00")); i >= 8 {
 		n := int(binary.LittleEndian.Uint32(buf[i-4:]))
 		if start := i + 8; n > 0 && n < 512 && start+n <= len(buf) {
-			return string(buf[start : start+n])
+			return string(buf[start : start+n]), true
 		}
 	}
 	// Mach-O and others: the linker's marker string.
@@ -107,11 +122,8 @@ var BuildID = sync.OnceValue(func() string {
 	if i := bytes.Index(buf, []byte(marker)); i >= 0 {
 		rest := buf[i+len(marker):]
 		if j := bytes.IndexByte(rest, '"'); j > 0 {
-			return string(rest[:j])
+			return string(rest[:j]), true
 		}
 	}
-	if fi, err := f.Stat(); err == nil {
-		return strconv.FormatInt(fi.Size(), 36) + "-" + strconv.FormatInt(fi.ModTime().UnixNano(), 36)
-	}
-	return "unknown"
-})
+	return "", false
+}

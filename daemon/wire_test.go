@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -135,7 +136,19 @@ func TestReadLine(t *testing.T) {
 	if _, err := readLine(r, 100); err == nil {
 		t.Error("a line over the bound was read")
 	}
-	if BuildID() == "" || BuildID() == "unknown" {
-		t.Errorf("build id %q", BuildID())
+}
+
+// TestBuildID: the id read from this test binary is the one go reads.
+func TestBuildID(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "tool", "buildid", exe).Output()
+	if err != nil {
+		t.Fatalf("go tool buildid: %v", err)
+	}
+	if want := strings.TrimSpace(string(out)); BuildID() != want {
+		t.Errorf("BuildID() = %q, want %q", BuildID(), want)
 	}
 }

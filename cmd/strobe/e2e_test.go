@@ -27,7 +27,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	strobeBin = filepath.Join(dir, "strobe")
-	if out, err := exec.Command("go", "build", "-o", strobeBin, ".").CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-o", strobeBin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // the binary make build ships
+	if out, err := build.CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		panic(err)
 	}
