@@ -20,8 +20,9 @@ func sysProcAttr() *syscall.SysProcAttr {
 // dies, and a killed process keeps its environment until the kernel has
 // scheduled its exit (on a loaded machine, tens of milliseconds), so it
 // repeats, waiting a little longer each time, until a pass finds nothing or
-// sweepFor has passed. The common case, nothing left, costs one pass.
-func killRunID(id string) {
+// sweepFor has passed. The common case, nothing left, costs one pass over
+// the processes in w (all when w cannot tell).
+func killRunID(id string, w pidWindow) {
 	entry := []byte(RunIDEnv + "=" + id + "\x00")
 	inner := append([]byte{0}, entry...)
 	self := os.Getpid()
@@ -29,8 +30,9 @@ func killRunID(id string) {
 	buf := make([]byte, 16<<10)
 	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
 		found := false
+		in := w.filter()
 		for _, pid := range pids() {
-			if pid == self {
+			if pid == self || in != nil && !in(pid) {
 				continue
 			}
 			var env []byte

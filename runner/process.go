@@ -39,6 +39,7 @@ type proc struct {
 	parseMu sync.Mutex // parsers are not safe for concurrent use
 
 	stopOnce sync.Once
+	window   pidWindow // where the sweep looks for the run's leftovers
 }
 
 func startProcess(r *Run) (*proc, error) {
@@ -75,6 +76,7 @@ func startProcess(r *Run) (*proc, error) {
 	cmd.SysProcAttr = sysProcAttr()
 	p.cmd = cmd
 
+	p.window = newPIDWindow() // before the fork: it counts from there
 	started := make(chan error, 1)
 	go func() {
 		// Pdeathsig fires when the thread that forked the child exits, not
@@ -102,6 +104,7 @@ func startProcess(r *Run) (*proc, error) {
 		return nil, &adapters.UsageError{Msg: fmt.Sprintf("cannot start %s: %v", argv[0], err)}
 	}
 	p.pgid = cmd.Process.Pid
+	p.window.leader = p.pgid
 	r.proc = p
 	r.watch.Store(r.newWatch(p.pgid))
 	for i, s := range []adapters.Stream{adapters.Stdout, adapters.Stderr} {
@@ -239,7 +242,7 @@ wait:
 	// that holds a pipe ends the drain when it is killed); the run is done
 	// only once the sweep is.
 	swept := make(chan struct{})
-	go func() { killRunID(r.ID); close(swept) }()
+	go func() { killRunID(r.ID, p.window); close(swept) }()
 	r.removeStacksDir()
 	drained := make(chan struct{})
 	go func() { p.readers.Wait(); close(drained) }()
