@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"sync"
 )
 
 // pidWindow narrows the sweep for a run's leftovers (killRunID) to the
@@ -46,7 +47,7 @@ func newPIDWindow() pidWindow {
 // filter reports whether pid may be a process started after the leader;
 // nil means any may be.
 func (w pidWindow) filter() func(pid int) bool {
-	if w.leader <= 0 || w.forks == 0 {
+	if w.leader <= 0 || w.forks == 0 || !procIsOurs() {
 		return nil
 	}
 	forks, ok1 := forkCount()
@@ -79,6 +80,14 @@ func windowFilter(leader, last int, forks, tasks uint64, pidMax int) func(pid in
 	// Round once: after the leader's to pid_max, then from the start.
 	return func(pid int) bool { return pid > leader || pid <= last }
 }
+
+// procIsOurs says whether /proc shows this process's pid namespace (it
+// may be another's, after an unshare without its own /proc): the window's
+// pids are this namespace's, /proc's names would be the other's.
+var procIsOurs = sync.OnceValue(func() bool {
+	self, err := os.Readlink("/proc/self")
+	return err == nil && self == strconv.Itoa(os.Getpid())
+})
 
 // forkCount is /proc/stat's processes: the forks since boot.
 func forkCount() (uint64, bool) {

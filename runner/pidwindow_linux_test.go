@@ -65,6 +65,9 @@ func TestPIDWindowOnThisMachine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer child.Process.Kill()
+	if !procIsOurs() {
+		t.Fatal("/proc/self is not this process")
+	}
 	in := w.filter()
 	if in == nil {
 		t.Skip("this machine has handed out too many pids for a window")
