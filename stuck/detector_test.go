@@ -120,7 +120,7 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 		if v := d.Step(context.Background()); v != nil {
 			return v, clock.t.Sub(start)
 		}
-		clock.t = clock.t.Add(DefaultTick)
+		clock.t = clock.t.Add(d.Interval())
 	}
 	return nil, 0
 }
@@ -176,14 +176,14 @@ func TestVerdicts(t *testing.T) {
 			},
 			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 3 * time.Second,
 			wantDiag: "100% CPU"}},
-		{"spinning in code no symbol names (a JIT's): endless loop, from more samples", scenario{
+		{"spinning in code no symbol names (a JIT's): endless loop, from twice the samples in the same time", scenario{
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "node", thread(10, 'R', running, cpu(step, 1), uint64(step)))}
 			},
 			// node's JIT code under the interpreter's trampolines, as
 			// eu-stack reads it (stuck/testdata/node/hang.js busy).
 			frames:   []Frame{{Func: "??"}, {Func: "Builtins_InterpreterEntryTrampoline"}, {Func: "Builtins_JSEntryTrampoline"}, {Func: "Builtins_JSEntry"}, {Func: "node::Start"}},
-			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: 4 * time.Second, wantBy: 5 * time.Second,
+			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 3 * time.Second,
 			wantDiag: "identical stacks in 16 samples"}},
 		{"a goroutine spinning from thread to thread: endless loop", scenario{
 			procs: func(step int) []ProcSample {
