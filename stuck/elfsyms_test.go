@@ -113,3 +113,18 @@ func buildHang(t *testing.T) string {
 	}
 	return out
 }
+
+// FuzzDemangleNested: any symbol read from a binary comes back read or as
+// it was, never empty, without a panic.
+func FuzzDemangleNested(f *testing.F) {
+	for _, s := range []string{"_ZN2v88internal12_GLOBAL__N_16InvokeEPNS0_7IsolateERKNS1_12InvokeParamsE",
+		"_ZN3std2rt10lang_start17h0123456789abcdefE", "_ZNSt6threadD1Ev", "_ZN4nodeL14StartExecutionEPNS_11EnvironmentEPKc", "_ZL4spinv"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sym string) {
+		got := demangleNested(sym)
+		if got == "" && sym != "" {
+			t.Errorf("demangleNested(%q) = %q", sym, got)
+		}
+	})
+}
