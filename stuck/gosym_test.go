@@ -2,6 +2,7 @@ package stuck
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"debug/elf"
 	"fmt"
@@ -253,5 +254,36 @@ func TestNoVerdictWhileGoSymbolsLink(t *testing.T) {
 	}
 	if o := stacker.opts[len(stacker.opts)-1]; o.Symbols != "/tmp/copy.test" || !o.Goroutines {
 		t.Errorf("last capture with %+v, want the goroutines with the copy's symbols", o)
+	}
+}
+
+// TestGoroutineListingCancelledLeavesTheTestWhole cancels gdb's goroutine
+// listing at points spread over its run: runtime-gdb.py moves the current
+// thread's pc and sp for each goroutine, so a gdb killed in the middle left
+// the test to resume on the wrong stack (SIGSEGV or "morestack on g0", 7
+// of 25 such kills). Asked to stop, gdb finishes the goroutine at hand.
+func TestGoroutineListingCancelledLeavesTheTestWhole(t *testing.T) {
+	n := NativeStacker().(*native)
+	n.init()
+	if n.gdb == "" || n.goGDB == "" {
+		testutil.RequireTool(t, "gdb")
+		t.Fatal("Go's runtime-gdb.py not found")
+	}
+	bin := buildGodeadlock(t, goDebugLdflags)
+	start := time.Now()
+	if _, err := gdbGoroutines(context.Background(), n.gdb, n.goGDB, startGodeadlock(t, bin, "TestDeadlock")); err != nil {
+		t.Fatal(err)
+	}
+	full := time.Since(start)
+	for i := range 12 {
+		pid := startGodeadlock(t, bin, "TestDeadlock")
+		ctx, cancel := context.WithTimeout(context.Background(), full*time.Duration(i+1)/12)
+		gdbGoroutines(ctx, n.gdb, n.goGDB, pid)
+		cancel()
+		time.Sleep(300 * time.Millisecond)
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || bytes.Contains(st, []byte(") Z ")) {
+			t.Fatalf("cancelled after %v of %v: the test process died", full*time.Duration(i+1)/12, full)
+		}
 	}
 }

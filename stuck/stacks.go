@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -426,9 +427,19 @@ func stripArgs(fn string) string {
 
 // gdbGoroutinesScript lists every goroutine with its stack through Go's
 // runtime-gdb.py, without stopping the process for more than a moment.
-const gdbGoroutinesScript = `import gdb
+// gdbGoroutinesScript lists the goroutines with runtime-gdb.py's
+// "goroutine N bt", which points the current thread's pc and sp at the
+// goroutine's and back once the backtrace is printed. A gdb killed in
+// between leaves the thread there: it resumes at the goroutine's pc on
+// the wrong stack and the test dies (SIGSEGV, "morestack on g0"; 7 of 25
+// kills in the middle of the listing did so). So gdb is never killed
+// there: the script stops between two goroutines when STROBE_STOP exists.
+const gdbGoroutinesScript = `import gdb, os
 out = gdb.execute("info goroutines", to_string=True)
 for line in out.splitlines():
+    if os.path.exists(STROBE_STOP):
+        print("STROBE-ERROR stopped")
+        break
     f = line.replace("*", " ").split()
     if len(f) >= 2 and f[0].isdigit():
         print("STROBE-GOROUTINE %s %s" % (f[0], f[1]))
@@ -438,26 +449,51 @@ for line in out.splitlines():
             print("STROBE-ERROR %s" % e)
 `
 
+// gdbStopGrace is how long gdb gets to stop between two goroutines once
+// asked; only a gdb stuck inside one backtrace that long is killed.
+const gdbStopGrace = 5 * time.Second
+
 // gdbGoroutines runs the goroutine listing; load are gdb commands run
 // before runtime-gdb.py is loaded (the symbols of a binary go test
-// stripped).
+// stripped). When ctx ends first, gdb is asked to stop (the script's stop
+// file) and waited for, not killed.
 func gdbGoroutines(ctx context.Context, gdb, runtimeGDB string, pid int, load ...string) (Capture, error) {
-	script, err := os.CreateTemp("", "strobe-goroutines-*.py")
+	dir, err := os.MkdirTemp("", "strobe-goroutines-")
 	if err != nil {
 		return Capture{}, err
 	}
-	defer os.Remove(script.Name())
-	script.WriteString(gdbGoroutinesScript)
-	script.Close()
+	defer os.RemoveAll(dir)
+	script, stop := filepath.Join(dir, "goroutines.py"), filepath.Join(dir, "stop")
+	if err := os.WriteFile(script, []byte(gdbGoroutinesScript), 0o600); err != nil {
+		return Capture{}, err
+	}
 	args := []string{"-p", strconv.Itoa(pid), "-batch", "-nx", "-ex", "set pagination off"}
 	for _, c := range load {
 		args = append(args, "-ex", c)
 	}
-	args = append(args, "-ex", "source "+runtimeGDB, "-ex", "source "+script.Name())
-	out, err := exec.CommandContext(ctx, gdb, args...).CombinedOutput()
-	stacks := parseGDB(out)
+	args = append(args, "-ex", "source "+runtimeGDB, "-ex", "python STROBE_STOP = "+strconv.Quote(stop), "-ex", "source "+script)
+	cmd := exec.Command(gdb, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return Capture{}, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		os.WriteFile(stop, nil, 0o600)
+		select {
+		case err = <-done:
+		case <-time.After(gdbStopGrace):
+			cmd.Process.Kill()
+			err = <-done
+		}
+	}
+	stacks := parseGDB(out.Bytes())
 	if len(stacks) == 0 {
-		return Capture{}, fmt.Errorf("gdb goroutines: %s", toolError(out, err))
+		return Capture{}, fmt.Errorf("gdb goroutines: %s", toolError(out.Bytes(), err))
 	}
 	return Capture{Tool: "gdb+runtime-gdb.py", Stacks: stacks}, nil
 }
