@@ -262,8 +262,12 @@ func (d *jsonDoc) insertMember(v *hujson.Value, key string, val any) {
 		interior := d.src[open+1 : close]
 		if hasComment(interior) {
 			text = strings.TrimRight(string(interior), " \t\r\n") + text
+			d.src = splice(d.src, open+1, close, text)
+			return
 		}
-		d.src = splice(d.src, open+1, close, text)
+		// White space alone ("{ }", "{\n}") stays, after the member, so
+		// that removeMember gives it back.
+		d.src = splice(d.src, open+1, open+1, text)
 		return
 	}
 	last := obj.Members[len(obj.Members)-1]
@@ -303,7 +307,14 @@ func (d *jsonDoc) removeMember(v *hujson.Value, i int) {
 	owned := blankBefore(d.src, m.Name.StartOffset) && blankAfter(d.src, end)
 	switch {
 	case n == 1 && !hasComment(d.src[open+1:close]):
-		d.src = splice(d.src, open+1, close, "")
+		// insertMember's member line and the line break after it go; the
+		// white space the object held before stays.
+		after := d.nl + lineIndent(d.src, open)
+		if bytes.HasPrefix(d.src[end:close], []byte(after)) {
+			d.src = splice(d.src, open+1, end+len(after), "")
+		} else {
+			d.src = splice(d.src, open+1, close, "")
+		}
 	case n == 1 && owned:
 		// Beside a comment: insertMember gave the member a line of its own.
 		d.src = splice(d.src, lineStart(d.src, m.Name.StartOffset), lineEnd(d.src, end), "")
