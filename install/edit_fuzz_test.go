@@ -68,6 +68,14 @@ func FuzzJSONEdit(f *testing.F) {
 				return // install leaves a file that does not parse alone
 			}
 			_, had = lookup(doc, c.path)
+			// An empty object on strobe's path ({"mcp": {}}) is one that
+			// uninstall prunes, as it prunes the ones install made: it
+			// cannot tell them apart. Its bytes do not come back either.
+			for i := 1; i < len(c.path) && !had; i++ {
+				v, ok := lookup(doc, c.path[:i])
+				m, isObj := v.(map[string]any)
+				had = ok && isObj && len(m) == 0
+			}
 		}
 		fuzzRoundTrip(t, c, src, src, had,
 			func(b []byte) ([]byte, error) { return jsonSet("f", b, c.path, c.entry) },
