@@ -285,7 +285,10 @@ func (d *jsonDoc) insertMember(v *hujson.Value, key string, val any) {
 		ls := lineStart(d.src, close)
 		d.src = splice(d.src, ls, ls, text+d.nl)
 	} else {
-		d.src = splice(d.src, close, close, d.nl+text+d.nl+objIndent)
+		// The brace closes on the last member's line ("a": 1}): so it
+		// does on the new one's, and removeMember takes the member back
+		// with the line break before it.
+		d.src = splice(d.src, close, close, d.nl+text)
 	}
 	if !trailing {
 		d.src = splice(d.src, last.Value.EndOffset, last.Value.EndOffset, ",")
