@@ -224,10 +224,13 @@ func (d *Detector) Run(ctx context.Context) *Verdict {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
+			start := time.Now()
 			if v := d.Step(ctx); v != nil {
 				return v
 			}
-			t.Reset(d.Interval())
+			// A step's own time (a stack capture) counts in the
+			// interval, as a ticker's would.
+			t.Reset(max(0, d.Interval()-time.Since(start)))
 		}
 	}
 }

@@ -426,10 +426,9 @@ func stripArgs(fn string) string {
 }
 
 // gdbGoroutinesScript lists every goroutine with its stack through Go's
-// runtime-gdb.py, without stopping the process for more than a moment.
-// gdbGoroutinesScript lists the goroutines with runtime-gdb.py's
-// "goroutine N bt", which points the current thread's pc and sp at the
-// goroutine's and back once the backtrace is printed. A gdb killed in
+// runtime-gdb.py, without stopping the process for more than a moment:
+// "goroutine N bt" points the current thread's pc and sp at the
+// goroutine's, and back once the backtrace is printed. A gdb killed in
 // between leaves the thread there: it resumes at the goroutine's pc on
 // the wrong stack and the test dies (SIGSEGV, "morestack on g0"; 7 of 25
 // kills in the middle of the listing did so). So gdb is never killed
