@@ -25,7 +25,7 @@ import (
 // symbolizer names the addresses of a process's frames from the symbol
 // tables of the files it maps, each read once.
 type symbolizer struct {
-	mu    sync.Mutex
+	mu    sync.Mutex           // held by name: the files and their names' caches
 	files map[fileKey]*symFile // nil: a file without usable symbols
 }
 
@@ -63,6 +63,8 @@ func (z *symbolizer) name(pid int, stacks []Stack) {
 	if len(maps) == 0 {
 		return
 	}
+	z.mu.Lock()
+	defer z.mu.Unlock()
 	for i := range stacks {
 		for j := range stacks[i].Frames {
 			f := &stacks[i].Frames[j]
@@ -150,8 +152,6 @@ func (z *symbolizer) file(path string) *symFile {
 		return nil
 	}
 	key := fileKey{path, fi.Size(), fi.ModTime().UnixNano()}
-	z.mu.Lock()
-	defer z.mu.Unlock()
 	if sf, ok := z.files[key]; ok {
 		return sf
 	}
