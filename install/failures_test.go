@@ -262,3 +262,31 @@ func TestNotAnObject(t *testing.T) {
 		t.Errorf("%s %q", r.Outcome, r.Detail)
 	}
 }
+
+// TestUninstallGivesBackWhatInstallFound: an empty "mcp": {} the user had
+// is one the editor prunes on uninstall, as it prunes one install made;
+// while the file is what install made of it, uninstall puts back the
+// backup instead. Once the file changed, the editor undoes the install.
+func TestUninstallGivesBackWhatInstallFound(t *testing.T) {
+	const had = "{\"mcp\": {}, \"theme\": \"dark\"}\n"
+	rel := ".config/opencode/opencode.json"
+	home := setup(t, testCase{files: map[string]string{rel: had}})
+	path := filepath.Join(home, rel)
+	mustRun(t, opts(home, testCase{agents: []string{"opencode"}}))
+	un := opts(home, testCase{agents: []string{"opencode"}})
+	un.Uninstall = true
+	mustRun(t, un)
+	if b, _ := os.ReadFile(path); string(b) != had {
+		t.Errorf("uninstall right after install:\n%q\nwant the bytes install found:\n%q", b, had)
+	}
+
+	mustRun(t, opts(home, testCase{agents: []string{"opencode"}}))
+	installed, _ := os.ReadFile(path)
+	edited := bytes.Replace(installed, []byte(`"dark"`), []byte(`"light"`), 1)
+	os.WriteFile(path, edited, 0o600)
+	mustRun(t, un)
+	b, _ := os.ReadFile(path)
+	if bytes.Contains(b, []byte("strobe")) || !bytes.Contains(b, []byte(`"light"`)) {
+		t.Errorf("uninstall after the user's edit: %q, want strobe's entry gone and the edit kept", b)
+	}
+}

@@ -441,6 +441,11 @@ func (e *env) run(a agent, r *Result) {
 		fail(err)
 		return
 	}
+	if e.Uninstall && f.exists {
+		if before, ok := c.installedFrom(shown, f); ok {
+			next = before
+		}
+	}
 	if f.exists && !bytes.Equal(next, f.data) || !f.exists && !e.Uninstall {
 		if err := verify(c, shown, f.data, next, e.Uninstall); err != nil {
 			fail(err)
@@ -597,6 +602,36 @@ func emptyFile(c config, data []byte) bool {
 // verify decodes the file before and after with the format's own parser:
 // everything but strobe's entry must be equal, and strobe's entry must say
 // what strobe wants (or be gone, after uninstall).
+// installedFrom is the file's backup when the file is still, byte for
+// byte, what install made of it (and the backup held no entry of
+// strobe's): uninstall then gives the user's bytes back exactly, which
+// the editor cannot always do (an empty "mcp": {} the user had is pruned
+// like one install made).
+func (c config) installedFrom(name string, f *file) ([]byte, bool) {
+	before, err := os.ReadFile(f.real + backupSuffix)
+	if err != nil {
+		return nil, false
+	}
+	var made []byte
+	var doc map[string]any
+	if c.toml {
+		if doc, err = decodeTOML(name, before); err == nil {
+			made, err = tomlSet(name, before, c.path, c.entry)
+		}
+	} else {
+		if _, doc, err = parseJSON(name, before); err == nil {
+			made, err = jsonSet(name, before, c.path, c.entry)
+		}
+	}
+	if err != nil || !bytes.Equal(made, f.data) {
+		return nil, false
+	}
+	if _, had := lookup(doc, c.path); had {
+		return nil, false
+	}
+	return before, true
+}
+
 func verify(c config, name string, before, after []byte, uninstall bool) error {
 	decode := func(b []byte) (map[string]any, error) {
 		if len(bytes.TrimSpace(b)) == 0 {
