@@ -16,9 +16,9 @@ import (
 // The kernel hands out pids in order: each new one after the last, past
 // those in use, from pid 300 again after pid_max. So a process started
 // after the run's leader has a pid after the leader's, up to the last one
-// handed out (/proc/loadavg), unless the pids went all the way round
-// since, past the leader's pid again. That takes a pid_max's worth of
-// pids handed out or skipped: at most one per fork (/proc/stat's
+// handed out (/proc/sys/kernel/ns_last_pid), unless the pids went all the
+// way round since, past the leader's pid again. That takes a pid_max's
+// worth of pids handed out or skipped: at most one per fork (/proc/stat's
 // processes counts every fork and thread of the machine, in any pid
 // namespace) plus one per pid in use, which is at most three per task
 // (its own, and as the process group and session of others after its
@@ -51,7 +51,12 @@ func (w pidWindow) filter() func(pid int) bool {
 		return nil
 	}
 	forks, ok1 := forkCount()
-	_, last, ok2 := loadavgPids()
+	// The namespace's own count; /proc/loadavg's last field says the same
+	// but is rewritten by lxcfs in some containers.
+	last, ok2 := readUint("/proc/sys/kernel/ns_last_pid")
+	if !ok2 {
+		_, last, ok2 = loadavgPids()
+	}
 	pidMax, ok3 := readUint("/proc/sys/kernel/pid_max")
 	if !ok1 || !ok2 || !ok3 || forks < w.forks {
 		return nil
