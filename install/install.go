@@ -414,12 +414,7 @@ func (e *env) run(a agent, r *Result) {
 		if r.Outcome == Failed || e.Uninstall || a.notes == nil {
 			return
 		}
-		var doc map[string]any
-		if c.toml {
-			doc, _ = decodeTOML(shown, next)
-		} else if len(next) > 0 {
-			_, doc, _ = parseJSON(shown, next)
-		}
+		doc, _ := c.decode(shown, next)
 		r.Notes = a.notes(e, doc)
 	}()
 	switch {
@@ -429,10 +424,8 @@ func (e *env) run(a agent, r *Result) {
 		next, err = tomlRemove(shown, f.data, c.path)
 	case e.Uninstall:
 		next, err = jsonRemove(shown, f.data, c.path)
-	case c.toml:
-		next, err = tomlSet(shown, f.data, c.path, c.entry)
 	default:
-		next, err = jsonSet(shown, f.data, c.path, c.entry)
+		next, err = c.set(shown, f.data)
 	}
 	if err != nil {
 		if errors.Is(err, errNotEditable) {
@@ -576,13 +569,7 @@ func hadEntry(c config, name string, f *file) bool {
 	if !f.exists {
 		return false
 	}
-	var doc map[string]any
-	var err error
-	if c.toml {
-		doc, err = decodeTOML(name, f.data)
-	} else {
-		_, doc, err = parseJSON(name, f.data)
-	}
+	doc, err := c.decode(name, f.data)
 	if err != nil {
 		return false
 	}
@@ -609,27 +596,31 @@ func emptyFile(c config, data []byte) bool {
 // like one install made).
 func (c config) installedFrom(name string, f *file) ([]byte, bool) {
 	before, err := os.ReadFile(f.real + backupSuffix)
-	if err != nil {
+	if err != nil || hadEntry(c, name, &file{exists: true, data: before}) {
 		return nil, false
 	}
-	var made []byte
-	var doc map[string]any
-	if c.toml {
-		if doc, err = decodeTOML(name, before); err == nil {
-			made, err = tomlSet(name, before, c.path, c.entry)
-		}
-	} else {
-		if _, doc, err = parseJSON(name, before); err == nil {
-			made, err = jsonSet(name, before, c.path, c.entry)
-		}
-	}
+	made, err := c.set(name, before)
 	if err != nil || !bytes.Equal(made, f.data) {
 		return nil, false
 	}
-	if _, had := lookup(doc, c.path); had {
-		return nil, false
-	}
 	return before, true
+}
+
+// set puts strobe's entry into src, in the config's format.
+func (c config) set(name string, src []byte) ([]byte, error) {
+	if c.toml {
+		return tomlSet(name, src, c.path, c.entry)
+	}
+	return jsonSet(name, src, c.path, c.entry)
+}
+
+// decode reads src as the config's format.
+func (c config) decode(name string, src []byte) (map[string]any, error) {
+	if c.toml {
+		return decodeTOML(name, src)
+	}
+	_, doc, err := parseJSON(name, src)
+	return doc, err
 }
 
 func verify(c config, name string, before, after []byte, uninstall bool) error {
@@ -637,11 +628,7 @@ func verify(c config, name string, before, after []byte, uninstall bool) error {
 		if len(bytes.TrimSpace(b)) == 0 {
 			return map[string]any{}, nil
 		}
-		if c.toml {
-			return decodeTOML(name, b)
-		}
-		_, doc, err := parseJSON(name, b)
-		return doc, err
+		return c.decode(name, b)
 	}
 	old, err := decode(before)
 	if err != nil {

@@ -239,10 +239,16 @@ func (d *Detector) Run(ctx context.Context) *Verdict {
 // one while a loop is confirmed from samples of unnamed code
 // (loopSamplesUnnamed).
 func (d *Detector) Interval() time.Duration {
-	if d.mode == "busy" && len(d.samples) > 0 && unnamedTop(d.samples[len(d.samples)-1]) {
+	if d.loopInUnnamed() {
 		return d.cfg.Tick / 2
 	}
 	return d.cfg.Tick
+}
+
+// loopInUnnamed says whether a loop is being confirmed from samples of
+// code no symbol names.
+func (d *Detector) loopInUnnamed() bool {
+	return d.mode == "busy" && len(d.samples) > 0 && d.samples[len(d.samples)-1].unnamed
 }
 
 // threadView is one thread of the latest sample, judged.
@@ -608,7 +614,7 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 	if spacing == sampleEvery {
 		spacing = loopEvery // plain eu-stack costs 2 ms: sample closely while a verdict is due
 	}
-	if len(d.samples) > 0 && unnamedTop(d.samples[len(d.samples)-1]) {
+	if d.loopInUnnamed() {
 		spacing /= 2 // loopSamplesUnnamed over the same time
 	}
 	if now.Sub(d.lastCapture) >= spacing-d.Interval()/2 { // ticks jitter
@@ -619,6 +625,7 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 		// when other processes compete for the CPU), so the busiest one of
 		// the last interval may be back in the scheduler by now.
 		c.busy = tids
+		c.unnamed = unnamedTop(c)
 		switch {
 		case len(busyStacks(c)) == 0:
 			// Only scheduler frames: the sample caught the loop between
@@ -640,7 +647,7 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 	}
 	d.setWarning(fmt.Sprintf("possible endless loop: no output for %s, %s CPU in %s, %d identical stack samples so far; confirming", round(silence), pct(cpu), who, len(d.samples)))
 	need := loopSamples
-	if len(d.samples) > 0 && unnamedTop(d.samples[len(d.samples)-1]) {
+	if d.loopInUnnamed() {
 		need = loopSamplesUnnamed
 	}
 	if silence < d.cfg.QuietLoop || len(d.samples) < need {

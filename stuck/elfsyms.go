@@ -65,21 +65,11 @@ func (z *symbolizer) name(pid int, stacks []Stack) {
 	}
 	z.mu.Lock()
 	defer z.mu.Unlock()
-	for i := range stacks {
-		for j := range stacks[i].Frames {
-			f := &stacks[i].Frames[j]
-			if f.Func != "??" || f.pc == 0 {
-				continue
-			}
-			pc := f.pc
-			if j > 0 {
-				pc-- // a return address: the call is the byte before
-			}
-			if fn := z.lookup(maps, pc); fn != "" {
-				f.Func = demangleRust(demangleNested(fn))
-			}
+	eachUnnamed(stacks, func(fr *Frame, pc uint64) {
+		if fn := z.lookup(maps, pc); fn != "" {
+			fr.Func = demangleRust(demangleNested(fn))
 		}
-	}
+	})
 }
 
 func (z *symbolizer) lookup(maps []mapping, pc uint64) string {

@@ -78,26 +78,16 @@ func symbolizeGo(stacks []Stack, exe string, lines bool) {
 	if t == nil {
 		return
 	}
-	for i := range stacks {
-		for j := range stacks[i].Frames {
-			fr := &stacks[i].Frames[j]
-			if fr.pc == 0 || (fr.Func != "??" && fr.Func != "") {
-				continue
-			}
-			pc := fr.pc
-			if j > 0 {
-				pc-- // a return address: the call is the instruction before
-			}
-			fn := t.PCToFunc(pc)
-			if fn == nil {
-				continue
-			}
-			fr.Func = fn.Name
-			if lines && fr.File == "" {
-				fr.File, fr.Line, _ = t.PCToLine(pc)
-			}
+	eachUnnamed(stacks, func(fr *Frame, pc uint64) {
+		fn := t.PCToFunc(pc)
+		if fn == nil {
+			return
 		}
-	}
+		fr.Func = fn.Name
+		if lines && fr.File == "" {
+			fr.File, fr.Line, _ = t.PCToLine(pc)
+		}
+	})
 }
 
 // goRelocation is the gdb command that loads the symbols of debug, a copy
@@ -150,4 +140,23 @@ func gdbQuote(p string) string {
 		return p
 	}
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(p) + `"`
+}
+
+// eachUnnamed calls name with every frame no tool named and the address to
+// look it up at: a caller's frame holds a return address, and the call is
+// the instruction before.
+func eachUnnamed(stacks []Stack, name func(fr *Frame, pc uint64)) {
+	for i := range stacks {
+		for j := range stacks[i].Frames {
+			fr := &stacks[i].Frames[j]
+			if fr.pc == 0 || (fr.Func != "??" && fr.Func != "") {
+				continue
+			}
+			pc := fr.pc
+			if j > 0 {
+				pc--
+			}
+			name(fr, pc)
+		}
+	}
 }

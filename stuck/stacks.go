@@ -55,6 +55,9 @@ type Capture struct {
 	Took   time.Duration
 	at     time.Time
 	busy   []int // the threads busy when it was taken (a loop suspicion)
+	// unnamed: some busy thread's stack starts in a frame no symbol
+	// names (unnamedTop), so a loop needs loopSamplesUnnamed of them.
+	unnamed bool
 	// native are the interpreter's own stacks taken beside a capture of
 	// Python frames (Opts.Native).
 	native []Stack
