@@ -31,3 +31,32 @@ func TestGenericTAP(t *testing.T) {
 		t.Errorf("divides failed at %+v, want src/div.sh:12 from the YAML block", f)
 	}
 }
+
+// TestGenericSummaryAndAutomake: a run that only counts ("tests: 7 passed,
+// 2 failed, 1 skipped") answers those counts; automake's lines of every
+// kind (four and five letters before the colon) are tests.
+func TestGenericSummaryAndAutomake(t *testing.T) {
+	t.Run("summary", func(t *testing.T) {
+		script := `printf '%s\n' 'building' 'PASSED: not automake' 'tests: 7 passed, 2 failed, 1 skipped'; exit 1`
+		rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: t.TempDir(), Command: []string{"/bin/sh", "-c", script}})
+		if n := len(rec.Tests()); n != 0 {
+			t.Errorf("%d tests recorded, want none: %+v", n, rec.Tests())
+		}
+		if s := out.Summary; s == nil || s.Passed != 7 || s.Failed != 2 || s.Skipped != 1 {
+			t.Errorf("summary %+v, want 7 passed, 2 failed, 1 skipped", s)
+		}
+	})
+	t.Run("automake", func(t *testing.T) {
+		script := `printf '%s\n' 'PASS: a' 'SKIP: b' 'XFAIL: c' 'XPASS: d' 'ERROR: e' 'note: PASS: f'; exit 1`
+		rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: t.TempDir(), Command: []string{"/bin/sh", "-c", script}})
+		want := map[string]report.TestStatus{"a": report.TestPassed, "b": report.TestSkipped, "c": report.TestSkipped, "d": report.TestFailed, "e": report.TestFailed}
+		for name, st := range want {
+			if tt, ok := adapterstest.TestByName(rec.Tests(), name); !ok || tt.Status != st {
+				t.Errorf("%s: %+v, want %s", name, tt, st)
+			}
+		}
+		if n := len(rec.Tests()); n != len(want) {
+			t.Errorf("%d tests, want %d: %+v", n, len(want), rec.Tests())
+		}
+	})
+}

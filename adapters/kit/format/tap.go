@@ -37,6 +37,10 @@ var (
 
 // TAPLine reads a TAP test line; false for any other line.
 func TAPLine(line string) (TAPResult, bool) {
+	// Most lines are neither "ok" nor "not ok": they skip the regexp.
+	if !strings.HasPrefix(line, "ok") && !strings.HasPrefix(line, "not ok") {
+		return TAPResult{}, false
+	}
 	m := tapLine.FindStringSubmatch(line)
 	if m == nil {
 		return TAPResult{}, false
@@ -48,6 +52,9 @@ func TAPLine(line string) (TAPResult, bool) {
 // TAPLocation reads the file:line of a failure's YAML diagnostics line
 // (at: or location:); false for any other line.
 func TAPLocation(line string) (file string, n int, ok bool) {
+	if line == "" || !strings.ContainsRune(" \t\n\f\r", rune(line[0])) {
+		return "", 0, false // not indented: the regexp's \s+ cannot match
+	}
 	m := tapAt.FindStringSubmatch(line)
 	if m == nil {
 		return "", 0, false
