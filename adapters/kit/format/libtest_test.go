@@ -20,6 +20,31 @@ func TestLibtestEvent(t *testing.T) {
 	}
 }
 
+// TestLibtestDuration: the direct read of a number gives what JSON's
+// decoding gives, and what JSON rejects (Inf, hexadecimal, underscores)
+// stays 0.
+func TestLibtestDuration(t *testing.T) {
+	for raw, want := range map[string]time.Duration{
+		"0.000000336": 336 * time.Nanosecond,
+		"1e-3":        time.Millisecond,
+		"2.5E+1":      25 * time.Second,
+		"-0":          0,
+		"12":          12 * time.Second,
+		`"0.5s"`:      500 * time.Millisecond,
+		"Inf":         0,
+		"0x1p4":       0,
+		"1_0":         0,
+		"1.2.3":       0,
+		"null":        0,
+		"":            0,
+	} {
+		e := LibtestEvent{ExecTime: json.RawMessage(raw)}
+		if got := e.Duration(); got != want {
+			t.Errorf("exec_time %s: %v, want %v", raw, got, want)
+		}
+	}
+}
+
 // TestLenientLibtestEvent: rust-lang/rust#76151, a name written unescaped.
 func TestLenientLibtestEvent(t *testing.T) {
 	line := []byte(`{ "type": "test", "event": "ok", "name": "src\tests\lib.rs - func (line 47)" }`)
