@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 
@@ -21,10 +22,28 @@ import (
 type goDecoder struct {
 	pkg, test string // the last event's, reused when the next repeats them
 	key, val  []byte // unescaped keys and values, reused from event to event
+
+	// A test's output lines differ only in their time and their text:
+	//
+	//	{"Time":"…","Action":"output","Package":"p","Test":"TestX","Output":"…\n"}
+	//
+	// mid is what lies between the two in the last such event the fast
+	// path read (`","Action":…,"Output":`), and midEvent what it read there,
+	// so that the next line with the same middle reads only its time and
+	// text (again).
+	mid      []byte
+	midEvent goEvent
 }
+
+// timeHead starts every event test2json writes.
+const timeHead = `{"Time":`
 
 // decode fills e from the JSON object b and says whether b is one.
 func (d *goDecoder) decode(b []byte, e *goEvent) bool {
+	*e = goEvent{}
+	if d.again(b, e) {
+		return true
+	}
 	*e = goEvent{}
 	if d.fast(b, e) {
 		return true
@@ -33,13 +52,44 @@ func (d *goDecoder) decode(b []byte, e *goEvent) bool {
 	return json.Unmarshal(b, e) == nil
 }
 
+// again reads an event whose middle is the last one's: its time must be a
+// string (the fast path reads nothing else of it), its output a string that
+// ends the line with the object. Those bytes parse as they did the last
+// time, so the event is the last one's with this output.
+func (d *goDecoder) again(b []byte, e *goEvent) bool {
+	if len(d.mid) == 0 || !bytes.HasPrefix(b, []byte(timeHead)) {
+		return false
+	}
+	_, i, ok := format.JSONString(b, len(timeHead), &d.val)
+	if !ok || !bytes.HasPrefix(b[i:], d.mid) {
+		return false
+	}
+	v, end, ok := format.JSONString(b, i+len(d.mid), &d.val)
+	if !ok || end != len(b)-1 || b[end] != '}' {
+		return false
+	}
+	*e = d.midEvent
+	e.Output = string(v)
+	return true
+}
+
 // fast decodes the fixed shape; false means "ask encoding/json", with e
-// in any state.
+// in any state. An event that starts with its time and ends with its
+// output becomes the middle again looks for.
 func (d *goDecoder) fast(b []byte, e *goEvent) bool {
-	return format.JSONWhole(b, &d.key, func(key []byte, i int) (int, bool) {
+	timeEnd, outStart, outEnd := -1, -1, -1
+	ok := format.JSONWhole(b, &d.key, func(key []byte, i int) (int, bool) {
 		if b[i] == '"' {
 			v, n, ok := format.JSONString(b, i, &d.val)
-			return n, ok && d.setString(e, key, v)
+			switch {
+			case !ok:
+				return 0, false
+			case i == len(timeHead) && string(key) == "Time":
+				timeEnd = n
+			case string(key) == "Output":
+				outStart, outEnd = i, n
+			}
+			return n, d.setString(e, key, v)
 		}
 		n := format.JSONNumber(b, i)
 		if n == i || string(key) != "Elapsed" {
@@ -49,6 +99,12 @@ func (d *goDecoder) fast(b []byte, e *goEvent) bool {
 		e.Elapsed = f
 		return n, err == nil
 	})
+	if ok && timeEnd > 0 && outStart > timeEnd && outEnd == len(b)-1 && b[outEnd] == '}' {
+		d.mid = append(d.mid[:0], b[timeEnd:outStart]...)
+		d.midEvent = *e
+		d.midEvent.Output = ""
+	}
+	return ok
 }
 
 // goEventFields are goEvent's fields: encoding/json matches keys without

@@ -131,3 +131,74 @@ func checkGoDecoder(t *testing.T, d *goDecoder, line []byte) {
 		t.Fatalf("decode(%q) = %+v, encoding/json: %+v", line, got, want)
 	}
 }
+
+// TestGoDecoderAgain: an event whose middle is the last output event's is
+// read again from its time and text, and only when the rest of it is
+// exactly that middle; every line still decodes as encoding/json decodes
+// it, whatever came before.
+func TestGoDecoderAgain(t *testing.T) {
+	const tmpl = `{"Time":"2026-11-23T14:54:41.222210435Z","Action":"output","Package":"p","Test":"TestA","Output":"first\n"}`
+	for _, tc := range []struct {
+		name  string
+		line  string
+		again bool
+	}{
+		{"same middle", `{"Time":"2026-11-23T14:54:41.3Z","Action":"output","Package":"p","Test":"TestA","Output":"second \u003c\n"}`, true},
+		{"a time with an escape", `{"Time":"2026\u002d11","Action":"output","Package":"p","Test":"TestA","Output":"x"}`, true},
+		{"an empty output", `{"Time":"","Action":"output","Package":"p","Test":"TestA","Output":""}`, true},
+		{"another test", `{"Time":"t","Action":"output","Package":"p","Test":"TestB","Output":"x\n"}`, false},
+		{"a space after", `{"Time":"t","Action":"output","Package":"p","Test":"TestA","Output":"x\n"} `, false},
+		{"a member after the output", `{"Time":"t","Action":"output","Package":"p","Test":"TestA","Output":"x","Elapsed":1}`, false},
+		{"text after the object", `{"Time":"t","Action":"output","Package":"p","Test":"TestA","Output":"x"}}`, false},
+		{"a time that is a number", `{"Time":1,"Action":"output","Package":"p","Test":"TestA","Output":"x"}`, false},
+		{"an output that is not a string", `{"Time":"t","Action":"output","Package":"p","Test":"TestA","Output":1}`, false},
+		{"invalid utf-8", "{\"Time\":\"t\",\"Action\":\"output\",\"Package\":\"p\",\"Test\":\"TestA\",\"Output\":\"\xff\"}", false},
+		{"a raw control character", "{\"Time\":\"t\",\"Action\":\"output\",\"Package\":\"p\",\"Test\":\"TestA\",\"Output\":\"a\tb\"}", false},
+		{"cut", `{"Time":"t","Action":"output","Package":"p","Test":"TestA","Output":"a lo`, false},
+		{"a bad time", `{"Time":"\q","Action":"output","Package":"p","Test":"TestA","Output":"x"}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d goDecoder
+			checkGoDecoder(t, &d, []byte(tmpl))
+			var e goEvent
+			if got := d.again([]byte(tc.line), &e); got != tc.again {
+				t.Errorf("again took it: %v, want %v", got, tc.again)
+			}
+			checkGoDecoder(t, &d, []byte(tc.line))
+		})
+	}
+	// A middle with more in it: the elapsed time and a second output
+	// member come from the middle; the last output wins.
+	var d goDecoder
+	checkGoDecoder(t, &d, []byte(`{"Time":"a","Action":"output","Elapsed":2.5,"Output":"dup","Package":"q","Output":"one"}`))
+	line := []byte(`{"Time":"b","Action":"output","Elapsed":2.5,"Output":"dup","Package":"q","Output":"two"}`)
+	var e goEvent
+	if !d.again(line, &e) || e.Output != "two" || e.Elapsed != 2.5 || e.Package != "q" {
+		t.Errorf("again: %+v", e)
+	}
+	checkGoDecoder(t, &d, line)
+}
+
+// FuzzGoDecoderLines: lines decoded one after another by one decoder (the
+// middle of one event is looked for in the next) agree with encoding/json.
+func FuzzGoDecoderLines(f *testing.F) {
+	for i, tc := range goDecoderCases {
+		f.Add([]byte(tc.line + "\n" + goDecoderCases[(i+1)%len(goDecoderCases)].line))
+	}
+	f.Add([]byte(`{"Time":"a","Action":"output","Package":"p","Test":"T","Output":"x\n"}` + "\n" +
+		`{"Time":"b","Action":"output","Package":"p","Test":"T","Output":"y\n"}` + "\n" +
+		`{"Time":"c","Action":"output","Package":"p","Test":"T","Output":"z"} ` + "\n" +
+		`{"Time":"d","Action":"pass","Package":"p","Test":"T","Elapsed":0.01}`))
+	corpus, _ := filepath.Glob("testdata/corpus/*.jsonl")
+	for _, c := range corpus {
+		if b, err := os.ReadFile(c); err == nil {
+			f.Add(b[:min(len(b), 4096)])
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var d goDecoder
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			checkGoDecoder(t, &d, line)
+		}
+	})
+}
