@@ -22,6 +22,12 @@ import (
 const (
 	// overheadRounds is how many times each command runs, alternating.
 	overheadRounds = 7
+	// quickRounds replaces it in BenchmarkOverhead when the raw command
+	// takes less than quickRaw: a 60 to 100 ms run varies by ±10 ms from
+	// round to round on a 2-core machine, more than the few milliseconds
+	// the target leaves, and 21 rounds of it cost seconds.
+	quickRounds = 21
+	quickRaw    = 500 * time.Millisecond
 	// overheadTarget bounds strobe's wall time over the raw command's; it
 	// must also stay below the peer's (gotestsum, cargo-nextest) ratio.
 	overheadTarget = 1.05
@@ -221,9 +227,10 @@ func checkPassed(b *testing.B, v variant, r result, tests int) {
 	}
 }
 
-// overhead warms the build, then runs the variants overheadRounds times,
-// rotating which goes first in each round, and reports strobe's ratio to
-// "raw" (variants[0] and variants[1]) with the others as a breakdown.
+// overhead warms the build, then runs the variants overheadRounds times
+// (quickRounds when the raw command is quick), rotating which goes first
+// in each round, and reports strobe's ratio to "raw" (variants[0] and
+// variants[1]) with the others as a breakdown.
 func overhead(b *testing.B, dir string, tests int, target float64, framework string, req adapters.Request, vs []variant) {
 	warm := false // the build is done: nothing may compile any more
 	run := func(v variant) (time.Duration, time.Duration) {
@@ -244,10 +251,14 @@ func overhead(b *testing.B, dir string, tests int, target float64, framework str
 	// run everything once more untimed and check that nothing compiles.
 	load := loadavg()
 	start := time.Now()
+	rounds := overheadRounds
 	for pass := range 2 {
 		warm = pass == 1
-		for _, v := range vs {
-			run(v)
+		for i, v := range vs {
+			wall, _ := run(v)
+			if warm && i == 0 && wall < quickRaw {
+				rounds = quickRounds
+			}
 		}
 	}
 	warmup := time.Since(start)
@@ -256,7 +267,7 @@ func overhead(b *testing.B, dir string, tests int, target float64, framework str
 	walls := make([][]time.Duration, len(vs))
 	cpus := make([][]time.Duration, len(vs))
 	var ratios []float64
-	for i := range overheadRounds {
+	for i := range rounds {
 		round := make([]time.Duration, len(vs))
 		for k := range vs {
 			j := (i + k) % len(vs)
@@ -308,7 +319,7 @@ func overhead(b *testing.B, dir string, tests int, target float64, framework str
 		b.Logf("%-11s %s: wall %v, cpu %v", v.name, shell.Join(v.argv), walls[j], cpus[j])
 	}
 	record(b, "ratio %.3f of medians, %.3f median per pair (strobe %.0f ms, raw %.0f ms, +%.0f ms%s; %s; cpu time ratio %.2f; %d tests, %d rounds, load %s; target <= %.2f and below the peer's: %s)",
-		ratio, pairRatio, ms(med[1]), ms(med[0]), ms(med[1]-med[0]), peer, strings.Join(breakdown, ", "), cpuRatio, tests, overheadRounds, load, target, verdict)
+		ratio, pairRatio, ms(med[1]), ms(med[0]), ms(med[1]-med[0]), peer, strings.Join(breakdown, ", "), cpuRatio, tests, rounds, load, target, verdict)
 	b.Logf("warm-up %.1fs", warmup.Seconds())
 }
 
