@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"sync"
+	"time"
 
 	"strobe/internal/tail"
 )
@@ -90,4 +91,21 @@ func trimEOL(b []byte) []byte {
 		b = b[:n-1]
 	}
 	return b
+}
+
+// stamped reads r and notes when a read last returned bytes: the lines of
+// that read arrived then. One clock read a read, not a line: a test that
+// prints a million lines gives the reader far fewer reads than lines, and
+// a clock read costs 84 ns on the 2-core VM here.
+type stamped struct {
+	r  io.Reader
+	at int64 // unix nanoseconds
+}
+
+func (s *stamped) Read(b []byte) (int, error) {
+	n, err := s.r.Read(b)
+	if n > 0 {
+		s.at = time.Now().UnixNano()
+	}
+	return n, err
 }

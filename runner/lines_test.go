@@ -2,8 +2,10 @@ package runner
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestReadLines(t *testing.T) {
@@ -49,5 +51,30 @@ func TestReadLines(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStamped: a read that returns bytes stamps the time they came; the
+// end of the stream changes nothing.
+func TestStamped(t *testing.T) {
+	pr, pw := io.Pipe()
+	in := &stamped{r: pr}
+	go func() {
+		pw.Write([]byte("one\n"))
+		time.Sleep(20 * time.Millisecond)
+		pw.Write([]byte("two\n"))
+		pw.Close()
+	}()
+	var stamps []int64
+	before := time.Now().UnixNano()
+	readLines(in, func([]byte) {}, func([]byte, bool, []byte) { stamps = append(stamps, in.at) })
+	if len(stamps) != 2 {
+		t.Fatalf("%d lines, want 2", len(stamps))
+	}
+	if stamps[0] < before || stamps[1]-stamps[0] < int64(15*time.Millisecond) {
+		t.Errorf("stamps %v (read from %d): the second line came 20 ms after the first", stamps, before)
+	}
+	if last := in.at; last != stamps[1] {
+		t.Errorf("the end of the stream moved the stamp: %d, was %d", last, stamps[1])
 	}
 }

@@ -112,9 +112,10 @@ func startProcess(r *Run) (*proc, error) {
 		go func() {
 			defer p.readers.Done()
 			cl, _ := r.plan.Parser.(adapters.CutLiner)
-			readLines(p.pipes[i], func(b []byte) { p.tails[i].Write(b) }, func(b []byte, cut bool, end []byte) {
+			in := &stamped{r: p.pipes[i]}
+			readLines(in, func(b []byte) { p.tails[i].Write(b) }, func(b []byte, cut bool, end []byte) {
 				if w := r.watch.Load(); w != nil && !inspectorLine(b) {
-					w.lastOutput.Store(time.Now().UnixNano())
+					w.lastOutput.Store(in.at)
 				}
 				r.traceLine(s, b)
 				p.parseMu.Lock()
