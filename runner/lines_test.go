@@ -61,7 +61,7 @@ func TestStamped(t *testing.T) {
 	in := &stamped{r: pr}
 	go func() {
 		pw.Write([]byte("one\n"))
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
 		pw.Write([]byte("two\n"))
 		pw.Close()
 	}()
@@ -71,8 +71,8 @@ func TestStamped(t *testing.T) {
 	if len(stamps) != 2 {
 		t.Fatalf("%d lines, want 2", len(stamps))
 	}
-	if stamps[0] < before || stamps[1]-stamps[0] < int64(15*time.Millisecond) {
-		t.Errorf("stamps %v (read from %d): the second line came 20 ms after the first", stamps, before)
+	if stamps[0] < before || stamps[1]-stamps[0] < int64(25*time.Millisecond) {
+		t.Errorf("stamps %v (read from %d): the second line came 50 ms after the first", stamps, before)
 	}
 	if last := in.at; last != stamps[1] {
 		t.Errorf("the end of the stream moved the stamp: %d, was %d", last, stamps[1])
