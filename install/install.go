@@ -586,9 +586,6 @@ func emptyFile(c config, data []byte) bool {
 	return string(bytes.TrimSpace(data)) == "{}"
 }
 
-// verify decodes the file before and after with the format's own parser:
-// everything but strobe's entry must be equal, and strobe's entry must say
-// what strobe wants (or be gone, after uninstall).
 // installedFrom is the file's backup when the file is still, byte for
 // byte, what install made of it (and the backup held no entry of
 // strobe's): uninstall then gives the user's bytes back exactly, which
@@ -623,6 +620,9 @@ func (c config) decode(name string, src []byte) (map[string]any, error) {
 	return doc, err
 }
 
+// verify decodes the file before and after with the format's own parser:
+// everything but strobe's entry must be equal, and strobe's entry must say
+// what strobe wants (or be gone, after uninstall).
 func verify(c config, name string, before, after []byte, uninstall bool) error {
 	decode := func(b []byte) (map[string]any, error) {
 		if len(bytes.TrimSpace(b)) == 0 {

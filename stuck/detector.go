@@ -248,7 +248,7 @@ func (d *Detector) Interval() time.Duration {
 // loopInUnnamed says whether a loop is being confirmed from samples of
 // code no symbol names.
 func (d *Detector) loopInUnnamed() bool {
-	return d.mode == "busy" && len(d.samples) > 0 && d.samples[len(d.samples)-1].unnamed
+	return d.mode == "busy" && len(d.samples) > 0 && unnamedTop(d.samples[len(d.samples)-1].keys)
 }
 
 // threadView is one thread of the latest sample, judged.
@@ -625,12 +625,12 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 		// when other processes compete for the CPU), so the busiest one of
 		// the last interval may be back in the scheduler by now.
 		c.busy = tids
-		c.unnamed = unnamedTop(c)
+		c.keys = busyStacks(c) // once: the next sample compares with them
 		switch {
-		case len(busyStacks(c)) == 0:
+		case len(c.keys) == 0:
 			// Only scheduler frames: the sample caught the loop between
 			// threads. No evidence either way; the next one will tell.
-		case len(d.samples) > 0 && !slices.Equal(busyStacks(d.samples[len(d.samples)-1]), busyStacks(c)):
+		case len(d.samples) > 0 && !slices.Equal(d.samples[len(d.samples)-1].keys, c.keys):
 			d.samples = []Capture{c}
 			d.since = now
 		default:
@@ -810,11 +810,11 @@ func busyStacks(c Capture) []string {
 	return stackSet(kept)
 }
 
-// unnamedTop says whether some busy stack of a sample starts in a frame
-// no symbol names (stackSet's key begins with it): the samples of such a
-// run are the same whatever that code is.
-func unnamedTop(c Capture) bool {
-	return slices.ContainsFunc(busyStacks(c), func(k string) bool { return k == "??" || strings.HasPrefix(k, "??\n") })
+// unnamedTop says whether some of a sample's busy stacks (busyStacks'
+// keys) starts in a frame no symbol names: the samples of such a run are
+// the same whatever that code is.
+func unnamedTop(keys []string) bool {
+	return slices.ContainsFunc(keys, func(k string) bool { return k == "??" || strings.HasPrefix(k, "??\n") })
 }
 
 var libraryLeaf = lazyre.New(`^(<?(core|std|alloc)::|__|mem(cpy|move|set|cmp)|str(len|cmp)|runtime\.|internal/)`)

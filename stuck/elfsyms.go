@@ -65,14 +65,15 @@ func (z *symbolizer) name(pid int, stacks []Stack) {
 	}
 	z.mu.Lock()
 	defer z.mu.Unlock()
+	files := map[string]*symFile{} // each mapped file stat'ed once a capture, not once a frame
 	eachUnnamed(stacks, func(fr *Frame, pc uint64) {
-		if fn := z.lookup(maps, pc); fn != "" {
+		if fn := z.lookup(maps, files, pc); fn != "" {
 			fr.Func = demangleRust(demangleNested(fn))
 		}
 	})
 }
 
-func (z *symbolizer) lookup(maps []mapping, pc uint64) string {
+func (z *symbolizer) lookup(maps []mapping, files map[string]*symFile, pc uint64) string {
 	k, ok := slices.BinarySearchFunc(maps, pc, func(m mapping, pc uint64) int {
 		switch {
 		case m.end <= pc:
@@ -86,7 +87,11 @@ func (z *symbolizer) lookup(maps []mapping, pc uint64) string {
 		return ""
 	}
 	m := maps[k]
-	sf := z.file(m.path)
+	sf, seen := files[m.path]
+	if !seen {
+		sf = z.file(m.path)
+		files[m.path] = sf
+	}
 	if sf == nil {
 		return ""
 	}

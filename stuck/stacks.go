@@ -55,9 +55,10 @@ type Capture struct {
 	Took   time.Duration
 	at     time.Time
 	busy   []int // the threads busy when it was taken (a loop suspicion)
-	// unnamed: some busy thread's stack starts in a frame no symbol
-	// names (unnamedTop), so a loop needs loopSamplesUnnamed of them.
-	unnamed bool
+	// keys are busyStacks of a loop suspicion's sample, computed when it
+	// is taken: the next sample compares with them, and unnamedTop reads
+	// them (a loop in unnamed code needs loopSamplesUnnamed samples).
+	keys []string
 	// native are the interpreter's own stacks taken beside a capture of
 	// Python frames (Opts.Native).
 	native []Stack
