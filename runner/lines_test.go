@@ -78,3 +78,36 @@ func TestStamped(t *testing.T) {
 		t.Errorf("the end of the stream moved the stamp: %d, was %d", last, stamps[1])
 	}
 }
+
+// After a short read the next one waits the pause, unless the read was long
+// or the run has ended.
+func TestStampedPause(t *testing.T) {
+	const pause = time.Second
+	pr, pw := io.Pipe()
+	ended := make(chan struct{})
+	in := &stamped{r: pr, pause: pause, ended: ended}
+	long := strings.Repeat("x", 2*pauseBelow) + "\n"
+	go func() {
+		pw.Write([]byte(long))
+		pw.Write([]byte("after the long line\n")) // no pause: the read was long
+		pw.Write([]byte("after a short line\n"))  // read after the pause
+		close(ended)
+		pw.Write([]byte("after the end\n")) // no pause once the run ended
+		pw.Close()
+	}()
+	var stamps []int64
+	readLines(in, func([]byte) {}, func([]byte, bool, []byte) { stamps = append(stamps, in.at) })
+	if len(stamps) != 4 {
+		t.Fatalf("%d lines, want 4", len(stamps))
+	}
+	gap := func(i int) time.Duration { return time.Duration(stamps[i] - stamps[i-1]) }
+	if gap(1) > pause/2 {
+		t.Errorf("the line after a long read came %v after it: a long read must not pause", gap(1))
+	}
+	if gap(2) < pause*9/10 {
+		t.Errorf("the line after a short read came %v after it, want the %v pause", gap(2), pause)
+	}
+	if gap(3) > pause/2 {
+		t.Errorf("the line after the end came %v after the one before: the end must cut the pause short", gap(3))
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,7 +25,11 @@ import (
 // drainTimeout bounds how long the output readers may run on after the
 // process and everything of its run were killed. Only a process that both
 // left the group and dropped STROBE_RUN_ID can still hold a pipe then.
-const drainTimeout = 3 * time.Second
+var drainTimeout = 3 * time.Second // a variable for the tests
+
+// readPause is how long an output reader waits after a short read (see
+// stamped): about what Go's timers give below a millisecond here.
+const readPause = 500 * time.Microsecond
 
 // proc is the running command of a run.
 type proc struct {
@@ -36,7 +41,8 @@ type proc struct {
 	pipes   [2]*os.File // read ends: stdout, stderr
 	tails   [2]*tail.Buffer
 	readers sync.WaitGroup
-	parseMu sync.Mutex // parsers are not safe for concurrent use
+	drop    atomic.Bool // the drain gave up: the readers stop
+	parseMu sync.Mutex  // parsers are not safe for concurrent use
 
 	stopOnce sync.Once
 	window   pidWindow // where the sweep looks for the run's leftovers
@@ -46,7 +52,7 @@ func startProcess(r *Run) (*proc, error) {
 	p := &proc{waited: make(chan struct{}), tails: [2]*tail.Buffer{tail.New(tailCap), tail.New(tailCap)}}
 	var writers [2]*os.File
 	for i := range p.pipes {
-		rd, wr, err := os.Pipe()
+		rd, wr, err := outputPipe()
 		if err != nil {
 			p.closePipes(writers[:])
 			return nil, fmt.Errorf("creating output pipe: %w", err)
@@ -112,7 +118,7 @@ func startProcess(r *Run) (*proc, error) {
 		go func() {
 			defer p.readers.Done()
 			cl, _ := r.plan.Parser.(adapters.CutLiner)
-			in := &stamped{r: p.pipes[i]}
+			in := &stamped{r: p.pipes[i], stop: &p.drop, pause: readPause, ended: p.waited}
 			readLines(in, func(b []byte) { p.tails[i].Write(b) }, func(b []byte, cut bool, end []byte) {
 				if w := r.watch.Load(); w != nil && !inspectorLine(b) {
 					w.lastOutput.Store(in.at)
@@ -250,8 +256,9 @@ wait:
 	select {
 	case <-drained:
 	case <-time.After(drainTimeout):
+		p.drop.Store(true)
 		for _, f := range p.pipes {
-			f.SetReadDeadline(time.Now())
+			wakeReader(f)
 		}
 		<-drained
 	}

@@ -149,6 +149,46 @@ func TestGrandchildInNewSessionDoesNotOutliveTheRun(t *testing.T) {
 	}
 }
 
+// A process that left the run as nothing else can (its own session, no run
+// id) and holds stdout cannot keep the run from ending: the drain gives up
+// after drainTimeout and wakes its blocked readers.
+func TestEscapedWriterDoesNotHoldTheRun(t *testing.T) {
+	defer func(d time.Duration) { drainTimeout = d }(drainTimeout)
+	drainTimeout = 200 * time.Millisecond
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(pidFile); err == nil {
+			if pid, _ := strconv.Atoi(string(b)); pid > 0 {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	type answer struct {
+		resp *report.Response
+		err  error
+	}
+	done := make(chan answer, 1)
+	start := time.Now()
+	go func() {
+		resp, err := Exec(context.Background(), Request{ProjectRoot: t.TempDir(), Command: misbehave + " escape " + pidFile}, Options{DetailsDir: t.TempDir()})
+		done <- answer{resp, err}
+	}()
+	select {
+	case a := <-done:
+		if a.err != nil {
+			t.Fatalf("Exec: %v", a.err)
+		}
+		if a.resp.Status != report.Passed || a.resp.Summary.Passed != 1 {
+			t.Errorf("status %s, summary %+v; want passed, the 1 test", a.resp.Status, a.resp.Summary)
+		}
+		if d := time.Since(start); d < drainTimeout {
+			t.Errorf("the run ended after %v, before the drain could have given up (%v): did the escaped process start?", d, drainTimeout)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the run did not end 10 s after its command, with an escaped process holding its stdout")
+	}
+}
+
 func TestFloodKeepsTheNewestBytes(t *testing.T) {
 	resp, rec := run(t, 0, "flood", "50")
 	if resp.Status != report.Passed || resp.Summary.Passed != 1 {

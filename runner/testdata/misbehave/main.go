@@ -3,6 +3,9 @@
 //
 //	hang            print "started", then sleep forever
 //	ignore-term     ignore SIGTERM, print "started", sleep forever
+//	escape FILE     start a grandchild in its own session without the run
+//	                id, holding stdout (its pid in FILE), print a passing
+//	                TAP line and exit
 //	grandchild FILE start a grandchild in a new session that writes its pid to FILE and sleeps forever; then hang
 //	flood MB        print MB megabytes in lines, then "1 passed, 0 failed"
 //	longline MB     print one line of MB megabytes, then "ok 1 - after"
@@ -49,6 +52,22 @@ func main() {
 		}
 		fmt.Println("started")
 		sleepForever()
+	case "escape":
+		// A grandchild that leaves the run as nothing else can: its own
+		// session and no run id, so neither the group kill nor the sweep
+		// finds it. It keeps stdout open; the parent passes and exits.
+		cmd := exec.Command(os.Args[0], "sleeper", arg)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.Stdout = os.Stdout
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "STROBE_RUN_ID=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		if err := cmd.Start(); err != nil {
+			panic(err)
+		}
+		fmt.Println("ok 1 - escaped")
 	case "sleeper":
 		os.WriteFile(arg, []byte(strconv.Itoa(os.Getpid())), 0o644)
 		sleepForever()
