@@ -206,12 +206,11 @@ func (d *Daemon) accept(ctx context.Context, ln *net.UnixListener) {
 			}()
 			continue
 		}
-		go func() {
-			defer d.conns.Done()
-			defer d.trim.soon() // its buffers and goroutines are garbage now
-			defer d.open.Add(-1)
-			d.serveConn(ctx, c)
-		}()
+		go d.serveConn(ctx, c, func() {
+			d.open.Add(-1)
+			d.trim.soon() // its buffers and goroutines are garbage now
+			d.conns.Done()
+		})
 	}
 }
 
@@ -229,9 +228,20 @@ func (d *Daemon) refuseBusy(c *net.UnixConn, limit int) {
 		Error: fmt.Sprintf("the strobe daemon (pid %d) serves its limit of %d connections: close agent sessions or strobe commands you no longer use, then retry", os.Getpid(), limit)})
 }
 
-// serveConn checks who is calling, reads the hello, answers it, then speaks
-// MCP on the connection until the client goes away.
-func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn) {
+// serveConn checks who is calling, reads the hello, answers it, then hands
+// the connection to an MCP session, which serves it until the client goes
+// away; done runs then, or as serveConn returns when there is no session.
+// No goroutine of ours waits for the session: its end is the connection's
+// close (sessionEnd), so a session holds the SDK's two goroutines only (a
+// goroutine's descriptor is never freed, and a burst of sessions left the
+// daemon that many bigger).
+func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn, done func()) {
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			done()
+		}
+	}()
 	refuse := func(msg string) {
 		c.SetWriteDeadline(time.Now().Add(2 * time.Second))
 		writeLine(c, Welcome{Strobe: protocolVersion, Version: d.opts.Version, Build: BuildID(), PID: os.Getpid(), Error: msg})
@@ -290,10 +300,44 @@ func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn) {
 	d.mu.Lock()
 	d.sessions[ss] = &t.calls
 	d.mu.Unlock()
-	ss.Wait()
-	d.mu.Lock()
-	delete(d.sessions, ss)
-	d.mu.Unlock()
+	handedOff = true
+	t.end.then(func() {
+		d.mu.Lock()
+		delete(d.sessions, ss)
+		d.mu.Unlock()
+		done()
+	})
+}
+
+// sessionEnd runs a session's cleanup once its connection is closed, which
+// the SDK does once, when the session is over: then sets the cleanup,
+// closed says the connection is closed, in either order.
+type sessionEnd struct {
+	mu      sync.Mutex
+	closed  bool
+	cleanup func()
+}
+
+func (e *sessionEnd) then(f func()) {
+	e.mu.Lock()
+	if !e.closed {
+		e.cleanup = f
+		f = nil
+	}
+	e.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+func (e *sessionEnd) close() {
+	e.mu.Lock()
+	f := e.cleanup
+	e.closed, e.cleanup = true, nil
+	e.mu.Unlock()
+	if f != nil {
+		f()
+	}
 }
 
 // closeSessions closes every session once it has answered its calls: the
@@ -336,6 +380,7 @@ func (d *Daemon) closeSessions(wait time.Duration) {
 type countingTransport struct {
 	mcp.Transport
 	calls atomic.Int64
+	end   sessionEnd
 }
 
 func (t *countingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -343,12 +388,19 @@ func (t *countingTransport) Connect(ctx context.Context) (mcp.Connection, error)
 	if err != nil {
 		return nil, err
 	}
-	return &countingConn{Connection: c, calls: &t.calls}, nil
+	return &countingConn{Connection: c, calls: &t.calls, end: &t.end}, nil
 }
 
 type countingConn struct {
 	mcp.Connection
 	calls *atomic.Int64
+	end   *sessionEnd
+}
+
+func (c *countingConn) Close() error {
+	err := c.Connection.Close()
+	c.end.close()
+	return err
 }
 
 func (c *countingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
