@@ -164,3 +164,24 @@ func TestConnectionLimit(t *testing.T) {
 		t.Error("no room again after a connection closed")
 	}
 }
+
+// A session's cleanup runs once, whether the connection closes before the
+// cleanup is set (a client gone during the handshake) or after it.
+func TestSessionEndRunsCleanupOnce(t *testing.T) {
+	for _, closeFirst := range []bool{false, true} {
+		var e sessionEnd
+		runs := 0
+		if closeFirst {
+			e.close()
+		}
+		e.then(func() { runs++ })
+		if !closeFirst && runs != 0 {
+			t.Fatalf("the cleanup ran before the connection closed")
+		}
+		e.close()
+		e.close()
+		if runs != 1 {
+			t.Errorf("close first %v: the cleanup ran %d times, want once", closeFirst, runs)
+		}
+	}
+}

@@ -310,8 +310,9 @@ func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn, done func()) {
 }
 
 // sessionEnd runs a session's cleanup once its connection is closed, which
-// the SDK does once, when the session is over: then sets the cleanup,
-// closed says the connection is closed, in either order.
+// the SDK does once, when the session is over. then sets the cleanup and
+// close marks the connection closed, in either order: the cleanup runs
+// once both have happened.
 type sessionEnd struct {
 	mu      sync.Mutex
 	closed  bool
