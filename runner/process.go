@@ -113,12 +113,19 @@ func startProcess(r *Run) (*proc, error) {
 	p.window.leader = p.pgid
 	r.proc = p
 	r.watch.Store(r.newWatch(p.pgid))
+	// A traced run's output lines sit in the trace beside the functions'
+	// events, in time order: they are read as they come, without a pause
+	// that could put a line after the call it preceded.
+	pause := readPause
+	if r.tr != nil {
+		pause = 0
+	}
 	for i, s := range []adapters.Stream{adapters.Stdout, adapters.Stderr} {
 		p.readers.Add(1)
 		go func() {
 			defer p.readers.Done()
 			cl, _ := r.plan.Parser.(adapters.CutLiner)
-			in := &stamped{r: p.pipes[i], stop: &p.drop, pause: readPause, ended: p.waited}
+			in := &stamped{r: p.pipes[i], stop: &p.drop, pause: pause, ended: p.waited}
 			readLines(in, func(b []byte) { p.tails[i].Write(b) }, func(b []byte, cut bool, end []byte) {
 				if w := r.watch.Load(); w != nil && !inspectorLine(b) {
 					w.lastOutput.Store(in.at)
