@@ -40,8 +40,7 @@ const timeHead = `{"Time":`
 
 // decode fills e from the JSON object b and says whether b is one.
 func (d *goDecoder) decode(b []byte, e *goEvent) bool {
-	*e = goEvent{}
-	if d.again(b, e) {
+	if d.again(b, e) { // sets all of e, or none of it
 		return true
 	}
 	*e = goEvent{}
