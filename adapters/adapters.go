@@ -147,6 +147,12 @@ type Plan struct {
 	// for it to return before the run's result is made. An error it
 	// returns is recorded in the details file's indicators.
 	Companion func(ctx context.Context) error
+	// TestProcessBeginsTests says that the command prints nothing as its
+	// tests begin (go test -v=test2json prints a test's first line as it
+	// runs): the stuck detector ends the build phase when it first sees one
+	// of the adapter's test processes, so that a test binary that hangs
+	// before its first test is judged too.
+	TestProcessBeginsTests bool
 }
 
 // Stream tells stdout from stderr.

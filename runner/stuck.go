@@ -69,6 +69,9 @@ func (r *Run) newWatch(pid int) *watch {
 	}
 	if tp, ok := r.adapter.(adapters.TestProcesser); ok {
 		cfg.TestProcess = func(p stuck.ProcSample) bool { return tp.IsTestProcess(procOf(p)) }
+		if r.plan != nil && r.plan.TestProcessBeginsTests {
+			cfg.TestsBegin = r.rec.BeginTesting
+		}
 	}
 	if h, ok := r.adapter.(adapters.Harnesser); ok {
 		cfg.Harness = func(p stuck.ProcSample, t stuck.ThreadSample) bool {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -190,6 +191,24 @@ func TestStuckGo(t *testing.T) {
 				t.Errorf("summary %+v with failures %+v, want one stuck test and none failed", *s, resp.Failures)
 			}
 		})
+	}
+}
+
+// TestStuckGoBeforeAnyTest: a test binary that spins in TestMain prints
+// nothing, not even its first test's name (go test -v=test2json runs it,
+// for one package): its process ends the build phase, and the run is
+// stuck, not left to its timeout.
+func TestStuckGoBeforeAnyTest(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	testutil.RequireTool(t, "eu-stack")
+	root, _ := filepath.Abs("../stuck/testdata/godeadlock")
+	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Command: "go test -count=1 ./...", Test: "TestQuick",
+		Env: map[string]string{"STROBE_SPIN_IN_MAIN": "1", "STROBE_MARK_FILE": filepath.Join(t.TempDir(), "mark")}, Timeout: 60 * time.Second})
+	if resp.Status != report.Stuck || resp.Stuck == nil {
+		t.Fatalf("status = %s, want stuck; stuck %+v", resp.Status, resp.Stuck)
+	}
+	if b, _ := json.Marshal(resp.Stuck); !strings.Contains(string(b), "spin") {
+		t.Errorf("stuck %s, want the stacks to show spin", b)
 	}
 }
 

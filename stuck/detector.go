@@ -96,6 +96,10 @@ type Config struct {
 	// TestProcess says whether a process runs tests rather than launching
 	// them; nil means any process but a known launcher.
 	TestProcess func(p ProcSample) bool
+	// TestsBegin, when set, is called once, the first time a sample finds
+	// a test process, for a command that prints nothing as its tests
+	// begin: that process is the sign the build is over.
+	TestsBegin func()
 	// Harness says whether a thread belongs to the test harness, whose
 	// waits say nothing about the test (libtest's main thread waits with
 	// a timeout for its test threads). Nil means none.
@@ -156,6 +160,7 @@ type Detector struct {
 	// deadlock, at runtimeProbeAt.
 	runtimeProbed  ProcKey
 	runtimeProbeAt time.Time
+	testsBegan     bool // TestsBegin was called
 }
 
 type threadKey struct {
@@ -319,6 +324,10 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 	for i := range snap.Procs {
 		p := &snap.Procs[i]
 		test := d.isTestProcess(*p)
+		if test && d.cfg.TestsBegin != nil && !d.testsBegan {
+			d.testsBegan = true
+			d.cfg.TestsBegin()
+		}
 		goProc := IsGoBinary(p.Exe)
 		for _, t := range p.Threads {
 			k := threadKey{p.ProcKey, t.TID}

@@ -57,6 +57,16 @@ func TestDeadlock(t *testing.T) {
 	wg.Wait()
 }
 
+// TestMain spins before any test runs when STROBE_SPIN_IN_MAIN is set: a
+// test binary stuck before its first test prints nothing at all.
+func TestMain(m *testing.M) {
+	if os.Getenv("STROBE_SPIN_IN_MAIN") != "" {
+		marker("spinning")
+		spin(1)
+	}
+	os.Exit(m.Run())
+}
+
 func spin(n uint64) uint64 {
 	for {
 		n = n*6364136223846793005 + 1442695040888963407
