@@ -140,6 +140,7 @@ func (g gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		}
 	}
 	var argv, rerun []string
+	addedJSON := true // argv[2] is strobe's -json
 	if len(req.Command) == 0 {
 		argv = append([]string{"go", "test", "-json"}, levelFlags...)
 		if run != "" {
@@ -151,10 +152,18 @@ func (g gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		if !isGoTest(req.Command) {
 			return nil, adapters.Usagef("the go framework runs `go test`, not %q: pass a go test command, or --framework generic to run this one", strings.Join(req.Command, " "))
 		}
-		argv, rerun = goCommand(req.Command, levelFlags, levelRun, req.Test)
+		argv, rerun, addedJSON = goCommand(req.Command, levelFlags, levelRun, req.Test)
 	}
-	p := newGoParser(rec, req.ProjectRoot, readGoModules(req.ProjectRoot), rerun, goNoTestsHint(req, run))
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+	mods := readGoModules(req.ProjectRoot)
+	p := newGoParser(rec, req.ProjectRoot, mods, rerun, goNoTestsHint(req, run))
+	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
+	if addedJSON {
+		if framed, pkg, ok := goFramedArgv(req.ProjectRoot, mods, req.Env, argv); ok {
+			plan.Argv, plan.TestProcessBeginsTests = framed, true
+			p.framer = newGoFramer(pkg, p.event)
+		}
+	}
+	return plan, nil
 }
 
 // goValueFlags are the go test and build flags that take their value as
@@ -174,8 +183,9 @@ var goValueFlags = map[string]bool{
 // goCommand completes a user's go test command and derives the start of the
 // rerun commands from it: its flags without -json, -v and -run, and the
 // arguments after -args, with the packages left out (a rerun names the
-// failing test's package).
-func goCommand(cmd, levelFlags []string, levelRun, test string) (argv, rerun []string) {
+// failing test's package). addedJSON says that argv[2] is the -json strobe
+// added.
+func goCommand(cmd, levelFlags []string, levelRun, test string) (argv, rerun []string, addedJSON bool) {
 	args := cmd[2:]
 	binArgs := []string(nil)
 	for i, a := range args {
@@ -224,7 +234,7 @@ func goCommand(cmd, levelFlags []string, levelRun, test string) (argv, rerun []s
 	rerun = append([]string{}, cmd[:2]...)
 	rerun = append(rerun, levelFlags...)
 	rerun = append(rerun, keep...)
-	return argv, rerun
+	return argv, rerun, !hasJSON
 }
 
 // goNoTestsHint says why a run found no test, decided when the run is
@@ -355,10 +365,11 @@ const (
 )
 
 type goParser struct {
-	dec  goDecoder
-	rec  *adapters.Recorder
-	root string
-	mods []goModule
+	dec    goDecoder
+	framer *goFramer // reads go test -v=test2json's output, when that runs
+	rec    *adapters.Recorder
+	root   string
+	mods   []goModule
 	// sources are the project packages read for suggested traces.
 	sources map[string]*goSource
 	rerun   []string // "go test [flags]": a rerun adds -run and a package
@@ -466,6 +477,10 @@ func newGoParser(rec *adapters.Recorder, root string, mods []goModule, rerun []s
 }
 
 func (p *goParser) Line(s adapters.Stream, b []byte, cut bool) {
+	if s == adapters.Stdout && p.framer != nil {
+		p.framer.line(b, cut)
+		return
+	}
 	if s == adapters.Stdout && len(b) > 0 && b[0] == '{' {
 		var e goEvent
 		if p.dec.decode(b, &e) && e.Action != "" {

@@ -119,7 +119,7 @@ func TestGoRerun(t *testing.T) {
 			flags, _ := goLevel(c.level)
 			rerun := append([]string{"go", "test"}, flags...)
 			if c.cmd != nil {
-				_, rerun = goCommand(c.cmd, flags, "", "")
+				_, rerun, _ = goCommand(c.cmd, flags, "", "")
 			}
 			p := newGoParser(adapters.NewRecorder(), root, mods, rerun, "")
 			if got := p.rerunCommand(c.pkg, c.test); got != c.want {

@@ -24,3 +24,18 @@ func FuzzGo(f *testing.F) {
 		}, stdout, stderr, sched, code, flags)
 	})
 }
+
+// FuzzGoFramed feeds the parser arbitrary streams as go test -v=test2json
+// prints them for one package, seeded with the framed recordings.
+func FuzzGoFramed(f *testing.F) {
+	for _, path := range adapterstest.FuzzGlob(f, "testdata/framed/*.txt") {
+		f.Add(adapterstest.FuzzSeed(f, path), []byte{}, []byte{}, byte(1), byte(0))
+	}
+	f.Fuzz(func(t *testing.T, stdout, stderr, sched []byte, code, flags byte) {
+		adapterstest.FuzzLines(t, func(rec *adapters.Recorder) adapters.Parser {
+			p := newGoParser(rec, "/project", []goModule{{"example.com/crash", "."}}, []string{"go", "test"}, "no test ran")
+			p.framer = newGoFramer("example.com/crash/segv", p.event)
+			return p
+		}, stdout, stderr, sched, code, flags)
+	})
+}

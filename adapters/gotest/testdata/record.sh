@@ -33,3 +33,21 @@ record crash-timeout crash -timeout 1s ./hang
 record crash-timeout-late-pass crash -timeout 1s -parallel 10 ./lateparallel
 record broken-all broken ./...
 record empty-all empty ./...
+
+# The same packages through `go test -v=test2json`, which strobe runs for
+# one package and converts itself: framed/NAME.txt must parse to NAME's
+# golden too.
+mkdir -p "$here/framed"
+recordframed() { # name fixture go-test-args...
+	name=$1 fixture=$2
+	shift 2
+	(cd "$fixtures/$fixture" && go test -v=test2json "$@" >"$here/framed/$name.txt" 2>/dev/null)
+	sed -i "s|$fixtures/$fixture|{{ROOT}}|g" "$here/framed/$name.txt"
+}
+recordframed crash-segv crash ./segv
+recordframed crash-abort crash ./abort
+recordframed crash-killed crash ./killed
+recordframed crash-deadlock crash ./deadlock
+recordframed crash-mapwrites crash ./mapwrites
+recordframed crash-timeout crash -timeout 1s ./hang
+recordframed crash-timeout-late-pass crash -timeout 1s -parallel 10 ./lateparallel
