@@ -38,21 +38,23 @@ const marker = 0x16
 // writes as the go command starts and finishes the binary, come from the
 // first line and from the go command's "ok", "FAIL" or "?" line.
 type goFramer struct {
-	pkg        string // the import path
-	emit       func(*goEvent)
+	pkg        string         // the import path
+	emit       func(*goEvent) // must not keep the pointer
 	started    bool
 	ended      bool
 	needMarker bool
 	testName   string
 	report     []goEvent // test ends waiting for a line at a lower depth
+	out        goEvent   // the output event, reused: emit keeps no pointer
 
 	// The go command's lines that end the package.
-	okLine, failLine, skipLine string
+	okLine, failLine, skipLine, buildLine, setupLine string
 }
 
 func newGoFramer(pkg string, emit func(*goEvent)) *goFramer {
 	return &goFramer{pkg: pkg, emit: emit,
-		okLine: "ok  \t" + pkg + "\t", failLine: "FAIL\t" + pkg, skipLine: "?   \t" + pkg + "\t"}
+		okLine: "ok  \t" + pkg + "\t", failLine: "FAIL\t" + pkg + "\t", skipLine: "?   \t" + pkg + "\t",
+		buildLine: "FAIL\t" + pkg + " [build failed]", setupLine: "FAIL\t" + pkg + " [setup failed]"}
 }
 
 // line reads one line of stdout, without its newline. A marker inside the
@@ -197,31 +199,33 @@ func (f *goFramer) flushReport(depth int) {
 
 // output sends a piece of the binary's output, owned by the current test.
 func (f *goFramer) output(b []byte, eol bool) {
-	s := string(b)
+	var s strings.Builder
+	s.Grow(len(b) + 1)
+	s.Write(b)
 	if eol {
-		s += "\n"
+		s.WriteByte('\n')
 	}
-	f.emit(&goEvent{Action: "output", Package: f.pkg, Test: f.testName, Output: s})
+	f.out = goEvent{Action: "output", Package: f.pkg, Test: f.testName, Output: s.String()}
+	f.emit(&f.out)
 }
 
 // packageEnd ends the package on the go command's last line for it:
 // "ok  \tpkg\t0.012s", "FAIL\tpkg\t0.012s", "FAIL\tpkg [build failed]" or
 // "?   \tpkg\t[no test files]".
 func (f *goFramer) packageEnd(line []byte) {
-	if f.ended || len(line) < 5 {
-		return
+	if f.ended || len(line) < 5 || line[0] != 'o' && line[0] != '?' && line[0] != 'F' {
+		return // most lines: a test's output
 	}
-	s := string(line)
 	e := goEvent{Package: f.pkg}
 	var rest string
-	switch {
+	switch s := string(line); {
 	case strings.HasPrefix(s, f.okLine):
 		e.Action, rest = "pass", s[len(f.okLine):]
 	case strings.HasPrefix(s, f.skipLine):
 		e.Action = "skip"
-	case strings.HasPrefix(s, f.failLine+"\t"):
-		e.Action, rest = "fail", s[len(f.failLine)+1:]
-	case strings.HasPrefix(s, f.failLine+" [build failed]"), strings.HasPrefix(s, f.failLine+" [setup failed]"):
+	case strings.HasPrefix(s, f.failLine):
+		e.Action, rest = "fail", s[len(f.failLine):]
+	case strings.HasPrefix(s, f.buildLine), strings.HasPrefix(s, f.setupLine):
 		e.Action, e.FailedBuild = "fail", f.pkg
 	default:
 		return
