@@ -22,8 +22,8 @@ const (
 // the run's leftover processes, parsing and the details file. On the
 // 20-test Go suite with go's test cache warm it alternates
 // `strobe test DIR --json` through a warm daemon with strobe's own command
-// run by hand (the adapter's Plan: the same go test -json, so the same
-// cache entries), and reports the median of each pair's difference; and the
+// run by hand (the adapter's Plan: the same go test command, -v=test2json
+// for this one package, so the same cache entries), and reports the median of each pair's difference; and the
 // same for `--framework generic --command true` against `true`.
 func BenchmarkFixedCost(b *testing.B) {
 	bin := strobeBin(b)
@@ -39,7 +39,7 @@ func BenchmarkFixedCost(b *testing.B) {
 	if suite > fixedTarget {
 		verdict = "MISSED"
 	}
-	record(b, "strobe through a warm daemon adds %.1f ms to go test -json on a 20-test suite (go cache warm) and %.1f ms to `true`, medians of %d pairs (load %s; target <= %.0f ms: %s)",
+	record(b, "strobe through a warm daemon adds %.1f ms to its go test command on a 20-test suite (go cache warm) and %.1f ms to `true`, medians of %d pairs (load %s; target <= %.0f ms: %s)",
 		ms(suite), ms(noop), fixedRounds, loadavg(), ms(fixedTarget), verdict)
 }
 

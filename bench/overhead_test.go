@@ -79,7 +79,9 @@ type variant struct {
 // `go test -count=1 ./...` (--command; strobe adds -json) and compares it
 // with `go test -count=1 ./...`, plus `go test -count=1 -json ./...` by hand.
 // "go-print" does the same on a module whose one test prints a million
-// lines: each is an event strobe decodes. No GOFLAGS are set.
+// lines. It is one package, so strobe runs `go test -v=test2json` there
+// and converts the output itself (raw-json is that command); in go-500's
+// five packages it keeps -json. No GOFLAGS are set.
 //
 // The peer, another tool that gives structured results for the same work,
 // runs in the same rotation: gotestsum (--format pkgname, the go test
