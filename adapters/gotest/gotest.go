@@ -23,7 +23,8 @@ import (
 )
 
 // gotest runs Go tests with `go test -json` and reads the test2json event
-// stream it prints.
+// stream it prints; a run of one package runs `go test -v=test2json`
+// instead and makes the same events itself (framed.go).
 //
 // Go has no notion of test levels, so the adapter follows a convention:
 //
