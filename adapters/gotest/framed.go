@@ -100,11 +100,11 @@ func (f *goFramer) piece(line []byte, eol bool) {
 	if eol {
 		trim = bytes.TrimSuffix(trim, []byte("\r"))
 	}
-	if eol && string(trim) == "=== NAME" {
+	if string(trim) == "=== NAME" {
 		line = []byte("=== NAME  ")
 		trim = line
 	}
-	if s := string(trim); s == "PASS" || s == "FAIL" || strings.HasPrefix(s, "FAIL\t") {
+	if string(trim) == "PASS" || string(trim) == "FAIL" || bytes.HasPrefix(trim, []byte("FAIL\t")) {
 		f.flushReport(0)
 		f.testName = ""
 		f.needMarker = sawMarker
