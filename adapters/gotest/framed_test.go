@@ -169,6 +169,7 @@ func TestGoFramerMatchesTest2json(t *testing.T) {
 		"unmarked framing after marked":  m + "=== RUN   TestC\n--- FAIL: TestC (0.00s)\n=== RUN   fake\n" + m + "--- PASS: TestC (0.00s)\n" + m + "PASS\n",
 		"panic":                          m + "=== RUN   TestD\npanic: boom\n\ngoroutine 7 [running]:\nmain.f()\n\t/x/d_test.go:5 +0x1d\n" + m + "FAIL\texample.com/m\t0.005s\n",
 		"empty name":                     m + "=== RUN   TestE\n" + m + "=== NAME\nafter\n" + m + "--- PASS: TestE (0.00s)\r\n" + m + "PASS\n",
+		"empty name cut short":           m + "=== RUN   TestE\nxx" + m + "=== NAME" + m + "--- PASS: TestE (0.00s)\n" + m + "PASS\n",
 		"report deeper than any test":    m + "=== RUN   TestF\n        " + m + "--- PASS: TestF/x/y (0.00s)\n" + m + "--- PASS: TestF (0.00s)\n" + m + "PASS\n",
 		"no marker at all (before 1.20)": "=== RUN   TestG\n    g_test.go:3: msg\n--- FAIL: TestG (0.00s)\nFAIL\n",
 	}
