@@ -261,28 +261,19 @@ func goFramedArgv(root string, mods []goModule, env, argv []string) ([]string, s
 	out := []string{argv[0], argv[1], "-v=test2json"}
 	var pkgs []string
 	args := argv[3:]
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") {
-			pkgs = append(pkgs, a)
-			out = append(out, a)
-			continue
-		}
-		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		takesNext := goValueFlags[name] && !hasValue && i+1 < len(args)
+	for i := 0; i < len(args); {
+		name, words := goArg(args, i)
+		i += len(words)
 		switch {
+		case name == "":
+			pkgs = append(pkgs, words[0])
+			out = append(out, words...)
 		case name == "args", name == "json", name == "bench", name == "fuzz", name == "list", name == "c",
 			strings.HasPrefix(name, "test."):
 			return nil, "", false
 		case name == "v": // -v=test2json is the verbosity
 		default:
-			out = append(out, a)
-			if takesNext {
-				out = append(out, args[i+1])
-			}
-		}
-		if takesNext {
-			i++
+			out = append(out, words...)
 		}
 	}
 	if len(pkgs) > 1 {

@@ -197,25 +197,16 @@ func goCommand(cmd, levelFlags []string, levelRun, test string) (argv, rerun []s
 	}
 	hasJSON := false
 	var keep []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") {
-			continue // a package
-		}
-		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		takesNext := goValueFlags[name] && !hasValue && i+1 < len(args)
+	for i := 0; i < len(args); {
+		name, words := goArg(args, i)
+		i += len(words)
 		switch name {
+		case "": // a package
 		case "json":
 			hasJSON = true
 		case "v", "run":
 		default:
-			keep = append(keep, a)
-			if takesNext {
-				keep = append(keep, args[i+1])
-			}
-		}
-		if takesNext {
-			i++
+			keep = append(keep, words...)
 		}
 	}
 	argv = append([]string{}, cmd[:2]...)
@@ -236,6 +227,20 @@ func goCommand(cmd, levelFlags []string, levelRun, test string) (argv, rerun []s
 	rerun = append(rerun, levelFlags...)
 	rerun = append(rerun, keep...)
 	return argv, rerun, !hasJSON
+}
+
+// goArg reads the go test argument at args[i]: a flag's name, without its
+// dashes and value, or "" for a package; and the words it spans, the next
+// one too when the flag takes a value and has no "=value".
+func goArg(args []string, i int) (name string, words []string) {
+	if !strings.HasPrefix(args[i], "-") {
+		return "", args[i : i+1]
+	}
+	name, _, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+	if goValueFlags[name] && !hasValue && i+1 < len(args) {
+		return name, args[i : i+2]
+	}
+	return name, args[i : i+1]
 }
 
 // goNoTestsHint says why a run found no test, decided when the run is
