@@ -88,7 +88,6 @@ func (f *goFramer) piece(line []byte, eol bool) {
 	}
 	if f.needMarker && (len(line) == 0 || line[0] != marker) {
 		f.output(line, eol)
-		f.packageEnd(line)
 		return
 	}
 	sawMarker := false
@@ -109,7 +108,6 @@ func (f *goFramer) piece(line []byte, eol bool) {
 		f.testName = ""
 		f.needMarker = sawMarker
 		f.output(line, eol)
-		f.packageEnd(line)
 		return
 	}
 
@@ -138,7 +136,6 @@ func (f *goFramer) piece(line []byte, eol bool) {
 			f.testName = f.report[indent-1].Test
 		}
 		f.output(orig, eol)
-		f.packageEnd(orig)
 		return
 	}
 
@@ -197,7 +194,8 @@ func (f *goFramer) flushReport(depth int) {
 	}
 }
 
-// output sends a piece of the binary's output, owned by the current test.
+// output sends a piece of the binary's output, owned by the current test,
+// and ends the package when it is the go command's last line for it.
 func (f *goFramer) output(b []byte, eol bool) {
 	var s strings.Builder
 	s.Grow(len(b) + 1)
@@ -207,6 +205,7 @@ func (f *goFramer) output(b []byte, eol bool) {
 	}
 	f.out = goEvent{Action: "output", Package: f.pkg, Test: f.testName, Output: s.String()}
 	f.emit(&f.out)
+	f.packageEnd(b)
 }
 
 // packageEnd ends the package on the go command's last line for it:
@@ -299,7 +298,7 @@ func goOnePackage(root, module, pat string) (string, bool) {
 	if strings.Contains(dir, "...") {
 		return "", false
 	}
-	rel, ok := kit.Rel(root, filepath.Join(root, filepath.FromSlash(dir)))
+	rel, ok := kit.Rel(root, filepath.FromSlash(dir))
 	if !ok {
 		return "", false
 	}
