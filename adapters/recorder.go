@@ -33,7 +33,7 @@ type Recorder struct {
 	mu      sync.Mutex
 	now     func() time.Time
 	tests   []*recTest
-	byKey   map[string]*recTest
+	byKey   map[testKey]*recTest
 	live    []*recTest // started and not ended, in the order they started
 	phase   Phase
 	began   bool          // testing began once: running is closed
@@ -55,7 +55,7 @@ type recTest struct {
 
 // NewRecorder returns an empty Recorder in the building phase.
 func NewRecorder() *Recorder {
-	return &Recorder{now: time.Now, byKey: map[string]*recTest{}, phase: PhaseBuilding, running: make(chan struct{})}
+	return &Recorder{now: time.Now, byKey: map[testKey]*recTest{}, phase: PhaseBuilding, running: make(chan struct{})}
 }
 
 // TestingBegan is closed once the tests start running (the build is over).
@@ -87,7 +87,11 @@ func (r *Recorder) BeginBuilding() {
 	r.phase = PhaseBuilding
 }
 
-func key(suite, name string) string { return suite + "\x00" + name }
+// testKey names a test in byKey. A struct of the two strings: looking
+// one up allocates nothing (a joined string did, on every event).
+type testKey struct{ suite, name string }
+
+func key(suite, name string) testKey { return testKey{suite, name} }
 
 func (r *Recorder) get(suite, name string) *recTest {
 	if t := r.last; t != nil && t.Name == name && t.Suite == suite {
