@@ -223,8 +223,11 @@ func statusField(status []byte, name string) (string, bool) {
 //     of its size before the burst within that minute), and its open file
 //     descriptors after (target: as before).
 //
-// STROBE_BENCH_HEAP_DIR=dir has the daemon write heap profiles there (see
-// cmd/strobe/heapprofile.go): at the end of a flood and after the burst.
+// STROBE_BENCH_HEAP_DIR=dir has the daemon write heap profiles there, each
+// with the runtime's memory classes beside it (see cmd/strobe/heapprofile.go):
+// at the end of a flood, and in the burst when idle, with the connections
+// open, once closed and at the end; the burst then logs the classes that
+// grew from idle to the end.
 func BenchmarkDaemonRSS(b *testing.B) {
 	b.Run("flood-generic", func(b *testing.B) {
 		dir := b.TempDir()
@@ -309,6 +312,7 @@ func (d *benchDaemon) heapProfile(b *testing.B, what string) {
 				if !slices.Contains(before, f) {
 					name := filepath.Join(d.heap, strings.ReplaceAll(b.Name(), "/", "-")+"-"+what+".pprof")
 					os.Rename(f, name)
+					os.Rename(strings.TrimSuffix(f, ".pprof")+".txt", strings.TrimSuffix(name, ".pprof")+".txt")
 					b.Logf("heap profile: %s", name)
 				}
 			}
@@ -316,6 +320,40 @@ func (d *benchDaemon) heapProfile(b *testing.B, what string) {
 		}
 	}
 	b.Logf("no heap profile from the daemon")
+}
+
+// memoryGrowth logs the runtime's memory classes (written beside the heap
+// profiles) that grew from one profile to another: what the daemon kept.
+func (d *benchDaemon) memoryGrowth(b *testing.B, from, to string) {
+	if d.heap == "" {
+		return
+	}
+	read := func(what string) map[string]int64 {
+		data, err := os.ReadFile(filepath.Join(d.heap, strings.ReplaceAll(b.Name(), "/", "-")+"-"+what+".txt"))
+		if err != nil {
+			return nil
+		}
+		m := map[string]int64{}
+		for _, l := range strings.Split(string(data), "\n") {
+			if name, v, ok := strings.Cut(l, " "); ok {
+				m[name], _ = strconv.ParseInt(v, 10, 64)
+			}
+		}
+		return m
+	}
+	before, after := read(from), read(to)
+	var grew []string
+	for name, v := range after {
+		c, ok := strings.CutPrefix(name, "/memory/classes/")
+		if !ok || c == "total:bytes" || c == "heap/released:bytes" {
+			continue
+		}
+		if d := v - before[name]; d >= 64<<10 {
+			grew = append(grew, fmt.Sprintf("%s +%.2f MiB", strings.TrimSuffix(c, ":bytes"), mib(d)))
+		}
+	}
+	slices.Sort(grew)
+	b.Logf("runtime memory classes grown from %s to %s (held, not released): %s", from, to, strings.Join(grew, ", "))
 }
 
 // procStatus reads a field of /proc/PID/status in bytes (kB fields).
@@ -417,6 +455,7 @@ func daemonBurst(b *testing.B) {
 	c.Close()
 	time.Sleep(10 * time.Second) // the daemon's trim after it
 	idle, idleFDs := procStatus(d.pid, "VmRSS"), openFDs(d.pid)
+	d.heapProfile(b, "idle")
 	idleAnon, idleFile, idleThreads := procStatus(d.pid, "RssAnon"), procStatus(d.pid, "RssFile"), procCount(d.pid, "Threads")
 
 	var (
@@ -479,6 +518,8 @@ func daemonBurst(b *testing.B) {
 		}
 	}
 	peak := procStatus(d.pid, "VmHWM")
+	d.heapProfile(b, "end")
+	d.memoryGrowth(b, "idle", "end")
 	// What the RSS is made of: the heap and stacks (anonymous) and the
 	// binary's own pages that the burst's code paths touched (file-backed,
 	// shared and clean: the kernel takes them back under pressure).

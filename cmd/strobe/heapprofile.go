@@ -6,12 +6,15 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 )
 
 // heapProfileEnv names a directory where a daemon writes a heap profile
-// (heap-N.pprof, live objects after a GC) each time it gets SIGUSR1. The
+// (heap-N.pprof, live objects after a GC) and the runtime's memory classes
+// as they are before that GC (heap-N.txt) each time it gets SIGUSR1. The
 // memory benchmarks use it to show where the daemon's memory goes at a
 // moment they choose; without it SIGUSR1 keeps its default meaning.
 const heapProfileEnv = "STROBE_HEAP_PROFILE_DIR"
@@ -45,6 +48,10 @@ func serveHeapProfiles() (stop func()) {
 }
 
 func writeHeapProfile(path string) error {
+	// What the runtime holds, by class, as things are (before the GC below).
+	if err := os.WriteFile(strings.TrimSuffix(path, ".pprof")+".txt", memoryClasses(), 0o600); err != nil {
+		return fmt.Errorf("writing memory classes: %w", err)
+	}
 	f, err := os.Create(path + ".tmp")
 	if err != nil {
 		return fmt.Errorf("writing a heap profile: %w", err)
@@ -60,4 +67,24 @@ func writeHeapProfile(path string) error {
 		return fmt.Errorf("writing a heap profile: %w", err)
 	}
 	return os.Rename(path+".tmp", path)
+}
+
+// memoryClasses reads the runtime's /memory/classes/ metrics, one a line
+// ("/memory/classes/heap/stacks:bytes 983040"): the heap profile shows
+// objects only, not the stacks, GC metadata and free pages it keeps.
+func memoryClasses() []byte {
+	var samples []metrics.Sample
+	for _, d := range metrics.All() {
+		if strings.HasPrefix(d.Name, "/memory/classes/") || d.Name == "/sched/goroutines:goroutines" || d.Name == "/gc/heap/goal:bytes" {
+			samples = append(samples, metrics.Sample{Name: d.Name})
+		}
+	}
+	metrics.Read(samples)
+	var b strings.Builder
+	for _, s := range samples {
+		if s.Value.Kind() == metrics.KindUint64 {
+			fmt.Fprintf(&b, "%s %d\n", s.Name, s.Value.Uint64())
+		}
+	}
+	return []byte(b.String())
 }
