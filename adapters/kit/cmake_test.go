@@ -43,3 +43,34 @@ func TestCMakeBuildCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestCMakeMentionsOwnTreeOnly: a CMakeLists.txt in installed packages
+// (node_modules) or in cargo's build output is not the project's; one in a
+// directory that merely shares cargo's name is.
+func TestCMakeMentionsOwnTreeOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  bool
+	}{
+		{"own", map[string]string{"cpp/CMakeLists.txt": "find_package(GTest)"}, true},
+		{"node_modules", map[string]string{"node_modules/addon/CMakeLists.txt": "find_package(GTest)", "package.json": "{}"}, false},
+		{"cargo target", map[string]string{"target/CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55",
+			"target/debug/deps/CMakeLists.txt": "find_package(GTest)", "Cargo.toml": ""}, false},
+		{"a target of its own", map[string]string{"target/CMakeLists.txt": "find_package(GTest)"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			for name, body := range tc.files {
+				p := filepath.Join(root, name)
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := CMakeMentions(root, "find_package(GTest"); got != tc.want {
+				t.Errorf("CMakeMentions = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

