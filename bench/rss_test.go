@@ -224,10 +224,10 @@ func statusField(status []byte, name string) (string, bool) {
 //     descriptors after (target: as before).
 //
 // STROBE_BENCH_HEAP_DIR=dir has the daemon write heap profiles there, each
-// with the runtime's memory classes beside it (see cmd/strobe/heapprofile.go):
+// with the runtime's memory statistics beside it (see cmd/strobe/heapprofile.go):
 // at the end of a flood, and in the burst when idle, with the connections
-// open, once closed and at the end; the burst then logs the classes that
-// grew from idle to the end.
+// open, once closed and at the end; the burst then logs the statistics
+// that grew from idle to the end.
 func BenchmarkDaemonRSS(b *testing.B) {
 	b.Run("flood-generic", func(b *testing.B) {
 		dir := b.TempDir()
@@ -322,8 +322,9 @@ func (d *benchDaemon) heapProfile(b *testing.B, what string) {
 	b.Logf("no heap profile from the daemon")
 }
 
-// memoryGrowth logs the runtime's memory classes (written beside the heap
-// profiles) that grew from one profile to another: what the daemon kept.
+// memoryGrowth logs the runtime's memory statistics (written beside the
+// heap profiles) that grew from one profile to another: what the daemon
+// kept.
 func (d *benchDaemon) memoryGrowth(b *testing.B, from, to string) {
 	if d.heap == "" {
 		return
@@ -342,18 +343,21 @@ func (d *benchDaemon) memoryGrowth(b *testing.B, from, to string) {
 		return m
 	}
 	before, after := read(from), read(to)
+	// Held: in use, or idle and not given back; Sys and HeapReleased
+	// count what the runtime mapped, not what is resident.
+	after["HeapIdle"] -= after["HeapReleased"]
+	before["HeapIdle"] -= before["HeapReleased"]
 	var grew []string
 	for name, v := range after {
-		c, ok := strings.CutPrefix(name, "/memory/classes/")
-		if !ok || c == "total:bytes" || c == "heap/released:bytes" {
+		if name == "Sys" || name == "HeapReleased" || name == "Goroutines" {
 			continue
 		}
 		if d := v - before[name]; d >= 64<<10 {
-			grew = append(grew, fmt.Sprintf("%s +%.2f MiB", strings.TrimSuffix(c, ":bytes"), mib(d)))
+			grew = append(grew, fmt.Sprintf("%s +%.2f MiB", name, mib(d)))
 		}
 	}
 	slices.Sort(grew)
-	b.Logf("runtime memory classes grown from %s to %s (held, not released): %s", from, to, strings.Join(grew, ", "))
+	b.Logf("runtime memory grown from %s to %s (runtime.MemStats, held and not given back): %s", from, to, strings.Join(grew, ", "))
 }
 
 // procStatus reads a field of /proc/PID/status in bytes (kB fields).
