@@ -115,7 +115,19 @@ func detect(req adapters.Request, as []adapters.Adapter) (adapters.Adapter, adap
 		}
 	}
 	// Stable: Adapters is sorted by name, so a tie keeps the first name.
-	sort.SliceStable(all, func(i, j int) bool { return all[i].d.Confidence > all[j].d.Confidence })
+	// The best is confirmed when its detection asks for it; another may
+	// then be best, and so on (each adapter is confirmed once at most).
+	for {
+		sort.SliceStable(all, func(i, j int) bool { return all[i].d.Confidence > all[j].d.Confidence })
+		if all[0].d.Confirm == nil {
+			break
+		}
+		all[0].d = all[0].d.Confirm()
+		all[0].d.Confirm = nil
+		if d := all[0].d; d.Hint != "" && d.Confidence == 0 {
+			hints = append(hints, d.Hint)
+		}
+	}
 	best, bestD := all[0].a, all[0].d
 	if bestD.Confidence == 0 || (bestD.Confidence <= 1 && len(req.Command) == 0) {
 		msg := fmt.Sprintf("no test framework found in %s: pass --framework (one of %s) or --command with the test command", req.ProjectRoot, strings.Join(Names(), ", "))

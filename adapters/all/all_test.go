@@ -177,3 +177,54 @@ func TestDetectProbesLast(t *testing.T) {
 		}
 	}
 }
+
+// TestDetectConfirmsTheBestOnly: a detection's costly confirmation runs
+// only for the adapter about to be picked, and its answer stands: a
+// refusal lets the next one win, with the refusal's hint kept for the
+// error when none is left.
+func TestDetectConfirmsTheBestOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		sure, unsure  int // the confidences of an adapter that needs no confirmation and one that does
+		confirmed     int // what the confirmation says
+		wantConfirms  int
+		want, wantErr string
+	}{
+		{"beaten before confirming", 90, 60, 60, 0, "sure", ""},
+		{"best, and confirmed", 50, 60, 60, 1, "unsure", ""},
+		{"best, then refused", 50, 60, 0, 1, "sure", ""},
+		{"refused, nothing else", 0, 60, 0, 1, "", "not installed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls, confirms int
+			unsure := adapters.Detection{Confidence: tc.unsure, Hint: "files found"}
+			unsure.Confirm = func() adapters.Detection {
+				confirms++
+				if tc.confirmed == 0 {
+					return adapters.Detection{Hint: "unsure: files found but the tool is not installed"}
+				}
+				return adapters.Detection{Confidence: tc.confirmed, Hint: "files found"}
+			}
+			as := []adapters.Adapter{
+				fake{"sure", adapters.Detection{Confidence: tc.sure, Hint: "marker found"}, &calls},
+				fake{"unsure", unsure, &calls},
+			}
+			a, _, err := detect(adapters.Request{ProjectRoot: t.TempDir()}, as)
+			if confirms != tc.wantConfirms {
+				t.Errorf("confirmed %d times, want %d", confirms, tc.wantConfirms)
+			}
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want one that says %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Name() != tc.want {
+				t.Errorf("picked %s, want %s", a.Name(), tc.want)
+			}
+		})
+	}
+}

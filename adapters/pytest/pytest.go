@@ -72,15 +72,20 @@ func (a pytestAdapter) Detect(req adapters.Request) adapters.Detection {
 		return adapters.Detection{}
 	}
 	// Test files alone: unittest's too. pytest runs unittest tests well,
-	// but only where it is installed.
-	in, err := python.FindInterpreter(req.ProjectRoot, req.Env)
-	if err != nil {
-		return adapters.Detection{Hint: "pytest: Python test files found but " + err.Error()}
+	// but only where it is installed; asking Python costs 100 ms, paid
+	// only when pytest would be picked.
+	found := adapters.Detection{Confidence: confFiles, Hint: "Python test files found (" + files[0] + "), run with pytest"}
+	found.Confirm = func() adapters.Detection {
+		in, err := python.FindInterpreter(req.ProjectRoot, req.Env)
+		if err != nil {
+			return adapters.Detection{Hint: "pytest: Python test files found but " + err.Error()}
+		}
+		if ok, _ := in.HasModule(context.Background(), req.ProjectRoot, req.Env, "pytest"); !ok {
+			return adapters.Detection{Hint: "pytest: Python test files found (" + files[0] + ") but pytest is not installed for " + in.Shown}
+		}
+		return adapters.Detection{Confidence: confFiles, Hint: found.Hint}
 	}
-	if ok, _ := in.HasModule(context.Background(), req.ProjectRoot, req.Env, "pytest"); !ok {
-		return adapters.Detection{Hint: "pytest: Python test files found (" + files[0] + ") but pytest is not installed for " + in.Shown}
-	}
-	return adapters.Detection{Confidence: confFiles, Hint: "Python test files found (" + files[0] + "), run with pytest"}
+	return found
 }
 
 // pytestIndex is the index of the word that names pytest in a command
