@@ -19,6 +19,7 @@ import (
 	"strobe/adapters/gradle"
 	"strobe/adapters/gtest"
 	"strobe/adapters/jest"
+	"strobe/adapters/kit"
 	"strobe/adapters/maven"
 	"strobe/adapters/mocha"
 	"strobe/adapters/nextest"
@@ -93,6 +94,7 @@ func Detect(req adapters.Request) (adapters.Adapter, adapters.Detection, error) 
 }
 
 func detect(req adapters.Request, as []adapters.Adapter) (adapters.Adapter, adapters.Detection, error) {
+	defer kit.ShareWalks(req.ProjectRoot)()
 	all := make([]found, len(as))
 	command, claimed := len(req.Command) > 0, false
 	for i, a := range as {

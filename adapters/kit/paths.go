@@ -55,15 +55,19 @@ func FileExists(path string) bool {
 
 // WalkLimited calls fn for the files under root down to depth levels,
 // skipping hidden directories, other projects' trees (notOwnTree) and those
-// skip says to.
+// skip says to. Within ShareWalks it reads the shared listing instead.
 func WalkLimited(root string, depth int, fn func(string, fs.DirEntry), skip func(string) bool) {
+	if l := sharedListing(root, depth); l != nil {
+		l.walk(root, depth, fn, skip)
+		return
+	}
 	visited := 0
 	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		visited++
-		if visited > 20000 {
+		if visited > walkBound {
 			return fs.SkipAll
 		}
 		if d.IsDir() {
