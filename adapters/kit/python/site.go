@@ -1,0 +1,131 @@
+package python
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"strobe/adapters/kit"
+)
+
+// Installed says whether module is certainly importable by the
+// interpreter, from the files alone: it lies in a directory the
+// interpreter always reads modules from (its environment's or
+// installation's site-packages, the user's site, PYTHONPATH). Asking
+// Python costs its start-up, 20 ms, or 120 through a pyenv shim, in front
+// of every run; so Installed is asked first, and HasModule only when it
+// cannot tell (false: not found, or an interpreter it cannot place).
+func (in Interpreter) Installed(dir string, env []string, module string) bool {
+	for _, site := range in.siteDirs(dir, env) {
+		if kit.FileExists(filepath.Join(site, module, "__init__.py")) || kit.FileExists(filepath.Join(site, module+".py")) {
+			return true
+		}
+	}
+	return false
+}
+
+// pythonVersion reads a CPython executable's or library directory's
+// version: python3.12 → 3.12.
+var pythonVersion = regexp.MustCompile(`^python(3\.\d+)$`)
+
+// siteDirs are the directories on the interpreter's sys.path that hold
+// installed modules, as far as the files say without running it: a
+// virtual environment's site-packages; an installation's (a prefix with
+// bin/python3.X and lib/python3.X), with Debian's dist-packages, and the
+// user's site; a pyenv shim's version, as pyenv picks it; PYTHONPATH.
+func (in Interpreter) siteDirs(dir string, env []string) []string {
+	var dirs []string
+	for _, p := range filepath.SplitList(kit.EnvValue(env, "PYTHONPATH")) {
+		if filepath.IsAbs(p) {
+			dirs = append(dirs, p)
+		}
+	}
+	exe := in.Path
+	if !filepath.IsAbs(exe) {
+		return dirs
+	}
+	if v := pyenvVersion(exe, dir, env); v != "" {
+		exe = v
+	}
+	bin := filepath.Dir(exe)
+	prefix := filepath.Dir(bin)
+	if kit.FileExists(filepath.Join(prefix, "pyvenv.cfg")) {
+		// A venv: its own site-packages (one lib/python3.X in it). One that
+		// also reads the system's (include-system-site-packages) is asked.
+		matches, _ := filepath.Glob(filepath.Join(prefix, "lib", "python3.*", "site-packages"))
+		return append(dirs, matches...)
+	}
+	real, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		return dirs
+	}
+	m := pythonVersion.FindStringSubmatch(filepath.Base(real))
+	if m == nil {
+		return dirs // which python3.X it is, only running it says
+	}
+	lib := "python" + m[1]
+	prefix = filepath.Dir(filepath.Dir(real))
+	dirs = append(dirs, filepath.Join(prefix, "lib", lib, "site-packages"), filepath.Join(prefix, "lib", lib, "dist-packages"))
+	if prefix == "/usr" { // Debian's: apt's packages, and pip's in /usr/local
+		dirs = append(dirs, "/usr/lib/python3/dist-packages", filepath.Join("/usr/local/lib", lib, "dist-packages"))
+	}
+	if kit.EnvValue(env, "PYTHONNOUSERSITE") == "" {
+		if home := kit.EnvValue(env, "HOME"); home != "" {
+			dirs = append(dirs, filepath.Join(home, ".local", "lib", lib, "site-packages"))
+		}
+	}
+	return dirs
+}
+
+// pyenvVersion is the interpreter a pyenv shim runs for a command in dir,
+// found as pyenv finds it: PYENV_VERSION, else the nearest .python-version
+// from dir up, else pyenv's global version file; "" when exe is no pyenv
+// shim or the version is the system's (pyenv then searches PATH).
+func pyenvVersion(exe, dir string, env []string) string {
+	shims := filepath.Dir(exe)
+	if filepath.Base(shims) != "shims" {
+		return ""
+	}
+	root := filepath.Dir(shims)
+	if r := kit.EnvValue(env, "PYENV_ROOT"); r != "" && filepath.Clean(r) != root {
+		return ""
+	}
+	if !exists(filepath.Join(root, "versions")) {
+		return "" // another tool's shims
+	}
+	version := strings.Split(kit.EnvValue(env, "PYENV_VERSION"), ":")[0]
+	for d := dir; version == "" && d != ""; {
+		version = firstWord(filepath.Join(d, ".python-version"))
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if version == "" {
+		version = firstWord(filepath.Join(root, "version"))
+	}
+	if version == "" || version == "system" || strings.ContainsAny(version, `/\`) {
+		return ""
+	}
+	p := filepath.Join(root, "versions", version, "bin", filepath.Base(exe))
+	if !kit.FileExists(p) {
+		return ""
+	}
+	return p
+}
+
+// firstWord is the first word of a small file (a pyenv version file), ""
+// if none.
+func firstWord(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) > 4096 {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.Split(f[0], ":")[0]
+}
