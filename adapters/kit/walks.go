@@ -35,6 +35,9 @@ type listed struct {
 	rel   string // relative to the root, OS separators
 	d     fs.DirEntry
 	depth int // separators in rel
+	// skipped marks a directory every walk skips (hidden, another
+	// project's tree): listed without its entries, counted as visited.
+	skipped bool
 }
 
 const (
@@ -102,9 +105,10 @@ func (l *listing) list(root string) {
 		rel, _ := filepath.Rel(root, path)
 		depth := strings.Count(rel, string(filepath.Separator))
 		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || notOwnTree(path, d.Name())) {
+			l.entries = append(l.entries, listed{rel, d, depth, true})
 			return filepath.SkipDir
 		}
-		l.entries = append(l.entries, listed{rel, d, depth})
+		l.entries = append(l.entries, listed{rel: rel, d: d, depth: depth})
 		if d.IsDir() && depth >= listDepth {
 			return filepath.SkipDir
 		}
@@ -126,7 +130,7 @@ func (l *listing) walk(root string, depth int, fn func(string, fs.DirEntry), ski
 			return
 		}
 		if e.d.IsDir() {
-			if e.depth >= depth || (skip != nil && skip(e.d.Name())) {
+			if e.skipped || e.depth >= depth || (skip != nil && skip(e.d.Name())) {
 				skipped = e.rel + string(filepath.Separator)
 			}
 			continue
