@@ -276,8 +276,8 @@ func writeString(w *bufio.Writer, s string) error {
 	return w.WriteByte('"')
 }
 
-// scratchPool holds writeString's buffers: an escaped chunk is at most six
-// times its length.
+// scratchPool holds the buffers writeString and writeTests escape into:
+// an escaped chunk is at most six times its length.
 var scratchPool = sync.Pool{New: func() any { b := make([]byte, 0, 6*(16<<10)+8); return &b }}
 
 // appendEscaped appends s to dst escaped as inside a JSON string, following

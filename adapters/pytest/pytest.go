@@ -72,19 +72,18 @@ func (a pytestAdapter) Detect(req adapters.Request) adapters.Detection {
 		return adapters.Detection{}
 	}
 	// Test files alone: unittest's too. pytest runs unittest tests well,
-	// but only where it is installed; asking Python costs 100 ms, paid
-	// only when pytest would be picked.
+	// but only where it is installed; that check may start Python (100
+	// ms), so it runs only when pytest would be picked.
 	found := adapters.Detection{Confidence: confFiles, Hint: "Python test files found (" + files[0] + "), run with pytest"}
 	found.Confirm = func() adapters.Detection {
 		in, err := python.FindInterpreter(req.ProjectRoot, req.Env)
 		if err != nil {
 			return adapters.Detection{Hint: "pytest: Python test files found but " + err.Error()}
 		}
-		if in.Installed(req.ProjectRoot, req.Env, "pytest") {
-			return adapters.Detection{Confidence: confFiles, Hint: found.Hint}
-		}
-		if ok, _ := in.HasModule(context.Background(), req.ProjectRoot, req.Env, "pytest"); !ok {
-			return adapters.Detection{Hint: "pytest: Python test files found (" + files[0] + ") but pytest is not installed for " + in.Shown}
+		if !in.Installed(req.ProjectRoot, req.Env, "pytest") { // the files cannot tell: ask Python
+			if ok, _ := in.HasModule(context.Background(), req.ProjectRoot, req.Env, "pytest"); !ok {
+				return adapters.Detection{Hint: "pytest: Python test files found (" + files[0] + ") but pytest is not installed for " + in.Shown}
+			}
 		}
 		return adapters.Detection{Confidence: confFiles, Hint: found.Hint}
 	}
