@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -83,9 +84,16 @@ type variant struct {
 // and converts the output itself (raw-json is that command); in go-500's
 // five packages it keeps -json. No GOFLAGS are set.
 //
+// pytest: a generated project of 100 passing tests in five files, without
+// pytest's configuration, so that detection goes by the test files and
+// must know that pytest is installed. "raw" is `python3 -m pytest -q`;
+// "probe" is the question strobe asked Python before every run until the
+// files answered it (see python.Installed).
+//
 // The peer, another tool that gives structured results for the same work,
 // runs in the same rotation: gotestsum (--format pkgname, the go test
-// command after --) for go, cargo-nextest for cargo when it is installed.
+// command after --) for go, cargo-nextest for cargo when it is installed,
+// pytest's own --junitxml report for pytest.
 // strobe's ratio must be at most the target and below the peer's.
 func BenchmarkOverhead(b *testing.B) {
 	b.Run("cargo", func(b *testing.B) {
@@ -128,6 +136,19 @@ func BenchmarkOverhead(b *testing.B) {
 	b.Run("go-print", func(b *testing.B) {
 		testutil.RequireTool(b, "go")
 		goUncached(b, goPrinter(b, printLines), 1, printTarget)
+	})
+	b.Run("pytest", func(b *testing.B) {
+		testutil.RequireTool(b, "python3")
+		dir := pytestProject(b, 5, 20)
+		bin := strobeBin(b)
+		req := adapters.Request{ProjectRoot: dir, Level: adapters.LevelAll}
+		overhead(b, dir, 100, overheadTarget, "pytest", req, []variant{
+			{name: "raw", argv: []string{"python3", "-m", "pytest", "-q"}},
+			{name: "strobe", argv: []string{bin, "test", dir, "--no-daemon", "--json"}, strobe: true},
+			{name: "junitxml", argv: []string{"python3", "-m", "pytest", "-q", "--junitxml=" + filepath.Join(b.TempDir(), "report.xml")}, peer: true},
+			{name: "probe", argv: []string{"python3", "-c", "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('pytest') else 3)"}},
+			noop(bin, dir),
+		})
 	})
 }
 
@@ -264,7 +285,12 @@ func overhead(b *testing.B, dir string, tests int, target float64, framework str
 		}
 	}
 	warmup := time.Since(start)
-	parse := parseCost(b, framework, dir, req)
+	// The Python adapters' events come through a file the parser tails,
+	// not through the output parseCost feeds it.
+	parse := time.Duration(-1)
+	if framework != "pytest" {
+		parse = parseCost(b, framework, dir, req)
+	}
 
 	walls := make([][]time.Duration, len(vs))
 	cpus := make([][]time.Duration, len(vs))
@@ -299,8 +325,10 @@ func overhead(b *testing.B, dir string, tests int, target float64, framework str
 		breakdown = append(breakdown, fmt.Sprintf("%s %.0f ms", vs[j].name, ms(med[j])))
 	}
 	b.ReportMetric(cpuRatio, "cpu-ratio")
-	b.ReportMetric(ms(parse), "parse-ms")
-	breakdown = append(breakdown, fmt.Sprintf("parser alone %.1f ms", ms(parse)))
+	if parse >= 0 {
+		b.ReportMetric(ms(parse), "parse-ms")
+		breakdown = append(breakdown, fmt.Sprintf("parser alone %.1f ms", ms(parse)))
+	}
 	verdict := "met"
 	if ratio > target || pairRatio > target {
 		verdict = "MISSED"
@@ -354,6 +382,23 @@ func goPrinter(b *testing.B, lines int) string {
 		"go.mod":      "module example.com/strobeprint\n\ngo 1.22\n",
 		"p/p_test.go": src,
 	})
+}
+
+// pytestProject generates a project of mods test files with per passing
+// test functions each, and no pytest configuration: detection finds the
+// test files and checks that pytest is installed, as on a project that
+// never configured it.
+func pytestProject(b *testing.B, mods, per int) string {
+	files := map[string]string{"calc.py": "def add(a, b):\n    return a + b\n"}
+	for m := range mods {
+		var src strings.Builder
+		src.WriteString("from calc import add\n")
+		for t := range per {
+			fmt.Fprintf(&src, "\n\ndef test_add_%03d():\n    assert add(%d, %d) == %d\n", t, m, t, m+t)
+		}
+		files[fmt.Sprintf("tests/test_m%02d.py", m)] = src.String()
+	}
+	return cacheDir(b, fmt.Sprintf("pytest-%d", mods*per), files)
 }
 
 // goModule generates a module of pkgs packages with per passing tests each.
