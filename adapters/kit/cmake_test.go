@@ -29,14 +29,7 @@ func TestCMakeBuildCommand(t *testing.T) {
 			"cmake -S cpp -B build && cmake --build build"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
-			for name, body := range tc.files {
-				p := filepath.Join(root, name)
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			root := writeTree(t, tc.files)
 			if got := CMakeBuildCommand(root, tc.trees); got != tc.want {
 				t.Errorf("CMakeBuildCommand = %q, want %q", got, tc.want)
 			}
@@ -60,17 +53,24 @@ func TestCMakeMentionsOwnTreeOnly(t *testing.T) {
 		{"a target of its own", map[string]string{"target/CMakeLists.txt": "find_package(GTest)"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
-			for name, body := range tc.files {
-				p := filepath.Join(root, name)
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			root := writeTree(t, tc.files)
 			if got := CMakeMentions(root, "find_package(GTest"); got != tc.want {
 				t.Errorf("CMakeMentions = %v, want %v", got, tc.want)
 			}
 		})
 	}
+}
+
+// writeTree writes files (path → body) into a new directory.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }

@@ -3,7 +3,6 @@ package kit
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -13,19 +12,16 @@ import (
 // the same order as walking the tree, whatever its depth and skip, on a
 // made-up tree and on this repository's own.
 func TestShareWalks(t *testing.T) {
-	made := t.TempDir()
+	files := map[string]string{}
 	for _, f := range []string{
 		"CMakeLists.txt", "a/test_a.py", "a/b/c/d/e/f/g/h/deep.py", "a/b/c/d/e/f/deeper.js", "a/b/c/d/x.js",
 		"build/CMakeLists.txt", "build/sub/t.py", "b/build.py", ".hidden/test_h.py", "a/.git/config",
 		"node_modules/pkg/CMakeLists.txt", "target/CACHEDIR.TAG", "target/debug/test_t.py", "tests/target/test_own.py",
 		"z/test_z.py", "z/y/test_y.py",
 	} {
-		p := filepath.Join(made, f)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files[f] = ""
 	}
+	made := writeTree(t, files)
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
