@@ -3,10 +3,10 @@ package python
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 )
 
 // Installed says whether module is certainly importable by the
@@ -25,9 +25,8 @@ func (in Interpreter) Installed(dir string, env []string, module string) bool {
 	return false
 }
 
-// pythonVersion reads a CPython executable's or library directory's
-// version: python3.12 → 3.12.
-var pythonVersion = regexp.MustCompile(`^python(3\.\d+)$`)
+// pythonVersion reads a CPython executable's version: python3.12 → 3.12.
+var pythonVersion = lazyre.New(`^python(3\.\d+)$`)
 
 // siteDirs are the directories on the interpreter's sys.path that hold
 // installed modules, as far as the files say without running it: a
