@@ -47,7 +47,7 @@ func serveHeapProfiles() (stop func()) {
 }
 
 func writeHeapProfile(path string) error {
-	// What the runtime holds, by class, as things are (before the GC below).
+	// What the runtime holds, as things are (before the GC below).
 	if err := os.WriteFile(strings.TrimSuffix(path, ".pprof")+".txt", memoryStats(), 0o600); err != nil {
 		return fmt.Errorf("writing memory statistics: %w", err)
 	}
