@@ -343,6 +343,10 @@ func (d *benchDaemon) memoryGrowth(b *testing.B, from, to string) {
 		return m
 	}
 	before, after := read(from), read(to)
+	if before == nil || after == nil {
+		b.Logf("no memory statistics beside the heap profiles %q and %q", from, to)
+		return
+	}
 	// Held: in use, or idle and not given back; Sys and HeapReleased
 	// count what the runtime mapped, not what is resident.
 	after["HeapIdle"] -= after["HeapReleased"]
@@ -352,8 +356,8 @@ func (d *benchDaemon) memoryGrowth(b *testing.B, from, to string) {
 		if name == "Sys" || name == "HeapReleased" || name == "Goroutines" {
 			continue
 		}
-		if d := v - before[name]; d >= 64<<10 {
-			grew = append(grew, fmt.Sprintf("%s +%.2f MiB", name, mib(d)))
+		if more := v - before[name]; more >= 64<<10 {
+			grew = append(grew, fmt.Sprintf("%s +%.2f MiB", name, mib(more)))
 		}
 	}
 	slices.Sort(grew)
@@ -459,8 +463,8 @@ func daemonBurst(b *testing.B) {
 	c.Close()
 	time.Sleep(10 * time.Second) // the daemon's trim after it
 	idle, idleFDs := procStatus(d.pid, "VmRSS"), openFDs(d.pid)
-	d.heapProfile(b, "idle")
 	idleAnon, idleFile, idleThreads := procStatus(d.pid, "RssAnon"), procStatus(d.pid, "RssFile"), procCount(d.pid, "Threads")
+	d.heapProfile(b, "idle") // after the measures: it collects garbage
 
 	var (
 		mu       sync.Mutex
