@@ -526,13 +526,13 @@ func daemonBurst(b *testing.B) {
 		}
 	}
 	peak := procStatus(d.pid, "VmHWM")
-	d.heapProfile(b, "end")
-	d.memoryGrowth(b, "idle", "end")
 	// What the RSS is made of: the heap and stacks (anonymous) and the
 	// binary's own pages that the burst's code paths touched (file-backed,
 	// shared and clean: the kernel takes them back under pressure).
 	b.Logf("RssAnon %.1f MiB idle, %.1f MiB after; RssFile %.1f MiB idle, %.1f MiB after; threads %d idle, %d after",
 		mib(idleAnon), mib(procStatus(d.pid, "RssAnon")), mib(idleFile), mib(procStatus(d.pid, "RssFile")), idleThreads, procCount(d.pid, "Threads"))
+	d.heapProfile(b, "end")
+	d.memoryGrowth(b, "idle", "end")
 	for i, r := range refused {
 		if i < 3 {
 			b.Logf("refused: %s", r)
