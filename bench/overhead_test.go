@@ -88,7 +88,7 @@ type variant struct {
 // pytest's configuration, so that detection goes by the test files and
 // must know that pytest is installed. "raw" is `python3 -m pytest -q`;
 // "probe" is the question strobe asked Python before every run until the
-// files answered it (see python.Installed).
+// files answered it (see python.HasModule).
 //
 // The peer, another tool that gives structured results for the same work,
 // runs in the same rotation: gotestsum (--format pkgname, the go test

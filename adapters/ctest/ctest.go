@@ -170,13 +170,18 @@ func ctestVersion(ctx context.Context, prog string, req adapters.Request) [2]int
 	if err != nil {
 		return [2]int{}
 	}
-	m := versionLine.FindSubmatch(out)
+	m := versionLine.FindStringSubmatch(string(out))
 	if m == nil {
 		return [2]int{}
 	}
-	major, _ := strconv.Atoi(string(m[1]))
-	minor, _ := strconv.Atoi(string(m[2]))
-	return [2]int{major, minor}
+	return versionOf(m[1], m[2])
+}
+
+// versionOf is [major, minor] from their digits.
+func versionOf(major, minor string) [2]int {
+	mj, _ := strconv.Atoi(major)
+	mn, _ := strconv.Atoi(minor)
+	return [2]int{mj, mn}
 }
 
 // shareDir is the directory of CMake's modules, named for its version.
@@ -207,9 +212,7 @@ func installedVersion(prog string) [2]int {
 	if found == nil {
 		return [2]int{}
 	}
-	major, _ := strconv.Atoi(found[1])
-	minor, _ := strconv.Atoi(found[2])
-	return [2]int{major, minor}
+	return versionOf(found[1], found[2])
 }
 
 func atLeast(v [2]int, major, minor int) bool {

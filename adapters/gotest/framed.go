@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io/fs"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -249,13 +248,8 @@ func goFramedArgv(root string, mods []goModule, env, argv []string) ([]string, s
 	if len(mods) != 1 || mods[0].dir != "." || !goAtLeast121(goDirective(filepath.Join(root, "go.mod"), "go")) {
 		return nil, "", false
 	}
-	for _, kv := range slices.Backward(env) {
-		if v, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
-			if strings.Contains(v, "json") {
-				return nil, "", false
-			}
-			break
-		}
+	if strings.Contains(kit.EnvValue(env, "GOFLAGS"), "json") {
+		return nil, "", false
 	}
 	out := []string{argv[0], argv[1], "-v=test2json"}
 	var pkgs []string

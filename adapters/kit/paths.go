@@ -38,6 +38,12 @@ func ProjectPath(root, file string) string {
 	return file
 }
 
+// skippedByAll says whether every walk leaves out the directory at path:
+// a hidden one, or another project's tree.
+func skippedByAll(path, name string) bool {
+	return strings.HasPrefix(name, ".") || notOwnTree(path, name)
+}
+
 // notOwnTree says whether the directory at path holds files that are not
 // the project's own sources: installed packages (node_modules) or cargo's
 // build output (target/, which cargo tags with CACHEDIR.TAG). Walking
@@ -75,8 +81,8 @@ func WalkLimited(root string, depth int, fn func(string, fs.DirEntry), skip func
 				return nil
 			}
 			rel, _ := filepath.Rel(root, path)
-			if strings.HasPrefix(d.Name(), ".") || strings.Count(rel, string(filepath.Separator)) >= depth ||
-				notOwnTree(path, d.Name()) || (skip != nil && skip(d.Name())) {
+			if skippedByAll(path, d.Name()) || strings.Count(rel, string(filepath.Separator)) >= depth ||
+				(skip != nil && skip(d.Name())) {
 				return filepath.SkipDir
 			}
 			return nil

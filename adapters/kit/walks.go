@@ -104,7 +104,7 @@ func (l *listing) list(root string) {
 		}
 		rel, _ := filepath.Rel(root, path)
 		depth := strings.Count(rel, string(filepath.Separator))
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || notOwnTree(path, d.Name())) {
+		if d.IsDir() && skippedByAll(path, d.Name()) {
 			l.entries = append(l.entries, listed{rel, d, depth, true})
 			return filepath.SkipDir
 		}

@@ -80,10 +80,8 @@ func (a pytestAdapter) Detect(req adapters.Request) adapters.Detection {
 		if err != nil {
 			return adapters.Detection{Hint: "pytest: Python test files found but " + err.Error()}
 		}
-		if !in.Installed(req.ProjectRoot, req.Env, "pytest") { // the files cannot tell: ask Python
-			if ok, _ := in.HasModule(context.Background(), req.ProjectRoot, req.Env, "pytest"); !ok {
-				return adapters.Detection{Hint: "pytest: Python test files found (" + files[0] + ") but pytest is not installed for " + in.Shown}
-			}
+		if ok, _ := in.HasModule(context.Background(), req.ProjectRoot, req.Env, "pytest"); !ok {
+			return adapters.Detection{Hint: "pytest: Python test files found (" + files[0] + ") but pytest is not installed for " + in.Shown}
 		}
 		return adapters.Detection{Confidence: confFiles, Hint: found.Hint}
 	}
@@ -157,15 +155,13 @@ func (pytestAdapter) command(ctx context.Context, req adapters.Request) (argv, p
 		return nil, nil, &adapters.UsageError{Msg: "cannot run pytest: " + err.Error(), Framework: "pytest",
 			Hint: "install Python 3 or create the project's virtual environment (python3 -m venv .venv)"}
 	}
-	if !in.Installed(req.ProjectRoot, req.Env, "pytest") { // the files cannot tell: ask Python
-		ok, err := in.HasModule(ctx, req.ProjectRoot, req.Env, "pytest")
-		if err != nil {
-			return nil, nil, &adapters.UsageError{Msg: "cannot run pytest: " + err.Error(), Framework: "pytest", Hint: "check that " + in.Shown + " runs"}
-		}
-		if !ok {
-			return nil, nil, &adapters.UsageError{Msg: "pytest is not installed for " + in.Shown, Framework: "pytest",
-				Hint: "install it: " + shell.Join([]string{in.Shown, "-m", "pip", "install", "pytest"})}
-		}
+	ok, err := in.HasModule(ctx, req.ProjectRoot, req.Env, "pytest")
+	if err != nil {
+		return nil, nil, &adapters.UsageError{Msg: "cannot run pytest: " + err.Error(), Framework: "pytest", Hint: "check that " + in.Shown + " runs"}
+	}
+	if !ok {
+		return nil, nil, &adapters.UsageError{Msg: "pytest is not installed for " + in.Shown, Framework: "pytest",
+			Hint: "install it: " + shell.Join([]string{in.Shown, "-m", "pip", "install", "pytest"})}
 	}
 	prefix = []string{in.Path, "-m", "pytest"}
 	argv = append(append([]string{}, prefix...), "-p", "strobe_plugin")

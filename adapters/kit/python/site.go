@@ -9,14 +9,14 @@ import (
 	"strobe/internal/lazyre"
 )
 
-// Installed says whether module is certainly importable by the
+// installed says whether module is certainly importable by the
 // interpreter, from the files alone: it lies in a directory the
 // interpreter always reads modules from (its environment's or
 // installation's site-packages, the user's site, PYTHONPATH). Asking
-// Python costs its start-up, 20 ms, or 120 through a pyenv shim, in front
-// of every run; so Installed is asked first, and HasModule only when it
-// cannot tell (false: not found, or an interpreter it cannot place).
-func (in Interpreter) Installed(dir string, env []string, module string) bool {
+// Python cost its start-up in front of every pytest run; so HasModule
+// asks this first, and Python only when it cannot tell (false: not found,
+// or an interpreter it cannot place).
+func (in Interpreter) installed(dir string, env []string, module string) bool {
 	for _, site := range in.siteDirs(dir, env) {
 		if kit.FileExists(filepath.Join(site, module, "__init__.py")) || kit.FileExists(filepath.Join(site, module+".py")) {
 			return true

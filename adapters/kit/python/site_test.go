@@ -66,8 +66,8 @@ func TestInstalled(t *testing.T) {
 				env = append(env, strings.ReplaceAll(e, "{{TREE}}", tree))
 			}
 			in := Interpreter{Path: filepath.Join(tree, tc.exe), Shown: tc.exe}
-			if got := in.Installed(filepath.Join(tree, "project"), env, "pytest"); got != tc.want {
-				t.Errorf("Installed = %v, want %v (site directories %q)", got, tc.want, in.siteDirs(filepath.Join(tree, "project"), env))
+			if got := in.installed(filepath.Join(tree, "project"), env, "pytest"); got != tc.want {
+				t.Errorf("installed = %v, want %v (site directories %q)", got, tc.want, in.siteDirs(filepath.Join(tree, "project"), env))
 			}
 		})
 	}
@@ -84,8 +84,8 @@ func TestInstalledAgreesWithPython(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, module := range []string{"pytest", "pip", "strobe_no_such_module"} {
-		installed := in.Installed(dir, os.Environ(), module)
-		has, err := in.HasModule(context.Background(), dir, os.Environ(), module)
+		installed := in.installed(dir, os.Environ(), module)
+		has, err := in.askPython(context.Background(), dir, os.Environ(), module)
 		if err != nil {
 			t.Fatal(err)
 		}
