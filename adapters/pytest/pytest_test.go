@@ -452,18 +452,26 @@ func TestDetect(t *testing.T) {
 
 // sabotaged plans like pytest, then removes one of strobe's Python files
 // from the plugin's directory, as a broken or unloadable plugin would be.
+// sabotaged plans as the adapter does, then puts on PYTHONPATH, instead of
+// strobe's modules directory (shared by the runs: not to be spoilt), a
+// copy of it in copyTo without the module remove.
 type sabotaged struct {
 	adapters.Adapter
 	remove string
+	copyTo string
 }
 
 func (s sabotaged) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	plan, err := s.Adapter.Plan(ctx, req, rec)
-	if err == nil {
-		dir, _, _ := strings.Cut(strings.TrimPrefix(plan.Env[0], "PYTHONPATH="), ":")
-		err = os.Remove(filepath.Join(dir, s.remove))
+	if err != nil {
+		return plan, err
 	}
-	return plan, err
+	dir, rest, _ := strings.Cut(strings.TrimPrefix(plan.Env[0], "PYTHONPATH="), ":")
+	if err := os.CopyFS(s.copyTo, os.DirFS(dir)); err != nil {
+		return nil, err
+	}
+	plan.Env[0] = "PYTHONPATH=" + strings.TrimSuffix(s.copyTo+":"+rest, ":")
+	return plan, os.Remove(filepath.Join(s.copyTo, s.remove))
 }
 
 // TestPluginFallback: a plugin that cannot reach its event channel leaves
@@ -471,7 +479,7 @@ func (s sabotaged) Plan(ctx context.Context, req adapters.Request, rec *adapters
 // pytest cannot import stops pytest, and the answer says why.
 func TestPluginFallback(t *testing.T) {
 	root := fixture(t, "basic")
-	rec, out, _ := adapterstest.RunReal(t, sabotaged{New(), "strobe_events.py"}, adapters.Request{ProjectRoot: root})
+	rec, out, _ := adapterstest.RunReal(t, sabotaged{New(), "strobe_events.py", filepath.Join(t.TempDir(), "modules")}, adapters.Request{ProjectRoot: root})
 	if !strings.Contains(out.Hint, "plugin did not load") || out.Summary == nil || out.Summary.Failed != 8 || out.Summary.Passed != 7 {
 		t.Errorf("outcome %+v, want pytest's counts and the hint", out)
 	}
@@ -479,7 +487,7 @@ func TestPluginFallback(t *testing.T) {
 		t.Errorf("failure read from pytest's output: %+v", f)
 	}
 
-	_, out, exit := adapterstest.RunReal(t, sabotaged{New(), "strobe_plugin.py"}, adapters.Request{ProjectRoot: root})
+	_, out, exit := adapterstest.RunReal(t, sabotaged{New(), "strobe_plugin.py", filepath.Join(t.TempDir(), "modules")}, adapters.Request{ProjectRoot: root})
 	if exit.Code != exitUsage || out.Crash == nil || !strings.Contains(out.Crash.Message, "strobe_plugin") || !strings.Contains(out.Hint, "plugin did not load") {
 		t.Errorf("exit %+v, outcome %+v: want pytest's usage error naming the plugin", exit, out)
 	}

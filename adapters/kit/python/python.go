@@ -192,39 +192,45 @@ func writeModules(dir string, files map[string][]byte) error {
 // ModulesDir returns the directory that holds files (name → source) for
 // every run that ships the same ones: the user's cache directory's
 // strobe/python/<digest of the files>, made the first time, "" when there
-// is none to use. It is written once, to a temporary directory renamed
-// into place, so that no run sees it half written; a run never changes
-// it, so that none pulls it from under another. Before each use it is
-// checked: a directory of the user's that no one else can write into, as
-// on PYTHONPATH it decides what Python imports, with the files as strobe
-// ships them.
+// is none to use. On PYTHONPATH it decides what Python imports, so it is
+// checked before each use: the user's own directory, writable by no one
+// else, not a symlink, with the files as strobe ships them. It is written
+// to a temporary directory renamed into place, so that no run sees it half
+// written, and no run changes it after; one found spoilt (a file changed or
+// gone, other permissions) is renamed aside and replaced.
 func ModulesDir(files map[string][]byte) string {
 	cache, err := os.UserCacheDir()
 	if err != nil || !filepath.IsAbs(cache) {
 		return ""
 	}
-	names := slices.Sorted(maps.Keys(files))
 	h := sha256.New()
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		fmt.Fprintf(h, "%s %d\n", name, len(files[name]))
 		h.Write(files[name])
 	}
 	base := filepath.Join(cache, "strobe", "python")
 	dir := filepath.Join(base, hex.EncodeToString(h.Sum(nil))[:16])
-	if modulesIntact(dir, files) {
+	if ownDir(base) && modulesIntact(dir, files) {
 		return dir
 	}
-	if err := os.MkdirAll(base, 0o700); err != nil {
+	if os.MkdirAll(base, 0o700) != nil || !ownDir(base) {
 		return ""
 	}
 	tmp, err := os.MkdirTemp(base, ".tmp-")
 	if err != nil {
 		return ""
 	}
-	if writeModules(tmp, files) != nil || os.Rename(tmp, dir) != nil {
-		// Another run made it meanwhile, or it is there and not as
-		// shipped: this run's directory serves instead.
-		os.RemoveAll(tmp)
+	defer os.RemoveAll(tmp)
+	if writeModules(tmp, files) != nil {
+		return ""
+	}
+	if os.Rename(tmp, dir) != nil && !modulesIntact(dir, files) {
+		// There and spoilt (not another run's, made meanwhile).
+		aside := tmp + ".old"
+		if os.Rename(dir, aside) == nil {
+			os.Rename(tmp, dir)
+			os.RemoveAll(aside) // a symlink's target stays
+		}
 	}
 	if modulesIntact(dir, files) {
 		return dir
@@ -232,14 +238,21 @@ func ModulesDir(files map[string][]byte) string {
 	return ""
 }
 
-// modulesIntact says whether dir is the user's own directory, writable by
-// no one else, and holds files as they are.
-func modulesIntact(dir string, files map[string][]byte) bool {
+// ownDir says whether dir is a directory of the user's (not a symlink)
+// that no one else can write into.
+func ownDir(dir string) bool {
 	fi, err := os.Lstat(dir)
 	if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 {
 		return false
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return !ok || int(st.Uid) == os.Getuid()
+}
+
+// modulesIntact says whether dir is the user's own directory, writable by
+// no one else, and holds files as they are.
+func modulesIntact(dir string, files map[string][]byte) bool {
+	if !ownDir(dir) {
 		return false
 	}
 	for name, src := range files {

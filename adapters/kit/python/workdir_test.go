@@ -82,9 +82,10 @@ func TestWorkdirSharesTheModules(t *testing.T) {
 }
 
 // A shared directory that is not as strobe ships it, or that others can
-// write into, is not put on PYTHONPATH: the run gets its own copy.
-func TestWorkdirRefusesASpoiltDirectory(t *testing.T) {
+// write into, is replaced before it goes on PYTHONPATH.
+func TestWorkdirRepairsASpoiltDirectory(t *testing.T) {
 	mods := map[string][]byte{"strobe_plugin.py": []byte("X = 1\n")}
+	elsewhere := t.TempDir()
 	for _, tc := range []struct {
 		name  string
 		spoil func(dir string)
@@ -93,7 +94,6 @@ func TestWorkdirRefusesASpoiltDirectory(t *testing.T) {
 		{"a module gone", func(dir string) { os.Remove(filepath.Join(dir, "strobe_plugin.py")) }},
 		{"writable by the group", func(dir string) { os.Chmod(dir, 0o770) }},
 		{"a symlink", func(dir string) {
-			elsewhere := t.TempDir()
 			for _, e := range []string{"strobe_events.py", "strobe_stacks.py", "strobe_trace.py", "strobe_plugin.py"} {
 				b, _ := os.ReadFile(filepath.Join(dir, e))
 				os.WriteFile(filepath.Join(elsewhere, e), b, 0o600)
@@ -103,29 +103,52 @@ func TestWorkdirRefusesASpoiltDirectory(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cacheHome(t)
+			base := cacheHome(t)
 			first, err := NewWorkdir("strobe-test-*", mods)
 			if err != nil {
 				t.Fatal(err)
 			}
 			first.Remove()
 			tc.spoil(first.Dir)
+			if modulesIntact(first.Dir, map[string][]byte{"strobe_plugin.py": mods["strobe_plugin.py"], "strobe_events.py": eventsModule}) {
+				t.Fatal("the spoilt directory passes the check")
+			}
 			w, err := NewWorkdir("strobe-test-*", mods)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer w.Remove()
-			if w.Dir == first.Dir {
-				t.Fatalf("the spoilt %s is still used", w.Dir)
+			if w.Dir != first.Dir || !holds(w.Dir, mods) {
+				t.Fatalf("modules in %s: want them in %s as shipped", w.Dir, first.Dir)
 			}
-			if w.Dir != filepath.Dir(w.Events) || !holds(w.Dir, mods) {
-				t.Fatalf("modules in %s (events %s): want them in the run's own directory", w.Dir, w.Events)
+			if fi, err := os.Lstat(w.Dir); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+				t.Fatalf("%s: %v, %v: want a directory of mode 0700", w.Dir, fi.Mode(), err)
 			}
-			w.Remove()
-			if _, err := os.Stat(w.Dir); !os.IsNotExist(err) {
-				t.Errorf("the run's copy is still there after Remove: %v", err)
+			if entries, _ := os.ReadDir(base); len(entries) != 1 {
+				t.Errorf("%s holds %d entries, want the module directory alone (nothing set aside left)", base, len(entries))
 			}
 		})
+	}
+	if _, err := os.Stat(filepath.Join(elsewhere, "strobe_events.py")); err != nil {
+		t.Errorf("replacing a symlink removed what it pointed to: %v", err)
+	}
+}
+
+// Where the cache directory's strobe/python is open to others, the run
+// gets a copy of its own.
+func TestWorkdirRefusesAnOpenCache(t *testing.T) {
+	base := cacheHome(t)
+	if err := os.MkdirAll(base, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(base, 0o777)
+	w, err := NewWorkdir("strobe-test-*", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Remove()
+	if w.Dir != filepath.Dir(w.Events) || !holds(w.Dir, nil) {
+		t.Fatalf("modules in %s (events %s): want them in the run's own directory", w.Dir, w.Events)
 	}
 }
 
