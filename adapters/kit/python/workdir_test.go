@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
 	"strobe/internal/testutil"
@@ -202,5 +203,36 @@ func TestWorkdirKeepsPythonsBytecode(t *testing.T) {
 	after, err := os.Stat(pycs[0])
 	if err != nil || !after.ModTime().Equal(before.ModTime()) {
 		t.Errorf("the second run wrote the bytecode again (%v): it did not find the first run's", err)
+	}
+}
+
+// Runs that start together on a fresh cache all get the one directory,
+// whole.
+func TestWorkdirFirstRunsTogether(t *testing.T) {
+	base := cacheHome(t)
+	mods := map[string][]byte{"strobe_plugin.py": []byte("X = 1\n")}
+	dirs := make([]string, 8)
+	var wg sync.WaitGroup
+	for i := range dirs {
+		wg.Go(func() {
+			w, err := NewWorkdir("strobe-test-*", mods)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer w.Remove()
+			if holds(w.Dir, mods) {
+				dirs[i] = w.Dir
+			}
+		})
+	}
+	wg.Wait()
+	for _, d := range dirs {
+		if d != dirs[0] || filepath.Dir(d) != base {
+			t.Fatalf("directories %v: want one, in %s, holding the modules", dirs, base)
+		}
+	}
+	if entries, _ := os.ReadDir(base); len(entries) != 1 {
+		t.Errorf("%s holds %d entries, want the module directory alone", base, len(entries))
 	}
 }
