@@ -450,11 +450,10 @@ func TestDetect(t *testing.T) {
 	}
 }
 
-// sabotaged plans like pytest, then removes one of strobe's Python files
-// from the plugin's directory, as a broken or unloadable plugin would be.
-// sabotaged plans as the adapter does, then puts on PYTHONPATH, instead of
-// strobe's modules directory (shared by the runs: not to be spoilt), a
-// copy of it in copyTo without the module remove.
+// sabotaged plans like pytest, then puts on PYTHONPATH, instead of strobe's
+// modules directory (shared by the runs: not to be spoilt), a copy of it in
+// copyTo without the module remove, as a broken or unloadable plugin would
+// be.
 type sabotaged struct {
 	adapters.Adapter
 	remove string
