@@ -165,10 +165,7 @@ func NewWorkdir(pattern string, modules map[string][]byte) (*Workdir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating strobe's python directory: %w", err)
 	}
-	files := map[string][]byte{"strobe_events.py": eventsModule, "strobe_stacks.py": StacksModule, "strobe_trace.py": traceModule}
-	for name, src := range modules {
-		files[name] = src
-	}
+	files := shipped(modules)
 	w := &Workdir{Dir: modulesDir(files), Events: filepath.Join(run, "events.jsonl"), run: run}
 	if w.Dir == "" {
 		w.Dir = run
@@ -178,6 +175,14 @@ func NewWorkdir(pattern string, modules map[string][]byte) (*Workdir, error) {
 		}
 	}
 	return w, nil
+}
+
+// shipped is every module a run's Python side imports: the shared ones
+// and the adapter's own (name → source).
+func shipped(modules map[string][]byte) map[string][]byte {
+	files := map[string][]byte{"strobe_events.py": eventsModule, "strobe_stacks.py": StacksModule, "strobe_trace.py": traceModule}
+	maps.Copy(files, modules)
+	return files
 }
 
 func writeModules(dir string, files map[string][]byte) error {

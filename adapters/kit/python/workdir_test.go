@@ -26,11 +26,7 @@ func cacheHome(t *testing.T) string {
 
 // holds says whether dir has the modules a Workdir with mods holds.
 func holds(dir string, mods map[string][]byte) bool {
-	files := map[string][]byte{"strobe_events.py": eventsModule, "strobe_stacks.py": StacksModule, "strobe_trace.py": traceModule}
-	for name, src := range mods {
-		files[name] = src
-	}
-	for name, src := range files {
+	for name, src := range shipped(mods) {
 		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || !bytes.Equal(b, src) {
 			return false
 		}
@@ -143,6 +139,12 @@ func TestWorkdirRefusesAnOpenCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(base, 0o777)
+	wantOwnCopy(t)
+}
+
+// wantOwnCopy checks that a run gets the modules in a directory of its own.
+func wantOwnCopy(t *testing.T) {
+	t.Helper()
 	w, err := NewWorkdir("strobe-test-*", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -159,14 +161,7 @@ func TestWorkdirWithoutCacheDirectory(t *testing.T) {
 	}
 	t.Setenv("XDG_CACHE_HOME", "")
 	t.Setenv("HOME", "")
-	w, err := NewWorkdir("strobe-test-*", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Remove()
-	if w.Dir != filepath.Dir(w.Events) || !holds(w.Dir, nil) {
-		t.Fatalf("modules in %s (events %s): want them in the run's own directory", w.Dir, w.Events)
-	}
+	wantOwnCopy(t)
 }
 
 // The point of sharing: the second run imports the modules from the
