@@ -430,7 +430,7 @@ func cargoSelection(req adapters.Request, meta *cargoMetadata) ([]string, error)
 	case adapters.LevelIntegration, adapters.LevelE2E:
 		for _, p := range pkgs {
 			for _, t := range p.Targets {
-				if slices.Contains(t.Kind, "test") && strings.HasPrefix(t.Name, "e2e") == (req.Level == adapters.LevelE2E) && !slices.Contains(sel, t.Name) {
+				if slices.Contains(t.Kind, "test") && t.tested() && strings.HasPrefix(t.Name, "e2e") == (req.Level == adapters.LevelE2E) && !slices.Contains(sel, t.Name) {
 					sel = append(sel, "--test", t.Name)
 				}
 			}
@@ -459,7 +459,13 @@ type cargoMetaTarget struct {
 	Kind    []string `json:"kind"`
 	Name    string   `json:"name"`
 	Doctest bool     `json:"doctest"`
+	// Test is false for a target cargo test leaves out (test = false);
+	// cargo before 1.x printed no such field: absent means tested.
+	Test *bool `json:"test"`
 }
+
+// tested says whether cargo test runs the target by default.
+func (t cargoMetaTarget) tested() bool { return t.Test == nil || *t.Test }
 
 // isLib reports whether t is the package's library, whatever its crate
 // types (lib, rlib, cdylib, proc-macro...).

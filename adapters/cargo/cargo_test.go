@@ -227,6 +227,7 @@ func TestCargoDetect(t *testing.T) {
 func TestCargoPlan(t *testing.T) {
 	testutil.RequireTool(t, "cargo")
 	basic, ws, crash := testutil.Fixture("cargo", "basic"), testutil.Fixture("cargo", "ws"), testutil.Fixture("cargo", "crash")
+	harness := testutil.Fixture("cargo", "harness")
 	binOnly := t.TempDir()
 	if err := os.WriteFile(filepath.Join(binOnly, "Cargo.toml"), []byte("[package]\nname = \"tool\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -266,6 +267,9 @@ func TestCargoPlan(t *testing.T) {
 		{"integration", adapters.Request{ProjectRoot: basic, Level: adapters.LevelIntegration}, cmd("--test", "integration")},
 		{"e2e", adapters.Request{ProjectRoot: basic, Level: adapters.LevelE2E}, cmd("--test", "e2e_flow")},
 		{"no e2e", adapters.Request{ProjectRoot: crash, Level: adapters.LevelE2E}, nil},
+		// tests/visualizer.rs says test = false: cargo test never runs it.
+		{"integration without test = false", adapters.Request{ProjectRoot: harness, Level: adapters.LevelIntegration},
+			cmd("--test", "custom", "--test", "it", "--test", "mimic", "--test", "quiet-args")},
 		{"workspace unit", adapters.Request{ProjectRoot: ws, Level: adapters.LevelUnit}, cmd("--lib")},
 		{"workspace integration", adapters.Request{ProjectRoot: ws, Level: adapters.LevelIntegration}, cmd("--test", "integration")},
 		// In a member's directory, cargo tests that member alone.
