@@ -460,7 +460,7 @@ type cargoMetaTarget struct {
 	Name    string   `json:"name"`
 	Doctest bool     `json:"doctest"`
 	// Test is false for a target cargo test leaves out (test = false);
-	// cargo before 1.x printed no such field: absent means tested.
+	// older cargo may not print the field: absent means tested.
 	Test *bool `json:"test"`
 }
 
@@ -1040,6 +1040,13 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 func (p *cargoParser) failure(s *cargoSuite, m *cargoMessage, out string, cut bool) *report.Failure {
 	f := &report.Failure{Name: m.Name, Rerun: p.rerunFor(s, m.Name)}
 	f.File, f.Line, f.Message = p.panicIn(out)
+	var msg string
+	if json.Unmarshal(m.Message, &msg) == nil && msg != "" && f.Message != "" {
+		// libtest says why a panic failed the test: a #[should_panic]
+		// whose expected text the panic lacks ("panic did not contain
+		// expected string"). The panic still says where.
+		f.Message = kit.Clip(msg)
+	}
 	if cut && f.Message == "" {
 		f.Message = "the test failed, but its output was too large to read whole and its end holds no panic message: rerun it alone with -- --nocapture to see it"
 		return f
@@ -1048,8 +1055,7 @@ func (p *cargoParser) failure(s *cargoSuite, m *cargoMessage, out string, cut bo
 		// No panic in the output: libtest's own message ("test did not
 		// panic as expected at src/lib.rs:9:8"), or else the output's end
 		// (a test returning Err prints "Error: ...").
-		var msg string
-		if json.Unmarshal(m.Message, &msg) == nil && msg != "" {
+		if msg != "" {
 			f.File, f.Line, _ = p.panicIn(msg)
 			f.Message = kit.Clip(msg)
 		} else {

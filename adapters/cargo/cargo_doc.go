@@ -161,11 +161,24 @@ func (p *cargoParser) docFinish(d *cargoDocSuite) {
 }
 
 func (p *cargoParser) docEnd(d *cargoDocSuite, name string, st report.TestStatus, f *report.Failure) {
-	if f != nil && d.text[name] != nil {
-		p.rec.Output(d.name, name, d.text[name].String())
+	if b := d.blockOf(name); f != nil && b != nil {
+		p.rec.Output(d.name, name, b.String())
 	}
 	p.rec.End(d.name, name, st, 0, f)
 	d.counts[slices.Index([]report.TestStatus{report.TestPassed, report.TestFailed, report.TestSkipped}, st)]++
+}
+
+// blockOf is a failed doctest's "---- NAME stdout ----" block. Its name
+// there leaves out what follows the line ("src/lib.rs - f (line 6) -
+// compile fail" has the block "---- src/lib.rs - f (line 6) stdout ----").
+func (d *cargoDocSuite) blockOf(name string) *strings.Builder {
+	if b := d.text[name]; b != nil {
+		return b
+	}
+	if m := doctestName.FindStringSubmatch(name); m != nil {
+		return d.text[m[0]]
+	}
+	return nil
 }
 
 // docFailure reads a doctest's failure block. The doctest's own location
@@ -183,7 +196,7 @@ func (p *cargoParser) docFailure(d *cargoDocSuite, name string) *report.Failure 
 		f.Line, _ = strconv.Atoi(m[3])
 	}
 	var text string
-	if b := d.text[name]; b != nil {
+	if b := d.blockOf(name); b != nil {
 		text = b.String()
 	}
 	if loc := rustcError.FindStringIndex(text); loc != nil && strings.Contains(text, "Couldn't compile the test.") {

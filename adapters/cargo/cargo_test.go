@@ -652,6 +652,31 @@ func TestCargoDoctest(t *testing.T) {
 	})
 }
 
+// TestCargoHarness runs the harness fixture: libtest's unit tests, test
+// binaries with their own main (harness = false) and a compile_fail
+// doctest that compiles.
+func TestCargoHarness(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := testutil.Fixture("cargo", "harness")
+
+	t.Run("unit", func(t *testing.T) {
+		rec, _, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir, Level: adapters.LevelUnit})
+		// libtest's message says why the panic failed the test; the panic
+		// says where.
+		cargoWantFailure(t, cargoLookup(t, rec, "harness (lib)", "tests::panics_otherwise"), "src/lib.rs", 12,
+			"panic did not contain expected string\n      panic message: \"other text: 1 / 0\"\n expected substring: \"wanted text\"",
+			"cargo test -p harness --lib -- --exact tests::panics_otherwise")
+	})
+
+	t.Run("doc", func(t *testing.T) {
+		rec, _, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir, Level: adapters.LevelDoc})
+		// rustdoc's block leaves " - compile fail" out of the name.
+		cargoWantFailure(t, cargoLookup(t, rec, "harness (doc)", "src/lib.rs - div (line 6) - compile fail"), "src/lib.rs", 6,
+			"Test compiled successfully, but it's marked `compile_fail`.", "cargo test -p harness --doc -- div")
+	})
+}
+
 // TestCargoDoctestPhase checks the doctests' build, after the test binaries
 // ran, is a building phase for the stuck detector, and that rustdoc's
 // "running" line ends it.
