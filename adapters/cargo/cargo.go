@@ -161,6 +161,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	}
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
 	p.test, p.level, p.docOnly = req.Test, req.Level, steps == cargoDocOnly
+	p.ambiguous = cargoLockDuplicates(wsRoot)
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
 	if err := traced(req, plan); err != nil {
 		return nil, err
@@ -540,6 +541,7 @@ func (m *cargoMetadata) selected(dir string) []cargoPackage {
 // cargoTarget is the target a test binary was built from.
 type cargoTarget struct {
 	pkg  string
+	spec string // what -p takes to select pkg: its name, or name@version when the name is ambiguous
 	kind string // lib, bin, test, bench or example
 	name string
 }
@@ -587,6 +589,48 @@ func cargoPackageName(id string) string {
 		u = u[:q]
 	}
 	return u[strings.LastIndexByte(u, '/')+1:]
+}
+
+// cargoPackageVersion reads a package's version from its id (see
+// cargoPackageName).
+func cargoPackageVersion(id string) string {
+	if f := strings.Fields(id); len(f) == 3 && !strings.Contains(f[0], "+") {
+		return f[1]
+	}
+	hash := strings.LastIndexByte(id, '#')
+	if hash < 0 {
+		return ""
+	}
+	frag := id[hash+1:]
+	return frag[strings.IndexByte(frag, '@')+1:]
+}
+
+// cargoLockDuplicates reads the package names that the workspace's
+// Cargo.lock lists more than once. Cargo writes each [[package]] with its
+// name on the next line, so a scan of the lines does without a TOML parser
+// on lock files of thousands of packages.
+func cargoLockDuplicates(wsRoot string) map[string]bool {
+	b, err := os.ReadFile(filepath.Join(wsRoot, "Cargo.lock"))
+	if err != nil {
+		return nil
+	}
+	seen, dup := map[string]bool{}, map[string]bool{}
+	var pkg bool
+	for line := range strings.Lines(string(b)) {
+		line = strings.TrimSpace(line)
+		if name, ok := strings.CutPrefix(line, "name = "); ok && pkg {
+			name = strings.Trim(name, `"`)
+			dup[name] = dup[name] || seen[name]
+			seen[name] = true
+		}
+		pkg = line == "[[package]]"
+	}
+	for n, d := range dup {
+		if !d {
+			delete(dup, n)
+		}
+	}
+	return dup
 }
 
 // cargoMessage is one JSON line on stdout: a cargo message (reason set) or a
@@ -681,6 +725,10 @@ type cargoParser struct {
 	root   string   // the project root: reported paths and reruns are relative to it
 	wsRoot string   // rustc prints paths relative to the workspace root
 	rerun  []string // cargo test and the user's build flags, for rerun commands
+	// ambiguous holds the package names Cargo.lock lists more than once
+	// (a dev-dependency on another version of the package itself, as
+	// itoa's): -p needs their version.
+	ambiguous map[string]bool
 	test   string   // the single test asked for, if any
 	level  adapters.Level
 
@@ -700,7 +748,7 @@ type cargoParser struct {
 
 	docOnly bool              // the plan runs cargo test --doc alone
 	docStep bool              // stdout is past the doctests' build: rustdoc's lines may come
-	libs    map[string]string // library target name → package, for the doctests
+	libs    map[string]cargoTarget // library target name → its package, for the doctests
 	docRuns []string          // libraries named by "Doc-tests NAME", in order
 	docs    []*cargoDocSuite
 }
@@ -709,7 +757,7 @@ func newCargoParser(rec *adapters.Recorder, root, wsRoot string, rerun []string)
 	if len(rerun) == 0 {
 		rerun = []string{"cargo", "test"}
 	}
-	return &cargoParser{rec: rec, root: root, wsRoot: wsRoot, rerun: rerun, targets: map[string]cargoTarget{}, libs: map[string]string{}}
+	return &cargoParser{rec: rec, root: root, wsRoot: wsRoot, rerun: rerun, targets: map[string]cargoTarget{}, libs: map[string]cargoTarget{}}
 }
 
 var (
@@ -801,13 +849,19 @@ func (p *cargoParser) cargoMessage(m *cargoMessage) {
 	switch m.Reason {
 	case "compiler-artifact":
 		p.building()
-		if t := (cargoMetaTarget{Kind: m.Target.Kind}); t.isLib() && !m.Profile.Test {
-			p.libs[m.Target.Name] = cargoPackageName(m.PackageID)
+		t := cargoTarget{pkg: cargoPackageName(m.PackageID), kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name}
+		t.spec = t.pkg
+		if p.ambiguous[t.pkg] {
+			if v := cargoPackageVersion(m.PackageID); v != "" {
+				t.spec += "@" + v
+			}
+		}
+		if t.kind == "lib" && !m.Profile.Test {
+			p.libs[m.Target.Name] = t
 		}
 		if !m.Profile.Test || m.Executable == "" {
 			return
 		}
-		t := cargoTarget{pkg: cargoPackageName(m.PackageID), kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name}
 		p.targets[filepath.Base(m.Executable)] = t
 		if f := p.relPath(m.Target.SrcPath); t.kind == "test" && !slices.Contains(p.testFiles, f) {
 			p.testFiles = append(p.testFiles, f)
@@ -1111,7 +1165,7 @@ func (p *cargoParser) relPath(file string) string {
 func (p *cargoParser) rerunFor(s *cargoSuite, name string) string {
 	argv := slices.Clone(p.rerun)
 	if s.target != nil {
-		argv = append(argv, "-p", s.target.pkg)
+		argv = append(argv, "-p", s.target.spec)
 		argv = append(argv, s.target.flags()...)
 	}
 	return shell.Join(append(argv, "--", "--exact", name))

@@ -44,6 +44,7 @@ func isDoctestName(name string) bool { return doctestName.MatchString(name) }
 type cargoDocSuite struct {
 	name    string
 	pkg     string
+	spec    string // what -p takes to select pkg (see cargoTarget)
 	bound   bool     // its "Doc-tests" line came: name and pkg are known
 	pending []string // lines held until then
 	tests   int      // from "running N tests"
@@ -76,9 +77,9 @@ func (p *cargoParser) docCrate(lib string) {
 // docBind names a crate's doctests after its package (cargo prints the
 // library's name, which -p does not take) and replays its lines.
 func (p *cargoParser) docBind(d *cargoDocSuite, lib string) {
-	d.pkg = lib
-	if pkg, ok := p.libs[lib]; ok {
-		d.pkg = pkg
+	d.pkg, d.spec = lib, lib
+	if t, ok := p.libs[lib]; ok {
+		d.pkg, d.spec = t.pkg, t.spec
 	}
 	d.name = d.pkg + " (doc)"
 	d.bound = true
@@ -250,8 +251,8 @@ func doctestPanicReal(text, file string, line int, docFile string) bool {
 // doctests: its other examples, and items whose path contains it.
 func (p *cargoParser) docRerun(d *cargoDocSuite, name string) string {
 	argv := slices.Clone(p.rerun)
-	if d.pkg != "" {
-		argv = append(argv, "-p", d.pkg)
+	if d.spec != "" {
+		argv = append(argv, "-p", d.spec)
 	}
 	return shell.Join(append(argv, "--doc", "--", doctestFilter(name)))
 }

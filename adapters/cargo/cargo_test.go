@@ -199,6 +199,41 @@ func TestCargoPackageName(t *testing.T) {
 			t.Errorf("cargoPackageName(%q) = %q, want %q", id, got, want)
 		}
 	}
+	for id, want := range map[string]string{
+		"path+file:///work/ws/basic#0.1.0":                                    "0.1.0",
+		"path+file:///work/ws/dir#other-name@0.1.0":                           "0.1.0",
+		"registry+https://github.com/rust-lang/crates.io-index#anyhow@1.0.98": "1.0.98",
+		"basic 0.1.0 (path+file:///work/ws/basic)":                            "0.1.0",
+	} {
+		if got := cargoPackageVersion(id); got != want {
+			t.Errorf("cargoPackageVersion(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+// TestCargoAmbiguousPackage runs a package whose dev-dependencies depend on
+// another version of it (dtolnay/itoa's case): `-p dup` is ambiguous there,
+// so the reruns name the version, and each runs its test.
+func TestCargoAmbiguousPackage(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := testutil.Fixture("cargo", "dupname")
+	rec, _, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
+	for _, tc := range []struct{ suite, name, rerun, ran string }{
+		{"dup (lib)", "tests::doubles_wrong", "cargo test -p dup@0.2.0 --lib -- --exact tests::doubles_wrong", "test tests::doubles_wrong ... FAILED"},
+		{"dup (doc)", "src/lib.rs - double (line 3)", "cargo test -p dup@0.2.0 --doc -- double", "test src/lib.rs - double (line 3) ... FAILED"},
+	} {
+		f := cargoLookup(t, rec, tc.suite, tc.name).Failure
+		if f == nil || f.Rerun != tc.rerun {
+			t.Errorf("%s: failure %+v, want rerun %q", tc.name, f, tc.rerun)
+			continue
+		}
+		cmd := exec.Command("/bin/sh", "-c", f.Rerun)
+		cmd.Dir = dir
+		if b, _ := cmd.CombinedOutput(); !bytes.Contains(b, []byte(tc.ran)) {
+			t.Errorf("%s: the rerun command ran:\n%s", tc.name, b)
+		}
+	}
 }
 
 func TestCargoDetect(t *testing.T) {
