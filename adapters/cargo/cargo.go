@@ -729,8 +729,8 @@ type cargoParser struct {
 	// (a dev-dependency on another version of the package itself, as
 	// itoa's): -p needs their version.
 	ambiguous map[string]bool
-	test   string   // the single test asked for, if any
-	level  adapters.Level
+	test      string // the single test asked for, if any
+	level     adapters.Level
 
 	targets   map[string]cargoTarget // test executable base name → target
 	testFiles []string               // sources of test targets, for a no-tests answer
@@ -746,10 +746,10 @@ type cargoParser struct {
 	suites  []*cargoSuite
 	sawTest bool
 
-	docOnly bool              // the plan runs cargo test --doc alone
-	docStep bool              // stdout is past the doctests' build: rustdoc's lines may come
+	docOnly bool                   // the plan runs cargo test --doc alone
+	docStep bool                   // stdout is past the doctests' build: rustdoc's lines may come
 	libs    map[string]cargoTarget // library target name → its package, for the doctests
-	docRuns []string          // libraries named by "Doc-tests NAME", in order
+	docRuns []string               // libraries named by "Doc-tests NAME", in order
 	docs    []*cargoDocSuite
 }
 

@@ -44,7 +44,7 @@ func isDoctestName(name string) bool { return doctestName.MatchString(name) }
 type cargoDocSuite struct {
 	name    string
 	pkg     string
-	spec    string // what -p takes to select pkg (see cargoTarget)
+	spec    string   // what -p takes to select pkg (see cargoTarget)
 	bound   bool     // its "Doc-tests" line came: name and pkg are known
 	pending []string // lines held until then
 	tests   int      // from "running N tests"
