@@ -39,6 +39,11 @@ const (
 	DefaultQuietLock = 2 * time.Second
 	DefaultQuietLoop = 2200 * time.Millisecond
 	DefaultQuietIO   = 5 * time.Second
+	// DefaultQuietWork is QuietLoop for a loop whose samples land on many
+	// different instructions (workSpread): the shape of honest work in
+	// one hot function (a hash, a long arithmetic loop), which a test may
+	// do silently for seconds and then pass.
+	DefaultQuietWork = 10 * time.Second
 	// suspectAfter is the silence after which the detector starts to look
 	// closer (stack samples) and the run carries a warning.
 	suspectAfter = 500 * time.Millisecond
@@ -71,6 +76,16 @@ const (
 	// as soon, and the chance is about 60 times smaller (0.55^16 against
 	// 0.55^9).
 	loopSamplesUnnamed = 16
+	// workSpread is how many different instructions (or source lines,
+	// where a capture has no addresses) the innermost frames of a loop's
+	// samples must land on to read as work rather than a spin: a wait
+	// loop (for !done {}) or a loop that never advances is a few
+	// instructions, and nine samples of it land on one to three of them
+	// (Go's for {}, an atomic flag, an LCG, a counter), while nine of
+	// sha256's block or of a long arithmetic expression landed on eight
+	// to eleven. A loop dominated by one slow instruction (a division in
+	// a prime test) looks like a spin; the time alone tells it.
+	workSpread = 6
 )
 
 // RunningTest is a test that started and has not finished.
@@ -116,11 +131,11 @@ type Config struct {
 	// low CPU (runtime.go). Nil means no runtime has its own view.
 	RuntimeDeadlock func(ctx context.Context, p ProcSample) (cycle string, tests []string)
 
-	Tick                          time.Duration
-	QuietLock, QuietLoop, QuietIO time.Duration
-	View                          View
-	Clock                         Clock
-	Stacker                       Stacker
+	Tick                                     time.Duration
+	QuietLock, QuietLoop, QuietIO, QuietWork time.Duration
+	View                                     View
+	Clock                                    Clock
+	Stacker                                  Stacker
 }
 
 // Verdict is the detector's finding, with its evidence.
@@ -190,6 +205,9 @@ func New(cfg Config) *Detector {
 	}
 	if cfg.QuietIO == 0 {
 		cfg.QuietIO = DefaultQuietIO
+	}
+	if cfg.QuietWork == 0 {
+		cfg.QuietWork = DefaultQuietWork
 	}
 	if cfg.View == nil {
 		cfg.View = NewProcView()
@@ -663,7 +681,16 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 		return nil
 	}
 	span := d.samples[len(d.samples)-1].At().Sub(d.samples[0].At())
-	diag := fmt.Sprintf("endless loop: no output for %s, %s CPU in %s, %s", round(silence), pct(cpu), who, stackEvidence(d.samples, span))
+	evidence := stackEvidence(d.samples, span)
+	if spread := loopSpread(d.samples); spread >= workSpread {
+		if silence < d.cfg.QuietWork {
+			d.setWarning(fmt.Sprintf("possible endless loop, or long work in one function: no output for %s, %s CPU in %s, the same stacks in %d samples over %d different instructions; no verdict before %s of silence",
+				round(silence), pct(cpu), who, len(d.samples), spread, round(d.cfg.QuietWork)))
+			return nil
+		}
+		evidence += fmt.Sprintf(" (over %d different instructions: honest work in one function looks the same, until it ends)", spread)
+	}
+	diag := fmt.Sprintf("endless loop: no output for %s, %s CPU in %s, %s", round(silence), pct(cpu), who, evidence)
 	return d.verdict(EndlessLoop, now, silence, diag, target, busy)
 }
 
@@ -865,6 +892,47 @@ func stackSet(c Capture) []string {
 	}
 	sort.Strings(set)
 	return set
+}
+
+// loopSpread counts the different places the samples' busy stacks are
+// in: the innermost frame compared (as stackSet trims them), by its
+// address, else its file and line. Frames with neither count for nothing,
+// so a capture without them reads as a spin, as before there was a rule,
+// and so does code no symbol names.
+func loopSpread(samples []Capture) int {
+	places := map[string]bool{}
+	for _, c := range samples {
+		goroutines := c.Tool == "gdb+runtime-gdb.py" || c.Tool == "go-sigquit"
+		for _, s := range c.Stacks { // a Python capture's: its lines, not the interpreter's
+
+			if goroutines {
+				if strings.Contains(s.Name, "[running]") || strings.Contains(s.Name, "[runnable]") {
+					continue
+				}
+			} else if c.busy != nil && !slices.Contains(c.busy, s.TID) {
+				continue
+			}
+			frames := trim(s.Frames)
+			for len(frames) > 1 && libraryLeaf.MatchString(frames[0].Func) {
+				frames = frames[1:]
+			}
+			for _, f := range frames {
+				if strings.HasPrefix(f.Func, "runtime.") {
+					continue
+				}
+				switch {
+				case f.Func == "??":
+					// JIT code (V8's, the JVM's) moves whatever it runs.
+				case f.pc != 0:
+					places[fmt.Sprintf("%s %#x", f.Func, f.pc)] = true
+				case f.Line > 0:
+					places[fmt.Sprintf("%s %s:%d", f.Func, f.File, f.Line)] = true
+				}
+				break
+			}
+		}
+	}
+	return len(places)
 }
 
 func describeWaits(blocked []threadView) string {

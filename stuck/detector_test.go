@@ -2,6 +2,7 @@ package stuck
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,9 @@ type fakeStacker struct {
 	// goroutine moves between threads, the other one in the scheduler;
 	// every third sample catches it on neither.
 	migrating bool
+	// pcs puts the innermost frame on that many instructions by turns, as
+	// eu-stack's addresses move through a loop's body.
+	pcs int
 }
 
 func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Capture {
@@ -40,6 +44,10 @@ func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Cap
 	fr := s.frames
 	if s.changing {
 		fr = append([]Frame{{Func: "work_phase_" + string(rune('a'+s.calls%7))}}, fr...)
+	}
+	if s.pcs > 0 {
+		fr = slices.Clone(fr)
+		fr[0].pc = 0x4a1000 + uint64(s.calls%s.pcs)*4
 	}
 	c := Capture{PID: pid, Tool: "fake"}
 	if s.migrating {
@@ -79,6 +87,7 @@ type scenario struct {
 	procs     func(step int) []ProcSample
 	changing  bool
 	migrating bool
+	pcs       int
 	frames    []Frame                       // the busy stack; spin_forever (hang.cpp:47) ← main when nil
 	output    func(now time.Time) time.Time // time of the last output line
 	deadline  time.Duration                 // hard timeout from start; 0: none
@@ -103,7 +112,7 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 		frames = []Frame{{Func: "spin_forever", File: "/p/hang.cpp", Line: 47}, {Func: "main"}}
 	}
 	cfg := Config{Root: 1, View: &fakeView{clock: clock, procs: sc.procs}, Clock: clock,
-		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, frames: frames},
+		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, frames: frames},
 		LastOutput: func() time.Time {
 			if sc.output != nil {
 				return sc.output(clock.t)
@@ -176,6 +185,17 @@ func TestVerdicts(t *testing.T) {
 			},
 			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 3 * time.Second,
 			wantDiag: "100% CPU"}},
+		{"spinning over two instructions: endless loop", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "pkg.test", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			pcs: 2, duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 3 * time.Second}},
+		{"the same stack over many instructions (sha256's block): work until QuietWork, then an endless loop", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "pkg.test", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			pcs: 9, duration: 15 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietWork, wantBy: 11 * time.Second,
+			wantDiag: "different instructions"}},
 		{"spinning in code no symbol names (a JIT's): endless loop, from twice the samples in the same time", scenario{
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "node", thread(10, 'R', running, cpu(step, 1), uint64(step)))}
