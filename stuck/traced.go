@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 )
 
 // A traced run (tracePatterns) runs the tests under a debugger: gdb or
@@ -34,17 +36,51 @@ func TracerPID(pid int) int {
 }
 
 // UntracedStacker captures with inner, unless a debugger already traces
-// the process: then the capture has no stacks and says why.
-func UntracedStacker(inner Stacker) Stacker { return untraced{inner} }
+// the process: then the capture has no stacks and says why. A tracer that
+// appears while another capture of the same process runs through this
+// stacker is that capture's own tool (eu-stack, gdb: a sample still
+// running when the timeout's capture comes), not the user's debugger: it
+// is waited for.
+func UntracedStacker(inner Stacker) Stacker {
+	return &untraced{inner: inner, busy: map[int]int{}}
+}
 
-type untraced struct{ inner Stacker }
+type untraced struct {
+	inner Stacker
+	mu    sync.Mutex
+	busy  map[int]int // captures running, by pid
+}
 
-func (u untraced) Stacks(ctx context.Context, pid int, exe string, opt Opts) Capture {
-	if t := TracerPID(pid); t != 0 {
+func (u *untraced) Stacks(ctx context.Context, pid int, exe string, opt Opts) Capture {
+	t := TracerPID(pid)
+	for deadline := time.Now().Add(ownToolWait); t != 0 && u.capturing(pid) && time.Now().Before(deadline) && ctx.Err() == nil; t = TracerPID(pid) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if t != 0 {
 		return Capture{PID: pid, Tool: "none", Reason: TracedReason(t)}
 	}
+	u.mu.Lock()
+	u.busy[pid]++
+	u.mu.Unlock()
+	defer func() {
+		u.mu.Lock()
+		if u.busy[pid]--; u.busy[pid] == 0 {
+			delete(u.busy, pid)
+		}
+		u.mu.Unlock()
+	}()
 	return u.inner.Stacks(ctx, pid, exe, opt)
 }
+
+func (u *untraced) capturing(pid int) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.busy[pid] > 0
+}
+
+// ownToolWait bounds the wait for another capture's tool to let go of a
+// process: gdb reading a Go binary's goroutines took seconds under load.
+const ownToolWait = 10 * time.Second
 
 // TracedReason is why a traced process has no stacks.
 func TracedReason(tracer int) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,4 +67,43 @@ func TestDeadlockUnderGDB(t *testing.T) {
 	if took := time.Since(started); took > 15*time.Second {
 		t.Errorf("verdict after %v", took)
 	}
+}
+
+// holdingStacker captures with a real gdb that holds the process for a
+// moment, as a slow sample of strobe's own does; others answer at once.
+type holdingStacker struct{ gdb string }
+
+func (h holdingStacker) Stacks(ctx context.Context, pid int, _ string, opt Opts) Capture {
+	if opt.Lines {
+		return Capture{PID: pid, Tool: "fake", Stacks: []Stack{{TID: pid, Frames: []Frame{{Func: "main"}}}}}
+	}
+	exec.CommandContext(ctx, h.gdb, "-p", strconv.Itoa(pid), "-batch", "-nx", "-ex", "shell sleep 1.5").Run()
+	return Capture{PID: pid, Tool: "gdb"}
+}
+
+// A capture that finds the process held by another capture's tool waits
+// for it to let go, instead of blaming a debugger: the timeout's capture
+// of a Go test came back "stacks unavailable: the test runs under the
+// tracer (gdb)", strobe's own.
+func TestCaptureWaitsForItsOwnTool(t *testing.T) {
+	gdb := testutil.RequireTool(t, "gdb")
+	sleep := exec.Command("sleep", "60")
+	if err := sleep.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { sleep.Process.Kill(); sleep.Wait() }()
+	pid := sleep.Process.Pid
+	u := UntracedStacker(holdingStacker{gdb: gdb})
+	done := make(chan Capture)
+	go func() { done <- u.Stacks(context.Background(), pid, "", Opts{}) }()
+	for deadline := time.Now().Add(10 * time.Second); TracerPID(pid) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("gdb never attached")
+		}
+	}
+	c := u.Stacks(context.Background(), pid, "", Opts{Lines: true})
+	if c.Tool != "fake" || len(c.Stacks) == 0 {
+		t.Errorf("capture while the other held the process: tool %q, %q; want the stacks once it let go", c.Tool, c.Reason)
+	}
+	<-done
 }
