@@ -6,12 +6,16 @@ import "strings"
 // expressions; the literal each one needs is looked for first, which costs
 // a fraction of running the expression on a line that cannot match.
 
-// goLocMatch is goLocLine's submatches of line, or nil.
+// goLocMatch is goLocLine's submatches of line, else goLocAfter's (the
+// same groups), or nil.
 func goLocMatch(line string) []string {
 	if !strings.Contains(line, ".go:") {
 		return nil
 	}
-	return goLocLine.FindStringSubmatch(line)
+	if m := goLocLine.FindStringSubmatch(line); m != nil {
+		return m
+	}
+	return goLocAfter.FindStringSubmatch(line)
 }
 
 // isGoSignalDump says whether line heads a fatal signal's goroutine dump.

@@ -20,10 +20,15 @@ func TestGoHotPrefilters(t *testing.T) {
 		"SIGNAL strength: low",
 		" SIGABRT: abort",
 		"line 3 of the print-heavy benchmark test",
+		"progress 50%...    calc_test.go:9: boom",
 		"",
 	}
 	for _, l := range lines {
-		if got, want := goLocMatch(l), goLocLine.FindStringSubmatch(l); len(got) != len(want) || (got != nil && got[0] != want[0]) {
+		want := goLocLine.FindStringSubmatch(l)
+		if want == nil {
+			want = goLocAfter.FindStringSubmatch(l)
+		}
+		if got := goLocMatch(l); len(got) != len(want) || (got != nil && got[0] != want[0]) {
 			t.Errorf("goLocMatch(%q) = %q, the expression: %q", l, got, want)
 		}
 		if got, want := isGoSignalDump(l), goSignalDump.MatchString(l); got != want {

@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -50,16 +51,21 @@ import (
 // How results are read:
 //   - Every test and subtest is a test of its package (the suite is the
 //     import path). A package's own pass or fail is not a test.
-//   - A failure's file:line is the first `file.go:12: message` line of the
-//     test's own output (t.Error, t.Fatal), made relative to the project
-//     root. A panic's is the first frame of the project's code in its
-//     stack, and its suggested traces are the project's functions there,
-//     the test function excluded.
+//   - A failure's file:line is a `file.go:12: message` line of the test's
+//     own output, in a file of the test's package, made relative to the
+//     project root: the first whose source line calls t.Error or t.Fatal
+//     (or a testify block, or a -race report), not a t.Log's (location.go
+//     says the rule). A panic's is the first frame of the project's code
+//     in its stack, and its suggested traces are the project's functions
+//     there, the test function excluded. A panic in a goroutine that
+//     another test of the package started says so, and its rerun runs
+//     both tests.
 //   - A parent test that failed only because subtests failed is recorded as
 //     failed without a Failure of its own: its subtests carry the failures,
 //     so the same problem is not listed twice.
 //   - A test binary that dies (panic, runtime fatal error, signal, os.Exit)
-//     fails the tests still running in it. The Go runtime's signal reports
+//     fails the tests still running in it; its later tests never run, which
+//     the hint says (indicator test_binary_died). The Go runtime's signal reports
 //     ([signal SIGSEGV: …], a SIGABRT goroutine dump), "fatal error: …",
 //     go test's "signal: killed" and its -timeout panic are crash evidence;
 //     a plain panic is only a failure of its test. The SIGQUIT dump strobe
@@ -378,8 +384,10 @@ type goParser struct {
 	mods   []goModule
 	// sources are the project packages read for suggested traces.
 	sources map[string]*goSource
-	rerun   []string // "go test [flags]": a rerun adds -run and a package
-	hint    string   // why no test ran, should none run
+	// src are the project files read to sort location lines (location.go).
+	src   map[string]goSourceFile
+	rerun []string // "go test [flags]": a rerun adds -run and a package
+	hint  string   // why no test ran, should none run
 
 	pkgs        map[string]*goPackage
 	build       map[string][]string // build-output lines by import path
@@ -398,6 +406,10 @@ type goParser struct {
 	text    []string
 	textPkg string // package of the last "# pkg" header in text
 	textErr bool   // the last text line was a build error, for continuations
+
+	// died says, one sentence a package, which test binaries died before
+	// their end (a panic, os.Exit, a fatal error, a signal).
+	died []string
 
 	tests      int  // test events seen (start or end)
 	pkgFailed  bool // a package failed
@@ -420,18 +432,21 @@ type goPackage struct {
 	trace   *goTrace // how the binary died (or panicked), if it did
 	failed  int      // its tests that failed
 	build   bool     // it failed to build
+	summary bool     // the binary printed its own "PASS" or "FAIL": it ran to its end
 }
 
 // goTest is what a test's own output told.
 type goTest struct {
-	status    report.TestStatus // once ended
-	elapsed   time.Duration
-	traced    bool            // its failure is a trace's
-	loc       *report.Failure // from the first file:line line of its output
-	locIndent string          // that line's indentation, to find continuations
-	inLoc     bool            // continuation lines may follow
-	lines     []string        // its first output lines, for a failure without a location
-	subFailed bool            // a subtest failed
+	status  report.TestStatus // once ended
+	elapsed time.Duration
+	traced  bool // its failure is a trace's
+	// Location lines of its own output (location.go): the one being read,
+	// whose continuation lines may follow; the first failure; the first
+	// unknown; the last.
+	cur, fail, unknown, last *goLoc
+	race                     *goRace  // a data race report being read
+	lines                    []string // its first output lines, for a failure without a location
+	subFailed                bool     // a subtest failed
 }
 
 // goTrace is what a test binary printed as it died or panicked: the header
@@ -452,8 +467,14 @@ type goTrace struct {
 	hit        bool      // that goroutine has the project's code in it
 	fn         string    // function line waiting for its file line
 	skipFile   bool      // the next file line belongs to "created by"
-	lines      int
-	done       bool // frames found, or too many lines read
+	goroutines int       // goroutine headers read
+	// starter is the top-level test of the package that the first
+	// goroutine (the panicking one) belongs to, by a frame of its stack or
+	// its "created by" line: a goroutine a test left running may panic
+	// while another test runs.
+	starter string
+	lines   int
+	done    bool // frames found, or too many lines read
 }
 
 type goFrame struct {
@@ -560,7 +581,7 @@ func (p *goParser) event(e *goEvent) {
 		line := strings.TrimSuffix(e.Output, "\n")
 		p.traceLine(pkg, e.Test, line)
 		if pkg.trace == nil {
-			t.read(line)
+			p.readLoc(pkg, t, line)
 		}
 	case "pass", "bench":
 		p.end(pkg, e.Test, report.TestPassed, kit.DurationOf(e.Elapsed), nil)
@@ -568,30 +589,6 @@ func (p *goParser) event(e *goEvent) {
 		p.end(pkg, e.Test, report.TestSkipped, kit.DurationOf(e.Elapsed), nil)
 	case "fail":
 		p.end(pkg, e.Test, report.TestFailed, kit.DurationOf(e.Elapsed), p.failure(pkg, e.Test))
-	}
-}
-
-// read looks for the location of a failure in a line of the test's output.
-func (t *goTest) read(line string) {
-	if t.loc != nil {
-		if t.inLoc {
-			if strings.HasPrefix(line, t.locIndent) && len(line) > len(t.locIndent) &&
-				(line[len(t.locIndent)] == ' ' || line[len(t.locIndent)] == '\t') {
-				t.loc.Message = addLine(t.loc.Message, line)
-			} else {
-				t.inLoc = false
-			}
-		}
-		return
-	}
-	if m := goLocMatch(line); m != nil {
-		n, _ := strconv.Atoi(m[3])
-		t.loc = &report.Failure{File: m[2], Line: n, Message: kit.Clip(m[4])}
-		t.locIndent, t.inLoc = m[1], true
-		return
-	}
-	if len(t.lines) < goKeptLines && !goFraming(line) {
-		t.lines = append(t.lines, line)
 	}
 }
 
@@ -637,15 +634,18 @@ func (p *goParser) end(pkg *goPackage, name string, status report.TestStatus, d 
 func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 	t := pkg.tests[name]
 	var f *report.Failure
+	loc, logOnly := t.loc()
 	switch {
 	case pkg.trace != nil && pkg.trace.test == name:
 		f = p.traceFailure(pkg.trace, name)
 		t.traced = true
-	case t.loc != nil:
-		f = &report.Failure{File: p.testFile(pkg.path, t.loc.File), Line: t.loc.Line, Message: t.loc.Message}
-		f.SuggestedTraces = p.callTraces(pkg.path, f.File, f.Line)
-	case t.subFailed:
+	case t.subFailed && (loc == nil || logOnly):
 		return nil
+	case loc != nil:
+		f = loc.failure()
+		if f.File != "" {
+			f.SuggestedTraces = p.callTraces(pkg.path, f.File, f.Line)
+		}
 	default:
 		f = &report.Failure{Message: kit.Clip(strings.TrimSpace(strings.Join(t.lines, "\n")))}
 		if f.Message == "" {
@@ -653,6 +653,9 @@ func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 		}
 	}
 	f.Rerun = p.rerunCommand(pkg.path, name)
+	if t.traced {
+		f.Rerun = p.traceRerun(pkg.path, pkg.trace, name)
+	}
 	return f
 }
 
@@ -665,6 +668,9 @@ func (p *goParser) packageEvent(pkg *goPackage, e *goEvent) {
 			pkg.build = true
 			p.buildFailed = true
 			p.buildLines = append(p.buildLines, line)
+		}
+		if line == "PASS" || line == "FAIL" {
+			pkg.summary = true
 		}
 		pkg.out = append(pkg.out, line)
 		if len(pkg.out) > goKeptLines {
@@ -691,6 +697,7 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 	if tr != nil && tr.test == "" && len(pkg.running) > 0 {
 		tr.test = pkg.running[len(pkg.running)-1]
 	}
+	p.noteDied(pkg, e)
 	// Newest first, so that a parent sees its subtests fail before it ends.
 	running := append([]string(nil), pkg.running...)
 	for i := len(running) - 1; i >= 0; i-- {
@@ -714,13 +721,17 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 			f = &report.Failure{Message: fmt.Sprintf("did not finish: the test binary died while %s ran (%s)", tr.test, tr.header)}
 		default:
 			f = &report.Failure{Message: "did not finish: the test binary exited while it ran (os.Exit or log.Fatal in the test or the code it calls?)"}
-			if t.loc != nil {
-				f.File, f.Line = p.testFile(pkg.path, t.loc.File), t.loc.Line
-				f.Message += "\n" + t.loc.Message
+			if loc, _ := t.loc(); loc != nil {
+				lf := loc.failure()
+				f.File, f.Line = lf.File, lf.Line
+				f.Message += "\n" + lf.Message
 			}
 		}
 		if f != nil {
 			f.Rerun = p.rerunCommand(pkg.path, name)
+			if t.traced {
+				f.Rerun = p.traceRerun(pkg.path, tr, name)
+			}
 		}
 		p.end(pkg, name, report.TestFailed, 0, f)
 	}
@@ -729,7 +740,7 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 	if tr != nil && tr.test != "" {
 		if t := pkg.tests[tr.test]; t != nil && t.status == report.TestFailed && !t.traced {
 			f := p.traceFailure(tr, tr.test)
-			f.Rerun = p.rerunCommand(pkg.path, tr.test)
+			f.Rerun = p.traceRerun(pkg.path, tr, tr.test)
 			t.traced = true
 			p.rec.End(pkg.path, tr.test, report.TestFailed, t.elapsed, f)
 		}
@@ -768,6 +779,44 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 	p.end(pkg, name, report.TestFailed, kit.DurationOf(e.Elapsed), f)
 }
 
+// noteDied notes a package whose test binary died before its end: it
+// failed without printing testing's own "PASS" or "FAIL" line, after its
+// tests began or with a dying report. The tests it had not reached never
+// ran, and go test's counts leave them out; nobody knows how many.
+func (p *goParser) noteDied(pkg *goPackage, e *goEvent) {
+	tr := pkg.trace
+	if e.Action != "fail" || pkg.build || pkg.summary || tr == nil && len(pkg.tests) == 0 {
+		return
+	}
+	test := ""
+	switch {
+	case tr != nil && tr.timeout:
+		// The alarm ended every test still running: the crash names them.
+	case tr != nil && tr.test != "":
+		test = tr.test
+	case len(pkg.running) > 0:
+		test = pkg.running[len(pkg.running)-1]
+	}
+	how := "exited (os.Exit or log.Fatal?)"
+	switch {
+	case tr != nil && tr.timeout:
+		how = "was ended by go test's -timeout (" + tr.header + ")"
+	case tr != nil:
+		how = "died (" + kit.ClipTo(tr.header, 80, "…") + ")"
+	}
+	name := cmp.Or(pkg.path, "the package")
+	var msg string
+	switch {
+	case test != "":
+		msg = fmt.Sprintf("%s's test binary %s in %s: its tests after that did not run and are in no count", name, how, test)
+	case len(pkg.tests) > 0:
+		msg = fmt.Sprintf("%s's test binary %s: its tests not yet started did not run and are in no count", name, how)
+	default:
+		msg = fmt.Sprintf("%s's test binary %s before its tests: none of them ran", name, how)
+	}
+	p.died = append(p.died, msg)
+}
+
 // traceLine follows a package's output for a panic, a runtime fatal error
 // or a signal, and reads the stack that follows it.
 func (p *goParser) traceLine(pkg *goPackage, test, line string) {
@@ -799,6 +848,7 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 		return
 	}
 	if _, _, ok := format.GoroutineHeader(line); ok {
+		tr.goroutines++
 		if tr.hit {
 			tr.done = true
 			return
@@ -838,11 +888,54 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 		tr.fn, tr.skipFile = "", false
 	case strings.HasPrefix(line, "created by "):
 		tr.fn, tr.skipFile = "", true
+		if tr.starter == "" && tr.goroutines == 1 && !tr.timeout {
+			fn, _, _ := strings.Cut(strings.TrimPrefix(line, "created by "), " in goroutine ")
+			tr.starter = goTestOf(pkg, fn)
+		}
 	case line == "" && tr.hit:
 		tr.done = true
 	case line != "" && !strings.HasPrefix(line, "\t"):
 		tr.fn = format.GoFuncName(line)
+		if tr.starter == "" && tr.goroutines == 1 && !tr.timeout {
+			tr.starter = goTestOf(pkg, tr.fn)
+		}
 	}
+}
+
+// goTestOf returns the top-level test that a function of a stack is, or
+// is a closure of: a TestXxx of the package (or of its _test package) that
+// ran in this binary; "" for any other function.
+func goTestOf(pkg *goPackage, fn string) string {
+	path := goPackageOf(fn)
+	if path != pkg.path && path != pkg.path+"_test" || len(fn) <= len(path)+1 {
+		return ""
+	}
+	top, _, _ := strings.Cut(fn[len(path)+1:], ".")
+	if !strings.HasPrefix(top, "Test") || pkg.tests[top] == nil {
+		return ""
+	}
+	return top
+}
+
+// otherStarter is the test that started the panicking goroutine when that
+// is not test (nor its parent): the panic is that test's doing.
+func (tr *goTrace) otherStarter(test string) string {
+	top, _, _ := strings.Cut(test, "/")
+	if tr.starter == "" || test == "" || tr.starter == top {
+		return ""
+	}
+	return tr.starter
+}
+
+// traceRerun reruns the test a trace failed, and the test that started
+// the panicking goroutine before it, which the panic needs.
+func (p *goParser) traceRerun(importPath string, tr *goTrace, test string) string {
+	s := tr.otherStarter(test)
+	if s == "" {
+		return p.rerunCommand(importPath, test)
+	}
+	top, _, _ := strings.Cut(test, "/")
+	return p.rerunRun(importPath, "^("+regexp.QuoteMeta(s)+"|"+regexp.QuoteMeta(top)+")$")
 }
 
 // newGoTrace recognises the first line of a dying test binary's report.
@@ -908,7 +1001,12 @@ func (p *goParser) projectFile(file, fn string) (string, bool) {
 // project's code, the panic's message, and the project's functions of the
 // stack as suggested traces (the test function itself left out).
 func (p *goParser) traceFailure(tr *goTrace, test string) *report.Failure {
-	f := &report.Failure{Message: kit.Clip(strings.Join(tr.message, "\n"))}
+	msg := tr.message
+	if s := tr.otherStarter(test); s != "" {
+		note := fmt.Sprintf("(the panic is in a goroutine that %s started: it ran on after %s ended, so %s only happened to be running; a rerun needs both)", s, s, test)
+		msg = append([]string{msg[0], note}, msg[1:]...)
+	}
+	f := &report.Failure{Message: kit.Clip(strings.Join(msg, "\n"))}
 	top, _, _ := strings.Cut(test, "/")
 	seen := map[string]bool{}
 	for _, fr := range tr.frames {
@@ -1093,6 +1191,17 @@ func (p *goParser) testFile(importPath, base string) string {
 // rerunCommand is a command to paste in the project root that runs the
 // test again (the whole package when test is empty).
 func (p *goParser) rerunCommand(importPath, test string) string {
+	run := ""
+	if test != "" {
+		run = goRunPattern(test)
+	}
+	return p.rerunRun(importPath, run)
+}
+
+// rerunRun is a command to paste in the project root that runs a
+// package's tests that match a -run pattern (all of them when run is
+// empty).
+func (p *goParser) rerunRun(importPath, run string) string {
 	pkg := "./..."
 	if dir, ok := p.pkgDir(importPath); ok {
 		pkg = "./" + filepath.ToSlash(dir)
@@ -1106,8 +1215,8 @@ func (p *goParser) rerunCommand(importPath, test string) string {
 	for i, w := range words {
 		words[i] = shell.Quote(w)
 	}
-	if test != "" {
-		words = append(words, "-run", "'"+strings.ReplaceAll(goRunPattern(test), "'", `'\''`)+"'")
+	if run != "" {
+		words = append(words, "-run", "'"+strings.ReplaceAll(run, "'", `'\''`)+"'")
 	}
 	words = append(words, shell.Quote(pkg))
 	return strings.Join(words, " ")
@@ -1145,6 +1254,14 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 	out := adapters.Outcome{BuildFailed: p.buildFailed, BuildErrors: p.buildErrs}
+	if len(p.died) > 0 {
+		out.Indicators = append(out.Indicators, "test_binary_died")
+		hints := p.died
+		if len(hints) > 3 {
+			hints = append(hints[:3:3], fmt.Sprintf("and %d more packages' binaries died", len(p.died)-3))
+		}
+		out.Hint = strings.Join(hints, "; ")
+	}
 	if p.crash != nil {
 		c := *p.crash
 		c.ExitCode = exit.Code

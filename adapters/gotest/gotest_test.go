@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -160,37 +161,91 @@ func TestGoModules(t *testing.T) {
 	}
 }
 
-// TestGoFailureMessage checks how a failure's message is read from the
-// layouts testing and assertion libraries print.
+// TestGoFailureMessage checks how a failure's message and location are
+// read from the layouts testing and assertion libraries print, and which
+// location line is the failure's (location.go): the source lines of
+// x_test.go tell a t.Log's line from a t.Error's.
 func TestGoFailureMessage(t *testing.T) {
+	race := []string{"==================\n", "WARNING: DATA RACE\n", "Read at 0x0000007f1470 by goroutine 15:\n",
+		"  example.com/m.TestX.func1()\n", "      {{ROOT}}/x_test.go:45 +0x30\n", "\n",
+		"Previous write at 0x0000007f1470 by goroutine 14:\n", "  example.com/m.TestX()\n", "      {{ROOT}}/x_test.go:46 +0xbd\n",
+		"  testing.tRunner()\n", "      /usr/local/go/src/testing/testing.go:2036 +0x21c\n", "\n",
+		"Goroutine 15 (running) created at:\n", "  example.com/m.TestX()\n", "      {{ROOT}}/x_test.go:44 +0x99\n",
+		"==================\n", "    testing.go:1712: race detected during execution of test\n"}
 	cases := []struct {
 		name   string
+		src    map[int]string // lines of x_test.go; nil: no x_test.go
 		output []string
 		want   report.Failure
 	}{
-		{"t.Error", []string{"    x_test.go:12: got 3\n", "        want 4\n", "    x_test.go:13: later\n"},
+		{"t.Error", map[int]string{12: `t.Errorf("got 3\n want 4")`, 13: `t.Log("later")`},
+			[]string{"    x_test.go:12: got 3\n", "        want 4\n", "    x_test.go:13: later\n"},
 			report.Failure{File: "x_test.go", Line: 12, Message: "got 3\nwant 4"}},
-		{"testify", []string{"    x_test.go:9: \n", "        \tError Trace:\t/src/x_test.go:9\n", "        \tError:      \tNot equal: 1 != 2\n", "--- FAIL: TestX (0.00s)\n"},
+		{"testify", map[int]string{9: `assert.Equal(t, 1, 2)`},
+			[]string{"    x_test.go:9: \n", "        \tError Trace:\t/src/x_test.go:9\n", "        \tError:      \tNot equal: 1 != 2\n", "--- FAIL: TestX (0.00s)\n"},
 			report.Failure{File: "x_test.go", Line: 9, Message: "Error Trace:\t/src/x_test.go:9\nError:      \tNot equal: 1 != 2"}},
-		{"before go 1.14", []string{"    TestX: x_test.go:5: bad\n"},
+		{"before go 1.14", map[int]string{5: `t.Error("bad")`}, []string{"    TestX: x_test.go:5: bad\n"},
 			report.Failure{File: "x_test.go", Line: 5, Message: "bad"}},
-		{"no location", []string{"=== RUN   TestX\n", "something went wrong\n", "--- FAIL: TestX (0.00s)\n"},
+		{"no location", nil, []string{"=== RUN   TestX\n", "something went wrong\n", "--- FAIL: TestX (0.00s)\n"},
 			report.Failure{Message: "something went wrong"}},
-		{"no output", []string{"=== RUN   TestX\n", "--- FAIL: TestX (0.00s)\n"},
+		{"no output", nil, []string{"=== RUN   TestX\n", "--- FAIL: TestX (0.00s)\n"},
 			report.Failure{Message: "failed without a message (t.Fail or t.FailNow)"}},
+		{"t.Log then t.Fatalf", map[int]string{13: `t.Log("before")`, 14: `t.Fatalf("fatal: %s", "boom")`},
+			[]string{"    x_test.go:13: before\n", "    x_test.go:14: fatal: boom\n"},
+			report.Failure{File: "x_test.go", Line: 14, Message: "fatal: boom"}},
+		{"t.Log then require", map[int]string{16: `t.Log("setting up")`, 17: `require.NoError(t, assert.AnError)`},
+			[]string{"    x_test.go:16: setting up\n", "    x_test.go:17: \n", "        \tError Trace:\t/src/x_test.go:17\n",
+				"        \tError:      \tReceived unexpected error:\n", "        \t            \tassert.AnError general error for testing\n",
+				"        \tTest:       \tTestX\n"},
+			report.Failure{File: "x_test.go", Line: 17, Message: "Error Trace:\t/src/x_test.go:17\nError:      \tReceived unexpected error:\nassert.AnError general error for testing\nTest:       \tTestX"}},
+		{"a log then several errors", map[int]string{18: `t.Logf("case %d", i)`, 19: `t.Errorf("par error %d", 1)`, 20: `t.Errorf("par error %d", 2)`},
+			[]string{"    x_test.go:18: case 1\n", "    x_test.go:19: par error 1\n", "    x_test.go:20: par error 2\n"},
+			report.Failure{File: "x_test.go", Line: 19, Message: "par error 1"}},
+		{"a log then a helper", map[int]string{5: `t.Log("err:", err.Error())`, 6: `check(t, 1, 2)`, 7: `t.Log("after")`},
+			[]string{"    x_test.go:5: err: x\n", "    x_test.go:6: 1 != 2\n", "    x_test.go:7: after\n"},
+			report.Failure{File: "x_test.go", Line: 6, Message: "1 != 2"}},
+		{"logs only", map[int]string{5: `t.Log("a")`, 6: `t.Logf("b")`, 7: `t.Fail()`},
+			[]string{"    x_test.go:5: a\n", "    x_test.go:6: b\n"},
+			report.Failure{File: "x_test.go", Line: 6, Message: "b"}},
+		{"a multi-line call", map[int]string{16: `t.Errorf("got %d,\n want %d",`, 17: `1,`, 18: `2)`, 19: `t.Logf("log %d",`},
+			[]string{"    x_test.go:16: got 1,\n", "         want 2\n", "    x_test.go:19: log 3\n"},
+			report.Failure{File: "x_test.go", Line: 16, Message: "got 1,\nwant 2"}},
+		{"a helper of another package", map[int]string{}, []string{"    helper.go:7: mismatch\n"},
+			report.Failure{Message: "helper.go:7: mismatch"}},
+		{"FailNow on a parent", map[int]string{}, []string{"    testing.go:1913: test executed panic(nil) or runtime.Goexit: subtest may have called FailNow on a parent test\n"},
+			report.Failure{Message: "test executed panic(nil) or runtime.Goexit: subtest may have called FailNow on a parent test"}},
+		{"output without a newline", map[int]string{9: `t.Errorf("boom")`}, []string{"progress 50%...    x_test.go:9: boom\n"},
+			report.Failure{File: "x_test.go", Line: 9, Message: "boom"}},
+		{"data race", map[int]string{}, race,
+			report.Failure{File: "x_test.go", Line: 45, Message: "data race (go test -race): read by goroutine 15 at x_test.go:45 (m.TestX.func1), previous write by goroutine 14 at x_test.go:46 (m.TestX)"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			lines := []string{`{"Action":"run","Package":"m","Test":"TestX"}`}
+			root := t.TempDir()
+			if c.src != nil {
+				var b strings.Builder
+				for i := 1; i <= 50; i++ {
+					b.WriteString(c.src[i] + "\n")
+				}
+				if err := os.WriteFile(filepath.Join(root, "x_test.go"), []byte(b.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			lines := []string{`{"Action":"run","Package":"example.com/m","Test":"TestX"}`}
 			for _, o := range c.output {
-				b, _ := json.Marshal(goEvent{Action: "output", Package: "m", Test: "TestX", Output: o})
+				b, _ := json.Marshal(goEvent{Action: "output", Package: "example.com/m", Test: "TestX", Output: strings.ReplaceAll(o, "{{ROOT}}", root)})
 				lines = append(lines, string(b))
 			}
-			lines = append(lines, `{"Action":"fail","Package":"m","Test":"TestX"}`, `{"Action":"fail","Package":"m"}`)
-			got := parseGo(t, t.TempDir(), "m", lines, nil, goExited(1))
+			lines = append(lines, `{"Action":"fail","Package":"example.com/m","Test":"TestX"}`, `{"Action":"fail","Package":"example.com/m"}`)
+			got := parseGo(t, root, "example.com/m", lines, nil, goExited(1))
 			c.want.Name, c.want.Rerun = "TestX", "go test -run '^TestX$' ."
-			if len(got.Tests) != 1 || got.Tests[0].Failure == nil || !reflect.DeepEqual(*got.Tests[0].Failure, c.want) {
-				t.Errorf("tests = %+v, want one failed with %+v", got.Tests, c.want)
+			if len(got.Tests) != 1 || got.Tests[0].Failure == nil {
+				t.Fatalf("tests = %+v, want one failed", got.Tests)
+			}
+			f := *got.Tests[0].Failure
+			f.SuggestedTraces = nil
+			if !reflect.DeepEqual(f, c.want) {
+				t.Errorf("failure =\n%+v, want\n%+v", f, c.want)
 			}
 		})
 	}
@@ -650,4 +705,96 @@ func TestGoRealEmpty(t *testing.T) {
 	if want := (&report.Project{Language: "go", BuildSystem: "go modules"}); !reflect.DeepEqual(out.Project, want) {
 		t.Errorf("project = %+v, want %+v", out.Project, want)
 	}
+}
+
+// TestGoRealFailures runs go test on testdata/failures, whose tests fail
+// the ways strobe got wrong on real modules: output before a failure
+// (location.go), Go's own testing.go lines, a data race, a panic in a
+// goroutine another test started, test binaries that die before their
+// last test. Each package runs alone (-v=test2json, framed.go) and all
+// together (-json).
+func TestGoRealFailures(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("runs go test on a fixture")
+	}
+	root, _ := filepath.Abs(filepath.Join("testdata", "failures"))
+	run := func(t *testing.T, args ...string) (*adapters.Recorder, adapters.Outcome) {
+		rec, out, _ := adapterstest.RunReal(t, gotest{}, adapters.Request{ProjectRoot: root, Command: append([]string{"go", "test", "-count=1"}, args...)})
+		return rec, out
+	}
+	loc := func(t *testing.T, rec *adapters.Recorder) {
+		t.Helper()
+		want := map[string]report.Failure{
+			"TestLogThenFatalf":     {File: "loc/loc_test.go", Line: 12, Message: "fatal: boom"},
+			"TestParallelErrors":    {File: "loc/loc_test.go", Line: 18, Message: "first error 1"},
+			"TestHelperAfterLog":    {File: "loc/loc_test.go", Line: 31, Message: "got 1, want 2"},
+			"TestProgress":          {File: "loc/loc_test.go", Line: 37, Message: "boom"},
+			"TestParentFailNow/sub": {Message: "test executed panic(nil) or runtime.Goexit: subtest may have called FailNow on a parent test"},
+		}
+		for name, w := range want {
+			f := rec.Failure("example.com/failures/loc", name)
+			if f == nil || f.File != w.File || f.Line != w.Line || f.Message != w.Message {
+				t.Errorf("%s: failure %+v, want %s:%d %q", name, f, w.File, w.Line, w.Message)
+			}
+		}
+	}
+	leak := func(t *testing.T, rec *adapters.Recorder, out adapters.Outcome) {
+		t.Helper()
+		f := rec.Failure("example.com/failures/leak", "TestLeakB")
+		if f == nil || !strings.Contains(f.Message, "the panic is in a goroutine that TestLeakA started") ||
+			f.Rerun != "go test -count=1 -run '^(TestLeakA|TestLeakB)$' ./leak" {
+			t.Fatalf("TestLeakB: failure %+v, want the panic blamed on TestLeakA's goroutine and a rerun of both", f)
+		}
+		// The rerun reproduces the panic; TestLeakB alone passes.
+		cmd := exec.Command("sh", "-c", f.Rerun)
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "assignment to entry in nil map") {
+			t.Errorf("%s: %v\n%s", f.Rerun, err, b)
+		}
+		if !slices.Contains(out.Indicators, "test_binary_died") || !strings.Contains(out.Hint, "example.com/failures/leak's test binary died (panic: assignment to entry in nil map) in TestLeakB: its tests after that did not run") {
+			t.Errorf("outcome indicators %q, hint %q: want the leak package's binary named dead", out.Indicators, out.Hint)
+		}
+		if _, ok := rec.Lookup("example.com/failures/leak", "TestAfter"); ok {
+			t.Errorf("TestAfter recorded: it never ran")
+		}
+	}
+	exit := func(t *testing.T, out adapters.Outcome) {
+		t.Helper()
+		if !strings.Contains(out.Hint, "example.com/failures/exit's test binary exited (os.Exit or log.Fatal?) in TestExit: its tests after that did not run") {
+			t.Errorf("hint %q: want the exit package's binary named", out.Hint)
+		}
+	}
+	t.Run("loc", func(t *testing.T) {
+		rec, out := run(t, "./loc")
+		loc(t, rec)
+		if slices.Contains(out.Indicators, "test_binary_died") || out.Hint != "" {
+			t.Errorf("outcome indicators %q, hint %q: the binary ran to its end", out.Indicators, out.Hint)
+		}
+	})
+	t.Run("leak", func(t *testing.T) {
+		rec, out := run(t, "./leak")
+		leak(t, rec, out)
+	})
+	t.Run("exit", func(t *testing.T) {
+		_, out := run(t, "./exit")
+		exit(t, out)
+	})
+	t.Run("all", func(t *testing.T) {
+		rec, out := run(t, "./loc", "./leak", "./exit")
+		loc(t, rec)
+		leak(t, rec, out)
+		exit(t, out)
+	})
+	t.Run("race", func(t *testing.T) {
+		rec, out := run(t, "-race", "./race")
+		if out.BuildFailed {
+			t.Skipf("no -race here: %+v", out.BuildErrors)
+		}
+		f := rec.Failure("example.com/failures/race", "TestRace")
+		if f == nil || f.File != "race/race_test.go" || (f.Line != 11 && f.Line != 14) ||
+			!strings.HasPrefix(f.Message, "data race (go test -race): ") || !strings.Contains(f.Message, "race/race_test.go:11") || !strings.Contains(f.Message, "race/race_test.go:14") {
+			t.Errorf("TestRace: failure %+v, want the race's accesses at race/race_test.go:11 and :14", f)
+		}
+	})
 }

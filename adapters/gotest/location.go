@@ -1,0 +1,287 @@
+package gotest
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
+	"strobe/report"
+)
+
+// Which `file.go:12: message` line of a test's output is its failure.
+//
+// testing prints t.Log and t.Error alike, "    file.go:12: text", and marks
+// neither, so the adapter sorts the location lines of a test's own output
+// (its subtests' are theirs) into three kinds:
+//
+//   - a failure: the source line there calls Error, Errorf, Fatal or Fatalf
+//     (the first such call on the line decides); a testify block (an
+//     "Error Trace:" continuation line); a data race report (-race); a line
+//     testing itself prints from testing.go ("race detected during
+//     execution of test", a subtest's FailNow on its parent);
+//   - a log: the source line calls Log, Logf, Skip or Skipf;
+//   - unknown: anything else, such as a helper's call site (t.Helper), an
+//     assertion library's line without testify's layout, or a file that
+//     cannot be read.
+//
+// The failure shown is the first failure; else the first unknown line;
+// else, when the test's own lines are all logs, nothing if a subtest
+// failed (its failure is the test's), or the last log (the nearest to
+// where a message-less t.Fail struck). Several t.Errorf: the first, as go
+// test lists them. t.Log then t.Fatalf: the Fatalf. A file that is not in
+// the test's package directory (Go's testing.go, a helper of another
+// package that does not call t.Helper) is no location: the failure has
+// none, and a helper's file:line stays in its message. The message is
+// always the text of the line chosen, with its continuation lines.
+
+// goLocKind is what a location line is, as far as its source line and the
+// output tell.
+type goLocKind int
+
+const (
+	goLocUnknown goLocKind = iota
+	goLocLog
+	goLocFail
+)
+
+// goLoc is one location line of a test's output and its continuation
+// lines.
+type goLoc struct {
+	path   string // relative to the project root, or "" when not the package's file
+	line   int
+	msg    string
+	indent string // the line's indentation: continuation lines are deeper
+	kind   goLocKind
+}
+
+// goRace is a data race report (go test -race) being read: its accesses,
+// each with its first frame in the project's files.
+type goRace struct {
+	access   []goRaceAccess
+	inAccess bool // the frames being read are an access's, not a "created at"
+	fn       string
+	lines    int
+}
+
+type goRaceAccess struct {
+	what, by string // "Read", "goroutine 15"
+	path, fn string // first frame in the project's files
+	line     int
+}
+
+var (
+	// "progress 50%...    zz_test.go:9: boom": output printed without a
+	// newline runs into the location line testing prints after it.
+	goLocAfter = lazyre.New(`^\S.*?( {4,}|\t+)([^\s:/]+\.go):(\d+): (.*)$`)
+	// The first method call of testing's on a source line.
+	goTestingCall = lazyre.New(`\.(Logf?|Skipf?|Errorf?|Fatalf?)\((?:[^)]|$)`)
+	// "Read at 0x00c000012345 by goroutine 7:", "Previous write at … by main goroutine:".
+	goRaceAccessLine = lazyre.New(`^(\S.*?) at 0x[0-9a-f]+ by (.+):$`)
+	goRaceFrameFile  = lazyre.New(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+)
+
+// goSourceCache bounds the source files kept to sort location lines.
+const (
+	goSourceFiles   = 64
+	goSourceMaxSize = 4 << 20
+)
+
+// readLoc reads a line of a test's own output for its failure's location.
+func (p *goParser) readLoc(pkg *goPackage, t *goTest, line string) {
+	if t.race != nil {
+		p.readRace(t, line)
+		return
+	}
+	if c := t.cur; c != nil {
+		if strings.HasPrefix(line, c.indent) && len(line) > len(c.indent) &&
+			(line[len(c.indent)] == ' ' || line[len(c.indent)] == '\t') {
+			c.msg = addLine(c.msg, line)
+			if c.kind != goLocFail && strings.HasPrefix(strings.TrimSpace(line), "Error Trace:") {
+				c.kind = goLocFail
+				t.note(c)
+			}
+			return
+		}
+		t.cur = nil
+	}
+	if strings.TrimSpace(line) == "WARNING: DATA RACE" {
+		t.race = &goRace{}
+		return
+	}
+	if m := goLocMatch(line); m != nil {
+		n, _ := strconv.Atoi(m[3])
+		loc := &goLoc{line: n, msg: kit.Clip(m[4]), indent: m[1]}
+		p.sortLoc(pkg.path, m[2], loc)
+		t.cur = loc
+		t.note(loc)
+		return
+	}
+	if len(t.lines) < goKeptLines && !goFraming(line) {
+		t.lines = append(t.lines, line)
+	}
+}
+
+// note keeps a location line if it may be the failure's.
+func (t *goTest) note(l *goLoc) {
+	t.last = l
+	switch {
+	case l.kind == goLocFail && t.fail == nil:
+		t.fail = l
+	case l.kind == goLocUnknown && t.unknown == nil:
+		t.unknown = l
+	}
+}
+
+// loc is the location line that tells the test's failure (the rule above),
+// nil when there is none; logOnly says it is only a log.
+func (t *goTest) loc() (l *goLoc, logOnly bool) {
+	if t.race != nil {
+		t.endRace()
+	}
+	switch {
+	case t.fail != nil:
+		return t.fail, false
+	case t.unknown != nil:
+		return t.unknown, false
+	}
+	return t.last, t.last != nil
+}
+
+// sortLoc resolves a location line's file in the test's package and tells
+// its kind from the source line there.
+func (p *goParser) sortLoc(importPath, base string, loc *goLoc) {
+	dir, ok := p.pkgDir(importPath)
+	if !ok {
+		loc.path = base // a package of no module here: as printed
+		return
+	}
+	rel := filepath.Join(dir, base)
+	src, exists := p.sourceLines(rel)
+	_, dirExists := p.sourceLines(dir)
+	switch {
+	case exists:
+		loc.path = filepath.ToSlash(rel)
+		if loc.line >= 1 && loc.line <= len(src) {
+			if m := goTestingCall.FindStringSubmatch(src[loc.line-1]); m != nil {
+				switch m[1] {
+				case "Log", "Logf", "Skip", "Skipf":
+					loc.kind = goLocLog
+				default:
+					loc.kind = goLocFail
+				}
+			}
+		}
+	case !dirExists:
+		loc.path = base // the package is not on this machine: as printed
+	case base == "testing.go":
+		// testing's own report: a race, a subtest's FailNow on its parent.
+		loc.kind = goLocFail
+	default:
+		loc.msg = kit.Clip(base + ":" + strconv.Itoa(loc.line) + ": " + loc.msg)
+		loc.line = 0
+	}
+}
+
+// sourceLines returns the lines of a project file (nil for a file too big
+// to read) and whether it exists, read once.
+func (p *goParser) sourceLines(rel string) ([]string, bool) {
+	if s, ok := p.src[rel]; ok {
+		return s.lines, s.exists
+	}
+	var s goSourceFile
+	if fi, err := os.Stat(filepath.Join(p.root, rel)); err == nil {
+		s.exists = fi.Mode().IsRegular() || fi.IsDir()
+		if fi.Mode().IsRegular() && fi.Size() <= goSourceMaxSize {
+			if b, err := os.ReadFile(filepath.Join(p.root, rel)); err == nil {
+				s.lines = strings.Split(string(b), "\n")
+			}
+		}
+	}
+	if p.src == nil {
+		p.src = map[string]goSourceFile{}
+	}
+	if len(p.src) < goSourceFiles {
+		p.src[rel] = s
+	}
+	return s.lines, s.exists
+}
+
+// goSourceFile is a project file read to sort location lines.
+type goSourceFile struct {
+	lines  []string
+	exists bool
+}
+
+// readRace reads a line of a data race report, which ends with a line of
+// "=" signs.
+func (p *goParser) readRace(t *goTest, line string) {
+	r := t.race
+	if r.lines++; r.lines > goTraceLines || strings.HasPrefix(line, "=======") {
+		t.endRace()
+		return
+	}
+	if m := goRaceAccessLine.FindStringSubmatch(line); m != nil {
+		r.access = append(r.access, goRaceAccess{what: m[1], by: m[2]})
+		r.inAccess, r.fn = true, ""
+		return
+	}
+	if !strings.HasPrefix(line, " ") {
+		r.inAccess = false // "Goroutine 7 (running) created at:"
+		return
+	}
+	if !r.inAccess {
+		return
+	}
+	a := &r.access[len(r.access)-1]
+	if m := goRaceFrameFile.FindStringSubmatch(line); m != nil {
+		if a.path == "" && r.fn != "" {
+			if rel, ok := p.projectFile(m[1], r.fn); ok {
+				a.path, a.fn = rel, r.fn
+				a.line, _ = strconv.Atoi(m[2])
+			}
+		}
+		r.fn = ""
+		return
+	}
+	r.fn = format.GoFuncName(line)
+}
+
+// endRace makes the race report read a failure location: the first frame
+// in the project's files, the accesses in the message.
+func (t *goTest) endRace() {
+	r := t.race
+	t.race = nil
+	loc := &goLoc{kind: goLocFail}
+	var parts []string
+	for i, a := range r.access {
+		if i == 2 {
+			break
+		}
+		s := strings.ToLower(a.what[:1]) + a.what[1:] + " by " + a.by
+		if a.path != "" {
+			s += " at " + a.path + ":" + strconv.Itoa(a.line) + " (" + a.fn[strings.LastIndexByte(a.fn, '/')+1:] + ")"
+			if loc.path == "" {
+				loc.path, loc.line = a.path, a.line
+			}
+		}
+		parts = append(parts, s)
+	}
+	loc.msg = "data race (go test -race): " + strings.Join(parts, ", ")
+	if len(parts) == 0 {
+		loc.msg = "data race (go test -race)"
+	}
+	t.note(loc)
+}
+
+// failure is the Failure a location line tells.
+func (l *goLoc) failure() *report.Failure {
+	f := &report.Failure{Message: l.msg}
+	if l.path != "" && l.line > 0 {
+		f.File, f.Line = l.path, l.line
+	}
+	return f
+}

@@ -1,0 +1,3 @@
+module example.com/failures
+
+go 1.22
