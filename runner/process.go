@@ -364,7 +364,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	}
 	// The adapter's hint knows the framework, the runner's the ending:
 	// an answer may need both.
-	if h := r.hint(status, crash); h != resp.Hint {
+	if h := r.hint(resp); h != resp.Hint {
 		resp.Hint = joinHints(resp.Hint, h)
 	}
 	if r.rerun {
@@ -446,13 +446,18 @@ func sentence(s string) string {
 }
 
 // hint says what to do next, for the answers that need one.
-func (r *Run) hint(status report.Status, crash *report.Crash) string {
-	switch status {
+func (r *Run) hint(resp *report.Response) string {
+	crash := resp.Crash
+	switch resp.Status {
 	case report.Stuck:
-		return "strobe stopped the run: the stuck test's stacks show where it waits or spins; suggested_traces names the project's functions in them"
+		h := "strobe stopped the run: the stuck test's stacks show where it waits or spins"
+		if slices.ContainsFunc(resp.Stuck, func(s report.StuckTest) bool { return len(s.SuggestedTraces) > 0 }) {
+			h += "; suggested_traces names the project's functions in them"
+		}
+		return h
 	case report.Timeout:
 		if len(crash.RunningTests) > 0 {
-			return fmt.Sprintf("the run passed its %v timeout while %s ran: rerun that test alone, or raise the timeout if it is only slow", r.timeout, strings.Join(crash.RunningTests, ", "))
+			return fmt.Sprintf("the run passed its %v timeout while %s ran: %s, or raise the timeout if it is only slow", r.timeout, strings.Join(crash.RunningTests, ", "), rerunAlone(crash.RunningTests))
 		}
 		return fmt.Sprintf("the run passed its %v timeout: raise the timeout if the suite is only slow", r.timeout)
 	case report.Crashed:
@@ -463,13 +468,27 @@ func (r *Run) hint(status report.Status, crash *report.Crash) string {
 			return "the command failed without output: run it by hand in the project directory to see why (a missing library, a wrong working directory?)"
 		}
 		if len(crash.RunningTests) > 0 {
-			return fmt.Sprintf("the process crashed while %s ran: rerun that test alone and look at the details file's output", strings.Join(crash.RunningTests, ", "))
+			return fmt.Sprintf("the process crashed while %s ran: %s and look at the details file's output", strings.Join(crash.RunningTests, ", "), rerunAlone(crash.RunningTests))
 		}
 		return "the process crashed: the details file has its full output"
 	case report.BuildFailed:
 		return "the tests did not build: fix the build errors, then rerun"
+	case report.Passed:
+		// A selection of skipped tests passes, and nothing ran: an agent
+		// that asked for one test must not read that as its pass.
+		if s := resp.Summary; s != nil && s.Passed == 0 && s.Failed == 0 && s.Skipped > 0 {
+			return fmt.Sprintf("no test ran: the %d selected were skipped (ignored, or skipped by a condition); the details file has their output", s.Skipped)
+		}
 	}
 	return ""
+}
+
+// rerunAlone says to rerun the tests that were running, one or several.
+func rerunAlone(running []string) string {
+	if len(running) == 1 {
+		return "rerun that test alone"
+	}
+	return "rerun each of them alone (one of them, or their running together, did it)"
 }
 
 // trimmed ends a message the answer cut short.

@@ -383,3 +383,33 @@ func TestJoinHints(t *testing.T) {
 		}
 	}
 }
+
+// TestHintSaysWhatIsThere: the runner's hint names only what the answer
+// holds (suggested_traces), tells one running test from several, and
+// does not let a selection of skipped tests read as a pass of them.
+func TestHintSaysWhatIsThere(t *testing.T) {
+	r := &Run{timeout: 30 * time.Second}
+	crash := func(running ...string) *report.Crash { return &report.Crash{Type: report.CrashSegmentationFault, RunningTests: running} }
+	for _, tc := range []struct {
+		name       string
+		resp       report.Response
+		want, lack string
+	}{
+		{"stuck with traces", report.Response{Status: report.Stuck, Stuck: []report.StuckTest{{Name: "a", SuggestedTraces: []string{"pkg.f"}}}},
+			"suggested_traces names", ""},
+		{"stuck without traces", report.Response{Status: report.Stuck, Stuck: []report.StuckTest{{Name: "a"}}},
+			"where it waits or spins", "suggested_traces"},
+		{"one crashed", report.Response{Status: report.Crashed, Crash: crash("a")}, "rerun that test alone", "each"},
+		{"two crashed", report.Response{Status: report.Crashed, Crash: crash("a", "b")}, "rerun each of them alone", "that test"},
+		{"two timed out", report.Response{Status: report.Timeout, Crash: crash("a", "b")}, "rerun each of them alone", "that test"},
+		{"only skipped", report.Response{Status: report.Passed, Summary: &report.Summary{Skipped: 1}}, "no test ran: the 1 selected were skipped", ""},
+		{"passed", report.Response{Status: report.Passed, Summary: &report.Summary{Passed: 3, Skipped: 1}}, "", "skipped"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := r.hint(&tc.resp)
+			if !strings.Contains(got, tc.want) || tc.lack != "" && strings.Contains(got, tc.lack) {
+				t.Errorf("hint %q, want %q without %q", got, tc.want, tc.lack)
+			}
+		})
+	}
+}
