@@ -247,6 +247,12 @@ const (
 // it: the adapter's hint, which quotes the error, says all there is.
 const IndicatorInfrastructure = "test_runner_infrastructure_error"
 
+// IndicatorBinaryDied is the adapter's indicator of a test binary that
+// died before its last test (a Go panic ends the package's binary): the
+// tests it had not started never ran and are in no count. The runner
+// branches on it: no retry of one test makes such a run pass.
+const IndicatorBinaryDied = "test_binary_died"
+
 // Stop reasons: why strobe stopped a run it started.
 const (
 	StoppedStuck     = "stuck"

@@ -372,6 +372,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		return
 	}
 	r.began = began
+	r.binaryDied = slices.Contains(outcome.Indicators, report.IndicatorBinaryDied)
 	failed, tests = r.retryFailed(resp, failed, tests)
 	failed, tests = r.repeatRuns(resp, failed, tests)
 

@@ -111,7 +111,7 @@ func (r *Run) retryFailed(resp *report.Response, failed []report.Failure, tests 
 	if r.began != nil {
 		deadline = r.began.Add(r.timeout)
 	}
-	h := retryHunt{}
+	h := retryHunt{died: r.binaryDied}
 	for i := range tests {
 		t := &tests[i]
 		retried := t.Status == report.TestFailed && t.Failure != nil ||
@@ -144,6 +144,42 @@ type retryHunt struct {
 	// stop says why the retries ended early (a cancel, the timeout).
 	stop      string
 	cancelled bool
+	// died says a test binary died in the run (report.IndicatorBinaryDied);
+	// unrun names the selection's tests that then never ran, or unlisted
+	// says why they are unknown.
+	died     bool
+	unrun    []string
+	unlisted string
+}
+
+// listWait bounds the listing of a selection after its binary died.
+const listWait = time.Minute
+
+// unrun lists the selection's tests that tests, the run's, lack: those a
+// dead test binary never started. An adapter that cannot list, or a list
+// that fails, leaves them unknown, and why says so.
+func (r *Run) unrun(tests []report.Test) (names []string, why string) {
+	l, ok := r.adapter.(adapters.Lister)
+	if !ok {
+		return nil, "the " + r.adapter.Name() + " adapter cannot list them"
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, listWait)
+	defer cancel()
+	all, err := l.List(ctx, r.areq)
+	if err != nil {
+		return nil, "listing them failed: " + oneLine(err.Error())
+	}
+	ran := map[adapters.TestRef]bool{}
+	for _, t := range tests {
+		ran[adapters.TestRef{Suite: t.Suite, Name: t.Name}] = true
+		ran[adapters.TestRef{Name: t.Name}] = true
+	}
+	for _, t := range all {
+		if !ran[t] && !ran[adapters.TestRef{Name: t.Name}] {
+			names = append(names, t.Name)
+		}
+	}
+	return names, ""
 }
 
 // retryTest reruns t alone up to n times. It records each attempt in t
@@ -299,7 +335,7 @@ func (r *Run) applyRetries(resp *report.Response, failed *[]report.Failure, test
 		sum.Stuck = len(stuckLeft)
 	}
 	resp.Flaky = append(resp.Flaky, h.flaky...)
-	r.retryStatus(resp, h, flakyNames)
+	r.retryStatus(resp, h, flakyNames, tests)
 	sum.DurationMS = time.Since(r.started).Milliseconds()
 	resp.Hint = joinHints(resp.Hint, retryHint(resp, h))
 }
@@ -346,7 +382,7 @@ func isParentOf(t report.Test, tests []report.Test) bool {
 
 // retryStatus decides the status after the retries: passed only when
 // nothing that failed the run is left.
-func (r *Run) retryStatus(resp *report.Response, h *retryHunt, flaky map[string]bool) {
+func (r *Run) retryStatus(resp *report.Response, h *retryHunt, flaky map[string]bool, tests []report.Test) {
 	if h.cancelled {
 		resp.Status = report.Cancelled
 		code := 0
@@ -359,6 +395,15 @@ func (r *Run) retryStatus(resp *report.Response, h *retryHunt, flaky map[string]
 	}
 	if len(h.flaky) == 0 || resp.Summary.Failed > 0 || len(resp.Stuck) > 0 || resp.Crash == nil {
 		return
+	}
+	if h.died {
+		// A test retried alone passed, but a test binary died in the run:
+		// the tests it had not started yet ran in neither the run nor the
+		// retries, and nothing says they pass. Only the selection's list
+		// tells whether there were any.
+		if h.unrun, h.unlisted = r.unrun(tests); len(h.unrun) > 0 || h.unlisted != "" {
+			return
+		}
 	}
 	switch c := resp.Crash; {
 	case resp.Status == report.Failed && c.Type == report.CrashTestFailure && c.Message == "":
@@ -394,8 +439,17 @@ func retryHint(resp *report.Response, h *retryHunt) string {
 		if resp.Status == report.Passed {
 			lead = "passed after retries: " + what
 		}
-		parts = append(parts, lead+": failed, then passed when rerun alone, so the failure depends on timing, order or state another test left; "+
-			"it is not a failure to fix in the code under test: see flaky[].first_failure, and make the test independent and deterministic")
+		if len(h.unrun) > 0 || h.unlisted != "" {
+			unrun := fmt.Sprintf("%d %s the binary had not started (%s)", len(h.unrun), plural(len(h.unrun), "test", "tests"), strings.Join(clipList(h.unrun, flakyNames), ", "))
+			if h.unlisted != "" {
+				unrun = "the tests the binary had not started, if any (" + h.unlisted + "),"
+			}
+			parts = append(parts, what+": failed while a test binary died, then passed when rerun alone; the run stays failed: "+
+				unrun+" ran in neither the run nor the retries, and what killed the binary (a panic in a goroutine outlives the test that started it) is a failure to fix: see flaky[].first_failure")
+		} else {
+			parts = append(parts, lead+": failed, then passed when rerun alone, so the failure depends on timing, order or state another test left; "+
+				"it is not a failure to fix in the code under test: see flaky[].first_failure, and make the test independent and deterministic")
+		}
 	}
 	if h.stillFailed > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s every attempt: %s, not flaky", h.stillFailed,

@@ -265,3 +265,21 @@ func TestRetriesCrash(t *testing.T) {
 		t.Fatalf("with retryStuck: status %s (crash %+v), flaky %+v; want passed with TestCrashesOnce flaky; hint: %s", resp.Status, resp.Crash, resp.Flaky, resp.Hint)
 	}
 }
+
+// TestRetriesDoNotPassADeadBinary: a panic in a goroutine kills the test
+// binary while TestSlow runs; TestSlow alone passes when retried, but
+// TestLater never ran: the run must not answer passed.
+func TestRetriesDoNotPassADeadBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a real project")
+	}
+	req, _ := flakyProject(t, "go", "go", "godied")
+	req.Retries = 2
+	resp, _ := runReq(t, req)
+	if resp.Status == report.Passed {
+		t.Fatalf("status passed (summary %+v): TestLater never ran; hint: %s", resp.Summary, resp.Hint)
+	}
+	if h := strings.ToLower(resp.Hint); !strings.Contains(h, "the run stays failed") || !strings.Contains(h, "did not run") || strings.Contains(h, "not a failure to fix") {
+		t.Errorf("hint %q: want it to say the run stays failed and which tests did not run", resp.Hint)
+	}
+}

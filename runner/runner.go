@@ -131,6 +131,9 @@ type Run struct {
 	tests []report.Test
 	// began is when testing began, for the reruns' share of the timeout.
 	began *time.Time
+	// binaryDied says a test binary died before its last test: retries of
+	// single tests cannot make the run pass.
+	binaryDied bool
 	// current is the rerun under way, while a retry or repeat runs one.
 	current atomic.Pointer[Run]
 	// seq, when set, runs several tests one by one (sequence.go); part,

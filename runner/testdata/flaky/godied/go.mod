@@ -1,0 +1,3 @@
+module example.com/godied
+
+go 1.22
