@@ -389,7 +389,9 @@ func TestJoinHints(t *testing.T) {
 // does not let a selection of skipped tests read as a pass of them.
 func TestHintSaysWhatIsThere(t *testing.T) {
 	r := &Run{timeout: 30 * time.Second}
-	crash := func(running ...string) *report.Crash { return &report.Crash{Type: report.CrashSegmentationFault, RunningTests: running} }
+	crash := func(running ...string) *report.Crash {
+		return &report.Crash{Type: report.CrashSegmentationFault, RunningTests: running}
+	}
 	for _, tc := range []struct {
 		name       string
 		resp       report.Response
