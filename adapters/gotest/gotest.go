@@ -385,7 +385,7 @@ type goParser struct {
 	// sources are the project packages read for suggested traces.
 	sources map[string]*goSource
 	// src are the project files read to sort location lines (location.go).
-	src   map[string]goSourceFile
+	src   map[string]*goSourceFile
 	rerun []string // "go test [flags]": a rerun adds -run and a package
 	hint  string   // why no test ran, should none run
 

@@ -165,16 +165,7 @@ func (p *goParser) sortLoc(importPath, base string, loc *goLoc) {
 	switch {
 	case exists:
 		loc.path = filepath.ToSlash(rel)
-		if loc.line >= 1 && loc.line <= len(src) {
-			if m := goTestingCall.FindStringSubmatch(src[loc.line-1]); m != nil {
-				switch m[1] {
-				case "Log", "Logf", "Skip", "Skipf":
-					loc.kind = goLocLog
-				default:
-					loc.kind = goLocFail
-				}
-			}
-		}
+		loc.kind = src.kind(loc.line)
 	case !dirExists:
 		loc.path = base // the package is not on this machine: as printed
 	case base == "testing.go":
@@ -186,13 +177,13 @@ func (p *goParser) sortLoc(importPath, base string, loc *goLoc) {
 	}
 }
 
-// sourceLines returns the lines of a project file (nil for a file too big
-// to read) and whether it exists, read once.
-func (p *goParser) sourceLines(rel string) ([]string, bool) {
+// sourceLines returns a project file (with no lines when too big to read)
+// and whether it exists, read once.
+func (p *goParser) sourceLines(rel string) (*goSourceFile, bool) {
 	if s, ok := p.src[rel]; ok {
-		return s.lines, s.exists
+		return s, s.exists
 	}
-	var s goSourceFile
+	s := &goSourceFile{}
 	if fi, err := os.Stat(filepath.Join(p.root, rel)); err == nil {
 		s.exists = fi.Mode().IsRegular() || fi.IsDir()
 		if fi.Mode().IsRegular() && fi.Size() <= goSourceMaxSize {
@@ -202,18 +193,44 @@ func (p *goParser) sourceLines(rel string) ([]string, bool) {
 		}
 	}
 	if p.src == nil {
-		p.src = map[string]goSourceFile{}
+		p.src = map[string]*goSourceFile{}
 	}
 	if len(p.src) < goSourceFiles {
 		p.src[rel] = s
 	}
-	return s.lines, s.exists
+	return s, s.exists
 }
 
 // goSourceFile is a project file read to sort location lines.
 type goSourceFile struct {
 	lines  []string
 	exists bool
+	kinds  map[int]goLocKind // the kinds of its lines told so far
+}
+
+// kind tells a location line's kind from the source line it names: the
+// first call of testing's there decides.
+func (s *goSourceFile) kind(n int) goLocKind {
+	if n < 1 || n > len(s.lines) {
+		return goLocUnknown
+	}
+	if k, ok := s.kinds[n]; ok {
+		return k
+	}
+	k := goLocUnknown
+	if m := goTestingCall.FindStringSubmatch(s.lines[n-1]); m != nil {
+		switch m[1] {
+		case "Log", "Logf", "Skip", "Skipf":
+			k = goLocLog
+		default:
+			k = goLocFail
+		}
+	}
+	if s.kinds == nil {
+		s.kinds = map[int]goLocKind{}
+	}
+	s.kinds[n] = k
+	return k
 }
 
 // readRace reads a line of a data race report, which ends with a line of
