@@ -1255,7 +1255,7 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	out := adapters.Outcome{BuildFailed: p.buildFailed, BuildErrors: p.buildErrs}
 	if len(p.died) > 0 {
-		out.Indicators = append(out.Indicators, "test_binary_died")
+		out.Indicators = append(out.Indicators, report.IndicatorBinaryDied)
 		hints := p.died
 		if len(hints) > 3 {
 			hints = append(hints[:3:3], fmt.Sprintf("and %d more packages' binaries died", len(p.died)-3))
