@@ -30,18 +30,22 @@ import (
 // (anyhow's, among many) say rerun-if-env-changed=RUSTC_BOOTSTRAP, so giving
 // it to cargo would rebuild them, and the user's next plain cargo test would
 // rebuild again. A cargo runner (target.'cfg(all())'.runner) wraps only the
-// test binaries, so the command is
+// test binaries: a shell script (cargoRunner) that gives each libtest binary
+// RUSTC_BOOTSTRAP and the JSON arguments, so the command is
 //
-//	cargo test --no-fail-fast --message-format=json SELECTION \
-//	  --config 'target.'cfg(all())'.runner=["env","RUSTC_BOOTSTRAP=1"]' \
-//	  -- -Z unstable-options --format json --report-time [TEST ARGS]
+//	cargo test --no-fail-fast --message-format=json [SELECTION] \
+//	  --config 'target.'cfg(all())'.runner=["/bin/sh","-c",'SCRIPT',"sh"]' \
+//	  [-- TEST ARGS]
 //
-// and a plain cargo test afterwards compiles nothing. Doctests cannot run
-// this way (rustdoc has no runner to carry the variable, and would reject the
-// libtest arguments), so the selection is never empty: the test binaries are
-// --tests, and the doctests are a second step, a plain cargo test --doc
-// whose human output is read (cargo_doc.go), run after the first in one
-// shell (cargoBothArgv).
+// and a plain cargo test afterwards compiles nothing. The arguments come from
+// the runner, not after --, because cargo hands those to every test binary,
+// and to rustdoc: the whole suite is then one cargo test with cargo's own
+// target selection, which builds the examples and runs the doctests after
+// the test binaries, as plain cargo test does. rustdoc has no runner: the
+// doctests print libtest's human output, which cargo_doc.go reads. Test
+// binaries with their own main (harness = false) get the test arguments
+// alone, as under plain cargo test; the script marks where their output
+// starts and ends (custom.go).
 //
 // Cargo's JSON messages (artifacts, diagnostics) and libtest's events share
 // stdout; cargo's "Running" lines and a test binary's exit status are on
@@ -74,8 +78,47 @@ func (cargo) Detect(req adapters.Request) adapters.Detection {
 	return adapters.Detection{Confidence: 90, Hint: "Cargo.toml found"}
 }
 
-// cargoRunner hands RUSTC_BOOTSTRAP to the test binaries only; see cargo.
-const cargoRunner = `target.'cfg(all())'.runner=["env","RUSTC_BOOTSTRAP=1"]`
+// cargoRunnerKey is the setting that wraps every test binary cargo runs
+// (not rustdoc, not build scripts); see cargo.
+const cargoRunnerKey = `target.'cfg(all())'.runner=`
+
+// cargoRunner is the --config value that runs the test binaries: a libtest
+// binary with RUSTC_BOOTSTRAP and libtest's JSON arguments after the test
+// arguments, under the words of prefix (a tracer) if any; a binary whose
+// name matches one of customs (custom.go) as it is, between the markers.
+// The binary and its arguments are the script's "$@".
+func cargoRunner(customs, prefix []string) string {
+	libtest := "RUSTC_BOOTSTRAP=1 exec "
+	if len(prefix) > 0 {
+		libtest += shell.Join(prefix) + " "
+	}
+	libtest += `"$@" ` + strings.Join(libtestJSON, " ")
+	script := libtest
+	if len(customs) > 0 {
+		script = "case ${1##*/} in " + strings.Join(customs, "|") + ") " + customScript + ";; esac; " + libtest
+	}
+	return cargoRunnerKey + tomlArray([]string{"/bin/sh", "-c", script, "sh"})
+}
+
+// tomlArray writes words as a TOML array: literal strings ('...') where
+// they can be, which keeps the script readable in the command shown, else
+// JSON's strings, whose escapes are TOML's too.
+func tomlArray(words []string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if strings.ContainsFunc(w, func(r rune) bool { return r == '\'' || unicode.IsControl(r) }) {
+			j, _ := json.Marshal(w)
+			b.Write(j)
+			continue
+		}
+		b.WriteString("'" + w + "'")
+	}
+	return b.String() + "]"
+}
 
 // libtestJSON are the test-binary arguments that make libtest print JSON
 // events with their durations.
@@ -103,56 +146,42 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	}
 	steps := cargoStepsFor(req, userArgs)
 	// Metadata tells the levels apart, and whether the packages have a
-	// library whose doctests to run. One test runs without it: cargo
-	// metadata costs tens of milliseconds, and cargo test reports whatever
-	// is wrong with the manifest anyway.
+	// library whose doctests to run. The whole suite runs without it:
+	// cargo chooses the targets, doctests included.
 	var meta *cargoMetadata
-	askMeta := req.Level != adapters.LevelAll
-	if steps == cargoTestsAndDoc {
-		// One package's own manifest usually says whether it has a
-		// library with doctests, without cargo metadata's tens of
-		// milliseconds on every run; a workspace needs metadata.
-		has, known := manifestDoctests(root, userArgs)
-		if known && !has {
-			steps = cargoTestsOnly
-		}
-		askMeta = askMeta || !known
-	}
-	if askMeta {
+	if req.Level != adapters.LevelAll {
 		var err error
-		meta, err = readCargoMetadata(ctx, prefix, root, cargoManifestFlags(userArgs), req.Env)
-		switch {
-		case err != nil && req.Level == adapters.LevelAll:
-			// cargo test will say what is wrong with the manifest, as a
-			// build error; once is enough.
-			steps, meta = cargoTestsOnly, nil
-		case err != nil:
+		if meta, err = readCargoMetadata(ctx, prefix, root, cargoManifestFlags(userArgs), req.Env); err != nil {
 			return nil, err
-		case steps != cargoTestsOnly && !meta.hasLib(req.ProjectRoot):
-			if req.Level == adapters.LevelDoc {
-				return nil, adapters.Usagef("no doctests in %s: doctests are the examples in a library's doc comments, and no package here has a library (src/lib.rs)", req.ProjectRoot)
-			}
-			steps = cargoTestsOnly // cargo test --doc fails on "no library targets found"
 		}
+		if steps == cargoDocOnly && !meta.hasLib(req.ProjectRoot) {
+			return nil, adapters.Usagef("no doctests in %s: doctests are the examples in a library's doc comments, and no package here has a library (src/lib.rs)", req.ProjectRoot)
+		}
+	}
+	var customs []string
+	if steps != cargoDocOnly {
+		customs, meta = customHarnesses(ctx, prefix, root, userArgs, req.Env, meta)
 	}
 
 	var argv []string
+	testArgs := cleanLibtestArgs(userTestArgs, req.Test != "")
 	switch steps {
 	case cargoTestsOnly:
 		sel, err := cargoTestsSelection(req, meta, userArgs)
 		if err != nil {
 			return nil, err
 		}
-		argv = cargoTestsArgv(prefix, userArgs, userTestArgs, sel, req.Test)
-		if len(req.Tests) > 0 {
-			argv = append(argv, exactArgs(req.Tests)...)
+		if req.Test != "" {
+			testArgs = append(testArgs, "--exact", req.Test)
 		}
+		if len(req.Tests) > 0 {
+			testArgs = append(testArgs, exactArgs(req.Tests)...)
+		}
+		argv = cargoTestsArgv(prefix, userArgs, sel, testArgs, customs)
 	case cargoDocOnly:
 		argv = cargoDocArgv(prefix, userArgs, userTestArgs, req.Test)
-	case cargoTestsAndDoc:
-		argv = cargoBothArgv(
-			cargoTestsArgv(prefix, userArgs, userTestArgs, []string{"--tests"}, ""),
-			cargoDocArgv(prefix, userArgs, userTestArgs, ""))
+	case cargoWhole:
+		argv = cargoTestsArgv(prefix, userArgs, nil, testArgs, customs)
 	}
 
 	wsRoot := cargoWorkspaceRoot(root)
@@ -163,7 +192,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	p.test, p.level, p.docOnly = req.Test, req.Level, steps == cargoDocOnly
 	p.ambiguous = cargoLockDuplicates(wsRoot)
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
-	if err := traced(req, plan); err != nil {
+	if err := traced(req, plan, customs); err != nil {
 		return nil, err
 	}
 	return plan, nil
@@ -176,7 +205,7 @@ type cargoSteps int
 const (
 	cargoTestsOnly cargoSteps = iota
 	cargoDocOnly
-	cargoTestsAndDoc
+	cargoWhole // cargo's own selection: the test binaries, then the doctests
 )
 
 // cargoStepsFor chooses the steps: the whole suite is both, as plain cargo
@@ -189,7 +218,7 @@ func cargoStepsFor(req adapters.Request, userArgs []string) cargoSteps {
 	case req.Level == adapters.LevelDoc, hasCargoFlag(userArgs, "--doc"), req.Test != "" && isDoctestName(req.Test):
 		return cargoDocOnly
 	case req.Level == adapters.LevelAll && req.Test == "" && !hasTargetSelection(userArgs):
-		return cargoTestsAndDoc
+		return cargoWhole
 	}
 	return cargoTestsOnly
 }
@@ -203,17 +232,17 @@ func cargoTestsSelection(req adapters.Request, meta *cargoMetadata, userArgs []s
 	return cargoSelection(req, meta)
 }
 
-// cargoTestsArgv runs the test binaries with libtest's JSON events.
-func cargoTestsArgv(prefix, userArgs, userTestArgs, sel []string, test string) []string {
+// cargoTestsArgv runs the test binaries through the runner, which gives
+// libtest's the JSON arguments; testArgs go to every binary, and to rustdoc
+// when the selection runs doctests.
+func cargoTestsArgv(prefix, userArgs, sel, testArgs, customs []string) []string {
 	args := slices.Clone(prefix)
 	args = append(args, cleanCargoArgs(userArgs)...)
 	args = append(args, "--no-fail-fast", "--message-format=json")
 	args = append(args, sel...)
-	args = append(args, "--config", cargoRunner, "--")
-	args = append(args, cleanLibtestArgs(userTestArgs, test != "")...)
-	args = append(args, libtestJSON...)
-	if test != "" {
-		args = append(args, "--exact", test)
+	args = append(args, "--config", cargoRunner(customs, nil))
+	if len(testArgs) > 0 {
+		args = append(append(args, "--"), testArgs...)
 	}
 	return args
 }
@@ -234,16 +263,6 @@ func cargoDocArgv(prefix, userArgs, userTestArgs []string, test string) []string
 		args = append(append(args, "--"), testArgs...)
 	}
 	return args
-}
-
-// cargoBothArgv runs the test binaries, then the doctests, in one shell so
-// that the runner's process group (timeout, cancel, stuck) holds both. The
-// doctests run whatever the tests did, as under cargo test; the exit status
-// is the first non-zero one. The tests' command comes as the shell's
-// arguments, unquoted, so the command shown stays readable.
-func cargoBothArgv(tests, doc []string) []string {
-	script := `"$@"; s=$?; ` + shell.Join(doc) + `; d=$?; [ "$s" -ne 0 ] && exit "$s"; exit "$d"`
-	return append([]string{"/bin/sh", "-c", script, "sh"}, tests...)
 }
 
 // withoutTargetSelection drops target flags (and the names they take), for
@@ -409,7 +428,7 @@ func cargoRerunFlags(args []string) []string {
 // files under tests/ whose names start with e2e.
 func cargoSelection(req adapters.Request, meta *cargoMetadata) ([]string, error) {
 	if req.Level == adapters.LevelAll {
-		return []string{"--tests"}, nil // lib, bins and tests/; the doctests are a step of their own (see cargo)
+		return []string{"--tests"}, nil // lib, bins and tests/: tests by name (the whole suite has no selection)
 	}
 	pkgs := meta.selected(req.ProjectRoot)
 	var sel []string
@@ -694,6 +713,7 @@ type cargoRun struct {
 	failure    string
 	signal     int
 	signalName string
+	out        strings.Builder // what it printed on stderr, for a custom harness's panic
 }
 
 // cargoSuite is one test binary's run, as its libtest events tell it.
@@ -706,10 +726,11 @@ type cargoSuite struct {
 	// streams arrive.
 	bound   bool
 	pending []cargoEvent
-	tests   int     // test_count
-	done    bool    // libtest reported the suite's result
-	counts  [3]int  // passed, failed, skipped as recorded
-	totals  *[3]int // as libtest counted them at the suite's end
+	tests   int          // test_count
+	done    bool         // libtest reported the suite's result
+	counts  [3]int       // passed, failed, skipped as recorded
+	totals  *[3]int      // as libtest counted them at the suite's end
+	custom  *cargoCustom // a binary with its own main (custom.go), not libtest's
 }
 
 // cargoEvent is a libtest event, or (msg nil) a line the suite's tests
@@ -746,8 +767,9 @@ type cargoParser struct {
 	suites  []*cargoSuite
 	sawTest bool
 
+	inCustom *cargoSuite // the custom-harness binary whose stdout this is
+
 	docOnly bool                   // the plan runs cargo test --doc alone
-	docStep bool                   // stdout is past the doctests' build: rustdoc's lines may come
 	libs    map[string]cargoTarget // library target name → its package, for the doctests
 	docRuns []string               // libraries named by "Doc-tests NAME", in order
 	docs    []*cargoDocSuite
@@ -788,7 +810,18 @@ func (p *cargoParser) Line(s adapters.Stream, line []byte, cut bool) {
 		p.stderr(string(line))
 		return
 	}
-	if p.docStep && (len(line) == 0 || line[0] != '{' || p.currentDoc() != nil) && p.docLine(string(line)) {
+	if p.inCustom != nil {
+		p.customLine(string(line))
+		return
+	}
+	if bytes.HasSuffix(line, []byte(customStart)) {
+		if pre := line[:len(line)-len(customStart)]; len(pre) > 0 {
+			p.output(string(pre))
+		}
+		p.customBegin()
+		return
+	}
+	if p.docMayStart() && (len(line) == 0 || line[0] != '{' || p.currentDoc() != nil) && p.docLine(string(line)) {
 		return
 	}
 	if i := bytes.Index(line, format.LibtestStart); i > 0 {
@@ -837,7 +870,7 @@ func (p *cargoParser) Line(s adapters.Stream, line []byte, cut bool) {
 // whose head names the test and whose end holds the panic message.
 func (p *cargoParser) CutLine(s adapters.Stream, head, end []byte) {
 	m, ok := libtestMessage(format.RecoverLibtestEvent(head))
-	if s == adapters.Stderr || !ok {
+	if s == adapters.Stderr || !ok || p.inCustom != nil {
 		p.Line(s, head, true)
 		return
 	}
@@ -870,20 +903,19 @@ func (p *cargoParser) cargoMessage(m *cargoMessage) {
 		p.building()
 		p.diagnostic(m.Message)
 	case "build-finished":
-		// The doctests' build (a second cargo) ends in a second one; their
-		// testing begins with rustdoc's "running" line, after it compiled.
+		// The doctests' testing begins with rustdoc's "running" line,
+		// after it compiled them.
 		second := p.built
 		p.buildOK = m.Success && (p.buildOK || !second)
 		p.built = true
-		p.docStep = second || p.docOnly
 		if m.Success && !second && !p.docOnly {
 			p.rec.BeginTesting()
 		}
 	}
 }
 
-// building notes cargo building again after tests ran: the doctests'
-// step. The stuck detector leaves builds alone.
+// building notes cargo building again after tests ran. The stuck
+// detector leaves builds alone.
 func (p *cargoParser) building() {
 	if p.built {
 		p.rec.BeginBuilding()
@@ -933,6 +965,9 @@ func (p *cargoParser) stderr(line string) {
 		return
 	}
 	if m := cargoDocTest.FindStringSubmatch(line); m != nil {
+		if len(p.docRuns) >= len(p.docs) {
+			p.rec.BeginBuilding() // rustdoc compiles the doctests before its "running" line
+		}
 		p.docCrate(m[1])
 		return
 	}
@@ -953,7 +988,15 @@ func (p *cargoParser) stderr(line string) {
 	}
 	// Cargo's progress lines come again when it builds the doctests.
 	if !cargoLine.MatchString(line) && !cargoStatus.MatchString(line) {
-		p.output(line)
+		n := len(p.runs)
+		if n > 0 && p.runs[n-1].out.Len() < adapters.PerTestOutput {
+			p.runs[n-1].out.WriteString(line + "\n")
+		}
+		// The line is the running binary's: a libtest test's output only
+		// while that binary's suite is the one on stdout.
+		if n > 0 && n == len(p.suites) && p.suites[n-1].custom == nil {
+			p.output(line)
+		}
 	}
 }
 
@@ -990,6 +1033,18 @@ func (p *cargoParser) buildLine(line string) {
 	}
 }
 
+// docMayStart says whether a "running N tests" line on stdout is rustdoc's:
+// cargo runs the doctests after every test binary, and a libtest binary
+// prints nothing but JSON outside its suite (a custom one's lines never
+// come here).
+func (p *cargoParser) docMayStart() bool {
+	if p.docOnly {
+		return true
+	}
+	s := p.current()
+	return p.built && (s == nil || s.done)
+}
+
 // current is the suite whose events stdout carries now.
 func (p *cargoParser) current() *cargoSuite {
 	if len(p.suites) == 0 {
@@ -999,6 +1054,11 @@ func (p *cargoParser) current() *cargoSuite {
 }
 
 func (p *cargoParser) event(m *cargoMessage, cut bool) {
+	if m.Type == "suite" && (m.Event == "ok" || m.Event == "failed") {
+		if s := p.current(); s != nil {
+			s.done = true // in stdout's order, bound or not: docMayStart asks
+		}
+	}
 	if m.Type == "suite" && m.Event == "started" {
 		p.rec.BeginTesting()
 		s := &cargoSuite{tests: m.TestCount}
@@ -1181,6 +1241,15 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 			p.bind(s, exe, k)
 		}
 	}
+	for k, s := range p.suites {
+		if s.custom != nil {
+			var run *cargoRun
+			if k < len(p.runs) {
+				run = p.runs[k]
+			}
+			p.customFinish(s, run)
+		}
+	}
 	for k, d := range p.docs {
 		if !d.bound { // its "Doc-tests" line never came
 			p.docBind(d, fmt.Sprintf("doctests %d", k+1))
@@ -1293,7 +1362,10 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 			s = p.suites[k]
 		}
 		var running []string
-		if s != nil {
+		switch {
+		case s != nil && s.custom != nil && s.custom.results == nil:
+			running = []string{s.customName()}
+		case s != nil:
 			running = p.rec.Running(s.name)
 		}
 		switch {
@@ -1314,14 +1386,4 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 func cargoFirstLines(s string, n int) string {
 	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
 	return kit.Clip(strings.Join(lines[:min(n, len(lines))], "\n"))
-}
-
-// manifestDoctests reads whether plain cargo test in root runs doctests
-// from root's Cargo.toml alone (kit.ManifestDoctests); flags that choose
-// other packages or another manifest leave it to cargo metadata.
-func manifestDoctests(root string, userArgs []string) (has, known bool) {
-	if hasCargoFlag(userArgs, "-p", "--package", "--workspace", "--all", "--exclude", "--manifest-path") {
-		return false, false
-	}
-	return kit.ManifestDoctests(root)
 }

@@ -56,6 +56,7 @@ func TestCargoRecorded(t *testing.T) {
 		{"empty-all", "empty", 0},
 		{"ws-all", "ws", 101},
 		{"doctest-all", "doctest", 101},
+		{"harness-all", "harness", 101},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := adapterstest.ReadLines(t, "testdata/"+tc.name+".stdout", adapters.Stdout)
@@ -273,28 +274,29 @@ func TestCargoPlan(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(binOnly, "src", "main.rs"), []byte("fn main() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ours := []string{"--config", cargoRunner, "--", "-Z", "unstable-options", "--format", "json", "--report-time"}
-	// The whole suite: the test binaries, then the doctests, in one shell.
-	both := func(tests []string, doc string) []string {
-		script := `"$@"; s=$?; ` + doc + `; d=$?; [ "$s" -ne 0 ] && exit "$s"; exit "$d"`
-		return append([]string{"/bin/sh", "-c", script, "sh"}, tests...)
-	}
+	runner := "target.'cfg(all())'.runner=['/bin/sh','-c','RUSTC_BOOTSTRAP=1 exec \"$@\" -Z unstable-options --format json --report-time','sh']"
+	// The binaries with their own main run as they are, between markers.
+	customs := "target.'cfg(all())'.runner=['/bin/sh','-c','case ${1##*/} in custom-????????????????|mimic-????????????????|quiet_args-????????????????) " +
+		customScript + ";; esac; RUSTC_BOOTSTRAP=1 exec \"$@\" -Z unstable-options --format json --report-time','sh']"
 	doc := "cargo test --no-fail-fast --message-format=json --doc"
 	cmd := func(words ...string) []string {
 		argv := append([]string{"cargo", "test", "--no-fail-fast", "--message-format=json"}, words...)
-		if !slices.Contains(words, "--") {
-			argv = append(argv, ours...)
+		if i := slices.Index(argv, "--"); i >= 0 {
+			return slices.Insert(argv, i, "--config", runner)
 		}
-		return argv
+		return append(argv, "--config", runner)
 	}
 	for _, tc := range []struct {
 		name string
 		req  adapters.Request
 		want []string // nil: a usage error
 	}{
-		{"all", adapters.Request{ProjectRoot: basic}, both(cmd("--tests"), doc)},
-		{"all without a library", adapters.Request{ProjectRoot: binOnly}, cmd("--tests")},
-		{"workspace", adapters.Request{ProjectRoot: ws}, both(cmd("--tests"), doc)},
+		// The whole suite is cargo's own selection: examples built,
+		// doctests run.
+		{"all", adapters.Request{ProjectRoot: basic}, cmd()},
+		{"all without a library", adapters.Request{ProjectRoot: binOnly}, cmd()},
+		{"workspace", adapters.Request{ProjectRoot: ws}, cmd()},
+		{"custom harnesses", adapters.Request{ProjectRoot: harness}, []string{"cargo", "test", "--no-fail-fast", "--message-format=json", "--config", customs}},
 		{"doc", adapters.Request{ProjectRoot: basic, Level: adapters.LevelDoc}, strings.Fields(doc)},
 		{"doc without a library", adapters.Request{ProjectRoot: binOnly, Level: adapters.LevelDoc}, nil},
 		{"one doctest", adapters.Request{ProjectRoot: basic, Test: "src/lib.rs - add (line 3)"}, append(strings.Fields(doc), "--", "add")},
@@ -304,18 +306,17 @@ func TestCargoPlan(t *testing.T) {
 		{"no e2e", adapters.Request{ProjectRoot: crash, Level: adapters.LevelE2E}, nil},
 		// tests/visualizer.rs says test = false: cargo test never runs it.
 		{"integration without test = false", adapters.Request{ProjectRoot: harness, Level: adapters.LevelIntegration},
-			cmd("--test", "custom", "--test", "it", "--test", "mimic", "--test", "quiet-args")},
+			[]string{"cargo", "test", "--no-fail-fast", "--message-format=json", "--test", "custom", "--test", "it", "--test", "mimic", "--test", "quiet-args", "--config", customs}},
 		{"workspace unit", adapters.Request{ProjectRoot: ws, Level: adapters.LevelUnit}, cmd("--lib")},
 		{"workspace integration", adapters.Request{ProjectRoot: ws, Level: adapters.LevelIntegration}, cmd("--test", "integration")},
 		// In a member's directory, cargo tests that member alone.
 		{"member integration", adapters.Request{ProjectRoot: filepath.Join(ws, "beta"), Level: adapters.LevelIntegration}, cmd("--test", "integration")},
 		{"member without integration tests", adapters.Request{ProjectRoot: filepath.Join(ws, "alpha"), Level: adapters.LevelIntegration}, nil},
-		{"one test", adapters.Request{ProjectRoot: basic, Test: "tests::adds"}, append(cmd("--tests"), "--exact", "tests::adds")},
+		{"one test", adapters.Request{ProjectRoot: basic, Test: "tests::adds"}, cmd("--tests", "--", "--exact", "tests::adds")},
 		{"command", adapters.Request{ProjectRoot: basic, Command: []string{"cargo", "test", "-q", "--release", "--message-format", "short", "--", "--nocapture", "--format=pretty"}},
-			both(append([]string{"cargo", "test", "--release", "--no-fail-fast", "--message-format=json", "--tests", "--config", cargoRunner, "--", "--nocapture"}, libtestJSON...),
-				"cargo test --release --no-fail-fast --message-format=json --doc -- --nocapture")},
+			[]string{"cargo", "test", "--release", "--no-fail-fast", "--message-format=json", "--config", runner, "--", "--nocapture"}},
 		{"command with targets", adapters.Request{ProjectRoot: basic, Command: []string{"cargo", "+stable", "test", "--test", "integration"}},
-			append([]string{"cargo", "+stable", "test", "--test", "integration", "--no-fail-fast", "--message-format=json"}, ours...)},
+			[]string{"cargo", "+stable", "test", "--test", "integration", "--no-fail-fast", "--message-format=json", "--config", runner}},
 		{"command with targets and level", adapters.Request{ProjectRoot: basic, Level: adapters.LevelUnit, Command: []string{"cargo", "test", "--lib"}}, nil},
 		{"doctests", adapters.Request{ProjectRoot: basic, Command: []string{"cargo", "test", "--doc", "--", "--test-threads=1"}},
 			[]string{"cargo", "test", "--no-fail-fast", "--message-format=json", "--doc", "--", "--test-threads=1"}},
@@ -695,6 +696,43 @@ func TestCargoHarness(t *testing.T) {
 	t.Parallel()
 	dir := testutil.Fixture("cargo", "harness")
 
+	t.Run("all", func(t *testing.T) {
+		rec, out, exit := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
+		if exit.Code != 101 || !reflect.DeepEqual(out, adapters.Outcome{}) {
+			t.Errorf("exit %+v, outcome %+v; want 101 and nothing more", exit, out)
+		}
+		// A binary with its own main is one test, named after its target,
+		// failed by its exit status, at its panic.
+		custom := cargoLookup(t, rec, "harness::custom (test)", "custom")
+		cargoWantFailure(t, custom, "tests/custom.rs", 4, "assertion `left == right` failed: custom harness check\n  left: 2\n right: 3",
+			"cargo test -p harness --test custom")
+		if !strings.Contains(custom.Output, "checking the sum\n") {
+			t.Errorf("custom's output %q, want what it printed", custom.Output)
+		}
+		// It gets the test arguments alone, as plain cargo test gives them.
+		if got := cargoLookup(t, rec, "harness::quiet-args (test)", "quiet-args"); got.Status != report.TestPassed {
+			t.Errorf("quiet-args: %s (%+v), want passed: it fails on any argument", got.Status, got.Failure)
+		}
+		// One printing libtest's lines gives a test per line.
+		const mimic = "harness::mimic (test)"
+		for name, st := range map[string]report.TestStatus{"case::one": report.TestPassed, "case::three": report.TestSkipped} {
+			if got := cargoLookup(t, rec, mimic, name); got.Status != st {
+				t.Errorf("%s: %s, want %s", name, got.Status, st)
+			}
+		}
+		cargoWantFailure(t, cargoLookup(t, rec, mimic, "case::two"), "tests/mimic.rs", 20, "two is not one",
+			"cargo test -p harness --test mimic -- --exact case::two")
+		if got := cargoLookup(t, rec, "harness::it (test)", "divides_through_the_api"); got.Status != report.TestPassed {
+			t.Errorf("divides_through_the_api: %s, want passed", got.Status)
+		}
+		if got := cargoLookup(t, rec, "harness (doc)", "src/lib.rs - div (line 6) - compile fail"); got.Status != report.TestFailed {
+			t.Errorf("the compile_fail doctest: %s, want failed", got.Status)
+		}
+		if got := len(rec.Tests()); got != 9 {
+			t.Errorf("%d tests, want 9: %s", got, cargoNames(rec))
+		}
+	})
+
 	t.Run("unit", func(t *testing.T) {
 		rec, _, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir, Level: adapters.LevelUnit})
 		// libtest's message says why the panic failed the test; the panic
@@ -710,6 +748,18 @@ func TestCargoHarness(t *testing.T) {
 		cargoWantFailure(t, cargoLookup(t, rec, "harness (doc)", "src/lib.rs - div (line 6) - compile fail"), "src/lib.rs", 6,
 			"Test compiled successfully, but it's marked `compile_fail`.", "cargo test -p harness --doc -- div")
 	})
+}
+
+// TestCargoBadExample: plain cargo test builds the examples, and fails
+// when one does not compile, whatever the tests say.
+func TestCargoBadExample(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	_, out, exit := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: testutil.Fixture("cargo", "badexample")})
+	want := []report.BuildError{{File: "examples/demo.rs", Line: 2, Column: 18, Message: "mismatched types: expected `u32`, found `&str`"}}
+	if !out.BuildFailed || !reflect.DeepEqual(out.BuildErrors, want) || exit.Code != 101 {
+		t.Errorf("outcome %+v, exit %d; want build failed with %+v", out, exit.Code, want)
+	}
 }
 
 // TestCargoDoctestPhase checks the doctests' build, after the test binaries
@@ -773,57 +823,6 @@ func TestCargoWindowsNames(t *testing.T) {
 			}
 			if got.Outcome.Unread != tc.unread || (tc.unread > 0) != (got.Outcome.Summary != nil) {
 				t.Errorf("unread %d, summary %+v; want %d unread", got.Outcome.Unread, got.Outcome.Summary, tc.unread)
-			}
-		})
-	}
-}
-
-// TestManifestDoctests: what the manifest alone says of the doctests is
-// what cargo metadata says, and a case only metadata can tell is left to
-// it.
-func TestManifestDoctests(t *testing.T) {
-	testutil.RequireTool(t, "cargo")
-	pkg := "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
-	for _, tc := range []struct {
-		name     string
-		manifest string
-		files    []string
-		args     []string
-		known    bool
-	}{
-		{"library", pkg, []string{"src/lib.rs"}, nil, true},
-		{"binary only", pkg, []string{"src/main.rs"}, nil, true},
-		{"doctest = false", pkg + "[lib]\ndoctest = false\n", []string{"src/lib.rs"}, nil, true},
-		{"library elsewhere", pkg + "[lib]\npath = \"lib/mod.rs\"\n", []string{"lib/mod.rs"}, nil, true},
-		{"autolib = false", strings.Replace(pkg, "edition", "autolib = false\nedition", 1), []string{"src/lib.rs", "src/main.rs"}, nil, true},
-		{"cdylib only", pkg + "[lib]\ncrate-type = [\"cdylib\"]\n", []string{"src/lib.rs"}, nil, false},
-		{"workspace", pkg + "[workspace]\n", []string{"src/lib.rs"}, nil, false},
-		{"another package chosen", pkg, []string{"src/lib.rs"}, []string{"-p", "q"}, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "Cargo.toml"), []byte(tc.manifest), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range tc.files {
-				os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
-				if err := os.WriteFile(filepath.Join(dir, f), []byte("pub fn f() {}\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			has, known := manifestDoctests(dir, tc.args)
-			if known != tc.known {
-				t.Fatalf("known = %v, want %v", known, tc.known)
-			}
-			if !known {
-				return
-			}
-			meta, err := readCargoMetadata(context.Background(), []string{"cargo", "test"}, dir, nil, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := meta.hasLib(dir); has != want {
-				t.Errorf("the manifest says doctests %v, cargo metadata %v", has, want)
 			}
 		})
 	}

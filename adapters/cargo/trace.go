@@ -1,7 +1,6 @@
 package cargo
 
 import (
-	"encoding/json"
 	"strings"
 
 	"strobe/adapters"
@@ -16,8 +15,9 @@ func (cargo) Tracer() string { return "gdb" }
 
 // traced puts gdb into the plan's runner and its parser in charge of the
 // script's directory. cargo test --release builds without debug info: the
-// tracer's Meta then warns that it found no project function.
-func traced(req adapters.Request, plan *adapters.Plan) error {
+// tracer's Meta then warns that it found no project function. Binaries
+// with their own main run untraced, as the doctests do.
+func traced(req adapters.Request, plan *adapters.Plan, customs []string) error {
 	if req.Trace == nil {
 		return nil
 	}
@@ -25,22 +25,11 @@ func traced(req adapters.Request, plan *adapters.Plan) error {
 	if err != nil {
 		return err
 	}
-	runner := tracedRunner(g.Prefix())
 	for i, a := range plan.Argv {
-		// The runner is one word, or inside cargoBothArgv's tests.
-		if a == cargoRunner {
-			plan.Argv[i] = runner
+		if strings.HasPrefix(a, cargoRunnerKey) {
+			plan.Argv[i] = cargoRunner(customs, g.Prefix())
 		}
 	}
 	plan.Parser = g.Parser(plan.Parser)
 	return nil
-}
-
-// tracedRunner is cargoRunner with gdb after env: TOML arrays read JSON
-// strings, so the paths are quoted as JSON.
-func tracedRunner(prefix []string) string {
-	words := append([]string{"env", "RUSTC_BOOTSTRAP=1"}, prefix...)
-	b, _ := json.Marshal(words)
-	key := cargoRunner[:strings.Index(cargoRunner, "[")]
-	return key + string(b)
 }

@@ -5,24 +5,17 @@
 # Run from this directory: ./record.sh (then go test ./adapters -run Cargo -update).
 set -u
 fixtures=$(cd ../../../testdata/fixtures/cargo && pwd)
-runner="target.'cfg(all())'.runner=[\"env\",\"RUSTC_BOOTSTRAP=1\"]"
+libtest='RUSTC_BOOTSTRAP=1 exec "$@" -Z unstable-options --format json --report-time'
+runner="target.'cfg(all())'.runner=['/bin/sh','-c','$libtest','sh']"
+# The harness fixture's binaries with their own main run between markers (custom.go).
+custom='echo strobe:cargo:custom-harness; "$@"; s=$?; echo; echo strobe:cargo:custom-harness-end $s; [ $s -gt 128 ] && kill -$((s-128)) $$; exit $s'
+customs="target.'cfg(all())'.runner=['/bin/sh','-c','case \${1##*/} in custom-????????????????|mimic-????????????????|quiet_args-????????????????) $custom;; esac; $libtest','sh']"
 export RUST_BACKTRACE=1 # backtraces give the suggested traces
 
 record() { # record NAME FIXTURE CARGO-ARGS... -- TEST-ARGS...
 	name=$1 dir=$fixtures/$2
 	shift 2
 	(cd "$dir" && cargo test --no-fail-fast --message-format=json "$@") >"$name.stdout.raw" 2>"$name.stderr.raw"
-	for s in stdout stderr; do
-		sed "s#$fixtures#/fixtures#g" "$name.$s.raw" >"$name.$s" && rm "$name.$s.raw"
-	done
-}
-
-# The whole suite is two steps, as cargo.Plan runs them in one shell: the
-# test binaries with JSON events, then the doctests with rustdoc's own output.
-record_both() { # record_both NAME FIXTURE
-	name=$1 dir=$fixtures/$2
-	(cd "$dir" && cargo test --no-fail-fast --message-format=json --tests --config "$runner" -- -Z unstable-options --format json --report-time
-		cargo test --no-fail-fast --message-format=json --doc) >"$name.stdout.raw" 2>"$name.stderr.raw"
 	for s in stdout stderr; do
 		sed "s#$fixtures#/fixtures#g" "$name.$s.raw" >"$name.$s" && rm "$name.$s.raw"
 	done
@@ -35,4 +28,7 @@ record crash-all crash --tests --config "$runner" -- -Z unstable-options --forma
 record broken-all broken --tests --config "$runner" -- -Z unstable-options --format json --report-time
 record empty-all empty --tests --config "$runner" -- -Z unstable-options --format json --report-time
 record ws-all ws --tests --config "$runner" -- -Z unstable-options --format json --report-time
-record_both doctest-all doctest
+# The whole suite as cargo.Plan runs it: cargo's own selection, the
+# doctests after the test binaries.
+record doctest-all doctest --config "$runner"
+record harness-all harness --config "$customs"

@@ -1,0 +1,279 @@
+package cargo
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// Test binaries with their own main ([[test]] harness = false, as
+// rust-url's url_wpt) are not libtest's: given libtest's JSON arguments,
+// url_wpt reads the first as a filter, runs none of its checks and exits 0.
+// The runner script (cargoRunner) runs them with the test arguments alone,
+// as plain cargo test does, and prints a line before and after them on
+// stdout, the second with their exit status: the parser knows exactly which
+// stdout lines are theirs, and whether they passed. cargo prints nothing of
+// an exit status of 101 on stderr.
+//
+// Such a binary that prints libtest's human lines ("test NAME ... ok", the
+// "---- NAME stdout ----" blocks; libtest-mimic, tester) gives a test per
+// line; any other is one test named after its target, failed by its exit
+// status, with the panic it printed (on stderr: nothing captures it).
+
+const (
+	customStart = "strobe:cargo:custom-harness"
+	customEnd   = "strobe:cargo:custom-harness-end "
+)
+
+// customScript runs a custom-harness binary between the markers. The end
+// marker comes on a line of its own even after output without a newline.
+// sh stays the binary's parent to print it, so a binary killed by a signal
+// has sh kill itself with that signal: cargo then reports the signal, as it
+// would have.
+const customScript = `echo ` + customStart + `; "$@"; s=$?; echo; echo ` + customEnd + `$s; [ $s -gt 128 ] && kill -$((s-128)) $$; exit $s`
+
+// cargoManifest holds what a manifest says of its targets' harnesses.
+type cargoManifest struct {
+	Package *struct {
+		Name string `toml:"name"`
+	} `toml:"package"`
+	Lib     *cargoManifestTarget  `toml:"lib"`
+	Bin     []cargoManifestTarget `toml:"bin"`
+	Test    []cargoManifestTarget `toml:"test"`
+	Bench   []cargoManifestTarget `toml:"bench"`
+	Example []cargoManifestTarget `toml:"example"`
+}
+
+type cargoManifestTarget struct {
+	Name    string `toml:"name"`
+	Harness *bool  `toml:"harness"`
+}
+
+// customHarnesses finds the targets with their own main among the packages
+// cargo may test here, as shell patterns of their test binaries' names (the
+// crate name, then "-" and 16 hex digits). One package's manifest is read
+// alone; a workspace's members come from cargo metadata, read here unless
+// the plan has it. A pattern can match another target of the same crate
+// name (a library and a test both named "foo"): that libtest binary then
+// prints its human output, which is read as well.
+func customHarnesses(ctx context.Context, prefix []string, root string, userArgs, env []string, meta *cargoMetadata) ([]string, *cargoMetadata) {
+	var manifests []string
+	single := !hasCargoFlag(userArgs, "-p", "--package", "--workspace", "--all", "--exclude", "--manifest-path")
+	if b, err := os.ReadFile(filepath.Join(root, "Cargo.toml")); meta == nil && single && err == nil && !cargoWorkspaceTable.Match(b) {
+		manifests = []string{filepath.Join(root, "Cargo.toml")}
+	} else {
+		if meta == nil {
+			var err error
+			if meta, err = readCargoMetadata(ctx, prefix, root, cargoManifestFlags(userArgs), env); err != nil {
+				return nil, nil // cargo test will say what is wrong
+			}
+		}
+		for _, p := range meta.Packages {
+			manifests = append(manifests, p.ManifestPath)
+		}
+	}
+	var patterns []string
+	for _, path := range manifests {
+		for _, name := range manifestCustoms(path) {
+			p := strings.ReplaceAll(name, "-", "_") + "-" + strings.Repeat("?", 16)
+			if !slices.Contains(patterns, p) {
+				patterns = append(patterns, p)
+			}
+		}
+	}
+	return patterns, meta
+}
+
+// manifestCustoms reads the names of a manifest's targets that say
+// harness = false. A library is named after its package by default.
+func manifestCustoms(path string) []string {
+	b, err := os.ReadFile(path)
+	var m cargoManifest
+	if err != nil || toml.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	custom := func(t cargoManifestTarget) bool { return t.Harness != nil && !*t.Harness }
+	var names []string
+	if m.Lib != nil && custom(*m.Lib) {
+		name := m.Lib.Name
+		if name == "" && m.Package != nil {
+			name = m.Package.Name
+		}
+		names = append(names, name)
+	}
+	for _, ts := range [][]cargoManifestTarget{m.Bin, m.Test, m.Bench, m.Example} {
+		for _, t := range ts {
+			if custom(t) && t.Name != "" {
+				names = append(names, t.Name)
+			}
+		}
+	}
+	return names
+}
+
+// cargoCustom is a custom-harness binary's stdout, read as it comes.
+type cargoCustom struct {
+	ended   bool // the end marker came
+	status  int  // the binary's exit status, from the end marker
+	results []customResult
+	blocks  map[string]*strings.Builder // a failed test's "---- NAME stdout ----" block
+	block   string
+	totals  *[3]int // from libtest's "test result:" line, if printed
+	out     strings.Builder
+}
+
+type customResult struct {
+	name   string
+	status report.TestStatus
+}
+
+// customBegin is the start marker: the next suite is a custom binary's.
+func (p *cargoParser) customBegin() {
+	p.rec.BeginTesting()
+	s := &cargoSuite{custom: &cargoCustom{blocks: map[string]*strings.Builder{}}}
+	p.suites = append(p.suites, s)
+	if k := len(p.suites) - 1; k < len(p.runs) {
+		p.bind(s, p.runs[k].exe, k)
+	}
+	p.inCustom = s
+}
+
+// customLine reads a stdout line of the custom binary running.
+func (p *cargoParser) customLine(line string) {
+	s := p.inCustom
+	c := s.custom
+	if st, ok := strings.CutPrefix(line, customEnd); ok {
+		c.status, _ = strconv.Atoi(st)
+		c.ended, s.done = true, true
+		p.inCustom = nil
+		return
+	}
+	if c.out.Len() < adapters.PerTestOutput {
+		c.out.WriteString(line + "\n")
+	}
+	switch {
+	case c.block == "" && rustdocResult.MatchString(line):
+		m := rustdocResult.FindStringSubmatch(line)
+		st := report.TestSkipped
+		switch m[2] {
+		case "ok":
+			st = report.TestPassed
+		case "FAILED":
+			st = report.TestFailed
+		}
+		c.results = append(c.results, customResult{m[1], st})
+	case rustdocBlock.MatchString(line):
+		c.block = rustdocBlock.FindStringSubmatch(line)[1]
+		c.blocks[c.block] = &strings.Builder{}
+	case line == "failures:":
+		c.block = ""
+	case rustdocTotals.MatchString(line):
+		m := rustdocTotals.FindStringSubmatch(line)
+		var t [3]int
+		for i := range t {
+			t[i], _ = strconv.Atoi(m[i+1])
+		}
+		c.totals, c.block = &t, ""
+	case c.block != "":
+		if b := c.blocks[c.block]; b.Len() < adapters.PerTestOutput {
+			b.WriteString(line + "\n")
+		}
+	}
+}
+
+// customFinish records a custom binary's tests, once both streams are read:
+// its panic is on stderr. A binary cut short or killed by a signal records
+// nothing: crash reports it.
+func (p *cargoParser) customFinish(s *cargoSuite, run *cargoRun) {
+	c := s.custom
+	if !c.ended || run != nil && run.signal > 0 {
+		return
+	}
+	p.sawTest = true
+	if len(c.results) > 0 {
+		s.tests, s.totals = len(c.results), c.totals
+		for _, r := range c.results {
+			var f *report.Failure
+			if b := c.blocks[r.name]; b != nil {
+				p.rec.Output(s.name, r.name, b.String())
+			}
+			if r.status == report.TestFailed {
+				f = p.customFailure(s, r.name, c.blocks[r.name])
+			}
+			p.rec.End(s.name, r.name, r.status, 0, f)
+			s.counts[slices.Index([]report.TestStatus{report.TestPassed, report.TestFailed, report.TestSkipped}, r.status)]++
+		}
+		return
+	}
+	s.tests = 1
+	name := s.customName()
+	out := c.out.String()
+	if run != nil {
+		out += run.out.String()
+	}
+	if strings.TrimSpace(out) != "" {
+		p.rec.Output(s.name, name, out)
+	}
+	if c.status == 0 {
+		p.rec.End(s.name, name, report.TestPassed, 0, nil)
+		s.counts[0]++
+		return
+	}
+	f := &report.Failure{Name: name, Rerun: p.customRerun(s)}
+	f.File, f.Line, f.Message = p.panicIn(out)
+	if f.Message == "" {
+		f.Message = kit.ClipTail(strings.TrimSpace(out))
+	}
+	if f.Message == "" {
+		f.Message = fmt.Sprintf("the test binary exited with status %d", c.status)
+	}
+	f.SuggestedTraces = p.traces(out, "main")
+	p.rec.End(s.name, name, report.TestFailed, 0, f)
+	s.counts[1]++
+}
+
+// customFailure reads a failed test's block, as libtest prints it.
+func (p *cargoParser) customFailure(s *cargoSuite, name string, block *strings.Builder) *report.Failure {
+	f := &report.Failure{Name: name, Rerun: p.rerunFor(s, name)}
+	var text string
+	if block != nil {
+		text = block.String()
+	}
+	f.File, f.Line, f.Message = p.panicIn(text)
+	if f.Message == "" {
+		f.Message = kit.ClipTail(strings.TrimSpace(text))
+	}
+	f.SuggestedTraces = p.traces(text, name)
+	return f
+}
+
+// customName is the one test of a custom binary that prints no test lines:
+// its target.
+func (s *cargoSuite) customName() string {
+	if s.target != nil {
+		return s.target.name
+	}
+	return s.name
+}
+
+// customRerun runs the binary again, as plain cargo test does: its
+// arguments mean what its own main makes of them.
+func (p *cargoParser) customRerun(s *cargoSuite) string {
+	argv := slices.Clone(p.rerun)
+	if s.target != nil {
+		argv = append(argv, "-p", s.target.spec)
+		argv = append(argv, s.target.flags()...)
+	}
+	return shell.Join(argv)
+}
