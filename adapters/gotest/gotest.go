@@ -97,7 +97,27 @@ func (gotest) Detect(req adapters.Request) adapters.Detection {
 	if kit.FileExists(filepath.Join(req.ProjectRoot, "go.work")) {
 		return adapters.Detection{Confidence: 85, Hint: "go.work found"}
 	}
+	if mod, ok := enclosingModule(req.ProjectRoot); ok {
+		return adapters.Detection{Confidence: 85, Hint: "Go files in a package of the module at " + mod}
+	}
 	return adapters.Detection{Hint: "go: no go.mod or go.work in the project root"}
+}
+
+// enclosingModule is the directory of the go.mod above dir, when dir holds
+// Go files: a package of a module, where go test runs as in the module's
+// root (go test ./... tests the package and those below it).
+func enclosingModule(dir string) (string, bool) {
+	if m, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(m) == 0 {
+		return "", false
+	}
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		if kit.FileExists(filepath.Join(d, "go.mod")) {
+			return d, true
+		}
+		if filepath.Dir(d) == d {
+			return "", false
+		}
+	}
 }
 
 func isGoTest(argv []string) bool {

@@ -43,6 +43,8 @@ func TestGoDetect(t *testing.T) {
 		{"go test by path", dir(), []string{"/usr/local/go/bin/go", "test"}, 95},
 		{"other command in a module", dir("go.mod"), []string{"make", "test"}, 0},
 		{"go vet", dir("go.mod"), []string{"go", "vet"}, 0},
+		{"a package of a module", pkgDir(t, "cmp/cmpopts", "util_test.go"), nil, 85},
+		{"a directory of a module without Go files", pkgDir(t, "docs"), nil, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -52,6 +54,25 @@ func TestGoDetect(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pkgDir makes a module with a directory rel holding files, and returns
+// that directory.
+func pkgDir(t *testing.T, rel string, files ...string) string {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := filepath.Join(root, rel)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(d, f), []byte("package cmpopts\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
 }
 
 func TestGoPlan(t *testing.T) {
