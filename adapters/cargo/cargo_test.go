@@ -722,14 +722,17 @@ func TestCargoHarness(t *testing.T) {
 		}
 		cargoWantFailure(t, cargoLookup(t, rec, mimic, "case::two"), "tests/mimic.rs", 20, "two is not one",
 			"cargo test -p harness --test mimic -- --exact case::two")
+		// One that captures nothing (tester) prints the panic on stderr.
+		cargoWantFailure(t, cargoLookup(t, rec, mimic, "case::four"), "tests/mimic.rs", 9, "four is not one",
+			"cargo test -p harness --test mimic -- --exact case::four")
 		if got := cargoLookup(t, rec, "harness::it (test)", "divides_through_the_api"); got.Status != report.TestPassed {
 			t.Errorf("divides_through_the_api: %s, want passed", got.Status)
 		}
 		if got := cargoLookup(t, rec, "harness (doc)", "src/lib.rs - div (line 6) - compile fail"); got.Status != report.TestFailed {
 			t.Errorf("the compile_fail doctest: %s, want failed", got.Status)
 		}
-		if got := len(rec.Tests()); got != 9 {
-			t.Errorf("%d tests, want 9: %s", got, cargoNames(rec))
+		if got := len(rec.Tests()); got != 10 {
+			t.Errorf("%d tests, want 10: %s", got, cargoNames(rec))
 		}
 	})
 

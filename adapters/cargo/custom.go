@@ -209,7 +209,7 @@ func (p *cargoParser) customFinish(s *cargoSuite, run *cargoRun) {
 				p.rec.Output(s.name, r.name, b.String())
 			}
 			if r.status == report.TestFailed {
-				f = p.customFailure(s, r.name, c.blocks[r.name])
+				f = p.customFailure(s, r.name, c.blocks[r.name], run)
 			}
 			p.rec.End(s.name, r.name, r.status, 0, f)
 			s.counts[slices.Index([]report.TestStatus{report.TestPassed, report.TestFailed, report.TestSkipped}, r.status)]++
@@ -243,12 +243,24 @@ func (p *cargoParser) customFinish(s *cargoSuite, run *cargoRun) {
 	s.counts[1]++
 }
 
-// customFailure reads a failed test's block, as libtest prints it.
-func (p *cargoParser) customFailure(s *cargoSuite, name string, block *strings.Builder) *report.Failure {
+// customFailure reads a failed test's block, as libtest prints it, or
+// else its panic on stderr: a harness that captures nothing (tester, as
+// idna's tests use it) prints no block, and the panic names the test's
+// thread ("thread 'UTS #46 line 3386' panicked at idna/tests/uts46.rs:171:13:").
+func (p *cargoParser) customFailure(s *cargoSuite, name string, block *strings.Builder, run *cargoRun) *report.Failure {
 	f := &report.Failure{Name: name, Rerun: p.rerunFor(s, name)}
 	var text string
 	if block != nil {
 		text = block.String()
+	}
+	if _, _, msg := p.panicIn(text); msg == "" && run != nil {
+		stderr := run.out.String()
+		if i := strings.Index(stderr, "thread '"+name+"' panicked at "); i >= 0 {
+			text = stderr[i:]
+			if j := strings.Index(text[1:], "\nthread '"); j >= 0 {
+				text = text[:j+1] // the next thread's panic is another test's
+			}
+		}
 	}
 	f.File, f.Line, f.Message = p.panicIn(text)
 	if f.Message == "" {

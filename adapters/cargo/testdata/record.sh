@@ -21,13 +21,13 @@ record() { # record NAME FIXTURE CARGO-ARGS... -- TEST-ARGS...
 	done
 }
 
-record basic-all basic --tests --config "$runner" -- -Z unstable-options --format json --report-time
+record basic-all basic --tests --config "$runner"
 # A user command: cargo test --test integration -- --nocapture --test-threads=1
-record basic-nocapture basic --test integration --config "$runner" -- --nocapture --test-threads=1 -Z unstable-options --format json --report-time
-record crash-all crash --tests --config "$runner" -- -Z unstable-options --format json --report-time
-record broken-all broken --tests --config "$runner" -- -Z unstable-options --format json --report-time
-record empty-all empty --tests --config "$runner" -- -Z unstable-options --format json --report-time
-record ws-all ws --tests --config "$runner" -- -Z unstable-options --format json --report-time
+record basic-nocapture basic --test integration --config "$runner" -- --nocapture --test-threads=1
+record crash-all crash --tests --config "$runner"
+record broken-all broken --tests --config "$runner"
+record empty-all empty --tests --config "$runner"
+record ws-all ws --tests --config "$runner"
 # The whole suite as cargo.Plan runs it: cargo's own selection, the
 # doctests after the test binaries.
 record doctest-all doctest --config "$runner"
