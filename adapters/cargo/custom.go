@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -246,7 +247,7 @@ func (p *cargoParser) customFinish(s *cargoSuite, run *cargoRun) {
 // customFailure reads a failed test's block, as libtest prints it, or
 // else its panic on stderr: a harness that captures nothing (tester, as
 // idna's tests use it) prints no block, and the panic names the test's
-// thread ("thread 'UTS #46 line 3386' panicked at idna/tests/uts46.rs:171:13:").
+// thread ("thread 'UTS #46 line 3386' (6366) panicked at idna/tests/uts46.rs:171:13:").
 func (p *cargoParser) customFailure(s *cargoSuite, name string, block *strings.Builder, run *cargoRun) *report.Failure {
 	f := &report.Failure{Name: name, Rerun: p.rerunFor(s, name)}
 	var text string
@@ -255,8 +256,10 @@ func (p *cargoParser) customFailure(s *cargoSuite, name string, block *strings.B
 	}
 	if _, _, msg := p.panicIn(text); msg == "" && run != nil {
 		stderr := run.out.String()
-		if i := strings.Index(stderr, "thread '"+name+"' panicked at "); i >= 0 {
-			text = stderr[i:]
+		// Rust 1.88 and later put the thread's id after its name.
+		at := regexp.MustCompile(`thread '` + regexp.QuoteMeta(name) + `'(?: \(\d+\))? panicked at `)
+		if loc := at.FindStringIndex(stderr); loc != nil {
+			text = stderr[loc[0]:]
 			if j := strings.Index(text[1:], "\nthread '"); j >= 0 {
 				text = text[:j+1] // the next thread's panic is another test's
 			}
