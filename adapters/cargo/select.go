@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -20,7 +22,8 @@ func (cargo) SelectsTests() {}
 // List builds the selection's test binaries (cargo test --no-run, the same
 // build the run then reuses) and asks each for its tests with libtest's
 // stable `--list --format terse`. Doctests are not listed: rustdoc runs them
-// in a step of its own, which a partition leaves out.
+// in a step of its own, which a partition leaves out; nor are binaries with
+// their own main (harness = false).
 func (cargo) List(ctx context.Context, req adapters.Request) ([]adapters.TestRef, error) {
 	if len(req.Command) > 0 {
 		return nil, adapters.Usagef("strobe lists cargo tests for its own cargo test command only: drop the command and choose tests with the level")
@@ -45,8 +48,15 @@ func (cargo) List(ctx context.Context, req adapters.Request) ([]adapters.TestRef
 	if err != nil {
 		return nil, fmt.Errorf("building the tests to list them (%s): %w: %s", strings.Join(argv, " "), err, kit.ClipTo(string(bytes.TrimSpace(errOut)), 400, "…"))
 	}
+	// A binary with its own main is not libtest's: --list means what its
+	// main makes of it (rust-url's url_wpt reads it as a filter; another
+	// fails on any argument). It cannot be listed.
+	customs, _ := customHarnesses(ctx, []string{"cargo", "test"}, req.ProjectRoot, nil, req.Env, meta)
 	var refs []adapters.TestRef
 	for _, bin := range cargoTestBinaries(out) {
+		if slices.ContainsFunc(customs, func(p string) bool { ok, _ := path.Match(p, filepath.Base(bin.exe)); return ok }) {
+			continue
+		}
 		list := []string{bin.exe, "--list", "--format", "terse"}
 		if req.Test != "" {
 			list = append(list, "--exact", req.Test)
