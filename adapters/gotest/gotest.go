@@ -671,6 +671,11 @@ func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 		if f.Message == "" {
 			f.Message = "failed without a message (t.Fail or t.FailNow)"
 		}
+		if strings.HasPrefix(name, "Example") {
+			// testing prints no location for an example's got/want: its
+			// function is the place to look.
+			f.File, f.Line = p.funcAt(pkg.path, name)
+		}
 	}
 	f.Rerun = p.rerunCommand(pkg.path, name)
 	if t.traced {
@@ -1193,6 +1198,26 @@ func (p *goParser) pkgDir(importPath string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// funcAt finds `func name(` in the _test.go files of a package of the
+// project: the file, relative to the project root, and the line.
+func (p *goParser) funcAt(importPath, name string) (string, int) {
+	dir, ok := p.pkgDir(importPath)
+	if !ok {
+		return "", 0
+	}
+	files, _ := filepath.Glob(filepath.Join(p.root, dir, "*_test.go"))
+	for _, path := range files {
+		rel := filepath.Join(dir, filepath.Base(path))
+		src, _ := p.sourceLines(rel)
+		for i, l := range src.lines {
+			if strings.HasPrefix(l, "func "+name+"(") {
+				return filepath.ToSlash(rel), i + 1
+			}
+		}
+	}
+	return "", 0
 }
 
 // testFile resolves the bare file name testing prints (t.Error) to a path

@@ -752,6 +752,7 @@ func TestGoRealFailures(t *testing.T) {
 			"TestHelperAfterLog":    {File: "loc/loc_test.go", Line: 31, Message: "got 1, want 2"},
 			"TestProgress":          {File: "loc/loc_test.go", Line: 37, Message: "boom"},
 			"TestParentFailNow/sub": {Message: "test executed panic(nil) or runtime.Goexit: subtest may have called FailNow on a parent test"},
+			"Example_sum":           {File: "loc/loc_test.go", Line: 47, Message: "got:\n2\nwant:\n3"},
 		}
 		for name, w := range want {
 			f := rec.Failure("example.com/failures/loc", name)

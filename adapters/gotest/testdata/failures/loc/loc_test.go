@@ -42,3 +42,9 @@ func TestParentFailNow(t *testing.T) {
 		t.FailNow()
 	})
 }
+
+// Example_sum's output is wrong: testing prints got and want, no line.
+func Example_sum() {
+	fmt.Println(1 + 1)
+	// Output: 3
+}
