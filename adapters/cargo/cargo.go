@@ -769,9 +769,10 @@ type cargoParser struct {
 
 	inCustom *cargoSuite // the custom-harness binary whose stdout this is
 
-	docOnly bool                   // the plan runs cargo test --doc alone
-	libs    map[string]cargoTarget // library target name → its package, for the doctests
-	docRuns []string               // libraries named by "Doc-tests NAME", in order
+	docOnly bool                     // the plan runs cargo test --doc alone
+	libs    map[string][]cargoTarget // library target name → the packages built with it, for the doctests
+	tested  map[string]bool          // packages (specs) with a test binary: the ones cargo tests here
+	docRuns []string                 // libraries named by "Doc-tests NAME", in order
 	docs    []*cargoDocSuite
 }
 
@@ -779,7 +780,7 @@ func newCargoParser(rec *adapters.Recorder, root, wsRoot string, rerun []string)
 	if len(rerun) == 0 {
 		rerun = []string{"cargo", "test"}
 	}
-	return &cargoParser{rec: rec, root: root, wsRoot: wsRoot, rerun: rerun, targets: map[string]cargoTarget{}, libs: map[string]cargoTarget{}}
+	return &cargoParser{rec: rec, root: root, wsRoot: wsRoot, rerun: rerun, targets: map[string]cargoTarget{}, libs: map[string][]cargoTarget{}, tested: map[string]bool{}}
 }
 
 var (
@@ -889,12 +890,13 @@ func (p *cargoParser) cargoMessage(m *cargoMessage) {
 				t.spec += "@" + v
 			}
 		}
-		if t.kind == "lib" && !m.Profile.Test {
-			p.libs[m.Target.Name] = t
+		if t.kind == "lib" && !m.Profile.Test && !slices.Contains(p.libs[m.Target.Name], t) {
+			p.libs[m.Target.Name] = append(p.libs[m.Target.Name], t)
 		}
 		if !m.Profile.Test || m.Executable == "" {
 			return
 		}
+		p.tested[t.spec] = true
 		p.targets[filepath.Base(m.Executable)] = t
 		if f := p.relPath(m.Target.SrcPath); t.kind == "test" && !slices.Contains(p.testFiles, f) {
 			p.testFiles = append(p.testFiles, f)

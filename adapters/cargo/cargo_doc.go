@@ -78,7 +78,16 @@ func (p *cargoParser) docCrate(lib string) {
 // library's name, which -p does not take) and replays its lines.
 func (p *cargoParser) docBind(d *cargoDocSuite, lib string) {
 	d.pkg, d.spec = lib, lib
-	if t, ok := p.libs[lib]; ok {
+	// A dependency may be another version of the same package, its
+	// library of the same name (dtolnay/itoa tests against crates.io's
+	// itoa), built in whatever order: the doctests are a tested package's.
+	if libs := p.libs[lib]; len(libs) > 0 {
+		t := libs[len(libs)-1]
+		for _, l := range libs {
+			if p.tested[l.spec] {
+				t = l
+			}
+		}
 		d.pkg, d.spec = t.pkg, t.spec
 	}
 	d.name = d.pkg + " (doc)"

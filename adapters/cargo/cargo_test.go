@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -828,5 +829,39 @@ func TestCargoWindowsNames(t *testing.T) {
 				t.Errorf("unread %d, summary %+v; want %d unread", got.Outcome.Unread, got.Outcome.Summary, tc.unread)
 			}
 		})
+	}
+}
+
+// TestCargoDoctestsOfTheTestedPackage: two libraries named dup (the
+// package, and another version of it a dev-dependency pulls in) are built
+// in whatever order; the doctests are the tested package's, in either.
+func TestCargoDoctestsOfTheTestedPackage(t *testing.T) {
+	artifact := func(id string, test bool, exe string) string {
+		return fmt.Sprintf(`{"reason":"compiler-artifact","package_id":"%s","target":{"kind":["lib"],"name":"dup","src_path":"/p/src/lib.rs"},"profile":{"test":%t},"executable":%q}`, id, test, exe)
+	}
+	ours, old := "path+file:///p#dup@0.2.0", "path+file:///p/old#dup@0.1.0"
+	for _, order := range [][]string{
+		{artifact(old, false, ""), artifact(ours, false, ""), artifact(ours, true, "/p/target/debug/deps/dup-0123456789abcdef")},
+		{artifact(ours, false, ""), artifact(ours, true, "/p/target/debug/deps/dup-0123456789abcdef"), artifact(old, false, "")},
+	} {
+		rec := adapters.NewRecorder()
+		p := newCargoParser(rec, "/p", "/p", nil)
+		p.ambiguous = map[string]bool{"dup": true}
+		for _, l := range append(order, `{"reason":"build-finished","success":true}`) {
+			p.Line(adapters.Stdout, []byte(l), false)
+		}
+		for _, l := range []string{"    Finished `test` profile", "   Doc-tests dup"} {
+			p.Line(adapters.Stderr, []byte(l), false)
+		}
+		for _, l := range []string{"", "running 1 test", "test src/lib.rs - double (line 3) ... FAILED", "", "failures:", "",
+			"---- src/lib.rs - double (line 3) stdout ----", "boom", "", "failures:", "    src/lib.rs - double (line 3)", "",
+			"test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s"} {
+			p.Line(adapters.Stdout, []byte(l), false)
+		}
+		p.Finish(report.Exit{Exited: true, Code: 101})
+		f := rec.Failure("dup (doc)", "src/lib.rs - double (line 3)")
+		if f == nil || f.Rerun != "cargo test -p dup@0.2.0 --doc -- double" {
+			t.Errorf("failure %+v, want the rerun of dup@0.2.0's doctest", f)
+		}
 	}
 }
