@@ -84,10 +84,13 @@ var (
 	goRaceFrameFile  = lazyre.New(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
 )
 
-// goSourceCache bounds the source files kept to sort location lines.
+// goSourceCache bounds the source files kept to sort location lines: a
+// run's parser lives in the daemon, whose memory stays flat (32 files of at
+// most 1 MiB; a test file is tens of KB, a bigger one is generated, and
+// its lines are of unknown kind).
 const (
-	goSourceFiles   = 64
-	goSourceMaxSize = 4 << 20
+	goSourceFiles   = 32
+	goSourceMaxSize = 1 << 20
 )
 
 // readLoc reads a line of a test's own output for its failure's location.
