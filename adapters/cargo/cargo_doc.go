@@ -50,8 +50,7 @@ type cargoDocSuite struct {
 	tests   int      // from "running N tests"
 	done    bool     // the "test result:" line came
 	failed  []string // doctests reported FAILED, waiting for their block
-	block   string   // the doctest whose failure block is being read
-	text    map[string]*strings.Builder
+	human   libtestHuman
 	counts  [3]int  // passed, failed, skipped as recorded
 	totals  *[3]int // as rustdoc counted them
 }
@@ -59,7 +58,7 @@ type cargoDocSuite struct {
 // docStart begins the doctests of the next crate.
 func (p *cargoParser) docStart(tests int) {
 	p.rec.BeginTesting()
-	d := &cargoDocSuite{tests: tests, text: map[string]*strings.Builder{}}
+	d := &cargoDocSuite{tests: tests}
 	p.docs = append(p.docs, d)
 	if k := len(p.docs) - 1; k < len(p.docRuns) {
 		p.docBind(d, p.docRuns[k])
@@ -127,43 +126,26 @@ func (p *cargoParser) docLine(line string) bool {
 }
 
 func (p *cargoParser) docApply(d *cargoDocSuite, line string) {
+	r := d.human.read(line)
 	switch {
-	case d.block == "" && rustdocResult.MatchString(line):
-		m := rustdocResult.FindStringSubmatch(line)
-		p.sawTest = true
-		switch {
-		case m[2] == "ok":
-			p.docEnd(d, m[1], report.TestPassed, nil)
-		case m[2] == "FAILED":
-			d.failed = append(d.failed, m[1])
-		default:
-			p.docEnd(d, m[1], report.TestSkipped, nil)
-		}
-	case rustdocBlock.MatchString(line):
-		d.block = rustdocBlock.FindStringSubmatch(line)[1]
-		d.text[d.block] = &strings.Builder{}
-	case line == "failures:":
-		d.block = ""
-	case rustdocTotals.MatchString(line):
-		m := rustdocTotals.FindStringSubmatch(line)
-		var t [3]int
-		for i := range t {
-			t[i], _ = strconv.Atoi(m[i+1])
-		}
-		d.totals = &t
+	case r.totals != nil:
+		d.totals = r.totals
 		p.docFinish(d)
 		// The next crate's doctests may compile before its "running" line.
 		p.rec.BeginBuilding()
-	case d.block != "":
-		if b := d.text[d.block]; b.Len() < adapters.PerTestOutput {
-			b.WriteString(line + "\n")
-		}
+	case r.name == "":
+	case r.status == report.TestFailed:
+		p.sawTest = true
+		d.failed = append(d.failed, r.name)
+	default:
+		p.sawTest = true
+		p.docEnd(d, r.name, r.status, nil)
 	}
 }
 
 // docFinish records the failed doctests with what their blocks said.
 func (p *cargoParser) docFinish(d *cargoDocSuite) {
-	d.done, d.block = true, ""
+	d.done, d.human.block = true, ""
 	for _, name := range d.failed {
 		p.docEnd(d, name, report.TestFailed, p.docFailure(d, name))
 	}
@@ -182,11 +164,11 @@ func (p *cargoParser) docEnd(d *cargoDocSuite, name string, st report.TestStatus
 // there leaves out what follows the line ("src/lib.rs - f (line 6) -
 // compile fail" has the block "---- src/lib.rs - f (line 6) stdout ----").
 func (d *cargoDocSuite) blockOf(name string) *strings.Builder {
-	if b := d.text[name]; b != nil {
+	if b := d.human.blocks[name]; b != nil {
 		return b
 	}
 	if m := doctestName.FindStringSubmatch(name); m != nil {
-		return d.text[m[0]]
+		return d.human.blocks[m[0]]
 	}
 	return nil
 }
@@ -278,4 +260,57 @@ func doctestFilter(name string) string {
 		return f[0]
 	}
 	return m[1]
+}
+
+// libtestHuman reads libtest's human output, as rustdoc prints it for the
+// doctests and libtest-like harnesses (tester, libtest-mimic) for their
+// tests: a "test NAME ... ok|FAILED|ignored" line as each test ends, then a
+// "---- NAME stdout ----" block per failure, and the "test result:" totals.
+type libtestHuman struct {
+	block  string                      // the test whose failure block is being read
+	blocks map[string]*strings.Builder // failure blocks by test name
+}
+
+// humanLine is what a line of human output told: a test's result (name
+// set), the totals (passed, failed, ignored), or nothing to act on.
+type humanLine struct {
+	name   string
+	status report.TestStatus
+	totals *[3]int
+}
+
+func (h *libtestHuman) read(line string) humanLine {
+	switch {
+	case h.block == "" && rustdocResult.MatchString(line):
+		m := rustdocResult.FindStringSubmatch(line)
+		st := report.TestSkipped // "ignored", "ignored, reason"
+		switch m[2] {
+		case "ok":
+			st = report.TestPassed
+		case "FAILED":
+			st = report.TestFailed
+		}
+		return humanLine{name: m[1], status: st}
+	case rustdocBlock.MatchString(line):
+		h.block = rustdocBlock.FindStringSubmatch(line)[1]
+		if h.blocks == nil {
+			h.blocks = map[string]*strings.Builder{}
+		}
+		h.blocks[h.block] = &strings.Builder{}
+	case line == "failures:":
+		h.block = ""
+	case rustdocTotals.MatchString(line):
+		m := rustdocTotals.FindStringSubmatch(line)
+		var t [3]int
+		for i := range t {
+			t[i], _ = strconv.Atoi(m[i+1])
+		}
+		h.block = ""
+		return humanLine{totals: &t}
+	case h.block != "":
+		if b := h.blocks[h.block]; b.Len() < adapters.PerTestOutput {
+			b.WriteString(line + "\n")
+		}
+	}
+	return humanLine{}
 }

@@ -128,9 +128,8 @@ type cargoCustom struct {
 	ended   bool // the end marker came
 	status  int  // the binary's exit status, from the end marker
 	results []customResult
-	blocks  map[string]*strings.Builder // a failed test's "---- NAME stdout ----" block
-	block   string
-	totals  *[3]int // from libtest's "test result:" line, if printed
+	human   libtestHuman // its libtest-like lines, if it prints them
+	totals  *[3]int      // from libtest's "test result:" line, if printed
 	out     strings.Builder
 }
 
@@ -142,7 +141,7 @@ type customResult struct {
 // customBegin is the start marker: the next suite is a custom binary's.
 func (p *cargoParser) customBegin() {
 	p.rec.BeginTesting()
-	s := &cargoSuite{custom: &cargoCustom{blocks: map[string]*strings.Builder{}}}
+	s := &cargoSuite{custom: &cargoCustom{}}
 	p.suites = append(p.suites, s)
 	if k := len(p.suites) - 1; k < len(p.runs) {
 		p.bind(s, p.runs[k].exe, k)
@@ -163,33 +162,11 @@ func (p *cargoParser) customLine(line string) {
 	if c.out.Len() < adapters.PerTestOutput {
 		c.out.WriteString(line + "\n")
 	}
-	switch {
-	case c.block == "" && rustdocResult.MatchString(line):
-		m := rustdocResult.FindStringSubmatch(line)
-		st := report.TestSkipped
-		switch m[2] {
-		case "ok":
-			st = report.TestPassed
-		case "FAILED":
-			st = report.TestFailed
-		}
-		c.results = append(c.results, customResult{m[1], st})
-	case rustdocBlock.MatchString(line):
-		c.block = rustdocBlock.FindStringSubmatch(line)[1]
-		c.blocks[c.block] = &strings.Builder{}
-	case line == "failures:":
-		c.block = ""
-	case rustdocTotals.MatchString(line):
-		m := rustdocTotals.FindStringSubmatch(line)
-		var t [3]int
-		for i := range t {
-			t[i], _ = strconv.Atoi(m[i+1])
-		}
-		c.totals, c.block = &t, ""
-	case c.block != "":
-		if b := c.blocks[c.block]; b.Len() < adapters.PerTestOutput {
-			b.WriteString(line + "\n")
-		}
+	switch r := c.human.read(line); {
+	case r.totals != nil:
+		c.totals = r.totals
+	case r.name != "":
+		c.results = append(c.results, customResult{r.name, r.status})
 	}
 }
 
@@ -206,11 +183,11 @@ func (p *cargoParser) customFinish(s *cargoSuite, run *cargoRun) {
 		s.tests, s.totals = len(c.results), c.totals
 		for _, r := range c.results {
 			var f *report.Failure
-			if b := c.blocks[r.name]; b != nil {
+			if b := c.human.blocks[r.name]; b != nil {
 				p.rec.Output(s.name, r.name, b.String())
 			}
 			if r.status == report.TestFailed {
-				f = p.customFailure(s, r.name, c.blocks[r.name], run)
+				f = p.customFailure(s, r.name, c.human.blocks[r.name], run)
 			}
 			p.rec.End(s.name, r.name, r.status, 0, f)
 			s.counts[slices.Index([]report.TestStatus{report.TestPassed, report.TestFailed, report.TestSkipped}, r.status)]++
