@@ -856,27 +856,14 @@ func unnamedTop(keys []string) bool {
 var libraryLeaf = lazyre.New(`^(<?(core|std|alloc)::|__|mem(cpy|move|set|cmp)|str(len|cmp)|runtime\.|internal/)`)
 
 func stackSet(c Capture) []string {
-	goroutines := c.Tool == "gdb+runtime-gdb.py" || c.Tool == "go-sigquit"
 	python := IsPythonCapture(c)
 	var set []string
 	for _, s := range c.Stacks {
-		if goroutines {
-			if strings.Contains(s.Name, "[running]") || strings.Contains(s.Name, "[runnable]") {
-				continue
-			}
-		} else if c.busy != nil && !slices.Contains(c.busy, s.TID) && !(python && s.TID == 0) {
-			// (faulthandler names threads by their pthread id, not their
-			// tid: its stacks are all compared.)
+		frames, ok := compared(c, s, python)
+		if !ok {
 			continue
 		}
 		var fs []string
-		frames := trim(s.Frames)
-		// Library helpers a loop calls (black_box in a debug build, a
-		// memcpy) come and go at the top: compare from the first frame of
-		// the program's own.
-		for len(frames) > 1 && libraryLeaf.MatchString(frames[0].Func) {
-			frames = frames[1:]
-		}
 		for _, f := range frames {
 			if strings.HasPrefix(f.Func, "runtime.") {
 				continue // preemption and scheduler frames come and go
@@ -894,6 +881,29 @@ func stackSet(c Capture) []string {
 	return set
 }
 
+// compared is a stack of c as the loop comparison reads it, and whether it
+// is one of the busy ones compared: a goroutine not on a thread now, or a
+// thread that was not busy, is not. Its harness frames are trimmed, and
+// the library helpers a loop calls (black_box in a debug build, a memcpy),
+// which come and go at the top: it starts at the first frame of the
+// program's own.
+func compared(c Capture, s Stack, python bool) ([]Frame, bool) {
+	if c.Tool == "gdb+runtime-gdb.py" || c.Tool == "go-sigquit" {
+		if strings.Contains(s.Name, "[running]") || strings.Contains(s.Name, "[runnable]") {
+			return nil, false
+		}
+	} else if c.busy != nil && !slices.Contains(c.busy, s.TID) && !(python && s.TID == 0) {
+		// (faulthandler names threads by their pthread id, not their
+		// tid: its stacks are all compared.)
+		return nil, false
+	}
+	frames := trim(s.Frames)
+	for len(frames) > 1 && libraryLeaf.MatchString(frames[0].Func) {
+		frames = frames[1:]
+	}
+	return frames, true
+}
+
 // loopSpread counts the different places the samples' busy stacks are
 // in: the innermost frame compared (as stackSet trims them), by its
 // address, else its file and line. Frames with neither count for nothing,
@@ -902,19 +912,11 @@ func stackSet(c Capture) []string {
 func loopSpread(samples []Capture) int {
 	places := map[string]bool{}
 	for _, c := range samples {
-		goroutines := c.Tool == "gdb+runtime-gdb.py" || c.Tool == "go-sigquit"
+		python := IsPythonCapture(c)
 		for _, s := range c.Stacks { // a Python capture's: its lines, not the interpreter's
-
-			if goroutines {
-				if strings.Contains(s.Name, "[running]") || strings.Contains(s.Name, "[runnable]") {
-					continue
-				}
-			} else if c.busy != nil && !slices.Contains(c.busy, s.TID) {
+			frames, ok := compared(c, s, python)
+			if !ok {
 				continue
-			}
-			frames := trim(s.Frames)
-			for len(frames) > 1 && libraryLeaf.MatchString(frames[0].Func) {
-				frames = frames[1:]
 			}
 			for _, f := range frames {
 				if strings.HasPrefix(f.Func, "runtime.") {
