@@ -484,3 +484,47 @@ func ReadSummary(path string) (*Summary, error) {
 	}
 	return &s, nil
 }
+
+// PassedDurations reads how long each test that passed took in the record
+// at path, by name. The tests come before the output streams, so reading
+// stops there, however much the run printed.
+func PassedDurations(path string) (map[string]time.Duration, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	dec := json.NewDecoder(f)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("reading %s: not a details file", path)
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		if t != "tests" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, fmt.Errorf("reading %s: %w", path, err)
+			}
+			continue
+		}
+		var tests []struct {
+			Name       string            `json:"name"`
+			Status     report.TestStatus `json:"status"`
+			DurationMS int64             `json:"duration_ms"`
+		}
+		if err := dec.Decode(&tests); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		took := map[string]time.Duration{}
+		for _, t := range tests {
+			if t.Status == report.TestPassed {
+				took[t.Name] = time.Duration(t.DurationMS) * time.Millisecond
+			}
+		}
+		return took, nil
+	}
+	return nil, nil
+}

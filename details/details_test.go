@@ -148,3 +148,30 @@ func TestPrune(t *testing.T) {
 		t.Errorf("List is not newest first")
 	}
 }
+
+// TestPassedDurations reads the passed tests' durations, and stops before
+// the streams: a record whose stdout is not even valid JSON still reads.
+func TestPassedDurations(t *testing.T) {
+	dir := t.TempDir()
+	rec := &Record{Response: report.Response{RunID: "r1", Status: report.Failed},
+		Tests: []report.Test{{Name: "TestSlow", Status: report.TestPassed, DurationMS: 5200},
+			{Name: "TestBroken", Status: report.TestFailed, DurationMS: 10}}}
+	path, err := Write(dir, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	took, err := PassedDurations(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(took) != 1 || took["TestSlow"] != 5200*time.Millisecond {
+		t.Errorf("durations %v, want TestSlow's 5.2s alone", took)
+	}
+	b, _ := os.ReadFile(path)
+	i := strings.Index(string(b), `,"stdout":`)
+	cut := filepath.Join(dir, "cut.json")
+	os.WriteFile(cut, append(b[:i:i], `,"stdout":{"text":"never read`...), 0o600)
+	if took, err := PassedDurations(cut); err != nil || took["TestSlow"] != 5200*time.Millisecond {
+		t.Errorf("a record cut in its streams: %v, %v; want the tests read", took, err)
+	}
+}

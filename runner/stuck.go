@@ -8,11 +8,14 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"strobe/adapters"
+	"strobe/details"
+	"strobe/history"
 	"strobe/report"
 	"strobe/stuck"
 )
@@ -66,6 +69,7 @@ func (r *Run) newWatch(pid int) *watch {
 			return time.Time{}
 		},
 		Stacker: w.stacker,
+		Took:    r.pastDurations(),
 	}
 	if tp, ok := r.adapter.(adapters.TestProcesser); ok {
 		cfg.TestProcess = func(p stuck.ProcSample) bool { return tp.IsTestProcess(procOf(p)) }
@@ -89,6 +93,50 @@ func (r *Run) newWatch(pid int) *watch {
 	}
 	w.det = stuck.New(cfg)
 	return w
+}
+
+// pastRuns bounds the earlier runs whose details files pastDurations reads.
+const pastRuns = 3
+
+// pastDurations says how long each test took when it last passed, from the
+// details files of the project's newest earlier runs (the history names
+// them), read once, the first time the detector asks: only a run that
+// looks like an endless loop pays for it.
+func (r *Run) pastDurations() func(string) time.Duration {
+	var once sync.Once
+	took := map[string]time.Duration{}
+	return func(test string) time.Duration {
+		once.Do(func() {
+			if r.opts.HistoryDir == "" {
+				return
+			}
+			runs, err := history.Open(r.opts.HistoryDir).Runs(r.req.ProjectRoot)
+			if err != nil {
+				return
+			}
+			dir := r.opts.DetailsDir
+			if dir == "" {
+				dir = details.Dir()
+			}
+			read := 0
+			for _, e := range runs { // the newest first
+				if read == pastRuns {
+					break
+				}
+				past, err := details.PassedDurations(details.Path(dir, e.RunID))
+				if err != nil {
+					continue
+				}
+				read++
+				for name, d := range past {
+					if _, ok := took[name]; !ok {
+						took[name] = d
+					}
+				}
+			}
+		})
+		return took[test]
+	}
 }
 
 func procOf(p stuck.ProcSample) adapters.Proc {

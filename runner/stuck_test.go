@@ -298,3 +298,56 @@ func TestWarningWhileSuspected(t *testing.T) {
 		t.Errorf("status = %s, want stuck", r.Result().Status)
 	}
 }
+
+// TestStuckWaitsForATestKnownToBeSlow: a test that computes in a tight
+// loop looks like a spin. Once it has passed in 1.5 s, a run where it takes
+// 3.5 s passes too: the detector holds its verdict until twice its last
+// time (and QuietLoop) have gone by. Without that it was called an
+// endless loop at about 2.5 s.
+func TestStuckWaitsForATestKnownToBeSlow(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	testutil.RequireTool(t, "eu-stack")
+	if testing.Short() {
+		t.Skip("runs go test twice for seconds")
+	}
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/slow\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "slow_test.go"), []byte(`package slow
+
+import (
+	"os"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestCompute spins on arithmetic for SLOW_FOR, then passes.
+func TestCompute(t *testing.T) {
+	d, _ := time.ParseDuration(os.Getenv("SLOW_FOR"))
+	var stop atomic.Bool
+	time.AfterFunc(d, func() { stop.Store(true) })
+	n := uint64(1)
+	for !stop.Load() {
+		n = n*6364136223846793005 + 1442695040888963407
+	}
+	if n == 0 {
+		t.Fatal("zero")
+	}
+}
+`), 0o644)
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	run := func(d string) *report.Response {
+		resp, err := Exec(context.Background(), Request{ProjectRoot: root, Framework: "go", Command: "go test -count=1 ./...",
+			Env: map[string]string{"SLOW_FOR": d}, Timeout: time.Minute}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	if resp := run("1500ms"); resp.Status != report.Passed {
+		t.Fatalf("first run: %s (%+v), want passed", resp.Status, resp.Stuck)
+	}
+	if resp := run("3500ms"); resp.Status != report.Passed {
+		t.Fatalf("second run: %s (%+v), want passed: it took 1.5 s last time", resp.Status, resp.Stuck)
+	}
+}

@@ -125,6 +125,10 @@ type Config struct {
 	// in the background, when the process first looks blocked. Nil means
 	// stripped binaries go without goroutines.
 	GoSymbols func(ctx context.Context, p ProcSample) (string, error)
+	// Took says how long a test took when it last passed (0: unknown):
+	// an endless loop is not called in a test that runs for less than
+	// twice that yet. Nil means nothing is known.
+	Took func(test string) time.Duration
 	// RuntimeDeadlock asks a test process's runtime for the deadlock it
 	// found itself (the JVM's, through jstack), "" for none, and the tests
 	// in the deadlocked threads' frames; asked while the tree is silent at
@@ -680,6 +684,11 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 	if silence < d.cfg.QuietLoop || len(d.samples) < need {
 		return nil
 	}
+	if test, took, until := d.knownSlow(now); test != "" {
+		d.setWarning(fmt.Sprintf("possible endless loop: no output for %s, %s CPU in %s, the same stacks in %d samples; %s passed in %s last time: no verdict for %s more",
+			round(silence), pct(cpu), who, len(d.samples), test, round(took), round(until.Sub(now))))
+		return nil
+	}
 	span := d.samples[len(d.samples)-1].At().Sub(d.samples[0].At())
 	evidence := stackEvidence(d.samples, span)
 	if spread := loopSpread(d.samples); spread >= workSpread {
@@ -692,6 +701,24 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 	}
 	diag := fmt.Sprintf("endless loop: no output for %s, %s CPU in %s, %s", round(silence), pct(cpu), who, evidence)
 	return d.verdict(EndlessLoop, now, silence, diag, target, busy)
+}
+
+// knownSlow names a running test that passed before in a time it has not
+// yet run twice over (plus QuietLoop): honest work in one tight loop (a
+// prime count) looks like a spin, and only the time it took before tells.
+// It gives the test, what it took, and when a verdict may come.
+func (d *Detector) knownSlow(now time.Time) (string, time.Duration, time.Time) {
+	if d.cfg.Took == nil {
+		return "", 0, time.Time{}
+	}
+	for _, t := range d.cfg.Running() {
+		if took := d.cfg.Took(t.Name); took > 0 {
+			if until := t.Since.Add(2*took + d.cfg.QuietLoop); now.Before(until) {
+				return t.Name, took, until
+			}
+		}
+	}
+	return "", 0, time.Time{}
 }
 
 func (d *Detector) verdict(kind Kind, now time.Time, silence time.Duration, diag string, target ProcSample, threads []threadView) *Verdict {

@@ -88,6 +88,7 @@ type scenario struct {
 	changing  bool
 	migrating bool
 	pcs       int
+	took      time.Duration // TestPrimes runs from the start, and passed in took last time
 	frames    []Frame                       // the busy stack; spin_forever (hang.cpp:47) ← main when nil
 	output    func(now time.Time) time.Time // time of the last output line
 	deadline  time.Duration                 // hard timeout from start; 0: none
@@ -123,6 +124,15 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 	}
 	if sc.deadline > 0 {
 		cfg.Deadline = func() time.Time { return start.Add(sc.deadline) }
+	}
+	if sc.took > 0 {
+		cfg.Running = func() []RunningTest { return []RunningTest{{Name: "TestPrimes", Since: start}} }
+		cfg.Took = func(test string) time.Duration {
+			if test == "TestPrimes" {
+				return sc.took
+			}
+			return 0
+		}
 	}
 	d := New(cfg)
 	for clock.t.Sub(start) <= sc.duration {
@@ -190,6 +200,12 @@ func TestVerdicts(t *testing.T) {
 				return []ProcSample{proc(10, "pkg.test", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
 			},
 			pcs: 2, duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 3 * time.Second}},
+		{"a spin in a test that passed in 5 s last time: no verdict before twice that", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "pkg.test", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			pcs: 2, took: 5 * time.Second, duration: 20 * time.Second, wantKind: EndlessLoop,
+			wantAfter: 10*time.Second + DefaultQuietLoop, wantBy: 13 * time.Second}},
 		{"the same stack over many instructions (sha256's block): work until QuietWork, then an endless loop", scenario{
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "pkg.test", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
