@@ -88,7 +88,7 @@ type scenario struct {
 	changing  bool
 	migrating bool
 	pcs       int
-	took      time.Duration // TestPrimes runs from the start, and passed in took last time
+	took      time.Duration                 // TestPrimes runs from the start, and passed in took last time
 	frames    []Frame                       // the busy stack; spin_forever (hang.cpp:47) ← main when nil
 	output    func(now time.Time) time.Time // time of the last output line
 	deadline  time.Duration                 // hard timeout from start; 0: none
