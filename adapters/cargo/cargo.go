@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -190,7 +191,6 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	}
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
 	p.test, p.level, p.docOnly = req.Test, req.Level, steps == cargoDocOnly
-	p.ambiguous = cargoLockDuplicates(wsRoot)
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
 	if err := traced(req, plan, customs); err != nil {
 		return nil, err
@@ -559,10 +559,10 @@ func (m *cargoMetadata) selected(dir string) []cargoPackage {
 
 // cargoTarget is the target a test binary was built from.
 type cargoTarget struct {
-	pkg  string
-	spec string // what -p takes to select pkg: its name, or name@version when the name is ambiguous
-	kind string // lib, bin, test, bench or example
-	name string
+	pkg     string
+	version string // the package's, for a -p that must name it (see cargoParser.spec)
+	kind    string // lib, bin, test, bench or example
+	name    string
 }
 
 func cargoTargetKind(kinds []string) string {
@@ -622,6 +622,16 @@ func cargoPackageVersion(id string) string {
 	}
 	frag := id[hash+1:]
 	return frag[strings.IndexByte(frag, '@')+1:]
+}
+
+// spec is what -p takes to select a package: its name, or name@version
+// when Cargo.lock lists the name twice.
+func (p *cargoParser) spec(pkg, version string) string {
+	p.ambiguousOnce.Do(func() { p.ambiguous = cargoLockDuplicates(p.wsRoot) })
+	if p.ambiguous[pkg] && version != "" {
+		return pkg + "@" + version
+	}
+	return pkg
 }
 
 // cargoLockDuplicates reads the package names that the workspace's
@@ -748,10 +758,11 @@ type cargoParser struct {
 	rerun  []string // cargo test and the user's build flags, for rerun commands
 	// ambiguous holds the package names Cargo.lock lists more than once
 	// (a dev-dependency on another version of the package itself, as
-	// itoa's): -p needs their version.
-	ambiguous map[string]bool
-	test      string // the single test asked for, if any
-	level     adapters.Level
+	// itoa's): -p needs their version. Read once, for the first rerun.
+	ambiguous     map[string]bool
+	ambiguousOnce sync.Once
+	test          string // the single test asked for, if any
+	level         adapters.Level
 
 	targets   map[string]cargoTarget // test executable base name → target
 	testFiles []string               // sources of test targets, for a no-tests answer
@@ -883,20 +894,14 @@ func (p *cargoParser) cargoMessage(m *cargoMessage) {
 	switch m.Reason {
 	case "compiler-artifact":
 		p.building()
-		t := cargoTarget{pkg: cargoPackageName(m.PackageID), kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name}
-		t.spec = t.pkg
-		if p.ambiguous[t.pkg] {
-			if v := cargoPackageVersion(m.PackageID); v != "" {
-				t.spec += "@" + v
-			}
-		}
+		t := cargoTarget{pkg: cargoPackageName(m.PackageID), version: cargoPackageVersion(m.PackageID), kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name}
 		if t.kind == "lib" && !m.Profile.Test && !slices.Contains(p.libs[m.Target.Name], t) {
 			p.libs[m.Target.Name] = append(p.libs[m.Target.Name], t)
 		}
 		if !m.Profile.Test || m.Executable == "" {
 			return
 		}
-		p.tested[t.spec] = true
+		p.tested[t.pkg+"@"+t.version] = true
 		p.targets[filepath.Base(m.Executable)] = t
 		if f := p.relPath(m.Target.SrcPath); t.kind == "test" && !slices.Contains(p.testFiles, f) {
 			p.testFiles = append(p.testFiles, f)
@@ -1227,7 +1232,7 @@ func (p *cargoParser) relPath(file string) string {
 func (p *cargoParser) rerunFor(s *cargoSuite, name string) string {
 	argv := slices.Clone(p.rerun)
 	if s.target != nil {
-		argv = append(argv, "-p", s.target.spec)
+		argv = append(argv, "-p", p.spec(s.target.pkg, s.target.version))
 		argv = append(argv, s.target.flags()...)
 	}
 	return shell.Join(append(argv, "--", "--exact", name))

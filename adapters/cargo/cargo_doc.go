@@ -44,7 +44,7 @@ func isDoctestName(name string) bool { return doctestName.MatchString(name) }
 type cargoDocSuite struct {
 	name    string
 	pkg     string
-	spec    string   // what -p takes to select pkg (see cargoTarget)
+	version string   // pkg's version, for a -p that must name it
 	bound   bool     // its "Doc-tests" line came: name and pkg are known
 	pending []string // lines held until then
 	tests   int      // from "running N tests"
@@ -76,18 +76,18 @@ func (p *cargoParser) docCrate(lib string) {
 // docBind names a crate's doctests after its package (cargo prints the
 // library's name, which -p does not take) and replays its lines.
 func (p *cargoParser) docBind(d *cargoDocSuite, lib string) {
-	d.pkg, d.spec = lib, lib
+	d.pkg = lib
 	// A dependency may be another version of the same package, its
 	// library of the same name (dtolnay/itoa tests against crates.io's
 	// itoa), built in whatever order: the doctests are a tested package's.
 	if libs := p.libs[lib]; len(libs) > 0 {
 		t := libs[len(libs)-1]
 		for _, l := range libs {
-			if p.tested[l.spec] {
+			if p.tested[l.pkg+"@"+l.version] {
 				t = l
 			}
 		}
-		d.pkg, d.spec = t.pkg, t.spec
+		d.pkg, d.version = t.pkg, t.version
 	}
 	d.name = d.pkg + " (doc)"
 	d.bound = true
@@ -242,8 +242,8 @@ func doctestPanicReal(text, file string, line int, docFile string) bool {
 // doctests: its other examples, and items whose path contains it.
 func (p *cargoParser) docRerun(d *cargoDocSuite, name string) string {
 	argv := slices.Clone(p.rerun)
-	if d.spec != "" {
-		argv = append(argv, "-p", d.spec)
+	if d.pkg != "" {
+		argv = append(argv, "-p", p.spec(d.pkg, d.version))
 	}
 	return shell.Join(append(argv, "--doc", "--", doctestFilter(name)))
 }

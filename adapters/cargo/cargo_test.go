@@ -846,7 +846,7 @@ func TestCargoDoctestsOfTheTestedPackage(t *testing.T) {
 	} {
 		rec := adapters.NewRecorder()
 		p := newCargoParser(rec, "/p", "/p", nil)
-		p.ambiguous = map[string]bool{"dup": true}
+		p.ambiguousOnce.Do(func() { p.ambiguous = map[string]bool{"dup": true} })
 		for _, l := range append(order, `{"reason":"build-finished","success":true}`) {
 			p.Line(adapters.Stdout, []byte(l), false)
 		}

@@ -264,7 +264,7 @@ func (s *cargoSuite) customName() string {
 func (p *cargoParser) customRerun(s *cargoSuite) string {
 	argv := slices.Clone(p.rerun)
 	if s.target != nil {
-		argv = append(argv, "-p", s.target.spec)
+		argv = append(argv, "-p", p.spec(s.target.pkg, s.target.version))
 		argv = append(argv, s.target.flags()...)
 	}
 	return shell.Join(argv)
