@@ -445,18 +445,29 @@ type Summary struct {
 	Test        string          `json:"test,omitempty"`
 }
 
+// openRecord opens the record at path for reading field by field: the
+// decoder is past the record's opening brace.
+func openRecord(path string) (*os.File, *json.Decoder, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	dec := json.NewDecoder(f)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		f.Close()
+		return nil, nil, fmt.Errorf("reading %s: not a details file", path)
+	}
+	return f, dec, nil
+}
+
 // ReadSummary reads the head of the record at path. Record's field order
 // puts these first, so decoding stops long before the output tails.
 func ReadSummary(path string) (*Summary, error) {
-	f, err := os.Open(path)
+	f, dec, err := openRecord(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	dec := json.NewDecoder(f)
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, fmt.Errorf("reading %s: not a details file", path)
-	}
 	var s Summary
 	for dec.More() {
 		t, err := dec.Token()
@@ -489,15 +500,11 @@ func ReadSummary(path string) (*Summary, error) {
 // at path, by name. The tests come before the output streams, so reading
 // stops there, however much the run printed.
 func PassedDurations(path string) (map[string]time.Duration, error) {
-	f, err := os.Open(path)
+	f, dec, err := openRecord(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	dec := json.NewDecoder(f)
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, fmt.Errorf("reading %s: not a details file", path)
-	}
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {

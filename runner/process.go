@@ -382,10 +382,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	}
 	r.annotate(resp)
 	fullTrace, traceIndicators := r.endTrace(resp, finished)
-	dir := r.opts.DetailsDir
-	if dir == "" {
-		dir = details.Dir()
-	}
+	dir := r.detailsDir()
 	// The JUnit report is written beside the history's comparison and the
 	// details file (it reads nothing they add).
 	var junitDone func(*report.Response) string

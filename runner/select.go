@@ -178,10 +178,7 @@ func (r *Run) annotate(resp *report.Response) {
 // details file like any answer.
 func (r *Run) answerWithout(resp *report.Response) {
 	r.annotate(resp)
-	dir := r.opts.DetailsDir
-	if dir == "" {
-		dir = details.Dir()
-	}
+	dir := r.detailsDir()
 	rec := &details.Record{Response: *resp, ProjectRoot: r.req.ProjectRoot, Adapter: r.adapter.Name(),
 		Level: string(r.level), Test: r.req.Test, Env: r.req.Env, TimeoutMS: r.timeout.Milliseconds(),
 		Started: r.started, Finished: time.Now(), Tests: []report.Test{},

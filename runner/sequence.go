@@ -267,10 +267,7 @@ func (r *Run) finishSequence() {
 
 	r.annotate(resp)
 	allChanges, recorded := r.remember(resp, failed, tests)
-	dir := r.opts.DetailsDir
-	if dir == "" {
-		dir = details.Dir()
-	}
+	dir := r.detailsDir()
 	resp.JUnit = r.writeJUnit(dir, resp, tests)
 	exit := worst.exit
 	rec := &details.Record{Response: *resp, ProjectRoot: r.req.ProjectRoot, Adapter: r.adapter.Name(),

@@ -114,10 +114,7 @@ func (r *Run) pastDurations() func(string) time.Duration {
 			if err != nil {
 				return
 			}
-			dir := r.opts.DetailsDir
-			if dir == "" {
-				dir = details.Dir()
-			}
+			dir := r.detailsDir()
 			read := 0
 			for _, e := range runs { // the newest first
 				if read == pastRuns {

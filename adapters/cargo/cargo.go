@@ -589,39 +589,28 @@ func (t cargoTarget) flags() []string {
 	return []string{"--" + t.kind, t.name}
 }
 
-// cargoPackageName reads a package's name from its id: "path+file:///x/basic#0.1.0"
-// (the name is the directory's), "registry+https://...#anyhow@1.0.0", or
-// before cargo 1.77 "basic 0.1.0 (path+file:///x/basic)".
-func cargoPackageName(id string) string {
+// cargoPackageID reads a package's name and version from its id:
+// "path+file:///x/basic#0.1.0" (the name is the directory's),
+// "registry+https://...#anyhow@1.0.0", or before cargo 1.77
+// "basic 0.1.0 (path+file:///x/basic)".
+func cargoPackageID(id string) (name, version string) {
 	if i := strings.IndexByte(id, ' '); i > 0 && !strings.Contains(id[:i], "+") {
-		return id[:i]
+		version, _, _ = strings.Cut(id[i+1:], " ")
+		return id[:i], version
 	}
 	hash := strings.LastIndexByte(id, '#')
 	if hash < 0 {
-		return id
+		return id, ""
 	}
-	if frag := id[hash+1:]; strings.Contains(frag, "@") {
-		return frag[:strings.IndexByte(frag, '@')]
+	frag := id[hash+1:]
+	if at := strings.IndexByte(frag, '@'); at >= 0 {
+		return frag[:at], frag[at+1:]
 	}
 	u := id[:hash]
 	if q := strings.IndexByte(u, '?'); q >= 0 {
 		u = u[:q]
 	}
-	return u[strings.LastIndexByte(u, '/')+1:]
-}
-
-// cargoPackageVersion reads a package's version from its id (see
-// cargoPackageName).
-func cargoPackageVersion(id string) string {
-	if f := strings.Fields(id); len(f) == 3 && !strings.Contains(f[0], "+") {
-		return f[1]
-	}
-	hash := strings.LastIndexByte(id, '#')
-	if hash < 0 {
-		return ""
-	}
-	frag := id[hash+1:]
-	return frag[strings.IndexByte(frag, '@')+1:]
+	return u[strings.LastIndexByte(u, '/')+1:], frag
 }
 
 // spec is what -p takes to select a package: its name, or name@version
@@ -894,7 +883,8 @@ func (p *cargoParser) cargoMessage(m *cargoMessage) {
 	switch m.Reason {
 	case "compiler-artifact":
 		p.building()
-		t := cargoTarget{pkg: cargoPackageName(m.PackageID), version: cargoPackageVersion(m.PackageID), kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name}
+		t := cargoTarget{kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name}
+		t.pkg, t.version = cargoPackageID(m.PackageID)
 		if t.kind == "lib" && !m.Profile.Test && !slices.Contains(p.libs[m.Target.Name], t) {
 			p.libs[m.Target.Name] = append(p.libs[m.Target.Name], t)
 		}

@@ -189,26 +189,16 @@ func TestCargoQuiet(t *testing.T) {
 	}
 }
 
-func TestCargoPackageName(t *testing.T) {
-	for id, want := range map[string]string{
-		"path+file:///work/ws/basic#0.1.0":                                    "basic",
-		"path+file:///work/ws/dir#other-name@0.1.0":                           "other-name",
-		"registry+https://github.com/rust-lang/crates.io-index#anyhow@1.0.98": "anyhow",
-		"git+https://github.com/a/repo?branch=main#0.2.0":                     "repo",
-		"basic 0.1.0 (path+file:///work/ws/basic)":                            "basic",
+func TestCargoPackageID(t *testing.T) {
+	for id, want := range map[string][2]string{
+		"path+file:///work/ws/basic#0.1.0":                                    {"basic", "0.1.0"},
+		"path+file:///work/ws/dir#other-name@0.1.0":                           {"other-name", "0.1.0"},
+		"registry+https://github.com/rust-lang/crates.io-index#anyhow@1.0.98": {"anyhow", "1.0.98"},
+		"git+https://github.com/a/repo?branch=main#0.2.0":                     {"repo", "0.2.0"},
+		"basic 0.1.0 (path+file:///work/ws/basic)":                            {"basic", "0.1.0"},
 	} {
-		if got := cargoPackageName(id); got != want {
-			t.Errorf("cargoPackageName(%q) = %q, want %q", id, got, want)
-		}
-	}
-	for id, want := range map[string]string{
-		"path+file:///work/ws/basic#0.1.0":                                    "0.1.0",
-		"path+file:///work/ws/dir#other-name@0.1.0":                           "0.1.0",
-		"registry+https://github.com/rust-lang/crates.io-index#anyhow@1.0.98": "1.0.98",
-		"basic 0.1.0 (path+file:///work/ws/basic)":                            "0.1.0",
-	} {
-		if got := cargoPackageVersion(id); got != want {
-			t.Errorf("cargoPackageVersion(%q) = %q, want %q", id, got, want)
+		if name, version := cargoPackageID(id); name != want[0] || version != want[1] {
+			t.Errorf("cargoPackageID(%q) = %q, %q; want %q, %q", id, name, version, want[0], want[1])
 		}
 	}
 }

@@ -85,7 +85,8 @@ func cargoTestBinaries(out []byte) []cargoBinary {
 		if json.Unmarshal(line, &m) != nil || m.Reason != "compiler-artifact" || !m.Profile.Test || m.Executable == "" {
 			continue
 		}
-		t := cargoTarget{pkg: cargoPackageName(m.PackageID), kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name}
+		t := cargoTarget{kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name}
+		t.pkg, t.version = cargoPackageID(m.PackageID)
 		if !slices.ContainsFunc(bins, func(b cargoBinary) bool { return b.exe == m.Executable }) {
 			bins = append(bins, cargoBinary{exe: m.Executable, target: t})
 		}
