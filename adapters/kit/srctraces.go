@@ -61,7 +61,7 @@ func (s *Sources) Traces(file string, line int) []string {
 		return nil
 	}
 	idx := s.index(lang)
-	level := idx.resolve(calledNames(lines[line-1]), nil)
+	level := idx.resolve(calledNames(lines[line-1]), &srcFunc{file: filepath.Clean(abs)})
 	var out []string
 	seen := map[*srcFunc]bool{}
 	for depth := 0; depth <= 2 && len(level) > 0; depth++ {
@@ -71,7 +71,11 @@ func (s *Sources) Traces(file string, line int) []string {
 				continue
 			}
 			seen[f] = true
-			out = append(out, f.name)
+			// Two functions of one name (a helper fn f in several Rust
+			// test crates) are one pattern: the tracer matches both.
+			if !slices.Contains(out, f.name) {
+				out = append(out, f.name)
+			}
 			if len(out) == sourceTraces {
 				return out
 			}
@@ -102,6 +106,7 @@ func sourceLang(file string) string {
 type srcFunc struct {
 	name  string // qualified: parser::sum
 	scope string // the blocks around it: parser
+	file  string // where it is defined
 	body  string
 }
 
@@ -138,9 +143,11 @@ func calledNames(s string) []string {
 	return out
 }
 
-// resolve finds the project functions that names call from caller's scope
-// (nil: anywhere): a name written qualified or not matches a function
-// whose qualified name ends with it; those of the caller's scope first.
+// resolve finds the project functions that names call from caller (the
+// failing line's file, for the line itself): a name written qualified or
+// not matches a function whose qualified name ends with it; those of the
+// caller's file first (each Rust file of tests/ is a crate of its own, and
+// a C file's static helpers are its own), then those of its scope.
 func (x *srcIndex) resolve(names []string, caller *srcFunc) []*srcFunc {
 	var out []*srcFunc
 	for _, n := range names {
@@ -150,16 +157,22 @@ func (x *srcIndex) resolve(names []string, caller *srcFunc) []*srcFunc {
 				found = append(found, f)
 			}
 		}
-		if caller != nil && len(found) > 1 {
+		narrow := func(keep func(*srcFunc) bool) {
 			var same []*srcFunc
 			for _, f := range found {
-				if f.scope == caller.scope {
+				if keep(f) {
 					same = append(same, f)
 				}
 			}
 			if len(same) > 0 {
 				found = same
 			}
+		}
+		if len(found) > 1 {
+			narrow(func(f *srcFunc) bool { return f.file == caller.file })
+		}
+		if len(found) > 1 && caller.name != "" {
+			narrow(func(f *srcFunc) bool { return f.scope == caller.scope })
 		}
 		if len(found) <= 3 { // more is a name too common to guess from
 			out = append(out, found...)
@@ -197,7 +210,11 @@ func indexSources(root, lang string) *srcIndex {
 		if lang == "rust" {
 			prefix = rustModule(root, path)
 		}
-		x.funcs = append(x.funcs, sourceFuncs(string(b), lang, prefix)...)
+		funcs := sourceFuncs(string(b), lang, prefix)
+		for _, f := range funcs {
+			f.file = filepath.Clean(path)
+		}
+		x.funcs = append(x.funcs, funcs...)
 		return nil
 	})
 	return x

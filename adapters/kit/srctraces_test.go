@@ -1,6 +1,8 @@
 package kit
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,5 +40,29 @@ func TestSourceTraces(t *testing.T) {
 				t.Errorf("%q does not match %s alone", name, tc.matches[i])
 			}
 		}
+	}
+}
+
+// Each file of a Rust crate's tests/ is a crate of its own, and anyhow's
+// define a helper fn f in several: a failure in one names f once, and the
+// functions its own f calls, not the other files'.
+func TestSourceTracesPreferTheFailingFile(t *testing.T) {
+	root := t.TempDir()
+	write := func(path, src string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, path)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, path), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("src/lib.rs", "pub fn shared() -> u32 { 1 }\n")
+	write("tests/test_fmt.rs", "fn f() -> u32 { fmt_only() }\nfn fmt_only() -> u32 { shared() }\n#[test]\nfn t() {\n    assert_eq!(2, f());\n}\n")
+	write("tests/test_context.rs", "fn f() -> u32 { context_only() }\nfn context_only() -> u32 { 3 }\n")
+	write("tests/test_chain.rs", "fn f() -> u32 { 4 }\n")
+	got := NewSources(root).Traces("tests/test_fmt.rs", 5)
+	if want := "f fmt_only shared"; strings.Join(got, " ") != want {
+		t.Errorf("traces %q, want %q", got, want)
 	}
 }
