@@ -792,6 +792,10 @@ var (
 	// "  process didn't exit successfully: `...` (signal: 11, SIGSEGV: invalid memory reference)"
 	// or "... (exit status: 3)".
 	cargoExit = lazyre.New(`process didn't exit successfully: .*\((?:signal: (\d+), (SIG\w+)|exit status: (\d+))`)
+	// strobe's runner script as cargo shows it before the test binary, in
+	// that line: left out, the line names the binary as plain cargo test
+	// does.
+	cargoRunnerShown = lazyre.New("`/bin/sh -c '[^']*' sh ")
 	// Cargo's own lines once tests run; anything else on stderr is a test's.
 	cargoLine = lazyre.New("^(?:\\s*(?:error|warning|note)(?:\\[\\w+\\])?:|Caused by:|\\s+`|\\s*Doc-tests |\\s*$)")
 	// Cargo's progress lines, right-aligned verbs.
@@ -956,7 +960,7 @@ func (p *cargoParser) stderr(line string) {
 		} else {
 			p.orphans = append(p.orphans, r) // quiet cargo: no "Running" lines
 		}
-		r.failure = strings.TrimSpace(line)
+		r.failure = cargoRunnerShown.ReplaceAllString(strings.TrimSpace(line), "`")
 		r.signal, _ = strconv.Atoi(m[1])
 		r.signalName = m[2]
 		return
@@ -1365,19 +1369,43 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 		case s != nil:
 			running = p.rec.Running(s.name)
 		}
+		died := ""
 		switch {
 		case r.signal > 0:
 			add(&report.Crash{Type: kit.CrashType(r.signalName), Signal: r.signal, SignalName: r.signalName,
 				ExitCode: exit.Code, Indicators: []string{"test_binary_signaled"}, RunningTests: running, Message: r.failure})
+			died = "the test binary died of " + r.signalName
 		case r.failure != "" && s != nil && !s.done:
 			add(&report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code,
 				Indicators: []string{"test_binary_exited"}, RunningTests: running, Message: r.failure})
+			died = "the test binary exited"
 		case r.failure == "" && s != nil && !s.done && exit.Exited:
 			add(&report.Crash{Type: report.CrashUnknown, SilentFailure: true, Indicators: []string{"test_binary_exited_early"},
 				RunningTests: running, Message: fmt.Sprintf("test binary %s ended before its tests finished, and cargo saw no error", s.name)})
+			died = "the test binary exited"
+		}
+		if died != "" && s != nil && s.custom == nil && exit.StoppedBy == "" {
+			p.diedWhileRunning(s, running, died)
 		}
 	}
 	return c
+}
+
+// diedWhileRunning fails the tests a crashed test binary was running, as
+// go test does: each ran and did not pass, and each gets its rerun. (A run
+// strobe stopped is the stuck or timed-out answer's, not a failure.)
+func (p *cargoParser) diedWhileRunning(s *cargoSuite, running []string, died string) {
+	for _, name := range running {
+		msg := "did not finish: " + died + " while it ran"
+		switch {
+		case len(running) > 1:
+			msg += fmt.Sprintf(" with %d other tests (one of them, or their running together, did it: rerun each alone)", len(running)-1)
+		case strings.HasSuffix(died, "exited"):
+			msg += " (std::process::exit in the test or the code it calls?)"
+		}
+		s.counts[1]++
+		p.rec.End(s.name, name, report.TestFailed, 0, &report.Failure{Name: name, Message: msg, Rerun: p.rerunFor(s, name)})
+	}
 }
 
 func cargoFirstLines(s string, n int) string {

@@ -498,9 +498,21 @@ func TestCargoCrash(t *testing.T) {
 			!slices.Equal(c.RunningTests, running) || strings.Count(c.Message, "\n") != 3 {
 			t.Errorf("crash %+v, want abort with all four tests running", c)
 		}
-		for _, st := range [][2]string{{"crash::abort (test)", "aborts"}, {"crash::segv (test)", "writes_through_null"}} {
-			if got := cargoLookup(t, rec, st[0], st[1]); got.Status != report.TestRunning {
-				t.Errorf("%s: %s, want running (it never finished)", st[1], got.Status)
+		if strings.Contains(c.Message, "/bin/sh") {
+			t.Errorf("crash message %q names strobe's runner script, not the test binary alone", c.Message)
+		}
+		// Each test its binary was running when it died failed, as under go
+		// test, with what ended it and its rerun.
+		for _, st := range [][3]string{
+			{"crash::abort (test)", "aborts", "did not finish: the test binary died of SIGABRT while it ran"},
+			{"crash::segv (test)", "writes_through_null", "did not finish: the test binary died of SIGSEGV while it ran"},
+			{"crash::exit_status (test)", "exits_with_3", "did not finish: the test binary exited while it ran (std::process::exit"},
+			{"crash::exit_quietly (test)", "exits_quietly", "did not finish: the test binary exited while it ran (std::process::exit"},
+		} {
+			got := cargoLookup(t, rec, st[0], st[1])
+			if got.Status != report.TestFailed || got.Failure == nil || !strings.HasPrefix(got.Failure.Message, st[2]) ||
+				!strings.HasSuffix(got.Failure.Rerun, "-- --exact "+st[1]) {
+				t.Errorf("%s: %s %+v, want failed: %q… with its rerun", st[1], got.Status, got.Failure, st[2])
 			}
 		}
 	})

@@ -348,6 +348,12 @@ func TestCrashes(t *testing.T) {
 			if c.Type != tc.crash || !contains(c.RunningTests, tc.test) || c.Signal != tc.signal || c.ExitCode != tc.exitCode {
 				t.Errorf("crash = %+v, want %s naming %s, signal %d, exit code %d", c, tc.crash, tc.test, tc.signal, tc.exitCode)
 			}
+			// The test that was running ran and did not pass: counted
+			// failed, listed with its rerun, whichever framework.
+			if s := r.resp.Summary; s == nil || s.Failed != 1 || len(r.resp.Failures) != 1 ||
+				r.resp.Failures[0].Name != tc.test || r.resp.Failures[0].Rerun == "" {
+				t.Errorf("summary %+v, failures %+v; want %s failed, with its rerun", s, r.resp.Failures, tc.test)
+			}
 		})
 	}
 }
