@@ -235,8 +235,13 @@ func TestCrash(t *testing.T) {
 		if c == nil || c.SignalName != tc.signal || c.Type != tc.crash || !slices.Equal(c.RunningTests, []string{tc.test}) || !strings.Contains(c.Message, "Fatal Python error") {
 			t.Errorf("%s: crash %+v", tc.test, c)
 		}
-		if got := rec.Running(""); !slices.Equal(got, []string{tc.test}) {
-			t.Errorf("%s: running %q", tc.test, got)
+		// The test the interpreter was running failed, with its rerun and
+		// the line faulthandler's stack names.
+		file := strings.SplitN(tc.test, "::", 2)[0]
+		f := rec.Failure("", tc.test)
+		if f == nil || !strings.HasPrefix(f.Message, "did not finish: the Python process died of "+tc.signal+" while it ran") ||
+			f.File != file || f.Line == 0 || !strings.HasSuffix(f.Rerun, tc.test) {
+			t.Errorf("%s: failure %+v, want the crash's, at %s, with its rerun", tc.test, f, file)
 		}
 	}
 }

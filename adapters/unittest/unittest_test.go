@@ -135,11 +135,16 @@ func TestSelection(t *testing.T) {
 func TestCrash(t *testing.T) {
 	root := fixture(t, "pkg")
 	t.Setenv("STROBE_FIXTURE_ABORT", "1")
-	_, out, exit := run(t, root, adapters.Request{Test: "test_top.TestTop.test_abort"})
+	rec, out, exit := run(t, root, adapters.Request{Test: "test_top.TestTop.test_abort"})
 	c := out.Crash
 	if !exit.Signaled || c == nil || c.SignalName != "SIGABRT" || !slices.Equal(c.RunningTests, []string{"test_top.TestTop.test_abort"}) ||
 		!strings.Contains(c.Message, "at test_top.py:9 (test_abort)") {
 		t.Errorf("exit %+v, crash %+v", exit, c)
+	}
+	f := rec.Failure("", "test_top.TestTop.test_abort")
+	if f == nil || !strings.HasPrefix(f.Message, "did not finish: the Python process died of SIGABRT while it ran") ||
+		f.File != "test_top.py" || f.Line != 9 || !strings.HasSuffix(f.Rerun, "test_top.TestTop.test_abort") {
+		t.Errorf("failure %+v, want the crash's at test_top.py:9 with its rerun", f)
 	}
 }
 

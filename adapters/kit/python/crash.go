@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"strobe/adapters/kit"
@@ -18,7 +19,9 @@ import (
 type Fatal struct {
 	Root  string
 	error string // "Fatal Python error: …"
-	at    string // the first frame of the dump in the project
+	at    string // the first frame of the dump in the project: "t.py:7 (f)"
+	file  string // that frame's file and line
+	line  int
 }
 
 var fatalPrefix = []byte("Fatal Python error: ")
@@ -35,22 +38,23 @@ func (f *Fatal) Line(b []byte) {
 		return
 	}
 	if f.at == "" {
-		f.at = f.frameAt(b)
+		f.frameAt(b)
 	}
 }
 
-// frameAt is a frame line's "file:line (function)" when the file is the
-// project's, "" otherwise.
-func (f *Fatal) frameAt(b []byte) string {
+// frameAt keeps a frame line's place when the file is the project's.
+func (f *Fatal) frameAt(b []byte) {
 	m := frameLine.FindSubmatch(b)
 	if m == nil || f.Root == "" || !filepath.IsAbs(string(m[1])) {
-		return ""
+		return
 	}
 	rel, ok := kit.Rel(f.Root, string(m[1]))
 	if !ok || strings.Contains(rel, "site-packages") {
-		return ""
+		return
 	}
-	return rel + ":" + string(m[2]) + " (" + string(m[3]) + ")"
+	f.at = rel + ":" + string(m[2]) + " (" + string(m[3]) + ")"
+	f.file = rel
+	f.line, _ = strconv.Atoi(string(m[2]))
 }
 
 // Crash is an interpreter that died of a signal: a test that called

@@ -1,6 +1,7 @@
 package python
 
 import (
+	"fmt"
 	"sync"
 
 	"strobe/adapters"
@@ -72,11 +73,33 @@ func (r *Run) Ended(st State, exit report.Exit, rec *adapters.Recorder, out *ada
 	case len(st.CollectErrors) > 0:
 		out.BuildFailed, out.BuildErrors = true, st.CollectErrors
 	case exit.Signaled:
-		out.Crash = r.Fatal.Crash(exit, rec.Running(""))
+		running := rec.Running("")
+		out.Crash = r.Fatal.Crash(exit, running)
+		r.diedWhileRunning(rec, running, "the Python process died of "+out.Crash.SignalName)
 	default:
 		return false
 	}
 	return true
+}
+
+// diedWhileRunning fails the tests the interpreter was running when it
+// died, as go test does: each ran and did not pass, and each gets its
+// rerun and the place faulthandler's stack names.
+func (r *Run) diedWhileRunning(rec *adapters.Recorder, running []string, died string) {
+	for _, id := range running {
+		msg := "did not finish: " + died + " while it ran"
+		if len(running) > 1 {
+			msg += fmt.Sprintf(" with %d other tests (one of them, or their running together, did it: rerun each alone)", len(running)-1)
+		}
+		if r.Fatal.error != "" {
+			msg += "\n" + r.Fatal.error
+		}
+		f := &report.Failure{Message: msg, File: r.Fatal.file, Line: r.Fatal.line}
+		if r.M != nil && r.M.Rerun != nil {
+			f.Rerun = r.M.Rerun(id)
+		}
+		rec.End("", id, report.TestFailed, 0, f)
+	}
 }
 
 // Close stops the events' reader and removes the run's directory: after
