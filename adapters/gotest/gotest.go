@@ -915,7 +915,9 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 		tr.fn, tr.skipFile = "", true
 		if tr.starter == "" && tr.goroutines == 1 && !tr.timeout {
 			fn, _, _ := strings.Cut(strings.TrimPrefix(line, "created by "), " in goroutine ")
-			tr.starter = goTestOf(pkg, fn)
+			if tr.starter = goTestOf(pkg, fn); tr.starter == "" {
+				tr.starter = p.helperCaller(pkg, fn)
+			}
 		}
 	case line == "" && tr.hit:
 		tr.done = true
@@ -940,6 +942,52 @@ func goTestOf(pkg *goPackage, fn string) string {
 		return ""
 	}
 	return top
+}
+
+// helperCaller is the one top-level test that ran in this binary and calls
+// fn, a function of the package's own that started a goroutine (a test's
+// helper: "created by example.com/m.startWorker"), found by its name in
+// the package's _test.go files; "" when no test or several do.
+func (p *goParser) helperCaller(pkg *goPackage, fn string) string {
+	path := goPackageOf(fn)
+	if path != pkg.path && path != pkg.path+"_test" || len(fn) <= len(path)+1 {
+		return ""
+	}
+	name := fn[len(path)+1:]
+	if i := strings.LastIndex(name, ")."); i >= 0 {
+		name = name[i+2:] // a method: (*pool).start
+	}
+	name, _, _ = strings.Cut(name, ".") // a closure in it: startWorker.func1
+	dir, ok := p.pkgDir(pkg.path)
+	if !ok || name == "" {
+		return ""
+	}
+	files, _ := filepath.Glob(filepath.Join(p.root, dir, "*_test.go"))
+	calls := regexp.MustCompile(`(?:^|[^\w])` + regexp.QuoteMeta(name) + `\(`)
+	var callers []string
+	for _, path := range files {
+		src, _ := p.sourceLines(filepath.Join(dir, filepath.Base(path)))
+		test := ""
+		for _, l := range src.lines {
+			switch {
+			case strings.HasPrefix(l, "func Test"):
+				test, _, _ = strings.Cut(strings.TrimPrefix(l, "func "), "(")
+				if pkg.tests[test] == nil {
+					test = "" // not a test that ran here
+				}
+				l = l[strings.IndexByte(l, '(')+1:] // a one-line body
+			case l == "}":
+				test = ""
+			}
+			if test != "" && calls.MatchString(l) && !slices.Contains(callers, test) {
+				callers = append(callers, test)
+			}
+		}
+	}
+	if len(callers) != 1 {
+		return ""
+	}
+	return callers[0]
 }
 
 // otherStarter is the test that started the panicking goroutine when that

@@ -802,6 +802,21 @@ func TestGoRealFailures(t *testing.T) {
 		_, out := run(t, "./exit")
 		exit(t, out)
 	})
+	t.Run("helperleak", func(t *testing.T) {
+		// The goroutine was "created by …startWorker": the test that ran
+		// and calls that helper started it.
+		rec, _ := run(t, "./helperleak")
+		f := rec.Failure("example.com/failures/helperleak", "TestSlow")
+		if f == nil || !strings.Contains(f.Message, "the panic is in a goroutine that TestStartsHelper started") ||
+			f.Rerun != "go test -count=1 -run '^(TestStartsHelper|TestSlow)$' ./helperleak" {
+			t.Fatalf("TestSlow: failure %+v, want the panic blamed on TestStartsHelper's goroutine and a rerun of both", f)
+		}
+		cmd := exec.Command("sh", "-c", f.Rerun)
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "assignment to entry in nil map") {
+			t.Errorf("%s: %v\n%s", f.Rerun, err, b)
+		}
+	})
 	t.Run("all", func(t *testing.T) {
 		rec, out := run(t, "./loc", "./leak", "./exit")
 		loc(t, rec)
