@@ -69,6 +69,11 @@ class Reporter:
             nodeid = self.rebase(report.nodeid)
             file, line, msg = collect_error(report, nodeid, self.root)
             self.ch.send({"ev": "collect_error", "id": nodeid, "file": file, "line": line, "msg": msg})
+        elif report.skipped and report.nodeid:
+            # A module skipped as it is collected (importorskip,
+            # pytest.skip(allow_module_level=True)): one skip in pytest's
+            # counts, and no test of it is reported.
+            self.ch.send({"ev": "end", "id": self.rebase(report.nodeid), "status": "skipped", "reason": skip_reason(report), "dur": 0.0})
 
     def pytest_collection_finish(self, session):
         self.ch.send({"ev": "collected", "n": len(session.items)})
