@@ -44,7 +44,7 @@ type parser struct {
 	counts   string            // the closing "== 1 failed, 2 passed in 0.1s ==" line
 	section  string            // the failure section being read: "test_fail", "TestC.test_m"
 	locs     map[string]string // section → its last "file.py:12: Error" location
-	internal internalError     // pytest's INTERNALERROR traceback, on stdout
+	internal internalError     // pytest's own traceback: INTERNALERROR on stdout, or stderr's
 }
 
 func newParser(rec *adapters.Recorder, req adapters.Request, wd *python.Workdir, prefix []string) *parser {
@@ -64,6 +64,9 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	defer p.Mu.Unlock()
 	if s == adapters.Stderr {
 		p.Stderr(b)
+		// pytest's traceback when it stops before its session (a conftest
+		// pluggy refuses, an INTERNALERROR before the terminal is set up).
+		p.internal.line(bytes.TrimPrefix(b, internalPrefix), p.root)
 		return
 	}
 	// Only the lines the fallback reads are kept, found by their first
@@ -112,7 +115,8 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	p.Mu.Lock()
 	defer p.Mu.Unlock()
 	st, out := p.Outcome()
-	if !st.Hello {
+	early := !st.Hello && p.stoppedEarly(exit)
+	if !st.Hello && !early {
 		p.fallback(&out)
 	}
 	if p.Ended(st, exit, p.rec, &out) {
@@ -121,6 +125,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			// once the imports are fixed, so it is said now.
 			out.Hint = joinHint(out.Hint, "pytest also stopped on an internal error: "+p.internal.String())
 		}
+		return out
+	}
+	if p.CutShort(st, exit, p.rec, "pytest", &out) {
 		return out
 	}
 	switch exit.Code {
@@ -142,8 +149,10 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			Message: p.errorMessage("pytest rejected its command line or configuration (exit 4)")}
 		out.Hint = joinHint(out.Hint, "pytest did not run the tests: fix the arguments, pytest.ini/pyproject options or plugins it names")
 	}
-	if out.Crash == nil && !out.NoTests {
-		out.Crash = python.CutShort(st, exit, p.rec.Running(""), "pytest")
+	if early && out.Crash == nil && exit.Code != exitOK {
+		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"pytest_did_not_start"},
+			Message: kit.Clip("pytest stopped before its session began: " + p.internal.String())}
+		out.Hint = joinHint(out.Hint, "pytest ran no test: fix the conftest.py, plugin or configuration its traceback names")
 	}
 	return out
 }
@@ -170,34 +179,54 @@ func (p *parser) internalMessage() string {
 // stdout when a hook or plugin raises outside any test.
 var internalPrefix = []byte("INTERNALERROR> ")
 
-// internalError is what an INTERNALERROR traceback says: its exception
-// line and the innermost frame in the project's files.
+// internalError is what a Python traceback of pytest's own says (an
+// INTERNALERROR on stdout, or on stderr with a traceback of a pytest that
+// stopped before its session): its exception and the innermost frame in
+// the project's files.
 type internalError struct {
-	exc string // "RuntimeError: boom"
-	at  string // "conftest.py:12 (pytest_collection_modifyitems)"
+	exc   string // "RuntimeError: boom", with the lines of a longer message
+	at    string // "conftest.py:12 (pytest_collection_modifyitems)"
+	trace bool   // a traceback's frames are being read
+	left  int    // lines of the exception's message still to read
 }
 
 // tracebackFrame is a frame of a Python traceback:
 // `  File "/p/conftest.py", line 2, in pytest_collection_modifyitems`.
 var tracebackFrame = lazyre.New(`^\s+File "([^"]+)", line (\d+), in (.+)$`)
 
+// maxExcLines bounds the lines of an exception's message read after its
+// first (pluggy's PluginValidationError says the hook on the next two).
+const maxExcLines = 4
+
 func (e *internalError) line(b []byte, root string) {
-	if len(b) == 0 {
-		return
-	}
-	if b[0] == ' ' {
+	switch {
+	case len(b) == 0:
+		e.left = 0
+	case bytes.HasPrefix(b, []byte("Traceback (most recent call last):")):
+		e.trace, e.left = true, 0
+	case !e.trace && e.left == 0:
+		// Not a traceback (stderr's other lines).
+	case b[0] == ' ':
 		if m := tracebackFrame.FindSubmatch(b); m != nil && filepath.IsAbs(string(m[1])) {
 			if rel, ok := kit.Rel(root, string(m[1])); ok && !strings.Contains(rel, "site-packages") {
 				e.at = rel + ":" + string(m[2]) + " (" + string(m[3]) + ")"
 			}
 		}
-		return
+	case e.trace:
+		// The traceback's unindented line after its frames is its
+		// exception (chained tracebacks repeat both: the last one wins).
+		e.exc, e.trace, e.left = kit.Clip(relative(string(b), root)), false, maxExcLines
+	case bytes.HasPrefix(b, []byte("During handling")) || bytes.HasPrefix(b, []byte("The above exception")):
+		e.left = 0
+	default:
+		e.exc = kit.Clip(e.exc + "\n" + relative(string(b), root))
+		e.left--
 	}
-	// The traceback's unindented lines are its header and, last, the
-	// exception (chained tracebacks repeat both: the last one wins).
-	if !bytes.HasPrefix(b, []byte("Traceback ")) && !bytes.HasPrefix(b, []byte("During handling")) && !bytes.HasPrefix(b, []byte("The above exception")) {
-		e.exc = kit.Clip(string(b))
-	}
+}
+
+// relative writes the project's paths in s relative to it.
+func relative(s, root string) string {
+	return strings.ReplaceAll(s, root+string(filepath.Separator), "")
 }
 
 func (e internalError) String() string {
@@ -265,6 +294,22 @@ func (p *parser) sectionLocation(id string) (string, int, bool) {
 	i := strings.LastIndexByte(loc, ':')
 	line, err := strconv.Atoi(loc[i+1:])
 	return loc[:i], line, err == nil
+}
+
+// stoppedEarly says that pytest stopped before its session, on an error
+// of the project's (a conftest.py pluggy refuses or that does not import,
+// a pytest_configure that raises), where strobe's plugin had nothing to
+// say yet: not a plugin that did not load.
+func (p *parser) stoppedEarly(exit report.Exit) bool {
+	if p.counts != "" || len(p.summary) > 0 {
+		return false // pytest ran without the plugin
+	}
+	for _, l := range p.ErrLines {
+		if strings.Contains(l, "strobe_") {
+			return false
+		}
+	}
+	return p.internal.exc != "" || exit.Code == exitUsage || exit.Code == exitInternal
 }
 
 func (p *parser) pluginError() string {

@@ -246,6 +246,76 @@ func TestCrash(t *testing.T) {
 	}
 }
 
+// TestExitInATest: a test that calls os._exit(3) ends pytest with its own
+// code for an internal error; the session was cut short inside the test,
+// which did not finish, and pytest had no internal error.
+func TestExitInATest(t *testing.T) {
+	root := fixture(t, "crash")
+	rec, out, exit := run(t, root, adapters.Request{Test: "test_exit.py"})
+	c := out.Crash
+	if exit.Code != exitInternal || c == nil || !slices.Contains(c.Indicators, "python_session_cut_short") ||
+		slices.Contains(c.Indicators, "pytest_internal_error") || !slices.Equal(c.RunningTests, []string{"test_exit.py::test_exits"}) {
+		t.Errorf("exit %+v, crash %+v: want a session cut short in test_exits", exit, c)
+	}
+	f := rec.Failure("", "test_exit.py::test_exits")
+	if f == nil || !strings.HasPrefix(f.Message, "did not finish: pytest ended (exit 3)") || f.File != "test_exit.py" || f.Line != 8 ||
+		f.Rerun != "python3 -m pytest test_exit.py::test_exits" {
+		t.Errorf("failure %+v, want the test that did not finish, at its definition, with its rerun", f)
+	}
+	if s := out.Summary; s != nil && s.Failed != 1 {
+		t.Errorf("summary %+v", s)
+	}
+}
+
+// TestModuleSkip: a module skipped as it is collected (importorskip,
+// pytest.skip(allow_module_level=True)) is one skip in pytest's counts,
+// with its reason.
+func TestModuleSkip(t *testing.T) {
+	root := fixture(t, "modskip")
+	rec, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != exitOK || out.Crash != nil {
+		t.Fatalf("exit %+v, outcome %+v", exit, out)
+	}
+	got, ok := adapterstest.TestByName(rec.Tests(), "test_optional.py")
+	if !ok || got.Status != report.TestSkipped || !strings.Contains(got.Output, "skipped: could not import 'strobe_no_such_module'") {
+		t.Errorf("tests %q, module %+v: want test_optional.py skipped with its reason", names(rec), got)
+	}
+	if len(rec.Tests()) != 2 {
+		t.Errorf("tests %q, want test_ok and the skipped module", names(rec))
+	}
+}
+
+// TestStartupError: pytest stopping on a conftest before its session
+// (a hook pluggy refuses: exit 1 and a traceback; a pytest_configure that
+// raises: exit 3) is said by its exception, not as strobe's plugin that
+// did not load nor as a command that "reported no test results".
+func TestStartupError(t *testing.T) {
+	root := fixture(t, "startup")
+	_, out, exit := run(t, root, adapters.Request{})
+	c := out.Crash
+	if exit.Code != 1 || c == nil || !strings.Contains(c.Message, "PluginValidationError: Plugin 'conftest.py' for hook 'pytest_collection_modifyitems'") ||
+		!strings.Contains(c.Message, "strobe_no_such_argument") || strings.Contains(c.Message, root) {
+		t.Errorf("exit %+v, crash %+v: want pluggy's error, relative to the project", exit, c)
+	}
+	if strings.Contains(out.Hint, "plugin did not load") || !strings.Contains(out.Hint, "conftest") {
+		t.Errorf("hint %q", out.Hint)
+	}
+
+	conftest := "def pytest_configure(config):\n    raise ValueError(\"configure broke\")\n"
+	if err := os.WriteFile(filepath.Join(root, "conftest.py"), []byte(conftest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, exit = run(t, root, adapters.Request{})
+	c = out.Crash
+	if exit.Code != exitInternal || c == nil || !strings.Contains(c.Message, "ValueError: configure broke (at conftest.py:2 (pytest_configure))") ||
+		strings.Contains(c.Message, "site-packages") {
+		t.Errorf("exit %+v, crash %+v: want the exception and its conftest frame", exit, c)
+	}
+	if strings.Contains(out.Hint, "plugin did not load") {
+		t.Errorf("hint %q", out.Hint)
+	}
+}
+
 // TestFloodBounded: a test that prints 200 MB and fails keeps a bounded
 // output and its failure.
 func TestFloodBounded(t *testing.T) {

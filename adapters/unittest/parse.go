@@ -71,8 +71,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"unittest_runner_failed"}, Message: kit.Clip(msg)}
 		return out
 	}
-	if c := python.CutShort(st, exit, p.rec.Running(""), "the unittest runner"); c != nil {
-		out.Crash = c
+	if p.CutShort(st, exit, p.rec, "the unittest runner", &out) {
 		return out
 	}
 	if exit.Code == exitNoTests {

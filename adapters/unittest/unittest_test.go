@@ -148,6 +148,26 @@ func TestCrash(t *testing.T) {
 	}
 }
 
+// TestExitInATest: a test that calls os._exit(3) cuts the run short
+// inside it; it did not finish, and fails at its definition.
+func TestExitInATest(t *testing.T) {
+	root := fixture(t, "pkg")
+	src := "import os\nimport unittest\n\n\nclass TestExit(unittest.TestCase):\n    def test_exits(self):\n        os._exit(3)\n"
+	if err := os.WriteFile(filepath.Join(root, "test_exit.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, out, exit := run(t, root, adapters.Request{Test: "test_exit.TestExit.test_exits"})
+	c := out.Crash
+	if exit.Code != 3 || c == nil || !slices.Contains(c.Indicators, "python_session_cut_short") || !slices.Equal(c.RunningTests, []string{"test_exit.TestExit.test_exits"}) {
+		t.Errorf("exit %+v, crash %+v", exit, c)
+	}
+	f := rec.Failure("", "test_exit.TestExit.test_exits")
+	if f == nil || !strings.HasPrefix(f.Message, "did not finish: the unittest runner ended (exit 3) while it ran") ||
+		f.File != "test_exit.py" || f.Line != 6 || !strings.HasSuffix(f.Rerun, "-m unittest test_exit.TestExit.test_exits") {
+		t.Errorf("failure %+v, want the test that did not finish at test_exit.py:6 with its rerun", f)
+	}
+}
+
 func TestStacksRegistered(t *testing.T) {
 	root := fixture(t, "pkg")
 	dir := t.TempDir()

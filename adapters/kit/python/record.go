@@ -54,6 +54,14 @@ func (m *Mapper) State() State {
 		CollectErrors: append([]report.BuildError(nil), m.errors...), Unreadable: m.bad}
 }
 
+// definedAt is where a running test is defined, from its start.
+func (m *Mapper) definedAt(id string) (string, int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	def := m.defs[id]
+	return def.file, def.line
+}
+
 // Line decodes one line of the channel and records it.
 func (m *Mapper) Line(line []byte, e *Event) {
 	if len(line) == 0 {

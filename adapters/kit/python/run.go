@@ -95,11 +95,31 @@ func (r *Run) diedWhileRunning(rec *adapters.Recorder, running []string, died st
 			msg += "\n" + r.Fatal.error
 		}
 		f := &report.Failure{Message: msg, File: r.Fatal.file, Line: r.Fatal.line}
-		if r.M != nil && r.M.Rerun != nil {
-			f.Rerun = r.M.Rerun(id)
+		if r.M != nil {
+			if f.File == "" { // no dump (os._exit): where the test is defined
+				f.File, f.Line = r.M.definedAt(id)
+			}
+			if r.M.Rerun != nil {
+				f.Rerun = r.M.Rerun(id)
+			}
 		}
 		rec.End("", id, report.TestFailed, 0, f)
 	}
+}
+
+// CutShort fills out for a session that ended, without a signal, before
+// it said it was done (see CutShort), whatever its exit code (os._exit(3)
+// is pytest's code for an internal error), and fails the tests it was
+// running; it says whether it did. Mu is held.
+func (r *Run) CutShort(st State, exit report.Exit, rec *adapters.Recorder, framework string, out *adapters.Outcome) bool {
+	running := rec.Running("")
+	c := CutShort(st, exit, running, framework)
+	if c == nil {
+		return false
+	}
+	out.Crash = c
+	r.diedWhileRunning(rec, running, fmt.Sprintf("%s ended (exit %d)", framework, exit.Code))
+	return true
 }
 
 // Close stops the events' reader and removes the run's directory: after
