@@ -31,6 +31,13 @@ func TestCorpus(t *testing.T) {
 			if tt, _ := rec.Lookup("", "My/ATypeParamDeathTest/1.ShouldRunFirst"); tt.Status != report.TestPassed {
 				t.Errorf("typed parameterized test: %+v", tt)
 			}
+			// A suite whose SetUpTestSuite fails: its test is skipped and
+			// the suite fails under its name.
+			if f := rec.Failure("", "TestSuiteThatFailsToSetUp"); f == nil || f.File != "googletest-output-test_.cc" ||
+				!strings.HasPrefix(f.Message, "failed in SetUpTestSuite") || !strings.Contains(f.Message, "Value of: false") ||
+				f.Rerun != "/project/build/tests '--gtest_filter=TestSuiteThatFailsToSetUp.*'" {
+				t.Errorf("TestSuiteThatFailsToSetUp: %+v", f)
+			}
 		}},
 		{"console-vscode-testmate-gtest1-many-assertion-kinds.txt", false, func(t *testing.T, rec *adapters.Recorder) {
 			// The recording stops before the test's end, as a crash would.

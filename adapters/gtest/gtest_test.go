@@ -121,6 +121,53 @@ func TestBasic(t *testing.T) {
 	}
 }
 
+// TestSuiteFailures: a failure in SetUpTestSuite or TearDownTestSuite is
+// outside any test (GoogleTest's summary: "0 FAILED TESTS", "2 FAILED TEST
+// SUITES", exit 1): each fails under its suite's name, at its file:line,
+// with a rerun of the suite; one in a global environment is in the hint.
+func TestSuiteFailures(t *testing.T) {
+	rec, out, exit := run(t, "suite_test", adapters.Request{})
+	if exit.Code != 1 {
+		t.Errorf("exit = %+v, want 1", exit)
+	}
+	for _, tc := range []struct {
+		name    string
+		status  report.TestStatus
+		line    int
+		message string
+	}{
+		{"SuiteSetUp.First", report.TestSkipped, 0, ""},
+		{"SuiteSetUp.Second", report.TestSkipped, 0, ""},
+		{"SuiteTearDown.Only", report.TestPassed, 0, ""},
+		{"SuiteSetUp", report.TestFailed, 8, "SetUpTestSuite"},
+		{"SuiteTearDown", report.TestFailed, 16, "TearDownTestSuite"},
+	} {
+		tt, ok := adapterstest.TestByName(rec.Tests(), tc.name)
+		if !ok || tt.Status != tc.status {
+			t.Errorf("%s: %+v, want %s", tc.name, tt, tc.status)
+			continue
+		}
+		if tc.status != report.TestFailed {
+			continue
+		}
+		f := tt.Failure
+		if f == nil || f.File != "suite_test.cpp" || f.Line != tc.line || !strings.Contains(f.Message, tc.message) {
+			t.Errorf("%s: failure %+v, want suite_test.cpp:%d with %q", tc.name, f, tc.line, tc.message)
+			continue
+		}
+		got, _ := exec.Command("sh", "-c", f.Rerun).CombinedOutput()
+		if !strings.Contains(string(got), tc.name+": SetUpTestSuite or TearDownTestSuite") {
+			t.Errorf("%s: rerun %s does not reproduce it:\n%s", tc.name, f.Rerun, got)
+		}
+	}
+	if len(rec.Tests()) != 5 {
+		t.Errorf("recorded %+v, want 3 tests and 2 suites", rec.Tests())
+	}
+	if !strings.Contains(out.Hint, "suite_test.cpp:23") || !strings.Contains(out.Hint, "global teardown failed") || strings.Contains(out.Hint, "reading the GoogleTest report") {
+		t.Errorf("hint %q, want the global environment's failure and no report error", out.Hint)
+	}
+}
+
 // TestRerunIsPasteable runs a failure's rerun command through the shell:
 // it runs that test alone.
 func TestRerunIsPasteable(t *testing.T) {

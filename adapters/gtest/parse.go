@@ -1,6 +1,7 @@
 package gtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -45,6 +46,23 @@ type parser struct {
 	sans      []*sanitized
 	order     []string // the tests in the order they started
 	sanReader format.SanitizerReader
+	// scope is the suite (or the global environment) whose console comes
+	// now, for the failures printed outside any test.
+	scope *scope
+	// envFailures are the global environment's failures, for the hint.
+	envFailures []string
+}
+
+// scope is a stretch of console outside any test: a suite's, from its
+// "[----------] N tests from Suite" line to the next such line, or the
+// global environment's set-up or tear-down. Failures there are
+// SetUpTestSuite's (before the suite's first test), TearDownTestSuite's
+// (after one), or an Environment's.
+type scope struct {
+	suite    string // "" for the global environment
+	ran      bool   // a test of the suite has started
+	tearDown bool   // the first failure came after a test
+	blocks   format.GTestBlocks
 }
 
 // running is the test between its RUN line and its end.
@@ -75,6 +93,8 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 		}
 		if banner.MatchString(line) {
 			p.sawBanner = true
+		} else if p.sawBanner && s == adapters.Stdout {
+			p.outside(line)
 		} else if !p.sawBanner && len(p.errLines) < 20 && strings.TrimSpace(line) != "" {
 			p.errLines = append(p.errLines, line)
 		}
@@ -84,6 +104,63 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	if s == adapters.Stdout {
 		p.cur.blocks.Line(line)
 	}
+}
+
+var suiteHeader = lazyre.New(`^\[----------\] \d+ tests? from ([^ ,]+)`)
+
+// outside reads a console line outside any test: the lines that open a
+// suite's or the global environment's stretch, and the failure blocks in
+// them.
+func (p *parser) outside(line string) {
+	switch {
+	case strings.HasPrefix(line, "[----------] Global test environment"):
+		p.endScope()
+		p.scope = &scope{}
+	case strings.HasPrefix(line, "[----------] "):
+		p.endScope() // a suite's end ("N tests from S (0 ms total)") or the next one's start
+		if m := suiteHeader.FindStringSubmatch(line); m != nil && !strings.HasSuffix(line, " total)") {
+			p.scope = &scope{suite: m[1]}
+		}
+	case strings.HasPrefix(line, "[==========] "):
+		p.endScope()
+	case p.scope != nil:
+		n := len(p.scope.blocks.Failures)
+		p.scope.blocks.Line(line)
+		if n == 0 && len(p.scope.blocks.Failures) > 0 {
+			p.scope.tearDown = p.scope.ran
+		}
+	}
+}
+
+// endScope records the failures of the stretch that ends: a suite's fail
+// under the suite's name, which reruns the suite; the global
+// environment's go to the hint.
+func (p *parser) endScope() {
+	sc := p.scope
+	p.scope = nil
+	if sc == nil || len(sc.blocks.Failures) == 0 {
+		return
+	}
+	if sc.suite == "" {
+		for _, fl := range sc.blocks.Failures {
+			where := kit.ProjectPath(p.root, fl.File)
+			if where == "" {
+				where = "unknown file"
+			} else {
+				where += ":" + strconv.Itoa(fl.Line)
+			}
+			p.envFailures = append(p.envFailures, where+": "+kit.ClipTo(strings.Join(strings.Fields(fl.Message()), " "), 300, "…"))
+		}
+		return
+	}
+	f := p.failure(sc.suite, sc.blocks.Failures, "")
+	f.Rerun = rerunFor(p.rerun, sc.suite+".*")
+	phase := "failed in SetUpTestSuite, outside any test (GoogleTest counts it as a failed test suite, not a failed test)"
+	if sc.tearDown {
+		phase = "failed in TearDownTestSuite, after its tests (GoogleTest counts it as a failed test suite, not a failed test)"
+	}
+	f.Message = kit.Clip(phase + "\n" + f.Message)
+	p.rec.End("", sc.suite, report.TestFailed, 0, f)
 }
 
 // parseEvent splits a console line GoogleTest prints around a test:
@@ -128,6 +205,10 @@ func (p *parser) event(kind, name, ms string) bool {
 	}
 	switch kind {
 	case "RUN":
+		if p.scope != nil {
+			p.scope.ran = true
+			p.scope.blocks.Close()
+		}
 		p.cur = &running{name: name}
 		p.last = name
 		p.started++
@@ -212,7 +293,12 @@ func readReport(path string) (*jsonReport, error) {
 	}
 	var r jsonReport
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("reading the GoogleTest report: %w", err)
+		// GoogleTest 1.12 forgets the comma before the suite it adds for
+		// a global environment's failures ("    }    {").
+		fixed := bytes.Replace(b, []byte("\n    }    {\n"), []byte("\n    },\n    {\n"), 1)
+		if json.Unmarshal(fixed, &r) != nil {
+			return nil, fmt.Errorf("reading the GoogleTest report: %w", err)
+		}
 	}
 	return &r, nil
 }
@@ -222,6 +308,9 @@ func readReport(path string) (*jsonReport, error) {
 func (p *parser) apply(r *jsonReport) {
 	for _, s := range r.Suites {
 		for _, t := range s.Tests {
+			if t.Name == "" {
+				continue // a global environment's failures ("NonTestSuiteFailure"): read from the console
+			}
 			name := s.Name + "." + t.Name
 			d := jsonDuration(t.Time)
 			status, seen := p.ended[name]
@@ -300,6 +389,10 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	var hints []string
 	if p.note != "" {
 		hints = append(hints, p.note)
+	}
+	p.endScope()
+	if len(p.envFailures) > 0 {
+		hints = append(hints, "a global test environment (::testing::Environment) failed outside any test, which fails the run: "+strings.Join(p.envFailures, "; "))
 	}
 	r, err := readReport(p.path)
 	if r != nil {

@@ -83,15 +83,17 @@ func parseList(out []byte) []adapters.TestRef {
 
 // multiFilter is the --gtest_filter that runs exactly the named tests: the
 // names joined by ':'. A test's name has no ':' and no leading '-'; one
-// that has them cannot be selected, as with --test.
+// that has them cannot be selected, as with --test. A name without a dot
+// is a whole suite, as with --test: a suite that failed in SetUpTestSuite
+// or TearDownTestSuite is recorded under its name.
 func multiFilter(tests []adapters.TestRef) (string, error) {
 	pats := make([]string, 0, len(tests))
 	for _, t := range tests {
-		name := strings.TrimSpace(t.Name)
-		if strings.Contains(name, ":") || strings.HasPrefix(name, "-") || !strings.Contains(name, ".") {
-			return "", adapters.Usagef("gtest: %q is not a test name: give Suite.Name as GoogleTest prints it (--gtest_list_tests lists them)", name)
+		pat, err := testFilter(t.Name)
+		if err != nil {
+			return "", err
 		}
-		pats = append(pats, name)
+		pats = append(pats, pat)
 	}
 	return strings.Join(pats, ":"), nil
 }

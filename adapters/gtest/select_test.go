@@ -88,3 +88,18 @@ func TestMultiSelect(t *testing.T) {
 		t.Errorf("a command with its own filter and several tests: %v, want a usage error", err)
 	}
 }
+
+// A suite that failed outside its tests (SetUpTestSuite) is recorded
+// under the suite's name: run again among several tests, the name runs
+// the whole suite.
+func TestMultiSelectSuite(t *testing.T) {
+	rec, _, _ := run(t, "suite_test", adapters.Request{Tests: []adapters.TestRef{{Name: "SuiteSetUp"}, {Name: "SuiteTearDown.Only"}}})
+	var got []string
+	for _, tc := range rec.Tests() {
+		got = append(got, tc.Name)
+	}
+	slices.Sort(got)
+	if want := []string{"SuiteSetUp", "SuiteSetUp.First", "SuiteSetUp.Second", "SuiteTearDown", "SuiteTearDown.Only"}; !slices.Equal(got, want) {
+		t.Errorf("ran %q, want %q", got, want)
+	}
+}
