@@ -149,6 +149,36 @@ func TestMochaCrash(t *testing.T) {
 	}
 }
 
+// TestMochaExit: process.exit(3) in a test ends mocha's own process
+// without its end: the test running fails, with the exit code and its
+// rerun, rather than a run that "exited with code 3 although no test failed".
+func TestMochaExit(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: project("exit")})
+	if !exit.Exited || exit.Code != 3 {
+		t.Fatalf("exit %+v, want code 3", exit)
+	}
+	tt := byName(t, rec, "exits the process")
+	if tt.Status != report.TestFailed || tt.Failure == nil || !strings.Contains(tt.Failure.Message, "exited with code 3") ||
+		tt.Failure.File != "test/exit.spec.js" || !strings.Contains(tt.Failure.Rerun, "--grep '^exits the process$'") {
+		t.Errorf("the exiting test: %+v %+v", tt, tt.Failure)
+	}
+	if tt := byName(t, rec, "before the exit"); tt.Status != report.TestPassed {
+		t.Errorf("before the exit: %s", tt.Status)
+	}
+	if out.Crash != nil || out.NoTests || out.BuildFailed {
+		t.Errorf("outcome %+v, want the test's failure alone", out)
+	}
+	// process.exit(0): mocha exits 0, and the test it ran is still no pass.
+	t.Setenv("EXIT_CODE", "0")
+	rec, _, exit = run(t, adapters.Request{ProjectRoot: project("exit")})
+	if !exit.Exited || exit.Code != 0 {
+		t.Fatalf("exit %+v, want code 0", exit)
+	}
+	if tt := byName(t, rec, "exits the process"); tt.Status != report.TestFailed || tt.Failure == nil || !strings.Contains(tt.Failure.Message, "exited with code 0") {
+		t.Errorf("the test exiting 0: %+v %+v", tt, tt.Failure)
+	}
+}
+
 func TestMochaSelection(t *testing.T) {
 	for _, tc := range []struct {
 		name  string

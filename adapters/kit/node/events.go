@@ -114,6 +114,7 @@ type Events struct {
 	recorded int
 	buf      []byte    // the hand decoder's unescaping buffer
 	current  [2]string // the suite and name of the test started last and not ended
+	done     bool      // the reporter saw the framework's end
 }
 
 // NewEvents starts reading the event file path, which need not exist yet.
@@ -210,9 +211,12 @@ func (e *Events) Handle(ev Event) {
 		e.mu.Lock()
 		e.files = append(e.files, ev)
 		e.mu.Unlock()
-	case "summary", "done":
-		// The framework's own totals and the end: the events before them
-		// said it all.
+	case "done":
+		e.mu.Lock()
+		e.done = true
+		e.mu.Unlock()
+	case "summary":
+		// The framework's own totals: the events before them said it all.
 	}
 }
 
@@ -340,6 +344,9 @@ func (e *Events) Finish(exit report.Exit) adapters.Outcome {
 	if out.Crash == nil && !stopped && exit.Signaled {
 		e.died(&out, exit)
 	}
+	if out.Crash == nil && !stopped && exit.Exited && !e.done {
+		e.exited(exit) // exit code 0 too: process.exit(0) is no pass
+	}
 	if out.Crash == nil && !stopped && exit.Exited && exit.Code != 0 && !e.began {
 		hints = append(hints, fmt.Sprintf("strobe's %s reporter did not start (the run's output says why); run the project's own test command to see the framework's report", e.cfg.Framework))
 	}
@@ -441,6 +448,26 @@ func (e *Events) died(out *adapters.Outcome, exit report.Exit) {
 	}
 	suite, name := e.current[0], e.current[1]
 	f := &report.Failure{Name: name, File: suite, Message: "the test process died of " + sig + " while this test ran"}
+	if e.cfg.Rerun != nil {
+		f.Rerun = e.cfg.Rerun(suite, name)
+	}
+	e.rec.End(suite, name, report.TestFailed, 0, f)
+}
+
+// exited reads a framework that exited before its end while a test ran
+// in its own process (process.exit in a mocha test): that test fails with
+// the exit code. A test file's own process that exited early (node:test)
+// came as a "file" event, which has ended its test already.
+func (e *Events) exited(exit report.Exit) {
+	suite, name := e.current[0], e.current[1]
+	if name == "" {
+		return
+	}
+	if t, ok := e.rec.Lookup(suite, name); !ok || t.Status != report.TestRunning {
+		return
+	}
+	f := &report.Failure{Name: name, File: suite,
+		Message: fmt.Sprintf("the test process exited with code %d while this test ran, before %s ended the run", exit.Code, e.cfg.Framework)}
 	if e.cfg.Rerun != nil {
 		f.Rerun = e.cfg.Rerun(suite, name)
 	}
