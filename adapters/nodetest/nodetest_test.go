@@ -160,6 +160,22 @@ func TestNodeCrash(t *testing.T) {
 	}
 }
 
+// TestNodeAsyncAfterEnd: a promise a test rejects after it ended fails the
+// file's process (exit 1) once its tests passed; node says which test and
+// why only in a diagnostic, which the file's failure must carry, not
+// "failed before its tests reported".
+func TestNodeAsyncAfterEnd(t *testing.T) {
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture("async")})
+	if p := rec.Progress(); p.Passed != 2 || p.Failed != 1 {
+		t.Errorf("progress %+v, want both tests passed and the file failed, as node counts them", p)
+	}
+	f := byName(t, rec, "test/rejection.test.js").Failure
+	if f == nil || f.File != "test/rejection.test.js" || f.Line != 5 || !strings.Contains(f.Message, `"leaves a rejection behind"`) ||
+		!strings.Contains(f.Message, "nobody catches me") || strings.Contains(f.Message, "before its tests reported") || out.BuildFailed {
+		t.Errorf("failure %+v, build failed %v", f, out.BuildFailed)
+	}
+}
+
 // TestNodeSelection runs one test by file and full title (regex
 // characters escaped) and each level by its files.
 func TestNodeSelection(t *testing.T) {

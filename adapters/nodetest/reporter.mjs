@@ -13,6 +13,8 @@
 //   {"e":"done"}
 // name is the full title: describe blocks and parent tests joined by " › ".
 
+import { resolve } from 'node:path';
+
 const SEP = ' \u203a ';
 // A dequeued test whose children arrive within this long is a suite, not a
 // test: node says which only when it ends, and a start line must come
@@ -97,6 +99,13 @@ function failure(data) {
   Object.assign(f, at ? { file: at.file, line: at.line } : own);
   return f;
 }
+
+// AFTER_END is node's diagnostic for an error a test caused once it had
+// ended (a promise rejected later): the test passed, the file's process
+// fails, and this line alone says why ("Error: Test "t" at test/x.js:5:1
+// generated asynchronous activity after the test ended. …"). It names the
+// file relative to node's directory, and comes before the file fails.
+const AFTER_END = /^(?:[A-Za-z]*Error: )?(Test "[^]*" at (.+?):(\d+):\d+ generated asynchronous activity after the test ended\.[^]*)$/;
 
 // loadError reads a test file's stderr for why it did not load: the
 // SyntaxError's "file:line" header, or the first frame in a project file.
@@ -207,6 +216,7 @@ export default async function* strobeReporter(source) {
             // A file that ran no test and printed an error did not load; one
             // that exited early (process.exit in a test) printed none.
             if (s.tests === 0 && !err.signal && o.error.found) o.load = true;
+            else if (s.afterEnd && !o.error.found) o.error = { ...s.afterEnd, file };
             else Object.assign(o.error, jsStack(s.stderr, file));
             delete o.error.found;
             o.stderr = clip(clean(s.stderr.slice(-8192)), 8192);
@@ -259,6 +269,12 @@ export default async function* strobeReporter(source) {
         break;
       }
       case 'test:diagnostic': {
+        const late = AFTER_END.exec(clean(d.message || ''));
+        if (late) {
+          const s = state(file || resolve(pathOf(late[2])));
+          if (!s.afterEnd) s.afterEnd = { message: late[1], line: +late[3] };
+          break;
+        }
         if (d.nesting === 0 && !d.file) {
           const m = /^(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/.exec(d.message || '');
           if (m) {
