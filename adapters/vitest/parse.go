@@ -181,6 +181,10 @@ func (p *parser) event(line []byte) {
 		// fails the block, not a test; it is a failure under the block's
 		// name.
 		p.end(event{File: e.File, Name: e.Name, Status: "failed", Error: e.Error})
+		// Its rerun runs the block's tests, which run its hooks: -t
+		// matches tests, and the block's own name matches none.
+		rerun := p.rerunPattern(e.File, blockPattern(e.Name))
+		p.rec.UpdateFailure(p.path(e.File), e.Name, func(f *report.Failure) { f.Rerun = rerun })
 	case "module_error":
 		p.moduleError(e)
 	case "unhandled":
@@ -279,11 +283,15 @@ func errorText(e *testError) string {
 // rerunFor is the command that runs one test again: its file and its
 // name pattern, from the package's directory.
 func (p *parser) rerunFor(file, name string) string {
+	return p.rerunPattern(file, namePattern(name))
+}
+
+func (p *parser) rerunPattern(file, pattern string) string {
 	rel, ok := kit.Rel(p.pkgDir, file)
 	if !ok {
 		rel = file
 	}
-	argv := append(slices.Clone(p.rerun), rel, "-t", namePattern(name))
+	argv := append(slices.Clone(p.rerun), rel, "-t", pattern)
 	cmd := shell.Join(argv)
 	if p.cd != "" {
 		cmd = "cd " + shell.Quote(p.cd) + " && " + cmd

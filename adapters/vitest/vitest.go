@@ -204,6 +204,12 @@ func namePattern(fullName string) string {
 	return "^" + regexp.QuoteMeta(strings.Join(strings.Split(fullName, " > "), " ")) + "$"
 }
 
+// blockPattern is vitest's -t for the tests of a describe block: their
+// full names begin with the block's and a space.
+func blockPattern(fullName string) string {
+	return "^" + regexp.QuoteMeta(strings.Join(strings.Split(fullName, " > "), " ")) + " "
+}
+
 // runner is how a person runs the package's vitest: through its package
 // manager, so that the rerun command works from a shell.
 func runner(p *node.Package) []string {

@@ -17,6 +17,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/internal/shell"
 	"strobe/report"
 )
 
@@ -154,6 +155,19 @@ func TestVitestImportError(t *testing.T) {
 	hook, _ := adapterstest.TestByName(rec.Tests(), "with a failing beforeAll")
 	if f := hook.Failure; hook.Status != report.TestFailed || f == nil || f.File != "hooks.test.js" || f.Line != 5 || f.Message != "setup failed" {
 		t.Errorf("the failing beforeAll: %+v", hook)
+	}
+	// Its rerun runs the block's tests, so that the hook runs and fails
+	// again: vitest's -t matches tests, and '^block$' matches none of them.
+	if f := hook.Failure; f == nil || f.Rerun != `npx vitest run hooks.test.js -t '^with a failing beforeAll '` {
+		t.Errorf("the failing beforeAll's rerun: %+v", f)
+	} else {
+		bin, _ := filepath.Abs(filepath.Join("testdata", "js", "node_modules", ".bin", "vitest"))
+		cmd := exec.Command("sh", "-c", strings.Replace(f.Rerun, "npx vitest", shell.Quote(bin), 1))
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "setup failed") {
+			t.Errorf("rerun %q: %v, want the hook to fail again:\n%s", f.Rerun, err, out)
+		}
 	}
 }
 
