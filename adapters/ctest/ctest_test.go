@@ -296,6 +296,73 @@ func TestUnityFailure(t *testing.T) {
 	}
 }
 
+// TestGTestWholeBinary reads a GoogleTest binary that add_test runs whole
+// (microsoft/GSL's tests: one CTest test per binary): the failures of the
+// tests after the first one's end, and those outside any test (a suite's
+// SetUpTestSuite, a global environment), are the failure's; GoogleTest's
+// own summary is not. (ctest 3.25.1 and GoogleTest 1.12.1 printed these.)
+func TestGTestWholeBinary(t *testing.T) {
+	rec := adapters.NewRecorder()
+	p := newParser(rec, "/src", "", "")
+	p.rerun = []string{"ctest"}
+	for _, l := range []string{
+		"      Start  1: span_tests",
+		"1/2 Test  #1: span_tests .......................***Failed    0.01 sec",
+		"Running main() from ./googletest/src/gtest_main.cc",
+		"[==========] Running 3 tests from 2 test suites.",
+		"[----------] Global test environment set-up.",
+		"[----------] 2 tests from span_test",
+		"[ RUN      ] span_test.constructors",
+		"[       OK ] span_test.constructors (0 ms)",
+		"[ RUN      ] span_test.from_array",
+		"/src/tests/span_tests.cpp:42: Failure",
+		"Expected equality of these values:",
+		"  s.size()",
+		"    Which is: 3",
+		"  4",
+		"[  FAILED  ] span_test.from_array (0 ms)",
+		"[----------] 2 tests from span_test (0 ms total)",
+		"",
+		"[----------] 1 test from SuiteSetUp",
+		"/src/tests/span_tests.cpp:50: Failure",
+		"Failed",
+		"no database",
+		"[ RUN      ] SuiteSetUp.First",
+		"/src/tests/span_tests.cpp:53: Skipped",
+		"",
+		"[  SKIPPED ] SuiteSetUp.First (0 ms)",
+		"[----------] 1 test from SuiteSetUp (0 ms total)",
+		"",
+		"[----------] Global test environment tear-down",
+		"/src/tests/span_tests.cpp:60: Failure",
+		"Failed",
+		"global TearDown failed",
+		"[==========] 3 tests from 2 test suites ran. (0 ms total)",
+		"[  PASSED  ] 1 test.",
+		"[  SKIPPED ] 1 test, listed below:",
+		"[  SKIPPED ] SuiteSetUp.First",
+		"[  FAILED  ] 1 test, listed below:",
+		"[  FAILED  ] span_test.from_array",
+		"",
+		" 1 FAILED TEST",
+		"[  FAILED  ] SuiteSetUp: SetUpTestSuite or TearDownTestSuite",
+		"",
+		" 1 FAILED TEST SUITE",
+		"      Start  2: at_tests",
+		"2/2 Test  #2: at_tests .........................   Passed    0.00 sec",
+	} {
+		p.Line(adapters.Stdout, []byte(l), false)
+	}
+	p.Finish(report.Exit{Exited: true, Code: 8})
+	f := rec.Failure("", "span_tests")
+	want := "Expected equality of these values:\n  s.size()\n    Which is: 3\n  4\n\n" +
+		"tests/span_tests.cpp:50: Failed\nno database\n\n" +
+		"tests/span_tests.cpp:60: Failed\nglobal TearDown failed"
+	if f == nil || f.File != "tests/span_tests.cpp" || f.Line != 42 || f.Message != want {
+		t.Errorf("failure %+v, want tests/span_tests.cpp:42 with %q", f, want)
+	}
+}
+
 func TestIsTestProcess(t *testing.T) {
 	for _, tc := range []struct {
 		p    adapters.Proc

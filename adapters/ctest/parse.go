@@ -52,7 +52,7 @@ type failed struct {
 	lines  []string
 	gtest  format.GTestBlocks
 	catch2 format.Catch2Blocks
-	ended  bool // GoogleTest's end line came: its summary is no failure's text
+	ended  bool // GoogleTest's "[==========] … ran." line came: its summary is no failure's text
 }
 
 type crashed struct {
@@ -105,8 +105,15 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 		if len(f.lines) < maxOutputLines {
 			f.lines = append(f.lines, line)
 		}
-		if strings.HasPrefix(line, "[  FAILED  ] ") || strings.HasPrefix(line, "[       OK ] ") || strings.HasPrefix(line, "[  SKIPPED ] ") {
+		// A test's end, the next one's start or a suite's line closes a
+		// failure block; GoogleTest's summary after "[==========] … ran."
+		// holds none. A binary add_test runs whole has failures after its
+		// first test's end, and outside any test (SetUpTestSuite, a global
+		// environment).
+		if strings.HasPrefix(line, "[==========] ") && strings.Contains(line, " ran.") {
 			f.ended = true
+		}
+		if gtestEvent(line) {
 			f.gtest.Close()
 		}
 		if !f.ended {
@@ -114,6 +121,17 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 		}
 		f.catch2.Line(line)
 	}
+}
+
+// gtestEvent says whether line is one GoogleTest prints around tests and
+// suites, which ends the failure block before it.
+func gtestEvent(line string) bool {
+	for _, p := range []string{"[ RUN      ] ", "[       OK ] ", "[  FAILED  ] ", "[  SKIPPED ] ", "[ DISABLED ] ", "[----------] ", "[==========] "} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // result ends a test from its result line: `name ....   STATUS  T`. The
@@ -413,7 +431,13 @@ func (p *parser) junitCase(c format.JUnitCase) {
 	default:
 		f := &failed{name: name, status: "***Failed", d: d, lines: strings.Split(strings.TrimRight(c.SystemOut, "\n"), "\n")}
 		for _, l := range f.lines {
-			f.gtest.Line(l)
+			if gtestEvent(l) {
+				f.gtest.Close()
+			}
+			if !f.ended {
+				f.gtest.Line(l)
+			}
+			f.ended = f.ended || strings.HasPrefix(l, "[==========] ") && strings.Contains(l, " ran.")
 			f.catch2.Line(l)
 		}
 		p.rec.Start("", name)
