@@ -38,7 +38,7 @@ func decodeObject(b []byte, ev *event, buf *[]byte) bool {
 			f, n, ok := number(b, i)
 			ev.MS = f
 			return n, ok
-		case "total", "passed", "failed", "skipped", "todo", "suitesFailed":
+		case "total", "passed", "failed", "skipped", "todo", "suitesFailed", "ran":
 			f, n, ok := number(b, i)
 			if !ok || bytes.ContainsAny(b[i:n], ".eE") { // encoding/json refuses those for an int
 				return 0, false
@@ -143,5 +143,7 @@ func setInt(ev *event, k string, v int) {
 		ev.Todo = v
 	case "suitesFailed":
 		ev.SuitesFailed = v
+	case "ran":
+		ev.Ran = v
 	}
 }

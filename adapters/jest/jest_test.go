@@ -205,6 +205,24 @@ func TestJestBroken(t *testing.T) {
 	}
 }
 
+// TestJestAfterAll: jest reports an afterAll hook that throws as the file's
+// testExecError, after its tests ran and passed: a failure of the file at
+// the hook's line, rerun by the file, not a test file that failed to load.
+func TestJestAfterAll(t *testing.T) {
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture("afterall")})
+	if out.BuildFailed {
+		t.Errorf("outcome %+v, want no build error: the file loaded and its tests ran", out)
+	}
+	if tt := find(t, rec, "teardown.test.js", "db › connects"); tt.Status != report.TestPassed {
+		t.Errorf("the test: %+v", tt)
+	}
+	tt := find(t, rec, "teardown.test.js", "teardown.test.js")
+	if f := tt.Failure; tt.Status != report.TestFailed || f == nil || f.File != "teardown.test.js" || f.Line != 3 ||
+		f.Message != "Error: teardown failed" || f.Rerun != "npx jest --runTestsByPath teardown.test.js" {
+		t.Errorf("the afterAll's failure: %+v %+v", tt, f)
+	}
+}
+
 func TestJestNoTests(t *testing.T) {
 	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("empty")})
 	if len(rec.Tests()) != 0 || !out.NoTests || exit.Code != 0 || out.Project == nil || !strings.Contains(out.Hint, "testMatch") {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/internal/lazyre"
+	"strobe/internal/shell"
 	"strobe/report"
 )
 
@@ -40,6 +42,9 @@ type event struct {
 	Todo         int  `json:"todo"`
 	SuitesFailed int  `json:"suitesFailed"`
 	Interrupted  bool `json:"interrupted"`
+	// suite: how many of the file's tests passed or failed before it
+	// failed (an afterAll), 0 for a file that did not load
+	Ran int `json:"ran"`
 }
 
 type location struct {
@@ -211,11 +216,31 @@ func (p *parser) suiteError(suite string, ev *event) {
 		p.workerCrash(suite, m[1], ev.Msg)
 		return
 	}
+	if ev.Ran > 0 {
+		p.afterTests(suite, ev)
+		return
+	}
 	be := report.BuildError{File: suite, Message: kit.Clip(ev.Msg)}
 	if ev.At != nil {
 		be.File, be.Line, be.Column = p.name(ev.At.File), ev.At.Line, ev.At.Col
 	}
 	p.builds = append(p.builds, be)
+}
+
+// afterTests is a file that failed once its tests ran (jest 29 reports an
+// afterAll hook that threw so): it loaded, so no build error; the file
+// fails under its own name, at the error's line, rerun whole.
+func (p *parser) afterTests(suite string, ev *event) {
+	f := &report.Failure{Name: suite, File: suite, Message: kit.Clip(failureText(ev.Msg))}
+	if ev.At != nil {
+		f.File, f.Line = p.name(ev.At.File), ev.At.Line
+	}
+	rel := ev.File
+	if r, ok := kit.Rel(p.pkgDir, ev.File); ok {
+		rel = r
+	}
+	f.Rerun = shell.Join(append(slices.Clone(p.rerun), "--runTestsByPath", rel))
+	p.rec.End(suite, suite, report.TestFailed, 0, f)
 }
 
 func (p *parser) workerCrash(suite, sig, msg string) {

@@ -10,7 +10,9 @@
 //   start    a test begins (jest >= 29.6: onTestCaseStart)
 //   end      a test ended: status passed|failed|skipped|todo, duration,
 //            the failure message without colours and where it happened
-//   suite    a test file failed to run (import, syntax, worker crash)
+//   suite    a test file failed to run (import, syntax, worker crash), or
+//            failed outside its tests once they ran (an afterAll that
+//            threw): "ran" counts its tests that passed or failed
 //   done     the run ended, with jest's totals
 //
 // A test's name is its describe blocks and its title joined with " › ",
@@ -124,7 +126,8 @@ class StrobeReporter {
     if (err) {
       const text = String(err.stack || err.message || err);
       const msg = stripAnsi(String(err.message || text)).slice(0, MAX_MESSAGE);
-      this.emit({ev: 'suite', file, msg: msg.trim(), at: syntaxAt(msg, file) || locate(text, file)});
+      const ran = (result.testResults || []).filter((r) => r.status === 'passed' || r.status === 'failed').length;
+      this.emit({ev: 'suite', file, msg: msg.trim(), at: syntaxAt(msg, file) || locate(text, file), ran});
     }
   }
 
