@@ -223,6 +223,27 @@ func TestJestAfterAll(t *testing.T) {
 	}
 }
 
+// TestJestExit: process.exit in a test run in band ends jest itself before
+// its run's end, with the code given, 0 too: the test fails, at the exit's
+// line, and the run is no pass.
+func TestJestExit(t *testing.T) {
+	for _, code := range []string{"0", "3"} {
+		t.Setenv("EXIT_CODE", code)
+		rec, _, exit := run(t, adapters.Request{ProjectRoot: fixture("exit")})
+		if !exit.Exited || strconv.Itoa(exit.Code) != code {
+			t.Fatalf("exit %+v, want code %s", exit, code)
+		}
+		tt := find(t, rec, "exit.test.js", "exits the process")
+		if f := tt.Failure; tt.Status != report.TestFailed || f == nil || f.File != "exit.test.js" || f.Line != 4 ||
+			!strings.Contains(f.Message, "exited with code "+code) || f.Rerun != "npx jest --runTestsByPath exit.test.js -t '^exits the process$'" {
+			t.Errorf("exit %s: the exiting test %+v %+v", code, tt, f)
+		}
+		if tt := find(t, rec, "exit.test.js", "before the exit"); tt.Status != report.TestPassed {
+			t.Errorf("before the exit: %+v", tt)
+		}
+	}
+}
+
 func TestJestNoTests(t *testing.T) {
 	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("empty")})
 	if len(rec.Tests()) != 0 || !out.NoTests || exit.Code != 0 || out.Project == nil || !strings.Contains(out.Hint, "testMatch") {

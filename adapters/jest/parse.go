@@ -360,6 +360,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Crash = p.inBandCrash(exit)
 		return out
 	}
+	if p.sawRun && !p.sawDone && exit.Exited {
+		p.exitedEarly(exit)
+	}
 	prog := p.rec.Progress()
 	recorded := prog.Passed + prog.Failed + prog.Skipped + len(prog.Running)
 	if recorded == 0 && exit.Code == 0 && (p.noTests || p.sawRun || p.fallback != "") {
@@ -395,6 +398,25 @@ func (p *parser) inBandCrash(exit report.Exit) *report.Crash {
 		c.Message = fmt.Sprintf("jest died of %s while running %s", sig, strings.Join(running, ", "))
 	}
 	return c
+}
+
+// exitedEarly fails the tests running when jest's own process exited
+// before its run's end: process.exit in a test run in band (jest prints
+// "process.exit called with …" and where), whatever the code, 0 too.
+func (p *parser) exitedEarly(exit report.Exit) {
+	for k := range p.running {
+		file := filepath.Join(p.root, k.suite)
+		f := &report.Failure{Name: k.name, File: k.suite, Rerun: p.rerunFor(file, k.name),
+			Message: fmt.Sprintf("jest exited with code %d while this test ran, before the run's end", exit.Code)}
+		if t, ok := p.rec.Lookup(k.suite, k.name); ok {
+			if at := frameIn(t.Output, file); at != nil && strings.Contains(t.Output, "process.exit called with") {
+				f.File, f.Line = p.name(at.File), at.Line
+				f.Message += " (process.exit)"
+			}
+		}
+		p.rec.End(k.suite, k.name, report.TestFailed, 0, f)
+		delete(p.running, k)
+	}
 }
 
 var noTestsHint = kit.NoTestsHint{
