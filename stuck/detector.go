@@ -29,6 +29,9 @@ const (
 	EndlessLoop  Kind = "endless loop"
 	BlockedIO    Kind = "blocked on I/O"
 	BlockedChild Kind = "blocked on a child process"
+	// PastTimeout: the test's only waits are timed ones that end after
+	// the run's hard timeout (time.sleep(600) under a 90 s timeout).
+	PastTimeout Kind = "sleeping past the timeout"
 )
 
 // Thresholds: how long the output must be silent before a verdict, by what
@@ -192,6 +195,7 @@ type threadHist struct {
 	slices    uint64
 	wait      Wait
 	waitSince time.Time // when this wait was first seen
+	waitAfter time.Time // it began after this (the sample before); zero when it was under way when first seen
 	ticking   bool      // woke and went back to the same wait
 	seen      time.Time
 }
@@ -287,6 +291,7 @@ type threadView struct {
 	test    bool // belongs to a test process
 	ticking bool
 	rescuer bool // a timed wait that will end before the deadline
+	late    bool // a timed wait that ends after it: it saves nothing
 	limit   time.Time
 }
 
@@ -335,6 +340,7 @@ func (d *Detector) Step(ctx context.Context) *Verdict {
 func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 	dt := snap.At.Sub(d.prevAt).Seconds()
 	first := d.prevAt.IsZero()
+	prevAt := d.prevAt
 	d.prevAt = snap.At
 	var deadline time.Time
 	if d.cfg.Deadline != nil {
@@ -364,6 +370,7 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 				d.threads[k] = h
 				if !first && dt > 0 {
 					v.cpu = 0 // new since the last sample: its CPU is counted from now on
+					h.waitAfter = prevAt
 				}
 			} else {
 				if dt > 0 && t.RunNS >= h.runNS {
@@ -372,12 +379,12 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 				same := sameWait(h.wait, t.Wait)
 				switch {
 				case !same:
-					h.waitSince, h.ticking = snap.At, false
+					h.waitSince, h.waitAfter, h.ticking = snap.At, prevAt, false
 				case t.Slices != h.slices:
 					// Woke and went back to the same wait: a ticker. The
 					// new wait began within the last interval.
 					h.ticking = true
-					h.waitSince = snap.At
+					h.waitSince, h.waitAfter = snap.At, prevAt
 				}
 				h.runNS, h.slices, h.wait = t.RunNS, t.Slices, t.Wait
 			}
@@ -393,6 +400,7 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 				// seconds): unless it ends within moments anyway.
 				if !deadline.IsZero() && v.limit.After(deadline.Add(-deadlineMargin)) && v.limit.Sub(snap.At) > deadlineMargin {
 					v.rescuer = false
+					v.late = earliestEnd(p, t.Wait, h, snap.At).After(deadline.Add(-deadlineMargin))
 				}
 			}
 			total += v.cpu
@@ -405,6 +413,25 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 		}
 	}
 	return views, total
+}
+
+// earliestEnd is the soonest a timed wait can end: a deadline read from
+// memory is exact; a timeout counted from the wait's start ends no sooner
+// than its timeout after the sample before the wait was seen to begin, or,
+// for a wait under way when first seen, after its process started (zero,
+// the distant past, when that is unknown). v.limit counts from when the
+// wait was first seen, the latest it can end: enough to refuse a rescue,
+// not to stop a run.
+func earliestEnd(p *ProcSample, w Wait, h *threadHist, at time.Time) time.Time {
+	switch {
+	case w.Remaining:
+		return at.Add(w.Timeout)
+	case !h.waitAfter.IsZero():
+		return h.waitAfter.Add(w.Timeout)
+	case !p.Started.IsZero():
+		return p.Started.Add(w.Timeout)
+	}
+	return time.Time{}
 }
 
 // deadlineMargin: a timed wait that ends this close to the hard timeout
@@ -499,8 +526,7 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	if v := d.runtimeDeadlock(ctx, now, silence, cpu, views); v != nil {
 		return v
 	}
-	var blocked []threadView
-	var rescuers []threadView
+	var blocked, rescuers, late []threadView
 	debuggers := tracers(views)
 	for _, v := range views {
 		if v.harness || debuggers[v.proc.PID] {
@@ -512,10 +538,19 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 		if v.test && v.t.Wait.Kind.Blocked() {
 			blocked = append(blocked, v)
 		}
+		if v.test && v.late {
+			late = append(late, v)
+		}
 	}
 	if len(rescuers) > 0 || debuggerHolds(views) {
 		d.reset("")
 		return nil
+	}
+	// A test that only sleeps, every sleep ending after the hard timeout,
+	// cannot finish in time: waiting for the timeout tells nothing more.
+	sleeping := len(blocked) == 0 && len(late) > 0
+	if sleeping {
+		blocked = late
 	}
 	if len(blocked) == 0 {
 		d.reset("")
@@ -536,12 +571,17 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 		kind, quiet = Deadlock, d.cfg.QuietLock
 	case counts[Child] > 0:
 		kind, quiet = BlockedChild, d.cfg.QuietLock
+	case sleeping:
+		kind = PastTimeout
 	}
 	target := d.testProcess(blocked)
 	if d.mode != "idle" || d.target != target.ProcKey {
 		d.mode, d.since, d.samples, d.target = "idle", now, nil, target.ProcKey
 	}
 	evidence := describeWaits(blocked)
+	if len(late) > 0 && !sleeping {
+		evidence += ", " + describeWaits(late)
+	}
 	d.setWarning(fmt.Sprintf("possible %s: no output for %s, %s CPU, %s; confirming", kind, round(silence), pct(cpu), evidence))
 	// While a stripped Go binary's copy with symbols links, the threads
 	// are sampled; the goroutines are read as soon as it is there.
@@ -577,6 +617,12 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	if gk, ok := goroutineKind(d.samples[len(d.samples)-1], goTicking(views)); ok {
 		switch gk {
 		case Running:
+			if len(late) > 0 {
+				// A goroutine sleeps, but the netpoller's next timer
+				// fires after the hard timeout: it wakes too late.
+				kind, quiet = PastTimeout, d.cfg.QuietIO
+				break
+			}
 			// A goroutine sleeps (time.Sleep): it wakes by itself. Reading
 			// goroutines costs gdb a tenth of a second, so a program that
 			// polls with short sleeps is not read again for a while.
@@ -983,6 +1029,10 @@ func describeWaits(blocked []threadView) string {
 		noun := "thread"
 		if count[k] > 1 {
 			noun = "threads"
+		}
+		if k.kind == Timed.String() {
+			parts = append(parts, fmt.Sprintf("%d %s in %s whose timeout ends after the run's", count[k], noun, k.call))
+			continue
 		}
 		parts = append(parts, fmt.Sprintf("%d %s blocked in %s with no timeout (%s)", count[k], noun, k.call, k.kind))
 	}

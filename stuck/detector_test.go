@@ -37,6 +37,8 @@ type fakeStacker struct {
 	// pcs puts the innermost frame on that many instructions by turns, as
 	// eu-stack's addresses move through a loop's body.
 	pcs int
+	// goSleep answers Go goroutines, one of them in time.Sleep.
+	goSleep bool
 }
 
 func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Capture {
@@ -50,6 +52,11 @@ func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Cap
 		fr[0].pc = 0x4a1000 + uint64(s.calls%s.pcs)*4
 	}
 	c := Capture{PID: pid, Tool: "fake"}
+	if s.goSleep {
+		c.Tool = "go-sigquit"
+		c.Stacks = []Stack{{TID: 6, Name: "goroutine 6 [sleep]", Frames: []Frame{{Func: "time.Sleep"}, {Func: "m.TestSleeps", File: "/p/s_test.go", Line: 10}, {Func: "testing.tRunner"}}}}
+		return c
+	}
 	if s.migrating {
 		sched := []Frame{{Func: "runtime.futex"}, {Func: "runtime.mPark"}, {Func: "runtime.schedule"}}
 		on := map[int]int{0: 10, 1: 11, 2: 0}[s.calls%3]
@@ -88,6 +95,7 @@ type scenario struct {
 	changing  bool
 	migrating bool
 	pcs       int
+	goSleep   bool
 	took      time.Duration                 // TestPrimes runs from the start, and passed in took last time
 	frames    []Frame                       // the busy stack; spin_forever (hang.cpp:47) ← main when nil
 	output    func(now time.Time) time.Time // time of the last output line
@@ -99,6 +107,11 @@ type scenario struct {
 	wantAfter time.Duration // the verdict not before this
 	wantBy    time.Duration // and by this
 	wantDiag  string
+}
+
+func startedAt(t time.Time, p ProcSample) ProcSample {
+	p.Started = t
+	return p
 }
 
 func proc(pid int, name string, threads ...ThreadSample) ProcSample {
@@ -113,7 +126,7 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 		frames = []Frame{{Func: "spin_forever", File: "/p/hang.cpp", Line: 47}, {Func: "main"}}
 	}
 	cfg := Config{Root: 1, View: &fakeView{clock: clock, procs: sc.procs}, Clock: clock,
-		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, frames: frames},
+		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, goSleep: sc.goSleep, frames: frames},
 		LastOutput: func() time.Time {
 			if sc.output != nil {
 				return sc.output(clock.t)
@@ -169,6 +182,45 @@ func TestVerdicts(t *testing.T) {
 				return []ProcSample{proc(10, "hang", thread(10, 'S', childWait, 5*ms, 3)), proc(20, "sleep", thread(20, 'S', sleep1000, ms, 1))}
 			},
 			deadline: 30 * time.Second, duration: 10 * time.Second, wantKind: BlockedChild, wantAfter: DefaultQuietLock, wantBy: 3 * time.Second}},
+		{"a test that only sleeps past the hard timeout: sleeping past the timeout", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{startedAt(start, proc(10, "python3", thread(10, 'S', sleep1000, ms, 1)))}
+			},
+			deadline: 60 * time.Second, duration: 10 * time.Second, wantKind: PastTimeout, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second,
+			wantDiag: "1 thread in nanosleep whose timeout ends after the run's"}},
+		{"a sleep to a deadline read from memory, past the hard timeout", scenario{
+			procs: func(int) []ProcSample {
+				w := Wait{Kind: Timed, Call: "clock_nanosleep", Timeout: 900 * time.Second, Known: true, Remaining: true}
+				return []ProcSample{proc(10, "python3", thread(10, 'S', w, ms, 1))}
+			},
+			deadline: 60 * time.Second, duration: 10 * time.Second, wantKind: PastTimeout, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second}},
+		{"the same sleep without a hard timeout: no verdict", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{startedAt(start, proc(10, "python3", thread(10, 'S', sleep1000, ms, 1)))}
+			},
+			duration: 10 * time.Second}},
+		{"a sleep under way when first seen, in a process of unknown age: no verdict", scenario{
+			// It may have begun long ago and end in a moment.
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "python3", thread(10, 'S', sleep1000, ms, 1))}
+			},
+			deadline: 60 * time.Second, duration: 10 * time.Second}},
+		{"a sleep under way in a process that started 995 s ago: no verdict", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{startedAt(start.Add(-995*time.Second), proc(10, "python3", thread(10, 'S', sleep1000, ms, 1)))}
+			},
+			deadline: 60 * time.Second, duration: 10 * time.Second}},
+		{"a sleep seen to begin, past the hard timeout", scenario{
+			// A long-lived process (its start says nothing) goes from a
+			// read into the sleep while the detector watches.
+			procs: func(step int) []ProcSample {
+				w := readWait
+				if step > 2 {
+					w = sleep1000
+				}
+				return []ProcSample{startedAt(start.Add(-2000*time.Second), proc(10, "python3", thread(10, 'S', w, ms, 1)))}
+			},
+			deadline: 60 * time.Second, duration: 10 * time.Second, wantKind: PastTimeout, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second}},
 		{"a launcher's own timer saves nothing", scenario{
 			procs: func(int) []ProcSample {
 				return []ProcSample{proc(5, "go", thread(5, 'S', sleep10s, ms, 1), thread(6, 'S', childWait, ms, 1)), proc(10, "pkg.test", thread(10, 'S', lock, ms, 3))}
@@ -330,7 +382,7 @@ func TestGoTimers(t *testing.T) {
 		return func(step int) []ProcSample {
 			p := proc(10, "pkg.test", thread(10, 'S', lock, ms, 1), thread(11, 'S', epoll, ms, slices(step)),
 				thread(12, 'S', Wait{Kind: Timed, Call: "futex", Timeout: time.Minute, Known: true}, ms, 1))
-			p.Exe = "go-binary"
+			p.Exe, p.Started = "go-binary", start
 			return []ProcSample{p}
 		}
 	}
@@ -340,6 +392,18 @@ func TestGoTimers(t *testing.T) {
 		deadline: 30 * time.Second, duration: 8 * time.Second}
 	if v, at := sleeping.run(t); v != nil {
 		t.Errorf("a sleeping goroutine: verdict %s at %v: %s", v.Kind, at, v.Diagnosis)
+	}
+	// The same read from its goroutines: time.Sleep wakes by itself.
+	sleeping.goSleep = true
+	if v, at := sleeping.run(t); v != nil {
+		t.Errorf("a goroutine in time.Sleep: verdict %s at %v: %s", v.Kind, at, v.Diagnosis)
+	}
+	// A goroutine in time.Sleep whose timer fires after the hard timeout:
+	// the netpoller waits past it, and nothing else can wake the test.
+	late := scenario{procs: goProc(Wait{Kind: Timed, Call: "epoll_pwait", Timeout: 10 * time.Minute, Known: true}, func(int) uint64 { return 5 }),
+		goSleep: true, deadline: 30 * time.Second, duration: 8 * time.Second}
+	if v, at := late.run(t); v == nil || v.Kind != PastTimeout || at < DefaultQuietIO || !strings.Contains(v.Diagnosis, "1 thread in epoll_pwait whose timeout ends after the run's") {
+		t.Errorf("a goroutine sleeping past the hard timeout: verdict %+v at %v, want %s after %v", v, at, PastTimeout, DefaultQuietIO)
 	}
 	// A ticker: the netpoller comes back to the same 20 ms wait every time.
 	ticking := scenario{procs: goProc(Wait{Kind: Timed, Call: "epoll_pwait", Timeout: 20 * time.Millisecond, Known: true}, func(s int) uint64 { return uint64(s) * 12 }),

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -56,6 +57,9 @@ func (v *procView) process(pid int) (ProcSample, []int, bool) {
 		return ProcSample{}, nil, false
 	}
 	p := ProcSample{ProcKey: ProcKey{PID: pid, Start: st.start}, PPID: st.ppid, Name: st.comm}
+	if boot := bootTime(); !boot.IsZero() {
+		p.Started = boot.Add(time.Duration(st.start) * (time.Second / clockTicks))
+	}
 	id := v.known.get(p.ProcKey, func() (id identity) {
 		id.exe, _ = os.Readlink(dir + "/exe")
 		if b, err := os.ReadFile(dir + "/cmdline"); err == nil {
@@ -124,6 +128,24 @@ func (v *procView) process(pid int) (ProcSample, []int, bool) {
 
 // clockTicks is USER_HZ, 100 on every Linux strobe runs on.
 const clockTicks = 100
+
+// bootTime is when the machine booted, on the wall clock, from
+// /proc/uptime; zero when it cannot be read.
+var bootTime = sync.OnceValue(func() time.Time {
+	b, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return time.Time{}
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return time.Time{}
+	}
+	up, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return time.Time{}
+	}
+	return time.Now().Add(-time.Duration(up * float64(time.Second)))
+})
 
 type stat struct {
 	comm                string

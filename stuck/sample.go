@@ -33,6 +33,8 @@ type ProcSample struct {
 	// TracerPID is the process that ptraces this one (a debugger of a
 	// traced run), 0 for none.
 	TracerPID int
+	// Started is when the process started; zero when unknown.
+	Started time.Time
 }
 
 // Snapshot is the whole tree at one instant.
