@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
+
+// thisHost and otherHost are cmake's ${hostSystemName} here and elsewhere.
+var thisHost, otherHost = map[string]string{"linux": "Linux", "darwin": "Darwin"}[runtime.GOOS], "Windows"
 
 func TestCMakeBuildCommand(t *testing.T) {
 	presets := `{"version": 3, "configurePresets": [
@@ -27,6 +31,26 @@ func TestCMakeBuildCommand(t *testing.T) {
 			"cmake --preset dev && cmake --build out/dev"},
 		{"sources one level down", map[string]string{"cpp/CMakeLists.txt": "", "cpp/tests/CMakeLists.txt": ""}, nil,
 			"cmake -S cpp -B build && cmake --build build"},
+		// GSL's presets: the first visible ones inherit a condition that
+		// the host is Windows; cmake refuses them here.
+		{"presets for another host", map[string]string{"CMakeLists.txt": "", "CMakePresets.json": `{"version": 3, "configurePresets": [
+			{"name": "msvc", "hidden": true, "binaryDir": "${sourceDir}/build/${presetName}",
+			 "condition": {"type": "equals", "lhs": "${hostSystemName}", "rhs": "` + otherHost + `"}},
+			{"name": "msvc-14-debug", "inherits": "msvc"},
+			{"name": "here", "inherits": ["msvc-like"], "condition": {"type": "inList", "string": "${hostSystemName}", "list": ["` + thisHost + `", "Nope"]}},
+			{"name": "msvc-like", "hidden": true, "binaryDir": "${sourceDir}/out/${presetName}"}],
+			"buildPresets": [{"name": "msvc-14-debug", "configurePreset": "msvc-14-debug"}]}`}, nil,
+			"cmake --preset here && cmake --build out/here"},
+		{"a build preset for another host", map[string]string{"CMakeLists.txt": "", "CMakePresets.json": fmt.Sprintf(presets,
+			`, "buildPresets": [{"name": "win", "inherits": "base-win"}, {"name": "base-win", "hidden": true, "configurePreset": "dev",
+			"condition": {"type": "not", "condition": {"type": "const", "value": true}}}]`)}, nil, "cmake --preset dev && cmake --build out/dev"},
+		{"a condition strobe cannot read", map[string]string{"CMakeLists.txt": "", "CMakePresets.json": `{"version": 3, "configurePresets": [
+			{"name": "odd", "binaryDir": "${sourceDir}/odd", "condition": {"type": "equals", "lhs": "$vendor{x}", "rhs": "y"}}]}`}, nil,
+			"cmake -S . -B build && cmake --build build"},
+		{"allOf and matches", map[string]string{"CMakeLists.txt": "", "CMakePresets.json": `{"version": 3, "configurePresets": [
+			{"name": "ok", "binaryDir": "${sourceDir}/ok", "condition": {"type": "allOf", "conditions": [
+				{"type": "matches", "string": "${presetName}", "regex": "^o"}, {"type": "notEquals", "lhs": "a", "rhs": "b"}]}}]}`}, nil,
+			"cmake --preset ok && cmake --build ok"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := writeTree(t, tc.files)
