@@ -65,10 +65,18 @@ type message struct {
 
 // humanStatus is what nextest's status lines on stderr said of a test.
 type humanStatus struct {
-	signal  string // "SIGSEGV": the test process died of it
+	signal  string // "SIGSEGV": the test process died of it (on its last try)
 	timeout bool   // TIMEOUT: nextest's slow-timeout terminated it
-	slow    bool
-	skip    bool // SKIP: filtered out, or ignored
+	// exitCode is the code its process exited with, from the line that
+	// ends the output block under its status line ("(test failed with
+	// exit code 3)", shown when it is not libtest's 101): a test that
+	// called exit() and printed nothing.
+	exitCode int
+	// ends are the status lines that ended one of its tries: the final
+	// summary repeats the last, which must not start a new try.
+	ends []string
+	slow bool
+	skip bool // SKIP: filtered out, or ignored
 	// try is the output nextest showed under a failed try's status line
 	// (TRY 1 FAIL): where a flaky test failed.
 	try strings.Builder
@@ -110,6 +118,7 @@ type parser struct {
 
 	testing      bool         // stderr is past "Starting N tests"
 	collecting   *humanStatus // the test whose failed try's output stderr shows now
+	block        *humanStatus // the test whose try's output block stderr shows now
 	buildErrors  []report.BuildError
 	buildFailed  bool     // nextest said cargo's build failed
 	errors       []string // nextest's own "error:" lines
@@ -293,6 +302,9 @@ func (p *parser) failure(b *binary, suite, test string, m *message, attempts int
 	}
 	file, line, msg := format.RustPanic(out)
 	f.File, f.Line = p.relPath(file), line
+	if note := shouldPanicNote(out); note != "" && msg != "" {
+		msg = note // the panic says where; libtest says why it failed the test
+	}
 	switch {
 	case msg != "":
 		f.Message = kit.Clip(msg)
@@ -301,13 +313,30 @@ func (p *parser) failure(b *binary, suite, test string, m *message, attempts int
 	case strings.TrimSpace(out) != "":
 		f.Message = kit.ClipTail(strings.TrimSpace(out)) // a test returning Err prints "Error: ..."
 	case f.Message == "":
-		f.Message = "the test failed and printed nothing" // a signal, named in Finish when stderr said which
+		f.Message = printedNothing // a signal or exit code, named in Finish when stderr said which
 	}
 	if attempts > 1 {
 		kit.AppendMessage(f, "\n", fmt.Sprintf("(failed on all %d tries: nextest's retries)", attempts))
 	}
 	f.SuggestedTraces = format.RustTraces(out, test, p.inProject)
 	return f
+}
+
+// shouldPanicNote is libtest's note on a #[should_panic(expected = …)]
+// test whose panic lacked the text ("panic did not contain expected
+// string", the panic's message and the expected one), as cargo's libtest
+// JSON gives it in the event's message; "" when the output has none.
+func shouldPanicNote(out string) string {
+	const note = "note: panic did not contain expected string"
+	i := strings.Index(out, note)
+	if i < 0 {
+		return ""
+	}
+	rest := out[i+len("note: "):]
+	if j := strings.Index(rest, "\n\n"); j >= 0 {
+		rest = rest[:j]
+	}
+	return strings.TrimRight(rest, "\n")
 }
 
 var (
@@ -326,18 +355,15 @@ var (
 
 func (p *parser) stderr(line string) {
 	m := statusLine.FindStringSubmatch(line)
-	if p.collecting != nil && m == nil {
+	if p.block != nil && m == nil {
 		// The block under a status line: "  output ───", then the
-		// output indented by four spaces.
+		// output indented by four spaces, then how the try ended.
 		if line == "" || strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "  output ") {
-			if b := &p.collecting.try; b.Len() < adapters.PerTestOutput {
-				b.WriteString(strings.TrimPrefix(line, "    "))
-				b.WriteByte('\n')
-			}
+			p.blockLine(line)
 			return
 		}
 	}
-	p.collecting = nil
+	p.collecting, p.block = nil, nil
 	if m != nil && m[1] != "Summary" {
 		p.rec.BeginTesting()
 		p.testing = true
@@ -400,9 +426,16 @@ func (p *parser) humanStatus(status, binID, test, line string) {
 		st = &humanStatus{}
 		p.status[key] = st
 	}
+	if tryEnded(status) && !slices.Contains(st.ends, strings.TrimSpace(line)) {
+		// A new try's result: what an earlier try died of is not this
+		// one's (a segfault, then a panic or a pass on the retry).
+		st.ends = append(st.ends, strings.TrimSpace(line))
+		st.signal, st.exitCode = "", 0
+		p.block = st
+	}
 	switch {
-	case strings.HasPrefix(status, "SIG"):
-		st.signal = strings.Fields(status)[0]
+	case statusSignal(status) != "":
+		st.signal = statusSignal(status)
 		if !stopSignal(st.signal) {
 			p.resolve(key)
 		}
@@ -422,7 +455,7 @@ func (p *parser) humanStatus(status, binID, test, line string) {
 	case status == "PASS" || status == "FAIL" || status == "START":
 		return // the events say as much
 	}
-	if strings.HasPrefix(status, "TRY ") && st.try.Len() == 0 && !strings.HasSuffix(status, " PASS") {
+	if strings.HasPrefix(status, "TRY ") && st.try.Len() == 0 && !strings.HasSuffix(status, " PASS") && p.block == st {
 		p.collecting = st // its first failed try
 	}
 	if strings.HasPrefix(status, "FLAKY") || strings.HasPrefix(status, "FLKY") {
@@ -432,6 +465,94 @@ func (p *parser) humanStatus(status, binID, test, line string) {
 	if l := "nextest: " + strings.TrimSpace(line) + "\n"; !slices.Contains(st.lines, l) {
 		st.lines = append(st.lines, l)
 	}
+}
+
+// tryEnded says whether a status ends a try of the test (PASS, FAIL,
+// SIGSEGV, TRY 2 SEGV, TIMEOUT…), not one on the way (SLOW, TERMINATING,
+// START, SKIP) or the summary's FLAKY.
+func tryEnded(status string) bool {
+	if f := strings.Fields(status); len(f) == 3 && f[0] == "TRY" {
+		status = f[2]
+	}
+	switch status {
+	case "TRMNTG", "TERMINATING", "START", "SKIP":
+		return false
+	}
+	return !strings.HasPrefix(status, "SLOW") && !strings.HasPrefix(status, "FLAKY") && !strings.HasPrefix(status, "FLKY")
+}
+
+// statusSignal is the signal a status line says the test died of:
+// "SIGSEGV", or under retries nextest's short form "TRY 2 SEGV"; "SIG 40"
+// and "ABORT SIG 40" for a signal without a name. "" for any other status.
+func statusSignal(status string) string {
+	f := strings.Fields(status)
+	retry := len(f) == 3 && f[0] == "TRY"
+	if retry {
+		f = f[2:]
+	}
+	if len(f) > 0 && f[0] == "ABORT" {
+		f = f[1:]
+	}
+	switch {
+	case len(f) == 2 && f[0] == "SIG":
+		if n, err := strconv.Atoi(f[1]); err == nil {
+			return kit.SignalName(n)
+		}
+	case len(f) == 1 && strings.HasPrefix(f[0], "SIG"):
+		return f[0]
+	case len(f) == 1 && retry && kit.SignalNumber("SIG"+f[0]) > 0:
+		return "SIG" + f[0]
+	}
+	return ""
+}
+
+// tryEndLine is the line nextest ends a try's output block with when the
+// status line alone would not say how it ended.
+var tryEndLine = lazyre.New(`^\s*\(test (?:failed with exit code (-?\d+)|aborted with signal (\d+)(?:: (SIG\w+))?)`)
+
+// blockLine reads a line of the output block under a status line: its
+// last line says the exit code or signal the try ended with.
+func (p *parser) blockLine(line string) {
+	if c := p.collecting; c != nil && c.try.Len() < adapters.PerTestOutput {
+		c.try.WriteString(strings.TrimPrefix(line, "    "))
+		c.try.WriteByte('\n')
+	}
+	if sig, code := tryEnd(line); sig != "" {
+		p.block.signal = sig
+	} else if code != 0 {
+		p.block.exitCode = code
+	}
+}
+
+// tryEnd reads the signal or exit code of a try's "(test failed with
+// exit code 3)" or "(test aborted with signal 11: SIGSEGV)" line.
+func tryEnd(line string) (signal string, code int) {
+	m := tryEndLine.FindStringSubmatch(line)
+	switch {
+	case m == nil:
+	case m[1] != "":
+		code, _ = strconv.Atoi(m[1])
+	case m[3] != "":
+		signal = m[3]
+	default:
+		n, _ := strconv.Atoi(m[2])
+		signal = kit.SignalName(n)
+	}
+	return signal, code
+}
+
+// endedBy says what ended a test's process, for a failure that says
+// nothing else: a signal, or an exit code other than libtest's.
+func endedBy(signal string, code int) string {
+	switch {
+	case signal != "" && kit.SignalNumber(signal) > 0:
+		return fmt.Sprintf("the test process died of %s (signal %d)", signal, kit.SignalNumber(signal))
+	case signal != "":
+		return "the test process died of " + signal
+	case code != 0:
+		return fmt.Sprintf("the test process exited with code %d", code)
+	}
+	return ""
 }
 
 // statusOutput adds each test's status lines to its output.
@@ -503,6 +624,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	for i, f := range p.flaky {
 		if st := p.status[f.Suite+"\x00"+f.Name]; st != nil && st.try.Len() > 0 {
 			file, line, msg := format.RustPanic(st.try.String())
+			if msg == "" {
+				msg = endedBy(tryEndIn(st.try.String()))
+			}
 			p.flaky[i].File, p.flaky[i].Line, p.flaky[i].Message = p.relPath(file), line, kit.Clip(msg)
 		}
 	}
@@ -566,18 +690,23 @@ func (p *parser) signals(exit report.Exit) *report.Crash {
 		if p.status[k].timeout {
 			p.timeoutNamed(k)
 		}
+		binID, test, _ := strings.Cut(k, "\x00")
+		if code := p.status[k].exitCode; sig == "" && code != 0 {
+			p.rec.UpdateFailure(binID, test, func(f *report.Failure) {
+				if msg := endedBy("", code); !nameCause(f, msg) && f.File == "" && !strings.Contains(f.Message, "exit code") {
+					kit.AppendMessage(f, "\n", msg)
+				}
+			})
+		}
 		if sig == "" || exit.StoppedBy != "" && stopSignal(sig) {
 			continue
 		}
-		binID, test, _ := strings.Cut(k, "\x00")
-		msg := fmt.Sprintf("the test process died of %s", sig)
-		if n := kit.SignalNumber(sig); n > 0 {
-			msg = fmt.Sprintf("the test process died of %s (signal %d)", sig, n)
+		if t, ok := p.rec.Lookup(binID, test); ok && t.Status == report.TestPassed {
+			continue // it died on a try and passed on a retry: flaky
 		}
+		msg := endedBy(sig, 0)
 		p.rec.UpdateFailure(binID, test, func(f *report.Failure) {
-			if f.Message == "the test failed and printed nothing" {
-				f.Message = msg
-			} else if !strings.Contains(f.Message, sig) {
+			if !nameCause(f, msg) && !strings.Contains(f.Message, sig) {
 				kit.AppendMessage(f, "\n", msg)
 			}
 		})
@@ -593,15 +722,38 @@ func (p *parser) signals(exit report.Exit) *report.Crash {
 	return c
 }
 
+// printedNothing is the message of a failure without output, until a
+// status line says what ended the test.
+const printedNothing = "the test failed and printed nothing"
+
+// nameCause puts msg in place of a failure's "printed nothing" (kept before
+// what follows it: "(failed on all 2 tries…)"); false when the failure
+// said something else.
+func nameCause(f *report.Failure, msg string) bool {
+	rest, ok := strings.CutPrefix(f.Message, printedNothing)
+	if ok {
+		f.Message = msg + rest
+	}
+	return ok
+}
+
+// tryEndIn reads what ended a try from its output block (see tryEnd).
+func tryEndIn(block string) (signal string, code int) {
+	for _, l := range strings.Split(block, "\n") {
+		if signal, code = tryEnd(l); signal != "" || code != 0 {
+			return signal, code
+		}
+	}
+	return "", 0
+}
+
 // timeoutNamed makes a failure that said nothing a timeout when only the
 // status line said so (an event without its reason).
 func (p *parser) timeoutNamed(key string) {
 	binID, test, _ := strings.Cut(key, "\x00")
 	named := false
 	p.rec.UpdateFailure(binID, test, func(f *report.Failure) {
-		if f.Message == "the test failed and printed nothing" {
-			f.Message, named = "timed out: nextest's slow-timeout terminated the test", true
-		}
+		named = nameCause(f, "timed out: nextest's slow-timeout terminated the test")
 	})
 	if named {
 		p.timedOut = append(p.timedOut, binID+" "+test)

@@ -51,6 +51,8 @@ func TestGolden(t *testing.T) {
 		{"none", 4, ""},
 		{"broken", 101, ""},
 		{"stopped", 100, report.StoppedStuck},
+		{"exits", 100, ""},
+		{"retries", 100, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := adapterstest.ReadLines(t, "testdata/"+tc.name+".stdout", adapters.Stdout)
@@ -282,5 +284,68 @@ func TestCutLine(t *testing.T) {
 	got, _ := rec.Lookup("a::it", "prints")
 	if got.Status != report.TestFailed || got.Failure == nil || got.Failure.File != "tests/it.rs" || got.Failure.Line != 9 || got.Failure.Message != "boom" {
 		t.Errorf("prints: %+v, failure %+v", got, got.Failure)
+	}
+}
+
+// TestExits: a test that ends its process with exit(3) fails with the
+// code nextest's output block gives ("(test failed with exit code 3)"),
+// not as one that printed nothing; a #[should_panic] whose panic lacks
+// the expected text keeps libtest's note, at the panic.
+func TestExits(t *testing.T) {
+	out := adapterstest.ReadLines(t, "testdata/exits.stdout", adapters.Stdout)
+	errs := adapterstest.ReadLines(t, "testdata/exits.stderr", adapters.Stderr)
+	for order, lines := range map[string][]adapterstest.Line{
+		"stderr first": append(slices.Clone(errs), out...),
+		"stdout first": append(slices.Clone(out), errs...),
+	} {
+		rec := adapters.NewRecorder()
+		o := adapterstest.Replay(newParser(rec, "/fixtures/ntdemo", "/fixtures/ntdemo", nil), lines, report.Exit{Exited: true, Code: 100})
+		if f := rec.Failure("ntdemo::integration", "exits_three"); f == nil || f.Message != "the test process exited with code 3" {
+			t.Errorf("%s: exits_three: %+v", order, f)
+		}
+		if f := rec.Failure("ntdemo::integration", "wrong_panic"); f == nil || f.File != "tests/integration.rs" || f.Line != 69 ||
+			!strings.HasPrefix(f.Message, "panic did not contain expected string\n") || !strings.Contains(f.Message, `panic message: "underflow"`) ||
+			!strings.Contains(f.Message, `expected substring: "overflow"`) {
+			t.Errorf("%s: wrong_panic: %+v", order, f)
+		}
+		if o.Crash != nil {
+			t.Errorf("%s: crash %+v, want none", order, o.Crash)
+		}
+	}
+}
+
+// TestRetriedCrashes: under nextest's retries a signal's status line is
+// shortened ("TRY 2 SEGV", "TRY 2 ABRT"): the test still died of it and the
+// run crashed; a test that segfaulted once and then passed is flaky, with
+// the signal as its first failure, and makes no crash.
+func TestRetriedCrashes(t *testing.T) {
+	out := adapterstest.ReadLines(t, "testdata/retries.stdout", adapters.Stdout)
+	errs := adapterstest.ReadLines(t, "testdata/retries.stderr", adapters.Stderr)
+	for order, lines := range map[string][]adapterstest.Line{
+		"stderr first": append(slices.Clone(errs), out...),
+		"stdout first": append(slices.Clone(out), errs...),
+		"alternating":  merge(out, errs, 1),
+	} {
+		rec := adapters.NewRecorder()
+		o := adapterstest.Replay(newParser(rec, "/fixtures/ntdemo", "/fixtures/ntdemo", nil), lines, report.Exit{Exited: true, Code: 100})
+		for name, want := range map[string]string{
+			"segfault":    "the test process died of SIGSEGV (signal 11)\n(failed on all 2 tries: nextest's retries)",
+			"aborts":      "the test process died of SIGABRT (signal 6)\n(failed on all 2 tries: nextest's retries)",
+			"exits_three": "the test process exited with code 3\n(failed on all 2 tries: nextest's retries)",
+		} {
+			if f := rec.Failure("ntdemo::integration", name); f == nil || f.Message != want {
+				t.Errorf("%s: %s: %+v, want %q", order, name, f, want)
+			}
+		}
+		if c := o.Crash; c == nil || c.SignalName != "SIGABRT" || !slices.Equal(c.RunningTests, []string{"aborts", "segfault"}) {
+			t.Errorf("%s: crash = %+v, want SIGABRT naming aborts, then segfault", order, c)
+		}
+		if want := []adapters.FlakyTest{{Suite: "ntdemo::integration", Name: "segfaults_once", Attempts: 2,
+			Message: "the test process died of SIGSEGV (signal 11)"}}; !reflect.DeepEqual(o.Flaky, want) {
+			t.Errorf("%s: flaky = %+v, want %+v", order, o.Flaky, want)
+		}
+		if got, _ := rec.Lookup("ntdemo::integration", "segfaults_once"); got.Status != report.TestPassed {
+			t.Errorf("%s: segfaults_once %s, want passed", order, got.Status)
+		}
 	}
 }

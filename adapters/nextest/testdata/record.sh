@@ -41,6 +41,41 @@ sed -i 's/a + b/a + c/' "$broken/src/lib.rs"
 record broken "$broken"
 rm -rf "$broken"
 
+# Tests that end their process without a panic, a #[should_panic] whose
+# panic lacks the expected text, and a test that segfaults on its first try
+# only, in a copy of the fixture: once as they are (exits), once with
+# nextest's retries (retries), where the status lines shorten the signal
+# (TRY 2 SEGV) and each try's output ends with nextest's "(test failed
+# with exit code 3)" or "(test aborted with signal 11: SIGSEGV)".
+exits=$(mktemp -d)
+cp -r "$fixture/Cargo.toml" "$fixture/Cargo.lock" "$fixture/src" "$fixture/tests" "$exits"
+cat >>"$exits/tests/integration.rs" <<'RS'
+
+#[test]
+fn exits_three() {
+    std::process::exit(3);
+}
+
+#[test]
+#[should_panic(expected = "overflow")]
+fn wrong_panic() {
+    panic!("underflow");
+}
+
+#[test]
+fn segfaults_once() {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ntdemo-segv-count");
+    let n: u32 = std::fs::read_to_string(&path).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+    std::fs::write(&path, (n + 1).to_string()).unwrap();
+    if n == 0 {
+        unsafe { std::ptr::null_mut::<i32>().write_volatile(1) };
+    }
+}
+RS
+record exits "$exits" -E 'test(=exits_three) | test(=wrong_panic)'
+record retries "$exits" --retries 1 -E 'test(=segfault) | test(=aborts) | test(=exits_three) | test(=segfaults_once)'
+rm -rf "$exits"
+
 # A run stopped as strobe stops a hung one: SIGTERM to the process group
 # while the deadlock (without the fixture's terminate-after) hangs.
 hung=$(mktemp -d)
