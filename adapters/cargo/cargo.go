@@ -1380,7 +1380,10 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 				Indicators: []string{"test_binary_exited"}, RunningTests: running, Message: r.failure})
 			died = "the test binary exited"
 		case r.failure == "" && s != nil && !s.done && exit.Exited:
-			add(&report.Crash{Type: report.CrashUnknown, SilentFailure: true, Indicators: []string{"test_binary_exited_early"},
+			// Silent unless a test was running: that one is named, and
+			// fails below, so the answer does not send anyone hunting for
+			// a missing library.
+			add(&report.Crash{Type: report.CrashUnknown, SilentFailure: len(running) == 0, Indicators: []string{"test_binary_exited_early"},
 				RunningTests: running, Message: fmt.Sprintf("test binary %s ended before its tests finished, and cargo saw no error", s.name)})
 			died = "the test binary exited"
 		}
