@@ -138,6 +138,9 @@ func selection(req adapters.Request) []string {
 	if len(req.Tests) > 0 {
 		req.Test = multiSelection(req.Tests)
 	}
+	if class, method, ok := strings.Cut(req.Test, "#"); ok && classFailure(method) {
+		req.Test = class
+	}
 	switch {
 	case req.Level == adapters.LevelIntegration && req.Test != "":
 		return []string{noSurefire, noFailProp, "-Dit.test=" + req.Test, noFailItProp}

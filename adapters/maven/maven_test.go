@@ -243,3 +243,78 @@ func TestRealMulti(t *testing.T) {
 		t.Errorf("rerun %q: %v\n%s", app.Failure.Rerun, err, b)
 	}
 }
+
+// A class's @BeforeAll or @AfterAll that throws fails the class, not a
+// test: Surefire writes it as a test case without a name and counts it
+// (Tests run: 3, Errors: 2). It is the class's failure, at the hook's
+// line, and its rerun runs the class.
+func TestRealHooks(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "hooks")
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if exit.Code != 1 || out.BuildFailed || out.NoTests || out.Crash != nil {
+		t.Fatalf("exit %+v, outcome %+v", exit, out)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 2 || p.Skipped != 0 {
+		t.Errorf("counts %+v, want Surefire's: 1 passed, 2 failed", p)
+	}
+	for _, tc := range []struct {
+		name, message string
+		line          int
+	}{
+		{"SetupTest", "java.lang.IllegalStateException: no database", 9},
+		{"TeardownTest", "java.lang.IllegalStateException: still connected", 9},
+	} {
+		tt, ok := adapterstest.TestByName(rec.Tests(), tc.name)
+		if !ok || tt.Failure == nil {
+			t.Errorf("%s: %+v, want the class failed", tc.name, tt)
+			continue
+		}
+		f := tt.Failure
+		file := "src/test/java/com/example/" + tc.name + ".java"
+		if f.File != file || f.Line != tc.line || f.Message != tc.message || !strings.HasSuffix(f.Rerun, "-Dtest=com.example."+tc.name+" "+noFailProp) {
+			t.Errorf("%s: %s:%d %q, rerun %q; want %s:%d %q, the class rerun", tc.name, f.File, f.Line, f.Message, f.Rerun, file, tc.line, tc.message)
+		}
+	}
+	tt, _ := adapterstest.TestByName(rec.Tests(), "SetupTest")
+	if tt.Failure == nil {
+		return
+	}
+	cmd := exec.Command("sh", "-c", tt.Failure.Rerun)
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "no database") {
+		t.Errorf("rerun %q: %v\n%s", tt.Failure.Rerun, err, b)
+	}
+}
+
+// JUnit 4 names a class that failed before its tests (an @BeforeClass
+// that threw, no runnable method) initializationError: no method of that
+// name exists, so -Dtest=FooTest#initializationError would run nothing
+// and pass. Its rerun and its selection are the class.
+func TestInitializationError(t *testing.T) {
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"target/surefire-reports/TEST-com.x.FooTest.xml": `<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="com.x.FooTest" tests="1" errors="1" skipped="0" failures="0">
+  <testcase name="initializationError" classname="com.x.FooTest" time="0.015">
+    <error message="class setup broke" type="java.lang.IllegalStateException"><![CDATA[java.lang.IllegalStateException: class setup broke
+	at com.x.FooTest.setUpClass(FooTest.java:37)
+]]></error>
+  </testcase>
+</testsuite>`,
+		"src/test/java/com/x/FooTest.java": "",
+	})
+	rec := adapters.NewRecorder()
+	p := newParser(rec, root, []string{"."}, []string{"mvn", "-B", "test"})
+	p.Line(adapters.Stdout, []byte("[ERROR] Tests run: 1, Failures: 0, Errors: 1, Skipped: 0, Time elapsed: 0.016 s <<< FAILURE! -- in com.x.FooTest"), false)
+	f := rec.Failure("com.x.FooTest", "FooTest#initializationError")
+	if f == nil || f.File != "src/test/java/com/x/FooTest.java" || f.Line != 37 || f.Rerun != "mvn -B test -Dtest=com.x.FooTest "+noFailProp {
+		t.Errorf("failure %+v, want FooTest.java:37 rerun by the class", f)
+	}
+	if got := multiSelection([]adapters.TestRef{{Suite: "com.x.FooTest", Name: "FooTest#initializationError"}}); got != "com.x.FooTest" {
+		t.Errorf("multiSelection = %q, want the class", got)
+	}
+	if got := selection(adapters.Request{Test: "FooTest#initializationError"}); !slices.Equal(got, []string{"-Dtest=FooTest", noFailProp}) {
+		t.Errorf("selection = %q, want the class", got)
+	}
+}

@@ -218,7 +218,7 @@ func (p *parser) readCases(mod, dir string, r io.Reader) {
 		if err != nil {
 			return
 		}
-		if c.Name == "" {
+		if c.Name == "" && c.Status != format.JUnitFailed && c.Status != format.JUnitError {
 			continue
 		}
 		p.record(mod, dir, c)
@@ -226,13 +226,18 @@ func (p *parser) readCases(mod, dir string, r io.Reader) {
 }
 
 // record turns one test case into the Recorder's test: suite is the
-// class, the name Class#method.
+// class, the name Class#method. A case without a name is the class's
+// own failure (JUnit 5's @BeforeAll or @AfterAll threw), which Surefire
+// counts as a test: it is named by the class alone, which selects it.
 func (p *parser) record(mod, dir string, c format.JUnitCase) {
 	class := c.Classname
 	if class == "" && len(c.Suites) > 0 {
 		class = c.Suites[0]
 	}
 	name := simpleName(class) + "#" + c.Name
+	if c.Name == "" {
+		name = simpleName(class)
+	}
 	if c.SystemOut != "" {
 		p.rec.Output(class, name, c.SystemOut)
 	}
@@ -290,14 +295,15 @@ func (p *parser) sourcePath(mod, class, file string) string {
 func simpleName(class string) string { return kit.SimpleClassName(class) }
 
 // rerun is the command that runs one test again: the method of the class
-// (a parameterised case's method, or its class when the name says none),
-// in its module, by Surefire or Failsafe as it ran.
+// (a parameterised case's method, or its class when the name says none
+// or the failure is the class's own), in its module, by Surefire or
+// Failsafe as it ran.
 func (p *parser) rerun(mod, dir, class, method string) string {
 	if i := strings.IndexByte(method, '('); i >= 0 {
 		method = method[:i]
 	}
 	sel := class
-	if method != "" && !strings.ContainsAny(method, " []") {
+	if method != "" && !strings.ContainsAny(method, " []") && !classFailure(method) {
 		sel += "#" + method
 	}
 	argv := withGoal(p.prefix, dir)
@@ -311,6 +317,11 @@ func (p *parser) rerun(mod, dir, class, method string) string {
 	}
 	return shell.Join(argv)
 }
+
+// classFailure says whether a test name is JUnit 4's for the class's own
+// failure (an @BeforeClass that threw, a class without a runnable test):
+// no such method exists, and selecting it runs nothing.
+func classFailure(method string) bool { return method == "initializationError" }
 
 // withGoal is the rerun's command: a Failsafe test needs `verify`, where
 // the command ran only `test`.

@@ -99,7 +99,7 @@ func multiSelection(tests []adapters.TestRef) string {
 		if !slices.Contains(classes, class) {
 			classes = append(classes, class)
 		}
-		if !hasMethod {
+		if !hasMethod || classFailure(method) {
 			whole[class] = true
 			continue
 		}
