@@ -42,6 +42,10 @@ type parser struct {
 	noTests   bool   // "No tests to run."
 	crash     string // surefire's word that the forked JVM died
 	running   string // the class running now
+	// goalErr is Maven's "Failed to execute goal …" with its [ERROR]
+	// lines up to "-> [Help 1]"; inGoal says those lines are still coming.
+	goalErr string
+	inGoal  bool
 }
 
 func newParser(rec *adapters.Recorder, root string, modules, prefix []string) *parser {
@@ -72,6 +76,9 @@ func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
 	if cut {
 		return
 	}
+	if p.goalError(line, strings.HasPrefix(kit.StripANSI(string(b)), "[ERROR]")) {
+		return
+	}
 	for _, r := range rules {
 		if rest, ok := strings.CutPrefix(line, r.prefix); ok {
 			r.handle(p, rest)
@@ -99,6 +106,36 @@ func untag(line string) string {
 		}
 	}
 	return line
+}
+
+// goalError keeps Maven's closing failure (`Failed to execute goal
+// org.apache.rat:…:check (rat-check) on project x: …`, `Failed to execute
+// goal on project x: Could not resolve dependencies …`) and the [ERROR]
+// lines under it, which say why a build stopped before any test ran.
+// Surefire's word that no test matched is no tests.
+func (p *parser) goalError(line string, tagged bool) bool {
+	t := strings.TrimSpace(line)
+	switch rest, first := strings.CutPrefix(line, "Failed to execute goal "); {
+	case first && tagged && p.goalErr == "":
+		p.goalErr, p.inGoal = "Failed to execute goal "+strings.TrimSpace(rest), true
+	case !p.inGoal:
+		return false
+	case !tagged || t == "" || strings.HasPrefix(t, "-> [Help"):
+		p.inGoal = false
+		return false
+	case compileErr.MatchString(line):
+		return false // javac's errors again, under the compiler's failure
+	default:
+		p.goalErr += " " + t
+	}
+	if msg, _, ok := strings.Cut(p.goalErr, " -> [Help"); ok {
+		p.goalErr, p.inGoal = msg, false
+	}
+	p.goalErr = kit.Clip(p.goalErr)
+	if strings.Contains(p.goalErr, "No tests") && strings.Contains(p.goalErr, "were executed") {
+		p.noTests = true
+	}
+	return true
 }
 
 func (p *parser) classStarted(class string) {
@@ -355,6 +392,12 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		// counts are all there is.
 		s := p.totals
 		out.Summary = &s
+		return out
+	}
+	if len(tests) == 0 && out.Crash == nil && exit.StoppedBy == "" && exit.Code != 0 && p.goalErr != "" && !p.noTests {
+		// Maven stopped before the tests (a plugin's check, a
+		// dependency): its own words say why.
+		out.BuildFailed, out.BuildErrors = true, []report.BuildError{{Message: p.goalErr}}
 		return out
 	}
 	if len(tests) == 0 && out.Crash == nil && exit.StoppedBy == "" && (exit.Code == 0 || p.noTests) {

@@ -111,3 +111,53 @@ func TestJstack(t *testing.T) {
 	})
 	adapterstest.Golden(t, "jstack-deadlock", threads)
 }
+
+// TestGoalFailed: Maven stopped before any test ran for a reason other
+// than javac (an enforcer rule, a license check, a dependency it could
+// not resolve): build_failed with Maven's own words, not a run that
+// "reported no test results". Surefire's "No tests … were executed!"
+// (a -Dtest of a given command that matched nothing) is no tests.
+func TestGoalFailed(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		console string
+		want    string
+	}{
+		{"enforcer", `[INFO] --- maven-enforcer-plugin:3.6.3:enforce (enforce-maven-version) @ commons-csv ---
+[INFO] ------------------------------------------------------------------------
+[INFO] BUILD FAILURE
+[INFO] ------------------------------------------------------------------------
+[ERROR] Failed to execute goal org.apache.maven.plugins:maven-enforcer-plugin:3.6.3:enforce (enforce-maven-version) on project commons-csv: 
+[ERROR] Rule 0: org.apache.maven.enforcer.rules.version.RequireMavenVersion failed with message:
+[ERROR] Detected Maven Version: 3.8.7 is not in the allowed range [3.9,).
+[ERROR] -> [Help 1]
+[ERROR] 
+[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch.`,
+			"Failed to execute goal org.apache.maven.plugins:maven-enforcer-plugin:3.6.3:enforce (enforce-maven-version) on project commons-csv: Rule 0: org.apache.maven.enforcer.rules.version.RequireMavenVersion failed with message: Detected Maven Version: 3.8.7 is not in the allowed range [3.9,)."},
+		{"rat", `[ERROR] Failed to execute goal org.apache.rat:apache-rat-plugin:0.16.1:check (rat-check) on project commons-csv: Too many files with unapproved license: 4 See RAT report in: /PROJECT/target/rat.txt -> [Help 1]
+[ERROR] 
+[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch.`,
+			"Failed to execute goal org.apache.rat:apache-rat-plugin:0.16.1:check (rat-check) on project commons-csv: Too many files with unapproved license: 4 See RAT report in: /PROJECT/target/rat.txt"},
+		{"dependency", `[ERROR] Failed to execute goal on project hooks: Could not resolve dependencies for project com.example:hooks:jar:1.0: Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the artifact org.junit.jupiter:junit-jupiter:jar:5.99.0 has not been downloaded from it before. -> [Help 1]`,
+			"Failed to execute goal on project hooks: Could not resolve dependencies for project com.example:hooks:jar:1.0: Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the artifact org.junit.jupiter:junit-jupiter:jar:5.99.0 has not been downloaded from it before."},
+		{"no tests", `[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.5.2:test (default-test) on project basic: No tests matching pattern "NoSuch" were executed! (Set -Dsurefire.failIfNoSpecifiedTests=false to ignore this error.) -> [Help 1]`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := adapters.NewRecorder()
+			p := newParser(rec, t.TempDir(), []string{"."}, []string{"mvn", "-B", "test"})
+			for _, l := range strings.Split(tc.console, "\n") {
+				p.Line(adapters.Stdout, []byte(l), false)
+			}
+			out := p.Finish(report.Exit{Exited: true, Code: 1})
+			if tc.want == "" {
+				if !out.NoTests || out.BuildFailed {
+					t.Errorf("outcome %+v, want no tests", out)
+				}
+				return
+			}
+			if !out.BuildFailed || len(out.BuildErrors) != 1 || out.BuildErrors[0].Message != tc.want {
+				t.Errorf("outcome %+v, want build_failed: %s", out, tc.want)
+			}
+		})
+	}
+}
