@@ -52,7 +52,7 @@ const (
 
 func (mavenAdapter) Detect(req adapters.Request) adapters.Detection {
 	if len(req.Command) > 0 {
-		if isMaven(req.Command[0]) {
+		if mavenWords(req.Command) != nil {
 			return adapters.Detection{Confidence: confCommand, Hint: "the command runs Maven"}
 		}
 		return adapters.Detection{}
@@ -71,6 +71,32 @@ func isMaven(prog string) bool {
 	}
 	return false
 }
+
+// mavenWords is a given command's Maven command line: the command itself,
+// or the script of `/bin/sh -c SCRIPT` when it is one Maven command whose
+// only shell syntax is a pattern's wildcards or a '#' (-Dtest=Foo*Test,
+// -Dtest=FooTest#bar put a command line through the shell); nil for
+// anything else.
+func mavenWords(cmd []string) []string {
+	if isMaven(cmd[0]) {
+		return cmd
+	}
+	if len(cmd) != 3 || (filepath.Base(cmd[0]) != "sh" && filepath.Base(cmd[0]) != "bash") || cmd[1] != "-c" {
+		return nil
+	}
+	if shell.NeedsShell(patternChars.Replace(cmd[2])) {
+		return nil
+	}
+	words, err := shell.Split(cmd[2])
+	if err != nil || len(words) == 0 || !isMaven(words[0]) {
+		return nil
+	}
+	return words
+}
+
+// patternChars are the characters of a -Dtest pattern that the shell
+// would read too (a '#' only where a word starts is a comment).
+var patternChars = strings.NewReplacer("*", "", "?", "", "[", "", "]", "", " #", " ;", "\t#", " ;", "#", "")
 
 // Properties that select tests. failIfNoSpecifiedTests=false keeps a
 // module (or Surefire beside Failsafe) that has none of the named tests
@@ -96,7 +122,11 @@ func (a mavenAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapt
 			return nil, adapters.Usagef("a Maven command selects its own tests: put -Dtest=… or the phase in the command, or leave --command out")
 		}
 		argv = slices.Clone(req.Command)
-		prefix = withoutSelection(req.Command)
+		prefix = req.Command
+		if words := mavenWords(req.Command); words != nil {
+			prefix = words
+		}
+		prefix = withoutSelection(prefix)
 	} else {
 		goal := "test"
 		if req.Level == adapters.LevelIntegration {

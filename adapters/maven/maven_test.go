@@ -30,6 +30,9 @@ func TestDetect(t *testing.T) {
 		{"mvn command", t.TempDir(), []string{"mvn", "-B", "test"}, confCommand},
 		{"wrapper command", t.TempDir(), []string{"./mvnw", "verify"}, confCommand},
 		{"other command", pom, []string{"make", "test"}, 0},
+		// A -Dtest pattern's '*' puts the command line through the shell.
+		{"mvn in the shell", t.TempDir(), []string{"/bin/sh", "-c", "mvn -B test -Dtest=Strobe*"}, confCommand},
+		{"a script in the shell", t.TempDir(), []string{"/bin/sh", "-c", "mvn -B test && echo done"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := New().Detect(adapters.Request{ProjectRoot: tc.root, Command: tc.cmd}); got.Confidence != tc.want {
@@ -316,5 +319,26 @@ func TestInitializationError(t *testing.T) {
 	}
 	if got := selection(adapters.Request{Test: "FooTest#initializationError"}); !slices.Equal(got, []string{"-Dtest=FooTest", noFailProp}) {
 		t.Errorf("selection = %q, want the class", got)
+	}
+}
+
+// TestShellCommandRerun: a given command with a -Dtest pattern runs
+// through /bin/sh -c; its rerun is Maven's own command line with the
+// failed test's -Dtest in place of the pattern, not arguments after the
+// shell's script (which the shell never passes to mvn).
+func TestShellCommandRerun(t *testing.T) {
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{"pom.xml": "<project/>"})
+	cmd := []string{"/bin/sh", "-c", "mvn -B test -Drat.skip=true -Dtest=Strobe*"}
+	plan, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root, Command: cmd}, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(plan.Argv, cmd) {
+		t.Errorf("argv %q, want the command as given", plan.Argv)
+	}
+	want := "mvn -B test -Drat.skip=true '-Dtest=com.x.FooTest#bar' " + noFailProp
+	if got := plan.Parser.(*parser).rerun(".", surefireDir, "com.x.FooTest", "bar"); got != want {
+		t.Errorf("rerun %q, want %q", got, want)
 	}
 }
