@@ -46,11 +46,14 @@ type parser struct {
 	// lines up to "-> [Help 1]"; inGoal says those lines are still coming.
 	goalErr string
 	inGoal  bool
+	// forkExit is the exit code Surefire gives for its fork that died
+	// ("Process Exit Code: 3"), -1 until it says.
+	forkExit int
 }
 
 func newParser(rec *adapters.Recorder, root string, modules, prefix []string) *parser {
 	return &parser{rec: rec, root: root, modules: modules, prefix: prefix, before: map[string]time.Time{},
-		read: map[string]bool{}, seenErr: map[report.BuildError]bool{}, lastErr: -1}
+		read: map[string]bool{}, seenErr: map[report.BuildError]bool{}, lastErr: -1, forkExit: -1}
 }
 
 // rules are tried in order on a line without its [LEVEL] tag; the first
@@ -72,6 +75,9 @@ func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
 		strings.Contains(line, "The forked VM terminated without saying properly goodbye") {
 		p.crash = kit.Clip(strings.TrimSpace(line))
 		return
+	}
+	if rest, ok := strings.CutPrefix(line, "Process Exit Code: "); ok && p.forkExit < 0 {
+		p.forkExit, _ = strconv.Atoi(strings.TrimSpace(rest))
 	}
 	if cut {
 		return
@@ -386,6 +392,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if p.crash != "" && exit.StoppedBy == "" {
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Message: p.crash,
 			Indicators: []string{"surefire_fork_died"}, RunningTests: p.runningClass()}
+		p.forkDied(out.Crash)
 	}
 	if len(tests) == 0 && p.hasTotals && p.totals != (report.Summary{}) {
 		// Counts without reports (a reportsDirectory elsewhere): the
@@ -406,6 +413,22 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = noTestsHint.For(p.test, p.level)
 	}
 	return out
+}
+
+// forkDied adds the fork's own exit code to its crash: Maven exits 1
+// whatever happened, and Surefire's words ("VM crash or System.exit
+// called?") leave it open. A code above 128 is the signal that killed
+// the JVM (134: SIGABRT, HotSpot's fatal error; 137: SIGKILL, the OOM
+// killer's); any other is the code a test passed to System.exit.
+func (p *parser) forkDied(c *report.Crash) {
+	switch {
+	case p.forkExit > 128 && p.forkExit < 160:
+		sig := kit.SignalName(p.forkExit - 128)
+		c.Signal, c.SignalName, c.Type = p.forkExit-128, sig, kit.CrashType(sig)
+		c.Message = kit.Clip(c.Message + " (the forked JVM was killed by " + sig + " (exit code " + strconv.Itoa(p.forkExit) + "))")
+	case p.forkExit >= 0:
+		c.Message = kit.Clip(c.Message + " (the forked JVM exited with code " + strconv.Itoa(p.forkExit) + ")")
+	}
 }
 
 func (p *parser) runningClass() []string {

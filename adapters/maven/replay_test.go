@@ -3,6 +3,7 @@ package maven
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -159,5 +160,43 @@ func TestGoalFailed(t *testing.T) {
 				t.Errorf("outcome %+v, want build_failed: %s", out, tc.want)
 			}
 		})
+	}
+}
+
+// TestForkDied: Surefire's fork that died (System.exit in a test, a JVM
+// that crashed) is a crash while its class ran, and the fork's own exit
+// code, which Surefire prints, says which: Maven's is 1 either way.
+func TestForkDied(t *testing.T) {
+	for _, tc := range []struct {
+		code, signal int
+		says         string
+	}{
+		{3, 0, "the forked JVM exited with code 3"},
+		{134, 6, "the forked JVM was killed by SIGABRT (exit code 134)"},
+	} {
+		rec := adapters.NewRecorder()
+		p := newParser(rec, t.TempDir(), []string{"."}, []string{"mvn", "-B", "test"})
+		for _, l := range []string{
+			"[INFO] Running org.json.junit.HTTPTest",
+			"about to exit",
+			"[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.6.1:test (default-test) on project json: ",
+			"[ERROR] ",
+			"[ERROR] The forked VM terminated without properly saying goodbye. VM crash or System.exit called?",
+			"[ERROR] Command was /bin/sh -c cd '/PROJECT' && '/usr/lib/jvm/java-17-openjdk-amd64/bin/java' '-jar' '/PROJECT/target/surefire/surefirebooter-1.jar'",
+			"[ERROR] Error occurred in starting fork, check output in log",
+			"[ERROR] Process Exit Code: " + strconv.Itoa(tc.code),
+			"[ERROR] Crashed tests:",
+			"[ERROR] org.json.junit.HTTPTest",
+			"[ERROR] org.apache.maven.surefire.booter.SurefireBooterForkException: The forked VM terminated without properly saying goodbye. VM crash or System.exit called?",
+			"[ERROR] Process Exit Code: " + strconv.Itoa(tc.code),
+		} {
+			p.Line(adapters.Stdout, []byte(l), false)
+		}
+		out := p.Finish(report.Exit{Exited: true, Code: 1})
+		c := out.Crash
+		if c == nil || out.BuildFailed || !strings.Contains(c.Message, tc.says) || c.Signal != tc.signal ||
+			len(c.RunningTests) != 1 || c.RunningTests[0] != "org.json.junit.HTTPTest" {
+			t.Errorf("exit code %d: outcome %+v, crash %+v; want a crash in HTTPTest that says %q", tc.code, out, c, tc.says)
+		}
 	}
 }
