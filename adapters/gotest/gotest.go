@@ -430,6 +430,9 @@ type goParser struct {
 	// died says, one sentence a package, which test binaries died before
 	// their end (a panic, os.Exit, a fatal error, a signal).
 	died []string
+	// unrun says, one sentence a package, which packages passed without
+	// running their tests (TestMain exited 0 before m.Run).
+	unrun []string
 
 	tests      int  // test events seen (start or end)
 	pkgFailed  bool // a package failed
@@ -770,6 +773,9 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 			p.rec.End(pkg.path, tr.test, report.TestFailed, t.elapsed, f)
 		}
 	}
+	if e.Action == "pass" {
+		p.noteUnrun(pkg)
+	}
 	if e.Action != "fail" {
 		return
 	}
@@ -840,6 +846,35 @@ func (p *goParser) noteDied(pkg *goPackage, e *goEvent) {
 		msg = fmt.Sprintf("%s's test binary %s before its tests: none of them ran", name, how)
 	}
 	p.died = append(p.died, msg)
+}
+
+// noteUnrun notes a package that passed without running its tests: its
+// binary ended without testing's "PASS" line (which even a -run that
+// matches nothing prints) and no test started, as when TestMain exits 0
+// before m.Run because what its tests need is not there. go test says ok;
+// the answer says why nothing ran, in TestMain's own words.
+func (p *goParser) noteUnrun(pkg *goPackage) {
+	if pkg.summary || len(pkg.tests) > 0 || slices.ContainsFunc(p.rerun, goListFlag) {
+		return
+	}
+	var said []string
+	for _, l := range pkg.out {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "ok ") {
+			said = append(said, l)
+		}
+	}
+	msg := cmp.Or(pkg.path, "the package") + "'s TestMain exited before running its tests"
+	if len(said) > 0 {
+		msg += " (printed: " + kit.ClipTo(strings.Join(said, " "), 200, "…") + ")"
+	}
+	p.unrun = append(p.unrun, msg)
+}
+
+// goListFlag says whether a go test argument is -list, whose binary lists
+// the tests and exits without running them or printing "PASS".
+func goListFlag(a string) bool {
+	name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	return strings.HasPrefix(a, "-") && name == "list"
 }
 
 // traceLine follows a package's output for a panic, a runtime fatal error
@@ -1355,6 +1390,9 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 		}
 		out.Hint = strings.Join(hints, "; ")
 	}
+	if len(p.unrun) > 0 {
+		out.Hint = strings.TrimPrefix(out.Hint+"; "+strings.Join(p.unrun, "; "), "; ")
+	}
 	if p.crash != nil {
 		c := *p.crash
 		c.ExitCode = exit.Code
@@ -1377,7 +1415,9 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 		return out
 	}
 	out.NoTests = true
-	out.Hint = p.hint
+	if len(p.unrun) == 0 {
+		out.Hint = p.hint
+	}
 	out.Project = &report.Project{Language: "go", BuildSystem: "go modules", TestFiles: goTestFiles(p.root)}
 	return out
 }

@@ -823,6 +823,21 @@ func TestGoRealFailures(t *testing.T) {
 		leak(t, rec, out)
 		exit(t, out)
 	})
+	t.Run("mainskip", func(t *testing.T) {
+		// TestMain exited 0 before m.Run: go test says ok and no test ran.
+		// The answer says so and what TestMain printed, not that the
+		// package has no tests.
+		_, out := run(t, "./mainskip")
+		want := "example.com/failures/mainskip's TestMain exited before running its tests (printed: MAINSKIP_DB not set: skipping the database tests)"
+		if !out.NoTests || !strings.Contains(out.Hint, want) {
+			t.Errorf("outcome no tests %v, hint %q: want no tests and %q", out.NoTests, out.Hint, want)
+		}
+		_, out = run(t, "./mainskip", "./exit")
+		if !strings.Contains(out.Hint, want) {
+			t.Errorf("hint %q: want %q beside the other package's", out.Hint, want)
+		}
+		exit(t, out)
+	})
 	t.Run("race", func(t *testing.T) {
 		rec, out := run(t, "-race", "./race")
 		if out.BuildFailed {
