@@ -115,7 +115,9 @@ func ParseJstack(dump string, file func(class, file string) string) []report.Thr
 				continue
 			}
 			cur.Stack = append(cur.Stack, fn+" ("+frameFile(m[1], m[3], file)+")")
-		case jsLock.MatchString(line) && !inHarness && len(cur.Stack) > 0:
+		case jsLock.MatchString(line) && !inHarness && len(cur.Stack) > 0 && strings.TrimSpace(line) != "- None":
+			// "- None" under `jstack -l`'s "Locked ownable
+			// synchronizers:" says the thread holds none.
 			cur.Stack = append(cur.Stack, "- "+jsLock.FindStringSubmatch(line)[1])
 		}
 	}
