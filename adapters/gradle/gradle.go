@@ -167,10 +167,23 @@ func filter(test string) string {
 	if i := strings.IndexByte(method, '('); i >= 0 {
 		method = method[:i]
 	}
-	if method == "" || strings.ContainsAny(method, "[]") {
+	if method == "" || strings.ContainsAny(method, "[]") || classFailure(method) {
 		return class
 	}
 	return class + "." + method
+}
+
+// classFailure says whether a test name is Gradle's for a class's own
+// failure (JUnit 5's @BeforeAll or @AfterAll that threw, JUnit 4's
+// @BeforeClass): classMethod, or initializationError before any test ran
+// and executionError after. No method has that name: a filter naming it
+// matches nothing, and the class is what runs it again.
+func classFailure(method string) bool {
+	switch method {
+	case "classMethod", "initializationError", "executionError":
+		return true
+	}
+	return false
 }
 
 // withoutSelection drops a command's own --tests filters, so that a rerun

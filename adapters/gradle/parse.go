@@ -432,7 +432,7 @@ func (p *parser) rerun(task, class, method string) string {
 		method = method[:i]
 	}
 	sel := class
-	if method != "" && !strings.ContainsAny(method, "[]") {
+	if method != "" && !strings.ContainsAny(method, "[]") && !classFailure(method) {
 		sel += "." + method
 	}
 	return shell.Join(append(p.rerunPrefix(task), "--tests", sel))

@@ -91,3 +91,22 @@ func TestIsTestTask(t *testing.T) {
 		}
 	}
 }
+
+// TestClassFailureRerun: Gradle names a class's own failure (JUnit 5's
+// @BeforeAll or @AfterAll that threw, JUnit 4's @BeforeClass) as a test
+// of the class: classMethod, initializationError (before any test ran)
+// or executionError (after). No method has that name, so --tests
+// FooTest.initializationError matches nothing ("No tests found for given
+// includes"): the rerun and the selection are the class.
+func TestClassFailureRerun(t *testing.T) {
+	p := newParser(adapters.NewRecorder(), project(t), []string{"./gradlew", "test", "--console=plain", "--continue"}, "test")
+	for _, name := range []string{"classMethod", "initializationError", "executionError"} {
+		want := "./gradlew test --console=plain --continue --tests com.x.FooTest"
+		if got := p.rerun(":test", "com.x.FooTest", name); got != want {
+			t.Errorf("%s: rerun %q, want %q", name, got, want)
+		}
+		if got := filter("FooTest#" + name); got != "FooTest" {
+			t.Errorf("%s: filter %q, want the class", name, got)
+		}
+	}
+}
