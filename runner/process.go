@@ -432,7 +432,18 @@ func joinHints(adapter, runner string) string {
 	if adapter == "" || runner == "" {
 		return adapter + runner
 	}
-	return sentence(adapter) + " " + strings.ToUpper(runner[:1]) + sentence(runner)[1:]
+	return sentence(adapter) + " " + capitalize(sentence(runner))
+}
+
+// capitalize starts a sentence with a capital when its first word is a
+// plain lowercase word: an import path, a file or a flag that opens it
+// stays as written (github.com/spf13/cobra, go.mod, -run).
+func capitalize(s string) string {
+	word, _, _ := strings.Cut(s, " ")
+	if word == "" || strings.ContainsFunc(word, func(r rune) bool { return (r < 'a' || r > 'z') && !strings.ContainsRune(",:;'", r) }) {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // sentence ends s with a period unless it already ends a sentence.

@@ -377,6 +377,10 @@ func TestJoinHints(t *testing.T) {
 		{"rerun it alone.", "the process crashed.", "rerun it alone. The process crashed."},
 		{"is it missing?", "run it by hand (a missing library?)", "is it missing? Run it by hand (a missing library?)."},
 		{"  ", "", ""},
+		// An import path or a file opening the second stays as written.
+		{"strobe picked go", "github.com/spf13/cobra's test binary died", "strobe picked go. github.com/spf13/cobra's test binary died."},
+		{"strobe picked go", "go.mod names no module", "strobe picked go. go.mod names no module."},
+		{"strobe picked go", "the test's binary died", "strobe picked go. The test's binary died."},
 	} {
 		if got := joinHints(tc.adapter, tc.runner); got != tc.want {
 			t.Errorf("joinHints(%q, %q) = %q, want %q", tc.adapter, tc.runner, got, tc.want)
