@@ -320,6 +320,11 @@ func TestInitializationError(t *testing.T) {
 	if got := selection(adapters.Request{Test: "FooTest#initializationError"}); !slices.Equal(got, []string{"-Dtest=FooTest", noFailProp}) {
 		t.Errorf("selection = %q, want the class", got)
 	}
+	// An @AfterClass that threw, once the class's tests ran (JSON-java's
+	// CookieTest): executionError.
+	if got := p.rerun(".", surefireDir, "com.x.FooTest", "executionError"); got != "mvn -B test -Dtest=com.x.FooTest "+noFailProp {
+		t.Errorf("executionError's rerun %q, want the class", got)
+	}
 }
 
 // TestShellCommandRerun: a given command with a -Dtest pattern runs

@@ -362,9 +362,12 @@ func (p *parser) rerun(mod, dir, class, method string) string {
 }
 
 // classFailure says whether a test name is JUnit 4's for the class's own
-// failure (an @BeforeClass that threw, a class without a runnable test):
-// no such method exists, and selecting it runs nothing.
-func classFailure(method string) bool { return method == "initializationError" }
+// failure: initializationError before its tests (an @BeforeClass that
+// threw, a class without a runnable test), executionError after them (an
+// @AfterClass). No such method exists, and selecting it runs nothing.
+func classFailure(method string) bool {
+	return method == "initializationError" || method == "executionError"
+}
 
 // withGoal is the rerun's command: a Failsafe test needs `verify`, where
 // the command ran only `test`.
