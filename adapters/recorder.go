@@ -180,6 +180,31 @@ func (r *Recorder) End(suite, name string, status report.TestStatus, d time.Dura
 	r.counts[countIndex(status)]++
 }
 
+// Forget drops a recorded test: what a parser took for a test turned out
+// not to be one (a test that runs tests itself, testing.RunTests in a Go
+// test framework's own suite, prints their results as its subtests').
+func (r *Recorder) Forget(suite, name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := key(suite, name)
+	t := r.byKey[k]
+	if t == nil {
+		return
+	}
+	delete(r.byKey, k)
+	if r.last == t {
+		r.last = nil
+	}
+	if t.ended {
+		r.counts[countIndex(t.Status)]--
+	}
+	if t.out != nil {
+		r.kept -= t.out.Len()
+	}
+	r.tests = slices.DeleteFunc(r.tests, func(x *recTest) bool { return x == t })
+	r.live = slices.DeleteFunc(r.live, func(x *recTest) bool { return x == t })
+}
+
 func countIndex(s report.TestStatus) int {
 	switch s {
 	case report.TestFailed:

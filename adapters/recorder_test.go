@@ -58,3 +58,29 @@ func TestRecorderRunning(t *testing.T) {
 		t.Errorf("Progress().Running = %q", all)
 	}
 }
+
+// TestRecorderForget: a forgotten test leaves the list, the counts and the
+// running tests; looking it up again starts a new one.
+func TestRecorderForget(t *testing.T) {
+	rec := NewRecorder()
+	rec.Start("p", "TestOuter")
+	rec.Start("p", "TestInner")
+	rec.Output("p", "TestInner", "inner failure\n")
+	rec.End("p", "TestInner", report.TestFailed, 0, &report.Failure{Message: "inner failure"})
+	rec.Start("p", "TestStill")
+	rec.Forget("p", "TestInner")
+	rec.Forget("p", "TestStill")
+	rec.Forget("p", "never recorded")
+	rec.End("p", "TestOuter", report.TestPassed, 0, nil)
+	var names []string
+	for _, tt := range rec.Tests() {
+		names = append(names, tt.Name)
+	}
+	p := rec.Progress()
+	if !slices.Equal(names, []string{"TestOuter"}) || p.Passed != 1 || p.Failed != 0 || len(p.Running) != 0 {
+		t.Errorf("tests %q, progress %+v; want TestOuter alone, 1 passed, none failed or running", names, p)
+	}
+	if _, ok := rec.Lookup("p", "TestInner"); ok {
+		t.Error("Lookup found a forgotten test")
+	}
+}

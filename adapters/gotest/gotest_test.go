@@ -802,6 +802,17 @@ func TestGoRealFailures(t *testing.T) {
 		_, out := run(t, "./exit")
 		exit(t, out)
 	})
+	t.Run("runtests", func(t *testing.T) {
+		// go's JSON says the inner test failed; the package passed.
+		rec, out := run(t, "./runtests")
+		var names []string
+		for _, tt := range rec.Tests() {
+			names = append(names, tt.Name+" "+string(tt.Status))
+		}
+		if want := []string{"TestRunsTests passed", "TestPlain passed"}; !slices.Equal(names, want) || out.Crash != nil {
+			t.Errorf("tests %q, crash %+v; want %q and no crash: the package passed", names, out.Crash, want)
+		}
+	})
 	t.Run("helperleak", func(t *testing.T) {
 		// The goroutine was "created by …startWorker": the test that ran
 		// and calls that helper started it.
