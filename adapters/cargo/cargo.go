@@ -1399,11 +1399,8 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 // strobe stopped is the stuck or timed-out answer's, not a failure.)
 func (p *cargoParser) diedWhileRunning(s *cargoSuite, running []string, died string) {
 	for _, name := range running {
-		msg := "did not finish: " + died + " while it ran"
-		switch {
-		case len(running) > 1:
-			msg += fmt.Sprintf(" with %d other tests (one of them, or their running together, did it: rerun each alone)", len(running)-1)
-		case strings.HasSuffix(died, "exited"):
+		msg := kit.DidNotFinish(died, len(running)-1)
+		if len(running) == 1 && strings.HasSuffix(died, "exited") {
 			msg += " (std::process::exit in the test or the code it calls?)"
 		}
 		s.counts[1]++

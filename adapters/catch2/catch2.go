@@ -808,7 +808,7 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 			f.Rerun = p.rerunFor(t.name, nil)
 		} else {
 			f = p.failure(t)
-			f.Message = "the test binary died while this test ran (" + exitText(exit) + ")\n" + f.Message
+			f.Message = kit.DidNotFinish("the test binary died ("+exitText(exit)+")", 0) + "\n" + f.Message
 		}
 		p.rec.End("", t.name, report.TestFailed, 0, f)
 	}

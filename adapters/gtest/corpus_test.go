@@ -42,7 +42,7 @@ func TestCorpus(t *testing.T) {
 		{"console-vscode-testmate-gtest1-many-assertion-kinds.txt", false, func(t *testing.T, rec *adapters.Recorder) {
 			// The recording stops before the test's end, as a crash would.
 			f := rec.Failure("", "TestCas1.test2")
-			if f == nil || f.Line != 19 || !strings.HasPrefix(f.Message, "the test binary died while this test ran (exit code 1)\nValue of: 1 == 2") ||
+			if f == nil || f.Line != 19 || !strings.HasPrefix(f.Message, "did not finish: the test binary died (exit code 1) while it ran\nValue of: 1 == 2") ||
 				!strings.Contains(f.Message, "\n\nunknown file: \nUnexpected mock function call") ||
 				!strings.Contains(f.Message, "gtest1.cpp:45: The difference between 1.0f and 1.5f") {
 				t.Errorf("TestCas1.test2: %+v", f)

@@ -456,7 +456,7 @@ func (p *parser) died(name string, exit report.Exit, out *adapters.Outcome, hint
 	p.cur = nil
 	how := exitText(exit)
 	f := p.failure(name, t.blocks.Failures, "")
-	msg := "the test binary died while this test ran (" + how + ")"
+	msg := kit.DidNotFinish("the test binary died ("+how+")", 0)
 	if f.Message != "" {
 		msg += "\n" + f.Message
 	}

@@ -407,7 +407,7 @@ func (p *parser) exitedEarly(exit report.Exit) {
 	for k := range p.running {
 		file := filepath.Join(p.root, k.suite)
 		f := &report.Failure{Name: k.name, File: k.suite, Rerun: p.rerunFor(file, k.name),
-			Message: fmt.Sprintf("jest exited with code %d while this test ran, before the run's end", exit.Code)}
+			Message: kit.DidNotFinish(fmt.Sprintf("jest exited with code %d before the run's end", exit.Code), 0)}
 		if t, ok := p.rec.Lookup(k.suite, k.name); ok {
 			if at := frameIn(t.Output, file); at != nil && strings.Contains(t.Output, "process.exit called with") {
 				f.File, f.Line = p.name(at.File), at.Line

@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"fmt"
 	"strconv"
 
 	"strobe/report"
@@ -10,6 +11,18 @@ import (
 // message within MaxMessage (a multi-line assertion's continuation).
 func AppendMessage(f *report.Failure, sep, text string) {
 	f.Message = Clip(f.Message + sep + text)
+}
+
+// DidNotFinish is the message of a test that was running when its process
+// ended before the test could report (a signal, exit() in the test): what
+// ended it; with others running beside it, that any of them may have.
+// Every adapter words it alike, so an agent reads one kind of answer.
+func DidNotFinish(what string, others int) string {
+	msg := "did not finish: " + what + " while it ran"
+	if others > 0 {
+		msg += fmt.Sprintf(" with %d other tests (one of them, or their running together, did it: rerun each alone)", others)
+	}
+	return msg
 }
 
 // AddFailure adds a later failure of the same test (a second failed

@@ -963,7 +963,7 @@ func (p *xcodeParser) Finish(exit report.Exit) adapters.Outcome {
 	if crashed {
 		// The tests the process died in fail, with what was known of them.
 		for _, name := range runningNames {
-			why := "the test process died while this test ran"
+			why := kit.DidNotFinish("the test process died", 0)
 			if len(reports) > 0 {
 				why += ": " + reports[0].summary()
 			}

@@ -447,7 +447,7 @@ func (e *Events) died(out *adapters.Outcome, exit report.Exit) {
 		return
 	}
 	suite, name := e.current[0], e.current[1]
-	f := &report.Failure{Name: name, File: suite, Message: "the test process died of " + sig + " while this test ran"}
+	f := &report.Failure{Name: name, File: suite, Message: kit.DidNotFinish("the test process died of "+sig, 0)}
 	if e.cfg.Rerun != nil {
 		f.Rerun = e.cfg.Rerun(suite, name)
 	}
@@ -467,7 +467,7 @@ func (e *Events) exited(exit report.Exit) {
 		return
 	}
 	f := &report.Failure{Name: name, File: suite,
-		Message: fmt.Sprintf("the test process exited with code %d while this test ran, before %s ended the run", exit.Code, e.cfg.Framework)}
+		Message: kit.DidNotFinish(fmt.Sprintf("the test process exited with code %d before %s ended the run", exit.Code, e.cfg.Framework), 0)}
 	if e.cfg.Rerun != nil {
 		f.Rerun = e.cfg.Rerun(suite, name)
 	}

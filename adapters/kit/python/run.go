@@ -87,10 +87,7 @@ func (r *Run) Ended(st State, exit report.Exit, rec *adapters.Recorder, out *ada
 // rerun and the place faulthandler's stack names.
 func (r *Run) diedWhileRunning(rec *adapters.Recorder, running []string, died string) {
 	for _, id := range running {
-		msg := "did not finish: " + died + " while it ran"
-		if len(running) > 1 {
-			msg += fmt.Sprintf(" with %d other tests (one of them, or their running together, did it: rerun each alone)", len(running)-1)
-		}
+		msg := kit.DidNotFinish(died, len(running)-1)
 		if r.Fatal.error != "" {
 			msg += "\n" + r.Fatal.error
 		}
