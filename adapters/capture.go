@@ -30,11 +30,21 @@ type Harnesser interface {
 }
 
 // StackCapturer is implemented by an adapter that captures a test
-// process's stacks itself (a Python or Node runtime has its own view). It
+// process's stacks itself (a JVM's Java frames come from jstack). It
 // answers the threads, or a reason when it has none; the detector then
 // falls back to its own capture.
 type StackCapturer interface {
-	CaptureStacks(ctx context.Context, p Proc) (threads []report.Thread, reason string)
+	CaptureStacks(ctx context.Context, p Proc) Stacks
+}
+
+// Stacks is an adapter's own capture of a stuck process.
+type Stacks struct {
+	Threads []report.Thread
+	// Tests names the tests the stacks show running (Class#method), for a
+	// framework whose output does not say which test runs (Surefire's
+	// console names only the class).
+	Tests  []string
+	Reason string // why there are no threads
 }
 
 // SymbolLinker is implemented by an adapter whose test binaries run

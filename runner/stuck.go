@@ -32,6 +32,7 @@ type watch struct {
 	verdict    *stuck.Verdict
 	final      stuck.Capture // the stacks reported with the verdict
 	ownThreads []report.Thread
+	ownTests   []string // the tests the adapter's own capture shows running
 	ownReason  string
 	goDump     bool // the stacks are to be read from a Go SIGQUIT dump in the output
 	// running are the tests running when strobe stopped the run: a Go
@@ -150,13 +151,13 @@ func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 	w.finalPID, w.finalExe = p.PID, p.Exe
 	if sc, ok := r.adapter.(adapters.StackCapturer); ok {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		threads, reason := sc.CaptureStacks(ctx, procOf(p))
+		s := sc.CaptureStacks(ctx, procOf(p))
 		cancel()
-		if len(threads) > 0 {
-			w.ownThreads = threads
+		if len(s.Threads) > 0 {
+			w.ownThreads, w.ownTests = s.Threads, s.Tests
 			return
 		}
-		w.ownReason = reason
+		w.ownReason = s.Reason
 	}
 	if nc, ok := r.captureNode(p); ok {
 		if len(nc.threads) > 0 {
@@ -284,6 +285,13 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 	if len(tests) == 0 && w.node != nil && w.node.test != "" {
 		// The adapter knows no test (generic), the framework does.
 		tests = []stuck.RunningTest{{Name: w.node.test, Since: r.started}}
+	}
+	if len(tests) == 0 {
+		// The output named no running test (Surefire's console names only
+		// classes); the adapter's capture may.
+		for _, name := range w.ownTests {
+			tests = append(tests, stuck.RunningTest{Name: name, Since: r.started})
+		}
 	}
 	threads := w.ownThreads
 	final := w.final

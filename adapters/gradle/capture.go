@@ -11,7 +11,6 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/jvm"
-	"strobe/report"
 )
 
 // The JVM side is the Maven adapter's (jstack, its dump reader and the
@@ -59,19 +58,19 @@ const jstackTimeout = 8 * time.Second
 
 // CaptureStacks reads the test worker's Java threads with jstack, the
 // JDK's own tool beside the java that runs the tests.
-func (gradleAdapter) CaptureStacks(ctx context.Context, p adapters.Proc) ([]report.Thread, string) {
+func (gradleAdapter) CaptureStacks(ctx context.Context, p adapters.Proc) adapters.Stacks {
 	out, errOut, err := kit.RunTool(ctx, kit.Tool{Timeout: jstackTimeout, MaxOutput: 8 << 20}, jvm.Jstack(p), "-l", strconv.Itoa(p.PID))
 	if err != nil {
-		return nil, "jstack: " + kit.Clip(strings.TrimSpace(err.Error()+" "+string(errOut)))
+		return adapters.Stacks{Reason: "jstack: " + kit.Clip(strings.TrimSpace(err.Error()+" "+string(errOut)))}
 	}
 	// The worker runs in its module's directory (the Test task's
 	// workingDir, by default the project's).
 	cwd, _ := os.Readlink("/proc/" + strconv.Itoa(p.PID) + "/cwd")
 	threads := jvm.ParseJstack(string(out), func(class, file string) string { return frameSource(cwd, class, file) })
 	if len(threads) == 0 {
-		return nil, "jstack printed no Java thread"
+		return adapters.Stacks{Reason: "jstack printed no Java thread"}
 	}
-	return threads, ""
+	return adapters.Stacks{Threads: threads, Tests: jvm.TestsInDump(string(out))}
 }
 
 // RuntimeDeadlock asks the test worker for the deadlock HotSpot found

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,7 +66,11 @@ func TestWorkerHooks(t *testing.T) {
 	if len(tests) != 1 || tests[0] != "HangTest#deadlocks" {
 		t.Errorf("tests in the dump %q, want HangTest#deadlocks", tests)
 	}
-	threads, reason := a.CaptureStacks(ctx, p)
+	s := a.CaptureStacks(ctx, p)
+	threads, reason := s.Threads, s.Reason
+	if !slices.Contains(s.Tests, "HangTest#deadlocks") {
+		t.Errorf("tests the capture shows running %q, want HangTest#deadlocks", s.Tests)
+	}
 	var stacks []string
 	for _, th := range threads {
 		stacks = append(stacks, th.Name+": "+strings.Join(th.Stack, " | "))

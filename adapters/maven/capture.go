@@ -11,7 +11,6 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/jvm"
-	"strobe/report"
 )
 
 // IsTestProcess for Maven: the JVM Surefire (or Failsafe) forks to run the
@@ -50,17 +49,17 @@ const jstackTimeout = 8 * time.Second
 // tool, beside the java that runs the tests): their Java frames with file
 // and line, the locks they hold and wait for, and the JVM's own deadlock
 // report.
-func (mavenAdapter) CaptureStacks(ctx context.Context, p adapters.Proc) ([]report.Thread, string) {
+func (mavenAdapter) CaptureStacks(ctx context.Context, p adapters.Proc) adapters.Stacks {
 	out, errOut, err := kit.RunTool(ctx, kit.Tool{Timeout: jstackTimeout, MaxOutput: 8 << 20}, jvm.Jstack(p), "-l", strconv.Itoa(p.PID))
 	if err != nil {
-		return nil, "jstack: " + kit.Clip(strings.TrimSpace(err.Error()+" "+string(errOut)))
+		return adapters.Stacks{Reason: "jstack: " + kit.Clip(strings.TrimSpace(err.Error()+" "+string(errOut)))}
 	}
 	cwd, _ := os.Readlink("/proc/" + strconv.Itoa(p.PID) + "/cwd")
 	threads := jvm.ParseJstack(string(out), func(class, file string) string { return sourceFile(cwd, class, file) })
 	if len(threads) == 0 {
-		return nil, "jstack printed no Java thread"
+		return adapters.Stacks{Reason: "jstack printed no Java thread"}
 	}
-	return threads, ""
+	return adapters.Stacks{Threads: threads, Tests: jvm.TestsInDump(string(out))}
 }
 
 // sourceFile maps a frame's file to the module's source, relative to the

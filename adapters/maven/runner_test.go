@@ -49,3 +49,26 @@ func TestDeadlockThroughRunner(t *testing.T) {
 		}
 	}
 }
+
+// TestHangNamedFromTheDump: a class selected whole, whose test waits for
+// ever. Surefire's console names the class, never the method; the stuck
+// test is named from jstack's dump, not after the command.
+func TestHangNamedFromTheDump(t *testing.T) {
+	testutil.RequireTool(t, "mvn")
+	testutil.RequireTool(t, "jstack")
+	root := filepath.Join(t.TempDir(), "hang")
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "fixtures", "hang"))); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "maven", Test: "WaitTest", Timeout: 120 * time.Second},
+		runner.Options{DetailsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
+		t.Fatalf("status %s, stuck %+v: want stuck", resp.Status, resp.Stuck)
+	}
+	if s := resp.Stuck[0]; s.Name != "WaitTest#waitsForever" {
+		t.Errorf("stuck test %q (%s), want WaitTest#waitsForever", s.Name, s.Diagnosis)
+	}
+}

@@ -127,8 +127,9 @@ func TestDeadlockStacks(t *testing.T) {
 	}
 	var text, reason string
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
-		var threads []report.Thread
-		threads, reason = mavenAdapter{}.CaptureStacks(context.Background(), fork)
+		s := mavenAdapter{}.CaptureStacks(context.Background(), fork)
+		threads := s.Threads
+		reason = s.Reason
 		var all []string
 		for _, th := range threads {
 			all = append(all, th.Name+"\n  "+strings.Join(th.Stack, "\n  "))
