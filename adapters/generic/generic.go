@@ -23,8 +23,8 @@ import (
 // fails does not count), run by the package manager its lockfile names
 // (`npm test`, `pnpm test`, `yarn test`, `bun run test`), else a Makefile's
 // test or check target (5: `make test`, `make check`). It understands TAP,
-// automake's PASS:/FAIL: lines and a plain "N passed, N failed" summary, and
-// otherwise falls back to the exit status.
+// automake's PASS:/FAIL: lines, a plain "N passed, N failed" summary and
+// Surefire's totals, and otherwise falls back to the exit status.
 type generic struct{}
 
 // New returns the generic adapter.
@@ -130,6 +130,9 @@ func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 var (
 	automakeLine = lazyre.New(`^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): (.+)$`)
 	summaryLine  = lazyre.New(`^(?:\w+:\s*)?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$`)
+	// Maven Surefire's totals (a class's own line goes on with "Time
+	// elapsed"), when a shell runs mvn: errors are failures.
+	surefireTotal = lazyre.New(`^(?:\[\w+\]\s+)?Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$`)
 )
 
 type genericParser struct {
@@ -193,6 +196,16 @@ func (p *genericParser) Line(_ adapters.Stream, b []byte, _ bool) {
 			s.Skipped, _ = strconv.Atoi(m[3])
 		}
 		p.summary = s
+		return
+	}
+	if strings.Contains(line, "Tests run: ") {
+		if m := surefireTotal.FindStringSubmatch(line); m != nil {
+			var n [4]int
+			for i := range n {
+				n[i], _ = strconv.Atoi(m[i+1])
+			}
+			p.summary = &report.Summary{Passed: max(n[0]-n[1]-n[2]-n[3], 0), Failed: n[1] + n[2], Skipped: n[3]}
+		}
 	}
 }
 

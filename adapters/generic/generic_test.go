@@ -46,6 +46,15 @@ func TestGenericSummaryAndAutomake(t *testing.T) {
 			t.Errorf("summary %+v, want 7 passed, 2 failed, 1 skipped", s)
 		}
 	})
+	t.Run("surefire", func(t *testing.T) {
+		// A class's line, then the totals Maven prints at the end.
+		script := `printf '%s\n' '[ERROR] Tests run: 5, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< FAILURE!' \
+			'[ERROR] Tests run: 13, Failures: 4, Errors: 4, Skipped: 2' '[INFO] BUILD FAILURE'; exit 1`
+		_, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: t.TempDir(), Command: []string{"/bin/sh", "-c", script}})
+		if s := out.Summary; s == nil || s.Passed != 3 || s.Failed != 8 || s.Skipped != 2 {
+			t.Errorf("summary %+v, want 3 passed, 8 failed, 2 skipped", s)
+		}
+	})
 	t.Run("automake", func(t *testing.T) {
 		script := `printf '%s\n' 'PASS: a' 'SKIP: b' 'XFAIL: c' 'XPASS: d' 'ERROR: e' 'note: PASS: f'; exit 1`
 		rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: t.TempDir(), Command: []string{"/bin/sh", "-c", script}})
