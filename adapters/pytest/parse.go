@@ -149,6 +149,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			Message: p.errorMessage("pytest rejected its command line or configuration (exit 4)")}
 		out.Hint = joinHint(out.Hint, "pytest did not run the tests: fix the arguments, pytest.ini/pyproject options or plugins it names")
 	}
+	if out.Crash == nil {
+		p.WorkersDied(st, exit, p.rec, &out)
+	}
 	if early && out.Crash == nil && exit.Code != exitOK {
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"pytest_did_not_start"},
 			Message: kit.Clip("pytest stopped before its session began: " + p.internal.String())}

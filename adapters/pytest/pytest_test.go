@@ -246,6 +246,37 @@ func TestCrash(t *testing.T) {
 	}
 }
 
+// TestXdistWorkerCrash: a test that kills its xdist worker (os.abort)
+// is a crash, as under plain pytest, though xdist replaces the worker,
+// goes on and exits 1 with "worker 'gw0' crashed" for the test's report:
+// it was a failure in "???" before, at the test's definition, and the
+// run merely failed.
+func TestXdistWorkerCrash(t *testing.T) {
+	root := fixture(t, "crash")
+	requireModules(t, "python3", "xdist")
+	rec, out, exit := run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "-n", "2", "test_crash.py"}})
+	const id = "test_crash.py::test_abort"
+	c := out.Crash
+	if exit.Signaled || c == nil || c.Type != report.CrashAbort || c.SignalName != "SIGABRT" ||
+		!slices.Equal(c.RunningTests, []string{id}) || !slices.Contains(c.Indicators, "xdist_worker_crashed") ||
+		!strings.Contains(c.Message, "at test_crash.py:10 (test_abort)") {
+		t.Errorf("exit %+v, crash %+v: want the worker's SIGABRT in %s", exit, c, id)
+	}
+	f := rec.Failure("", id)
+	if f == nil || !strings.HasPrefix(f.Message, "did not finish: its pytest-xdist worker died of SIGABRT while it ran") ||
+		strings.Contains(f.Message, "???") || f.File != "test_crash.py" || f.Line != 10 || f.Rerun != "python3 -m pytest test_crash.py::test_abort" {
+		t.Errorf("failure %+v, want the worker's crash at the dump's line, with its rerun", f)
+	}
+	if s := out.Summary; s != nil && (s.Passed != 2 || s.Failed != 1) {
+		t.Errorf("summary %+v, want 2 passed, 1 failed", s)
+	}
+	for _, name := range []string{"test_crash.py::test_before", "test_crash.py::test_never_reached"} {
+		if tt, ok := rec.Lookup("", name); !ok || tt.Status != report.TestPassed {
+			t.Errorf("%s: %+v, want passed (xdist ran it on the other worker)", name, tt)
+		}
+	}
+}
+
 // TestExitInATest: a test that calls os._exit(3) ends pytest with its own
 // code for an internal error; the session was cut short inside the test,
 // which did not finish, and pytest had no internal error.

@@ -105,7 +105,11 @@ class Reporter:
         t["dur"] += report.duration or 0.0
         when = report.when
         xfail = getattr(report, "wasxfail", None)
-        if report.failed:
+        if report.failed and when not in ("setup", "call", "teardown"):
+            # xdist's report of a worker that died in the test ("???"):
+            # a crash, whose signal the worker's faulthandler dump says.
+            t.update(status="crashed", msg=failure_text(report))
+        elif report.failed:
             status = "failed" if when == "call" else "error"
             # A failed subtest (pytest 9's SUBFAILED) fails its test, each
             # said with its parameters, as unittest's runner says them.

@@ -93,3 +93,10 @@ func CutShort(st State, exit report.Exit, running []string, framework string) *r
 	return &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, RunningTests: running,
 		Indicators: []string{"python_session_cut_short"}, Message: msg}
 }
+
+// signal is the signal faulthandler's dying words name ("Fatal Python
+// error: Aborted" is SIGABRT); "" when they name none.
+func (f *Fatal) signal() string {
+	text := strings.TrimPrefix(f.error, string(fatalPrefix))
+	return kit.SignalByText(strings.ReplaceAll(strings.ToLower(text), "-", " "))
+}

@@ -16,7 +16,8 @@ import (
 //	collect_error  a module that could not be collected: file, line, msg
 //	start          a test began: id, file, line (its definition)
 //	end            a test is over: id, status (passed, failed, error,
-//	               skipped, xfailed, xpassed), when (setup, call,
+//	               skipped, xfailed, xpassed, crashed: the pytest-xdist
+//	               worker running it died), when (setup, call,
 //	               teardown) for failures and errors, type, msg, file,
 //	               line (the failing frame in the project), out (its
 //	               captured output), reason (skips, xfail), also (a later
@@ -154,7 +155,7 @@ var words = map[string]string{}
 
 func init() {
 	for _, w := range []string{"start", "end", "hello", "collected", "collect_error", "done",
-		"passed", "failed", "error", "skipped", "xfailed", "xpassed", "setup", "call", "teardown", "AssertionError"} {
+		"passed", "failed", "error", "skipped", "xfailed", "xpassed", "crashed", "setup", "call", "teardown", "AssertionError"} {
 		words[w] = w
 	}
 }

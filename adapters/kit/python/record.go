@@ -22,6 +22,7 @@ type Mapper struct {
 	exit      int
 	collected int
 	errors    []report.BuildError
+	crashed   []string            // tests whose xdist worker died under them
 	defs      map[string]location // where each running test is defined
 	bad       int                 // lines that were not events
 }
@@ -44,6 +45,9 @@ type State struct {
 	CollectErrors []report.BuildError
 	// Unreadable counts lines that were not events.
 	Unreadable int
+	// Crashed are the tests whose pytest-xdist worker died while it ran
+	// them: xdist replaced the worker and went on.
+	Crashed []string
 }
 
 // State returns what the events said so far.
@@ -51,7 +55,8 @@ func (m *Mapper) State() State {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return State{Hello: m.hello, Done: m.done, Exit: m.exit, Collected: m.collected,
-		CollectErrors: append([]report.BuildError(nil), m.errors...), Unreadable: m.bad}
+		CollectErrors: append([]report.BuildError(nil), m.errors...), Unreadable: m.bad,
+		Crashed: append([]string(nil), m.crashed...)}
 }
 
 // definedAt is where a running test is defined, from its start.
@@ -129,8 +134,13 @@ func (m *Mapper) end(e *Event) {
 	case "xfailed":
 		m.Rec.Output("", e.ID, note("xfail", e.Reason))
 		m.Rec.End("", e.ID, report.TestSkipped, d, nil)
-	default: // failed, error, and anything newer: never a pass
+	default: // failed, error, crashed, and anything newer: never a pass
 		f := &report.Failure{File: e.File, Line: max(e.Line, 0), Message: Message(e), SuggestedTraces: e.Traces}
+		if e.Status == "crashed" {
+			m.mu.Lock()
+			m.crashed = append(m.crashed, e.ID)
+			m.mu.Unlock()
+		}
 		if f.File == "" && ok {
 			f.File, f.Line = def.file, def.line
 		}
@@ -152,6 +162,10 @@ func note(what, reason string) string {
 	return what + ": " + reason + "\n"
 }
 
+// workerDied is what ended a test whose pytest-xdist worker died under
+// it; WorkersDied adds the signal when the worker's dump names one.
+const workerDied = "its pytest-xdist worker died"
+
 // Message is a failure's text: the assertion as the framework wrote it
 // (pytest's rewritten `assert 9 == 10` and its `where` lines), any other
 // exception as `Type: message`, an error outside the test's own body
@@ -164,6 +178,9 @@ func Message(e *Event) string {
 		} else {
 			msg = e.Type + ": " + msg
 		}
+	}
+	if e.Status == "crashed" {
+		msg = kit.DidNotFinish(workerDied, 0) + "\n" + msg
 	}
 	if e.Status == "error" {
 		when := e.When

@@ -2,6 +2,7 @@ package python
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"strobe/adapters"
@@ -116,6 +117,51 @@ func (r *Run) CutShort(st State, exit report.Exit, rec *adapters.Recorder, frame
 	}
 	out.Crash = c
 	r.diedWhileRunning(rec, running, fmt.Sprintf("%s ended (exit %d)", framework, exit.Code))
+	return true
+}
+
+// WorkersDied fills out for the tests whose pytest-xdist worker died
+// while it ran them (st.Crashed): xdist replaces the worker, goes on and
+// exits 1, its report saying only "worker 'gw0' crashed while running
+// …", so the run is a crash as a signal in plain pytest is. The worker's
+// faulthandler dump on stderr names the signal and, for a lone crash,
+// the test's frame. It says whether it did. Mu is held.
+func (r *Run) WorkersDied(st State, exit report.Exit, rec *adapters.Recorder, out *adapters.Outcome) bool {
+	if len(st.Crashed) == 0 {
+		return false
+	}
+	sig := r.Fatal.signal()
+	died := workerDied
+	if sig != "" {
+		died += " of " + sig
+	}
+	for _, id := range st.Crashed {
+		rec.UpdateFailure("", id, func(f *report.Failure) {
+			f.Message = strings.Replace(f.Message, kit.DidNotFinish(workerDied, 0), kit.DidNotFinish(died, 0), 1)
+			if r.Fatal.error != "" {
+				kit.AppendMessage(f, "\n", r.Fatal.error)
+			}
+			if len(st.Crashed) == 1 && r.Fatal.file != "" {
+				f.File, f.Line = r.Fatal.file, r.Fatal.line
+			}
+		})
+	}
+	msg := "a pytest-xdist worker died"
+	if sig != "" {
+		msg += " of " + sig
+	}
+	msg += " in " + st.Crashed[0]
+	if len(st.Crashed) == 1 && r.Fatal.at != "" {
+		msg += " at " + r.Fatal.at
+	}
+	if r.Fatal.error != "" {
+		msg += " (" + r.Fatal.error + ")"
+	}
+	if len(st.Crashed) > 1 {
+		msg += fmt.Sprintf(", and %d more", len(st.Crashed)-1)
+	}
+	out.Crash = &report.Crash{Type: kit.CrashType(sig), Signal: kit.SignalNumber(sig), SignalName: sig, ExitCode: exit.Code,
+		RunningTests: st.Crashed, Indicators: []string{"xdist_worker_crashed"}, Message: kit.Clip(msg)}
 	return true
 }
 
