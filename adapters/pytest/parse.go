@@ -139,6 +139,12 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Project = &report.Project{Language: "python", BuildSystem: "pytest", TestFiles: TestFiles(p.root, 20)}
 		out.Hint = joinHint(out.Hint, p.noTestsHint())
 	case exitInterrupted:
+		if st.Done && st.Stopped != "" && p.rec.Progress().Failed > 0 {
+			// pytest-xdist ends -x and --maxfail with its Interrupted:
+			// the tests' failures, not the user's interruption.
+			out.ExitExplained = true
+			break
+		}
 		out.Crash = &report.Crash{Type: report.CrashInterrupted, ExitCode: exit.Code, Indicators: []string{"pytest_interrupted"},
 			Message: p.errorMessage("pytest was interrupted (exit 2)")}
 	case exitInternal:
@@ -152,12 +158,26 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if out.Crash == nil {
 		p.WorkersDied(st, exit, p.rec, &out)
 	}
+	if st.Stopped != "" {
+		out.Indicators = append(out.Indicators, "pytest_stopped_early")
+		out.Hint = joinHint(out.Hint, p.stoppedHint(st))
+	}
 	if early && out.Crash == nil && exit.Code != exitOK {
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"pytest_did_not_start"},
 			Message: kit.Clip("pytest stopped before its session began: " + p.internal.String())}
 		out.Hint = joinHint(out.Hint, "pytest ran no test: fix the conftest.py, plugin or configuration its traceback names")
 	}
 	return out
+}
+
+// stoppedHint says that pytest stopped before its last test (-x,
+// --maxfail), with exit 1 as any failed run, and how many it never ran.
+func (p *parser) stoppedHint(st python.State) string {
+	hint := "pytest stopped early (" + st.Stopped + ": -x or --maxfail)"
+	if ran := len(p.rec.Tests()); st.Collected > ran {
+		hint += fmt.Sprintf(": %d of the %d tests collected did not run", st.Collected-ran, st.Collected)
+	}
+	return hint
 }
 
 func (p *parser) errorMessage(what string) string {

@@ -277,6 +277,37 @@ func TestXdistWorkerCrash(t *testing.T) {
 	}
 }
 
+// TestStoppedEarly: pytest -x (or --maxfail) stops after a failure, exit
+// 1 as any failed run: the answer says it stopped and how many of the
+// tests collected never ran, where it said only "1 failed" before (and
+// under xdist, whose -x exits 2, that pytest was interrupted: a crash).
+func TestStoppedEarly(t *testing.T) {
+	root := fixture(t, "basic")
+	for _, args := range [][]string{{"-x"}, {"--maxfail=2"}} {
+		cmd := append([]string{"python3", "-m", "pytest"}, append(args, "tests/unit/test_math.py")...)
+		rec, out, _ := run(t, root, adapters.Request{Command: cmd})
+		ran := len(rec.Tests())
+		if !slices.Contains(out.Indicators, "pytest_stopped_early") || !strings.Contains(out.Hint, "pytest stopped early") ||
+			!strings.Contains(out.Hint, "tests collected did not run") {
+			t.Errorf("%v: hint %q, indicators %v: want the early stop said", args, out.Hint, out.Indicators)
+		}
+		if ran == 0 || ran >= 10 {
+			t.Errorf("%v: %d tests recorded", args, ran)
+		}
+	}
+	// Under pytest-xdist, -x stops the session with xdist's Interrupted,
+	// exit 2: no interruption of the user's, no crash.
+	requireModules(t, "python3", "xdist")
+	_, out, exit := run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "-n", "2", "-x", "tests/unit/test_math.py"}})
+	if exit.Code != exitInterrupted || out.Crash != nil || !slices.Contains(out.Indicators, "pytest_stopped_early") {
+		t.Errorf("-n 2 -x: exit %+v, crash %+v, indicators %v: want the early stop, not an interruption", exit, out.Crash, out.Indicators)
+	}
+	_, out, _ = run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "tests/unit/test_math.py"}})
+	if strings.Contains(out.Hint, "stopped early") {
+		t.Errorf("a run to the end: hint %q", out.Hint)
+	}
+}
+
 // TestExitInATest: a test that calls os._exit(3) ends pytest with its own
 // code for an internal error; the session was cut short inside the test,
 // which did not finish, and pytest had no internal error.

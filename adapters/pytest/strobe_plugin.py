@@ -158,7 +158,13 @@ class Reporter:
             self.ch.send(t, hold=True)
 
     def pytest_sessionfinish(self, session, exitstatus):
-        self.ch.send({"ev": "done", "exit": int(exitstatus)})
+        done = {"ev": "done", "exit": int(exitstatus)}
+        # -x or --maxfail stopped the session ("stopping after 1
+        # failures"): its exit is 1 as any failed run's.
+        stop = session.shouldfail or session.shouldstop
+        if stop:
+            done["reason"] = stop if isinstance(stop, str) else "stopped"
+        self.ch.send(done)
 
     def pytest_unconfigure(self, config):
         self.ch.close()

@@ -25,7 +25,8 @@ import (
 //	               selects it for a rerun when its id cannot: the module
 //	               whose load_tests added a doctest), traces (a
 //	               failure's suggested trace patterns)
-//	done           the session is over: exit (the framework's exit code)
+//	done           the session is over: exit (the framework's exit code),
+//	               reason (why it stopped early: pytest -x, --maxfail)
 type Event struct {
 	Ev      string  `json:"ev"`
 	ID      string  `json:"id"`

@@ -20,6 +20,7 @@ type Mapper struct {
 	hello     bool
 	done      bool
 	exit      int
+	stopped   string
 	collected int
 	errors    []report.BuildError
 	crashed   []string            // tests whose xdist worker died under them
@@ -45,6 +46,9 @@ type State struct {
 	CollectErrors []report.BuildError
 	// Unreadable counts lines that were not events.
 	Unreadable int
+	// Stopped is why the session stopped before its last test, when it
+	// did (pytest -x, --maxfail: "stopping after 1 failures").
+	Stopped string
 	// Crashed are the tests whose pytest-xdist worker died while it ran
 	// them: xdist replaced the worker and went on.
 	Crashed []string
@@ -56,7 +60,7 @@ func (m *Mapper) State() State {
 	defer m.mu.Unlock()
 	return State{Hello: m.hello, Done: m.done, Exit: m.exit, Collected: m.collected,
 		CollectErrors: append([]report.BuildError(nil), m.errors...), Unreadable: m.bad,
-		Crashed: append([]string(nil), m.crashed...)}
+		Crashed: append([]string(nil), m.crashed...), Stopped: m.stopped}
 }
 
 // definedAt is where a running test is defined, from its start.
@@ -108,7 +112,7 @@ func (m *Mapper) Handle(e *Event) {
 		m.mu.Unlock()
 	case "done":
 		m.mu.Lock()
-		m.done, m.exit = true, e.Exit
+		m.done, m.exit, m.stopped = true, e.Exit, e.Reason
 		m.mu.Unlock()
 	}
 }
