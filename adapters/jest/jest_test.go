@@ -513,3 +513,31 @@ func TestJestCoverageThreshold(t *testing.T) {
 		t.Errorf("hint %q, want jest's reason for failing the run", out.Hint)
 	}
 }
+
+// TestJestSnapshots: strobe runs jest with --ci, which writes no new
+// snapshot: a test whose snapshot is new fails, and its rerun keeps --ci,
+// or it would pass and write the snapshot. Obsolete snapshots, for which
+// jest fails the run, are named in the hint: strobe's reporter replaces
+// the console's summary that listed them.
+func TestJestSnapshots(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("snapshots")})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want 1", exit)
+	}
+	if tt := find(t, rec, "snap.test.js", "kept"); tt.Status != report.TestPassed {
+		t.Errorf("kept: %+v", tt)
+	}
+	f := rec.Failure("snap.test.js", "brand new")
+	if f == nil || f.Line != 7 || !strings.Contains(f.Message, "New snapshot was not written") ||
+		f.Rerun != "npx jest --ci --runTestsByPath snap.test.js -t '^brand new$'" {
+		t.Errorf("the new snapshot's failure %+v, want snap.test.js:7 rerun with --ci", f)
+	}
+	if f := rec.Failure("snap.test.js", "kept"); f != nil {
+		t.Errorf("kept failed: %+v", f)
+	}
+	for _, want := range []string{"obsolete snapshots", "snap.test.js: gone 1", "__snapshots__/removed.test.js.snap"} {
+		if !strings.Contains(out.Hint, want) {
+			t.Errorf("hint %q, want %q in it", out.Hint, want)
+		}
+	}
+}

@@ -42,9 +42,18 @@ type event struct {
 	Todo         int  `json:"todo"`
 	SuitesFailed int  `json:"suitesFailed"`
 	Interrupted  bool `json:"interrupted"`
+	// Obsolete and ObsoleteFiles are the snapshots no test took and the
+	// snapshot files no test file has: jest fails the run for them.
+	Obsolete      []obsoleteSnapshot `json:"obsolete"`
+	ObsoleteFiles []string           `json:"obsoleteFiles"`
 	// suite: how many of the file's tests passed or failed before it
 	// failed (an afterAll), 0 for a file that did not load
 	Ran int `json:"ran"`
+}
+
+type obsoleteSnapshot struct {
+	File string `json:"file"`
+	Key  string `json:"key"`
 }
 
 type location struct {
@@ -87,6 +96,8 @@ type parser struct {
 	// jestSays holds jest's own complaints on stderr ("Jest: …": a coverage
 	// threshold not met): why a run whose tests all passed failed.
 	jestSays []string
+	// obsolete names the obsolete snapshots jest failed the run for.
+	obsolete []string
 	bad      int    // event lines that did not decode
 	buf      []byte // the decoder's, for unescaped strings
 	// lastFile and lastSuite spare naming a file again for each of its
@@ -173,6 +184,12 @@ func (p *parser) handle(ev *event) {
 		p.suiteError(suite, ev)
 	case "done":
 		p.sawDone = true
+		for _, o := range ev.Obsolete {
+			p.obsolete = append(p.obsolete, p.name(o.File)+": "+o.Key)
+		}
+		for _, f := range ev.ObsoleteFiles {
+			p.obsolete = append(p.obsolete, p.name(f))
+		}
 	}
 }
 
@@ -196,6 +213,11 @@ func (p *parser) end(suite string, ev *event) {
 		p.rec.End(suite, ev.Name, report.TestSkipped, d, nil)
 	default:
 		f := &report.Failure{Name: ev.Name, File: suite, Message: kit.Clip(ev.Msg), Rerun: p.rerunFor(ev.File, cmp.Or(ev.Title, ev.Name))}
+		if strings.Contains(ev.Msg, "New snapshot was not written") {
+			// --ci, as strobe runs jest, fails a snapshot not yet written;
+			// without it the rerun would write it and pass.
+			f.Rerun = rerunCommand(append(slices.Clone(p.rerun), "--ci"), p.relPkg(ev.File), cmp.Or(ev.Title, ev.Name))
+		}
 		if ev.At != nil {
 			f.File, f.Line = p.name(ev.At.File), ev.At.Line
 		}
@@ -235,11 +257,7 @@ func (p *parser) afterTests(suite string, ev *event) {
 	if ev.At != nil {
 		f.File, f.Line = p.name(ev.At.File), ev.At.Line
 	}
-	rel := ev.File
-	if r, ok := kit.Rel(p.pkgDir, ev.File); ok {
-		rel = r
-	}
-	f.Rerun = shell.Join(append(slices.Clone(p.rerun), "--runTestsByPath", rel))
+	f.Rerun = shell.Join(append(slices.Clone(p.rerun), "--runTestsByPath", p.relPkg(ev.File)))
 	p.rec.End(suite, suite, report.TestFailed, 0, f)
 }
 
@@ -264,11 +282,15 @@ func (p *parser) workerCrash(suite, sig, msg string) {
 }
 
 func (p *parser) rerunFor(file, name string) string {
-	rel := file
+	return rerunCommand(p.rerun, p.relPkg(file), name)
+}
+
+// relPkg is a file relative to the package's directory, where reruns run.
+func (p *parser) relPkg(file string) string {
 	if r, ok := kit.Rel(p.pkgDir, file); ok {
-		rel = r
+		return r
 	}
-	return rerunCommand(p.rerun, rel, name)
+	return file
 }
 
 // Line takes a line of jest's own output. The tests' writes to
@@ -370,6 +392,14 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Project = &report.Project{Language: "javascript", BuildSystem: "jest"}
 		out.Hint = join(out.Hint, noTestsHint.For(p.test, p.level))
 		return out
+	}
+	if len(p.obsolete) > 0 {
+		list := p.obsolete
+		if len(list) > 5 {
+			list = append(slices.Clone(list[:5]), fmt.Sprintf("%d more", len(p.obsolete)-5))
+		}
+		out.Hint = join(out.Hint, kit.Clip(fmt.Sprintf("jest failed the run for %d obsolete snapshots, which no test took: %s (jest -u removes them, and rewrites every snapshot that does not match)",
+			len(p.obsolete), strings.Join(list, "; "))))
 	}
 	if p.sawRun && exit.Code != 0 && prog.Failed == 0 && len(p.jestSays) > 0 {
 		out.Hint = join(out.Hint, kit.Clip("jest failed the run although no test failed: "+strings.Join(p.jestSays, "; ")))

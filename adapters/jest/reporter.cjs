@@ -13,7 +13,9 @@
 //   suite    a test file failed to run (import, syntax, worker crash), or
 //            failed outside its tests once they ran (an afterAll that
 //            threw): "ran" counts its tests that passed or failed
-//   done     the run ended, with jest's totals
+//   done     the run ended, with jest's totals, and the obsolete
+//            snapshots (keys no test took, files no test file has) for
+//            which jest fails the run
 //
 // A test's name is its describe blocks and its title joined with " › ",
 // as jest's own reporters show it. Locations are absolute paths, 1-based
@@ -132,7 +134,7 @@ class StrobeReporter {
   }
 
   onRunComplete(contexts, r) {
-    this.emit({
+    const ev = {
       ev: 'done',
       passed: r.numPassedTests,
       failed: r.numFailedTests,
@@ -140,7 +142,18 @@ class StrobeReporter {
       todo: r.numTodoTests || 0,
       suitesFailed: r.numRuntimeErrorTestSuites || 0,
       interrupted: !!r.wasInterrupted,
-    });
+    };
+    // jest fails a run that leaves obsolete snapshots (unless it updates
+    // them); its console reporter, which strobe's replaces, listed them.
+    const s = r.snapshot || {};
+    if (!s.didUpdate && (s.unchecked || s.filesRemoved)) {
+      ev.obsolete = [];
+      for (const u of s.uncheckedKeysByFile || []) {
+        for (const key of u.keys || []) ev.obsolete.push({file: u.filePath, key});
+      }
+      ev.obsoleteFiles = s.filesRemovedList || [];
+    }
+    this.emit(ev);
     if (this.fd !== null) {
       fs.closeSync(this.fd);
       this.fd = null;
