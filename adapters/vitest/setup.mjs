@@ -5,7 +5,7 @@
 // hold the last one back while a test hangs, so the stuck detector would
 // not know which test is running. Its end is written the same way (the
 // reporter's end, with the failure's details, follows when vitest sends
-// it).
+// it), once it is the test's: not a try vitest retries.
 import { appendFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { beforeEach } from 'vitest'
@@ -62,7 +62,13 @@ beforeEach((ctx) => {
   const ev = { ev: 'start', file, name, pid: process.pid }
   write(ev)
   ctx.onTestFinished(() => {
-    const done = { ev: 'done', file, name, state: task.result ? task.result.state : '' }
+    let state = task.result ? task.result.state : ''
+    // This try's end is not the test's when vitest tries again (the
+    // retry option) or turns the result over (test.fails), which it does
+    // after this hook: the reporter's end says then.
+    if (state === 'fail' && (task.result.retryCount || 0) < (task.retry || 0)) return
+    if (task.fails) state = state === 'pass' ? 'fail' : state === 'fail' ? 'pass' : state
+    const done = { ev: 'done', file, name, state }
     if (title !== name) done.title = title
     write(done)
   })

@@ -390,3 +390,33 @@ func TestVitestSameNames(t *testing.T) {
 		t.Errorf("failure %+v, want dupes.test.js:10 rerun by vitest's name", f)
 	}
 }
+
+// TestVitestRetryAndFails: the worker's end of a try is not the test's: a
+// try the config's retry repeats, and a test.fails whose result vitest
+// turns over once its tries are done, end as vitest's reporter says
+// (a flaky test passed on its retry was a failure, a test.fails that
+// failed as declared too).
+func TestVitestRetryAndFails(t *testing.T) {
+	root := project(t, "retry")
+	t.Setenv("FLAKY_STATE", filepath.Join(t.TempDir(), "tried"))
+	rec, _, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if !exit.Exited || exit.Code != 1 {
+		t.Errorf("exit = %+v, want vitest's 1 for a failed test", exit)
+	}
+	for name, want := range map[string]report.TestStatus{
+		"fails as declared":              report.TestPassed,
+		"passes though declared to fail": report.TestFailed,
+		"flaky":                          report.TestPassed,
+	} {
+		tt, ok := rec.Lookup("retry.test.js", name)
+		if !ok || tt.Status != want {
+			t.Errorf("%s: %+v, want %s", name, tt, want)
+		}
+	}
+	if p := rec.Progress(); p.Passed != 2 || p.Failed != 1 {
+		t.Errorf("counts %d passed, %d failed; want vitest's 2 and 1", p.Passed, p.Failed)
+	}
+	if f := rec.Failure("retry.test.js", "passes though declared to fail"); f == nil || !strings.Contains(f.Message, "Expect test to fail") {
+		t.Errorf("failure %+v, want vitest's 'Expect test to fail'", f)
+	}
+}
