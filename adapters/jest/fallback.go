@@ -1,9 +1,6 @@
 package jest
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,15 +26,7 @@ func (p *parser) readFallback() {
 // readJSON turns jest's --json output into the reporter's events; p.mu is
 // held.
 func (p *parser) readJSON(r io.Reader) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		p.bad++
-		return
-	}
-	res, err := format.DecodeJestReport(bytes.NewReader(data))
-	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) {
-		err = retitle(&res, data)
-	}
+	res, err := format.DecodeJestReport(r)
 	if err != nil {
 		p.bad++
 		return
@@ -67,64 +56,6 @@ func (p *parser) readJSON(r io.Reader) {
 		}
 	}
 	p.handle(&event{Ev: "done"})
-}
-
-// retitle gives res the titles that did not decode as strings: jest
-// before 27 (jasmine2) writes a test's title as it was given, so
-// test([2010, 6], fn) has the title [2010,6], which jest prints and -t
-// matches as JavaScript's String() of it, "2010,6". The rest of res
-// decoded (encoding/json goes on past a value of the wrong type).
-func retitle(res *format.JestReport, data []byte) error {
-	var raw struct {
-		TestResults []struct {
-			AssertionResults []struct {
-				Title          any   `json:"title"`
-				AncestorTitles []any `json:"ancestorTitles"`
-			} `json:"assertionResults"`
-		} `json:"testResults"`
-	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	if err := d.Decode(&raw); err != nil {
-		return err
-	}
-	for i, tr := range raw.TestResults {
-		for j, a := range tr.AssertionResults {
-			if i >= len(res.TestResults) || j >= len(res.TestResults[i].AssertionResults) {
-				break
-			}
-			got := &res.TestResults[i].AssertionResults[j]
-			got.Title = jsString(a.Title)
-			got.AncestorTitles = got.AncestorTitles[:0]
-			for _, t := range a.AncestorTitles {
-				got.AncestorTitles = append(got.AncestorTitles, jsString(t))
-			}
-		}
-	}
-	return nil
-}
-
-// jsString is String(v) in JavaScript for a value decoded from JSON.
-func jsString(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return v
-	case json.Number:
-		return v.String()
-	case bool:
-		return strconv.FormatBool(v)
-	case []any:
-		parts := make([]string, len(v))
-		for i, e := range v {
-			if e != nil { // [null] prints as ""
-				parts[i] = jsString(e)
-			}
-		}
-		return strings.Join(parts, ",")
-	}
-	return "[object Object]"
 }
 
 func jsonStatus(s string) string {

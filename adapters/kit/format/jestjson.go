@@ -1,8 +1,10 @@
 package format
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -47,6 +49,62 @@ func DecodeJestReport(r io.Reader) (JestReport, error) {
 	var rep JestReport
 	err := json.NewDecoder(r).Decode(&rep)
 	return rep, err
+}
+
+// UnmarshalJSON reads the titles as jest prints them. Before jest 27
+// (jasmine2) a title is written as it was given, so test([2010, 6], fn)
+// has the title [2010,6], which jest prints and -t matches as
+// JavaScript's String() of it, "2010,6" (dayjs has such tests).
+func (a *JestAssertion) UnmarshalJSON(b []byte) error {
+	type plain JestAssertion
+	var raw struct {
+		plain
+		Title          json.RawMessage   `json:"title"`
+		AncestorTitles []json.RawMessage `json:"ancestorTitles"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*a = JestAssertion(raw.plain)
+	a.Title = jsText(raw.Title)
+	a.AncestorTitles = nil
+	for _, t := range raw.AncestorTitles {
+		a.AncestorTitles = append(a.AncestorTitles, jsText(t))
+	}
+	return nil
+}
+
+// jsText is JavaScript's String() of a JSON value.
+func jsText(raw json.RawMessage) string {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if len(raw) == 0 || d.Decode(&v) != nil {
+		return ""
+	}
+	return jsString(v)
+}
+
+func jsString(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return v
+	case json.Number:
+		return v.String()
+	case bool:
+		return strconv.FormatBool(v)
+	case []any:
+		parts := make([]string, len(v))
+		for i, e := range v {
+			if e != nil { // [null] prints as ""
+				parts[i] = jsString(e)
+			}
+		}
+		return strings.Join(parts, ",")
+	}
+	return "[object Object]"
 }
 
 // Name is the test's full name: its describe blocks' titles and its own,
