@@ -2,12 +2,11 @@ package maven_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"strobe/adapters/adapterstest"
 	"strobe/internal/testutil"
 	"strobe/report"
 	"strobe/runner"
@@ -20,10 +19,7 @@ import (
 func TestDeadlockThroughRunner(t *testing.T) {
 	testutil.RequireTool(t, "mvn")
 	testutil.RequireTool(t, "jstack")
-	root := filepath.Join(t.TempDir(), "hang")
-	if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "fixtures", "hang"))); err != nil {
-		t.Fatal(err)
-	}
+	root := adapterstest.CopyFixture(t, "hang")
 	start := time.Now()
 	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "maven", Test: "HangTest#deadlocks", Timeout: 120 * time.Second},
 		runner.Options{DetailsDir: t.TempDir()})
@@ -56,10 +52,7 @@ func TestDeadlockThroughRunner(t *testing.T) {
 func TestHangNamedFromTheDump(t *testing.T) {
 	testutil.RequireTool(t, "mvn")
 	testutil.RequireTool(t, "jstack")
-	root := filepath.Join(t.TempDir(), "hang")
-	if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "fixtures", "hang"))); err != nil {
-		t.Fatal(err)
-	}
+	root := adapterstest.CopyFixture(t, "hang")
 	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "maven", Test: "WaitTest", Timeout: 120 * time.Second},
 		runner.Options{DetailsDir: t.TempDir()})
 	if err != nil {
