@@ -744,11 +744,11 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 			t.traced = true
 		case t.subFailed:
 		case tr != nil && tr.timeout:
-			f = &report.Failure{Message: fmt.Sprintf("did not finish: go test's -timeout ended the test binary while it ran (%s)", tr.header)}
+			f = &report.Failure{Message: kit.DidNotFinish("go test's -timeout ended the test binary", 0) + " (" + tr.header + ")"}
 		case tr != nil:
 			f = &report.Failure{Message: fmt.Sprintf("did not finish: the test binary died while %s ran (%s)", tr.test, tr.header)}
 		default:
-			f = &report.Failure{Message: "did not finish: the test binary exited while it ran (os.Exit or log.Fatal in the test or the code it calls?)"}
+			f = &report.Failure{Message: kit.DidNotFinish("the test binary exited", 0) + " (os.Exit or log.Fatal in the test or the code it calls?)"}
 			if loc, _ := t.loc(); loc != nil {
 				lf := loc.failure()
 				f.File, f.Line = lf.File, lf.Line
