@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -60,6 +61,10 @@ import (
 //     there, the test function excluded. A panic in a goroutine that
 //     another test of the package started says so, and its rerun runs
 //     both tests.
+//   - A fuzz target's failing input names its file: a seed corpus entry
+//     (the subtest FuzzX/ID of testdata/fuzz/FuzzX/ID) or the input the
+//     fuzzer wrote there ("Failing input written to"); the rerun runs that
+//     input alone, -run '^FuzzX$/^ID$' without the command's -fuzz flags.
 //   - A parent test that failed only because subtests failed is recorded as
 //     failed without a Failure of its own: its subtests carry the failures,
 //     so the same problem is not listed twice.
@@ -470,6 +475,10 @@ type goTest struct {
 	race                     *goRace  // a data race report being read
 	lines                    []string // its first output lines, for a failure without a location
 	subFailed                bool     // a subtest failed
+	// fuzzInput is the file a fuzz target's failing input was written to
+	// ("testdata/fuzz/FuzzX/ID", relative to its package), from go's
+	// "Failing input written to" line.
+	fuzzInput string
 }
 
 // goTrace is what a test binary printed as it died or panicked: the header
@@ -606,6 +615,9 @@ func (p *goParser) event(e *goEvent) {
 		if pkg.trace == nil {
 			p.readLoc(pkg, t, line)
 		}
+		if in, ok := strings.CutPrefix(strings.TrimSpace(line), "Failing input written to "); ok && strings.HasPrefix(e.Test, "Fuzz") {
+			t.fuzzInput = in
+		}
 	case "pass", "bench":
 		p.end(pkg, e.Test, report.TestPassed, kit.DurationOf(e.Elapsed), nil)
 	case "skip":
@@ -683,8 +695,52 @@ func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 	f.Rerun = p.rerunCommand(pkg.path, name)
 	if t.traced {
 		f.Rerun = p.traceRerun(pkg.path, pkg.trace, name)
+	} else {
+		p.fuzzFailure(pkg.path, name, t, f)
 	}
 	return f
+}
+
+// goFuzzFlags are go test's flags that start fuzzing: a failing input's
+// rerun runs that input alone, as go's own "To re-run" does.
+var goFuzzFlags = map[string]bool{"fuzz": true, "fuzztime": true, "fuzzminimizetime": true}
+
+// fuzzFailure names the file of a fuzz target's failing input in its
+// failure, and reruns that input alone: a seed corpus file, which a plain
+// go test runs as the subtest FuzzX/ID (testing names neither file nor
+// directory), or the input the fuzzer found and wrote under testdata
+// (the failure is then FuzzX's own).
+func (p *goParser) fuzzFailure(importPath, name string, t *goTest, f *report.Failure) {
+	target, id, sub := strings.Cut(name, "/")
+	if !strings.HasPrefix(target, "Fuzz") || strings.Contains(id, "/") {
+		return
+	}
+	file := path.Join("testdata", "fuzz", target, id)
+	if !sub {
+		file = filepath.ToSlash(t.fuzzInput)
+		if path.Dir(file) != path.Join("testdata", "fuzz", target) {
+			return
+		}
+		id = path.Base(file)
+	}
+	dir, ok := p.pkgDir(importPath)
+	if !ok {
+		return
+	}
+	rel := filepath.ToSlash(filepath.Join(dir, file))
+	if !kit.FileExists(filepath.Join(p.root, rel)) {
+		return
+	}
+	f.Message = kit.Clip(f.Message + "\n(the input is " + rel + ")")
+	var words []string
+	for i := 0; i < len(p.rerun); {
+		name, w := goArg(p.rerun, i)
+		i += len(w)
+		if !goFuzzFlags[name] {
+			words = append(words, w...)
+		}
+	}
+	f.Rerun = p.rerunFrom(words, importPath, goRunPattern(target+"/"+id))
 }
 
 func (p *goParser) packageEvent(pkg *goPackage, e *goEvent) {
@@ -1342,6 +1398,11 @@ func (p *goParser) rerunCommand(importPath, test string) string {
 // package's tests that match a -run pattern (all of them when run is
 // empty).
 func (p *goParser) rerunRun(importPath, run string) string {
+	return p.rerunFrom(p.rerun, importPath, run)
+}
+
+// rerunFrom is rerunRun from another start than p.rerun ("go test [flags]").
+func (p *goParser) rerunFrom(start []string, importPath, run string) string {
 	pkg := "./..."
 	if dir, ok := p.pkgDir(importPath); ok {
 		pkg = "./" + filepath.ToSlash(dir)
@@ -1351,7 +1412,7 @@ func (p *goParser) rerunRun(importPath, run string) string {
 	} else if importPath != "" {
 		pkg = importPath
 	}
-	words := append([]string{}, p.rerun...)
+	words := append([]string{}, start...)
 	for i, w := range words {
 		words[i] = shell.Quote(w)
 	}

@@ -861,3 +861,76 @@ func TestGoRealFailures(t *testing.T) {
 		}
 	})
 }
+
+// TestGoRealFuzz runs a fuzz target whose input fails: one in the seed
+// corpus (testdata/fuzz/FuzzX/ID, run by a plain go test as the subtest
+// FuzzX/ID) and one the fuzzer finds and writes there. The failure names
+// the input's file, and its rerun runs that input alone, without fuzzing
+// again, as go's own "To re-run" says.
+func TestGoRealFuzz(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("runs go test on a fuzz target")
+	}
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"go.mod": "module example.com/fz\n\ngo 1.22\n",
+		"fz/fz_test.go": `package fz
+
+import "testing"
+
+func FuzzDigit(f *testing.F) {
+	f.Add("abc")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, r := range s {
+			if r >= '0' && r <= '9' {
+				t.Errorf("digit in %q", s)
+			}
+		}
+	})
+}
+`,
+		"fz/testdata/fuzz/FuzzDigit/582528ddfad69eb5": "go test fuzz v1\nstring(\"a1\")\n",
+	})
+	run := func(args ...string) *adapters.Recorder {
+		rec, _, _ := adapterstest.RunReal(t, gotest{}, adapters.Request{ProjectRoot: root, Command: append([]string{"go", "test", "-count=1"}, args...)})
+		return rec
+	}
+	rerunFails := func(f *report.Failure, want string) {
+		t.Helper()
+		cmd := exec.Command("sh", "-c", strings.Replace(f.Rerun, "go test", "go test -v", 1))
+		cmd.Dir = root
+		b, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(b), want) || strings.Contains(string(b), "fuzz: elapsed") {
+			t.Errorf("%s: %v, want the input %s to fail without fuzzing\n%s", f.Rerun, err, want, b)
+		}
+	}
+
+	rec := run("./...")
+	f := rec.Failure("example.com/fz/fz", "FuzzDigit/582528ddfad69eb5")
+	if f == nil || f.File != "fz/fz_test.go" || f.Line != 10 ||
+		f.Message != "digit in \"a1\"\n(the input is fz/testdata/fuzz/FuzzDigit/582528ddfad69eb5)" ||
+		f.Rerun != "go test -count=1 -run '^FuzzDigit$/^582528ddfad69eb5$' ./fz" {
+		t.Fatalf("seed corpus failure %+v: want fz/fz_test.go:10 naming the input's file", f)
+	}
+	rerunFails(f, `digit in "a1"`)
+
+	if err := os.Remove(filepath.Join(root, "fz", "testdata", "fuzz", "FuzzDigit", "582528ddfad69eb5")); err != nil {
+		t.Fatal(err)
+	}
+	rec = run("-run", "^$", "-fuzz", "FuzzDigit", "-fuzztime", "60s", "./fz")
+	f = rec.Failure("example.com/fz/fz", "FuzzDigit")
+	if f == nil || f.File != "fz/fz_test.go" || f.Line != 10 {
+		t.Fatalf("fuzzing's failure %+v: want fz/fz_test.go:10", f)
+	}
+	written, _ := filepath.Glob(filepath.Join(root, "fz", "testdata", "fuzz", "FuzzDigit", "*"))
+	if len(written) != 1 {
+		t.Fatalf("fuzzing wrote %q, want one failing input", written)
+	}
+	id := filepath.Base(written[0])
+	if !strings.HasSuffix(f.Message, "\n(the input is fz/testdata/fuzz/FuzzDigit/"+id+")") ||
+		f.Rerun != "go test -count=1 -run '^FuzzDigit$/^"+id+"$' ./fz" {
+		t.Fatalf("fuzzing's failure %+v: want the written input %s named and rerun alone", f, id)
+	}
+	rerunFails(f, "digit in")
+}
