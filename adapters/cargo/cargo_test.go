@@ -868,3 +868,28 @@ func TestCargoDoctestsOfTheTestedPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestCargoCustomExitStatus: a binary with its own main that exits with
+// a status above 128 (std::process::exit(130)) failed with that status;
+// only one a signal killed (abort) is a crash. The shell between cargo
+// and the binary read both as 128+N, and exit(130) was a crash with SIGINT.
+func TestCargoCustomExitStatus(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := adapterstest.CopyFixture(t, "exits")
+	rec, out, exit := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
+	if exit.Code != 101 {
+		t.Errorf("exit %+v, want cargo's 101", exit)
+	}
+	c := out.Crash
+	if c == nil || c.SignalName != "SIGABRT" || !reflect.DeepEqual(c.RunningTests, []string{"aborts"}) ||
+		strings.Contains(c.Message, "SIGINT") || strings.Contains(c.Message, "/bin/sh") {
+		t.Fatalf("crash %+v, want SIGABRT in aborts alone", c)
+	}
+	got := cargoLookup(t, rec, "exits::exit130 (test)", "exit130")
+	if got.Status != report.TestFailed || got.Failure == nil ||
+		got.Failure.Message != "the test binary exited with status 130\ninterrupted by the user, said the harness" ||
+		got.Failure.Rerun != "cargo test -p exits --test exit130" {
+		t.Errorf("exit130: %+v (%+v), want failed with its exit status and output", got, got.Failure)
+	}
+}

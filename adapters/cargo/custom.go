@@ -39,10 +39,33 @@ const (
 
 // customScript runs a custom-harness binary between the markers. The end
 // marker comes on a line of its own even after output without a newline.
-// sh stays the binary's parent to print it, so a binary killed by a signal
-// has sh kill itself with that signal: cargo then reports the signal, as it
-// would have.
-const customScript = `echo ` + customStart + `; "$@"; s=$?; echo; echo ` + customEnd + `$s; [ $s -gt 128 ] && kill -$((s-128)) $$; exit $s`
+// Something must stay the binary's parent to print it, and end as the
+// binary did, so that cargo reports what plain cargo test would: its exit
+// status, or the signal that killed it.
+//
+// A shell cannot tell the two apart: its $? is 128+N for a binary killed
+// by signal N and for one that called exit(128+N) alike, so exit(130)
+// after catching Ctrl-C read as a crash with SIGINT. perl's $? is the
+// wait status itself: where perl is (Debian's perl-base is essential,
+// macOS has it), customWait runs the binary and kills itself with the
+// binary's signal, or exits with its status. Without perl, the shell
+// still takes a status above 128 for a signal (signals are the likelier:
+// abort, a segfault in unsafe code). The program is double-quoted for the
+// shell, and holds neither ' nor !, which cargo escapes when it shows the
+// runner in its line (cargoRunnerShown would no longer find it).
+const customScript = `echo ` + customStart + `; command -v perl >/dev/null 2>&1 && exec perl -e "` + customWait + `" -- "$@"; ` +
+	`"$@"; s=$?; echo; echo ` + customEnd + `$s; [ $s -gt 128 ] && kill -$((s-128)) $$; exit $s`
+
+// customWait is perl's part of customScript, with $ escaped for the
+// shell's double quotes. system LIST runs the binary without a shell and
+// with perl's signal dispositions (the defaults: a shell's background job
+// would ignore SIGINT); $? is -1 when it could not run ($^E is $!). The end marker's
+// status is the shell's number (128+N for signal N): only 0 or not matters
+// to the parser, which takes a signal from cargo's own line.
+const customWait = `\$|=1; system {\$ARGV[0]} @ARGV; ` +
+	`if (\$? == -1) { print STDERR qq(\$ARGV[0]: \$^E\n); \$? = 127 << 8 } ` +
+	`\$g = \$? & 127; \$s = \$g ? 128 + \$g : \$? >> 8; ` +
+	`print qq(\n` + customEnd + `\$s\n); kill \$g, \$\$ if \$g; exit \$s`
 
 // cargoManifest holds what a manifest says of its targets' harnesses.
 type cargoManifest struct {
@@ -211,10 +234,8 @@ func (p *cargoParser) customFinish(s *cargoSuite, run *cargoRun) {
 	f := &report.Failure{Name: name, Rerun: p.customRerun(s)}
 	f.File, f.Line, f.Message = p.panicIn(out)
 	if f.Message == "" {
-		f.Message = kit.ClipTail(strings.TrimSpace(out))
-	}
-	if f.Message == "" {
-		f.Message = fmt.Sprintf("the test binary exited with status %d", c.status)
+		// No panic: the status says why it failed, then what it printed.
+		f.Message = strings.TrimSpace(fmt.Sprintf("the test binary exited with status %d\n", c.status) + kit.ClipTail(strings.TrimSpace(out)))
 	}
 	f.SuggestedTraces = p.traces(out, "main")
 	p.rec.End(s.name, name, report.TestFailed, 0, f)
