@@ -748,3 +748,35 @@ func TestDoctest(t *testing.T) {
 		}
 	}
 }
+
+// TestHelperFrames: a failure raised in a shared helper is placed where
+// pytest places it. A helper that sets __tracebackhide__ (pytest's way
+// for a helper to hide its frames, callable or not), or a unittest
+// TestCase's helper module that sets __unittest, fails at the test's
+// line that called it; a helper that hides nothing fails at its own
+// line, and the message says the test's line that called it, which a
+// test calling the helper twice needs.
+func TestHelperFrames(t *testing.T) {
+	root := fixture(t, "helpers")
+	rec, _, _ := run(t, root, adapters.Request{})
+	for _, tc := range []struct {
+		id, file string
+		line     int
+		msg      string
+	}{
+		{"test_hidden", "test_helpers.py", 10, "expected positive, got -1\nassert -1 > 0"},
+		{"test_hidden_raises", "test_helpers.py", 19, "ValueError: negative: -3"},
+		{"test_nested_hidden", "test_helpers.py", 23, "inner says no"},
+		{"TestCase::test_unittest_hidden", "test_helpers.py", 36, "check_equal: 1 != 2"},
+		{"test_plain", "conftest.py", 10, "expected positive, got -2\nassert -2 > 0\ncalled from test_helpers.py:15 (test_plain)"},
+		{"test_callable_hide", "conftest.py", 22, "ignored hide, got -4\nassert -4 > 0\ncalled from test_helpers.py:27 (test_callable_hide)"},
+		// helpers.py is not a test module: pytest does not rewrite its
+		// assert, which says only its type.
+		{"test_bare", "helpers.py", 12, "AssertionError\ncalled from test_helpers.py:31 (test_bare)"},
+	} {
+		f := rec.Failure("", "test_helpers.py::"+tc.id)
+		if f == nil || f.File != tc.file || f.Line != tc.line || f.Message != tc.msg {
+			t.Errorf("%s: failure %+v, want %s:%d %q", tc.id, f, tc.file, tc.line, tc.msg)
+		}
+	}
+}

@@ -33,9 +33,54 @@ def pytest_runtest_makereport(item, call):
         try:
             e = call.excinfo
             root = str(item.config.invocation_params.dir)
-            rep.strobe = doctest_failure(e.value, root) or ev.describe(e.value, e.tb, root)
+            rep.strobe = doctest_failure(e.value, root) or ev.describe(e.value, e.tb, root, hider(item, e), test_code(item))
         except Exception:
             pass
+
+
+def hider(item, excinfo):
+    """The frames pytest leaves out of a failure's traceback, as
+    strobe_events' hide takes them: those whose locals, else globals, set
+    __tracebackhide__ (a helper that asserts for its callers: the failure
+    is the calling test's line), called with the ExceptionInfo when it is
+    callable; for a unittest TestCase, also the modules that set
+    __unittest. None under --fulltrace, which hides nothing."""
+    if item.config.getoption("fulltrace", False):
+        return None
+    unittest = type(item).__name__ == "TestCaseFunction"
+
+    def hidden(frame):
+        for ns in (frame.f_locals, frame.f_globals):
+            try:
+                tbh = ns["__tracebackhide__"]
+            except Exception:
+                continue
+            if tbh and callable(tbh):
+                return bool(tbh(excinfo))
+            if tbh:
+                return True
+            break
+        return unittest and bool(frame.f_globals.get("__unittest"))
+
+    def hide(fs):
+        return [(f, line) for f, line in fs if not hidden(f)]
+
+    return hide
+
+
+def test_code(item):
+    """The code object of the test function item runs (pytest.Function's
+    function, unwrapped), None for any other item (a doctest)."""
+    try:
+        fn = getattr(item, "function", None)
+        for _ in range(10):
+            inner = getattr(fn, "__wrapped__", None)
+            if inner is None:
+                break
+            fn = inner
+        return getattr(getattr(fn, "__func__", fn), "__code__", None)
+    except Exception:
+        return None
 
 
 def pytest_configure(config):
@@ -128,6 +173,8 @@ class Reporter:
                 info = getattr(report, "strobe", None)
                 if isinstance(info, dict):
                     t.update(type=info.get("type"), file=info.get("file"), line=info.get("line"))
+                    if info.get("call"):
+                        t["call"] = info["call"]
                     if info.get("traces"):
                         t["traces"] = info["traces"]
                     if info.get("msg") is not None and not isinstance(report.longrepr, str):

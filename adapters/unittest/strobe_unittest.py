@@ -115,7 +115,7 @@ class Result(unittest.TestResult):
         self.ch.send(t)
 
     def fail(self, test, err, status, prefix=""):
-        info = doctest_failure(test, err[1], self.root) or ev.describe(err[1], err[2], self.root)
+        info = doctest_failure(test, err[1], self.root) or ev.describe(err[1], err[2], self.root, hider(test, err[1]), test_code(test))
         when = phase(err[2])
         if status == "error" and when == "call":
             status = "failed"  # an exception in the test's own body
@@ -130,7 +130,40 @@ class Result(unittest.TestResult):
             fields.update(file=info["file"], line=info["line"])
         if info.get("traces"):
             fields["traces"] = info["traces"]
+        if info.get("call"):
+            fields["call"] = info["call"]
         self.settle(test, **fields)
+
+
+def hider(test, exc):
+    """The frames unittest leaves out of a failure's traceback
+    (TestResult._clean_tracebacks), as strobe_events' hide takes them:
+    those of the modules that set __unittest before the test's own, and
+    an assertion's from the first of them after (a helper module that
+    sets it fails at its calling test's line)."""
+
+    def hide(fs):
+        i = 0
+        while i < len(fs) and "__unittest" in fs[i][0].f_globals:
+            i += 1
+        fs = fs[i:]
+        if isinstance(exc, getattr(test, "failureException", AssertionError)):
+            for j, (f, _) in enumerate(fs):
+                if "__unittest" in f.f_globals:
+                    return fs[:j]
+        return fs
+
+    return hide
+
+
+def test_code(test):
+    """The code object of a TestCase's test method, None for any other
+    test."""
+    try:
+        fn = getattr(test, test._testMethodName)
+        return getattr(fn, "__func__", fn).__code__
+    except Exception:
+        return None
 
 
 def doctest_failure(test, exc, root):

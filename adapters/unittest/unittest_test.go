@@ -297,3 +297,29 @@ func TestDoctests(t *testing.T) {
 		t.Errorf("rerun %q: %v\n%s\nwant the doctest failing", f.Rerun, err, out)
 	}
 }
+
+// TestHelperFrames: a failure raised in a helper is placed where
+// unittest's own traceback places it. An assertion in a module that sets
+// __unittest (unittest's way to hide its frames) fails at the test's
+// line that called it; any other exception there, and a helper that
+// hides nothing, at the helper's line, the message saying the test's
+// line that called it (a test that calls the helper twice fails one
+// call).
+func TestHelperFrames(t *testing.T) {
+	root := fixture(t, "helpers")
+	rec, _, _ := run(t, root, adapters.Request{})
+	for _, tc := range []struct {
+		id, file string
+		line     int
+		msg      string
+	}{
+		{"test_hidden", "test_helpers.py", 10, "check_equal: 1 != 2"},
+		{"test_hidden_error", "uthelpers.py", 11, "ValueError: explode 3\ncalled from test_helpers.py:13 (test_hidden_error)"},
+		{"test_plain", "plainhelp.py", 2, "check_small: 4\ncalled from test_helpers.py:17 (test_plain)"},
+	} {
+		f := rec.Failure("", "test_helpers.TestHelpers."+tc.id)
+		if f == nil || f.File != tc.file || f.Line != tc.line || f.Message != tc.msg {
+			t.Errorf("%s: failure %+v, want %s:%d %q", tc.id, f, tc.file, tc.line, tc.msg)
+		}
+	}
+}

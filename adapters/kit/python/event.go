@@ -24,7 +24,9 @@ import (
 //	               error of the same test), dur (seconds), sel (what
 //	               selects it for a rerun when its id cannot: the module
 //	               whose load_tests added a doctest), traces (a
-//	               failure's suggested trace patterns)
+//	               failure's suggested trace patterns), call (the
+//	               test's own line that led to a failure raised deeper:
+//	               "test_x.py:12 (test_y)")
 //	done           the session is over: exit (the framework's exit code),
 //	               reason (why it stopped early: pytest -x, --maxfail)
 type Event struct {
@@ -48,6 +50,7 @@ type Event struct {
 	// Traces are a failure's suggested trace patterns (an array: read
 	// by encoding/json, off the hot path).
 	Traces []string `json:"traces"`
+	Call   string   `json:"call"`
 }
 
 // Decode reads one event line into e, which it clears first. The events
@@ -106,6 +109,7 @@ const (
 	fPID
 	fVersion
 	fSel
+	fCall
 )
 
 func field(k []byte) fieldKind {
@@ -144,11 +148,13 @@ func field(k []byte) fieldKind {
 		return fVersion
 	case "sel":
 		return fSel
+	case "call":
+		return fCall
 	}
 	return fUnknown
 }
 
-var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version", "sel", "traces"}
+var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version", "sel", "traces", "call"}
 
 // words are the values most events repeat, kept as constants so that
 // decoding them allocates nothing.
@@ -194,6 +200,8 @@ func setString(e *Event, k fieldKind, v []byte) bool {
 		e.Version = string(v)
 	case fSel:
 		e.Sel = string(v)
+	case fCall:
+		e.Call = string(v)
 	case fUnknown:
 	default:
 		return false // a number field given a string: encoding/json says what it makes of it

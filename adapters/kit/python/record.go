@@ -172,16 +172,23 @@ const workerDied = "its pytest-xdist worker died"
 
 // Message is a failure's text: the assertion as the framework wrote it
 // (pytest's rewritten `assert 9 == 10` and its `where` lines), any other
-// exception as `Type: message`, an error outside the test's own body
-// (a fixture, setUp, tearDown) said as such, then any later error.
+// exception, or an assertion without a message, as `Type: message`; the
+// test's line that called the helper or code it was raised in; an error
+// outside the test's own body (a fixture, setUp, tearDown) said as such,
+// then any later error.
 func Message(e *Event) string {
 	msg := strings.TrimRight(e.Msg, "\n")
-	if e.Type != "" && e.Type != "AssertionError" {
+	if e.Type != "" && (e.Type != "AssertionError" || msg == "") {
 		if msg == "" {
 			msg = e.Type
 		} else {
 			msg = e.Type + ": " + msg
 		}
+	}
+	if e.Call != "" {
+		// Raised in a helper or the code under test: the test's own line
+		// that led there (a helper called twice in a test fails one call).
+		msg += "\ncalled from " + e.Call
 	}
 	if e.Status == "crashed" {
 		msg = kit.DidNotFinish(workerDied, 0) + "\n" + msg

@@ -108,16 +108,45 @@ def in_project(filename, root):
     return not any(m in filename for m in _library_marks)
 
 
-def project_frame(tb, root):
-    """The innermost frame of tb in the project's code, as (relative path,
-    line); (None, 0) when every frame is elsewhere."""
-    found = (None, 0)
+def frames(tb):
+    """tb's frames, outermost first, as (frame, line)."""
+    out = []
     while tb is not None:
-        fn = tb.tb_frame.f_code.co_filename
-        if in_project(fn, root):
-            found = (os.path.relpath(fn, root), tb.tb_lineno)
+        out.append((tb.tb_frame, tb.tb_lineno))
         tb = tb.tb_next
-    return found
+    return out
+
+
+def project_frame(tb, root, hide=None):
+    """The innermost frame of tb in the project's code, as (relative path,
+    line); (None, 0) when every frame is elsewhere. hide, when given, takes
+    the traceback's frames (see frames) and returns those the framework
+    shows: a helper that hides itself is not where its test failed."""
+    return _located(_shown(frames(tb), root, hide), root)[:2]
+
+
+def _shown(fs, root, hide):
+    """The frames of fs the framework shows (hide), or all of them when it
+    would show no project frame (the test itself hidden)."""
+    if hide is None:
+        return fs
+    try:
+        kept = hide(fs)
+    except Exception:
+        return fs
+    if any(in_project(f.f_code.co_filename, root) for f, _ in kept):
+        return kept
+    return fs
+
+
+def _located(fs, root):
+    """The innermost project frame of fs: (relative path, line, frame),
+    (None, 0, None) when there is none."""
+    for frame, line in reversed(fs):
+        fn = frame.f_code.co_filename
+        if in_project(fn, root):
+            return os.path.relpath(fn, root), line, frame
+    return None, 0, None
 
 
 def exception_type(exc):
@@ -127,15 +156,25 @@ def exception_type(exc):
     return t.__module__ + "." + t.__qualname__
 
 
-def describe(exc, tb, root):
+def describe(exc, tb, root, hide=None, test=None):
     """The failure fields of an exception: type, message and the project
-    frame it came from."""
-    file, line = project_frame(tb, root)
+    frame it came from; hide drops the frames the framework hides (see
+    project_frame). test is the code of the test function: when the
+    frame is deeper (a helper, the code under test), "call" says the
+    test's own line that led there, "test_x.py:12 (test_y)"."""
+    fs = _shown(frames(tb), root, hide)
+    file, line, where = _located(fs, root)
     try:
         msg = str(exc)
     except Exception:
         msg = "<unprintable %s>" % type(exc).__name__
-    return {"type": exception_type(exc), "msg": clip(msg), "file": file, "line": line, "traces": suggest_traces(tb, root)}
+    info = {"type": exception_type(exc), "msg": clip(msg), "file": file, "line": line, "traces": _suggest_safe(fs, root)}
+    if test is not None and where is not None and where.f_code is not test:
+        for frame, ln in reversed(fs):
+            if frame.f_code is test and in_project(frame.f_code.co_filename, root):
+                info["call"] = "%s:%d (%s)" % (os.path.relpath(frame.f_code.co_filename, root), ln, frame.f_code.co_name)
+                break
+    return info
 
 
 # Suggested traces of a failure: the project's functions worth rerunning
@@ -149,20 +188,16 @@ MAX_TRACES = 8
 SUGGEST_DEPTH = 2
 
 
-def suggest_traces(tb, root):
-    """Suggested trace patterns for a failure's traceback; never raises."""
+def _suggest_safe(fs, root):
+    """Suggested trace patterns for a failure's frames; never raises."""
     try:
-        return _suggest(tb, root)
+        return _suggest(fs, root)
     except Exception:
         return []
 
 
-def _suggest(tb, root):
-    frames = []
-    while tb is not None:
-        if in_project(tb.tb_frame.f_code.co_filename, root):
-            frames.append((tb.tb_frame, tb.tb_lineno))
-        tb = tb.tb_next
+def _suggest(fs, root):
+    frames = [(f, line) for f, line in fs if in_project(f.f_code.co_filename, root)]
     if not frames:
         return []
     out = []
