@@ -6,6 +6,7 @@
 import { openSync, writeSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { selection, selects } from './select.mjs'
 
 const eventsPath = fileURLToPath(new URL('./events.jsonl', import.meta.url))
 const setupPath = fileURLToPath(new URL('./setup.mjs', import.meta.url))
@@ -150,8 +151,10 @@ export default class StrobeReporter {
   }
 
   // filtered tells whether vitest's -t left a test out: vitest reports it
-  // as skipped, but it was not asked for.
+  // as skipped, but it was not asked for. With strobe's selection, a test
+  // it does not take (-t let it through, strobe's setup file skipped it).
   filtered(tc) {
+    if (selection) return !selects(tc.module.moduleId, tc.fullName, this.nameOf(tc))
     return this.pattern && tc.options.mode === 'skip' && !this.matches(tc)
   }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -50,7 +51,8 @@ func (vitest) List(ctx context.Context, req adapters.Request) ([]adapters.TestRe
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "list.json")
 	argv := append([]string{bin, "list", "--json=" + out}, args...)
-	argv = append(argv, selectionArgs(req, p.Dir)...)
+	sel, chosen := selectionArgs(req, p.Dir, false)
+	argv = append(argv, sel...)
 	_, errOut, err := kit.RunTool(ctx, kit.Tool{Dir: p.Dir, Env: append(slices.Clone(req.Env), "NO_COLOR=1"), MaxOutput: 1 << 20}, argv...)
 	if err != nil {
 		return nil, fmt.Errorf("vitest: listing the tests (%s): %w: %s", strings.Join(argv[1:], " "), err, kit.ClipTo(string(bytes.TrimSpace(errOut)), 400, "…"))
@@ -65,49 +67,115 @@ func (vitest) List(ctx context.Context, req adapters.Request) ([]adapters.TestRe
 	}
 	refs := make([]adapters.TestRef, 0, len(list))
 	for _, t := range list {
+		if chosen != nil && !selects(chosen, t.File, t.Name) {
+			continue // let through by -t, not selected (see selectionArgs)
+		}
 		refs = append(refs, adapters.TestRef{Suite: kit.ProjectPath(req.ProjectRoot, t.File), Name: t.Name})
 	}
 	return refs, nil
 }
 
 // selectionArgs are the file filters and -t of a request: the tests'
-// (Request.Tests), or the test's, or the level's file filters.
-func selectionArgs(req adapters.Request, pkgDir string) []string {
+// (Request.Tests), or the test's, or the level's file filters; and the
+// selection strobe's setup file and reporter narrow the run to (see
+// selection), none for a level or the whole suite.
+//
+// A name is a test's full name or a describe block's (a block whose hook
+// failed is a failure under its name). vitest's -t matches tests, by their
+// names joined by spaces, and cannot tell the test "adds" from the block
+// "adds", nor either from a test "adds wrongly": the pattern takes each
+// name and whatever follows it after a space, and the selection drops,
+// before the file's tests run, those that are neither the test named nor
+// in the block named, in the file named. exact is for a run without
+// strobe's setup file (vitest's JSON report): -t matches the names alone.
+func selectionArgs(req adapters.Request, pkgDir string, exact bool) ([]string, []selected) {
 	if len(req.Tests) > 0 {
-		files, pattern := multiSelection(req.ProjectRoot, pkgDir, req.Tests)
-		return append(files, "-t", pattern)
+		var files []string
+		var sel []selected
+		for _, t := range req.Tests {
+			s := selected{Name: t.Name}
+			if t.Suite != "" {
+				s.File = filepath.Join(req.ProjectRoot, t.Suite)
+				f := t.Suite
+				if rel, ok := kit.Rel(pkgDir, s.File); ok {
+					f = rel
+				}
+				if !slices.Contains(files, f) {
+					files = append(files, f)
+				}
+			}
+			sel = append(sel, s)
+		}
+		return append(files, "-t", selectPattern(sel, exact)), sel
 	}
-	sel := levelFilters(req.Level)
+	args := levelFilters(req.Level)
 	if req.Test == "" {
-		return sel
+		return args, nil
 	}
-	file, name := splitTest(pkgDir, req.Test)
-	if file != "" {
-		sel = []string{file}
+	s := selected{Name: req.Test}
+	if file, name := splitTest(pkgDir, req.Test); file != "" {
+		args, s = []string{file}, selected{File: filepath.Join(pkgDir, file), Name: name}
 	}
-	return append(sel, "-t", namePattern(name))
+	sel := []selected{s}
+	return append(args, "-t", selectPattern(sel, exact)), sel
 }
 
-// multiSelection is the file filters and the -t pattern that run the named
-// tests: their files, relative to the package, and their full names, each
-// escaped, in one anchored alternation. vitest matches -t in every file it
-// runs, so a name that two selected files share runs in both.
-func multiSelection(root, pkgDir string, tests []adapters.TestRef) (files []string, pattern string) {
+// selected is a test or a describe block a run selects: its full name
+// (" > "-joined) and, when known, its file's absolute path. It reaches
+// setup.mjs and reporter.mjs as JSON in selectEnv.
+type selected struct {
+	File string `json:"file,omitempty"`
+	Name string `json:"name"`
+}
+
+// selectEnv holds a run's selection for strobe's setup file and reporter.
+const selectEnv = "STROBE_VITEST_SELECT"
+
+// numbered is the suffix strobe gives the second and later tests that
+// share a full name in a file ("NAME #2"); vitest knows them by NAME.
+var numbered = regexp.MustCompile(` #[0-9]+$`)
+
+// selectPattern is the -t pattern of a selection: each name's parts joined
+// by spaces, escaped, in one anchored alternation; with what follows a
+// space after it, unless exact (see selectionArgs). A numbered name is
+// matched by vitest's own name too (the selection keeps the one test).
+func selectPattern(sel []selected, exact bool) string {
 	var names []string
-	for _, t := range tests {
-		if t.Suite != "" {
-			f := t.Suite
-			if rel, ok := kit.Rel(pkgDir, filepath.Join(root, t.Suite)); ok {
-				f = rel
-			}
-			if !slices.Contains(files, f) {
-				files = append(files, f)
-			}
-		}
-		q := node.QuoteRegexp(strings.Join(strings.Split(t.Name, " > "), " "))
-		if !slices.Contains(names, q) {
+	add := func(name string) {
+		if q := node.QuoteRegexp(strings.Join(strings.Split(name, " > "), " ")); !slices.Contains(names, q) {
 			names = append(names, q)
 		}
 	}
-	return files, "^(" + strings.Join(names, "|") + ")$"
+	for _, s := range sel {
+		add(s.Name)
+		if base := numbered.ReplaceAllString(s.Name, ""); base != s.Name && !exact {
+			add(base)
+		}
+	}
+	if exact {
+		return "^(" + strings.Join(names, "|") + ")$"
+	}
+	return "^(" + strings.Join(names, "|") + ")( .*)?$"
+}
+
+// selects tells whether a selection takes a test, by its file (absolute)
+// and its full name: the test named, or one in the block named, in the
+// file named when one is. setup.mjs and reporter.mjs decide alike.
+func selects(sel []selected, file, name string) bool {
+	for _, s := range sel {
+		if s.File != "" && s.File != file {
+			continue
+		}
+		if name == s.Name || strings.HasPrefix(name, s.Name+" > ") {
+			return true
+		}
+	}
+	return false
+}
+
+// selectionEnv is the environment entry that hands a selection to strobe's
+// setup file and reporter.
+func selectionEnv(sel []selected) string {
+	b, _ := json.Marshal(sel)
+	return selectEnv + "=" + string(b)
 }

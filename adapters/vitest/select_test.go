@@ -72,3 +72,48 @@ func TestVitestMultiSelect(t *testing.T) {
 		t.Errorf("progress %+v, want 1 failed, 2 passed", p)
 	}
 }
+
+// A describe block's failed hook is a failure under the block's name, and
+// that name selects the block's tests (so its hooks run again) when given
+// as the test or as a failure to rerun: exactly those, not a block or test
+// whose name only begins with it ("setup extra", "adds wrongly"), nor a
+// block of that name inside another one, nor, given its file, the block of
+// that name in another file. A test's name still selects that test alone.
+func TestVitestSelectsBlocks(t *testing.T) {
+	root := project(t, "blocks")
+	const hooks, other = "hooks.test.js", "other.test.js"
+	for _, tc := range []struct {
+		name  string
+		req   adapters.Request
+		want  []string
+		fails []string
+	}{
+		{"block", adapters.Request{Test: "setup"}, []string{
+			hooks + " :: setup", hooks + " :: setup > nested > writes", hooks + " :: setup > reads", other + " :: setup > reads"}, []string{"setup"}},
+		{"block in its file", adapters.Request{Test: hooks + " > setup"}, []string{
+			hooks + " :: setup", hooks + " :: setup > nested > writes", hooks + " :: setup > reads"}, []string{"setup"}},
+		{"nested block", adapters.Request{Test: "outer > setup"}, []string{hooks + " :: outer > setup > reads"}, nil},
+		{"test", adapters.Request{Test: "adds"}, []string{hooks + " :: adds"}, nil},
+		{"failed blocks", adapters.Request{Tests: []adapters.TestRef{{Suite: hooks, Name: "setup"}, {Suite: hooks, Name: "teardown"}}}, []string{
+			hooks + " :: setup", hooks + " :: setup > nested > writes", hooks + " :: setup > reads", hooks + " :: teardown", hooks + " :: teardown > works"}, []string{"setup", "teardown"}},
+		{"failed test", adapters.Request{Tests: []adapters.TestRef{{Suite: hooks, Name: "adds"}, {Suite: other, Name: "setup > reads"}}}, []string{
+			hooks + " :: adds", other + " :: setup > reads"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.ProjectRoot = root
+			rec, out, _ := adapterstest.RunReal(t, New(), tc.req)
+			var got []adapters.TestRef
+			var fails []string
+			for _, tt := range rec.Tests() {
+				got = append(got, adapters.TestRef{Suite: tt.Suite, Name: tt.Name})
+				if tt.Status == report.TestFailed {
+					fails = append(fails, tt.Name)
+				}
+			}
+			slices.Sort(fails)
+			if !slices.Equal(refKeys(got), tc.want) || !slices.Equal(fails, tc.fails) {
+				t.Errorf("ran %q, failed %q; want %q, failed %q (hint %q)", refKeys(got), fails, tc.want, tc.fails, out.Hint)
+			}
+		})
+	}
+}

@@ -5,10 +5,14 @@
 // hold the last one back while a test hangs, so the stuck detector would
 // not know which test is running. Its end is written the same way (the
 // reporter's end, with the failure's details, follows when vitest sends
-// it), once it is the test's: not a try vitest retries.
+// it), once it is the test's: not a try vitest retries. In a run that
+// selects tests by name, it also skips those vitest's -t let through but
+// strobe's selection does not take (see select.mjs), before the file's
+// tests run.
 import { appendFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { beforeEach } from 'vitest'
+import { beforeAll, beforeEach } from 'vitest'
+import { selection, selects } from './select.mjs'
 
 const eventsPath = fileURLToPath(new URL('./events.jsonl', import.meta.url))
 
@@ -73,3 +77,37 @@ beforeEach((ctx) => {
     write(done)
   })
 })
+
+// narrow skips the tests of a file that the run's selection does not take,
+// and the describe blocks left with none, so that their hooks do not run
+// either; vitest skips what its -t leaves out alike. It runs as the file's
+// first beforeAll hook: the tests are collected and -t applied, none ran.
+function narrow(file) {
+  const walk = (suite) => {
+    let any = false
+    for (const t of suite.tasks) {
+      const live = t.mode === 'run' || t.mode === 'queued'
+      if (t.type === 'suite') {
+        if (walk(t)) any = true
+        else if (live) t.mode = 'skip'
+        continue
+      }
+      if (!live) continue
+      if (selects(file.filepath, fullName(t), nameOf(t))) any = true
+      else t.mode = 'skip'
+    }
+    return any
+  }
+  walk(file)
+}
+
+// The hook's suite is its first argument under vitest 3, its second under
+// vitest 4 (the first is a fixture context, and a function that names its
+// arguments must destructure it): read them without naming them.
+if (selection) {
+  beforeAll(function () {
+    for (const arg of arguments) {
+      if (arg && arg.type === 'suite' && Array.isArray(arg.tasks)) return narrow(arg.file || arg)
+    }
+  })
+}

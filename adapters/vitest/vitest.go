@@ -31,6 +31,12 @@ var reporterJS []byte
 //go:embed setup.mjs
 var setupJS []byte
 
+// selectJS is what the setup file and the reporter share: the run's
+// selection of tests and describe blocks (see selectionArgs).
+//
+//go:embed select.mjs
+var selectJS []byte
+
 // vitest runs node_modules/.bin/vitest in run mode (never watch) with
 // strobe's reporter alone, so vitest's console reporter is off and the
 // tests' output keeps stdout and stderr:
@@ -50,8 +56,11 @@ var setupJS []byte
 // Names: a test is named by vitest's full name, describe blocks and the
 // test joined by " > " (as vitest prints it); its suite is the test file,
 // relative to the project root. A request's test is that full name, or
-// "FILE > full name" to run it in one file only; vitest's -t selects it,
-// as the names joined by spaces, escaped and anchored.
+// "FILE > full name" to run it in one file only, or a describe block's
+// name (a block whose beforeAll or afterAll failed is a failure under its
+// name), which runs the block's tests; vitest's -t lets them through, as
+// the names joined by spaces, escaped and anchored, and strobe's setup file
+// skips what -t cannot tell from them (see selectionArgs).
 //
 // Levels: a test file under a directory named unit, integration or e2e,
 // or named *.unit.test.*, *.integration.test.* or *.e2e.test.*: the level
@@ -268,17 +277,29 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	if err != nil {
 		return nil, fmt.Errorf("vitest: reporter directory: %w", err)
 	}
+	// No onTestCaseReady before vitest 3: its JSON report, read at the
+	// end, without strobe's setup file.
+	v := version(bin)
+	old := v > 0 && v < 3
 	argv := append([]string{bin, "run"}, args...)
-	argv = append(argv, selectionArgs(req, p.Dir)...)
+	sel, chosen := selectionArgs(req, p.Dir, old)
+	argv = append(argv, sel...)
+	env := []string{"NO_COLOR=1"}
+	if chosen != nil && !old {
+		env = append(env, selectionEnv(chosen))
+	}
 	pr := newParser(rec, req.ProjectRoot, dir)
 	pr.pkgDir, pr.test, pr.level = p.Dir, req.Test, req.Level
+	if len(req.Tests) > 0 {
+		// For the no-tests hint: the run selected tests by name.
+		pr.test = req.Tests[0].Name
+	}
 	pr.rerun = append(runner(p), "run")
 	pr.rerun = append(pr.rerun, args...)
 	if rel, ok := kit.Rel(req.ProjectRoot, p.Dir); ok && rel != "." {
 		pr.cd = rel
 	}
-	if v := version(bin); v > 0 && v < 3 {
-		// No onTestCaseReady before vitest 3: its JSON report, read at the end.
+	if old {
 		pr.jsonReport = filepath.Join(dir, "report.json")
 		argv = append(argv, "--reporter=json", "--outputFile="+pr.jsonReport)
 		pr.note = fmt.Sprintf("vitest %d has no live reporter events (vitest 3 does): results come from its JSON report at the end, with no progress while it runs", v)
@@ -288,6 +309,9 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		if err == nil {
 			err = os.WriteFile(filepath.Join(dir, "setup.mjs"), setupJS, 0o600)
 		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, "select.mjs"), selectJS, 0o600)
+		}
 		if err != nil {
 			os.RemoveAll(dir)
 			return nil, fmt.Errorf("vitest: writing the reporter: %w", err)
@@ -295,7 +319,7 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		argv = append(argv, "--reporter="+path)
 		pr.start(filepath.Join(dir, "events.jsonl"))
 	}
-	return &adapters.Plan{Argv: argv, Dir: p.Dir, Env: []string{"NO_COLOR=1"}, Parser: pr}, nil
+	return &adapters.Plan{Argv: argv, Dir: p.Dir, Env: env, Parser: pr}, nil
 }
 
 // IsTestProcess for vitest: the processes vitest titles "node (vitest)"

@@ -1,0 +1,50 @@
+// The tests a strobe run selects by name (a test to run, failures to run
+// again), shared by strobe's setup file and reporter. strobe puts them in
+// STROBE_VITEST_SELECT as JSON, [{file, name}]: name is a test's full name
+// or a describe block's (" > "-joined), file the test file's absolute
+// path, when known. vitest's -t matches tests by their names joined by
+// spaces, so it cannot tell the test "adds" from the block "adds" (whose
+// tests are "adds …"), nor from the test "adds wrongly": strobe's -t lets
+// all of them through, and these decide, by the tests' place in their
+// files, which of them run.
+import { realpathSync } from 'node:fs'
+
+function load() {
+  const raw = process.env.STROBE_VITEST_SELECT
+  if (!raw) return null
+  let list
+  try {
+    list = JSON.parse(raw)
+  } catch {
+    return null
+  }
+  if (!Array.isArray(list) || list.length === 0) return null
+  return list.map((e) => {
+    const files = []
+    if (e.file) {
+      files.push(e.file)
+      try {
+        const real = realpathSync(e.file)
+        if (real !== e.file) files.push(real)
+      } catch {
+        // A file that is gone selects nothing.
+      }
+    }
+    return { files, name: String(e.name || '') }
+  })
+}
+
+// selection is the run's, or null when it selects no test by name.
+export const selection = load()
+
+// selects tells whether the selection takes a test, by its file, its full
+// name (" > "-joined) and its name in strobe's answer ("NAME #2" for the
+// second test of a name in its file): the test named, or a test of the
+// describe block named, in the file named when one is.
+export function selects(file, fullName, answerName) {
+  return selection.some(
+    (e) =>
+      (e.files.length === 0 || e.files.includes(file)) &&
+      (fullName === e.name || answerName === e.name || fullName.startsWith(e.name + ' > ')),
+  )
+}
