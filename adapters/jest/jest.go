@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
 	"strobe/internal/shell"
 )
@@ -231,6 +232,11 @@ func selection(req adapters.Request, dir string) ([]string, error) {
 		return multiSelection(req.ProjectRoot, dir, req.Tests), nil
 	}
 	if req.Test != "" {
+		if f, ok := testFile(req.ProjectRoot, dir, req.Test); ok {
+			// A failure named by its file (an afterAll that threw): the
+			// file whole, which runs the hook again.
+			return []string{"--runTestsByPath", f}, nil
+		}
 		file, name := splitTest(req.Test, dir)
 		var sel []string
 		if file != "" {
@@ -255,6 +261,34 @@ func levelPattern(dir, word string) string {
 // sep joins describe blocks and titles in a test's name, as jest's console
 // does.
 const sep = " › "
+
+// testFile tells whether a request's test is a test file, as a failure of
+// a file names it (relative to the project root) or relative to the
+// package, and returns it relative to the package.
+func testFile(root, dir, test string) (string, bool) {
+	if !looksLikeJS(test) {
+		return "", false
+	}
+	for _, base := range []string{root, dir} {
+		path := filepath.Join(base, test)
+		if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+			if rel, ok := kit.Rel(dir, path); ok {
+				return rel, true
+			}
+		}
+	}
+	return "", false
+}
+
+// looksLikeJS tells whether a name ends as a JavaScript or TypeScript
+// file's: a test titled "README" is no file to run.
+func looksLikeJS(name string) bool {
+	switch filepath.Ext(name) {
+	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts":
+		return true
+	}
+	return false
+}
 
 // splitTest reads "FILE › name" when FILE is a file of the package, else
 // the whole text as the name.

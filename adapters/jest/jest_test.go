@@ -223,6 +223,27 @@ func TestJestAfterAll(t *testing.T) {
 	}
 }
 
+// TestJestAfterAllSelected: the afterAll's failure is named by its file,
+// and that name, given as the test or as a failure to rerun (--failed),
+// runs the file whole, so that the hook runs and fails again: jest does not
+// say which block's afterAll it was, and -t '^teardown\.test\.js$' selects
+// no test.
+func TestJestAfterAllSelected(t *testing.T) {
+	for _, req := range []adapters.Request{
+		{Test: "teardown.test.js"},
+		{Tests: []adapters.TestRef{{Suite: "teardown.test.js", Name: "teardown.test.js"}}},
+	} {
+		req.ProjectRoot = fixture("afterall")
+		rec, out, _ := run(t, req)
+		if tt := find(t, rec, "teardown.test.js", "db › connects"); tt.Status != report.TestPassed {
+			t.Errorf("%+v: the test %+v", req, tt)
+		}
+		if tt := find(t, rec, "teardown.test.js", "teardown.test.js"); tt.Status != report.TestFailed || tt.Failure == nil || tt.Failure.Line != 3 {
+			t.Errorf("%+v: the afterAll's failure %+v (hint %q)", req, tt, out.Hint)
+		}
+	}
+}
+
 // TestJestExit: process.exit in a test run in band ends jest itself before
 // its run's end, with the code given, 0 too: the test fails, at the exit's
 // line, and the run is no pass.

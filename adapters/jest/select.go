@@ -90,9 +90,14 @@ func closeParser(p adapters.Parser) {
 // multiSelection is the arguments that run the named tests: their files,
 // relative to the package (--runTestsByPath), and one -t pattern that
 // matches each name exactly. jest matches -t in every file it runs, so a
-// name that two selected files share runs in both.
+// name that two selected files share runs in both. A failure named by its
+// file (an afterAll that threw: jest does not say which block's) selects
+// the file whole, with no -t: -t would keep out the tests whose block's
+// hook failed, and jest takes one -t for every file, so the other files
+// named run whole too.
 func multiSelection(root, pkgDir string, tests []adapters.TestRef) []string {
 	var files, names []string
+	whole := false
 	for _, t := range tests {
 		if t.Suite != "" {
 			f := t.Suite
@@ -102,6 +107,10 @@ func multiSelection(root, pkgDir string, tests []adapters.TestRef) []string {
 			if !slices.Contains(files, f) {
 				files = append(files, f)
 			}
+			if t.Name == t.Suite {
+				whole = true
+				continue
+			}
 		}
 		if q := node.QuoteRegexp(strings.ReplaceAll(t.Name, sep, " ")); !slices.Contains(names, q) {
 			names = append(names, q)
@@ -110,6 +119,9 @@ func multiSelection(root, pkgDir string, tests []adapters.TestRef) []string {
 	var sel []string
 	if len(files) > 0 {
 		sel = append([]string{"--runTestsByPath"}, files...)
+	}
+	if whole {
+		return sel
 	}
 	return append(sel, "-t", "^("+strings.Join(names, "|")+")$")
 }
