@@ -266,6 +266,9 @@ type catch2Test struct {
 	line     int
 	failures []catch2Failure
 	skipped  bool
+	// expected is the tag that makes its failures expected: "[!shouldfail]"
+	// (Catch2 fails the test when none comes) or "[!mayfail]".
+	expected string
 }
 
 // catch2Parser reads the XML report (from its own goroutine) and the
@@ -374,7 +377,7 @@ func (p *catch2Parser) decode(r io.Reader) {
 					break
 				}
 				line, _ := strconv.Atoi(attr(t, "line"))
-				p.cur = &catch2Test{name: name, file: attr(t, "filename"), line: line}
+				p.cur = &catch2Test{name: name, file: attr(t, "filename"), line: line, expected: expectedTag(attr(t, "tags"))}
 				sections, infos, ex = nil, nil, nil
 				p.last = p.cur.name
 				p.started++
@@ -495,6 +498,19 @@ func (p *catch2Parser) decode(r io.Reader) {
 	}
 }
 
+// expectedTag is the tag among a test case's tags that makes its failures
+// expected, as Catch2 reads them (case-insensitively); "" when none does.
+// [!shouldfail] wins: with both, Catch2 fails the test if it passes.
+func expectedTag(tags string) string {
+	tags = strings.ToLower(tags)
+	for _, tag := range []string{"[!shouldfail]", "[!mayfail]"} {
+		if strings.Contains(tags, tag) {
+			return tag
+		}
+	}
+	return ""
+}
+
 // catch2MaxText bounds the text kept of one element.
 const catch2MaxText = 1 << 20
 
@@ -553,6 +569,13 @@ func (p *catch2Parser) finishTest(success bool, d time.Duration) {
 	switch {
 	case !success:
 		p.rec.End("", t.name, report.TestFailed, d, p.failure(t))
+	case t.expected != "" && len(t.failures) > 0:
+		// Catch2 counts these "failed as expected": the test passed. Its
+		// failures go to its output, as the console prints them.
+		for _, f := range t.failures {
+			p.rec.Output("", t.name, fmt.Sprintf("failed as expected (%s), at %s:%d:\n%s\n", t.expected, kit.ProjectPath(p.root, f.file), f.line, f.text))
+		}
+		p.rec.End("", t.name, report.TestPassed, d, nil)
 	case t.skipped:
 		p.rec.End("", t.name, report.TestSkipped, d, nil)
 	default:
@@ -582,6 +605,10 @@ func (p *catch2Parser) failure(t *catch2Test) *report.Failure {
 			}
 			kit.AddFailure(f, "\n\n", kit.ProjectPath(p.root, fl.file), fl.line, s)
 		}
+	} else if t.expected == "[!shouldfail]" {
+		// Catch2 fails a test that should fail and passes; nothing in the
+		// report but its verdict says so.
+		f.Message = "tagged [!shouldfail], and no assertion failed: Catch2 fails a test that should fail when it passes"
 	} else {
 		f.Message = "the test case failed without a failed assertion (see its output)"
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/internal/shell"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -459,5 +461,64 @@ func TestCatch2ThreadSanitizer(t *testing.T) {
 	}
 	if out.Crash != nil || !strings.Contains(out.Hint, "ThreadSanitizer reported in test") {
 		t.Errorf("outcome %+v", out)
+	}
+}
+
+var expectedBuild = &testutil.CachedBuild{Name: "catch2-expected", Src: mustAbs("testdata/fixtures/expected"), Sentinel: "expected",
+	Build: func(dir string) error {
+		if out, err := exec.Command(filepath.Join(mustAbs("testdata/fixtures/expected"), "build.sh"), dir).CombinedOutput(); err != nil {
+			return fmt.Errorf("%s%w", out, err)
+		}
+		return nil
+	}}
+
+func mustAbs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// TestCatch2ExpectedFailures: Catch2 passes a [!shouldfail] test that
+// fails and a [!mayfail] one either way, and fails a [!shouldfail] test
+// that passes. strobe says the same, and why: that failure is no failed
+// assertion but the tag, and the failures Catch2 expected are in the
+// passed tests' output.
+func TestCatch2ExpectedFailures(t *testing.T) {
+	testutil.RequireTool(t, "g++")
+	testutil.RequireHeader(t, "/usr/include/catch2/catch.hpp", "catch2")
+	bin := filepath.Join(expectedBuild.Dir(t), "expected")
+	rec, out, exit := adapterstest.RunReal(t, catch2{}, adapters.Request{ProjectRoot: mustAbs("testdata/fixtures/expected"), Command: []string{bin}})
+	if exit.Code != 1 || out.Crash != nil {
+		t.Errorf("exit %+v, crash %+v: want Catch2's 1 for the one failed test", exit, out.Crash)
+	}
+	want := map[string]report.TestStatus{
+		"should fail and fails": report.TestPassed, "should fail but passes": report.TestFailed, "should fail and throws": report.TestPassed,
+		"may fail and fails": report.TestPassed, "may fail and passes": report.TestPassed, "plain passes": report.TestPassed,
+	}
+	tests := rec.Tests()
+	if len(tests) != len(want) {
+		t.Errorf("%d tests, want %d: %+v", len(tests), len(want), tests)
+	}
+	for _, tt := range tests {
+		if tt.Status != want[tt.Name] {
+			t.Errorf("%s: %s, want %s", tt.Name, tt.Status, want[tt.Name])
+		}
+	}
+	f := tests[1].Failure
+	if f == nil || f.File != "expected.cpp" || f.Line != 12 ||
+		f.Message != "tagged [!shouldfail], and no assertion failed: Catch2 fails a test that should fail when it passes" ||
+		f.Rerun != shell.Join([]string{bin, "should fail but passes"}) {
+		t.Errorf("should fail but passes: failure %+v", f)
+	}
+	for name, text := range map[string]string{
+		"should fail and fails":  "failed as expected ([!shouldfail]), at expected.cpp:9:\nREQUIRE( 1 + 1 == 3 )\nwith expansion:\n  2 == 3\n",
+		"should fail and throws": "failed as expected ([!shouldfail]), at expected.cpp:16:\ndue to unexpected exception with message:\n  expected trouble\n",
+		"may fail and fails":     "failed as expected ([!mayfail]), at expected.cpp:21:\nCHECK( 2 * 2 == 5 )\nwith expansion:\n  4 == 5\n",
+	} {
+		if tt, _ := adapterstest.TestByName(tests, name); tt.Output != text {
+			t.Errorf("%s: output %q, want %q", name, tt.Output, text)
+		}
 	}
 }
