@@ -23,6 +23,9 @@ const (
 	exitInternal    = 3
 	exitUsage       = 4
 	exitNoTests     = 5
+	// pytest-rerunfailures' --fail-on-flaky: a test passed only on a
+	// rerun.
+	exitFailOnFlaky = 7
 )
 
 // maxSummaryLines bounds what the parser keeps of pytest's own output:
@@ -119,6 +122,14 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if !st.Hello && !early {
 		p.fallback(&out)
 	}
+	if len(st.Flaky) > 0 {
+		out.Flaky = st.Flaky
+		out.Indicators = append(out.Indicators, "flaky_tests")
+		out.Hint = joinHint(out.Hint, flakyHint(st.Flaky))
+		if exit.Code == exitFailOnFlaky {
+			out.Hint = joinHint(out.Hint, "pytest exited 7: pytest-rerunfailures' --fail-on-flaky fails the run when a test passes only on a rerun")
+		}
+	}
 	if p.Ended(st, exit, p.rec, &out) {
 		if out.BuildFailed && exit.Code == exitInternal && p.internal.exc != "" {
 			// pytest stopped on it after collecting: the next run meets it
@@ -168,6 +179,23 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = joinHint(out.Hint, "pytest ran no test: fix the conftest.py, plugin or configuration its traceback names")
 	}
 	return out
+}
+
+// flakyHint names the tests pytest-rerunfailures passed on a rerun, as
+// nextest's retries are named.
+func flakyHint(flaky []adapters.FlakyTest) string {
+	var names []string
+	for _, f := range flaky {
+		name := fmt.Sprintf("%s (passed on try %d", f.Name, f.Attempts)
+		if f.File != "" {
+			name += fmt.Sprintf("; failed first at %s:%d", f.File, f.Line)
+		}
+		names = append(names, name+")")
+	}
+	if len(flaky) == 1 {
+		return "flaky: " + names[0] + " failed and then passed when pytest-rerunfailures ran it again; it counts as passed"
+	}
+	return "flaky: " + strings.Join(names, ", ") + " failed and then passed when pytest-rerunfailures ran them again; they count as passed"
 }
 
 // stoppedHint says that pytest stopped before its last test (-x,

@@ -780,3 +780,46 @@ func TestHelperFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestReruns: under pytest-rerunfailures (--reruns N, its flaky marker),
+// a test that fails and then passes on a rerun counts as passed and is
+// named flaky with its attempts and its first failure, as nextest's
+// retries are; one that fails every attempt fails, with its attempts.
+// The same under pytest-xdist, whose workers rerun the tests.
+func TestReruns(t *testing.T) {
+	root := fixture(t, "reruns")
+	requireModules(t, "python3", "pytest_rerunfailures", "xdist")
+	wantFlaky := []adapters.FlakyTest{
+		{Name: "test_reruns.py::test_flaky", Attempts: 2, File: "test_reruns.py", Line: 17, Message: "attempt 1\nassert 1 >= 2"},
+		{Name: "test_reruns.py::test_marked", Attempts: 2, File: "test_reruns.py", Line: 42, Message: "assert 1 >= 2\n +  where 1 = attempt('marked')"},
+		{Name: "test_reruns.py::test_setup_flaky", Attempts: 3, File: "test_reruns.py", Line: 32, Message: "error in setup: ConnectionError: not yet"},
+	}
+	for _, args := range [][]string{{"--reruns", "2"}, {"-n", "2", "--reruns", "2"}} {
+		rec, out, exit := run(t, root, adapters.Request{Command: append([]string{"python3", "-m", "pytest"}, args...)})
+		if exit.Code != exitFailed {
+			t.Errorf("%v: exit %+v, want 1", args, exit)
+		}
+		p := rec.Progress()
+		if p.Passed != 4 || p.Failed != 1 || len(rec.Tests()) != 5 {
+			t.Errorf("%v: %d passed, %d failed of %d tests, want 4 passed, 1 failed", args, p.Passed, p.Failed, len(rec.Tests()))
+		}
+		flaky := slices.Clone(out.Flaky)
+		slices.SortFunc(flaky, func(a, b adapters.FlakyTest) int { return strings.Compare(a.Name, b.Name) })
+		if !slices.Equal(flaky, wantFlaky) {
+			t.Errorf("%v: flaky %+v, want %+v", args, flaky, wantFlaky)
+		}
+		if !slices.Contains(out.Indicators, "flaky_tests") || !strings.Contains(out.Hint, "test_reruns.py::test_flaky (passed on try 2; failed first at test_reruns.py:17)") {
+			t.Errorf("%v: hint %q, indicators %v: want the flaky tests named", args, out.Hint, out.Indicators)
+		}
+		f := rec.Failure("", "test_reruns.py::test_always")
+		if f == nil || f.Attempts != 3 || f.File != "test_reruns.py" || f.Line != 22 ||
+			f.Message != "assert 1 == 2\n(failed on all 3 tries: pytest-rerunfailures' reruns)" {
+			t.Errorf("%v: failure %+v, want test_always failed on all 3 tries", args, f)
+		}
+	}
+	// --fail-on-flaky: pytest-rerunfailures fails the run, exit 7.
+	_, out, exit := run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "--reruns", "2", "--fail-on-flaky", "-k", "not always"}})
+	if exit.Code != exitFailOnFlaky || len(out.Flaky) != 3 || !strings.Contains(out.Hint, "--fail-on-flaky") {
+		t.Errorf("--fail-on-flaky: exit %+v, flaky %+v, hint %q", exit, out.Flaky, out.Hint)
+	}
+}

@@ -107,6 +107,9 @@ class Reporter:
         self.rootdir = "" if rel == "." else rel
         self.ch = ch
         self.tests = {}
+        # Tests pytest-rerunfailures runs again, between their attempts:
+        # the attempts so far, the first failure, the time spent.
+        self.retried = {}
         ch.send({"ev": "hello", "pid": os.getpid(), "version": pytest.__version__})
 
     def pytest_collectreport(self, report):
@@ -124,7 +127,10 @@ class Reporter:
         self.ch.send({"ev": "collected", "n": len(session.items)})
 
     def pytest_runtest_logstart(self, nodeid, location):
-        self.tests[nodeid] = {"ev": "end", "id": self.rebase(nodeid), "status": "passed", "dur": 0.0}
+        t = self.tests[nodeid] = {"ev": "end", "id": self.rebase(nodeid), "status": "passed", "dur": 0.0}
+        prev = self.retried.pop(nodeid, None)
+        if prev is not None:  # pytest-rerunfailures' next attempt
+            t.update(prev)
         line = location[1] + 1 if location[1] is not None else 0
         self.ch.send({"ev": "start", "id": self.rebase(nodeid), "file": self.path(location[0]), "line": line})
 
@@ -150,12 +156,19 @@ class Reporter:
         t["dur"] += report.duration or 0.0
         when = report.when
         xfail = getattr(report, "wasxfail", None)
-        if report.failed and when not in ("setup", "call", "teardown"):
+        if report.outcome == "rerun":
+            # pytest-rerunfailures runs the test again after this failed
+            # attempt (its setup, call or teardown, or its xdist worker
+            # that died): the test's end waits for the last attempt, and
+            # the first failure is kept for a test that then passes.
+            if "first" not in t:
+                t["first"] = failure_fields(report)
+            t["rerun"] = True
+        elif report.failed and when not in ("setup", "call", "teardown"):
             # xdist's report of a worker that died in the test ("???"):
             # a crash, whose signal the worker's faulthandler dump says.
             t.update(status="crashed", msg=failure_text(report))
         elif report.failed:
-            status = "failed" if when == "call" else "error"
             # A failed subtest (pytest 9's SUBFAILED) fails its test, each
             # said with its parameters, as unittest's runner says them.
             sub = subtest(report)
@@ -169,16 +182,7 @@ class Reporter:
                 more = sub + failure_text(report) if sub else "error in %s: %s" % (when, failure_text(report))
                 t["also"] = ev.clip((t.get("also", "") + "\n" + more).strip())
             else:
-                t.update(status=status, when=when, msg=failure_text(report))
-                info = getattr(report, "strobe", None)
-                if isinstance(info, dict):
-                    t.update(type=info.get("type"), file=info.get("file"), line=info.get("line"))
-                    if info.get("call"):
-                        t["call"] = info["call"]
-                    if info.get("traces"):
-                        t["traces"] = info["traces"]
-                    if info.get("msg") is not None and not isinstance(report.longrepr, str):
-                        t["msg"] = info["msg"]
+                t.update(failure_fields(report))
                 t["msg"] = sub + t["msg"]
             if sub:
                 t["subfailed"] = True
@@ -200,9 +204,16 @@ class Reporter:
 
     def pytest_runtest_logfinish(self, nodeid, location):
         t = self.tests.pop(nodeid, None)
-        if t is not None:
-            t.pop("subfailed", None)
-            self.ch.send(t, hold=True)
+        if t is None:
+            return
+        attempts = t.get("attempts", 1)
+        if t.pop("rerun", False):
+            self.retried[nodeid] = {"attempts": attempts + 1, "first": t["first"], "dur": t["dur"]}
+            return
+        t.pop("subfailed", None)
+        if attempts == 1:
+            t.pop("attempts", None)
+        self.ch.send(t, hold=True)
 
     def pytest_sessionfinish(self, session, exitstatus):
         done = {"ev": "done", "exit": int(exitstatus)}
@@ -299,6 +310,26 @@ def doctest_failure(exc, root):
 def indent(text):
     text = text.rstrip("\n")
     return "    " + text.replace("\n", "\n    ") if text else "    (nothing)"
+
+
+def failure_fields(report):
+    """The end event's fields of a failed report: its status (a failure
+    of the test's call, an error of its setup or teardown, the crash of
+    its xdist worker), the exception and where in the project it came
+    from."""
+    when = report.when
+    if when not in ("setup", "call", "teardown"):
+        return {"status": "crashed", "msg": failure_text(report)}
+    f = {"status": "failed" if when == "call" else "error", "when": when, "msg": failure_text(report)}
+    info = getattr(report, "strobe", None)
+    if isinstance(info, dict):
+        f.update(type=info.get("type"), file=info.get("file"), line=info.get("line"))
+        for k in ("call", "traces"):
+            if info.get(k):
+                f[k] = info[k]
+        if info.get("msg") is not None and not isinstance(report.longrepr, str):
+            f["msg"] = info["msg"]
+    return f
 
 
 def failure_text(report):

@@ -26,7 +26,10 @@ import (
 //	               whose load_tests added a doctest), traces (a
 //	               failure's suggested trace patterns), call (the
 //	               test's own line that led to a failure raised deeper:
-//	               "test_x.py:12 (test_y)")
+//	               "test_x.py:12 (test_y)"), attempts (how many times
+//	               pytest-rerunfailures ran it, when more than once),
+//	               first (its first failed attempt: status, when, type,
+//	               msg, file, line)
 //	done           the session is over: exit (the framework's exit code),
 //	               reason (why it stopped early: pytest -x, --maxfail)
 type Event struct {
@@ -51,6 +54,10 @@ type Event struct {
 	// by encoding/json, off the hot path).
 	Traces []string `json:"traces"`
 	Call   string   `json:"call"`
+	// Attempts counts the runs of a test pytest-rerunfailures reran, and
+	// First is its first failed one (an object: read by encoding/json).
+	Attempts int    `json:"attempts"`
+	First    *Event `json:"first"`
 }
 
 // Decode reads one event line into e, which it clears first. The events
@@ -110,6 +117,7 @@ const (
 	fVersion
 	fSel
 	fCall
+	fAttempts
 )
 
 func field(k []byte) fieldKind {
@@ -150,11 +158,13 @@ func field(k []byte) fieldKind {
 		return fSel
 	case "call":
 		return fCall
+	case "attempts":
+		return fAttempts
 	}
 	return fUnknown
 }
 
-var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version", "sel", "traces", "call"}
+var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version", "sel", "traces", "call", "attempts", "first"}
 
 // words are the values most events repeat, kept as constants so that
 // decoding them allocates nothing.
@@ -231,6 +241,8 @@ func setNumber(e *Event, k fieldKind, v []byte) bool {
 		e.Exit = n
 	case fPID:
 		e.PID = n
+	case fAttempts:
+		e.Attempts = n
 	default:
 		return false
 	}

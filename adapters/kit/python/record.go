@@ -1,6 +1,7 @@
 package python
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 
@@ -23,9 +24,10 @@ type Mapper struct {
 	stopped   string
 	collected int
 	errors    []report.BuildError
-	crashed   []string            // tests whose xdist worker died under them
-	defs      map[string]location // where each running test is defined
-	bad       int                 // lines that were not events
+	crashed   []string             // tests whose xdist worker died under them
+	defs      map[string]location  // where each running test is defined
+	flaky     []adapters.FlakyTest // tests that passed on a pytest-rerunfailures rerun
+	bad       int                  // lines that were not events
 }
 
 type location struct {
@@ -52,6 +54,9 @@ type State struct {
 	// Crashed are the tests whose pytest-xdist worker died while it ran
 	// them: xdist replaced the worker and went on.
 	Crashed []string
+	// Flaky are the tests that failed and then passed when
+	// pytest-rerunfailures ran them again (--reruns, @flaky).
+	Flaky []adapters.FlakyTest
 }
 
 // State returns what the events said so far.
@@ -60,7 +65,7 @@ func (m *Mapper) State() State {
 	defer m.mu.Unlock()
 	return State{Hello: m.hello, Done: m.done, Exit: m.exit, Collected: m.collected,
 		CollectErrors: append([]report.BuildError(nil), m.errors...), Unreadable: m.bad,
-		Crashed: append([]string(nil), m.crashed...), Stopped: m.stopped}
+		Crashed: append([]string(nil), m.crashed...), Stopped: m.stopped, Flaky: append([]adapters.FlakyTest(nil), m.flaky...)}
 }
 
 // definedAt is where a running test is defined, from its start.
@@ -126,6 +131,9 @@ func (m *Mapper) end(e *Event) {
 		m.Rec.Output("", e.ID, e.Out)
 	}
 	d := kit.DurationOf(e.Dur)
+	if e.Attempts > 1 && (e.Status == "passed" || e.Status == "xpassed") {
+		m.flakyTest(e, def)
+	}
 	switch e.Status {
 	case "passed":
 		m.Rec.End("", e.ID, report.TestPassed, d, nil)
@@ -155,8 +163,27 @@ func (m *Mapper) end(e *Event) {
 			}
 			f.Rerun = m.Rerun(sel)
 		}
+		if e.Attempts > 1 {
+			f.Attempts = e.Attempts
+			kit.AppendMessage(f, "\n", fmt.Sprintf("(failed on all %d tries: pytest-rerunfailures' reruns)", e.Attempts))
+		}
 		m.Rec.End("", e.ID, report.TestFailed, d, f)
 	}
+}
+
+// flakyTest records a test that passed on a rerun pytest-rerunfailures
+// made, with its first failure, at its definition when that said no place.
+func (m *Mapper) flakyTest(e *Event, def location) {
+	ft := adapters.FlakyTest{Name: e.ID, Attempts: e.Attempts, File: def.file, Line: def.line}
+	if e.First != nil {
+		ft.Message = Message(e.First)
+		if e.First.File != "" {
+			ft.File, ft.Line = e.First.File, max(e.First.Line, 0)
+		}
+	}
+	m.mu.Lock()
+	m.flaky = append(m.flaky, ft)
+	m.mu.Unlock()
 }
 
 func note(what, reason string) string {
