@@ -48,7 +48,10 @@ const sep = " › "
 // One test: --grep with its full title (mocha's, joined by spaces,
 // anchored and escaped) and its file, the project's other test files
 // ignored (mocha adds a command's files to its config's spec instead of
-// replacing them). Levels select files the same way: a directory named
+// replacing them). A failed hook's name (`block › "before all" hook for
+// "test"`, as mocha names the failure) selects the tests that run the
+// hook (see grepFor), so that --failed and retries run it again. Levels
+// select files the same way: a directory named
 // unit, integration or e2e in the path, or the level in the name
 // (x.unit.spec.js).
 type mochaAdapter struct{}
@@ -155,6 +158,35 @@ func grep(title string) string {
 	return "^" + regexp.QuoteMeta(strings.ReplaceAll(title, sep, " ")) + "$"
 }
 
+// hookTitle is mocha's title of a hook that failed, the last part of the
+// failure's name: `"before all" hook for "TEST"` (the test it ran for),
+// `"after each" hook: its own title for "TEST"`, `"before all" hook in
+// "BLOCK"` (no test: the block's own, or "{root}").
+var hookTitle = regexp.MustCompile(`^"(?:before|after) (?:all|each)" hook(?:: .*?)? (for|in) "(.*)"$`)
+
+// grepFor is the --grep for a request's test: a test's full title, or, for
+// a hook's failure (named by the hook, as mocha names it), the tests that
+// run the hook so that it runs and fails again: the test it names, at any
+// depth of the hook's block (mocha names it by its own title), or the
+// block's tests. "" is every test: a root hook's.
+func grepFor(title string) string {
+	parts := strings.Split(title, sep)
+	m := hookTitle.FindStringSubmatch(parts[len(parts)-1])
+	if m == nil {
+		return grep(title)
+	}
+	block := regexp.QuoteMeta(strings.Join(parts[:len(parts)-1], " "))
+	switch {
+	case m[1] == "for" && block == "":
+		return "^(.* )?" + regexp.QuoteMeta(m[2]) + "$"
+	case m[1] == "for":
+		return "^" + block + " (.* )?" + regexp.QuoteMeta(m[2]) + "$"
+	case block == "":
+		return ""
+	}
+	return "^" + block + " "
+}
+
 // only runs files alone: named, and the project's other test files
 // ignored, so that a config's spec adds none.
 func only(files, all []string) []string {
@@ -212,7 +244,9 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 			title = rest
 			sel = only([]string{file}, all)
 		}
-		sel = append(sel, "--grep", grep(title))
+		if g := grepFor(title); g != "" {
+			sel = append(sel, "--grep", g)
+		}
 	case req.Level != adapters.LevelAll:
 		all := node.TestFiles(req.ProjectRoot, testFile)
 		var files []string

@@ -188,6 +188,10 @@ func TestMochaSelection(t *testing.T) {
 	}{
 		{"one test", "basic", adapters.Request{Test: "test/math.spec.js › arithmetic › nested [regex] (chars)? › throws a TypeError"}, []string{"arithmetic › nested [regex] (chars)? › throws a TypeError"}},
 		{"full title", "basic", adapters.Request{Test: "arithmetic › adds"}, []string{"arithmetic › adds"}},
+		// A before-all hook's failure is named by the hook; that name runs
+		// the test the hook ran for, so the hook runs and fails again.
+		{"failed hook", "basic", adapters.Request{Test: `with a failing before › "before all" hook for "never runs either"`}, []string{`with a failing before › "before all" hook for "never runs either"`}},
+		{"failed hook in its file", "basic", adapters.Request{Test: `test/math.spec.js › with a failing before › "before all" hook for "never runs either"`}, []string{`with a failing before › "before all" hook for "never runs either"`}},
 		{"unit", "levels", adapters.Request{Level: adapters.LevelUnit}, []string{"unit works"}},
 		{"integration", "levels", adapters.Request{Level: adapters.LevelIntegration}, []string{"integration works"}},
 		{"e2e", "levels", adapters.Request{Level: adapters.LevelE2E}, []string{"e2e by its file name", "e2e works"}},
@@ -206,6 +210,25 @@ func TestMochaSelection(t *testing.T) {
 	_, out, _ := run(t, adapters.Request{ProjectRoot: project("basic"), Level: adapters.LevelE2E})
 	if !out.NoTests || !strings.Contains(out.Hint, "unit/, integration/ or e2e/") {
 		t.Errorf("a level without files: %+v", out)
+	}
+}
+
+// grepFor selects a hook's failure by the tests that run the hook: the
+// test it names ("for"), at any depth of the hook's block, or the block's
+// tests ("in"); a root hook's, every test.
+func TestMochaHookGrep(t *testing.T) {
+	for title, want := range map[string]string{
+		"a › b":                                     `^a b$`,
+		`a › "before all" hook for "t (1)"`:         `^a (.* )?t \(1\)$`,
+		`a › b › "after all" hook: close for "t"`:   `^a b (.* )?t$`,
+		`a › "after each" hook in "a"`:              `^a `,
+		`"before all" hook for "t"`:                 `^(.* )?t$`,
+		`"before all" hook in "{root}"`:             ``,
+		`a › "before all" hook for "t" and another`: `^a "before all" hook for "t" and another$`,
+	} {
+		if got := grepFor(title); got != want {
+			t.Errorf("grepFor(%q) = %q, want %q", title, got, want)
+		}
 	}
 }
 
