@@ -771,8 +771,8 @@ func TestHelperFrames(t *testing.T) {
 		{"test_plain", "conftest.py", 10, "expected positive, got -2\nassert -2 > 0\ncalled from test_helpers.py:15 (test_plain)"},
 		{"test_callable_hide", "conftest.py", 22, "ignored hide, got -4\nassert -4 > 0\ncalled from test_helpers.py:27 (test_callable_hide)"},
 		// helpers.py is not a test module: pytest does not rewrite its
-		// assert, which says only its type.
-		{"test_bare", "helpers.py", 12, "AssertionError\ncalled from test_helpers.py:31 (test_bare)"},
+		// assert, whose message is then its statement.
+		{"test_bare", "helpers.py", 12, "assert x == 1\ncalled from test_helpers.py:31 (test_bare)"},
 	} {
 		f := rec.Failure("", "test_helpers.py::"+tc.id)
 		if f == nil || f.File != tc.file || f.Line != tc.line || f.Message != tc.msg {

@@ -316,6 +316,9 @@ func TestHelperFrames(t *testing.T) {
 		{"test_hidden", "test_helpers.py", 10, "check_equal: 1 != 2"},
 		{"test_hidden_error", "uthelpers.py", 11, "ValueError: explode 3\ncalled from test_helpers.py:13 (test_hidden_error)"},
 		{"test_plain", "plainhelp.py", 2, "check_small: 4\ncalled from test_helpers.py:17 (test_plain)"},
+		// An assert without a message says nothing: its statement does
+		// (Python places its failure at the line of the test it spans).
+		{"test_bare_assert", "test_helpers.py", 22, "assert n == 1"},
 	} {
 		f := rec.Failure("", "test_helpers.TestHelpers."+tc.id)
 		if f == nil || f.File != tc.file || f.Line != tc.line || f.Message != tc.msg {

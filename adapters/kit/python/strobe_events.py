@@ -168,6 +168,10 @@ def describe(exc, tb, root, hide=None, test=None):
         msg = str(exc)
     except Exception:
         msg = "<unprintable %s>" % type(exc).__name__
+    if not msg and type(exc) is AssertionError and where is not None:
+        # An assert no one rewrote (a helper module pytest does not
+        # rewrite, any under unittest) says nothing: its statement does.
+        msg = _assert_statement(where.f_code.co_filename, line)
     info = {"type": exception_type(exc), "msg": clip(msg), "file": file, "line": line, "traces": _suggest_safe(fs, root)}
     if test is not None and where is not None and where.f_code is not test:
         for frame, ln in reversed(fs):
@@ -175,6 +179,23 @@ def describe(exc, tb, root, hide=None, test=None):
                 info["call"] = "%s:%d (%s)" % (os.path.relpath(frame.f_code.co_filename, root), ln, frame.f_code.co_name)
                 break
     return info
+
+
+def _assert_statement(filename, line):
+    """The assert statement at line of filename, on one line ("assert
+    x == 1"), "" when there is none."""
+    try:
+        import ast
+
+        tree = _tree(filename)
+        best = None
+        for n in ast.walk(tree) if tree else ():
+            if isinstance(n, ast.Assert) and n.lineno <= line <= (n.end_lineno or n.lineno):
+                if best is None or n.lineno >= best.lineno:
+                    best = n
+        return "assert " + ast.unparse(best.test) if best is not None else ""
+    except Exception:
+        return ""
 
 
 # Suggested traces of a failure: the project's functions worth rerunning
