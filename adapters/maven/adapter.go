@@ -32,12 +32,20 @@ import (
 // Selection: a test is surefire's -Dtest pattern (`FooTest`,
 // `FooTest#method`, `com.x.FooTest#m*`), with
 // -Dsurefire.failIfNoSpecifiedTests=false so that a module of a
-// multi-module build without that test does not fail the build. Levels:
+// multi-module build without that test does not fail the build. A
+// parameterized, repeated or dynamic test's invocation
+// (`FooTest#adds(int)[2]`) selects its method: Surefire selects no single
+// invocation. A @Nested class is `Outer$Inner#method`. Levels:
 // unit is `test` (Surefire); integration is `verify` with Surefire's tests
 // left out (Failsafe's *IT classes, -Dit.test for a single one); e2e has no
 // Maven convention and is refused.
 //
 // A given `mvn …` or `./mvnw …` command runs as given.
+//
+// javac's [ERROR]s are build errors (its [WARNING]s, of the same shape,
+// are not), also beside the tests of the modules that compiled (mvn
+// -fae); the modules the Reactor Summary says Maven SKIPPED are named in
+// the hint, since their tests never ran.
 type mavenAdapter struct{}
 
 // New returns the Maven adapter.
@@ -170,6 +178,13 @@ func selection(req adapters.Request) []string {
 	}
 	if class, method, ok := strings.Cut(req.Test, "#"); ok && classFailure(method) {
 		req.Test = class
+	} else if ok && !strings.HasPrefix(req.Test, "%") {
+		// A parameterized, repeated or dynamic test's invocation
+		// ("isOdd(int)[2]", a failure's name that a retry reruns):
+		// -Dtest selects its method, with every invocation.
+		if i := strings.IndexAny(method, "(["); i > 0 {
+			req.Test = class + "#" + method[:i]
+		}
 	}
 	switch {
 	case req.Level == adapters.LevelIntegration && req.Test != "":

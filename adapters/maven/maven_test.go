@@ -247,6 +247,107 @@ func TestRealMulti(t *testing.T) {
 	}
 }
 
+// TestRealJUnit5 runs JUnit 5's other kinds of test: @Nested classes
+// (Outer$Inner, selected as such), parameterized, repeated and dynamic
+// tests (an invocation is Class#method(args)[n]; -Dtest selects the
+// method, all its invocations), @Disabled and a failed assumption
+// (skipped). Counts are Surefire's.
+func TestRealJUnit5(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "junit5")
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if exit.Code != 1 || out.BuildFailed || out.NoTests || out.Crash != nil {
+		t.Fatalf("exit %+v, outcome %+v", exit, out)
+	}
+	if p := rec.Progress(); p.Passed != 9 || p.Failed != 9 || p.Skipped != 2 {
+		t.Errorf("counts %+v, want Surefire's 9 passed, 9 failed, 2 skipped", p)
+	}
+	for _, tc := range []struct {
+		name, file string
+		line       int
+		sel        string
+	}{
+		{"NestedTest$Inner#innerFails", "NestedTest.java", 18, "com.example.NestedTest$Inner#innerFails"},
+		{"NestedTest$Inner$Deeper#deepFails", "NestedTest.java", 29, "com.example.NestedTest$Inner$Deeper#deepFails"},
+		{"ParamTest#isOdd(int)[2]", "ParamTest.java", 13, "com.example.ParamTest#isOdd"},
+		{"ParamTest#adds(String, String, String)[2]", "ParamTest.java", 19, "com.example.ParamTest#adds"},
+		{"RepeatTest#repeats(RepetitionInfo)[2]", "RepeatTest.java", 11, "com.example.RepeatTest#repeats"},
+		{"MiscTest#dynamic()[3]", "MiscTest.java", 34, "com.example.MiscTest#dynamic"},
+		{"MiscTest#displayed", "MiscTest.java", 29, "com.example.MiscTest#displayed"},
+	} {
+		tt, ok := adapterstest.TestByName(rec.Tests(), tc.name)
+		if !ok || tt.Failure == nil {
+			t.Errorf("%s: %+v, want a failure", tc.name, tt)
+			continue
+		}
+		f := tt.Failure
+		if f.File != "src/test/java/com/example/"+tc.file || f.Line != tc.line || !strings.Contains(f.Rerun, "'-Dtest="+tc.sel+"' ") {
+			t.Errorf("%s: %s:%d, rerun %q; want %s:%d and -Dtest=%s", tc.name, f.File, f.Line, f.Rerun, tc.file, tc.line, tc.sel)
+		}
+	}
+	for _, name := range []string{"MiscTest#disabled", "MiscTest#assumes"} {
+		if tt, _ := adapterstest.TestByName(rec.Tests(), name); tt.Status != report.TestSkipped {
+			t.Errorf("%s: %+v, want skipped", name, tt)
+		}
+	}
+	// A nested class's rerun runs its test alone.
+	tt, _ := adapterstest.TestByName(rec.Tests(), "NestedTest$Inner#innerFails")
+	if tt.Failure != nil {
+		cmd := exec.Command("sh", "-c", tt.Failure.Rerun)
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "Tests run: 1, Failures: 1, Errors: 0, Skipped: 0") {
+			t.Errorf("rerun %q: %v\n%s", tt.Failure.Rerun, err, b)
+		}
+	}
+	// A retry names the invocation: it runs the method's invocations and
+	// finds that one among them.
+	rec, _, _ = adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "ParamTest#isOdd(int)[2]"})
+	if tt, ok := adapterstest.TestByName(rec.Tests(), "ParamTest#isOdd(int)[2]"); !ok || tt.Status != report.TestFailed || len(rec.Tests()) != 4 {
+		t.Errorf("test ParamTest#isOdd(int)[2]: %+v among %d tests, want it failed among isOdd's 4 invocations", tt, len(rec.Tests()))
+	}
+}
+
+// TestRealReactor runs a reactor where core's test fails, app (which
+// needs core) is skipped and tools' tests do not compile. Maven stops at
+// core unless told -fae; with it, tools' compile error is a build error
+// beside core's failure. Either way the modules Maven skipped are named:
+// their tests never ran. core's compiler warnings (-Xlint:all) are not
+// build errors.
+func TestRealReactor(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "reactor")
+	check := func(t *testing.T, rec *adapters.Recorder) {
+		t.Helper()
+		greets, _ := adapterstest.TestByName(rec.Tests(), "GreeterTest#greets")
+		if p := rec.Progress(); p.Passed != 1 || p.Failed != 1 || greets.Failure == nil ||
+			greets.Failure.File != "core/src/test/java/com/example/core/GreeterTest.java" || greets.Failure.Line != 10 {
+			t.Errorf("counts %+v, GreeterTest#greets %+v; want Surefire's 1 passed, 1 failed at core/…/GreeterTest.java:10", p, greets)
+		}
+	}
+	t.Run("fail-at-end", func(t *testing.T) {
+		rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"mvn", "-B", "-fae", "test"}})
+		check(t, rec)
+		want := []report.BuildError{{File: "tools/src/test/java/com/example/tools/ToolTest.java", Line: 8, Column: 21,
+			Message: "incompatible types: java.lang.String cannot be converted to int"}}
+		if !out.BuildFailed || !slices.Equal(out.BuildErrors, want) {
+			t.Errorf("outcome %+v, want build_failed at %+v beside core's failure", out, want)
+		}
+		if !strings.Contains(out.Hint, "Maven skipped app: its tests did not run") {
+			t.Errorf("hint %q, want app named skipped", out.Hint)
+		}
+	})
+	t.Run("fail-fast", func(t *testing.T) {
+		rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+		check(t, rec)
+		if out.BuildFailed || len(out.BuildErrors) > 0 {
+			t.Errorf("outcome %+v: Maven stopped before compiling tools; core's warnings are no build errors", out)
+		}
+		if !strings.Contains(out.Hint, "Maven skipped app, tools: their tests did not run") {
+			t.Errorf("hint %q, want app and tools named skipped", out.Hint)
+		}
+	})
+}
+
 // A class's @BeforeAll or @AfterAll that throws fails the class, not a
 // test: Surefire writes it as a test case without a name and counts it
 // (Tests run: 3, Errors: 2). It is the class's failure, at the hook's

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +50,9 @@ type parser struct {
 	// forkExit is the exit code Surefire gives for its fork that died
 	// ("Process Exit Code: 3"), -1 until it says.
 	forkExit int
+	// skipped are the modules the Reactor Summary says Maven skipped
+	// (`app ..... SKIPPED`): after a module failed, their tests never ran.
+	skipped []string
 }
 
 func newParser(rec *adapters.Recorder, root string, modules, prefix []string) *parser {
@@ -82,7 +86,8 @@ func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
 	if cut {
 		return
 	}
-	if p.goalError(line, strings.HasPrefix(kit.StripANSI(string(b)), "[ERROR]")) {
+	tagged := strings.HasPrefix(kit.StripANSI(string(b)), "[ERROR]")
+	if p.goalError(line, tagged) {
 		return
 	}
 	for _, r := range rules {
@@ -92,7 +97,15 @@ func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
 		}
 	}
 	if m := compileErr.FindStringSubmatch(line); m != nil {
-		p.buildError(m)
+		if tagged { // [WARNING] has the same shape (-Xlint, showWarnings)
+			p.buildError(m)
+		} else {
+			p.lastErr = -1
+		}
+		return
+	}
+	if m := reactorSkipped.FindStringSubmatch(line); m != nil {
+		p.skipped = append(p.skipped, m[1])
 		return
 	}
 	if strings.HasPrefix(line, "  ") && p.lastErr >= 0 {
@@ -103,6 +116,11 @@ func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
 	}
 	p.lastErr = -1
 }
+
+// reactorSkipped is a module of the Reactor Summary that Maven skipped
+// (`app ........ SKIPPED`), after a module before it failed (or, under
+// -fae, one it depends on).
+var reactorSkipped = lazyre.New(`^(\S.*?) \.+ SKIPPED$`)
 
 // untag drops Maven's level tag ([INFO], [ERROR], [WARNING]).
 func untag(line string) string {
@@ -388,9 +406,22 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	p.readAll()
 	var out adapters.Outcome
 	tests := p.rec.Tests()
-	if len(p.buildErrs) > 0 && len(tests) == 0 {
+	if len(p.skipped) > 0 {
+		out.Hint = "Maven skipped " + strings.Join(p.skipped, ", ") + ": their tests did not run"
+		if len(p.skipped) == 1 {
+			out.Hint = "Maven skipped " + p.skipped[0] + ": its tests did not run"
+		}
+		if !failsAtEnd(p.prefix) {
+			out.Hint += " (Maven stops at the first module that fails; mvn -fae goes on with the modules that do not depend on it)"
+		}
+	}
+	if len(p.buildErrs) > 0 {
+		// A module that did not compile, beside the tests of those that
+		// did (mvn -fae).
 		out.BuildFailed, out.BuildErrors = true, p.buildErrs
-		return out
+		if len(tests) == 0 {
+			return out
+		}
 	}
 	if p.crash != "" && exit.StoppedBy == "" {
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Message: p.crash,
@@ -413,9 +444,21 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if len(tests) == 0 && out.Crash == nil && exit.StoppedBy == "" && (exit.Code == 0 || p.noTests) {
 		out.NoTests = true
 		out.Project = &report.Project{Language: "java", BuildSystem: "maven"}
-		out.Hint = noTestsHint.For(p.test, p.level)
+		if h := noTestsHint.For(p.test, p.level); out.Hint == "" {
+			out.Hint = h
+		} else {
+			out.Hint = h + "; " + out.Hint
+		}
 	}
 	return out
+}
+
+// failsAtEnd says whether a Maven command goes on after a module fails
+// (-fae, --fail-at-end, -fn, --fail-never).
+func failsAtEnd(cmd []string) bool {
+	return slices.ContainsFunc(cmd, func(w string) bool {
+		return w == "-fae" || w == "--fail-at-end" || w == "-fn" || w == "--fail-never"
+	})
 }
 
 // forkDied adds the fork's own exit code to its crash: Maven exits 1
