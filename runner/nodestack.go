@@ -228,9 +228,13 @@ func nodeTree(root int) []int {
 // though no thread ran: its event loop waited, kept alive by handles (a
 // timer, a server) while the awaited promise never settled.
 func idleDiagnosis(timeout time.Duration, handles []string, root string) string {
-	d := fmt.Sprintf("event loop idle: no JavaScript running at the %v timeout", timeout)
+	return fmt.Sprintf("event loop idle: no JavaScript running at the %v timeout", timeout) + keptAlive(handles, root)
+}
+
+// keptAlive says what keeps an idle event loop alive, for a diagnosis.
+func keptAlive(handles []string, root string) string {
 	if len(handles) == 0 {
-		return d + "; no timer or handle of its own keeps it alive (waiting on its parent or the framework)"
+		return "; no timer or handle of its own keeps it alive (waiting on its parent or the framework)"
 	}
 	// Timers first: a framework's own message ports and pipes are there
 	// in every run, a test's interval is the news.
@@ -243,7 +247,7 @@ func idleDiagnosis(timeout time.Duration, handles []string, root string) string 
 	for i, h := range shown {
 		shown[i] = shortJSPath(h, root)
 	}
-	d += ", kept alive by " + strings.Join(shown, ", ")
+	d := ", kept alive by " + strings.Join(shown, ", ")
 	if len(handles) > 3 {
 		d += fmt.Sprintf(" and %d more", len(handles)-3)
 	}

@@ -72,6 +72,10 @@ func (r *Run) newWatch(pid int) *watch {
 		Stacker: w.stacker,
 		Took:    r.pastDurations(),
 	}
+	if r.req.Timeout == 0 {
+		// A timeout the user chose says how long a slow test may wait.
+		cfg.Overdue = stuck.DefaultOverdue
+	}
 	if tp, ok := r.adapter.(adapters.TestProcesser); ok {
 		cfg.TestProcess = func(p stuck.ProcSample) bool { return tp.IsTestProcess(procOf(p)) }
 		if r.plan != nil && r.plan.TestProcessBeginsTests {
@@ -324,6 +328,9 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 		diag += " (no stacks: " + reason + ")"
 	case w.ownThreads == nil && stuck.IsPythonProcess(w.finalPID, w.finalExe) && !stuck.IsPythonCapture(final):
 		diag += " (no Python frames, the interpreter's own: " + reason + ")"
+	}
+	if w.verdict != nil && w.verdict.Kind == stuck.Overdue && w.node != nil && w.node.idle {
+		diag += "; event loop idle" + keptAlive(w.node.handles, r.req.ProjectRoot)
 	}
 	if len(tests) == 0 {
 		return []report.StuckTest{{Name: r.Command(), ElapsedMS: at.Sub(r.started).Milliseconds(),

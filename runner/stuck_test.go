@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"strobe/details"
 	"strobe/internal/testutil"
 	"strobe/report"
+	"strobe/stuck"
 )
 
 var hangBin struct {
@@ -360,4 +362,71 @@ func tailString(s string, n int) string {
 		return "…" + s[len(s)-n:]
 	}
 	return s
+}
+
+// A Go test blocked on a channel beside a ticker looks like one polling
+// for a condition that will come true; under the default timeout, once it
+// has waited ten times what it took when it last passed (and 20 s), it is
+// stuck, instead of waiting out the ten minutes.
+func TestStuckOverdueBesideATicker(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	testutil.RequireTool(t, "gdb") // the goroutines tell a ticker's poll from a deadlock
+	if testing.Short() {
+		t.Skip("waits 20 s for the verdict")
+	}
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/tick\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "tick_test.go"), []byte(`package tick
+
+import (
+	"os"
+	"testing"
+	"time"
+)
+
+func TestWaits(t *testing.T) {
+	done := make(chan struct{})
+	tk := time.NewTicker(50 * time.Millisecond)
+	defer tk.Stop()
+	go func() {
+		for range tk.C {
+			if os.Getenv("HANG") == "" {
+				close(done)
+				return
+			}
+		}
+	}()
+	<-done
+}
+`), 0o644)
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	run := func(env map[string]string) *report.Response {
+		// The default timeout is ten minutes: a missed verdict must not
+		// wait that long here.
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		resp, err := Exec(ctx, Request{ProjectRoot: root, Framework: "go", Env: env}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	if resp := run(nil); resp.Status != report.Passed {
+		t.Fatalf("first run: %s, want passed", resp.Status)
+	}
+	resp := run(map[string]string{"HANG": "1"})
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
+		t.Fatalf("second run: %s (%+v), want stuck", resp.Status, resp.Stuck)
+	}
+	s := resp.Stuck[0]
+	if s.Name != "TestWaits" || !strings.Contains(s.Diagnosis, "waiting far past its usual time") ||
+		!strings.Contains(s.Diagnosis, "TestWaits took") || s.ElapsedMS < stuck.DefaultOverdue.Milliseconds() {
+		t.Errorf("stuck: %+v, want TestWaits waiting far past its usual time, after %v", s, stuck.DefaultOverdue)
+	}
+	if !strings.Contains(fmt.Sprint(s.Threads), "tick_test.go:21") {
+		t.Errorf("threads %+v, want the test's receive at tick_test.go:21", s.Threads)
+	}
+	if !strings.Contains(resp.Hint, "set a timeout") {
+		t.Errorf("hint %q, want the way out for a test that is only slower", resp.Hint)
+	}
 }

@@ -32,6 +32,10 @@ const (
 	// PastTimeout: the test's only waits are timed ones that end after
 	// the run's hard timeout (time.sleep(600) under a 90 s timeout).
 	PastTimeout Kind = "sleeping past the timeout"
+	// Overdue: a test waits, silent and idle, far longer than it took when
+	// it last passed, while something may still wake it (a ticker, a
+	// poll, an event loop's timer): Config.Overdue.
+	Overdue Kind = "waiting far past its usual time"
 )
 
 // Thresholds: how long the output must be silent before a verdict, by what
@@ -47,6 +51,8 @@ const (
 	// one hot function (a hash, a long arithmetic loop), which a test may
 	// do silently for seconds and then pass.
 	DefaultQuietWork = 10 * time.Second
+	// DefaultOverdue is Config.Overdue under the default timeout.
+	DefaultOverdue = 20 * time.Second
 	// suspectAfter is the silence after which the detector starts to look
 	// closer (stack samples) and the run carries a warning.
 	suspectAfter = 500 * time.Millisecond
@@ -137,6 +143,16 @@ type Config struct {
 	// in the deadlocked threads' frames; asked while the tree is silent at
 	// low CPU (runtime.go). Nil means no runtime has its own view.
 	RuntimeDeadlock func(ctx context.Context, p ProcSample) (cycle string, tests []string)
+	// Overdue is the least time a silent, idle test must have run before
+	// it is called overdue, when it has also run OverdueFactor times what
+	// it took when it last passed (Took). A test that waits on a channel
+	// beside a ticker, or on a promise beside an interval, looks from
+	// outside like one that polls for a condition that will come true; no
+	// rule tells them apart, and without this only the hard timeout (ten
+	// minutes by default) ends the wait. 0 turns it off: the runner sets
+	// it only under the default timeout, since a timeout the user chose
+	// says how long a slow test may take.
+	Overdue time.Duration
 
 	Tick                                     time.Duration
 	QuietLock, QuietLoop, QuietIO, QuietWork time.Duration
@@ -542,7 +558,14 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 			late = append(late, v)
 		}
 	}
-	if len(rescuers) > 0 || debuggerHolds(views) {
+	if debuggerHolds(views) {
+		d.reset("")
+		return nil
+	}
+	if len(rescuers) > 0 {
+		if v := d.overdue(now, silence, cpu, views); v != nil {
+			return v
+		}
 		d.reset("")
 		return nil
 	}
@@ -626,6 +649,9 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 			// A goroutine sleeps (time.Sleep): it wakes by itself. Reading
 			// goroutines costs gdb a tenth of a second, so a program that
 			// polls with short sleeps is not read again for a while.
+			if v := d.overdue(now, silence, cpu, views); v != nil {
+				return v
+			}
 			d.reset("")
 			d.lastCapture = now.Add(goSleeperPause)
 			return nil
@@ -777,6 +803,59 @@ func (d *Detector) verdict(kind Kind, now time.Time, silence time.Duration, diag
 	}
 	d.setWarning("")
 	return v
+}
+
+// OverdueFactor: an idle test is overdue once it has run this many times
+// what it took when it last passed (and Config.Overdue).
+const OverdueFactor = 10
+
+// overdue judges an idle, silent tree that something may still wake: a
+// running test that passed before in a known time (Took) and has now run
+// OverdueFactor times that, and at least Config.Overdue, is stuck waiting
+// for something that does not come. Nil when no running test is overdue.
+func (d *Detector) overdue(now time.Time, silence time.Duration, cpu float64, views []threadView) *Verdict {
+	if d.cfg.Overdue <= 0 || d.cfg.Took == nil || silence < d.cfg.Overdue/2 {
+		return nil
+	}
+	var late []RunningTest
+	var evidence []string
+	for _, t := range d.cfg.Running() {
+		took := d.cfg.Took(t.Name)
+		if took <= 0 {
+			continue
+		}
+		if ran := now.Sub(t.Since); ran >= max(d.cfg.Overdue, OverdueFactor*took) {
+			late = append(late, t)
+			evidence = append(evidence, fmt.Sprintf("%s took %s when it last passed and has run %s", t.Name, shortDuration(took), round(ran)))
+		}
+	}
+	var target *ProcSample
+	for _, v := range views {
+		if v.test && !v.harness {
+			target = v.proc
+			break
+		}
+	}
+	if len(late) == 0 || target == nil {
+		return nil
+	}
+	diag := fmt.Sprintf("%s: no output for %s, %s CPU, only timers wake it (a ticker, a poll, an event loop's timer): %s",
+		Overdue, round(silence), pct(cpu), strings.Join(evidence, "; "))
+	v := &Verdict{Kind: Overdue, At: now, Diagnosis: diag, Silence: silence, Tests: late, Process: *target}
+	if len(d.samples) > 0 {
+		v.Stacks = d.samples[len(d.samples)-1]
+	}
+	d.setWarning("")
+	return v
+}
+
+// shortDuration rounds d to what a reader needs: milliseconds under a
+// second, tenths of a second above.
+func shortDuration(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return round(d)
 }
 
 // CaptureNow samples the tree and captures the stacks of its test process

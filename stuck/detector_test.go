@@ -87,6 +87,7 @@ var (
 	childWait = Wait{Kind: Child, Call: "wait4"}
 	sleep10s  = Wait{Kind: Timed, Call: "nanosleep", Timeout: 10 * time.Second, Known: true}
 	sleep1000 = Wait{Kind: Timed, Call: "nanosleep", Timeout: 1000 * time.Second, Known: true}
+	tick100ms = Wait{Kind: Timed, Call: "nanosleep", Timeout: 100 * time.Millisecond, Known: true}
 	running   = Wait{Kind: Running}
 )
 
@@ -97,6 +98,7 @@ type scenario struct {
 	pcs       int
 	goSleep   bool
 	took      time.Duration                 // TestPrimes runs from the start, and passed in took last time
+	overdue   time.Duration                 // Config.Overdue
 	frames    []Frame                       // the busy stack; spin_forever (hang.cpp:47) ← main when nil
 	output    func(now time.Time) time.Time // time of the last output line
 	deadline  time.Duration                 // hard timeout from start; 0: none
@@ -133,7 +135,7 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 			}
 			return start
 		},
-		Judging: sc.judging, Harness: sc.harness,
+		Judging: sc.judging, Harness: sc.harness, Overdue: sc.overdue,
 	}
 	if sc.deadline > 0 {
 		cfg.Deadline = func() time.Time { return start.Add(sc.deadline) }
@@ -231,6 +233,29 @@ func TestVerdicts(t *testing.T) {
 				return []ProcSample{proc(10, "hang", thread(10, 'S', readWait, ms, 1))}
 			},
 			duration: 10 * time.Second, wantKind: BlockedIO, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second}},
+		{"a poll beside a ticker, far past the test's last time: overdue", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
+			},
+			took: 50 * time.Millisecond, overdue: DefaultOverdue, deadline: 600 * time.Second,
+			duration: 40 * time.Second, wantKind: Overdue, wantAfter: DefaultOverdue, wantBy: DefaultOverdue + time.Second,
+			wantDiag: "TestPrimes took 50ms when it last passed and has run 20s"}},
+		{"the same poll without Overdue (a timeout of the user's): no verdict", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
+			},
+			took: 50 * time.Millisecond, deadline: 600 * time.Second, duration: 40 * time.Second}},
+		{"the same poll in a test that took 5 s: not before 50 s", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
+			},
+			took: 5 * time.Second, overdue: DefaultOverdue, deadline: 600 * time.Second,
+			duration: 60 * time.Second, wantKind: Overdue, wantAfter: 50 * time.Second, wantBy: 51 * time.Second}},
+		{"the same poll in a test never seen to pass: no verdict", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
+			},
+			overdue: DefaultOverdue, deadline: 600 * time.Second, duration: 40 * time.Second}},
 		{"output keeps coming: no verdict", scenario{
 			procs: func(int) []ProcSample {
 				return []ProcSample{proc(10, "hang", thread(10, 'S', lock, ms, 1))}
