@@ -189,10 +189,13 @@ func (p *parser) event(line []byte) {
 		p.moduleError(e)
 	case "unhandled":
 		if e.Error != nil {
-			p.unhandled = append(p.unhandled, kit.Clip(e.Error.Message))
 			if isWorkerDeath(e.Error.Message) {
 				p.workerDied = true
+			} else if e.File != "" {
+				p.fileError(e)
+				return
 			}
+			p.unhandled = append(p.unhandled, kit.Clip(e.Error.Message))
 		}
 	case "end_run":
 		p.ended = true
@@ -291,12 +294,42 @@ func (p *parser) rerunPattern(file, pattern string) string {
 	if !ok {
 		rel = file
 	}
-	argv := append(slices.Clone(p.rerun), rel, "-t", pattern)
+	argv := append(slices.Clone(p.rerun), rel)
+	if pattern != "" {
+		argv = append(argv, "-t", pattern)
+	}
 	cmd := shell.Join(argv)
 	if p.cd != "" {
 		cmd = "cd " + shell.Quote(p.cd) + " && " + cmd
 	}
 	return cmd
+}
+
+// fileError is an error outside any test that vitest traced to the test
+// file running then (a promise a test rejected and nobody handled): vitest
+// fails the run for it, its tests passed or not. It is a failure of the
+// file, under the file's name (as jest's afterAll that threw), at the
+// error's line, rerun by the file whole; more of them in the file follow
+// the first.
+func (p *parser) fileError(e event) {
+	suite := p.path(e.File)
+	msg := strings.TrimSpace(e.Error.Message)
+	if e.Kind != "" && e.Kind != "Error" && !strings.HasPrefix(msg, e.Kind) {
+		msg = e.Kind + ": " + msg
+	}
+	if e.Title != "" {
+		msg += fmt.Sprintf("\n\nvitest: the latest test that might have caused it is %q", e.Title)
+	}
+	msg = kit.Clip(msg)
+	file, line := suite, 0
+	if e.Error.File != "" && e.Error.Line > 0 {
+		file, line = p.path(e.Error.File), e.Error.Line
+	}
+	if t, ok := p.rec.Lookup(suite, suite); ok && t.Status == report.TestFailed {
+		p.rec.UpdateFailure(suite, suite, func(f *report.Failure) { kit.AddFailure(f, "\n\n", file, line, msg) })
+		return
+	}
+	p.rec.End(suite, suite, report.TestFailed, 0, &report.Failure{Name: suite, File: file, Line: line, Message: msg, Rerun: p.rerunPattern(e.File, "")})
 }
 
 // moduleError is a test file that failed to load (an import that does not

@@ -218,7 +218,14 @@ export default class StrobeReporter {
   onTestRunEnd(modules, errors, reason) {
     for (const mod of modules) this.moduleErrors(mod)
     for (const err of errors) {
-      this.emit({ ev: 'unhandled', error: describeError(err, ''), kind: err.type || err.name || '' })
+      // vitest names the test file an error outside any test came from
+      // while it ran (a promise rejected and never handled), and the test
+      // that ran then or last.
+      const file = typeof err.VITEST_TEST_PATH === 'string' ? err.VITEST_TEST_PATH : ''
+      const ev = { ev: 'unhandled', error: describeError(err, file), kind: err.type || err.name || '' }
+      if (file) ev.file = file
+      if (typeof err.VITEST_TEST_NAME === 'string') ev.title = err.VITEST_TEST_NAME
+      this.emit(ev)
     }
     this.emit({ ev: 'end_run', reason })
   }

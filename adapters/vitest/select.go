@@ -103,25 +103,62 @@ func selectionArgs(req adapters.Request, pkgDir string, exact bool) ([]string, [
 				if !slices.Contains(files, f) {
 					files = append(files, f)
 				}
+				if t.Name == t.Suite {
+					s.Name = "" // a failure of the file: all of it
+				}
 			}
 			sel = append(sel, s)
 		}
-		return append(files, "-t", selectPattern(sel, exact)), sel
+		return withPattern(files, sel, exact), sel
 	}
 	args := levelFilters(req.Level)
 	if req.Test == "" {
 		return args, nil
+	}
+	if f, ok := testFile(req.ProjectRoot, pkgDir, req.Test); ok {
+		// A failure of the file (an error outside its tests): all of it.
+		return []string{f}, []selected{{File: filepath.Join(pkgDir, f)}}
 	}
 	s := selected{Name: req.Test}
 	if file, name := splitTest(pkgDir, req.Test); file != "" {
 		args, s = []string{file}, selected{File: filepath.Join(pkgDir, file), Name: name}
 	}
 	sel := []selected{s}
-	return append(args, "-t", selectPattern(sel, exact)), sel
+	return withPattern(args, sel, exact), sel
+}
+
+// withPattern adds a selection's -t to the file filters, none when the
+// selection takes a whole file: -t applies in every file, so the setup
+// file narrows the others (exact, without it, runs every named file whole).
+func withPattern(args []string, sel []selected, exact bool) []string {
+	for _, s := range sel {
+		if s.Name == "" {
+			return args
+		}
+	}
+	return append(args, "-t", selectPattern(sel, exact))
+}
+
+// testFile tells whether a request's test is a test file, as a failure of
+// a file names it (relative to the project root) or relative to the
+// package, and returns it relative to the package.
+func testFile(root, pkgDir, test string) (string, bool) {
+	if !looksLikeTestFile(test) {
+		return "", false
+	}
+	for _, base := range []string{root, pkgDir} {
+		if path := filepath.Join(base, test); kit.FileExists(path) {
+			if rel, ok := kit.Rel(pkgDir, path); ok {
+				return rel, true
+			}
+		}
+	}
+	return "", false
 }
 
 // selected is a test or a describe block a run selects: its full name
-// (" > "-joined) and, when known, its file's absolute path. It reaches
+// (" > "-joined, none for the whole file) and, when known, its file's
+// absolute path. It reaches
 // setup.mjs and reporter.mjs as JSON in selectEnv.
 type selected struct {
 	File string `json:"file,omitempty"`
@@ -166,7 +203,7 @@ func selects(sel []selected, file, name string) bool {
 		if s.File != "" && s.File != file {
 			continue
 		}
-		if name == s.Name || strings.HasPrefix(name, s.Name+" > ") {
+		if s.Name == "" || name == s.Name || strings.HasPrefix(name, s.Name+" > ") {
 			return true
 		}
 	}

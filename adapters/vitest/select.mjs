@@ -1,8 +1,8 @@
 // The tests a strobe run selects by name (a test to run, failures to run
 // again), shared by strobe's setup file and reporter. strobe puts them in
 // STROBE_VITEST_SELECT as JSON, [{file, name}]: name is a test's full name
-// or a describe block's (" > "-joined), file the test file's absolute
-// path, when known. vitest's -t matches tests by their names joined by
+// or a describe block's (" > "-joined), none for the whole file, file the
+// test file's absolute path, when known. vitest's -t matches tests by their names joined by
 // spaces, so it cannot tell the test "adds" from the block "adds" (whose
 // tests are "adds …"), nor from the test "adds wrongly": strobe's -t lets
 // all of them through, and these decide, by the tests' place in their
@@ -45,6 +45,6 @@ export function selects(file, fullName, answerName) {
   return selection.some(
     (e) =>
       (e.files.length === 0 || e.files.includes(file)) &&
-      (fullName === e.name || answerName === e.name || fullName.startsWith(e.name + ' > ')),
+      (e.name === '' || fullName === e.name || answerName === e.name || fullName.startsWith(e.name + ' > ')),
   )
 }

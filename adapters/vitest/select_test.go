@@ -3,6 +3,7 @@ package vitest
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"strobe/adapters"
@@ -115,5 +116,37 @@ func TestVitestSelectsBlocks(t *testing.T) {
 				t.Errorf("ran %q, failed %q; want %q, failed %q (hint %q)", refKeys(got), fails, tc.want, tc.fails, out.Hint)
 			}
 		})
+	}
+}
+
+// An error outside any test (a promise rejected and never handled) fails
+// vitest's run though every test passed: it is a failure of the test file
+// vitest names, at the error's line, and that file's name (the failure's,
+// given as the test or as a failure to rerun) runs the file whole.
+func TestVitestUnhandledError(t *testing.T) {
+	root := project(t, "blocks")
+	const file = "unhandled.test.js"
+	for _, req := range []adapters.Request{
+		{},
+		{Test: file},
+		{Tests: []adapters.TestRef{{Suite: file, Name: file}}},
+	} {
+		req.ProjectRoot = root
+		rec, out, _ := adapterstest.RunReal(t, New(), req)
+		tt, ok := rec.Lookup(file, file)
+		if f := tt.Failure; !ok || tt.Status != report.TestFailed || f == nil || f.File != file || f.Line != 4 ||
+			!strings.Contains(f.Message, "nobody handles me") || f.Rerun != "npx vitest run "+file {
+			t.Errorf("%+v: the file's failure %+v %+v (hint %q)", req, tt, tt.Failure, out.Hint)
+		}
+		for _, name := range []string{"rejects once it returned", "runs next"} {
+			if tt, _ := rec.Lookup(file, name); tt.Status != report.TestPassed {
+				t.Errorf("%+v: %s %+v, want passed", req, name, tt)
+			}
+		}
+		if req.Test != "" || req.Tests != nil {
+			if n := len(rec.Tests()); n != 3 {
+				t.Errorf("%+v: ran %d tests, want the file's 2 and its failure", req, n)
+			}
+		}
 	}
 }
