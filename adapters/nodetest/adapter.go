@@ -114,6 +114,16 @@ func testFile(rel string) bool {
 	return slices.Contains(strings.Split(filepath.ToSlash(filepath.Dir(rel)), "/"), "test")
 }
 
+// isScript says whether a name ends as a file node runs: a test titled
+// "README" is no file to run.
+func isScript(name string) bool {
+	switch filepath.Ext(name) {
+	case ".js", ".cjs", ".mjs", ".ts", ".mts", ".cts":
+		return true
+	}
+	return false
+}
+
 var importRe = lazyre.New(`(?:from\s+|require\(\s*)["']node:test["']`)
 
 // importsNodeTest says whether one of the first test files imports
@@ -164,9 +174,14 @@ type selection struct {
 	pattern string
 }
 
-// selectTests reads req.Test ("FILE › full title" or the full title) or
-// the level into node's arguments.
+// selectTests reads req.Test ("FILE › full title", the full title, or a
+// test file: a failure of the file, such as a rejection after its test
+// ended or an exit, is named by it, and runs it whole) or the level into
+// node's arguments.
 func selectTests(root string, req adapters.Request) selection {
+	if req.Test != "" && isScript(req.Test) && kit.FileExists(filepath.Join(root, req.Test)) {
+		return selection{files: []string{req.Test}}
+	}
 	if req.Test != "" {
 		title := req.Test
 		var files []string

@@ -189,6 +189,9 @@ func TestNodeSelection(t *testing.T) {
 		// node 20 still runs the hooks of a describe block none of whose
 		// tests match: the failing before hook fails its block.
 		{"own name", "basic", adapters.Request{Test: "adds small numbers"}, []string{"adds small numbers", "with a failing hook"}},
+		// A failure of a file (a rejection after its test ended, an
+		// exit) is named by the file: that name runs the file whole.
+		{"failed file", "async", adapters.Request{Test: "test/rejection.test.js"}, []string{"leaves a rejection behind", "passes first", "test/rejection.test.js"}},
 		{"unit", "levels", adapters.Request{Level: adapters.LevelUnit}, []string{"unit works"}},
 		{"integration", "levels", adapters.Request{Level: adapters.LevelIntegration}, []string{"integration works"}},
 		{"e2e", "levels", adapters.Request{Level: adapters.LevelE2E}, []string{"e2e by its file name", "e2e works"}},
