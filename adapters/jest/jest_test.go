@@ -244,6 +244,25 @@ func TestJestAfterAllSelected(t *testing.T) {
 	}
 }
 
+// TestJest30LateFailure: jest 30 fails a test for a promise it rejected
+// that nobody handled once the test file ends, having reported the test
+// passed as it ended; the file's result is the last word.
+func TestJest30LateFailure(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "jest30"))
+	adapterstest.NpmCI(t, dir)
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	tt := find(t, rec, "unhandled.test.js", "later › rejects once it returned")
+	if f := tt.Failure; tt.Status != report.TestFailed || f == nil || f.File != "unhandled.test.js" || f.Line != 3 || !strings.Contains(f.Message, "nobody handles me") {
+		t.Errorf("the test that left a rejection: %+v %+v, want failed at unhandled.test.js:3", tt, f)
+	}
+	if tt := find(t, rec, "unhandled.test.js", "later › runs next"); tt.Status != report.TestPassed {
+		t.Errorf("the next test: %+v", tt)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 1 {
+		t.Errorf("progress %+v, want jest's 1 failed, 1 passed", p)
+	}
+}
+
 // TestJestExit: process.exit in a test run in band ends jest itself before
 // its run's end, with the code given, 0 too: the test fails, at the exit's
 // line, and the run is no pass.

@@ -48,9 +48,10 @@ class StrobeReporter {
     // none and every test is reported.
     const pattern = !process.env.STROBE_JEST_COLLECT && globalConfig && globalConfig.testNamePattern;
     this.selected = pattern ? new RegExp(pattern, 'i') : null;
-    // Tests already reported by onTestCaseResult, per file: the file's
-    // result lists them again, with the skipped and todo ones jest never
-    // reports one by one.
+    // Tests already reported by onTestCaseResult, per file, each name's
+    // end events in order: the file's result lists them again, with the
+    // skipped and todo ones jest never reports one by one, and with a
+    // failure jest found after a test's own end.
     this.ended = new Map();
     // How many tests of each name began and ended, per file: tests may
     // share a full name (rows of test.each that print alike, a title
@@ -98,8 +99,14 @@ class StrobeReporter {
     const name = nameOf(result);
     let seen = this.ended.get(file);
     if (!seen) this.ended.set(file, (seen = new Map()));
-    seen.set(name, (seen.get(name) || 0) + 1);
     const ev = {ev: 'end', file, name: numbered(this.ends, file, name), status: statusOf(result.status), ms: result.duration || 0};
+    let ends = seen.get(name);
+    if (!ends) seen.set(name, (ends = []));
+    ends.push(ev);
+    this.emitEnd(ev, name, file, result);
+  }
+
+  emitEnd(ev, name, file, result) {
     if (ev.name !== name) ev.title = name; // for the rerun: jest knows the test by it
     if (result.status === 'failed') {
       const text = (result.failureMessages || []).join('\n\n');
@@ -114,12 +121,18 @@ class StrobeReporter {
     const seen = this.ended.get(file) || new Map();
     for (const r of result.testResults || []) {
       const name = nameOf(r);
-      const n = seen.get(name) || 0;
-      if (n > 0) {
-        seen.set(name, n - 1);
+      const ends = seen.get(name);
+      const sent = ends && ends.shift();
+      if (!sent) {
+        this.end(file, r);
         continue;
       }
-      this.end(file, r);
+      // jest 30 fails a test for a promise it rejected and nobody
+      // handled once the file ends, after the test's own result said it
+      // passed: the file's result is the last word.
+      if (r.status === 'failed' && sent.status !== 'failed') {
+        this.emitEnd({ev: 'end', file, name: sent.name, status: 'failed', ms: sent.ms}, name, file, r);
+      }
     }
     this.ended.delete(file);
     this.starts.delete(file);
