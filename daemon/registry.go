@@ -105,10 +105,13 @@ func busyError(root string, e *entry) error {
 func (g *registry) start(req runner.Request, opts runner.Options, clientPID int) (*entry, error) {
 	root := filepath.Clean(req.ProjectRoot)
 	g.mu.Lock()
-	if e, busy := g.active[root]; busy {
+	if e, busy := g.active[root]; busy && (e == nil || !isDone(e.done)) {
 		g.mu.Unlock()
 		return nil, busyError(root, e)
 	}
+	// (A run that is done may still hold its project for a moment: the
+	// answer can reach the client, and its next request come, before the
+	// goroutine below clears it.)
 	// Reserve the project while the request is checked, without holding
 	// the lock over it.
 	g.active[root] = nil
@@ -163,6 +166,16 @@ func (g *registry) start(req runner.Request, opts runner.Options, clientPID int)
 		})
 	}()
 	return e, nil
+}
+
+// isDone says whether a run's done channel is closed.
+func isDone(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
 }
 
 func (g *registry) get(id string) *entry {

@@ -62,3 +62,29 @@ func TestCancelReachesARunBeingPlanned(t *testing.T) {
 		t.Error("the registry still waits for the cancelled run")
 	}
 }
+
+// TestStartAfterADoneRun: the answer of a run can reach its client, and
+// the client's next request arrive, before the registry's goroutine clears
+// the project; a run that is done does not make the next one busy (an
+// agent asking again at once was told "a run … is already going").
+func TestStartAfterADoneRun(t *testing.T) {
+	root := t.TempDir()
+	req := runner.Request{ProjectRoot: root, Framework: "generic", Command: "true"}
+	g := newRegistry(time.Minute)
+	done := make(chan struct{})
+	close(done)
+	g.active[filepath.Clean(root)] = &entry{id: "finished", root: root, started: time.Now(), done: done}
+	e, err := g.start(req, runner.Options{DetailsDir: t.TempDir()}, 0)
+	if err != nil {
+		t.Fatalf("a run after a done one: %v", err)
+	}
+	<-e.done
+	running := make(chan struct{}) // not closed: a run still going
+	g.mu.Lock()
+	g.active[filepath.Clean(root)] = &entry{id: "going", root: root, started: time.Now(), done: running}
+	g.mu.Unlock()
+	if _, err := g.start(req, runner.Options{DetailsDir: t.TempDir()}, 0); !adapters.IsUsage(err) || !strings.Contains(err.Error(), "going") {
+		t.Errorf("a run beside one going: %v, want busy", err)
+	}
+	g.wg.Wait()
+}
