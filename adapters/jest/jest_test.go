@@ -263,6 +263,21 @@ func TestJest30LateFailure(t *testing.T) {
 	}
 }
 
+// TestJestProjects: a config of two projects that both run a file runs
+// its tests twice, and jest counts each run: the second is "NAME #2", as
+// tests that share a name in a file.
+func TestJestProjects(t *testing.T) {
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("projects")})
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 3 {
+		t.Errorf("progress %+v, want jest's 3 failed, 3 passed", p)
+	}
+	for _, name := range []string{"fails in both", "fails in both #2"} {
+		if tt := find(t, rec, "shared/shared.test.js", name); tt.Status != report.TestFailed || tt.Failure == nil || tt.Failure.Line != 5 {
+			t.Errorf("%s: %+v", name, tt)
+		}
+	}
+}
+
 // TestJestExit: process.exit in a test run in band ends jest itself before
 // its run's end, with the code given, 0 too: the test fails, at the exit's
 // line, and the run is no pass.

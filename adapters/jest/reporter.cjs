@@ -53,6 +53,7 @@ class StrobeReporter {
     // skipped and todo ones jest never reports one by one, and with a
     // failure jest found after a test's own end.
     this.ended = new Map();
+    this.projects = !!(globalConfig && Array.isArray(globalConfig.projects) && globalConfig.projects.length > 1);
     // How many tests of each name began and ended, per file: tests may
     // share a full name (rows of test.each that print alike, a title
     // repeated), which strobe would count as one; the second is
@@ -134,9 +135,16 @@ class StrobeReporter {
         this.emitEnd({ev: 'end', file, name: sent.name, status: 'failed', ms: sent.ms}, name, file, r);
       }
     }
-    this.ended.delete(file);
-    this.starts.delete(file);
-    this.ends.delete(file);
+    // A config of several projects may run a file in more than one of
+    // them, and jest counts each run; it does not say which project a
+    // test's own events are from (they carry one project's context for
+    // all), so the file's names go on counting: the second run's tests are
+    // "NAME #2", as tests that share a name in a file.
+    if (!this.projects) {
+      this.ended.delete(file);
+      this.starts.delete(file);
+      this.ends.delete(file);
+    }
     const err = result.testExecError;
     if (err) {
       const text = String(err.stack || err.message || err);
