@@ -809,25 +809,27 @@ func (d *Detector) verdict(kind Kind, now time.Time, silence time.Duration, diag
 // what it took when it last passed (and Config.Overdue).
 const OverdueFactor = 10
 
-// overdue judges an idle, silent tree that something may still wake: a
-// running test that passed before in a known time (Took) and has now run
-// OverdueFactor times that, and at least Config.Overdue, is stuck waiting
-// for something that does not come. Nil when no running test is overdue.
+// overdue judges an idle, silent tree that something may still wake: when
+// every running test passed before in a known time (Took) and has now run
+// OverdueFactor times that, and at least Config.Overdue, they are stuck
+// waiting for something that does not come. Nil otherwise.
 func (d *Detector) overdue(now time.Time, silence time.Duration, cpu float64, views []threadView) *Verdict {
 	if d.cfg.Overdue <= 0 || d.cfg.Took == nil || silence < d.cfg.Overdue/2 {
 		return nil
 	}
+	// Every running test must be overdue: one never seen to pass, or not
+	// yet overdue, may be the one that waits, slowly and rightly (a Go
+	// test paused for t.Parallel "runs" while a serial one works).
 	var late []RunningTest
 	var evidence []string
 	for _, t := range d.cfg.Running() {
 		took := d.cfg.Took(t.Name)
-		if took <= 0 {
-			continue
+		ran := now.Sub(t.Since)
+		if took <= 0 || ran < max(d.cfg.Overdue, OverdueFactor*took) {
+			return nil
 		}
-		if ran := now.Sub(t.Since); ran >= max(d.cfg.Overdue, OverdueFactor*took) {
-			late = append(late, t)
-			evidence = append(evidence, fmt.Sprintf("%s took %s when it last passed and has run %s", t.Name, shortDuration(took), round(ran)))
-		}
+		late = append(late, t)
+		evidence = append(evidence, fmt.Sprintf("%s took %s when it last passed and has run %s", t.Name, shortDuration(took), round(ran)))
 	}
 	var target *ProcSample
 	for _, v := range views {

@@ -97,18 +97,20 @@ type scenario struct {
 	migrating bool
 	pcs       int
 	goSleep   bool
-	took      time.Duration                 // TestPrimes runs from the start, and passed in took last time
-	overdue   time.Duration                 // Config.Overdue
-	frames    []Frame                       // the busy stack; spin_forever (hang.cpp:47) ← main when nil
-	output    func(now time.Time) time.Time // time of the last output line
-	deadline  time.Duration                 // hard timeout from start; 0: none
-	harness   func(p ProcSample, t ThreadSample) bool
-	judging   func() bool
-	duration  time.Duration // how long to step
-	wantKind  Kind          // "" for no verdict
-	wantAfter time.Duration // the verdict not before this
-	wantBy    time.Duration // and by this
-	wantDiag  string
+	took      time.Duration // TestPrimes runs from the start, and passed in took last time
+	overdue   time.Duration // Config.Overdue
+	// newTestBeside runs TestNew, never seen to pass, beside TestPrimes.
+	newTestBeside bool
+	frames        []Frame                       // the busy stack; spin_forever (hang.cpp:47) ← main when nil
+	output        func(now time.Time) time.Time // time of the last output line
+	deadline      time.Duration                 // hard timeout from start; 0: none
+	harness       func(p ProcSample, t ThreadSample) bool
+	judging       func() bool
+	duration      time.Duration // how long to step
+	wantKind      Kind          // "" for no verdict
+	wantAfter     time.Duration // the verdict not before this
+	wantBy        time.Duration // and by this
+	wantDiag      string
 }
 
 func startedAt(t time.Time, p ProcSample) ProcSample {
@@ -141,7 +143,12 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 		cfg.Deadline = func() time.Time { return start.Add(sc.deadline) }
 	}
 	if sc.took > 0 {
-		cfg.Running = func() []RunningTest { return []RunningTest{{Name: "TestPrimes", Since: start}} }
+		cfg.Running = func() []RunningTest {
+			if sc.newTestBeside {
+				return []RunningTest{{Name: "TestPrimes", Since: start}, {Name: "TestNew", Since: start}}
+			}
+			return []RunningTest{{Name: "TestPrimes", Since: start}}
+		}
 		cfg.Took = func(test string) time.Duration {
 			if test == "TestPrimes" {
 				return sc.took
@@ -251,6 +258,11 @@ func TestVerdicts(t *testing.T) {
 			},
 			took: 5 * time.Second, overdue: DefaultOverdue, deadline: 600 * time.Second,
 			duration: 60 * time.Second, wantKind: Overdue, wantAfter: 50 * time.Second, wantBy: 51 * time.Second}},
+		{"the same poll beside a test never seen to pass: no verdict", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
+			},
+			took: 50 * time.Millisecond, newTestBeside: true, overdue: DefaultOverdue, deadline: 600 * time.Second, duration: 40 * time.Second}},
 		{"the same poll in a test never seen to pass: no verdict", scenario{
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
