@@ -270,7 +270,9 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	rerunBase := append(runner(p), args...)
 	rerun := func(file, test string) string {
 		argv := slices.Clone(rerunBase)
-		argv = append(argv, file)
+		if file != "" { // a root hook's failure has no file: every one
+			argv = append(argv, file)
+		}
 		if test != "" {
 			argv = append(argv, "--grep", grep(test))
 		}

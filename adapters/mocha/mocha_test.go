@@ -232,6 +232,22 @@ func TestMochaHookGrep(t *testing.T) {
 	}
 }
 
+// TestMochaRootHook: a root hook plugin's failed beforeAll (in no file, no
+// block) fails under the hook's name at its line; its rerun and that name
+// run every test, which runs the hook again.
+func TestMochaRootHook(t *testing.T) {
+	root := project("roothook")
+	const name = `"before all" hook: rootSetup in "{root}"`
+	for _, req := range []adapters.Request{{}, {Test: name}} {
+		req.ProjectRoot = root
+		rec, _, _ := run(t, req)
+		f := byName(t, rec, name).Failure
+		if f == nil || f.File != "hooks.cjs" || f.Line != 5 || !strings.Contains(f.Message, "root hook failed") || f.Rerun != "npx mocha" {
+			t.Errorf("%+v: failure %+v, want at hooks.cjs:5, rerun `npx mocha`", req, f)
+		}
+	}
+}
+
 func TestMochaNotInstalled(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"devDependencies": {"mocha": "11.7.5"}}`), 0o644)
