@@ -269,3 +269,30 @@ func TestHooks(t *testing.T) {
 		}
 	}
 }
+
+// TestRealQuotedNames: nextest writes test names unescaped in its JSON
+// events, so a harness's name holding a double quote made lines no JSON
+// decoder reads, and those tests went unrecorded: rust-url's data-url, 1,113
+// tests, answered 19 passed where nextest ran 1,132.
+func TestRealQuotedNames(t *testing.T) {
+	fixture(t) // requires cargo-nextest
+	dir := adapterstest.CopyFixture(t, "quoted")
+	rec, _, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	if exit.Code != 100 {
+		t.Errorf("exit %d, want nextest's 100 for the failed test", exit.Code)
+	}
+	tests := rec.Tests()
+	if len(tests) != 3 {
+		t.Errorf("%d tests, want 3: %+v", len(tests), tests)
+	}
+	for name, want := range map[string]report.TestStatus{`greets "world"`: report.TestPassed, `greets "nobody"`: report.TestFailed, "plain": report.TestPassed} {
+		if got, ok := adapterstest.TestByName(tests, name); !ok || got.Status != want || got.Suite != "quoted::quoted" {
+			t.Errorf("%s: %+v (recorded: %v), want %s", name, got, ok, want)
+		}
+	}
+	got, _ := adapterstest.TestByName(tests, `greets "nobody"`)
+	if f := got.Failure; f == nil || f.File != "tests/quoted.rs" || f.Line != 25 || !strings.HasPrefix(f.Message, "assertion `left == right` failed: greets \"nobody\" failed on purpose") ||
+		f.Rerun != `cargo nextest run -p quoted --test quoted -E 'test(=greets "nobody")'` {
+		t.Errorf(`greets "nobody": failure %+v`, f)
+	}
+}

@@ -150,15 +150,19 @@ func (p *parser) Line(s adapters.Stream, line []byte, cut bool) {
 	m := new(message)
 	if !format.DecodeLibtestEvent(line, &m.LibtestEvent) {
 		if err := json.Unmarshal(line, m); err != nil {
-			e, ok := format.LenientLibtestEvent(line)
-			if !ok && cut {
-				e, ok = format.RecoverLibtestEvent(line)
+			if u, ok := unescapedName(line); ok {
+				m = u
+			} else {
+				e, ok := format.LenientLibtestEvent(line)
+				if !ok && cut {
+					e, ok = format.RecoverLibtestEvent(line)
+				}
+				if !ok {
+					p.output(string(line))
+					return
+				}
+				m = &message{LibtestEvent: *e}
 			}
-			if !ok {
-				p.output(string(line))
-				return
-			}
-			m = &message{LibtestEvent: *e}
 		}
 	}
 	switch m.Type {
@@ -169,6 +173,44 @@ func (p *parser) Line(s adapters.Stream, line []byte, cut bool) {
 	case "":
 		p.output(string(line)) // JSON a test printed
 	}
+}
+
+// nextestName is how nextest starts a test's event; the name follows.
+var nextestName = lazyre.New(`^\{"type":"test","event":"\w+","name":"`)
+
+// unescapedName reads a test event whose name nextest wrote as it is:
+// it escapes the output but not the name (nextest-runner's libtest.rs
+// writes "crate::binary$NAME" between quotes), so a harness whose names
+// hold a double quote or a backslash (data-url's wpt: `MIME type "0x0B
+// and 0x0C" "text/html;\u{b}charset=gbk"`) writes lines no JSON decoder
+// reads. The name ends where nextest's next member begins
+// (`","exec_time":`) or, for started and ignored events, before the
+// closing `"}`. The name is put back escaped and the line decoded.
+func unescapedName(line []byte) (*message, bool) {
+	loc := nextestName.Re().FindIndex(line)
+	if loc == nil {
+		return nil, false
+	}
+	start, end := loc[1], -1
+	if i := bytes.Index(line[start:], []byte(`","exec_time":`)); i >= 0 {
+		end = start + i
+	} else if bytes.HasSuffix(line, []byte(`"}`)) && len(line)-2 >= start {
+		end = len(line) - 2
+	}
+	if end < 0 {
+		return nil, false
+	}
+	name, err := json.Marshal(string(line[start:end]))
+	if err != nil {
+		return nil, false
+	}
+	fixed := slices.Concat(line[:start-1], name, line[end+1:])
+	m := new(message)
+	if json.Unmarshal(fixed, m) != nil || m.Type != "test" {
+		return nil, false
+	}
+	m.Name = string(line[start:end])
+	return m, true
 }
 
 // CutLine is Line for a line too long to keep whole: a failed test's
