@@ -167,6 +167,37 @@ func ownArgs(args []string) []string {
 	return kept
 }
 
+// valued are node's options that take their value as the next argument
+// (`--import tsx`): that word is no file.
+var valued = map[string]bool{
+	"-r": true, "--require": true, "--import": true, "--loader": true, "--experimental-loader": true,
+	"-C": true, "--conditions": true, "--env-file": true, "--input-type": true, "--inspect-port": true,
+	"--test-name-pattern": true, "--test-skip-pattern": true, "--test-concurrency": true,
+	"--test-timeout": true, "--test-shard": true, "--test-coverage-include": true, "--test-coverage-exclude": true,
+	"--watch-path": true, "--title": true, "--max-old-space-size": true,
+}
+
+// splitFiles splits node --test arguments into node's options and the
+// files and directories that follow them: node 20 takes every argument
+// after the first of those as another one (`node --test test/
+// --test-reporter=spec` looks for a file named --test-reporter=spec), so
+// strobe's options go between the two.
+func splitFiles(args []string) (opts, files []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return args[:i], args[i:]
+		}
+		if valued[a] {
+			i++
+		}
+	}
+	return args, nil
+}
+
 // selection is what a request picks: the files (none for node's own
 // search) and a name pattern.
 type selection struct {
@@ -221,6 +252,10 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		}
 	}
 	sel := selectTests(req.ProjectRoot, req)
+	args, files := splitFiles(args)
+	if len(sel.files) > 0 {
+		files = sel.files // the selection's files in place of the command's
+	}
 	base := append([]string{prog}, args...)
 	rerun := func(file, test string) string {
 		argv := slices.Clone(base)
@@ -254,7 +289,7 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		// so nothing runs, and the answer says no tests.
 		argv = []string{prog, "--eval", ""}
 	}
-	argv = append(argv, sel.files...)
+	argv = append(argv, files...)
 	rec.BeginTesting() // nothing to build: node loads the files as it runs them
 	if werr != nil {
 		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: &junitParser{rec: rec, cfg: cfg}}, nil

@@ -212,6 +212,26 @@ func TestNodeSelection(t *testing.T) {
 	}
 }
 
+// TestNodeCommandFiles: node 20 takes every argument after the first file
+// or directory as another one, so strobe's options go before the
+// command's files, and a selection's file takes their place; the rerun
+// too.
+func TestNodeCommandFiles(t *testing.T) {
+	root := fixture("basic")
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: root, Command: []string{"node", "--test", "test/"}})
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 5 {
+		t.Errorf("progress %+v (hint %q), want the whole suite's 3 passed, 5 failed", p, out.Hint)
+	}
+	f := byName(t, rec, "arithmetic › adds wrongly").Failure
+	if want := "node --test '--test-name-pattern=^adds wrongly$' test/math.test.js"; f == nil || f.Rerun != want {
+		t.Errorf("rerun %+v, want %q", f, want)
+	}
+	rec, out, _ = run(t, adapters.Request{ProjectRoot: root, Command: []string{"node", "--test", "test/"}, Test: "test/math.test.js › adds small numbers"})
+	if got := names(rec); !slices.Equal(got, []string{"adds small numbers"}) {
+		t.Errorf("ran %q (hint %q), want the one test", got, out.Hint)
+	}
+}
+
 // start runs a plan in a process group of its own, as the runner does.
 func start(t *testing.T, req adapters.Request, env ...string) *adapterstest.Started {
 	t.Helper()
