@@ -40,7 +40,8 @@ const Sep = " › "
 // judges (TestProcesser). One test is its file with --test-name-pattern
 // matching its own name (node 20 matches a test's own name only, not its
 // describe blocks): other tests of that file with the same own name run
-// too. Levels select test files: a directory named unit, integration or e2e
+// too. Several tests (--failed) run in one process: their files and a
+// pattern for each (see SelectsTests). Levels select test files: a directory named unit, integration or e2e
 // in the file's path, or the level before the suffix (x.unit.test.js).
 type nodeTest struct{}
 
@@ -199,10 +200,59 @@ func splitFiles(args []string) (opts, files []string) {
 }
 
 // selection is what a request picks: the files (none for node's own
-// search) and a name pattern.
+// search) and the name patterns (a test runs when one matches).
 type selection struct {
-	files   []string
-	pattern string
+	files    []string
+	patterns []string
+}
+
+// SelectsTests: node runs several tests in one process, given their files
+// and a --test-name-pattern for each (node takes the option more than once:
+// a test runs when one matches). A run's failures rerun so (--failed) in
+// one process, where one by one every rerun would also run the hooks of
+// the other files' describe blocks, and count their failures again.
+func (nodeTest) SelectsTests() {}
+
+// numbered is the suffix strobe gives the second and later tests that
+// share a full title in a file ("NAME #2"); node knows them by NAME.
+var numbered = regexp.MustCompile(` #[0-9]+$`)
+
+// leafPattern is --test-name-pattern for a test by its full title: its own
+// name (node 20 matches a test's own name, not its describe blocks'),
+// escaped, anchored; a numbered name ("NAME #2") matches NAME too.
+func leafPattern(title string) string {
+	if i := strings.LastIndex(title, Sep); i >= 0 {
+		title = title[i+len(Sep):]
+	}
+	if base := numbered.ReplaceAllString(title, ""); base != title {
+		return "^(?:" + regexp.QuoteMeta(title) + "|" + regexp.QuoteMeta(base) + ")$"
+	}
+	return "^" + regexp.QuoteMeta(title) + "$"
+}
+
+// selectMany is the selection of several tests (Request.Tests): their
+// files and each one's pattern. A failure of a file (named by the file)
+// selects the file whole: no pattern, since node applies the patterns in
+// every file it runs, so the other files named run whole too.
+func selectMany(tests []adapters.TestRef) selection {
+	var sel selection
+	whole := false
+	for _, t := range tests {
+		if t.Suite != "" && !slices.Contains(sel.files, t.Suite) {
+			sel.files = append(sel.files, t.Suite)
+		}
+		if t.Suite != "" && t.Name == t.Suite {
+			whole = true
+			continue
+		}
+		if p := leafPattern(t.Name); !slices.Contains(sel.patterns, p) {
+			sel.patterns = append(sel.patterns, p)
+		}
+	}
+	if whole {
+		sel.patterns = nil
+	}
+	return sel
 }
 
 // selectTests reads req.Test ("FILE › full title", the full title, or a
@@ -210,6 +260,9 @@ type selection struct {
 // ended or an exit, is named by it, and runs it whole) or the level into
 // node's arguments.
 func selectTests(root string, req adapters.Request) selection {
+	if len(req.Tests) > 0 {
+		return selectMany(req.Tests)
+	}
 	if req.Test != "" && isScript(req.Test) && kit.FileExists(filepath.Join(root, req.Test)) {
 		return selection{files: []string{req.Test}}
 	}
@@ -219,11 +272,7 @@ func selectTests(root string, req adapters.Request) selection {
 		if file, rest, ok := strings.Cut(req.Test, Sep); ok && kit.FileExists(filepath.Join(root, file)) {
 			files, title = []string{file}, rest
 		}
-		leaf := title
-		if i := strings.LastIndex(title, Sep); i >= 0 {
-			leaf = title[i+len(Sep):]
-		}
-		return selection{files: files, pattern: "^" + regexp.QuoteMeta(leaf) + "$"}
+		return selection{files: files, patterns: []string{leafPattern(title)}}
 	}
 	if req.Level == adapters.LevelAll {
 		return selection{}
@@ -281,8 +330,8 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		cfg.Note = fmt.Sprintf("strobe's node:test reporter could not be written (%v): read node's JUnit reporter instead, with no live progress", werr)
 		argv = append(argv, "--test-reporter=junit", "--test-reporter-destination=stdout")
 	}
-	if sel.pattern != "" {
-		argv = append(argv, "--test-name-pattern="+sel.pattern)
+	for _, p := range sel.patterns {
+		argv = append(argv, "--test-name-pattern="+p)
 	}
 	if req.Level != adapters.LevelAll && len(sel.files) == 0 {
 		// No file of the level: node would run every test file it finds,

@@ -232,6 +232,36 @@ func TestNodeCommandFiles(t *testing.T) {
 	}
 }
 
+// TestNodeSeveral: several tests, as --failed reruns a run's failures, run
+// in one node process: their files, a pattern for each; a describe
+// block's hook failure by the block's name (its tests run, and its hook);
+// a file's failure by the file, whole.
+func TestNodeSeveral(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		root  string
+		tests []adapters.TestRef
+		want  []string
+	}{
+		{"tests and a block", "basic", []adapters.TestRef{
+			{Suite: "test/math.test.js", Name: "arithmetic › adds wrongly"},
+			{Suite: "test/math.test.js", Name: "arithmetic › nested [regex] (chars)? › throws a TypeError"},
+			{Suite: "test/hooks.test.mjs", Name: "with a failing hook"},
+		}, []string{"arithmetic › adds wrongly", "arithmetic › nested [regex] (chars)? › throws a TypeError", "with a failing hook", "with a failing hook › never runs its body"}},
+		{"a file", "async", []adapters.TestRef{{Suite: "test/rejection.test.js", Name: "test/rejection.test.js"}},
+			[]string{"leaves a rejection behind", "passes first", "test/rejection.test.js"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture(tc.root), Tests: tc.tests})
+			got := names(rec)
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("ran %q, want %q (hint %q)", got, tc.want, out.Hint)
+			}
+		})
+	}
+}
+
 // start runs a plan in a process group of its own, as the runner does.
 func start(t *testing.T, req adapters.Request, env ...string) *adapterstest.Started {
 	t.Helper()
