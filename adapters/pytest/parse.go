@@ -48,6 +48,7 @@ type parser struct {
 	section  string            // the failure section being read: "test_fail", "TestC.test_m"
 	locs     map[string]string // section → its last "file.py:12: Error" location
 	internal internalError     // pytest's own traceback: INTERNALERROR on stdout, or stderr's
+	dump     timeoutDump       // pytest-timeout's thread method's stacks, before it ends pytest
 }
 
 func newParser(rec *adapters.Recorder, req adapters.Request, wd *python.Workdir, prefix []string) *parser {
@@ -75,6 +76,9 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	// Only the lines the fallback reads are kept, found by their first
 	// byte: the hot path costs a comparison or two per line.
 	if len(b) == 0 {
+		return
+	}
+	if (b[len(b)-1] == '+' || p.dump.in) && p.dump.line(b, p.root) {
 		return
 	}
 	if b[0] == '_' && bytes.HasSuffix(b, []byte("_")) {
@@ -136,6 +140,12 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			// once the imports are fixed, so it is said now.
 			out.Hint = joinHint(out.Hint, "pytest also stopped on an internal error: "+p.internal.String())
 		}
+		return out
+	}
+	if len(st.TimedOut) > 0 {
+		out.Indicators = append(out.Indicators, "test_timed_out")
+	}
+	if p.timeoutExit(st, exit, &out) {
 		return out
 	}
 	if p.CutShort(st, exit, p.rec, "pytest", &out) {
@@ -202,6 +212,11 @@ func flakyHint(flaky []adapters.FlakyTest) string {
 // --maxfail), with exit 1 as any failed run, and how many it never ran.
 func (p *parser) stoppedHint(st python.State) string {
 	hint := "pytest stopped early (" + st.Stopped + ": -x or --maxfail)"
+	if strings.HasPrefix(st.Stopped, "session-timeout") {
+		// pytest-timeout's --session-timeout (or its ini option) ends
+		// the session after the test that passed it, exit 1.
+		hint = "pytest stopped early: pytest-timeout's --session-timeout ended the session (" + st.Stopped + ")"
+	}
 	if ran := len(p.rec.Tests()); st.Collected > ran {
 		hint += fmt.Sprintf(": %d of the %d tests collected did not run", st.Collected-ran, st.Collected)
 	}

@@ -445,31 +445,6 @@ func TestXdistAndTimeout(t *testing.T) {
 	}
 }
 
-// TestTimeoutFailsTheTest: pytest-timeout's own timeout is the test's
-// failure, at the line it was stuck on.
-func TestTimeoutFailsTheTest(t *testing.T) {
-	root := fixture(t, "hang")
-	requireModules(t, "python3", "pytest_timeout")
-	rec, _, _ := run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "--timeout", "1", "test_hang.py::test_sleeps"}})
-	f := rec.Failure("", "test_hang.py::test_sleeps")
-	if f == nil || f.File != "test_hang.py" || f.Line != 9 || !strings.Contains(f.Message, "Timeout") {
-		t.Errorf("failure %+v, want pytest-timeout's at test_hang.py:9", f)
-	}
-}
-
-// TestTimeoutThreadMethod: pytest-timeout's thread method ends the whole
-// process with os._exit(1) inside the test: a crash naming it, not a run
-// that "exited 1 although no test failed".
-func TestTimeoutThreadMethod(t *testing.T) {
-	root := fixture(t, "hang")
-	requireModules(t, "python3", "pytest_timeout")
-	_, out, exit := run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "--timeout", "1", "--timeout-method", "thread", "test_hang.py::test_sleeps"}})
-	c := out.Crash
-	if exit.Code != 1 || c == nil || !slices.Equal(c.RunningTests, []string{"test_hang.py::test_sleeps"}) || !slices.Contains(c.Indicators, "python_session_cut_short") {
-		t.Errorf("exit %+v, crash %+v", exit, c)
-	}
-}
-
 // TestCancelLeavesNoProcess stops a run the way the runner does (SIGTERM
 // to the process group) while a test sleeps, with xdist workers when
 // installed: no process remains, and the sleeping test stays running.

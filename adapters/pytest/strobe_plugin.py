@@ -33,9 +33,65 @@ def pytest_runtest_makereport(item, call):
         try:
             e = call.excinfo
             root = str(item.config.invocation_params.dir)
-            rep.strobe = doctest_failure(e.value, root) or ev.describe(e.value, e.tb, root, hider(item, e), test_code(item))
+            info = doctest_failure(e.value, root) or ev.describe(e.value, e.tb, root, hider(item, e), test_code(item))
+            secs = timeout_of(e.value)
+            if secs is not None:
+                info.update(timeout=secs, stack=stack(e.tb, root))
+            rep.strobe = info
         except Exception:
             pass
+
+
+# pytest-timeout's failure (its signal method: SIGALRM, then pytest.fail).
+_timeout_failure = None
+
+
+def timeout_of(exc):
+    """The seconds of pytest-timeout's timeout when exc is its failure of
+    a test that ran past it ("Timeout (>2.0s) from pytest-timeout."),
+    else None."""
+    global _timeout_failure
+    if not isinstance(exc, pytest.fail.Exception):
+        return None
+    import re
+
+    if _timeout_failure is None:
+        _timeout_failure = re.compile(r"Timeout \(>([0-9.]+)s\) from pytest-timeout\.")
+    m = _timeout_failure.match(str(exc))
+    return float(m.group(1)) if m else None
+
+
+# Files whose frames say nothing of where a test was when it was stopped:
+# pytest's and pluggy's calls around it, pytest-timeout's handler in it.
+_harness = ("_pytest", "pluggy", "pytest_timeout.py")
+MAX_STACK = 12
+
+
+def stack(tb, root):
+    """The stack of a test stopped by a timeout, innermost first, as the
+    stuck detector says a thread's: "function (file:line)", the project's
+    files relative to it, the rest from their installation's root
+    (threading.py, requests/sessions.py); pytest's frames left out."""
+    out = []
+    for frame, line in reversed(ev.frames(tb)):
+        fn = frame.f_code.co_filename
+        if any(h in fn.split(os.sep) for h in _harness):
+            continue
+        out.append("%s (%s:%d)" % (frame.f_code.co_name, short_path(fn, root), line))
+    return out[:MAX_STACK]
+
+
+def short_path(fn, root):
+    if ev.in_project(fn, root):
+        return os.path.relpath(fn, root)
+    for mark in ("site-packages", "dist-packages"):
+        i = fn.rfind(os.sep + mark + os.sep)
+        if i >= 0:
+            return fn[i + len(mark) + 2 :]
+    lib = os.path.dirname(os.__file__)
+    if fn.startswith(lib + os.sep):
+        return fn[len(lib) + 1 :]
+    return fn
 
 
 def hider(item, excinfo):
@@ -75,6 +131,10 @@ def test_code(item):
         fn = getattr(item, "function", None)
         for _ in range(10):
             inner = getattr(fn, "__wrapped__", None)
+            if inner is None:
+                # hypothesis' @given: a wrapper that impersonates the test
+                # (its name, file and line), with the test as inner_test.
+                inner = getattr(getattr(fn, "hypothesis", None), "inner_test", None)
             if inner is None:
                 break
             fn = inner
@@ -324,12 +384,41 @@ def failure_fields(report):
     info = getattr(report, "strobe", None)
     if isinstance(info, dict):
         f.update(type=info.get("type"), file=info.get("file"), line=info.get("line"))
-        for k in ("call", "traces"):
+        for k in ("call", "traces", "timeout", "stack"):
             if info.get(k):
                 f[k] = info[k]
         if info.get("msg") is not None and not isinstance(report.longrepr, str):
             f["msg"] = info["msg"]
+    hypothesis_report(report, f)
     return f
+
+
+_seed_option = None
+
+
+def hypothesis_report(report, f):
+    """What hypothesis' pytest plugin adds to a failed test's report (its
+    "Hypothesis" section): the seed that reproduces a failure its
+    database cannot replay (a health check, a flaky test) goes into the
+    rerun, as --hypothesis-seed=N; anything else it says (hypothesis
+    before notes: "Falsifying example: test_x(n=100)") into the message."""
+    global _seed_option
+    for title, text in getattr(report, "sections", ()):
+        if title != "Hypothesis" or not text:
+            continue
+        import re
+
+        if _seed_option is None:
+            _seed_option = re.compile(r"--hypothesis-seed=(-?\d+)")
+        said = []
+        for line in text.splitlines():
+            m = _seed_option.search(line)
+            if m:
+                f["args"] = [m.group(0)]
+            elif line.strip() and line not in f.get("msg", ""):
+                said.append(line)
+        if said:
+            f["msg"] = ev.clip(f.get("msg", "") + "\n" + "\n".join(said))
 
 
 def failure_text(report):

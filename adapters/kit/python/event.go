@@ -29,7 +29,11 @@ import (
 //	               "test_x.py:12 (test_y)"), attempts (how many times
 //	               pytest-rerunfailures ran it, when more than once),
 //	               first (its first failed attempt: status, when, type,
-//	               msg, file, line)
+//	               msg, file, line), timeout (the seconds of
+//	               pytest-timeout's timeout when it stopped the test),
+//	               stack (where the test was then, innermost first),
+//	               args (what the rerun adds after the id: hypothesis'
+//	               --hypothesis-seed=N)
 //	done           the session is over: exit (the framework's exit code),
 //	               reason (why it stopped early: pytest -x, --maxfail)
 type Event struct {
@@ -58,6 +62,11 @@ type Event struct {
 	// First is its first failed one (an object: read by encoding/json).
 	Attempts int    `json:"attempts"`
 	First    *Event `json:"first"`
+	// Timeout is pytest-timeout's timeout, in seconds, when it stopped
+	// the test, and Stack the test's frames then (arrays: encoding/json).
+	Timeout float64  `json:"timeout"`
+	Stack   []string `json:"stack"`
+	Args    []string `json:"args"`
 }
 
 // Decode reads one event line into e, which it clears first. The events
@@ -118,6 +127,7 @@ const (
 	fSel
 	fCall
 	fAttempts
+	fTimeout
 )
 
 func field(k []byte) fieldKind {
@@ -160,11 +170,13 @@ func field(k []byte) fieldKind {
 		return fCall
 	case "attempts":
 		return fAttempts
+	case "timeout":
+		return fTimeout
 	}
 	return fUnknown
 }
 
-var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version", "sel", "traces", "call", "attempts", "first"}
+var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version", "sel", "traces", "call", "attempts", "first", "timeout", "stack", "args"}
 
 // words are the values most events repeat, kept as constants so that
 // decoding them allocates nothing.
@@ -221,9 +233,13 @@ func setString(e *Event, k fieldKind, v []byte) bool {
 
 func setNumber(e *Event, k fieldKind, v []byte) bool {
 	switch k {
-	case fDur:
+	case fDur, fTimeout:
 		f, err := strconv.ParseFloat(string(v), 64)
-		e.Dur = f
+		if k == fDur {
+			e.Dur = f
+		} else {
+			e.Timeout = f
+		}
 		return err == nil
 	case fUnknown:
 		return true

@@ -2,11 +2,13 @@ package python
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/internal/shell"
 	"strobe/report"
 )
 
@@ -27,6 +29,7 @@ type Mapper struct {
 	crashed   []string             // tests whose xdist worker died under them
 	defs      map[string]location  // where each running test is defined
 	flaky     []adapters.FlakyTest // tests that passed on a pytest-rerunfailures rerun
+	timedOut  []string             // tests pytest-timeout stopped
 	bad       int                  // lines that were not events
 }
 
@@ -57,6 +60,9 @@ type State struct {
 	// Flaky are the tests that failed and then passed when
 	// pytest-rerunfailures ran them again (--reruns, @flaky).
 	Flaky []adapters.FlakyTest
+	// TimedOut are the tests pytest-timeout stopped (its signal method:
+	// each failed, and the session went on).
+	TimedOut []string
 }
 
 // State returns what the events said so far.
@@ -65,7 +71,8 @@ func (m *Mapper) State() State {
 	defer m.mu.Unlock()
 	return State{Hello: m.hello, Done: m.done, Exit: m.exit, Collected: m.collected,
 		CollectErrors: append([]report.BuildError(nil), m.errors...), Unreadable: m.bad,
-		Crashed: append([]string(nil), m.crashed...), Stopped: m.stopped, Flaky: append([]adapters.FlakyTest(nil), m.flaky...)}
+		Crashed: append([]string(nil), m.crashed...), Stopped: m.stopped, Flaky: append([]adapters.FlakyTest(nil), m.flaky...),
+		TimedOut: append([]string(nil), m.timedOut...)}
 }
 
 // definedAt is where a running test is defined, from its start.
@@ -75,6 +82,9 @@ func (m *Mapper) definedAt(id string) (string, int) {
 	def := m.defs[id]
 	return def.file, def.line
 }
+
+// DefinedAt is where a running test is defined, from its start.
+func (m *Mapper) DefinedAt(id string) (string, int) { return m.definedAt(id) }
 
 // Line decodes one line of the channel and records it.
 func (m *Mapper) Line(line []byte, e *Event) {
@@ -153,6 +163,11 @@ func (m *Mapper) end(e *Event) {
 			m.crashed = append(m.crashed, e.ID)
 			m.mu.Unlock()
 		}
+		if e.Timeout > 0 {
+			m.mu.Lock()
+			m.timedOut = append(m.timedOut, e.ID)
+			m.mu.Unlock()
+		}
 		if f.File == "" && ok {
 			f.File, f.Line = def.file, def.line
 		}
@@ -162,6 +177,11 @@ func (m *Mapper) end(e *Event) {
 				sel = e.Sel
 			}
 			f.Rerun = m.Rerun(sel)
+			if len(e.Args) > 0 {
+				// hypothesis' seed of a failure its database cannot
+				// replay: the rerun reproduces it.
+				f.Rerun += " " + shell.Join(e.Args)
+			}
 		}
 		if e.Attempts > 1 {
 			f.Attempts = e.Attempts
@@ -193,6 +213,21 @@ func note(what, reason string) string {
 	return what + ": " + reason + "\n"
 }
 
+// TimedOut is the message of a test a timeout stopped: what stopped it,
+// then its stack, innermost first.
+func TimedOut(what string, stack []string) string {
+	msg := "timed out: " + what
+	for _, f := range stack {
+		msg += "\n  " + f
+	}
+	return msg
+}
+
+// Seconds says a timeout in seconds as Python wrote it: "2s", "0.5s".
+func Seconds(s float64) string {
+	return strconv.FormatFloat(s, 'f', -1, 64) + "s"
+}
+
 // workerDied is what ended a test whose pytest-xdist worker died under
 // it; WorkersDied adds the signal when the worker's dump names one.
 const workerDied = "its pytest-xdist worker died"
@@ -205,14 +240,18 @@ const workerDied = "its pytest-xdist worker died"
 // then any later error.
 func Message(e *Event) string {
 	msg := strings.TrimRight(e.Msg, "\n")
-	if e.Type != "" && (e.Type != "AssertionError" || msg == "") {
+	if e.Timeout > 0 {
+		// pytest-timeout's "Failed: Timeout (>2.0s) from pytest-timeout."
+		// said as what it is, with where the test was.
+		msg = TimedOut("pytest-timeout stopped the test after "+Seconds(e.Timeout), e.Stack)
+	} else if e.Type != "" && (e.Type != "AssertionError" || msg == "") {
 		if msg == "" {
 			msg = e.Type
 		} else {
 			msg = e.Type + ": " + msg
 		}
 	}
-	if e.Call != "" {
+	if e.Call != "" && e.Timeout == 0 { // a timeout's stack says it
 		// Raised in a helper or the code under test: the test's own line
 		// that led there (a helper called twice in a test fails one call).
 		msg += "\ncalled from " + e.Call

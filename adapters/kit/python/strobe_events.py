@@ -172,13 +172,75 @@ def describe(exc, tb, root, hide=None, test=None):
         # An assert no one rewrote (a helper module pytest does not
         # rewrite, any under unittest) says nothing: its statement does.
         msg = _assert_statement(where.f_code.co_filename, line)
-    info = {"type": exception_type(exc), "msg": clip(msg), "file": file, "line": line, "traces": _suggest_safe(fs, root)}
+    info = {"type": exception_type(exc), "file": file, "line": line, "traces": _suggest_safe(fs, root)}
     if test is not None and where is not None and where.f_code is not test:
         for frame, ln in reversed(fs):
             if frame.f_code is test and in_project(frame.f_code.co_filename, root):
                 info["call"] = "%s:%d (%s)" % (os.path.relpath(frame.f_code.co_filename, root), ln, frame.f_code.co_name)
                 break
+    subs = _group(exc)
+    if subs:
+        # An exception group (hypothesis' distinct failures and its
+        # FlakyFailure, an asyncio TaskGroup) says only how many it holds:
+        # each is said, and the failure is where the first was raised,
+        # not where the group was (hypothesis' wrapper, at the def line).
+        said = []
+        for i, sub in enumerate(subs[:MAX_GROUP]):
+            sub_info = describe(sub, sub.__traceback__, root, hide, test)
+            at = " (at %s:%d)" % (sub_info["file"], sub_info["line"]) if sub_info["file"] else ""
+            text = _said(sub_info)
+            head, sep, rest = text.partition("\n")
+            said.append("[%d] %s%s%s" % (i + 1, head, at, "\n    " + rest.replace("\n", "\n    ") if sep else ""))
+            if i == 0 and sub_info["file"]:
+                for k in ("file", "line", "call", "traces"):
+                    info.pop(k, None)
+                    if sub_info.get(k):
+                        info[k] = sub_info[k]
+        if len(subs) > MAX_GROUP:
+            said.append("… and %d more" % (len(subs) - MAX_GROUP))
+        msg = msg + "\n" + "\n".join(said)
+    notes = _notes(exc, root)
+    if notes:
+        # PEP 678 notes, which str() leaves out: hypothesis' "Failing test
+        # case: test_x(n=100)" (its "Falsifying example" before 6.1xx),
+        # pytest.approx's, a library's added context.
+        msg = msg + "\n" + notes if msg else notes
+    info["msg"] = clip(msg)
     return info
+
+
+# How many sub-exceptions of a group a failure says.
+MAX_GROUP = 5
+
+
+def _group(exc):
+    """The sub-exceptions of an exception group (3.11's, or the
+    exceptiongroup backport's), () for any other exception."""
+    subs = getattr(exc, "exceptions", None)
+    if isinstance(subs, tuple) and subs and all(isinstance(s, BaseException) for s in subs) and hasattr(exc, "derive"):
+        return subs
+    return ()
+
+
+def _said(info):
+    """A failure's text as strobe's parsers say it: the message of an
+    AssertionError that has one, else "Type: message"."""
+    msg = info.get("msg") or ""
+    if info.get("type") == "AssertionError" and msg:
+        return msg
+    return info.get("type", "") + (": " + msg if msg else "")
+
+
+def _notes(exc, root):
+    """The notes added to exc (add_note, or __notes__ set by hand as
+    hypothesis does before 3.11), the project's paths relative to it."""
+    try:
+        notes = getattr(exc, "__notes__", None)
+        if not isinstance(notes, (list, tuple)):
+            return ""
+        return "\n".join(str(n) for n in notes).replace(root + os.sep, "")
+    except Exception:
+        return ""
 
 
 def _assert_statement(filename, line):
