@@ -232,6 +232,22 @@ func (r *Run) finishSequence() {
 			}
 		}
 	}
+	if t, f, dup := oncePerTest(tests, failed); dup {
+		// A test that several reruns ran (a hook that fails again after
+		// each test it ran for) counts once, failed if it failed once.
+		tests, failed = t, f
+		sum.Passed, sum.Failed, sum.Skipped = 0, 0, 0
+		for _, t := range tests {
+			switch t.Status {
+			case report.TestPassed:
+				sum.Passed++
+			case report.TestFailed:
+				sum.Failed++
+			case report.TestSkipped:
+				sum.Skipped++
+			}
+		}
+	}
 	for i := range out {
 		// Each child's tail is bounded; together they keep the newest
 		// bytes within the one run's bound.
@@ -283,6 +299,41 @@ func (r *Run) finishSequence() {
 	}
 	recorded(resp)
 	r.resp = resp
+}
+
+// oncePerTest keeps one result for each test the children ran, the first
+// failed one if any, else the first, and the failures of the tests kept, in
+// their order; dup says whether any test came more than once.
+func oncePerTest(tests []report.Test, failed []report.Failure) ([]report.Test, []report.Failure, bool) {
+	type key struct{ suite, name string }
+	at := map[key]int{}
+	var out []report.Test
+	dup := false
+	for _, t := range tests {
+		k := key{t.Suite, t.Name}
+		i, seen := at[k]
+		if !seen {
+			at[k] = len(out)
+			out = append(out, t)
+			continue
+		}
+		dup = true
+		if out[i].Status != report.TestFailed && t.Status == report.TestFailed {
+			out[i] = t
+		}
+	}
+	if !dup {
+		return tests, failed, false
+	}
+	var fs []report.Failure
+	seen := map[[2]string]bool{}
+	for _, f := range failed {
+		if k := [2]string{f.Name, f.File}; !seen[k] {
+			seen[k] = true
+			fs = append(fs, f)
+		}
+	}
+	return out, fs, true
 }
 
 // sequenceStop says why a sequence ended before its last test.

@@ -168,3 +168,27 @@ func TestFailedOneByOneCancel(t *testing.T) {
 	}
 	t.Logf("cancel took %v", time.Since(began))
 }
+
+// A block's after hook fails after its tests ran: each one-test rerun of
+// its failed tests runs the hook again and fails it again. The answer
+// counts each test once.
+func TestFailedOneByOneCountsEachTestOnce(t *testing.T) {
+	root := mochaProject(t, "afterall")
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	_, firstRec := mochaRun(t, opts, root, "", nil)
+	failing := failedNames(firstRec.Tests)
+	if len(failing) != 3 {
+		t.Fatalf("the first run failed %q; want the two tests and the hook", failing)
+	}
+	resp, rec := mochaRun(t, opts, root, "", func(r *Request) { r.OnlyFailed = true })
+	var names []string
+	for _, tc := range rec.Tests {
+		names = append(names, tc.Name)
+	}
+	if got := failedNames(rec.Tests); !slices.Equal(got, failing) || len(names) != len(slices.Compact(slices.Sorted(slices.Values(names)))) {
+		t.Errorf("--failed recorded %q (failed %q), want each test once and %q failed", names, got, failing)
+	}
+	if resp.Summary.Failed != 3 || len(resp.Failures) != 3 {
+		t.Errorf("--failed: %+v, %d failures; want 3 failed, 3 failures", resp.Summary, len(resp.Failures))
+	}
+}
