@@ -5,15 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"strobe/adapters"
-	"strobe/adapters/kit/format"
 	"strobe/adapters/kit/node"
-	"strobe/internal/lazyre"
 	"strobe/internal/shell"
-	"strobe/report"
 )
 
 // generic runs any command. It answers confidence 1 for a command, so it
@@ -22,9 +18,13 @@ import (
 // recognises: package.json's test script (10; npm's placeholder that only
 // fails does not count), run by the package manager its lockfile names
 // (`npm test`, `pnpm test`, `yarn test`, `bun run test`), else a Makefile's
-// test or check target (5: `make test`, `make check`). It understands TAP,
-// automake's PASS:/FAIL: lines, a plain "N passed, N failed" summary and
-// Surefire's totals, and otherwise falls back to the exit status.
+// test or check target (5: `make test`, `make check`). It understands TAP
+// (nested subtests, YAML diagnostics, plans, bail out, prove's file
+// verdicts and summary report, Test::More's diagnostics), automake's
+// harness (a failed test's .log), compiler errors before any test,
+// libtest, go test, GoogleTest and pytest result lines run through a
+// script, a plain "N passed, N failed" summary and Surefire's totals, and
+// otherwise falls back to the exit status (parse.go).
 type generic struct{}
 
 // New returns the generic adapter.
@@ -124,111 +124,5 @@ func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 	// can read them.
 	env := []string{"STROBE_LEVEL=" + string(req.Level), "STROBE_TEST=" + req.Test}
 	rec.BeginTesting() // nothing to build that strobe can see
-	return &adapters.Plan{Argv: req.Command, Dir: req.ProjectRoot, Env: env, Parser: &genericParser{rec: rec}}, nil
-}
-
-var (
-	automakeLine = lazyre.New(`^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): (.+)$`)
-	summaryLine  = lazyre.New(`^(?:\w+:\s*)?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$`)
-	// Maven Surefire's totals (a class's own line goes on with "Time
-	// elapsed"), when a shell runs mvn: errors are failures.
-	surefireTotal = lazyre.New(`^(?:\[\w+\]\s+)?Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$`)
-)
-
-type genericParser struct {
-	rec     *adapters.Recorder
-	n       int    // tests seen, to name unnamed TAP tests
-	last    string // last failed test, for TAP diagnostics that follow it
-	summary *report.Summary
-}
-
-func (p *genericParser) Line(_ adapters.Stream, b []byte, _ bool) {
-	line := strings.TrimRight(string(b), "\r")
-	if r, ok := format.TAPLine(line); ok {
-		p.n++
-		name := r.Name
-		if name == "" {
-			name = "test "
-			if r.Number > 0 {
-				name += strconv.Itoa(r.Number)
-			}
-		}
-		status := r.Status()
-		var f *report.Failure
-		if status == report.TestFailed {
-			f = &report.Failure{Message: line}
-		}
-		p.rec.End("", name, status, 0, f)
-		p.last = ""
-		if status == report.TestFailed {
-			p.last = name
-		}
-		return
-	}
-	if p.last != "" {
-		if file, n, ok := format.TAPLocation(line); ok {
-			p.rec.UpdateFailure("", p.last, func(f *report.Failure) {
-				if f.File == "" {
-					f.File, f.Line = file, n
-				}
-			})
-			return
-		}
-	}
-	if m := automake(line); m != nil {
-		status := report.TestPassed
-		var f *report.Failure
-		switch m[1] {
-		case "SKIP", "XFAIL":
-			status = report.TestSkipped
-		case "FAIL", "XPASS", "ERROR":
-			status = report.TestFailed
-			f = &report.Failure{Message: line}
-		}
-		p.rec.End("", m[2], status, 0, f)
-		return
-	}
-	if m := summary(line); m != nil {
-		s := &report.Summary{}
-		s.Passed, _ = strconv.Atoi(m[1])
-		s.Failed, _ = strconv.Atoi(m[2])
-		if m[3] != "" {
-			s.Skipped, _ = strconv.Atoi(m[3])
-		}
-		p.summary = s
-		return
-	}
-	if strings.Contains(line, "Tests run: ") {
-		if m := surefireTotal.FindStringSubmatch(line); m != nil {
-			var n [4]int
-			for i := range n {
-				n[i], _ = strconv.Atoi(m[i+1])
-			}
-			p.summary = &report.Summary{Passed: max(n[0]-n[1]-n[2]-n[3], 0), Failed: n[1] + n[2], Skipped: n[3]}
-		}
-	}
-}
-
-// automake reads automake's "PASS: name" line, nil for any other; summary
-// a "3 passed, 1 failed" line. Every line of the run comes to both, and
-// few are either: a cheap test goes before each regexp.
-func automake(line string) []string {
-	if i := strings.IndexByte(line, ':'); i != 4 && i != 5 {
-		return nil
-	}
-	return automakeLine.FindStringSubmatch(line)
-}
-
-func summary(line string) []string {
-	if !strings.Contains(line, " passed, ") {
-		return nil
-	}
-	return summaryLine.FindStringSubmatch(line)
-}
-
-func (p *genericParser) Finish(report.Exit) adapters.Outcome {
-	if len(p.rec.Tests()) > 0 {
-		return adapters.Outcome{}
-	}
-	return adapters.Outcome{Summary: p.summary}
+	return &adapters.Plan{Argv: req.Command, Dir: req.ProjectRoot, Env: env, Parser: newParser(rec, req.ProjectRoot, req.Command)}, nil
 }

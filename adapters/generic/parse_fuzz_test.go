@@ -14,6 +14,11 @@ var genericSeeds = []string{
 	"PASS: t/one.sh\nFAIL: t/two.sh\nSKIP: t/three.sh\nXFAIL: t/four.sh\nXPASS: t/five.sh\nERROR: t/six.sh\n",
 	"running\ntests: 7 passed, 2 failed, 1 skipped\n",
 	"ok\nnot ok\nok 12\n",
+	// prove -v, then its summary report; Test::More's diagnostics.
+	"t/a.t .. \n1..3\nok 1 - x\nnot ok 2 - y\n#   Failed test 'y'\n#   at t/a.t line 5.\n#     got: '1'\nok\nt/b.t .. ok\nt/c.t .. \nDubious, test returned 255 (wstat 65280, 0xff00)\nFailed 3/4 subtests \n\nTest Summary Report\n-------------------\nt/c.t (Wstat: 11 (Signal: SEGV) Tests: 1 Failed: 0)\n  Parse errors: Bad plan.  You planned 4 tests but ran 1.\nFiles=3, Tests=5\nResult: FAIL\n",
+	// node's nested subtests; a bail out; a compiler error in a make.
+	"# Subtest: s\n    not ok 1 - in\n      ---\n      error: |-\n        boom\n      stack: |-\n        x (/project/a.js:3:4)\n      ...\n    1..1\nnot ok 1 - s\nBail out! db\n",
+	"make[1]: Entering directory '/project/sub'\nt.c:1:5: error: expected ';'\nmake: *** [Makefile:2: t] Error 1\n",
 }
 
 // FuzzGeneric feeds the generic parser arbitrary streams
