@@ -40,6 +40,7 @@ type genericParser struct {
 	// unlocated are failed TAP tests with no file:line yet: a
 	// Test::More diagnostic on the other stream may come after.
 	unlocated []tapRef
+	names     map[tapRef]bool // the TAP tests recorded, by suite and name
 	diags     []*perlDiag
 	diag      *perlDiag // the diagnostic whose lines go on
 
@@ -72,6 +73,7 @@ type tapTest struct {
 	lineNo    int
 	msg       string
 	subFailed bool // a subtest failed
+	number    int
 }
 
 type tapRef struct{ suite, name, leaf string }
@@ -269,7 +271,7 @@ func (p *genericParser) tapLine(r format.TAPResult, indent int, line string) {
 		}
 		name = "test " + strconv.Itoa(n)
 	}
-	p.open = &tapTest{indent: indent, name: name, leaf: name, status: r.Status(), line: line}
+	p.open = &tapTest{indent: indent, name: name, leaf: name, status: r.Status(), line: line, number: r.Number}
 	if indent == 0 {
 		if p.prove != nil {
 			p.prove.ran++
@@ -318,6 +320,18 @@ func (p *genericParser) suite() string {
 
 func (p *genericParser) recordTAP(t *tapTest) {
 	suite := p.suite()
+	// A name used twice in one file ("ok 3 - lives", "ok 7 - lives") is
+	// two tests: the second is named by its number too.
+	if p.names == nil {
+		p.names = map[tapRef]bool{}
+	}
+	for k := 2; p.names[tapRef{suite: suite, name: t.name}]; k++ {
+		t.name = t.leaf + " #" + strconv.Itoa(k)
+		if t.number > 0 && k == 2 {
+			t.name = t.leaf + " #" + strconv.Itoa(t.number)
+		}
+	}
+	p.names[tapRef{suite: suite, name: t.name}] = true
 	if t.status != report.TestFailed {
 		p.end(suite, t.name, t.status, nil)
 		return

@@ -136,6 +136,14 @@ func TestTAPScript(t *testing.T) {
 			t.Errorf("crash %+v, want the signal in its message", c)
 		}
 	})
+	t.Run("a name twice", func(t *testing.T) {
+		// Test::More suites repeat names (Try::Tiny's t/: prove counted
+		// 101 tests, strobe 80 before).
+		rec, _, _ := run(t, t.TempDir(), "/bin/sh", "-c", `printf '%s\n' '1..3' 'ok 1 - lives' 'not ok 2 - lives' 'ok 3 - lives'; exit 1`)
+		wantTest(t, rec, "", "lives", report.TestPassed)
+		wantTest(t, rec, "", "lives #2", report.TestFailed)
+		wantTest(t, rec, "", "lives #3", report.TestPassed)
+	})
 	t.Run("bail out", func(t *testing.T) {
 		rec, out, _ := run(t, t.TempDir(), "/bin/sh", "-c", `printf '%s\n' '1..4' 'ok 1 - a' 'Bail out! no database'; exit 1`)
 		if out.Crash != nil {
