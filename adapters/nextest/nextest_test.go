@@ -296,3 +296,25 @@ func TestRealQuotedNames(t *testing.T) {
 		t.Errorf(`greets "nobody": failure %+v`, f)
 	}
 }
+
+// TestRealUnlistedHarness: a harness = false target that ignores
+// nextest's --list (rust-url's url_wpt) fails the whole run before any
+// test. The answer says why, as nextest's "Caused by:" does, and what
+// runs it: "creating test list failed" alone named neither the target nor
+// the cause.
+func TestRealUnlistedHarness(t *testing.T) {
+	fixture(t) // requires cargo-nextest
+	dir := adapterstest.CopyFixture(t, "unlisted")
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	if exit.Code == 0 || len(rec.Tests()) != 0 || out.BuildFailed {
+		t.Errorf("exit %d, %d tests, build failed %v: want nextest's error and no test", exit.Code, len(rec.Tests()), out.BuildFailed)
+	}
+	for _, want := range []string{
+		"cargo nextest run failed: creating test list failed: for `unlisted::checks`, line \"all checks passed\" did not end with the string \": test\" or \": benchmark\"",
+		"`unlisted::checks` does not list its tests as libtest does (a target with harness = false?): nextest cannot run it; framework: \"cargo\" runs it as cargo test does",
+	} {
+		if !strings.Contains(out.Hint, want) {
+			t.Errorf("hint %q\nlacks %q", out.Hint, want)
+		}
+	}
+}

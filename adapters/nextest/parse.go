@@ -116,14 +116,17 @@ type parser struct {
 	sawTest  bool
 	pending  map[string]*pendingFailure // binary id + "\x00" + test
 
-	testing      bool         // stderr is past "Starting N tests"
-	collecting   *humanStatus // the test whose failed try's output stderr shows now
-	block        *humanStatus // the test whose try's output block stderr shows now
-	buildErrors  []report.BuildError
-	buildFailed  bool     // nextest said cargo's build failed
-	errors       []string // nextest's own "error:" lines
-	noTests      bool     // nextest said "no tests to run"
-	jsonRejected bool     // this nextest does not know --message-format
+	testing     bool         // stderr is past "Starting N tests"
+	collecting  *humanStatus // the test whose failed try's output stderr shows now
+	block       *humanStatus // the test whose try's output block stderr shows now
+	buildErrors []report.BuildError
+	buildFailed bool     // nextest said cargo's build failed
+	errors      []string // nextest's own "error:" lines, with the first cause each gives
+	// cause reads the "Caused by:" block after an error of p.errors: 1
+	// while its heading may come, 2 for its first line.
+	cause        int
+	noTests      bool // nextest said "no tests to run"
+	jsonRejected bool // this nextest does not know --message-format
 }
 
 func newParser(rec *adapters.Recorder, root, wsRoot string, rerun []string) *parser {
@@ -393,6 +396,9 @@ var (
 	// nextest's word that cargo's build failed: "error: command `cargo ... test --no-run ...` exited with code 101".
 	buildFailedLine = lazyre.New("^error: command `.*--no-run.*` exited with code")
 	startingLine    = lazyre.New(`^\s*Starting \d+ tests? across`)
+	// nextest's cause when a test binary's --list output is not libtest's:
+	// "for `url::url_wpt`, line "" did not end with the string ": test" or ": benchmark"".
+	unlistedBinary = lazyre.New("for `([^`]+)`, line .* did not end with the string \": test\"")
 )
 
 func (p *parser) stderr(line string) {
@@ -406,6 +412,22 @@ func (p *parser) stderr(line string) {
 		}
 	}
 	p.collecting, p.block = nil, nil
+	if p.cause > 0 && m == nil {
+		// nextest's errors say what went wrong under "Caused by:"
+		// ("for `url::url_wpt`, line "" did not end with the string ": test"…).
+		switch t := strings.TrimSpace(line); {
+		case t == "":
+			return
+		case p.cause == 1 && t == "Caused by:":
+			p.cause = 2
+			return
+		case p.cause == 2:
+			p.errors[len(p.errors)-1] += ": " + strings.TrimPrefix(t, "0: ")
+			p.cause = 0
+			return
+		}
+		p.cause = 0
+	}
 	if m != nil && m[1] != "Summary" {
 		p.rec.BeginTesting()
 		p.testing = true
@@ -427,6 +449,7 @@ func (p *parser) stderr(line string) {
 		p.build(line)
 	case strings.HasPrefix(line, "error: ") && line != "error: test run failed":
 		p.errors = append(p.errors, strings.TrimPrefix(line, "error: "))
+		p.cause = 1
 	}
 }
 
@@ -455,6 +478,7 @@ func (p *parser) build(line string) {
 	}
 	if !strings.HasPrefix(line, "error[") {
 		p.errors = append(p.errors, msg) // maybe nextest's own: a bad filterset, a bad config
+		p.cause = 1
 	}
 }
 
@@ -693,6 +717,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		hints = append(hints, p.noTestsHint())
 	case !p.sawTest && exit.Code != 0 && len(p.errors) > 0:
 		hints = append(hints, "cargo nextest run failed: "+kit.Clip(p.errors[0]))
+		if m := unlistedBinary.FindStringSubmatch(p.errors[0]); m != nil {
+			hints = append(hints, "`"+m[1]+"` does not list its tests as libtest does (a target with harness = false?): nextest cannot run it; framework: \"cargo\" runs it as cargo test does")
+		}
 	}
 	if p.docs != "" && !out.NoTests {
 		hints = append(hints, fmt.Sprintf("nextest does not run doctests, and %s has documentation examples that cargo test would run: run `cargo test --doc` for them, or pass framework: \"cargo\", which runs both", p.docs))
