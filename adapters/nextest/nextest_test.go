@@ -224,6 +224,25 @@ func TestRealSelection(t *testing.T) {
 
 // TestRealBroken: a compile error is a build failure at rustc's file:line.
 func TestRealBroken(t *testing.T) {
+	out := brokenRun(t, "a + b", "a + c")
+	if e := out.BuildErrors[0]; e.File != "src/lib.rs" || e.Line != 10 || e.Column != 9 || !strings.HasPrefix(e.Message, "cannot find value `c`") {
+		t.Errorf("build error %+v", e)
+	}
+}
+
+// TestRealBrokenLabel: the error's message has the label rustc puts
+// under the code, as cargo's JSON gives it to the cargo adapter:
+// "mismatched types" alone said neither type.
+func TestRealBrokenLabel(t *testing.T) {
+	out := brokenRun(t, "    a + b\n", "    let x: i32 = \"two\";\n    a + x\n")
+	if e := out.BuildErrors[0]; e.File != "src/lib.rs" || e.Line != 10 || e.Column != 18 || e.Message != "mismatched types: expected `i32`, found `&str`" {
+		t.Errorf("build error %+v", e)
+	}
+}
+
+// brokenRun runs the fixture's e2e level in a copy whose src/lib.rs has
+// old replaced by new, and wants a build failure.
+func brokenRun(t *testing.T, old, new string) adapters.Outcome {
 	src := fixture(t)
 	dir := t.TempDir()
 	files := map[string]string{}
@@ -234,15 +253,13 @@ func TestRealBroken(t *testing.T) {
 		}
 		files[f] = string(b)
 	}
-	files["src/lib.rs"] = strings.Replace(files["src/lib.rs"], "a + b", "a + c", 1)
+	files["src/lib.rs"] = strings.Replace(files["src/lib.rs"], old, new, 1)
 	adapterstest.WriteFiles(t, dir, files)
 	_, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Level: adapters.LevelE2E})
 	if !out.BuildFailed || len(out.BuildErrors) == 0 || exit.Code != 101 {
 		t.Fatalf("outcome %+v, exit %d: want a build failure", out, exit.Code)
 	}
-	if e := out.BuildErrors[0]; e.File != "src/lib.rs" || e.Line != 10 || e.Column != 9 || !strings.Contains(e.Message, "cannot find value `c`") {
-		t.Errorf("build error %+v", e)
-	}
+	return out
 }
 
 func TestHooks(t *testing.T) {

@@ -121,6 +121,7 @@ type parser struct {
 	block       *humanStatus // the test whose try's output block stderr shows now
 	buildErrors []report.BuildError
 	buildFailed bool     // nextest said cargo's build failed
+	label       bool     // the last build error has its place and waits for its label
 	errors      []string // nextest's own "error:" lines, with the first cause each gives
 	// cause reads the "Caused by:" block after an error of p.errors: 1
 	// while its heading may come, 2 for its first line.
@@ -393,6 +394,9 @@ var (
 	rustcError = lazyre.New(`^error(?:\[\w+\])?: (.+)$`)
 	// Its location: "  --> src/lib.rs:10:9".
 	rustcAt = lazyre.New(`^\s*--> (.+):(\d+):(\d+)$`)
+	// The line under the code that marks the error's primary span and
+	// says what is wrong there: "    |                ---   ^^^^^^ expected `u32`, found `&str`".
+	rustcLabel = lazyre.New(`^\s*\d*\s*\|[\s|_\-]*\^+ (\S.*)$`)
 	// nextest's word that cargo's build failed: "error: command `cargo ... test --no-run ...` exited with code 101".
 	buildFailedLine = lazyre.New("^error: command `.*--no-run.*` exited with code")
 	startingLine    = lazyre.New(`^\s*Starting \d+ tests? across`)
@@ -455,19 +459,33 @@ func (p *parser) stderr(line string) {
 
 // build reads rustc's errors while cargo builds the tests.
 func (p *parser) build(line string) {
+	if strings.HasPrefix(line, "warning") {
+		p.label = false // a warning's labels are its own
+	}
 	if m := rustcAt.FindStringSubmatch(line); m != nil {
+		p.label = false
 		if n := len(p.buildErrors); n > 0 && p.buildErrors[n-1].File == "" {
 			e := &p.buildErrors[n-1]
 			e.File = p.relPath(m[1])
 			e.Line, _ = strconv.Atoi(m[2])
 			e.Column, _ = strconv.Atoi(m[3])
+			p.label = true
 		}
+		return
+	}
+	if m := rustcLabel.FindStringSubmatch(line); m != nil && p.label {
+		// The primary span's label, as cargo's JSON has it: "mismatched
+		// types: expected `u32`, found `&str`".
+		e := &p.buildErrors[len(p.buildErrors)-1]
+		e.Message = kit.Clip(e.Message + ": " + m[1])
+		p.label = false
 		return
 	}
 	m := rustcError.FindStringSubmatch(line)
 	if m == nil {
 		return
 	}
+	p.label = false
 	msg := m[1]
 	switch {
 	case strings.HasPrefix(msg, "could not compile"), strings.HasPrefix(msg, "aborting due to"), strings.HasPrefix(msg, "command `"):
