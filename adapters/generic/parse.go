@@ -57,6 +57,19 @@ type genericParser struct {
 	summary   *report.Summary
 }
 
+// maxBuildErrors bounds the compiler errors kept: a flood of them must
+// not grow the daemon (the answer shows 20).
+const maxBuildErrors = 100
+
+// tapPlanOf matches a TAP plan line; most lines do not start with "1.."
+// and skip the regexp.
+func tapPlanOf(line string) []string {
+	if !strings.HasPrefix(line, "1..") {
+		return nil
+	}
+	return tapPlan.FindStringSubmatch(line)
+}
+
 func newParser(rec *adapters.Recorder, root string, argv []string) *genericParser {
 	return &genericParser{rec: rec, root: root, argv: argv, dies: map[string]perlDie{}}
 }
@@ -177,7 +190,7 @@ func (p *genericParser) Line(s adapters.Stream, b []byte, _ bool) {
 		return
 	}
 	if indent == 0 {
-		if m := tapPlan.FindStringSubmatch(line); m != nil {
+		if m := tapPlanOf(line); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			if p.prove != nil {
 				p.prove.planned += n
@@ -198,7 +211,10 @@ func (p *genericParser) Line(s adapters.Stream, b []byte, _ bool) {
 	if p.otherFramework(line) {
 		return
 	}
-	if strings.Contains(line, "directory") {
+	// make's directories, compiler and linker errors and Surefire's
+	// totals all hold a colon; most output lines skip their searches.
+	colon := strings.IndexByte(line, ':') >= 0
+	if colon && strings.Contains(line, "directory") {
 		if m := makeDir.FindStringSubmatch(line); m != nil {
 			if m[1] == "Entering" {
 				p.dirs = append(p.dirs, m[2])
@@ -208,7 +224,10 @@ func (p *genericParser) Line(s adapters.Stream, b []byte, _ bool) {
 			return
 		}
 	}
-	if p.tests == 0 && strings.Contains(line, "error") {
+	// " error: " is in every compiler error line; the regexp would cost
+	// every output line that says "error" (docs/perf.md). The answer
+	// shows a few: the rest need not be kept.
+	if colon && p.tests == 0 && len(p.buildErrs) < maxBuildErrors && strings.Contains(line, " error: ") {
 		if m := ccError.FindStringSubmatch(line); m != nil {
 			ln, _ := strconv.Atoi(m[2])
 			col, _ := strconv.Atoi(m[3])
@@ -216,7 +235,7 @@ func (p *genericParser) Line(s adapters.Stream, b []byte, _ bool) {
 			return
 		}
 	}
-	if p.tests == 0 && strings.Contains(line, "undefined reference to") {
+	if colon && p.tests == 0 && len(p.buildErrs) < maxBuildErrors && strings.Contains(line, "undefined reference to") {
 		p.buildErrs = append(p.buildErrs, report.BuildError{Message: kit.Clip(strings.TrimSpace(line))})
 		return
 	}
@@ -230,7 +249,7 @@ func (p *genericParser) Line(s adapters.Stream, b []byte, _ bool) {
 		p.summary = s
 		return
 	}
-	if strings.Contains(line, "Tests run: ") {
+	if colon && strings.Contains(line, "Tests run: ") {
 		if m := surefireTotal.FindStringSubmatch(line); m != nil {
 			var n [4]int
 			for i := range n {
@@ -723,7 +742,7 @@ func (p *genericParser) otherFramework(line string) bool {
 			p.endWord("", m[1], m[2], line)
 			return true
 		}
-	case strings.Contains(line, "--- "):
+	case strings.HasPrefix(strings.TrimLeft(line, " \t"), "--- "):
 		if m := goLine.FindStringSubmatch(line); m != nil {
 			p.endWord("", m[2], m[1], strings.TrimSpace(line))
 			return true
