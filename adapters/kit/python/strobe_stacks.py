@@ -1,29 +1,89 @@
-"""strobe's Python stack dumps: importing this module registers faulthandler
-so that SIGUSR2 dumps every thread's Python stack into
-$STROBE_STACKS_DIR/py-<pid>.txt. strobe's stuck detector signals a process
-only when that file exists and the process catches SIGUSR2. A forked child
-registers its own file (the parent's would mix two processes' dumps).
-Without the variable, or when the program has its own SIGUSR2 handler, it
-does nothing (strobe then reads the stacks with py-spy)."""
+"""strobe's Python stack dumps: importing this module makes SIGUSR2 dump
+every thread's Python stack into $STROBE_STACKS_DIR/py-<pid>.txt, in
+faulthandler's format. strobe's stuck detector signals a process only when
+that file exists and the process catches SIGUSR2. A forked child registers
+its own file (the parent's would mix two processes' dumps). Without the
+variable, or when the program has its own SIGUSR2 handler, it does nothing
+(strobe then reads the stacks with py-spy).
+
+The dump is written by a Python signal handler, which runs in the main
+thread between two bytecodes, holding the GIL (a blocked lock, sleep,
+wait or read is interrupted for it and then resumed, PEP 475), not by
+faulthandler.register: faulthandler's handler reads every thread's frames
+from inside the C signal handler while the other threads run, and a test
+whose threads were busy (idna's concurrency test, eight threads) died of
+SIGSEGV under strobe's samples, three times in six. Where a handler cannot
+be set (a child forked from a thread other than the main one, which then
+has that thread alone), faulthandler does it."""
+
 
 def _strobe_register_stacks():
-    import faulthandler
     import os
     import signal
 
     directory = os.environ.get("STROBE_STACKS_DIR")
     if not directory or not hasattr(signal, "SIGUSR2"):
         return
-    if signal.getsignal(signal.SIGUSR2) not in (signal.SIG_DFL, None):
+    current = signal.getsignal(signal.SIGUSR2)
+    if current not in (signal.SIG_DFL, None) and not getattr(current, "_strobe", False):
         return  # the program's own handler: strobe reads the stacks with py-spy
     try:
-        f = open(os.path.join(directory, "py-%d.txt" % os.getpid()), "a")
+        fd = os.open(os.path.join(directory, "py-%d.txt" % os.getpid()), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     except OSError:
         return
-    faulthandler.register(signal.SIGUSR2, file=f, all_threads=True, chain=False)
-    # faulthandler writes to the descriptor: the file must stay open.
-    global _strobe_stacks_file
-    _strobe_stacks_file = f
+    def handler(signum, frame):
+        _strobe_dump(fd, frame)
+
+    handler._strobe = True  # a forked child's, inherited: replaced with its own
+    try:
+        signal.signal(signal.SIGUSR2, handler)
+    except (ValueError, OSError):  # not the main thread
+        import faulthandler
+
+        f = os.fdopen(fd, "a")
+        faulthandler.register(signal.SIGUSR2, file=f, all_threads=True, chain=False)
+        # faulthandler writes to the descriptor: the file must stay open.
+        global _strobe_stacks_file
+        _strobe_stacks_file = f
+
+
+# faulthandler's bound on a thread's frames.
+_STROBE_MAX_FRAMES = 100
+
+
+def _strobe_dump(fd, frame):
+    """Writes every thread's stack to fd as faulthandler does: the other
+    threads first, then the main one (the signal's, "Current thread"),
+    innermost frame first, in one write. frame is where the main thread
+    was when the handler ran."""
+    try:
+        import os
+        import sys
+        import threading
+
+        main = threading.main_thread().ident
+        out = []
+        for ident, top in sys._current_frames().items():
+            if ident != main:
+                out.append(_strobe_thread("Thread", ident, top))
+        out.append(_strobe_thread("Current thread", main, frame))
+        os.write(fd, "\n".join(out).encode("utf-8", "replace"))
+    except Exception:
+        pass
+
+
+def _strobe_thread(header, ident, frame):
+    lines = ["%s 0x%016x (most recent call first):" % (header, ident or 0)]
+    n = 0
+    while frame is not None:
+        if n == _STROBE_MAX_FRAMES:
+            lines.append("  ...")
+            break
+        code = frame.f_code
+        lines.append('  File "%s", line %d in %s' % (code.co_filename, frame.f_lineno or 0, code.co_name))
+        frame = frame.f_back
+        n += 1
+    return "\n".join(lines) + "\n"
 
 
 _strobe_register_stacks()

@@ -1,0 +1,116 @@
+package python
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"strobe/adapters/kit/format"
+	"strobe/internal/testutil"
+)
+
+// busyThreads runs eight threads of pure-Python string work (as idna's
+// concurrency test does) for two seconds, between a "ready" and a "done"
+// line.
+const busyThreads = `
+import threading, time
+print("ready", flush=True)
+def work():
+    end = time.monotonic() + 2
+    while time.monotonic() < end:
+        for s in ("пример", "παράδειγμα", "例え", "bücher"):
+            s.encode("punycode").decode("punycode").upper().split("a")
+ts = [threading.Thread(target=work) for _ in range(8)]
+for t in ts: t.start()
+for t in ts: t.join()
+print("done", flush=True)
+`
+
+// TestStackDumpsOfBusyThreads: SIGUSR2, sent as often as the stuck
+// detector samples and faster, dumps the stacks of a process whose
+// threads are busy without crashing it. faulthandler.register's dump,
+// which reads the other threads' frames from the C signal handler while
+// they run, killed such a process with SIGSEGV (idna's concurrency test
+// under strobe, three times in six).
+func TestStackDumpsOfBusyThreads(t *testing.T) {
+	py := testutil.RequireTool(t, "python3")
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "prog.py")
+	if err := os.WriteFile(prog, []byte(string(StacksModule)+busyThreads), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(py, prog)
+	cmd.Env = append(os.Environ(), "STROBE_STACKS_DIR="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	if l := <-lines; l != "ready" {
+		t.Fatalf("first line %q", l)
+	}
+	sent := 0
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+signal:
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok || l == "done" {
+				break signal
+			}
+		case <-tick.C:
+			if cmd.Process.Signal(syscall.SIGUSR2) == nil {
+				sent++
+			}
+		}
+	}
+	err = cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Fatalf("the process died of %v after %d dumps asked for", ws.Signal(), sent)
+	}
+	if err != nil {
+		t.Fatalf("after %d dumps asked for: %v", sent, err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "py-"+strconv.Itoa(cmd.Process.Pid)+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dumps := format.ParseFaulthandler(string(b))
+	workers := 0
+	for _, d := range dumps {
+		for _, th := range d {
+			if len(th.Frames) > 0 && th.Frames[len(th.Frames)-1].Func == "_bootstrap" && strings.Contains(stackOf(th), "work (") {
+				workers++
+			}
+		}
+	}
+	if len(dumps) < 10 || workers == 0 {
+		t.Errorf("%d dumps for %d signals, %d worker stacks: want the busy threads' stacks", len(dumps), sent, workers)
+	}
+	t.Logf("%d signals, %d dumps, %d worker stacks", sent, len(dumps), workers)
+}
+
+func stackOf(th format.PyThread) string {
+	var sb strings.Builder
+	for _, f := range th.Frames {
+		sb.WriteString(f.Func + " (" + f.File + ":" + strconv.Itoa(f.Line) + ")\n")
+	}
+	return sb.String()
+}
