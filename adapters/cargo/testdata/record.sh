@@ -8,7 +8,7 @@ fixtures=$(cd ../../../testdata/fixtures/cargo && pwd)
 libtest='RUSTC_BOOTSTRAP=1 exec "$@" -Z unstable-options --format json --report-time'
 runner="target.'cfg(all())'.runner=['/bin/sh','-c','$libtest','sh']"
 # The harness fixture's binaries with their own main run between markers (custom.go).
-custom='echo strobe:cargo:custom-harness; "$@"; s=$?; echo; echo strobe:cargo:custom-harness-end $s; [ $s -gt 128 ] && kill -$((s-128)) $$; exit $s'
+custom='echo strobe:cargo:custom-harness; command -v perl >/dev/null 2>&1 && exec perl -e "\$|=1; system {\$ARGV[0]} @ARGV; if (\$? == -1) { print STDERR qq(\$ARGV[0]: \$^E\n); \$? = 127 << 8 } \$g = \$? & 127; \$s = \$g ? 128 + \$g : \$? >> 8; print qq(\nstrobe:cargo:custom-harness-end \$s\n); kill \$g, \$\$ if \$g; exit \$s" -- "$@"; "$@"; s=$?; echo; echo strobe:cargo:custom-harness-end $s; [ $s -gt 128 ] && kill -$((s-128)) $$; exit $s'
 customs="target.'cfg(all())'.runner=['/bin/sh','-c','case \${1##*/} in custom-????????????????|mimic-????????????????|quiet_args-????????????????) $custom;; esac; $libtest','sh']"
 export RUST_BACKTRACE=1 # backtraces give the suggested traces
 
