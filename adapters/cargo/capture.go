@@ -8,10 +8,11 @@ import (
 
 // IsTestProcess for cargo: the test binaries, which cargo starts through
 // its runner (sh, which execs them, or waits for a custom harness to
-// print its end marker), not cargo, rustc or build scripts.
+// print its end marker, itself or through perl: customScript), not cargo,
+// rustc or build scripts.
 func (cargo) IsTestProcess(p adapters.Proc) bool {
 	switch p.Name {
-	case "cargo", "rustc", "env", "sh", "rustdoc", "cc", "ld":
+	case "cargo", "rustc", "env", "sh", "perl", "rustdoc", "cc", "ld":
 		return false
 	}
 	return !strings.HasPrefix(filepath.Base(p.Exe), "build-script-")

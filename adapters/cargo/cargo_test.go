@@ -893,3 +893,23 @@ func TestCargoCustomExitStatus(t *testing.T) {
 		t.Errorf("exit130: %+v (%+v), want failed with its exit status and output", got, got.Failure)
 	}
 }
+
+// TestCargoTestProcesses: the runner's sh, and the perl that waits for a
+// custom harness (customScript), are not tests: a custom harness that
+// hung showed perl's stack (Perl_wait4pid) instead of the binary's.
+func TestCargoTestProcesses(t *testing.T) {
+	for _, tc := range []struct {
+		p    adapters.Proc
+		want bool
+	}{
+		{adapters.Proc{Name: "sh", Exe: "/usr/bin/dash"}, false},
+		{adapters.Proc{Name: "perl", Exe: "/usr/bin/perl"}, false},
+		{adapters.Proc{Name: "cargo", Exe: "/home/u/.cargo/bin/cargo"}, false},
+		{adapters.Proc{Name: "build-script-bu", Exe: "/p/target/debug/build/x-0123/build-script-build"}, false},
+		{adapters.Proc{Name: "exit130-d539171", Exe: "/p/target/debug/deps/exit130-d5391718e06ea7d8"}, true},
+	} {
+		if got := (cargo{}).IsTestProcess(tc.p); got != tc.want {
+			t.Errorf("IsTestProcess(%s) = %v, want %v", tc.p.Name, got, tc.want)
+		}
+	}
+}
