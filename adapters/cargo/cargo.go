@@ -1100,6 +1100,7 @@ func (p *cargoParser) bind(s *cargoSuite, exe string, k int) {
 		s.name = fmt.Sprintf("test binary %d", k+1)
 	}
 	s.bound = true
+	p.customStart(s)
 	for _, e := range s.pending {
 		p.apply(s, e)
 	}
@@ -1387,8 +1388,12 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 				RunningTests: running, Message: fmt.Sprintf("test binary %s ended before its tests finished, and cargo saw no error", s.name)})
 			died = "the test binary exited"
 		}
-		if died != "" && s != nil && s.custom == nil && exit.StoppedBy == "" {
+		switch {
+		case died == "" || s == nil || exit.StoppedBy != "":
+		case s.custom == nil:
 			p.diedWhileRunning(s, running, died)
+		default:
+			p.customDied(s, died)
 		}
 	}
 	return c

@@ -892,6 +892,14 @@ func TestCargoCustomExitStatus(t *testing.T) {
 		got.Failure.Rerun != "cargo test -p exits --test exit130" {
 		t.Errorf("exit130: %+v (%+v), want failed with its exit status and output", got, got.Failure)
 	}
+	// The one that died is a test that failed, as a libtest binary's
+	// running tests are, with the custom rerun.
+	got = cargoLookup(t, rec, "exits::aborts (test)", "aborts")
+	if got.Status != report.TestFailed || got.Failure == nil ||
+		got.Failure.Message != "did not finish: the test binary died of SIGABRT while it ran" ||
+		got.Failure.Rerun != "cargo test -p exits --test aborts" {
+		t.Errorf("aborts: %+v (%+v), want failed, died of SIGABRT", got, got.Failure)
+	}
 }
 
 // TestCargoTestProcesses: the runner's sh, and the perl that waits for a

@@ -148,6 +148,7 @@ func manifestCustoms(path string) []string {
 
 // cargoCustom is a custom-harness binary's stdout, read as it comes.
 type cargoCustom struct {
+	started bool // its one test started, once the suite knew its name
 	ended   bool // the end marker came
 	status  int  // the binary's exit status, from the end marker
 	results []customResult
@@ -203,6 +204,7 @@ func (p *cargoParser) customFinish(s *cargoSuite, run *cargoRun) {
 	}
 	p.sawTest = true
 	if len(c.results) > 0 {
+		p.rec.Forget(s.name, s.customName()) // started as one test, it printed several
 		s.tests, s.totals = len(c.results), c.totals
 		for _, r := range c.results {
 			var f *report.Failure
@@ -269,6 +271,29 @@ func (p *cargoParser) customFailure(s *cargoSuite, name string, block *strings.B
 	}
 	f.SuggestedTraces = p.traces(text, name)
 	return f
+}
+
+// customStart starts a custom binary's one test once its suite is named:
+// a binary that hangs is then the test the stuck detector and a timeout
+// name, and a run with nothing else is not one without tests. One that
+// prints libtest's lines turns out to be several tests (customFinish).
+func (p *cargoParser) customStart(s *cargoSuite) {
+	if c := s.custom; c != nil && !c.started {
+		c.started = true
+		p.sawTest = true
+		p.rec.Start(s.name, s.customName())
+	}
+}
+
+// customDied fails a custom binary's one test when the binary died in it
+// (crash names the signal or the exit), as diedWhileRunning does a
+// libtest binary's tests, with the custom rerun.
+func (p *cargoParser) customDied(s *cargoSuite, died string) {
+	if c := s.custom; c != nil && c.started && c.results == nil {
+		name := s.customName()
+		s.counts[1]++
+		p.rec.End(s.name, name, report.TestFailed, 0, &report.Failure{Name: name, Message: kit.DidNotFinish(died, 0), Rerun: p.customRerun(s)})
+	}
 }
 
 // customName is the one test of a custom binary that prints no test lines:
