@@ -159,7 +159,6 @@ var (
 	gtestLine   = lazyre.New(`^\[ +(OK|FAILED|SKIPPED) +\] (\S+) \(\d+ ms\)$`)
 	pytestLine  = lazyre.New(`^(FAILED|ERROR) (\S+::\S+)(?: - (.*))?$`)
 	pytestTotal = lazyre.New(`^=+ (.*?\d+ (?:passed|failed|errors?|skipped).*?) in [\d.]+s(?: \(.*\))? =+$`)
-	countWord   = lazyre.New(`(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)`)
 )
 
 func (p *genericParser) Line(s adapters.Stream, b []byte, _ bool) {
@@ -764,19 +763,7 @@ func (p *genericParser) otherFramework(line string) bool {
 		}
 	case strings.HasPrefix(line, "=") && strings.HasSuffix(line, "="):
 		if m := pytestTotal.FindStringSubmatch(line); m != nil {
-			s := &report.Summary{}
-			for _, c := range countWord.FindAllStringSubmatch(m[1], -1) {
-				n, _ := strconv.Atoi(c[1])
-				switch c[2] {
-				case "passed", "xpassed":
-					s.Passed += n
-				case "failed", "error", "errors":
-					s.Failed += n
-				case "skipped", "xfailed":
-					s.Skipped += n
-				}
-			}
-			p.summary = s
+			p.summary = format.PytestCounts(m[1])
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
 	"strobe/adapters/kit/python"
 	"strobe/internal/lazyre"
 	"strobe/internal/shell"
@@ -339,7 +340,7 @@ func (p *parser) fallback(out *adapters.Outcome) {
 		p.rec.End("", id, report.TestFailed, 0, f)
 	}
 	if p.counts != "" {
-		out.Summary = summaryOf(p.counts)
+		out.Summary = format.PytestCounts(p.counts)
 		// The tests that passed or were skipped are only counted: the
 		// counts win over the failures recorded.
 		out.Unread = max(out.Summary.Passed+out.Summary.Skipped, 1)
@@ -385,25 +386,6 @@ func (p *parser) pluginError() string {
 		}
 	}
 	return "it wrote no events"
-}
-
-var countWord = lazyre.New(`(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)`)
-
-// summaryOf reads pytest's closing counts.
-func summaryOf(line string) *report.Summary {
-	s := &report.Summary{}
-	for _, m := range countWord.FindAllStringSubmatch(line, -1) {
-		n, _ := strconv.Atoi(m[1])
-		switch m[2] {
-		case "passed", "xpassed":
-			s.Passed += n
-		case "failed", "error", "errors":
-			s.Failed += n
-		case "skipped", "xfailed":
-			s.Skipped += n
-		}
-	}
-	return s
 }
 
 func joinHint(a, b string) string {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
 	"strobe/internal/lazyre"
+	"strobe/report"
 )
 
 // PyFrame is one frame of a Python stack.
@@ -199,4 +201,26 @@ func ParsePySpyJSON(b []byte) ([]PyThread, error) {
 		threads = append(threads, t)
 	}
 	return threads, nil
+}
+
+var pytestCount = lazyre.New(`(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)`)
+
+// PytestCounts reads the counts of pytest's closing line ("1 failed, 3
+// passed, 1 xfailed in 0.12s"): xpassed counts passed, errors failed and
+// xfailed skipped. The pytest adapter and the generic one (pytest run
+// through a script) read them alike.
+func PytestCounts(line string) *report.Summary {
+	s := &report.Summary{}
+	for _, m := range pytestCount.FindAllStringSubmatch(line, -1) {
+		n, _ := strconv.Atoi(m[1])
+		switch m[2] {
+		case "passed", "xpassed":
+			s.Passed += n
+		case "failed", "error", "errors":
+			s.Failed += n
+		case "skipped", "xfailed":
+			s.Skipped += n
+		}
+	}
+	return s
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"strobe/adapters/adapterstest"
+	"strobe/report"
 )
 
 // The recordings under testdata/python are CPython 3.11's own output,
@@ -162,4 +163,12 @@ func FuzzParsePython(f *testing.F) {
 		}
 		ParsePySpyJSON([]byte(text))
 	})
+}
+
+func TestPytestCounts(t *testing.T) {
+	got := PytestCounts("1 failed, 3 passed, 2 skipped, 1 xfailed, 1 xpassed, 2 errors in 0.12s")
+	want := report.Summary{Passed: 4, Failed: 3, Skipped: 3}
+	if *got != want {
+		t.Errorf("PytestCounts = %+v, want %+v", *got, want)
+	}
 }
