@@ -43,6 +43,13 @@ type event struct {
 	Reason  string `json:"reason"`
 	Kind    string `json:"kind"`
 	State   string `json:"state"`
+	// end_run of a run vitest cancelled (reason "interrupted"): its
+	// --bail, the tests it never ran in the files it began, the test
+	// files it was to run and those it never began.
+	Bail        int `json:"bail"`
+	NotRun      int `json:"notRun"`
+	Files       int `json:"files"`
+	FilesNotRun int `json:"filesNotRun"`
 }
 
 // testError is an error as the reporter describes it: the frame it came
@@ -75,21 +82,27 @@ type parser struct {
 	// vitest without the reporter API strobe's reporter needs.
 	jsonReport string
 
-	mu          sync.Mutex // the decoder and Line share what follows
-	began       bool       // the reporter's run event came
-	ended       bool       // and its end_run
-	version     string
-	pool        string
-	modules     []string // test files started and not ended
-	buildErrs   []report.BuildError
-	unhandled   []string
-	noFiles     bool // vitest found no test file
-	abortStack  bool // node printed its abort report: a worker called abort()
-	jsFrames    bool // inside node's JavaScript stack trace block
-	abortAt     *testError
-	workerDied  bool // vitest said a worker exited or its channel closed
-	badLines    int
-	errLines    []string // stderr, for a vitest that failed before its reporter ran
+	mu         sync.Mutex // the decoder and Line share what follows
+	began      bool       // the reporter's run event came
+	ended      bool       // and its end_run
+	version    string
+	pool       string
+	modules    []string // test files started and not ended
+	buildErrs  []report.BuildError
+	unhandled  []string
+	noFiles    bool // vitest found no test file
+	abortStack bool // node printed its abort report: a worker called abort()
+	jsFrames   bool // inside node's JavaScript stack trace block
+	abortAt    *testError
+	workerDied bool // vitest said a worker exited or its channel closed
+	badLines   int
+	errLines   []string // stderr, for a vitest that failed before its reporter ran
+	// cancelled is the end_run of a run vitest cancelled (--bail).
+	cancelled *event
+	// coverage holds vitest's words for a coverage threshold not met
+	// ("ERROR: Coverage for lines (50%) does not meet global threshold
+	// (80%)"): why a run whose tests passed failed.
+	coverage    []string
 	errLinesLen int
 	buf         []byte            // the hand decoder's scratch
 	paths       map[string]string // a reported file → its path in the answer
@@ -199,6 +212,9 @@ func (p *parser) event(line []byte) {
 		}
 	case "end_run":
 		p.ended = true
+		if e.Reason == "interrupted" {
+			p.cancelled = &e
+		}
 	}
 }
 
@@ -228,6 +244,12 @@ func (p *parser) end(e event) {
 		p.rec.End(suite, e.Name, report.TestSkipped, 0, nil)
 	case "failed":
 		p.rec.End(suite, e.Name, report.TestFailed, ms(e.MS), p.failure(e))
+	case "pending":
+		// vitest cancelled the run (--bail) before this test ran: it
+		// neither passed nor ran, whatever its start said.
+		if t, ok := p.rec.Lookup(suite, e.Name); ok && t.Status == report.TestRunning {
+			p.rec.Forget(suite, e.Name)
+		}
 	}
 }
 
@@ -386,6 +408,8 @@ func (p *parser) Line(s adapters.Stream, b []byte, cut bool) {
 		}
 	case isWorkerDeath(line):
 		p.workerDied = true
+	case strings.HasPrefix(line, "ERROR: Coverage for ") && len(p.coverage) < 8:
+		p.coverage = append(p.coverage, strings.TrimPrefix(line, "ERROR: "))
 	}
 	if s == adapters.Stderr && p.errLinesLen < 8<<10 {
 		p.errLines = append(p.errLines, line)
@@ -456,11 +480,49 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		// vitest failed before it loaded the reporter (a broken config).
 		hints = append(hints, "vitest failed before running any test: "+kit.ClipTail(strings.Join(p.errLines, "\n")))
 	}
+	if c := p.cancelled; c != nil && exit.StoppedBy == "" && out.Crash == nil {
+		out.Indicators = append(out.Indicators, "vitest_stopped_early")
+		hints = append(hints, stoppedHint(c))
+	}
+	if len(p.coverage) > 0 && exit.StoppedBy == "" && exit.Code != 0 && prog.Failed == 0 && out.Crash == nil && !out.BuildFailed {
+		out.Indicators = append(out.Indicators, "coverage_threshold_not_met")
+		hints = append(hints, kit.Clip(strings.Join(p.coverage, "; ")+
+			" (vitest's coverage.thresholds): the tests passed; vitest fails the run until the tests cover more of the code, or the thresholds are lowered"))
+	}
 	if p.badLines > 0 {
 		out.Indicators = append(out.Indicators, "unreadable_test_events")
 	}
 	out.Hint = strings.Join(hints, "; ")
 	return out
+}
+
+// stoppedHint says that vitest cancelled the run before its end (--bail)
+// and what it left out: the tests it never ran in the files it began,
+// and the files it never began, whose tests nobody counted.
+func stoppedHint(c *event) string {
+	why := "vitest stopped the run early"
+	if c.Bail > 0 {
+		why = fmt.Sprintf("vitest stopped the run early (--bail %d: %s)", c.Bail, plural(c.Bail, "failed test"))
+	}
+	var left []string
+	if c.NotRun > 0 {
+		left = append(left, fmt.Sprintf("%s in the test files it began did not run", plural(c.NotRun, "test")))
+	}
+	if c.FilesNotRun > 0 {
+		left = append(left, fmt.Sprintf("%d of the %d test files did not run at all", c.FilesNotRun, c.Files))
+	}
+	if len(left) == 0 {
+		return why + ": every test had run"
+	}
+	return why + ": " + strings.Join(left, ", and ") + "; they are not counted: fix the failure, or run without --bail, to run them"
+}
+
+// plural is n and the noun, with an s when n is not 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 var noTestsHint = kit.NoTestsHint{

@@ -82,6 +82,8 @@ export default class StrobeReporter {
     this.pattern = undefined
     this.reported = new Set() // modules whose errors were written
     this.names = new Map() // module id → (TestCase id → its name in strobe's answer)
+    this.specs = 0 // test files the run was to run
+    this.startedModules = new Set() // and those it began
   }
 
   emit(ev) {
@@ -102,7 +104,12 @@ export default class StrobeReporter {
     this.emit({ ev: 'run', version: vitest.version, pool: cfg.pool, root: cfg.root })
   }
 
+  onTestRunStart(specifications) {
+    this.specs = new Set((specifications || []).map((s) => s.moduleId)).size
+  }
+
   onTestModuleStart(mod) {
+    this.startedModules.add(mod.moduleId)
     this.emit({ ev: 'module', file: mod.moduleId })
   }
 
@@ -227,6 +234,21 @@ export default class StrobeReporter {
       if (typeof err.VITEST_TEST_NAME === 'string') ev.title = err.VITEST_TEST_NAME
       this.emit(ev)
     }
-    this.emit({ ev: 'end_run', reason })
+    const ev = { ev: 'end_run', reason }
+    if (reason === 'interrupted') {
+      // vitest cancelled the run (--bail: the worker asks it to once
+      // that many tests failed): the tests it reported "pending" never
+      // ran, and the files it never began have tests nobody counted.
+      ev.bail = Number(this.vitest && this.vitest.config && this.vitest.config.bail) || 0
+      ev.notRun = 0
+      for (const mod of modules) {
+        for (const tc of mod.children.allTests()) {
+          if (tc.result().state === 'pending' && !this.filtered(tc)) ev.notRun++
+        }
+      }
+      ev.files = this.specs
+      ev.filesNotRun = Math.max(0, this.specs - this.startedModules.size)
+    }
+    this.emit(ev)
   }
 }

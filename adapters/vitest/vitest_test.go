@@ -420,3 +420,44 @@ func TestVitestRetryAndFails(t *testing.T) {
 		t.Errorf("failure %+v, want vitest's 'Expect test to fail'", f)
 	}
 }
+
+// TestVitestBail: --bail 1 makes vitest cancel the run at the first
+// failure. The test after it in its file is reported "pending" (it never
+// ran: it must not stay running, nor pass), and the file after it never
+// begins; the hint says so and how many were left out.
+func TestVitestBail(t *testing.T) {
+	root := project(t, "bail")
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"vitest", "--bail", "1"}})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want vitest's 1", exit)
+	}
+	p := rec.Progress()
+	if p.Passed != 1 || p.Failed != 1 || p.Skipped != 0 || len(p.Running) != 0 {
+		t.Errorf("counts %+v, want 1 passed, 1 failed, none running", p)
+	}
+	if _, ok := rec.Lookup("test/a.test.js", "third never runs"); ok {
+		t.Errorf("the test vitest cancelled was recorded: %+v", rec.Tests())
+	}
+	want := "vitest stopped the run early (--bail 1: 1 failed test): 1 test in the test files it began did not run, and 1 of the 2 test files did not run at all"
+	if !strings.Contains(out.Hint, want) || !slices.Contains(out.Indicators, "vitest_stopped_early") {
+		t.Errorf("hint %q indicators %q, want %q", out.Hint, out.Indicators, want)
+	}
+}
+
+// TestVitestCoverageThreshold: the tests pass, the coverage does not
+// meet coverage.thresholds, and vitest exits 1: the hint says what failed
+// (the run is failed by its exit code).
+func TestVitestCoverageThreshold(t *testing.T) {
+	root := project(t, "coverage")
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "run", "--coverage"}})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want vitest's 1 for a threshold not met", exit)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 0 {
+		t.Errorf("counts %+v, want 1 passed", p)
+	}
+	want := "Coverage for lines (50%) does not meet global threshold (80%) (vitest's coverage.thresholds): the tests passed"
+	if !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+}

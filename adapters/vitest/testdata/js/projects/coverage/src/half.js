@@ -1,0 +1,5 @@
+export const covered = () => 1
+
+export const uncovered = () => {
+  return 2
+}
