@@ -37,10 +37,12 @@ import (
 //
 //     ctest --test-dir TREE --output-on-failure --output-junit FILE --no-tests=error [-L ^LEVEL$] [-R ^NAME$]
 //
-// A CTest test that dies of a signal (SegFault, abort) or that CTest stops
-// at its TIMEOUT property fails, and is crash evidence naming it: CTest
-// goes on with the other tests, so the run is answered as crashed with
-// every such test named. Levels are labels (LABELS unit, integration,
+// A CTest test that dies of a signal (SegFault, abort) fails, and is
+// crash evidence naming it: CTest goes on with the other tests, so the
+// run is answered as crashed with every such test named. One CTest stops
+// at its TIMEOUT fails, timed out: the run did not crash. Under --repeat
+// a test's last try is its result, and one that failed before passing is
+// flaky. Levels are labels (LABELS unit, integration,
 // e2e), one test is -R with the name quoted as a regular expression.
 //
 // Detection: a `ctest` command; a build tree whose CTestTestfile.cmake
@@ -259,6 +261,26 @@ func userArgs(args []string) (kept []string, selects bool, tree string) {
 	return kept, selects, tree
 }
 
+// repeatMode is the command's --repeat mode (until-fail:3), "" when it
+// has none: CTest 3.17's --repeat, or the older --repeat-until-fail N.
+func repeatMode(args []string) string {
+	for i, a := range args {
+		next := ""
+		if i+1 < len(args) {
+			next = args[i+1]
+		}
+		switch {
+		case strings.HasPrefix(a, "--repeat="):
+			return strings.TrimPrefix(a, "--repeat=")
+		case a == "--repeat":
+			return next
+		case a == "--repeat-until-fail":
+			return "until-fail:" + next
+		}
+	}
+	return ""
+}
+
 // optionalValue says that next is not the value of name: since CTest
 // 3.29, -j alone asks for the default parallel level.
 func optionalValue(name, next string) bool {
@@ -322,6 +344,7 @@ func (ctest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	p := newParser(rec, req.ProjectRoot, dir, junit)
 	p.rerun, p.test, p.level, p.note = base, req.Test, req.Level, note
 	p.bin, p.runDir, p.env = bin, planDir, req.Env
+	p.repeat = repeatMode(args)
 	return &adapters.Plan{Argv: argv, Dir: planDir, Parser: p}, nil
 }
 

@@ -27,6 +27,11 @@ type showOnly struct {
 		Name      string   `json:"name"`
 		Command   []string `json:"command"`
 		Backtrace *int     `json:"backtrace"`
+		// Properties are the test's set properties: WILL_FAIL, TIMEOUT…
+		Properties []struct {
+			Name  string          `json:"name"`
+			Value json.RawMessage `json:"value"`
+		} `json:"properties"`
 	} `json:"tests"`
 	Graph struct {
 		Files []string `json:"files"`
@@ -35,6 +40,23 @@ type showOnly struct {
 			Line int `json:"line"`
 		} `json:"nodes"`
 	} `json:"backtraceGraph"`
+}
+
+// property says what a failed test's property tells of its failure:
+// WILL_FAIL turns a test that passed into a failure, with no word of it
+// in CTest's status; a TIMEOUT property is the limit CTest stopped it at.
+func (p *parser) property(name, prop, value string) {
+	switch st := p.statuses[name]; {
+	case prop == "WILL_FAIL" && value == "true" && st == "***Failed":
+		p.rec.UpdateFailure("", name, func(f *report.Failure) {
+			f.Message = strings.Replace(f.Message, plainFailed+st+")",
+				"the test passed (it exited 0), and its WILL_FAIL property makes ctest fail a test that passes (ctest: "+st+")", 1)
+		})
+	case prop == "TIMEOUT" && strings.HasPrefix(st, "***Timeout"):
+		p.rec.UpdateFailure("", name, func(f *report.Failure) {
+			f.Message = strings.Replace(f.Message, "at its timeout (", "at its TIMEOUT property, "+value+" s (", 1)
+		})
+	}
 }
 
 // locate gives a place to the failures that have none (a GoogleTest test
@@ -63,6 +85,9 @@ func (p *parser) locate() {
 	for _, t := range so.Tests {
 		if !slices.Contains(names, t.Name) {
 			continue
+		}
+		for _, prop := range t.Properties {
+			p.property(t.Name, prop.Name, string(prop.Value))
 		}
 		at, ok := p.gtestPlace(t.Command, lists)
 		if !ok && t.Backtrace != nil && *t.Backtrace < len(so.Graph.Nodes) {

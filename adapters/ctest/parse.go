@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,8 +39,25 @@ type parser struct {
 	names  map[int]string // test number → name, from the Start lines
 	open   *failed        // the failed test whose output comes now
 	output map[string]bool
-	// crashes are the tests that died of a signal or hit their TIMEOUT.
+	// result is a result line whose status goes on over further lines (a
+	// PASS_REGULAR_EXPRESSION's list, each regex ended by a newline), until
+	// the line ending in its time.
+	result []string
+	// deps is the "Failed test dependencies: …" line CTest prints for a
+	// test it will not run, before that test's result line.
+	deps string
+	// crashes are the tests that died of a signal; timeouts those CTest
+	// stopped at their timeout.
 	crashes  []crashed
+	timeouts []string
+	// statuses are the failed tests' CTest words, for what Finish learns
+	// of their properties (WILL_FAIL).
+	statuses map[string]string
+	// repeat is the command's --repeat mode (until-fail:N, until-pass:N,
+	// after-timeout:N); tries are the earlier tries of a test CTest ran
+	// again under it, oldest first.
+	repeat   string
+	tries    map[string][]try
 	notBuilt []string
 	noTests  bool
 }
@@ -53,6 +71,13 @@ type failed struct {
 	gtest  format.GTestBlocks
 	catch2 format.Catch2Blocks
 	ended  bool // GoogleTest's "[==========] … ran." line came: its summary is no failure's text
+	deps   string
+}
+
+// try is one earlier run of a test ctest --repeat ran again.
+type try struct {
+	status  report.TestStatus
+	failure *report.Failure
 }
 
 type crashed struct {
@@ -62,14 +87,27 @@ type crashed struct {
 }
 
 func newParser(rec *adapters.Recorder, root, dir, junit string) *parser {
-	return &parser{rec: rec, root: root, dir: dir, junit: junit, names: map[int]string{}, output: map[string]bool{}}
+	return &parser{rec: rec, root: root, dir: dir, junit: junit, names: map[int]string{}, output: map[string]bool{},
+		statuses: map[string]string{}, tries: map[string][]try{}}
 }
 
 var (
-	startLine  = lazyre.New(`^\s*Start\s+(\d+): (.*)$`)
-	resultLine = lazyre.New(`^\s*\d+/\d+ Test\s+#(\d+): (.*?)\s+(\d+\.\d+) sec$`)
+	startLine = lazyre.New(`^\s*Start\s+(\d+): (.*)$`)
+	// resultLine ends a test: `3/10 Test  #3: name ....   Passed  0.01 sec`.
+	// Under --repeat, the tries before the last one (and sometimes the
+	// last) have no `3/10` count. A status with a PASS_REGULAR_EXPRESSION
+	// spans lines: resultHead begins it, resultLine matches it whole.
+	resultLine = lazyre.New(`(?s)^\s*(?:\d+/\d+ )?Test\s+#(\d+): (.*?)\s+(\d+\.\d+) sec$`)
+	resultHead = lazyre.New(`^\s*(?:\d+/\d+ )?Test\s+#(\d+): .*\*\*\*Failed .*Regex=\[`)
 	totalsLine = lazyre.New(`^\d+% tests passed, \d+ tests? failed out of \d+$`)
 )
+
+// maxResultLines bounds the lines of one result line's status.
+const maxResultLines = 64
+
+// depsLine is CTest's reason for not running a test: a test it depends
+// on (a FIXTURES_SETUP test of a fixture it requires) failed.
+const depsLine = "Failed test dependencies: "
 
 // maxOutputLines bounds the lines of one failed test kept for its
 // message's reading; the Recorder keeps its output bounded on its own.
@@ -85,16 +123,38 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 		}
 		return
 	}
+	if p.result != nil {
+		p.result = append(p.result, line)
+		joined := strings.Join(p.result, "\n")
+		if m := resultLine.FindStringSubmatch(joined); m != nil || len(p.result) == maxResultLines {
+			p.result = nil
+			if m == nil {
+				m = []string{"", resultHead.FindStringSubmatch(joined)[1], joined, "0.00"}
+			}
+			p.ended(m[1], m[2], m[3])
+		}
+		return
+	}
 	if m := startLine.FindStringSubmatch(line); m != nil {
 		p.closeOpen()
 		n, _ := strconv.Atoi(m[1])
 		p.names[n] = m[2]
+		p.again(m[2])
 		p.rec.Start("", m[2])
 		return
 	}
 	if m := resultLine.FindStringSubmatch(line); m != nil {
 		p.closeOpen()
-		p.result(m[1], m[2], m[3])
+		p.ended(m[1], m[2], m[3])
+		return
+	}
+	if resultHead.MatchString(line) {
+		p.closeOpen()
+		p.result = []string{line}
+		return
+	}
+	if p.open == nil && strings.HasPrefix(line, depsLine) {
+		p.deps = strings.TrimPrefix(line, depsLine)
 		return
 	}
 	if totalsLine.MatchString(line) {
@@ -134,10 +194,23 @@ func gtestEvent(line string) bool {
 	return false
 }
 
-// result ends a test from its result line: `name ....   STATUS  T`. The
+// again takes a test that starts once more (ctest --repeat): its
+// earlier try is kept aside, and the test is recorded anew.
+func (p *parser) again(name string) {
+	t, ok := p.rec.Lookup("", name)
+	if !ok || t.Status == report.TestRunning {
+		return
+	}
+	p.tries[name] = append(p.tries[name], try{t.Status, t.Failure})
+	p.rec.Forget("", name)
+	delete(p.output, name)
+	delete(p.statuses, name)
+}
+
+// ended ends a test from its result line: `name ....   STATUS  T`. The
 // name is padded with dots to a common width, or cut to it when longer,
 // so it comes from the test's Start line.
-func (p *parser) result(num, rest, secs string) {
+func (p *parser) ended(num, rest, secs string) {
 	n, _ := strconv.Atoi(num)
 	name, ok := p.names[n]
 	if !ok {
@@ -167,7 +240,11 @@ func (p *parser) result(num, rest, secs string) {
 		p.rec.End("", name, report.TestSkipped, d, nil)
 	default:
 		p.open = &failed{name: name, status: status, d: d}
+		if strings.HasPrefix(status, "***Not Run") && p.deps != "" {
+			p.open.deps = p.deps
+		}
 	}
+	p.deps = ""
 	if strings.HasSuffix(name, "_NOT_BUILT") {
 		p.notBuilt = append(p.notBuilt, strings.TrimSuffix(name, "_NOT_BUILT"))
 	}
@@ -187,6 +264,7 @@ func (p *parser) closeOpen() {
 		p.rec.Output("", f.name, strings.Join(f.lines, "\n")+"\n")
 		p.output[f.name] = true
 	}
+	p.statuses[f.name] = f.status
 	p.rec.End("", f.name, report.TestFailed, f.d, p.failure(f))
 }
 
@@ -281,18 +359,66 @@ func (p *parser) verdict(f *failed) string {
 	}
 	switch {
 	case strings.HasPrefix(st, "***Timeout"):
-		how := fmt.Sprintf("timed out after %.2f s", f.d.Seconds())
-		p.crashes = append(p.crashes, crashed{name: f.name, how: how})
-		return "the test " + how + ": ctest stopped it at its TIMEOUT (raise it with set_tests_properties(… PROPERTIES TIMEOUT n) or ctest --timeout)"
+		p.timeouts = append(p.timeouts, f.name)
+		return fmt.Sprintf("%s %.2f s: ctest stopped it at its timeout (raise it with set_tests_properties(… PROPERTIES TIMEOUT n) or ctest --timeout)", timedOut, f.d.Seconds())
 	case strings.HasPrefix(st, "***Exception"):
 		p.crashes = append(p.crashes, crashed{name: f.name, how: "crashed"})
 		return "the test crashed (ctest: " + st + ")"
+	case strings.HasPrefix(st, "***Not Run") && f.deps != "":
+		return "ctest did not run the test: a test it depends on failed (" + depsLine + f.deps + "): fix that one first; ctest -R runs a required fixture's FIXTURES_SETUP tests with the test"
 	case strings.HasPrefix(st, "***Not Run"):
 		return "ctest could not run the test (" + st + ")"
+	case strings.HasPrefix(st, "***Failed") && strings.Contains(st, "Regex=["):
+		return regexVerdict(st, f.lines)
 	case st == "***Failed" && (len(f.gtest.Failures) > 0 || len(f.catch2.Failures) > 0 || slices.ContainsFunc(f.lines, unityFail.MatchString)):
 		return ""
 	}
-	return "the test failed (ctest: " + st + ")"
+	return plainFailed + st + ")"
+}
+
+const (
+	// plainFailed begins the verdict of a test that failed for no reason
+	// CTest gives: its exit code, or its WILL_FAIL property (Finish).
+	plainFailed = "the test failed (ctest: "
+	timedOut    = "the test timed out after"
+)
+
+// regexVerdict says which of a test's regular expression properties
+// failed it, from CTest's status: `***Failed  Required regular expression
+// not found. Regex=[a\nb\n]` (PASS_REGULAR_EXPRESSION, the regexes one a
+// line), `***Failed  Error regular expression found in output.
+// Regex=[ERROR]` (FAIL_REGULAR_EXPRESSION, the one that matched), or
+// `Required regular expression found` when the test passed and WILL_FAIL
+// failed it. The output line a failing regex matches is quoted when Go
+// reads the regex alike.
+func regexVerdict(st string, lines []string) string {
+	reason, list, _ := strings.Cut(st, "Regex=[")
+	list = strings.TrimSuffix(list, "]")
+	var res []string
+	for _, r := range strings.Split(list, "\n") {
+		if r != "" {
+			res = append(res, "["+r+"]")
+		}
+	}
+	quoted := strings.Join(res, " or ")
+	switch {
+	case strings.Contains(reason, "Required regular expression not found"):
+		return "ctest failed the test: its output matches no PASS_REGULAR_EXPRESSION " + quoted
+	case strings.Contains(reason, "Required regular expression found"):
+		return "the test passed (its output matches its PASS_REGULAR_EXPRESSION " + quoted + "), and its WILL_FAIL property makes ctest fail a test that passes"
+	case strings.Contains(reason, "Error regular expression found"):
+		v := "ctest failed the test: its output matches its FAIL_REGULAR_EXPRESSION " + quoted
+		if re, err := regexp.Compile(strings.TrimSuffix(list, "\n")); len(res) == 1 && err == nil {
+			for _, l := range lines {
+				if re.MatchString(l) {
+					v += ", at the line " + strconv.Quote(kit.ClipTo(l, 200, "…"))
+					break
+				}
+			}
+		}
+		return v + " (whatever the exit code)"
+	}
+	return plainFailed + st + ")"
 }
 
 // tail is a failed test's last output lines, for a message that has no
@@ -329,6 +455,11 @@ func (p *parser) Close() error {
 }
 
 func (p *parser) Finish(exit report.Exit) adapters.Outcome {
+	if p.result != nil { // ctest ended within a result line
+		joined := strings.Join(p.result, "\n")
+		p.result = nil
+		p.ended(resultHead.FindStringSubmatch(joined)[1], joined, "0.00")
+	}
 	p.closeOpen()
 	var out adapters.Outcome
 	var hints []string
@@ -340,6 +471,13 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if exit.StoppedBy == "" {
 		p.locate()
+	}
+	hints = append(hints, p.repeated(&out)...)
+	for _, name := range p.timeouts {
+		if t, _ := p.rec.Lookup("", name); t.Status == report.TestFailed {
+			out.Indicators = append(out.Indicators, "test_timed_out")
+			break
+		}
 	}
 	if len(p.notBuilt) > 0 {
 		hints = append(hints, fmt.Sprintf("%s not built: build the tree (cmake --build), then rerun", strings.Join(p.notBuilt, ", ")))
@@ -360,25 +498,34 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	return out
 }
 
-// crash is the crash evidence of the tests that died or timed out: CTest
-// went on with the others, so the run names them all. A run strobe
-// stopped has none of its own making.
+// crash is the crash evidence of the tests that died of a signal, their
+// last try: CTest went on with the others, so the run names them all. A
+// test CTest stopped at its timeout is no crash: it failed, timed out. A
+// run strobe stopped has none of its own making.
 func (p *parser) crash(exit report.Exit) *report.Crash {
-	if len(p.crashes) == 0 {
-		return nil
-	}
-	c := &report.Crash{Type: report.CrashTimeout, ExitCode: exit.Code}
+	var c *report.Crash
 	var parts []string
 	for _, cr := range p.crashes {
+		if t, _ := p.rec.Lookup("", cr.name); t.Status != report.TestFailed {
+			continue // passed on a later try (ctest --repeat until-pass)
+		}
+		if c == nil {
+			c = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code}
+		}
+		if slices.Contains(c.RunningTests, cr.name) {
+			continue // crashed on several tries
+		}
 		c.RunningTests = append(c.RunningTests, cr.name)
 		parts = append(parts, cr.name+" "+cr.how)
-		switch {
-		case cr.signal != "" && c.Type == report.CrashTimeout:
+		if cr.signal != "" && c.Type == report.CrashUnknown {
 			c.Type = kit.CrashType(cr.signal)
-			c.Indicators = append(c.Indicators, "ctest_test_signaled")
-		case cr.signal == "" && cr.how != "crashed":
-			c.Indicators = append(c.Indicators, "ctest_test_timeout")
 		}
+		if cr.signal != "" {
+			c.Indicators = append(c.Indicators, "ctest_test_signaled")
+		}
+	}
+	if c == nil {
+		return nil
 	}
 	c.Indicators = slices.Compact(c.Indicators)
 	c.Message = "ctest: " + strings.Join(parts, "; ")
@@ -443,4 +590,61 @@ func (p *parser) junitCase(c format.JUnitCase) {
 		p.rec.Start("", name)
 		p.rec.End("", name, report.TestFailed, d, p.failure(f))
 	}
+}
+
+// repeated says what the tries of a test ctest --repeat ran again tell:
+// one that failed and then passed (until-pass, after-timeout) passed, as
+// CTest counts it, and is flaky; one that passed and then failed
+// (until-fail) failed on its last try, its message saying so.
+func (p *parser) repeated(out *adapters.Outcome) []string {
+	var flaky []string
+	for _, t := range p.rec.Tests() {
+		tries := p.tries[t.Name]
+		if len(tries) == 0 {
+			continue
+		}
+		n := len(tries) + 1
+		var first *report.Failure
+		passes, fails := 0, 0
+		for _, tr := range tries {
+			if tr.status == report.TestFailed {
+				fails++
+				if first == nil {
+					first = tr.failure
+				}
+			}
+			if tr.status == report.TestPassed {
+				passes++
+			}
+		}
+		switch {
+		case t.Status == report.TestPassed && fails > 0:
+			ft := adapters.FlakyTest{Name: t.Name, Attempts: n}
+			if first != nil {
+				ft.File, ft.Line, ft.Message = first.File, first.Line, first.Message
+			}
+			out.Flaky = append(out.Flaky, ft)
+			flaky = append(flaky, fmt.Sprintf("%s (passed on try %d)", t.Name, n))
+		case t.Status == report.TestFailed && passes > 0:
+			p.rec.UpdateFailure("", t.Name, func(f *report.Failure) {
+				f.Message = kit.Clip(fmt.Sprintf("failed on try %d (ctest --repeat %s), after passing %d %s:\n", n, p.repeat, passes, plural(passes, "try", "tries")) + f.Message)
+			})
+		case t.Status == report.TestFailed:
+			p.rec.UpdateFailure("", t.Name, func(f *report.Failure) {
+				f.Message = kit.Clip(fmt.Sprintf("failed all %d tries (ctest --repeat %s); the last one:\n", n, p.repeat) + f.Message)
+			})
+		}
+	}
+	if len(flaky) == 0 {
+		return nil
+	}
+	out.Indicators = append(out.Indicators, "flaky_tests")
+	return []string{"flaky: " + strings.Join(flaky, ", ") + " failed and then passed when ctest ran it again (--repeat " + p.repeat + "); it counts as passed, as ctest counts it"}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

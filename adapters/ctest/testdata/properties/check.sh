@@ -1,0 +1,4 @@
+#!/bin/sh
+echo "checking config"
+echo "config.ini missing" >&2
+exit 2
