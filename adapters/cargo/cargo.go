@@ -191,6 +191,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	}
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
 	p.test, p.level, p.docOnly = req.Test, req.Level, steps == cargoDocOnly
+	p.includeIgnored = hasCargoFlag(userTestArgs, "--ignored", "--include-ignored")
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
 	if err := traced(req, plan, customs); err != nil {
 		return nil, err
@@ -752,6 +753,10 @@ type cargoParser struct {
 	ambiguousOnce sync.Once
 	test          string // the single test asked for, if any
 	level         adapters.Level
+	// includeIgnored says the run ran #[ignore] tests (-- --ignored or
+	// --include-ignored): the reruns of its failures must run them too,
+	// or a failed ignored test would rerun as ignored.
+	includeIgnored bool
 
 	targets   map[string]cargoTarget // test executable base name → target
 	testFiles []string               // sources of test targets, for a no-tests answer
@@ -1182,11 +1187,13 @@ func (p *cargoParser) failure(s *cargoSuite, m *cargoMessage, out string, cut bo
 	return f
 }
 
-// panicIn finds the first panic in a test's output: where, relative to the
-// project, and its message without the backtrace, clipped.
+// panicIn finds the panic that failed a test in its output: where,
+// relative to the project, and its message without the backtrace,
+// clipped. It is the first, but for proptest's and insta's, which
+// kit.ReadRustFailure reads.
 func (p *cargoParser) panicIn(out string) (file string, line int, msg string) {
-	file, line, msg = format.RustPanic(out)
-	return p.relPath(file), line, kit.Clip(msg)
+	f := kit.ReadRustFailure(out, p.wsRoot, p.relPath)
+	return p.relPath(f.File), f.Line, kit.Clip(f.Message)
 }
 
 // traces names the project's functions on the failing stack (see
@@ -1230,7 +1237,11 @@ func (p *cargoParser) rerunFor(s *cargoSuite, name string) string {
 		argv = append(argv, "-p", p.spec(s.target.pkg, s.target.version))
 		argv = append(argv, s.target.flags()...)
 	}
-	return shell.Join(append(argv, "--", "--exact", name))
+	argv = append(argv, "--")
+	if p.includeIgnored {
+		argv = append(argv, "--include-ignored")
+	}
+	return shell.Join(append(argv, "--exact", name))
 }
 
 func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {

@@ -123,6 +123,7 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 	}
 	p := newParser(rec, root, workspaceRoot(root), append(slices.Clone(prefix), rerunFlags(userArgs)...))
 	p.test, p.level = req.Test, req.Level
+	p.runIgnored = runsIgnored(userArgs, testArgs)
 	if req.Level == adapters.LevelAll && req.Test == "" && !hasFlag(userArgs, targetFlags...) {
 		p.docs = docExamples(root)
 	}
@@ -232,6 +233,22 @@ func rerunFlags(args []string) []string {
 		}
 	}
 	return out
+}
+
+// runsIgnored says the command runs #[ignore] tests: nextest's
+// --run-ignored only (ignored-only) or all, or libtest's --ignored or
+// --include-ignored after "--".
+func runsIgnored(args, testArgs []string) bool {
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a, "--run-ignored=")
+		if !ok && a == "--run-ignored" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if ok && v != "default" {
+			return true
+		}
+	}
+	return hasFlag(testArgs, "--ignored", "--include-ignored")
 }
 
 // Levels as filtersets: nextest knows each binary's kind, so no cargo

@@ -106,6 +106,10 @@ type parser struct {
 	test   string
 	level  adapters.Level
 	docs   string // a file with doc examples nextest will not run, if any
+	// runIgnored says the run ran #[ignore] tests: the reruns of its
+	// failures run them too (--run-ignored all), or a failed ignored test
+	// would rerun as skipped.
+	runIgnored bool
 
 	binaries map[string]*binary // "crate::test_binary" (the events' name prefix) → binary
 	byID     map[string]*binary
@@ -346,7 +350,8 @@ func (p *parser) failure(b *binary, suite, test string, m *message, attempts int
 	case m.Reason != "":
 		f.Message = m.Reason // "flaky test treated as failure"
 	}
-	file, line, msg := format.RustPanic(out)
+	rf := kit.ReadRustFailure(out, p.wsRoot, p.relPath)
+	file, line, msg := rf.File, rf.Line, rf.Message
 	f.File, f.Line = p.relPath(file), line
 	if note := shouldPanicNote(out); note != "" && msg != "" {
 		msg = note // the panic says where; libtest says why it failed the test
@@ -654,6 +659,9 @@ func (p *parser) rerunFor(b *binary, test string) string {
 	if b != nil {
 		argv = append(append(argv, "-p", b.pkg), b.flags()...)
 	}
+	if p.runIgnored {
+		argv = append(argv, "--run-ignored", "all")
+	}
 	return shell.Join(append(argv, "-E", "test(="+test+")"))
 }
 
@@ -707,7 +715,8 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	out.Crash = p.signals(exit)
 	for i, f := range p.flaky {
 		if st := p.status[f.Suite+"\x00"+f.Name]; st != nil && st.try.Len() > 0 {
-			file, line, msg := format.RustPanic(st.try.String())
+			rf := kit.ReadRustFailure(st.try.String(), p.wsRoot, p.relPath)
+			file, line, msg := rf.File, rf.Line, rf.Message
 			if msg == "" {
 				msg = endedBy(tryEndIn(st.try.String()))
 			}
