@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +52,20 @@ type parser struct {
 	scope *scope
 	// envFailures are the global environment's failures, for the hint.
 	envFailures []string
+	// seed is the seed of --gtest_shuffle's order, "" when not shuffled;
+	// the reruns keep it (--gtest_random_seed).
+	seed string
+	// iteration is --gtest_repeat's iteration (1 before any "Repeating
+	// all tests" line); runs are each test's results, one an iteration,
+	// and lastFail its last failure.
+	iteration int
+	runs      map[string][]iterationRun
+	lastFail  map[string]*report.Failure
+}
+
+type iterationRun struct {
+	iteration int
+	status    report.TestStatus
 }
 
 // scope is a stretch of console outside any test: a suite's, from its
@@ -72,10 +87,15 @@ type running struct {
 }
 
 func newParser(rec *adapters.Recorder, root, dir, path string) *parser {
-	return &parser{rec: rec, root: root, dir: dir, path: path, ended: map[string]report.TestStatus{}}
+	return &parser{rec: rec, root: root, dir: dir, path: path, ended: map[string]report.TestStatus{},
+		iteration: 1, runs: map[string][]iterationRun{}, lastFail: map[string]*report.Failure{}}
 }
 
-var banner = lazyre.New(`^\[==========\] Running \d+ tests? from`)
+var (
+	banner      = lazyre.New(`^\[==========\] Running \d+ tests? from`)
+	shuffleNote = lazyre.New(`^Note: Randomizing tests' orders with a seed of (\d+) \.$`)
+	repeatLine  = lazyre.New(`^Repeating all tests \(iteration (\d+)\) \. \. \.$`)
+)
 
 // Line reads one console line: test events, and the failure blocks and
 // output of the test running.
@@ -89,6 +109,9 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	san := p.sanitizerLine(s, line)
 	if p.cur == nil {
 		if san {
+			return
+		}
+		if s == adapters.Stdout && p.shuffleOrRepeat(line) {
 			return
 		}
 		if banner.MatchString(line) {
@@ -107,6 +130,24 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 }
 
 var suiteHeader = lazyre.New(`^\[----------\] \d+ tests? from ([^ ,]+)`)
+
+// shuffleOrRepeat reads the lines --gtest_shuffle and --gtest_repeat
+// print before each iteration: the order's seed, which the reruns keep
+// (each iteration of a shuffled repeat has its own), and the iteration.
+func (p *parser) shuffleOrRepeat(line string) bool {
+	if m := shuffleNote.FindStringSubmatch(line); m != nil {
+		p.seed = m[1]
+		p.rerun = append(slices.DeleteFunc(p.rerun, func(a string) bool {
+			return strings.HasPrefix(a, "--gtest_random_seed=") || strings.HasPrefix(a, "--gtest-random_seed=")
+		}), "--gtest_random_seed="+m[1])
+		return true
+	}
+	if m := repeatLine.FindStringSubmatch(line); m != nil {
+		p.iteration, _ = strconv.Atoi(m[1])
+		return true
+	}
+	return false
+}
 
 // outside reads a console line outside any test: the lines that open a
 // suite's or the global environment's stretch, and the failure blocks in
@@ -213,6 +254,16 @@ func (p *parser) event(kind, name, ms string) bool {
 		p.last = name
 		p.started++
 		p.order = append(p.order, name)
+		if prev, ok := p.rec.Lookup("", name); ok && prev.Status != report.TestRunning && p.iteration > 1 {
+			// --gtest_repeat runs it again: recorded anew (running, for
+			// the stuck detector), its earlier output kept.
+			p.rec.Forget("", name)
+			p.rec.Start("", name)
+			if prev.Output != "" {
+				p.rec.Output("", name, prev.Output)
+			}
+			return true
+		}
 		p.rec.Start("", name)
 		return true
 	case "DISABLED":
@@ -227,15 +278,49 @@ func (p *parser) event(kind, name, ms string) bool {
 	}
 	p.cur = nil
 	p.ended[name] = map[string]report.TestStatus{"OK": report.TestPassed, "SKIPPED": report.TestSkipped, "FAILED": report.TestFailed}[kind]
-	switch kind {
-	case "OK":
+	p.runs[name] = append(p.runs[name], iterationRun{p.iteration, p.ended[name]})
+	switch f := p.lastFail[name]; {
+	case kind == "FAILED":
+		f = p.failure(name, t.blocks.Failures, "the test failed without a failed assertion (see its output)")
+		p.lastFail[name] = f
+		p.rec.End("", name, report.TestFailed, d, f)
+	case f != nil:
+		// Failed in an earlier --gtest_repeat iteration: GoogleTest fails
+		// the run for it, and so does strobe.
+		g := *f
+		p.rec.End("", name, report.TestFailed, d, &g)
+	case kind == "OK":
 		p.rec.End("", name, report.TestPassed, d, nil)
-	case "SKIPPED":
+	case kind == "SKIPPED":
 		p.rec.End("", name, report.TestSkipped, d, nil)
-	case "FAILED":
-		p.rec.End("", name, report.TestFailed, d, p.failure(name, t.blocks.Failures, "the test failed without a failed assertion (see its output)"))
 	}
 	return true
+}
+
+// iterations says, in the message of a test --gtest_repeat ran more than
+// once, in which iterations it failed: one failed test stands for all of
+// its iterations, failed if any failed, as GoogleTest's exit status says.
+func (p *parser) iterations() {
+	if p.iteration < 2 {
+		return
+	}
+	for name, runs := range p.runs {
+		var failed []string
+		for _, r := range runs {
+			if r.status == report.TestFailed {
+				failed = append(failed, strconv.Itoa(r.iteration))
+			}
+		}
+		if len(failed) == 0 || len(runs) < 2 {
+			continue
+		}
+		note := fmt.Sprintf("failed in all %d iterations (--gtest_repeat)", len(runs))
+		if len(failed) < len(runs) {
+			note = fmt.Sprintf("failed in %d of %d iterations (--gtest_repeat): iteration %s, passed in the others; the failure shown is iteration %s's",
+				len(failed), len(runs), strings.Join(failed, ", "), failed[len(failed)-1])
+		}
+		p.rec.UpdateFailure("", name, func(f *report.Failure) { f.Message = kit.Clip(note + "\n" + f.Message) })
+	}
 }
 
 // failure builds a test's report.Failure: the first failure's file:line
@@ -399,6 +484,10 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		p.apply(r)
 	} else if err != nil && !os.IsNotExist(err) {
 		hints = append(hints, err.Error())
+	}
+	p.iterations()
+	if p.seed != "" && p.rec.Progress().Failed > 0 {
+		hints = append(hints, fmt.Sprintf("the tests ran in a shuffled order (seed %s); the reruns keep --gtest_random_seed=%s, and the whole binary with --gtest_shuffle --gtest_random_seed=%s runs the same order again", p.seed, p.seed, p.seed))
 	}
 	dying := ""
 	if p.cur != nil {
