@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -564,8 +565,31 @@ func TestJestCoverageThreshold(t *testing.T) {
 	if p := rec.Progress(); p.Passed != 1 || p.Failed != 0 {
 		t.Errorf("counts %+v, want 1 passed", p)
 	}
-	if !strings.Contains(out.Hint, `coverage threshold for lines (100%) not met`) {
-		t.Errorf("hint %q, want jest's reason for failing the run", out.Hint)
+	want := `coverage of lines 66.66% is under the threshold 100% (jest's coverageThreshold, "global"): the tests passed`
+	if !strings.Contains(out.Hint, want) || !slices.Contains(out.Indicators, "coverage_threshold_not_met") {
+		t.Errorf("hint %q indicators %q, want %q", out.Hint, out.Indicators, want)
+	}
+}
+
+// TestJestBail: --bail ends jest's run at the first failure (in band:
+// beside workers, the other files may all have run by the time jest reads
+// the failed file's result): the hint says it stopped early and what did
+// not run, and no test is left running or counted as passed that did not
+// run.
+func TestJestBail(t *testing.T) {
+	for _, args := range [][]string{{"--bail", "-i"}} {
+		rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("bail"), Command: append([]string{"npx", "jest"}, args...)})
+		if exit.Code != 1 {
+			t.Errorf("%q: exit %+v, want 1", args, exit)
+		}
+		p := rec.Progress()
+		if p.Failed != 1 || len(p.Running) != 0 || p.Passed+p.Failed >= 6 {
+			t.Errorf("%q: counts %+v, want 1 failed, none running, not all 6 tests", args, p)
+		}
+		want := regexp.MustCompile(`^jest stopped early \(--bail 1: it ends the run once that many tests failed\): [1-3] of the 4 test files did not run`)
+		if !want.MatchString(out.Hint) || !slices.Contains(out.Indicators, "jest_stopped_early") {
+			t.Errorf("%q: hint %q indicators %q, want %s", args, out.Hint, out.Indicators, want)
+		}
 	}
 }
 

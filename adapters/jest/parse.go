@@ -42,6 +42,8 @@ type event struct {
 	Todo         int  `json:"todo"`
 	SuitesFailed int  `json:"suitesFailed"`
 	Interrupted  bool `json:"interrupted"`
+	// Bail is --bail's number when it ended the run.
+	Bail int `json:"bail"`
 	// Obsolete and ObsoleteFiles are the snapshots no test took and the
 	// snapshot files no test file has: jest fails the run for them.
 	Obsolete      []obsoleteSnapshot `json:"obsolete"`
@@ -98,8 +100,13 @@ type parser struct {
 	jestSays []string
 	// obsolete names the obsolete snapshots jest failed the run for.
 	obsolete []string
-	bad      int    // event lines that did not decode
-	buf      []byte // the decoder's, for unescaped strings
+	// total is the test files jest was to run, files those it began, and
+	// bail --bail's number when it ended the run early.
+	total int
+	files map[string]bool
+	bail  int
+	bad   int    // event lines that did not decode
+	buf   []byte // the decoder's, for unescaped strings
 	// lastFile and lastSuite spare naming a file again for each of its
 	// events.
 	lastFile, lastSuite string
@@ -166,8 +173,13 @@ func (p *parser) handle(ev *event) {
 	suite := p.name(ev.File)
 	switch ev.Ev {
 	case "run":
-		p.sawRun, p.version = true, ev.Version
+		p.sawRun, p.version, p.total = true, ev.Version, ev.Total
 		p.rec.BeginTesting()
+	case "file":
+		if p.files == nil {
+			p.files = map[string]bool{}
+		}
+		p.files[ev.File] = true
 	case "start":
 		p.running[testKey{suite, ev.Name}] = true
 		p.last = nil
@@ -183,7 +195,7 @@ func (p *parser) handle(ev *event) {
 	case "suite":
 		p.suiteError(suite, ev)
 	case "done":
-		p.sawDone = true
+		p.sawDone, p.bail = true, ev.Bail
 		for _, o := range ev.Obsolete {
 			p.obsolete = append(p.obsolete, p.name(o.File)+": "+o.Key)
 		}
@@ -385,6 +397,12 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if p.sawRun && !p.sawDone && exit.Exited {
 		p.exitedEarly(exit)
 	}
+	if p.bail > 0 {
+		if h := p.bailed(); h != "" {
+			out.Indicators = append(out.Indicators, "jest_stopped_early")
+			out.Hint = join(out.Hint, h)
+		}
+	}
 	prog := p.rec.Progress()
 	recorded := prog.Passed + prog.Failed + prog.Skipped + len(prog.Running)
 	if recorded == 0 && exit.Code == 0 && (p.noTests || p.sawRun || p.fallback != "") {
@@ -402,7 +420,11 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			len(p.obsolete), strings.Join(list, "; "))))
 	}
 	if p.sawRun && exit.Code != 0 && prog.Failed == 0 && len(p.jestSays) > 0 {
-		out.Hint = join(out.Hint, kit.Clip("jest failed the run although no test failed: "+strings.Join(p.jestSays, "; ")))
+		hint, threshold := p.thresholdHint()
+		out.Hint = join(out.Hint, kit.Clip(hint))
+		if threshold {
+			out.Indicators = append(out.Indicators, "coverage_threshold_not_met")
+		}
 	}
 	if !p.sawRun && p.fallback == "" && exit.Code != 0 {
 		msg := "jest ended before strobe's reporter saw the run begin"
@@ -412,6 +434,62 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = join(out.Hint, kit.Clip(msg))
 	}
 	return out
+}
+
+// bailed says that --bail ended the run early and what it left out: the
+// tests still running when jest stopped (they neither passed nor failed:
+// they are dropped), and the test files it never began, whose tests
+// nobody counted; "" when it left nothing out. p.mu is held.
+func (p *parser) bailed() string {
+	var cut []string
+	for k := range p.running {
+		cut = append(cut, k.name)
+		p.rec.Forget(k.suite, k.name)
+		delete(p.running, k)
+	}
+	slices.Sort(cut)
+	hint := fmt.Sprintf("jest stopped early (--bail %d: it ends the run once that many tests failed)", p.bail)
+	var left []string
+	if n := p.total - len(p.files); n > 0 {
+		left = append(left, fmt.Sprintf("%d of the %d test files did not run", n, p.total))
+	}
+	if len(cut) > 0 {
+		left = append(left, fmt.Sprintf("%d tests were stopped while they ran (%s)", len(cut), kit.ClipTo(strings.Join(cut, ", "), 300, "…")))
+	}
+	if len(left) == 0 {
+		return "" // every file had begun and every test ended: nothing was left out
+	}
+	return hint + ": " + strings.Join(left, ", and ") + "; they are not counted: fix the failure, or run without --bail, to run them"
+}
+
+// thresholdLine is jest's complaint for a coverage threshold not met:
+// `Jest: "global" coverage threshold for lines (100%) not met: 66.66%`
+// (or a file's or a glob's name in place of "global").
+var thresholdLine = lazyre.New(`^Jest: "([^"]+)" coverage threshold for (\w+) \(([0-9.]+)%\) not met: ([0-9.]+)%`)
+
+// thresholdHint says why jest failed a run whose tests passed: the
+// coverage under its coverageThreshold, else jest's own words. p.mu is
+// held.
+func (p *parser) thresholdHint() (string, bool) {
+	var says []string
+	threshold := false
+	for _, l := range p.jestSays {
+		m := thresholdLine.FindStringSubmatch(l)
+		threshold = threshold || m != nil || strings.Contains(l, "threshold")
+		if m == nil {
+			says = append(says, l)
+			continue
+		}
+		scope := m[1]
+		if filepath.IsAbs(scope) {
+			scope = kit.ProjectPath(p.root, scope)
+		}
+		says = append(says, fmt.Sprintf("coverage of %s %s%% is under the threshold %s%% (jest's coverageThreshold, %q)", m[2], m[4], m[3], scope))
+	}
+	if !threshold {
+		return "jest failed the run although no test failed: " + strings.Join(says, "; "), false
+	}
+	return strings.Join(says, "; ") + ": the tests passed; jest fails the run until the tests cover more of the code, or the threshold is lowered", true
 }
 
 // inBandCrash names the test that was running when jest's own process

@@ -13,9 +13,9 @@
 //   suite    a test file failed to run (import, syntax, worker crash), or
 //            failed outside its tests once they ran (an afterAll that
 //            threw): "ran" counts its tests that passed or failed
-//   done     the run ended, with jest's totals, and the obsolete
-//            snapshots (keys no test took, files no test file has) for
-//            which jest fails the run
+//   done     the run ended, with jest's totals, the obsolete snapshots
+//            (keys no test took, files no test file has) for which jest
+//            fails the run, and bail when --bail ended it early
 //
 // A test's name is its describe blocks and its title joined with " › ",
 // as jest's own reporters show it. Locations are absolute paths, 1-based
@@ -53,6 +53,9 @@ class StrobeReporter {
     // skipped and todo ones jest never reports one by one, and with a
     // failure jest found after a test's own end.
     this.ended = new Map();
+    // --bail N: jest ends the run once N tests failed (onRunComplete,
+    // then exit), whatever test files have yet to run.
+    this.bail = (globalConfig && globalConfig.bail) || 0;
     this.projects = !!(globalConfig && Array.isArray(globalConfig.projects) && globalConfig.projects.length > 1);
     // How many tests of each name began and ended, per file: tests may
     // share a full name (rows of test.each that print alike, a title
@@ -164,6 +167,7 @@ class StrobeReporter {
       suitesFailed: r.numRuntimeErrorTestSuites || 0,
       interrupted: !!r.wasInterrupted,
     };
+    if (this.bail > 0 && r.numFailedTests >= this.bail) ev.bail = this.bail;
     // jest fails a run that leaves obsolete snapshots (unless it updates
     // them); its console reporter, which strobe's replaces, listed them.
     const s = r.snapshot || {};
