@@ -50,6 +50,9 @@ type parser struct {
 	locs     map[string]string // section → its last "file.py:12: Error" location
 	internal internalError     // pytest's own traceback: INTERNALERROR on stdout, or stderr's
 	dump     timeoutDump       // pytest-timeout's thread method's stacks, before it ends pytest
+	// coverage is pytest-cov's line for --cov-fail-under not met ("FAIL
+	// Required test coverage of 80% not reached. Total coverage: 75.00%").
+	coverage string
 }
 
 func newParser(rec *adapters.Recorder, req adapters.Request, wd *python.Workdir, prefix []string) *parser {
@@ -108,6 +111,8 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 		}
 	case b[0] == '=' && countsLine.Match(b):
 		p.counts = string(b)
+	case b[0] == 'F' && bytes.HasPrefix(b, []byte("FAIL Required test coverage of ")):
+		p.coverage = kit.Clip(string(b))
 	}
 }
 
@@ -136,6 +141,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 	if p.Ended(st, exit, p.rec, &out) {
+		if out.BuildFailed {
+			out.Hint = joinHint(out.Hint, collectHint(out.BuildErrors))
+		}
 		if out.BuildFailed && exit.Code == exitInternal && p.internal.exc != "" {
 			// pytest stopped on it after collecting: the next run meets it
 			// once the imports are fixed, so it is said now.
@@ -180,6 +188,10 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if out.Crash == nil {
 		p.WorkersDied(st, exit, p.rec, &out)
 	}
+	if m := coverageFail.FindStringSubmatch(p.coverage); m != nil && exit.Code == exitFailed && out.Crash == nil && p.rec.Progress().Failed == 0 {
+		out.Indicators = append(out.Indicators, "coverage_threshold_not_met")
+		out.Hint = joinHint(out.Hint, fmt.Sprintf("coverage %s%% is under the threshold %s%% (pytest-cov's --cov-fail-under): the tests passed; pytest fails the run until the tests cover more of the code, or the threshold is lowered", m[2], m[1]))
+	}
 	if st.Stopped != "" {
 		out.Indicators = append(out.Indicators, "pytest_stopped_early")
 		out.Hint = joinHint(out.Hint, p.stoppedHint(st))
@@ -222,6 +234,49 @@ func (p *parser) stoppedHint(st python.State) string {
 		hint += fmt.Sprintf(": %d of the %d tests collected did not run", st.Collected-ran, st.Collected)
 	}
 	return hint
+}
+
+// coverageFail reads pytest-cov's line for --cov-fail-under: the
+// threshold and the total.
+var coverageFail = lazyre.New(`^FAIL Required test coverage of ([0-9.]+)% not reached\. Total coverage: ([0-9.]+)%`)
+
+// warningCategory is a collection error's first line when a warning was
+// raised as an error: "UserWarning: …", "pytest.PytestUnknownMarkWarning: …".
+var warningCategory = lazyre.New(`^(?:[\w.]+\.)?(\w*Warning): `)
+
+// collectHint says why modules failed to collect when it was no import or
+// syntax error: a warning that -W error or the configuration's
+// filterwarnings made an error, or a marker --strict-markers does not
+// know. The other errors keep the runner's own hint.
+func collectHint(errs []report.BuildError) string {
+	var warned, markers []string
+	for _, e := range errs {
+		first, _, _ := strings.Cut(e.Message, "\n")
+		switch {
+		case strings.Contains(first, "not found in `markers` configuration option"):
+			markers = append(markers, strings.Trim(strings.TrimPrefix(first, "Failed: "), " "))
+		case warningCategory.MatchString(first):
+			warned = append(warned, fmt.Sprintf("%s (%s)", e.File, warningCategory.FindStringSubmatch(first)[1]))
+		}
+	}
+	var hints []string
+	if len(warned) > 0 {
+		hints = append(hints, fmt.Sprintf("%s raised a warning that pytest made an error as it collected (-W error, or filterwarnings = error in the pytest configuration), so their tests did not run: fix the code that warns, or add a filterwarnings entry that ignores that warning",
+			listed(warned)))
+	}
+	if len(markers) > 0 {
+		hints = append(hints, fmt.Sprintf("pytest refused unknown markers under --strict-markers (%s): register each under `markers` in the pytest configuration, or fix its name",
+			listed(markers)))
+	}
+	return strings.Join(hints, "; ")
+}
+
+// listed is up to three items, then how many more.
+func listed(items []string) string {
+	if len(items) > 3 {
+		return strings.Join(items[:3], ", ") + fmt.Sprintf(" and %d more", len(items)-3)
+	}
+	return strings.Join(items, ", ")
 }
 
 func (p *parser) errorMessage(what string) string {

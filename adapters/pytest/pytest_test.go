@@ -798,3 +798,62 @@ func TestReruns(t *testing.T) {
 		t.Errorf("--fail-on-flaky: exit %+v, flaky %+v, hint %q", exit, out.Flaky, out.Hint)
 	}
 }
+
+// TestPytestCovFailUnder: the tests pass, pytest-cov's --cov-fail-under
+// (from pytest.ini's addopts) is not met and pytest exits 1: the hint
+// says what failed, the coverage against its threshold.
+func TestPytestCovFailUnder(t *testing.T) {
+	root := fixture(t, "cov")
+	requireModules(t, testutil.RequireTool(t, "python3"), "pytest_cov")
+	rec, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != 1 || out.Crash != nil || out.ExitExplained {
+		t.Errorf("exit %+v outcome %+v, want pytest's 1, not explained away", exit, out)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 0 {
+		t.Errorf("counts %+v, want 1 passed", p)
+	}
+	want := "coverage 75.00% is under the threshold 80% (pytest-cov's --cov-fail-under): the tests passed"
+	if !strings.Contains(out.Hint, want) || !slices.Contains(out.Indicators, "coverage_threshold_not_met") {
+		t.Errorf("hint %q indicators %q, want %q", out.Hint, out.Indicators, want)
+	}
+}
+
+// TestPytestWarningsAsErrors: filterwarnings = error (pytest.ini) fails a
+// test whose code warns, at the warning's line, and fails the collection
+// of a module that warns as it is imported: a build failure whose hint
+// says a warning was made an error, not that the code does not build.
+func TestPytestWarningsAsErrors(t *testing.T) {
+	root := fixture(t, "warnerror")
+	_, out, _ := run(t, root, adapters.Request{})
+	if !out.BuildFailed || len(out.BuildErrors) != 1 || out.BuildErrors[0].File != "test_at_import.py" || out.BuildErrors[0].Line != 5 {
+		t.Fatalf("outcome %+v, want test_at_import.py:5's collection error", out)
+	}
+	want := "test_at_import.py (UserWarning) raised a warning that pytest made an error as it collected (-W error, or filterwarnings = error in the pytest configuration)"
+	if !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+
+	rec, out, exit := run(t, root, adapters.Request{Test: "test_in_test.py"})
+	f := rec.Failure("", "test_in_test.py::test_warns")
+	if exit.Code != 1 || f == nil || f.File != "test_in_test.py" || f.Line != 5 || f.Message != "DeprecationWarning: old api" {
+		t.Errorf("exit %+v failure %+v, want the warning as the failure at test_in_test.py:5", exit, f)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 1 || out.BuildFailed {
+		t.Errorf("counts %+v outcome %+v, want 1 passed, 1 failed", p, out)
+	}
+}
+
+// TestPytestStrictMarkers: --strict-markers fails the collection of a
+// module that uses a marker no configuration registers; the hint says
+// how to register it.
+func TestPytestStrictMarkers(t *testing.T) {
+	root := fixture(t, "markers_strict")
+	_, out, _ := run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "--strict-markers"}})
+	if !out.BuildFailed || len(out.BuildErrors) != 1 || out.BuildErrors[0].File != "test_marker.py" {
+		t.Fatalf("outcome %+v, want test_marker.py's collection error", out)
+	}
+	want := "pytest refused unknown markers under --strict-markers ('slowish' not found in `markers` configuration option): register each under `markers` in the pytest configuration"
+	if !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+}
