@@ -568,3 +568,21 @@ func TestMochaDiffTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestMochaBail: --bail ends mocha's run at the first failure; the hint
+// says it stopped early and how many tests did not run, which are not
+// counted.
+func TestMochaBail(t *testing.T) {
+	root := project("bail")
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: root, Command: []string{"npx", "mocha", "--bail"}})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want mocha's 1", exit)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 1 || p.Skipped != 0 || len(p.Running) != 0 {
+		t.Errorf("counts %+v, want 1 passed, 1 failed", p)
+	}
+	want := "mocha stopped early (--bail: it ends the run at the first failure): 3 of the 5 tests did not run"
+	if !strings.Contains(out.Hint, want) || !slices.Contains(out.Indicators, "mocha_stopped_early") {
+		t.Errorf("hint %q indicators %q, want %q", out.Hint, out.Indicators, want)
+	}
+}

@@ -186,7 +186,17 @@ class StrobeReporter {
     runner.once(constants.EVENT_RUN_END, () => {
       flush();
       const s = runner.stats || {};
-      emit({ e: 'summary', counts: { tests: s.tests, pass: s.passes, fail: s.failures, pending: s.pending, suites: s.suites, duration_ms: s.duration } });
+      const counts = { tests: s.tests, pass: s.passes, fail: s.failures, pending: s.pending, suites: s.suites, duration_ms: s.duration };
+      // --bail stops the run at the first failure: runner.total counts
+      // the tests the run was to run (its --grep's), stats.tests those
+      // that ended, pending ones included.
+      const bail = runner.suite && typeof runner.suite.bail === 'function' && runner.suite.bail();
+      if (bail && s.failures > 0 && runner.total > s.tests) {
+        counts.bail = 1;
+        counts.total = runner.total;
+        counts.notRun = runner.total - s.tests;
+      }
+      emit({ e: 'summary', counts });
       emit({ e: 'done' });
     });
   }

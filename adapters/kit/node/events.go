@@ -115,6 +115,9 @@ type Events struct {
 	buf      []byte    // the hand decoder's unescaping buffer
 	current  [2]string // the suite and name of the test started last and not ended
 	done     bool      // the reporter saw the framework's end
+	// bailed holds the summary's counts when --bail stopped the run
+	// (mocha's): the tests it was to run and those that did not run.
+	bailed map[string]float64
 }
 
 // NewEvents starts reading the event file path, which need not exist yet.
@@ -216,7 +219,13 @@ func (e *Events) Handle(ev Event) {
 		e.done = true
 		e.mu.Unlock()
 	case "summary":
-		// The framework's own totals: the events before them said it all.
+		// The framework's own totals: the events before them said it
+		// all, but for the tests --bail kept from running.
+		if ev.Counts["bail"] == 1 && ev.Counts["notRun"] > 0 {
+			e.mu.Lock()
+			e.bailed = ev.Counts
+			e.mu.Unlock()
+		}
 	}
 }
 
@@ -349,6 +358,11 @@ func (e *Events) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if out.Crash == nil && !stopped && exit.Exited && exit.Code != 0 && !e.began {
 		hints = append(hints, fmt.Sprintf("strobe's %s reporter did not start (the run's output says why); run the project's own test command to see the framework's report", e.cfg.Framework))
+	}
+	if c := e.bailed; c != nil && !stopped && out.Crash == nil {
+		out.Indicators = append(out.Indicators, e.cfg.Framework+"_stopped_early")
+		hints = append(hints, fmt.Sprintf("%s stopped early (--bail: it ends the run at the first failure): %d of the %d tests did not run; they are not counted: fix the failure, or run without --bail, to run them",
+			e.cfg.Framework, int(c["notRun"]), int(c["total"])))
 	}
 	if e.bad > 0 {
 		out.Indicators = append(out.Indicators, "unreadable_test_events")
