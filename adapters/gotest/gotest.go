@@ -439,6 +439,8 @@ type goParser struct {
 	// running their tests (TestMain exited 0 before m.Run).
 	unrun []string
 
+	// firstFail is the first failed test, "pkg's TestX", for -failfast's hint.
+	firstFail  string
 	tests      int  // test events seen (start or end)
 	pkgFailed  bool // a package failed
 	pkgStarted bool // a package's tests started
@@ -454,13 +456,19 @@ type goQuit struct {
 type goPackage struct {
 	path    string
 	tests   map[string]*goTest
-	running []string // started and not ended, oldest first
-	lastRun string   // the test that started last
-	out     []string // output outside any test, newest goKeptLines
-	trace   *goTrace // how the binary died (or panicked), if it did
-	failed  int      // its tests that failed
-	build   bool     // it failed to build
-	summary bool     // the binary printed its own "PASS" or "FAIL": it ran to its end
+	running []string  // started and not ended, oldest first
+	lastRun string    // the test that started last
+	out     []string  // output outside any test, newest goKeptLines
+	trace   *goTrace  // how the binary died (or panicked), if it did
+	failed  int       // its tests that failed
+	build   bool      // it failed to build
+	race    *goRace   // a data race report being read (-race)
+	races   []*goRace // the reports read, the first goRaces of them
+	nraces  int       // reports read
+	leak    []string  // goleak.VerifyTestMain's report
+	shuffle string    // the seed of -shuffle, as testing printed it ("-test.shuffle 1234")
+	order   []string  // its top-level tests in the order they started
+	summary bool      // the binary printed its own "PASS" or "FAIL": it ran to its end
 }
 
 // goTest is what a test's own output told.
@@ -472,9 +480,11 @@ type goTest struct {
 	// whose continuation lines may follow; the first failure; the first
 	// unknown; the last.
 	cur, fail, unknown, last *goLoc
-	race                     *goRace  // a data race report being read
 	lines                    []string // its first output lines, for a failure without a location
-	subFailed                bool     // a subtest failed
+	// raceFrom is the number of the package's race reports printed
+	// before it started: the ones after are candidates for its failure.
+	raceFrom  int
+	subFailed bool // a subtest failed
 	// fuzzInput is the file a fuzz target's failing input was written to
 	// ("testdata/fuzz/FuzzX/ID", relative to its package), from go's
 	// "Failing input written to" line.
@@ -507,6 +517,10 @@ type goTrace struct {
 	starter string
 	lines   int
 	done    bool // frames found, or too many lines read
+	// bubble says the panic is testing/synctest's deadlock of a bubble,
+	// whose blocked goroutines (each at its first frame in the project)
+	// tell where: read apart from the frames above (synctest.go).
+	bubble *goBubble
 }
 
 type goFrame struct {
@@ -608,11 +622,15 @@ func (p *goParser) event(e *goEvent) {
 		p.rec.Start(pkg.path, e.Test)
 		pkg.running = append(pkg.running, e.Test)
 		pkg.lastRun = e.Test
+		if !strings.Contains(e.Test, "/") && !slices.Contains(pkg.order, e.Test) {
+			pkg.order = append(pkg.order, e.Test)
+		}
+		t.raceFrom = pkg.nraces
 	case "output":
 		p.rec.Output(pkg.path, e.Test, e.Output)
 		line := strings.TrimSuffix(e.Output, "\n")
 		p.traceLine(pkg, e.Test, line)
-		if pkg.trace == nil {
+		if !p.raceLine(pkg, line) && pkg.trace == nil {
 			p.readLoc(pkg, t, line)
 		}
 		if in, ok := strings.CutPrefix(strings.TrimSpace(line), "Failing input written to "); ok && strings.HasPrefix(e.Test, "Fuzz") {
@@ -653,6 +671,9 @@ func (p *goParser) end(pkg *goPackage, name string, status report.TestStatus, d 
 		}
 	}
 	if status == report.TestFailed {
+		if p.firstFail == "" {
+			p.firstFail = name + " in " + cmp.Or(pkg.path, "the package")
+		}
 		pkg.failed++
 		// Mark the ancestors: their failure is this one.
 		for i := strings.LastIndexByte(name, '/'); i > 0; i = strings.LastIndexByte(name[:i], '/') {
@@ -676,7 +697,19 @@ func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 		t.traced = true
 	case t.subFailed && (loc == nil || logOnly):
 		return nil
+	case t.fail != nil && t.fail.race && pkg.testRace(name, t) != nil:
+		// Returned as it is: its rerun is the race's.
+		return p.raceFailure(pkg, name, pkg.testRace(name, t))
 	case loc != nil:
+		if strings.HasPrefix(loc.msg, goleakHeader) {
+			at := ""
+			if loc.path != "" {
+				at = " (goleak.VerifyNone at " + loc.path + ":" + strconv.Itoa(loc.line) + ")"
+			}
+			if f = p.goleakFailure(pkg, name, at, strings.Split(loc.msg, "\n")); f != nil {
+				break
+			}
+		}
 		f = loc.failure()
 		if f.File != "" {
 			f.SuggestedTraces = p.callTraces(pkg.path, f.File, f.Line)
@@ -692,7 +725,9 @@ func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 			f.File, f.Line = p.funcAt(pkg.path, name)
 		}
 	}
-	f.Rerun = p.rerunCommand(pkg.path, name)
+	if f.Rerun == "" {
+		f.Rerun = p.rerunCommand(pkg.path, name)
+	}
 	if t.traced {
 		f.Rerun = p.traceRerun(pkg.path, pkg.trace, name)
 	} else {
@@ -748,6 +783,7 @@ func (p *goParser) packageEvent(pkg *goPackage, e *goEvent) {
 	case "output":
 		line := strings.TrimSuffix(e.Output, "\n")
 		p.traceLine(pkg, "", line)
+		p.raceLine(pkg, line)
 		if goBuildFailed.MatchString(line) {
 			pkg.build = true
 			p.buildFailed = true
@@ -755,6 +791,17 @@ func (p *goParser) packageEvent(pkg *goPackage, e *goEvent) {
 		}
 		if line == "PASS" || line == "FAIL" {
 			pkg.summary = true
+		}
+		if seed, ok := strings.CutPrefix(line, "-test.shuffle "); ok && pkg.shuffle == "" {
+			if _, err := strconv.ParseInt(seed, 10, 64); err == nil {
+				pkg.shuffle = seed
+			}
+		}
+		switch {
+		case len(pkg.leak) > 0 && len(pkg.leak) < goBuildLines && !strings.HasPrefix(line, "FAIL") && !strings.HasPrefix(line, "ok "):
+			pkg.leak = append(pkg.leak, line)
+		case strings.Contains(line, goleakHeader) && len(pkg.leak) == 0:
+			pkg.leak = []string{line} // goleak.VerifyTestMain's report
 		}
 		pkg.out = append(pkg.out, line)
 		if len(pkg.out) > goKeptLines {
@@ -786,9 +833,11 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 	running := append([]string(nil), pkg.running...)
 	for i := len(running) - 1; i >= 0; i-- {
 		name := running[i]
-		if e.Action == "pass" {
+		if e.Action == "pass" || pkg.summary && strings.HasPrefix(name, "Benchmark") {
 			// A passing binary whose end events got lost (older Go lost
-			// those of parallel subtests): its tests passed.
+			// those of parallel subtests): its tests passed. So did a
+			// benchmark of a binary that ran to its end: test2json gives
+			// one that passed no end event (its result line is all).
 			p.end(pkg, name, report.TestPassed, 0, nil)
 			continue
 		}
@@ -859,9 +908,15 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 		name = "package"
 	}
 	var f *report.Failure
-	if tr != nil {
+	switch {
+	case tr != nil:
 		f = p.traceFailure(tr, "")
-	} else {
+	case len(pkg.races) > 0:
+		f = p.packageRace(pkg)
+	default:
+		f = p.goleakFailure(pkg, "", " after the tests passed (goleak.VerifyTestMain)", pkg.leak)
+	}
+	if f == nil {
 		var lines []string
 		for _, l := range pkg.out {
 			if !strings.HasPrefix(l, "FAIL") {
@@ -873,7 +928,9 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 			f.Message = "the package failed outside any test"
 		}
 	}
-	f.Rerun = p.rerunCommand(pkg.path, "")
+	if f.Rerun == "" {
+		f.Rerun = p.rerunCommand(pkg.path, "")
+	}
 	p.rec.Output(pkg.path, name, strings.Join(pkg.out, "\n")+"\n")
 	p.end(pkg, name, report.TestFailed, kit.DurationOf(e.Elapsed), f)
 }
@@ -967,6 +1024,9 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 	}
 	if strings.HasPrefix(line, "signal: ") && tr.exitSignal == "" {
 		tr.exitSignal = kit.SignalByText(strings.TrimPrefix(line, "signal: "))
+	}
+	if tr.bubble != nil {
+		p.bubbleLine(tr.bubble, line)
 	}
 	if tr.done {
 		return
@@ -1124,6 +1184,9 @@ func newGoTrace(line string) *goTrace {
 	case strings.HasPrefix(line, "panic: "):
 		tr.header = goRecovered.ReplaceAllString(line, "")
 		tr.timeout = strings.HasPrefix(line, "panic: test timed out after ")
+		if goBubbleDeadlock(tr.header) {
+			tr.bubble = &goBubble{}
+		}
 	case strings.HasPrefix(line, "fatal error: "):
 		tr.fatal = true
 	case isGoSignalDump(line):
@@ -1182,7 +1245,17 @@ func (p *goParser) traceFailure(tr *goTrace, test string) *report.Failure {
 		note := fmt.Sprintf("(the panic is in a goroutine that %s started: it ran on after %s ended, so %s only happened to be running; a rerun needs both)", s, s, test)
 		msg = append([]string{msg[0], note}, msg[1:]...)
 	}
+	bubble := ""
+	if tr.bubble != nil {
+		bubble = tr.bubble.message()
+	}
+	if bubble != "" {
+		msg = append(slices.Clip(msg), bubble)
+	}
 	f := &report.Failure{Message: kit.Clip(strings.Join(msg, "\n"))}
+	if bubble != "" {
+		f.File, f.Line = tr.bubble.blocked[0].at.path, tr.bubble.blocked[0].at.line
+	}
 	top, _, _ := strings.Cut(test, "/")
 	seen := map[string]bool{}
 	for _, fr := range tr.frames {
@@ -1387,11 +1460,66 @@ func (p *goParser) testFile(importPath, base string) string {
 // rerunCommand is a command to paste in the project root that runs the
 // test again (the whole package when test is empty).
 func (p *goParser) rerunCommand(importPath, test string) string {
+	top, _, _ := strings.Cut(test, "/")
+	if strings.HasPrefix(top, "Benchmark") && slices.ContainsFunc(p.rerun, func(w string) bool { return goFlagName(w) == "bench" }) {
+		// A benchmark runs under -bench, not -run: that one, and no test.
+		var words []string
+		for i := 0; i < len(p.rerun); {
+			name, w := goArg(p.rerun, i)
+			i += len(w)
+			if name != "bench" {
+				words = append(words, w...)
+			}
+		}
+		return p.rerunFrom(append(words, "-bench", goRunPattern(test)), importPath, "^$")
+	}
 	run := ""
 	if test != "" {
 		run = goRunPattern(test)
+		if pkg := p.pkgs[importPath]; pkg != nil && pkg.shuffle != "" {
+			run = pkg.shuffledRun(test)
+		}
 	}
 	return p.rerunRun(importPath, run)
+}
+
+// goShuffledBefore bounds the tests a shuffled package's rerun names
+// before the failed one; with more, it runs the whole package.
+const goShuffledBefore = 8
+
+// shuffledRun is the -run pattern that repeats a shuffled package's order
+// up to a test: the top-level tests that started before it and the test.
+// testing shuffles all its tests before -run filters them, so with the
+// same seed the ones kept run in the same order; "" (the whole package)
+// when too many started before it.
+func (pkg *goPackage) shuffledRun(test string) string {
+	top, _, _ := strings.Cut(test, "/")
+	i := slices.Index(pkg.order, top)
+	if i < 0 {
+		return goRunPattern(test)
+	}
+	switch {
+	case i == 0:
+		return goRunPattern(test)
+	case i > goShuffledBefore:
+		return ""
+	}
+	return "^(" + strings.Join(quoteAll(pkg.order[:i+1]), "|") + ")$"
+}
+
+// goFailFast says whether a go test word turns -failfast on.
+func goFailFast(w string) bool {
+	return goFlagName(w) == "failfast" && !strings.HasSuffix(w, "=false")
+}
+
+// goFlagName is the name of a go test flag word ("-bench=." is bench),
+// "" for a word that is no flag.
+func goFlagName(w string) string {
+	if !strings.HasPrefix(w, "-") {
+		return ""
+	}
+	name, _, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
+	return name
 }
 
 // rerunRun is a command to paste in the project root that runs a
@@ -1413,6 +1541,18 @@ func (p *goParser) rerunFrom(start []string, importPath, run string) string {
 		pkg = importPath
 	}
 	words := append([]string{}, start...)
+	if p := p.pkgs[importPath]; p != nil && p.shuffle != "" {
+		// The seed go printed, so that the order repeats.
+		words = words[:0]
+		for i := 0; i < len(start); {
+			name, w := goArg(start, i)
+			i += len(w)
+			if name != "shuffle" {
+				words = append(words, w...)
+			}
+		}
+		words = append(words, "-shuffle="+p.shuffle)
+	}
 	for i, w := range words {
 		words[i] = shell.Quote(w)
 	}
@@ -1465,6 +1605,16 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if len(p.unrun) > 0 {
 		out.Hint = strings.TrimPrefix(out.Hint+"; "+strings.Join(p.unrun, "; "), "; ")
+	}
+	if p.firstFail != "" && slices.ContainsFunc(p.rerun, goFailFast) {
+		ran := 0
+		for _, pkg := range p.pkgs {
+			if !pkg.build && len(pkg.tests) > 0 {
+				ran++
+			}
+		}
+		h := fmt.Sprintf("-failfast stopped go test at the first failure (%s): the tests after it in its package and the packages not yet started did not run and are in no count (go test prints nothing for them; %d %s); run without -failfast to see every failure", p.firstFail, ran, map[bool]string{true: "package ran tests", false: "packages ran tests"}[ran == 1])
+		out.Hint = strings.TrimPrefix(out.Hint+"; "+h, "; ")
 	}
 	if p.crash != nil {
 		c := *p.crash

@@ -238,7 +238,8 @@ func TestGoFailureMessage(t *testing.T) {
 		{"output without a newline", map[int]string{9: `t.Errorf("boom")`}, []string{"progress 50%...    x_test.go:9: boom\n"},
 			report.Failure{File: "x_test.go", Line: 9, Message: "boom"}},
 		{"data race", map[int]string{}, race,
-			report.Failure{File: "x_test.go", Line: 45, Message: "data race (go test -race): read by goroutine 15 at x_test.go:45 (m.TestX.func1), previous write by goroutine 14 at x_test.go:46 (m.TestX)"}},
+			report.Failure{File: "x_test.go", Line: 45, Message: "data race (go test -race): read by goroutine 15 at x_test.go:45 (m.TestX.func1), previous write by goroutine 14 at x_test.go:46 (m.TestX); goroutine 15 created at x_test.go:44 (m.TestX)",
+				Rerun: "go test -race -run '^TestX$' ."}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -259,7 +260,10 @@ func TestGoFailureMessage(t *testing.T) {
 			}
 			lines = append(lines, `{"Action":"fail","Package":"example.com/m","Test":"TestX"}`, `{"Action":"fail","Package":"example.com/m"}`)
 			got := parseGo(t, root, "example.com/m", lines, nil, goExited(1))
-			c.want.Name, c.want.Rerun = "TestX", "go test -run '^TestX$' ."
+			c.want.Name = "TestX"
+			if c.want.Rerun == "" {
+				c.want.Rerun = "go test -run '^TestX$' ."
+			}
 			if len(got.Tests) != 1 || got.Tests[0].Failure == nil {
 				t.Fatalf("tests = %+v, want one failed", got.Tests)
 			}
@@ -851,9 +855,7 @@ func TestGoRealFailures(t *testing.T) {
 	})
 	t.Run("race", func(t *testing.T) {
 		rec, out := run(t, "-race", "./race")
-		if out.BuildFailed {
-			t.Skipf("no -race here: %+v", out.BuildErrors)
-		}
+		requireRace(t, out)
 		f := rec.Failure("example.com/failures/race", "TestRace")
 		if f == nil || f.File != "race/race_test.go" || (f.Line != 11 && f.Line != 14) ||
 			!strings.HasPrefix(f.Message, "data race (go test -race): ") || !strings.Contains(f.Message, "race/race_test.go:11") || !strings.Contains(f.Message, "race/race_test.go:14") {

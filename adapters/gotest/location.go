@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"strobe/adapters/kit"
-	"strobe/adapters/kit/format"
 	"strobe/internal/lazyre"
 	"strobe/report"
 )
@@ -56,21 +55,7 @@ type goLoc struct {
 	msg    string
 	indent string // the line's indentation: continuation lines are deeper
 	kind   goLocKind
-}
-
-// goRace is a data race report (go test -race) being read: its accesses,
-// each with its first frame in the project's files.
-type goRace struct {
-	access   []goRaceAccess
-	inAccess bool // the frames being read are an access's, not a "created at"
-	fn       string
-	lines    int
-}
-
-type goRaceAccess struct {
-	what, by string // "Read", "goroutine 15"
-	path, fn string // first frame in the project's files
-	line     int
+	race   bool // testing's "race detected during execution of test"
 }
 
 var (
@@ -79,9 +64,6 @@ var (
 	goLocAfter = lazyre.New(`^\S.*?( {4,}|\t+)([^\s:/]+\.go):(\d+): (.*)$`)
 	// The first method call of testing's on a source line.
 	goTestingCall = lazyre.New(`\.(Logf?|Skipf?|Errorf?|Fatalf?)\((?:[^)]|$)`)
-	// "Read at 0x00c000012345 by goroutine 7:", "Previous write at … by main goroutine:".
-	goRaceAccessLine = lazyre.New(`^(\S.*?) at 0x[0-9a-f]+ by (.+):$`)
-	goRaceFrameFile  = lazyre.New(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
 )
 
 // goSourceCache bounds the source files kept to sort location lines: a
@@ -95,10 +77,6 @@ const (
 
 // readLoc reads a line of a test's own output for its failure's location.
 func (p *goParser) readLoc(pkg *goPackage, t *goTest, line string) {
-	if t.race != nil {
-		p.readRace(t, line)
-		return
-	}
 	if c := t.cur; c != nil {
 		if strings.HasPrefix(line, c.indent) && len(line) > len(c.indent) &&
 			(line[len(c.indent)] == ' ' || line[len(c.indent)] == '\t') {
@@ -110,10 +88,6 @@ func (p *goParser) readLoc(pkg *goPackage, t *goTest, line string) {
 			return
 		}
 		t.cur = nil
-	}
-	if strings.TrimSpace(line) == "WARNING: DATA RACE" {
-		t.race = &goRace{}
-		return
 	}
 	if m := goLocMatch(line); m != nil {
 		n, _ := strconv.Atoi(m[3])
@@ -142,9 +116,6 @@ func (t *goTest) note(l *goLoc) {
 // loc is the location line that tells the test's failure (the rule above),
 // nil when there is none; logOnly says it is only a log.
 func (t *goTest) loc() (l *goLoc, logOnly bool) {
-	if t.race != nil {
-		t.endRace()
-	}
 	switch {
 	case t.fail != nil:
 		return t.fail, false
@@ -174,6 +145,7 @@ func (p *goParser) sortLoc(importPath, base string, loc *goLoc) {
 	case base == "testing.go":
 		// testing's own report: a race, a subtest's FailNow on its parent.
 		loc.kind = goLocFail
+		loc.race = loc.msg == goRaceDetected
 	default:
 		loc.msg = kit.Clip(base + ":" + strconv.Itoa(loc.line) + ": " + loc.msg)
 		loc.line = 0
@@ -234,67 +206,6 @@ func (s *goSourceFile) kind(n int) goLocKind {
 	}
 	s.kinds[n] = k
 	return k
-}
-
-// readRace reads a line of a data race report, which ends with a line of
-// "=" signs.
-func (p *goParser) readRace(t *goTest, line string) {
-	r := t.race
-	if r.lines++; r.lines > goTraceLines || strings.HasPrefix(line, "=======") {
-		t.endRace()
-		return
-	}
-	if m := goRaceAccessLine.FindStringSubmatch(line); m != nil {
-		r.access = append(r.access, goRaceAccess{what: m[1], by: m[2]})
-		r.inAccess, r.fn = true, ""
-		return
-	}
-	if !strings.HasPrefix(line, " ") {
-		r.inAccess = false // "Goroutine 7 (running) created at:"
-		return
-	}
-	if !r.inAccess {
-		return
-	}
-	a := &r.access[len(r.access)-1]
-	if m := goRaceFrameFile.FindStringSubmatch(line); m != nil {
-		if a.path == "" && r.fn != "" {
-			if rel, ok := p.projectFile(m[1], r.fn); ok {
-				a.path, a.fn = rel, r.fn
-				a.line, _ = strconv.Atoi(m[2])
-			}
-		}
-		r.fn = ""
-		return
-	}
-	r.fn = format.GoFuncName(line)
-}
-
-// endRace makes the race report read a failure location: the first frame
-// in the project's files, the accesses in the message.
-func (t *goTest) endRace() {
-	r := t.race
-	t.race = nil
-	loc := &goLoc{kind: goLocFail}
-	var parts []string
-	for i, a := range r.access {
-		if i == 2 {
-			break
-		}
-		s := strings.ToLower(a.what[:1]) + a.what[1:] + " by " + a.by
-		if a.path != "" {
-			s += " at " + a.path + ":" + strconv.Itoa(a.line) + " (" + a.fn[strings.LastIndexByte(a.fn, '/')+1:] + ")"
-			if loc.path == "" {
-				loc.path, loc.line = a.path, a.line
-			}
-		}
-		parts = append(parts, s)
-	}
-	loc.msg = "data race (go test -race): " + strings.Join(parts, ", ")
-	if len(parts) == 0 {
-		loc.msg = "data race (go test -race)"
-	}
-	t.note(loc)
 }
 
 // failure is the Failure a location line tells.

@@ -1,0 +1,210 @@
+package gotest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
+	"strobe/report"
+)
+
+// runFixture runs a go test command on a module under testdata, as the
+// runner does.
+func runFixture(t *testing.T, module string, args ...string) (*adapters.Recorder, adapters.Outcome, string) {
+	t.Helper()
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("runs go test on a fixture")
+	}
+	root, _ := filepath.Abs(filepath.Join("testdata", module))
+	rec, out, _ := adapterstest.RunReal(t, gotest{}, adapters.Request{ProjectRoot: root, Command: append([]string{"go", "test", "-count=1"}, args...)})
+	return rec, out, root
+}
+
+// requireRace fails (under CI) or skips a test whose go test -race did not
+// build: the race detector needs cgo and a C toolchain on some systems.
+func requireRace(t *testing.T, out adapters.Outcome) {
+	t.Helper()
+	if !out.BuildFailed {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("go test -race does not build here: %+v", out.BuildErrors)
+	}
+	t.Skipf("no -race here: %+v", out.BuildErrors)
+}
+
+// failureOf is a test's failure, fatal when there is none.
+func failureOf(t *testing.T, rec *adapters.Recorder, pkg, name string) *report.Failure {
+	t.Helper()
+	f := rec.Failure(pkg, name)
+	if f == nil {
+		t.Fatalf("%s %s: no failure; tests %v", pkg, name, goTestNames(rec.Tests()))
+	}
+	return f
+}
+
+// TestGoRealRace runs go test -race on races testing blames on more than
+// the test whose code raced: a parallel test that only ran beside it, a
+// test that a goroutine another test left running raced with, and a race
+// in TestMain after the tests passed, which fails the package alone.
+func TestGoRealRace(t *testing.T) {
+	t.Run("own", func(t *testing.T) {
+		rec, out, _ := runFixture(t, "failures", "-race", "./race")
+		requireRace(t, out)
+		f := failureOf(t, rec, "example.com/failures/race", "TestRace")
+		if !strings.Contains(f.Message, "goroutine") || !strings.Contains(f.Message, " created at race/race_test.go:10 (race.TestRace)") {
+			t.Errorf("TestRace: message %q, want the racing goroutine's creation at race/race_test.go:10", f.Message)
+		}
+		if f.Rerun != "go test -count=1 -race -run '^TestRace$' ./race" {
+			t.Errorf("TestRace: rerun %q", f.Rerun)
+		}
+	})
+	t.Run("beside", func(t *testing.T) {
+		rec, out, _ := runFixture(t, "failures", "-race", "-parallel", "4", "./racepar")
+		requireRace(t, out)
+		a := failureOf(t, rec, "example.com/failures/racepar", "TestA")
+		if a.File != "racepar/racepar_test.go" || !strings.HasPrefix(a.Message, "data race (go test -race): ") || !strings.Contains(a.Message, "racepar/racepar_test.go:15") {
+			t.Errorf("TestA: failure %+v, want its race at racepar/racepar_test.go:15", a)
+		}
+		b := failureOf(t, rec, "example.com/failures/racepar", "TestB")
+		if !strings.Contains(b.Message, "the race is in TestA's code") || !strings.Contains(b.Message, "racepar/racepar_test.go:15") ||
+			b.Rerun != "go test -count=1 -race -parallel 4 -run '^(TestB|TestA)$' ./racepar" {
+			t.Errorf("TestB: failure %+v, want the race named TestA's and a rerun of both", b)
+		}
+	})
+	t.Run("leaked", func(t *testing.T) {
+		rec, out, _ := runFixture(t, "failures", "-race", "./raceleak")
+		requireRace(t, out)
+		f := failureOf(t, rec, "example.com/failures/raceleak", "TestLater")
+		if !strings.Contains(f.Message, "created at raceleak/raceleak_test.go:12 (raceleak.TestLeaks)") || !strings.Contains(f.Message, "TestLeaks's code is in the race too") ||
+			f.Rerun != "go test -count=1 -race -run '^(TestLater|TestLeaks)$' ./raceleak" {
+			t.Errorf("TestLater: failure %+v, want the goroutine TestLeaks started and a rerun of both", f)
+		}
+	})
+	t.Run("testmain", func(t *testing.T) {
+		rec, out, _ := runFixture(t, "failures", "-race", "./racemain")
+		requireRace(t, out)
+		f := failureOf(t, rec, "example.com/failures/racemain", "example.com/failures/racemain")
+		if f.File != "racemain/racemain_test.go" || !strings.HasPrefix(f.Message, "a data race outside any test (in TestMain): go test -race fails the package for it though no test failed\n") ||
+			!strings.Contains(f.Message, " created at racemain/racemain_test.go:14 (racemain.TestMain)") ||
+			f.Rerun != "go test -count=1 -race ./racemain" {
+			t.Errorf("package failure %+v, want the race in TestMain", f)
+		}
+		if tt, _ := rec.Lookup("example.com/failures/racemain", "TestOK"); tt.Status != report.TestPassed {
+			t.Errorf("TestOK %s, want passed", tt.Status)
+		}
+	})
+}
+
+// TestGoRealGoleak runs goleak's two checks: VerifyNone(t) in a test that
+// leaks and in a later one that only sees the leak, and VerifyTestMain
+// after tests that all passed.
+func TestGoRealGoleak(t *testing.T) {
+	rec, _, root := runFixture(t, "goleak", "./...")
+	leaks := failureOf(t, rec, "example.com/goleak/none", "TestLeaks")
+	if leaks.File != "none/none_test.go" || leaks.Line != 15 ||
+		!strings.HasPrefix(leaks.Message, "goleak: 1 leaked goroutine (goleak.VerifyNone at none/none_test.go:16): goroutine ") ||
+		!strings.Contains(leaks.Message, "[chan receive] at none/none_test.go:10 (none.serve), created at none/none_test.go:15 (none.TestLeaks)") ||
+		strings.Contains(leaks.Message, root) {
+		t.Errorf("TestLeaks: failure %+v, want the leak at its creation", leaks)
+	}
+	fine := failureOf(t, rec, "example.com/goleak/none", "TestFine")
+	if !strings.Contains(fine.Message, "started by TestLeaks, which left it running: TestFine only saw it") ||
+		fine.Rerun != "go test -count=1 -run '^(TestFine|TestLeaks)$' ./none" {
+		t.Errorf("TestFine: failure %+v, want the leak blamed on TestLeaks and a rerun of both", fine)
+	}
+	main := failureOf(t, rec, "example.com/goleak/main", "example.com/goleak/main")
+	if main.File != "main/main_test.go" || main.Line != 19 ||
+		!strings.HasPrefix(main.Message, "goleak: 1 leaked goroutine after the tests passed (goleak.VerifyTestMain): goroutine ") ||
+		!strings.Contains(main.Message, "at main/main_test.go:13 (main.worker), created at main/main_test.go:19 (main.TestLeaky)") ||
+		main.Rerun != "go test -count=1 -run '^TestLeaky$' ./main" {
+		t.Errorf("package failure %+v, want the leak TestLeaky started", main)
+	}
+	cmd := exec.Command("sh", "-c", main.Rerun)
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "found unexpected goroutines") {
+		t.Errorf("%s: %v\n%s", main.Rerun, err, b)
+	}
+}
+
+// TestGoRealSynctest runs testing/synctest bubbles that deadlock: the
+// failure is where the bubble's goroutines are blocked, not the
+// synctest.Test call.
+func TestGoRealSynctest(t *testing.T) {
+	for _, c := range []struct{ test, want, at string }{
+		{"TestBubbleDeadlock", "blocked in the bubble: goroutine ", "bubble/bubble_test.go:14"},
+		{"TestLeftBlocked", "blocked in the bubble: goroutine ", "bubble/bubble_test.go:21"},
+	} {
+		for _, pkgs := range [][]string{{"./bubble"}, {"./bubble", "./order"}} { // -v=test2json, -json
+			rec, _, _ := runFixture(t, "flags", append([]string{"-run", "^" + c.test + "$"}, pkgs...)...)
+			f := failureOf(t, rec, "example.com/flags/bubble", c.test)
+			if f.File+":"+strconv.Itoa(f.Line) != c.at || !strings.Contains(f.Message, c.want) || !strings.Contains(f.Message, "] at "+c.at+" (bubble."+c.test) {
+				t.Errorf("%s %v: failure %+v, want it at the blocked goroutine %s", c.test, pkgs, f, c.at)
+			}
+		}
+	}
+}
+
+// TestGoRealShuffle runs -shuffle=on until a test fails for the order:
+// its rerun carries the seed go printed and the tests that ran before it,
+// and fails again.
+func TestGoRealShuffle(t *testing.T) {
+	seedLine := regexp.MustCompile(`-shuffle=(\d+) -run '\^\((.*)\)\$' \./order$`)
+	for i := 0; i < 30; i++ {
+		rec, _, root := runFixture(t, "flags", "-shuffle=on", "./order")
+		f := rec.Failure("example.com/flags/order", "TestVictim")
+		if f == nil {
+			continue // TestVictim ran first
+		}
+		m := seedLine.FindStringSubmatch(f.Rerun)
+		if m == nil || !slices.Equal(strings.Split(m[2], "|"), []string{"TestPollute", "TestVictim"}) {
+			t.Fatalf("rerun %q, want the seed and TestPollute before TestVictim", f.Rerun)
+		}
+		cmd := exec.Command("sh", "-c", f.Rerun)
+		cmd.Dir = root
+		b, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(b), "-test.shuffle "+m[1]) || !strings.Contains(string(b), "polluted by an earlier test") {
+			t.Errorf("%s: %v\n%s", f.Rerun, err, b)
+		}
+		return
+	}
+	t.Fatal("TestVictim never failed in 30 shuffled runs")
+}
+
+// TestGoRealBench runs benchmarks (-bench . -run '^$'): the one that
+// passed passed (test2json gives it no end event), the one that called
+// b.Fatal reruns alone under -bench.
+func TestGoRealBench(t *testing.T) {
+	for _, pkgs := range [][]string{{"./bench"}, {"./bench", "./order"}} {
+		rec, out, _ := runFixture(t, "flags", append([]string{"-bench", ".", "-run", "^$"}, pkgs...)...)
+		if tt, _ := rec.Lookup("example.com/flags/bench", "BenchmarkAdd"); tt.Status != report.TestPassed {
+			t.Errorf("%v: BenchmarkAdd %s %+v, want passed", pkgs, tt.Status, tt.Failure)
+		}
+		f := failureOf(t, rec, "example.com/flags/bench", "BenchmarkBroken")
+		if f.File != "bench/bench_test.go" || f.Line != 15 || f.Message != "benchmark broke" ||
+			f.Rerun != "go test -count=1 -bench '^BenchmarkBroken$' -run '^$' ./bench" {
+			t.Errorf("%v: BenchmarkBroken failure %+v", pkgs, f)
+		}
+		if out.Crash != nil || slices.Contains(out.Indicators, report.IndicatorBinaryDied) {
+			t.Errorf("%v: outcome %+v: the binary ran to its end", pkgs, out)
+		}
+	}
+}
+
+// TestGoRealFailfast: -failfast stops go test at the first failure, and
+// the packages not yet started print nothing: the hint says so.
+func TestGoRealFailfast(t *testing.T) {
+	_, out, _ := runFixture(t, "flags", "-failfast", "-p", "1", "./fails", "./after")
+	if !strings.Contains(out.Hint, "-failfast stopped go test at the first failure (TestFails in example.com/flags/fails): the tests after it in its package and the packages not yet started did not run") {
+		t.Errorf("hint %q: want -failfast's stop named", out.Hint)
+	}
+}
