@@ -81,8 +81,15 @@ func NeedsShell(s string) bool {
 			inSingle = true
 		case c == '"':
 			inDouble = !inDouble
-		case c == '$' || c == '`':
+		case c == '`':
 			return true
+		case c == '$':
+			// A $ the shell expands: $NAME, ${…}, $(…), $1, $@, $?…; one
+			// it leaves as it is (go test -run '^$' unquoted, a $ at a
+			// word's end) needs no shell.
+			if i+1 < len(s) && expands(s[i+1]) {
+				return true
+			}
 		case !inDouble && strings.IndexByte("|&;<>(){}*?[]~#", c) >= 0:
 			return true
 		case !inDouble && c == '=' && i > 0 && !strings.ContainsAny(s[:i], " \t"):
@@ -90,6 +97,12 @@ func NeedsShell(s string) bool {
 		}
 	}
 	return false
+}
+
+// expands says whether a $ followed by c is a shell expansion.
+func expands(c byte) bool {
+	return c == '_' || c == '{' || c == '(' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		strings.IndexByte("@*#?$!-", c) >= 0
 }
 
 // Quote returns w quoted for a POSIX shell, unchanged when it is safe bare.

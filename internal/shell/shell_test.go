@@ -44,6 +44,13 @@ func TestNeedsShell(t *testing.T) {
 		"./t --x=1":               false,
 		`echo "$HOME"`:            true,
 		"./t > out":               true,
+		// A $ the shell leaves as it is: go test's idiom for no tests.
+		"go test -bench . -run ^$ ./...": false,
+		`go test -run "^$" ./...`:        false,
+		"echo $1":                        true,
+		"echo ${X}":                      true,
+		"echo $(date)":                   true,
+		"echo $?":                        true,
 	} {
 		if got := NeedsShell(in); got != want {
 			t.Errorf("NeedsShell(%q) = %v, want %v", in, got, want)
