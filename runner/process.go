@@ -454,6 +454,23 @@ func sentence(s string) string {
 	return s + "."
 }
 
+// fewWords is what a run that printed almost nothing printed (stderr,
+// then stdout), its lines joined by " / ", "" when nothing.
+func (r *Run) fewWords() string {
+	if r.proc == nil {
+		return ""
+	}
+	var lines []string
+	for _, i := range []int{1, 0} {
+		for _, l := range strings.Split(r.proc.tails[i].String(), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				lines = append(lines, l)
+			}
+		}
+	}
+	return kit.ClipTo(strings.Join(lines, " / "), 300, "…")
+}
+
 // hint says what to do next, for the answers that need one.
 func (r *Run) hint(resp *report.Response) string {
 	crash := resp.Crash
@@ -477,6 +494,11 @@ func (r *Run) hint(resp *report.Response) string {
 			return "" // the test runner failed, not the tests: the adapter's hint says what to do
 		}
 		if crash.SilentFailure {
+			if said := r.fewWords(); said != "" {
+				// "Without output" would not be true: a linter's one line
+				// before the tests, a shell's "not found".
+				return fmt.Sprintf("the command failed, printing only %q: run it by hand in the project directory to see why (a missing library, a wrong working directory?)", said)
+			}
 			return "the command failed without output: run it by hand in the project directory to see why (a missing library, a wrong working directory?)"
 		}
 		if len(crash.RunningTests) > 0 {

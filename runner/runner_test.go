@@ -219,6 +219,18 @@ func TestSilentFailure(t *testing.T) {
 	}
 }
 
+// A run that printed one line is no run "without output": the hint
+// quotes the line.
+func TestSilentFailureSaysWhatItPrinted(t *testing.T) {
+	resp, _ := run(t, 0, "fewwords")
+	if resp.Status != report.Crashed || !resp.Crash.SilentFailure {
+		t.Fatalf("status %s crash %+v, want a silent failure", resp.Status, resp.Crash)
+	}
+	if strings.Contains(resp.Hint, "without output") || !strings.Contains(resp.Hint, "lint: 3 problems in src/a.js") {
+		t.Errorf("hint %q, want the line it printed", resp.Hint)
+	}
+}
+
 func TestTAP(t *testing.T) {
 	resp, rec := run(t, 0, "tap")
 	if resp.Status != report.Failed {

@@ -97,6 +97,10 @@ func main() {
 	case "silent":
 		code, _ := strconv.Atoi(arg)
 		os.Exit(code)
+	case "fewwords":
+		// A linter's one line before the tests, then its exit.
+		fmt.Fprintln(os.Stderr, "lint: 3 problems in src/a.js")
+		os.Exit(1)
 	case "tap":
 		fmt.Print("1..3\nok 1 - adds\nnot ok 2 - divides\n  ---\n  at: src/div.c:42\n  ...\nok 3 - skipped one # SKIP no network\n")
 		os.Exit(1)
