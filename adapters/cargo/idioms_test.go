@@ -1,9 +1,7 @@
 package cargo
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,12 +10,6 @@ import (
 	"strobe/internal/testutil"
 	"strobe/report"
 )
-
-// idiomsTarget is the target directory of the idioms fixture, which
-// builds proptest and insta from crates.io: shared by this package's
-// tests and the nextest adapter's, which run the same crate, so that the
-// dependencies are built once (cargo locks the directory).
-var idiomsTarget = filepath.Join(os.TempDir(), "strobe-idioms-target")
 
 // TestCargoIdioms runs the Rust testing idioms whose failures the first
 // panic of a test's output misreads (testdata/fixtures/idioms): a
@@ -29,7 +21,11 @@ func TestCargoIdioms(t *testing.T) {
 	testutil.RequireTool(t, "cargo")
 	t.Parallel()
 	dir := adapterstest.CopyFixture(t, "idioms")
-	cmd := []string{"cargo", "test", "--target-dir", idiomsTarget}
+	// Its own target directory, in the copy: a target directory shared
+	// with another copy of the crate (the nextest adapter's test) would
+	// reuse binaries built there, whose CARGO_MANIFEST_DIR (where insta
+	// looks for snapshots) is the other copy's.
+	cmd := []string{"cargo", "test"}
 
 	rec, _, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir, Command: cmd})
 	for _, tc := range []struct {

@@ -1,7 +1,6 @@
 package nextest
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -16,9 +15,8 @@ import (
 // TestRealIdioms runs the cargo adapter's idioms fixture
 // (adapters/cargo/testdata/fixtures/idioms: proptest, insta, ignored
 // tests) under nextest, whose output carries the same panics: the
-// failures are read as under cargo. The target directory is the cargo
-// adapter's test's (idiomsTarget there), so proptest and insta are built
-// once for both packages.
+// failures are read as under cargo. The copy builds in its own target
+// directory (see TestCargoIdioms).
 func TestRealIdioms(t *testing.T) {
 	testutil.RequireTool(t, "cargo")
 	testutil.RequireTool(t, "cargo-nextest")
@@ -28,7 +26,7 @@ func TestRealIdioms(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "idioms")
 	testutil.CopyTree(t, filepath.Join("..", "cargo", "testdata", "fixtures", "idioms"), dir)
-	cmd := []string{"cargo", "nextest", "run", "--target-dir", filepath.Join(os.TempDir(), "strobe-idioms-target")}
+	cmd := []string{"cargo", "nextest", "run"}
 
 	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Command: append(cmd, "--run-ignored", "all")})
 	tests := rec.Tests()
