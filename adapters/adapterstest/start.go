@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"strobe/adapters"
-	"strobe/adapters/kit"
 	"strobe/report"
 )
 
@@ -68,7 +69,9 @@ func (s *Started) Wait() report.Exit {
 	ws := s.Cmd.ProcessState.Sys().(syscall.WaitStatus)
 	if ws.Signaled() {
 		sig := int(ws.Signal())
-		return report.Exit{Signaled: true, Signal: sig, SignalName: kit.SignalName(sig), Code: 128 + sig}
+		// unix's table, not kit's: kit reads formats (kit/format), whose
+		// tests use this package.
+		return report.Exit{Signaled: true, Signal: sig, SignalName: unix.SignalName(ws.Signal()), Code: 128 + sig}
 	}
 	return report.Exit{Exited: true, Code: ws.ExitStatus()}
 }
