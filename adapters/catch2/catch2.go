@@ -817,7 +817,7 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 			continue
 		}
 		file, line := p.location(r)
-		f := &report.Failure{Name: r.test, File: file, Line: line, Message: kit.Clip(strings.Join(r.Gist(), "\n")), Rerun: p.rerunFor(r.test, nil)}
+		f := &report.Failure{Name: r.test, File: file, Line: line, Message: kit.Clip(strings.Join(r.Gist(p.root), "\n")), Rerun: p.rerunFor(r.test, nil)}
 		p.rec.End("", r.test, report.TestFailed, 0, f) // a second End keeps the failure
 		hints = append(hints, fmt.Sprintf("ThreadSanitizer reported in test %q: %s: fix the race, then rerun it alone: %s", r.test, r.Summary, f.Rerun))
 	}
@@ -831,7 +831,7 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 			if file == "" {
 				file, line = kit.ProjectPath(p.root, t.file), t.line
 			}
-			f = &report.Failure{Name: t.name, File: file, Line: line, Message: kit.Clip(strings.Join(fatalSan.Gist(), "\n"))}
+			f = &report.Failure{Name: t.name, File: file, Line: line, Message: kit.Clip(strings.Join(fatalSan.Gist(p.root), "\n"))}
 			f.Rerun = p.rerunFor(t.name, nil)
 		} else {
 			f = p.failure(t)

@@ -31,7 +31,7 @@ func (p *parser) sanitizerFailure(out *report.Failure, r *format.SanitizerReport
 		return strings.Contains(f, "gtest") || strings.Contains(f, "gmock") || strings.HasPrefix(f, "catch")
 	})
 	msg := []string{r.Summary}
-	for _, l := range r.Gist() {
+	for _, l := range r.Gist(p.root) {
 		if !strings.HasPrefix(l, "SUMMARY: ") {
 			msg = append(msg, l)
 		}

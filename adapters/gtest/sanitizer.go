@@ -46,7 +46,7 @@ func (p *parser) sanitizerLine(s adapters.Stream, line string) bool {
 func (p *parser) sanitizerFailure(r *sanitized) *report.Failure {
 	file, line := r.Location(p.root, func(f string) bool { return strings.Contains(f, "gtest") || strings.Contains(f, "gmock") })
 	msg := []string{r.Summary}
-	for _, l := range r.Gist() {
+	for _, l := range r.Gist(p.root) {
 		if !strings.HasPrefix(l, "SUMMARY: ") {
 			msg = append(msg, l)
 		}

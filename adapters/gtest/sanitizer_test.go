@@ -32,7 +32,7 @@ func TestSanitizers(t *testing.T) {
 		hintPart string
 	}{
 		{bin: "asan_test", exit: 1, test: "Asan.UsesAfterFree", file: "asan_test.cpp", line: 8,
-			message: []string{"AddressSanitizer: heap-use-after-free", "asan_test.cpp:8 in read_freed()", "READ of size 4", "#0 0x"},
+			message: []string{"AddressSanitizer: heap-use-after-free", "asan_test.cpp:8 in read_freed()", "READ of size 4", "at read_freed() asan_test.cpp:8", "freed by thread T0 here:", "at read_freed() asan_test.cpp:7", "previously allocated", "at read_freed() asan_test.cpp:6"},
 			crash:   "address_sanitizer", passed: []string{"Asan.PassesFirst"}, notRun: "Asan.NeverRuns",
 			hintPart: `AddressSanitizer stopped the binary in test "Asan.UsesAfterFree" at asan_test.cpp:8`},
 		{bin: "ubsan_test", exit: 1, test: "Ubsan.Overflows", file: "ubsan_test.cpp", line: 9,

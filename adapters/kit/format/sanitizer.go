@@ -147,31 +147,60 @@ func within(dir, file string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
-// Gist is the head of a report, for a failure's message: the error line,
-// where, and the first frames (six at most), up to the shadow memory map;
-// the summary last.
-func (r *SanitizerReport) Gist() []string {
+// Gist is the essence of a report, for a failure's message: the error
+// line and what it says of the access, then each of its stacks (the
+// access, "freed by thread T0 here:", "previously allocated by …", a
+// thread's creation) by its first gistFrames frames that name a source
+// file outside the sanitizer's runtime and the C library (a test
+// framework's frames without a source file, "(binary+0x42786)", say
+// nothing), each as "at FUNC FILE:LINE", a file under root relative to
+// it; the summary last. Nothing of the
+// shadow memory map. A heap-use-after-free reads: READ of size 4 at …;
+// at read_freed() asan_test.cpp:8; freed by thread T0 here: at
+// read_freed() asan_test.cpp:7; previously allocated …: at … :6.
+func (r *SanitizerReport) Gist(root string) []string {
 	var out []string
-	frames := 0
+	frames := 0 // kept of the current stack
 	for _, l := range r.Lines {
-		if strings.HasPrefix(strings.TrimSpace(l), "#") {
-			frames++
-			if frames > 6 {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "Shadow bytes"):
+			return r.withSummary(out)
+		case strings.HasPrefix(l, "=====") || t == "" || strings.HasPrefix(t, "SUMMARY:"):
+			continue
+		case strings.HasPrefix(t, "#"):
+			if frames >= gistFrames {
 				continue
 			}
-		}
-		if strings.HasPrefix(l, "Shadow bytes") {
-			break
-		}
-		if strings.HasPrefix(l, "=====") || strings.TrimSpace(l) == "" {
+			if m := sanitizerFrame.FindStringSubmatch(l); m != nil && !strings.Contains(m[2], "libsanitizer") &&
+				!strings.HasPrefix(m[2], "../") && !strings.HasPrefix(m[2], "/usr/") {
+				file := m[2]
+				if filepath.IsAbs(file) && within(root, file) {
+					file, _ = filepath.Rel(root, file)
+				}
+				out = append(out, "at "+m[1]+" "+file+":"+m[3])
+				frames++
+			}
 			continue
 		}
-		out = append(out, strings.TrimSpace(l))
-		if len(out) > 14 {
+		frames = 0 // a line between stacks: the next stack's header, or the report's
+		out = append(out, t)
+		if len(out) >= gistLines {
 			break
 		}
 	}
-	if r.Summary != "" && (len(out) == 0 || !strings.HasPrefix(out[len(out)-1], "SUMMARY")) {
+	return r.withSummary(out)
+}
+
+// gistFrames is how many frames of each stack Gist keeps; gistLines bounds
+// its lines.
+const (
+	gistFrames = 3
+	gistLines  = 15
+)
+
+func (r *SanitizerReport) withSummary(out []string) []string {
+	if r.Summary != "" {
 		out = append(out, "SUMMARY: "+r.Summary)
 	}
 	return out
