@@ -162,7 +162,7 @@ func grep(title string) string {
 // failure's name: `"before all" hook for "TEST"` (the test it ran for),
 // `"after each" hook: its own title for "TEST"`, `"before all" hook in
 // "BLOCK"` (no test: the block's own, or "{root}").
-var hookTitle = regexp.MustCompile(`^"(?:before|after) (?:all|each)" hook(?:: .*?)? (for|in) "(.*)"$`)
+var hookTitle = lazyre.New(`^"(?:before|after) (?:all|each)" hook(?:: .*?)? (for|in) "(.*)"$`)
 
 // grepFor is the --grep for a request's test: a test's full title, or, for
 // a hook's failure (named by the hook, as mocha names it), the tests that

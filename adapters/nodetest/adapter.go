@@ -213,10 +213,6 @@ type selection struct {
 // the other files' describe blocks, and count their failures again.
 func (nodeTest) SelectsTests() {}
 
-// numbered is the suffix strobe gives the second and later tests that
-// share a full title in a file ("NAME #2"); node knows them by NAME.
-var numbered = regexp.MustCompile(` #[0-9]+$`)
-
 // leafPattern is --test-name-pattern for a test by its full title: its own
 // name (node 20 matches a test's own name, not its describe blocks'),
 // escaped, anchored; a numbered name ("NAME #2") matches NAME too.
@@ -224,7 +220,7 @@ func leafPattern(title string) string {
 	if i := strings.LastIndex(title, Sep); i >= 0 {
 		title = title[i+len(Sep):]
 	}
-	if base := numbered.ReplaceAllString(title, ""); base != title {
+	if base := node.Unnumbered(title); base != title {
 		return "^(?:" + regexp.QuoteMeta(title) + "|" + regexp.QuoteMeta(base) + ")$"
 	}
 	return "^" + regexp.QuoteMeta(title) + "$"

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -168,10 +167,6 @@ type selected struct {
 // selectEnv holds a run's selection for strobe's setup file and reporter.
 const selectEnv = "STROBE_VITEST_SELECT"
 
-// numbered is the suffix strobe gives the second and later tests that
-// share a full name in a file ("NAME #2"); vitest knows them by NAME.
-var numbered = regexp.MustCompile(` #[0-9]+$`)
-
 // selectPattern is the -t pattern of a selection: each name's parts joined
 // by spaces, escaped, in one anchored alternation; with what follows a
 // space after it, unless exact (see selectionArgs). A numbered name is
@@ -185,7 +180,7 @@ func selectPattern(sel []selected, exact bool) string {
 	}
 	for _, s := range sel {
 		add(s.Name)
-		if base := numbered.ReplaceAllString(s.Name, ""); base != s.Name && !exact {
+		if base := node.Unnumbered(s.Name); base != s.Name && !exact {
 			add(base)
 		}
 	}

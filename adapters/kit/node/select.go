@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"strobe/internal/lazyre"
 )
 
 // QuoteRegexp escapes s for a JavaScript regular expression: regexp's
@@ -19,4 +21,17 @@ func QuoteRegexp(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// numbered is the suffix strobe gives the second and later tests that
+// share a full title in a file ("NAME #2").
+var numbered = lazyre.New(` #[0-9]+$`)
+
+// Unnumbered is name without that suffix: the name the framework knows
+// the test by.
+func Unnumbered(name string) string {
+	if !strings.Contains(name, " #") {
+		return name
+	}
+	return numbered.Re().ReplaceAllString(name, "")
 }
