@@ -122,7 +122,8 @@ type Run struct {
 	watch    atomic.Pointer[watch]
 	sel      selection
 	// stacksDir is the run's private directory for its processes' stack
-	// dumps (stuck.StacksDirEnv), removed when the run ends.
+	// dumps (stuck.StacksDirEnv), made by the first process that dumps
+	// there and removed when the run ends.
 	stacksDir string
 	tr        *tracing // nil for a run not traced
 	// rerun marks a rerun of a retry or a repeat: finish leaves its result

@@ -34,16 +34,20 @@ func runPy(t *testing.T, timeout time.Duration, env map[string]string, args ...s
 	return runReq(t, Request{ProjectRoot: root, Command: py + " hang.py " + strings.Join(args, " "), Env: env, Timeout: timeout})
 }
 
-// TestStacksDir: every run gets a private directory for stack dumps in
-// STROBE_STACKS_DIR, gone once the run ends.
+// TestStacksDir: every run names a private directory for stack dumps in
+// STROBE_STACKS_DIR, not made until a process makes it (Python's
+// registration does), inside a directory closed to others, and gone once
+// the run ends with what was written there.
 func TestStacksDir(t *testing.T) {
-	resp, rec := runReq(t, Request{ProjectRoot: t.TempDir(), Command: `sh -c 'test -d "$STROBE_STACKS_DIR" && echo "$STROBE_STACKS_DIR"'`, Timeout: 30 * time.Second})
+	resp, rec := runReq(t, Request{ProjectRoot: t.TempDir(), Timeout: 30 * time.Second,
+		Command: `sh -c 'd="$STROBE_STACKS_DIR"; test -n "$d" && test ! -e "$d" && mkdir "$d" && echo dump > "$d/py-1.txt" && echo "$d"'`})
 	if resp.Status != report.Passed {
-		t.Fatalf("status = %s, want passed (stdout %q)", resp.Status, rec.Stdout.Text)
+		t.Fatalf("status = %s, want passed: STROBE_STACKS_DIR unset or already made (stdout %q)", resp.Status, rec.Stdout.Text)
 	}
 	dir := strings.TrimSpace(rec.Stdout.Text)
-	if dir == "" {
-		t.Fatal("the run had no STROBE_STACKS_DIR")
+	fi, err := os.Lstat(filepath.Dir(dir))
+	if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the stacks directory's parent %s: %v, %v; want a directory closed to others (0700)", filepath.Dir(dir), fi, err)
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("%s is left after the run (%v)", dir, err)

@@ -20,8 +20,9 @@ import (
 
 // StacksDirEnv names the variable that gives every run's processes a
 // private directory for their stack dumps: a Python process that loaded
-// strobe's plugin (adapters/kit/python's strobe_stacks.py) registers
-// faulthandler there.
+// strobe's plugin (adapters/kit/python's strobe_stacks.py) makes it if it
+// is not there yet (its parent is strobe's own, closed to others) and
+// registers its dump there.
 const StacksDirEnv = "STROBE_STACKS_DIR"
 
 // Capture tools that give Python frames.

@@ -1,6 +1,6 @@
 """strobe's Python stack dumps: importing this module makes SIGUSR2 dump
-every thread's Python stack into $STROBE_STACKS_DIR/py-<pid>.txt, in
-faulthandler's format. strobe's stuck detector signals a process only when
+every thread's Python stack into $STROBE_STACKS_DIR/py-<pid>.txt (the
+directory made if need be), in faulthandler's format. strobe's stuck detector signals a process only when
 that file exists and the process catches SIGUSR2. A forked child registers
 its own file (the parent's would mix two processes' dumps). Without the
 variable, or when the program has its own SIGUSR2 handler, it does nothing
@@ -28,6 +28,9 @@ def _strobe_register_stacks():
     if current not in (signal.SIG_DFL, None) and not getattr(current, "_strobe", False):
         return  # the program's own handler: strobe reads the stacks with py-spy
     try:
+        # strobe names the run's directory; the first process to register
+        # makes it (its parent is strobe's own, closed to others).
+        os.makedirs(directory, 0o700, exist_ok=True)
         fd = os.open(os.path.join(directory, "py-%d.txt" % os.getpid()), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     except OSError:
         return
