@@ -3,6 +3,7 @@ package daemon
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,4 +88,35 @@ func TestStartAfterADoneRun(t *testing.T) {
 		t.Errorf("a run beside one going: %v, want busy", err)
 	}
 	g.wg.Wait()
+}
+
+// The daemon collects at Go's default while idle and at the process's own
+// setting while runs go: one overlapping another switches once each way,
+// and a GOGC the user set is never touched.
+func TestGCTunerFollowsRuns(t *testing.T) {
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	current := 400
+	var calls []int
+	set := func(p int) int { calls = append(calls, p); old := current; current = p; return old }
+	g := newGCTuner(set)
+	g.runStarted()
+	g.runStarted()
+	g.runEnded()
+	if current != 400 {
+		t.Errorf("GOGC %d while a run still goes, want 400", current)
+	}
+	g.runEnded()
+	if want := []int{idleGCPercent, 400, idleGCPercent}; !slices.Equal(calls, want) {
+		t.Errorf("SetGCPercent calls %v, want %v", calls, want)
+	}
+
+	t.Setenv("GOGC", "250")
+	calls = nil
+	g = newGCTuner(set)
+	g.runStarted()
+	g.runEnded()
+	if len(calls) != 0 {
+		t.Errorf("with GOGC set, SetGCPercent calls %v, want none", calls)
+	}
 }

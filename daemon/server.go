@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -28,10 +29,13 @@ const DefaultIdle = 30 * time.Minute
 
 const (
 	// maxConns bounds the connections served at once. Each costs a few
-	// goroutines and buffers; agents hold one per session, so even a busy
-	// machine stays far below, and a runaway client cannot grow the daemon
-	// without end. The ones over it are refused with a reason.
-	maxConns = 256
+	// goroutines and buffers; agents hold one per session and strobe test
+	// one per run, so even a busy machine stays far below, and a runaway
+	// client cannot grow the daemon without end. The ones over it are
+	// refused with a reason. At 256, a burst of them left the daemon 2.5
+	// MiB above its idle size for good (the runtime keeps the bookkeeping
+	// of the heap it grew to).
+	maxConns = 64
 	// trimDelay is how long after the last connection closed or run ended
 	// the daemon gives its free memory back to the system. Go's runtime
 	// would do so only after its next GC, which an idle daemon reaches by
@@ -127,7 +131,10 @@ func Run(ctx context.Context, opts Options) error {
 		trim: newTrimmer(cmp.Or(opts.trimDelay, trimDelay))}
 	d.srv = d.newServer()
 	defer d.trim.stop()
+	gc := newGCTuner(debug.SetGCPercent)
+	d.reg.onStart = gc.runStarted
 	d.reg.onDone = func(e *entry) {
+		gc.runEnded()
 		r := e.Result()
 		d.log.Info("run finished", zap.String("runId", r.RunID), zap.String("status", string(r.Status)), zap.Duration("took", e.finishedAt().Sub(e.started)))
 		d.touch()
