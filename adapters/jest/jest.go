@@ -113,7 +113,8 @@ func jestArgs(argv []string) ([]string, bool) {
 // ownedFlags are the options the plan sets itself; a command's own are
 // dropped (with their value when it is a separate word).
 var ownedFlags = map[string]bool{"--reporters": true, "--json": false, "--outputFile": true, "--colors": false,
-	"--ci": false, "--testLocationInResults": false, "--passWithNoTests": false, "--verbose": false, "--silent": false}
+	"--ci": false, "--testLocationInResults": false, "--passWithNoTests": false, "--verbose": false, "--silent": false,
+	"--watch": false, "--watchAll": false} // watch mode never ends
 
 func keptArgs(args []string) []string {
 	var kept []string
@@ -146,6 +147,11 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	var user []string
 	if len(req.Command) > 0 {
 		args, _ := jestArgs(req.Command)
+		user = keptArgs(args)
+	} else if args, ok := jestArgs(pkg.TestScriptWords()); ok {
+		// The test script's options (--coverage and its thresholds, a
+		// config, a project) are the project's: `npm test` fails where
+		// they fail it.
 		user = keptArgs(args)
 	}
 	sel, err := selection(req, pkg.Dir)

@@ -571,6 +571,22 @@ func TestJestCoverageThreshold(t *testing.T) {
 	}
 }
 
+// TestJestScriptFlags: without a command, the test script's options are
+// the project's: its --coverage brings in the config's threshold, which
+// fails the run as it fails `npm test` (strobe once answered passed).
+func TestJestScriptFlags(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("scriptflags")})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want jest's 1 for a threshold not met under the script's --coverage", exit)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 0 {
+		t.Errorf("counts %+v, want 1 passed", p)
+	}
+	if !slices.Contains(out.Indicators, "coverage_threshold_not_met") {
+		t.Errorf("indicators %q, want coverage_threshold_not_met (hint %q)", out.Indicators, out.Hint)
+	}
+}
+
 // TestJestBail: --bail ends jest's run at the first failure (in band:
 // beside workers, the other files may all have run by the time jest reads
 // the failed file's result): the hint says it stopped early and what did

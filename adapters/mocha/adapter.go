@@ -125,15 +125,7 @@ func ownArgs(args []string) []string {
 }
 
 func scriptArgs(p *node.Package) []string {
-	s := p.TestScript()
-	if s == "" || shell.NeedsShell(s) {
-		return nil
-	}
-	w, err := shell.Split(s)
-	if err != nil {
-		return nil
-	}
-	args, _ := mochaArgs(w)
+	args, _ := mochaArgs(p.TestScriptWords())
 	return args
 }
 

@@ -63,7 +63,7 @@ func (nodeTest) Detect(req adapters.Request) adapters.Detection {
 	}
 	p, ok, _ := node.Find(req.ProjectRoot)
 	if ok {
-		if _, ok := nodeTestArgs(scriptWords(p.TestScript())); ok {
+		if _, ok := nodeTestArgs(p.TestScriptWords()); ok {
 			return adapters.Detection{Confidence: 90}
 		}
 		for _, f := range otherFrameworks {
@@ -85,19 +85,6 @@ func nodeTestArgs(argv []string) ([]string, bool) {
 		return nil, false
 	}
 	return argv[1:], true
-}
-
-// scriptWords splits a package script into words, nil when it uses shell
-// syntax (a && b, variables): strobe then builds its own command.
-func scriptWords(script string) []string {
-	if script == "" || shell.NeedsShell(script) {
-		return nil
-	}
-	w, err := shell.Split(script)
-	if err != nil {
-		return nil
-	}
-	return w
 }
 
 // testFile says whether a file is one node --test runs when given no
@@ -292,7 +279,7 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	} else if len(req.Command) > 0 {
 		return nil, adapters.Usagef("node: %s is not a `node --test` command: pass one, or leave the command out", shell.Join(req.Command))
 	} else if p, ok, _ := node.Find(req.ProjectRoot); ok {
-		if a, ok := nodeTestArgs(scriptWords(p.TestScript())); ok {
+		if a, ok := nodeTestArgs(p.TestScriptWords()); ok {
 			args = ownArgs(a)
 		}
 	}

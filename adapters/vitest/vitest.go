@@ -272,6 +272,11 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 			return nil, adapters.Usagef("vitest: the command does not run vitest: give `vitest …` or `npx vitest …`, or leave it out")
 		}
 		args = userArgs(a)
+	} else if a, ok := vitestArgs(p.TestScriptWords()); ok {
+		// The test script's options (--coverage and its thresholds, a
+		// config, a project) are the project's: `npm test` fails where
+		// they fail it.
+		args = userArgs(a)
 	}
 	dir, err := os.MkdirTemp("", "strobe-vitest-")
 	if err != nil {

@@ -446,18 +446,28 @@ func TestVitestBail(t *testing.T) {
 
 // TestVitestCoverageThreshold: the tests pass, the coverage does not
 // meet coverage.thresholds, and vitest exits 1: the hint says what failed
-// (the run is failed by its exit code).
+// (the run is failed by its exit code). Without a command the test
+// script's --coverage counts, as under `npm test` (strobe once answered
+// passed).
 func TestVitestCoverageThreshold(t *testing.T) {
 	root := project(t, "coverage")
-	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "run", "--coverage"}})
-	if exit.Code != 1 {
-		t.Errorf("exit %+v, want vitest's 1 for a threshold not met", exit)
-	}
-	if p := rec.Progress(); p.Passed != 1 || p.Failed != 0 {
-		t.Errorf("counts %+v, want 1 passed", p)
-	}
-	want := "Coverage for lines (50%) does not meet global threshold (80%) (vitest's coverage.thresholds): the tests passed"
-	if !strings.Contains(out.Hint, want) {
-		t.Errorf("hint %q, want %q", out.Hint, want)
+	for _, cmd := range [][]string{{"npx", "vitest", "run", "--coverage"}, nil} {
+		name := "the test script"
+		if cmd != nil {
+			name = strings.Join(cmd, " ")
+		}
+		t.Run(name, func(t *testing.T) {
+			rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: cmd})
+			if exit.Code != 1 {
+				t.Errorf("exit %+v, want vitest's 1 for a threshold not met", exit)
+			}
+			if p := rec.Progress(); p.Passed != 1 || p.Failed != 0 {
+				t.Errorf("counts %+v, want 1 passed", p)
+			}
+			want := "Coverage for lines (50%) does not meet global threshold (80%) (vitest's coverage.thresholds): the tests passed"
+			if !strings.Contains(out.Hint, want) {
+				t.Errorf("hint %q, want %q", out.Hint, want)
+			}
+		})
 	}
 }

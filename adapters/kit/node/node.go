@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"strobe/adapters"
+	"strobe/internal/shell"
 )
 
 // Package is the package.json nearest a project root, and the workspace
@@ -149,6 +150,22 @@ func (p *Package) TestScript() string {
 		return ""
 	}
 	return s
+}
+
+// TestScriptWords is the test script split into words when it is one
+// plain command (`vitest run --coverage`, `npx jest --ci`), nil when
+// there is none or it needs a shell (`eslint . && jest`): the adapters run
+// the framework it calls with its arguments, as `npm test` would.
+func (p *Package) TestScriptWords() []string {
+	s := p.TestScript()
+	if s == "" || shell.NeedsShell(s) {
+		return nil
+	}
+	w, err := shell.Split(s)
+	if err != nil {
+		return nil
+	}
+	return w
 }
 
 // ScriptRuns reports whether a script of the package's runs tool (as a
