@@ -377,6 +377,9 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 			k := threadKey{p.ProcKey, t.TID}
 			live[k] = true
 			h := d.threads[k]
+			if h != nil {
+				t.Wait = resumed(t.Wait, h.wait, h.seen, snap.At)
+			}
 			v := threadView{proc: p, t: t, test: test}
 			if d.cfg.Harness != nil {
 				v.harness = d.cfg.Harness(*p, t)

@@ -203,6 +203,25 @@ func TestVerdicts(t *testing.T) {
 				return []ProcSample{proc(10, "python3", thread(10, 'S', w, ms, 1))}
 			},
 			deadline: 60 * time.Second, duration: 10 * time.Second, wantKind: PastTimeout, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second}},
+		{"a sleep past the hard timeout, resumed after a stack capture stopped it: sleeping past the timeout", scenario{
+			// A capture attaches to the process: the kernel resumes the
+			// interrupted sleep as restart_syscall, which names neither the
+			// call nor its timeout, and the thread was scheduled once more.
+			// (A Rust test's thread::sleep waited out the whole timeout.)
+			procs: func(step int) []ProcSample {
+				w, slices := sleep1000, uint64(1)
+				if step > 2 {
+					w, slices = Wait{Kind: Timed, Call: "restart_syscall"}, 2
+				}
+				return []ProcSample{startedAt(start, proc(10, "rsleep-7458b0d9", thread(10, 'S', w, ms, slices)))}
+			},
+			deadline: 60 * time.Second, duration: 10 * time.Second, wantKind: PastTimeout, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second,
+			wantDiag: "1 thread in nanosleep whose timeout ends after the run's"}},
+		{"a resumed wait first seen resumed: its end is unknown, no verdict", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{startedAt(start, proc(10, "rsleep-7458b0d9", thread(10, 'S', Wait{Kind: Timed, Call: "restart_syscall"}, ms, 1)))}
+			},
+			deadline: 60 * time.Second, duration: 10 * time.Second}},
 		{"the same sleep without a hard timeout: no verdict", scenario{
 			procs: func(int) []ProcSample {
 				return []ProcSample{startedAt(start, proc(10, "python3", thread(10, 'S', sleep1000, ms, 1)))}

@@ -97,6 +97,13 @@ func decode(state byte, sc Syscall) Wait {
 	name := nameOf(sc.Nr)
 	w := Wait{Call: name}
 	switch name {
+	case "restart_syscall":
+		// A timed wait (a sleep, a futex or poll with a timeout) that a
+		// stop interrupted, resumed by the kernel for what was left of
+		// it: strobe's own stack captures stop the process. The call and
+		// its timeout are the ones sampled before (resumed); on a first
+		// sample it is a timed wait of unknown end.
+		w.Kind = Timed
 	case "nanosleep":
 		w.Kind, w.TimeoutAddr = Timed, a[0]
 	case "clock_nanosleep":
@@ -173,3 +180,18 @@ func decode(state byte, sc Syscall) Wait {
 }
 
 func nameOf(nr int) string { return syscallNames[nr] }
+
+// resumed is a thread's wait given the one sampled before it: a
+// restart_syscall continues that earlier timed wait, which a stop
+// interrupted (a stack capture attaches to the process), so it is that
+// wait, with what was left of a timeout counted from the earlier sample
+// (Remaining) counted from at.
+func resumed(w, before Wait, seen, at time.Time) Wait {
+	if w.Call != "restart_syscall" || before.Kind != Timed || before.Call == "restart_syscall" && !before.Known {
+		return w
+	}
+	if before.Remaining {
+		before.Timeout = max(0, before.Timeout-at.Sub(seen))
+	}
+	return before
+}

@@ -43,6 +43,12 @@ pub fn spin_forever() -> u64 {
     }
 }
 
+#[inline(never)]
+pub fn sleep_an_hour() {
+    marker("sleeping");
+    thread::sleep(Duration::from_secs(3600));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,6 +68,11 @@ mod tests {
     #[test]
     fn busy_loop() {
         spin_forever();
+    }
+
+    #[test]
+    fn sleeps_past_the_timeout() {
+        sleep_an_hour();
     }
 
     #[test]
