@@ -190,7 +190,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 		wsRoot = meta.WorkspaceRoot
 	}
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
-	p.test, p.level, p.docOnly = req.Test, req.Level, steps == cargoDocOnly
+	p.test, p.level, p.docOnly, p.whole = req.Test, req.Level, steps == cargoDocOnly, steps == cargoWhole
 	p.includeIgnored = hasCargoFlag(userTestArgs, "--ignored", "--include-ignored")
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
 	if err := traced(req, plan, customs); err != nil {
@@ -775,6 +775,7 @@ type cargoParser struct {
 	inCustom *cargoSuite // the custom-harness binary whose stdout this is
 
 	docOnly bool                     // the plan runs cargo test --doc alone
+	whole   bool                     // the plan runs the test binaries, then the doctests
 	libs    map[string][]cargoTarget // library target name → the packages built with it, for the doctests
 	tested  map[string]bool          // packages (specs) with a test binary: the ones cargo tests here
 	docRuns []string                 // libraries named by "Doc-tests NAME", in order
@@ -1286,6 +1287,11 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	out.Crash = p.crash(exit)
 	p.checkTotals(&out)
+	if exit.StoppedBy == report.StoppedStuck || exit.StoppedBy == report.StoppedTimeout {
+		if h := p.notRun(); h != "" {
+			out.Hint = strings.TrimPrefix(out.Hint+"; "+h, "; ")
+		}
+	}
 	// A suite that ran proves the build, when the stream has no cargo
 	// messages (libtest output recorded alone).
 	if out.Crash == nil && p.noTests() && (p.built || len(p.suites) > 0) {
@@ -1296,6 +1302,54 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = p.noTestsHint()
 	}
 	return out
+}
+
+// notRun says what a run strobe stopped (stuck, past its timeout) left
+// unrun: the tests of the stopped binary that never started (libtest
+// announced how many it would run), and cargo's later test binaries and
+// doctests, which it starts one after another; and how to run the rest
+// without the tests that hung. "" when nothing was left.
+func (p *cargoParser) notRun() string {
+	var s *cargoSuite
+	for _, x := range p.suites {
+		if !x.done && x.custom == nil {
+			s = x
+		}
+	}
+	if s == nil {
+		return ""
+	}
+	running := p.rec.Running(s.name)
+	left := s.tests - s.counts[0] - s.counts[1] - s.counts[2] - len(running)
+	var parts []string
+	if left > 0 {
+		noun := "tests"
+		if left == 1 {
+			noun = "test"
+		}
+		parts = append(parts, fmt.Sprintf("%d more %s of %s never started", left, noun, s.name))
+	}
+	switch {
+	case p.whole:
+		parts = append(parts, "any test binary after it and the doctests did not run")
+	case !p.docOnly:
+		parts = append(parts, "any test binary after it did not run")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	h := "cargo test was stopped at what hung: " + strings.Join(parts, ", and ")
+	if p.test == "" && len(running) > 0 {
+		argv := append(slices.Clone(p.rerun), "--")
+		if p.includeIgnored {
+			argv = append(argv, "--include-ignored")
+		}
+		for _, name := range running {
+			argv = append(argv, "--skip", name)
+		}
+		h += "; to run the rest without what hung: " + shell.Join(argv)
+	}
+	return h
 }
 
 // checkTotals compares each suite's totals, as libtest or rustdoc counted

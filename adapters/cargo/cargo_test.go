@@ -120,6 +120,33 @@ func TestCargoCutLine(t *testing.T) {
 	}
 }
 
+// TestCargoStoppedSaysWhatDidNotRun: when strobe stops cargo test at a
+// hung test, the answer says the binary's tests that never started, that
+// cargo ran nothing after it, and how to run the rest without what hung;
+// a run that ended by itself says nothing of the kind.
+func TestCargoStoppedSaysWhatDidNotRun(t *testing.T) {
+	for _, stopped := range []string{report.StoppedStuck, ""} {
+		rec := adapters.NewRecorder()
+		p := newCargoParser(rec, "/project", "/project", []string{"cargo", "test", "--release"})
+		p.whole = true
+		p.Line(adapters.Stderr, []byte("    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"), false)
+		p.Line(adapters.Stderr, []byte("     Running unittests src/lib.rs (target/debug/deps/hang-0123456789abcdef)"), false)
+		p.Line(adapters.Stdout, []byte(`{ "type": "suite", "event": "started", "test_count": 5 }`), false)
+		p.Line(adapters.Stdout, []byte(`{ "type": "test", "event": "started", "name": "tests::quick" }`), false)
+		p.Line(adapters.Stdout, []byte(`{ "type": "test", "name": "tests::quick", "event": "ok" }`), false)
+		p.Line(adapters.Stdout, []byte(`{ "type": "test", "event": "started", "name": "tests::hangs" }`), false)
+		out := p.Finish(report.Exit{Signaled: true, Signal: 9, StoppedBy: stopped})
+		want := "cargo test was stopped at what hung: 3 more tests of hang never started, and any test binary after it and the doctests did not run; " +
+			"to run the rest without what hung: cargo test --release -- --skip tests::hangs"
+		if stopped == "" {
+			want = ""
+		}
+		if !strings.Contains(out.Hint, want) || want == "" && strings.Contains(out.Hint, "was stopped") {
+			t.Errorf("stopped by %q: hint %q, want %q", stopped, out.Hint, want)
+		}
+	}
+}
+
 // TestCargoCutLineEnd checks that the end of a cut line, which the runner
 // also hands over, gives the failure its panic location and message.
 func TestCargoCutLineEnd(t *testing.T) {
