@@ -54,10 +54,11 @@ func TestStacksDir(t *testing.T) {
 	}
 }
 
-// TestStuckPython: a Python lock-order deadlock and a pure-Python busy
-// loop are stuck within seconds, with Python frames naming the functions
-// (file:line), from the faulthandler dump strobe's plugin registers and,
-// without it, from py-spy; no python process is left.
+// TestStuckPython: a Python lock-order deadlock, a pure-Python busy loop
+// and a coroutine awaiting an event nobody sets are stuck within seconds,
+// with Python frames naming the functions (file:line; the coroutine's
+// through its asyncio task), from the faulthandler dump strobe's plugin
+// registers and, without it, from py-spy; no python process is left.
 func TestStuckPython(t *testing.T) {
 	testutil.RequireTool(t, "python3")
 	reg := pyRegistration(t)
@@ -70,6 +71,10 @@ func TestStuckPython(t *testing.T) {
 	cases := []testCase{
 		{"faulthandler/deadlock", "deadlock", "faulthandler", "deadlock", []string{"lock_a_then_b (hang.py:31)", "lock_b_then_a (hang.py:39)", "deadlock (hang.py:48)"}, 6 * time.Second},
 		{"faulthandler/busy", "busy", "faulthandler", "endless loop", []string{"spin_forever (hang.py:5"}, 7 * time.Second},
+		// A coroutine that awaits is on no thread's stack (the main thread
+		// sits in the event loop's select): strobe's dump adds the pending
+		// asyncio tasks' await chains.
+		{"faulthandler/async", "async", "faulthandler", "blocked on I/O", []string{"wait_for_reply (hang.py:125)", "handshake (hang.py:133)"}, 8 * time.Second},
 		{"py-spy/deadlock", "deadlock", "py-spy", "deadlock", []string{"lock_a_then_b (hang.py:31)", "lock_b_then_a (hang.py:39)"}, 6 * time.Second},
 		{"py-spy/busy", "busy", "py-spy", "endless loop", []string{"spin_forever (hang.py:5"}, 7 * time.Second},
 	}

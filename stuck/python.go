@@ -147,7 +147,9 @@ func pyCapture(pid int, tool string, threads []format.PyThread, start time.Time)
 	c := Capture{PID: pid, Tool: tool, Took: time.Since(start)}
 	for _, t := range threads {
 		st := Stack{TID: t.TID, Name: t.Name}
-		if st.Name == "" {
+		if t.Task {
+			st.Name = "asyncio task " + t.Name
+		} else if st.Name == "" {
 			st.Name = "Thread " + t.ID
 			if t.Current {
 				st.Name = "Current thread " + t.ID

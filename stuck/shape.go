@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"strobe/internal/lazyre"
@@ -12,6 +13,10 @@ import (
 
 // maxFrames bounds the frames kept per stack in a report.
 const maxFrames = 24
+
+// maxOwnTail bounds the project's own frames a report keeps past the
+// innermost ones (shownFrames).
+const maxOwnTail = 8
 
 // innerNoise are the frames at the top of a waiting stack that only say
 // how the wait is done (libc's futex wrappers, the Go scheduler).
@@ -30,20 +35,31 @@ func Threads(c Capture, root string) []report.Thread {
 	}
 	var groups []*group
 	byKey := map[string]*group{}
+	own := ownPrefixes(c, root)
+	isOwn := func(f Frame) bool { return ownFrame(f, root) || own[funcPrefix(f.Func)] }
 	for _, s := range c.Stacks {
 		frames := trim(s.Frames)
 		if runtimeOnly(frames) {
 			continue // the Go runtime's own goroutines: the GC, finalizers
 		}
 		var lines []string
-		for i, f := range frames {
-			if i == maxFrames {
-				lines = append(lines, fmt.Sprintf("… %d more frames", len(frames)-maxFrames))
-				break
+		next := 0 // the frame after the last one shown
+		shown := shownFrames(frames, isOwn)
+		if parkedIn(Stack{Frames: frames}) != "" {
+			shown = parkedFrames(frames, isOwn)
+		}
+		for _, i := range shown {
+			if i > next {
+				lines = append(lines, fmt.Sprintf("… %d frames", i-next))
 			}
+			f := frames[i]
 			f.File = shortFile(f.File, root)
 			f.Func = cleanFunc(f.Func)
 			lines = append(lines, f.String())
+			next = i + 1
+		}
+		if next < len(frames) {
+			lines = append(lines, fmt.Sprintf("… %d more frames", len(frames)-next))
 		}
 		key := strings.Join(lines, "\n")
 		name := s.Name
@@ -73,6 +89,91 @@ func Threads(c Capture, root string) []report.Thread {
 		out = append(out, report.Thread{Name: name, Stack: g.stack})
 	}
 	return out
+}
+
+// shownFrames picks the frames of a stack a report shows, by index: all
+// of them up to maxFrames; past that, the innermost ones (where it waits
+// or spins) and, further out, the project's own frames, at most
+// maxOwnTail of them, the outermost first, within the same maxFrames. An
+// async runtime's stack is deep: a #[tokio::test]'s own function is some
+// 30 frames below tokio's park, under its block_on.
+func shownFrames(frames []Frame, own func(Frame) bool) []int {
+	n := len(frames)
+	var outer []int // the project's frames, outermost first
+	if n > maxFrames {
+		for i := n - 1; i >= 0; i-- {
+			if own(frames[i]) {
+				outer = append(outer, i)
+			}
+		}
+	}
+	head := min(n, maxFrames)
+	var tail []int
+	for range maxOwnTail + 1 { // the head shrinks as the tail grows: a few rounds settle it
+		tail = tail[:0]
+		for _, i := range outer {
+			if i >= head && len(tail) < maxOwnTail {
+				tail = append(tail, i)
+			}
+		}
+		if h := maxFrames - len(tail); h >= head || len(tail) == 0 {
+			break
+		} else {
+			head = h
+		}
+	}
+	idx := make([]int, 0, head+len(tail))
+	for i := range head {
+		idx = append(idx, i)
+	}
+	for i := len(tail) - 1; i >= 0; i-- {
+		idx = append(idx, tail[i])
+	}
+	return idx
+}
+
+// parkedFrames picks the frames shown of a thread an async runtime parks
+// (parkedIn): where it parks, then, past the runtime's own frames, the
+// one the program called (the runtime's block_on) and the program's
+// frames from there out. A worker parked with none of the program's
+// frames shows where it parks only.
+func parkedFrames(frames []Frame, own func(Frame) bool) []int {
+	var idx []int
+	park := 0
+	for park < len(frames)-1 && waitPlumbing.MatchString(frames[park].Func) {
+		park++
+	}
+	for i := 0; i <= park; i++ {
+		idx = append(idx, i)
+	}
+	first := slices.IndexFunc(frames[park+1:], own)
+	if first < 0 {
+		return idx
+	}
+	first += park + 1
+	if first-1 > park {
+		idx = append(idx, first-1)
+	}
+	for i := first; i < len(frames) && len(idx) < maxFrames; i++ {
+		idx = append(idx, i)
+	}
+	return idx
+}
+
+// ownPrefixes are the crates and packages of the project's own frames in
+// a capture (ownFrame): a function whose file the debug info misplaces (a
+// loop's body inlined from the standard library) is still the project's
+// when its crate or package is.
+func ownPrefixes(c Capture, root string) map[string]bool {
+	own := map[string]bool{}
+	for _, s := range c.Stacks {
+		for _, f := range s.Frames {
+			if p := funcPrefix(f.Func); p != "" && ownFrame(f, root) {
+				own[p] = true
+			}
+		}
+	}
+	return own
 }
 
 // runtimeOnly reports whether a goroutine's stack is the Go runtime's alone
@@ -128,6 +229,10 @@ func shortFile(file, root string) string {
 // ownFrame says whether a frame is in the project's own code: a file
 // under root, or a relative path the compiler wrote for the project
 // (rustc writes "src/lib.rs"; toolchains write "./nptl/…" or absolute paths).
+// A file of a dependency installed under root (a virtualenv's
+// site-packages, node_modules) is not the project's: pytest-asyncio in the
+// project's .venv filled a hung async test's suggested traces with pytest's
+// hook calls.
 func ownFrame(f Frame, root string) bool {
 	if f.File == "" {
 		return false
@@ -137,7 +242,10 @@ func ownFrame(f Frame, root string) bool {
 			return false
 		}
 		rel, err := filepath.Rel(root, f.File)
-		return err == nil && !strings.HasPrefix(rel, "..")
+		return err == nil && !strings.HasPrefix(rel, "..") && !installedDep(rel)
+	}
+	if installedDep(f.File) {
+		return false
 	}
 	// A relative path is the project's when the file is there (rustc
 	// writes "src/lib.rs" for the crate, "library/std/…" for the toolchain).
@@ -148,20 +256,23 @@ func ownFrame(f Frame, root string) bool {
 	return err == nil
 }
 
+// installedDep says whether a path relative to the project is inside a
+// dependency installed there: a directory named site-packages,
+// dist-packages or node_modules on the way.
+func installedDep(rel string) bool {
+	for _, d := range strings.Split(filepath.ToSlash(filepath.Dir(rel)), "/") {
+		switch d {
+		case "site-packages", "dist-packages", "node_modules":
+			return true
+		}
+	}
+	return false
+}
+
 // SuggestedTraces are the project's own functions in the stacks, innermost
 // first, without the test functions themselves (skip holds their names).
 func SuggestedTraces(c Capture, root string, skip []string) []string {
-	// A function whose own file the debug info misplaces (a loop's body
-	// inlined from the standard library) is still the project's when its
-	// crate or package is: take the prefixes of the frames that are.
-	own := map[string]bool{}
-	for _, s := range c.Stacks {
-		for _, f := range s.Frames {
-			if p := funcPrefix(f.Func); p != "" && ownFrame(f, root) {
-				own[p] = true
-			}
-		}
-	}
+	own := ownPrefixes(c, root)
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range c.Stacks {
@@ -216,7 +327,9 @@ func traceName(fn string) string {
 	if i := strings.Index(fn, "("); i > 0 && !strings.HasPrefix(fn[i:], "(*") {
 		fn = fn[:i]
 	}
-	fn = strings.TrimSuffix(fn, "::{{closure}}")
+	for strings.HasSuffix(fn, "::{{closure}}") { // a closure in a closure
+		fn = strings.TrimSuffix(fn, "::{{closure}}")
+	}
 	return strings.TrimSpace(fn)
 }
 

@@ -82,6 +82,22 @@ func TestSuggestedTracesLeaveOutCatch2Bodies(t *testing.T) {
 	}
 }
 
+// TestSuggestedTracesLeaveOutInstalledDependencies: a dependency installed
+// under the project (its .venv's site-packages, node_modules) is not the
+// project's code, though its files are under the root.
+func TestSuggestedTracesLeaveOutInstalledDependencies(t *testing.T) {
+	c := Capture{Stacks: []Stack{{TID: 1, Name: "asyncio task Task-1", Frames: []Frame{
+		{Func: "get", File: "/usr/lib/python3.11/asyncio/queues.py", Line: 158},
+		{Func: "fetch_reply", File: "/p/test_b.py", Line: 5},
+		{Func: "inner", File: "/p/.venv/lib/python3.11/site-packages/pytest_asyncio/plugin.py", Line: 700},
+		{Func: "pytest_pyfunc_call", File: "/p/.venv/lib/python3.11/site-packages/_pytest/python.py", Line: 166},
+		{Func: "handler", File: "node_modules/express/lib/router.js", Line: 9},
+	}}}}
+	if tr := SuggestedTraces(c, "/p", nil); strings.Join(tr, ",") != "fetch_reply" {
+		t.Errorf("traces %v, want [fetch_reply]", tr)
+	}
+}
+
 // TestThreadsLeaveOutRuntimeGoroutines checks that goroutines of the Go
 // runtime alone do not crowd out the test's own.
 func TestThreadsLeaveOutRuntimeGoroutines(t *testing.T) {

@@ -36,14 +36,20 @@ type PyThread struct {
 	Frames  []PyFrame
 	// Truncated says the dump left frames out (faulthandler stops at 100).
 	Truncated bool `json:",omitempty"`
+	// Task marks an asyncio task's await chain, which strobe's dump
+	// handler adds after the threads ("Task 0x… [Task-1] (most recent
+	// call first):", its name in Name): a coroutine that awaits is on no
+	// thread's stack.
+	Task bool `json:",omitempty"`
 }
 
 // faulthandlerHeader matches a thread's header in a faulthandler dump:
 // "Thread 0x00007f08212c76c0 (most recent call first):", "Current thread
 // 0x… (most recent call first):", and "Stack (most recent call first):"
 // when only one thread was dumped. Python 3.14 adds the thread's name in
-// brackets after the id.
-var faulthandlerHeader = lazyre.New(`^(Current thread|Thread|Stack)(?: (0x[0-9a-fA-F]+))?(?: \[(.*)\])? \(most recent call first\):$`)
+// brackets after the id. strobe's own dump handler adds asyncio tasks as
+// "Task 0x… [NAME] (most recent call first):".
+var faulthandlerHeader = lazyre.New(`^(Current thread|Thread|Stack|Task)(?: (0x[0-9a-fA-F]+))?(?: \[(.*)\])? \(most recent call first\):$`)
 
 // faulthandlerFrame matches `  File "/src/x.py", line 12 in spin`.
 var faulthandlerFrame = lazyre.New(`^\s+File "(.*)", line (\d+) in (.*)$`)
@@ -61,7 +67,7 @@ func ParseFaulthandler(text string) [][]PyThread {
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, "\r")
 		if m := faulthandlerHeader.FindStringSubmatch(line); m != nil {
-			t := PyThread{ID: m[2], Name: m[3], Current: m[1] != "Thread"}
+			t := PyThread{ID: m[2], Name: m[3], Current: m[1] == "Current thread" || m[1] == "Stack", Task: m[1] == "Task"}
 			if !blank || len(dumps) == 0 {
 				dumps = append(dumps, nil)
 			}

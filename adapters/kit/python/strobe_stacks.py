@@ -70,9 +70,75 @@ def _strobe_dump(fd, frame):
             if ident != main:
                 out.append(_strobe_thread("Thread", ident, top))
         out.append(_strobe_thread("Current thread", main, frame))
+        out.extend(_strobe_tasks(sys))
         os.write(fd, "\n".join(out).encode("utf-8", "replace"))
     except Exception:
         pass
+
+
+# At most this many asyncio tasks are dumped.
+_STROBE_MAX_TASKS = 20
+
+
+def _strobe_tasks(sys):
+    """Every pending asyncio task's await chain, innermost first, when
+    asyncio is loaded: a coroutine that awaits is on no thread's stack
+    (its thread sits in the event loop's select), so without it a hung
+    async test shows only the loop."""
+    asyncio = sys.modules.get("asyncio")
+    if asyncio is None:
+        return []
+    tasks = []
+    for _ in range(3):  # the interrupted code may be changing a task set
+        try:
+            tasks = []
+            for name in ("_scheduled_tasks", "_all_tasks", "_eager_tasks"):
+                found = getattr(asyncio.tasks, name, None)
+                if found is not None:
+                    tasks.extend(list(found))
+            if not tasks:  # Python 3.14 keeps them in C: the running loop's
+                loop = asyncio.events._get_running_loop()
+                if loop is not None:
+                    tasks = list(asyncio.all_tasks(loop))
+            break
+        except RuntimeError:
+            continue
+        except Exception:
+            return []
+    out = []
+    for task in tasks:
+        if len(out) == _STROBE_MAX_TASKS:
+            break
+        try:
+            if task.done():
+                continue
+            out.append(_strobe_task(task))
+        except Exception:
+            continue
+    return out
+
+
+def _strobe_task(task):
+    """A task's header, in faulthandler's shape with "Task" for "Thread"
+    and its name in brackets, then the frames of the coroutines it awaits
+    through, innermost first."""
+    chain = []
+    coro = task.get_coro()
+    while coro is not None and len(chain) <= _STROBE_MAX_FRAMES:
+        f = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None) or getattr(coro, "ag_frame", None)
+        if f is None:
+            break
+        chain.append(f)
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None) or getattr(coro, "ag_await", None)
+    name = str(task.get_name()).replace("]", ")").replace("\n", " ")
+    lines = ["Task 0x%016x [%s] (most recent call first):" % (id(task), name)]
+    for n, f in enumerate(reversed(chain)):
+        if n == _STROBE_MAX_FRAMES:
+            lines.append("  ...")
+            break
+        code = f.f_code
+        lines.append('  File "%s", line %d in %s' % (code.co_filename, f.f_lineno or 0, code.co_name))
+    return "\n".join(lines) + "\n"
 
 
 def _strobe_thread(header, ident, frame):

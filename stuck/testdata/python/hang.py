@@ -107,6 +107,10 @@ def main():
         spin_forever()
     elif mode == "sleep":
         sleep(seconds)
+    elif mode == "async":
+        import asyncio
+
+        asyncio.run(handshake())
     elif mode == "fib":
         compute_fib(seconds)
     elif mode == "sieve":
@@ -114,6 +118,19 @@ def main():
     else:
         sys.exit("unknown mode " + mode)
     print("done", mode, flush=True)
+
+
+async def wait_for_reply(ready):
+    marker("blocked")
+    await ready.wait()
+
+
+async def handshake():
+    # An event nobody sets: the coroutine waits on no thread's stack, and
+    # the main thread sits in the event loop's select without a timeout.
+    import asyncio
+
+    await wait_for_reply(asyncio.Event())
 
 
 if __name__ == "__main__":
