@@ -232,6 +232,12 @@ const (
 	CrashBusError           CrashType = "bus_error"
 	CrashIllegalInstruction CrashType = "illegal_instruction"
 	CrashFloatingPoint      CrashType = "floating_point"
+	// CrashSanitizer is a process a sanitizer (AddressSanitizer,
+	// UndefinedBehaviorSanitizer, ThreadSanitizer...) stopped on an error
+	// it reports, with no signal behind it (a heap-use-after-free); the
+	// crash's indicator names the sanitizer. One that caught a signal is
+	// that signal's type.
+	CrashSanitizer CrashType = "sanitizer"
 	CrashBuildFailure       CrashType = "build_failure"
 	CrashTestFailure        CrashType = "test_failure"
 	CrashUnknown            CrashType = "unknown"

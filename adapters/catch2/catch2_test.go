@@ -134,6 +134,9 @@ func TestCatch2AddressSanitizer(t *testing.T) {
 		!strings.Contains(c.Message, "heap-buffer-overflow") {
 		t.Fatalf("crash %+v, want ASan's heap-buffer-overflow in \"reads past the end\"", c)
 	}
+	if c.Type != report.CrashSanitizer {
+		t.Errorf("crash type %q, want %q: ASan stopped the binary, no signal", c.Type, report.CrashSanitizer)
+	}
 	tt, _ := adapterstest.TestByName(rec.Tests(), "reads past the end")
 	if tt.Failure == nil || tt.Failure.File != "asan.cpp" || tt.Failure.Line != 5 || !strings.Contains(tt.Failure.Message, "heap-buffer-overflow") {
 		t.Errorf("failure %+v, want asan.cpp:5 with the report", tt.Failure)

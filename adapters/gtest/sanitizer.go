@@ -109,7 +109,7 @@ func (p *parser) applySanitizers(dying string, hints *[]string) *sanitized {
 func (p *parser) sanitizerCrash(r *sanitized, f *report.Failure, exit report.Exit) (*report.Crash, string) {
 	c := &report.Crash{Type: r.CrashType(), ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName, CoreDump: exit.CoreDump,
 		Indicators: []string{r.Indicator()}, RunningTests: []string{r.test}, Message: r.Summary}
-	if sig := kit.ExitSignal(exit); sig != "" && c.Type == report.CrashUnknown {
+	if sig := kit.ExitSignal(exit); sig != "" && c.Type == report.CrashSanitizer {
 		c.Type = kit.CrashType(sig)
 	}
 	return c, fmt.Sprintf("%s stopped the binary in test %q at %s:%d: fix what it reports (the test's output has the whole report), then rerun it alone: %s",

@@ -86,6 +86,9 @@ func TestSanitizers(t *testing.T) {
 			case tc.crash != "" && (c == nil || len(c.Indicators) != 1 || c.Indicators[0] != tc.crash ||
 				len(c.RunningTests) != 1 || c.RunningTests[0] != tc.test || !strings.HasPrefix(c.Message, strings.SplitN(tc.message[0], ":", 2)[0])):
 				t.Errorf("crash %+v, want %s in %s", c, tc.crash, tc.test)
+			case tc.crash != "" && c.Type != report.CrashSanitizer:
+				// No signal: the sanitizer's own stop, not "unknown".
+				t.Errorf("crash type %q, want %q", c.Type, report.CrashSanitizer)
 			}
 			if !strings.Contains(out.Hint, tc.hintPart) {
 				t.Errorf("hint %q lacks %q", out.Hint, tc.hintPart)

@@ -222,7 +222,8 @@ func (r *SanitizerReport) Indicator() string {
 }
 
 // CrashType is the crash a fatal report describes: a signal the sanitizer
-// caught (SEGV, BUS, FPE) by its name, anything else unknown.
+// caught (SEGV, BUS, FPE) by its name, else the sanitizer's own stop (a
+// heap-use-after-free was "unknown").
 func (r *SanitizerReport) CrashType() report.CrashType {
 	switch {
 	case strings.Contains(r.Summary, "SEGV"):
@@ -232,5 +233,5 @@ func (r *SanitizerReport) CrashType() report.CrashType {
 	case strings.Contains(r.Summary, "FPE"):
 		return report.CrashFloatingPoint
 	}
-	return report.CrashUnknown
+	return report.CrashSanitizer
 }

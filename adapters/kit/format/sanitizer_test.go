@@ -49,14 +49,14 @@ func TestSanitizerReports(t *testing.T) {
 		{
 			name: "asan use after free", text: recorded("gtest-asan_test.stderr.txt"),
 			kind: "AddressSanitizer", summary: "AddressSanitizer: heap-use-after-free /src/project/asan_test.cpp:8 in read_freed()",
-			file: "/src/project/asan_test.cpp", line: 8, indicator: "address_sanitizer", crash: report.CrashUnknown,
+			file: "/src/project/asan_test.cpp", line: 8, indicator: "address_sanitizer", crash: report.CrashSanitizer,
 			gist:   []string{"ERROR: AddressSanitizer: heap-use-after-free", "READ of size 4", "at read_freed() asan_test.cpp:8", "at Asan_UsesAfterFree_Test::TestBody() asan_test.cpp:13", "freed by thread T0 here:", "at read_freed() asan_test.cpp:7", "previously allocated by thread T0 here:", "at read_freed() asan_test.cpp:6", "SUMMARY: AddressSanitizer"},
 			others: 33, // the ===== rule before it; the shadow map and ==pid==ABORTING after its SUMMARY
 		},
 		{
 			name: "ubsan fatal runtime error", text: recorded("gtest-ubsan_test.stderr.txt"),
 			kind: "UndefinedBehaviorSanitizer", summary: "UndefinedBehaviorSanitizer: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int' at /src/project/ubsan_test.cpp:9",
-			file: "/src/project/ubsan_test.cpp", line: 9, indicator: "undefined_behavior_sanitizer", crash: report.CrashUnknown,
+			file: "/src/project/ubsan_test.cpp", line: 9, indicator: "undefined_behavior_sanitizer", crash: report.CrashSanitizer,
 			gist: []string{"runtime error: signed integer overflow", "SUMMARY: UndefinedBehaviorSanitizer"},
 		},
 		{
@@ -74,7 +74,7 @@ func TestSanitizerReports(t *testing.T) {
 			name: "tsan",
 			text: "WARNING: ThreadSanitizer: data race (pid=9)\n  Write of size 4 at 0x1 by thread T1:\n    #0 bump() src/race.cpp:5 (race+0x1)\nSUMMARY: ThreadSanitizer: data race src/race.cpp:5 in bump()",
 			kind: "ThreadSanitizer", summary: "ThreadSanitizer: data race src/race.cpp:5 in bump()",
-			indicator: "thread_sanitizer", crash: report.CrashUnknown, gist: []string{"data race"},
+			indicator: "thread_sanitizer", crash: report.CrashSanitizer, gist: []string{"data race"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
