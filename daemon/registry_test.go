@@ -90,9 +90,10 @@ func TestStartAfterADoneRun(t *testing.T) {
 	g.wg.Wait()
 }
 
-// The daemon collects at Go's default while idle and at the process's own
-// setting while runs go: one overlapping another switches once each way,
-// and a GOGC the user set is never touched.
+// The daemon collects at Go's default while quiet and at the process's
+// own setting from a run's start until the trim after the runs: overlapping
+// runs switch once each way, a trim while a run goes changes nothing, and
+// a GOGC the user set is never touched.
 func TestGCTunerFollowsRuns(t *testing.T) {
 	t.Setenv("GOGC", "")
 	os.Unsetenv("GOGC")
@@ -103,10 +104,15 @@ func TestGCTunerFollowsRuns(t *testing.T) {
 	g.runStarted()
 	g.runStarted()
 	g.runEnded()
+	g.quiet()
 	if current != 400 {
 		t.Errorf("GOGC %d while a run still goes, want 400", current)
 	}
 	g.runEnded()
+	if current != 400 {
+		t.Errorf("GOGC %d once the runs ended, before the trim, want 400", current)
+	}
+	g.quiet()
 	if want := []int{idleGCPercent, 400, idleGCPercent}; !slices.Equal(calls, want) {
 		t.Errorf("SetGCPercent calls %v, want %v", calls, want)
 	}
@@ -116,6 +122,7 @@ func TestGCTunerFollowsRuns(t *testing.T) {
 	g = newGCTuner(set)
 	g.runStarted()
 	g.runEnded()
+	g.quiet()
 	if len(calls) != 0 {
 		t.Errorf("with GOGC set, SetGCPercent calls %v, want none", calls)
 	}

@@ -126,12 +126,12 @@ func Run(ctx context.Context, opts Options) error {
 
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	gc := newGCTuner(debug.SetGCPercent)
 	d := &Daemon{opts: opts, log: opts.Log, ctx: sctx, reg: newRegistry(retainResults),
 		started: time.Now(), stopCh: make(chan struct{}), sessions: map[*mcp.ServerSession]*atomic.Int64{},
-		trim: newTrimmer(cmp.Or(opts.trimDelay, trimDelay))}
+		trim: newTrimmer(cmp.Or(opts.trimDelay, trimDelay), gc.quiet)}
 	d.srv = d.newServer()
 	defer d.trim.stop()
-	gc := newGCTuner(debug.SetGCPercent)
 	d.reg.onStart = gc.runStarted
 	d.reg.onDone = func(e *entry) {
 		gc.runEnded()
