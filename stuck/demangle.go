@@ -8,8 +8,13 @@ import (
 // demangleRust reads what eu-stack leaves of Rust symbols: the legacy
 // scheme's escapes ($LT$, $u7b$, ..) and, in full, v0 symbols (_RNv…),
 // which the toolchain's own libraries use and elfutils 0.188 cannot read.
-// A symbol it cannot read comes back as it was.
+// A symbol it cannot read comes back as it was. A legacy symbol eu-stack
+// left whole (a release build's, with an ".llvm.NNN" suffix: tokio's
+// park) is read as far as its nested name.
 func demangleRust(fn string) string {
+	if strings.HasPrefix(fn, "_ZN") {
+		fn = demangleNested(fn)
+	}
 	if strings.HasPrefix(fn, "_R") {
 		if s, ok := demangleV0(fn); ok {
 			return s

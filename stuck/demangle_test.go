@@ -13,6 +13,8 @@ func TestDemangleRust(t *testing.T) {
 		"std::thread::lifecycle::JoinInner$LT$T$GT$::join":                                                                               "std::thread::lifecycle::JoinInner<T>::join",
 		"rustdeadlock::tests::deadlock::_$u7b$$u7b$closure$u7d$$u7d$":                                                                    "rustdeadlock::tests::deadlock::{{closure}}",
 		"_$LT$core..panic..unwind_safe..AssertUnwindSafe$LT$F$GT$$u20$as$u20$core..ops..function..FnOnce$LT$$LP$$RP$$GT$$GT$::call_once": "<core::panic::unwind_safe::AssertUnwindSafe<F> as core::ops::function::FnOnce<()>>::call_once",
+		// legacy, left whole by eu-stack -s -i in a release build
+		"_ZN5tokio7runtime4park5Inner4park17hc1568231211a1e9bE.llvm.13382112244319271577": "tokio::runtime::park::Inner::park::hc1568231211a1e9b",
 		"lock_a_then_b()":   "lock_a_then_b()",
 		"_RNotAValidSymbol": "_RNotAValidSymbol",
 	} {
