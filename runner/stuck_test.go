@@ -433,3 +433,34 @@ func TestWaits(t *testing.T) {
 		t.Errorf("hint %q, want the way out for a test that is only slower", resp.Hint)
 	}
 }
+
+// TestStuckTokio: a tokio test awaiting a future that never completes
+// parks the runtime's threads in futex waits without a timeout; it is
+// called an async wait, not a deadlock, with the test's own function in
+// the stacks (a #[tokio::test]'s is below some 30 frames of the runtime).
+// Two std mutexes taken in opposite orders on the blocking pool, while
+// the runtime's threads are parked, are still a deadlock.
+func TestStuckTokio(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	testutil.RequireTool(t, "eu-stack")
+	root, _ := filepath.Abs("../stuck/testdata/rusttokio")
+	env := map[string]string{"CARGO_TARGET_DIR": filepath.Join(os.TempDir(), "strobe-stuck-cargo-target")}
+	for _, tc := range []struct{ test, diagnosis, function string }{
+		{"tests::oneshot_never_sent", "async wait without end", "tests::oneshot_never_sent"},
+		{"tests::notify_never_notified", "async wait without end", "tests::notify_never_notified"},
+		{"tests::blocking_deadlock", "deadlock", "lock_a_then_b"},
+	} {
+		t.Run(tc.test, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "cargo", Test: tc.test, Env: env, Timeout: 60 * time.Second})
+			if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
+				t.Fatalf("status = %s, want stuck; crash %+v stuck %+v", resp.Status, resp.Crash, resp.Stuck)
+			}
+			if d := resp.Stuck[0].Diagnosis; !strings.HasPrefix(d, tc.diagnosis) {
+				t.Errorf("diagnosis %q, want it to start with %q", d, tc.diagnosis)
+			}
+			checkStuckTest(t, resp, tc.test, tc.function, false, start)
+		})
+	}
+}

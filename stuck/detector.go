@@ -36,6 +36,10 @@ const (
 	// it last passed, while something may still wake it (a ticker, a
 	// poll, an event loop's timer): Config.Overdue.
 	Overdue Kind = "waiting far past its usual time"
+	// AsyncWait: the test's blocked threads are an async runtime's
+	// (tokio's), parked with no timer pending: a future the test awaits
+	// never completes (async.go).
+	AsyncWait Kind = "async wait without end"
 )
 
 // Thresholds: how long the output must be silent before a verdict, by what
@@ -666,12 +670,57 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 			kind, quiet = Deadlock, d.cfg.QuietLock
 		}
 	}
+	tail := ""
+	if kind == Deadlock || kind == BlockedIO {
+		// Threads parked by an async runtime lock nothing: the test awaits
+		// a future that never completes. The other blocked threads, if
+		// any, say what it waits for.
+		if rt, parked, rest := asyncParked(d.samples[len(d.samples)-1], blocked); rt != "" {
+			kind, quiet, evidence = d.withoutParked(rest, late, sleeping)
+			if len(rest) == 0 {
+				kind, quiet = AsyncWait, d.cfg.QuietLock
+				if slices.ContainsFunc(parked, func(v threadView) bool { return v.t.Wait.Kind != Lock }) {
+					quiet = d.cfg.QuietIO // its I/O driver: a socket may wait for a slow peer
+				}
+				evidence = describeParked(rt, parked)
+				if len(late) > 0 && !sleeping {
+					evidence += ", " + describeWaits(late)
+				} else {
+					evidence += " and no timer pending"
+				}
+				tail = ": a future the test awaits never completes (a waiting future is on no stack)"
+			} else {
+				evidence += ", " + describeParked(rt, parked)
+			}
+			d.setWarning(fmt.Sprintf("possible %s: no output for %s, %s CPU, %s; confirming", kind, round(silence), pct(cpu), evidence))
+		}
+	}
 	if silence < quiet || len(d.samples) < 2 {
 		return nil
 	}
 	span := d.samples[len(d.samples)-1].At().Sub(d.samples[0].At())
-	diag := fmt.Sprintf("%s: no output for %s, %s CPU, %s, %s", kind, round(silence), pct(cpu), evidence, stackEvidence(d.samples, span))
+	diag := fmt.Sprintf("%s: no output for %s, %s CPU, %s, %s%s", kind, round(silence), pct(cpu), evidence, stackEvidence(d.samples, span), tail)
 	return d.verdict(kind, now, silence, diag, target, blocked)
+}
+
+// withoutParked judges the blocked threads left once an async runtime's
+// parked ones are set aside: the verdict, its silence and its evidence.
+func (d *Detector) withoutParked(rest, late []threadView, sleeping bool) (Kind, time.Duration, string) {
+	counts := map[WaitKind]int{}
+	for _, v := range rest {
+		counts[v.t.Wait.Kind]++
+	}
+	evidence := describeWaits(rest)
+	if len(late) > 0 && !sleeping {
+		evidence += ", " + describeWaits(late)
+	}
+	switch {
+	case counts[Lock] > 0:
+		return Deadlock, d.cfg.QuietLock, evidence
+	case counts[Child] > 0:
+		return BlockedChild, d.cfg.QuietLock, evidence
+	}
+	return BlockedIO, d.cfg.QuietIO, evidence
 }
 
 // busyThreads are the threads that burn CPU: each at busyThreadCPU of a

@@ -39,6 +39,8 @@ type fakeStacker struct {
 	pcs int
 	// goSleep answers Go goroutines, one of them in time.Sleep.
 	goSleep bool
+	// byTID gives these threads their own frames.
+	byTID map[int][]Frame
 }
 
 func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Capture {
@@ -70,6 +72,10 @@ func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Cap
 		return c
 	}
 	for _, tid := range []int{10, 11, 12, 20} {
+		if own, ok := s.byTID[tid]; ok {
+			c.Stacks = append(c.Stacks, Stack{TID: tid, Name: "t", Frames: own})
+			continue
+		}
 		c.Stacks = append(c.Stacks, Stack{TID: tid, Name: "t", Frames: fr})
 	}
 	return c
@@ -102,6 +108,7 @@ type scenario struct {
 	// newTestBeside runs TestNew, never seen to pass, beside TestPrimes.
 	newTestBeside bool
 	frames        []Frame                       // the busy stack; spin_forever (hang.cpp:47) ← main when nil
+	stacks        map[int][]Frame               // these threads' own stacks, instead of frames
 	output        func(now time.Time) time.Time // time of the last output line
 	deadline      time.Duration                 // hard timeout from start; 0: none
 	harness       func(p ProcSample, t ThreadSample) bool
@@ -130,7 +137,7 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 		frames = []Frame{{Func: "spin_forever", File: "/p/hang.cpp", Line: 47}, {Func: "main"}}
 	}
 	cfg := Config{Root: 1, View: &fakeView{clock: clock, procs: sc.procs}, Clock: clock,
-		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, goSleep: sc.goSleep, frames: frames},
+		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, goSleep: sc.goSleep, frames: frames, byTID: sc.stacks},
 		LastOutput: func() time.Time {
 			if sc.output != nil {
 				return sc.output(clock.t)

@@ -1,0 +1,196 @@
+package stuck
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The recordings come from stuck/testdata/rusttokio's tests, run alone
+// from the test binary (cargo test --no-run, debug profile) and read a
+// second or two in:
+//
+//	eu-stack -p PID -s -i > eu-stack-tokio-TEST.txt
+func recordedStacks(t *testing.T, file string) []Stack {
+	t.Helper()
+	b, err := os.ReadFile("testdata/recorded/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return parseEuStack(b)
+}
+
+// TestParkedIn: a tokio runtime's threads waiting for work (the test's
+// block_on, current_thread's and multi_thread's workers) are parked;
+// libtest's main thread and threads blocked on a std Mutex are not.
+func TestParkedIn(t *testing.T) {
+	for _, tc := range []struct {
+		file          string
+		parked, other int
+	}{
+		{"eu-stack-tokio-oneshot-never-sent.txt", 1, 1},
+		{"eu-stack-tokio-notify-never-notified.txt", 3, 1},
+		{"eu-stack-tokio-blocking-deadlock.txt", 3, 3},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			var parked, other int
+			for _, s := range recordedStacks(t, tc.file) {
+				switch rt := parkedIn(s); rt {
+				case "tokio":
+					parked++
+				case "":
+					other++
+				default:
+					t.Errorf("thread %d parked in %q", s.TID, rt)
+				}
+			}
+			if parked != tc.parked || other != tc.other {
+				t.Errorf("%d threads parked, %d others; want %d and %d", parked, other, tc.parked, tc.other)
+			}
+		})
+	}
+	for name, frames := range map[string][]Frame{
+		"the I/O driver": {{Func: "epoll_wait"}, {Func: "mio::sys::unix::selector::Selector::select"}, {Func: "mio::poll::Poll::poll"},
+			{Func: "tokio::runtime::io::driver::Driver::turn"}, {Func: "tokio::runtime::io::driver::Driver::park"}},
+		"futures' block_on": {{Func: "syscall"}, {Func: "std::sys::pal::unix::futex::futex_wait"}, {Func: "std::thread::park"},
+			{Func: "futures_executor::local_pool::run_executor::{{closure}}"}, {Func: "futures_executor::local_pool::block_on"}},
+	} {
+		if parkedIn(Stack{Frames: frames}) == "" {
+			t.Errorf("%s: not parked", name)
+		}
+	}
+	inTask := []Frame{{Func: "syscall"}, {Func: "std::sys::sync::mutex::futex::Mutex::lock_contended"}, {Func: "std::sync::poison::mutex::Mutex<T>::lock"},
+		{Func: "app::transfer"}, {Func: "tokio::runtime::task::core::Core<T,S>::poll"}, {Func: "tokio::runtime::scheduler::multi_thread::worker::Context::run"}}
+	if rt := parkedIn(Stack{Frames: inTask}); rt != "" {
+		t.Errorf("a task blocked on a std Mutex: parked in %q", rt)
+	}
+}
+
+// TestThreadsKeepTheTestFrame: a #[tokio::test]'s own function is some
+// 30 frames below tokio's park; the report shows it, and the project's
+// frames under it, with the runtime's frames between left out.
+func TestThreadsKeepTheTestFrame(t *testing.T) {
+	root := "testdata/rusttokio"
+	for _, tc := range []struct{ file, test string }{
+		{"eu-stack-tokio-oneshot-never-sent.txt", "rusttokio::tests::oneshot_never_sent (src/lib.rs:"},
+		{"eu-stack-tokio-notify-never-notified.txt", "rusttokio::tests::notify_never_notified (src/lib.rs:"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			var txt []string
+			for _, th := range Threads(Capture{Stacks: recordedStacks(t, tc.file)}, root) {
+				txt = append(txt, th.Name+"\n  "+strings.Join(th.Stack, "\n  "))
+				if len(th.Stack) > maxFrames+2 {
+					t.Errorf("%s: %d lines", th.Name, len(th.Stack))
+				}
+			}
+			all := strings.Join(txt, "\n")
+			for _, want := range []string{tc.test, "tokio::runtime::park::Inner::park (", "tokio::runtime::runtime::Runtime::block_on ("} {
+				if !strings.Contains(all, want) {
+					t.Errorf("threads lack %q:\n%s", want, all)
+				}
+			}
+			if strings.Contains(all, "tokio::runtime::context::set_scheduler") {
+				t.Errorf("threads keep the runtime's frames between its park and the test:\n%s", all)
+			}
+		})
+	}
+}
+
+// TestShownFrames: a deep stack keeps its innermost frames and, within
+// the same bound, the project's frames further out.
+func TestShownFrames(t *testing.T) {
+	var frames []Frame
+	for i := range 40 {
+		frames = append(frames, Frame{Func: "lib::f" + string(rune('a'+i%26))})
+	}
+	frames[30].Func, frames[31].Func = "app::test_it", "app::test_it::{{closure}}"
+	own := func(f Frame) bool { return strings.HasPrefix(f.Func, "app::") }
+	got := shownFrames(frames, own)
+	if len(got) != maxFrames || got[len(got)-2] != 30 || got[len(got)-1] != 31 || got[maxFrames-3] != maxFrames-3 {
+		t.Errorf("shown %v, want the first %d and 30, 31", got, maxFrames-2)
+	}
+	if got := shownFrames(frames[:maxFrames], own); len(got) != maxFrames {
+		t.Errorf("a stack within the bound: shown %v", got)
+	}
+}
+
+// tokioParked is a #[tokio::test]'s thread parked by its current_thread
+// runtime, as the detector's samples name it (no inlined frames).
+var tokioParked = []Frame{{Func: "syscall"}, {Func: "<std::sys::sync::condvar::futex::Condvar>::wait"},
+	{Func: "std::sync::poison::condvar::Condvar::wait::ha527da7b3acc8db8"}, {Func: "tokio::runtime::park::Inner::park::haf9e44df5948bdd4"},
+	{Func: "tokio::runtime::park::ParkThread::park::he742c623f51d6941"}, {Func: "tokio::runtime::driver::Driver::park::ha9a9bed644a5d88e"},
+	{Func: "tokio::runtime::scheduler::current_thread::Context::park::hbc7eee8144efc4fe"},
+	{Func: "tokio::runtime::scheduler::current_thread::CoreGuard::block_on::ha5472e01b8668b84"},
+	{Func: "tokio::runtime::runtime::Runtime::block_on::h1f843908300a0623"},
+	{Func: "rusttokio::tests::oneshot_never_sent::h35565ff1cc0a976d"}, {Func: "start_thread"}}
+
+// TestVerdictsAsync: threads an async runtime parks lock nothing.
+func TestVerdictsAsync(t *testing.T) {
+	ms := uint64(time.Millisecond)
+	epoll := Wait{Kind: IO, Call: "epoll_wait"}
+	ioParked := []Frame{{Func: "epoll_wait"}, {Func: "mio::poll::Poll::poll"}, {Func: "tokio::runtime::io::driver::Driver::turn"},
+		{Func: "tokio::runtime::scheduler::current_thread::CoreGuard::block_on"}, {Func: "app::tests::waits"}}
+	lockAB := []Frame{{Func: "syscall"}, {Func: "std::sys::sync::mutex::futex::Mutex::lock_contended"}, {Func: "rusttokio::lock_a_then_b"}, {Func: "start_thread"}}
+	readForever := []Frame{{Func: "read"}, {Func: "std::io::Read::read_exact"}, {Func: "app::read_forever"}}
+	for _, tc := range []struct {
+		name string
+		sc   scenario
+	}{
+		{"tokio's threads parked, silent, idle: an async wait without end", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "rusttokio-12aa1", thread(10, 'S', lock, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2))}
+			},
+			frames:   tokioParked,
+			duration: 10 * time.Second, wantKind: AsyncWait, wantAfter: DefaultQuietLock, wantBy: 3 * time.Second,
+			wantDiag: "async wait without end: no output for 2s, 0% CPU, the tokio runtime's 3 threads parked in futex with no timeout and no timer pending, identical stacks in"}},
+		{"tokio parked in its I/O driver: an async wait, after an I/O wait's silence", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "app-1234", thread(10, 'S', epoll, ms, 3))}
+			},
+			frames:   ioParked,
+			duration: 10 * time.Second, wantKind: AsyncWait, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second,
+			wantDiag: "the tokio runtime's thread parked in epoll_wait with no timeout and no timer pending"}},
+		{"two threads on std mutexes beside tokio's parked one: a deadlock", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "rusttokio-12aa1", thread(10, 'S', lock, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2))}
+			},
+			frames: tokioParked, stacks: map[int][]Frame{11: lockAB, 12: lockAB},
+			duration: 10 * time.Second, wantKind: Deadlock, wantAfter: DefaultQuietLock, wantBy: 3 * time.Second,
+			wantDiag: "2 threads blocked in futex with no timeout (lock wait), the tokio runtime's thread parked in futex with no timeout"}},
+		{"tokio's thread parked while a thread reads forever: blocked on I/O", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "rusttokio-12aa1", thread(10, 'S', lock, ms, 3), thread(11, 'S', readWait, ms, 2))}
+			},
+			frames: tokioParked, stacks: map[int][]Frame{11: readForever},
+			duration: 10 * time.Second, wantKind: BlockedIO, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second,
+			wantDiag: "1 thread blocked in read with no timeout (I/O wait), the tokio runtime's thread parked"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, at := tc.sc.run(t)
+			if v == nil {
+				t.Fatalf("no verdict in %v, want %s", tc.sc.duration, tc.sc.wantKind)
+			}
+			if v.Kind != tc.sc.wantKind {
+				t.Errorf("verdict %s (%s), want %s", v.Kind, v.Diagnosis, tc.sc.wantKind)
+			}
+			if at < tc.sc.wantAfter || at > tc.sc.wantBy {
+				t.Errorf("verdict at %v, want between %v and %v", at, tc.sc.wantAfter, tc.sc.wantBy)
+			}
+			if !strings.Contains(v.Diagnosis, tc.sc.wantDiag) {
+				t.Errorf("diagnosis %q lacks %q", v.Diagnosis, tc.sc.wantDiag)
+			}
+		})
+	}
+}
+
+// TestSuggestedTracesLeaveOutTestClosures: the closures in a test function
+// (the bodies a tokio test spawns on the blocking pool) are the test's
+// own, not traces.
+func TestSuggestedTracesLeaveOutTestClosures(t *testing.T) {
+	c := Capture{Stacks: recordedStacks(t, "eu-stack-tokio-blocking-deadlock.txt")}
+	tr := SuggestedTraces(c, "testdata/rusttokio", []string{"tests::blocking_deadlock"})
+	if strings.Join(tr, ",") != "rusttokio::lock_a_then_b,rusttokio::lock_b_then_a" && strings.Join(tr, ",") != "rusttokio::lock_b_then_a,rusttokio::lock_a_then_b" {
+		t.Errorf("traces %v, want lock_a_then_b and lock_b_then_a", tr)
+	}
+}
