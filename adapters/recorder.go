@@ -127,6 +127,28 @@ func (r *Recorder) Start(suite, name string) {
 	}
 }
 
+// Again records that a test which ended runs again, as go test -count=N
+// runs each test N times in one binary: it is running until its next End,
+// for the stuck detector and Abandon, and leaves the counts until then.
+// Its failure stays: that End replaces the status (keeping the worse news
+// is then the parser's) and keeps the failure when it passes none. A test
+// that has not ended is only started.
+func (r *Recorder) Again(suite, name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.beginTesting()
+	t := r.get(suite, name)
+	if t.ended {
+		r.counts[countIndex(t.Status)]--
+		t.ended, t.Status = false, report.TestRunning
+		t.started = time.Time{}
+	}
+	if t.started.IsZero() {
+		t.started = r.now()
+		r.live = append(r.live, t)
+	}
+}
+
 // Output appends text (with its newlines) to a test's own output.
 func (r *Recorder) Output(suite, name, text string) {
 	r.mu.Lock()

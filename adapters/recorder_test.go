@@ -84,3 +84,28 @@ func TestRecorderForget(t *testing.T) {
 		t.Error("Lookup found a forgotten test")
 	}
 }
+
+// TestRecorderAgain: a test that ended and runs again (go test -count=N)
+// is running, out of the counts, until its next end; its failure stays
+// when that end brings none.
+func TestRecorderAgain(t *testing.T) {
+	rec := NewRecorder()
+	rec.Start("p", "TestA")
+	rec.End("p", "TestA", report.TestFailed, 0, &report.Failure{Message: "run 1"})
+	rec.Again("p", "TestA")
+	if got, p := rec.Running("p"), rec.Progress(); !slices.Equal(got, []string{"TestA"}) || p.Failed != 0 || len(p.Running) != 1 {
+		t.Errorf("running again: Running %q, progress %+v; want TestA running and out of the counts", got, p)
+	}
+	rec.End("p", "TestA", report.TestFailed, 0, nil)
+	if tt, _ := rec.Lookup("p", "TestA"); tt.Status != report.TestFailed || tt.Failure == nil || tt.Failure.Message != "run 1" || len(rec.Running("p")) != 0 || rec.Progress().Failed != 1 {
+		t.Errorf("after its second end: %+v, progress %+v", tt, rec.Progress())
+	}
+	rec.Again("p", "TestA")
+	if names := rec.Abandon(); !slices.Equal(names, []string{"TestA"}) {
+		t.Errorf("Abandon = %q, want TestA, running again when the run ended", names)
+	}
+	rec.Again("p", "TestB") // never ended: started
+	if got := rec.Running("p"); !slices.Equal(got, []string{"TestA", "TestB"}) {
+		t.Errorf("Running %q", got)
+	}
+}

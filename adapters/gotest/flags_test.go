@@ -208,3 +208,104 @@ func TestGoRealFailfast(t *testing.T) {
 		t.Errorf("hint %q: want -failfast's stop named", out.Hint)
 	}
 }
+
+// TestGoRealCount runs go test -count=3 on tests that fail in some of
+// their runs: each is failed, once, with its first failure and how many
+// runs failed, and its rerun keeps -count=3. One package (read through
+// -v=test2json) and two (-json).
+func TestGoRealCount(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("runs go test on a fixture")
+	}
+	root, _ := filepath.Abs(filepath.Join("testdata", "flags"))
+	const pkg = "example.com/flags/repeat"
+	failed := []struct{ name, msg, at, rerun string }{
+		{"TestFirstOnly", "failed 1 of 3 runs (-count=3: run 1); run 1's failure: first run fails (run 1)", "repeat/repeat_test.go:17", "^TestFirstOnly$"},
+		{"TestLastOfThree", "failed 1 of 3 runs (-count=3: run 3); run 3's failure: third run fails (run 3)", "repeat/repeat_test.go:23", "^TestLastOfThree$"},
+		{"TestTwice", "failed 2 of 3 runs (-count=3: runs 1 and 3); run 1's failure: fails but in run 2 (run 1)", "repeat/repeat_test.go:29", "^TestTwice$"},
+		{"TestAlways", "failed 3 of 3 runs (-count=3); run 1's failure: always fails", "repeat/repeat_test.go:35", "^TestAlways$"},
+		{"TestTable/flaky", "failed 1 of 3 runs (-count=3: run 2); run 2's failure: second run of the subtest fails (run 2)", "repeat/repeat_test.go:43", "^TestTable$/^flaky$"},
+		// Run 1's log from the helper is not run 2's failure.
+		{"TestHelper", "failed 1 of 3 runs (-count=3: run 2); run 2's failure: helper fails run 2", "repeat/repeat_test.go:61", "^TestHelper$"},
+	}
+	for _, pkgs := range [][]string{{"./repeat"}, {"./repeat", "./after"}} {
+		cmd := append([]string{"go", "test", "-count=3"}, pkgs...)
+		rec, out, _ := adapterstest.RunReal(t, gotest{}, adapters.Request{ProjectRoot: root, Command: cmd})
+		for _, c := range failed {
+			tt, _ := rec.Lookup(pkg, c.name)
+			f := tt.Failure
+			if tt.Status != report.TestFailed || f == nil {
+				t.Errorf("%v: %s %s %+v, want failed", pkgs, c.name, tt.Status, f)
+				continue
+			}
+			if f.Message != c.msg || f.File+":"+strconv.Itoa(f.Line) != c.at || f.Rerun != "go test -count=3 -run '"+c.rerun+"' ./repeat" {
+				t.Errorf("%v: %s failure %+v, want %q at %s", pkgs, c.name, f, c.msg, c.at)
+			}
+		}
+		if tt, _ := rec.Lookup(pkg, "TestTable"); tt.Status != report.TestFailed || tt.Failure != nil {
+			t.Errorf("%v: TestTable %s %+v, want failed through its subtest", pkgs, tt.Status, tt.Failure)
+		}
+		for _, name := range []string{"TestPasses", "TestTable/fine"} {
+			if tt, _ := rec.Lookup(pkg, name); tt.Status != report.TestPassed {
+				t.Errorf("%v: %s %s, want passed", pkgs, name, tt.Status)
+			}
+		}
+		// Each test once: repeat's 9 (TestTable with its 2 subtests among
+		// them), 7 failed, and after's TestAfter.
+		if p := rec.Progress(); p.Passed != 2+len(pkgs)-1 || p.Failed != len(failed)+1 {
+			t.Errorf("%v: %d passed, %d failed; want each test counted once", pkgs, p.Passed, p.Failed)
+		}
+		for _, want := range []string{
+			"-count=3 runs each test 3 times: the counts are of tests, each once, failed when any of its runs failed",
+			"5 tests both passed and failed, so flaky — TestFirstOnly (failed 1 of 3), TestTwice (failed 2 of 3), ",
+			"1 test failed all 3 runs — TestAlways",
+			"each rerun keeps -count=3",
+		} {
+			if !strings.Contains(out.Hint, want) {
+				t.Errorf("%v: hint %q, want %q", pkgs, out.Hint, want)
+			}
+		}
+	}
+}
+
+func TestGoRepeats(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		runs  int
+		flags string
+	}{
+		{[]string{"go", "test"}, 1, ""},
+		{[]string{"go", "test", "-count=1", "-race"}, 1, ""},
+		{[]string{"go", "test", "-count", "5"}, 5, "-count=5"},
+		{[]string{"go", "test", "-count=1", "-count=3"}, 3, "-count=3"},
+		{[]string{"go", "test", "-cpu", "1,2", "-count=3"}, 6, "-count=3 -cpu=1,2"},
+		{[]string{"go", "test", "-cpu=1,2"}, 2, "-cpu=1,2"},
+	} {
+		if runs, flags := goRepeats(c.args); runs != c.runs || flags != c.flags {
+			t.Errorf("%q: %d %q, want %d %q", c.args, runs, flags, c.runs, c.flags)
+		}
+	}
+}
+
+func TestGoRunsTally(t *testing.T) {
+	p := &goParser{runs: 20, runsFlags: "-count=20"}
+	for _, c := range []struct {
+		r    goRuns
+		want string
+	}{
+		{goRuns{ended: 20, failed: 10, failedIn: []int{1, 2, 3, 4, 5, 6, 7, 8}}, "failed 10 of 20 runs (-count=20: runs 1, 2, 3, 4, 5, 6, 7, 8 and 2 more); run 1's failure: "},
+		{goRuns{ended: 20, failed: 20, failedIn: []int{1, 2, 3, 4, 5, 6, 7, 8}}, "failed 20 of 20 runs (-count=20); run 1's failure: "},
+		{goRuns{ended: 2, failed: 1, failedIn: []int{2}}, "failed 1 of the 2 runs that ended (-count=20: run 2); run 2's failure: "},
+		{goRuns{ended: 1, failed: 1, failedIn: []int{1}}, "failed 1 of the 1 run that ended (-count=20); run 1's failure: "},
+	} {
+		if got := p.runsTally(c.r); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.r, got, c.want)
+		}
+	}
+	// Several runs in one stream without -count (gotestsum --rerun-fails).
+	p = &goParser{runs: 1}
+	if got := p.runsTally(goRuns{ended: 3, failed: 2, failedIn: []int{1, 3}}); got != "failed 2 of 3 runs (runs 1 and 3); run 1's failure: " {
+		t.Errorf("without -count: %q", got)
+	}
+}

@@ -444,6 +444,22 @@ type goParser struct {
 	tests      int  // test events seen (start or end)
 	pkgFailed  bool // a package failed
 	pkgStarted bool // a package's tests started
+
+	// runs is how many times the command runs each test: -count=N times
+	// the -cpu list's length. runsFlags says so ("-count=3"), empty for one
+	// run. runsEnded and runsFailed count the runs of all tests (subtests
+	// too) that ended and failed, as go test's own -json counts them;
+	// recorded are the tests with a failure, in the order they first failed.
+	runs                  int
+	runsFlags             string
+	runsEnded, runsFailed int
+	recorded              []goTestID
+}
+
+// goTestID names a test of a package.
+type goTestID struct {
+	pkg  *goPackage
+	name string
 }
 
 // goQuit is a package's end event held back until Finish.
@@ -489,6 +505,19 @@ type goTest struct {
 	// ("testdata/fuzz/FuzzX/ID", relative to its package), from go's
 	// "Failing input written to" line.
 	fuzzInput string
+	// rep is what its earlier runs told, under go test -count=N: a run
+	// resets the fields above, not this.
+	rep goRuns
+}
+
+// goRuns is a test's tally over the runs of go test -count=N (times the
+// -cpu list), which runs each test again in the same binary.
+type goRuns struct {
+	ended    int    // runs that ended
+	failed   int    // runs that failed
+	failedIn []int  // the first goRunsNamed of those, from 1
+	recorded bool   // a failure is recorded: the first run's that had one
+	message  string // that failure's message, before the tally was added
 }
 
 // goTrace is what a test binary printed as it died or panicked: the header
@@ -545,8 +574,50 @@ var (
 )
 
 func newGoParser(rec *adapters.Recorder, root string, mods []goModule, rerun []string, hint string) *goParser {
-	return &goParser{rec: rec, root: root, mods: mods, rerun: rerun, hint: hint,
+	p := &goParser{rec: rec, root: root, mods: mods, rerun: rerun, hint: hint,
 		pkgs: map[string]*goPackage{}, build: map[string][]string{}}
+	p.runs, p.runsFlags = goRepeats(rerun)
+	return p
+}
+
+// goRepeats reads how many times a go test command runs each test: its
+// -count (the last one given wins, as in the flag package) times the
+// length of its -cpu list, and the flags that say so ("-count=3 -cpu=1,2"),
+// empty for one run.
+func goRepeats(args []string) (int, string) {
+	count, cpus := 1, 1
+	countFlag, cpuFlag := "", ""
+	for i := 0; i < len(args); {
+		name, words := goArg(args, i)
+		i += len(words)
+		value := ""
+		if _, v, ok := strings.Cut(words[0], "="); ok {
+			value = v
+		} else if len(words) == 2 {
+			value = words[1]
+		}
+		switch name {
+		case "count":
+			if n, err := strconv.Atoi(value); err == nil && n >= 1 {
+				count, countFlag = n, "-count="+value
+			}
+		case "cpu":
+			if list := strings.Split(value, ","); value != "" {
+				cpus, cpuFlag = len(list), "-cpu="+value
+			}
+		}
+	}
+	if count*cpus == 1 {
+		return 1, ""
+	}
+	var flags []string
+	if count > 1 {
+		flags = append(flags, countFlag)
+	}
+	if cpus > 1 {
+		flags = append(flags, cpuFlag)
+	}
+	return count * cpus, strings.Join(flags, " ")
 }
 
 func (p *goParser) Line(s adapters.Stream, b []byte, cut bool) {
@@ -618,8 +689,17 @@ func (p *goParser) event(e *goEvent) {
 	}
 	switch e.Action {
 	case "run":
+		if t.rep.ended > 0 {
+			// go test -count=N runs it again: what the last run told is
+			// not this one's.
+			*t = goTest{rep: t.rep}
+		}
 		p.tests++
-		p.rec.Start(pkg.path, e.Test)
+		if t.rep.ended > 0 {
+			p.rec.Again(pkg.path, e.Test)
+		} else {
+			p.rec.Start(pkg.path, e.Test)
+		}
 		pkg.running = append(pkg.running, e.Test)
 		pkg.lastRun = e.Test
 		if !strings.Contains(e.Test, "/") && !slices.Contains(pkg.order, e.Test) {
@@ -670,7 +750,28 @@ func (p *goParser) end(pkg *goPackage, name string, status report.TestStatus, d 
 			break
 		}
 	}
+	t.rep.ended++
+	p.runsEnded++
 	if status == report.TestFailed {
+		if t.rep.failed++; len(t.rep.failedIn) < goRunsNamed {
+			t.rep.failedIn = append(t.rep.failedIn, t.rep.ended)
+		}
+		p.runsFailed++
+	}
+	if t.rep.failed > 0 {
+		// A test that failed in any run of go test -count=N failed, with
+		// the first failure: a later pass is no news of a fix, a later
+		// failure no other bug to read first.
+		status = report.TestFailed
+		if f != nil && t.rep.recorded {
+			f = nil
+		}
+		if f != nil {
+			t.rep.recorded, t.rep.message = true, f.Message
+			p.recorded = append(p.recorded, goTestID{pkg, name})
+		}
+	}
+	if t.status == report.TestFailed {
 		if p.firstFail == "" {
 			p.firstFail = name + " in " + cmp.Or(pkg.path, "the package")
 		}
@@ -683,6 +784,55 @@ func (p *goParser) end(pkg *goPackage, name string, status report.TestStatus, d 
 		}
 	}
 	p.rec.End(pkg.path, name, status, d, f)
+	p.tally(pkg, name, t)
+}
+
+// tally heads the recorded failure of a test that ran more than once with
+// how many of its runs failed.
+func (p *goParser) tally(pkg *goPackage, name string, t *goTest) {
+	if t.rep.recorded && (t.rep.ended > 1 || p.runs > 1) {
+		msg := p.runsTally(t.rep) + t.rep.message
+		p.rec.UpdateFailure(pkg.path, name, func(f *report.Failure) { f.Message = kit.Clip(msg) })
+	}
+}
+
+// goRunsNamed bounds the failed runs of a test its failure names.
+const goRunsNamed = 8
+
+// runsTally heads the first failure of a test that go test ran several
+// times (-count=N): "failed 2 of 3 runs (-count=3: runs 1 and 3); run 1's
+// failure: ".
+func (p *goParser) runsTally(r goRuns) string {
+	k, n := r.failed, r.ended
+	var b strings.Builder
+	if n >= p.runs {
+		fmt.Fprintf(&b, "failed %d of %d runs", k, n)
+	} else {
+		// The binary died, or strobe stopped it, before the other runs.
+		fmt.Fprintf(&b, "failed %d of the %d %s that ended", k, n, map[bool]string{true: "run", false: "runs"}[n == 1])
+	}
+	b.WriteString(" (")
+	b.WriteString(p.runsFlags)
+	if k < n {
+		nums := make([]string, 0, goRunsNamed+1)
+		for _, run := range r.failedIn {
+			nums = append(nums, strconv.Itoa(run))
+		}
+		if k > len(r.failedIn) {
+			nums = append(nums, fmt.Sprintf("%d more", k-len(r.failedIn)))
+		}
+		list := strings.Join(nums, ", ")
+		if len(nums) > 1 {
+			i := strings.LastIndex(list, ", ")
+			list = list[:i] + " and " + list[i+2:]
+		}
+		if p.runsFlags != "" {
+			b.WriteString(": ")
+		}
+		b.WriteString(map[bool]string{true: "run ", false: "runs "}[k == 1] + list)
+	}
+	fmt.Fprintf(&b, "); run %d's failure: ", r.failedIn[0])
+	return strings.Replace(b.String(), " ()", "", 1)
 }
 
 // failure builds a failed test's Failure, nil when its failure is only that
@@ -883,11 +1033,17 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 	// A panicking subtest reports its failure before its panic is printed
 	// (under its parent's name): give it the panic now, recording it again.
 	if tr != nil && tr.test != "" {
-		if t := pkg.tests[tr.test]; t != nil && t.status == report.TestFailed && !t.traced {
+		// Under -count=N, only when this run's failure is the one recorded.
+		if t := pkg.tests[tr.test]; t != nil && t.status == report.TestFailed && !t.traced && t.rep.failedIn[0] == t.rep.ended {
 			f := p.traceFailure(tr, tr.test)
 			f.Rerun = p.traceRerun(pkg.path, tr, tr.test)
 			t.traced = true
+			if !t.rep.recorded {
+				p.recorded = append(p.recorded, goTestID{pkg, tr.test})
+			}
+			t.rep.recorded, t.rep.message = true, f.Message
 			p.rec.End(pkg.path, tr.test, report.TestFailed, t.elapsed, f)
+			p.tally(pkg, tr.test, t)
 		}
 	}
 	if e.Action == "pass" {
@@ -1616,6 +1772,9 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 		h := fmt.Sprintf("-failfast stopped go test at the first failure (%s): the tests after it in its package and the packages not yet started did not run and are in no count (go test prints nothing for them; %d %s); run without -failfast to see every failure", p.firstFail, ran, map[bool]string{true: "package ran tests", false: "packages ran tests"}[ran == 1])
 		out.Hint = strings.TrimPrefix(out.Hint+"; "+h, "; ")
 	}
+	if h := p.repeatHint(); h != "" {
+		out.Hint = strings.TrimPrefix(out.Hint+"; "+h, "; ")
+	}
 	if p.crash != nil {
 		c := *p.crash
 		c.ExitCode = exit.Code
@@ -1643,6 +1802,65 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	out.Project = &report.Project{Language: "go", BuildSystem: "go modules", TestFiles: goTestFiles(p.root)}
 	return out
+}
+
+// goRepeatNames bounds the tests -count=N's hint names.
+const goRepeatNames = 3
+
+// repeatHint says how a run of go test -count=N is counted, and which
+// tests failed in some runs (flaky) or in all of them.
+func (p *goParser) repeatHint() string {
+	if p.runs < 2 || p.runsEnded == 0 {
+		return ""
+	}
+	var flaky, always []string
+	cut := false // a test failed in all the runs that ended, fewer than p.runs
+	for _, id := range p.recorded {
+		t := id.pkg.tests[id.name]
+		if t == nil || p.pkgs[id.pkg.path] != id.pkg {
+			continue // forgotten: run by a test itself
+		}
+		if k, n := t.rep.failed, t.rep.ended; k < n {
+			flaky = append(flaky, fmt.Sprintf("%s (failed %d of %d)", id.name, k, n))
+		} else {
+			always = append(always, id.name)
+			cut = cut || n < p.runs
+		}
+	}
+	h := fmt.Sprintf("%s runs each test %d times", p.runsFlags, p.runs)
+	if len(flaky) == 0 && len(always) == 0 {
+		for _, pkg := range p.pkgs {
+			for _, t := range pkg.tests {
+				if t.rep.ended < p.runs {
+					return "" // cut short: stuck, timed out, died
+				}
+			}
+		}
+		if p.runsFailed == 0 {
+			return fmt.Sprintf("%s and all %d runs passed: the counts are of tests, each once", h, p.runsEnded)
+		}
+		return ""
+	}
+	h += fmt.Sprintf(": the counts are of tests, each once, failed when any of its runs failed (go test's JSON counts %d runs of tests and subtests, %d failed)", p.runsEnded, p.runsFailed)
+	if k := len(flaky); k > 0 {
+		h += fmt.Sprintf("; %d %s both passed and failed, so flaky — %s", k, map[bool]string{true: "test", false: "tests"}[k == 1], goNames(flaky))
+	}
+	if k := len(always); k > 0 {
+		runs := fmt.Sprintf("all %d runs", p.runs)
+		if cut {
+			runs = "all the runs that ended"
+		}
+		h += fmt.Sprintf("; %d %s %s — %s", k, map[bool]string{true: "test failed", false: "tests failed"}[k == 1], runs, goNames(always))
+	}
+	return h + "; each rerun keeps " + p.runsFlags + ", so that a flaky failure can repeat"
+}
+
+// goNames lists the first goRepeatNames names.
+func goNames(names []string) string {
+	if len(names) > goRepeatNames {
+		return strings.Join(names[:goRepeatNames], ", ") + fmt.Sprintf(" and %d more", len(names)-goRepeatNames)
+	}
+	return strings.Join(names, ", ")
 }
 
 // goTestFiles lists a few _test.go files of the project, to show whether
