@@ -70,6 +70,11 @@ type Request struct {
 	ProjectRoot string
 	Level       Level
 	Test        string
+	// TestSuite, when set, is the suite of Test as the Recorder named it
+	// (a failure rerun alone: --failed one test at a time, a retry), for
+	// an adapter whose Test alone would also select a test of the same
+	// name in another suite (mocha's --grep runs in every file).
+	TestSuite string
 	// Tests, when set, selects several tests to run in one process
 	// (rerunning what failed, a partition of the suite): only an adapter
 	// that is a MultiSelector gets it, and Test is empty then.

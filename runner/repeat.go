@@ -62,7 +62,7 @@ func (r *Run) repeatRuns(resp *report.Response, failed []report.Failure, tests [
 			rep.Stopped = fmt.Sprintf("cancelled after %d runs", rep.Runs)
 			break
 		}
-		c, _, err := r.again("", r.timeout, time.Time{})
+		c, _, err := r.again("", "", r.timeout, time.Time{})
 		if r.ctx.Err() != nil {
 			rep.Stopped = fmt.Sprintf("cancelled after %d runs", rep.Runs)
 			resp.Status = report.Cancelled

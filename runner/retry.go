@@ -47,14 +47,16 @@ func checkRetries(req Request) error {
 
 // rerunOf is a run of r's adapter and request, not started, bounded by
 // timeout for its tests, with test (when given) selected alone in place of
-// the request's selection: a retry, a repeat's run, a sequence's test. It
-// keeps r's id and options; the caller sets what differs and its context.
-func (r *Run) rerunOf(test string, timeout time.Duration) *Run {
+// the request's selection: a retry, a repeat's run, a sequence's test
+// (suite, the test's as recorded, tells it from a test of the same name
+// in another suite, for the adapters that need it: mocha). It keeps r's
+// id and options; the caller sets what differs and its context.
+func (r *Run) rerunOf(test, suite string, timeout time.Duration) *Run {
 	c := &Run{ID: r.ID, req: r.req, opts: r.opts, adapter: r.adapter, areq: r.areq, level: r.level, timeout: timeout,
 		rec: adapters.NewRecorder(), started: time.Now(), done: make(chan struct{})}
 	if test != "" {
 		c.req.Test, c.req.OnlyFailed = test, false
-		c.areq.Test, c.areq.Tests = test, nil
+		c.areq.Test, c.areq.TestSuite, c.areq.Tests = test, suite, nil
 	}
 	return c
 }
@@ -64,8 +66,8 @@ func (r *Run) rerunOf(test string, timeout time.Duration) *Run {
 // (when not zero) as a whole. Cancelling r cancels it. It returns the
 // rerun, over (its Result and tests read), and whether the deadline
 // stopped it; an error is a rerun that could not start.
-func (r *Run) again(test string, timeout time.Duration, deadline time.Time) (c *Run, late bool, err error) {
-	c = r.rerunOf(test, timeout)
+func (r *Run) again(test, suite string, timeout time.Duration, deadline time.Time) (c *Run, late bool, err error) {
+	c = r.rerunOf(test, suite, timeout)
 	c.ID, c.opts, c.rerun = uuid.NewString(), Options{DetailsDir: r.opts.DetailsDir}, true
 	c.ctx, c.cancel = context.WithCancelCause(r.ctx)
 	defer c.cancel(nil) // after late is read: the rerun's context goes with it
@@ -198,7 +200,7 @@ func (r *Run) retryTest(t *report.Test, resp *report.Response, n int, deadline t
 		if !deadline.IsZero() {
 			timeout = time.Until(deadline)
 		}
-		c, late, err := r.again(name, timeout, deadline)
+		c, late, err := r.again(name, t.Suite, timeout, deadline)
 		if r.ctx.Err() != nil {
 			h.cancelled = true
 			return "the run was cancelled while its failed tests were retried"

@@ -133,7 +133,7 @@ func (r *Run) chooseFailed() (*report.Response, error) {
 		return nil, nil
 	}
 	if len(tests) == 1 {
-		r.areq.Test = tests[0].Name
+		r.areq.Test, r.areq.TestSuite = tests[0].Name, tests[0].Suite
 		return nil, nil
 	}
 	r.chooseSequence(tests)

@@ -56,7 +56,7 @@ func (r *Run) chooseSequence(tests []adapters.TestRef) {
 // child is the run of the sequence's i-th test, with timeout left of the
 // parent's. Cancelling the parent reaches it until it ends.
 func (r *Run) child(i int, timeout time.Duration) *Run {
-	c := r.rerunOf(r.seq.tests[i].Name, timeout)
+	c := r.rerunOf(r.seq.tests[i].Name, r.seq.tests[i].Suite, timeout)
 	c.part = &part{}
 	c.ctx, c.cancel = context.WithCancelCause(context.Background())
 	stop := context.AfterFunc(r.ctx, func() { c.cancel(context.Cause(r.ctx)) })

@@ -145,14 +145,19 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		return nil, err
 	}
 	var user []string
+	// The test script's options (--coverage and its thresholds, a config,
+	// a project) are the project's: `npm test` fails where they fail it.
+	// What else the script runs (a linter) strobe does not: the note says so.
+	script, scriptNote := pkg.ScriptFor(req, "jest", func(w []string) bool { _, ok := jestArgs(w); return ok })
 	if len(req.Command) > 0 {
 		args, _ := jestArgs(req.Command)
 		user = keptArgs(args)
-	} else if args, ok := jestArgs(pkg.TestScriptWords()); ok {
-		// The test script's options (--coverage and its thresholds, a
-		// config, a project) are the project's: `npm test` fails where
-		// they fail it.
+	} else if args, ok := jestArgs(script); ok {
 		user = keptArgs(args)
+		if req.Test != "" || len(req.Tests) > 0 || req.Level != adapters.LevelAll {
+			// The script's coverage threshold is the whole suite's.
+			user = node.WithoutCoverage(user)
+		}
 	}
 	sel, err := selection(req, pkg.Dir)
 	if err != nil {
@@ -163,8 +168,13 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		return nil, fmt.Errorf("jest: reporter directory: %w", err)
 	}
 	p := newParser(rec, req.ProjectRoot, pkg.Dir, dir)
-	p.test, p.level = req.Test, req.Level
+	p.test, p.level, p.scriptNote = req.Test, req.Level, scriptNote
 	p.rerun = append(rerunPrefix(pkg.Manager), user...)
+	if len(req.Command) == 0 {
+		// A rerun is of one test: the script's coverage threshold, the
+		// whole suite's, would fail it.
+		p.rerun = append(rerunPrefix(pkg.Manager), node.WithoutCoverage(user)...)
+	}
 	argv := append([]string{bin}, user...)
 	version := jestVersion(bin)
 	if usesReporter(version) {

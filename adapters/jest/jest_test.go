@@ -587,6 +587,50 @@ func TestJestScriptFlags(t *testing.T) {
 	}
 }
 
+// TestJestScriptFlagsOneTest: the script's --coverage is the whole
+// suite's; a run of one test, and a failure's rerun, leave it out, or its
+// threshold fails them whatever the test does (strobe once failed `--test
+// covered` of a passing test for it).
+func TestJestScriptFlagsOneTest(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("scriptflags"), Test: "covered"})
+	if p := rec.Progress(); exit.Code != 0 || p.Passed != 1 || slices.Contains(out.Indicators, "coverage_threshold_not_met") {
+		t.Errorf("exit %+v, counts %+v, indicators %q: want the test passed, no threshold", exit, p, out.Indicators)
+	}
+	p, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: fixture("scriptflags")}, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Parser.(*parser).Close()
+	if got := strings.Join(p.Parser.(*parser).rerun, " "); got != "npx jest" {
+		t.Errorf("rerun prefix %q, want npx jest without the script's coverage options", got)
+	}
+}
+
+// TestJestScriptShell: a test script that needs a shell (`node lint.js
+// && jest --coverage`) is not run whole: jest runs alone, with the
+// options the script gives it (its --coverage fails the threshold), and
+// the hint says that the linter did not run. strobe once ran jest
+// without the script's options and said nothing of the linter: passed,
+// where `npm test` fails.
+func TestJestScriptShell(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("scriptshell")})
+	if exit.Code != 1 || !slices.Contains(out.Indicators, "coverage_threshold_not_met") {
+		t.Errorf("exit %+v, indicators %q: want jest's 1 for the threshold the script's --coverage checks", exit, out.Indicators)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 0 {
+		t.Errorf("counts %+v, want 1 passed", p)
+	}
+	want := "package.json's test script also runs `node lint.js`, which strobe did not run: run `npm test` for it"
+	if !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+	// One test, a level: not what `npm test` runs, so nothing to say.
+	_, out, _ = run(t, adapters.Request{ProjectRoot: fixture("scriptshell"), Test: "covered"})
+	if strings.Contains(out.Hint, "test script") {
+		t.Errorf("hint %q for one test: want nothing of the test script", out.Hint)
+	}
+}
+
 // TestJestBail: --bail ends jest's run at the first failure (in band:
 // beside workers, the other files may all have run by the time jest reads
 // the failed file's result): the hint says it stopped early and what did

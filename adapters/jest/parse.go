@@ -82,6 +82,9 @@ type parser struct {
 	rerun    []string
 	fallback string // jest's --json output, when the reporter is not used
 	note     string
+	// scriptNote says what else the package's test script runs, which
+	// strobe did not (see node.TestScriptCall).
+	scriptNote string
 
 	mu      sync.Mutex // guards what follows: the decoder and Line share it
 	sawRun  bool
@@ -374,7 +377,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out adapters.Outcome
-	out.Hint = p.note
+	out.Hint = join(p.note, p.scriptNote)
 	if p.bad > 0 {
 		out.Indicators = append(out.Indicators, "unreadable_test_events")
 	}

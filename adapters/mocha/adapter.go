@@ -124,11 +124,6 @@ func ownArgs(args []string) []string {
 	return kept
 }
 
-func scriptArgs(p *node.Package) []string {
-	args, _ := mochaArgs(p.TestScriptWords())
-	return args
-}
-
 // testFile: what mocha projects name their tests: files under test/ or
 // spec/, and *.spec.* and *.test.* anywhere, in JavaScript.
 func testFile(rel string) bool {
@@ -179,6 +174,19 @@ func grepFor(title string) string {
 	return "^" + block + " "
 }
 
+// globQuote escapes a file's name for mocha's --ignore, a minimatch
+// pattern.
+func globQuote(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if strings.ContainsRune(`\*?[](){}!+@`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // only runs files alone: named, and the project's other test files
 // ignored, so that a config's spec adds none.
 func only(files, all []string) []string {
@@ -219,7 +227,10 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	if err != nil {
 		return nil, err
 	}
-	args := scriptArgs(p)
+	// The test script's options are the project's; what else it runs (a
+	// linter, mocha under c8) strobe does not: the note says so.
+	script, scriptNote := p.ScriptFor(req, "mocha", func(w []string) bool { _, ok := mochaArgs(w); return ok })
+	args, _ := mochaArgs(script)
 	if a, ok := mochaArgs(req.Command); ok {
 		args = a
 	} else if len(req.Command) > 0 {
@@ -235,6 +246,10 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 		if file, rest, ok := strings.Cut(req.Test, sep); ok && slices.Contains(all, file) {
 			title = rest
 			sel = only([]string{file}, all)
+		} else if slices.Contains(all, req.TestSuite) {
+			// A failure rerun alone (--failed, a retry): its file, so
+			// that a test of the same title in another file does not run.
+			sel = only([]string{req.TestSuite}, all)
 		}
 		if g := grepFor(title); g != "" {
 			sel = append(sel, "--grep", g)
@@ -259,11 +274,15 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	if slices.Contains(args, "--parallel") || slices.Contains(args, "-p") {
 		note = "mocha --parallel reports a file's tests when the file is done: a hung test is not named running"
 	}
+	note = strings.Join(append(nonEmpty(note), nonEmpty(scriptNote)...), "; ")
 	rerunBase := append(runner(p), args...)
 	rerun := func(file, test string) string {
 		argv := slices.Clone(rerunBase)
 		if file != "" { // a root hook's failure has no file: every one
-			argv = append(argv, file)
+			// mocha adds the file to its config's spec: every other
+			// file ignored, a test of the same title in another file
+			// does not run.
+			argv = append(argv, file, "--ignore", "!"+globQuote(file))
 		}
 		if test != "" {
 			argv = append(argv, "--grep", grep(test))

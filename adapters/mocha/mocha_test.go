@@ -3,6 +3,7 @@ package mocha
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -88,7 +89,7 @@ func TestMochaBasic(t *testing.T) {
 		}
 	}
 	f := byName(t, rec, "arithmetic › nested [regex] (chars)? › throws a TypeError").Failure
-	if want := `npx mocha test/math.spec.js --grep '^arithmetic nested \[regex\] \(chars\)\? throws a TypeError$'`; f.Rerun != want {
+	if want := `npx mocha test/math.spec.js --ignore '!test/math.spec.js' --grep '^arithmetic nested \[regex\] \(chars\)\? throws a TypeError$'`; f.Rerun != want {
 		t.Errorf("rerun %q, want %q", f.Rerun, want)
 	}
 	if got := byName(t, rec, "arithmetic › adds wrongly").Output; got != "computing 2 + 2\n" {
@@ -548,7 +549,7 @@ func TestMochaSameNames(t *testing.T) {
 		t.Errorf("names %q, want %q", got, want)
 	}
 	f := rec.Failure("test/dupes.spec.js", "withQuery › { a: 1 } #2")
-	if f == nil || f.Line != 9 || f.Rerun != `npx mocha test/dupes.spec.js --grep '^withQuery \{ a: 1 \}$'` {
+	if f == nil || f.Line != 9 || f.Rerun != `npx mocha test/dupes.spec.js --ignore '!test/dupes.spec.js' --grep '^withQuery \{ a: 1 \}$'` {
 		t.Errorf("failure %+v, want test/dupes.spec.js:9 rerun by mocha's title", f)
 	}
 }
@@ -584,5 +585,68 @@ func TestMochaBail(t *testing.T) {
 	want := "mocha stopped early (--bail: it ends the run at the first failure): 3 of the 5 tests did not run"
 	if !strings.Contains(out.Hint, want) || !slices.Contains(out.Indicators, "mocha_stopped_early") {
 		t.Errorf("hint %q indicators %q, want %q", out.Hint, out.Indicators, want)
+	}
+}
+
+// TestMochaScriptShell: a test script that needs a shell (`node check.js
+// && mocha --timeout 4321`) is not run whole: mocha runs alone, with the
+// options the script gives it, and the hint says that the check did not
+// run (strobe once said nothing of it, and dropped the options).
+func TestMochaScriptShell(t *testing.T) {
+	install(t)
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(fixtures(), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"package.json":   `{"name": "scriptshell", "private": true, "scripts": {"test": "node check.js && mocha --timeout 4321"}}`,
+		"check.js":       "process.exit(1)\n",
+		"test/a.spec.js": "const assert = require('assert')\nit('timeout', function () { assert.strictEqual(this.timeout(), 4321) })\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	if p := rec.Progress(); exit.Code != 0 || p.Passed != 1 {
+		t.Errorf("exit %+v, counts %+v: want the test passed under the script's --timeout", exit, p)
+	}
+	want := "package.json's test script also runs `node check.js`, which strobe did not run: run `npm test` for it"
+	if !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+}
+
+// TestMochaSameTitleRerun: two files hold a test of the same full title,
+// and the config's spec names both. The failure's rerun, and a rerun of
+// it alone (Request.TestSuite), run the failed one alone: its file, the
+// other ignored. Both once ran the other file's test too (the rerun's
+// file went into the config's spec; --failed and retries gave mocha the
+// title alone).
+func TestMochaSameTitleRerun(t *testing.T) {
+	root := project("samename")
+	rec, _, exit := run(t, adapters.Request{ProjectRoot: root})
+	if p := rec.Progress(); exit.Code != 1 || p.Passed != 1 || p.Failed != 1 {
+		t.Fatalf("exit %+v, counts %+v: want 1 passed, 1 failed", exit, p)
+	}
+	f := rec.Failure("test/a.spec.js", "shared › same title")
+	want := `npx mocha test/a.spec.js --ignore '!test/a.spec.js' --grep '^shared same title$'`
+	if f == nil || f.Rerun != want {
+		t.Fatalf("failure %+v, want rerun %q", f, want)
+	}
+	cmd := exec.Command("sh", "-c", f.Rerun)
+	cmd.Dir = root
+	out, _ := cmd.CombinedOutput()
+	if s := string(out); !strings.Contains(s, "0 passing") || !strings.Contains(s, "1 failing") {
+		t.Errorf("rerun %q printed %s, want a's test alone: 0 passing, 1 failing", f.Rerun, s)
+	}
+	// --failed one test at a time, a retry: the runner names the test's
+	// suite beside its name.
+	rec, _, exit = run(t, adapters.Request{ProjectRoot: root, Test: "shared › same title", TestSuite: "test/a.spec.js"})
+	if p := rec.Progress(); exit.Code != 1 || p.Passed != 0 || p.Failed != 1 {
+		t.Errorf("the failure rerun alone: exit %+v, counts %+v: want a's test alone, failed", exit, p)
 	}
 }

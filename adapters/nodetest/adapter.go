@@ -274,12 +274,17 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		return nil, err
 	}
 	prog, args := "node", []string{"--test"}
+	scriptNote := ""
 	if a, ok := nodeTestArgs(req.Command); ok {
 		prog, args = req.Command[0], ownArgs(a)
 	} else if len(req.Command) > 0 {
 		return nil, adapters.Usagef("node: %s is not a `node --test` command: pass one, or leave the command out", shell.Join(req.Command))
 	} else if p, ok, _ := node.Find(req.ProjectRoot); ok {
-		if a, ok := nodeTestArgs(p.TestScriptWords()); ok {
+		// The test script's options are the project's; what else it runs
+		// (a build, a linter) strobe does not: the note says so.
+		var script []string
+		script, scriptNote = p.ScriptFor(req, "node --test", func(w []string) bool { _, ok := nodeTestArgs(w); return ok })
+		if a, ok := nodeTestArgs(script); ok {
 			args = ownArgs(a)
 		}
 	}
@@ -300,7 +305,8 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		}
 		return shell.Join(append(argv, file))
 	}
-	cfg := node.EventsConfig{Framework: "node:test", Root: req.ProjectRoot, Rerun: rerun, Test: req.Test, Level: req.Level, NoTests: noTests}
+	cfg := node.EventsConfig{Framework: "node:test", Root: req.ProjectRoot, Rerun: rerun, Test: req.Test, Level: req.Level, NoTests: noTests,
+		Note: scriptNote}
 	argv := slices.Clone(base)
 	dir, reporter, werr := node.WriteReporter("strobe-node-", "reporter.mjs", reporterJS)
 	events := filepath.Join(dir, "events.jsonl")
@@ -310,7 +316,8 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	} else {
 		// node's JUnit reporter needs no file: read it from stdout when
 		// the run is over, without live progress.
-		cfg.Note = fmt.Sprintf("strobe's node:test reporter could not be written (%v): read node's JUnit reporter instead, with no live progress", werr)
+		cfg.Note = strings.Join(slices.DeleteFunc([]string{fmt.Sprintf("strobe's node:test reporter could not be written (%v): read node's JUnit reporter instead, with no live progress", werr), scriptNote},
+			func(s string) bool { return s == "" }), "; ")
 		argv = append(argv, "--test-reporter=junit", "--test-reporter-destination=stdout")
 	}
 	for _, p := range sel.patterns {

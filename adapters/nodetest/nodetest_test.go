@@ -503,3 +503,31 @@ func TestNodeSameNames(t *testing.T) {
 		t.Errorf("failure %+v, want test/dupes.test.js:9 rerun by node's name", f)
 	}
 }
+
+// TestNodeScriptShell: a test script that needs a shell (`node check.js
+// && node --test test/`) is not run whole: node --test runs alone, with
+// the script's files, and the hint says that the check did not run.
+func TestNodeScriptShell(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"package.json":   `{"name": "scriptshell", "private": true, "scripts": {"test": "node check.js && node --test spec/"}}`,
+		"check.js":       "process.exit(1)\n",
+		"spec/a.test.js": "const test = require('node:test')\ntest('in spec', () => {})\n",
+		"other.test.js":  "const test = require('node:test')\ntest('not in the script', () => {})\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: dir})
+	if got := names(rec); exit.Code != 0 || !slices.Equal(got, []string{"in spec"}) {
+		t.Errorf("exit %+v, tests %q: want the script's spec/ alone", exit, got)
+	}
+	want := "package.json's test script also runs `node check.js`, which strobe did not run: run `npm test` for it"
+	if !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+}

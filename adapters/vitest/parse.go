@@ -78,6 +78,9 @@ type parser struct {
 	rerun []string // the command a person runs, without the selection
 	cd    string   // the package's directory from the root, when not "."
 	note  string
+	// scriptNote says what else the package's test script runs, which
+	// strobe did not (see node.TestScriptCall).
+	scriptNote string
 	// jsonReport is vitest's own JSON report, read at the end, for a
 	// vitest without the reporter API strobe's reporter needs.
 	jsonReport string
@@ -453,8 +456,10 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	var out adapters.Outcome
 	var hints []string
-	if p.note != "" {
-		hints = append(hints, p.note)
+	for _, n := range []string{p.note, p.scriptNote} {
+		if n != "" {
+			hints = append(hints, n)
+		}
 	}
 	if len(p.buildErrs) > 0 {
 		out.BuildFailed, out.BuildErrors = true, p.buildErrs

@@ -266,17 +266,23 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		return nil, err
 	}
 	var args []string
+	// The test script's options (--coverage and its thresholds, a config,
+	// a project) are the project's: `npm test` fails where they fail it.
+	// What else the script runs (a type check) strobe does not: the note
+	// says so.
+	script, scriptNote := p.ScriptFor(req, "vitest", func(w []string) bool { _, ok := vitestArgs(w); return ok })
 	if len(req.Command) > 0 {
 		a, ok := vitestArgs(req.Command)
 		if !ok {
 			return nil, adapters.Usagef("vitest: the command does not run vitest: give `vitest …` or `npx vitest …`, or leave it out")
 		}
 		args = userArgs(a)
-	} else if a, ok := vitestArgs(p.TestScriptWords()); ok {
-		// The test script's options (--coverage and its thresholds, a
-		// config, a project) are the project's: `npm test` fails where
-		// they fail it.
+	} else if a, ok := vitestArgs(script); ok {
 		args = userArgs(a)
+		if req.Test != "" || len(req.Tests) > 0 || req.Level != adapters.LevelAll {
+			// The script's coverage threshold is the whole suite's.
+			args = node.WithoutCoverage(args)
+		}
 	}
 	dir, err := os.MkdirTemp("", "strobe-vitest-")
 	if err != nil {
@@ -294,13 +300,19 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		env = append(env, selectionEnv(chosen))
 	}
 	pr := newParser(rec, req.ProjectRoot, dir)
-	pr.pkgDir, pr.test, pr.level = p.Dir, req.Test, req.Level
+	pr.pkgDir, pr.test, pr.level, pr.scriptNote = p.Dir, req.Test, req.Level, scriptNote
 	if len(req.Tests) > 0 {
 		// For the no-tests hint: the run selected tests by name.
 		pr.test = req.Tests[0].Name
 	}
 	pr.rerun = append(runner(p), "run")
-	pr.rerun = append(pr.rerun, args...)
+	if len(req.Command) == 0 {
+		// A rerun is of one test: the script's coverage threshold, the
+		// whole suite's, would fail it.
+		pr.rerun = append(pr.rerun, node.WithoutCoverage(args)...)
+	} else {
+		pr.rerun = append(pr.rerun, args...)
+	}
 	if rel, ok := kit.Rel(req.ProjectRoot, p.Dir); ok && rel != "." {
 		pr.cd = rel
 	}

@@ -444,6 +444,58 @@ func TestVitestBail(t *testing.T) {
 	}
 }
 
+// TestVitestScriptCoverageOneTest: the script's --coverage is the whole
+// suite's; a run of one test, and a failure's rerun, leave it out, or its
+// threshold fails them whatever the test does.
+func TestVitestScriptCoverageOneTest(t *testing.T) {
+	root := project(t, "coverage")
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "covered"})
+	if p := rec.Progress(); exit.Code != 0 || p.Passed != 1 || strings.Contains(out.Hint, "threshold") {
+		t.Errorf("exit %+v, counts %+v, hint %q: want the test passed, no threshold", exit, p, out.Hint)
+	}
+	p, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Parser.(*parser).Close()
+	if got := strings.Join(p.Parser.(*parser).rerun, " "); got != "npx vitest run" {
+		t.Errorf("rerun prefix %q, want npx vitest run without the script's --coverage", got)
+	}
+	if !slices.Contains(p.Argv, "--coverage") {
+		t.Errorf("argv %q: the whole suite's run keeps the script's --coverage", p.Argv)
+	}
+}
+
+// TestVitestScriptShell: a test script that needs a shell (`node
+// check.js && vitest run --passWithNoTests`) is not run whole: vitest
+// runs alone, with the options the script gives it, and the hint says
+// that the check did not run (strobe once answered passed, saying
+// nothing, where `npm test` fails at the check).
+func TestVitestScriptShell(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(fixtures(t), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"package.json": `{"name": "scriptshell", "private": true, "type": "module",
+			"scripts": {"test": "node check.js && vitest run --passWithNoTests --testTimeout=4321"}}`,
+		"check.js":  "process.exit(1)\n",
+		"a.test.js": "import {test, expect} from 'vitest'\ntest('timeout', ({task}) => { expect(task.timeout).toBe(4321) })\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	if p := rec.Progress(); exit.Code != 0 || p.Passed != 1 {
+		t.Errorf("exit %+v, counts %+v: want the test passed under the script's --testTimeout", exit, p)
+	}
+	want := "package.json's test script also runs `node check.js`, which strobe did not run: run `npm test` for it"
+	if !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+}
+
 // TestVitestCoverageThreshold: the tests pass, the coverage does not
 // meet coverage.thresholds, and vitest exits 1: the hint says what failed
 // (the run is failed by its exit code). Without a command the test

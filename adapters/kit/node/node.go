@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"strobe/adapters"
@@ -166,6 +167,249 @@ func (p *Package) TestScriptWords() []string {
 		return nil
 	}
 	return w
+}
+
+// TestScriptCall finds the test script's call of a framework, for a run
+// of the framework without a command: words is the command of the script
+// that calls it (calls answers whether a command's words do), split into
+// words, nil when there is none; note says what else `npm test` runs
+// that strobe, running the framework alone, does not ("package.json's
+// test script also runs `eslint .`, which strobe did not run: run `npm
+// test` for it"), "" when the script is one plain call of the framework
+// (or there is no test script). A command `npm run NAME` (pnpm, yarn,
+// bun alike) stands for the script NAME's commands; npm runs the
+// pretest and posttest scripts around the test script, so they are
+// among what else it runs.
+func (p *Package) TestScriptCall(framework string, calls func([]string) bool) (words []string, note string) {
+	script := p.TestScript()
+	if script == "" {
+		return nil, ""
+	}
+	cmds, ok := p.scriptCommands(script, 0)
+	var others []string
+	plain := ok
+	if ok {
+		for _, c := range cmds {
+			w, isPlain := plainWords(c)
+			switch {
+			case isPlain && words == nil && calls(w):
+				words = w
+			case isPlain || !mentions(c, framework):
+				others = append(others, c)
+			default:
+				plain = false // the framework's call needs a shell: `TZ=UTC jest`, `jest > out`
+			}
+		}
+	}
+	if p.Manager == "npm" || p.Manager == "" {
+		for _, hook := range []string{"pretest", "posttest"} {
+			if s := strings.TrimSpace(p.Scripts[hook]); s != "" {
+				others = append(others, s)
+			}
+		}
+	}
+	run := p.RunScript("test")
+	switch {
+	case !plain || words == nil:
+		return words, fmt.Sprintf("package.json's test script (`%s`) is not a plain call of %s: strobe ran %s alone, and not the rest of the script: run `%s` for it",
+			clipScript(script), framework, framework, run)
+	case len(others) == 0:
+		return words, ""
+	}
+	quoted := make([]string, len(others))
+	for i, o := range others {
+		quoted[i] = "`" + clipScript(o) + "`"
+	}
+	it := "it"
+	if len(others) > 1 {
+		it = "them"
+	}
+	return words, fmt.Sprintf("package.json's test script also runs %s, which strobe did not run: run `%s` for %s", joinAnd(quoted), run, it)
+}
+
+// ScriptFor is TestScriptCall for a request: nothing when it has a
+// command (the command is the run), and the note only for a run of the
+// whole suite, the run `npm test` stands for.
+func (p *Package) ScriptFor(req adapters.Request, framework string, calls func([]string) bool) (words []string, note string) {
+	if len(req.Command) > 0 {
+		return nil, ""
+	}
+	words, note = p.TestScriptCall(framework, calls)
+	if req.Test != "" || len(req.Tests) > 0 || req.Level != adapters.LevelAll {
+		note = ""
+	}
+	return words, note
+}
+
+// WithoutCoverage drops the coverage options (jest's --coverage,
+// --collectCoverage, --coverageThreshold …; vitest's --coverage and
+// --coverage.*) from a test script's arguments, for a run or a rerun of
+// part of the suite: the script's threshold is the whole suite's, and
+// fails a run of one test whatever the test does.
+func WithoutCoverage(args []string) []string {
+	var kept []string
+	for i := 0; i < len(args); i++ {
+		name, _, hasValue := strings.Cut(args[i], "=")
+		if !strings.HasPrefix(name, "--coverage") && !strings.HasPrefix(name, "--collectCoverage") {
+			kept = append(kept, args[i])
+			continue
+		}
+		switch name {
+		case "--coverage", "--collectCoverage", "--coverage.enabled", "--coverage.all", "--coverage.clean":
+			continue // a flag: the next word is not its value
+		}
+		if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			i++ // its value
+		}
+	}
+	return kept
+}
+
+// RunScript is the command that runs one of the package's scripts with
+// its package manager: `npm test`, `pnpm test`, `yarn test`, `bun run
+// test`.
+func (p *Package) RunScript(name string) string {
+	switch p.Manager {
+	case "pnpm":
+		return "pnpm " + name
+	case "yarn":
+		return "yarn " + name
+	case "bun":
+		return "bun run " + name
+	}
+	if name == "test" {
+		return "npm test"
+	}
+	return "npm run " + name
+}
+
+// maxScriptDepth bounds how many `npm run NAME` are followed into other
+// scripts.
+const maxScriptDepth = 3
+
+// scriptCommands splits a script into its commands at the shell's control
+// operators (&&, ||, ;, |, &), each trimmed, with `npm run NAME` replaced
+// by the script NAME's commands. ok is false when the script cannot be
+// read so (an open quote).
+func (p *Package) scriptCommands(script string, depth int) ([]string, bool) {
+	parts, ok := splitCommands(script)
+	if !ok {
+		return nil, false
+	}
+	var cmds []string
+	for _, c := range parts {
+		if name, ok := p.runsScript(c); ok && depth < maxScriptDepth {
+			sub, ok := p.scriptCommands(p.Scripts[name], depth+1)
+			if !ok {
+				return nil, false
+			}
+			cmds = append(cmds, sub...)
+			continue
+		}
+		cmds = append(cmds, c)
+	}
+	return cmds, true
+}
+
+// runsScript says whether a command runs one of the package's scripts
+// (`npm run lint`, `npm run-script lint`, `pnpm run lint`, `pnpm lint`,
+// `yarn lint`, `bun run lint`), and which.
+func (p *Package) runsScript(cmd string) (string, bool) {
+	w, ok := plainWords(cmd)
+	if !ok || len(w) != 2 && len(w) != 3 {
+		return "", false
+	}
+	name := w[len(w)-1]
+	if _, ok := p.Scripts[name]; !ok {
+		return "", false
+	}
+	switch {
+	case len(w) == 3 && (w[1] == "run" || w[1] == "run-script") && slices.Contains([]string{"npm", "pnpm", "yarn", "bun"}, w[0]):
+		return name, true
+	case len(w) == 2 && (w[0] == "pnpm" || w[0] == "yarn") && name != "test":
+		return name, true
+	}
+	return "", false
+}
+
+// splitCommands cuts a script at the control operators outside quotes.
+func splitCommands(s string) ([]string, bool) {
+	var cmds []string
+	start := 0
+	inSingle, inDouble := false, false
+	cut := func(end, next int) {
+		if c := strings.TrimSpace(s[start:end]); c != "" {
+			cmds = append(cmds, c)
+		}
+		start = next
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inSingle:
+			inSingle = c != '\''
+		case c == '\\':
+			i++
+		case c == '\'' && !inDouble:
+			inSingle = true
+		case c == '"':
+			inDouble = !inDouble
+		case inDouble:
+		case c == '&' || c == '|':
+			if i+1 < len(s) && s[i+1] == c {
+				cut(i, i+2)
+				i++
+			} else if c == '&' && i > 0 && (s[i-1] == '>' || s[i-1] == '<') || c == '&' && i+1 < len(s) && s[i+1] == '>' {
+				// a redirection (2>&1, &>file): part of the command
+			} else {
+				cut(i, i+1)
+			}
+		case c == ';' || c == '\n':
+			cut(i, i+1)
+		}
+	}
+	if inSingle || inDouble {
+		return nil, false
+	}
+	cut(len(s), len(s))
+	return cmds, true
+}
+
+// plainWords splits a command into words when it needs no shell.
+func plainWords(cmd string) ([]string, bool) {
+	if shell.NeedsShell(cmd) {
+		return nil, false
+	}
+	w, err := shell.Split(cmd)
+	return w, err == nil && len(w) > 0
+}
+
+// mentions says whether a command names the framework as a word
+// (`TZ=UTC jest`, `c8 mocha`).
+func mentions(cmd, framework string) bool {
+	for _, w := range strings.Fields(cmd) {
+		if w == framework || strings.HasSuffix(w, "/"+framework) {
+			return true
+		}
+	}
+	return false
+}
+
+// clipScript shortens a script quoted in a hint.
+func clipScript(s string) string {
+	const max = 120
+	if r := []rune(s); len(r) > max {
+		return string(r[:max]) + "…"
+	}
+	return s
+}
+
+// joinAnd joins ["a", "b", "c"] as "a, b and c".
+func joinAnd(list []string) string {
+	if len(list) < 2 {
+		return strings.Join(list, "")
+	}
+	return strings.Join(list[:len(list)-1], ", ") + " and " + list[len(list)-1]
 }
 
 // ScriptRuns reports whether a script of the package's runs tool (as a

@@ -1,12 +1,14 @@
 package node
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"strobe/adapters"
+	"strobe/internal/shell"
 )
 
 func write(t *testing.T, path, text string) {
@@ -99,5 +101,57 @@ func TestFindNone(t *testing.T) {
 	write(t, filepath.Join(bad, "package.json"), "{not json")
 	if _, _, err := Find(bad); err == nil {
 		t.Error("a broken package.json read without error")
+	}
+}
+
+// TestTestScriptCall: the framework's call in the test script, and what
+// else `npm test` runs that a run of the framework alone leaves out.
+func TestTestScriptCall(t *testing.T) {
+	isJest := func(w []string) bool { return w[0] == "jest" || len(w) > 1 && w[0] == "npx" && w[1] == "jest" }
+	for _, tc := range []struct {
+		scripts map[string]string
+		manager string
+		words   string
+		note    string
+	}{
+		{scripts: map[string]string{"test": "jest --coverage"}, words: "jest --coverage"},
+		{scripts: map[string]string{}, words: ""},
+		{scripts: map[string]string{"test": "eslint . && jest"}, words: "jest",
+			note: "package.json's test script also runs `eslint .`, which strobe did not run: run `npm test` for it"},
+		{scripts: map[string]string{"test": "tsc --noEmit && npx jest --ci; prettier --check 'src/**/*.ts'"}, words: "npx jest --ci", manager: "pnpm",
+			note: "package.json's test script also runs `tsc --noEmit` and `prettier --check 'src/**/*.ts'`, which strobe did not run: run `pnpm test` for them"},
+		{scripts: map[string]string{"test": "npm run lint && npm run unit", "lint": "eslint .", "unit": "jest --ci"}, words: "jest --ci",
+			note: "package.json's test script also runs `eslint .`, which strobe did not run: run `npm test` for it"},
+		{scripts: map[string]string{"test": "jest", "pretest": "eslint ."}, words: "jest",
+			note: "package.json's test script also runs `eslint .`, which strobe did not run: run `npm test` for it"},
+		{scripts: map[string]string{"test": "jest", "pretest": "eslint ."}, manager: "pnpm", words: "jest"}, // pnpm runs no pretest
+		{scripts: map[string]string{"test": "TZ=UTC jest && eslint ."}, words: "",
+			note: "package.json's test script (`TZ=UTC jest && eslint .`) is not a plain call of jest: strobe ran jest alone, and not the rest of the script: run `npm test` for it"},
+		{scripts: map[string]string{"test": "react-scripts test"}, words: "",
+			note: "package.json's test script (`react-scripts test`) is not a plain call of jest: strobe ran jest alone, and not the rest of the script: run `npm test` for it"},
+		{scripts: map[string]string{"test": "jest 2>&1 | tee out.txt"}, words: "",
+			note: "package.json's test script (`jest 2>&1 | tee out.txt`) is not a plain call of jest: strobe ran jest alone, and not the rest of the script: run `npm test` for it"},
+		{scripts: map[string]string{"test": `jest -t "a && b"`}, words: "jest -t 'a && b'"},
+	} {
+		p := &Package{Scripts: tc.scripts, Manager: cmp.Or(tc.manager, "npm")}
+		words, note := p.TestScriptCall("jest", isJest)
+		if got := shell.Join(words); got != tc.words || note != tc.note {
+			t.Errorf("%q (%s): words %q, note %q; want %q, %q", tc.scripts, tc.manager, got, note, tc.words, tc.note)
+		}
+	}
+}
+
+func TestWithoutCoverage(t *testing.T) {
+	for in, want := range map[string]string{
+		"--coverage --config scripts/v.mts":                        "--config scripts/v.mts",
+		"--coverage src/ --ci":                                     "src/ --ci",
+		"--coverageReporters text --coverageThreshold={} -i":       "-i",
+		"--collectCoverage=true --collectCoverageFrom src/** --ci": "--ci",
+		"--coverage.enabled --coverage.include src --no-watch":     "--no-watch",
+		"--coverage.thresholds.lines=90 --project a":               "--project a",
+	} {
+		if got := strings.Join(WithoutCoverage(strings.Fields(in)), " "); got != want {
+			t.Errorf("WithoutCoverage(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
