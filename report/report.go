@@ -237,10 +237,10 @@ const (
 	// it reports, with no signal behind it (a heap-use-after-free); the
 	// crash's indicator names the sanitizer. One that caught a signal is
 	// that signal's type.
-	CrashSanitizer CrashType = "sanitizer"
-	CrashBuildFailure       CrashType = "build_failure"
-	CrashTestFailure        CrashType = "test_failure"
-	CrashUnknown            CrashType = "unknown"
+	CrashSanitizer    CrashType = "sanitizer"
+	CrashBuildFailure CrashType = "build_failure"
+	CrashTestFailure  CrashType = "test_failure"
+	CrashUnknown      CrashType = "unknown"
 	// CrashStopped is a run strobe itself stopped: the stuck detector's
 	// verdict, the test timeout or a cancel (Crash.StoppedBy says which).
 	// Nothing crashed; whatever signal the process died of was strobe's.
