@@ -80,6 +80,11 @@ func ensureHome(home string) error {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
 		return fmt.Errorf("%s belongs to uid %d, not to you (uid %d): set %s to a directory of yours", home, st.Uid, os.Getuid(), HomeEnv)
 	}
+	if shared(fi.Mode()) {
+		// /tmp itself, or the like: closing it would break every other
+		// user's programs, and anyone may plant files in it.
+		return fmt.Errorf("%s is a shared directory (writable by everyone): set %s to a directory of your own, such as %s", home, HomeEnv, filepath.Join(home, fmt.Sprintf("strobe-%d", os.Getuid())))
+	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		if err := os.Chmod(home, 0o700); err != nil {
 			return fmt.Errorf("closing %s to others: %w", home, err)
@@ -87,6 +92,11 @@ func ensureHome(home string) error {
 	}
 	return nil
 }
+
+// shared says whether a directory is one that users share (/tmp: sticky,
+// or writable by everyone), which strobe must neither use as its own nor
+// close to others.
+func shared(m os.FileMode) bool { return m&os.ModeSticky != 0 || m.Perm()&0o002 != 0 }
 
 // checkSocketOwner refuses a socket file that is not ours: someone else's
 // daemon must never receive our environment.

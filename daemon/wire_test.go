@@ -152,3 +152,29 @@ func TestBuildID(t *testing.T) {
 		t.Errorf("BuildID() = %q, want %q", BuildID(), want)
 	}
 }
+
+// A STROBE_HOME that users share (/tmp itself: sticky, writable by all) is
+// refused with what to do, and left as it was: closing it to others once
+// broke every other user's programs on the machine. A directory of ours
+// open to others is closed.
+func TestHomeNeverClosesASharedDirectory(t *testing.T) {
+	shared := t.TempDir()
+	if err := os.Chmod(shared, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	err := ensureHome(shared)
+	if err == nil || !strings.Contains(err.Error(), "shared directory") || !strings.Contains(err.Error(), HomeEnv) {
+		t.Errorf("ensureHome(a sticky 1777 directory) = %v, want a refusal naming %s", err, HomeEnv)
+	}
+	if fi, _ := os.Stat(shared); fi.Mode()&os.ModeSticky == 0 || fi.Mode().Perm() != 0o777 {
+		t.Errorf("its mode is now %v, want it untouched (1777)", fi.Mode())
+	}
+	open := t.TempDir()
+	os.Chmod(open, 0o755)
+	if err := ensureHome(open); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(open); fi.Mode().Perm() != 0o700 {
+		t.Errorf("a home of ours open to others is %v, want 0700", fi.Mode().Perm())
+	}
+}

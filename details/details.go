@@ -106,6 +106,10 @@ func ensureDir(dir string) error {
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
 			return fmt.Errorf("details directory %s belongs to uid %d, not to you: remove it or set TMPDIR", d, st.Uid)
 		}
+		if fi.Mode()&os.ModeSticky != 0 {
+			// A shared directory (/tmp itself): never closed to others.
+			return fmt.Errorf("details directory %s is a shared directory (sticky, like /tmp): give a directory of your own", d)
+		}
 		if fi.Mode().Perm()&0o077 != 0 {
 			if err := os.Chmod(d, 0o700); err != nil {
 				return fmt.Errorf("closing details directory %s to others: %w", d, err)

@@ -113,6 +113,19 @@ func TestClosesOpenDirectory(t *testing.T) {
 	}
 }
 
+// A details directory whose parent is shared (sticky, as /tmp is) is
+// refused, and the parent left as it was: it is never closed to others.
+func TestNeverClosesASharedDirectory(t *testing.T) {
+	shared := t.TempDir()
+	os.Chmod(shared, 0o777|os.ModeSticky)
+	if _, err := Write(filepath.Join(shared, "tests"), record("x")); err == nil || !strings.Contains(err.Error(), "shared directory") {
+		t.Errorf("err = %v, want a refusal of the shared parent", err)
+	}
+	if fi, _ := os.Stat(shared); fi.Mode()&os.ModeSticky == 0 || fi.Mode().Perm() != 0o777 {
+		t.Errorf("the shared parent is now %v, want it untouched", fi.Mode())
+	}
+}
+
 func TestPrune(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "s", "tests")
 	if err := ensureDir(dir); err != nil {

@@ -283,6 +283,10 @@ func ensureDir(dir string) error {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
 		return fmt.Errorf("history directory %s belongs to uid %d, not to you: remove it or set STROBE_HOME", dir, st.Uid)
 	}
+	if fi.Mode()&os.ModeSticky != 0 {
+		// A shared directory (/tmp itself): never closed to others.
+		return fmt.Errorf("history directory %s is a shared directory (sticky, like /tmp): set STROBE_HOME to a directory of your own", dir)
+	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		if err := os.Chmod(dir, 0o700); err != nil {
 			return fmt.Errorf("closing history directory %s to others: %w", dir, err)
