@@ -69,6 +69,70 @@ func Split(s string) ([]string, error) {
 // NeedsShell reports whether s uses shell syntax beyond words and quotes
 // (outside single quotes), so it must run through /bin/sh -c.
 func NeedsShell(s string) bool {
+	needs := false
+	unquoted(s, func(i int, inDouble bool) bool {
+		c := s[i]
+		switch {
+		case c == '`':
+			needs = true
+		case c == '$':
+			// A $ the shell expands: $NAME, ${…}, $(…), $1, $@, $?…; one
+			// it leaves as it is (go test -run '^$' unquoted, a $ at a
+			// word's end) needs no shell.
+			needs = i+1 < len(s) && expands(s[i+1])
+		case !inDouble && strings.IndexByte("|&;<>(){}*?[]~#", c) >= 0:
+			needs = true
+		case !inDouble && c == '=' && i > 0 && !strings.ContainsAny(s[:i], " \t"):
+			needs = true // VAR=value cmd
+		}
+		return !needs
+	})
+	return needs
+}
+
+// Commands cuts a script into its commands at the shell's control
+// operators outside quotes (&&, ||, ;, |, &, a newline), each trimmed; a
+// redirection's & (2>&1, &>file) stays in its command. ok is false when a
+// quote is left open.
+func Commands(s string) (cmds []string, ok bool) {
+	start, skip := 0, -1
+	cut := func(end, next int) {
+		if c := strings.TrimSpace(s[start:end]); c != "" {
+			cmds = append(cmds, c)
+		}
+		start = next
+	}
+	closed := unquoted(s, func(i int, inDouble bool) bool {
+		c := s[i]
+		switch {
+		case inDouble || i == skip:
+		case c == '&' || c == '|':
+			switch {
+			case i+1 < len(s) && s[i+1] == c: // && and ||
+				cut(i, i+2)
+				skip = i + 1
+			case c == '&' && (i > 0 && (s[i-1] == '>' || s[i-1] == '<') || i+1 < len(s) && s[i+1] == '>'):
+				// a redirection: part of the command
+			default:
+				cut(i, i+1)
+			}
+		case c == ';' || c == '\n':
+			cut(i, i+1)
+		}
+		return true
+	})
+	if !closed {
+		return nil, false
+	}
+	cut(len(s), len(s))
+	return cmds, true
+}
+
+// unquoted calls fn with each byte of s that no single quote and no
+// backslash escapes, saying whether it is inside double quotes, until fn
+// returns false; the quotes themselves are not passed. It reports whether
+// every quote was closed (true when fn stopped the scan).
+func unquoted(s string, fn func(i int, inDouble bool) bool) bool {
 	inSingle, inDouble := false, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -81,22 +145,13 @@ func NeedsShell(s string) bool {
 			inSingle = true
 		case c == '"':
 			inDouble = !inDouble
-		case c == '`':
-			return true
-		case c == '$':
-			// A $ the shell expands: $NAME, ${…}, $(…), $1, $@, $?…; one
-			// it leaves as it is (go test -run '^$' unquoted, a $ at a
-			// word's end) needs no shell.
-			if i+1 < len(s) && expands(s[i+1]) {
+		default:
+			if !fn(i, inDouble) {
 				return true
 			}
-		case !inDouble && strings.IndexByte("|&;<>(){}*?[]~#", c) >= 0:
-			return true
-		case !inDouble && c == '=' && i > 0 && !strings.ContainsAny(s[:i], " \t"):
-			return true // VAR=value cmd
 		}
 	}
-	return false
+	return !inSingle && !inDouble
 }
 
 // expands says whether a $ followed by c is a shell expansion.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,6 +55,24 @@ func TestNeedsShell(t *testing.T) {
 	} {
 		if got := NeedsShell(in); got != want {
 			t.Errorf("NeedsShell(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestCommands(t *testing.T) {
+	for in, want := range map[string][]string{
+		"jest":                               {"jest"},
+		"eslint . && jest --coverage":        {"eslint .", "jest --coverage"},
+		"tsc --noEmit || exit 1; vitest run": {"tsc --noEmit", "exit 1", "vitest run"},
+		"jest 2>&1 | tee out":                {"jest 2>&1", "tee out"},
+		"jest &> log & wait":                 {"jest &> log", "wait"},
+		`mocha --grep 'a && b' "x|y"`:        {`mocha --grep 'a && b' "x|y"`},
+		"a\nb":                               {"a", "b"},
+		"echo 'open":                         nil,
+	} {
+		got, ok := Commands(in)
+		if !slices.Equal(got, want) || ok != (want != nil) {
+			t.Errorf("Commands(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
 }

@@ -292,7 +292,7 @@ const maxScriptDepth = 3
 // by the script NAME's commands. ok is false when the script cannot be
 // read so (an open quote).
 func (p *Package) scriptCommands(script string, depth int) ([]string, bool) {
-	parts, ok := splitCommands(script)
+	parts, ok := shell.Commands(script)
 	if !ok {
 		return nil, false
 	}
@@ -330,49 +330,6 @@ func (p *Package) runsScript(cmd string) (string, bool) {
 		return name, true
 	}
 	return "", false
-}
-
-// splitCommands cuts a script at the control operators outside quotes.
-func splitCommands(s string) ([]string, bool) {
-	var cmds []string
-	start := 0
-	inSingle, inDouble := false, false
-	cut := func(end, next int) {
-		if c := strings.TrimSpace(s[start:end]); c != "" {
-			cmds = append(cmds, c)
-		}
-		start = next
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inSingle:
-			inSingle = c != '\''
-		case c == '\\':
-			i++
-		case c == '\'' && !inDouble:
-			inSingle = true
-		case c == '"':
-			inDouble = !inDouble
-		case inDouble:
-		case c == '&' || c == '|':
-			if i+1 < len(s) && s[i+1] == c {
-				cut(i, i+2)
-				i++
-			} else if c == '&' && i > 0 && (s[i-1] == '>' || s[i-1] == '<') || c == '&' && i+1 < len(s) && s[i+1] == '>' {
-				// a redirection (2>&1, &>file): part of the command
-			} else {
-				cut(i, i+1)
-			}
-		case c == ';' || c == '\n':
-			cut(i, i+1)
-		}
-	}
-	if inSingle || inDouble {
-		return nil, false
-	}
-	cut(len(s), len(s))
-	return cmds, true
 }
 
 // plainWords splits a command into words when it needs no shell.
