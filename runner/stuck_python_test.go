@@ -74,7 +74,7 @@ func TestStuckPython(t *testing.T) {
 		// A coroutine that awaits is on no thread's stack (the main thread
 		// sits in the event loop's select): strobe's dump adds the pending
 		// asyncio tasks' await chains.
-		{"faulthandler/async", "async", "faulthandler", "blocked on I/O", []string{"wait_for_reply (hang.py:125)", "handshake (hang.py:133)"}, 8 * time.Second},
+		{"faulthandler/async", "async", "faulthandler", "async wait without end", []string{"wait_for_reply (hang.py:125)", "handshake (hang.py:133)"}, 8 * time.Second},
 		{"py-spy/deadlock", "deadlock", "py-spy", "deadlock", []string{"lock_a_then_b (hang.py:31)", "lock_b_then_a (hang.py:39)"}, 6 * time.Second},
 		{"py-spy/busy", "busy", "py-spy", "endless loop", []string{"spin_forever (hang.py:5"}, 7 * time.Second},
 	}

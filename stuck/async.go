@@ -2,6 +2,7 @@ package stuck
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -58,11 +59,14 @@ func parkedIn(s Stack) string {
 
 // asyncParked splits the blocked threads by the capture's stacks: those
 // parked in an async runtime (named), and the rest. A thread without a
-// stack in c is among the rest; so is every thread of a goroutine or
-// Python capture.
+// stack in c is among the rest; so is every thread of a goroutine capture.
+// A Python capture is asyncioParked's.
 func asyncParked(c Capture, blocked []threadView) (runtime string, parked, rest []threadView) {
-	if isGoroutines(c) || IsPythonCapture(c) {
+	if isGoroutines(c) {
 		return "", nil, blocked
+	}
+	if IsPythonCapture(c) {
+		return asyncioParked(c, blocked)
 	}
 	byTID := map[int]Stack{}
 	for _, s := range c.Stacks {
@@ -86,8 +90,66 @@ func asyncParked(c Capture, blocked []threadView) (runtime string, parked, rest 
 	return runtime, parked, rest
 }
 
+// asyncioRuntime names Python's event loop among the async runtimes.
+const asyncioRuntime = "asyncio"
+
+// asyncioParked is asyncParked for a Python capture: the main thread is
+// parked when it waits in the asyncio event loop's select (selectors.py
+// under base_events.py's _run_once), the loop having nothing to run; the
+// coroutines that await are in the tasks strobe's dump adds. Only the main
+// thread's stack is known to be the main thread's (faulthandler names the
+// others by pthread id, not by the kernel's).
+func asyncioParked(c Capture, blocked []threadView) (string, []threadView, []threadView) {
+	idle := false
+	for _, s := range c.Stacks {
+		if s.TID == c.PID || strings.HasPrefix(s.Name, "Current thread") {
+			idle = inEventLoopSelect(s.Frames)
+		}
+	}
+	if !idle {
+		return "", nil, blocked
+	}
+	var parked, rest []threadView
+	for _, v := range blocked {
+		if v.proc.PID == c.PID && v.t.TID == c.PID {
+			parked = append(parked, v)
+		} else {
+			rest = append(rest, v)
+		}
+	}
+	if len(parked) == 0 {
+		return "", nil, blocked
+	}
+	return asyncioRuntime, parked, rest
+}
+
+// inEventLoopSelect says whether a Python stack waits in the asyncio event
+// loop's select: selectors.py's select first, base_events.py's _run_once
+// just under it.
+func inEventLoopSelect(frames []Frame) bool {
+	if len(frames) < 2 || filepath.Base(frames[0].File) != "selectors.py" {
+		return false
+	}
+	for _, f := range frames[1:min(len(frames), 3)] {
+		if f.Func == "_run_once" && filepath.Base(f.File) == "base_events.py" {
+			return true
+		}
+	}
+	return false
+}
+
+// asyncTail ends an async wait's diagnosis: what waits, and where to see
+// it.
+func asyncTail(runtime string) string {
+	if runtime == asyncioRuntime {
+		return ": a coroutine the test awaits never completes (its asyncio task's stack shows where it waits)"
+	}
+	return ": a future the test awaits never completes (a waiting future is on no stack)"
+}
+
 // describeParked says how an async runtime's threads wait: "the tokio
-// runtime's 3 threads parked in futex with no timeout".
+// runtime's 3 threads parked in futex with no timeout", "the asyncio event
+// loop waits in epoll_wait with no timeout".
 func describeParked(runtime string, parked []threadView) string {
 	var calls []string
 	for _, v := range parked {
@@ -98,6 +160,9 @@ func describeParked(runtime string, parked []threadView) string {
 		if !slices.Contains(calls, call) {
 			calls = append(calls, call)
 		}
+	}
+	if runtime == asyncioRuntime {
+		return fmt.Sprintf("the asyncio event loop waits in %s with no timeout", strings.Join(calls, " and "))
 	}
 	who := fmt.Sprintf("the %s runtime's thread", runtime)
 	if len(parked) > 1 {

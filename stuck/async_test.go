@@ -194,3 +194,27 @@ func TestSuggestedTracesLeaveOutTestClosures(t *testing.T) {
 		t.Errorf("traces %v, want lock_a_then_b and lock_b_then_a", tr)
 	}
 }
+
+// TestAsyncioParked: a Python main thread waiting in the asyncio event
+// loop's select is parked (the coroutine that awaits is in its task's
+// stack); one blocked elsewhere, and any other thread, are not.
+func TestAsyncioParked(t *testing.T) {
+	loop := []Frame{{Func: "select", File: "/usr/lib/python3.11/selectors.py", Line: 468}, {Func: "_run_once", File: "/usr/lib/python3.11/asyncio/base_events.py", Line: 1884},
+		{Func: "run_forever", File: "/usr/lib/python3.11/asyncio/base_events.py", Line: 607}}
+	task := Stack{Name: "asyncio task Task-1", Frames: []Frame{{Func: "wait", File: "/usr/lib/python3.11/asyncio/locks.py", Line: 213}, {Func: "wait_for_reply", File: "/p/test_a.py", Line: 4}}}
+	p := &ProcSample{ProcKey: ProcKey{PID: 10, Start: 1}, Name: "python3"}
+	mainThread := threadView{proc: p, t: ThreadSample{TID: 10, State: 'S', Wait: Wait{Kind: IO, Call: "epoll_wait"}}}
+	server := threadView{proc: p, t: ThreadSample{TID: 11, State: 'S', Wait: Wait{Kind: IO, Call: "accept4"}}}
+	c := Capture{PID: 10, Tool: ToolFaulthandler, Stacks: []Stack{{Name: "Current thread 0x01", Frames: loop}, task}}
+	rt, parked, rest := asyncParked(c, []threadView{mainThread, server})
+	if rt != "asyncio" || len(parked) != 1 || parked[0].t.TID != 10 || len(rest) != 1 || rest[0].t.TID != 11 {
+		t.Errorf("asyncParked = %q, %d parked, %d others; want asyncio, the main thread, the server's", rt, len(parked), len(rest))
+	}
+	if got := describeParked(rt, parked); got != "the asyncio event loop waits in epoll_wait with no timeout" {
+		t.Errorf("describeParked = %q", got)
+	}
+	c.Stacks[0].Frames = []Frame{{Func: "accept", File: "/usr/lib/python3.11/socket.py", Line: 294}, {Func: "serve", File: "/p/srv.py", Line: 9}}
+	if rt, _, _ := asyncParked(c, []threadView{mainThread}); rt != "" {
+		t.Errorf("a main thread in accept is parked in %q, want not parked", rt)
+	}
+}

@@ -688,7 +688,7 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 				} else {
 					evidence += " and no timer pending"
 				}
-				tail = ": a future the test awaits never completes (a waiting future is on no stack)"
+				tail = asyncTail(rt)
 			} else {
 				evidence += ", " + describeParked(rt, parked)
 			}
