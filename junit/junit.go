@@ -213,6 +213,11 @@ func testCase(t report.Test, resp *report.Response, st *report.StuckTest, budget
 		c.Failure = p
 	case t.Status == report.TestSkipped:
 		c.Skipped = &Skipped{}
+		if f := t.Failure; f != nil {
+			// Why a test did not run, when the adapter knows (node:test's
+			// cancelled tests: their describe block's before hook failed).
+			c.Skipped.Message = firstLine(f.Message)
+		}
 	}
 	c.FlakyFailures = flakyFailures(t)
 	if out := clipOutput(t.Output, budget); out != "" {

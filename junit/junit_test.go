@@ -267,6 +267,29 @@ func TestNothingRan(t *testing.T) {
 	}
 }
 
+// TestSkippedWhy: a skipped test the adapter says why of (node:test's
+// cancelled tests carry it as their failure) is <skipped message="why">
+// at its file:line, and counts skipped, not failed.
+func TestSkippedWhy(t *testing.T) {
+	resp := &report.Response{Status: report.Failed, Framework: "node"}
+	why := &report.Failure{Name: "db › reads", File: "test/db.test.js", Line: 9,
+		Message: "cancelled by node: the before hook of its describe block `db` failed\nmore"}
+	doc := junit.Build(junit.Run{Response: resp, Tests: []report.Test{
+		{Name: "db › reads", Suite: "test/db.test.js", Status: report.TestSkipped, Failure: why},
+		{Name: "later", Suite: "test/db.test.js", Status: report.TestSkipped},
+	}})
+	if doc.Skipped != 2 || doc.Failures != 0 {
+		t.Errorf("skipped %d, failures %d, want 2 skipped and no failure", doc.Skipped, doc.Failures)
+	}
+	c := doc.Suites[0].Cases[0]
+	if c.Skipped == nil || c.Skipped.Message != "cancelled by node: the before hook of its describe block `db` failed" || c.File != "test/db.test.js" || c.Line != 9 {
+		t.Errorf("cancelled case %+v (skipped %+v)", c, c.Skipped)
+	}
+	if c := doc.Suites[0].Cases[1]; c.Skipped == nil || c.Skipped.Message != "" {
+		t.Errorf("plain skipped case %+v", c.Skipped)
+	}
+}
+
 func TestOutputBudget(t *testing.T) {
 	run := sample()
 	run.Tests = nil

@@ -65,7 +65,7 @@ func TestNodeBasic(t *testing.T) {
 		{"arithmetic › adds wrongly", "test/math.test.js", 15, "Expected values to be strictly equal:\n\n4 !== 5\n\nexpected: 5\nreceived: 4"},
 		{"arithmetic › compares objects", "test/math.test.js", 19, "+ actual - expected"},
 		{"arithmetic › nested [regex] (chars)? › throws a TypeError", "test/math.test.js", 27, "TypeError: Cannot read properties of null (reading 'boom')"},
-		{"with a failing hook", "test/hooks.test.mjs", 6, "Error: database unavailable"},
+		{"with a failing hook", "test/hooks.test.mjs", 6, "before hook: Error: database unavailable"},
 	} {
 		tt := byName(t, rec, tc.name)
 		f := tt.Failure
@@ -86,7 +86,7 @@ func TestNodeBasic(t *testing.T) {
 		"arithmetic › divides by zero":              report.TestSkipped,
 		"waits a little":                            report.TestPassed,
 		"passes in ESM":                             report.TestPassed,
-		"with a failing hook › never runs its body": report.TestFailed,
+		"with a failing hook › never runs its body": report.TestSkipped, // cancelled by the hook
 	} {
 		if got := byName(t, rec, name).Status; got != want {
 			t.Errorf("%s: %s, want %s", name, got, want)
@@ -99,6 +99,73 @@ func TestNodeBasic(t *testing.T) {
 	}
 	if out.BuildFailed || out.Crash != nil || out.NoTests {
 		t.Errorf("outcome %+v for plain failures", out)
+	}
+	// node's summary: tests 9, pass 3, fail 3, cancelled 1, skipped 1,
+	// todo 1; strobe lists the hook's failure besides (node counts the
+	// block among its suites), and the cancelled test with the skipped.
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 4 || p.Skipped != 3 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want 3, 4 (node's 3 and the hook), 3", p.Passed, p.Failed, p.Skipped)
+	}
+}
+
+// TestNodeCancelled: the tests node cancels with their parent are counted
+// apart from the failures, as node counts them (node: tests 11, pass 2,
+// fail 2, cancelled 5, skipped 1, todo 1): skipped, each saying why, and
+// the failure listed is the cause: the describe block's before hook, or
+// the parent test that ended without awaiting its subtest, at the
+// subtest's line. A test whose own promise never settled is node's
+// cancelled too, but it is the failure: counted failed.
+func TestNodeCancelled(t *testing.T) {
+	root := fixture("cancelled")
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: root})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want node's 1", exit)
+	}
+	adapterstest.Golden(t, "cancelled-all", normalise(rec, out, root))
+	if p := rec.Progress(); p.Passed != 2 || p.Failed != 4 || p.Skipped != 6 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want 2, 4 (node's 2, the hook, the parent test, the test that never settled), 6 (1 skipped, 1 todo, 4 cancelled)",
+			p.Passed, p.Failed, p.Skipped)
+	}
+	for name, why := range map[string]string{
+		"database › reads a row":                                "cancelled by node: the before hook of its describe block `database` failed",
+		"database › writes a row":                               "cancelled by node: the before hook of its describe block `database` failed",
+		"database › transactions › commits":                     "cancelled by node: the before hook of its describe block `database` failed",
+		"parent forgets to await › runs after its parent ended": "cancelled by node: its parent test `parent forgets to await` ended without awaiting it",
+	} {
+		tt := byName(t, rec, name)
+		if tt.Status != report.TestSkipped || tt.Failure == nil || tt.Failure.Message != why {
+			t.Errorf("%s: %s %+v, want skipped: %q", name, tt.Status, tt.Failure, why)
+		}
+	}
+	for _, tc := range []struct {
+		name, file string
+		line       int
+		msg, rerun string
+	}{
+		{"database", "test/hook.test.js", 6, "before hook: Error: connection refused", "node --test test/hook.test.js"},
+		{"parent forgets to await", "test/await.test.js", 5, "the test ended without awaiting its subtest `runs after its parent ended` (test/await.test.js:5)",
+			"node --test '--test-name-pattern=^parent forgets to await$' test/await.test.js"},
+		{"never settles", "test/pending.test.js", 3, "the test never settled", "node --test '--test-name-pattern=^never settles$' test/pending.test.js"},
+		{"fails on its own", "test/hook.test.js", 18, "1 !== 2", "node --test '--test-name-pattern=^fails on its own$' test/hook.test.js"},
+	} {
+		tt := byName(t, rec, tc.name)
+		f := tt.Failure
+		if tt.Status != report.TestFailed || f == nil || f.File != tc.file || f.Line != tc.line || !strings.Contains(f.Message, tc.msg) || f.Rerun != tc.rerun {
+			t.Errorf("%s: %s %+v, want failed at %s:%d with %q, rerun %q", tc.name, tt.Status, f, tc.file, tc.line, tc.msg, tc.rerun)
+		}
+	}
+	if _, ok := adapterstest.TestByName(rec.Tests(), "database › transactions"); ok {
+		t.Errorf("the cancelled describe block is recorded as a test: %q", names(rec))
+	}
+	for _, want := range []string{
+		"node cancelled 5 tests, which its summary counts apart from its failures",
+		"`database › reads a row`, `database › writes a row` and `database › transactions › commits`, as the before hook of their describe block `database` failed",
+		"`parent forgets to await › runs after its parent ended` (test/await.test.js:5), as its parent test `parent forgets to await` ended without awaiting it, a bug in the test",
+		"`never settles` (test/pending.test.js:3), as its promise never settled: counted failed",
+	} {
+		if !strings.Contains(out.Hint, want) {
+			t.Errorf("hint %q\nwant %q", out.Hint, want)
+		}
 	}
 }
 
@@ -219,8 +286,8 @@ func TestNodeSelection(t *testing.T) {
 func TestNodeCommandFiles(t *testing.T) {
 	root := fixture("basic")
 	rec, out, _ := run(t, adapters.Request{ProjectRoot: root, Command: []string{"node", "--test", "test/"}})
-	if p := rec.Progress(); p.Passed != 3 || p.Failed != 5 {
-		t.Errorf("progress %+v (hint %q), want the whole suite's 3 passed, 5 failed", p, out.Hint)
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 4 || p.Skipped != 3 {
+		t.Errorf("progress %+v (hint %q), want the whole suite's 3 passed, 4 failed, 3 skipped", p, out.Hint)
 	}
 	f := byName(t, rec, "arithmetic › adds wrongly").Failure
 	if want := "node --test '--test-name-pattern=^adds wrongly$' test/math.test.js"; f == nil || f.Rerun != want {
@@ -401,6 +468,7 @@ func TestNodeRecorded(t *testing.T) {
 		{"basic", report.Exit{Exited: true, Code: 1}},
 		{"broken", report.Exit{Exited: true, Code: 1}},
 		{"crash", report.Exit{Exited: true, Code: 1}},
+		{"cancelled", report.Exit{Exited: true, Code: 1}},
 		{"hang-stopped", report.Exit{Signaled: true, Signal: 15, SignalName: "SIGTERM", Code: 143, StoppedBy: report.StoppedTimeout}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,7 +6,9 @@
 // Lines ("e" is the kind):
 //   {"e":"begin","node":"v20.20.2"}
 //   {"e":"start","file","name","line"}             a test began (live progress, stuck naming)
-//   {"e":"end","file","name","line","status","ms", "fail":{...}}  status: passed|failed|skipped|todo
+//   {"e":"end","file","name","line","status","ms", "fail":{...}}  status: passed|failed|skipped|todo|cancelled
+//       a describe block or parent test adds "suite", "started" and "block" (a describe block, not a test);
+//       a cancelled one adds "parent", the full title of the block or test it was cancelled with
 //   {"e":"out","file","name","stream","text"}      a test file's stdout/stderr
 //   {"e":"file","file","ms","signal","code","tests","error":{...}}  a test file's process failed
 //   {"e":"summary","counts":{...}}                 node's totals (tests, pass, fail, ...)
@@ -90,7 +92,17 @@ function failure(data) {
   } else {
     message = typeof c === 'string' ? c : `thrown: ${inspect(c)}`;
   }
+  // A hook's failure says which hook ("failed running before hook"): the
+  // block's own title would not.
+  const hook = err.failureType === 'hookFailed' && /^failed running (\w+) hook$/.exec(err.message || '');
+  if (hook) message = `${hook[1]} hook: ${message}`;
+  // node cancels a test whose promise is still pending when its file has
+  // nothing left to run: the test never settled.
+  if (err.failureType === 'cancelledByParent' && PENDING.test(String(message))) {
+    message = `the test never settled: node cancelled it with its promise still pending (${message})`;
+  }
   const f = { kind: err.failureType || '', message: clip(clean(String(message)), 8192) };
+  if (hook) f.hook = hook[1];
   if (thrown && typeof c === 'object' && 'expected' in c && 'actual' in c) {
     f.expected = clean(inspect(c.expected));
     f.actual = clean(inspect(c.actual));
@@ -98,6 +110,22 @@ function failure(data) {
   const at = projectFrame(frames(stack), own.file);
   Object.assign(f, at ? { file: at.file, line: at.line } : own);
   return f;
+}
+
+// PENDING is node's message for a test it cancelled with its promise still
+// pending: the test's own failure (it awaits what never happens), which
+// node counts cancelled. Any other cancelledByParent is a test cancelled
+// with its parent: a describe block whose before hook failed, or a parent
+// test that ended without awaiting it.
+const PENDING = /^Promise resolution is still pending but the event loop has already resolved/;
+
+// cancelledWith says whether node cancelled the test with its parent (not
+// a pending promise of its own).
+function cancelledWith(type, d) {
+  const err = d.details && d.details.error;
+  if (type !== 'test:fail' || !err || err.failureType !== 'cancelledByParent') return false;
+  const c = err.cause;
+  return !PENDING.test(String(typeof c === 'string' ? c : err.message));
 }
 
 // AFTER_END is node's diagnostic for an error a test caused once it had
@@ -127,7 +155,7 @@ export default async function* strobeReporter(source) {
   const state = (file) => {
     let s = files.get(file);
     if (!s) {
-      s = { stack: [], titles: new Map(), counts: new Map(), parents: new Set(), started: new Set(), pending: null, stderr: '', out: 0, tests: 0, current: '' };
+      s = { stack: [], titles: new Map(), counts: new Map(), parents: new Set(), started: new Set(), pending: null, stderr: '', out: 0, tests: 0, current: '', orphans: [] };
       files.set(file, s);
     }
     return s;
@@ -152,6 +180,53 @@ export default async function* strobeReporter(source) {
     s.started.add(p.title);
     s.current = p.title;
     emit({ e: 'start', file: p.file, name: p.title, line: p.line });
+  };
+
+  // endOf is the end line of a test, a describe block or a parent test;
+  // parent is the full title of the one around it (for a cancelled test).
+  const endOf = (s, file, d, type, title, name, parent) => {
+    const key = keyOf(d);
+    const suite = s.parents.has(key) || d.details?.type === 'suite';
+    const o = { e: 'end', file, name, line: d.line, ms: d.details?.duration_ms ?? 0 };
+    if (name !== title) o.title = title; // for the rerun: node knows the test by it
+    if (d.skip !== undefined && d.skip !== false) {
+      o.status = 'skipped';
+      if (typeof d.skip === 'string') o.reason = d.skip;
+    } else if (d.todo !== undefined && d.todo !== false) {
+      o.status = 'todo';
+      if (typeof d.todo === 'string') o.reason = d.todo;
+    } else if (cancelledWith(type, d)) {
+      o.status = 'cancelled';
+      o.parent = parent;
+    } else {
+      o.status = type === 'test:pass' ? 'passed' : 'failed';
+    }
+    if (suite) {
+      o.suite = true;
+      o.started = s.started.has(name);
+      if (d.details?.type === 'suite') o.block = true;
+    }
+    if (o.status === 'failed' || o.status === 'cancelled') o.fail = failure(d);
+    if (s.current === name) s.current = '';
+    return o;
+  };
+  // Tests node cancels before it dequeues them (those of a describe block
+  // whose before hook failed) come with no event that names their blocks:
+  // node reports a block after its tests and blocks, so an orphan holds
+  // its own title and those of the undequeued blocks around it that ended
+  // since, until an event of a dequeued test comes (the block around them
+  // all). Then they are sent, in order.
+  const flushOrphans = (s) => {
+    for (const o of s.orphans.splice(0)) {
+      // A test --test-name-pattern leaves out: node cancels it too.
+      if (o.d.skip === 'test name does not match pattern') continue;
+      const top = o.nesting - o.path.length + 1; // the depth of the outermost title it holds
+      const around = s.stack.slice(0, top).map((p) => p.name).concat(o.path.slice(0, -1));
+      const title = around.concat(o.d.name).join(SEP);
+      const name = numbered(s, title);
+      const parent = around.join(SEP);
+      emit(endOf(s, o.file, o.d, o.type, title, name, parent));
+    }
   };
 
   const it = source[Symbol.asyncIterator]();
@@ -191,10 +266,11 @@ export default async function* strobeReporter(source) {
         }
         if (type === 'test:enqueue') break;
         flushPending(s);
+        flushOrphans(s);
         s.stack.length = d.nesting;
         const title = s.stack.map((p) => p.name).concat(d.name).join(SEP);
         const key = keyOf(d);
-        s.stack[d.nesting] = { name: d.name, key };
+        s.stack[d.nesting] = { name: d.name, key, title };
         let q = s.titles.get(key);
         if (!q) s.titles.set(key, (q = []));
         const name = numbered(s, title);
@@ -226,33 +302,27 @@ export default async function* strobeReporter(source) {
         }
         const key = keyOf(d);
         const q = s.titles.get(key);
-        // A test cancelled before it ran was never dequeued: its title
-        // comes from the blocks open at its depth.
         const got = q && q.shift();
-        const title = got ? got.title : s.stack.slice(0, d.nesting).map((p) => p.name).concat(d.name).join(SEP);
-        const name = got ? got.name : numbered(s, title);
         if (q && q.length === 0) s.titles.delete(key);
         if (s.pending && s.pending.key === key) s.pending = null;
+        if (!got && cancelledWith(type, d)) {
+          // Cancelled before it ran, never dequeued: an orphan, which
+          // claims the orphans deeper than it that ended since.
+          for (let i = s.orphans.length - 1; i >= 0 && s.orphans[i].nesting > d.nesting; i--) {
+            const o = s.orphans[i];
+            if (o.nesting - o.path.length + 1 === d.nesting + 1) o.path.unshift(d.name);
+          }
+          s.orphans.push({ file, d, type, nesting: d.nesting, path: [d.name] });
+          break;
+        }
+        flushOrphans(s);
+        // Any other test not dequeued: its title comes from the blocks
+        // open at its depth.
+        const title = got ? got.title : s.stack.slice(0, d.nesting).map((p) => p.name).concat(d.name).join(SEP);
+        const name = got ? got.name : numbered(s, title);
         if (typeof d.skip === 'string' && d.skip === 'test name does not match pattern') break;
-        const suite = s.parents.has(key) || d.details?.type === 'suite';
-        const o = { e: 'end', file, name, line: d.line, ms: d.details?.duration_ms ?? 0 };
-        if (name !== title) o.title = title; // for the rerun: node knows the test by it
-        if (d.skip !== undefined && d.skip !== false) {
-          o.status = 'skipped';
-          if (typeof d.skip === 'string') o.reason = d.skip;
-        } else if (d.todo !== undefined && d.todo !== false) {
-          o.status = 'todo';
-          if (typeof d.todo === 'string') o.reason = d.todo;
-        } else {
-          o.status = type === 'test:pass' ? 'passed' : 'failed';
-        }
-        if (suite) {
-          o.suite = true;
-          o.started = s.started.has(name);
-        }
-        if (o.status === 'failed') o.fail = failure(d);
-        if (s.current === name) s.current = '';
-        emit(o);
+        const up = s.stack[d.nesting - 1];
+        emit(endOf(s, file, d, type, title, name, d.nesting > 0 && up ? up.title : ''));
         break;
       }
       case 'test:stdout':
@@ -287,7 +357,10 @@ export default async function* strobeReporter(source) {
     }
     if (lines.length) yield lines.splice(0).join('');
   }
-  for (const s of files.values()) flushPending(s);
+  for (const s of files.values()) {
+    flushPending(s);
+    flushOrphans(s);
+  }
   emit({ e: 'summary', counts: totals });
   emit({ e: 'done' });
   yield lines.splice(0).join('');

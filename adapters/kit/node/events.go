@@ -26,7 +26,7 @@ import (
 //
 //	{"e":"begin"}                                            the reporter loaded
 //	{"e":"start","file","name","line"}                       a test began
-//	{"e":"end","file","name","line","status","ms","fail"}    a test ended: passed|failed|skipped|todo
+//	{"e":"end","file","name","line","status","ms","fail"}    a test ended: passed|failed|skipped|todo|cancelled
 //	{"e":"out","file","name","stream","text"}                what a test printed
 //	{"e":"file","file","signal","code","tests","error"}     a test file failed outside its tests
 //	{"e":"summary","counts"}, {"e":"done"}                   the framework's totals, the end
@@ -47,15 +47,20 @@ type Event struct {
 	MS     float64 `json:"ms"`
 	Reason string  `json:"reason"`
 	// Suite marks a describe block or a parent of subtests: not a test,
-	// unless the reporter had already started it (Started).
-	Suite   bool   `json:"suite"`
-	Started bool   `json:"started"`
-	Fail    *Fail  `json:"fail"`
-	Stream  string `json:"stream"`
-	Text    string `json:"text"`
-	Signal  string `json:"signal"`
-	Code    *int   `json:"code"`
-	Tests   int    `json:"tests"`
+	// unless the reporter had already started it (Started). Block says
+	// which: a describe block, not a parent test.
+	Suite   bool `json:"suite"`
+	Started bool `json:"started"`
+	Block   bool `json:"block"`
+	// Parent is the full title of the block or test a cancelled test
+	// (status cancelled: node:test) was cancelled with; "" at the top.
+	Parent string `json:"parent"`
+	Fail   *Fail  `json:"fail"`
+	Stream string `json:"stream"`
+	Text   string `json:"text"`
+	Signal string `json:"signal"`
+	Code   *int   `json:"code"`
+	Tests  int    `json:"tests"`
 	// Load marks a file that failed to load: it ran no test and printed
 	// an error.
 	Load   bool               `json:"load"`
@@ -67,7 +72,9 @@ type Event struct {
 // Fail is why a test, a hook or a file failed, as the reporter read it
 // from the error: the message without colour, the frame in the test file.
 type Fail struct {
-	Kind     string `json:"kind"`
+	Kind string `json:"kind"`
+	// Hook names the hook that failed (before, after, beforeEach, …).
+	Hook     string `json:"hook"`
 	Message  string `json:"message"`
 	Expected string `json:"expected"`
 	Actual   string `json:"actual"`
@@ -118,7 +125,32 @@ type Events struct {
 	// bailed holds the summary's counts when --bail stopped the run
 	// (mocha's): the tests it was to run and those that did not run.
 	bailed map[string]float64
+	// cancels are the tests node:test cancelled with their parent, in
+	// order; neverSettled those it cancelled with their promise pending.
+	cancels      []cancel
+	neverSettled []*report.Failure
 }
+
+// cancel is a test node:test cancelled with its parent: a describe block
+// whose before hook failed (node cancels its tests), or a parent test that
+// ended without awaiting it. node counts it apart from its failures, and so
+// does strobe: skipped, since it did not run to a verdict, the failure
+// listed being its parent's. The parent ends after it, and says why.
+type cancel struct {
+	suite, name string
+	parent      string // the full title it waits on, until its parent ends
+	file        string
+	line        int
+	why         string // hook, block or await once known
+	by          string // the block or test whose failure is listed
+}
+
+// Cancellation reasons (cancel.why).
+const (
+	cancelHook  = "hook"  // the before hook of a describe block around it failed
+	cancelBlock = "block" // a describe block around it failed otherwise
+	cancelAwait = "await" // its parent test ended without awaiting it
+)
 
 // NewEvents starts reading the event file path, which need not exist yet.
 // dir, when not "", is the private directory holding the reporter and the
@@ -243,6 +275,16 @@ func (e *Events) end(suite string, ev Event) {
 	if ev.Name == "" {
 		return
 	}
+	if ev.Status == "cancelled" {
+		e.cancelled(suite, ev)
+		return
+	}
+	if unawaited := e.claim(suite, ev); len(unawaited) > 0 && !ev.Block && (ev.Fail == nil || ev.Fail.Kind == "subtestsFailed") {
+		// A parent test that ended without awaiting its subtests: node
+		// fails it, and that is the bug to fix.
+		e.notAwaited(suite, ev, unawaited)
+		return
+	}
 	if ev.Suite && !ev.Started && (ev.Status != "failed" || ev.Fail == nil || ev.Fail.Kind == "subtestsFailed") {
 		return
 	}
@@ -269,7 +311,198 @@ func (e *Events) end(suite string, ev Event) {
 	if e.current == [2]string{suite, ev.Name} {
 		e.current = [2]string{}
 	}
+	if f != nil && ev.Fail.Kind == "cancelledByParent" && !ev.Suite {
+		e.neverSettled = append(e.neverSettled, f)
+	}
 	e.mu.Unlock()
+}
+
+// cancelled records a test node:test cancelled with its parent: skipped,
+// with why in its failure (the details file, JUnit), once the parent ends.
+// A cancelled describe block is no test: the tests waiting on it wait on
+// its parent.
+func (e *Events) cancelled(suite string, ev Event) {
+	title := cmp.Or(ev.Title, ev.Name)
+	if ev.Suite && !ev.Started {
+		e.mu.Lock()
+		for i := range e.cancels {
+			if c := &e.cancels[i]; c.suite == suite && c.why == "" && c.parent == title {
+				c.parent = ev.Parent
+			}
+		}
+		e.mu.Unlock()
+		return
+	}
+	c := cancel{suite: suite, name: ev.Name, parent: ev.Parent, file: suite, line: ev.Line}
+	if ev.Fail != nil && ev.Fail.File != "" {
+		c.file, c.line = kit.ProjectPath(e.cfg.Root, ev.Fail.File), ev.Fail.Line
+	}
+	f := &report.Failure{Name: ev.Name, File: c.file, Line: c.line, Message: "cancelled by node: " + cmp.Or(ev.Fail, &Fail{}).Message}
+	if e.cfg.Rerun != nil {
+		f.Rerun = e.cfg.Rerun(suite, title)
+	}
+	d := time.Duration(ev.MS * float64(time.Millisecond))
+	e.rec.End(suite, ev.Name, report.TestSkipped, max(d, time.Microsecond), f)
+	e.mu.Lock()
+	e.cancels = append(e.cancels, c)
+	e.recorded++
+	if e.current == [2]string{suite, ev.Name} {
+		e.current = [2]string{}
+	}
+	e.mu.Unlock()
+}
+
+// claim says why the cancelled tests waiting on a block or test that
+// ended were cancelled, and returns those a parent test did not await.
+// Only a block or a parent (Suite) has tests waiting on it.
+func (e *Events) claim(suite string, ev Event) []cancel {
+	if !ev.Suite {
+		return nil
+	}
+	title := cmp.Or(ev.Title, ev.Name)
+	own := ev.Status == "failed" && ev.Fail != nil && ev.Fail.Kind != "subtestsFailed"
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var unawaited []cancel
+	for i := range e.cancels {
+		c := &e.cancels[i]
+		if c.suite != suite || c.why != "" || c.parent != title {
+			continue
+		}
+		switch {
+		case !ev.Block:
+			c.why, c.by = cancelAwait, ev.Name
+			unawaited = append(unawaited, *c)
+		case own && ev.Fail.Kind == "hookFailed" && ev.Fail.Hook == "before":
+			c.why, c.by = cancelHook, ev.Name
+		case own:
+			c.why, c.by = cancelBlock, ev.Name
+		}
+	}
+	return unawaited
+}
+
+// notAwaited records a parent test that ended before the subtests it did
+// not await: failed, at the first one's line (the t.test call to await).
+func (e *Events) notAwaited(suite string, ev Event, subs []cancel) {
+	var names []string
+	for _, c := range subs {
+		names = append(names, fmt.Sprintf("`%s` (%s:%d)", leaf(c.name), c.file, c.line))
+	}
+	what := "its subtest " + names[0] + ", which node cancelled"
+	if len(names) > 1 {
+		what = "its subtests " + strings.Join(names, ", ") + ", which node cancelled"
+	}
+	f := &report.Failure{Name: ev.Name, File: subs[0].file, Line: subs[0].line,
+		Message: fmt.Sprintf("the test ended without awaiting %s: await t.test(…) (or return its promise)", what)}
+	if e.cfg.Rerun != nil {
+		f.Rerun = e.cfg.Rerun(suite, cmp.Or(ev.Title, ev.Name))
+	}
+	d := time.Duration(ev.MS * float64(time.Millisecond))
+	e.rec.End(suite, ev.Name, report.TestFailed, max(d, time.Microsecond), f)
+	e.mu.Lock()
+	e.recorded++
+	e.mu.Unlock()
+}
+
+// firstFew lists names, the first n of them and how many more.
+func firstFew(names []string, n int) string {
+	if len(names) > n {
+		return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+	}
+	if len(names) > 1 {
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return strings.Join(names, "")
+}
+
+// leaf is a test's own name, the last of its full title.
+func leaf(name string) string {
+	if i := strings.LastIndex(name, " › "); i >= 0 {
+		return name[i+len(" › "):]
+	}
+	return name
+}
+
+// settleCancels gives each cancelled test its reason, and says in the hint
+// what node cancelled and how strobe counts it. A test whose parent never
+// said why (its file's process died first) fails with node's message: it
+// is the only trace of the failure.
+func (e *Events) settleCancels() string {
+	if len(e.cancels) == 0 && len(e.neverSettled) == 0 {
+		return ""
+	}
+	type group struct {
+		why, by string
+		tests   []cancel
+	}
+	var groups []*group
+	for _, c := range e.cancels {
+		var g *group
+		for _, h := range groups {
+			if h.why == c.why && h.by == c.by {
+				g = h
+			}
+		}
+		if g == nil {
+			g = &group{why: c.why, by: c.by}
+			groups = append(groups, g)
+		}
+		g.tests = append(g.tests, c)
+		var msg string
+		switch c.why {
+		case cancelHook:
+			msg = fmt.Sprintf("cancelled by node: the before hook of its describe block `%s` failed", c.by)
+		case cancelBlock:
+			msg = fmt.Sprintf("cancelled by node: its describe block `%s` failed", c.by)
+		case cancelAwait:
+			msg = fmt.Sprintf("cancelled by node: its parent test `%s` ended without awaiting it", c.by)
+		default:
+			f := e.rec.Failure(c.suite, c.name)
+			if f != nil {
+				f.Message = strings.TrimPrefix(f.Message, "cancelled by node: ")
+			}
+			e.rec.End(c.suite, c.name, report.TestFailed, 0, f)
+			continue
+		}
+		e.rec.UpdateFailure(c.suite, c.name, func(f *report.Failure) { f.Message = msg })
+	}
+	n := len(e.cancels) + len(e.neverSettled)
+	var parts []string
+	for _, g := range groups {
+		var names []string
+		for _, c := range g.tests {
+			names = append(names, "`"+c.name+"`")
+		}
+		list := firstFew(names, 3)
+		them, their := "them", "their"
+		if len(g.tests) == 1 {
+			them, their = "it", "its"
+		}
+		switch g.why {
+		case cancelHook:
+			parts = append(parts, fmt.Sprintf("%s, as the before hook of %s describe block `%s` failed (that failure is listed): counted skipped", list, their, g.by))
+		case cancelBlock:
+			parts = append(parts, fmt.Sprintf("%s, as %s describe block `%s` failed (that failure is listed): counted skipped", list, their, g.by))
+		case cancelAwait:
+			parts = append(parts, fmt.Sprintf("%s (%s:%d), as %s parent test `%s` ended without awaiting %s, a bug in the test (listed as `%s`: await t.test(…)): counted skipped",
+				list, g.tests[0].file, g.tests[0].line, their, g.by, them, g.by))
+		default:
+			parts = append(parts, fmt.Sprintf("%s, with no word from %s parent of why: counted failed", list, their))
+		}
+	}
+	if len(e.neverSettled) > 0 {
+		var names []string
+		for _, f := range e.neverSettled {
+			names = append(names, fmt.Sprintf("`%s` (%s:%d)", f.Name, f.File, f.Line))
+		}
+		parts = append(parts, fmt.Sprintf("%s, as its promise never settled: counted failed", firstFew(names, 3)))
+	}
+	tests := "tests"
+	if n == 1 {
+		tests = "test"
+	}
+	return fmt.Sprintf("node cancelled %d %s, which its summary counts apart from its failures: %s", n, tests, strings.Join(parts, "; "))
 }
 
 func (e *Events) failure(suite string, ev Event) *report.Failure {
@@ -363,6 +596,9 @@ func (e *Events) Finish(exit report.Exit) adapters.Outcome {
 		out.Indicators = append(out.Indicators, e.cfg.Framework+"_stopped_early")
 		hints = append(hints, fmt.Sprintf("%s stopped early (--bail: it ends the run at the first failure): %d of the %d tests did not run; they are not counted: fix the failure, or run without --bail, to run them",
 			e.cfg.Framework, int(c["notRun"]), int(c["total"])))
+	}
+	if h := e.settleCancels(); h != "" {
+		hints = append(hints, h)
 	}
 	if e.bad > 0 {
 		out.Indicators = append(out.Indicators, "unreadable_test_events")
@@ -540,6 +776,8 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 				ev.Started = v
 			case "load":
 				ev.Load = v
+			case "block":
+				ev.Block = v
 			}
 			if v {
 				return i + 4, true
@@ -554,11 +792,11 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 // a number, 't' a boolean; read is false for the others.
 func fastKind(key string) (kind byte, read bool) {
 	switch key {
-	case "e", "file", "name", "title", "status", "reason", "stream", "text", "signal", "stderr":
+	case "e", "file", "name", "title", "status", "reason", "stream", "text", "signal", "stderr", "parent":
 		return '"', true
 	case "line", "ms", "tests":
 		return '0', true
-	case "suite", "started", "load":
+	case "suite", "started", "load", "block":
 		return 't', true
 	}
 	return 0, false
@@ -567,7 +805,7 @@ func fastKind(key string) (kind byte, read bool) {
 // eventKeys are Event's keys: encoding/json matches a key to them
 // whatever its case.
 var eventKeys = []string{"e", "file", "name", "title", "line", "status", "ms", "reason", "suite", "started",
-	"fail", "stream", "text", "signal", "code", "tests", "load", "error", "stderr", "counts"}
+	"fail", "stream", "text", "signal", "code", "tests", "load", "error", "stderr", "counts", "block", "parent"}
 
 func setString(ev *Event, key string, v []byte) {
 	switch key {
@@ -591,5 +829,7 @@ func setString(ev *Event, key string, v []byte) {
 		ev.Signal = string(v)
 	case "stderr":
 		ev.Stderr = string(v)
+	case "parent":
+		ev.Parent = string(v)
 	}
 }

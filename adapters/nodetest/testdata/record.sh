@@ -17,6 +17,7 @@ record() { # name fixture [timeout]
 record basic basic
 record broken broken
 record crash crash
+record cancelled cancelled
 record hang-stopped hang 3
 # node's own JUnit report, which the fallback reads.
 (cd "$here/fixtures/basic" && node --test --test-reporter=junit 2>/dev/null) | sed "s|$here/fixtures/basic|{{ROOT}}|g" >"$here/recorded/basic-junit.stdout" || true
