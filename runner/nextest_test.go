@@ -2,11 +2,17 @@ package runner
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"strobe/internal/shell"
 	"strobe/internal/testutil"
+	"strobe/report"
 )
 
 // TestNextestFlakyInAnswer: a test cargo-nextest retried and then passed
@@ -27,5 +33,38 @@ func TestNextestFlakyInAnswer(t *testing.T) {
 	f := resp.Flaky[0]
 	if f.Name != "flaky" || f.Attempts != 2 || f.FirstFailure.File != "tests/integration.rs" || f.FirstFailure.Line == 0 {
 		t.Errorf("flaky = %+v, want flaky, 2 attempts, first failure in tests/integration.rs", f)
+	}
+}
+
+// TestStuckNextest: a busy loop under cargo nextest run is stuck, and the
+// answer says what nextest never started (4 of the fixture's 5 tests, one
+// at a time under the command's -j 1) and gives the command that runs the
+// rest without what hung, the command's own -j 1 kept. That command's
+// filterset selects the 4 others in a real nextest (listed: run, it would
+// hang on the fixture's deadlock). Before, the hint said nothing of the
+// tests left unrun.
+func TestStuckNextest(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	testutil.RequireTool(t, "cargo-nextest")
+	testutil.RequireTool(t, "eu-stack")
+	root, _ := filepath.Abs("../stuck/testdata/rustdeadlock")
+	target := filepath.Join(os.TempDir(), "strobe-stuck-cargo-target") // TestStuckCargo's
+	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "nextest", Command: "cargo nextest run -j 1",
+		Env: map[string]string{"CARGO_TARGET_DIR": target}, Timeout: 60 * time.Second})
+	if resp.Status != report.Stuck || len(resp.Stuck) == 0 || resp.Stuck[0].Name != "tests::busy_loop" {
+		t.Fatalf("status = %s, stuck %+v, want tests::busy_loop stuck", resp.Status, resp.Stuck)
+	}
+	const rest = "cargo nextest run -j 1 -E 'not (binary_id(rustdeadlock) & test(=tests::busy_loop))'"
+	want := "nextest was stopped at what hung: 4 more tests of the 5 it would run never started; to run the rest without what hung: " + rest
+	if !strings.Contains(resp.Hint, want) {
+		t.Fatalf("hint %q\nlacks %q", resp.Hint, want)
+	}
+	argv, _ := shell.Split(rest)
+	list := exec.Command("cargo", append([]string{"nextest", "list"}, argv[5:]...)...) // without "run -j 1"
+	list.Dir, list.Env = root, append(os.Environ(), "CARGO_TARGET_DIR="+target)
+	out, err := list.Output()
+	if got := strings.Fields(string(out)); err != nil || !slices.Equal(got, []string{"rustdeadlock", "tests::deadlock", "rustdeadlock", "tests::quick",
+		"rustdeadlock", "tests::sleep_then_pass", "rustdeadlock", "tests::sleeps_past_the_timeout"}) {
+		t.Errorf("%v lists %q (%v), want the 4 other tests", list.Args, out, err)
 	}
 }

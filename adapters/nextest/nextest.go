@@ -124,6 +124,11 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 	p := newParser(rec, root, workspaceRoot(root), append(slices.Clone(prefix), rerunFlags(userArgs)...))
 	p.test, p.level = req.Test, req.Level
 	p.runIgnored = runsIgnored(userArgs, testArgs)
+	p.prefix, p.testArgs = prefix, testArgs
+	p.restArgs, p.filters = splitFilters(userArgs)
+	if f, ok := levelFilter[req.Level]; ok {
+		p.filters = []string{f} // the user's own -E is refused beside a level
+	}
 	if req.Level == adapters.LevelAll && req.Test == "" && !hasFlag(userArgs, targetFlags...) {
 		p.docs = docExamples(root)
 	}
@@ -213,6 +218,29 @@ func cleanArgs(args []string) []string {
 		out = append(out, args[i])
 	}
 	return out
+}
+
+// splitFilters takes the filtersets (-E EXPR, --filterset=EXPR…) out of
+// a command's arguments: nextest joins several with "or", so a command
+// that narrows them must join them into one.
+func splitFilters(args []string) (rest, filters []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch name := flagName(a); {
+		case slices.Contains(filterFlags, name) && name != a: // --filterset=EXPR
+			filters = append(filters, a[len(name)+1:])
+		case slices.Contains(filterFlags, a):
+			if i+1 < len(args) {
+				i++
+				filters = append(filters, args[i])
+			}
+		case strings.HasPrefix(a, "-E") && len(a) > 2: // -EEXPR
+			filters = append(filters, strings.TrimPrefix(a[2:], "="))
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return rest, filters
 }
 
 // rerunFlags keeps the user's flags that decide what is built and how it

@@ -335,3 +335,74 @@ func TestRealUnlistedHarness(t *testing.T) {
 		}
 	}
 }
+
+// TestStoppedSaysWhatDidNotRun: when strobe stops cargo nextest run at a
+// hung test, the answer says how many tests nextest never started ("Starting
+// 5 tests": one passed, one hung) and gives the command that runs the rest
+// without what hung: the command's own flags and filtersets (joined into
+// one, as nextest would "or" two -E) or the level's, narrowed by a
+// filterset that leaves the hung test out. A run that ended by itself, or
+// one of a single test, gives no such command.
+func TestStoppedSaysWhatDidNotRun(t *testing.T) {
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{"Cargo.toml": "[package]\nname = \"hang\"\n"})
+	const said = "nextest was stopped at what hung: 3 more tests of the 5 it would run never started"
+	for _, tc := range []struct {
+		name    string
+		req     adapters.Request
+		stopped string
+		want    string
+	}{
+		{"whole suite", adapters.Request{Command: []string{"cargo", "+nightly", "nextest", "run", "--release", "-j", "1"}}, report.StoppedStuck,
+			said + "; to run the rest without what hung: cargo +nightly nextest run --release -j 1 -E 'not (binary_id(hang) & test(=tests::hangs))'"},
+		{"past its timeout", adapters.Request{}, report.StoppedTimeout,
+			said + "; to run the rest without what hung: cargo nextest run -E 'not (binary_id(hang) & test(=tests::hangs))'"},
+		{"the command's filtersets and test arguments", adapters.Request{Command: []string{"cargo", "nextest", "run", "-E", "package(hang)", "--filterset=test(/a/)", "--", "--include-ignored"}}, report.StoppedStuck,
+			said + "; to run the rest without what hung: cargo nextest run -E '((package(hang)) | (test(/a/))) & not (binary_id(hang) & test(=tests::hangs))' -- --include-ignored"},
+		{"a level", adapters.Request{Level: adapters.LevelUnit}, report.StoppedStuck,
+			said + "; to run the rest without what hung: cargo nextest run -E '(kind(lib) | kind(bin) | kind(proc-macro)) & not (binary_id(hang) & test(=tests::hangs))'"},
+		{"one test", adapters.Request{Test: "tests::hangs"}, report.StoppedStuck, said},
+		{"ended by itself", adapters.Request{}, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := tc.req
+			req.ProjectRoot, req.Env = root, fakeNextest(t)
+			rec := adapters.NewRecorder()
+			plan, err := New().Plan(context.Background(), req, rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := plan.Parser
+			for _, l := range []string{
+				`{"type":"suite","event":"started","test_count":5,"nextest":{"crate":"hang","test_binary":"hang","kind":"lib"}}`,
+				`{"type":"test","event":"started","name":"hang::hang$tests::ignored"}`,
+				`{"type":"test","event":"started","name":"hang::hang$tests::quick"}`,
+				`{"type":"test","event":"ok","name":"hang::hang$tests::quick","exec_time":0.004}`,
+				`{"type":"test","event":"started","name":"hang::hang$tests::hangs"}`,
+				`{"type":"test","event":"failed","name":"hang::hang$tests::hangs","exec_time":9.6,"stdout":""}`,
+			} {
+				p.Line(adapters.Stdout, []byte(l), false)
+			}
+			for _, l := range []string{
+				"    Starting 5 tests across 1 binary (1 test skipped)",
+				"        SKIP [         ] (───) hang tests::ignored",
+				"  Cancelling due to signal: 1 test still running",
+				"     SIGTERM [   9.608s] (2/5) hang tests::hangs",
+				"     Summary [   9.610s] 2/5 tests run: 1 passed, 1 failed, 1 skipped",
+				"warning: 3/5 tests were not run due to signal",
+			} {
+				p.Line(adapters.Stderr, []byte(l), false)
+			}
+			out := p.Finish(report.Exit{Exited: true, Code: 100, StoppedBy: tc.stopped})
+			if tc.want == "" {
+				if strings.Contains(out.Hint, "was stopped") {
+					t.Errorf("hint %q speaks of a stop", out.Hint)
+				}
+				return
+			}
+			if !strings.Contains(out.Hint, tc.want) || tc.req.Test != "" && strings.Contains(out.Hint, "to run the rest") {
+				t.Errorf("hint %q\nwant %q", out.Hint, tc.want)
+			}
+		})
+	}
+}

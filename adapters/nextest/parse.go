@@ -132,6 +132,15 @@ type parser struct {
 	cause        int
 	noTests      bool // nextest said "no tests to run"
 	jsonRejected bool // this nextest does not know --message-format
+	// toRun is how many tests nextest said it would run ("Starting 5
+	// tests across 1 binary"), -1 before it said.
+	toRun int
+	// restArgs are the user's arguments without their filtersets, filters
+	// the filtersets that chose the run's tests (the user's -E, or the
+	// level's) and testArgs what followed "--": the command that runs the
+	// rest of a stopped run is made of them.
+	restArgs, filters, testArgs []string
+	prefix                      []string // cargo [+toolchain] nextest run
 }
 
 func newParser(rec *adapters.Recorder, root, wsRoot string, rerun []string) *parser {
@@ -140,7 +149,7 @@ func newParser(rec *adapters.Recorder, root, wsRoot string, rerun []string) *par
 	}
 	return &parser{rec: rec, root: root, wsRoot: wsRoot, rerun: rerun,
 		binaries: map[string]*binary{}, byID: map[string]*binary{}, status: map[string]*humanStatus{},
-		pending: map[string]*pendingFailure{}}
+		pending: map[string]*pendingFailure{}, toRun: -1}
 }
 
 func (p *parser) Line(s adapters.Stream, line []byte, cut bool) {
@@ -404,7 +413,7 @@ var (
 	rustcLabel = lazyre.New(`^\s*\d*\s*\|[\s|_\-]*\^+ (\S.*)$`)
 	// nextest's word that cargo's build failed: "error: command `cargo ... test --no-run ...` exited with code 101".
 	buildFailedLine = lazyre.New("^error: command `.*--no-run.*` exited with code")
-	startingLine    = lazyre.New(`^\s*Starting \d+ tests? across`)
+	startingLine    = lazyre.New(`^\s*Starting (\d+) tests? across`)
 	// nextest's cause when a test binary's --list output is not libtest's:
 	// "for `url::url_wpt`, line "" did not end with the string ": test" or ": benchmark"".
 	unlistedBinary = lazyre.New("for `([^`]+)`, line .* did not end with the string \": test\"")
@@ -447,6 +456,9 @@ func (p *parser) stderr(line string) {
 	case startingLine.MatchString(line):
 		p.testing = true
 		p.rec.BeginTesting()
+		if n, err := strconv.Atoi(startingLine.FindStringSubmatch(line)[1]); err == nil && p.toRun < 0 {
+			p.toRun = n
+		}
 	case buildFailedLine.MatchString(line):
 		p.buildFailed = true
 	case strings.HasPrefix(line, "error: no tests to run"):
@@ -751,8 +763,68 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if p.docs != "" && !out.NoTests {
 		hints = append(hints, fmt.Sprintf("nextest does not run doctests, and %s has documentation examples that cargo test would run: run `cargo test --doc` for them, or pass framework: \"cargo\", which runs both", p.docs))
 	}
+	if exit.StoppedBy == report.StoppedStuck || exit.StoppedBy == report.StoppedTimeout {
+		if h := p.notRun(); h != "" {
+			hints = append(hints, h)
+		}
+	}
 	out.Hint = strings.Join(hints, ". ")
 	return out
+}
+
+// notRun says what a run strobe stopped (stuck, past its timeout) left
+// unrun: the tests nextest never started (it said how many it would run),
+// and how to run the rest without the tests that hung: the user's command
+// with a filterset that leaves those out. "" when nothing was left.
+func (p *parser) notRun() string {
+	started := 0
+	for _, t := range p.rec.Tests() {
+		if t.Status != report.TestSkipped { // an ignored test has a started event
+			started++
+		}
+	}
+	running := p.rec.Progress().Running
+	left := p.toRun - started
+	if p.toRun < 0 || left <= 0 {
+		return ""
+	}
+	noun := "tests"
+	if left == 1 {
+		noun = "test"
+	}
+	h := fmt.Sprintf("nextest was stopped at what hung: %d more %s of the %d it would run never started", left, noun, p.toRun)
+	if p.test != "" || len(running) == 0 {
+		return h
+	}
+	var hung []string
+	for _, t := range running {
+		f := "test(=" + t.Name + ")"
+		if p.byID[t.Suite] != nil {
+			f = "binary_id(" + t.Suite + ") & " + f
+		}
+		hung = append(hung, f)
+	}
+	expr := "not (" + strings.Join(hung, " | ") + ")"
+	if len(running) == 1 && p.byID[running[0].Suite] == nil {
+		expr = "not " + hung[0]
+	}
+	switch len(p.filters) {
+	case 0:
+	case 1:
+		expr = "(" + p.filters[0] + ") & " + expr
+	default:
+		expr = "((" + strings.Join(p.filters, ") | (") + ")) & " + expr
+	}
+	argv := []string{"cargo", "nextest", "run"}
+	if len(p.prefix) > 0 {
+		argv = slices.Clone(p.prefix)
+	}
+	argv = append(argv, p.restArgs...)
+	argv = append(argv, "-E", expr)
+	if len(p.testArgs) > 0 {
+		argv = append(append(argv, "--"), p.testArgs...)
+	}
+	return h + "; to run the rest without what hung: " + shell.Join(argv)
 }
 
 // ranTests says a test ran (not only started as ignored).
