@@ -1307,8 +1307,9 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 // notRun says what a run strobe stopped (stuck, past its timeout) left
 // unrun: the tests of the stopped binary that never started (libtest
 // announced how many it would run), and cargo's later test binaries and
-// doctests, which it starts one after another; and how to run the rest
-// without the tests that hung. "" when nothing was left.
+// doctests, which it starts one after another; and, for a run of the
+// whole suite, how to run the rest without the tests that hung (a level's
+// target selection is not in p.rerun). "" when nothing was left.
 func (p *cargoParser) notRun() string {
 	var s *cargoSuite
 	for _, x := range p.suites {
@@ -1339,7 +1340,7 @@ func (p *cargoParser) notRun() string {
 		return ""
 	}
 	h := "cargo test was stopped at what hung: " + strings.Join(parts, ", and ")
-	if p.test == "" && len(running) > 0 {
+	if p.test == "" && (p.level == "" || p.level == adapters.LevelAll) && len(running) > 0 {
 		argv := append(slices.Clone(p.rerun), "--")
 		if p.includeIgnored {
 			argv = append(argv, "--include-ignored")

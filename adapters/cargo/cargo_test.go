@@ -145,6 +145,19 @@ func TestCargoStoppedSaysWhatDidNotRun(t *testing.T) {
 			t.Errorf("stopped by %q: hint %q, want %q", stopped, out.Hint, want)
 		}
 	}
+	// A level's run gives no command for the rest: the rerun prefix lacks
+	// the level's target selection, and would run the whole suite.
+	rec := adapters.NewRecorder()
+	p := newCargoParser(rec, "/project", "/project", []string{"cargo", "test"})
+	p.level = adapters.LevelUnit
+	p.Line(adapters.Stderr, []byte("    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.01s"), false)
+	p.Line(adapters.Stderr, []byte("     Running unittests src/lib.rs (target/debug/deps/hang-0123456789abcdef)"), false)
+	p.Line(adapters.Stdout, []byte(`{ "type": "suite", "event": "started", "test_count": 2 }`), false)
+	p.Line(adapters.Stdout, []byte(`{ "type": "test", "event": "started", "name": "tests::hangs" }`), false)
+	out := p.Finish(report.Exit{Signaled: true, Signal: 9, StoppedBy: report.StoppedStuck})
+	if !strings.Contains(out.Hint, "1 more test of hang never started") || strings.Contains(out.Hint, "--skip") {
+		t.Errorf("unit level: hint %q, want the count and no command for the rest", out.Hint)
+	}
 }
 
 // TestCargoCutLineEnd checks that the end of a cut line, which the runner
