@@ -444,10 +444,11 @@ func joinHints(adapter, runner string) string {
 
 // capitalize starts a sentence with a capital when its first word is a
 // plain lowercase word: an import path, a file or a flag that opens it
-// stays as written (github.com/spf13/cobra, go.mod, -run).
+// stays as written (github.com/spf13/cobra, go.mod, -run), and so does
+// strobe's own name, written lowercase everywhere else.
 func capitalize(s string) string {
 	word, _, _ := strings.Cut(s, " ")
-	if word == "" || strings.ContainsFunc(word, func(r rune) bool { return (r < 'a' || r > 'z') && !strings.ContainsRune(",:;'", r) }) {
+	if word == "" || word == "strobe" || strings.ContainsFunc(word, func(r rune) bool { return (r < 'a' || r > 'z') && !strings.ContainsRune(",:;'", r) }) {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]

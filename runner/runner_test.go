@@ -393,6 +393,8 @@ func TestJoinHints(t *testing.T) {
 		{"strobe picked go", "github.com/spf13/cobra's test binary died", "strobe picked go. github.com/spf13/cobra's test binary died."},
 		{"strobe picked go", "go.mod names no module", "strobe picked go. go.mod names no module."},
 		{"strobe picked go", "the test's binary died", "strobe picked go. The test's binary died."},
+		// strobe's own name stays lowercase, as everywhere.
+		{"cargo test was stopped at what hung", "strobe stopped the run", "cargo test was stopped at what hung. strobe stopped the run."},
 	} {
 		if got := joinHints(tc.adapter, tc.runner); got != tc.want {
 			t.Errorf("joinHints(%q, %q) = %q, want %q", tc.adapter, tc.runner, got, tc.want)
