@@ -85,9 +85,7 @@ type registry struct {
 	active map[string]*entry // by project root; nil value: a start in progress
 	wg     sync.WaitGroup    // one per run not yet done
 	retain time.Duration
-	// onStart is called when a run has started, onDone when it is done.
-	onStart func()
-	onDone  func(*entry)
+	onDone func(*entry)
 }
 
 func newRegistry(retain time.Duration) *registry {
@@ -145,9 +143,6 @@ func (g *registry) start(req runner.Request, opts runner.Options, clientPID int)
 		g.mu.Unlock()
 		g.wg.Done()
 		return nil, err
-	}
-	if g.onStart != nil {
-		g.onStart()
 	}
 	go func() {
 		defer g.wg.Done()

@@ -3,7 +3,6 @@ package daemon
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,42 +87,4 @@ func TestStartAfterADoneRun(t *testing.T) {
 		t.Errorf("a run beside one going: %v, want busy", err)
 	}
 	g.wg.Wait()
-}
-
-// The daemon collects at Go's default while quiet and at the process's
-// own setting from a run's start until the trim after the runs: overlapping
-// runs switch once each way, a trim while a run goes changes nothing, and
-// a GOGC the user set is never touched.
-func TestGCTunerFollowsRuns(t *testing.T) {
-	t.Setenv("GOGC", "")
-	os.Unsetenv("GOGC")
-	current := 400
-	var calls []int
-	set := func(p int) int { calls = append(calls, p); old := current; current = p; return old }
-	g := newGCTuner(set)
-	g.runStarted()
-	g.runStarted()
-	g.runEnded()
-	g.quiet()
-	if current != 400 {
-		t.Errorf("GOGC %d while a run still goes, want 400", current)
-	}
-	g.runEnded()
-	if current != 400 {
-		t.Errorf("GOGC %d once the runs ended, before the trim, want 400", current)
-	}
-	g.quiet()
-	if want := []int{idleGCPercent, 400, idleGCPercent}; !slices.Equal(calls, want) {
-		t.Errorf("SetGCPercent calls %v, want %v", calls, want)
-	}
-
-	t.Setenv("GOGC", "250")
-	calls = nil
-	g = newGCTuner(set)
-	g.runStarted()
-	g.runEnded()
-	g.quiet()
-	if len(calls) != 0 {
-		t.Errorf("with GOGC set, SetGCPercent calls %v, want none", calls)
-	}
 }

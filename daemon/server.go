@@ -10,7 +10,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -32,9 +31,10 @@ const (
 	// goroutines and buffers; agents hold one per session and strobe test
 	// one per run, so even a busy machine stays far below, and a runaway
 	// client cannot grow the daemon without end. The ones over it are
-	// refused with a reason. At 256, a burst of them left the daemon 2.5
-	// MiB above its idle size for good (the runtime keeps the bookkeeping
-	// of the heap it grew to).
+	// refused with a reason. What a burst of them leaves behind is the
+	// runtime's bookkeeping of the heap they grew, which no setting
+	// returns: at 256, 17.0 MiB a minute after 1,000 connections (idle
+	// 14.4); at 64, 16.2 (docs/perf.md).
 	maxConns = 64
 	// trimDelay is how long after the last connection closed or run ended
 	// the daemon gives its free memory back to the system. Go's runtime
@@ -126,15 +126,12 @@ func Run(ctx context.Context, opts Options) error {
 
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	gc := newGCTuner(debug.SetGCPercent)
 	d := &Daemon{opts: opts, log: opts.Log, ctx: sctx, reg: newRegistry(retainResults),
 		started: time.Now(), stopCh: make(chan struct{}), sessions: map[*mcp.ServerSession]*atomic.Int64{},
-		trim: newTrimmer(cmp.Or(opts.trimDelay, trimDelay), gc.quiet)}
+		trim: newTrimmer(cmp.Or(opts.trimDelay, trimDelay))}
 	d.srv = d.newServer()
 	defer d.trim.stop()
-	d.reg.onStart = gc.runStarted
 	d.reg.onDone = func(e *entry) {
-		gc.runEnded()
 		r := e.Result()
 		d.log.Info("run finished", zap.String("runId", r.RunID), zap.String("status", string(r.Status)), zap.Duration("took", e.finishedAt().Sub(e.started)))
 		d.touch()
