@@ -821,11 +821,7 @@ func (p *goParser) runsTally(r goRuns) string {
 		if k > len(r.failedIn) {
 			nums = append(nums, fmt.Sprintf("%d more", k-len(r.failedIn)))
 		}
-		list := strings.Join(nums, ", ")
-		if len(nums) > 1 {
-			i := strings.LastIndex(list, ", ")
-			list = list[:i] + " and " + list[i+2:]
-		}
+		list := kit.JoinAnd(nums)
 		if p.runsFlags != "" {
 			b.WriteString(": ")
 		}

@@ -1,6 +1,9 @@
 package kit
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // MaxMessage bounds a failure or build error message; the test's output
 // keeps the rest.
@@ -32,4 +35,12 @@ func ClipTail(s string) string {
 		cut++
 	}
 	return "…" + s[cut:]
+}
+
+// JoinAnd joins a list as a sentence does: "a", "a and b", "a, b and c".
+func JoinAnd(list []string) string {
+	if len(list) < 2 {
+		return strings.Join(list, "")
+	}
+	return strings.Join(list[:len(list)-1], ", ") + " and " + list[len(list)-1]
 }

@@ -95,3 +95,11 @@ func TestAddFailure(t *testing.T) {
 		t.Errorf("message grew to %d bytes", len(f.Message))
 	}
 }
+
+func TestJoinAnd(t *testing.T) {
+	for want, list := range map[string][]string{"": nil, "a": {"a"}, "a and b": {"a", "b"}, "a, b and c": {"a", "b", "c"}} {
+		if got := JoinAnd(list); got != want {
+			t.Errorf("JoinAnd(%q) = %q, want %q", list, got, want)
+		}
+	}
+}

@@ -410,10 +410,7 @@ func firstFew(names []string, n int) string {
 	if len(names) > n {
 		return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 	}
-	if len(names) > 1 {
-		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-	}
-	return strings.Join(names, "")
+	return kit.JoinAnd(names)
 }
 
 // leaf is a test's own name, the last of its full title.

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/internal/shell"
 )
 
@@ -212,19 +213,19 @@ func (p *Package) TestScriptCall(framework string, calls func([]string) bool) (w
 	switch {
 	case !plain || words == nil:
 		return words, fmt.Sprintf("package.json's test script (`%s`) is not a plain call of %s: strobe ran %s alone, and not the rest of the script: run `%s` for it",
-			clipScript(script), framework, framework, run)
+			kit.ClipTo(script, maxQuoted, "…"), framework, framework, run)
 	case len(others) == 0:
 		return words, ""
 	}
 	quoted := make([]string, len(others))
 	for i, o := range others {
-		quoted[i] = "`" + clipScript(o) + "`"
+		quoted[i] = "`" + kit.ClipTo(o, maxQuoted, "…") + "`"
 	}
 	it := "it"
 	if len(others) > 1 {
 		it = "them"
 	}
-	return words, fmt.Sprintf("package.json's test script also runs %s, which strobe did not run: run `%s` for %s", joinAnd(quoted), run, it)
+	return words, fmt.Sprintf("package.json's test script also runs %s, which strobe did not run: run `%s` for %s", kit.JoinAnd(quoted), run, it)
 }
 
 // ScriptFor is TestScriptCall for a request: nothing when it has a
@@ -282,6 +283,9 @@ func (p *Package) RunScript(name string) string {
 	}
 	return "npm run " + name
 }
+
+// maxQuoted bounds a script quoted in a hint.
+const maxQuoted = 120
 
 // maxScriptDepth bounds how many `npm run NAME` are followed into other
 // scripts.
@@ -352,31 +356,12 @@ func mentions(cmd, framework string) bool {
 	return false
 }
 
-// clipScript shortens a script quoted in a hint.
-func clipScript(s string) string {
-	const max = 120
-	if r := []rune(s); len(r) > max {
-		return string(r[:max]) + "…"
-	}
-	return s
-}
-
-// joinAnd joins ["a", "b", "c"] as "a, b and c".
-func joinAnd(list []string) string {
-	if len(list) < 2 {
-		return strings.Join(list, "")
-	}
-	return strings.Join(list[:len(list)-1], ", ") + " and " + list[len(list)-1]
-}
-
 // ScriptRuns reports whether a script of the package's runs tool (as a
 // word: "vitest run", "npx jest --ci", "node --test").
 func (p *Package) ScriptRuns(tool string) bool {
 	for _, s := range p.Scripts {
-		for _, w := range strings.Fields(s) {
-			if w == tool || strings.HasSuffix(w, "/"+tool) {
-				return true
-			}
+		if mentions(s, tool) {
+			return true
 		}
 	}
 	return false
