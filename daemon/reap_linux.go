@@ -12,11 +12,11 @@ import (
 // signal: when this daemon dies by any means, the kernel sends the reaper
 // SIGTERM, and it kills what this daemon left running. The forking thread
 // stays locked for the daemon's life (Pdeathsig follows the forking thread,
-// golang/go#27505).
-func startReaper() error {
+// golang/go#27505). It says whether the reaper runs.
+func startReaper() (bool, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return err
+		return false, err
 	}
 	started := make(chan error, 1)
 	go func() {
@@ -31,5 +31,6 @@ func startReaper() error {
 		started <- nil
 		cmd.Wait()
 	}()
-	return <-started
+	err = <-started
+	return err == nil, err
 }

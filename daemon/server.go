@@ -80,6 +80,7 @@ type Daemon struct {
 	stopOnce   sync.Once
 	stopping   atomic.Bool
 	stopCh     chan struct{}
+	reaped     bool // a reaper ends the runs' processes if the daemon dies
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*atomic.Int64 // calls not answered yet
@@ -119,15 +120,18 @@ func Run(ctx context.Context, opts Options) error {
 	if n := reapOrphans(); n > 0 {
 		opts.Log.Warn("killed processes left by a daemon that died", zap.Int("processes", n))
 	}
-	if opts.noReaper {
-	} else if err := startReaper(); err != nil {
-		opts.Log.Warn("starting the reaper", zap.Error(err))
+	reaped := false
+	if !opts.noReaper {
+		var err error
+		if reaped, err = startReaper(); err != nil {
+			opts.Log.Warn("starting the reaper", zap.Error(err))
+		}
 	}
 
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	d := &Daemon{opts: opts, log: opts.Log, ctx: sctx, reg: newRegistry(retainResults),
-		started: time.Now(), stopCh: make(chan struct{}), sessions: map[*mcp.ServerSession]*atomic.Int64{},
+		started: time.Now(), stopCh: make(chan struct{}), reaped: reaped, sessions: map[*mcp.ServerSession]*atomic.Int64{},
 		trim: newTrimmer(cmp.Or(opts.trimDelay, trimDelay))}
 	d.srv = d.newServer()
 	defer d.trim.stop()

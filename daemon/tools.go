@@ -188,7 +188,7 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 		OnlyFailed: in.OnlyFailed, Partition: in.Partition,
 		Retries: in.Retries, RetryStuck: in.RetryStuck, Repeat: in.Repeat,
 		Trace: traceOf(in.TracePatterns, in.Watches)}
-	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir, HistoryDir: history.Dir(s.d.opts.Paths.Home)}, s.hello.PID)
+	e, err := s.d.reg.start(rreq, runner.Options{DetailsDir: s.detailsDir, HistoryDir: history.Dir(s.d.opts.Paths.Home), Reaped: s.d.reaped}, s.hello.PID)
 	if err != nil {
 		s.d.log.Info("run refused", zap.Any("root", in.ProjectRoot), zap.Any("error", err.Error()))
 		// A project the adapter knows but that is not ready (tests never

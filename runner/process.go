@@ -47,6 +47,7 @@ type proc struct {
 
 	stopOnce sync.Once
 	window   pidWindow // where the sweep looks for the run's leftovers
+	guard    *guard    // ends the run's processes if strobe dies first
 }
 
 func startProcess(r *Run) (*proc, error) {
@@ -118,6 +119,9 @@ func startProcess(r *Run) (*proc, error) {
 	}
 	p.pgid = cmd.Process.Pid
 	p.window.leader = p.pgid
+	if !r.opts.Reaped {
+		p.guard = newGuard(p.pgid, r.ID)
+	}
 	r.proc = p
 	r.watch.Store(r.newWatch(p.pgid))
 	// A traced run's output lines sit in the trace beside the functions'
@@ -279,6 +283,7 @@ wait:
 	p.closePipes(nil)
 	r.finish(p, began, timedOut, cancelled)
 	<-swept
+	p.guard.end()
 	close(r.done)
 }
 

@@ -97,6 +97,10 @@ type Options struct {
 	// HistoryDir is the run history (history.Dir of STROBE_HOME) every
 	// run is recorded in and compared with; empty keeps no history.
 	HistoryDir string
+	// Reaped says that a process outside this one ends the runs'
+	// processes if this one dies (the daemon's reaper): no run starts a
+	// guard of its own (see guard).
+	Reaped bool
 }
 
 // Run is one run in progress or done.

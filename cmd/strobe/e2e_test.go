@@ -125,11 +125,17 @@ func processesOf(id string) []string {
 	if id == "" {
 		return nil
 	}
+	return processesWith(runner.RunIDEnv + "=" + id)
+}
+
+// processesWith lists the live processes whose environment holds entry
+// (NAME=value), each as its pid and command line.
+func processesWith(entry string) []string {
 	var out []string
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
 		env, err := os.ReadFile(d + "/environ")
-		if err != nil || !bytes.Contains(env, []byte(runner.RunIDEnv+"="+id+"\x00")) {
+		if err != nil || !bytes.Contains(append([]byte{0}, env...), []byte("\x00"+entry+"\x00")) {
 			continue
 		}
 		if st, _ := os.ReadFile(d + "/stat"); bytes.Contains(st, []byte(") Z ")) {
