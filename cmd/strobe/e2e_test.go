@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -434,8 +435,16 @@ func readDetails(t *testing.T, r result) detailsFile {
 	return d
 }
 
+// Ctrl+C, and a closed terminal's SIGHUP, stop the run: swept, answered
+// cancelled.
 func TestCtrlC(t *testing.T) {
 	testutil.RequireTool(t, "go")
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) { interrupt(t, sig) })
+	}
+}
+
+func interrupt(t *testing.T, sig os.Signal) {
 	cmd := exec.Command(strobeBin, "test", testutil.Fixture("go", "stress"), "--test", "TestHang", "--json")
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmpdir(t), "STROBE_HOME="+strobeHome(t))
 	var stdout bytes.Buffer
@@ -454,10 +463,10 @@ func TestCtrlC(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	start := time.Now()
-	cmd.Process.Signal(os.Interrupt)
+	cmd.Process.Signal(sig)
 	cmd.Wait()
 	if d := time.Since(start); d > 8*time.Second {
-		t.Errorf("Ctrl+C took %v", d)
+		t.Errorf("stopping took %v", d)
 	}
 	if code := cmd.ProcessState.ExitCode(); code != exitInterrupt {
 		t.Errorf("exit code %d, want %d", code, exitInterrupt)
@@ -467,7 +476,7 @@ func TestCtrlC(t *testing.T) {
 		t.Errorf("response %q (%v), want status cancelled", stdout.String(), err)
 	}
 	if left := processesOf(resp.RunID); len(left) > 0 {
-		t.Errorf("processes left after Ctrl+C: %v", left)
+		t.Errorf("processes left after %v: %v", sig, left)
 	}
 }
 

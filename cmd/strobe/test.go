@@ -109,7 +109,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	// A closed terminal (SIGHUP) stops the run as Ctrl+C does: the run is
+	// swept and its details file written, not left to the guard.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if !*noDaemon {
 		return testThroughDaemon(ctx, req, asJSON, *junitPath, stdout, stderr)
