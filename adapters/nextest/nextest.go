@@ -316,9 +316,26 @@ func selection(req adapters.Request, userArgs []string) ([]string, error) {
 // nextest's full name ("ntdemo::integration$panics", binary id and test).
 func testFilter(name string) string {
 	if bin, test, ok := strings.Cut(name, "$"); ok {
-		return "binary_id(" + bin + ") & test(=" + test + ")"
+		return "binary_id(" + matcherText(bin) + ") & test(=" + matcherText(test) + ")"
 	}
-	return "test(=" + name + ")"
+	return "test(=" + matcherText(name) + ")"
+}
+
+// matcherText escapes s for a filterset's matcher, which ends at an
+// unescaped ")" or ",": a harness's test name may hold either ("parses
+// (a, b)"), and unescaped the filterset was an error or another test.
+func matcherText(s string) string {
+	if !strings.ContainsAny(s, `\),`) {
+		return s
+	}
+	var b strings.Builder
+	for _, c := range s {
+		if c == '\\' || c == ')' || c == ',' {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // workspaceRoot is the nearest directory at or above dir whose Cargo.toml

@@ -3,6 +3,7 @@ package nextest
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/internal/shell"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -290,7 +292,9 @@ func TestHooks(t *testing.T) {
 // TestRealQuotedNames: nextest writes test names unescaped in its JSON
 // events, so a harness's name holding a double quote made lines no JSON
 // decoder reads, and those tests went unrecorded: rust-url's data-url, 1,113
-// tests, answered 19 passed where nextest ran 1,132.
+// tests, answered 19 passed where nextest ran 1,132. A name holding ")" or
+// "," ended the filterset's matcher in its rerun: nextest refused the
+// expression.
 func TestRealQuotedNames(t *testing.T) {
 	fixture(t) // requires cargo-nextest
 	dir := adapterstest.CopyFixture(t, "quoted")
@@ -299,18 +303,40 @@ func TestRealQuotedNames(t *testing.T) {
 		t.Errorf("exit %d, want nextest's 100 for the failed test", exit.Code)
 	}
 	tests := rec.Tests()
-	if len(tests) != 3 {
-		t.Errorf("%d tests, want 3: %+v", len(tests), tests)
+	if len(tests) != 4 {
+		t.Errorf("%d tests, want 4: %+v", len(tests), tests)
 	}
-	for name, want := range map[string]report.TestStatus{`greets "world"`: report.TestPassed, `greets "nobody"`: report.TestFailed, "plain": report.TestPassed} {
+	for name, want := range map[string]report.TestStatus{`greets "world"`: report.TestPassed, `greets "nobody"`: report.TestFailed, "plain": report.TestPassed,
+		"parses (a, b)": report.TestFailed} {
 		if got, ok := adapterstest.TestByName(tests, name); !ok || got.Status != want || got.Suite != "quoted::quoted" {
 			t.Errorf("%s: %+v (recorded: %v), want %s", name, got, ok, want)
 		}
 	}
 	got, _ := adapterstest.TestByName(tests, `greets "nobody"`)
-	if f := got.Failure; f == nil || f.File != "tests/quoted.rs" || f.Line != 25 || !strings.HasPrefix(f.Message, "assertion `left == right` failed: greets \"nobody\" failed on purpose") ||
+	if f := got.Failure; f == nil || f.File != "tests/quoted.rs" || f.Line != 27 || !strings.HasPrefix(f.Message, "assertion `left == right` failed: greets \"nobody\" failed on purpose") ||
 		f.Rerun != `cargo nextest run -p quoted --test quoted -E 'test(=greets "nobody")'` {
 		t.Errorf(`greets "nobody": failure %+v`, f)
+	}
+	got, _ = adapterstest.TestByName(tests, "parses (a, b)")
+	want := `cargo nextest run -p quoted --test quoted -E 'test(=parses (a\, b\))'`
+	if got.Failure == nil || got.Failure.Rerun != want {
+		t.Fatalf("parses (a, b): failure %+v, want the rerun %s", got.Failure, want)
+	}
+	// The rerun, as printed, runs that test alone.
+	argv, err := shell.Split(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "1 test run: 0 passed, 1 failed") || !strings.Contains(string(out), "parses (a, b)") {
+		t.Errorf("%s ran something else:\n%s", want, out)
+	}
+	// And so does the test selected by name.
+	rec, _, _ = adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Test: "parses (a, b)"})
+	if tests := rec.Tests(); len(tests) != 1 || tests[0].Name != "parses (a, b)" {
+		t.Errorf("--test 'parses (a, b)' ran %+v", tests)
 	}
 }
 

@@ -674,7 +674,7 @@ func (p *parser) rerunFor(b *binary, test string) string {
 	if p.runIgnored {
 		argv = append(argv, "--run-ignored", "all")
 	}
-	return shell.Join(append(argv, "-E", "test(="+test+")"))
+	return shell.Join(append(argv, "-E", "test(="+matcherText(test)+")"))
 }
 
 // inProject says whether a backtrace location is the project's code.
@@ -798,9 +798,9 @@ func (p *parser) notRun() string {
 	}
 	var hung []string
 	for _, t := range running {
-		f := "test(=" + t.Name + ")"
+		f := "test(=" + matcherText(t.Name) + ")"
 		if p.byID[t.Suite] != nil {
-			f = "binary_id(" + t.Suite + ") & " + f
+			f = "binary_id(" + matcherText(t.Suite) + ") & " + f
 		}
 		hung = append(hung, f)
 	}
