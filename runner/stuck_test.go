@@ -464,3 +464,38 @@ func TestStuckTokio(t *testing.T) {
 		})
 	}
 }
+
+// TestStuckSmol: smol's block_on (async-io's, which async-std runs on too)
+// waits in its reactor's epoll_wait, its driver thread for the reactor's
+// lock; futures-lite's block_on parks the thread. Both were a deadlock:
+// nothing is locked, a future never completes. Their suggested traces
+// were polling's functions, whose "src/lib.rs" named the project's file.
+func TestStuckSmol(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	testutil.RequireTool(t, "eu-stack")
+	root, _ := filepath.Abs("../stuck/testdata/rustsmol")
+	env := map[string]string{"CARGO_TARGET_DIR": filepath.Join(os.TempDir(), "strobe-stuck-cargo-target")}
+	for _, tc := range []struct{ test, runtime string }{
+		{"tests::channel_never_sent", "async-io (smol, async-std)"},
+		{"tests::pending_forever", "futures-lite"},
+	} {
+		t.Run(tc.test, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "cargo", Test: tc.test, Env: env, Timeout: 60 * time.Second})
+			if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
+				t.Fatalf("status = %s, want stuck; crash %+v stuck %+v", resp.Status, resp.Crash, resp.Stuck)
+			}
+			s := resp.Stuck[0]
+			if want := "async wait without end"; !strings.HasPrefix(s.Diagnosis, want) || !strings.Contains(s.Diagnosis, "the "+tc.runtime+" runtime") {
+				t.Errorf("diagnosis %q, want %s in the %s runtime", s.Diagnosis, want, tc.runtime)
+			}
+			for _, tr := range s.SuggestedTraces {
+				if !strings.HasPrefix(tr, "rustsmol::") {
+					t.Errorf("suggested trace %s is not the project's", tr)
+				}
+			}
+			checkStuckTest(t, resp, tc.test, "rustsmol::"+tc.test, false, start)
+		})
+	}
+}

@@ -21,21 +21,27 @@ import (
 
 // waitPlumbing are the frames at the top of a parked thread that only
 // carry out the wait: libc's, the standard library's locks, condition
-// variables and thread parking, parking_lot's, mio's poll.
-var waitPlumbing = lazyre.New(`^(\?\?$|syscall$|__|_?lll_|futex_|pthread_|___pthread|epoll_|poll$|ppoll$|\[kernel\] |\[syscall\] |<?std::sys::|<?std::sync::|<?std::thread::|<?parking_lot(_core)?::|<?parking::|<?mio::|<?tokio::loom::)`)
+// variables and thread parking, parking_lot's and parking's, mio's and
+// polling's poll, rustix's system calls.
+var waitPlumbing = lazyre.New(`^(\?\?$|syscall$|__|_?lll_|futex_|pthread_|___pthread|epoll_|poll$|ppoll$|\[kernel\] |\[syscall\] |<?std::sys::|<?std::sync::|<?std::thread::|<?parking_lot(_core)?::|<?parking::|<?mio::|<?polling::|<?rustix::|<?tokio::loom::)`)
 
 // runtimePark names the async runtimes, by the frame their parked threads
 // wait under: tokio's park (runtime::park, the schedulers' Parker and
 // Context::park, the drivers'), its block_on (CachedParkThread::block_on,
 // current_thread's CoreGuard::block_on) and its I/O driver's turn;
 // futures' executor (futures::executor::block_on parks the thread in
-// local_pool::run_executor).
+// local_pool::run_executor); async-io's, which smol and async-std run on
+// (its block_on parks the thread or waits in the reactor it holds, its
+// driver thread waits for the reactor or in it); futures-lite's block_on
+// (smol::future::block_on), which parks the thread.
 var runtimePark = []struct {
 	name string
 	re   *lazyre.Regexp
 }{
 	{"tokio", lazyre.New(`^<?tokio::runtime::.*(park|block_on|[Dd]river::)`)},
 	{"futures executor", lazyre.New(`^<?futures_executor::local_pool::`)},
+	{"async-io (smol, async-std)", lazyre.New(`^<?async_io::(driver::(block_on|main_loop)|reactor::)`)},
+	{"futures-lite", lazyre.New(`^<?futures_lite::future::block_on`)},
 }
 
 // parkedIn names the async runtime a thread is parked in ("" when it is

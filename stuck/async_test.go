@@ -22,22 +22,29 @@ func recordedStacks(t *testing.T, file string) []Stack {
 }
 
 // TestParkedIn: a tokio runtime's threads waiting for work (the test's
-// block_on, current_thread's and multi_thread's workers) are parked;
-// libtest's main thread and threads blocked on a std Mutex are not.
+// block_on, current_thread's and multi_thread's workers) are parked, and
+// so are smol's (async-io's block_on in its reactor, its driver thread
+// waiting for the reactor; futures-lite's block_on); libtest's main thread
+// and threads blocked on a std Mutex are not. The smol recordings come
+// from stuck/testdata/rustsmol, recorded the same way.
 func TestParkedIn(t *testing.T) {
 	for _, tc := range []struct {
 		file          string
+		runtime       string
 		parked, other int
 	}{
-		{"eu-stack-tokio-oneshot-never-sent.txt", 1, 1},
-		{"eu-stack-tokio-notify-never-notified.txt", 3, 1},
-		{"eu-stack-tokio-blocking-deadlock.txt", 3, 3},
+		{"eu-stack-tokio-oneshot-never-sent.txt", "tokio", 1, 1},
+		{"eu-stack-tokio-notify-never-notified.txt", "tokio", 3, 1},
+		{"eu-stack-tokio-blocking-deadlock.txt", "tokio", 3, 3},
+		{"eu-stack-smol-channel-never-sent.txt", "async-io (smol, async-std)", 2, 1},
+		{"eu-stack-smol-task-never-done.txt", "async-io (smol, async-std)", 2, 1},
+		{"eu-stack-smol-pending-forever.txt", "futures-lite", 1, 1},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			var parked, other int
 			for _, s := range recordedStacks(t, tc.file) {
 				switch rt := parkedIn(s); rt {
-				case "tokio":
+				case tc.runtime:
 					parked++
 				case "":
 					other++

@@ -232,9 +232,13 @@ func shortFile(file, root string) string {
 // A file of a dependency installed under root (a virtualenv's
 // site-packages, node_modules) is not the project's: pytest-asyncio in the
 // project's .venv filled a hung async test's suggested traces with pytest's
-// hook calls.
+// hook calls. Nor is a crate from the registry (rustDeps), whose relative
+// paths can name a file of the project.
 func ownFrame(f Frame, root string) bool {
 	if f.File == "" {
+		return false
+	}
+	if c := rustCrate(f.Func); c != "" && rustDeps(root)[c] {
 		return false
 	}
 	if filepath.IsAbs(f.File) {

@@ -2,6 +2,7 @@ package stuck
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -95,6 +96,44 @@ func TestSuggestedTracesLeaveOutInstalledDependencies(t *testing.T) {
 	}}}}
 	if tr := SuggestedTraces(c, "/p", nil); strings.Join(tr, ",") != "fetch_reply" {
 		t.Errorf("traces %v, want [fetch_reply]", tr)
+	}
+}
+
+// TestSuggestedTracesLeaveOutRegistryCrates: cargo builds a registry
+// crate with paths relative to its own directory, so polling's
+// "src/lib.rs" named a file of the project, and a hung smol test's
+// suggested traces were polling's functions. The crates with a source in
+// the project's Cargo.lock are not the project's.
+func TestSuggestedTracesLeaveOutRegistryCrates(t *testing.T) {
+	root := "testdata/rustsmol"
+	c := Capture{Stacks: recordedStacks(t, "eu-stack-smol-channel-never-sent.txt")}
+	for i, s := range c.Stacks {
+		for j, f := range s.Frames {
+			if strings.HasPrefix(f.Func, "rustsmol::tests::channel_never_sent::") {
+				// What the test awaits, were it on the stack.
+				c.Stacks[i].Frames = slices.Insert(slices.Clone(s.Frames), j, Frame{Func: "rustsmol::await_message::{{closure}}::h5ab1c0a3e1f2d4c7", File: "src/lib.rs", Line: 21})
+				break
+			}
+		}
+	}
+	tr := SuggestedTraces(c, root, []string{"tests::channel_never_sent"})
+	if len(tr) == 0 {
+		t.Fatalf("no traces; want the project's own functions")
+	}
+	for _, fn := range tr {
+		if !strings.HasPrefix(fn, "rustsmol::") {
+			t.Errorf("traces %v: %s is not the project's", tr, fn)
+		}
+	}
+	for fn, want := range map[string]bool{
+		"polling::Poller::wait_impl":                 false,
+		"<polling::Poller as core::ops::Drop>::drop": false,
+		"async_io::driver::block_on":                 false,
+		"rustsmol::await_message":                    true,
+	} {
+		if got := ownFrame(Frame{Func: fn, File: "src/lib.rs", Line: 20}, root); got != want {
+			t.Errorf("ownFrame(%s, src/lib.rs) = %v, want %v", fn, got, want)
+		}
 	}
 }
 
