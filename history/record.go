@@ -26,6 +26,11 @@ type Run struct {
 	// what failed, one partition): it compares as a partial run does and
 	// updates only the tests it ran.
 	Subset bool
+	// Unfinished says a test binary died before its last test (a Go
+	// panic ends its package's binary): the run failed, and the tests
+	// after that one never ran. It compares as a partial run does: they
+	// were not removed.
+	Unfinished bool
 }
 
 // TestID names a test within a project and framework.
@@ -142,7 +147,7 @@ func (f *file) record(run Run, now time.Time, res *Result) {
 		f.Runs = append(f.Runs, entry)
 		return
 	}
-	complete := (run.Status == report.Passed || run.Status == report.Failed) && !run.Subset
+	complete := (run.Status == report.Passed || run.Status == report.Failed) && !run.Subset && !run.Unfinished
 	i := f.baseline(run.Key)
 	var base Baseline
 	if i >= 0 {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
 	"strobe/report"
 )
 
@@ -73,4 +75,53 @@ func TestHistoryAndJUnit(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestHistoryAfterAPanic: a Go test that panics ends its package's test
+// binary, and the tests after it never run. The run failed, but not as a
+// complete run: those tests were answered "removed" (go-cmp: nine
+// examples removed when a new test panicked before them).
+func TestHistoryAfterAPanic(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	project := t.TempDir()
+	adapterstest.WriteFiles(t, project, map[string]string{
+		"go.mod": "module example.com/died\n\ngo 1.22\n",
+		"died_test.go": `package died
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+func TestFirst(t *testing.T) {
+	if os.Getenv("DIED_PANIC") != "" {
+		var m map[string]int
+		m["x"] = 1
+	}
+}
+
+func TestSecond(t *testing.T) {}
+
+func Example_last() {
+	fmt.Println("last")
+	// Output: last
+}
+`})
+	first := strobe(t, true, "test", project, "--no-daemon")
+	if first.resp.Status != report.Passed || first.resp.Summary.Passed != 3 {
+		t.Fatalf("first run: %+v", first.resp)
+	}
+	t.Setenv("DIED_PANIC", "1")
+	second := strobe(t, true, "test", project, "--no-daemon")
+	c := second.resp.Changes
+	if second.resp.Status != report.Failed || c == nil || c.NewFailures.Count != 1 || c.RemovedTests.Count != 0 || !c.Partial {
+		t.Errorf("after the panic: status %s, changes %s; want TestFirst a new failure, nothing removed, a partial run",
+			second.resp.Status, mustJSON(c))
+	}
+	t.Setenv("DIED_PANIC", "")
+	third := strobe(t, true, "test", project, "--no-daemon")
+	if c := third.resp.Changes; c == nil || c.Fixed.Count != 1 || c.NewTests.Count != 0 {
+		t.Errorf("after the fix: changes %s; want TestFirst fixed, nothing new", mustJSON(c))
+	}
 }
