@@ -26,7 +26,7 @@ var reporterJS []byte
 // sep joins a test's describe blocks into its full title, as the reporter
 // does and as jest prints it; mocha's own full title joins them with a
 // space, which --grep matches.
-const sep = " › "
+const sep = node.Sep
 
 // mochaAdapter runs the project's node_modules/.bin/mocha with strobe's
 // reporter (reporter.cjs), which writes one JSON line per event,

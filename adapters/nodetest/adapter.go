@@ -22,9 +22,8 @@ import (
 //go:embed reporter.mjs
 var reporterJS []byte
 
-// Sep joins a test's describe blocks and parents into its full title, as
-// the reporter does and as jest prints it.
-const Sep = " › "
+// Sep joins a test's describe blocks and parents into its full title.
+const Sep = node.Sep
 
 // nodeTest runs `node --test` with strobe's reporter (reporter.mjs),
 // which streams one JSON line per event into a file of its own that the
@@ -213,11 +212,57 @@ func leafPattern(title string) string {
 	return "^" + regexp.QuoteMeta(title) + "$"
 }
 
+// describeCall is a describe block's title in a test file: describe or
+// suite (with .only, .skip or .todo) called with a string literal.
+var describeCall = lazyre.New(`\b(?:describe|suite)(?:\.(?:only|skip|todo))?\s*\(\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|` + "`((?:[^`\\\\$]|\\\\.)*)`)")
+
+// reachPattern is the pattern of the outermost parent test around a test
+// ("" when there is none): node runs a subtest (t.test) only inside its
+// parent, which the name patterns must match too, while a describe block
+// is entered for the tests in it that match. A title whose ancestor the
+// file does not name as a describe block is taken for a parent test: a
+// block so named runs whole, with the test among its own.
+func reachPattern(root, file, title string) string {
+	parts := strings.Split(title, Sep)
+	if len(parts) < 2 {
+		return ""
+	}
+	blocks := map[string]bool{}
+	if file != "" {
+		if b, err := os.ReadFile(filepath.Join(root, file)); err == nil {
+			for _, m := range describeCall.FindAllStringSubmatch(string(b), -1) {
+				blocks[unescapeJS(m[1]+m[2]+m[3])] = true
+			}
+		}
+	}
+	for _, p := range parts[:len(parts)-1] {
+		if !blocks[node.Unnumbered(p)] {
+			return leafPattern(p)
+		}
+	}
+	return ""
+}
+
+// unescapeJS reads a string literal's simple escapes (\' \" \\ \`).
+func unescapeJS(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // selectMany is the selection of several tests (Request.Tests): their
 // files and each one's pattern. A failure of a file (named by the file)
 // selects the file whole: no pattern, since node applies the patterns in
 // every file it runs, so the other files named run whole too.
-func selectMany(tests []adapters.TestRef) selection {
+func selectMany(root string, tests []adapters.TestRef) selection {
 	var sel selection
 	whole := false
 	for _, t := range tests {
@@ -228,8 +273,10 @@ func selectMany(tests []adapters.TestRef) selection {
 			whole = true
 			continue
 		}
-		if p := leafPattern(t.Name); !slices.Contains(sel.patterns, p) {
-			sel.patterns = append(sel.patterns, p)
+		for _, p := range []string{reachPattern(root, t.Suite, t.Name), leafPattern(t.Name)} {
+			if p != "" && !slices.Contains(sel.patterns, p) {
+				sel.patterns = append(sel.patterns, p)
+			}
 		}
 	}
 	if whole {
@@ -244,7 +291,7 @@ func selectMany(tests []adapters.TestRef) selection {
 // node's arguments.
 func selectTests(root string, req adapters.Request) selection {
 	if len(req.Tests) > 0 {
-		return selectMany(req.Tests)
+		return selectMany(root, req.Tests)
 	}
 	if req.Test != "" && isScript(req.Test) && kit.FileExists(filepath.Join(root, req.Test)) {
 		return selection{files: []string{req.Test}}
@@ -255,7 +302,15 @@ func selectTests(root string, req adapters.Request) selection {
 		if file, rest, ok := strings.Cut(req.Test, Sep); ok && kit.FileExists(filepath.Join(root, file)) {
 			files, title = []string{file}, rest
 		}
-		return selection{files: files, patterns: []string{leafPattern(title)}}
+		var file string
+		if len(files) > 0 {
+			file = files[0]
+		}
+		patterns := []string{leafPattern(title)}
+		if p := reachPattern(root, file, title); p != "" {
+			patterns = append([]string{p}, patterns...)
+		}
+		return selection{files: files, patterns: patterns}
 	}
 	if req.Level == adapters.LevelAll {
 		return selection{}

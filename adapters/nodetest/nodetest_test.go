@@ -2,6 +2,7 @@ package nodetest
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit/node"
+	"strobe/internal/shell"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -597,5 +599,46 @@ func TestNodeScriptShell(t *testing.T) {
 	want := "package.json's test script also runs `node check.js`, which strobe did not run: run `npm test` for it"
 	if !strings.Contains(out.Hint, want) {
 		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+}
+
+// TestNodeSubtests: node counts a parent test (t.test) as a test, and runs
+// a subtest only inside its parent, which a name pattern must match too:
+// the rerun of a failing subtest, a pattern for its own name, ran nothing
+// ("tests 3, pass 0, fail 0"), and so did its selection by full title.
+func TestNodeSubtests(t *testing.T) {
+	root := fixture("subtests")
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: root})
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 4 {
+		t.Errorf("progress %+v, want node's 3 passed and 4 failed of 7 tests", p)
+	}
+	const file = "test/subtests.test.js"
+	for name, parent := range map[string]string{"parent › child fails": "parent", "block › block's parent › inner fails": "block's parent"} {
+		f := rec.Failure(file, name)
+		if f == nil {
+			t.Fatalf("%s: no failure among %q", name, names(rec))
+		}
+		argv, err := shell.Split(f.Rerun)
+		if err != nil || !slices.Contains(argv, "--test-name-pattern=^"+parent+"$") {
+			t.Fatalf("%s: rerun %s (%v), want it through its parent %q", name, f.Rerun, err, parent)
+		}
+		// Run as printed, the rerun runs the subtest.
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = root
+		out, _ := cmd.CombinedOutput()
+		leaf := name[strings.LastIndex(name, Sep)+len(Sep):]
+		if !strings.Contains(string(out), "not ok 1 - "+leaf) && !strings.Contains(string(out), "not ok 2 - "+leaf) {
+			t.Errorf("%s did not run %s:\n%s", f.Rerun, name, out)
+		}
+		// Selected by its full title, it runs too.
+		sel, _, _ := run(t, adapters.Request{ProjectRoot: root, Test: file + Sep + name})
+		if got, ok := adapterstest.TestByName(sel.Tests(), name); !ok || got.Status != report.TestFailed {
+			t.Errorf("--test %q ran %q", file+Sep+name, names(sel))
+		}
+	}
+	// A describe block's test is still selected alone.
+	sel, _, _ := run(t, adapters.Request{ProjectRoot: root, Test: file + " › block › first"})
+	if got := names(sel); !slices.Equal(got, []string{"block › first"}) {
+		t.Errorf("--test block › first ran %q", got)
 	}
 }

@@ -7,7 +7,8 @@
 //   {"e":"begin","node":"v20.20.2"}
 //   {"e":"start","file","name","line"}             a test began (live progress, stuck naming)
 //   {"e":"end","file","name","line","status","ms", "fail":{...}}  status: passed|failed|skipped|todo|cancelled
-//       a describe block or parent test adds "suite", "started" and "block" (a describe block, not a test);
+//       a describe block or parent test adds "suite", "started" and "block" (a describe block, not a test)
+//       or "test" (a parent test: node >= 18.17 tells the two apart);
 //       a cancelled one adds "parent", the full title of the block or test it was cancelled with
 //   {"e":"out","file","name","stream","text"}      a test file's stdout/stderr
 //   {"e":"file","file","ms","signal","code","tests","error":{...}}  a test file's process failed
@@ -18,6 +19,12 @@
 import { resolve } from 'node:path';
 
 const SEP = ' \u203a ';
+// node marks a describe block's end with details.type 'suite' since 18.17
+// (19.9, 20.0): a suite without it is then a parent test.
+const TYPED = (() => {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  return major > 19 || (major === 19 && minor >= 9) || (major === 18 && minor >= 17);
+})();
 // A dequeued test whose children arrive within this long is a suite, not a
 // test: node says which only when it ends, and a start line must come
 // while a hung test still hangs. On a machine so loaded that a describe
@@ -205,6 +212,7 @@ export default async function* strobeReporter(source) {
       o.suite = true;
       o.started = s.started.has(name);
       if (d.details?.type === 'suite') o.block = true;
+      else if (TYPED) o.test = true;
     }
     if (o.status === 'failed' || o.status === 'cancelled') o.fail = failure(d);
     if (s.current === name) s.current = '';

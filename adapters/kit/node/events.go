@@ -48,10 +48,12 @@ type Event struct {
 	Reason string  `json:"reason"`
 	// Suite marks a describe block or a parent of subtests: not a test,
 	// unless the reporter had already started it (Started). Block says
-	// which: a describe block, not a parent test.
+	// which: a describe block, not a parent test; Test the other way
+	// round: a parent test, which node counts (neither: node did not say).
 	Suite   bool `json:"suite"`
 	Started bool `json:"started"`
 	Block   bool `json:"block"`
+	Test    bool `json:"test"`
 	// Parent is the full title of the block or test a cancelled test
 	// (status cancelled: node:test) was cancelled with; "" at the top.
 	Parent string `json:"parent"`
@@ -102,6 +104,10 @@ type EventsConfig struct {
 	Note string
 }
 
+// Sep joins a test's describe blocks and parents into its full title, as
+// the reporters do and as jest prints it.
+const Sep = " › "
+
 // Events reads a reporter's event file as the tests run and records them.
 // It is the adapters' Parser: the framework's console output (the
 // pipes) only wakes the reader; what a test printed comes in the events.
@@ -129,7 +135,14 @@ type Events struct {
 	// order; neverSettled those it cancelled with their promise pending.
 	cancels      []cancel
 	neverSettled []*report.Failure
+	// parents are the parent tests (node:test's t.test) by suite: a
+	// subtest is reached only through its parent.
+	parents map[string][]parentTest
 }
+
+// parentTest is a test with subtests: its full title as recorded (Name)
+// and as node knows it (Title, for the rerun).
+type parentTest struct{ name, title string }
 
 // cancel is a test node:test cancelled with its parent: a describe block
 // whose before hook failed (node cancels its tests), or a parent test that
@@ -285,7 +298,16 @@ func (e *Events) end(suite string, ev Event) {
 		e.notAwaited(suite, ev, unawaited)
 		return
 	}
-	if ev.Suite && !ev.Started && (ev.Status != "failed" || ev.Fail == nil || ev.Fail.Kind == "subtestsFailed") {
+	if ev.Suite && ev.Test {
+		// A parent test is a test, as node counts it: failed through its
+		// subtests, it is counted and not listed (their failures are).
+		e.mu.Lock()
+		if e.parents == nil {
+			e.parents = map[string][]parentTest{}
+		}
+		e.parents[suite] = append(e.parents[suite], parentTest{ev.Name, cmp.Or(ev.Title, ev.Name)})
+		e.mu.Unlock()
+	} else if ev.Suite && !ev.Started && (ev.Status != "failed" || ev.Fail == nil || ev.Fail.Kind == "subtestsFailed") {
 		return
 	}
 	d := time.Duration(ev.MS * float64(time.Millisecond))
@@ -315,6 +337,28 @@ func (e *Events) end(suite string, ev Event) {
 		e.neverSettled = append(e.neverSettled, f)
 	}
 	e.mu.Unlock()
+}
+
+// reachSubtests points the reruns of subtests at their outermost parent
+// test. node runs a subtest only inside its parent, which the name pattern
+// must match itself (and then all its subtests run): a pattern for the
+// subtest alone ran nothing ("tests 3, pass 0, fail 0"), which reads as
+// fixed.
+func (e *Events) reachSubtests() {
+	if len(e.parents) == 0 || e.cfg.Rerun == nil {
+		return
+	}
+	for _, t := range e.rec.Tests() {
+		var top *parentTest
+		for i, p := range e.parents[t.Suite] {
+			if t.Failure != nil && strings.HasPrefix(t.Name, p.name+Sep) && (top == nil || len(p.name) < len(top.name)) {
+				top = &e.parents[t.Suite][i]
+			}
+		}
+		if top != nil {
+			e.rec.UpdateFailure(t.Suite, t.Name, func(f *report.Failure) { f.Rerun = e.cfg.Rerun(t.Suite, top.title) })
+		}
+	}
 }
 
 // cancelled records a test node:test cancelled with its parent: skipped,
@@ -415,8 +459,8 @@ func firstFew(names []string, n int) string {
 
 // leaf is a test's own name, the last of its full title.
 func leaf(name string) string {
-	if i := strings.LastIndex(name, " › "); i >= 0 {
-		return name[i+len(" › "):]
+	if i := strings.LastIndex(name, Sep); i >= 0 {
+		return name[i+len(Sep):]
 	}
 	return name
 }
@@ -594,6 +638,7 @@ func (e *Events) Finish(exit report.Exit) adapters.Outcome {
 		hints = append(hints, fmt.Sprintf("%s stopped early (--bail: it ends the run at the first failure): %d of the %d tests did not run; they are not counted: fix the failure, or run without --bail, to run them",
 			e.cfg.Framework, int(c["notRun"]), int(c["total"])))
 	}
+	e.reachSubtests()
 	if h := e.settleCancels(); h != "" {
 		hints = append(hints, h)
 	}
@@ -775,6 +820,8 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 				ev.Load = v
 			case "block":
 				ev.Block = v
+			case "test":
+				ev.Test = v
 			}
 			if v {
 				return i + 4, true
@@ -793,7 +840,7 @@ func fastKind(key string) (kind byte, read bool) {
 		return '"', true
 	case "line", "ms", "tests":
 		return '0', true
-	case "suite", "started", "load", "block":
+	case "suite", "started", "load", "block", "test":
 		return 't', true
 	}
 	return 0, false
