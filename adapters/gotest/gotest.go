@@ -421,9 +421,9 @@ type goParser struct {
 	buildLines  []string // "FAIL pkg [build failed]", for want of errors
 	crash       *report.Crash
 	// quit are the packages whose binary ended in a SIGQUIT goroutine
-	// dump, settled in Finish: the dump strobe asks for when it stops a
-	// run leaves the tests running (stuck, timed out), anyone else's is a
-	// crash.
+	// dump, a SIGTERM or a SIGKILL (stopSignal), settled in Finish: when
+	// strobe stopped the run they leave the tests running (stuck, timed
+	// out), anyone else's is a crash.
 	quit []goQuit
 
 	// text holds lines that were not test2json events: the go command's own
@@ -485,6 +485,7 @@ type goPackage struct {
 	shuffle string    // the seed of -shuffle, as testing printed it ("-test.shuffle 1234")
 	order   []string  // its top-level tests in the order they started
 	summary bool      // the binary printed its own "PASS" or "FAIL": it ran to its end
+	ended   bool      // its end came, settled in Finish (quit): later lines are not its binary's
 }
 
 // goTest is what a test's own output told.
@@ -935,8 +936,8 @@ func (p *goParser) packageEvent(pkg *goPackage, e *goEvent) {
 			p.buildFailed = true
 			p.buildLines = append(p.buildLines, line)
 		}
-		if line == "PASS" || line == "FAIL" {
-			pkg.summary = true
+		if (line == "PASS" || line == "FAIL") && !pkg.ended {
+			pkg.summary = true // not the go command's closing FAIL, one package's output in -v=test2json
 		}
 		if seed, ok := strings.CutPrefix(line, "-test.shuffle "); ok && pkg.shuffle == "" {
 			if _, err := strconv.ParseInt(seed, 10, 64); err == nil {
@@ -958,12 +959,23 @@ func (p *goParser) packageEvent(pkg *goPackage, e *goEvent) {
 			pkg.build = true
 			p.buildFailed = true
 		}
-		if pkg.trace != nil && pkg.trace.signal == "SIGQUIT" {
+		if pkg.trace != nil && stopSignal(pkg.trace) {
+			pkg.ended = true
 			p.quit = append(p.quit, goQuit{pkg, *e})
 			return
 		}
 		p.packageEnd(pkg, e)
 	}
+}
+
+// stopSignal says whether a test binary's end may be strobe's stop of the
+// run: the SIGQUIT goroutine dump it asks for, or the SIGTERM and SIGKILL
+// it sends the process group (go test's "signal: terminated" came as the
+// stuck test's failure when the binary died before the go command).
+// Finish settles such a package: a run strobe stopped fails none of its
+// tests, anyone else's signal is crash evidence.
+func stopSignal(tr *goTrace) bool {
+	return tr.signal == "SIGQUIT" || tr.exitSignal == "SIGTERM" || tr.exitSignal == "SIGKILL"
 }
 
 // packageEnd settles a package whose test binary is done: tests it left

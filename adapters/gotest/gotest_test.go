@@ -603,35 +603,45 @@ func TestGoRealCrash(t *testing.T) {
 
 // TestGoSIGQUIT: the goroutine dump strobe asks for when it stops a run
 // fails nothing (the test stays running, for the runner to count as stuck
-// or timed out); the same dump with no stop of strobe's is a crash.
+// or timed out); the same dump with no stop of strobe's is a crash. So for
+// the SIGTERM strobe sends the process group: when the test binary died
+// before the go command, go test's "signal: terminated" was the stuck
+// test's failure, and the run counted it stuck and failed (a CI run).
 func TestGoSIGQUIT(t *testing.T) {
 	root, _ := filepath.Abs(filepath.Join("..", "stuck", "testdata", "godeadlock"))
-	lines := goReadLines(t, filepath.Join("testdata", "sigquit", "busyloop.jsonl"))
-	for i, l := range lines {
-		lines[i] = strings.ReplaceAll(l, "{{ROOT}}", root)
-	}
-	for _, tc := range []struct {
-		stoppedBy string
-		status    report.TestStatus
-		crash     bool
+	for _, rc := range []struct {
+		file, test, crash string
+		indicators        []string
 	}{
-		{report.StoppedStuck, report.TestRunning, false},
-		{report.StoppedTimeout, report.TestRunning, false},
-		{"", report.TestFailed, true},
+		{"busyloop.jsonl", "TestBusyLoop", "SIGQUIT: quit", []string{"go_runtime_signal"}},
+		{"deadlock-sigterm.jsonl", "TestDeadlock", "signal: terminated", []string{"test_binary_signaled"}},
 	} {
-		t.Run("stopped by "+cmp.Or(tc.stoppedBy, "nobody"), func(t *testing.T) {
-			exit := goExited(1)
-			exit.StoppedBy = tc.stoppedBy
-			got := parseGo(t, root, "godeadlock", lines, nil, exit)
-			test := goByName(got.Tests)["godeadlock TestBusyLoop"]
-			if test.Status != tc.status || len(got.Tests) != 1 {
-				t.Errorf("tests %v, TestBusyLoop %s; want it alone and %s", goTestNames(got.Tests), test.Status, tc.status)
-			}
-			c := got.Outcome.Crash
-			if (c != nil) != tc.crash || c != nil && (!strings.HasPrefix(c.Message, "SIGQUIT: quit") || !reflect.DeepEqual(c.Indicators, []string{"go_runtime_signal"})) {
-				t.Errorf("crash %+v, want one: %v", c, tc.crash)
-			}
-		})
+		lines := goReadLines(t, filepath.Join("testdata", "sigquit", rc.file))
+		for i, l := range lines {
+			lines[i] = strings.ReplaceAll(l, "{{ROOT}}", root)
+		}
+		for _, tc := range []struct {
+			stoppedBy string
+			status    report.TestStatus
+			crash     bool
+		}{
+			{report.StoppedStuck, report.TestRunning, false},
+			{report.StoppedTimeout, report.TestRunning, false},
+			{"", report.TestFailed, true},
+		} {
+			t.Run(rc.file+" stopped by "+cmp.Or(tc.stoppedBy, "nobody"), func(t *testing.T) {
+				exit := goExited(1)
+				exit.StoppedBy = tc.stoppedBy
+				got := parseGo(t, root, "godeadlock", lines, nil, exit)
+				test := goByName(got.Tests)["godeadlock "+rc.test]
+				if test.Status != tc.status || len(got.Tests) != 1 {
+					t.Errorf("tests %v, %s %s; want it alone and %s", goTestNames(got.Tests), rc.test, test.Status, tc.status)
+				}
+				if c := got.Outcome.Crash; (c != nil) != tc.crash || c != nil && (!strings.Contains(c.Message, rc.crash) || !reflect.DeepEqual(c.Indicators, rc.indicators)) {
+					t.Errorf("crash %+v, want one (%q, %v): %v", c, rc.crash, rc.indicators, tc.crash)
+				}
+			})
+		}
 	}
 }
 
