@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 )
 
 // rustDeps are the crates a Rust project takes from a registry or a git
@@ -19,23 +20,49 @@ func rustDeps(root string) map[string]bool {
 	if root == "" {
 		return nil
 	}
+	now := time.Now()
 	if v, ok := rustDepsCache.Load(root); ok {
-		return v.(map[string]bool)
+		if e := v.(*lockEntry); now.Sub(e.checked) < lockRecheck {
+			return e.deps
+		} else if e.path != "" && unchanged(e.path, e.stat) {
+			rustDepsCache.Store(root, &lockEntry{e.deps, e.path, e.stat, now})
+			return e.deps
+		}
 	}
-	deps := readRustDeps(root)
-	rustDepsCache.Store(root, deps)
-	return deps
+	e := readRustDeps(root)
+	e.checked = now
+	rustDepsCache.Store(root, e)
+	return e.deps
 }
 
-var rustDepsCache sync.Map // root → map[string]bool
+// lockRecheck is how long a project's Cargo.lock is taken as read before
+// its file is looked at again: the daemon lives longer than a lock file.
+var lockRecheck = 10 * time.Second // a variable for the tests
 
-func readRustDeps(root string) map[string]bool {
+var rustDepsCache sync.Map // root → *lockEntry
+
+// lockEntry is a Cargo.lock as read: its crates, its path and what its
+// stat said then.
+type lockEntry struct {
+	deps    map[string]bool
+	path    string
+	stat    os.FileInfo
+	checked time.Time
+}
+
+func unchanged(path string, was os.FileInfo) bool {
+	fi, err := os.Stat(path)
+	return err == nil && was != nil && fi.ModTime().Equal(was.ModTime()) && fi.Size() == was.Size()
+}
+
+func readRustDeps(root string) *lockEntry {
 	dir := root
 	for range 4 {
-		f, err := os.Open(filepath.Join(dir, "Cargo.lock"))
-		if err == nil {
+		path := filepath.Join(dir, "Cargo.lock")
+		if f, err := os.Open(path); err == nil {
 			defer f.Close()
-			return lockDeps(f)
+			fi, _ := f.Stat()
+			return &lockEntry{deps: lockDeps(f), path: path, stat: fi}
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
@@ -43,7 +70,7 @@ func readRustDeps(root string) map[string]bool {
 		}
 		dir = up
 	}
-	return nil
+	return &lockEntry{}
 }
 
 // lockDeps reads a Cargo.lock's packages that have a source.
