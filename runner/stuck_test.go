@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -77,6 +78,11 @@ func checkStuckTest(t *testing.T, resp *report.Response, test, function string, 
 	}
 	if traces && !strings.Contains(strings.Join(s.SuggestedTraces, " "), function) {
 		t.Errorf("suggested_traces %v lack %s", s.SuggestedTraces, function)
+	}
+	// strobe's stop of the run (a stack dump, SIGTERM, SIGKILL) fails
+	// nothing: the stuck test is stuck, not failed too.
+	if sum := resp.Summary; sum == nil || sum.Stuck != len(resp.Stuck) || slices.ContainsFunc(resp.Failures, func(f report.Failure) bool { return f.Name == s.Name }) {
+		t.Errorf("summary %+v with failures %+v: the stuck test %s counted failed too", sum, resp.Failures, s.Name)
 	}
 	t.Logf("%s after %v: %s\n%s\ntraces %v", resp.Status, time.Since(start), s.Diagnosis, stackText(s), s.SuggestedTraces)
 }
