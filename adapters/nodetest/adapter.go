@@ -219,28 +219,32 @@ var describeCall = lazyre.New(`\b(?:describe|suite)(?:\.(?:only|skip|todo))?\s*\
 // reachPattern is the pattern of the outermost parent test around a test
 // ("" when there is none): node runs a subtest (t.test) only inside its
 // parent, which the name patterns must match too, while a describe block
-// is entered for the tests in it that match. A title whose ancestor the
-// file does not name as a describe block is taken for a parent test: a
+// is entered for the tests in it that match. An ancestor that is not one
+// of the file's describe blocks (blocks) is taken for a parent test: a
 // block so named runs whole, with the test among its own.
-func reachPattern(root, file, title string) string {
+func reachPattern(blocks map[string]bool, title string) string {
 	parts := strings.Split(title, Sep)
-	if len(parts) < 2 {
-		return ""
-	}
-	blocks := map[string]bool{}
-	if file != "" {
-		if b, err := os.ReadFile(filepath.Join(root, file)); err == nil {
-			for _, m := range describeCall.FindAllStringSubmatch(string(b), -1) {
-				blocks[unescapeJS(m[1]+m[2]+m[3])] = true
-			}
-		}
-	}
 	for _, p := range parts[:len(parts)-1] {
 		if !blocks[node.Unnumbered(p)] {
 			return leafPattern(p)
 		}
 	}
 	return ""
+}
+
+// describeTitles are the titles a test file gives describe blocks, read
+// from its source (none when it cannot be read).
+func describeTitles(root, file string) map[string]bool {
+	blocks := map[string]bool{}
+	if file == "" {
+		return blocks
+	}
+	if b, err := os.ReadFile(filepath.Join(root, file)); err == nil {
+		for _, m := range describeCall.FindAllStringSubmatch(string(b), -1) {
+			blocks[unescapeJS(m[1]+m[2]+m[3])] = true
+		}
+	}
+	return blocks
 }
 
 // unescapeJS reads a string literal's simple escapes (\' \" \\ \`).
@@ -265,6 +269,7 @@ func unescapeJS(s string) string {
 func selectMany(root string, tests []adapters.TestRef) selection {
 	var sel selection
 	whole := false
+	blocks := map[string]map[string]bool{} // by file, read once
 	for _, t := range tests {
 		if t.Suite != "" && !slices.Contains(sel.files, t.Suite) {
 			sel.files = append(sel.files, t.Suite)
@@ -273,7 +278,10 @@ func selectMany(root string, tests []adapters.TestRef) selection {
 			whole = true
 			continue
 		}
-		for _, p := range []string{reachPattern(root, t.Suite, t.Name), leafPattern(t.Name)} {
+		if _, ok := blocks[t.Suite]; !ok && strings.Contains(t.Name, Sep) {
+			blocks[t.Suite] = describeTitles(root, t.Suite)
+		}
+		for _, p := range []string{reachPattern(blocks[t.Suite], t.Name), leafPattern(t.Name)} {
 			if p != "" && !slices.Contains(sel.patterns, p) {
 				sel.patterns = append(sel.patterns, p)
 			}
@@ -307,8 +315,10 @@ func selectTests(root string, req adapters.Request) selection {
 			file = files[0]
 		}
 		patterns := []string{leafPattern(title)}
-		if p := reachPattern(root, file, title); p != "" {
-			patterns = append([]string{p}, patterns...)
+		if strings.Contains(title, Sep) {
+			if p := reachPattern(describeTitles(root, file), title); p != "" {
+				patterns = append([]string{p}, patterns...)
+			}
 		}
 		return selection{files: files, patterns: patterns}
 	}
