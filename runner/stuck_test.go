@@ -471,9 +471,9 @@ func TestStuckTokio(t *testing.T) {
 	}
 }
 
-// TestStuckSmol: smol's block_on (async-io's, which async-std runs on too)
-// waits in its reactor's epoll_wait, its driver thread for the reactor's
-// lock; futures-lite's block_on parks the thread. Both were a deadlock:
+// TestStuckSmol: smol's block_on (async-io's, which async-std's executor
+// runs on too) waits in its reactor's epoll_wait, its driver thread for the
+// reactor's lock; futures-lite's block_on parks the thread. Both were a deadlock:
 // nothing is locked, a future never completes. Their suggested traces
 // were polling's functions, whose "src/lib.rs" named the project's file.
 func TestStuckSmol(t *testing.T) {
@@ -484,6 +484,7 @@ func TestStuckSmol(t *testing.T) {
 	for _, tc := range []struct{ test, runtime string }{
 		{"tests::channel_never_sent", "async-io (smol, async-std)"},
 		{"tests::pending_forever", "futures-lite"},
+		{"tests::async_std_never_sent", "async-io (smol, async-std)"},
 	} {
 		t.Run(tc.test, func(t *testing.T) {
 			t.Parallel()

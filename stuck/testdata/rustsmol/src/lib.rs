@@ -1,4 +1,4 @@
-//! smol tests that await forever, for the stuck detector's tests. Each
+//! smol and async-std tests that await forever, for the stuck detector's tests. Each
 //! writes a timestamped marker (to $STROBE_MARK_FILE when set) as it
 //! starts to wait.
 
@@ -57,5 +57,17 @@ mod tests {
             drop(tx);
             assert_eq!(v, 1);
         }));
+    }
+
+    // async-std's block_on: async-global-executor's, on async-io.
+    #[test]
+    fn async_std_never_sent() {
+        async_std::task::block_on(async {
+            let (tx, rx) = async_std::channel::bounded::<u32>(1);
+            marker("awaiting");
+            let v = rx.recv().await.unwrap_or(0);
+            drop(tx);
+            assert_eq!(v, 1);
+        });
     }
 }
