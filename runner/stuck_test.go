@@ -223,14 +223,22 @@ func TestStuckGoBeforeAnyTest(t *testing.T) {
 	}
 }
 
+// stuckCrate is the stuck detector's Rust fixture name (stuck/testdata),
+// absolute, and the environment its runs share: one cargo target
+// directory for every such test, so each crate is built once.
+func stuckCrate(t *testing.T, name string) (string, map[string]string) {
+	t.Helper()
+	testutil.RequireTool(t, "cargo")
+	testutil.RequireTool(t, "eu-stack")
+	root, _ := filepath.Abs(filepath.Join("..", "stuck", "testdata", name))
+	return root, map[string]string{"CARGO_TARGET_DIR": filepath.Join(os.TempDir(), "strobe-stuck-cargo-target")}
+}
+
 // TestStuckCargo: a Rust deadlock and a busy loop under cargo test are
 // stuck, judged on the test binary (not cargo) with libtest's main thread
 // left out; a silent 9 s sleep passes beside a quick test.
 func TestStuckCargo(t *testing.T) {
-	testutil.RequireTool(t, "cargo")
-	testutil.RequireTool(t, "eu-stack")
-	root, _ := filepath.Abs("../stuck/testdata/rustdeadlock")
-	env := map[string]string{"CARGO_TARGET_DIR": filepath.Join(os.TempDir(), "strobe-stuck-cargo-target")}
+	root, env := stuckCrate(t, "rustdeadlock")
 	type testCase struct {
 		test     string
 		status   report.Status
@@ -447,10 +455,7 @@ func TestWaits(t *testing.T) {
 // Two std mutexes taken in opposite orders on the blocking pool, while
 // the runtime's threads are parked, are still a deadlock.
 func TestStuckTokio(t *testing.T) {
-	testutil.RequireTool(t, "cargo")
-	testutil.RequireTool(t, "eu-stack")
-	root, _ := filepath.Abs("../stuck/testdata/rusttokio")
-	env := map[string]string{"CARGO_TARGET_DIR": filepath.Join(os.TempDir(), "strobe-stuck-cargo-target")}
+	root, env := stuckCrate(t, "rusttokio")
 	for _, tc := range []struct{ test, diagnosis, function string }{
 		{"tests::oneshot_never_sent", "async wait without end", "tests::oneshot_never_sent"},
 		{"tests::notify_never_notified", "async wait without end", "tests::notify_never_notified"},
@@ -477,10 +482,7 @@ func TestStuckTokio(t *testing.T) {
 // nothing is locked, a future never completes. Their suggested traces
 // were polling's functions, whose "src/lib.rs" named the project's file.
 func TestStuckSmol(t *testing.T) {
-	testutil.RequireTool(t, "cargo")
-	testutil.RequireTool(t, "eu-stack")
-	root, _ := filepath.Abs("../stuck/testdata/rustsmol")
-	env := map[string]string{"CARGO_TARGET_DIR": filepath.Join(os.TempDir(), "strobe-stuck-cargo-target")}
+	root, env := stuckCrate(t, "rustsmol")
 	for _, tc := range []struct{ test, runtime string }{
 		{"tests::channel_never_sent", "async-io (smol, async-std)"},
 		{"tests::pending_forever", "futures-lite"},

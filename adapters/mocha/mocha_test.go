@@ -598,18 +598,11 @@ func TestMochaScriptShell(t *testing.T) {
 	if err := os.Symlink(filepath.Join(fixtures(), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
-	for name, text := range map[string]string{
+	adapterstest.WriteFiles(t, dir, map[string]string{
 		"package.json":   `{"name": "scriptshell", "private": true, "scripts": {"test": "node check.js && mocha --timeout 4321"}}`,
 		"check.js":       "process.exit(1)\n",
 		"test/a.spec.js": "const assert = require('assert')\nit('timeout', function () { assert.strictEqual(this.timeout(), 4321) })\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
 	if p := rec.Progress(); exit.Code != 0 || p.Passed != 1 {
 		t.Errorf("exit %+v, counts %+v: want the test passed under the script's --timeout", exit, p)

@@ -579,19 +579,12 @@ func TestNodeSameNames(t *testing.T) {
 // the script's files, and the hint says that the check did not run.
 func TestNodeScriptShell(t *testing.T) {
 	dir := t.TempDir()
-	for name, text := range map[string]string{
+	adapterstest.WriteFiles(t, dir, map[string]string{
 		"package.json":   `{"name": "scriptshell", "private": true, "scripts": {"test": "node check.js && node --test spec/"}}`,
 		"check.js":       "process.exit(1)\n",
 		"spec/a.test.js": "const test = require('node:test')\ntest('in spec', () => {})\n",
 		"other.test.js":  "const test = require('node:test')\ntest('not in the script', () => {})\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	rec, out, exit := run(t, adapters.Request{ProjectRoot: dir})
 	if got := names(rec); exit.Code != 0 || !slices.Equal(got, []string{"in spec"}) {
 		t.Errorf("exit %+v, tests %q: want the script's spec/ alone", exit, got)

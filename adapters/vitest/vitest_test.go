@@ -476,16 +476,12 @@ func TestVitestScriptShell(t *testing.T) {
 	if err := os.Symlink(filepath.Join(fixtures(t), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
-	for name, text := range map[string]string{
+	adapterstest.WriteFiles(t, dir, map[string]string{
 		"package.json": `{"name": "scriptshell", "private": true, "type": "module",
 			"scripts": {"test": "node check.js && vitest run --passWithNoTests --testTimeout=4321"}}`,
 		"check.js":  "process.exit(1)\n",
 		"a.test.js": "import {test, expect} from 'vitest'\ntest('timeout', ({task}) => { expect(task.timeout).toBe(4321) })\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
 	if p := rec.Progress(); exit.Code != 0 || p.Passed != 1 {
 		t.Errorf("exit %+v, counts %+v: want the test passed under the script's --testTimeout", exit, p)
