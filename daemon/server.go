@@ -33,8 +33,8 @@ const (
 	// client cannot grow the daemon without end. The ones over it are
 	// refused with a reason. What a burst of them leaves behind is the
 	// runtime's bookkeeping of the heap they grew, which no setting
-	// returns: at 256, 17.0 MiB a minute after 1,000 connections (idle
-	// 14.4); at 64, 16.2 (docs/perf.md).
+	// returns (at 64, 16.2 MiB a minute after 1,000 connections, idle
+	// 14.4: docs/perf.md); a restart in place does (restart.go).
 	maxConns = 64
 	// trimDelay is how long after the last connection closed or run ended
 	// the daemon gives its free memory back to the system. Go's runtime
@@ -57,12 +57,20 @@ type Options struct {
 	// LogWriter receives the SDK's own warnings (slog JSON); may be nil.
 	LogWriter io.Writer
 
+	// Restart lets the daemon restart in place after a burst of
+	// connections (restart.go): only a daemon whose program is strobe's
+	// can (not the in-process tests').
+	Restart bool
+
 	// noReaper leaves out the reaper process (in-process tests, whose
 	// executable is not strobe).
 	noReaper bool
-	// maxConns and trimDelay replace the defaults when not zero (tests).
+	// maxConns, trimDelay and restartAt replace the defaults when not zero,
+	// and exec replaces execSelf when not nil (tests).
 	maxConns  int
 	trimDelay time.Duration
+	restartAt int
+	exec      func(env []string) error
 }
 
 // ErrRunning is returned by Run when another daemon already serves.
@@ -86,7 +94,12 @@ type Daemon struct {
 	sessions map[*mcp.ServerSession]*atomic.Int64 // calls not answered yet
 	conns    sync.WaitGroup
 	open     atomic.Int64 // connections being served
+	peak     atomic.Int64 // the most connections open at once
 	trim     *trimmer
+
+	restartable atomic.Bool   // opts.Restart, until a restart fails
+	restarts    int           // the images before this one
+	quiet       chan struct{} // the trimmer found a restart due
 }
 
 // Run serves until ctx is cancelled (SIGTERM, SIGINT), a client asks it to
@@ -100,28 +113,25 @@ func Run(ctx context.Context, opts Options) error {
 	if err := ensureHome(p.Home); err != nil {
 		return err
 	}
-	lock, err := acquireLock(ctx, p, opts.Version)
+	h, ln, lock, err := takeHandoff(p)
 	if err != nil {
 		return err
 	}
+	if h == nil {
+		if lock, err = acquireLock(ctx, p, opts.Version); err != nil {
+			return err
+		}
+		if ln, err = listen(p); err != nil {
+			lock.Close()
+			return err
+		}
+	}
 	defer lock.Close() // the kernel would release it anyway
-
-	// The lock is ours: a socket file left there is stale.
-	if err := os.Remove(p.Socket); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("removing stale socket %s: %w", p.Socket, err)
-	}
-	old := unix.Umask(0o077) // no window where the socket is open to others
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: p.Socket, Net: "unix"})
-	unix.Umask(old)
-	if err != nil {
-		return fmt.Errorf("listening on %s: %w", p.Socket, err)
-	}
-	os.Chmod(p.Socket, 0o600)
 	if n := reapOrphans(); n > 0 {
 		opts.Log.Warn("killed processes left by a daemon that died", zap.Int("processes", n))
 	}
-	reaped := false
-	if !opts.noReaper {
+	reaped := h != nil && h.Reaped // the reaper watches the pid, which a restart keeps
+	if !opts.noReaper && h == nil {
 		var err error
 		if reaped, err = startReaper(); err != nil {
 			opts.Log.Warn("starting the reaper", zap.Error(err))
@@ -132,7 +142,12 @@ func Run(ctx context.Context, opts Options) error {
 	defer cancel()
 	d := &Daemon{opts: opts, log: opts.Log, ctx: sctx, reg: newRegistry(retainResults),
 		started: time.Now(), stopCh: make(chan struct{}), reaped: reaped, sessions: map[*mcp.ServerSession]*atomic.Int64{},
-		trim: newTrimmer(cmp.Or(opts.trimDelay, trimDelay))}
+		quiet: make(chan struct{}, 1)}
+	d.restartable.Store(opts.Restart)
+	d.trim = newTrimmer(cmp.Or(opts.trimDelay, trimDelay), d.quieted)
+	if h != nil {
+		d.started, d.restarts = h.Started, h.Restarts
+	}
 	d.srv = d.newServer()
 	defer d.trim.stop()
 	d.reg.onDone = func(e *entry) {
@@ -142,16 +157,37 @@ func Run(ctx context.Context, opts Options) error {
 		d.trim.soon() // the run's output buffers are garbage now
 	}
 	d.touch()
+	if h != nil {
+		d.lastActive.Store(h.Active.UnixNano())
+	}
 	d.log.Info("daemon started", zap.Int("pid", os.Getpid()), zap.String("version", opts.Version), zap.String("build", BuildID()),
-		zap.String("socket", p.Socket), zap.Duration("idle", opts.Idle))
+		zap.String("socket", p.Socket), zap.Duration("idle", opts.Idle), zap.Int("restarts", d.restarts))
 
-	acceptDone := make(chan struct{})
-	go func() {
-		defer close(acceptDone)
-		d.accept(sctx, ln)
-	}()
-
+	serve := func() chan struct{} {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			d.accept(sctx, ln)
+		}()
+		return done
+	}
+	acceptDone := serve()
 	reason := d.waitForEnd(ctx)
+	for reason == reasonQuiet {
+		// Stop accepting: a connection that comes now waits in the
+		// socket's backlog, for this image or the next.
+		ln.SetDeadline(time.Unix(1, 0))
+		<-acceptDone
+		if d.restartDue() {
+			err := d.restart(ln, lock) // returns only if it failed
+			d.log.Warn("restarting in place failed; serving on", zap.Error(err))
+			d.restartable.Store(false)
+			freeOSMemory()
+		}
+		ln.SetDeadline(time.Time{})
+		acceptDone = serve()
+		reason = d.waitForEnd(ctx)
+	}
 	d.stopping.Store(true)
 	d.log.Info("daemon stopping", zap.String("reason", reason))
 	// Stop accepting; closing the listener unlinks the socket, and the lock
@@ -168,6 +204,11 @@ func Run(ctx context.Context, opts Options) error {
 	return nil
 }
 
+// reasonQuiet is waitForEnd's answer when the daemon should restart in
+// place, not end.
+const reasonQuiet = "quiet"
+
+// waitForEnd waits for a reason to end, or for a restart to be due.
 func (d *Daemon) waitForEnd(ctx context.Context) string {
 	var idle <-chan time.Time
 	if d.opts.Idle > 0 {
@@ -181,6 +222,8 @@ func (d *Daemon) waitForEnd(ctx context.Context) string {
 			return "signal"
 		case <-d.stopCh:
 			return "stop requested"
+		case <-d.quiet:
+			return reasonQuiet
 		case <-idle:
 			last := time.Unix(0, d.lastActive.Load())
 			if time.Since(last) >= d.opts.Idle && d.reg.running() == 0 {
@@ -188,6 +231,36 @@ func (d *Daemon) waitForEnd(ctx context.Context) string {
 			}
 		}
 	}
+}
+
+// quieted runs when the trim delay has passed with no connection opened or
+// closed and no run ended: the daemon gives back its free memory, or
+// restarts in place when that is due.
+func (d *Daemon) quieted() {
+	if d.restartDue() {
+		select {
+		case d.quiet <- struct{}{}:
+		default:
+		}
+		return
+	}
+	freeOSMemory()
+}
+
+// listen makes the daemon's socket, open to this user alone.
+func listen(p Paths) (*net.UnixListener, error) {
+	// The lock is ours: a socket file left there is stale.
+	if err := os.Remove(p.Socket); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("removing stale socket %s: %w", p.Socket, err)
+	}
+	old := unix.Umask(0o077) // no window where the socket is open to others
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: p.Socket, Net: "unix"})
+	unix.Umask(old)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", p.Socket, err)
+	}
+	os.Chmod(p.Socket, 0o600)
+	return ln, nil
 }
 
 func (d *Daemon) touch() { d.lastActive.Store(time.Now().UnixNano()) }
@@ -198,15 +271,19 @@ func (d *Daemon) accept(ctx context.Context, ln *net.UnixListener) {
 	for {
 		c, err := ln.AcceptUnix()
 		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
-				return
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) || errors.Is(err, os.ErrDeadlineExceeded) {
+				return // shutting down, or pausing for a restart
 			}
 			d.log.Warn("accept", zap.Error(err))
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
 		d.conns.Add(1)
-		if limit := cmp.Or(d.opts.maxConns, maxConns); d.open.Add(1) > int64(limit) {
+		n := d.open.Add(1)
+		if n > d.peak.Load() {
+			d.peak.Store(n) // only this goroutine stores it
+		}
+		if limit := cmp.Or(d.opts.maxConns, maxConns); n > int64(limit) {
 			go func() {
 				defer d.conns.Done()
 				defer d.open.Add(-1)
@@ -439,10 +516,12 @@ type Status struct {
 	UptimeMS int64     `json:"uptime_ms"`
 	IdleMS   int64     `json:"idle_ms"`
 	// IdleLimitMS is the idle shutdown delay; 0 means never.
-	IdleLimitMS int64     `json:"idle_limit_ms"`
-	Active      int       `json:"active"`
-	Runs        []RunInfo `json:"runs"`
-	Log         string    `json:"log"`
+	IdleLimitMS int64 `json:"idle_limit_ms"`
+	Active      int   `json:"active"`
+	// Restarts counts the daemon's restarts in place (restart.go).
+	Restarts int       `json:"restarts,omitempty"`
+	Runs     []RunInfo `json:"runs"`
+	Log      string    `json:"log"`
 }
 
 // StatusParams and StopParams carry nothing.
@@ -500,7 +579,7 @@ func (d *Daemon) status() *Status {
 	last := time.Unix(0, d.lastActive.Load())
 	return &Status{PID: os.Getpid(), Version: d.opts.Version, Build: BuildID(), Home: d.opts.Paths.Home, Started: d.started,
 		UptimeMS: time.Since(d.started).Milliseconds(), IdleMS: time.Since(last).Milliseconds(), IdleLimitMS: d.opts.Idle.Milliseconds(),
-		Active: d.reg.running(), Runs: d.reg.list(), Log: d.opts.Paths.Log}
+		Active: d.reg.running(), Restarts: d.restarts, Runs: d.reg.list(), Log: d.opts.Paths.Log}
 }
 
 // acquireLock takes strobe.lock, one daemon per user. While another

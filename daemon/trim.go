@@ -19,11 +19,14 @@ var freeOSMemory = debug.FreeOSMemory
 type trimmer struct {
 	mu      sync.Mutex
 	delay   time.Duration
+	quiet   func() // runs after the delay: Daemon.quieted, which calls freeOSMemory
 	t       *time.Timer
 	stopped bool
 }
 
-func newTrimmer(delay time.Duration) *trimmer { return &trimmer{delay: delay} }
+func newTrimmer(delay time.Duration, quiet func()) *trimmer {
+	return &trimmer{delay: delay, quiet: quiet}
+}
 
 // soon schedules a trim after the delay, replacing one scheduled before.
 func (m *trimmer) soon() {
@@ -33,7 +36,7 @@ func (m *trimmer) soon() {
 		return
 	}
 	if m.t == nil {
-		m.t = time.AfterFunc(m.delay, func() { freeOSMemory() })
+		m.t = time.AfterFunc(m.delay, m.quiet)
 		return
 	}
 	m.t.Reset(m.delay)

@@ -52,7 +52,7 @@ func cmdDaemon(ctx context.Context, args []string, _, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	defer serveHeapProfiles()()
-	err = daemon.Run(ctx, daemon.Options{Paths: paths, Version: version, Idle: *idle, Log: log, LogWriter: logw})
+	err = daemon.Run(ctx, daemon.Options{Paths: paths, Version: version, Idle: *idle, Log: log, LogWriter: logw, Restart: true})
 	switch {
 	case errors.Is(err, daemon.ErrRunning):
 		log.Info("another daemon serves; exiting")

@@ -716,3 +716,72 @@ func waitServing(t *testing.T, pid int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A burst of connections, then quiet: the daemon restarts in place (the
+// real exec), with the same pid, socket and reaper, and serves on: a run
+// of the first image is still answered, and a new run goes. Killed then,
+// it leaves no test behind: the first image's reaper still watches it.
+func TestRestartInPlace(t *testing.T) {
+	cs := socketSession(t, "", nil)
+	before, terr := call(t, cs, "debug_test", map[string]any{"projectRoot": t.TempDir(), "command": "echo ok 1 - before"}, nil)
+	if before.Status != report.Passed {
+		t.Fatalf("%+v %s", before, terr)
+	}
+	cs.Close()
+	p := homePaths(t, strobeHome(t))
+	pid := daemon.LockHolder(p)
+	reaper := reapers(pid)
+	if len(reaper) != 1 {
+		t.Fatalf("daemon %d has reapers %v, want one", pid, reaper)
+	}
+	burst := time.Now()
+	var conns []*daemon.Conn
+	for range 20 {
+		h := daemon.NewHello("test")
+		h.Env = env(t)
+		c, err := daemon.Dial(p, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	// The restart comes after the trim delay (5 s) with nothing open.
+	var restarted bool
+	for deadline := time.Now().Add(20 * time.Second); !restarted && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		b, _ := os.ReadFile(p.Log)
+		restarted = strings.Count(string(b), `"daemon started"`) == 2 && strings.Contains(string(b), "restarting in place")
+	}
+	if !restarted {
+		b, _ := os.ReadFile(p.Log)
+		t.Fatalf("no restart in place within 20 s of the burst; the log:\n%s", b)
+	}
+	cmd := exec.Command(strobeBin, "status", "--json")
+	cmd.Env = env(t)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("strobe status: %v\n%s", err, out)
+	}
+	var st daemon.Status
+	json.Unmarshal(out, &st)
+	if st.PID != pid || st.Restarts != 1 || !st.Started.Before(burst) {
+		t.Errorf("after the restart: %s, want pid %d, restarts 1, the first start kept", out, pid)
+	}
+	if now := reapers(pid); len(now) != 1 || now[0] != reaper[0] || !running(reaper[0]) {
+		t.Errorf("reapers after the restart: %v, want the one of before, %v", now, reaper)
+	}
+	cs2 := socketSession(t, "", nil)
+	if resp, terr := call(t, cs2, "debug_test_status", map[string]any{"runId": before.RunID}, nil); resp.Status != report.Passed || resp.RunID != before.RunID {
+		t.Errorf("the run of the first image: %+v %s", resp, terr)
+	}
+	if resp, terr := call(t, cs2, "debug_test", map[string]any{"projectRoot": t.TempDir(), "command": "echo ok 1 - after"}, nil); resp.Status != report.Passed {
+		t.Errorf("a run after the restart: %+v %s", resp, terr)
+	}
+	sleep, mark := sleeper(t)
+	go callCtx(context.Background(), cs2, "debug_test", map[string]any{"projectRoot": t.TempDir(), "command": sleep, "waitMs": 60000}, nil)
+	waitForProcess(t, mark)
+	syscall.Kill(pid, syscall.SIGKILL)
+	noneLeft(t, mark, 5*time.Second)
+}
