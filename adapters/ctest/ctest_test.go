@@ -401,7 +401,8 @@ func feed(t *testing.T, code int, lines []string) (*adapters.Recorder, *parser, 
 // that died of a signal in a test after another test failed (yaml-cpp's
 // tests, GoogleTest 1.16, a null pointer written on purpose): the crash
 // leads, names the test it happened in, and waits for locate to place it
-// at that test's TEST; the earlier assertion follows under its test's name.
+// at that test's TEST; the earlier assertion follows under its test's
+// name, and the first lines list both tests.
 func TestGTestWholeBinaryCrash(t *testing.T) {
 	rec, p, out := feed(t, 8, []string{
 		"    Start 1: yaml-cpp::test",
@@ -427,6 +428,7 @@ func TestGTestWholeBinaryCrash(t *testing.T) {
 	})
 	f := rec.Failure("", "yaml-cpp::test")
 	want := "the test died of SIGSEGV (ctest: ***Exception: SegFault) inside test OstreamWrapperTest.BufferNoWrite, which GoogleTest started and never ended\n" +
+		"2 of its tests failed: OstreamWrapperTest.BufferNoWrite, NodeTest.IntScalar\n" +
 		"test/node/node_test.cpp:70: in test NodeTest.IntScalar:\nExpected equality of these values:\n  16\n  node.as<int>()\n    Which is: 15"
 	if f == nil || f.File != "" || f.Message != want {
 		t.Errorf("failure %+v, want no place yet and %q", f, want)
@@ -442,7 +444,9 @@ func TestGTestWholeBinaryCrash(t *testing.T) {
 // TestCatch2WholeBinary reads a Catch2 binary add_test runs whole
 // (cxxopts' tests, Catch2 2.13.11) that failed in two test cases and then
 // died of a signal in a third: the fatal error leads, at its line, and
-// each failure says its test case and section.
+// each failure says its test case and section, after the list of the
+// test cases that failed (the message is clipped: the first test case's
+// many failures could hide the others).
 func TestCatch2WholeBinary(t *testing.T) {
 	rule, dots := strings.Repeat("-", 79), strings.Repeat(".", 79)
 	rec, _, out := feed(t, 8, []string{
@@ -493,6 +497,7 @@ func TestCatch2WholeBinary(t *testing.T) {
 	})
 	f := rec.Failure("", "options")
 	want := "the test died of SIGSEGV (ctest: ***Exception: SegFault) inside test case Options empty\n" +
+		"3 of its tests failed: Options empty, Providing options values via equal sign, Integers\n" +
 		"in test case Options empty:\ndue to a fatal error condition:\n  SIGSEGV - Segmentation violation signal\n\n" +
 		"test/options.cpp:274: in test case Providing options values via equal sign, section Short value with =:\n" +
 		"CHECK( result[p.first].as<std::string>() == p.second + \"x\" )\nwith expansion:\n  \"hi\" == \"hix\"\n\n" +

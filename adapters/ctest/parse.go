@@ -347,6 +347,11 @@ func (p *parser) failure(f *failed) *report.Failure {
 	if out.Message == "" {
 		p.unityFailures(out, f.lines)
 	}
+	if names := testsIn(f, blocks); len(names) > 1 {
+		// The message is clipped: the first tests' many failures could hide
+		// that others failed at all.
+		verdict = strings.TrimPrefix(verdict+"\n", "\n") + names.String()
+	}
 	switch {
 	case out.Message == "":
 		out.Message = kit.Clip(verdict + tail(f.lines))
@@ -391,6 +396,37 @@ func (p *parser) blocks(f *failed) []block {
 			}
 			return 0
 		})
+	}
+	return out
+}
+
+// testNames are the framework's tests a binary add_test ran whole
+// failed in.
+type testNames []string
+
+// maxTestNames bounds the tests named in a failure's first lines.
+const maxTestNames = 10
+
+func (n testNames) String() string {
+	s := strings.Join(n[:min(len(n), maxTestNames)], ", ")
+	if len(n) > maxTestNames {
+		s += fmt.Sprintf(" and %d more", len(n)-maxTestNames)
+	}
+	return fmt.Sprintf("%d of its tests failed: %s", len(n), s)
+}
+
+// testsIn are the framework's tests that failed in f's output: the one
+// it died in, then those the blocks came in, in order; those that are the
+// CTest test itself aside.
+func testsIn(f *failed, blocks []block) testNames {
+	var out testNames
+	if in, _ := f.diedIn(); in != "" {
+		out = append(out, in)
+	}
+	for _, b := range blocks {
+		if b.in != "" && b.in != f.name && !slices.Contains(out, b.in) {
+			out = append(out, b.in)
+		}
 	}
 	return out
 }
