@@ -320,7 +320,7 @@ var frameworkNamespace = lazyre.New(`(^|[\s<(*&])(Catch|testing|doctest)::`)
 // frameworkHeaders are the files a project copies its C++ test framework
 // in as (cxxopts' test/catch.hpp): their static functions have no
 // namespace to tell them by.
-var frameworkHeaders = []string{"catch.hpp", "catch_amalgamated.hpp", "catch_amalgamated.cpp", "doctest.h", "gtest-all.cc", "gtest.cc", "gtest_main.cc"}
+var frameworkHeaders = []string{"catch.hpp", "catch_amalgamated.hpp", "catch_amalgamated.cpp", "doctest.h", "gtest.h", "gtest-all.cc", "gtest.cc", "gtest_main.cc"}
 
 // testFramework says whether a frame is the test framework's own code
 // (Catch2, GoogleTest, doctest) rather than the project's, though a

@@ -218,6 +218,7 @@ func TestSuggestedTracesLeaveOutVendoredFrameworks(t *testing.T) {
 			{Func: "TestBody", File: "/p/test/ostream_wrapper_test.cpp", Line: 12},
 			{Func: "void testing::internal::HandleSehExceptionsInMethodIfSupported<testing::Test, void>(testing::Test*, void (testing::Test::*)(), char const*)", File: "/p/test/googletest-1.16.0/googletest/src/gtest.cc", Line: 2653},
 			{Func: "testing::Test::Run()", File: "/p/test/googletest-1.16.0/googletest/src/gtest.cc", Line: 2728},
+			{Func: "RUN_ALL_TESTS()", File: "/p/test/googletest-1.16.0/googletest/include/gtest/gtest.h", Line: 2334},
 		}},
 	} {
 		c := Capture{Stacks: []Stack{{TID: 1, Name: "t", Frames: tc.frames}}}
