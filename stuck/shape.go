@@ -285,7 +285,7 @@ func SuggestedTraces(c Capture, root string, skip []string) []string {
 				continue
 			}
 			fn := traceName(f.Func)
-			if fn == "" || fn == "main" || strings.HasSuffix(fn, "::main") || seen[fn] || isTestFunc(fn, skip) || catch2TestBody.MatchString(fn) || pyAnonymous(fn) {
+			if fn == "" || fn == "main" || strings.HasSuffix(fn, "::main") || seen[fn] || isTestFunc(fn, skip) || catch2TestBody.MatchString(fn) || pyAnonymous(fn) || testFramework(fn, f.File) {
 				continue
 			}
 			seen[fn] = true
@@ -307,6 +307,29 @@ func pyAnonymous(fn string) bool {
 // catch2TestBody matches the functions Catch2's TEST_CASE macro generates
 // for a test's body (C_A_T_C_H_T_E_S_T_4): the test itself, not a trace.
 var catch2TestBody = lazyre.New(`(^|::)C_A_T_C_H_T_E_S_T_\d+$`)
+
+// gtestTestBody matches the method GoogleTest's TEST macro generates for
+// a test's body (Suite_Name_Test::TestBody; eu-stack may print TestBody
+// alone): the test itself, not a trace.
+var gtestTestBody = lazyre.New(`(^|::)TestBody$`)
+
+// frameworkNamespace matches the C++ test frameworks' own functions,
+// whatever return type a template's name begins with.
+var frameworkNamespace = lazyre.New(`(^|[\s<(*&])(Catch|testing|doctest)::`)
+
+// frameworkHeaders are the files a project copies its C++ test framework
+// in as (cxxopts' test/catch.hpp): their static functions have no
+// namespace to tell them by.
+var frameworkHeaders = []string{"catch.hpp", "catch_amalgamated.hpp", "catch_amalgamated.cpp", "doctest.h", "gtest.h", "gtest-all.cc", "gtest.cc", "gtest_main.cc"}
+
+// testFramework says whether a frame is the test framework's own code
+// (Catch2, GoogleTest, doctest) rather than the project's, though a
+// project often vendors the framework inside its tree (cxxopts'
+// test/catch.hpp, yaml-cpp's test/googletest-1.16.0/): tracing it tells
+// nothing of the test.
+func testFramework(fn, file string) bool {
+	return gtestTestBody.MatchString(fn) || frameworkNamespace.MatchString(fn) || slices.Contains(frameworkHeaders, filepath.Base(file))
+}
 
 // funcPrefix is a function's crate ("rustdeadlock::") or Go package
 // ("example.com/m/pkg."), "" when it has none.

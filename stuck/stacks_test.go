@@ -195,3 +195,35 @@ func TestDecode(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestedTracesLeaveOutVendoredFrameworks: a project that copies
+// its test framework into its tree (cxxopts' test/catch.hpp, yaml-cpp's
+// test/googletest-1.16.0/) has the framework's frames under its root;
+// they are no trace to suggest, nor is GoogleTest's TestBody (the test).
+// The frames are those eu-stack gave of their endless loops.
+func TestSuggestedTracesLeaveOutVendoredFrameworks(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		frames []Frame
+	}{
+		{"catch2", []Frame{
+			{Func: "parse_floats()", File: "/p/test/options.cpp", Line: 950},
+			{Func: "C_A_T_C_H_T_E_S_T_66()", File: "/p/test/options.cpp", Line: 958},
+			{Func: "Catch::TestInvokerAsFunction::invoke() const", File: "/p/test/catch.hpp", Line: 14337},
+			{Func: "Catch::RunContext::runCurrentTest(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >&)", File: "/p/test/catch.hpp", Line: 12997},
+			{Func: "execute", File: "/p/test/catch.hpp", Line: 13500},
+		}},
+		{"gtest", []Frame{
+			{Func: "parse_floats()", File: "/p/test/ostream_wrapper_test.cpp", Line: 5},
+			{Func: "TestBody", File: "/p/test/ostream_wrapper_test.cpp", Line: 12},
+			{Func: "void testing::internal::HandleSehExceptionsInMethodIfSupported<testing::Test, void>(testing::Test*, void (testing::Test::*)(), char const*)", File: "/p/test/googletest-1.16.0/googletest/src/gtest.cc", Line: 2653},
+			{Func: "testing::Test::Run()", File: "/p/test/googletest-1.16.0/googletest/src/gtest.cc", Line: 2728},
+			{Func: "RUN_ALL_TESTS()", File: "/p/test/googletest-1.16.0/googletest/include/gtest/gtest.h", Line: 2334},
+		}},
+	} {
+		c := Capture{Stacks: []Stack{{TID: 1, Name: "t", Frames: tc.frames}}}
+		if tr := SuggestedTraces(c, "/p", nil); strings.Join(tr, ",") != "parse_floats" {
+			t.Errorf("%s: traces %v, want [parse_floats]", tc.name, tr)
+		}
+	}
+}

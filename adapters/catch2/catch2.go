@@ -214,6 +214,7 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	if err != nil {
 		return nil, err
 	}
+	note = kit.JoinNotes(note, kit.StaleNote(req.ProjectRoot, bin))
 	kept, specs := catch2Args(userArgs)
 	if len(specs) > 0 && (req.Test != "" || req.Level != adapters.LevelAll || len(req.Tests) > 0) {
 		return nil, adapters.Usagef("catch2: the command already selects tests (%s): drop them, or drop --test/--level", strings.Join(specs, " "))

@@ -299,6 +299,20 @@ func TestCatch2CMakeProjects(t *testing.T) {
 		if len(tests) != 2 || tests[1].Failure == nil || tests[1].Failure.File != "tests/math_test.cpp" || tests[1].Failure.Line != 9 {
 			t.Errorf("tests %+v, want divides wrongly failing at tests/math_test.cpp:9", tests)
 		}
+		if strings.Contains(out.Hint, "changed after") {
+			t.Errorf("hint %q: the build is newer than its sources", out.Hint)
+		}
+		// A source edited since the build (or one that no longer compiles:
+		// strobe never builds) leaves the old binary, whose results these
+		// are: the hint says so.
+		later := time.Now().Add(time.Minute)
+		if err := os.Chtimes(filepath.Join(root, "tests", "math_test.cpp"), later, later); err != nil {
+			t.Fatal(err)
+		}
+		_, out, _ = adapterstest.RunReal(t, catch2{}, adapters.Request{ProjectRoot: root})
+		if !strings.Contains(out.Hint, "tests/math_test.cpp changed after build/tests/unit_tests was built: this run tested the old build; rebuild (cmake --build build)") {
+			t.Errorf("hint %q does not say the build is older than its sources", out.Hint)
+		}
 	})
 	t.Run("two binaries", func(t *testing.T) {
 		t.Parallel()

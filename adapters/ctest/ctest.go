@@ -309,6 +309,12 @@ func (ctest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	if err != nil {
 		return nil, err
 	}
+	if built := tree; built != "" {
+		if !filepath.IsAbs(built) {
+			built = filepath.Join(req.ProjectRoot, built)
+		}
+		note = kit.JoinNotes(note, kit.StaleNote(req.ProjectRoot, built))
+	}
 	bin, err := kit.ResolveProgram(req.ProjectRoot, prog, req.Env)
 	if err != nil {
 		return nil, &adapters.UsageError{Msg: "ctest: " + prog + " not found", Framework: "ctest", Hint: "install CMake (its ctest), or pass --command with the path of ctest"}

@@ -305,8 +305,9 @@ func TestUnityFailure(t *testing.T) {
 // TestGTestWholeBinary reads a GoogleTest binary that add_test runs whole
 // (microsoft/GSL's tests: one CTest test per binary): the failures of the
 // tests after the first one's end, and those outside any test (a suite's
-// SetUpTestSuite, a global environment), are the failure's; GoogleTest's
-// own summary is not. (ctest 3.25.1 and GoogleTest 1.12.1 printed these.)
+// SetUpTestSuite, a global environment), are the failure's, each under
+// the name of the test it came in; GoogleTest's own summary is not.
+// (ctest 3.25.1 and GoogleTest 1.12.1 printed these.)
 func TestGTestWholeBinary(t *testing.T) {
 	rec := adapters.NewRecorder()
 	p := newParser(rec, "/src", "", "")
@@ -361,7 +362,7 @@ func TestGTestWholeBinary(t *testing.T) {
 	}
 	p.Finish(report.Exit{Exited: true, Code: 8})
 	f := rec.Failure("", "span_tests")
-	want := "Expected equality of these values:\n  s.size()\n    Which is: 3\n  4\n\n" +
+	want := "in test span_test.from_array:\nExpected equality of these values:\n  s.size()\n    Which is: 3\n  4\n\n" +
 		"tests/span_tests.cpp:50: Failed\nno database\n\n" +
 		"tests/span_tests.cpp:60: Failed\nglobal TearDown failed"
 	if f == nil || f.File != "tests/span_tests.cpp" || f.Line != 42 || f.Message != want {
@@ -381,5 +382,130 @@ func TestIsTestProcess(t *testing.T) {
 		if got := (ctest{}).IsTestProcess(tc.p); got != tc.want {
 			t.Errorf("IsTestProcess(%+v) = %v, want %v", tc.p, got, tc.want)
 		}
+	}
+}
+
+// feed runs console lines through a parser rooted at /src and finishes it.
+func feed(t *testing.T, code int, lines []string) (*adapters.Recorder, *parser, adapters.Outcome) {
+	t.Helper()
+	rec := adapters.NewRecorder()
+	p := newParser(rec, "/src", "", "")
+	p.rerun = []string{"ctest"}
+	for _, l := range lines {
+		p.Line(adapters.Stdout, []byte(l), false)
+	}
+	return rec, p, p.Finish(report.Exit{Exited: true, Code: code})
+}
+
+// TestGTestWholeBinaryCrash reads a GoogleTest binary add_test runs whole
+// that died of a signal in a test after another test failed (yaml-cpp's
+// tests, GoogleTest 1.16, a null pointer written on purpose): the crash
+// leads, names the test it happened in, and waits for locate to place it
+// at that test's TEST; the earlier assertion follows under its test's
+// name, and the first lines list both tests.
+func TestGTestWholeBinaryCrash(t *testing.T) {
+	rec, p, out := feed(t, 8, []string{
+		"    Start 1: yaml-cpp::test",
+		"1/1 Test #1: yaml-cpp::test ...................***Exception: SegFault  0.21 sec",
+		"[==========] Running 1062 tests from 18 test suites.",
+		"[----------] Global test environment set-up.",
+		"[----------] 2 tests from NodeTest",
+		"[ RUN      ] NodeTest.IntScalar",
+		"/src/test/node/node_test.cpp:70: Failure",
+		"Expected equality of these values:",
+		"  16",
+		"  node.as<int>()",
+		"    Which is: 15",
+		"",
+		"[  FAILED  ] NodeTest.IntScalar (0 ms)",
+		"[ RUN      ] NodeTest.OctalScalar",
+		"[       OK ] NodeTest.OctalScalar (0 ms)",
+		"[----------] 2 tests from NodeTest (0 ms total)",
+		"",
+		"[----------] 8 tests from OstreamWrapperTest",
+		"[ RUN      ] OstreamWrapperTest.BufferNoWrite",
+		"",
+	})
+	f := rec.Failure("", "yaml-cpp::test")
+	want := "the test died of SIGSEGV (ctest: ***Exception: SegFault) inside test OstreamWrapperTest.BufferNoWrite, which GoogleTest started and never ended\n" +
+		"2 of its tests failed: OstreamWrapperTest.BufferNoWrite, NodeTest.IntScalar\n" +
+		"test/node/node_test.cpp:70: in test NodeTest.IntScalar:\nExpected equality of these values:\n  16\n  node.as<int>()\n    Which is: 15"
+	if f == nil || f.File != "" || f.Message != want {
+		t.Errorf("failure %+v, want no place yet and %q", f, want)
+	}
+	if p.inner["yaml-cpp::test"] != "OstreamWrapperTest.BufferNoWrite" {
+		t.Errorf("inner %v: locate would not place the crash at its TEST", p.inner)
+	}
+	if out.Crash == nil || out.Crash.Message != "ctest: yaml-cpp::test died of SIGSEGV in OstreamWrapperTest.BufferNoWrite" {
+		t.Errorf("crash %+v", out.Crash)
+	}
+}
+
+// TestCatch2WholeBinary reads a Catch2 binary add_test runs whole
+// (cxxopts' tests, Catch2 2.13.11) that failed in two test cases and then
+// died of a signal in a third: the fatal error leads, at its line, and
+// each failure says its test case and section, after the list of the
+// test cases that failed (the message is clipped: the first test case's
+// many failures could hide the others).
+func TestCatch2WholeBinary(t *testing.T) {
+	rule, dots := strings.Repeat("-", 79), strings.Repeat(".", 79)
+	rec, _, out := feed(t, 8, []string{
+		"    Start 1: options",
+		"1/1 Test #1: options ..........................***Exception: SegFault  0.01 sec",
+		"",
+		strings.Repeat("~", 79),
+		"options_test is a Catch v2.13.11 host application.",
+		"Run with -? for options",
+		"",
+		rule,
+		"Providing options values via equal sign",
+		"  Short value with =",
+		rule,
+		"/src/test/options.cpp:266",
+		dots,
+		"",
+		"/src/test/options.cpp:274: FAILED:",
+		`  CHECK( result[p.first].as<std::string>() == p.second + "x" )`,
+		"with expansion:",
+		`  "hi" == "hix"`,
+		"",
+		rule,
+		"Integers",
+		rule,
+		"/src/test/options.cpp:806",
+		dots,
+		"",
+		"/src/test/options.cpp:825: FAILED:",
+		"  CHECK( positional[1] == 7 )",
+		"with expansion:",
+		"  6 == 7",
+		"",
+		rule,
+		"Options empty",
+		rule,
+		"/src/test/options.cpp:1211",
+		dots,
+		"",
+		"/src/test/options.cpp:1211: FAILED:",
+		"due to a fatal error condition:",
+		"  SIGSEGV - Segmentation violation signal",
+		"",
+		strings.Repeat("=", 79),
+		"test cases:  33 |  29 passed |  4 failed",
+		"assertions: 235 | 212 passed | 23 failed",
+		"",
+	})
+	f := rec.Failure("", "options")
+	want := "the test died of SIGSEGV (ctest: ***Exception: SegFault) inside test case Options empty\n" +
+		"3 of its tests failed: Options empty, Providing options values via equal sign, Integers\n" +
+		"in test case Options empty:\ndue to a fatal error condition:\n  SIGSEGV - Segmentation violation signal\n\n" +
+		"test/options.cpp:274: in test case Providing options values via equal sign, section Short value with =:\n" +
+		"CHECK( result[p.first].as<std::string>() == p.second + \"x\" )\nwith expansion:\n  \"hi\" == \"hix\"\n\n" +
+		"test/options.cpp:825: in test case Integers:\nCHECK( positional[1] == 7 )\nwith expansion:\n  6 == 7"
+	if f == nil || f.File != "test/options.cpp" || f.Line != 1211 || f.Message != want {
+		t.Errorf("failure %+v,\nwant test/options.cpp:1211 with %q", f, want)
+	}
+	if out.Crash == nil || out.Crash.Message != "ctest: options died of SIGSEGV in Options empty" {
+		t.Errorf("crash %+v", out.Crash)
 	}
 }

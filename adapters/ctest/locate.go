@@ -89,7 +89,7 @@ func (p *parser) locate() {
 		for _, prop := range t.Properties {
 			p.property(t.Name, prop.Name, string(prop.Value))
 		}
-		at, ok := p.gtestPlace(t.Command, lists)
+		at, ok := p.gtestPlace(t.Command, p.inner[t.Name], lists)
 		if !ok && t.Backtrace != nil && *t.Backtrace < len(so.Graph.Nodes) {
 			n := so.Graph.Nodes[*t.Backtrace]
 			if n.File < len(so.Graph.Files) && n.Line > 0 {
@@ -107,15 +107,16 @@ type place struct {
 	line int
 }
 
-// gtestPlace is where a gtest_discover_tests test is declared: its
-// command is `BIN --gtest_filter=Suite.Name …`, and the binary lists its
-// tests with their file and line (--gtest_list_tests
-// --gtest_output=json:FILE, GoogleTest 1.10+).
-func (p *parser) gtestPlace(command []string, lists map[string]map[string]place) (place, bool) {
-	if len(command) < 2 {
+// gtestPlace is where a GoogleTest test is declared: a
+// gtest_discover_tests test's command is `BIN --gtest_filter=Suite.Name
+// …`; a binary add_test runs whole names, in inner, the test it died in.
+// The binary lists its tests with their file and line
+// (--gtest_list_tests --gtest_output=json:FILE, GoogleTest 1.10+).
+func (p *parser) gtestPlace(command []string, inner string, lists map[string]map[string]place) (place, bool) {
+	if len(command) == 0 {
 		return place{}, false
 	}
-	name := ""
+	name := inner
 	for _, a := range command[1:] {
 		if v, ok := strings.CutPrefix(a, "--gtest_filter="); ok {
 			name = v

@@ -60,6 +60,10 @@ type parser struct {
 	tries    map[string][]try
 	notBuilt []string
 	noTests  bool
+	// inner names, for a CTest test that ran a GoogleTest binary whole and
+	// ended inside one of its tests with no failure of its own, that test:
+	// locate places the failure at its TEST.
+	inner map[string]string
 }
 
 // failed is a test CTest reported as not passed, while its output comes.
@@ -72,6 +76,50 @@ type failed struct {
 	catch2 format.Catch2Blocks
 	ended  bool // GoogleTest's "[==========] … ran." line came: its summary is no failure's text
 	deps   string
+	// running is the GoogleTest test whose RUN line came and whose end
+	// has not (a binary add_test runs whole prints many tests); gtestIn
+	// holds, for each of gtest's failures, the test it came in.
+	running string
+	gtestIn []string
+}
+
+// read takes one line of a failed test's output into its GoogleTest and
+// Catch2 failure blocks. A test's end, the next one's start or a suite's
+// line closes a GoogleTest block; its summary after "[==========] … ran."
+// holds none. A binary add_test runs whole has failures after its first
+// test's end, and outside any test (SetUpTestSuite, a global
+// environment).
+func (f *failed) read(line string) {
+	if strings.HasPrefix(line, "[==========] ") && strings.Contains(line, " ran.") {
+		f.ended = true
+	}
+	if gtestEvent(line) {
+		f.gtest.Close()
+		f.running = gtestRunning(line, f.running)
+	}
+	if !f.ended {
+		n := len(f.gtest.Failures)
+		f.gtest.Line(line)
+		if len(f.gtest.Failures) > n {
+			f.gtestIn = append(f.gtestIn, f.running)
+		}
+	}
+	f.catch2.Line(line)
+}
+
+// gtestRunning is the GoogleTest test running after line, one of
+// gtestEvent's: a RUN line starts one, an OK, FAILED or SKIPPED line
+// ends it.
+func gtestRunning(line, running string) string {
+	if name, ok := strings.CutPrefix(line, "[ RUN      ] "); ok {
+		return strings.TrimSpace(name)
+	}
+	for _, end := range []string{"[       OK ] ", "[  FAILED  ] ", "[  SKIPPED ] "} {
+		if strings.HasPrefix(line, end) {
+			return ""
+		}
+	}
+	return running
 }
 
 // try is one earlier run of a test ctest --repeat ran again.
@@ -88,7 +136,7 @@ type crashed struct {
 
 func newParser(rec *adapters.Recorder, root, dir, junit string) *parser {
 	return &parser{rec: rec, root: root, dir: dir, junit: junit, names: map[int]string{}, output: map[string]bool{},
-		statuses: map[string]string{}, tries: map[string][]try{}}
+		statuses: map[string]string{}, tries: map[string][]try{}, inner: map[string]string{}}
 }
 
 var (
@@ -165,21 +213,7 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 		if len(f.lines) < maxOutputLines {
 			f.lines = append(f.lines, line)
 		}
-		// A test's end, the next one's start or a suite's line closes a
-		// failure block; GoogleTest's summary after "[==========] … ran."
-		// holds none. A binary add_test runs whole has failures after its
-		// first test's end, and outside any test (SetUpTestSuite, a global
-		// environment).
-		if strings.HasPrefix(line, "[==========] ") && strings.Contains(line, " ran.") {
-			f.ended = true
-		}
-		if gtestEvent(line) {
-			f.gtest.Close()
-		}
-		if !f.ended {
-			f.gtest.Line(line)
-		}
-		f.catch2.Line(line)
+		f.read(line)
 	}
 }
 
@@ -289,30 +323,34 @@ func (p *parser) failure(f *failed) *report.Failure {
 		}
 		return out
 	}
-	switch {
-	case len(f.gtest.Failures) > 0:
-		for i, g := range f.gtest.Failures {
-			file := kit.ProjectPath(p.root, g.File)
-			if i == 0 {
-				out.File, out.Line, out.Message = file, g.Line, kit.Clip(g.Message())
-				continue
-			}
-			if file == "" {
-				file = "unknown file"
-			}
-			kit.AddFailure(out, "\n\n", file, g.Line, g.Message())
+	blocks := p.blocks(f)
+	// A GoogleTest test the binary died in, with no failure of its own,
+	// leads with no place: locate gives it its TEST's.
+	lead := f.running == "" || len(blocks) > 0 && blocks[0].in == f.running
+	if !lead {
+		p.inner[f.name] = f.running
+	}
+	for i, b := range blocks {
+		if i == 0 && lead {
+			out.File, out.Line, out.Message = b.file, b.line, kit.Clip(b.text)
+			continue
 		}
-	case len(f.catch2.Failures) > 0:
-		for i, c := range f.catch2.Failures {
-			if i == 0 {
-				out.File, out.Line, out.Message = kit.ProjectPath(p.root, c.File), c.Line, kit.Clip(c.Message())
-				continue
-			}
-			kit.AddFailure(out, "\n\n", kit.ProjectPath(p.root, c.File), c.Line, c.Message())
+		file, sep := b.file, "\n\n"
+		if file == "" {
+			file = "unknown file"
 		}
+		if out.Message == "" {
+			sep = ""
+		}
+		kit.AddFailure(out, sep, file, b.line, b.text)
 	}
 	if out.Message == "" {
 		p.unityFailures(out, f.lines)
+	}
+	if names := testsIn(f, blocks); len(names) > 1 {
+		// The message is clipped: the first tests' many failures could hide
+		// that others failed at all.
+		verdict = strings.TrimPrefix(verdict+"\n", "\n") + names.String()
 	}
 	switch {
 	case out.Message == "":
@@ -321,6 +359,114 @@ func (p *parser) failure(f *failed) *report.Failure {
 		out.Message = kit.Clip(verdict + "\n" + out.Message)
 	}
 	return out
+}
+
+// block is one failure a framework printed in a CTest test's output.
+type block struct {
+	file string // "" for GoogleTest's unknown file
+	line int
+	text string
+	in   string // the framework's test it came in
+}
+
+// blocks are the failures GoogleTest or Catch2 printed in the test's
+// output, each saying which of the framework's tests it came in when
+// that is not the CTest test (a binary add_test runs whole); those of the
+// test the binary died in come first, as the crash is the failure's.
+func (p *parser) blocks(f *failed) []block {
+	var out []block
+	switch {
+	case len(f.gtest.Failures) > 0:
+		for i, g := range f.gtest.Failures {
+			in := f.gtestIn[i]
+			out = append(out, block{kit.ProjectPath(p.root, g.File), g.Line, inTest(f.name, "test "+in, in, nil, g.Message()), in})
+		}
+	case len(f.catch2.Failures) > 0:
+		for _, c := range f.catch2.Failures {
+			out = append(out, block{kit.ProjectPath(p.root, c.File), c.Line, inTest(f.name, "test case "+c.TestCase, c.TestCase, c.Sections, c.Message()), c.TestCase})
+		}
+	}
+	if in, _ := f.diedIn(); in != "" {
+		slices.SortStableFunc(out, func(a, b block) int {
+			switch {
+			case a.in == in && b.in != in:
+				return -1
+			case a.in != in && b.in == in:
+				return 1
+			}
+			return 0
+		})
+	}
+	return out
+}
+
+// testNames are the framework's tests a binary add_test ran whole
+// failed in.
+type testNames []string
+
+// maxTestNames bounds the tests named in a failure's first lines.
+const maxTestNames = 10
+
+func (n testNames) String() string {
+	s := strings.Join(n[:min(len(n), maxTestNames)], ", ")
+	if len(n) > maxTestNames {
+		s += fmt.Sprintf(" and %d more", len(n)-maxTestNames)
+	}
+	return fmt.Sprintf("%d of its tests failed: %s", len(n), s)
+}
+
+// testsIn are the framework's tests that failed in f's output: the one
+// it died in, then those the blocks came in, in order; those that are the
+// CTest test itself aside.
+func testsIn(f *failed, blocks []block) testNames {
+	var out testNames
+	if in, _ := f.diedIn(); in != "" {
+		out = append(out, in)
+	}
+	for _, b := range blocks {
+		if b.in != "" && b.in != f.name && !slices.Contains(out, b.in) {
+			out = append(out, b.in)
+		}
+	}
+	return out
+}
+
+// inTest is a failure's text under the name of the framework's test it
+// came in, when that is not the CTest test's own (gtest_discover_tests
+// and catch_discover_tests make one CTest test per framework test), and
+// of its Catch2 sections.
+func inTest(ctestName, what, in string, sections []string, text string) string {
+	var where []string
+	if in != "" && in != ctestName {
+		where = append(where, what)
+	}
+	if len(sections) > 0 {
+		where = append(where, "section "+strings.Join(sections, " / "))
+	}
+	if len(where) == 0 {
+		return text
+	}
+	return "in " + strings.Join(where, ", ") + ":\n" + text
+}
+
+// diedIn is the framework's test the binary ended inside, and how it
+// says so: the GoogleTest test whose RUN line came and whose end never
+// did, or the Catch2 test case of a fatal error condition (a signal
+// Catch2 caught). "" when the output shows none, or when that test is
+// the CTest test itself (gtest_discover_tests).
+func (f *failed) diedIn() (string, string) {
+	if f.running == f.name {
+		return "", ""
+	}
+	if f.running != "" {
+		return f.running, "test " + f.running + ", which GoogleTest started and never ended"
+	}
+	for _, c := range f.catch2.Failures {
+		if strings.Contains(c.Message(), "due to a fatal error condition:") && c.TestCase != "" && c.TestCase != f.name {
+			return c.TestCase, "test case " + c.TestCase
+		}
+	}
+	return "", ""
 }
 
 // unityFail is a failed test's line in Unity's output (the C test
@@ -350,11 +496,15 @@ func (p *parser) unityFailures(out *report.Failure, lines []string) {
 // for a plain ***Failed whose framework said why.
 func (p *parser) verdict(f *failed) string {
 	st := f.status
+	in, inside := f.diedIn()
 	for _, s := range signals {
 		if strings.Contains(st, s.word) {
 			how := "died of " + s.signal
+			if in != "" {
+				how += " in " + in
+			}
 			p.crashes = append(p.crashes, crashed{name: f.name, signal: s.signal, how: how})
-			return "the test " + how + " (ctest: " + st + ")"
+			return insideOf("the test died of "+s.signal+" (ctest: "+st+")", inside)
 		}
 	}
 	switch {
@@ -363,17 +513,27 @@ func (p *parser) verdict(f *failed) string {
 		return fmt.Sprintf("%s %.2f s: ctest stopped it at its timeout (raise it with set_tests_properties(… PROPERTIES TIMEOUT n) or ctest --timeout)", timedOut, f.d.Seconds())
 	case strings.HasPrefix(st, "***Exception"):
 		p.crashes = append(p.crashes, crashed{name: f.name, how: "crashed"})
-		return "the test crashed (ctest: " + st + ")"
+		return insideOf("the test crashed (ctest: "+st+")", inside)
 	case strings.HasPrefix(st, "***Not Run") && f.deps != "":
 		return "ctest did not run the test: a test it depends on failed (" + depsLine + f.deps + "): fix that one first; ctest -R runs a required fixture's FIXTURES_SETUP tests with the test"
 	case strings.HasPrefix(st, "***Not Run"):
 		return "ctest could not run the test (" + st + ")"
 	case strings.HasPrefix(st, "***Failed") && strings.Contains(st, "Regex=["):
 		return regexVerdict(st, f.lines)
+	case inside != "":
+		return insideOf(plainFailed+st+")", inside)
 	case st == "***Failed" && (len(f.gtest.Failures) > 0 || len(f.catch2.Failures) > 0 || slices.ContainsFunc(f.lines, unityFail.MatchString)):
 		return ""
 	}
 	return plainFailed + st + ")"
+}
+
+// insideOf adds to a verdict the framework's test the binary ended in.
+func insideOf(verdict, inside string) string {
+	if inside == "" {
+		return verdict
+	}
+	return verdict + " inside " + inside
 }
 
 const (
@@ -578,14 +738,7 @@ func (p *parser) junitCase(c format.JUnitCase) {
 	default:
 		f := &failed{name: name, status: "***Failed", d: d, lines: strings.Split(strings.TrimRight(c.SystemOut, "\n"), "\n")}
 		for _, l := range f.lines {
-			if gtestEvent(l) {
-				f.gtest.Close()
-			}
-			if !f.ended {
-				f.gtest.Line(l)
-			}
-			f.ended = f.ended || strings.HasPrefix(l, "[==========] ") && strings.Contains(l, " ran.")
-			f.catch2.Line(l)
+			f.read(l)
 		}
 		p.rec.Start("", name)
 		p.rec.End("", name, report.TestFailed, d, p.failure(f))

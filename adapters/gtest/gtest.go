@@ -172,6 +172,7 @@ func (gtest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	if err != nil {
 		return nil, err
 	}
+	note = kit.JoinNotes(note, kit.StaleNote(req.ProjectRoot, bin))
 	kept, given := userArgs(args)
 	filter, err := planFilter(req, given)
 	if err != nil {

@@ -271,6 +271,24 @@ func TestCrash(t *testing.T) {
 	}
 }
 
+// TestCrashPlacesEarlierFailures: a test whose only failure was an
+// exception ("unknown file" on the console) before the binary died keeps
+// its declaration's file:line, as the report the binary never wrote
+// would have given it (yaml-cpp's tests, broken on purpose, lost it).
+func TestCrashPlacesEarlierFailures(t *testing.T) {
+	rec, out, _ := run(t, "throwcrash_test", adapters.Request{})
+	if out.Crash == nil || out.Crash.Type != report.CrashAbort {
+		t.Fatalf("crash %+v, want the abort", out.Crash)
+	}
+	tt, _ := adapterstest.TestByName(rec.Tests(), "ThrowCrash.Throws")
+	if f := tt.Failure; f == nil || f.File != "throwcrash_test.cpp" || f.Line != 8 || !strings.Contains(f.Message, "boom") {
+		t.Errorf("thrown test %+v, want failed at throwcrash_test.cpp:8 with its exception", tt)
+	}
+	if tt, _ := adapterstest.TestByName(rec.Tests(), "ThrowCrash.Aborts"); tt.Failure == nil || tt.Failure.Line != 10 {
+		t.Errorf("aborted test %+v, want failed at throwcrash_test.cpp:10", tt)
+	}
+}
+
 // TestDeadlockIsLive: the hung test is running in the Recorder while it
 // hangs (what the stuck detector reads to name it); killed by strobe, it
 // stays running for the runner to name, and killed by anyone else it fails.

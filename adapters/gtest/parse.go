@@ -26,6 +26,9 @@ type parser struct {
 	root string
 	dir  string // the report's private directory, removed by Close
 	path string // the JSON report
+	// decls are the tests' declarations from the binary's own listing,
+	// read once when a run without a report needs them (declaration).
+	decls map[string]place
 
 	rerun []string
 	test  string
@@ -527,6 +530,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			All:   "the binary has no tests to run (disabled ones, DISABLED_*, only run with --gtest_also_run_disabled_tests)",
 		}.For(p.test, p.level))
 	}
+	if r == nil {
+		p.placeUnplaced()
+	}
 	out.Hint = strings.Join(hints, "; ")
 	return out
 }
@@ -578,26 +584,49 @@ func (p *parser) diedOfSanitizer(r *sanitized, exit report.Exit, out *adapters.O
 	*hints = append(*hints, hint)
 }
 
+// place is where a test is declared.
+type place struct {
+	file string
+	line int
+}
+
 // declaration is where a test is declared, from the binary's own JSON
-// listing (--gtest_list_tests --gtest_output=json), bounded like the probe.
+// listing (--gtest_list_tests --gtest_output=json), bounded like the
+// probe and run once.
 func (p *parser) declaration(name string) (string, int) {
 	if len(p.rerun) == 0 || p.dir == "" {
 		return "", 0
 	}
-	list := p.path + ".list.json"
-	kit.RunTool(context.Background(), kit.Tool{Dir: p.root, Env: p.env, Timeout: probeTimeout}, p.rerun[0], "--gtest_list_tests", "--gtest_output=json:"+list)
-	r, err := readReport(list)
-	if err != nil {
-		return "", 0
-	}
-	for _, s := range r.Suites {
-		for _, t := range s.Tests {
-			if s.Name+"."+t.Name == name {
-				return kit.ProjectPath(p.root, t.File), t.Line
+	if p.decls == nil {
+		p.decls = map[string]place{}
+		list := p.path + ".list.json"
+		kit.RunTool(context.Background(), kit.Tool{Dir: p.root, Env: p.env, Timeout: probeTimeout}, p.rerun[0], "--gtest_list_tests", "--gtest_output=json:"+list)
+		r, err := readReport(list)
+		if err != nil {
+			return "", 0
+		}
+		for _, s := range r.Suites {
+			for _, t := range s.Tests {
+				p.decls[s.Name+"."+t.Name] = place{kit.ProjectPath(p.root, t.File), t.Line}
 			}
 		}
 	}
-	return "", 0
+	at := p.decls[name]
+	return at.file, at.line
+}
+
+// placeUnplaced gives the failed tests that have no place (an exception's
+// "unknown file" came first) their declaration, as the report would have
+// had the binary lived to write it.
+func (p *parser) placeUnplaced() {
+	for _, t := range p.rec.Tests() {
+		if t.Failure == nil || t.Failure.File != "" {
+			continue
+		}
+		if file, line := p.declaration(t.Name); file != "" {
+			p.rec.UpdateFailure("", t.Name, func(f *report.Failure) { f.File, f.Line = file, line })
+		}
+	}
 }
 
 func exitText(exit report.Exit) string {

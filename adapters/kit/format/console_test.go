@@ -80,3 +80,65 @@ test cases: 1 | 1 failed`
 		t.Errorf("second %+v", f)
 	}
 }
+
+// TestCatch2BlocksHeaders reads the headers of a whole binary's console
+// (cxxopts' tests, which add_test runs whole; Catch2 2.13 printed this):
+// each block knows its test case and section, a long name wrapped over
+// two lines is one name, and a rule in the middle of nowhere is no header.
+func TestCatch2BlocksHeaders(t *testing.T) {
+	rule := strings.Repeat("-", 79)
+	dots := strings.Repeat(".", 79)
+	out := []string{
+		rule,
+		"Providing options values via equal sign",
+		"  Short value with =",
+		rule,
+		"/src/test/options.cpp:266",
+		dots,
+		"",
+		"/src/test/options.cpp:274: FAILED:",
+		"  CHECK( a == b )",
+		"",
+		rule,
+		"a test case whose name is long enough that Catch2 wraps it over two lines of",
+		"its console",
+		rule,
+		"/src/test/options.cpp:800",
+		dots,
+		"",
+		"/src/test/options.cpp:825: FAILED:",
+		"  CHECK( positional[1] == 7 )",
+		"",
+		rule,
+		"Options empty",
+		rule,
+		"/src/test/options.cpp:1211",
+		dots,
+		"",
+		"/src/test/options.cpp:1211: FAILED:",
+		"due to a fatal error condition:",
+		"  SIGSEGV - Segmentation violation signal",
+		"",
+	}
+	var b Catch2Blocks
+	for _, l := range out {
+		b.Line(l)
+	}
+	type got struct {
+		testCase string
+		sections []string
+		line     int
+	}
+	var all []got
+	for _, f := range b.Failures {
+		all = append(all, got{f.TestCase, f.Sections, f.Line})
+	}
+	want := []got{
+		{"Providing options values via equal sign", []string{"Short value with ="}, 274},
+		{"a test case whose name is long enough that Catch2 wraps it over two lines of its console", nil, 825},
+		{"Options empty", nil, 1211},
+	}
+	if !reflect.DeepEqual(all, want) {
+		t.Errorf("blocks\n%+v\nwant\n%+v", all, want)
+	}
+}
