@@ -320,8 +320,29 @@ func (p *parser) failure(mod, dir, class, name string, c format.JUnitCase) *repo
 	f := &report.Failure{Name: name, Message: message(c), Rerun: p.rerun(mod, dir, class, c.Name)}
 	if file, line := testFrame(c.Text, class); file != "" {
 		f.File, f.Line = p.sourcePath(mod, class, file), line
+	} else if owner, file, line := format.JavaInvokedFrame(c.Text); file != "" {
+		// A test the class inherits (an abstract base class's, an
+		// interface's default method) has no frame in the class: the
+		// frame JUnit called is the test, in its owner's source when the
+		// project has it (not a test library's base class).
+		f.File, f.Line = p.ownSource(mod, owner, file), line
+		if f.File == "" {
+			f.Line = 0
+		}
 	}
 	return f
+}
+
+// ownSource is the project's source file of a class declared outside the
+// test class, in its module or another ("" when none has it: a class
+// from a jar).
+func (p *parser) ownSource(mod, class, file string) string {
+	for _, m := range append([]string{mod}, p.modules...) {
+		if path := p.sourcePath(m, class, file); kit.FileExists(filepath.Join(p.root, path)) {
+			return path
+		}
+	}
+	return ""
 }
 
 // message is an assertion's own message (`expected: <5> but was: <4>`);
