@@ -55,6 +55,10 @@ func TestPlan(t *testing.T) {
 		{"suite", adapters.Request{}, []string{wrapper, "-B", "test"}},
 		{"unit", adapters.Request{Level: adapters.LevelUnit}, []string{wrapper, "-B", "test"}},
 		{"single", adapters.Request{Test: "CalcTest#adds"}, []string{wrapper, "-B", "test", "-Dtest=CalcTest#adds", noFailProp}},
+		{"a JUnit 5 invocation", adapters.Request{Test: "ParamTest#isOdd(int)[2]"}, []string{wrapper, "-B", "test", "-Dtest=ParamTest#isOdd", noFailProp}},
+		// -Dtest=RowTest#notTwo runs nothing (Surefire 3) or fails on
+		// JUnit 4's filter (Surefire 2): a row selects its class.
+		{"a JUnit 4 Parameterized row", adapters.Request{Test: "RowTest#notTwo[1: n=2]"}, []string{wrapper, "-B", "test", "-Dtest=RowTest", noFailProp}},
 		{"integration", adapters.Request{Level: adapters.LevelIntegration}, []string{wrapper, "-B", "verify", noSurefire, noFailProp}},
 		{"one integration test", adapters.Request{Level: adapters.LevelIntegration, Test: "SlowIT"},
 			[]string{wrapper, "-B", "verify", noSurefire, noFailProp, "-Dit.test=SlowIT", noFailItProp}},
