@@ -338,7 +338,13 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 	}
 	var out []report.StuckTest
 	for i, t := range tests {
-		st := report.StuckTest{Name: t.Name, ElapsedMS: at.Sub(t.Since).Milliseconds(), Diagnosis: diag}
+		since := t.Since
+		if since.IsZero() {
+			// A test the runtime's stacks named (the JVM's deadlock
+			// report): its start is unknown, the run's bounds it.
+			since = r.started
+		}
+		st := report.StuckTest{Name: t.Name, ElapsedMS: at.Sub(since).Milliseconds(), Diagnosis: diag}
 		if i == 0 { // the stacks are the process's, once
 			st.Threads, st.SuggestedTraces = threads, traces
 		}

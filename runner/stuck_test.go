@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"strobe/adapters"
 	"strobe/details"
 	"strobe/internal/testutil"
 	"strobe/report"
@@ -506,5 +507,19 @@ func TestStuckSmol(t *testing.T) {
 			}
 			checkStuckTest(t, resp, tc.test, "rustsmol::"+tc.test, false, start)
 		})
+	}
+}
+
+// TestStuckElapsedWithoutStart: a stuck test named by the runtime's own
+// stacks (the JVM's deadlock report, under Surefire, whose console names
+// only the class) has no start; it was stuck since the run began at
+// most, not for math.MaxInt64 nanoseconds ("stuck after
+// 2562047h47m16.854s").
+func TestStuckElapsedWithoutStart(t *testing.T) {
+	start := time.Now()
+	r := &Run{started: start, rec: adapters.NewRecorder()}
+	got := r.stuckTests(&watch{}, "deadlock", start.Add(5*time.Second), []stuck.RunningTest{{Name: "HangTest#deadlocks"}})
+	if len(got) != 1 || got[0].ElapsedMS != 5000 {
+		t.Errorf("stuck %+v, want HangTest#deadlocks stuck for 5000 ms", got)
 	}
 }

@@ -181,9 +181,11 @@ func selection(req adapters.Request) []string {
 	} else if ok && !strings.HasPrefix(req.Test, "%") {
 		// A parameterized, repeated or dynamic test's invocation
 		// ("isOdd(int)[2]", a failure's name that a retry reruns):
-		// -Dtest selects its method, with every invocation.
-		if i := strings.IndexAny(method, "(["); i > 0 {
-			req.Test = class + "#" + method[:i]
+		// -Dtest selects its method, with every invocation, or its class.
+		if sel, whole := invokedMethod(method); whole {
+			req.Test = class
+		} else {
+			req.Test = class + "#" + sel
 		}
 	}
 	switch {

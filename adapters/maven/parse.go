@@ -182,6 +182,16 @@ func (p *parser) counts(rest string) {
 		p.readClass(m[6])
 		return
 	}
+	if strings.Contains(rest, ", Time elapsed: ") {
+		// A class's line without its class (Surefire 2, Maven 3.8's
+		// default): the class is the one its "Running" line named. Not
+		// the module's totals, which come without a time.
+		if class := p.running; class != "" {
+			p.running = ""
+			p.readClass(class)
+		}
+		return
+	}
 	n := func(s string) int { v, _ := strconv.Atoi(s); return v }
 	run, fail, errs, skip := n(m[1]), n(m[2]), n(m[3]), n(m[4])
 	p.hasTotals = true
@@ -282,8 +292,22 @@ func (p *parser) readCases(mod, dir string, r io.Reader) {
 		if c.Name == "" && c.Status != format.JUnitFailed && c.Status != format.JUnitError {
 			continue
 		}
+		if noMatch(c) {
+			p.noTests = true
+			continue
+		}
 		p.record(mod, dir, c)
 	}
+}
+
+// noMatch says whether a case is JUnit 4's word that a -Dtest method
+// matched nothing (Surefire 2's filter, on a class with its own runner:
+// Parameterized, Enclosed): `Filter#initializationError`, "No tests found
+// matching Method m(com.x.FooTest)". No test ran; there is no such test
+// to rerun (its rerun would name the class org.junit.runner.manipulation.Filter).
+func noMatch(c format.JUnitCase) bool {
+	return c.Classname == "org.junit.runner.manipulation.Filter" && c.Name == "initializationError" &&
+		strings.Contains(c.Message+c.Text, "No tests found matching")
 }
 
 // record turns one test case into the Recorder's test: suite is the
@@ -320,8 +344,29 @@ func (p *parser) failure(mod, dir, class, name string, c format.JUnitCase) *repo
 	f := &report.Failure{Name: name, Message: message(c), Rerun: p.rerun(mod, dir, class, c.Name)}
 	if file, line := testFrame(c.Text, class); file != "" {
 		f.File, f.Line = p.sourcePath(mod, class, file), line
+	} else if owner, file, line := format.JavaInvokedFrame(c.Text); file != "" {
+		// A test the class inherits (an abstract base class's, an
+		// interface's default method) has no frame in the class: the
+		// frame JUnit called is the test, in its owner's source when the
+		// project has it (not a test library's base class).
+		f.File, f.Line = p.ownSource(mod, owner, file), line
+		if f.File == "" {
+			f.Line = 0
+		}
 	}
 	return f
+}
+
+// ownSource is the project's source file of a class declared outside the
+// test class, in its module or another ("" when none has it: a class
+// from a jar).
+func (p *parser) ownSource(mod, class, file string) string {
+	for _, m := range append([]string{mod}, p.modules...) {
+		if path := p.sourcePath(m, class, file); kit.FileExists(filepath.Join(p.root, path)) {
+			return path
+		}
+	}
+	return ""
 }
 
 // message is an assertion's own message (`expected: <5> but was: <4>`);
@@ -428,7 +473,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			Indicators: []string{"surefire_fork_died"}, RunningTests: p.runningClass()}
 		p.forkDied(out.Crash)
 	}
-	if len(tests) == 0 && p.hasTotals && p.totals != (report.Summary{}) {
+	if len(tests) == 0 && p.hasTotals && p.totals != (report.Summary{}) && !p.noTests {
 		// Counts without reports (a reportsDirectory elsewhere): the
 		// counts are all there is.
 		s := p.totals

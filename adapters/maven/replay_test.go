@@ -28,6 +28,12 @@ var replays = []struct {
 	{"broken", "", "", 1},
 	{"notests", "", "", 0},
 	{"multi", "", "", 1},
+	// Surefire 2.12.4 (Maven 3.8's default): no class on its closing
+	// lines; a JUnit 4 Parameterized row's name has no parameter types.
+	{"junit4", "", "", 1},
+	// -Dtest=RowTest#notTwo under Surefire 2's JUnit 4 filter: no test
+	// matched, which JUnit 4 reports as Filter's initializationError.
+	{"junit4-filter", "", "RowTest#notTwo", 1},
 }
 
 func TestReplay(t *testing.T) {
@@ -52,23 +58,34 @@ func TestReplay(t *testing.T) {
 }
 
 // TestReplayLive: a class's tests are recorded when its closing line
-// comes, before the run ends, so progress moves a class at a time.
+// comes, before the run ends, so progress moves a class at a time; under
+// Surefire 2 too, whose closing line does not name the class (its
+// "Running" line did).
 func TestReplayLive(t *testing.T) {
-	root := filepath.Join(t.TempDir(), "p")
-	if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "recorded", "basic"))); err != nil {
-		t.Fatal(err)
-	}
-	rec := adapters.NewRecorder()
-	p := newParser(rec, root, modules(root), []string{"mvn", "-B", "test"})
-	for _, l := range adapterstest.ReadLines(t, filepath.Join(root, "console.txt"), adapters.Stdout) {
-		p.Line(l.Stream, []byte(l.Text), false)
-		if strings.Contains(l.Text, "-- in com.example.CalcTest") {
-			break
+	for _, tc := range []struct {
+		scenario, last          string
+		passed, failed, skipped int
+	}{
+		{"basic", "-- in com.example.CalcTest", 1, 2, 1},
+		{"junit4", "Tests run: 2, Failures: 1, Errors: 0, Skipped: 0, Time elapsed:", 1, 1, 0},
+	} {
+		root := filepath.Join(t.TempDir(), "p")
+		if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "recorded", tc.scenario))); err != nil {
+			t.Fatal(err)
 		}
-	}
-	got := rec.Progress()
-	if got.Phase != adapters.PhaseRunning || got.Passed != 1 || got.Failed != 2 || got.Skipped != 1 {
-		t.Errorf("progress after CalcTest's line: %+v, want running with 1 passed, 2 failed, 1 skipped", got)
+		rec := adapters.NewRecorder()
+		p := newParser(rec, root, modules(root), []string{"mvn", "-B", "test"})
+		for _, l := range adapterstest.ReadLines(t, filepath.Join(root, "console.txt"), adapters.Stdout) {
+			p.Line(l.Stream, []byte(l.Text), false)
+			if strings.Contains(l.Text, tc.last) {
+				break
+			}
+		}
+		got := rec.Progress()
+		if got.Phase != adapters.PhaseRunning || got.Passed != tc.passed || got.Failed != tc.failed || got.Skipped != tc.skipped {
+			t.Errorf("%s: progress after %q: %+v, want running with %d passed, %d failed, %d skipped",
+				tc.scenario, tc.last, got, tc.passed, tc.failed, tc.skipped)
+		}
 	}
 }
 

@@ -103,10 +103,10 @@ func multiSelection(tests []adapters.TestRef) string {
 			whole[class] = true
 			continue
 		}
-		// A parameterized or repeated test's name adds its invocation:
-		// "adds(int)[1]"; the method is what -Dtest selects.
-		if i := strings.IndexAny(method, "(["); i > 0 {
-			method = method[:i]
+		method, wholeClass := invokedMethod(method)
+		if wholeClass {
+			whole[class] = true
+			continue
 		}
 		if !slices.Contains(methods[class], method) {
 			methods[class] = append(methods[class], method)
@@ -121,4 +121,21 @@ func multiSelection(tests []adapters.TestRef) string {
 		parts = append(parts, c+"#"+strings.Join(methods[c], "+"))
 	}
 	return strings.Join(parts, ",")
+}
+
+// invokedMethod is what -Dtest selects for a test's name: the method of
+// a JUnit 5 invocation ("adds(int)[1]": adds, with all its invocations),
+// or, for a JUnit 4 Parameterized row ("adds[1: n=2]"), the whole class
+// (whole): Surefire 3 selects no test by "adds" there (the row's name is
+// the method's), and Surefire 2's JUnit 4 filter fails the run with "No
+// tests found matching Method adds"; "adds*" works in Surefire 3 alone.
+func invokedMethod(method string) (sel string, whole bool) {
+	i := strings.IndexAny(method, "([")
+	switch {
+	case i <= 0:
+		return method, false
+	case method[i] == '[':
+		return "", true
+	}
+	return method[:i], false
 }

@@ -21,6 +21,7 @@ func TestMultiSelection(t *testing.T) {
 		{"a whole class wins", []adapters.TestRef{{Suite: "com.x.ATest", Name: "ATest#one"}, {Suite: "com.x.ATest", Name: "com.x.ATest"}}, "com.x.ATest"},
 		{"invocations", []adapters.TestRef{{Suite: "com.x.ATest", Name: "ATest#adds(int)[1]"}, {Suite: "com.x.ATest", Name: "ATest#adds(int)[2]"}}, "com.x.ATest#adds"},
 		{"no suite", []adapters.TestRef{{Name: "ATest#one"}}, "ATest#one"},
+		{"a JUnit 4 Parameterized row", []adapters.TestRef{{Suite: "com.x.ATest", Name: "ATest#adds[1: n=2]"}, {Suite: "com.y.BTest", Name: "BTest#m"}}, "com.x.ATest,com.y.BTest#m"},
 	} {
 		if got := multiSelection(tc.tests); got != tc.want {
 			t.Errorf("%s: multiSelection = %q, want %q", tc.name, got, tc.want)

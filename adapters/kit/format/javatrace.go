@@ -28,3 +28,39 @@ func JavaTestFrame(trace, class string) (string, int) {
 	}
 	return "", 0
 }
+
+// JavaInvokedFrame is the class, file and line of the frame the test
+// framework called reflectively (the frame just above the first
+// reflection frame): the test method itself, or its @BeforeEach, where
+// JavaTestFrame finds no frame because the method is declared elsewhere
+// (an abstract base class's @Test that the test class inherits, an
+// interface's default test method). "" when the trace has no
+// reflective call under a frame with a line.
+func JavaInvokedFrame(trace string) (class, file string, line int) {
+	var last []string
+	for _, l := range strings.Split(trace, "\n") {
+		if reflective(l) {
+			if last == nil {
+				return "", "", 0
+			}
+			n, _ := strconv.Atoi(last[4])
+			return last[1], last[3], n
+		}
+		if m := javaFrame.FindStringSubmatch(l); m != nil {
+			last = m
+		} else if strings.HasPrefix(strings.TrimSpace(l), "at ") {
+			last = nil // a frame without a line (Native Method) is not the test's
+		}
+	}
+	return "", "", 0
+}
+
+// reflective says whether a stack trace line is a reflective call's
+// frame: Method.invoke and the accessors under it (`Native Method` on
+// Java 17, DirectMethodHandleAccessor on 21, sun.reflect on 8).
+func reflective(l string) bool {
+	l = strings.TrimSpace(l)
+	return strings.HasPrefix(l, "at ") && (strings.Contains(l, "jdk.internal.reflect.") ||
+		strings.Contains(l, "/java.lang.reflect.Method.invoke(") || strings.Contains(l, " java.lang.reflect.Method.invoke(") ||
+		strings.Contains(l, " sun.reflect."))
+}

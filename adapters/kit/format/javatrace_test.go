@@ -35,3 +35,46 @@ func TestJavaTestFrame(t *testing.T) {
 		})
 	}
 }
+
+// TestJavaInvokedFrame: a test the class inherits fails in its base
+// class's file, where JavaTestFrame finds no frame of the test class;
+// the frame JUnit called is the test.
+func TestJavaInvokedFrame(t *testing.T) {
+	for _, tc := range []struct {
+		name, trace, class, file string
+		line                     int
+	}{
+		{"surefire's trimmed trace (java 17)",
+			"org.opentest4j.AssertionFailedError: expected: <base> but was: <GnuTest>\n" +
+				"\tat com.x.AbstractBase.inherited(AbstractBase.java:69)\n" +
+				"\tat java.base/java.lang.reflect.Method.invoke(Method.java:569)\n" +
+				"\tat java.base/java.util.ArrayList.forEach(ArrayList.java:1511)\n",
+			"com.x.AbstractBase", "AbstractBase.java", 69},
+		{"the whole trace, past the assertion's frames (java 17)",
+			"org.opentest4j.AssertionFailedError: expected: <1> but was: <2>\n" +
+				"\tat org.junit.jupiter.api.AssertEquals.assertEquals(AssertEquals.java:182)\n" +
+				"\tat com.x.Contract.holds(Contract.java:12)\n" +
+				"\tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)\n" +
+				"\tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke(NativeMethodAccessorImpl.java:77)\n" +
+				"\tat java.base/java.lang.reflect.Method.invoke(Method.java:569)\n",
+			"com.x.Contract", "Contract.java", 12},
+		{"java 21's accessor",
+			"\tat com.x.Base.m(Base.java:5)\n" +
+				"\tat java.base/jdk.internal.reflect.DirectMethodHandleAccessor.invoke(DirectMethodHandleAccessor.java:103)\n",
+			"com.x.Base", "Base.java", 5},
+		{"java 8",
+			"\tat com.x.Base.m(Base.java:7)\n\tat sun.reflect.NativeMethodAccessorImpl.invoke0(Native Method)\n",
+			"com.x.Base", "Base.java", 7},
+		{"no reflective call",
+			"\tat com.x.Base.m(Base.java:7)\n\tat com.x.Runner.run(Runner.java:3)\n", "", "", 0},
+		{"a native frame above it",
+			"\tat com.x.Native.m(Native Method)\n\tat java.base/java.lang.reflect.Method.invoke(Method.java:569)\n", "", "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			class, file, line := JavaInvokedFrame(tc.trace)
+			if class != tc.class || file != tc.file || line != tc.line {
+				t.Errorf("JavaInvokedFrame = %s %s:%d, want %s %s:%d", class, file, line, tc.class, tc.file, tc.line)
+			}
+		})
+	}
+}

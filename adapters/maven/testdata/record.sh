@@ -34,3 +34,5 @@ record integration basic -B verify -Dtest=strobe_skip_surefire -Dsurefire.failIf
 record broken broken -B test
 record notests notests -B test
 record multi multi -B test
+record junit4 junit4 -B test
+record junit4-filter junit4 -B test -Dtest=RowTest#notTwo -Dsurefire.failIfNoSpecifiedTests=false
