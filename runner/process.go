@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -310,6 +311,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		running = w.running
 	}
 	tests := r.rec.Tests()
+	envReruns(tests, r.req.Env)
 
 	e := ending{exit: exit, outcome: outcome, timedOut: timedOut, cancelled: cancelled,
 		recorded: len(tests), running: running, outputBytes: p.tails[0].Total() + p.tails[1].Total()}
@@ -420,6 +422,25 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	resp.JUnit = junitDone(resp)
 	recorded(resp)
 	r.resp = resp
+}
+
+// envReruns puts the run's environment overrides (--env, debug_test's
+// env) in front of every failure's rerun, as shell assignments: a test
+// that fails only with them (a SEGV=1 that makes it crash) must fail again
+// when its rerun is pasted.
+func envReruns(tests []report.Test, env map[string]string) {
+	if len(env) == 0 {
+		return
+	}
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		b.WriteString(k + "=" + shell.Quote(env[k]) + " ")
+	}
+	for _, t := range tests {
+		if t.Failure != nil && t.Failure.Rerun != "" {
+			t.Failure.Rerun = b.String() + t.Failure.Rerun
+		}
+	}
 }
 
 // listFailures puts the first maxFailures of failed, their messages

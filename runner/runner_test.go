@@ -433,3 +433,44 @@ func TestHintSaysWhatIsThere(t *testing.T) {
 		})
 	}
 }
+
+// TestRerunKeepsTheEnvironment: a test that fails only with the run's
+// environment overrides fails again when its rerun is pasted in a shell
+// without them.
+func TestRerunKeepsTheEnvironment(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod": "module envfail\n\ngo 1.21\n",
+		"env_test.go": `package envfail
+
+import (
+	"os"
+	"testing"
+)
+
+func TestNeedsEnv(t *testing.T) {
+	if os.Getenv("ENVFAIL_MODE") == "broken value" {
+		t.Fatal("broken by its environment")
+	}
+}
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Env: map[string]string{"ENVFAIL_MODE": "broken value", "OTHER": "1"}})
+	if len(resp.Failures) != 1 {
+		t.Fatalf("failures %+v, want TestNeedsEnv's", resp.Failures)
+	}
+	rerun := resp.Failures[0].Rerun
+	if !strings.HasPrefix(rerun, "ENVFAIL_MODE='broken value' OTHER=1 ") {
+		t.Errorf("rerun %q does not set the run's environment first", rerun)
+	}
+	cmd := exec.Command("/bin/sh", "-c", rerun)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "broken by its environment") {
+		t.Errorf("the rerun pasted in a shell: %v, want the failure again:\n%s", err, out)
+	}
+}
