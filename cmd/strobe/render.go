@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,12 +89,8 @@ func render(w io.Writer, r *report.Response, c palette) {
 				name = "thread " + name
 			}
 			fmt.Fprintf(w, "    %s\n", name)
-			for i, fr := range th.Stack {
-				if i == 5 {
-					fmt.Fprintf(w, "      … %d more frames\n", len(th.Stack)-5)
-					break
-				}
-				fmt.Fprintf(w, "      %s\n", fr)
+			for _, l := range stackLines(th.Stack, s.Name) {
+				fmt.Fprintf(w, "      %s\n", l)
 			}
 		}
 		if len(s.SuggestedTraces) > 0 {
@@ -172,4 +169,92 @@ func indent(w io.Writer, text, prefix string) {
 	for _, l := range strings.Split(text, "\n") {
 		fmt.Fprintf(w, "%s%s\n", prefix, l)
 	}
+}
+
+// shownFrames is how many frames of a stuck thread's stack the terminal
+// shows; the details file and the JSON have them all.
+const shownFrames = 5
+
+// stackLines is a stuck thread's stack as the terminal shows it: its top
+// frames, and the stuck test's own frame where it lies deeper (a JVM test
+// waiting on a latch sits under six frames of the JDK's), the frames left
+// out counted.
+func stackLines(stack []string, test string) []string {
+	if len(stack) <= shownFrames {
+		return stack
+	}
+	lines := slices.Clone(stack[:shownFrames])
+	own := -1
+	if fn := testFunc(test); fn != "" {
+		own = slices.IndexFunc(stack[shownFrames:], func(fr string) bool { return namesFunc(fr, fn) })
+	}
+	if own < 0 {
+		return append(lines, elided(len(stack)-shownFrames, "more "))
+	}
+	own += shownFrames
+	if own > shownFrames {
+		lines = append(lines, elided(own-shownFrames, ""))
+	}
+	lines = append(lines, stack[own])
+	if rest := len(stack) - own - 1; rest > 0 {
+		lines = append(lines, elided(rest, "more "))
+	}
+	return lines
+}
+
+// elided counts n frames left out: "… 3 more frames".
+func elided(n int, more string) string {
+	if n == 1 {
+		return "… 1 " + more + "frame"
+	}
+	return fmt.Sprintf("… %d %sframes", n, more)
+}
+
+// testFunc is the function a test's name ends with: a JUnit method
+// (Class#method(args)[row]), a Rust or pytest path's last part (without
+// its parameters), a Go test without its subtests. "" for a name that is
+// a sentence (Catch2's, JavaScript's) or too short to tell a frame by.
+func testFunc(test string) string {
+	if i := strings.IndexAny(test, "(["); i > 0 {
+		test = test[:i]
+	}
+	test = strings.TrimSpace(test)
+	cut := -1
+	if i := strings.LastIndex(test, "::"); i >= 0 {
+		cut = i + 2
+	}
+	if i := strings.LastIndexByte(test, '#'); i+1 > cut {
+		cut = i + 1
+	}
+	if cut > 0 {
+		test = test[cut:]
+	} else if i := strings.IndexByte(test, '/'); i > 0 {
+		test = test[:i] // a Go subtest runs in its parent's function
+	}
+	if i := strings.LastIndexByte(test, '.'); i >= 0 {
+		test = test[i+1:]
+	}
+	if len(test) < 3 || strings.ContainsRune(test, ' ') {
+		return ""
+	}
+	return test
+}
+
+// namesFunc says whether a frame's text names fn as a whole word.
+func namesFunc(frame, fn string) bool {
+	for i := 0; ; {
+		j := strings.Index(frame[i:], fn)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(fn)
+		if (start == 0 || !identByte(frame[start-1])) && (end == len(frame) || !identByte(frame[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func identByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,5 +44,52 @@ func TestRenderCrashOrStop(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A stuck thread's stack shows its top frames and, deeper down, the stuck
+// test's own frame; other stacks are cut as before.
+func TestStackLinesKeepTheTestsFrame(t *testing.T) {
+	latch := []string{
+		"jdk.internal.misc.Unsafe.park(Native Method)",
+		"java.util.concurrent.locks.LockSupport.park(LockSupport.java:211)",
+		"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire(AbstractQueuedSynchronizer.java:715)",
+		"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireSharedInterruptibly(AbstractQueuedSynchronizer.java:1047)",
+		"java.util.concurrent.CountDownLatch.await(CountDownLatch.java:230)",
+		"jdk.internal.reflect.Something.awaitHelper(Something.java:10)",
+		"org.example.LatchTest.waitsForever(LatchTest.java:14)",
+		"java.base/jdk.internal.reflect.DirectMethodHandleAccessor.invoke(DirectMethodHandleAccessor.java:103)",
+		"org.junit.platform.commons.util.ReflectionUtils.invokeMethod(ReflectionUtils.java:728)",
+	}
+	for _, tc := range []struct {
+		test  string
+		stack []string
+		want  []string
+	}{
+		{"org.example.LatchTest#waitsForever()", latch, append(append([]string{}, latch[:5]...),
+			"… 1 frame", latch[6], "… 2 more frames")},
+		{"org.example.LatchTest#waitsForever", latch[:7], append(append([]string{}, latch[:5]...), "… 1 frame", latch[6])},
+		// A test named nowhere below: cut as before.
+		{"org.example.LatchTest#other", latch, append(append([]string{}, latch[:5]...), "… 4 more frames")},
+		// A part of a word is not the test's name.
+		{"org.example.LatchTest#await", latch, append(append([]string{}, latch[:5]...), "… 4 more frames")},
+		{"short", latch[:3], latch[:3]},
+	} {
+		if got := stackLines(tc.stack, tc.test); !slices.Equal(got, tc.want) {
+			t.Errorf("stackLines(%s):\n%s\nwant:\n%s", tc.test, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+	for test, want := range map[string]string{
+		"org.example.LatchTest#waitsForever()":          "waitsForever",
+		"tests/test_hang.py::TestC::test_waits[fast-1]": "test_waits",
+		"tests::hangs":          "hangs",
+		"TestDeadlock/sub_case": "TestDeadlock",
+		"Scenario: it waits":    "",
+		"adds numbers":          "",
+		"HangSuite.Waits":       "Waits",
+	} {
+		if got := testFunc(test); got != want {
+			t.Errorf("testFunc(%q) = %q, want %q", test, got, want)
+		}
 	}
 }
