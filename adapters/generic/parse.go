@@ -832,6 +832,11 @@ func (p *genericParser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if len(p.rec.Tests()) == 0 {
 		out.Summary = p.summary
+		if p.summary == nil && exit.Exited && exit.Code == 0 && exit.StoppedBy == "" && out.Crash == nil {
+			// A pass that rests on the exit status alone must say so: the
+			// command may run tests in a format strobe does not read.
+			out.Hint = "the command exited 0 and printed no test results strobe reads (TAP, prove, automake, a summary line, a known framework's result lines), so passed is its exit status alone: for a framework strobe knows, pass framework (--framework) to read its tests"
+		}
 	}
 	return out
 }

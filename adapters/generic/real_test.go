@@ -227,3 +227,26 @@ func TestFrameworkLinesExitZero(t *testing.T) {
 		}
 	})
 }
+
+// TestExitStatusAlone: a command that exits 0 and prints nothing strobe
+// reads passes by its exit status, and the answer says that is all it
+// rests on; one whose tests strobe read needs no such word.
+func TestExitStatusAlone(t *testing.T) {
+	for _, tc := range []struct {
+		name, script string
+		alone        bool
+	}{
+		{"its own format", `echo 'running my tests'; echo 'all 12 good'`, true},
+		{"silent", `true`, true},
+		{"TAP", `echo 'ok 1 - adds'`, false},
+		{"a summary line", `echo '3 passed, 0 failed'`, false},
+		{"failed", `echo 'running my tests'; exit 1`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, out, _ := run(t, t.TempDir(), "/bin/sh", "-c", tc.script)
+			if got := strings.Contains(out.Hint, "exit status alone"); got != tc.alone {
+				t.Errorf("hint %q: says the exit status alone decided: %v, want %v", out.Hint, got, tc.alone)
+			}
+		})
+	}
+}
