@@ -83,14 +83,20 @@ func writeLine(w io.Writer, v any) error {
 // builds of the same version still tell apart. An ELF binary has it in
 // its first page (at 3940 bytes in strobe's); other formats get a longer
 // read.
+//
+// On Linux it reads /proc/self/exe, the program this process runs, even
+// when the file on disk was replaced or removed since (a new build, or a
+// daemon restarted in place after it): the path could name another build.
 var BuildID = sync.OnceValue(func() string {
-	exe, err := os.Executable()
+	f, err := os.Open("/proc/self/exe")
 	if err != nil {
-		return "unknown"
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return "unknown"
+		exe, err := os.Executable()
+		if err != nil {
+			return "unknown"
+		}
+		if f, err = os.Open(exe); err != nil {
+			return "unknown"
+		}
 	}
 	defer f.Close()
 	if id, ok := buildIDIn(f, 8<<10); ok {

@@ -721,7 +721,31 @@ func waitServing(t *testing.T, pid int) {
 // real exec), with the same pid, socket and reaper, and serves on: a run
 // of the first image is still answered, and a new run goes. Killed then,
 // it leaves no test behind: the first image's reaper still watches it.
+// The daemon's program is removed from the disk once it started (as a new
+// build replaces it): the restart runs it still, and still knows its build.
 func TestRestartInPlace(t *testing.T) {
+	exe := filepath.Join(t.TempDir(), "strobe")
+	if b, err := os.ReadFile(strobeBin); err != nil || os.WriteFile(exe, b, 0o755) != nil {
+		t.Fatalf("copying strobe: %v", err)
+	}
+	d := daemonCmd(t)
+	d.Path, d.Args[0] = exe, exe
+	if err := d.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go d.Wait()
+	waitServing(t, d.Process.Pid)
+	os.Remove(exe)
+	build := func() string {
+		c, err := daemon.Dial(homePaths(t, strobeHome(t)), daemon.NewHello("test"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+		return c.Welcome.Build
+	}
+	first := build()
+
 	cs := socketSession(t, "", nil)
 	before, terr := call(t, cs, "debug_test", map[string]any{"projectRoot": t.TempDir(), "command": "echo ok 1 - before"}, nil)
 	if before.Status != report.Passed {
@@ -768,6 +792,9 @@ func TestRestartInPlace(t *testing.T) {
 	json.Unmarshal(out, &st)
 	if st.PID != pid || st.Restarts != 1 || !st.Started.Before(burst) {
 		t.Errorf("after the restart: %s, want pid %d, restarts 1, the first start kept", out, pid)
+	}
+	if b := build(); b != first || b == "unknown" {
+		t.Errorf("the restarted daemon says it is build %q, the first image %q", b, first)
 	}
 	if now := reapers(pid); len(now) != 1 || now[0] != reaper[0] || !running(reaper[0]) {
 		t.Errorf("reapers after the restart: %v, want the one of before, %v", now, reaper)
