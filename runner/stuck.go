@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -337,7 +338,7 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 			Diagnosis: diag, Threads: threads, SuggestedTraces: traces}}
 	}
 	var out []report.StuckTest
-	for i, t := range tests {
+	for i, t := range subtestsFirst(tests) {
 		since := t.Since
 		if since.IsZero() {
 			// A test the runtime's stacks named (the JVM's deadlock
@@ -351,6 +352,24 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 		out = append(out, st)
 	}
 	return out
+}
+
+// subtestsFirst puts each running test after its running subtests (Go's
+// "TestA/row"): a parent only waits in t.Run for them, so the stacks, given
+// to the first entry, and the answer's headline belong to the subtest.
+func subtestsFirst(tests []stuck.RunningTest) []stuck.RunningTest {
+	parent := func(t stuck.RunningTest) bool {
+		return slices.ContainsFunc(tests, func(u stuck.RunningTest) bool { return strings.HasPrefix(u.Name, t.Name+"/") })
+	}
+	var leaves, parents []stuck.RunningTest
+	for _, t := range tests {
+		if parent(t) {
+			parents = append(parents, t)
+		} else {
+			leaves = append(leaves, t)
+		}
+	}
+	return append(leaves, parents...)
 }
 
 // outputText is where a Go goroutine dump lands: the stuck tests' own

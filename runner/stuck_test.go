@@ -523,3 +523,18 @@ func TestStuckElapsedWithoutStart(t *testing.T) {
 		t.Errorf("stuck %+v, want HangTest#deadlocks stuck for 5000 ms", got)
 	}
 }
+
+// TestStuckSubtestHoldsTheStacks: a Go subtest that hangs (a testify suite
+// method, "Test_dir/TestZDeadlock" on gofrs/flock) is running beside its
+// parent, which only waits in t.Run: the stacks and the headline are the
+// subtest's, not the parent's.
+func TestStuckSubtestHoldsTheStacks(t *testing.T) {
+	start := time.Now()
+	r := &Run{started: start, rec: adapters.NewRecorder()}
+	w := &watch{ownThreads: []report.Thread{{Name: "goroutine 9"}}}
+	got := r.stuckTests(w, "deadlock", start.Add(2*time.Second), []stuck.RunningTest{
+		{Name: "Test_dir", Since: start}, {Name: "Test_dir/TestZDeadlock", Since: start}})
+	if len(got) != 2 || got[0].Name != "Test_dir/TestZDeadlock" || len(got[0].Threads) != 1 || got[1].Name != "Test_dir" || got[1].Threads != nil {
+		t.Errorf("stuck %+v, want Test_dir/TestZDeadlock first with the stacks, then Test_dir", got)
+	}
+}

@@ -742,10 +742,13 @@ type cargoEvent struct {
 }
 
 type cargoParser struct {
-	rec    *adapters.Recorder
-	root   string   // the project root: reported paths and reruns are relative to it
-	wsRoot string   // rustc prints paths relative to the workspace root
-	rerun  []string // cargo test and the user's build flags, for rerun commands
+	// crashNotes say, for each test binary that died, how many of its
+	// tests never started.
+	crashNotes []string
+	rec        *adapters.Recorder
+	root       string   // the project root: reported paths and reruns are relative to it
+	wsRoot     string   // rustc prints paths relative to the workspace root
+	rerun      []string // cargo test and the user's build flags, for rerun commands
 	// ambiguous holds the package names Cargo.lock lists more than once
 	// (a dev-dependency on another version of the package itself, as
 	// itoa's): -p needs their version. Read once, for the first rerun.
@@ -1286,6 +1289,9 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 		return out
 	}
 	out.Crash = p.crash(exit)
+	if len(p.crashNotes) > 0 {
+		out.Hint = strings.Join(p.crashNotes, "; ")
+	}
 	p.checkTotals(&out)
 	if exit.StoppedBy == report.StoppedStuck || exit.StoppedBy == report.StoppedTimeout {
 		if h := p.notRun(); h != "" {
@@ -1302,6 +1308,19 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = p.noTestsHint()
 	}
 	return out
+}
+
+// unstarted is how many of a suite's tests libtest announced and never
+// started, running being how many are still running.
+func (s *cargoSuite) unstarted(running int) int {
+	return s.tests - s.counts[0] - s.counts[1] - s.counts[2] - running
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
 }
 
 // notRun says what a run strobe stopped (stuck, past its timeout) left
@@ -1321,14 +1340,9 @@ func (p *cargoParser) notRun() string {
 		return ""
 	}
 	running := p.rec.Running(s.name)
-	left := s.tests - s.counts[0] - s.counts[1] - s.counts[2] - len(running)
 	var parts []string
-	if left > 0 {
-		noun := "tests"
-		if left == 1 {
-			noun = "test"
-		}
-		parts = append(parts, fmt.Sprintf("%d more %s of %s never started", left, noun, s.name))
+	if left := s.unstarted(len(running)); left > 0 {
+		parts = append(parts, fmt.Sprintf("%d more %s of %s never started", left, plural(left, "test"), s.name))
 	}
 	switch {
 	case p.whole:
@@ -1457,6 +1471,13 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 		switch {
 		case died == "" || s == nil || exit.StoppedBy != "":
 		case s.custom == nil:
+			// Its tests that had not started are in no count (as under
+			// plain cargo test, which says nothing of them): say so, or
+			// a crash with everything else passing reads as all run.
+			if left := s.unstarted(len(running)); left > 0 {
+				p.crashNotes = append(p.crashNotes, fmt.Sprintf("%d more %s of %s never started before its binary died, and %s in no count: rerun %s",
+					left, plural(left, "test"), s.name, map[bool]string{true: "is", false: "are"}[left == 1], p.customRerun(s)))
+			}
 			p.diedWhileRunning(s, running, died)
 		default:
 			p.customDied(s, died)

@@ -160,6 +160,49 @@ func TestCargoStoppedSaysWhatDidNotRun(t *testing.T) {
 	}
 }
 
+// TestCargoCrashSaysWhatNeverStarted: a test binary that exits mid-suite
+// (std::process::exit in one test; rust-lang/log with a test added) takes
+// the tests libtest had not started with it. Plain cargo test says nothing
+// of them; the answer says how many, so that a crash with everything else
+// passing is not read as the whole binary run.
+func TestCargoCrashSaysWhatNeverStarted(t *testing.T) {
+	rec := adapters.NewRecorder()
+	p := newCargoParser(rec, "/project", "/project", []string{"cargo", "test"})
+	for _, l := range []string{
+		"    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.14s",
+		"     Running tests/broken.rs (target/debug/deps/broken-67191cf2c5d08b61)",
+	} {
+		p.Line(adapters.Stderr, []byte(l), false)
+	}
+	for _, l := range []string{
+		`{"reason":"compiler-artifact","package_id":"path+file:///project#log@0.4.33","manifest_path":"/project/Cargo.toml","target":{"kind":["test"],"crate_types":["bin"],"name":"broken","src_path":"/project/tests/broken.rs","edition":"2021","doc":false,"doctest":false,"test":true},"profile":{"opt_level":"0","debuginfo":2,"debug_assertions":true,"overflow_checks":true,"test":true},"features":[],"filenames":["/project/target/debug/deps/broken-67191cf2c5d08b61"],"executable":"/project/target/debug/deps/broken-67191cf2c5d08b61","fresh":false}`,
+		`{"reason":"build-finished","success":true}`,
+		`{ "type": "suite", "event": "started", "test_count": 3 }`,
+		`{ "type": "test", "event": "started", "name": "exits" }`,
+		`{ "type": "test", "event": "started", "name": "ok_one" }`,
+	} {
+		p.Line(adapters.Stdout, []byte(l), false)
+	}
+	for _, l := range []string{
+		"error: test failed, to rerun pass `--test broken`",
+		"",
+		"Caused by:",
+		"  process didn't exit successfully: `/bin/sh -c 'RUSTC_BOOTSTRAP=1 exec \"$@\" -Z unstable-options --format json --report-time' sh /project/target/debug/deps/broken-67191cf2c5d08b61` (exit status: 3)",
+		"note: test exited abnormally; to see the full output pass --no-capture to the harness.",
+		"error: 1 target failed:",
+		"    `--test broken`",
+	} {
+		p.Line(adapters.Stderr, []byte(l), false)
+	}
+	out := p.Finish(report.Exit{Exited: true, Code: 101})
+	if out.Crash == nil || !slices.Equal(out.Crash.RunningTests, []string{"exits", "ok_one"}) {
+		t.Fatalf("crash %+v, want one with exits and ok_one running", out.Crash)
+	}
+	if want := "1 more test of log::broken (test) never started before its binary died, and is in no count: rerun cargo test -p log --test broken"; out.Hint != want {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+}
+
 // TestCargoCutLineEnd checks that the end of a cut line, which the runner
 // also hands over, gives the failure its panic location and message.
 func TestCargoCutLineEnd(t *testing.T) {

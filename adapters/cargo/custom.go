@@ -305,7 +305,8 @@ func (s *cargoSuite) customName() string {
 	return s.name
 }
 
-// customRerun runs the binary again, as plain cargo test does: its
+// customRerun runs the binary again, as plain cargo test does (also the
+// rerun of a libtest binary whole): its
 // arguments mean what its own main makes of them.
 func (p *cargoParser) customRerun(s *cargoSuite) string {
 	argv := slices.Clone(p.rerun)

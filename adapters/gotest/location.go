@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
 	"strobe/internal/lazyre"
 	"strobe/report"
 )
@@ -56,6 +57,12 @@ type goLoc struct {
 	indent string // the line's indentation: continuation lines are deeper
 	kind   goLocKind
 	race   bool // testing's "race detected during execution of test"
+	// panicked: testify's suite recovered a panic and reported it with
+	// t.Errorf ("test panicked: …" and the stack) from a helper, so the
+	// line testing names is the runtime's panic.go; the stack's first
+	// frame in the project is where it happened.
+	panicked bool
+	fn       string // the function of the stack frame being read
 }
 
 var (
@@ -80,6 +87,10 @@ func (p *goParser) readLoc(pkg *goPackage, t *goTest, line string) {
 	if c := t.cur; c != nil {
 		if strings.HasPrefix(line, c.indent) && len(line) > len(c.indent) &&
 			(line[len(c.indent)] == ' ' || line[len(c.indent)] == '\t') {
+			if c.panicked {
+				p.panicFrame(c, line[len(c.indent):])
+				return
+			}
 			c.msg = addLine(c.msg, line)
 			if c.kind != goLocFail && strings.HasPrefix(strings.TrimSpace(line), "Error Trace:") {
 				c.kind = goLocFail
@@ -93,12 +104,40 @@ func (p *goParser) readLoc(pkg *goPackage, t *goTest, line string) {
 		n, _ := strconv.Atoi(m[3])
 		loc := &goLoc{line: n, msg: kit.Clip(m[4]), indent: m[1]}
 		p.sortLoc(pkg.path, m[2], loc)
+		if loc.line == 0 && strings.HasPrefix(m[4], goSuitePanic) {
+			loc.msg, loc.kind, loc.panicked = kit.Clip(m[4]), goLocFail, true
+		}
 		t.cur = loc
 		t.note(loc)
 		return
 	}
 	if len(t.lines) < goKeptLines && !goFraming(line) {
 		t.lines = append(t.lines, line)
+	}
+}
+
+// goSuitePanic begins the failure testify's suite reports for a test
+// method (or setup) that panicked: it recovers the panic, so the test
+// binary goes on and no panic reaches the output on its own.
+const goSuitePanic = "test panicked: "
+
+// panicFrame reads a line of the stack under a suite's "test panicked:"
+// failure (less its indentation): the first frame in the project's files
+// becomes the failure's location. The stack itself stays in the test's
+// output, not in the message.
+func (p *goParser) panicFrame(l *goLoc, line string) {
+	if l.line > 0 {
+		return
+	}
+	line = strings.TrimLeft(line, " ")
+	if !strings.HasPrefix(line, "\t") {
+		l.fn = format.GoFuncName(line)
+		return
+	}
+	if file, n, ok := format.GoFrameFile(line); ok && l.fn != "" {
+		if rel, ok := p.projectFile(file, l.fn); ok {
+			l.path, l.line = rel, n
+		}
 	}
 }
 
