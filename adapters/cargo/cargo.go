@@ -655,9 +655,10 @@ func cargoLockDuplicates(wsRoot string) map[string]bool {
 // cargoMessage is one JSON line on stdout: a cargo message (reason set) or a
 // libtest event (type set).
 type cargoMessage struct {
-	Reason    string `json:"reason"`
-	PackageID string `json:"package_id"`
-	Target    struct {
+	Reason       string `json:"reason"`
+	PackageID    string `json:"package_id"`
+	ManifestPath string `json:"manifest_path"`
+	Target       struct {
 		Kind    []string `json:"kind"`
 		Name    string   `json:"name"`
 		SrcPath string   `json:"src_path"`
@@ -781,6 +782,7 @@ type cargoParser struct {
 	whole   bool                     // the plan runs the test binaries, then the doctests
 	libs    map[string][]cargoTarget // library target name → the packages built with it, for the doctests
 	tested  map[string]bool          // packages (specs) with a test binary: the ones cargo tests here
+	libDirs []string                 // the built libraries' package directories, for doctestPackage
 	docRuns []string                 // libraries named by "Doc-tests NAME", in order
 	docs    []*cargoDocSuite
 }
@@ -901,6 +903,9 @@ func (p *cargoParser) cargoMessage(m *cargoMessage) {
 		if t.kind == "lib" && !m.Profile.Test && !slices.Contains(p.libs[m.Target.Name], t) {
 			p.libs[m.Target.Name] = append(p.libs[m.Target.Name], t)
 		}
+		if dir := filepath.Dir(m.ManifestPath); t.kind == "lib" && m.ManifestPath != "" && !slices.Contains(p.libDirs, dir) {
+			p.libDirs = append(p.libDirs, dir)
+		}
 		if !m.Profile.Test || m.Executable == "" {
 			return
 		}
@@ -975,7 +980,7 @@ func (p *cargoParser) stderr(line string) {
 		return
 	}
 	if m := cargoDocTest.FindStringSubmatch(line); m != nil {
-		if len(p.docRuns) >= len(p.docs) {
+		if len(p.docRuns) >= p.docCrates() {
 			p.rec.BeginBuilding() // rustdoc compiles the doctests before its "running" line
 		}
 		p.docCrate(m[1])
@@ -1267,9 +1272,12 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 			p.customFinish(s, run)
 		}
 	}
-	for k, d := range p.docs {
+	for _, d := range p.docs {
+		if d.crate < 0 { // cut short before its first doctest ended
+			p.docDecide(d, false)
+		}
 		if !d.bound { // its "Doc-tests" line never came
-			p.docBind(d, fmt.Sprintf("doctests %d", k+1))
+			p.docBind(d, fmt.Sprintf("doctests %d", d.crate+1))
 		}
 		if !d.done { // cut short: keep the failures read so far
 			p.docFinish(d)

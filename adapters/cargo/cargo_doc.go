@@ -19,7 +19,13 @@ import (
 // one "test NAME ... ok|FAILED|ignored" line per doctest as it ends, then a
 // "---- NAME stdout ----" block per failure and the "test result:" line.
 // Cargo names the crate first on stderr ("Doc-tests NAME"): the k-th such
-// line and the k-th "running" block on stdout are the same crate.
+// line and the k-th crate's "running" blocks on stdout are the same crate.
+// A crate of edition 2024 may run two blocks under one "Doc-tests" line:
+// its merged doctests, then those that run apart (compile_fail,
+// standalone_crate), then "all doctests ran in …". Which crate a block
+// is comes from stdout alone (the streams' order is no guide): a block
+// after one that no "all doctests ran" line closed continues that crate
+// when its first doctest's file is in the same package (doctestPackage).
 
 var (
 	rustdocRunning = lazyre.New(`^running (\d+) tests?$`)
@@ -30,6 +36,8 @@ var (
 	// the file and the line of the doctest's opening fence.
 	doctestName  = lazyre.New(`^(\S.*?) - (.*?) ?\(line (\d+)\)`)
 	cargoDocTest = lazyre.New(`^\s*Doc-tests (\S+)`)
+	// rustdoc's last line for a crate that ran merged doctests (edition 2024).
+	rustdocAllRan = lazyre.New(`^all doctests ran in `)
 	// rustc's first error in a doctest that did not compile, and where.
 	rustcError   = lazyre.New(`(?m)^error(?:\[E\d+\])?: .*$`)
 	rustcErrorAt = lazyre.New(`(?m)^\s*--> (.+?):(\d+):(\d+)$`)
@@ -46,6 +54,9 @@ type cargoDocSuite struct {
 	pkg     string
 	version string   // pkg's version, for a -p that must name it
 	bound   bool     // its "Doc-tests" line came: name and pkg are known
+	crate   int      // its crate: an index of docRuns; -1 until known
+	dir     string   // the package directory of its first doctest's file
+	closed  bool     // rustdoc's "all doctests ran" line followed: its crate's last block
 	pending []string // lines held until then
 	tests   int      // from "running N tests"
 	done    bool     // the "test result:" line came
@@ -55,22 +66,100 @@ type cargoDocSuite struct {
 	totals  *[3]int // as rustdoc counted them
 }
 
-// docStart begins the doctests of the next crate.
+// docStart begins a block of doctests: the next crate's, or, after a
+// block of doctests that no "all doctests ran" line closed, maybe more of
+// the same crate's, undecided until its first doctest names its file.
 func (p *cargoParser) docStart(tests int) {
 	p.rec.BeginTesting()
-	d := &cargoDocSuite{tests: tests}
+	d := &cargoDocSuite{tests: tests, crate: -1}
+	prev := p.lastDoc()
 	p.docs = append(p.docs, d)
-	if k := len(p.docs) - 1; k < len(p.docRuns) {
-		p.docBind(d, p.docRuns[k])
+	if prev != nil && !prev.closed && prev.dir != "" && tests > 0 {
+		return // docDecide, at its first doctest or its end
+	}
+	p.docDecide(d, false)
+}
+
+// lastDoc is the last block of doctests begun, if any.
+func (p *cargoParser) lastDoc() *cargoDocSuite {
+	if len(p.docs) == 0 {
+		return nil
+	}
+	return p.docs[len(p.docs)-1]
+}
+
+// docDecide sets which crate a block is: the previous block's, or the
+// next one, bound to its "Doc-tests" line if that came.
+func (p *cargoParser) docDecide(d *cargoDocSuite, same bool) {
+	d.crate = 0
+	if k := slices.Index(p.docs, d); k > 0 {
+		d.crate = p.docs[k-1].crate
+		if !same {
+			d.crate++
+		}
+	}
+	if d.crate < len(p.docRuns) {
+		p.docBind(d, p.docRuns[d.crate])
 	}
 }
 
 // docCrate is cargo's "Doc-tests NAME" line.
 func (p *cargoParser) docCrate(lib string) {
 	p.docRuns = append(p.docRuns, lib)
-	if k := len(p.docRuns) - 1; k < len(p.docs) {
-		p.docBind(p.docs[k], lib)
+	for _, d := range p.docs {
+		if d.crate == len(p.docRuns)-1 && !d.bound {
+			p.docBind(d, lib)
+		}
 	}
+}
+
+// docCrates is how many crates' doctests began on stdout.
+func (p *cargoParser) docCrates() int {
+	if d := p.lastDoc(); d != nil {
+		return d.crate + 1
+	}
+	return 0
+}
+
+// docSeen notes a block's first doctest's package, which decides an
+// undecided block: the same package as the block before it is the same
+// crate.
+func (p *cargoParser) docSeen(d *cargoDocSuite, line string) {
+	if d.dir != "" {
+		return
+	}
+	if m := rustdocResult.FindStringSubmatch(line); m != nil {
+		d.dir = p.doctestPackage(m[1])
+		if d.crate < 0 {
+			k := slices.Index(p.docs, d)
+			p.docDecide(d, k > 0 && p.docs[k-1].dir == d.dir)
+		}
+	}
+}
+
+// doctestPackage is the directory of the package whose library holds a
+// doctest's file ("first/src/lib.rs - f (line 3)": rustdoc names it from
+// the workspace root), the deepest of the built libraries' package
+// directories it is in; the file's own directory when none is.
+func (p *cargoParser) doctestPackage(name string) string {
+	m := doctestName.FindStringSubmatch(name)
+	if m == nil {
+		return name
+	}
+	file := m[1]
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(p.wsRoot, file)
+	}
+	best := ""
+	for _, dir := range p.libDirs {
+		if len(dir) > len(best) && kit.Within(dir, file) {
+			best = dir
+		}
+	}
+	if best == "" {
+		return filepath.Dir(file)
+	}
+	return best
 }
 
 // docBind names a crate's doctests after its package (cargo prints the
@@ -98,19 +187,23 @@ func (p *cargoParser) docBind(d *cargoDocSuite, lib string) {
 }
 
 func (p *cargoParser) currentDoc() *cargoDocSuite {
-	if len(p.docs) == 0 || p.docs[len(p.docs)-1].done {
-		return nil
+	if d := p.lastDoc(); d != nil && !d.done {
+		return d
 	}
-	return p.docs[len(p.docs)-1]
+	return nil
 }
 
 // docLine takes a stdout line of rustdoc's, and says whether it was one.
 func (p *cargoParser) docLine(line string) bool {
 	if d := p.currentDoc(); d != nil {
+		p.docSeen(d, line)
 		if !d.bound {
 			d.pending = append(d.pending, line)
 			if rustdocTotals.MatchString(line) {
-				d.done = true // the next "running" line is another crate's
+				d.done = true // the next "running" line is another block's
+				if d.crate < 0 {
+					p.docDecide(d, false) // no doctest ran in it
+				}
 			}
 			return true
 		}
@@ -120,6 +213,10 @@ func (p *cargoParser) docLine(line string) bool {
 	if m := rustdocRunning.FindStringSubmatch(line); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		p.docStart(n)
+		return true
+	}
+	if d := p.lastDoc(); d != nil && rustdocAllRan.MatchString(line) {
+		d.closed = true
 		return true
 	}
 	return false

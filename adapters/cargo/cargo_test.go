@@ -58,6 +58,7 @@ func TestCargoRecorded(t *testing.T) {
 		{"ws-all", "ws", 101},
 		{"doctest-all", "doctest", 101},
 		{"harness-all", "harness", 101},
+		{"wsdoc-all", "wsdoc", 101},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := adapterstest.ReadLines(t, "testdata/"+tc.name+".stdout", adapters.Stdout)

@@ -1152,11 +1152,23 @@ func (p *goParser) noteUnrun(pkg *goPackage) {
 			said = append(said, l)
 		}
 	}
+	if len(said) == 1 && noTestFilesCover(pkg.path, said[0]) {
+		return // no test files, and no test binary: nothing was skipped
+	}
 	msg := cmp.Or(pkg.path, "the package") + "'s TestMain exited before running its tests"
 	if len(said) > 0 {
 		msg += " (printed: " + kit.ClipTo(strings.Join(said, " "), 200, "…") + ")"
 	}
 	p.unrun = append(p.unrun, msg)
+}
+
+// noTestFilesCover says whether a line is go test's own for a package
+// without test files under -cover ("PKG\t\tcoverage: 0.0% of statements",
+// trimmed), which it prints instead of "? PKG [no test files]" and passes
+// without building a test binary.
+func noTestFilesCover(pkg, line string) bool {
+	rest, ok := strings.CutPrefix(line, pkg+"\t")
+	return ok && pkg != "" && strings.HasPrefix(strings.TrimLeft(rest, "\t"), "coverage: ")
 }
 
 // goListFlag says whether a go test argument is -list, whose binary lists

@@ -874,6 +874,16 @@ func TestGoRealFailures(t *testing.T) {
 		}
 		exit(t, out)
 	})
+	t.Run("cover", func(t *testing.T) {
+		// Under -cover, a package without test files prints go's own
+		// "coverage: 0.0% of statements" line and passes: it has no
+		// tests, not a TestMain that exited before them.
+		_, out := run(t, "-cover", "./notests", "./mainskip")
+		want := "example.com/failures/mainskip's TestMain exited before running its tests (printed: MAINSKIP_DB not set: skipping the database tests"
+		if !strings.Contains(out.Hint, want) || strings.Contains(out.Hint, "notests") {
+			t.Errorf("hint %q: want %q and nothing of notests", out.Hint, want)
+		}
+	})
 	t.Run("race", func(t *testing.T) {
 		rec, out := run(t, "-race", "./race")
 		requireRace(t, out)

@@ -32,3 +32,6 @@ record ws-all ws --tests --config "$runner"
 # doctests after the test binaries.
 record doctest-all doctest --config "$runner"
 record harness-all harness --config "$customs"
+# A workspace of edition 2024 crates: first's doctests run in two blocks
+# (merged, then compile_fail apart) under one "Doc-tests first" line.
+record wsdoc-all wsdoc --config "$runner"
