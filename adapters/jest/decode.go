@@ -27,7 +27,7 @@ func decodeObject(b []byte, ev *event, buf *[]byte) bool {
 	return format.JSONWhole(b, buf, func(key []byte, i int) (int, bool) {
 		k := string(key) // no allocation: the compiler reads the switch on the bytes
 		switch k {
-		case "ev", "file", "name", "title", "status", "msg", "version":
+		case "ev", "file", "name", "title", "status", "msg", "version", "project":
 			v, n, ok := format.JSONString(b, i, buf)
 			if !ok {
 				return 0, false
@@ -115,6 +115,8 @@ func setString(ev *event, k string, v []byte) {
 		ev.Msg = string(v)
 	case "version":
 		ev.Version = string(v)
+	case "project":
+		ev.Project = string(v)
 	}
 }
 

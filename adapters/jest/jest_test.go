@@ -266,16 +266,46 @@ func TestJest30LateFailure(t *testing.T) {
 
 // TestJestProjects: a config of two projects that both run a file runs
 // its tests twice, and jest counts each run: the second is "NAME #2", as
-// tests that share a name in a file.
+// tests that share a name in a file. A failure's rerun selects the project
+// that ran it, and pasted runs it there alone.
 func TestJestProjects(t *testing.T) {
 	rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("projects")})
-	if p := rec.Progress(); p.Passed != 3 || p.Failed != 3 {
-		t.Errorf("progress %+v, want jest's 3 failed, 3 passed", p)
+	if p := rec.Progress(); p.Passed != 4 || p.Failed != 4 {
+		t.Errorf("progress %+v, want jest's 4 failed, 4 passed", p)
 	}
+	var projects []string
 	for _, name := range []string{"fails in both", "fails in both #2"} {
-		if tt := find(t, rec, "shared/shared.test.js", name); tt.Status != report.TestFailed || tt.Failure == nil || tt.Failure.Line != 5 {
-			t.Errorf("%s: %+v", name, tt)
+		tt := find(t, rec, "shared/shared.test.js", name)
+		if tt.Status != report.TestFailed || tt.Failure == nil || tt.Failure.Line != 5 {
+			t.Fatalf("%s: %+v", name, tt)
 		}
+		projects = append(projects, tt.Failure.Rerun)
+	}
+	slices.Sort(projects)
+	want := []string{
+		`npx jest --selectProjects one --runTestsByPath shared/shared.test.js -t '^fails in both$'`,
+		`npx jest --selectProjects two --runTestsByPath shared/shared.test.js -t '^fails in both$'`,
+	}
+	if !slices.Equal(projects, want) {
+		t.Errorf("reruns of the failure in both projects:\n%s\nwant\n%s", strings.Join(projects, "\n"), strings.Join(want, "\n"))
+	}
+	// The test that fails in project two only: whichever run came second,
+	// its failure reruns it in two, where it fails again.
+	var f *report.Failure
+	for _, name := range []string{"fails in two only", "fails in two only #2"} {
+		if tt := find(t, rec, "shared/shared.test.js", name); tt.Status == report.TestFailed {
+			f = tt.Failure
+		}
+	}
+	if f == nil || f.Rerun != `npx jest --selectProjects two --runTestsByPath shared/shared.test.js -t '^fails in two only$'` {
+		t.Fatalf("the failure in project two: %+v", f)
+	}
+	cmd := exec.Command("/bin/sh", "-c", f.Rerun+" 2>&1")
+	cmd.Dir = fixture("projects")
+	cmd.Env = append(os.Environ(), "FORCE_COLOR=0")
+	b, err := cmd.Output()
+	if err == nil || !strings.Contains(string(b), "Tests:       1 failed, 2 skipped, 3 total") {
+		t.Errorf("the rerun did not fail that one test in one project: %v\n%s", err, b)
 	}
 }
 

@@ -27,11 +27,14 @@ type event struct {
 	Name string `json:"name"`
 	// Title is jest's own name for a test whose Name differs: one that
 	// shares its name in its file is "NAME #2" in the answer.
-	Title  string    `json:"title"`
-	Status string    `json:"status"`
-	MS     float64   `json:"ms"`
-	Msg    string    `json:"msg"`
-	At     *location `json:"at"`
+	Title string `json:"title"`
+	// Project is the name of the project that ran the test or file, in a
+	// config of several projects (jest's displayName).
+	Project string    `json:"project"`
+	Status  string    `json:"status"`
+	MS      float64   `json:"ms"`
+	Msg     string    `json:"msg"`
+	At      *location `json:"at"`
 	// run
 	Total   int    `json:"total"`
 	Version string `json:"version"`
@@ -227,12 +230,13 @@ func (p *parser) end(suite string, ev *event) {
 	case "skipped", "todo":
 		p.rec.End(suite, ev.Name, report.TestSkipped, d, nil)
 	default:
-		f := &report.Failure{Name: ev.Name, File: suite, Message: kit.Clip(ev.Msg), Rerun: p.rerunFor(ev.File, cmp.Or(ev.Title, ev.Name))}
+		prefix := p.rerunPrefix(ev.Project)
 		if strings.Contains(ev.Msg, "New snapshot was not written") {
 			// --ci, as strobe runs jest, fails a snapshot not yet written;
 			// without it the rerun would write it and pass.
-			f.Rerun = rerunCommand(append(slices.Clone(p.rerun), "--ci"), p.relPkg(ev.File), cmp.Or(ev.Title, ev.Name))
+			prefix = append(prefix, "--ci")
 		}
+		f := &report.Failure{Name: ev.Name, File: suite, Message: kit.Clip(ev.Msg), Rerun: rerunCommand(prefix, p.relPkg(ev.File), cmp.Or(ev.Title, ev.Name))}
 		if ev.At != nil {
 			f.File, f.Line = p.name(ev.At.File), ev.At.Line
 		}
@@ -272,7 +276,7 @@ func (p *parser) afterTests(suite string, ev *event) {
 	if ev.At != nil {
 		f.File, f.Line = p.name(ev.At.File), ev.At.Line
 	}
-	f.Rerun = shell.Join(append(slices.Clone(p.rerun), "--runTestsByPath", p.relPkg(ev.File)))
+	f.Rerun = shell.Join(append(p.rerunPrefix(ev.Project), "--runTestsByPath", p.relPkg(ev.File)))
 	p.rec.End(suite, suite, report.TestFailed, 0, f)
 }
 
@@ -294,6 +298,17 @@ func (p *parser) workerCrash(suite, sig, msg string) {
 		p.crash = c
 	}
 	_ = msg
+}
+
+// rerunPrefix is the rerun's command up to its selection: in a config of
+// several projects, --selectProjects the project that ran the test (jest
+// >= 26.1), else jest would run it in every project that runs its file.
+func (p *parser) rerunPrefix(project string) []string {
+	prefix := slices.Clone(p.rerun)
+	if project != "" {
+		prefix = append(prefix, "--selectProjects", project)
+	}
+	return prefix
 }
 
 func (p *parser) rerunFor(file, name string) string {

@@ -9,7 +9,9 @@
 //   file     a test file begins
 //   start    a test begins (jest >= 29.6: onTestCaseStart)
 //   end      a test ended: status passed|failed|skipped|todo, duration,
-//            the failure message without colours and where it happened
+//            the failure message without colours and where it happened,
+//            and, under several projects, the project that ran it (sent
+//            when its file ends: see onTestCaseResult)
 //   suite    a test file failed to run (import, syntax, worker crash), or
 //            failed outside its tests once they ran (an afterAll that
 //            threw): "ran" counts its tests that passed or failed
@@ -95,15 +97,21 @@ class StrobeReporter {
   }
 
   onTestCaseResult(test, result) {
+    // Under several projects, jest gives a test's own events the context
+    // of the first project of its runner, whichever project ran it; the
+    // file's result has the right one. Its tests end there, named with
+    // their project for the rerun (--selectProjects).
+    if (this.projects) return;
     this.end(test.path, result);
   }
 
-  end(file, result) {
+  end(file, result, project) {
     if (this.selected && result.status === 'pending' && !this.selected.test(idOf(result))) return;
     const name = nameOf(result);
     let seen = this.ended.get(file);
     if (!seen) this.ended.set(file, (seen = new Map()));
     const ev = {ev: 'end', file, name: numbered(this.ends, file, name), status: statusOf(result.status), ms: result.duration || 0};
+    if (project) ev.project = project;
     let ends = seen.get(name);
     if (!ends) seen.set(name, (ends = []));
     ends.push(ev);
@@ -122,13 +130,15 @@ class StrobeReporter {
 
   onTestFileResult(test, result) {
     const file = test.path;
-    const seen = this.ended.get(file) || new Map();
+    const project = this.projects ? projectOf(test) : '';
+    // Under several projects no test of the file ended before its result.
+    const seen = (!this.projects && this.ended.get(file)) || new Map();
     for (const r of result.testResults || []) {
       const name = nameOf(r);
       const ends = seen.get(name);
       const sent = ends && ends.shift();
       if (!sent) {
-        this.end(file, r);
+        this.end(file, r, project);
         continue;
       }
       // jest 30 fails a test for a promise it rejected and nobody
@@ -139,10 +149,9 @@ class StrobeReporter {
       }
     }
     // A config of several projects may run a file in more than one of
-    // them, and jest counts each run; it does not say which project a
-    // test's own events are from (they carry one project's context for
-    // all), so the file's names go on counting: the second run's tests are
-    // "NAME #2", as tests that share a name in a file.
+    // them, and jest counts each run: the file's names go on counting, the
+    // second run's tests are "NAME #2", as tests that share a name in a
+    // file.
     if (!this.projects) {
       this.ended.delete(file);
       this.starts.delete(file);
@@ -153,7 +162,9 @@ class StrobeReporter {
       const text = String(err.stack || err.message || err);
       const msg = stripAnsi(String(err.message || text)).slice(0, MAX_MESSAGE);
       const ran = (result.testResults || []).filter((r) => r.status === 'passed' || r.status === 'failed').length;
-      this.emit({ev: 'suite', file, msg: msg.trim(), at: syntaxAt(msg, file) || locate(text, file), ran});
+      const ev = {ev: 'suite', file, msg: msg.trim(), at: syntaxAt(msg, file) || locate(text, file), ran};
+      if (project) ev.project = project;
+      this.emit(ev);
     }
   }
 
@@ -198,6 +209,14 @@ function numbered(counts, file, name) {
   const n = (seen.get(name) || 0) + 1;
   seen.set(name, n);
   return n === 1 ? name : `${name} #${n}`;
+}
+
+// projectOf is the name of the project (its displayName) a test file ran
+// in, which --selectProjects takes; '' for a project without one.
+function projectOf(test) {
+  const d = test && test.context && test.context.config && test.context.config.displayName;
+  if (!d) return '';
+  return typeof d === 'string' ? d : d.name || '';
 }
 
 function idOf(r) {
