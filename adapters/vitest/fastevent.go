@@ -72,6 +72,10 @@ func setString(e *event, key, v string) bool {
 		e.Text = v
 	case "note":
 		e.Note = v
+	case "title":
+		e.Title = v
+	case "project":
+		e.Project = v
 	default:
 		return false
 	}

@@ -29,7 +29,10 @@ type event struct {
 	Name string `json:"name"`
 	// Title is vitest's own full name when Name differs from it: a test
 	// that shares its name in its file is "NAME #2" in the answer.
-	Title   string     `json:"title"`
+	Title string `json:"title"`
+	// Project is the vitest project that ran the test, when the run has
+	// several: the answer's name ends with it, and a rerun selects it.
+	Project string     `json:"project"`
 	Status  string     `json:"status"`
 	Todo    bool       `json:"todo"`
 	MS      float64    `json:"ms"`
@@ -199,7 +202,7 @@ func (p *parser) event(line []byte) {
 		p.end(event{File: e.File, Name: e.Name, Status: "failed", Error: e.Error})
 		// Its rerun runs the block's tests, which run its hooks: -t
 		// matches tests, and the block's own name matches none.
-		rerun := p.rerunPattern(e.File, blockPattern(e.Name))
+		rerun := p.rerunPattern(e.File, blockPattern(e.Name), e.Project)
 		p.rec.UpdateFailure(p.path(e.File), e.Name, func(f *report.Failure) { f.Rerun = rerun })
 	case "module_error":
 		p.moduleError(e)
@@ -273,7 +276,7 @@ func (p *parser) done(e event) {
 		if t, ok := p.rec.Lookup(suite, e.Name); ok && t.Status != report.TestRunning {
 			return // the reporter's end, with the details, came first
 		}
-		p.rec.End(suite, e.Name, report.TestFailed, 0, &report.Failure{Name: e.Name, File: suite, Message: "failed", Rerun: p.rerunFor(e.File, cmp.Or(e.Title, e.Name))})
+		p.rec.End(suite, e.Name, report.TestFailed, 0, &report.Failure{Name: e.Name, File: suite, Message: "failed", Rerun: p.rerunFor(e.File, cmp.Or(e.Title, e.Name), e.Project)})
 	}
 }
 
@@ -282,7 +285,7 @@ func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millise
 // failure makes a test's failure from its errors: the first one's
 // message, diff and place; the others after it.
 func (p *parser) failure(e event) *report.Failure {
-	f := &report.Failure{Name: e.Name, File: p.path(e.File), Rerun: p.rerunFor(e.File, cmp.Or(e.Title, e.Name))}
+	f := &report.Failure{Name: e.Name, File: p.path(e.File), Rerun: p.rerunFor(e.File, cmp.Or(e.Title, e.Name), e.Project)}
 	if e.Error == nil {
 		f.Message = "failed (vitest gave no error)"
 		return f
@@ -309,17 +312,22 @@ func errorText(e *testError) string {
 }
 
 // rerunFor is the command that runs one test again: its file and its
-// name pattern, from the package's directory.
-func (p *parser) rerunFor(file, name string) string {
-	return p.rerunPattern(file, namePattern(name))
+// name pattern, from the package's directory, in its project when the run
+// has several.
+func (p *parser) rerunFor(file, name, project string) string {
+	return p.rerunPattern(file, namePattern(name), project)
 }
 
-func (p *parser) rerunPattern(file, pattern string) string {
+func (p *parser) rerunPattern(file, pattern, project string) string {
 	rel, ok := kit.Rel(p.pkgDir, file)
 	if !ok {
 		rel = file
 	}
-	argv := append(slices.Clone(p.rerun), rel)
+	argv := slices.Clone(p.rerun)
+	if project != "" {
+		argv = append(argv, "--project", project)
+	}
+	argv = append(argv, rel)
 	if pattern != "" {
 		argv = append(argv, "-t", pattern)
 	}
@@ -354,7 +362,7 @@ func (p *parser) fileError(e event) {
 		p.rec.UpdateFailure(suite, suite, func(f *report.Failure) { kit.AddFailure(f, "\n\n", file, line, msg) })
 		return
 	}
-	p.rec.End(suite, suite, report.TestFailed, 0, &report.Failure{Name: suite, File: file, Line: line, Message: msg, Rerun: p.rerunPattern(e.File, "")})
+	p.rec.End(suite, suite, report.TestFailed, 0, &report.Failure{Name: suite, File: file, Line: line, Message: msg, Rerun: p.rerunPattern(e.File, "", "")})
 }
 
 // moduleError is a test file that failed to load (an import that does not

@@ -6,10 +6,11 @@
 import { openSync, writeSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { selection, selects } from './select.mjs'
+import { projectsEnv, selection, selects, tagged } from './select.mjs'
 
 const eventsPath = fileURLToPath(new URL('./events.jsonl', import.meta.url))
 const setupPath = fileURLToPath(new URL('./setup.mjs', import.meta.url))
+const strobeDir = fileURLToPath(new URL('.', import.meta.url))
 
 // Bounds on what one event carries: a test that logs without end, or a
 // diff of two huge objects, must not make the events file as large.
@@ -80,8 +81,8 @@ export default class StrobeReporter {
     this.fd = openSync(eventsPath, 'a')
     this.tests = new Map() // TestCase id → { file, name, logged }
     this.pattern = undefined
-    this.reported = new Set() // modules whose errors were written
-    this.names = new Map() // module id → (TestCase id → its name in strobe's answer)
+    this.reported = new Set() // projects' modules whose errors were written
+    this.names = new Map() // project and module id → (TestCase id → its name in strobe's answer)
     this.specs = 0 // test files the run was to run
     this.startedModules = new Set() // and those it began
   }
@@ -97,9 +98,20 @@ export default class StrobeReporter {
     this.pattern = cfg.testNamePattern
     // The workers write each test's start themselves (setup.mjs): the
     // projects' configs are not yet sent to them.
-    for (const project of vitest.projects || []) {
+    const projects = vitest.projects || []
+    // Several projects may run a test file each: the tests' names carry
+    // their project's (select.mjs), in the workers too, which start after
+    // this and inherit the environment.
+    if (projects.length > 1) process.env[projectsEnv] = '1'
+    for (const project of projects) {
       const files = project.config.setupFiles
       if (Array.isArray(files) && !files.includes(setupPath)) files.push(setupPath)
+      // A browser-like environment (jsdom, happy-dom) loads modules as
+      // vite serves them, and vite serves no file outside server.fs.allow:
+      // strobe's directory is let in, or the setup file fails every test
+      // file there.
+      const fs = project.vite && project.vite.config.server && project.vite.config.server.fs
+      if (fs && Array.isArray(fs.allow) && !fs.allow.includes(strobeDir)) fs.allow.push(strobeDir)
     }
     this.emit({ ev: 'run', version: vitest.version, pool: cfg.pool, root: cfg.root })
   }
@@ -125,6 +137,7 @@ export default class StrobeReporter {
     const file = tc.module.moduleId
     if (this.filtered(tc)) return
     const ev = { ev: 'end', file, name: this.nameOf(tc), status: r.state }
+    if (process.env[projectsEnv]) ev.project = tc.project.name
     if (ev.name !== tc.fullName) ev.title = tc.fullName
     if (tc.options.mode === 'todo') ev.todo = true
     const d = tc.diagnostic()
@@ -143,18 +156,19 @@ export default class StrobeReporter {
   // second is "NAME #2", the third "NAME #3", in the order the file
   // declares them, as setup.mjs names them in the worker.
   nameOf(tc) {
-    let names = this.names.get(tc.module.moduleId)
+    const key = tc.project.name + '\0' + tc.module.moduleId
+    let names = this.names.get(key)
     if (!names) {
       names = new Map()
       const seen = new Map()
       for (const t of tc.module.children.allTests()) {
         const n = (seen.get(t.fullName) || 0) + 1
         seen.set(t.fullName, n)
-        names.set(t.id, n === 1 ? t.fullName : `${t.fullName} #${n}`)
+        names.set(t.id, tagged(n === 1 ? t.fullName : `${t.fullName} #${n}`, tc.project.name))
       }
-      this.names.set(tc.module.moduleId, names)
+      this.names.set(key, names)
     }
-    return names.get(tc.id) || tc.fullName
+    return names.get(tc.id) || tagged(tc.fullName, tc.project.name)
   }
 
   // filtered tells whether vitest's -t left a test out: vitest reports it
@@ -191,8 +205,10 @@ export default class StrobeReporter {
   // import, a syntax error, a throw at its top level), once: vitest may
   // end such a module without onTestModuleEnd.
   moduleErrors(mod) {
-    if (this.reported.has(mod.moduleId)) return
-    this.reported.add(mod.moduleId)
+    // Each project's run of a file is a module of its own.
+    const key = mod.project.name + '\0' + mod.moduleId
+    if (this.reported.has(key)) return
+    this.reported.add(key)
     for (const err of mod.errors()) {
       this.emit({ ev: 'module_error', file: mod.moduleId, error: describeError(err, mod.moduleId) })
     }

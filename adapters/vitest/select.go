@@ -13,6 +13,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
+	"strobe/internal/lazyre"
 )
 
 // SelectsTests: vitest runs several tests in one process when given their
@@ -180,7 +181,7 @@ func selectPattern(sel []selected, exact bool) string {
 	}
 	for _, s := range sel {
 		add(s.Name)
-		if base := node.Unnumbered(s.Name); base != s.Name && !exact {
+		if base := node.Unnumbered(untagged(s.Name)); base != s.Name && !exact {
 			add(base)
 		}
 	}
@@ -188,6 +189,19 @@ func selectPattern(sel []selected, exact bool) string {
 		return "^(" + strings.Join(names, "|") + ")$"
 	}
 	return "^(" + strings.Join(names, "|") + ")( .*)?$"
+}
+
+// projectTag is the end of a test's name in a run of several vitest
+// projects: " [NAME]", its project's (select.mjs).
+var projectTag = lazyre.New(` \[[^\[\]]+\]$`)
+
+// untagged is a test's name without its project's: vitest's own, as -t
+// matches it; strobe's setup file then takes the project's test alone.
+func untagged(name string) string {
+	if loc := projectTag.FindStringIndex(name); loc != nil {
+		return name[:loc[0]]
+	}
+	return name
 }
 
 // selects tells whether a selection takes a test, by its file (absolute)

@@ -34,6 +34,18 @@ function load() {
   })
 }
 
+// projectsEnv is set by the reporter when the run has several vitest
+// projects (a test file may then run in more than one): every test's name
+// in strobe's answer ends with its project's, " [NAME]", so that the
+// copies are apart, and a failure's rerun selects its project.
+export const projectsEnv = 'STROBE_VITEST_PROJECTS'
+
+// tagged is a test's name in strobe's answer, its project's added when the
+// run has several.
+export function tagged(name, project) {
+  return process.env[projectsEnv] && project ? `${name} [${project}]` : name
+}
+
 // selection is the run's, or null when it selects no test by name.
 export const selection = load()
 

@@ -12,9 +12,17 @@
 import { appendFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, beforeEach } from 'vitest'
-import { selection, selects } from './select.mjs'
+import { selection, selects, tagged } from './select.mjs'
 
-const eventsPath = fileURLToPath(new URL('./events.jsonl', import.meta.url))
+// In a browser-like environment (jsdom, happy-dom) vite serves this file by
+// URL, /@fs/ and its path, not as a file: URL.
+function here(name) {
+  const url = new URL(name, import.meta.url)
+  if (url.protocol === 'file:') return fileURLToPath(url)
+  return decodeURIComponent(url.pathname.replace(/^\/@fs(?=\/)/, ''))
+}
+
+const eventsPath = here('./events.jsonl')
 
 function write(ev) {
   try {
@@ -32,7 +40,8 @@ function fullName(task) {
 
 // names holds, for each file, its tests' names in strobe's answer: the full
 // name, the second test of a name "NAME #2", and so on in the order the file
-// declares them (the reporter's nameOf names them alike).
+// declares them, the project's name after it when the run has several
+// (the reporter's nameOf names them alike).
 const names = new WeakMap()
 
 function nameOf(task) {
@@ -49,13 +58,13 @@ function nameOf(task) {
         const full = fullName(t)
         const n = (seen.get(full) || 0) + 1
         seen.set(full, n)
-        m.set(t.id, n === 1 ? full : `${full} #${n}`)
+        m.set(t.id, tagged(n === 1 ? full : `${full} #${n}`, task.file.projectName))
       }
     }
     walk(task.file.tasks)
     names.set(task.file, m)
   }
-  return m.get(task.id) || fullName(task)
+  return m.get(task.id) || tagged(fullName(task), task.file.projectName)
 }
 
 beforeEach((ctx) => {

@@ -519,3 +519,41 @@ func TestVitestCoverageThreshold(t *testing.T) {
 		})
 	}
 }
+
+// TestVitestProjects: two vitest projects run the same file, one in
+// happy-dom, whose modules load as vite serves them (strobe's setup file
+// was refused there, outside server.fs.allow: every test of the file
+// failed to load, and the run answered no failure). Each project's tests
+// count apart, named with their project's; a failure reruns in its
+// project, and a selection by that name takes that project's test alone.
+func TestVitestProjects(t *testing.T) {
+	root := project(t, "envs")
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if !exit.Exited || exit.Code != 1 || out.Crash != nil {
+		t.Errorf("exit %+v crash %+v, want vitest's 1 for a failed test", exit, out.Crash)
+	}
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 1 {
+		t.Errorf("counts %d passed, %d failed; want vitest's 3 and 1", p.Passed, p.Failed)
+	}
+	const failing = "globals > has no window [dom]"
+	f := rec.Failure("test/env.test.ts", failing)
+	if f == nil || f.Line != 9 || f.Rerun != `npx vitest run --project dom test/env.test.ts -t '^globals has no window$'` {
+		t.Fatalf("failure %+v, want %q at test/env.test.ts:9, rerun in its project", f, failing)
+	}
+	bin, _ := filepath.Abs(filepath.Join("testdata", "js", "node_modules", ".bin", "vitest"))
+	cmd := exec.Command("sh", "-c", strings.Replace(f.Rerun, "npx vitest", shell.Quote(bin), 1))
+	cmd.Dir = root
+	rerun, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(rerun), "1 failed") || strings.Contains(string(rerun), "passed") {
+		t.Errorf("rerun %q: %v, want that test alone, failing:\n%s", f.Rerun, err, rerun)
+	}
+	for test, want := range map[string]report.TestStatus{
+		"test/env.test.ts > globals > has no window [node]": report.TestPassed,
+		"test/env.test.ts > " + failing:                     report.TestFailed,
+	} {
+		rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: test})
+		if tests := rec.Tests(); len(tests) != 1 || tests[0].Status != want {
+			t.Errorf("--test %q: %+v, want that test alone, %s", test, tests, want)
+		}
+	}
+}
