@@ -438,9 +438,21 @@ func envReruns(tests []report.Test, env map[string]string) {
 	}
 	for _, t := range tests {
 		if t.Failure != nil && t.Failure.Rerun != "" {
-			t.Failure.Rerun = b.String() + t.Failure.Rerun
+			t.Failure.Rerun = withAssignments(t.Failure.Rerun, b.String())
 		}
 	}
+}
+
+// withAssignments puts assignments in front of a rerun's command: after
+// its `cd DIR && ` when it starts with one (a JavaScript package's
+// directory), where they would set the variables for cd alone.
+func withAssignments(rerun, assign string) string {
+	if strings.HasPrefix(rerun, "cd ") {
+		if i := strings.Index(rerun, " && "); i > 0 {
+			return rerun[:i+4] + assign + rerun[i+4:]
+		}
+	}
+	return assign + rerun
 }
 
 // listFailures puts the first maxFailures of failed, their messages

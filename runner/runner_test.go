@@ -474,3 +474,15 @@ func TestNeedsEnv(t *testing.T) {
 		t.Errorf("the rerun pasted in a shell: %v, want the failure again:\n%s", err, out)
 	}
 }
+
+func TestWithAssignments(t *testing.T) {
+	for rerun, want := range map[string]string{
+		"go test -run '^TestX$' ./pkg":                    "A=1 go test -run '^TestX$' ./pkg",
+		"cd packages/web && npx vitest run a.test.ts":     "cd packages/web && A=1 npx vitest run a.test.ts",
+		"cd 'my dir' && npx jest a.test.js -t '^x && y$'": "cd 'my dir' && A=1 npx jest a.test.js -t '^x && y$'",
+	} {
+		if got := withAssignments(rerun, "A=1 "); got != want {
+			t.Errorf("withAssignments(%q) = %q, want %q", rerun, got, want)
+		}
+	}
+}
