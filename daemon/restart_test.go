@@ -136,15 +136,26 @@ func TestNoRestartWithASessionOpen(t *testing.T) {
 	}
 }
 
-// The new image serves on the socket and under the lock it is handed, and
-// keeps the first image's start.
-func TestHandoffServes(t *testing.T) {
+// tempHome is a STROBE_HOME short enough for a socket path, removed at
+// the end, and its paths.
+func tempHome(t *testing.T) (string, Paths) {
+	t.Helper()
 	home, err := os.MkdirTemp("/tmp", "sdt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(home)
-	p, _ := PathsIn(home)
+	t.Cleanup(func() { os.RemoveAll(home) })
+	p, err := PathsIn(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return home, p
+}
+
+// The new image serves on the socket and under the lock it is handed, and
+// keeps the first image's start.
+func TestHandoffServes(t *testing.T) {
+	_, p := tempHome(t)
 	ln, err := listen(p)
 	if err != nil {
 		t.Fatal(err)
@@ -201,12 +212,7 @@ func TestHandoffServes(t *testing.T) {
 // A handoff that is not one is refused with what to do, and nothing is
 // served.
 func TestBadHandoff(t *testing.T) {
-	home, err := os.MkdirTemp("/tmp", "sdt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(home)
-	p, _ := PathsIn(home)
+	home, p := tempHome(t)
 	// Each case opens its own files: a refused handoff closes what it names.
 	file := func(path string) string {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
