@@ -500,7 +500,10 @@ type goTest struct {
 	lines                    []string // its first output lines, for a failure without a location
 	// raceFrom is the number of the package's race reports printed
 	// before it started: the ones after are candidates for its failure.
-	raceFrom  int
+	raceFrom int
+	// raced says testing reported a race while it ran, whatever its
+	// first failure was.
+	raced     bool
 	subFailed bool // a subtest failed
 	// fuzzInput is the file a fuzz target's failing input was written to
 	// ("testdata/fuzz/FuzzX/ID", relative to its package), from go's
@@ -870,6 +873,14 @@ func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 			// testing prints no location for an example's got/want: its
 			// function is the place to look.
 			f.File, f.Line = p.funcAt(pkg.path, name)
+		}
+	}
+	if r := pkg.testRace(name, t); t.raced && r != nil && !strings.HasPrefix(f.Message, "data race") {
+		// A test that failed its own check and raced too: the race is
+		// named beside the check, and the rerun has -race to find it.
+		f.Message = kit.Clip(f.Message + "\n(and a " + strings.Replace(r.essence().msg, " (go test -race):", " while it ran:", 1) + ")")
+		if f.Rerun == "" {
+			f.Rerun = p.rerunRace(pkg.path, goRunPattern(name))
 		}
 	}
 	if f.Rerun == "" {

@@ -251,6 +251,10 @@ func TestGoFailureMessage(t *testing.T) {
 		{"data race", map[int]string{}, race,
 			report.Failure{File: "x_test.go", Line: 45, Message: "data race (go test -race): read by goroutine 15 at x_test.go:45 (m.TestX.func1), previous write by goroutine 14 at x_test.go:46 (m.TestX); goroutine 15 created at x_test.go:44 (m.TestX)",
 				Rerun: "go test -race -run '^TestX$' ."}},
+		// A test that fails its own check and races: both are named (golang-lru).
+		{"a race beside a failed check", map[int]string{47: `t.Errorf("len = %d", n)`}, append([]string{"    x_test.go:47: len = 1\n"}, race...),
+			report.Failure{File: "x_test.go", Line: 47, Message: "len = 1\n(and a data race while it ran: read by goroutine 15 at x_test.go:45 (m.TestX.func1), previous write by goroutine 14 at x_test.go:46 (m.TestX); goroutine 15 created at x_test.go:44 (m.TestX))",
+				Rerun: "go test -race -run '^TestX$' ."}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -144,6 +144,9 @@ func (p *goParser) panicFrame(l *goLoc, line string) {
 // note keeps a location line if it may be the failure's.
 func (t *goTest) note(l *goLoc) {
 	t.last = l
+	if l.race {
+		t.raced = true
+	}
 	switch {
 	case l.kind == goLocFail && t.fail == nil:
 		t.fail = l
