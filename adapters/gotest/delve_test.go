@@ -80,6 +80,11 @@ func runTraced(t testing.TB, req adapters.Request, env ...string) (*adapters.Rec
 		go func() {
 			defer wg.Done()
 			for r.Scan() {
+				// Delve's own messages are not the test's output: they
+				// would show up as the test's stdout in the session.
+				if strings.Contains(r.Text(), "API server listening") {
+					t.Errorf("Delve's banner in the test's output: %s", r.Text())
+				}
 				mu.Lock()
 				plan.Parser.Line(s, r.Bytes(), false)
 				mu.Unlock()
