@@ -170,6 +170,9 @@ func (p *proc) closePipes(extra []*os.File) {
 func (r *Run) environ() []string {
 	env := append(clientEnv(r.req.BaseEnv, nil), r.plan.Env...)
 	for k, v := range r.req.Env {
+		if mergedByAdapter(r.plan.Env, k, v) {
+			continue
+		}
 		env = append(env, k+"="+v)
 	}
 	if r.stacksDir != "" {
@@ -177,6 +180,26 @@ func (r *Run) environ() []string {
 	}
 	env = nodeEnv(env)
 	return append(env, RunIDEnv+"="+r.ID)
+}
+
+// mergedByAdapter tells whether the adapter's environment already holds
+// the request's value of name at the end of a path list: the adapter saw
+// it and put its own entries first (pytest's plugin directory on
+// PYTHONPATH). Appending the request's value again would drop the
+// adapter's: pluggy's tests with PYTHONPATH=src failed with "Error
+// importing plugin strobe_plugin".
+func mergedByAdapter(planEnv []string, name, value string) bool {
+	if value == "" {
+		return false
+	}
+	for i := len(planEnv) - 1; i >= 0; i-- {
+		k, v, _ := strings.Cut(planEnv[i], "=")
+		if k != name {
+			continue
+		}
+		return v == value || strings.HasSuffix(v, string(os.PathListSeparator)+value)
+	}
+	return false
 }
 
 // removeStacksDir removes the run's stack dump directory, once nothing of

@@ -486,3 +486,23 @@ func TestWithAssignments(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvironmentKeepsAdapterPath: a request's PYTHONPATH (pluggy's
+// PYTHONPATH=src) that the adapter already put behind its own directory is
+// not set again over it, which dropped strobe's pytest plugin.
+func TestEnvironmentKeepsAdapterPath(t *testing.T) {
+	r := &Run{ID: "id", req: Request{BaseEnv: []string{"PATH=/bin"}, Env: map[string]string{"PYTHONPATH": "src", "OTHER": "x"}},
+		plan: &adapters.Plan{Env: []string{"PYTHONPATH=/strobe/py" + string(os.PathListSeparator) + "src", "OTHER=y"}}}
+	env := r.environ()
+	last := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		last[k] = v
+	}
+	if want := "/strobe/py" + string(os.PathListSeparator) + "src"; last["PYTHONPATH"] != want {
+		t.Errorf("PYTHONPATH = %q, want %q", last["PYTHONPATH"], want)
+	}
+	if last["OTHER"] != "x" {
+		t.Errorf("OTHER = %q: the request's override must still win", last["OTHER"])
+	}
+}

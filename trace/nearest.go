@@ -27,11 +27,7 @@ func Nearest(p Pattern, names []string, project func(name string) bool, n int) [
 			continue
 		}
 		seen[name] = true
-		got := strings.ToLower(lastSegment(name))
-		score := editDistance(want, got)
-		if strings.Contains(got, want) || strings.Contains(want, got) && len(got) > 2 {
-			score = 0
-		}
+		score := nearestScore(want, name)
 		// Far from the word asked for is no help at all.
 		if score > max(2, len(want)/2) {
 			continue
@@ -55,6 +51,16 @@ func Nearest(p Pattern, names []string, project func(name string) bool, n int) [
 		out = append(out, c.name)
 	}
 	return out
+}
+
+// nearestScore is how far name's last segment is from want (lower case):
+// 0 when one contains the other, else the edit distance.
+func nearestScore(want, name string) int {
+	got := strings.ToLower(lastSegment(name))
+	if strings.Contains(got, want) || strings.Contains(want, got) && len(got) > 2 {
+		return 0
+	}
+	return editDistance(want, got)
 }
 
 // lastWord is the last segment of a pattern without its wildcards: the

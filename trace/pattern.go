@@ -42,7 +42,8 @@ var Exclude = []string{"vendor", "node_modules", "site-packages", "dist-packages
 //	a::*        one segment below a
 //	a::**       any depth below a
 //	*::name     name one segment below anything
-//	pkg.Func    Go and Python: the same with "." (pkg.(*T).Method, module.Class.method, pkg.*)
+//	pkg.Func    Go and Python: the same with "." (pkg.(*T).Method, module.Class.method, pkg.*);
+//	            pkg.T.Method also matches the pointer receiver's pkg.(*T).Method
 //	name        a function called name anywhere
 //	@file:x.rs  every function defined in x.rs
 //	@project    every function of the project's own code
@@ -116,7 +117,11 @@ func compileName(segs []string, sep string) string {
 		case "*":
 			b.WriteString(notSep + `+`)
 		default:
-			b.WriteString(segment(s, notSep))
+			if sep == "." && !last && goTypeName.MatchString(s) {
+				b.WriteString(receiver(s))
+			} else {
+				b.WriteString(segment(s, notSep))
+			}
 		}
 		if !last {
 			b.WriteString(qsep)
@@ -124,6 +129,19 @@ func compileName(segs []string, sep string) string {
 	}
 	b.WriteString(`(?:<.*>)?$`)
 	return b.String()
+}
+
+// goTypeName is a segment that may be a Go receiver's type written bare.
+var goTypeName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// receiver reads a bare type T before a method as Go names the method
+// either way: T.M (a value receiver) or (*T).M (a pointer receiver, the
+// common case), and with a generic type's arguments, T[int].M or
+// (*T[go.shape.int]).M. Agents write pkg.T.M far more often than
+// pkg.(*T).M, which alone matched only value receivers before.
+func receiver(t string) string {
+	q := regexp.QuoteMeta(t)
+	return `(?:` + q + `(?:\[.*\])?|\(\*` + q + `(?:\[.*\])?\))`
 }
 
 // segment quotes a literal segment, with * as a wildcard within it, but

@@ -24,6 +24,12 @@ var nameCases = []struct {
 	{"calc.Add", []string{"calc.Add", "example.com/m/calc.Add"}, []string{"calc.AddAll", "mycalc.Add", "calc.Add.func1"}},
 	{"calc.(*P).Parse", []string{"example.com/m/calc.(*P).Parse"}, []string{"example.com/m/calc.(*Q).Parse", "calc.P.Parse"}},
 	{"calc.*", []string{"example.com/m/calc.Add", "calc.Sub"}, []string{"calc.(*P).Parse.func1"}},
+	// gofrs/flock's methods have pointer receivers: Delve names them
+	// flock.(*Flock).String, and flock.Flock.String matched nothing.
+	{"flock.Flock.String", []string{"github.com/gofrs/flock.(*Flock).String", "flock.Flock.String"},
+		[]string{"flock.(*Flocks).String", "flock.(*Flock).Strings", "flock.(*MyFlock).String"}},
+	{"Flock.Path", []string{"github.com/gofrs/flock.(*Flock).Path"}, []string{"flock.(*Flock).Path.func1"}},
+	{"list.List.Push", []string{"example.com/m/list.(*List[go.shape.int]).Push", "list.List[go.shape.string].Push"}, []string{"list.(*List[int]).Pop"}},
 	{"pkg.mod.Class.method", []string{"pkg.mod.Class.method", "top.pkg.mod.Class.method"}, []string{"pkg.mod.Class.methods"}},
 	{"mod.*", []string{"mod.func", "pkg.mod.run"}, []string{"mod.Class.method"}},
 	{"mod.**", []string{"mod.func", "mod.Class.method"}, []string{"module.func"}},

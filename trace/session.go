@@ -216,6 +216,32 @@ func readEventFile(path string) ([]Event, *Meta, int, error) {
 	return evs, meta, bad, nil
 }
 
+// nearestOfAll ranks the nearest names every process gave for a pattern:
+// each test binary has its own functions, and the first one's list (a
+// cargo lib's unit tests, without the function) may hold nothing close,
+// as semver::eval::matches_tlide's "semver::main" did. Names are ordered
+// by nearestScore, ties in the processes' own order (project names first).
+func nearestOfAll(raw string, names []string) []string {
+	var uniq []string
+	for _, name := range names {
+		if !slices.Contains(uniq, name) {
+			uniq = append(uniq, name)
+		}
+	}
+	if len(uniq) == 0 {
+		return nil
+	}
+	if p, err := Compile(raw); err == nil {
+		want := strings.ToLower(lastWord(p))
+		score := func(name string) int { return nearestScore(want, name) }
+		slices.SortStableFunc(uniq, func(a, b string) int { return score(a) - score(b) })
+		if best := score(uniq[0]); best <= max(2, len(want)/2) {
+			uniq = slices.DeleteFunc(uniq, func(n string) bool { return score(n) > max(2, len(want)/2) })
+		}
+	}
+	return uniq[:min(len(uniq), 5)]
+}
+
 // mergeMetas folds the Meta lines of all event files into h: one tracer,
 // every matched function, patterns no file matched, summed counts.
 func mergeMetas(h *Header, metas []Meta) {
@@ -228,9 +254,7 @@ func mergeMetas(h *Header, metas []Meta) {
 		h.Matched = append(h.Matched, m.Matched...)
 		for _, u := range m.Unmatched {
 			unmatched[u.Pattern]++
-			if len(nearest[u.Pattern]) == 0 {
-				nearest[u.Pattern] = u.Nearest
-			}
+			nearest[u.Pattern] = append(nearest[u.Pattern], u.Nearest...)
 		}
 		for f, n := range m.Calls {
 			if h.Calls == nil {
@@ -252,7 +276,7 @@ func mergeMetas(h *Header, metas []Meta) {
 	// unmatched only when every file says so.
 	for p, n := range unmatched {
 		if n == len(metas) {
-			h.Unmatched = append(h.Unmatched, Unmatched{Pattern: p, Nearest: nearest[p]})
+			h.Unmatched = append(h.Unmatched, Unmatched{Pattern: p, Nearest: nearestOfAll(p, nearest[p])})
 		}
 	}
 	sort.Slice(h.Unmatched, func(i, j int) bool { return h.Unmatched[i].Pattern < h.Unmatched[j].Pattern })

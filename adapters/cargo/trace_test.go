@@ -135,6 +135,22 @@ func TestTraceValues(t *testing.T) {
 	}
 }
 
+// TestTraceReferences: arguments by reference (gdb's pointers) render as
+// what they point to. With addresses off gdb printed them as nothing:
+// semver's matches_tilde(cmp=, ver=).
+func TestTraceReferences(t *testing.T) {
+	root := tracedFixture(t)
+	spec := gdbtracetest.Spec(t, root, []string{"parser::scaled"})
+	if _, _, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "tests::by_reference", Trace: spec}); exit.Code != 0 {
+		t.Fatalf("exit %+v", exit)
+	}
+	evs, _ := gdbtracetest.Events(t, spec.Out)
+	e := gdbtracetest.Calls(evs, trace.Enter, "parser::scaled")
+	if len(e) != 1 || len(e[0].Args) != 2 || !strings.Contains(e[0].Args[0].Value, "scale: 3") || e[0].Args[1].Value != "&4" {
+		t.Fatalf("scaled's enter: %+v", e)
+	}
+}
+
 // TestTraceSamples: past FullCalls, one call in SampleEvery is recorded,
 // and the meta has the true count. It logs the cost of tracing 1,000 calls.
 func TestTraceSamples(t *testing.T) {

@@ -202,7 +202,7 @@ func delveScript(dlv, dir string, pkgs []delvePackage, buildFlags, testFlags []s
 	q := shell.Quote
 	var b strings.Builder
 	fmt.Fprintf(&b, "d=%s\nrc=0\n", q(dir))
-	inner := `b=$1; shift; "$0" exec --headless --api-version=2 --accept-multiclient=false --listen="unix:$b.sock" "$b.test" -- "$@"; s=$(cat "$b.exit" 2>/dev/null) || s=1; exit "${s:-1}"`
+	inner := `b=$1; shift; "$0" exec --headless --api-version=2 --accept-multiclient=false --listen="unix:$b.sock" --log-dest=/dev/null "$b.test" -- "$@"; s=$(cat "$b.exit" 2>/dev/null) || s=1; exit "${s:-1}"`
 	tf := []string{"-test.v=test2json", "-test.paniconexit0", "-test.timeout=10m0s"}
 	tf = append(tf, testFlags...)
 	for i, p := range pkgs {

@@ -97,7 +97,7 @@ func (r valueRenderer) write(b *strings.Builder, v *dlvVariable, d int) {
 	case reflect.Ptr:
 		r.pointer(b, v, d)
 	case reflect.UnsafePointer:
-		fmt.Fprintf(b, "unsafe.Pointer(%#x)", v.Base)
+		b.WriteString(unsafePointer(v))
 	case reflect.Interface:
 		r.iface(b, v, d)
 	case reflect.Struct:
@@ -125,6 +125,16 @@ func (r valueRenderer) write(b *strings.Builder, v *dlvVariable, d int) {
 			b.WriteString("?")
 		}
 	}
+}
+
+// unsafePointer renders an unsafe.Pointer as Delve's own printer does: the
+// address is its one child's Addr (Delve leaves Base zero for pointers), and
+// no child means nil.
+func unsafePointer(v *dlvVariable) string {
+	if len(v.Children) == 0 || v.Children[0].Addr == 0 {
+		return "unsafe.Pointer(nil)"
+	}
+	return fmt.Sprintf("unsafe.Pointer(%#x)", v.Children[0].Addr)
 }
 
 func (r valueRenderer) pointer(b *strings.Builder, v *dlvVariable, d int) {

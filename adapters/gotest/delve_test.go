@@ -80,6 +80,11 @@ func runTraced(t testing.TB, req adapters.Request, env ...string) (*adapters.Rec
 		go func() {
 			defer wg.Done()
 			for r.Scan() {
+				// Delve's own messages are not the test's output: they
+				// would show up as the test's stdout in the session.
+				if strings.Contains(r.Text(), "API server listening") {
+					t.Errorf("Delve's banner in the test's output: %s", r.Text())
+				}
 				mu.Lock()
 				plan.Parser.Line(s, r.Bytes(), false)
 				mu.Unlock()
@@ -218,7 +223,7 @@ func TestDelveLoopSampledAndTimed(t *testing.T) {
 	requireDelve(t)
 	root := fixtureCopy(t)
 	req, spec := traceSpec(t, root, "TestLoop", []string{"shop.Step"})
-	spec.FullCalls = 100 // sample past 100 calls, 1 in 100
+	spec.FullCalls = 400 // sample past 400 calls, 1 in 100; a budget of 1,200 calls
 	start := time.Now()
 	rec, _, exit, cerr := runTraced(t, req)
 	traced := time.Since(start)
@@ -229,8 +234,8 @@ func TestDelveLoopSampledAndTimed(t *testing.T) {
 		t.Fatalf("TestLoop %+v", tt)
 	}
 	evs, metas := readEvents(t, spec.Out)
-	// 100 whole calls, then calls 200, 300 … 1000: 109 enters and exits.
-	if len(evs) != 2*109 || metas[0].Calls["example.com/tracefix/shop.Step"] != 1000 || metas[0].Dropped != 2*891 {
+	// 400 whole calls, then calls 500, 600 … 1000: 406 enters and exits.
+	if len(evs) != 2*406 || metas[0].Calls["example.com/tracefix/shop.Step"] != 1000 || metas[0].Dropped != 2*594 {
 		t.Fatalf("%d events, meta %+v", len(evs), metas[0])
 	}
 	last := evs[len(evs)-1]
@@ -252,6 +257,31 @@ func TestDelveLoopSampledAndTimed(t *testing.T) {
 	plain := time.Since(start)
 	t.Logf("1000 calls traced: %v (%.0f events/s over the idle traced run), traced with no match: %v, go test: %v",
 		traced, 2000/(traced-idle).Seconds(), idle, plain)
+}
+
+// TestDelveRunBudget: past the run's budget of stops (3 × FullCalls calls
+// of the traced functions together) no call stops the program any more,
+// and the true count still comes from Delve. Without the budget a broad
+// pattern stopped at every call up to 10,000 per function: minutes.
+func TestDelveRunBudget(t *testing.T) {
+	requireDelve(t)
+	root := fixtureCopy(t)
+	req, spec := traceSpec(t, root, "TestLoop", []string{"shop.Step"})
+	spec.FullCalls = 10 // a budget of 30 calls; TestLoop makes 1,000
+	_, _, exit, cerr := runTraced(t, req)
+	if cerr != nil || exit.Code != 0 {
+		t.Fatalf("exit %d, companion %v", exit.Code, cerr)
+	}
+	evs, metas := readEvents(t, spec.Out)
+	m := metas[0]
+	// Stopped at 31 calls (over budget: capped), then Delve counts 20
+	// more (2 × FullCalls) and reports the 52nd, which ends the count.
+	if len(evs) != 2*10 || m.Calls["example.com/tracefix/shop.Step"] != 52 {
+		t.Errorf("%d events, calls %d: want the 10 whole calls only, 52 counted", len(evs), m.Calls["example.com/tracefix/shop.Step"])
+	}
+	if len(m.Warnings) != 2 || !strings.Contains(m.Warnings[0], "narrow the patterns") || !strings.Contains(m.Warnings[1], "lower bound") {
+		t.Errorf("warnings %q", m.Warnings)
+	}
 }
 
 func TestDelveRefusesTooBroad(t *testing.T) {

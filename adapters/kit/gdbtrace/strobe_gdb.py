@@ -304,6 +304,10 @@ def render(v):
                 return name, s
         if t.code == gdb.TYPE_CODE_PTR and t.target().strip_typedefs().code in (gdb.TYPE_CODE_INT,) and t.target().sizeof == 1:
             return name, clip(v.format_string(max_elements=MAX_VALUE))
+        if t.code == gdb.TYPE_CODE_PTR:
+            s = pointee(v, t)
+            if s is not None:
+                return name, s
         # max_elements bounds a string's characters too: strings get
         # MaxValue, everything else MaxItems.
         items = MAX_VALUE if STRINGY.search(name) else MAX_ITEMS
@@ -315,6 +319,22 @@ def render(v):
         return name, clip(s)
     except (gdb.error, gdb.MemoryError, RuntimeError, UnicodeError) as e:
         return None, "!" + (str(e) or type(e).__name__)
+
+
+def pointee(v, t):
+    """A pointer as &what it points to, or None to print it as gdb does.
+
+    gdb prints a pointer as its address, and address=False (kept so values
+    do not change from run to run) turns that into nothing: a Rust &T
+    (which gdb reads as *mut T) or a C T* argument read as empty, as
+    semver's matches_tilde(cmp=, ver=) did."""
+    target = t.target().strip_typedefs()
+    if target.code in (gdb.TYPE_CODE_VOID, gdb.TYPE_CODE_FUNC):
+        return None
+    if int(v) == 0:
+        return "null"
+    typ, s = render(v.dereference())
+    return s if s.startswith("!") else "&" + s
 
 
 def rust_string(v):
