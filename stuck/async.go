@@ -196,7 +196,13 @@ func describeParked(runtime string, parked []threadView) string {
 	case asyncioRuntime:
 		return fmt.Sprintf("the asyncio event loop waits in %s with no timeout", strings.Join(calls, " and "))
 	case nodeRuntime:
-		return fmt.Sprintf("node's %d idle threads (event loop and workers) wait in %s with no timeout", len(parked), strings.Join(calls, " and "))
+		// Its main thread is among them only when no timer is pending; a
+		// timer past the run's end leaves it among the late waits.
+		who := "workers"
+		if slices.ContainsFunc(parked, func(v threadView) bool { return v.t.TID == v.proc.PID }) {
+			who = "event loop and workers"
+		}
+		return fmt.Sprintf("node's %d idle threads (%s) wait in %s with no timeout", len(parked), who, strings.Join(calls, " and "))
 	}
 	who := fmt.Sprintf("the %s runtime's thread", runtime)
 	if len(parked) > 1 {

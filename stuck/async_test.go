@@ -228,6 +228,8 @@ func nodeStacks(t *testing.T, file string) map[int][]Frame {
 func TestVerdictsNode(t *testing.T) {
 	ms := uint64(time.Millisecond)
 	epoll := Wait{Kind: IO, Call: "epoll_pwait"}
+	// mocha's and jest's timer of a test whose timeout is off: 2^31-1 ms.
+	past := Wait{Kind: Timed, Call: "epoll_pwait", Timeout: 2147483647 * time.Millisecond, Known: true}
 	for _, tc := range []struct {
 		name string
 		sc   scenario
@@ -239,6 +241,13 @@ func TestVerdictsNode(t *testing.T) {
 			stacks:   nodeStacks(t, "eu-stack-node-mocha-hook-await-never.txt"),
 			duration: 10 * time.Second, wantKind: AsyncWait, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second,
 			wantDiag: "node's 3 idle threads (event loop and workers) wait in epoll_pwait and futex with no timeout and no timer pending"}},
+		{"an idle event loop under a timer past the run's end: an async wait", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{startedAt(start, proc(10, "node", thread(10, 'S', past, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2)))}
+			},
+			stacks: nodeStacks(t, "eu-stack-node-mocha-hook-await-never.txt"), deadline: 40 * time.Second,
+			duration: 10 * time.Second, wantKind: AsyncWait, wantAfter: DefaultQuietLock, wantBy: 3 * time.Second,
+			wantDiag: "node's 2 idle threads (workers) wait in futex with no timeout, 1 thread in epoll_pwait whose timeout ends after the run's"}},
 		{"a main thread in fs.readFileSync: blocked on I/O", scenario{
 			procs: func(int) []ProcSample {
 				return []ProcSample{proc(10, "node", thread(10, 'S', readWait, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2))}
