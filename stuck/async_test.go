@@ -221,10 +221,7 @@ func nodeStacks(t *testing.T, file string) map[int][]Frame {
 // threads waiting for work on condition variables. That is an async wait
 // without end, not a deadlock (mocha's before hook, timeout 0, was called
 // "deadlock: … 5 threads blocked in futex with no timeout (lock wait)").
-// A main thread blocked in a synchronous read is blocked on I/O; an idle
-// event loop beside a child process that waits too is blocked on the
-// child (a mocha test waiting for a child's exit was called a deadlock:
-// node waits for a child in epoll, not wait4).
+// A main thread blocked in a synchronous read is blocked on I/O.
 func TestVerdictsNode(t *testing.T) {
 	ms := uint64(time.Millisecond)
 	epoll := Wait{Kind: IO, Call: "epoll_pwait"}
@@ -255,15 +252,6 @@ func TestVerdictsNode(t *testing.T) {
 			stacks:   nodeStacks(t, "eu-stack-node-readsync-fifo.txt"),
 			duration: 10 * time.Second, wantKind: BlockedIO, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second,
 			wantDiag: "1 thread blocked in read with no timeout (I/O wait), node's 2 idle threads"}},
-		{"an idle event loop waiting for an idle child: blocked on a child process", scenario{
-			procs: func(int) []ProcSample {
-				child := proc(20, "node", thread(20, 'S', epoll, ms, 3), thread(21, 'S', lock, ms, 2))
-				child.PPID = 10
-				return []ProcSample{proc(10, "node", thread(10, 'S', epoll, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2)), child}
-			},
-			stacks:   nodeStacks(t, "eu-stack-node-mocha-hook-await-never.txt"),
-			duration: 10 * time.Second, wantKind: BlockedChild, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second,
-			wantDiag: "node's 3 idle threads (event loop and workers) wait in epoll_pwait and futex with no timeout, waiting for its child process 20 (node), whose 1 thread blocked in epoll_pwait"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, at := tc.sc.run(t)

@@ -689,12 +689,6 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 					evidence += " and no timer pending"
 				}
 				tail = asyncTail(rt)
-			} else if child := childWaited(rt, target, rest, views); child != "" {
-				// node waits for a child in its event loop (SIGCHLD
-				// comes through a pipe), not in wait4: the test's
-				// process is idle, the child's threads wait too.
-				kind, quiet = BlockedChild, d.cfg.QuietIO
-				evidence = fmt.Sprintf("%s, waiting for its child process %s, whose %s", describeParked(rt, parked), child, evidence)
 			} else {
 				evidence += ", " + describeParked(rt, parked)
 			}
@@ -707,47 +701,6 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	span := d.samples[len(d.samples)-1].At().Sub(d.samples[0].At())
 	diag := fmt.Sprintf("%s: no output for %s, %s CPU, %s, %s%s", kind, round(silence), pct(cpu), evidence, stackEvidence(d.samples, span), tail)
 	return d.verdict(kind, now, silence, diag, target, blocked)
-}
-
-// childWaited names the child processes ("1234 (node)") that hold the
-// blocked threads left beside node's idle event loop, when every one of
-// them is in a process the test process started (a descendant of it);
-// "" otherwise. An event loop has no syscall of its own for waiting on a
-// child, so only the tree says that the test waits for one.
-func childWaited(runtime string, target ProcSample, rest, views []threadView) string {
-	if runtime != nodeRuntime {
-		return ""
-	}
-	parent := map[int]int{}
-	for _, v := range views {
-		parent[v.proc.PID] = v.proc.PPID
-	}
-	var names []string
-	for _, v := range rest {
-		if !descends(v.proc.PID, target.PID, parent) {
-			return ""
-		}
-		if n := fmt.Sprintf("%d (%s)", v.proc.PID, v.proc.Name); !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	return strings.Join(names, " and ")
-}
-
-// descends says whether pid is a descendant of root in the tree parent
-// describes.
-func descends(pid, root int, parent map[int]int) bool {
-	for seen := 0; pid != 0 && seen < len(parent); seen++ {
-		pp, ok := parent[pid]
-		if !ok {
-			return false
-		}
-		if pp == root {
-			return true
-		}
-		pid = pp
-	}
-	return false
 }
 
 // withoutParked judges the blocked threads left once an async runtime's
