@@ -23,7 +23,7 @@ import (
 // carry out the wait: libc's, the standard library's locks, condition
 // variables and thread parking, parking_lot's and parking's, mio's and
 // polling's poll, rustix's system calls.
-var waitPlumbing = lazyre.New(`^(\?\?$|syscall$|__|_?lll_|futex_|pthread_|___pthread|epoll_|poll$|ppoll$|\[kernel\] |\[syscall\] |<?std::sys::|<?std::sync::|<?std::thread::|<?parking_lot(_core)?::|<?parking::|<?mio::|<?polling::|<?rustix::|<?tokio::loom::)`)
+var waitPlumbing = lazyre.New(`^(\?\?$|syscall$|__|_?lll_|futex_|pthread_|___pthread|epoll_|poll$|ppoll$|\[kernel\] |\[syscall\] |<?std::sys::|<?std::sync::|<?std::thread::|<?parking_lot(_core)?::|<?parking::|<?mio::|<?polling::|<?rustix::|<?tokio::loom::|uv__?(cond|sem)_(timed)?wait$)`)
 
 // runtimePark names the async runtimes, by the frame their parked threads
 // wait under: tokio's park (runtime::park, the schedulers' Parker and
@@ -33,7 +33,10 @@ var waitPlumbing = lazyre.New(`^(\?\?$|syscall$|__|_?lll_|futex_|pthread_|___pth
 // local_pool::run_executor); async-io's, which smol and async-std run on
 // (its block_on parks the thread or waits in the reactor it holds, its
 // driver thread waits for the reactor or in it); futures-lite's block_on
-// (smol::future::block_on), which parks the thread.
+// (smol::future::block_on), which parks the thread. node's: its event
+// loop's poll (the main thread's, and the delayed-task scheduler's own
+// loop), V8's platform workers, the inspector's I/O thread and libuv's
+// threadpool waiting for work (under uv_cond_wait or uv_sem_wait).
 var runtimePark = []struct {
 	name string
 	re   *lazyre.Regexp
@@ -42,7 +45,11 @@ var runtimePark = []struct {
 	{"futures executor", lazyre.New(`^<?futures_executor::local_pool::`)},
 	{"async-io (smol, async-std)", lazyre.New(`^<?async_io::(driver::(block_on|main_loop)|reactor::)`)},
 	{"futures-lite", lazyre.New(`^<?futures_lite::future::block_on`)},
+	{nodeRuntime, lazyre.New(`^(uv__io_poll$|worker$|node::.*(PlatformWorkerThread|StartIoThreadMain|DelayedTaskScheduler))`)},
 }
+
+// nodeRuntime names node's event loop among the async runtimes.
+const nodeRuntime = "node"
 
 // parkedIn names the async runtime a thread is parked in ("" when it is
 // not): the first frame under the wait's plumbing is the runtime's park
@@ -93,7 +100,22 @@ func asyncParked(c Capture, blocked []threadView) (runtime string, parked, rest 
 		runtime = rt
 		parked = append(parked, v)
 	}
+	if runtime == nodeRuntime && len(rest) == 0 && !nodeLoopIdle(byTID[c.PID]) {
+		// node's helper threads wait for work whatever the main thread
+		// does: alone, only an idle event loop makes them an async wait
+		// (not a main thread sleeping past the timeout). Beside another
+		// blocked thread (a synchronous read, an Atomics.wait) they are
+		// set aside and that thread decides.
+		return "", nil, blocked
+	}
 	return runtime, parked, rest
+}
+
+// nodeLoopIdle says whether a node main thread waits in its event loop's
+// poll, with no JavaScript to run: a synchronous read (fs.readSync) or an
+// Atomics.wait blocks it elsewhere.
+func nodeLoopIdle(s Stack) bool {
+	return s.TID != 0 && parkedIn(s) == nodeRuntime && slices.ContainsFunc(s.Frames, func(f Frame) bool { return f.Func == "uv__io_poll" })
 }
 
 // asyncioRuntime names Python's event loop among the async runtimes.
@@ -147,8 +169,11 @@ func inEventLoopSelect(frames []Frame) bool {
 // asyncTail ends an async wait's diagnosis: what waits, and where to see
 // it.
 func asyncTail(runtime string) string {
-	if runtime == asyncioRuntime {
+	switch runtime {
+	case asyncioRuntime:
 		return ": a coroutine the test awaits never completes (its asyncio task's stack shows where it waits)"
+	case nodeRuntime:
+		return ": a promise the test awaits never settles (a pending promise is on no stack)"
 	}
 	return ": a future the test awaits never completes (a waiting future is on no stack)"
 }
@@ -167,8 +192,17 @@ func describeParked(runtime string, parked []threadView) string {
 			calls = append(calls, call)
 		}
 	}
-	if runtime == asyncioRuntime {
+	switch runtime {
+	case asyncioRuntime:
 		return fmt.Sprintf("the asyncio event loop waits in %s with no timeout", strings.Join(calls, " and "))
+	case nodeRuntime:
+		// Its main thread is among them only when no timer is pending; a
+		// timer past the run's end leaves it among the late waits.
+		who := "workers"
+		if slices.ContainsFunc(parked, func(v threadView) bool { return v.t.TID == v.proc.PID }) {
+			who = "event loop and workers"
+		}
+		return fmt.Sprintf("node's %d idle threads (%s) wait in %s with no timeout", len(parked), who, strings.Join(calls, " and "))
 	}
 	who := fmt.Sprintf("the %s runtime's thread", runtime)
 	if len(parked) > 1 {

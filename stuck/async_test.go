@@ -39,6 +39,9 @@ func TestParkedIn(t *testing.T) {
 		{"eu-stack-smol-channel-never-sent.txt", "async-io (smol, async-std)", 2, 1},
 		{"eu-stack-smol-task-never-done.txt", "async-io (smol, async-std)", 2, 1},
 		{"eu-stack-smol-pending-forever.txt", "futures-lite", 1, 1},
+		{"eu-stack-node-mocha-hook-await-never.txt", "node", 7, 0},
+		{"eu-stack-node-threadpool-idle.txt", "node", 11, 0},
+		{"eu-stack-node-readsync-fifo.txt", "node", 6, 1},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			var parked, other int
@@ -172,6 +175,83 @@ func TestVerdictsAsync(t *testing.T) {
 			frames: tokioParked, stacks: map[int][]Frame{11: readForever},
 			duration: 10 * time.Second, wantKind: BlockedIO, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second,
 			wantDiag: "1 thread blocked in read with no timeout (I/O wait), the tokio runtime's thread parked"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, at := tc.sc.run(t)
+			if v == nil {
+				t.Fatalf("no verdict in %v, want %s", tc.sc.duration, tc.sc.wantKind)
+			}
+			if v.Kind != tc.sc.wantKind {
+				t.Errorf("verdict %s (%s), want %s", v.Kind, v.Diagnosis, tc.sc.wantKind)
+			}
+			if at < tc.sc.wantAfter || at > tc.sc.wantBy {
+				t.Errorf("verdict at %v, want between %v and %v", at, tc.sc.wantAfter, tc.sc.wantBy)
+			}
+			if !strings.Contains(v.Diagnosis, tc.sc.wantDiag) {
+				t.Errorf("diagnosis %q lacks %q", v.Diagnosis, tc.sc.wantDiag)
+			}
+		})
+	}
+}
+
+// nodeStacks are the frames of a recorded node process: its main thread's,
+// a V8 platform worker's and the inspector thread's. The recordings are of
+// node 20.20 under mocha 11 (expressjs/body-parser's suite, a before hook
+// awaiting a promise never resolved), and of node -e reading a fifo no one
+// writes to with fs.readFileSync, read with eu-stack -p PID -s -i.
+func nodeStacks(t *testing.T, file string) map[int][]Frame {
+	t.Helper()
+	st := recordedStacks(t, file)
+	var platform, inspector []Frame
+	for _, s := range st {
+		for _, f := range s.Frames {
+			if strings.Contains(f.Func, "PlatformWorkerThread") {
+				platform = s.Frames
+			}
+			if strings.Contains(f.Func, "StartIoThreadMain") {
+				inspector = s.Frames
+			}
+		}
+	}
+	return map[int][]Frame{10: st[0].Frames, 11: platform, 12: inspector}
+}
+
+// TestVerdictsNode: a node test awaiting a promise that never settles
+// leaves its event loop in epoll_pwait with no timer and its helper
+// threads waiting for work on condition variables. That is an async wait
+// without end, not a deadlock (mocha's before hook, timeout 0, was called
+// "deadlock: … 5 threads blocked in futex with no timeout (lock wait)").
+// A main thread blocked in a synchronous read is blocked on I/O.
+func TestVerdictsNode(t *testing.T) {
+	ms := uint64(time.Millisecond)
+	epoll := Wait{Kind: IO, Call: "epoll_pwait"}
+	// mocha's and jest's timer of a test whose timeout is off: 2^31-1 ms.
+	past := Wait{Kind: Timed, Call: "epoll_pwait", Timeout: 2147483647 * time.Millisecond, Known: true}
+	for _, tc := range []struct {
+		name string
+		sc   scenario
+	}{
+		{"an idle event loop: an async wait without end", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "node", thread(10, 'S', epoll, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2))}
+			},
+			stacks:   nodeStacks(t, "eu-stack-node-mocha-hook-await-never.txt"),
+			duration: 10 * time.Second, wantKind: AsyncWait, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second,
+			wantDiag: "node's 3 idle threads (event loop and workers) wait in epoll_pwait and futex with no timeout and no timer pending"}},
+		{"an idle event loop under a timer past the run's end: an async wait", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{startedAt(start, proc(10, "node", thread(10, 'S', past, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2)))}
+			},
+			stacks: nodeStacks(t, "eu-stack-node-mocha-hook-await-never.txt"), deadline: 40 * time.Second,
+			duration: 10 * time.Second, wantKind: AsyncWait, wantAfter: DefaultQuietLock, wantBy: 3 * time.Second,
+			wantDiag: "node's 2 idle threads (workers) wait in futex with no timeout, 1 thread in epoll_pwait whose timeout ends after the run's"}},
+		{"a main thread in fs.readFileSync: blocked on I/O", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "node", thread(10, 'S', readWait, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2))}
+			},
+			stacks:   nodeStacks(t, "eu-stack-node-readsync-fifo.txt"),
+			duration: 10 * time.Second, wantKind: BlockedIO, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second,
+			wantDiag: "1 thread blocked in read with no timeout (I/O wait), node's 2 idle threads"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, at := tc.sc.run(t)

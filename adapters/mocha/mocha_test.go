@@ -643,3 +643,21 @@ func TestMochaSameTitleRerun(t *testing.T) {
 		t.Errorf("the failure rerun alone: exit %+v, counts %+v: want a's test alone, failed", exit, p)
 	}
 }
+
+// TestMochaHookHang: a "before all" hook that never ends hangs the run
+// before any test of its block starts; the hook is named running (it
+// was the whole mocha command line), and a hook that passed is no test.
+func TestMochaHookHang(t *testing.T) {
+	root := project("hookhang")
+	s := start(t, adapters.Request{ProjectRoot: root, Command: []string{"npx", "mocha", "--timeout", "0"}})
+	s.WaitRunning(t, `setup › "before all" hook for "never runs"`)
+	syscall.Kill(-s.Cmd.Process.Pid, syscall.SIGTERM)
+	exit := s.Wait()
+	exit.StoppedBy = report.StoppedTimeout
+	s.Plan.Parser.Finish(exit)
+	s.Plan.Parser.(adapters.Closer).Close()
+	if got := names(s.Rec); !slices.Equal(got, []string{"ready › passes after its hook", `setup › "before all" hook for "never runs"`}) {
+		t.Errorf("tests %q, want the passing test and the hung hook", got)
+	}
+	noneLeft(t, root)
+}

@@ -157,6 +157,18 @@ class StrobeReporter {
       emit({ e: 'start', file: test.file, name: names.of(test) });
       begin(test);
     });
+    // A "before all" or "after all" hook runs outside any test: while it
+    // runs, it is the one named running (a hook awaiting a promise that
+    // never settles hangs the run with no test started). Its name is the
+    // one its failure would have; a hook that passes is forgotten. An
+    // "each" hook runs inside its test's start and end.
+    const allHook = (hook) => hook.type === 'hook' && !/each/.test(hook.originalTitle || hook.title);
+    runner.on(constants.EVENT_HOOK_BEGIN, (hook) => {
+      if (allHook(hook)) emit({ e: 'hook', file: hook.file || (hook.parent && hook.parent.file), name: titleOf(hook) });
+    });
+    runner.on(constants.EVENT_HOOK_END, (hook) => {
+      if (allHook(hook)) emit({ e: 'hookEnd', file: hook.file || (hook.parent && hook.parent.file), name: titleOf(hook) });
+    });
     runner.on(constants.EVENT_TEST_PASS, (test) => {
       flush();
       emit({ e: 'end', file: test.file, name: names.of(test), status: 'passed', ms: test.duration || 0 });

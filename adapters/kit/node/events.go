@@ -245,6 +245,18 @@ func (e *Events) Handle(ev Event) {
 			e.current = [2]string{suite, ev.Name}
 			e.mu.Unlock()
 		}
+	case "hook":
+		// A hook that runs outside any test (mocha's "before all"): named
+		// running while it runs, so that a hang in it names it.
+		if ev.Name != "" {
+			e.rec.Start(suite, ev.Name)
+		}
+	case "hookEnd":
+		// It passed: it was never a test. One that failed ended as its
+		// block's failure before, and stays.
+		if t, ok := e.rec.Lookup(suite, ev.Name); ok && t.Status != report.TestFailed {
+			e.rec.Forget(suite, ev.Name)
+		}
 	case "end":
 		e.end(suite, ev)
 	case "out":
