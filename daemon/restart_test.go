@@ -152,6 +152,18 @@ func tempHome(t *testing.T) (string, Paths) {
 	return home, p
 }
 
+// rawFD is a duplicate of f's descriptor that no *os.File owns, and closes
+// f: the code under test takes it over, as after an exec.
+func rawFD(t *testing.T, f *os.File) int {
+	t.Helper()
+	fd, err := unix.Dup(int(f.Fd()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return fd
+}
+
 // The new image serves on the socket and under the lock it is handed, and
 // keeps the first image's start.
 func TestHandoffServes(t *testing.T) {
@@ -160,6 +172,9 @@ func TestHandoffServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The descriptors are handed over as an exec hands them: raw, owned by
+	// nothing of this process (an *os.File's finalizer would close them
+	// under the daemon).
 	lf, _ := ln.File()
 	ln.SetUnlinkOnClose(false)
 	ln.Close()
@@ -171,7 +186,7 @@ func TestHandoffServes(t *testing.T) {
 		t.Fatal(err)
 	}
 	started := time.Now().Add(-time.Hour).Round(time.Second)
-	h, _ := json.Marshal(handoff{Listener: int(lf.Fd()), Lock: int(lock.Fd()), Started: started, Active: time.Now(), Restarts: 2})
+	h, _ := json.Marshal(handoff{Listener: rawFD(t, lf), Lock: rawFD(t, lock), Started: started, Active: time.Now(), Restarts: 2})
 	t.Setenv(handoffEnv, string(h))
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -219,8 +234,7 @@ func TestBadHandoff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { f.Close() })
-		return strconv.Itoa(int(f.Fd()))
+		return strconv.Itoa(rawFD(t, f))
 	}
 	for _, c := range []struct {
 		name  string

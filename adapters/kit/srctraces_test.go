@@ -18,7 +18,7 @@ func TestSourceTraces(t *testing.T) {
 		want       string
 		matches    []string // gdb's names each suggestion must match, in order
 	}{
-		{"../cargo/testdata/fixtures/traced", "src/lib.rs", 69, "parser::sum parser::parse", []string{"traced::parser::sum", "traced::parser::parse"}},
+		{"../cargo/testdata/fixtures/traced", "src/lib.rs", 74, "parser::sum parser::parse", []string{"traced::parser::sum", "traced::parser::parse"}},
 		{"../gtest/testdata/traced", "traced_test.cpp", 56, "calc::sum calc::parse", []string{"calc::sum", "calc::parse"}},
 		{"../gtest/testdata/traced", "traced_test.cpp", 61, "calc::apply_all calc::apply", []string{"calc::apply_all", "calc::apply"}},
 		{"../gtest/testdata/traced", "traced_test.cpp", 1, "", nil},
