@@ -415,27 +415,33 @@ func TestVerdicts(t *testing.T) {
 			},
 			duration: 10 * time.Second, wantKind: Deadlock, wantBy: 4 * time.Second}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			v, at := tc.sc.run(t)
-			if tc.sc.wantKind == "" {
-				if v != nil {
-					t.Fatalf("verdict %s at %v: %s", v.Kind, at, v.Diagnosis)
-				}
-				return
-			}
-			if v == nil {
-				t.Fatalf("no verdict in %v, want %s", tc.sc.duration, tc.sc.wantKind)
-			}
-			if v.Kind != tc.sc.wantKind {
-				t.Errorf("verdict %s (%s), want %s", v.Kind, v.Diagnosis, tc.sc.wantKind)
-			}
-			if at < tc.sc.wantAfter || (tc.sc.wantBy > 0 && at > tc.sc.wantBy) {
-				t.Errorf("verdict at %v, want between %v and %v", at, tc.sc.wantAfter, tc.sc.wantBy)
-			}
-			if !strings.Contains(v.Diagnosis, tc.sc.wantDiag) {
-				t.Errorf("diagnosis %q lacks %q", v.Diagnosis, tc.sc.wantDiag)
-			}
-		})
+		t.Run(tc.name, tc.sc.check)
+	}
+}
+
+// check runs the scenario and checks its verdict: none when wantKind is
+// empty, else that kind, between wantAfter and wantBy (when set), with
+// wantDiag in its diagnosis.
+func (sc scenario) check(t *testing.T) {
+	t.Helper()
+	v, at := sc.run(t)
+	if sc.wantKind == "" {
+		if v != nil {
+			t.Fatalf("verdict %s at %v: %s", v.Kind, at, v.Diagnosis)
+		}
+		return
+	}
+	if v == nil {
+		t.Fatalf("no verdict in %v, want %s", sc.duration, sc.wantKind)
+	}
+	if v.Kind != sc.wantKind {
+		t.Errorf("verdict %s (%s), want %s", v.Kind, v.Diagnosis, sc.wantKind)
+	}
+	if at < sc.wantAfter || (sc.wantBy > 0 && at > sc.wantBy) {
+		t.Errorf("verdict at %v, want between %v and %v", at, sc.wantAfter, sc.wantBy)
+	}
+	if !strings.Contains(v.Diagnosis, sc.wantDiag) {
+		t.Errorf("diagnosis %q lacks %q", v.Diagnosis, sc.wantDiag)
 	}
 }
 
