@@ -92,13 +92,13 @@ type delveSession struct {
 	render valueRenderer
 	cfg    dlvLoadConfig
 
-	bps     map[int]delveBreak
-	enterBP map[string]dlvBreakpoint
-	exitBPs map[string][]int
-	watches map[string][]string // function → watched expressions
-	capped  map[string]bool
-	counted []string // capped functions no longer counted (countedEnough)
-	stacks  map[int64][]delveFrame
+	bps       map[int]delveBreak
+	enterBP   map[string]dlvBreakpoint
+	exitBPs   map[string][]int
+	watches   map[string][]string // function → watched expressions
+	capped    map[string]bool
+	uncounted bool // a capped function is no longer counted (countedEnough)
+	stacks    map[int64][]delveFrame
 
 	out     *bufio.Writer
 	file    *os.File
@@ -108,6 +108,7 @@ type delveSession struct {
 	meta    trace.Meta
 	calls   map[string]int64
 	stopped int64 // calls of traced functions stopped at
+	full    int64 // calls of a function recorded in full (the spec's FullCalls)
 	budget  int64 // see delveBudget
 	events  int
 	maxEvts int
@@ -119,10 +120,11 @@ func newDelveSession(r *delveRun, c *dlvClient, base string) *delveSession {
 		watches: map[string][]string{}, capped: map[string]bool{}, stacks: map[int64][]delveFrame{},
 		calls: map[string]int64{}, maxEvts: r.spec.MaxEvents}
 	s.cfg = s.render.loadConfig()
-	s.budget = delveBudget * int64(r.spec.FullCalls)
-	if s.budget <= 0 {
-		s.budget = delveBudget * trace.FullCalls
+	s.full = int64(r.spec.FullCalls)
+	if s.full <= 0 {
+		s.full = trace.FullCalls
 	}
+	s.budget = delveBudget * s.full
 	s.meta = trace.Meta{Type: trace.MetaType, Tracer: "delve " + delveVersion}
 	if s.maxEvts <= 0 {
 		s.maxEvts = trace.MaxEvents
@@ -398,16 +400,12 @@ func (s *delveSession) hit(th *dlvThread, b delveBreak) {
 		s.cap(b.fn)
 		return
 	}
-	full := int64(s.spec.FullCalls)
-	if full <= 0 {
-		full = trace.FullCalls
-	}
 	every := int64(s.spec.SampleEvery)
 	if every <= 0 {
 		every = trace.SampleEvery
 	}
-	record := (n <= full || (n-full)%every == 0) && s.events+2 <= s.maxEvts
-	fr := delveFrame{fn: b.fn, t: now, sampled: n > full, call: n}
+	record := (n <= s.full || (n-s.full)%every == 0) && s.events+2 <= s.maxEvts
+	fr := delveFrame{fn: b.fn, t: now, sampled: n > s.full, call: n}
 	stack := s.stacks[g]
 	if record {
 		e := trace.Event{Type: trace.Enter, T: now, PID: s.pid, Thread: "goroutine " + strconv.FormatInt(g, 10),
@@ -503,7 +501,7 @@ func (s *delveSession) cap(fn string) {
 	// Delve (about 0.4 ms), so a hot function is counted to a bound, not
 	// at the price of minutes (go-cmp with reflect.*: 20,000 counted calls
 	// a function took 65s, 2,000 take 8s).
-	bp.HitCond = fmt.Sprintf("> %d", s.calls[fn]+delveCount*s.budget/delveBudget)
+	bp.HitCond = fmt.Sprintf("> %d", s.calls[fn]+delveCount*s.full)
 	if err := s.c.amendBreakpoint(bp); err != nil {
 		return
 	}
@@ -535,8 +533,8 @@ func (s *delveSession) countedEnough(th *dlvThread, fn string) {
 	}
 	s.c.clearBreakpoint(bp.ID)
 	delete(s.bps, bp.ID)
-	s.counted = append(s.counted, fn)
-	if len(s.counted) == 1 {
+	if !s.uncounted {
+		s.uncounted = true
 		s.meta.Warnings = append(s.meta.Warnings, fmt.Sprintf("%s was counted to %d calls, then no more: its count (and any later function's) is a lower bound", fn, s.calls[fn]))
 	}
 }

@@ -33,16 +33,8 @@ func StaleNote(root, built string) string {
 	if changed == "" {
 		return ""
 	}
-	what := relOr(root, bin)
+	what := ProjectPath(root, bin)
 	return changed + " changed after " + what + " was built: this run tested the old build; rebuild (" + rebuildCommand(root, built) + ") and rerun"
-}
-
-// relOr is path relative to root when it is inside, else path.
-func relOr(root, path string) string {
-	if rel, ok := Rel(root, path); ok {
-		return rel
-	}
-	return path
 }
 
 // builtAt is when built was built: a file's modification time, or a
@@ -90,7 +82,7 @@ func newerSource(root string, t time.Time) string {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if path != root && (strings.HasPrefix(name, ".") || name == "_deps" || name == "node_modules" || CMakeBuildDir(name) || FileExists(filepath.Join(path, "CMakeCache.txt"))) {
+			if path != root && (skippedByAll(path, name) || name == "_deps" || CMakeBuildDir(name) || FileExists(filepath.Join(path, "CMakeCache.txt"))) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -100,7 +92,7 @@ func newerSource(root string, t time.Time) string {
 		}
 		n++
 		if i, err := d.Info(); err == nil && i.ModTime().After(t) && i.ModTime().After(newest) {
-			newest, found = i.ModTime(), relOr(root, path)
+			newest, found = i.ModTime(), ProjectPath(root, path)
 		}
 		return nil
 	})
@@ -131,7 +123,7 @@ func JoinNotes(notes ...string) string {
 func rebuildCommand(root, built string) string {
 	for dir := built; Within(root, dir) && dir != root; dir = filepath.Dir(dir) {
 		if FileExists(filepath.Join(dir, "CMakeCache.txt")) {
-			return "cmake --build " + shell.Quote(relOr(root, dir))
+			return "cmake --build " + shell.Quote(ProjectPath(root, dir))
 		}
 	}
 	return "build the tests again"
