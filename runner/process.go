@@ -348,6 +348,9 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 			stuckTests = w.onTimeout
 		}
 	}
+	if e.stuck != "" {
+		unfailStuck(tests, stuckTests)
+	}
 	var failed []report.Failure
 	sum := report.Summary{DurationMS: finished.Sub(r.started).Milliseconds()}
 	for _, t := range tests {
@@ -445,6 +448,20 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	resp.JUnit = junitDone(resp)
 	recorded(resp)
 	r.resp = resp
+}
+
+// unfailStuck makes the tests strobe stopped as stuck running again where
+// the adapter failed them on the way out: the signal that ended them, or
+// the dump asked for their stacks, read as their failure. A stuck test is
+// stuck, not also failed, so the counts add up to the tests that ran. (The
+// adapters mean not to; this holds for any that does.)
+func unfailStuck(tests []report.Test, stuckTests []report.StuckTest) {
+	for i := range tests {
+		t := &tests[i]
+		if t.Status == report.TestFailed && slices.ContainsFunc(stuckTests, func(s report.StuckTest) bool { return s.Name == t.Name }) {
+			t.Status, t.Failure = report.TestRunning, nil
+		}
+	}
 }
 
 // envReruns puts the run's environment overrides (--env, debug_test's

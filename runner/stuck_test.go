@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"strobe/adapters"
+	"strobe/adapters/generic"
 	"strobe/details"
 	"strobe/internal/testutil"
 	"strobe/report"
@@ -536,5 +537,53 @@ func TestStuckSubtestHoldsTheStacks(t *testing.T) {
 		{Name: "Test_dir", Since: start}, {Name: "Test_dir/TestZDeadlock", Since: start}})
 	if len(got) != 2 || got[0].Name != "Test_dir/TestZDeadlock" || len(got[0].Threads) != 1 || got[1].Name != "Test_dir" || got[1].Threads != nil {
 		t.Errorf("stuck %+v, want Test_dir/TestZDeadlock first with the stacks, then Test_dir", got)
+	}
+}
+
+// failsOnEnd is an adapter whose one test starts with the command and
+// fails when the command ends, however it ended: one that reads the signal
+// strobe stopped the run with as the test's failure.
+type failsOnEnd struct{ argv []string }
+
+func (failsOnEnd) Name() string                               { return "failsonend" }
+func (failsOnEnd) Detect(adapters.Request) adapters.Detection { return adapters.Detection{} }
+
+func (a failsOnEnd) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	req.Command = a.argv
+	plan, err := generic.New().Plan(ctx, req, rec)
+	if err != nil {
+		return nil, err
+	}
+	rec.BeginTesting()
+	rec.Start("", "hangs")
+	plan.Parser = failOnFinish{plan.Parser, rec}
+	return plan, nil
+}
+
+type failOnFinish struct {
+	adapters.Parser
+	rec *adapters.Recorder
+}
+
+func (p failOnFinish) Finish(exit report.Exit) adapters.Outcome {
+	p.rec.End("", "hangs", report.TestFailed, 0, &report.Failure{Name: "hangs", Message: "signal: killed"})
+	return p.Parser.Finish(exit)
+}
+
+// TestStuckIsNotAlsoFailed: the runner, not each adapter, keeps a test it
+// stopped as stuck out of the failed ones.
+func TestStuckIsNotAlsoFailed(t *testing.T) {
+	testutil.RequireTool(t, "eu-stack")
+	withAdapter(t, failsOnEnd{argv: []string{hang(t), "deadlock"}})
+	root, _ := filepath.Abs("../stuck/testdata/native")
+	resp, rec := runReq(t, Request{ProjectRoot: root, Framework: "failsonend", Timeout: 60 * time.Second})
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 || resp.Stuck[0].Name != "hangs" {
+		t.Fatalf("status %s, stuck %+v: want the test hangs stuck", resp.Status, resp.Stuck)
+	}
+	if s := resp.Summary; s.Failed != 0 || s.Stuck != 1 || len(resp.Failures) != 0 {
+		t.Errorf("summary %+v, failures %+v: want one stuck test, none failed", *s, resp.Failures)
+	}
+	if i := slices.IndexFunc(rec.Tests, func(x report.Test) bool { return x.Name == "hangs" }); i < 0 || rec.Tests[i].Status != report.TestRunning {
+		t.Errorf("details file's tests %+v: want hangs running (stopped)", rec.Tests)
 	}
 }
