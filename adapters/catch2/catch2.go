@@ -214,7 +214,7 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	if err != nil {
 		return nil, err
 	}
-	note = kit.JoinNotes(note, kit.StaleNote(req.ProjectRoot, bin))
+	stale := kit.StaleCheck(req.ProjectRoot, bin)
 	kept, specs := catch2Args(userArgs)
 	if len(specs) > 0 && (req.Test != "" || req.Level != adapters.LevelAll || len(req.Tests) > 0) {
 		return nil, adapters.Usagef("catch2: the command already selects tests (%s): drop them, or drop --test/--level", strings.Join(specs, " "))
@@ -241,7 +241,7 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	rec.BeginTesting() // the binary is built already
 	p := newCatch2Parser(rec, req.ProjectRoot, dir, xmlPath)
 	p.rerun = append([]string{bin}, kept...)
-	p.test, p.level, p.note = req.Test, req.Level, note
+	p.test, p.level, p.note, p.stale = req.Test, req.Level, note, stale
 	p.start()
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
 	if err := traced(req, plan); err != nil {
@@ -287,6 +287,7 @@ type catch2Parser struct {
 	test  string
 	level adapters.Level
 	note  string
+	stale kit.Pending // the stale-build note, made beside the run
 
 	mu        sync.Mutex // guards what follows: the decoder and Line share it
 	sawRoot   bool
@@ -769,8 +770,8 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 
 	var out adapters.Outcome
 	var hints []string
-	if p.note != "" {
-		hints = append(hints, p.note)
+	if note := kit.JoinNotes(p.note, p.stale.Wait()); note != "" {
+		hints = append(hints, note)
 	}
 	// The test that was running when the binary died: its report ends
 	// inside it.

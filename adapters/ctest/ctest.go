@@ -309,11 +309,12 @@ func (ctest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	if err != nil {
 		return nil, err
 	}
+	var stale kit.Pending
 	if built := tree; built != "" {
 		if !filepath.IsAbs(built) {
 			built = filepath.Join(req.ProjectRoot, built)
 		}
-		note = kit.JoinNotes(note, kit.StaleNote(req.ProjectRoot, built))
+		stale = kit.StaleCheck(req.ProjectRoot, built)
 	}
 	bin, err := kit.ResolveProgram(req.ProjectRoot, prog, req.Env)
 	if err != nil {
@@ -348,7 +349,7 @@ func (ctest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	argv[0] = bin
 	rec.BeginTesting() // the tests are built already: CTest only runs them
 	p := newParser(rec, req.ProjectRoot, dir, junit)
-	p.rerun, p.test, p.level, p.note = base, req.Test, req.Level, note
+	p.rerun, p.test, p.level, p.note, p.stale = base, req.Test, req.Level, note, stale
 	p.bin, p.runDir, p.env = bin, planDir, req.Env
 	p.repeat = repeatMode(args)
 	return &adapters.Plan{Argv: argv, Dir: planDir, Parser: p}, nil

@@ -35,6 +35,7 @@ type parser struct {
 	test   string
 	level  adapters.Level
 	note   string
+	stale  kit.Pending // the stale-build note, made beside the run
 
 	names  map[int]string // test number → name, from the Start lines
 	open   *failed        // the failed test whose output comes now
@@ -623,8 +624,8 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	p.closeOpen()
 	var out adapters.Outcome
 	var hints []string
-	if p.note != "" {
-		hints = append(hints, p.note)
+	if note := kit.JoinNotes(p.note, p.stale.Wait()); note != "" {
+		hints = append(hints, note)
 	}
 	if err := p.readJUnit(); err != nil && !os.IsNotExist(err) {
 		hints = append(hints, "reading ctest's JUnit report: "+err.Error())

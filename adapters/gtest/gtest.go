@@ -172,7 +172,7 @@ func (gtest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	if err != nil {
 		return nil, err
 	}
-	note = kit.JoinNotes(note, kit.StaleNote(req.ProjectRoot, bin))
+	stale := kit.StaleCheck(req.ProjectRoot, bin)
 	kept, given := userArgs(args)
 	filter, err := planFilter(req, given)
 	if err != nil {
@@ -191,7 +191,7 @@ func (gtest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	rec.BeginTesting() // the binary is built already
 	p := newParser(rec, req.ProjectRoot, dir, report)
 	p.rerun = append([]string{bin}, kept...)
-	p.test, p.level, p.note, p.env = req.Test, req.Level, note, req.Env
+	p.test, p.level, p.note, p.stale, p.env = req.Test, req.Level, note, stale, req.Env
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p, Env: ubsanStacks(req.Env)}
 	if err := traced(req, plan); err != nil {
 		p.Close() // its report directory

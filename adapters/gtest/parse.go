@@ -34,6 +34,7 @@ type parser struct {
 	test  string
 	level adapters.Level
 	note  string
+	stale kit.Pending // the stale-build note, made beside the run
 	env   []string
 
 	cur     *running
@@ -475,8 +476,8 @@ func (p *parser) Close() error {
 func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	var out adapters.Outcome
 	var hints []string
-	if p.note != "" {
-		hints = append(hints, p.note)
+	if note := kit.JoinNotes(p.note, p.stale.Wait()); note != "" {
+		hints = append(hints, note)
 	}
 	p.endScope()
 	if len(p.envFailures) > 0 {
