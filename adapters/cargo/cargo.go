@@ -42,8 +42,9 @@ import (
 // the runner, not after --, because cargo hands those to every test binary,
 // and to rustdoc: the whole suite is then one cargo test with cargo's own
 // target selection, which builds the examples and runs the doctests after
-// the test binaries, as plain cargo test does. rustdoc has no runner: the
-// doctests print libtest's human output, which cargo_doc.go reads. Test
+// the test binaries, as plain cargo test does. The doctests print libtest's
+// human output, which cargo_doc.go reads: cargo hands rustdoc the runner
+// too (--test-runtool), but a doctest binary ignores the arguments. Test
 // binaries with their own main (harness = false) get the test arguments
 // alone, as under plain cargo test; the script marks where their output
 // starts and ends (custom.go).
@@ -79,8 +80,9 @@ func (cargo) Detect(req adapters.Request) adapters.Detection {
 	return adapters.Detection{Confidence: 90, Hint: "Cargo.toml found"}
 }
 
-// cargoRunnerKey is the setting that wraps every test binary cargo runs
-// (not rustdoc, not build scripts); see cargo.
+// cargoRunnerKey is the setting that wraps every test binary cargo runs,
+// rustdoc's doctest binaries included (not rustdoc, not build scripts); see
+// cargo.
 const cargoRunnerKey = `target.'cfg(all())'.runner=`
 
 // cargoRunner is the --config value that runs the test binaries: a libtest

@@ -346,3 +346,27 @@ func TestTraceSaysNothingOfGdb(t *testing.T) {
 		t.Errorf("output:\n%s\nwant the test's events and nothing of gdb's", out)
 	}
 }
+
+// TestTraceDoctestsDoNotWarn: cargo runs rustdoc's doctest binaries
+// (rust_out) through the runner too, so under gdb. rustdoc builds them
+// without debug info: one whose example calls none of the crate's
+// functions has none of the project's, and that is no missing debug info.
+func TestTraceDoctestsDoNotWarn(t *testing.T) {
+	root := tracedFixture(t)
+	spec := gdbtracetest.Spec(t, root, []string{"parser::parse"})
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"cargo", "test", "--", "--skip", "tests::deadlock"}, Trace: spec})
+	if tt, ok := adapterstest.TestByName(rec.Tests(), "src/lib.rs - ORIGIN (line 120)"); !ok || tt.Status != report.TestPassed {
+		t.Fatalf("the doctest: %+v, want passed (tests %+v)", tt, rec.Tests())
+	}
+	_, metas := gdbtracetest.Events(t, spec.Out)
+	if len(metas) < 2 {
+		t.Fatalf("metas %+v, want the library's test binary and the doctest's", metas)
+	}
+	for _, m := range metas {
+		for _, w := range m.Warnings {
+			if strings.HasPrefix(w, "no debug info") {
+				t.Errorf("warning %q, for rustdoc's doctest binary", w)
+			}
+		}
+	}
+}

@@ -143,7 +143,10 @@ func goLevel(l adapters.Level) (flags []string, run string) {
 }
 
 // goRunPattern turns a test name into a -run pattern that matches that test
-// (and its subtests) only.
+// (and its subtests) only. testing splits a name at every slash, one a
+// subtest's own name holds included, so the pattern does too: TestX/a/b,
+// t.Run("a/b"), also runs the body of a sibling "a", which no pattern can
+// leave out (docs/adapters.md, go).
 func goRunPattern(name string) string {
 	parts := strings.Split(strings.ReplaceAll(name, " ", "_"), "/")
 	for i, p := range parts {

@@ -971,3 +971,59 @@ func FuzzDigit(f *testing.F) {
 	}
 	rerunFails(f, "digit in")
 }
+
+// TestGoRealSlashSubtest: a subtest named with a slash (t.Run("a/b"), full
+// name TestX/a/b) beside a subtest "a". testing splits both -run's pattern
+// and a test's name at every slash and matches them element by element, and
+// a partial match runs a test so that its subtests may match: any pattern
+// that runs TestX/a/b runs TestX/a too, and -skip skips only on a full
+// match, which TestX/a/b would share. So the selection and the rerun run
+// TestX/a/b and TestX/a's own body, none of TestX/a's subtests and no other
+// sibling; an escaped slash (^a\/b$) would run nothing.
+func TestGoRealSlashSubtest(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"go.mod": "module example.com/slash\n\ngo 1.22\n",
+		"x_test.go": `package slash
+
+import "testing"
+
+func TestX(t *testing.T) {
+	t.Run("a/b", func(t *testing.T) { t.Error("a/b fails") })
+	t.Run("a", func(t *testing.T) {
+		t.Run("c", func(t *testing.T) {})
+	})
+	t.Run("a/d", func(t *testing.T) {})
+}
+`,
+	})
+	rec, _, _ := adapterstest.RunReal(t, gotest{}, adapters.Request{ProjectRoot: root, Test: "TestX/a/b"})
+	var ran []string
+	for _, tt := range rec.Tests() {
+		ran = append(ran, tt.Name)
+	}
+	slices.Sort(ran)
+	if want := []string{"TestX", "TestX/a", "TestX/a/b"}; !slices.Equal(ran, want) {
+		t.Errorf("--test TestX/a/b ran %q, want %q", ran, want)
+	}
+	f := rec.Failure("example.com/slash", "TestX/a/b")
+	if f == nil || f.Rerun != "go test -run '^TestX$/^a$/^b$' ." {
+		t.Fatalf("failure %+v, want TestX/a/b's with its rerun", f)
+	}
+	cmd := exec.Command("sh", "-c", strings.Replace(f.Rerun, "go test", "go test -v", 1))
+	cmd.Dir = root
+	out, _ := cmd.CombinedOutput()
+	var reran []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if name, ok := strings.CutPrefix(strings.TrimSpace(l), "=== RUN   "); ok {
+			reran = append(reran, name)
+		}
+	}
+	if want := []string{"TestX", "TestX/a/b", "TestX/a"}; !slices.Equal(reran, want) {
+		t.Errorf("the rerun ran %q, want %q\n%s", reran, want, out)
+	}
+}

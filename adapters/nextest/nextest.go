@@ -2,10 +2,8 @@
 package nextest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,8 +32,8 @@ import (
 // under their own cargo nextest run.
 //
 // nextest runs each test in a process of its own and never runs doctests;
-// the answer's hint says so when the crate has documentation examples that
-// plain cargo test would run.
+// the answer's hint says so when a crate the run covers has documentation
+// examples that plain cargo test would run (doctests.go).
 type nextest struct{}
 
 // New returns the cargo-nextest adapter.
@@ -130,7 +128,11 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 		p.filters = []string{f} // the user's own -E is refused beside a level
 	}
 	if req.Level == adapters.LevelAll && req.Test == "" && !hasFlag(userArgs, targetFlags...) {
-		p.docs = docExamples(root)
+		cargo := prefix[:len(prefix)-2] // cargo [+toolchain]
+		if filepath.Base(cargo[0]) != "cargo" {
+			cargo = []string{"cargo"}
+		}
+		p.docs = docExamples(ctx, cargo, root, userArgs, req.Env)
 	}
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: []string{jsonEnv}, Parser: p}, nil
 }
@@ -356,53 +358,6 @@ func workspaceRoot(dir string) string {
 func workspaceTable(manifest []byte) bool {
 	for _, l := range bytes.Split(manifest, []byte("\n")) {
 		if string(bytes.TrimSpace(l)) == "[workspace]" {
-			return true
-		}
-	}
-	return false
-}
-
-// docExamples names a file of the project's libraries with a code example
-// in a doc comment, which plain cargo test would run as a doctest and
-// nextest does not; "" when there is none (or the library turns doctests
-// off). The walk is bounded: it looks at .rs files outside target/,
-// tests/, benches/ and examples/, a few levels deep.
-func docExamples(root string) string {
-	if has, known := kit.ManifestDoctests(root); known && !has {
-		return ""
-	}
-	found := ""
-	files := 0
-	kit.WalkLimited(root, 6, func(path string, d fs.DirEntry) {
-		if found != "" || files >= 2000 || !strings.HasSuffix(path, ".rs") {
-			return
-		}
-		files++
-		if hasDocExample(path) {
-			found = kit.ProjectPath(root, path)
-		}
-	}, func(name string) bool {
-		switch name {
-		case "target", "tests", "benches", "examples", "node_modules":
-			return true
-		}
-		return false
-	})
-	return found
-}
-
-// hasDocExample reports a ``` fence in a /// or //! comment.
-func hasDocExample(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		l := bytes.TrimSpace(sc.Bytes())
-		if (bytes.HasPrefix(l, []byte("///")) || bytes.HasPrefix(l, []byte("//!"))) && bytes.Contains(l, []byte("```")) {
 			return true
 		}
 	}

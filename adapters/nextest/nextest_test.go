@@ -115,19 +115,62 @@ func TestNotInstalled(t *testing.T) {
 }
 
 func TestDocExamples(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
 	root := t.TempDir()
 	adapterstest.WriteFiles(t, root, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n", "src/lib.rs": "//! Docs.\n\n/// ```\n/// assert!(true);\n/// ```\npub fn f() {}\n"})
-	if got := docExamples(root); got != "src/lib.rs" {
+	if got := docExamples(t.Context(), []string{"cargo"}, root, nil, nil); got != "src/lib.rs" {
 		t.Errorf("docExamples = %q, want src/lib.rs", got)
 	}
 	adapterstest.WriteFiles(t, root, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n\n[lib]\ndoctest = false\n"})
-	if got := docExamples(root); got != "" {
+	if got := docExamples(t.Context(), []string{"cargo"}, root, nil, nil); got != "" {
 		t.Errorf("docExamples with doctest = false = %q, want none", got)
 	}
 	bin := t.TempDir()
 	adapterstest.WriteFiles(t, bin, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n", "src/main.rs": "/// ```\n/// x\n/// ```\nfn main() {}\n"})
-	if got := docExamples(bin); got != "" {
+	if got := docExamples(t.Context(), []string{"cargo"}, bin, nil, nil); got != "" {
 		t.Errorf("docExamples of a binary crate = %q, want none (cargo runs no doctests there)", got)
+	}
+}
+
+// TestDocExamplesOfTheRun: the doctest hint names a file of a crate the
+// run covers only, as cargo selects them: not a crate the workspace
+// excludes, nor one --exclude leaves out or -p does not name.
+func TestDocExamplesOfTheRun(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	testutil.RequireTool(t, "cargo-nextest")
+	root := t.TempDir()
+	doc := "/// ```\n/// assert!(true);\n/// ```\npub fn f() {}\n"
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"Cargo.toml":     "[workspace]\nmembers = [\"a\", \"b\"]\nexclude = [\"c\", \"a/d\"]\n",
+		"a/Cargo.toml":   "[package]\nname = \"a\"\n",
+		"a/src/lib.rs":   "pub fn f() {}\n",
+		"b/Cargo.toml":   "[package]\nname = \"b\"\n",
+		"b/src/lib.rs":   doc,
+		"c/Cargo.toml":   "[package]\nname = \"c\"\n",
+		"c/src/lib.rs":   doc,
+		"a/d/Cargo.toml": "[package]\nname = \"d\"\n",
+		"a/d/src/lib.rs": doc,
+	})
+	for _, tc := range []struct {
+		dir  string
+		args []string
+		want string
+	}{
+		{"", nil, "b/src/lib.rs"},
+		{"", []string{"--workspace", "--exclude", "b"}, ""},
+		{"", []string{"-p", "a"}, ""},
+		{"", []string{"--package=b*"}, "b/src/lib.rs"},
+		{"a", nil, ""}, // a/d is a crate of its own
+		{"b", nil, "src/lib.rs"},
+	} {
+		req := adapters.Request{ProjectRoot: filepath.Join(root, tc.dir), Command: append([]string{"cargo", "nextest", "run"}, tc.args...)}
+		plan, err := New().Plan(t.Context(), req, adapters.NewRecorder())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := plan.Parser.(*parser).docs; got != tc.want {
+			t.Errorf("%q in %q: the hint names %q, want %q", tc.args, tc.dir, got, tc.want)
+		}
 	}
 }
 

@@ -735,6 +735,15 @@ def mark(what):
     print("strobe: %.3fs %s" % (time.time() - T0, what))
 
 
+def rustdoc_doctest(path):
+    """rustdoc builds a doctest (or a crate's merged doctests) as rust_out in
+    a rustdoctest* temporary directory, which cargo runs through its runner.
+    It compiles the example without debug info: the crate's functions it
+    calls have theirs from the library, and an example that calls none (a
+    generic, a macro, a constant) has none to miss."""
+    return os.path.basename(path) == "rust_out" and os.path.basename(os.path.dirname(path)).startswith("rustdoctest")
+
+
 def main():
     global W
     quiet()
@@ -744,11 +753,12 @@ def main():
     chosen = {}
     atexit.register(on_kill, meta, chosen)
     fns = list_functions()
-    if not any(is_project(fn) for fn in fns):
+    program = gdb.current_progspace().filename or "the program"
+    if not any(is_project(fn) for fn in fns) and not rustdoc_doctest(program):
         # std's line tables are no debug info of the project's own code
         meta["warnings"] = ["no debug info: %s has none for the project's own functions, so nothing of it can be traced: "
                             "build the tests with debug info (cargo's test profile has it, --release does not; CMake: -DCMAKE_BUILD_TYPE=Debug; or -g)"
-                            % os.path.basename(gdb.current_progspace().filename or "the program")]
+                            % os.path.basename(program)]
     mark("listed %d functions" % len(fns))
     rust_printers(fns)
     mark("printers")
