@@ -146,6 +146,45 @@ func TestJestSingle(t *testing.T) {
 	})
 }
 
+// TestJestBlock: a describe block's name runs the block's tests, nested
+// ones included, and nothing else: not the sibling block "parse errors"
+// (whose beforeAll throws), the test "parse all" nor the block "PARSE"
+// (which fail), all of which jest's -t, a regexp over the titles joined
+// by spaces and ignoring case, would let through. jest then exits 0.
+// jest 30 too, whose runner keeps its state apart from its module's.
+func TestJestBlock(t *testing.T) {
+	jest30, _ := filepath.Abs(filepath.Join("testdata", "jest30"))
+	for _, tc := range []struct {
+		root, test, suite string
+		want              []string
+	}{
+		{fixture("blocks"), "parse", "parse.test.js", []string{"parse › nested › reads a word", "parse › reads a number"}},
+		{fixture("blocks"), "parse.test.js › parse", "parse.test.js", []string{"parse › nested › reads a word", "parse › reads a number"}},
+		{fixture("blocks"), "parse › nested", "parse.test.js", []string{"parse › nested › reads a word"}},
+		{fixture("blocks"), "parse › reads a number", "parse.test.js", []string{"parse › reads a number"}},
+		{jest30, "blocks.test.js › parse", "blocks.test.js", []string{"parse › reads a number"}},
+	} {
+		t.Run(filepath.Base(tc.root)+"/"+tc.test, func(t *testing.T) {
+			requireJest(t)
+			if tc.root == jest30 {
+				adapterstest.NpmCI(t, jest30)
+			}
+			rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: tc.root, Test: tc.test})
+			var got []string
+			for _, tt := range rec.Tests() {
+				if tt.Suite != tc.suite || tt.Status != report.TestPassed {
+					t.Errorf("%s › %s: %s %+v", tt.Suite, tt.Name, tt.Status, tt.Failure)
+				}
+				got = append(got, tt.Name)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) || exit.Code != 0 || out.NoTests {
+				t.Errorf("ran %q (exit %+v, outcome %+v), want %q and exit 0", got, exit, out, tc.want)
+			}
+		})
+	}
+}
+
 func TestJestLevels(t *testing.T) {
 	for _, tc := range []struct {
 		level adapters.Level
@@ -251,7 +290,7 @@ func TestJestAfterAllSelected(t *testing.T) {
 func TestJest30LateFailure(t *testing.T) {
 	dir, _ := filepath.Abs(filepath.Join("testdata", "jest30"))
 	adapterstest.NpmCI(t, dir)
-	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Test: "unhandled.test.js"})
 	tt := find(t, rec, "unhandled.test.js", "later › rejects once it returned")
 	if f := tt.Failure; tt.Status != report.TestFailed || f == nil || f.File != "unhandled.test.js" || f.Line != 3 || !strings.Contains(f.Message, "nobody handles me") {
 		t.Errorf("the test that left a rejection: %+v %+v, want failed at unhandled.test.js:3", tt, f)
