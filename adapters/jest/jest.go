@@ -17,6 +17,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 )
 
@@ -36,8 +37,9 @@ import (
 // that it reads as no_tests rather than as a failure.
 //
 // A test is named by its describe blocks and title joined with " › ", as
-// jest's console shows it, in the suite of its file (relative to the
-// project). A request's test is "FILE › describe › title" (the file as
+// jest's console shows it, with its project's tag under a config of
+// several projects ("NAME [one]", see projectTag), in the suite of its
+// file (relative to the project). A request's test is "FILE › describe › title" (the file as
 // listed in an answer's failures) or the name alone, across every file;
 // a describe block's name runs the block's tests (see blockPattern).
 //
@@ -353,10 +355,26 @@ func namePattern(name string) string {
 // and what follows it after a space. It also lets through a sibling block
 // or test whose name begins so ("parse errors" beside "parse"), and, as -t
 // ignores case, one that differs in case: strobe's setup file (select.cjs)
-// skips them before they run, and its reporter leaves them out.
+// skips them before they run, and its reporter leaves them out. A name
+// that ends as a project's tag ("NAME [one]") is taken without it too.
 func blockPattern(name string) string {
-	return "^(" + regexp.QuoteMeta(strings.ReplaceAll(name, sep, " ")) + ")( .*)?$"
+	return "^(" + strings.Join(titlePatterns(name), "|") + ")( .*)?$"
 }
+
+// titlePatterns are the -t alternatives for a name: the name, its blocks
+// and title joined with spaces and escaped; and, when it ends as a
+// project's tag, which jest does not know, the name without it.
+func titlePatterns(name string) []string {
+	pats := []string{node.QuoteRegexp(strings.ReplaceAll(name, sep, " "))}
+	if loc := projectTag.FindStringIndex(name); loc != nil {
+		pats = append(pats, node.QuoteRegexp(strings.ReplaceAll(name[:loc[0]], sep, " ")))
+	}
+	return pats
+}
+
+// projectTag ends a test's name under a config of several projects:
+// " [NAME]", the displayName of the project that ran it (reporter.cjs).
+var projectTag = lazyre.New(` \[[^\[\]]+\]$`)
 
 // rerunCommand is the pasteable command that runs one test.
 func rerunCommand(prefix []string, file, name string) string {

@@ -10,11 +10,14 @@
 // first of the file's root block, marks skipped every test that is neither
 // the test named nor in the block named, and every block left with no
 // test, so that their hooks do not run either; the reporter leaves them
-// out.
+// out. Under several projects a name may end with its project's tag,
+// "NAME [one]", which this file cannot tell from a title's end: it takes
+// the name with and without it, and the reporter keeps the project's.
 'use strict';
 
 const SEP = ' \u203a ';
 const name = process.env.STROBE_JEST_SELECT || '';
+const names = [name, name.replace(/ \[[^[\]]+\]$/, '')];
 const {beforeAll} = typeof globalThis.beforeAll === 'function' ? globalThis : require('@jest/globals');
 
 if (name) {
@@ -42,7 +45,7 @@ function narrow(block, prefix) {
   let any = false;
   for (const child of block.children || []) {
     const full = prefix ? prefix + SEP + child.name : child.name;
-    const taken = child.type === 'describeBlock' ? narrow(child, full) : full === name || full.startsWith(name + SEP);
+    const taken = child.type === 'describeBlock' ? narrow(child, full) : names.some((n) => full === n || full.startsWith(n + SEP));
     if (taken) any = true;
     else child.mode = 'skip';
   }
