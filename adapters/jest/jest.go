@@ -39,9 +39,10 @@ import (
 // A test is named by its describe blocks and title joined with " › ", as
 // jest's console shows it, with its project's tag under a config of
 // several projects ("NAME [one]", see projectTag), in the suite of its
-// file (relative to the project). A request's test is "FILE › describe › title" (the file as
-// listed in an answer's failures) or the name alone, across every file;
-// a describe block's name runs the block's tests (see blockPattern).
+// file (relative to the project). A request's test is "FILE › describe ›
+// title" (the file as listed in an answer's failures) or the name alone,
+// across every file; a describe block's name runs the block's tests (see
+// blockPattern).
 //
 // jest before 27 lacks the per-test reporter events: the run then uses
 // jest's own --json --outputFile, read once the run is over (no live
