@@ -17,6 +17,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 )
 
@@ -36,9 +37,12 @@ import (
 // that it reads as no_tests rather than as a failure.
 //
 // A test is named by its describe blocks and title joined with " › ", as
-// jest's console shows it, in the suite of its file (relative to the
-// project). A request's test is "FILE › describe › title" (the file as
-// listed in an answer's failures) or the name alone, across every file.
+// jest's console shows it, with its project's tag under a config of
+// several projects ("NAME [one]", see projectTag), in the suite of its
+// file (relative to the project). A request's test is "FILE › describe ›
+// title" (the file as listed in an answer's failures) or the name alone,
+// across every file; a describe block's name runs the block's tests (see
+// blockPattern).
 //
 // jest before 27 lacks the per-test reporter events: the run then uses
 // jest's own --json --outputFile, read once the run is over (no live
@@ -52,6 +56,12 @@ func (jest) Name() string { return "jest" }
 
 //go:embed reporter.cjs
 var reporterJS []byte
+
+// selectJS is strobe's setup file for a run that selects a test or a
+// describe block by name (see selectEnv).
+//
+//go:embed select.cjs
+var selectJS []byte
 
 // configNames are jest's own config files, in the order jest looks.
 var configNames = []string{"jest.config.js", "jest.config.ts", "jest.config.mjs", "jest.config.cjs", "jest.config.json"}
@@ -159,10 +169,8 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 			user = node.WithoutCoverage(user)
 		}
 	}
-	sel, err := selection(req, pkg.Dir)
-	if err != nil {
-		return nil, err
-	}
+	version := jestVersion(bin)
+	sel, picked := selection(req, pkg.Dir, usesReporter(version))
 	dir, err := os.MkdirTemp("", "strobe-jest-")
 	if err != nil {
 		return nil, fmt.Errorf("jest: reporter directory: %w", err)
@@ -176,10 +184,15 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		p.rerun = append(rerunPrefix(pkg.Manager), node.WithoutCoverage(user)...)
 	}
 	argv := append([]string{bin}, user...)
-	version := jestVersion(bin)
+	env := []string{"FORCE_COLOR=0", "STROBE_JEST_EVENTS=" + p.events}
 	if usesReporter(version) {
 		reporter := filepath.Join(dir, "reporter.cjs")
-		if err := os.WriteFile(reporter, reporterJS, 0o600); err != nil {
+		err := os.WriteFile(reporter, reporterJS, 0o600)
+		if err == nil && picked != "" {
+			err = os.WriteFile(filepath.Join(dir, "select.cjs"), selectJS, 0o600)
+			env = append(env, selectEnv+"="+picked)
+		}
+		if err != nil {
 			os.RemoveAll(dir)
 			return nil, fmt.Errorf("jest: writing the reporter: %w", err)
 		}
@@ -191,7 +204,7 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	}
 	argv = append(argv, sel...)
 	p.start()
-	return &adapters.Plan{Argv: argv, Dir: pkg.Dir, Env: []string{"FORCE_COLOR=0", "STROBE_JEST_EVENTS=" + p.events}, Parser: p}, nil
+	return &adapters.Plan{Argv: argv, Dir: pkg.Dir, Env: env, Parser: p}, nil
 }
 
 // jestVersion reads the version of the jest a bin link runs, "" when it
@@ -241,29 +254,38 @@ var levelWord = map[adapters.Level]string{
 	adapters.LevelE2E:         "e2e",
 }
 
+// selectEnv hands strobe's reporter and setup file the name of the test
+// or describe block a run selects.
+const selectEnv = "STROBE_JEST_SELECT"
+
 // selection is the arguments that select the request's tests: a level's
-// path pattern, or one test's file and name.
-func selection(req adapters.Request, dir string) ([]string, error) {
+// path pattern, or one test's file and name; and that name, for strobe's
+// reporter and setup file to narrow the run to (see blockPattern), when
+// the run has them (narrow), else "".
+func selection(req adapters.Request, dir string, narrow bool) ([]string, string) {
 	if len(req.Tests) > 0 {
-		return multiSelection(req.ProjectRoot, dir, req.Tests), nil
+		return multiSelection(req.ProjectRoot, dir, req.Tests), ""
 	}
 	if req.Test != "" {
 		if f, ok := testFile(req.ProjectRoot, dir, req.Test); ok {
 			// A failure named by its file (an afterAll that threw): the
 			// file whole, which runs the hook again.
-			return []string{"--runTestsByPath", f}, nil
+			return []string{"--runTestsByPath", f}, ""
 		}
 		file, name := splitTest(req.Test, dir)
 		var sel []string
 		if file != "" {
 			sel = append(sel, "--runTestsByPath", file)
 		}
-		return append(sel, "-t", namePattern(name)), nil
+		if !narrow {
+			return append(sel, "-t", namePattern(name)), ""
+		}
+		return append(sel, "-t", blockPattern(name)), name
 	}
 	if w, ok := levelWord[req.Level]; ok {
-		return []string{levelPattern(dir, w)}, nil
+		return []string{levelPattern(dir, w)}, ""
 	}
-	return nil, nil
+	return nil, ""
 }
 
 // levelPattern matches a test file under the package whose path has a
@@ -327,6 +349,33 @@ func splitTest(test, dir string) (file, name string) {
 func namePattern(name string) string {
 	return "^" + regexp.QuoteMeta(strings.ReplaceAll(name, sep, " ")) + "$"
 }
+
+// blockPattern is jest's -t pattern for a test's name or a describe
+// block's: jest matches -t against a test's blocks and title joined with
+// spaces, so a block's name matches none of its tests; this takes the name
+// and what follows it after a space. It also lets through a sibling block
+// or test whose name begins so ("parse errors" beside "parse"), and, as -t
+// ignores case, one that differs in case: strobe's setup file (select.cjs)
+// skips them before they run, and its reporter leaves them out. A name
+// that ends as a project's tag ("NAME [one]") is taken without it too.
+func blockPattern(name string) string {
+	return "^(" + strings.Join(titlePatterns(name), "|") + ")( .*)?$"
+}
+
+// titlePatterns are the -t alternatives for a name: the name, its blocks
+// and title joined with spaces and escaped; and, when it ends as a
+// project's tag, which jest does not know, the name without it.
+func titlePatterns(name string) []string {
+	pats := []string{node.QuoteRegexp(strings.ReplaceAll(name, sep, " "))}
+	if loc := projectTag.FindStringIndex(name); loc != nil {
+		pats = append(pats, node.QuoteRegexp(strings.ReplaceAll(name[:loc[0]], sep, " ")))
+	}
+	return pats
+}
+
+// projectTag ends a test's name under a config of several projects:
+// " [NAME]", the displayName of the project that ran it (reporter.cjs).
+var projectTag = lazyre.New(` \[[^\[\]]+\]$`)
 
 // rerunCommand is the pasteable command that runs one test.
 func rerunCommand(prefix []string, file, name string) string {

@@ -146,6 +146,45 @@ func TestJestSingle(t *testing.T) {
 	})
 }
 
+// TestJestBlock: a describe block's name runs the block's tests, nested
+// ones included, and nothing else: not the sibling block "parse errors"
+// (whose beforeAll throws), the test "parse all" nor the block "PARSE"
+// (which fail), all of which jest's -t, a regexp over the titles joined
+// by spaces and ignoring case, would let through. jest then exits 0.
+// jest 30 too, whose runner keeps its state apart from its module's.
+func TestJestBlock(t *testing.T) {
+	jest30, _ := filepath.Abs(filepath.Join("testdata", "jest30"))
+	for _, tc := range []struct {
+		root, test, suite string
+		want              []string
+	}{
+		{fixture("blocks"), "parse", "parse.test.js", []string{"parse › nested › reads a word", "parse › reads a number"}},
+		{fixture("blocks"), "parse.test.js › parse", "parse.test.js", []string{"parse › nested › reads a word", "parse › reads a number"}},
+		{fixture("blocks"), "parse › nested", "parse.test.js", []string{"parse › nested › reads a word"}},
+		{fixture("blocks"), "parse › reads a number", "parse.test.js", []string{"parse › reads a number"}},
+		{jest30, "blocks.test.js › parse", "blocks.test.js", []string{"parse › reads a number"}},
+	} {
+		t.Run(filepath.Base(tc.root)+"/"+tc.test, func(t *testing.T) {
+			requireJest(t)
+			if tc.root == jest30 {
+				adapterstest.NpmCI(t, jest30)
+			}
+			rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: tc.root, Test: tc.test})
+			var got []string
+			for _, tt := range rec.Tests() {
+				if tt.Suite != tc.suite || tt.Status != report.TestPassed {
+					t.Errorf("%s › %s: %s %+v", tt.Suite, tt.Name, tt.Status, tt.Failure)
+				}
+				got = append(got, tt.Name)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) || exit.Code != 0 || out.NoTests {
+				t.Errorf("ran %q (exit %+v, outcome %+v), want %q and exit 0", got, exit, out, tc.want)
+			}
+		})
+	}
+}
+
 func TestJestLevels(t *testing.T) {
 	for _, tc := range []struct {
 		level adapters.Level
@@ -251,7 +290,7 @@ func TestJestAfterAllSelected(t *testing.T) {
 func TestJest30LateFailure(t *testing.T) {
 	dir, _ := filepath.Abs(filepath.Join("testdata", "jest30"))
 	adapterstest.NpmCI(t, dir)
-	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Test: "unhandled.test.js"})
 	tt := find(t, rec, "unhandled.test.js", "later › rejects once it returned")
 	if f := tt.Failure; tt.Status != report.TestFailed || f == nil || f.File != "unhandled.test.js" || f.Line != 3 || !strings.Contains(f.Message, "nobody handles me") {
 		t.Errorf("the test that left a rejection: %+v %+v, want failed at unhandled.test.js:3", tt, f)
@@ -265,38 +304,39 @@ func TestJest30LateFailure(t *testing.T) {
 }
 
 // TestJestProjects: a config of two projects that both run a file runs
-// its tests twice, and jest counts each run: the second is "NAME #2", as
-// tests that share a name in a file. A failure's rerun selects the project
-// that ran it, and pasted runs it there alone.
+// its tests twice, and jest counts each run: each test's name ends with
+// its project's, whichever run ends first. A failure's rerun selects the
+// project that ran it, and pasted runs it there alone; its name, given to
+// --test (or --failed), answers that project's copy alone.
 func TestJestProjects(t *testing.T) {
 	rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("projects")})
-	if p := rec.Progress(); p.Passed != 4 || p.Failed != 4 {
-		t.Errorf("progress %+v, want jest's 4 failed, 4 passed", p)
+	var got []string
+	for _, tt := range rec.Tests() {
+		got = append(got, tt.Suite+" › "+tt.Name+": "+string(tt.Status))
 	}
-	var projects []string
-	for _, name := range []string{"fails in both", "fails in both #2"} {
-		tt := find(t, rec, "shared/shared.test.js", name)
-		if tt.Status != report.TestFailed || tt.Failure == nil || tt.Failure.Line != 5 {
-			t.Fatalf("%s: %+v", name, tt)
-		}
-		projects = append(projects, tt.Failure.Rerun)
-	}
-	slices.Sort(projects)
+	slices.Sort(got)
 	want := []string{
-		`npx jest --selectProjects one --runTestsByPath shared/shared.test.js -t '^fails in both$'`,
-		`npx jest --selectProjects two --runTestsByPath shared/shared.test.js -t '^fails in both$'`,
+		"one/one.test.js › runs in one [one]: passed",
+		"shared/shared.test.js › fails in both [one]: failed",
+		"shared/shared.test.js › fails in both [two]: failed",
+		"shared/shared.test.js › fails in two only [one]: passed",
+		"shared/shared.test.js › fails in two only [two]: failed",
+		"shared/shared.test.js › passes in both [one]: passed",
+		"shared/shared.test.js › passes in both [two]: passed",
+		"two/two.test.js › fails in two [two]: failed",
 	}
-	if !slices.Equal(projects, want) {
-		t.Errorf("reruns of the failure in both projects:\n%s\nwant\n%s", strings.Join(projects, "\n"), strings.Join(want, "\n"))
+	if !slices.Equal(got, want) {
+		t.Fatalf("recorded:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	// The test that fails in project two only: whichever run came second,
-	// its failure reruns it in two, where it fails again.
-	var f *report.Failure
-	for _, name := range []string{"fails in two only", "fails in two only #2"} {
-		if tt := find(t, rec, "shared/shared.test.js", name); tt.Status == report.TestFailed {
-			f = tt.Failure
+	for project, want := range map[string]string{
+		"one": `npx jest --selectProjects one --runTestsByPath shared/shared.test.js -t '^fails in both$'`,
+		"two": `npx jest --selectProjects two --runTestsByPath shared/shared.test.js -t '^fails in both$'`,
+	} {
+		if f := rec.Failure("shared/shared.test.js", "fails in both ["+project+"]"); f == nil || f.Line != 5 || f.Rerun != want {
+			t.Errorf("the failure in project %s: %+v, want at line 5, rerun %s", project, f, want)
 		}
 	}
+	f := rec.Failure("shared/shared.test.js", "fails in two only [two]")
 	if f == nil || f.Rerun != `npx jest --selectProjects two --runTestsByPath shared/shared.test.js -t '^fails in two only$'` {
 		t.Fatalf("the failure in project two: %+v", f)
 	}
@@ -306,6 +346,18 @@ func TestJestProjects(t *testing.T) {
 	b, err := cmd.Output()
 	if err == nil || !strings.Contains(string(b), "Tests:       1 failed, 2 skipped, 3 total") {
 		t.Errorf("the rerun did not fail that one test in one project: %v\n%s", err, b)
+	}
+	for _, req := range []adapters.Request{
+		{Test: "shared/shared.test.js › fails in two only [two]"},
+		{Test: "fails in two only [two]"},
+		{Tests: []adapters.TestRef{{Suite: "shared/shared.test.js", Name: "fails in two only [two]"}}},
+	} {
+		req.ProjectRoot = fixture("projects")
+		rec, out, _ := run(t, req)
+		tt, ok := rec.Lookup("shared/shared.test.js", "fails in two only [two]")
+		if !ok || tt.Status != report.TestFailed || req.Test != "" && len(rec.Tests()) != 1 {
+			t.Errorf("%+v ran %+v (hint %q), want that project's failure", req, rec.Tests(), out.Hint)
+		}
 	}
 }
 

@@ -20,7 +20,8 @@
 //            fails the run, and bail when --bail ended it early
 //
 // A test's name is its describe blocks and its title joined with " › ",
-// as jest's own reporters show it. Locations are absolute paths, 1-based
+// as jest's own reporters show it, and, under a config of several
+// projects, its project's displayName: "NAME [one]". Locations are absolute paths, 1-based
 // lines, taken from the failure's stack: the first frame in the test file,
 // else the first one outside node_modules and node's internals. jest
 // source-maps those stacks, so a TypeScript test's frame is its .ts line.
@@ -50,6 +51,10 @@ class StrobeReporter {
     // none and every test is reported.
     const pattern = !process.env.STROBE_JEST_COLLECT && globalConfig && globalConfig.testNamePattern;
     this.selected = pattern ? new RegExp(pattern, 'i') : null;
+    // A run that selects a test or a describe block by name: that -t
+    // also lets through tests whose names begin as the name does, which
+    // strobe's setup file (select.cjs) skips and the reporter leaves out.
+    this.only = process.env.STROBE_JEST_SELECT || '';
     // Tests already reported by onTestCaseResult, per file, each name's
     // end events in order: the file's result lists them again, with the
     // skipped and todo ones jest never reports one by one, and with a
@@ -58,10 +63,15 @@ class StrobeReporter {
     // --bail N: jest ends the run once N tests failed (onRunComplete,
     // then exit), whatever test files have yet to run.
     this.bail = (globalConfig && globalConfig.bail) || 0;
+    // A config of several projects may run a file in more than one of
+    // them: each test's name then ends with its project's (displayName),
+    // "NAME [one]", so that the copies are apart whichever ends first.
+    // running holds, per file, the projects running it.
     this.projects = !!(globalConfig && Array.isArray(globalConfig.projects) && globalConfig.projects.length > 1);
-    // How many tests of each name began and ended, per file: tests may
-    // share a full name (rows of test.each that print alike, a title
-    // repeated), which strobe would count as one; the second is
+    this.running = new Map();
+    // How many tests of each name began and ended, per file (and project):
+    // tests may share a full name (rows of test.each that print alike, a
+    // title repeated), which strobe would count as one; the second is
     // "NAME #2", the third "NAME #3", in the order they run.
     this.starts = new Map();
     this.ends = new Map();
@@ -89,11 +99,27 @@ class StrobeReporter {
   }
 
   onTestFileStart(test) {
+    // jest hands the worker the project's config once this returns.
+    if (this.only) withSetupFile(test.context.config, path.join(__dirname, 'select.cjs'));
+    if (this.projects) {
+      const running = this.running.get(test.path) || [];
+      this.running.set(test.path, running.concat(projectOf(test)));
+    }
     this.emit({ev: 'file', file: test.path});
   }
 
   onTestCaseStart(test, info) {
-    this.emit({ev: 'start', file: test.path, name: numbered(this.starts, test.path, nameOf(info))});
+    // Under several projects, test.context is the first project's
+    // whichever ran the test (see onTestCaseResult): the project is the
+    // one running the file, and unknown while two run it at once.
+    let project = '';
+    if (this.projects) {
+      const running = this.running.get(test.path) || [];
+      if (running.length !== 1) return;
+      project = running[0];
+    }
+    if (!this.takes(info, project)) return;
+    this.emit({ev: 'start', file: test.path, name: tagged(numbered(this.starts, keyOf(test.path, project), nameOf(info)), project)});
   }
 
   onTestCaseResult(test, result) {
@@ -106,16 +132,29 @@ class StrobeReporter {
   }
 
   end(file, result, project) {
-    if (this.selected && result.status === 'pending' && !this.selected.test(idOf(result))) return;
+    if (!this.takes(result, project)) return;
     const name = nameOf(result);
     let seen = this.ended.get(file);
     if (!seen) this.ended.set(file, (seen = new Map()));
-    const ev = {ev: 'end', file, name: numbered(this.ends, file, name), status: statusOf(result.status), ms: result.duration || 0};
+    const ev = {ev: 'end', file, name: tagged(numbered(this.ends, keyOf(file, project), name), project), status: statusOf(result.status), ms: result.duration || 0};
     if (project) ev.project = project;
     let ends = seen.get(name);
     if (!ends) seen.set(name, (ends = []));
     ends.push(ev);
     this.emitEnd(ev, name, file, result);
+  }
+
+  // takes tells whether the run selected a test (jest's test case info or
+  // result, and the project that ran it): -t let it through, and it is the
+  // test named or in the block named, when a name was; in that project,
+  // when the name ends with one's tag.
+  takes(r, project) {
+    if (this.selected && r.status === 'pending' && !this.selected.test(idOf(r))) return false;
+    if (!this.only) return true;
+    const tag = project ? tagged('', project) : '';
+    const only = tag && this.only.endsWith(tag) ? this.only.slice(0, -tag.length) : this.only;
+    const name = nameOf(r);
+    return name === only || name.startsWith(only + SEP);
   }
 
   emitEnd(ev, name, file, result) {
@@ -148,14 +187,17 @@ class StrobeReporter {
         this.emitEnd({ev: 'end', file, name: sent.name, status: 'failed', ms: sent.ms}, name, file, r);
       }
     }
-    // A config of several projects may run a file in more than one of
-    // them, and jest counts each run: the file's names go on counting, the
-    // second run's tests are "NAME #2", as tests that share a name in a
-    // file.
+    // A project without a displayName has no tag: the names of a file
+    // that two such projects run go on counting, the second run's tests
+    // are "NAME #2", as tests that share a name in a file.
     if (!this.projects) {
       this.ended.delete(file);
       this.starts.delete(file);
       this.ends.delete(file);
+    } else {
+      const running = this.running.get(file) || [];
+      const i = running.indexOf(projectOf(test));
+      if (i >= 0) running.splice(i, 1);
     }
     const err = result.testExecError;
     if (err) {
@@ -209,6 +251,24 @@ function numbered(counts, file, name) {
   const n = (seen.get(name) || 0) + 1;
   seen.set(name, n);
   return n === 1 ? name : `${name} #${n}`;
+}
+
+// withSetupFile adds a setup file to a project's config, once. jest
+// freezes the config object, not the list.
+function withSetupFile(config, file) {
+  const files = config.setupFilesAfterEnv;
+  if (Array.isArray(files) && !Object.isFrozen(files) && !files.includes(file)) files.push(file);
+}
+
+// keyOf is what counts a file's names: the file, and the project that
+// runs it when the names are tagged.
+function keyOf(file, project) {
+  return project ? file + '\n' + project : file;
+}
+
+// tagged is a test's name under several projects: its project's added.
+function tagged(name, project) {
+  return project ? `${name} [${project}]` : name;
 }
 
 // projectOf is the name of the project (its displayName) a test file ran

@@ -11,7 +11,6 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
-	"strobe/adapters/kit/node"
 	"strobe/report"
 )
 
@@ -112,8 +111,10 @@ func multiSelection(root, pkgDir string, tests []adapters.TestRef) []string {
 				continue
 			}
 		}
-		if q := node.QuoteRegexp(strings.ReplaceAll(t.Name, sep, " ")); !slices.Contains(names, q) {
-			names = append(names, q)
+		for _, q := range titlePatterns(t.Name) {
+			if !slices.Contains(names, q) {
+				names = append(names, q)
+			}
 		}
 	}
 	var sel []string

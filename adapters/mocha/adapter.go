@@ -4,6 +4,7 @@ package mocha
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -156,23 +157,47 @@ var hookTitle = lazyre.New(`^"(?:before|after) (?:all|each)" hook(?:: .*?)? (for
 // run the hook so that it runs and fails again: the test it names, at any
 // depth of the hook's block (mocha names it by its own title), or the
 // block's tests. "" is every test: a root hook's.
-func grepFor(title string) string {
+//
+// --grep matches full titles joined by spaces, so a hook's also takes a
+// sibling block whose name begins with the block's and a space (`parse
+// errors` beside `parse`), and a test whose title ends with the one named:
+// the hook's tests, by their place in the file, are also answered (nil
+// for a test, or every test), for strobe's reporter to run those alone.
+func grepFor(title string) (string, *hookTests) {
 	parts := strings.Split(title, sep)
 	m := hookTitle.FindStringSubmatch(parts[len(parts)-1])
 	if m == nil {
-		return grep(title)
+		return grep(title), nil
 	}
-	block := regexp.QuoteMeta(strings.Join(parts[:len(parts)-1], " "))
+	parts = parts[:len(parts)-1]
+	tests := &hookTests{Block: parts}
+	block := regexp.QuoteMeta(strings.Join(parts, " "))
 	switch {
 	case m[1] == "for" && block == "":
-		return "^(.* )?" + regexp.QuoteMeta(m[2]) + "$"
+		tests.Test = m[2]
+		return "^(.* )?" + regexp.QuoteMeta(m[2]) + "$", tests
 	case m[1] == "for":
-		return "^" + block + " (.* )?" + regexp.QuoteMeta(m[2]) + "$"
+		tests.Test = m[2]
+		return "^" + block + " (.* )?" + regexp.QuoteMeta(m[2]) + "$", tests
 	case block == "":
-		return ""
+		return "", nil
 	}
-	return "^" + block + " "
+	return "^" + block + " ", tests
 }
+
+// hookTests are the tests a failed hook's name selects: those of the
+// block whose titles are Block, at any depth, titled Test when the hook
+// ran for a test. They reach strobe's reporter as JSON in selectEnv, and
+// it drops every other test before the run (serial mocha: --parallel's
+// workers load the files, and run --grep's tests).
+type hookTests struct {
+	Block []string `json:"block"`
+	Test  string   `json:"test,omitempty"`
+}
+
+// selectEnv hands strobe's reporter the tests a failed hook's name
+// selects.
+const selectEnv = "STROBE_MOCHA_SELECT"
 
 // globQuote escapes a file's name for mocha's --ignore, a minimatch
 // pattern.
@@ -237,7 +262,7 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 		return nil, adapters.Usagef("mocha: %s is not a mocha command: pass one, or leave the command out", shell.Join(req.Command))
 	}
 	args = ownArgs(args)
-	var sel []string
+	var sel, env []string
 	note := ""
 	switch {
 	case req.Test != "":
@@ -251,8 +276,13 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 			// that a test of the same title in another file does not run.
 			sel = only([]string{req.TestSuite}, all)
 		}
-		if g := grepFor(title); g != "" {
+		g, tests := grepFor(title)
+		if g != "" {
 			sel = append(sel, "--grep", g)
+		}
+		if tests != nil {
+			b, _ := json.Marshal(tests)
+			env = append(env, selectEnv+"="+string(b))
 		}
 	case req.Level != adapters.LevelAll:
 		all := node.TestFiles(req.ProjectRoot, testFile)
@@ -304,7 +334,7 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	events := filepath.Join(dir, "events.jsonl")
 	argv = append(argv, "--reporter", reporter, "--reporter-option", "out="+events)
 	argv = append(argv, sel...)
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), root: req.ProjectRoot, note: note, test: req.Test, level: req.Level}}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), root: req.ProjectRoot, note: note, test: req.Test, level: req.Level}}, nil
 }
 
 func nonEmpty(s string) []string {

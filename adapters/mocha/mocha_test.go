@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -193,6 +194,11 @@ func TestMochaSelection(t *testing.T) {
 		// the test the hook ran for, so the hook runs and fails again.
 		{"failed hook", "basic", adapters.Request{Test: `with a failing before › "before all" hook for "never runs either"`}, []string{`with a failing before › "before all" hook for "never runs either"`}},
 		{"failed hook in its file", "basic", adapters.Request{Test: `test/math.spec.js › with a failing before › "before all" hook for "never runs either"`}, []string{`with a failing before › "before all" hook for "never runs either"`}},
+		// Exactly the hook's block: not a sibling block whose name begins
+		// with the block's and a space, which mocha's --grep takes too.
+		{"failed hook in a block", "blocks", adapters.Request{Test: `parse › "before all" hook in "parse"`}, []string{`parse › "before all" hook in "parse"`}},
+		{"failed hook in a block in its file", "blocks", adapters.Request{Test: `test/blocks.spec.js › parse › "before all" hook in "parse"`}, []string{`parse › "before all" hook in "parse"`}},
+		{"failed hook for a test of a block", "blocks", adapters.Request{Test: `load › "before all" hook for "reads"`}, []string{`load › "before all" hook for "reads"`}},
 		{"unit", "levels", adapters.Request{Level: adapters.LevelUnit}, []string{"unit works"}},
 		{"integration", "levels", adapters.Request{Level: adapters.LevelIntegration}, []string{"integration works"}},
 		{"e2e", "levels", adapters.Request{Level: adapters.LevelE2E}, []string{"e2e by its file name", "e2e works"}},
@@ -216,19 +222,25 @@ func TestMochaSelection(t *testing.T) {
 
 // grepFor selects a hook's failure by the tests that run the hook: the
 // test it names ("for"), at any depth of the hook's block, or the block's
-// tests ("in"); a root hook's, every test.
+// tests ("in"); a root hook's, every test. Those tests are also answered
+// by their place, for strobe's reporter, which the --grep cannot say
+// exactly.
 func TestMochaHookGrep(t *testing.T) {
-	for title, want := range map[string]string{
-		"a › b":                                     `^a b$`,
-		`a › "before all" hook for "t (1)"`:         `^a (.* )?t \(1\)$`,
-		`a › b › "after all" hook: close for "t"`:   `^a b (.* )?t$`,
-		`a › "after each" hook in "a"`:              `^a `,
-		`"before all" hook for "t"`:                 `^(.* )?t$`,
-		`"before all" hook in "{root}"`:             ``,
-		`a › "before all" hook for "t" and another`: `^a "before all" hook for "t" and another$`,
+	for _, tc := range []struct {
+		title, grep string
+		tests       *hookTests
+	}{
+		{"a › b", `^a b$`, nil},
+		{`a › "before all" hook for "t (1)"`, `^a (.* )?t \(1\)$`, &hookTests{Block: []string{"a"}, Test: "t (1)"}},
+		{`a › b › "after all" hook: close for "t"`, `^a b (.* )?t$`, &hookTests{Block: []string{"a", "b"}, Test: "t"}},
+		{`a › "after each" hook in "a"`, `^a `, &hookTests{Block: []string{"a"}}},
+		{`"before all" hook for "t"`, `^(.* )?t$`, &hookTests{Block: []string{}, Test: "t"}},
+		{`"before all" hook in "{root}"`, ``, nil},
+		{`a › "before all" hook for "t" and another`, `^a "before all" hook for "t" and another$`, nil},
 	} {
-		if got := grepFor(title); got != want {
-			t.Errorf("grepFor(%q) = %q, want %q", title, got, want)
+		grep, tests := grepFor(tc.title)
+		if grep != tc.grep || !reflect.DeepEqual(tests, tc.tests) {
+			t.Errorf("grepFor(%q) = %q, %+v; want %q, %+v", tc.title, grep, tests, tc.grep, tc.tests)
 		}
 	}
 }

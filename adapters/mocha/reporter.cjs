@@ -89,8 +89,35 @@ function named(ev, test) {
   return ev;
 }
 
+// narrow keeps, under suite (whose titles are path), only the tests a
+// failed hook's name selects (STROBE_MOCHA_SELECT: {block, test}): those
+// of the block, at any depth, titled test when one is named. mocha's
+// --grep, a regexp over the titles joined by spaces, also takes a sibling
+// block whose name begins with the block's and a space. The others, and
+// the blocks left with no test (their hooks with them), leave the run
+// before it begins. It tells whether suite kept a test.
+function narrow(suite, path, sel) {
+  const inBlock = path.length >= sel.block.length && sel.block.every((t, i) => path[i] === t);
+  suite.tests = suite.tests.filter((t) => inBlock && (!sel.test || t.title === sel.test));
+  suite.suites = suite.suites.filter((s) => narrow(s, path.concat(s.title), sel));
+  return suite.tests.length > 0 || suite.suites.length > 0;
+}
+
+function selection() {
+  try {
+    const sel = JSON.parse(process.env.STROBE_MOCHA_SELECT || 'null');
+    return sel && Array.isArray(sel.block) ? sel : null;
+  } catch {
+    return null;
+  }
+}
+
 class StrobeReporter {
   constructor(runner, options) {
+    // Serial mocha has loaded the files, and not yet applied --grep;
+    // --parallel's workers load them, and run what --grep takes.
+    const sel = selection();
+    if (sel && runner.suite) narrow(runner.suite, [], sel);
     const opts = (options && options.reporterOption) || (options && options.reporterOptions) || {};
     const out = opts.out || process.env.STROBE_MOCHA_EVENTS;
     this.fd = out ? fs.openSync(out, 'a') : 1;

@@ -1,0 +1,53 @@
+// strobe's setup file for a jest run that selects a test or a describe
+// block by name (STROBE_JEST_SELECT: its describe blocks and title joined
+// with " › "). strobe's reporter adds it to each project's
+// setupFilesAfterEnv as the run begins. jest's -t is a regexp over the
+// titles joined by spaces, ignoring case: strobe's takes the name and
+// whatever follows it after a space, so that a block's tests match, and
+// lets through a sibling block whose name merely begins the same
+// ("parse errors" beside "parse"), or a test ("parse all"). Once the file
+// has declared its tests, and before any runs, this file's beforeAll, the
+// first of the file's root block, marks skipped every test that is neither
+// the test named nor in the block named, and every block left with no
+// test, so that their hooks do not run either; the reporter leaves them
+// out. Under several projects a name may end with its project's tag,
+// "NAME [one]", which this file cannot tell from a title's end: it takes
+// the name with and without it, and the reporter keeps the project's.
+'use strict';
+
+const SEP = ' \u203a ';
+const name = process.env.STROBE_JEST_SELECT || '';
+const names = [name, name.replace(/ \[[^[\]]+\]$/, '')];
+const {beforeAll} = typeof globalThis.beforeAll === 'function' ? globalThis : require('@jest/globals');
+
+if (name) {
+  beforeAll(function strobeSelect() {
+    const state = circusState(strobeSelect);
+    if (state) narrow(state.rootDescribeBlock, '');
+  });
+}
+
+// circusState is jest-circus's state, the tree of the file's blocks and
+// tests, kept on the global under a symbol of its own. jest 30 has two
+// (its runner's and its module's): the runner's holds this hook.
+function circusState(hook) {
+  for (const s of Object.getOwnPropertySymbols(globalThis)) {
+    const state = s.description === 'JEST_STATE_SYMBOL' && globalThis[s];
+    const root = state && state.rootDescribeBlock;
+    if (root && Array.isArray(root.hooks) && root.hooks.some((h) => h.fn === hook)) return state;
+  }
+  return null;
+}
+
+// narrow skips what the selection does not take under block, whose full
+// name is prefix, and tells whether it took anything.
+function narrow(block, prefix) {
+  let any = false;
+  for (const child of block.children || []) {
+    const full = prefix ? prefix + SEP + child.name : child.name;
+    const taken = child.type === 'describeBlock' ? narrow(child, full) : names.some((n) => full === n || full.startsWith(n + SEP));
+    if (taken) any = true;
+    else child.mode = 'skip';
+  }
+  return any;
+}
