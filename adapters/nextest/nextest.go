@@ -132,7 +132,8 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 		if filepath.Base(cargo[0]) != "cargo" {
 			cargo = []string{"cargo"}
 		}
-		p.docs = docExamples(ctx, cargo, root, userArgs, req.Env)
+		// cargo metadata, 20 ms: beside the run, not before it.
+		p.docs = kit.Beside(func() string { return docExamples(ctx, cargo, root, userArgs, req.Env) })
 	}
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: []string{jsonEnv}, Parser: p}, nil
 }

@@ -168,7 +168,7 @@ func TestDocExamplesOfTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := plan.Parser.(*parser).docs; got != tc.want {
+		if got := plan.Parser.(*parser).docs.Wait(); got != tc.want {
 			t.Errorf("%q in %q: the hint names %q, want %q", tc.args, tc.dir, got, tc.want)
 		}
 	}

@@ -105,7 +105,7 @@ type parser struct {
 	rerun  []string // cargo nextest run and the user's build flags
 	test   string
 	level  adapters.Level
-	docs   string // a file with doc examples nextest will not run, if any
+	docs   kit.Pending // a file with doc examples nextest will not run, if any
 	// runIgnored says the run ran #[ignore] tests: the reruns of its
 	// failures run them too (--run-ignored all), or a failed ignored test
 	// would rerun as skipped.
@@ -760,8 +760,8 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			hints = append(hints, "`"+m[1]+"` does not list its tests as libtest does (a target with harness = false?): nextest cannot run it; framework: \"cargo\" runs it as cargo test does")
 		}
 	}
-	if p.docs != "" && !out.NoTests {
-		hints = append(hints, fmt.Sprintf("nextest does not run doctests, and %s has documentation examples that cargo test would run: run `cargo test --doc` for them, or pass framework: \"cargo\", which runs both", p.docs))
+	if docs := p.docs.Wait(); docs != "" && !out.NoTests {
+		hints = append(hints, fmt.Sprintf("nextest does not run doctests, and %s has documentation examples that cargo test would run: run `cargo test --doc` for them, or pass framework: \"cargo\", which runs both", docs))
 	}
 	if exit.StoppedBy == report.StoppedStuck || exit.StoppedBy == report.StoppedTimeout {
 		if h := p.notRun(); h != "" {
