@@ -635,6 +635,14 @@ func TestJestSameNames(t *testing.T) {
 	if f == nil || f.Line != 8 || f.Rerun != `npx jest --runTestsByPath dupes.test.js -t '^withQuery \{ a: 1 \}$'` {
 		t.Errorf("failure %+v, want dupes.test.js:8 rerun by jest's name", f)
 	}
+
+	// The second "same title" ends jest (process.exit, in band): its
+	// rerun too is by jest's name, not "same title #2", which is none.
+	t.Setenv("EXIT_SECOND", "1")
+	rec, _, _ = run(t, adapters.Request{ProjectRoot: fixture("dupes")})
+	if f := rec.Failure("dupes.test.js", "same title #2"); f == nil || f.Line != 14 || f.Rerun != `npx jest --runTestsByPath dupes.test.js -t '^same title$'` {
+		t.Errorf("the test that exits: %+v, want dupes.test.js:14 rerun by jest's name", f)
+	}
 }
 
 // TestJestCoverageThreshold runs a project whose tests all pass but whose

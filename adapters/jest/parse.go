@@ -93,7 +93,7 @@ type parser struct {
 	sawRun  bool
 	sawDone bool
 	version string
-	running map[testKey]bool // tests started and not ended, to give output to
+	running map[testKey]startedAs // tests started and not ended, to give output to
 	// last is the test that ended last while no other ran: node writes to a
 	// full pipe asynchronously, so a test's output can come after its end.
 	last     *testKey
@@ -120,10 +120,15 @@ type parser struct {
 
 type testKey struct{ suite, name string }
 
+// startedAs is what a test's start event says of it beside its name: the
+// project that runs it, under several, and jest's own name for it when
+// strobe's differs ("NAME #2", "NAME [one]"), which a rerun selects by.
+type startedAs struct{ project, title string }
+
 func newParser(rec *adapters.Recorder, root, pkgDir, dir string) *parser {
 	events := filepath.Join(dir, "events.jsonl")
 	return &parser{rec: rec, root: root, pkgDir: pkgDir, dir: dir, events: events,
-		tail: kit.NewTailFile(events), done: make(chan struct{}), running: map[testKey]bool{}}
+		tail: kit.NewTailFile(events), done: make(chan struct{}), running: map[testKey]startedAs{}}
 }
 
 func (p *parser) start() {
@@ -187,7 +192,7 @@ func (p *parser) handle(ev *event) {
 		}
 		p.files[ev.File] = true
 	case "start":
-		p.running[testKey{suite, ev.Name}] = true
+		p.running[testKey{suite, ev.Name}] = startedAs{project: ev.Project, title: ev.Title}
 		p.last = nil
 		p.rec.Start(suite, ev.Name)
 	case "end":
@@ -309,10 +314,6 @@ func (p *parser) rerunPrefix(project string) []string {
 		prefix = append(prefix, "--selectProjects", project)
 	}
 	return prefix
-}
-
-func (p *parser) rerunFor(file, name string) string {
-	return rerunCommand(p.rerun, p.relPkg(file), name)
 }
 
 // relPkg is a file relative to the package's directory, where reruns run.
@@ -530,9 +531,9 @@ func (p *parser) inBandCrash(exit report.Exit) *report.Crash {
 // before its run's end: process.exit in a test run in band (jest prints
 // "process.exit called with …" and where), whatever the code, 0 too.
 func (p *parser) exitedEarly(exit report.Exit) {
-	for k := range p.running {
+	for k, st := range p.running {
 		file := filepath.Join(p.root, k.suite)
-		f := &report.Failure{Name: k.name, File: k.suite, Rerun: p.rerunFor(file, k.name),
+		f := &report.Failure{Name: k.name, File: k.suite, Rerun: rerunCommand(p.rerunPrefix(st.project), p.relPkg(file), cmp.Or(st.title, k.name)),
 			Message: kit.DidNotFinish(fmt.Sprintf("jest exited with code %d before the run's end", exit.Code), 0)}
 		if t, ok := p.rec.Lookup(k.suite, k.name); ok {
 			if at := frameIn(t.Output, file); at != nil && strings.Contains(t.Output, "process.exit called with") {

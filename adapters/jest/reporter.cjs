@@ -7,7 +7,8 @@
 // Events (field "ev"):
 //   run      the run begins: jest's version, the number of test files
 //   file     a test file begins
-//   start    a test begins (jest >= 29.6: onTestCaseStart)
+//   start    a test begins (jest >= 29.6: onTestCaseStart), with its
+//            project and jest's own name (title) as end has them
 //   end      a test ended: status passed|failed|skipped|todo, duration,
 //            the failure message without colours and where it happened,
 //            and, under several projects, the project that ran it (sent
@@ -119,7 +120,11 @@ class StrobeReporter {
       project = running[0];
     }
     if (!this.takes(info, project)) return;
-    this.emit({ev: 'start', file: test.path, name: tagged(numbered(this.starts, keyOf(test.path, project), nameOf(info)), project)});
+    const name = nameOf(info);
+    const ev = {ev: 'start', file: test.path, name: tagged(numbered(this.starts, keyOf(test.path, project), name), project)};
+    if (project) ev.project = project;
+    if (ev.name !== name) ev.title = name; // for the rerun of a test that ends jest (process.exit)
+    this.emit(ev);
   }
 
   onTestCaseResult(test, result) {
