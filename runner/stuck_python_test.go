@@ -2,6 +2,7 @@ package runner
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"strobe/adapters/kit/python"
@@ -147,6 +148,53 @@ func TestNotStuckPython(t *testing.T) {
 				resp, _ := runPy(t, 60*time.Second, env, args...)
 				if resp.Status != report.Passed {
 					t.Fatalf("status = %s, want passed; stuck: %+v", resp.Status, resp.Stuck)
+				}
+			})
+		}
+	}
+}
+
+// TestStuckPytestBesidePluginThreads: pytest-rerunfailures (with
+// pytest-xdist installed) starts a socket server thread in pytest's
+// process that waits in accept without a timeout. It is the harness's,
+// not the test's: a coroutine awaiting a future nobody sets is an async
+// wait without end, and a sleep past the timeout is one, with the plugin
+// as without it (before: "blocked on I/O", the plugin's accept).
+func TestStuckPytestBesidePluginThreads(t *testing.T) {
+	py := testutil.RequireTool(t, "python3")
+	for _, m := range []string{"pytest", "xdist", "pytest_rerunfailures"} {
+		if err := exec.Command(py, "-c", "import "+m).Run(); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("python3 cannot import %s: .ci/run must pip install it", m)
+			}
+			t.Skipf("python3 cannot import %s", m)
+		}
+	}
+	cases := []struct {
+		test, diagnosis, frame string
+	}{
+		{"test_awaits_forever", "async wait without end", "wait_for_reply (test_hang.py:6)"},
+		{"test_sleeps_past_the_timeout", "sleeping past the timeout", "test_sleeps_past_the_timeout (test_hang.py:19)"},
+	}
+	for _, plugin := range []string{"without", "with"} {
+		for _, tc := range cases {
+			t.Run(plugin+"/"+tc.test, func(t *testing.T) {
+				root := filepath.Join(t.TempDir(), "pyasync")
+				testutil.CopyTree(t, "../stuck/testdata/pyasync", root)
+				cmd := py + " -m pytest -k " + tc.test
+				if plugin == "without" {
+					cmd += " -p no:rerunfailures"
+				}
+				resp, _ := runReq(t, Request{ProjectRoot: root, Command: cmd, Timeout: 60 * time.Second})
+				if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
+					t.Fatalf("status = %s, want stuck (stuck %+v)", resp.Status, resp.Stuck)
+				}
+				s := resp.Stuck[0]
+				if !strings.HasPrefix(s.Diagnosis, tc.diagnosis) || strings.Contains(s.Diagnosis, "accept") {
+					t.Errorf("diagnosis %q, want %q, the plugin's accept left out", s.Diagnosis, tc.diagnosis)
+				}
+				if txt := stackText(s); !strings.Contains(txt, tc.frame) {
+					t.Errorf("stacks lack %s:\n%s", tc.frame, txt)
 				}
 			})
 		}

@@ -218,6 +218,7 @@ type threadHist struct {
 	waitAfter time.Time // it began after this (the sample before); zero when it was under way when first seen
 	ticking   bool      // woke and went back to the same wait
 	seen      time.Time
+	harness   bool // its stacks showed the harness started it (markHarness)
 }
 
 // New returns a detector for cfg, filling in the defaults.
@@ -412,6 +413,7 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 				h.runNS, h.slices, h.wait = t.RunNS, t.Slices, t.Wait
 			}
 			h.seen = snap.At
+			v.harness = v.harness || h.harness
 			v.ticking = h.ticking
 			v.rescuer = rescues(p, t, h, goProc)
 			if v.rescuer && t.Wait.Known {
@@ -628,6 +630,7 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 			d.symbolsRead = target.ProcKey
 		}
 		c.busy = blockedTIDs(blocked, target.ProcKey)
+		d.markHarness(c, target.ProcKey)
 		// The first goroutines after threads compare with nothing: the
 		// threads' samples before say nothing moved.
 		if len(d.samples) > 0 && !sameStacks(d.samples[len(d.samples)-1], c) && !(first && isGoroutines(c)) {
@@ -701,6 +704,19 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	span := d.samples[len(d.samples)-1].At().Sub(d.samples[0].At())
 	diag := fmt.Sprintf("%s: no output for %s, %s CPU, %s, %s%s", kind, round(silence), pct(cpu), evidence, stackEvidence(d.samples, span), tail)
 	return d.verdict(kind, now, silence, diag, target, blocked)
+}
+
+// markHarness remembers the threads of process k that a capture shows
+// the test harness started (pyHarnessThreads: pytest-rerunfailures'
+// socket server in accept, execnet's reader in an xdist worker): from
+// the next sample on their waits are the harness's, as Config.Harness
+// says of others, neither blocking the test nor waking it.
+func (d *Detector) markHarness(c Capture, k ProcKey) {
+	for _, tid := range pyHarnessThreads(c) {
+		if h := d.threads[threadKey{k, tid}]; h != nil {
+			h.harness = true
+		}
+	}
 }
 
 // withoutParked judges the blocked threads left once an async runtime's

@@ -169,6 +169,34 @@ func pyCapture(pid int, tool string, threads []format.PyThread, start time.Time)
 // unittest's case runner, runpy for python -m).
 var pyHarness = lazyre.New(`(^|/)(threading\.py|runpy\.py|_pytest/.*|pluggy/.*|pytest/__main__\.py|unittest/(case|suite|main|runner)\.py|xdist/.*|execnet/.*)$`)
 
+// pyHarnessStart matches the files of the harness that start threads of
+// their own in a test process: pytest's, pluggy's, pytest-xdist's and
+// execnet's (its reader in an xdist worker), and a pytest plugin
+// installed beside them (pytest-rerunfailures' socket server for its
+// xdist support, waiting in accept for a worker that never comes).
+var pyHarnessStart = lazyre.New(`(^|/)((_pytest|pluggy|xdist|execnet)/.*|(site|dist)-packages/pytest_\w+(\.py|/.*))$`)
+
+// pyHarnessThreads are the threads of a Python capture that the harness
+// started, by kernel thread id: the outermost frame left below
+// threading's bootstrap (trimPython keeps the innermost of a stack all
+// the harness's) is the harness's. Never the main thread, where the
+// tests run, nor a thread the capture knows no kernel id of (faulthandler's).
+func pyHarnessThreads(c Capture) []int {
+	if !IsPythonCapture(c) {
+		return nil
+	}
+	var tids []int
+	for _, s := range c.Stacks {
+		if s.TID == 0 || s.TID == c.PID || len(s.Frames) == 0 {
+			continue
+		}
+		if pyHarnessStart.MatchString(s.Frames[len(s.Frames)-1].File) {
+			tids = append(tids, s.TID)
+		}
+	}
+	return tids
+}
+
 // trimPython drops the outer frames of the harness, keeping at least one.
 func trimPython(frames []format.PyFrame) []format.PyFrame {
 	end := len(frames)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"strobe/adapters/kit/python"
@@ -186,4 +187,35 @@ func stacksText(c Capture) string {
 		}
 	}
 	return b.String()
+}
+
+// TestPyHarnessThreads: a thread whose outermost frame left is pytest's,
+// a pytest plugin's or execnet's is the harness's; the main thread, a
+// thread running the test's code or the standard library's, and one
+// whose kernel id is unknown are not.
+func TestPyHarnessThreads(t *testing.T) {
+	const site = "/venv/lib/python3.11/site-packages/"
+	stack := func(tid int, files ...string) Stack {
+		s := Stack{TID: tid}
+		for _, f := range files {
+			s.Frames = append(s.Frames, Frame{Func: "f", File: f})
+		}
+		return s
+	}
+	c := Capture{PID: 10, Tool: ToolFaulthandler, Stacks: []Stack{
+		stack(11, "/usr/lib/python3.11/socket.py", site+"pytest_rerunfailures.py"),
+		stack(12, site+"execnet/gateway_base.py"),
+		stack(13, "/usr/lib/python3.11/socket.py", "/p/tests/test_server.py"),
+		stack(14, "/usr/lib/python3.11/threading.py"),
+		stack(0, site+"pytest_rerunfailures.py"),
+		stack(10, "/usr/lib/python3.11/selectors.py", site+"_pytest/python.py"),
+		stack(15, "/p/pytest_helpers.py"),
+	}}
+	if got := pyHarnessThreads(c); !slices.Equal(got, []int{11, 12}) {
+		t.Errorf("harness threads %v, want [11 12]", got)
+	}
+	c.Tool = "eu-stack"
+	if got := pyHarnessThreads(c); got != nil {
+		t.Errorf("a native capture's harness threads %v, want none", got)
+	}
 }

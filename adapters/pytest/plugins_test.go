@@ -74,6 +74,45 @@ func TestTimeoutThreadMethod(t *testing.T) {
 	}
 }
 
+// TestTimeoutThreadMethodUnderXdist: under pytest-xdist, pytest-timeout's
+// thread method ends the worker (os._exit(1)) and xdist reports only
+// that the worker crashed; the worker's dump went to its stdout, which
+// execnet points at /dev/null. Each test past its timeout fails as timed
+// out, at the frame it was in, with pytest-timeout's dump in its output;
+// no crash, and the others pass (before: "xdist worker crashed", at the
+// test's def line). The timeout method from the configuration (-o) too.
+func TestTimeoutThreadMethodUnderXdist(t *testing.T) {
+	root := fixture(t, "timeout")
+	requireModules(t, "python3", "pytest_timeout", "xdist")
+	for _, method := range [][]string{{"--timeout-method", "thread"}, {"-o", "timeout_method=thread"}} {
+		argv := append([]string{"python3", "-m", "pytest", "-n", "2", "--timeout", "2"}, method...)
+		rec, out, exit := run(t, root, adapters.Request{Command: argv})
+		if exit.Code != exitFailed || out.Crash != nil || !slices.Contains(out.Indicators, "test_timed_out") {
+			t.Errorf("%v: exit %+v, outcome %+v, crash %+v: want a failed run, no crash", method, exit, out, out.Crash)
+		}
+		got, _ := rec.Lookup("", "test_timeout.py::test_waits")
+		f := got.Failure
+		if f == nil || !strings.HasPrefix(f.Message, "timed out: pytest-timeout stopped the test after 2s\n") ||
+			!strings.Contains(f.Message, "\n  wait_for (test_timeout.py:12)\n  test_waits (test_timeout.py:16)\n") ||
+			!strings.Contains(f.Message, "its thread method ended the pytest-xdist worker") ||
+			strings.Contains(f.Message, "crashed") || strings.Contains(f.Message, root) || f.File != "test_timeout.py" || f.Line != 12 ||
+			f.Rerun != "python3 -m pytest test_timeout.py::test_waits" {
+			t.Errorf("%v: test_waits %+v, want timed out at the helper's line", method, f)
+		}
+		if !strings.Contains(got.Output, "+ Timeout +") || !strings.Contains(got.Output, "Stack of MainThread") ||
+			!strings.Contains(got.Output, "in wait_for\n") {
+			t.Errorf("%v: test_waits' output %q, want pytest-timeout's dump", method, got.Output)
+		}
+		f = rec.Failure("", "test_timeout.py::test_marked")
+		if f == nil || !strings.HasPrefix(f.Message, "timed out: pytest-timeout stopped the test after 1s\n  test_marked (test_timeout.py:22)") || f.Line != 22 {
+			t.Errorf("%v: test_marked %+v, want its marker's timeout", method, f)
+		}
+		if p := rec.Progress(); p.Passed != 2 || p.Failed != 2 {
+			t.Errorf("%v: tests %q: %d passed, %d failed, want test_before and test_after passed", method, names(rec), p.Passed, p.Failed)
+		}
+	}
+}
+
 // TestHypothesis: a property that fails says hypothesis' failing example
 // (an exception note, which str() leaves out) at the test's own line,
 // with no "called from" its @given wrapper; hypothesis' exception groups

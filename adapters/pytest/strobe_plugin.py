@@ -72,8 +72,13 @@ def stack(tb, root):
     stuck detector says a thread's: "function (file:line)", the project's
     files relative to it, the rest from their installation's root
     (threading.py, requests/sessions.py); pytest's frames left out."""
+    return stack_of(ev.frames(tb), root)
+
+
+def stack_of(fs, root):
+    """stack's frames of fs, (frame, line) outermost first."""
     out = []
-    for frame, line in reversed(ev.frames(tb)):
+    for frame, line in reversed(fs):
         fn = frame.f_code.co_filename
         if any(h in fn.split(os.sep) for h in _harness):
             continue
@@ -149,11 +154,134 @@ def pytest_configure(config):
     ev.register_stacks()
     if os.environ.get("STROBE_TRACE_SPEC"):
         config.pluginmanager.register(TraceHooks(), "strobe_trace")
+    global _notes
     if hasattr(config, "workerinput"):
+        _notes = config.workerinput.get("strobe_notes")
+        if _notes:
+            note_thread_timeouts(config)
         return
+    events = os.environ.get("STROBE_PY_EVENTS")
     ch = ev.Channel.from_env()
     if ch is not None:
         config.pluginmanager.register(Reporter(config, ch), "strobe_reporter")
+        if config.pluginmanager.hasplugin("xdist"):
+            _notes = os.path.dirname(events)
+            config.pluginmanager.register(XdistNotes(), "strobe_xdist_notes")
+
+
+# The directory where an xdist worker leaves a note for the main process
+# (the run's own, the events file's): the worker it names is about to die.
+_notes = None
+
+
+class XdistNotes:
+    """Tells each xdist worker where to leave its notes (the main
+    process's events channel is its own alone)."""
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node):
+        node.workerinput["strobe_notes"] = _notes
+
+
+def note_thread_timeouts(config):
+    """pytest-timeout's thread method ends the process with os._exit(1)
+    once it has written every thread's stack to the terminal; in an xdist
+    worker, whose stdout execnet points at /dev/null, that leaves xdist's
+    "worker crashed" alone. In a worker, its dump goes to a note instead,
+    with the timeout and the test's stack first, which the main process
+    reads when xdist reports the crash (timeout_note)."""
+    mod = config.pluginmanager.get_plugin("timeout")
+    original = getattr(mod, "timeout_timer", None)
+    if original is None:
+        return
+
+    def timeout_timer(item, settings):
+        try:
+            start_note(item, settings)
+        except Exception:
+            pass
+        original(item, settings)
+        # Back only when it left the process alive (a debugger attached).
+        try:
+            os.unlink(note_path(item.nodeid))
+        except OSError:
+            pass
+
+    mod.timeout_timer = timeout_timer
+
+
+def note_path(nodeid):
+    import hashlib
+
+    return os.path.join(_notes, "timeout-%s.txt" % hashlib.sha256(nodeid.encode()).hexdigest()[:16])
+
+
+def start_note(item, settings):
+    """Writes the note's first line (the timeout, and the test's stack
+    as the signal method's failure says it) and points the terminal
+    writer pytest-timeout dumps the stacks to at the note."""
+    import json
+    import sys
+    import threading
+
+    from _pytest._io import TerminalWriter
+
+    root = str(item.config.invocation_params.dir)
+    info = {"timeout": settings.timeout}
+    current = sys._current_frames()
+    # The test runs in the worker's main thread (execnet's
+    # main_thread_only); else in the first thread with a project frame.
+    idents = [threading.main_thread().ident] + [i for i in current if i != threading.get_ident()]
+    for ident in idents:
+        fs = outer_frames(current.get(ident))
+        mine = [i for i, (frame, _) in enumerate(fs) if ev.in_project(frame.f_code.co_filename, root)]
+        if mine:
+            # From the test's outermost frame in, as a traceback starts.
+            frame, line = fs[mine[-1]]
+            info.update(file=os.path.relpath(frame.f_code.co_filename, root), line=line, stack=stack_of(fs[mine[0] :], root))
+            break
+    f = open(note_path(item.nodeid), "w")
+    f.write(json.dumps(info) + "\n")
+    f.flush()
+    tr = item.config.pluginmanager.get_plugin("terminalreporter")
+    if tr is not None:
+        tr._tw = TerminalWriter(f)
+
+
+def outer_frames(frame):
+    """frame and its callers, outermost first, as (frame, line)."""
+    fs = []
+    while frame is not None:
+        fs.append((frame, frame.f_lineno))
+        frame = frame.f_back
+    fs.reverse()
+    return fs
+
+
+def timeout_note(nodeid):
+    """The failure fields of a test whose xdist worker pytest-timeout's
+    thread method ended (see note_thread_timeouts), None when no note
+    says so: the timeout, its stack, where it was, and the dump in its
+    output. The note is removed: a rerun may time out again."""
+    if not _notes:
+        return None
+    import json
+
+    try:
+        path = note_path(nodeid)
+        with open(path) as f:
+            head, dump = f.readline(), f.read()
+        os.unlink(path)
+        info = json.loads(head)
+    except Exception:
+        return None
+    secs = info.get("timeout")
+    f = {"status": "failed", "when": "call", "timeout": secs, "out": ev.clip_tail(dump),
+         "also": "its thread method ended the pytest-xdist worker (os._exit(1)), which xdist replaced"}
+    for k in ("file", "line", "stack"):
+        if info.get(k):
+            f[k] = info[k]
+    return f
 
 
 class Reporter:
@@ -226,8 +354,9 @@ class Reporter:
             t["rerun"] = True
         elif report.failed and when not in ("setup", "call", "teardown"):
             # xdist's report of a worker that died in the test ("???"):
-            # a crash, whose signal the worker's faulthandler dump says.
-            t.update(status="crashed", msg=failure_text(report))
+            # a crash, whose signal the worker's faulthandler dump says,
+            # or pytest-timeout's thread method, whose note says so.
+            t.update(failure_fields(report))
         elif report.failed:
             # A failed subtest (pytest 9's SUBFAILED) fails its test, each
             # said with its parameters, as unittest's runner says them.
@@ -379,7 +508,7 @@ def failure_fields(report):
     from."""
     when = report.when
     if when not in ("setup", "call", "teardown"):
-        return {"status": "crashed", "msg": failure_text(report)}
+        return timeout_note(report.nodeid) or {"status": "crashed", "msg": failure_text(report)}
     f = {"status": "failed" if when == "call" else "error", "when": when, "msg": failure_text(report)}
     info = getattr(report, "strobe", None)
     if isinstance(info, dict):

@@ -25,8 +25,8 @@ type PyThread struct {
 	// ID is faulthandler's thread identifier ("0x00007f08212c76c0", the
 	// pthread id) or py-spy's.
 	ID string
-	// TID is the kernel's thread id when the tool knows it (py-spy); 0
-	// for faulthandler.
+	// TID is the kernel's thread id when the tool knows it (py-spy,
+	// strobe's dump handler); 0 for faulthandler.
 	TID int `json:",omitempty"`
 	// Name is the threading name when the tool knows it (py-spy).
 	Name string `json:",omitempty"`
@@ -47,9 +47,10 @@ type PyThread struct {
 // "Thread 0x00007f08212c76c0 (most recent call first):", "Current thread
 // 0x… (most recent call first):", and "Stack (most recent call first):"
 // when only one thread was dumped. Python 3.14 adds the thread's name in
-// brackets after the id. strobe's own dump handler adds asyncio tasks as
-// "Task 0x… [NAME] (most recent call first):".
-var faulthandlerHeader = lazyre.New(`^(Current thread|Thread|Stack|Task)(?: (0x[0-9a-fA-F]+))?(?: \[(.*)\])? \(most recent call first\):$`)
+// brackets after the id. strobe's own dump handler adds the kernel's
+// thread id ("Thread 0x… tid 4242 (most recent call first):") and asyncio
+// tasks as "Task 0x… [NAME] (most recent call first):".
+var faulthandlerHeader = lazyre.New(`^(Current thread|Thread|Stack|Task)(?: (0x[0-9a-fA-F]+))?(?: \[(.*)\])?(?: tid (\d+))? \(most recent call first\):$`)
 
 // faulthandlerFrame matches `  File "/src/x.py", line 12 in spin`.
 var faulthandlerFrame = lazyre.New(`^\s+File "(.*)", line (\d+) in (.*)$`)
@@ -68,6 +69,7 @@ func ParseFaulthandler(text string) [][]PyThread {
 		line = strings.TrimRight(line, "\r")
 		if m := faulthandlerHeader.FindStringSubmatch(line); m != nil {
 			t := PyThread{ID: m[2], Name: m[3], Current: m[1] == "Current thread" || m[1] == "Stack", Task: m[1] == "Task"}
+			t.TID, _ = strconv.Atoi(m[4])
 			if !blank || len(dumps) == 0 {
 				dumps = append(dumps, nil)
 			}

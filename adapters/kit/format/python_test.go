@@ -60,6 +60,7 @@ func TestParseFaulthandler(t *testing.T) {
 		{"current in the middle", "Current thread 0x01 (most recent call first):\n  File \"w.py\", line 3 in spin\n\nThread 0x02 (most recent call first):\n  File \"x.py\", line 3 in <module>\n", []int{1, 1}, 1, false},
 		{"3.14 thread name", "Current thread 0x00007f [MainThread] (most recent call first):\n  File \"x.py\", line 3 in f\n", []int{1}, 1, false},
 		{"asyncio task after the threads", "Current thread 0x01 (most recent call first):\n  File \"base_events.py\", line 1884 in _run_once\n\nTask 0x02 [Task-1] (most recent call first):\n  File \"locks.py\", line 213 in wait\n  File \"x.py\", line 4 in wait_for_reply\n", []int{1, 2}, 1, false},
+		{"strobe's kernel thread ids", "Thread 0x01 tid 4243 (most recent call first):\n  File \"socket.py\", line 294 in accept\n\nCurrent thread 0x02 tid 4242 (most recent call first):\n  File \"x.py\", line 3 in f\n", []int{1, 1}, 1, false},
 		{"deep", "Current thread 0x2 (most recent call first):\n  File \"x.py\", line 3 in f\n  ...\n", []int{1}, 1, true},
 		{"noise after a blank line", "Current thread 0x2 (most recent call first):\n  File \"x.py\", line 3 in f\n\n  File \"y.py\", line 4 in g\n", []int{1}, 1, false},
 		{"not a dump", "Traceback (most recent call last):\n  File \"x.py\", line 3, in f\n", nil, 0, false},
@@ -93,6 +94,9 @@ func TestParseFaulthandler(t *testing.T) {
 			}
 			if last := got[len(got)-1]; strings.HasPrefix(tc.name, "asyncio task") && (!last.Task || last.Name != "Task-1" || last.Current) {
 				t.Errorf("last %+v, want the asyncio task Task-1, not current", last)
+			}
+			if strings.HasPrefix(tc.name, "strobe's") && (got[0].TID != 4243 || got[1].TID != 4242 || got[1].ID != "0x02") {
+				t.Errorf("threads %+v, want tids 4243 and 4242", got)
 			}
 			if got[len(got)-1].Truncated != tc.truncated {
 				t.Errorf("truncated = %v, want %v", got[len(got)-1].Truncated, tc.truncated)

@@ -93,13 +93,27 @@ signal:
 		t.Fatal(err)
 	}
 	dumps := format.ParseFaulthandler(string(b))
-	workers := 0
+	workers, withTID := 0, 0
+	pid := cmd.Process.Pid
 	for _, d := range dumps {
 		for _, th := range d {
 			if len(th.Frames) > 0 && th.Frames[len(th.Frames)-1].Func == "_bootstrap" && strings.Contains(stackOf(th), "work (") {
 				workers++
+				if th.TID == pid {
+					t.Errorf("a worker thread's tid is the pid %d", pid)
+				} else if th.TID != 0 {
+					withTID++
+				}
+			}
+			if th.Current && th.TID != pid {
+				t.Errorf("the main thread's tid is %d, want the pid %d", th.TID, pid)
 			}
 		}
+	}
+	// The dump says each thread's kernel id (a worker stack, rarely, has
+	// none: it is then compared as faulthandler's are).
+	if withTID == 0 {
+		t.Errorf("no worker stack of %d says its kernel thread id", workers)
 	}
 	if len(dumps) < 10 || workers == 0 {
 		t.Errorf("%d dumps for %d signals, %d worker stacks: want the busy threads' stacks", len(dumps), sent, workers)

@@ -65,11 +65,16 @@ def _strobe_dump(fd, frame):
         import threading
 
         main = threading.main_thread().ident
+        # The kernel's thread ids, which faulthandler does not say:
+        # strobe tells the threads pytest or a plugin started (a socket
+        # server waiting in accept) from the test's. Read without
+        # threading's lock, which the interrupted code may hold.
+        active = getattr(threading, "_active", {})
         out = []
         for ident, top in sys._current_frames().items():
             if ident != main:
-                out.append(_strobe_thread("Thread", ident, top))
-        out.append(_strobe_thread("Current thread", main, frame))
+                out.append(_strobe_thread("Thread", ident, top, getattr(active.get(ident), "native_id", None)))
+        out.append(_strobe_thread("Current thread", main, frame, os.getpid()))
         out.extend(_strobe_tasks(sys))
         os.write(fd, "\n".join(out).encode("utf-8", "replace"))
     except Exception:
@@ -141,8 +146,11 @@ def _strobe_task(task):
     return "\n".join(lines) + "\n"
 
 
-def _strobe_thread(header, ident, frame):
-    lines = ["%s 0x%016x (most recent call first):" % (header, ident or 0)]
+def _strobe_thread(header, ident, frame, tid):
+    """A thread's header in faulthandler's shape, with "tid N" when its
+    kernel thread id is known, then its frames, innermost first."""
+    tid = " tid %d" % tid if tid else ""
+    lines = ["%s 0x%016x%s (most recent call first):" % (header, ident or 0, tid)]
     n = 0
     while frame is not None:
         if n == _STROBE_MAX_FRAMES:
