@@ -166,8 +166,9 @@ func pyCapture(pid int, tool string, threads []format.PyThread, start time.Time)
 // pyHarness are the files whose frames start a Python thread or run a
 // test for a framework: the outer frames they make say nothing of the
 // test (threading's bootstrap, pytest's and pluggy's hook calls,
-// unittest's case runner, runpy for python -m).
-var pyHarness = lazyre.New(`(^|/)(threading\.py|runpy\.py|_pytest/.*|pluggy/.*|pytest/__main__\.py|unittest/(case|suite|main|runner)\.py|xdist/.*|execnet/.*)$`)
+// unittest's case runner, runpy for python -m, which Python 3.11 and
+// later freeze: its frames' file is "<frozen runpy>").
+var pyHarness = lazyre.New(`(^|/)(threading\.py|runpy\.py|_pytest/.*|pluggy/.*|pytest/__main__\.py|unittest/(case|suite|main|runner)\.py|xdist/.*|execnet/.*)$|^<frozen runpy>$`)
 
 // pyHarnessStart matches the files of the harness that start threads of
 // their own in a test process: pytest's, pluggy's, pytest-xdist's and

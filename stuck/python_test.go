@@ -8,11 +8,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"strobe/adapters/kit/python"
 	"syscall"
 	"testing"
 	"time"
 
+	"strobe/adapters/kit/format"
+	"strobe/adapters/kit/python"
 	"strobe/internal/testutil"
 )
 
@@ -217,5 +218,24 @@ func TestPyHarnessThreads(t *testing.T) {
 	c.Tool = "eu-stack"
 	if got := pyHarnessThreads(c); got != nil {
 		t.Errorf("a native capture's harness threads %v, want none", got)
+	}
+}
+
+// TestTrimPython: the outer frames of python -m pytest (runpy's, frozen
+// since Python 3.11, then pytest's and pluggy's) are trimmed; the test's
+// own and what it calls stay.
+func TestTrimPython(t *testing.T) {
+	frames := []format.PyFrame{
+		{Func: "wait", File: "/usr/lib/python3.11/threading.py", Line: 320},
+		{Func: "test_waits", File: "/p/test_x.py", Line: 9},
+		{Func: "pytest_pyfunc_call", File: "/usr/lib/python3/dist-packages/_pytest/python.py", Line: 194},
+		{Func: "_multicall", File: "/usr/lib/python3/dist-packages/pluggy/_callers.py", Line: 80},
+		{Func: "<module>", File: "/usr/lib/python3/dist-packages/pytest/__main__.py", Line: 5},
+		{Func: "_run_code", File: "<frozen runpy>", Line: 88},
+		{Func: "_run_module_as_main", File: "<frozen runpy>", Line: 198},
+	}
+	got := trimPython(frames)
+	if len(got) != 2 || got[1].Func != "test_waits" {
+		t.Errorf("trimmed to %+v, want the wait and test_waits", got)
 	}
 }
