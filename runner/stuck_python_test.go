@@ -159,7 +159,10 @@ func TestNotStuckPython(t *testing.T) {
 // process that waits in accept without a timeout. It is the harness's,
 // not the test's: a coroutine awaiting a future nobody sets is an async
 // wait without end, and a sleep past the timeout is one, with the plugin
-// as without it (before: "blocked on I/O", the plugin's accept).
+// as without it (before: "blocked on I/O", the plugin's accept). Under
+// xdist (-n 1) the same, judged in the worker: pytest's own process waits
+// for it in queue.get with a timeout (before: no verdict, the run's
+// timeout), and the worker's execnet reader waits on its stdin.
 func TestStuckPytestBesidePluginThreads(t *testing.T) {
 	py := testutil.RequireTool(t, "python3")
 	for _, m := range []string{"pytest", "xdist", "pytest_rerunfailures"} {
@@ -176,16 +179,23 @@ func TestStuckPytestBesidePluginThreads(t *testing.T) {
 		{"test_awaits_forever", "async wait without end", "wait_for_reply (test_hang.py:6)"},
 		{"test_sleeps_past_the_timeout", "sleeping past the timeout", "test_sleeps_past_the_timeout (test_hang.py:19)"},
 	}
-	for _, plugin := range []string{"without", "with"} {
+	for _, plugin := range []string{"without", "with", "xdist"} {
 		for _, tc := range cases {
 			t.Run(plugin+"/"+tc.test, func(t *testing.T) {
 				root := filepath.Join(t.TempDir(), "pyasync")
 				testutil.CopyTree(t, "../stuck/testdata/pyasync", root)
 				cmd := py + " -m pytest -k " + tc.test
-				if plugin == "without" {
+				switch plugin {
+				case "without":
 					cmd += " -p no:rerunfailures"
+				case "xdist":
+					cmd += " -n 1"
 				}
+				start := time.Now()
 				resp, _ := runReq(t, Request{ProjectRoot: root, Command: cmd, Timeout: 60 * time.Second})
+				if took := time.Since(start); took > 30*time.Second {
+					t.Errorf("the verdict took %v", took)
+				}
 				if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
 					t.Fatalf("status = %s, want stuck (stuck %+v)", resp.Status, resp.Stuck)
 				}

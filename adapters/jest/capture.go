@@ -1,13 +1,11 @@
 package jest
 
 import (
-	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 )
 
 // IsTestProcess for jest: its workers (jest-worker's processChild.js) run
@@ -22,7 +20,7 @@ func (jest) IsTestProcess(p adapters.Proc) bool {
 	if !isJestMain(p.Args) {
 		return p.Name != "npm" && p.Name != "npx" && p.Name != "sh"
 	}
-	return !hasWorkers(p.PID)
+	return !kit.HasChild(p.PID, isWorker)
 }
 
 func isWorker(args []string) bool {
@@ -43,29 +41,6 @@ func isJestMain(args []string) bool {
 		}
 		if b := filepath.Base(a); b == "jest" || (b == "jest.js" && strings.Contains(a, "jest")) {
 			return true
-		}
-	}
-	return false
-}
-
-// hasWorkers says whether a process has jest workers among its children,
-// from /proc (Linux). Elsewhere it cannot say and answers false: the main
-// process is then judged with its workers.
-func hasWorkers(pid int) bool {
-	if runtime.GOOS != "linux" {
-		return false
-	}
-	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "children"))
-	for _, t := range tasks {
-		b, err := os.ReadFile(t)
-		if err != nil {
-			continue
-		}
-		for _, child := range strings.Fields(string(b)) {
-			cmd, err := os.ReadFile(filepath.Join("/proc", child, "cmdline"))
-			if err == nil && isWorker(strings.Split(string(cmd), "\x00")) {
-				return true
-			}
 		}
 	}
 	return false

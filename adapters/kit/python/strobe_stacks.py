@@ -70,15 +70,34 @@ def _strobe_dump(fd, frame):
         # server waiting in accept) from the test's. Read without
         # threading's lock, which the interrupted code may hold.
         active = getattr(threading, "_active", {})
+        frames = sys._current_frames()
+        tids = {ident: getattr(active.get(ident), "native_id", None) for ident in frames if ident != main}
+        _strobe_lone_tid(os, tids)
         out = []
-        for ident, top in sys._current_frames().items():
+        for ident, top in frames.items():
             if ident != main:
-                out.append(_strobe_thread("Thread", ident, top, getattr(active.get(ident), "native_id", None)))
+                out.append(_strobe_thread("Thread", ident, top, tids[ident]))
         out.append(_strobe_thread("Current thread", main, frame, os.getpid()))
         out.extend(_strobe_tasks(sys))
         os.write(fd, "\n".join(out).encode("utf-8", "replace"))
     except Exception:
         pass
+
+
+def _strobe_lone_tid(os, tids):
+    """A thread started with _thread, not threading (execnet's reader in
+    a pytest-xdist worker), has no native id in threading's table: when
+    one thread alone lacks it and the kernel lists one thread alone that
+    no other has, that one is its."""
+    unknown = [ident for ident, tid in tids.items() if not tid]
+    if len(unknown) != 1:
+        return
+    try:
+        spare = set(int(t) for t in os.listdir("/proc/self/task")) - set(tids.values()) - {os.getpid()}
+    except (OSError, ValueError):
+        return
+    if len(spare) == 1:
+        tids[unknown[0]] = spare.pop()
 
 
 # At most this many asyncio tasks are dumped.

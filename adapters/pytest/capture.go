@@ -1,0 +1,39 @@
+package pytest
+
+import (
+	"slices"
+	"strings"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+)
+
+// IsTestProcess for pytest: under pytest-xdist its workers run the tests,
+// and pytest's own process only waits for them, in queue.get with a
+// timeout, a wait that would rescue every hang; without workers it runs
+// them itself. A process a test starts is the test's. Launchers are not.
+func (pytestAdapter) IsTestProcess(p adapters.Proc) bool {
+	if isXdistWorker(p.Args) {
+		return true
+	}
+	switch p.Name {
+	case "sh", "bash", "dash", "env", "timeout", "make", "uv", "poetry", "pipenv", "pdm", "hatch", "tox", "nox":
+		return false
+	}
+	return !kit.HasChild(p.PID, isXdistWorker)
+}
+
+// IsHarnessThread for pytest: every thread of pytest's own process while
+// it has xdist workers. It waits for their reports in queue.get with a
+// timeout, and that timed wait, which ends only to wait again, must not
+// hold off the verdict on a worker's hung test.
+func (pytestAdapter) IsHarnessThread(p adapters.Proc, _ int, _ string) bool {
+	return !isXdistWorker(p.Args) && kit.HasChild(p.PID, isXdistWorker)
+}
+
+// isXdistWorker recognises an xdist worker: the Python execnet starts
+// with `-c "import sys;exec(eval(sys.stdin.readline()))"` and feeds its
+// code through stdin.
+func isXdistWorker(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return strings.Contains(a, "exec(eval(sys.stdin.readline()))") })
+}
