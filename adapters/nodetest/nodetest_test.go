@@ -245,6 +245,32 @@ func TestNodeAsyncAfterEnd(t *testing.T) {
 	}
 }
 
+// TestNodeScripts: a test file that calls no test() (a script of plain
+// asserts, a helper under test/) is one test to node, named by its file
+// and counted; one whose top-level assert fails is that test failed at
+// the assert, not a file that did not load. They were left out (a
+// project of such files was "no tests") and the failed one was a build
+// error.
+func TestNodeScripts(t *testing.T) {
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture("scripts")})
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 1 {
+		t.Errorf("progress %+v, want node's tests 4, pass 3, fail 1", p)
+	}
+	if out.BuildFailed || out.NoTests || out.Crash != nil {
+		t.Errorf("outcome %+v, want a failed run", out)
+	}
+	for _, name := range []string{"test/plain.test.mjs", "test/helpers/double.js", "doubles"} {
+		if tt := byName(t, rec, name); tt.Status != report.TestPassed {
+			t.Errorf("%s: %s", name, tt.Status)
+		}
+	}
+	f := byName(t, rec, "test/asserts.test.js").Failure
+	if f == nil || f.File != "test/asserts.test.js" || f.Line != 6 || f.Message != "Expected values to be strictly equal:\n\n4 !== 5" ||
+		f.Rerun != "node --test test/asserts.test.js" {
+		t.Errorf("failure %+v, want the assert at test/asserts.test.js:6, rerun by its file", f)
+	}
+}
+
 // TestNodeSelection runs one test by file and full title (regex
 // characters escaped) and each level by its files.
 func TestNodeSelection(t *testing.T) {

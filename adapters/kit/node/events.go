@@ -65,7 +65,12 @@ type Event struct {
 	Tests  int    `json:"tests"`
 	// Load marks a file that failed to load: it ran no test and printed
 	// an error.
-	Load   bool               `json:"load"`
+	Load bool `json:"load"`
+	// Whole marks a test file that ran no test of its own (a script of
+	// plain asserts, a helper node runs as a test file): node counts it
+	// as one test, named by the file. An end so marked passed; a file
+	// event, its top-level assert failed.
+	Whole  bool               `json:"whole"`
 	Error  *Fail              `json:"error"`
 	Stderr string             `json:"stderr"`
 	Counts map[string]float64 `json:"counts"`
@@ -297,6 +302,9 @@ func (e *Events) suite(file string) string {
 // failure (a hook that threw) is recorded under its title, the failure of
 // its tests only through them.
 func (e *Events) end(suite string, ev Event) {
+	if ev.Whole {
+		ev.Name = suite
+	}
 	if ev.Name == "" {
 		return
 	}
@@ -700,6 +708,11 @@ func (e *Events) fileFailed(out *adapters.Outcome, f Event, stopped bool, exit r
 		name = "(a test file the reporter did not name)"
 	}
 	msg := fl.Message
+	if f.Whole {
+		// The failed assert is the file's test's failure, said as any
+		// test's: its process exited 1 for it.
+		f.Code, f.Stderr = nil, ""
+	}
 	if f.Signal != "" {
 		msg = fmt.Sprintf("the test process died of %s", f.Signal)
 		if fl.Line > 0 {
@@ -834,6 +847,8 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 				ev.Block = v
 			case "test":
 				ev.Test = v
+			case "whole":
+				ev.Whole = v
 			}
 			if v {
 				return i + 4, true
@@ -852,7 +867,7 @@ func fastKind(key string) (kind byte, read bool) {
 		return '"', true
 	case "line", "ms", "tests":
 		return '0', true
-	case "suite", "started", "load", "block", "test":
+	case "suite", "started", "load", "block", "test", "whole":
 		return 't', true
 	}
 	return 0, false
@@ -861,7 +876,7 @@ func fastKind(key string) (kind byte, read bool) {
 // eventKeys are Event's keys: encoding/json matches a key to them
 // whatever its case.
 var eventKeys = []string{"e", "file", "name", "title", "line", "status", "ms", "reason", "suite", "started",
-	"fail", "stream", "text", "signal", "code", "tests", "load", "error", "stderr", "counts", "block", "parent"}
+	"fail", "stream", "text", "signal", "code", "tests", "load", "error", "stderr", "counts", "block", "parent", "whole"}
 
 func setString(ev *Event, key string, v []byte) {
 	switch key {
