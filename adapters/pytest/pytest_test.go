@@ -714,11 +714,17 @@ func TestDoctest(t *testing.T) {
 			t.Fatalf("exit %+v, outcome %+v", exit, out)
 		}
 		tests := rec.Tests()
-		if len(tests) != len(want) {
-			t.Errorf("%d tests, want %d", len(tests), len(want))
+		if len(tests) != len(want)+1 {
+			t.Errorf("%d tests, want %d", len(tests), len(want)+1)
 		}
 		for _, tt := range tests {
-			w := want[tt.Name]
+			w, ok := want[tt.Name]
+			if !ok {
+				if tt.Name != "docs/guide.txt::guide.txt" || tt.Status != report.TestPassed {
+					t.Errorf("%s: %s", tt.Name, tt.Status)
+				}
+				continue
+			}
 			if f := tt.Failure; f == nil || f.File != "mod.py" || f.Line != w.line || f.Message != w.msg {
 				t.Errorf("%s: %+v, want mod.py:%d %q", tt.Name, f, w.line, w.msg)
 			}
@@ -730,6 +736,14 @@ func TestDoctest(t *testing.T) {
 	t.Run("xdist", func(t *testing.T) {
 		requireModules(t, "python3", "xdist")
 		check(t, adapters.Request{Command: []string{"python3", "-m", "pytest", "-n", "2"}})
+	})
+	// A text file of doctests, named: pytest runs its path, where -k
+	// matched nothing.
+	t.Run("a text file", func(t *testing.T) {
+		rec, out, _ := run(t, root, adapters.Request{Test: "docs/guide.txt"})
+		if got := names(rec); !slices.Equal(got, []string{"docs/guide.txt::guide.txt"}) || out.NoTests {
+			t.Errorf("ran %q (no tests: %v), want the guide's doctest", got, out.NoTests)
+		}
 	})
 }
 
