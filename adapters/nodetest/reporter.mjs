@@ -9,7 +9,8 @@
 //   {"e":"end","file","name","line","status","ms", "fail":{...}}  status: passed|failed|skipped|todo|cancelled
 //       a describe block or parent test adds "suite", "started" and "block" (a describe block, not a test)
 //       or "test" (a parent test: node >= 18.17 tells the two apart);
-//       a cancelled one adds "parent", the full title of the block or test it was cancelled with;
+//       a cancelled one adds "parent", the full title of the block or test it was cancelled with
+//       (one never run, fail.kind "unrun": the test before it, which never settled);
 //       a test file that ran no test of its own and passed, "whole" (no name: the file is the test)
 //   {"e":"out","file","name","stream","text"}      a test file's stdout/stderr
 //   {"e":"file","file","ms","signal","code","tests","error":{...}}  a test file's process failed
@@ -128,13 +129,21 @@ function failure(data) {
 // test that ended without awaiting it.
 const PENDING = /^Promise resolution is still pending but the event loop has already resolved/;
 
+// pending says whether node cancelled the test as its file's event loop
+// emptied: a promise still pending, its own or, for a test never
+// dequeued, that of the test before it.
+function pending(d) {
+  const err = d.details && d.details.error;
+  if (!err || err.failureType !== 'cancelledByParent') return false;
+  const c = err.cause;
+  return PENDING.test(String(typeof c === 'string' ? c : err.message));
+}
+
 // cancelledWith says whether node cancelled the test with its parent (not
-// a pending promise of its own).
+// a pending promise).
 function cancelledWith(type, d) {
   const err = d.details && d.details.error;
-  if (type !== 'test:fail' || !err || err.failureType !== 'cancelledByParent') return false;
-  const c = err.cause;
-  return !PENDING.test(String(typeof c === 'string' ? c : err.message));
+  return type === 'test:fail' && !!err && err.failureType === 'cancelledByParent' && !pending(d);
 }
 
 // AFTER_END is node's diagnostic for an error a test caused once it had
@@ -352,7 +361,18 @@ export default async function* strobeReporter(source) {
         const name = got ? got.name : numbered(s, title);
         if (typeof d.skip === 'string' && d.skip === 'test name does not match pattern') break;
         const up = s.stack[d.nesting - 1];
-        emit(endOf(s, file, d, type, title, name, d.nesting > 0 && up ? up.title : ''));
+        const o = endOf(s, file, d, type, title, name, d.nesting > 0 && up ? up.title : '');
+        if (type === 'test:fail' && pending(d)) {
+          if (got) {
+            s.unsettled = name;
+          } else if (s.unsettled) {
+            // Never dequeued, so never run: node cancelled it as the test
+            // before it, which never settled, held the file open.
+            Object.assign(o, { status: 'cancelled', parent: s.unsettled });
+            o.fail.kind = 'unrun';
+          }
+        }
+        emit(o);
         break;
       }
       case 'test:stdout':

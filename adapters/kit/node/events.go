@@ -159,7 +159,7 @@ type cancel struct {
 	parent      string // the full title it waits on, until its parent ends
 	file        string
 	line        int
-	why         string // hook, block or await once known
+	why         string // hook, block, await or unrun once known
 	by          string // the block or test whose failure is listed
 }
 
@@ -168,6 +168,7 @@ const (
 	cancelHook  = "hook"  // the before hook of a describe block around it failed
 	cancelBlock = "block" // a describe block around it failed otherwise
 	cancelAwait = "await" // its parent test ended without awaiting it
+	cancelUnrun = "unrun" // never run: a test before it never settled, and its file ended
 )
 
 // NewEvents starts reading the event file path, which need not exist yet.
@@ -398,6 +399,9 @@ func (e *Events) cancelled(suite string, ev Event) {
 		return
 	}
 	c := cancel{suite: suite, name: ev.Name, parent: ev.Parent, file: suite, line: ev.Line}
+	if ev.Fail != nil && ev.Fail.Kind == cancelUnrun {
+		c.why, c.by = cancelUnrun, ev.Parent
+	}
 	if ev.Fail != nil && ev.Fail.File != "" {
 		c.file, c.line = kit.ProjectPath(e.cfg.Root, ev.Fail.File), ev.Fail.Line
 	}
@@ -518,6 +522,8 @@ func (e *Events) settleCancels() string {
 			msg = fmt.Sprintf("cancelled by node: its describe block `%s` failed", c.by)
 		case cancelAwait:
 			msg = fmt.Sprintf("cancelled by node: its parent test `%s` ended without awaiting it", c.by)
+		case cancelUnrun:
+			msg = fmt.Sprintf("cancelled by node before it ran: the test `%s` before it never settled, and node ended the file", c.by)
 		default:
 			f := e.rec.Failure(c.suite, c.name)
 			if f != nil {
@@ -548,6 +554,8 @@ func (e *Events) settleCancels() string {
 		case cancelAwait:
 			parts = append(parts, fmt.Sprintf("%s (%s:%d), as %s parent test `%s` ended without awaiting %s, a bug in the test (listed as `%s`: await t.test(…)): counted skipped",
 				list, g.tests[0].file, g.tests[0].line, their, g.by, them, g.by))
+		case cancelUnrun:
+			parts = append(parts, fmt.Sprintf("%s, which never ran: the test `%s` before %s never settled (that failure is listed): counted skipped", list, g.by, them))
 		default:
 			parts = append(parts, fmt.Sprintf("%s, with no word from %s parent of why: counted failed", list, their))
 		}
