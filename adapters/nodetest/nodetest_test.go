@@ -124,8 +124,8 @@ func TestNodeCancelled(t *testing.T) {
 		t.Errorf("exit %+v, want node's 1", exit)
 	}
 	adapterstest.Golden(t, "cancelled-all", normalise(rec, out, root))
-	if p := rec.Progress(); p.Passed != 2 || p.Failed != 4 || p.Skipped != 6 {
-		t.Errorf("counts %d passed, %d failed, %d skipped; want 2, 4 (node's 2, the hook, the parent test, the test that never settled), 6 (1 skipped, 1 todo, 4 cancelled)",
+	if p := rec.Progress(); p.Passed != 2 || p.Failed != 4 || p.Skipped != 7 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want 2, 4 (node's 2, the hook, the parent test, the test that never settled), 7 (1 skipped, 1 todo, 5 cancelled)",
 			p.Passed, p.Failed, p.Skipped)
 	}
 	for name, why := range map[string]string{
@@ -133,6 +133,7 @@ func TestNodeCancelled(t *testing.T) {
 		"database › writes a row":                               "cancelled by node: the before hook of its describe block `database` failed",
 		"database › transactions › commits":                     "cancelled by node: the before hook of its describe block `database` failed",
 		"parent forgets to await › runs after its parent ended": "cancelled by node: its parent test `parent forgets to await` ended without awaiting it",
+		"queued behind it":                                      "cancelled by node before it ran: the test `never settles` before it never settled, and node ended the file",
 	} {
 		tt := byName(t, rec, name)
 		if tt.Status != report.TestSkipped || tt.Failure == nil || tt.Failure.Message != why {
@@ -160,7 +161,8 @@ func TestNodeCancelled(t *testing.T) {
 		t.Errorf("the cancelled describe block is recorded as a test: %q", names(rec))
 	}
 	for _, want := range []string{
-		"node cancelled 5 tests, which its summary counts apart from its failures",
+		"node cancelled 6 tests, which its summary counts apart from its failures",
+		"`queued behind it`, which never ran: the test `never settles` before it never settled (that failure is listed): counted skipped",
 		"`database › reads a row`, `database › writes a row` and `database › transactions › commits`, as the before hook of their describe block `database` failed",
 		"`parent forgets to await › runs after its parent ended` (test/await.test.js:5), as its parent test `parent forgets to await` ended without awaiting it, a bug in the test",
 		"`never settles` (test/pending.test.js:3), as its promise never settled: counted failed",
@@ -242,6 +244,32 @@ func TestNodeAsyncAfterEnd(t *testing.T) {
 	if f == nil || f.File != "test/rejection.test.js" || f.Line != 5 || !strings.Contains(f.Message, `"leaves a rejection behind"`) ||
 		!strings.Contains(f.Message, "nobody catches me") || strings.Contains(f.Message, "before its tests reported") || out.BuildFailed {
 		t.Errorf("failure %+v, build failed %v", f, out.BuildFailed)
+	}
+}
+
+// TestNodeScripts: a test file that calls no test() (a script of plain
+// asserts, a helper under test/) is one test to node, named by its file
+// and counted; one whose top-level assert fails is that test failed at
+// the assert, not a file that did not load. They were left out (a
+// project of such files was "no tests") and the failed one was a build
+// error.
+func TestNodeScripts(t *testing.T) {
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture("scripts")})
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 1 {
+		t.Errorf("progress %+v, want node's tests 4, pass 3, fail 1", p)
+	}
+	if out.BuildFailed || out.NoTests || out.Crash != nil {
+		t.Errorf("outcome %+v, want a failed run", out)
+	}
+	for _, name := range []string{"test/plain.test.mjs", "test/helpers/double.js", "doubles"} {
+		if tt := byName(t, rec, name); tt.Status != report.TestPassed {
+			t.Errorf("%s: %s", name, tt.Status)
+		}
+	}
+	f := byName(t, rec, "test/asserts.test.js").Failure
+	if f == nil || f.File != "test/asserts.test.js" || f.Line != 6 || f.Message != "Expected values to be strictly equal:\n\n4 !== 5" ||
+		f.Rerun != "node --test test/asserts.test.js" {
+		t.Errorf("failure %+v, want the assert at test/asserts.test.js:6, rerun by its file", f)
 	}
 }
 

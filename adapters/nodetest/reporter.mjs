@@ -10,8 +10,11 @@
 //       a describe block or parent test adds "suite", "started" and "block" (a describe block, not a test)
 //       or "test" (a parent test: node >= 18.17 tells the two apart);
 //       a cancelled one adds "parent", the full title of the block or test it was cancelled with
+//       (one never run, fail.kind "unrun": the test before it, which never settled);
+//       a test file that ran no test of its own and passed, "whole" (no name: the file is the test)
 //   {"e":"out","file","name","stream","text"}      a test file's stdout/stderr
 //   {"e":"file","file","ms","signal","code","tests","error":{...}}  a test file's process failed
+//       "load": it did not load; "whole": it ran no test of its own, and a top-level assert failed
 //   {"e":"summary","counts":{...}}                 node's totals (tests, pass, fail, ...)
 //   {"e":"done"}
 // name is the full title: describe blocks and parent tests joined by " › ".
@@ -126,13 +129,21 @@ function failure(data) {
 // test that ended without awaiting it.
 const PENDING = /^Promise resolution is still pending but the event loop has already resolved/;
 
+// pending says whether node cancelled the test as its file's event loop
+// emptied: a promise still pending, its own or, for a test never
+// dequeued, that of the test before it.
+function pending(d) {
+  const err = d.details && d.details.error;
+  if (!err || err.failureType !== 'cancelledByParent') return false;
+  const c = err.cause;
+  return PENDING.test(String(typeof c === 'string' ? c : err.message));
+}
+
 // cancelledWith says whether node cancelled the test with its parent (not
-// a pending promise of its own).
+// a pending promise).
 function cancelledWith(type, d) {
   const err = d.details && d.details.error;
-  if (type !== 'test:fail' || !err || err.failureType !== 'cancelledByParent') return false;
-  const c = err.cause;
-  return !PENDING.test(String(typeof c === 'string' ? c : err.message));
+  return type === 'test:fail' && !!err && err.failureType === 'cancelledByParent' && !pending(d);
 }
 
 // AFTER_END is node's diagnostic for an error a test caused once it had
@@ -152,7 +163,17 @@ function loadError(file, stderr) {
   const head = /^((?:file:\/\/)?\/.+?):(\d+)$/.exec(lines[0] || '');
   if (head) at = { file: pathOf(head[1]), line: +head[2] };
   if (!at) at = projectFrame(frames(stderr), file);
-  return { message: clean(message), file: at ? at.file : file, line: at ? at.line : 0, found: !!found };
+  const out = { message: clean(message), file: at ? at.file : file, line: at ? at.line : 0, found: !!found };
+  if (found && /^AssertionError\b/.test(found)) {
+    // An assertion that failed at the file's top level: the message is
+    // the assertion's, its lines up to the stack ("false !== true").
+    const rest = lines.slice(lines.indexOf(found) + 1);
+    const end = rest.findIndex((l) => FRAME.test(l));
+    const said = [found.replace(/^AssertionError(?: \[ERR_ASSERTION\])?: /, '')].concat(rest.slice(0, end < 0 ? rest.length : end));
+    out.message = clean(said.join('\n').trim());
+    out.assertion = true;
+  }
+  return out;
 }
 
 export default async function* strobeReporter(source) {
@@ -292,17 +313,27 @@ export default async function* strobeReporter(source) {
         if (!file) break;
         const s = state(file);
         if (isFile(d)) {
-          // Only a test file whose process failed ends with an event of its own.
+          // A test file that ran no test of its own (a script of plain
+          // asserts, a helper under test/) is one test to node, named by
+          // the file, and counted. Any other file ends with an event of
+          // its own only when its process failed.
+          if (type === 'test:pass' && s.tests === 0) {
+            emit({ e: 'end', file, name: '', whole: true, line: 1, status: 'passed', ms: d.details?.duration_ms ?? 0 });
+          }
           if (type === 'test:fail') {
             const err = (d.details && d.details.error) || {};
             const o = { e: 'file', file, ms: d.details?.duration_ms ?? 0, tests: s.tests, signal: err.signal || '', code: err.exitCode ?? null };
             o.error = loadError(file, s.stderr);
             // A file that ran no test and printed an error did not load; one
             // that exited early (process.exit in a test) printed none.
-            if (s.tests === 0 && !err.signal && o.error.found) o.load = true;
+            // One whose top-level assert failed ran as a test of its own, and
+            // failed.
+            if (s.tests === 0 && !err.signal && o.error.assertion) o.whole = true;
+            else if (s.tests === 0 && !err.signal && o.error.found) o.load = true;
             else if (s.afterEnd && !o.error.found) o.error = { ...s.afterEnd, file };
             else Object.assign(o.error, jsStack(s.stderr, file));
             delete o.error.found;
+            delete o.error.assertion;
             o.stderr = clip(clean(s.stderr.slice(-8192)), 8192);
             emit(o);
           }
@@ -330,7 +361,18 @@ export default async function* strobeReporter(source) {
         const name = got ? got.name : numbered(s, title);
         if (typeof d.skip === 'string' && d.skip === 'test name does not match pattern') break;
         const up = s.stack[d.nesting - 1];
-        emit(endOf(s, file, d, type, title, name, d.nesting > 0 && up ? up.title : ''));
+        const o = endOf(s, file, d, type, title, name, d.nesting > 0 && up ? up.title : '');
+        if (type === 'test:fail' && pending(d)) {
+          if (got) {
+            s.unsettled = name;
+          } else if (s.unsettled) {
+            // Never dequeued, so never run: node cancelled it as the test
+            // before it, which never settled, held the file open.
+            Object.assign(o, { status: 'cancelled', parent: s.unsettled });
+            o.fail.kind = 'unrun';
+          }
+        }
+        emit(o);
         break;
       }
       case 'test:stdout':

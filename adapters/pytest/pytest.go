@@ -180,7 +180,7 @@ func selection(req adapters.Request) []string {
 	}
 	if req.Test != "" {
 		file, _, _ := strings.Cut(req.Test, "::")
-		if strings.Contains(req.Test, "::") || strings.HasSuffix(file, ".py") || dirExists(filepath.Join(req.ProjectRoot, file)) {
+		if strings.Contains(req.Test, "::") || strings.HasSuffix(file, ".py") || pathExists(filepath.Join(req.ProjectRoot, file)) {
 			return []string{req.Test}
 		}
 		return []string{"-k", req.Test}
@@ -203,6 +203,13 @@ func LevelDir(root string, l adapters.Level) string {
 		}
 	}
 	return ""
+}
+
+// pathExists: a file or directory. A file named is pytest's to run
+// whatever its suffix (a text file of doctests, --doctest-glob).
+func pathExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func dirExists(path string) bool {

@@ -701,10 +701,6 @@ func TestSubdirectory(t *testing.T) {
 // objects alone say "<DocTest mod.double from /abs/mod.py:1>".
 func TestDoctest(t *testing.T) {
 	root := fixture(t, "doctest")
-	rec, out, exit := run(t, root, adapters.Request{})
-	if exit.Code != 1 || out.Crash != nil {
-		t.Fatalf("exit %+v, outcome %+v", exit, out)
-	}
 	want := map[string]struct {
 		line int
 		msg  string
@@ -712,16 +708,64 @@ func TestDoctest(t *testing.T) {
 		"mod.py::mod.double": {6, ">>> double(3)\nExpected:\n    7\nGot:\n    6"},
 		"mod.py::mod.boom":   {17, "ValueError: inside boom\n>>> boom()"},
 	}
-	tests := rec.Tests()
-	if len(tests) != len(want) {
-		t.Errorf("%d tests, want %d", len(tests), len(want))
-	}
-	for _, tt := range tests {
-		w := want[tt.Name]
-		if f := tt.Failure; f == nil || f.File != "mod.py" || f.Line != w.line || f.Message != w.msg {
-			t.Errorf("%s: %+v, want mod.py:%d %q", tt.Name, f, w.line, w.msg)
+	check := func(t *testing.T, req adapters.Request) {
+		rec, out, exit := run(t, root, req)
+		if exit.Code != 1 || out.Crash != nil {
+			t.Fatalf("exit %+v, outcome %+v", exit, out)
+		}
+		tests := rec.Tests()
+		if len(tests) != len(want)+1 {
+			t.Errorf("%d tests, want %d", len(tests), len(want)+1)
+		}
+		for _, tt := range tests {
+			w, ok := want[tt.Name]
+			if !ok {
+				if tt.Name != "docs/guide.txt::guide.txt" || tt.Status != report.TestPassed {
+					t.Errorf("%s: %s", tt.Name, tt.Status)
+				}
+				continue
+			}
+			if f := tt.Failure; f == nil || f.File != "mod.py" || f.Line != w.line || f.Message != w.msg {
+				t.Errorf("%s: %+v, want mod.py:%d %q", tt.Name, f, w.line, w.msg)
+			}
 		}
 	}
+	t.Run("pytest", func(t *testing.T) { check(t, adapters.Request{}) })
+	// Under xdist a doctest's report reaches the main process as pytest's
+	// text, with the machine's paths: the example stays said as above.
+	t.Run("xdist", func(t *testing.T) {
+		requireModules(t, "python3", "xdist")
+		check(t, adapters.Request{Command: []string{"python3", "-m", "pytest", "-n", "2"}})
+	})
+	// A text file of doctests, named: pytest runs its path, where -k
+	// matched nothing.
+	t.Run("a text file", func(t *testing.T) {
+		rec, out, _ := run(t, root, adapters.Request{Test: "docs/guide.txt"})
+		if got := names(rec); !slices.Equal(got, []string{"docs/guide.txt::guide.txt"}) || out.NoTests {
+			t.Errorf("ran %q (no tests: %v), want the guide's doctest", got, out.NoTests)
+		}
+	})
+}
+
+// TestFixtureNotFound: a test asking for a fixture pytest does not have
+// fails in setup with pytest's words for it, the fixtures it has among
+// them, as under xdist; it said the exception's tuple,
+// "FixtureLookupError: ('tmp_pth', <FixtureRequest …>)".
+func TestFixtureNotFound(t *testing.T) {
+	root := fixture(t, "lookup")
+	check := func(t *testing.T, req adapters.Request) {
+		rec, _, _ := run(t, root, req)
+		f := rec.Failure("", "test_lookup.py::test_misspelt_fixture")
+		if f == nil || f.File != "test_lookup.py" || f.Line != 1 ||
+			!strings.HasPrefix(f.Message, "error in setup: fixture 'tmp_pth' not found\navailable fixtures: ") || !strings.Contains(f.Message, "tmp_path") {
+			t.Errorf("failure %+v, want pytest's fixture 'tmp_pth' not found at test_lookup.py:1", f)
+		}
+	}
+	t.Run("pytest", func(t *testing.T) { check(t, adapters.Request{}) })
+	t.Run("xdist", func(t *testing.T) {
+		requireModules(t, "python3", "xdist")
+		check(t, adapters.Request{Command: []string{"python3", "-m", "pytest", "-n", "2"}})
+	})
 }
 
 // TestHelperFrames: a failure raised in a shared helper is placed where

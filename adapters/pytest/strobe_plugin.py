@@ -34,6 +34,18 @@ def pytest_runtest_makereport(item, call):
             e = call.excinfo
             root = str(item.config.invocation_params.dir)
             info = doctest_failure(e.value, root) or ev.describe(e.value, e.tb, root, hider(item, e), test_code(item))
+            said = getattr(rep.longrepr, "errorstring", None)
+            if isinstance(said, str):
+                # A fixture pytest cannot find, or whose dependencies
+                # loop: pytest's words ("fixture 'tmp_pth' not found",
+                # those it has), not the exception's tuple.
+                info.update(type=None, msg=ev.clip("\n".join(line.strip() for line in said.strip().splitlines())))
+            elif isinstance(rep.longrepr, str):
+                # pytest's own text, and all of it (pytest.fail(...,
+                # pytrace=False)): it stands. This is decided here, where
+                # the test ran: under xdist any report that is not a
+                # traceback (a doctest's) reaches the main process as text.
+                info["msg"] = None
             secs = timeout_of(e.value)
             if secs is not None:
                 info.update(timeout=secs, stack=stack(e.tb, root))
@@ -516,7 +528,7 @@ def failure_fields(report):
         for k in ("call", "traces", "timeout", "stack"):
             if info.get(k):
                 f[k] = info[k]
-        if info.get("msg") is not None and not isinstance(report.longrepr, str):
+        if info.get("msg") is not None:
             f["msg"] = info["msg"]
     hypothesis_report(report, f)
     return f

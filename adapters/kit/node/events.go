@@ -65,7 +65,12 @@ type Event struct {
 	Tests  int    `json:"tests"`
 	// Load marks a file that failed to load: it ran no test and printed
 	// an error.
-	Load   bool               `json:"load"`
+	Load bool `json:"load"`
+	// Whole marks a test file that ran no test of its own (a script of
+	// plain asserts, a helper node runs as a test file): node counts it
+	// as one test, named by the file. An end so marked passed; a file
+	// event, its top-level assert failed.
+	Whole  bool               `json:"whole"`
 	Error  *Fail              `json:"error"`
 	Stderr string             `json:"stderr"`
 	Counts map[string]float64 `json:"counts"`
@@ -154,7 +159,7 @@ type cancel struct {
 	parent      string // the full title it waits on, until its parent ends
 	file        string
 	line        int
-	why         string // hook, block or await once known
+	why         string // hook, block, await or unrun once known
 	by          string // the block or test whose failure is listed
 }
 
@@ -163,6 +168,7 @@ const (
 	cancelHook  = "hook"  // the before hook of a describe block around it failed
 	cancelBlock = "block" // a describe block around it failed otherwise
 	cancelAwait = "await" // its parent test ended without awaiting it
+	cancelUnrun = "unrun" // never run: a test before it never settled, and its file ended
 )
 
 // NewEvents starts reading the event file path, which need not exist yet.
@@ -297,6 +303,9 @@ func (e *Events) suite(file string) string {
 // failure (a hook that threw) is recorded under its title, the failure of
 // its tests only through them.
 func (e *Events) end(suite string, ev Event) {
+	if ev.Whole {
+		ev.Name = suite
+	}
 	if ev.Name == "" {
 		return
 	}
@@ -390,6 +399,9 @@ func (e *Events) cancelled(suite string, ev Event) {
 		return
 	}
 	c := cancel{suite: suite, name: ev.Name, parent: ev.Parent, file: suite, line: ev.Line}
+	if ev.Fail != nil && ev.Fail.Kind == cancelUnrun {
+		c.why, c.by = cancelUnrun, ev.Parent
+	}
 	if ev.Fail != nil && ev.Fail.File != "" {
 		c.file, c.line = kit.ProjectPath(e.cfg.Root, ev.Fail.File), ev.Fail.Line
 	}
@@ -510,6 +522,8 @@ func (e *Events) settleCancels() string {
 			msg = fmt.Sprintf("cancelled by node: its describe block `%s` failed", c.by)
 		case cancelAwait:
 			msg = fmt.Sprintf("cancelled by node: its parent test `%s` ended without awaiting it", c.by)
+		case cancelUnrun:
+			msg = fmt.Sprintf("cancelled by node before it ran: the test `%s` before it never settled, and node ended the file", c.by)
 		default:
 			f := e.rec.Failure(c.suite, c.name)
 			if f != nil {
@@ -540,6 +554,8 @@ func (e *Events) settleCancels() string {
 		case cancelAwait:
 			parts = append(parts, fmt.Sprintf("%s (%s:%d), as %s parent test `%s` ended without awaiting %s, a bug in the test (listed as `%s`: await t.test(…)): counted skipped",
 				list, g.tests[0].file, g.tests[0].line, their, g.by, them, g.by))
+		case cancelUnrun:
+			parts = append(parts, fmt.Sprintf("%s, which never ran: the test `%s` before %s never settled (that failure is listed): counted skipped", list, g.by, them))
 		default:
 			parts = append(parts, fmt.Sprintf("%s, with no word from %s parent of why: counted failed", list, their))
 		}
@@ -700,6 +716,11 @@ func (e *Events) fileFailed(out *adapters.Outcome, f Event, stopped bool, exit r
 		name = "(a test file the reporter did not name)"
 	}
 	msg := fl.Message
+	if f.Whole {
+		// The failed assert is the file's test's failure, said as any
+		// test's: its process exited 1 for it.
+		f.Code, f.Stderr = nil, ""
+	}
 	if f.Signal != "" {
 		msg = fmt.Sprintf("the test process died of %s", f.Signal)
 		if fl.Line > 0 {
@@ -834,6 +855,8 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 				ev.Block = v
 			case "test":
 				ev.Test = v
+			case "whole":
+				ev.Whole = v
 			}
 			if v {
 				return i + 4, true
@@ -852,7 +875,7 @@ func fastKind(key string) (kind byte, read bool) {
 		return '"', true
 	case "line", "ms", "tests":
 		return '0', true
-	case "suite", "started", "load", "block", "test":
+	case "suite", "started", "load", "block", "test", "whole":
 		return 't', true
 	}
 	return 0, false
@@ -861,7 +884,7 @@ func fastKind(key string) (kind byte, read bool) {
 // eventKeys are Event's keys: encoding/json matches a key to them
 // whatever its case.
 var eventKeys = []string{"e", "file", "name", "title", "line", "status", "ms", "reason", "suite", "started",
-	"fail", "stream", "text", "signal", "code", "tests", "load", "error", "stderr", "counts", "block", "parent"}
+	"fail", "stream", "text", "signal", "code", "tests", "load", "error", "stderr", "counts", "block", "parent", "whole"}
 
 func setString(ev *Event, key string, v []byte) {
 	switch key {
