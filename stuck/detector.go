@@ -708,6 +708,11 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 				}
 				evidence += describeOwn(own)
 				tail = asyncTail(rt)
+				if child := d.testsChild(views); child != nil && rt == nodeRuntime {
+					kind = BlockedChild
+					evidence += ", its child " + describeChild(child) + " started by the test and not exited"
+					tail = ": the test awaits a child process that does not exit"
+				}
 			} else {
 				evidence += ", " + describeParked(rt, parked)
 			}
