@@ -143,7 +143,9 @@ func vitestFixture(t *testing.T) string {
 // in a worker thread: the verdict shows its JavaScript frame there; under
 // the forks pool, in a child process. A test awaiting a promise that never
 // settles beside an interval ends at the timeout with the idle event loop
-// and the interval named. No process of the run is left (runReq).
+// and the interval named; without one, it is an async wait within
+// seconds, and one awaiting a child that never exits is blocked on it,
+// under either pool. No process of the run is left (runReq).
 func TestStuckVitest(t *testing.T) {
 	dir := vitestFixture(t)
 	for _, tc := range []struct {
@@ -158,6 +160,12 @@ func TestStuckVitest(t *testing.T) {
 		{"threads busy", "--pool threads -t 'busy loop'", 60 * time.Second, report.Stuck, "endless loop", "worker thread 1 (node_modules/tinypool/dist/entry/worker.js)\n  spinForever (hang.test.js:8:3)", ""},
 		{"forks busy", "--pool forks -t 'busy loop'", 60 * time.Second, report.Stuck, "endless loop", "spinForever (hang.test.js:8:3)", ""},
 		{"threads never settles", "--pool threads -t 'never settles'", 8 * time.Second, report.Timeout, "event loop idle", "waiting on setInterval 200ms → <anonymous> (hang.test.js:18:15)", "never settles"},
+		// No timer of the test's: V8's memory reducer's tasks on the event
+		// loops do not hold the verdict off (they did for 21 to 25 s), and
+		// vitest's process beside its fork only waits for it.
+		{"forks promise forever", "--pool forks -t 'promise forever'", 40 * time.Second, report.Stuck, "async wait without end", "", "promise forever"},
+		{"forks awaits a child", "--pool forks -t 'awaits a child'", 40 * time.Second, report.Stuck, "blocked on a child process", "", "awaits a child"},
+		{"threads awaits a child", "--pool threads -t 'awaits a child'", 40 * time.Second, report.Stuck, "blocked on a child process", "", "awaits a child"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
@@ -174,6 +182,9 @@ func TestStuckVitest(t *testing.T) {
 			}
 			if tc.test != "" && s.Name != tc.test {
 				t.Errorf("stuck test %q, want %q (from vitest's expect state)", s.Name, tc.test)
+			}
+			if tc.status == report.Stuck && s.ElapsedMS > 8000 {
+				t.Errorf("verdict %d ms into the test, want within 8 s", s.ElapsedMS)
 			}
 			t.Logf("%s after %v: %s: %s\n%s", resp.Status, time.Since(start), s.Name, s.Diagnosis, stackText(s))
 		})

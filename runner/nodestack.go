@@ -79,6 +79,9 @@ func (r *Run) captureNode(p stuck.ProcSample) (nodeCapture, bool) {
 	if len(pids) == 0 {
 		return nodeCapture{}, false
 	}
+	if w := r.watch.Load(); w != nil {
+		w.inspected.Store(true)
+	}
 	var nc nodeCapture
 	nc.idle = true
 	nc.final = stuck.Capture{PID: pids[0], Tool: stuck.NodeInspectorTool}

@@ -139,8 +139,13 @@ func startProcess(r *Run) (*proc, error) {
 			cl, _ := r.plan.Parser.(adapters.CutLiner)
 			in := &stamped{r: p.pipes[i], stop: &p.drop, pause: pause, ended: p.waited}
 			readLines(in, func(b []byte) { p.tails[i].Write(b) }, func(b []byte, cut bool, end []byte) {
-				if w := r.watch.Load(); w != nil && !inspectorLine(b) {
-					w.lastOutput.Store(in.at)
+				if w := r.watch.Load(); w != nil {
+					switch {
+					case !inspectorLine(b):
+						w.lastOutput.Store(in.at)
+					case w.inspected.Load():
+						return // node's lines about the inspector strobe opened
+					}
 				}
 				r.traceLine(s, b)
 				p.parseMu.Lock()

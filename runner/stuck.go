@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"strobe/history"
 	"strobe/report"
 	"strobe/stuck"
+	"strobe/stuck/nodeinspect"
 )
 
 // goDumpWait bounds how long a Go test process gets to print its goroutine
@@ -47,6 +49,9 @@ type watch struct {
 	finalPID int          // the process whose stacks are reported
 	finalExe string       // and its executable
 	node     *nodeCapture // the JavaScript stacks, when the run has node processes
+	// inspected says strobe opened a node process's inspector: node's
+	// lines about it are strobe's doing, not the tests' output.
+	inspected atomic.Bool
 }
 
 // newWatch sets up the detector beside a run whose process is pid.
@@ -70,8 +75,9 @@ func (r *Run) newWatch(pid int) *watch {
 			}
 			return time.Time{}
 		},
-		Stacker: w.stacker,
-		Took:    r.pastDurations(),
+		Stacker:   w.stacker,
+		Took:      r.pastDurations(),
+		NodeTimer: w.nodeTimer,
 	}
 	if r.req.Timeout == 0 {
 		// A timeout the user chose says how long a slow test may wait.
@@ -100,6 +106,20 @@ func (r *Run) newWatch(pid int) *watch {
 	w.det = stuck.New(cfg)
 	return w
 }
+
+// nodeTimer asks a node process's inspector when its soonest JavaScript
+// timer fires (stuck.Config.NodeTimer).
+func (w *watch) nodeTimer(ctx context.Context, p stuck.ProcSample) (time.Duration, bool, error) {
+	if !nodeinspect.IsNode(p.Exe, p.Name) {
+		return 0, false, errNotNode
+	}
+	w.inspected.Store(true)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return nodeinspect.NextTimer(ctx, p.PID)
+}
+
+var errNotNode = errors.New("not a node process")
 
 // pastRuns bounds the earlier runs whose details files pastDurations reads.
 const pastRuns = 3

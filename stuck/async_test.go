@@ -1,6 +1,8 @@
 package stuck
 
 import (
+	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -213,6 +215,15 @@ func TestVerdictsNode(t *testing.T) {
 	epoll := Wait{Kind: IO, Call: "epoll_pwait"}
 	// mocha's and jest's timer of a test whose timeout is off: 2^31-1 ms.
 	past := Wait{Kind: Timed, Call: "epoll_pwait", Timeout: 2147483647 * time.Millisecond, Known: true}
+	// V8's memory reducer's delayed task, 8 s ahead: node's own timer.
+	reducer := Wait{Kind: Timed, Call: "epoll_pwait", Timeout: 8100 * time.Millisecond, Known: true}
+	asked := 0
+	timers := func(in time.Duration, pending bool, err error, asked *int) func(context.Context, ProcSample) (time.Duration, bool, error) {
+		return func(context.Context, ProcSample) (time.Duration, bool, error) {
+			*asked++
+			return in, pending, err
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		sc   scenario
@@ -231,6 +242,33 @@ func TestVerdictsNode(t *testing.T) {
 			stacks: nodeStacks(t, "eu-stack-node-mocha-hook-await-never.txt"), deadline: 40 * time.Second,
 			duration: 10 * time.Second, wantKind: AsyncWait, wantAfter: DefaultQuietLock, wantBy: 3 * time.Second,
 			wantDiag: "node's 2 idle threads (workers) wait in futex with no timeout, 1 thread in epoll_pwait whose timeout ends after the run's"}},
+		{"an idle event loop woken only by node's own timer: an async wait", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "node", thread(10, 'S', reducer, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2))}
+			},
+			stacks: nodeStacks(t, "eu-stack-node-mocha-hook-await-never.txt"), deadline: 40 * time.Second,
+			nodeTimer: timers(0, false, nil, &asked),
+			duration:  10 * time.Second, wantKind: AsyncWait, wantAfter: DefaultQuietLock, wantBy: 3 * time.Second,
+			wantDiag: "node's 2 idle threads (workers) wait in futex with no timeout, its event loop in epoll_pwait until a timer of node's own (no JavaScript timer due before the run's end)"}},
+		{"an idle event loop whose JavaScript timer fires after the run: an async wait", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "node", thread(10, 'S', reducer, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2))}
+			},
+			stacks: nodeStacks(t, "eu-stack-node-mocha-hook-await-never.txt"), deadline: 40 * time.Second,
+			nodeTimer: timers(time.Hour, true, nil, &asked),
+			duration:  10 * time.Second, wantKind: AsyncWait, wantAfter: DefaultQuietLock, wantBy: 3 * time.Second}},
+		{"an event loop waiting for the test's own 9 s timer: no verdict", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "node", thread(10, 'S', reducer, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2))}
+			},
+			stacks: nodeStacks(t, "eu-stack-node-mocha-hook-await-never.txt"), deadline: 40 * time.Second,
+			nodeTimer: timers(9*time.Second, true, nil, &asked), duration: 8 * time.Second}},
+		{"an event loop whose timers cannot be read: no verdict", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "node", thread(10, 'S', reducer, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2))}
+			},
+			stacks: nodeStacks(t, "eu-stack-node-mocha-hook-await-never.txt"), deadline: 40 * time.Second,
+			nodeTimer: timers(0, false, errors.New("no inspector"), &asked), duration: 7 * time.Second}},
 		{"a main thread in fs.readFileSync: blocked on I/O", scenario{
 			procs: func(int) []ProcSample {
 				return []ProcSample{proc(10, "node", thread(10, 'S', readWait, ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2))}
@@ -239,7 +277,11 @@ func TestVerdictsNode(t *testing.T) {
 			duration: 10 * time.Second, wantKind: BlockedIO, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second,
 			wantDiag: "1 thread blocked in read with no timeout (I/O wait), node's 2 idle threads"}},
 	} {
+		asked = 0
 		t.Run(tc.name, tc.sc.check)
+		if tc.sc.nodeTimer != nil && (asked < 1 || asked > 3) {
+			t.Errorf("%s: the timers were asked %d times, want 1 to 3", tc.name, asked)
+		}
 	}
 }
 

@@ -157,6 +157,11 @@ type Config struct {
 	// it only under the default timeout, since a timeout the user chose
 	// says how long a slow test may take.
 	Overdue time.Duration
+	// NodeTimer says when the soonest JavaScript timer of a node
+	// process's main thread fires that may end what a test awaits; ok is
+	// false when none is pending (nodetimers.go). Nil, or an error, and
+	// the event loop's timed wait counts as any other.
+	NodeTimer func(ctx context.Context, p ProcSample) (in time.Duration, ok bool, err error)
 
 	Tick                                     time.Duration
 	QuietLock, QuietLoop, QuietIO, QuietWork time.Duration
@@ -203,6 +208,11 @@ type Detector struct {
 	runtimeProbed  ProcKey
 	runtimeProbeAt time.Time
 	testsBegan     bool // TestsBegin was called
+	// loopTimers are NodeTimer's answers, by process.
+	loopTimers map[ProcKey]loopTimer
+	// probed are the processes NodeTimer asked since the last sample:
+	// their CPU of the next interval is the probe's.
+	probed []ProcKey
 }
 
 type threadKey struct {
@@ -250,7 +260,7 @@ func New(cfg Config) *Detector {
 	if cfg.Running == nil {
 		cfg.Running = func() []RunningTest { return nil }
 	}
-	return &Detector{cfg: cfg, threads: map[threadKey]*threadHist{}}
+	return &Detector{cfg: cfg, threads: map[threadKey]*threadHist{}, loopTimers: map[ProcKey]loopTimer{}}
 }
 
 // Warning is the current suspicion, "" when there is none.
@@ -428,10 +438,14 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 					v.late = earliestEnd(p, t.Wait, h, snap.At).After(deadline.Add(-deadlineMargin))
 				}
 			}
+			if slices.Contains(d.probed, p.ProcKey) {
+				v.cpu = 0
+			}
 			total += v.cpu
 			views = append(views, v)
 		}
 	}
+	d.probed = nil
 	for k := range d.threads {
 		if !live[k] {
 			delete(d.threads, k)
@@ -571,6 +585,7 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 		d.reset("")
 		return nil
 	}
+	rescuers, own := d.nodeOwnWaits(ctx, now, silence, rescuers)
 	if len(rescuers) > 0 {
 		if v := d.overdue(now, silence, cpu, views); v != nil {
 			return v
@@ -614,6 +629,7 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	if len(late) > 0 && !sleeping {
 		evidence += ", " + describeWaits(late)
 	}
+	evidence += describeOwn(own)
 	d.setWarning(fmt.Sprintf("possible %s: no output for %s, %s CPU, %s; confirming", kind, round(silence), pct(cpu), evidence))
 	// While a stripped Go binary's copy with symbols links, the threads
 	// are sampled; the goroutines are read as soon as it is there.
@@ -680,18 +696,26 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 		// any, say what it waits for.
 		if rt, parked, rest := asyncParked(d.samples[len(d.samples)-1], blocked); rt != "" {
 			kind, quiet, evidence = d.withoutParked(rest, late, sleeping)
+			evidence += describeOwn(own)
 			if len(rest) == 0 {
 				kind, quiet = AsyncWait, d.cfg.QuietLock
 				if slices.ContainsFunc(parked, func(v threadView) bool { return v.t.Wait.Kind != Lock }) {
 					quiet = d.cfg.QuietIO // its I/O driver: a socket may wait for a slow peer
 				}
 				evidence = describeParked(rt, parked)
-				if len(late) > 0 && !sleeping {
+				switch {
+				case len(late) > 0 && !sleeping:
 					evidence += ", " + describeWaits(late)
-				} else {
+				case len(own) == 0:
 					evidence += " and no timer pending"
 				}
+				evidence += describeOwn(own)
 				tail = asyncTail(rt)
+				if child := d.testsChild(views); child != nil && rt == nodeRuntime {
+					kind = BlockedChild
+					evidence += ", its child " + describeChild(child) + " started by the test and not exited"
+					tail = ": the test awaits a child process that does not exit"
+				}
 			} else {
 				evidence += ", " + describeParked(rt, parked)
 			}

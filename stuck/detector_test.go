@@ -113,10 +113,11 @@ type scenario struct {
 	deadline      time.Duration                 // hard timeout from start; 0: none
 	harness       func(p ProcSample, t ThreadSample) bool
 	judging       func() bool
-	duration      time.Duration // how long to step
-	wantKind      Kind          // "" for no verdict
-	wantAfter     time.Duration // the verdict not before this
-	wantBy        time.Duration // and by this
+	nodeTimer     func(context.Context, ProcSample) (time.Duration, bool, error) // Config.NodeTimer
+	duration      time.Duration                                                  // how long to step
+	wantKind      Kind                                                           // "" for no verdict
+	wantAfter     time.Duration                                                  // the verdict not before this
+	wantBy        time.Duration                                                  // and by this
 	wantDiag      string
 }
 
@@ -144,7 +145,7 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 			}
 			return start
 		},
-		Judging: sc.judging, Harness: sc.harness, Overdue: sc.overdue,
+		Judging: sc.judging, Harness: sc.harness, Overdue: sc.overdue, NodeTimer: sc.nodeTimer,
 	}
 	if sc.deadline > 0 {
 		cfg.Deadline = func() time.Time { return start.Add(sc.deadline) }

@@ -430,13 +430,35 @@ func atoi(s string) int {
 	return n
 }
 
-// IsTestProcess: mocha runs the tests in its own process; with
+// IsTestProcess: mocha runs the tests in its own process (bin/mocha, or
+// lib/cli/cli.js in the child bin/mocha starts for node's flags); with
 // --parallel, in its workers (node processes running mocha's worker.js).
+// A process a test started (a child it waits for) is none: the stuck
+// detector tells the test's wait for it from the test's own threads.
 func (mochaAdapter) IsTestProcess(p adapters.Proc) bool {
+	mocha := false
 	for _, a := range p.Args {
-		if strings.HasSuffix(a, "/mocha/lib/nodejs/worker.js") {
+		switch {
+		case strings.HasSuffix(a, "/mocha/lib/nodejs/worker.js"):
 			return true
+		case strings.HasSuffix(a, "--parallel"):
+			return false
+		case isMochaScript(a):
+			mocha = true
 		}
 	}
-	return !slices.ContainsFunc(p.Args, func(a string) bool { return strings.HasSuffix(a, "--parallel") })
+	return mocha
+}
+
+// isMochaScript says whether a command line's argument is a path to
+// mocha's own script.
+func isMochaScript(a string) bool {
+	if !strings.Contains(a, "/") {
+		return false
+	}
+	switch filepath.Base(a) {
+	case "mocha", "_mocha", "mocha.js", "_mocha.js":
+		return true
+	}
+	return strings.HasSuffix(a, "/mocha/lib/cli/cli.js")
 }

@@ -490,6 +490,12 @@ func TestMochaTestProcess(t *testing.T) {
 		{[]string{"node", "/p/node_modules/.bin/mocha", "--reporter", "/tmp/r.cjs"}, true},
 		{[]string{"node", "/p/node_modules/.bin/mocha", "--parallel"}, false},
 		{[]string{"node", "/p/node_modules/mocha/lib/nodejs/worker.js"}, true},
+		{[]string{"node", "--expose-gc", "/p/node_modules/mocha/lib/cli/cli.js", "--timeout", "0"}, true},
+		{[]string{"node", "node_modules/mocha/bin/mocha.js"}, true},
+		// What a test starts: a child it waits for.
+		{[]string{"sleep", "1000"}, false},
+		{[]string{"node", "-e", "setTimeout(() => {}, 3600e3)"}, false},
+		{[]string{"node", "/p/test/fixtures/server.js", "mocha"}, false},
 	} {
 		if got := (mochaAdapter{}).IsTestProcess(adapters.Proc{Name: "node", Args: tc.args}); got != tc.want {
 			t.Errorf("%q: %v, want %v", tc.args, got, tc.want)

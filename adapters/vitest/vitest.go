@@ -338,23 +338,3 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	}
 	return &adapters.Plan{Argv: argv, Dir: p.Dir, Env: env, Parser: pr}, nil
 }
-
-// IsTestProcess for vitest: the processes vitest titles "node (vitest)"
-// (its own, which runs the tests itself with pool "threads") and
-// "node (vitest N)" (the fork children of pool "forks", the default), or,
-// untitled, a node whose arguments run vitest. esbuild's service and the
-// npm/npx launchers are not.
-func (vitest) IsTestProcess(p adapters.Proc) bool {
-	if strings.HasPrefix(p.Name, "node (vitest") || len(p.Args) > 0 && strings.HasPrefix(p.Args[0], "node (vitest") {
-		return true
-	}
-	if p.Name != "node" {
-		return false
-	}
-	for _, a := range p.Args {
-		if strings.Contains(a, "vitest") && !strings.Contains(a, "esbuild") {
-			return true
-		}
-	}
-	return false
-}

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -94,12 +95,31 @@ func Take(ctx context.Context, pid int) (Capture, error) {
 	return out, nil
 }
 
-// open makes pid's inspector listen and answers its WebSocket URL.
+// opened remembers the inspector each process opened for strobe (by pid
+// and start time): asking every port of the process for /json/list would
+// also ask the test's own servers, which a probe of an honest run must
+// not disturb.
+var opened sync.Map // procID → target URL
+
+type procID struct {
+	pid   int
+	start string
+}
+
+// open makes pid's inspector listen and answers its WebSocket URL. The
+// port is the one that opened after SIGUSR1; only an inspector strobe did
+// not open (the user's --inspect) is looked for among the ports the
+// process listens on already.
 func open(ctx context.Context, pid int) (string, error) {
-	if u := targetOf(ctx, listenPorts(pid)); u != "" {
-		return u, nil // already open (a second capture, or the user's --inspect)
+	id := procID{pid, startTime(pid)}
+	if u, ok := opened.Load(id); ok {
+		return u.(string), nil
 	}
+	before := listenPorts(pid)
 	if !privatePort(pid) {
+		if u := targetOf(ctx, before); u != "" {
+			return u, nil // the user's own --inspect
+		}
 		return "", ErrNotPrivate
 	}
 	if err := syscall.Kill(pid, syscall.SIGUSR1); err != nil {
@@ -107,7 +127,9 @@ func open(ctx context.Context, pid int) (string, error) {
 	}
 	end := time.Now().Add(openWait)
 	for time.Now().Before(end) {
-		if u := targetOf(ctx, listenPorts(pid)); u != "" {
+		fresh := slices.DeleteFunc(listenPorts(pid), func(p int) bool { return slices.Contains(before, p) })
+		if u := targetOf(ctx, fresh); u != "" {
+			opened.Store(id, u)
 			return u, nil
 		}
 		select {

@@ -83,3 +83,33 @@ func TestTake(t *testing.T) {
 		})
 	}
 }
+
+// TestNextTimer: an interval of the test's and a timer it awaits are
+// pending timers; an http server's own unref'd interval is none.
+func TestNextTimer(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		ok   bool
+		max  time.Duration // the timer is due within this
+	}{
+		{[]string{"promise"}, true, 200 * time.Millisecond},
+		{[]string{"sleep", "9"}, true, 9 * time.Second},
+		{[]string{"server"}, false, 0},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			cmd := startNode(t, tc.args...)
+			time.Sleep(300 * time.Millisecond) // into the wait
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			start := time.Now()
+			in, ok, err := NextTimer(ctx, cmd.Process.Pid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("next timer in %v (%v), probed in %v", in, ok, time.Since(start))
+			if ok != tc.ok || in > tc.max {
+				t.Errorf("next timer in %v (%v), want %v within %v", in, ok, tc.ok, tc.max)
+			}
+		})
+	}
+}

@@ -132,3 +132,19 @@ func listenersIn(path string, inodes map[string]bool) []int {
 func loopback(hex string) bool {
 	return hex == "0100007F" || hex == "00000000000000000000000001000000"
 }
+
+// startTime is pid's start time (/proc/PID/stat's 22nd field), "" when
+// unreadable: with the pid it names one process, a reused pid another.
+func startTime(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	// The command name, in parentheses, may hold spaces.
+	if i := bytes.LastIndexByte(b, ')'); i >= 0 {
+		if f := strings.Fields(string(b[i+1:])); len(f) > 19 {
+			return f[19]
+		}
+	}
+	return ""
+}

@@ -54,6 +54,15 @@ function isPrime(n) {
   return true;
 }
 
+async function serverNeverSettles() {
+  // An http server keeps the event loop alive; its only timer is its own
+  // unref'd check of its connections every 30 s.
+  const server = require('node:http').createServer((req, res) => res.end());
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  marker('server');
+  await new Promise(() => {});
+}
+
 const [mode, arg] = process.argv.slice(2);
 if (require('node:worker_threads').isMainThread) console.log('mode', mode);
 switch (mode) {
@@ -65,6 +74,9 @@ switch (mode) {
     break;
   case 'promise':
     neverSettles();
+    break;
+  case 'server':
+    serverNeverSettles();
     break;
   case 'sleep':
     sleepThenPass(Number(arg || 9));

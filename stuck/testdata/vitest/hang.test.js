@@ -18,3 +18,13 @@ test('never settles', async () => {
   setInterval(() => {}, 200);
   await new Promise(() => {});
 });
+
+test('promise forever', async () => {
+  await new Promise(() => {});
+});
+
+test('awaits a child', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn('sleep', ['1000'], { stdio: 'ignore' });
+  await new Promise((resolve) => child.on('exit', resolve));
+});

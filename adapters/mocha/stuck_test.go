@@ -1,0 +1,65 @@
+package mocha_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"strobe/adapters/adapterstest"
+	"strobe/report"
+	"strobe/runner"
+)
+
+// TestStuckThroughRunner runs the stuck fixture's tests one at a time
+// through the runner, mocha's timeout off. A test awaiting a promise that
+// never settles is an async wait without end within 8 s of its start,
+// though V8's memory reducer wakes the event loop about 8 s apart and an
+// http server's unref'd 30 s interval is pending: neither is a
+// JavaScript timer that may settle anything (before, 9.6 s and 35 s). A
+// test awaiting a child that never exits is blocked on that child, named
+// (before, an async wait or a deadlock on the idle node child's threads).
+// A test awaiting its own 9 s timer passes.
+func TestStuckThroughRunner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a 9 s fixture")
+	}
+	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures", "mocha"))
+	adapterstest.NpmCI(t, fixtures)
+	for _, tc := range []struct {
+		test   string
+		status report.Status
+		diag   string // the diagnosis starts with it
+		has    string // and holds it
+	}{
+		{"awaits a promise that never settles", report.Stuck, "async wait without end", "no JavaScript timer due"},
+		{"awaits a promise beside a server", report.Stuck, "async wait without end", "no JavaScript timer due"},
+		{"awaits a child that never exits", report.Stuck, "blocked on a child process", "its child `sleep 1000`"},
+		{"awaits a node child that never exits", report.Stuck, "blocked on a child process", "setTimeout(() => {}, 3600e3)`"},
+		{"awaits its own 9 s timer", report.Passed, "", ""},
+	} {
+		t.Run(tc.test, func(t *testing.T) {
+			t.Parallel()
+			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: filepath.Join(fixtures, "stuck"), Framework: "mocha",
+				Test: "stuck " + tc.test, Timeout: 40 * time.Second}, runner.Options{DetailsDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != tc.status {
+				t.Fatalf("status %s, stuck %+v, want %s", resp.Status, resp.Stuck, tc.status)
+			}
+			if tc.status != report.Stuck {
+				return
+			}
+			s := resp.Stuck[0]
+			if !strings.HasPrefix(s.Diagnosis, tc.diag) || !strings.Contains(s.Diagnosis, tc.has) {
+				t.Errorf("diagnosis %q, want %q … %q", s.Diagnosis, tc.diag, tc.has)
+			}
+			if s.ElapsedMS > 8000 {
+				t.Errorf("verdict %d ms into the test, want within 8 s", s.ElapsedMS)
+			}
+			t.Logf("%s after %d ms: %s", s.Name, s.ElapsedMS, s.Diagnosis)
+		})
+	}
+}
