@@ -43,7 +43,8 @@ func TestHooks(t *testing.T) {
 		"mocha":   {true, false},
 		"nextest": {true, true},
 		"node":    {true, false},
-		"vitest":  {true, false},
+		"pytest":  {true, true},
+		"vitest":  {true, true},
 	}
 	for _, a := range Adapters() {
 		_, tp := a.(adapters.TestProcesser)
