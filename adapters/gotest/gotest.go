@@ -78,7 +78,8 @@ import (
 //     tests stay running.
 //   - A package that fails although none of its tests failed (TestMain
 //     exits non-zero, init panics) is recorded as a failed test named after
-//     the package, so the failure is not lost.
+//     the package, so the failure is not lost; one whose TestMain exited
+//     non-zero is at TestMain, saying whether its tests had run.
 //   - build-output/build-fail events, "[build failed]"/"[setup failed]"
 //     packages and, from older Go versions, compiler errors on stderr are
 //     build errors; so are the vet failures go test runs before testing.
@@ -1095,22 +1096,45 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 		f = p.goleakFailure(pkg, "", " after the tests passed (goleak.VerifyTestMain)", pkg.leak)
 	}
 	if f == nil {
-		var lines []string
-		for _, l := range pkg.out {
-			if !strings.HasPrefix(l, "FAIL") {
-				lines = append(lines, l)
-			}
-		}
-		f = &report.Failure{Message: kit.Clip(strings.TrimSpace(strings.Join(lines, "\n")))}
-		if f.Message == "" {
-			f.Message = "the package failed outside any test"
-		}
+		f = p.mainFailure(pkg)
 	}
 	if f.Rerun == "" {
 		f.Rerun = p.rerunCommand(pkg.path, "")
 	}
 	p.rec.Output(pkg.path, name, strings.Join(pkg.out, "\n")+"\n")
 	p.end(pkg, name, report.TestFailed, kit.DurationOf(e.Elapsed), f)
+}
+
+// mainFailure is the failure of a package that failed outside its tests
+// without a panic, a race or a leak: what it printed, at its TestMain when
+// that exited non-zero before m.Run or after it ran to its end.
+func (p *goParser) mainFailure(pkg *goPackage) *report.Failure {
+	var lines []string
+	for _, l := range pkg.out {
+		if !strings.HasPrefix(l, "FAIL") && l != "PASS" {
+			lines = append(lines, l)
+		}
+	}
+	said := strings.TrimSpace(strings.Join(lines, "\n"))
+	f := &report.Failure{Message: said}
+	if pkg.summary || len(pkg.tests) == 0 { // else it died between tests, which noteDied tells
+		f.File, f.Line = p.funcAt(pkg.path, "TestMain")
+	}
+	if f.File != "" {
+		switch {
+		case !pkg.summary:
+			f.Message = "TestMain exited with a failure before running any test (none of the package's tests ran)"
+		case len(pkg.tests) > 0:
+			f.Message = "the tests passed, then TestMain exited with a failure"
+		default:
+			f.Message = "m.Run ran no test, then TestMain exited with a failure"
+		}
+		if said != "" {
+			f.Message += "; it printed:\n" + said
+		}
+	}
+	f.Message = kit.Clip(cmp.Or(f.Message, "the package failed outside any test"))
+	return f
 }
 
 // noteDied notes a package whose test binary died before its end: it
