@@ -82,7 +82,8 @@ import (
 //     non-zero is at TestMain, saying whether its tests had run.
 //   - build-output/build-fail events, "[build failed]"/"[setup failed]"
 //     packages and, from older Go versions, compiler errors on stderr are
-//     build errors; so are the vet failures go test runs before testing.
+//     build errors; so are the vet failures go test runs before testing,
+//     their messages headed "go vet: ".
 type gotest struct{}
 
 // New returns the gotest adapter.
@@ -435,6 +436,7 @@ type goParser struct {
 	text    []string
 	textPkg string // package of the last "# pkg" header in text
 	textErr bool   // the last text line was a build error, for continuations
+	textVet bool   // the last "# [pkg]" header in text is go vet's
 
 	// died says, one sentence a package, which test binaries died before
 	// their end (a panic, os.Exit, a fatal error, a signal).
@@ -1544,7 +1546,7 @@ func (p *goParser) textLine(line string) {
 		p.text = append(p.text, line)
 	}
 	if pkg, ok := strings.CutPrefix(line, "# "); ok {
-		p.textPkg, p.textErr = strings.Trim(pkg, "[]"), false
+		p.textPkg, p.textErr, p.textVet = strings.Trim(pkg, "[]"), false, strings.HasPrefix(pkg, "[")
 		return
 	}
 	if p.textErr && (line[0] == '\t' || line[0] == ' ') {
@@ -1554,9 +1556,20 @@ func (p *goParser) textLine(line string) {
 	}
 	p.textErr = false
 	if be, ok := p.buildError(p.textPkg, line); ok {
+		be.Message = vetMessage(p.textVet, be.Message)
 		p.buildErrs = append(p.buildErrs, be)
 		p.buildFailed, p.textErr = true, true
 	}
+}
+
+// vetMessage heads an error go vet found with "go vet: ": go test runs vet
+// before the tests, and a package it fails does not test, although it
+// compiles.
+func vetMessage(vet bool, msg string) string {
+	if vet {
+		return "go vet: " + msg
+	}
+	return msg
 }
 
 // buildErrors reads a package's build output: compiler or vet errors with
@@ -1564,9 +1577,12 @@ func (p *goParser) textLine(line string) {
 // location.
 func (p *goParser) buildErrors(importPath string, lines []string) {
 	n := len(p.buildErrs)
+	vet := false // under vet's "# [pkg]" header, not the compiler's "# pkg"
 	for _, l := range lines {
 		switch {
-		case l == "" || strings.HasPrefix(l, "# ") || l == "too many errors":
+		case strings.HasPrefix(l, "# "):
+			vet = strings.HasPrefix(l, "# [")
+		case l == "" || l == "too many errors":
 		case l[0] == '\t' || l[0] == ' ':
 			if len(p.buildErrs) > n {
 				last := &p.buildErrs[len(p.buildErrs)-1]
@@ -1577,6 +1593,7 @@ func (p *goParser) buildErrors(importPath string, lines []string) {
 			if !ok {
 				be = report.BuildError{Message: kit.Clip(l)}
 			}
+			be.Message = vetMessage(vet, be.Message)
 			p.buildErrs = append(p.buildErrs, be)
 		}
 	}

@@ -697,7 +697,7 @@ func TestGoRealBroken(t *testing.T) {
 	}
 	want := []report.BuildError{
 		{File: "lib/lib.go", Line: 5, Column: 9, Message: `cannot use "forty-two" (untyped string constant) as int value in return statement`},
-		{File: "vetfail/vetfail_test.go", Line: 10, Column: 14, Message: `fmt.Printf format %d has arg "not a number" of wrong type string`},
+		{File: "vetfail/vetfail_test.go", Line: 10, Column: 14, Message: `go vet: fmt.Printf format %d has arg "not a number" of wrong type string`},
 	}
 	if !reflect.DeepEqual(out.BuildErrors, want) {
 		t.Errorf("build errors =\n%+v, want\n%+v", out.BuildErrors, want)
