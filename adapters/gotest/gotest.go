@@ -78,10 +78,12 @@ import (
 //     tests stay running.
 //   - A package that fails although none of its tests failed (TestMain
 //     exits non-zero, init panics) is recorded as a failed test named after
-//     the package, so the failure is not lost.
+//     the package, so the failure is not lost; one whose TestMain exited
+//     non-zero is at TestMain, saying whether its tests had run.
 //   - build-output/build-fail events, "[build failed]"/"[setup failed]"
 //     packages and, from older Go versions, compiler errors on stderr are
-//     build errors; so are the vet failures go test runs before testing.
+//     build errors; so are the vet failures go test runs before testing,
+//     their messages headed "go vet: ".
 type gotest struct{}
 
 // New returns the gotest adapter.
@@ -434,6 +436,7 @@ type goParser struct {
 	text    []string
 	textPkg string // package of the last "# pkg" header in text
 	textErr bool   // the last text line was a build error, for continuations
+	textVet bool   // the last "# [pkg]" header in text is go vet's
 
 	// died says, one sentence a package, which test binaries died before
 	// their end (a panic, os.Exit, a fatal error, a signal).
@@ -1095,22 +1098,45 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 		f = p.goleakFailure(pkg, "", " after the tests passed (goleak.VerifyTestMain)", pkg.leak)
 	}
 	if f == nil {
-		var lines []string
-		for _, l := range pkg.out {
-			if !strings.HasPrefix(l, "FAIL") {
-				lines = append(lines, l)
-			}
-		}
-		f = &report.Failure{Message: kit.Clip(strings.TrimSpace(strings.Join(lines, "\n")))}
-		if f.Message == "" {
-			f.Message = "the package failed outside any test"
-		}
+		f = p.mainFailure(pkg)
 	}
 	if f.Rerun == "" {
 		f.Rerun = p.rerunCommand(pkg.path, "")
 	}
 	p.rec.Output(pkg.path, name, strings.Join(pkg.out, "\n")+"\n")
 	p.end(pkg, name, report.TestFailed, kit.DurationOf(e.Elapsed), f)
+}
+
+// mainFailure is the failure of a package that failed outside its tests
+// without a panic, a race or a leak: what it printed, at its TestMain when
+// that exited non-zero before m.Run or after it ran to its end.
+func (p *goParser) mainFailure(pkg *goPackage) *report.Failure {
+	var lines []string
+	for _, l := range pkg.out {
+		if !strings.HasPrefix(l, "FAIL") && l != "PASS" {
+			lines = append(lines, l)
+		}
+	}
+	said := strings.TrimSpace(strings.Join(lines, "\n"))
+	f := &report.Failure{Message: said}
+	if pkg.summary || len(pkg.tests) == 0 { // else it died between tests, which noteDied tells
+		f.File, f.Line = p.funcAt(pkg.path, "TestMain")
+	}
+	if f.File != "" {
+		switch {
+		case !pkg.summary:
+			f.Message = "TestMain exited with a failure before running any test (none of the package's tests ran)"
+		case len(pkg.tests) > 0:
+			f.Message = "the tests passed, then TestMain exited with a failure"
+		default:
+			f.Message = "m.Run ran no test, then TestMain exited with a failure"
+		}
+		if said != "" {
+			f.Message += "; it printed:\n" + said
+		}
+	}
+	f.Message = kit.Clip(cmp.Or(f.Message, "the package failed outside any test"))
+	return f
 }
 
 // noteDied notes a package whose test binary died before its end: it
@@ -1520,7 +1546,7 @@ func (p *goParser) textLine(line string) {
 		p.text = append(p.text, line)
 	}
 	if pkg, ok := strings.CutPrefix(line, "# "); ok {
-		p.textPkg, p.textErr = strings.Trim(pkg, "[]"), false
+		p.textPkg, p.textErr, p.textVet = strings.Trim(pkg, "[]"), false, strings.HasPrefix(pkg, "[")
 		return
 	}
 	if p.textErr && (line[0] == '\t' || line[0] == ' ') {
@@ -1530,9 +1556,20 @@ func (p *goParser) textLine(line string) {
 	}
 	p.textErr = false
 	if be, ok := p.buildError(p.textPkg, line); ok {
+		be.Message = vetMessage(p.textVet, be.Message)
 		p.buildErrs = append(p.buildErrs, be)
 		p.buildFailed, p.textErr = true, true
 	}
+}
+
+// vetMessage heads an error go vet found with "go vet: ": go test runs vet
+// before the tests, and a package it fails does not test, although it
+// compiles.
+func vetMessage(vet bool, msg string) string {
+	if vet {
+		return "go vet: " + msg
+	}
+	return msg
 }
 
 // buildErrors reads a package's build output: compiler or vet errors with
@@ -1540,9 +1577,12 @@ func (p *goParser) textLine(line string) {
 // location.
 func (p *goParser) buildErrors(importPath string, lines []string) {
 	n := len(p.buildErrs)
+	vet := false // under vet's "# [pkg]" header, not the compiler's "# pkg"
 	for _, l := range lines {
 		switch {
-		case l == "" || strings.HasPrefix(l, "# ") || l == "too many errors":
+		case strings.HasPrefix(l, "# "):
+			vet = strings.HasPrefix(l, "# [")
+		case l == "" || l == "too many errors":
 		case l[0] == '\t' || l[0] == ' ':
 			if len(p.buildErrs) > n {
 				last := &p.buildErrs[len(p.buildErrs)-1]
@@ -1553,6 +1593,7 @@ func (p *goParser) buildErrors(importPath string, lines []string) {
 			if !ok {
 				be = report.BuildError{Message: kit.Clip(l)}
 			}
+			be.Message = vetMessage(vet, be.Message)
 			p.buildErrs = append(p.buildErrs, be)
 		}
 	}

@@ -697,7 +697,7 @@ func TestGoRealBroken(t *testing.T) {
 	}
 	want := []report.BuildError{
 		{File: "lib/lib.go", Line: 5, Column: 9, Message: `cannot use "forty-two" (untyped string constant) as int value in return statement`},
-		{File: "vetfail/vetfail_test.go", Line: 10, Column: 14, Message: `fmt.Printf format %d has arg "not a number" of wrong type string`},
+		{File: "vetfail/vetfail_test.go", Line: 10, Column: 14, Message: `go vet: fmt.Printf format %d has arg "not a number" of wrong type string`},
 	}
 	if !reflect.DeepEqual(out.BuildErrors, want) {
 		t.Errorf("build errors =\n%+v, want\n%+v", out.BuildErrors, want)
@@ -877,6 +877,27 @@ func TestGoRealFailures(t *testing.T) {
 			t.Errorf("hint %q: want %q beside the other package's", out.Hint, want)
 		}
 		exit(t, out)
+	})
+	t.Run("mainfail", func(t *testing.T) {
+		// TestMain failed the package before m.Run, or after tests that
+		// all passed: the failure is at TestMain and says which.
+		want := map[string]report.Failure{
+			"example.com/failures/mainfail": {File: "mainfail/mainfail_test.go", Line: 12,
+				Message: "TestMain exited with a failure before running any test (none of the package's tests ran); it printed:\ncannot reach the database"},
+			"example.com/failures/mainafter": {File: "mainafter/mainafter_test.go", Line: 11,
+				Message: "the tests passed, then TestMain exited with a failure; it printed:\nteardown: 2 files left behind"},
+		}
+		for _, args := range [][]string{{"./mainfail"}, {"./mainafter"}, {"./mainfail", "./mainafter"}} {
+			rec, _ := run(t, args...)
+			for _, a := range args {
+				pkg := "example.com/failures/" + strings.TrimPrefix(a, "./")
+				w := want[pkg]
+				f := rec.Failure(pkg, pkg)
+				if f == nil || f.File != w.File || f.Line != w.Line || f.Message != w.Message {
+					t.Errorf("go test %s: %s: failure %+v, want %s:%d %q", args, pkg, f, w.File, w.Line, w.Message)
+				}
+			}
+		}
 	})
 	t.Run("cover", func(t *testing.T) {
 		// Under -cover, a package without test files prints go's own
