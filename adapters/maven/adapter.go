@@ -174,7 +174,7 @@ func isExecutable(path string) bool {
 // selection is the arguments that pick a test or a level.
 func selection(req adapters.Request) []string {
 	if len(req.Tests) > 0 {
-		req.Test = multiSelection(req.Tests)
+		req.Test = multiSelection(req.ProjectRoot, req.Tests)
 	}
 	if class, method, ok := strings.Cut(req.Test, "#"); ok && classFailure(method) {
 		req.Test = class
@@ -182,7 +182,7 @@ func selection(req adapters.Request) []string {
 		// A parameterized, repeated or dynamic test's invocation
 		// ("isOdd(int)[2]", a failure's name that a retry reruns):
 		// -Dtest selects its method, with every invocation, or its class.
-		if sel, whole := invokedMethod(method); whole {
+		if sel, whole := invokedMethod(method, func() bool { return jupiterClass(req.ProjectRoot, class) }); whole {
 			req.Test = class
 		} else {
 			req.Test = class + "#" + sel

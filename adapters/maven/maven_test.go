@@ -422,7 +422,7 @@ func TestInitializationError(t *testing.T) {
 	if f == nil || f.File != "src/test/java/com/x/FooTest.java" || f.Line != 37 || f.Rerun != "mvn -B test -Dtest=com.x.FooTest "+noFailProp {
 		t.Errorf("failure %+v, want FooTest.java:37 rerun by the class", f)
 	}
-	if got := multiSelection([]adapters.TestRef{{Suite: "com.x.FooTest", Name: "FooTest#initializationError"}}); got != "com.x.FooTest" {
+	if got := multiSelection(t.TempDir(), []adapters.TestRef{{Suite: "com.x.FooTest", Name: "FooTest#initializationError"}}); got != "com.x.FooTest" {
 		t.Errorf("multiSelection = %q, want the class", got)
 	}
 	if got := selection(adapters.Request{Test: "FooTest#initializationError"}); !slices.Equal(got, []string{"-Dtest=FooTest", noFailProp}) {
@@ -453,5 +453,59 @@ func TestShellCommandRerun(t *testing.T) {
 	want := "mvn -B test -Drat.skip=true '-Dtest=com.x.FooTest#bar' " + noFailProp
 	if got := plan.Parser.(*parser).rerun(".", surefireDir, "com.x.FooTest", "bar"); got != want {
 		t.Errorf("rerun %q, want %q", got, want)
+	}
+}
+
+// TestRealSurefire2 runs JUnit 5 under Surefire 2.22.2, which names an
+// invocation method{Types}[n] (method[n] without parameters) and trims
+// traces to the test class's frames. Each failure's rerun selects its
+// method, as under Surefire 3; @Timeout's failure, whose trimmed trace
+// has no frame of the test, is at the method's declaration. Without the
+// project's own launcher, Surefire 2.22's finds no Jupiter 5.14 test and
+// Maven passes: no tests, with JUnit's reason.
+func TestRealSurefire2(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "surefire2")
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if exit.Code != 1 || out.BuildFailed || out.NoTests || out.Crash != nil {
+		t.Fatalf("exit %+v, outcome %+v", exit, out)
+	}
+	if p := rec.Progress(); p.Passed != 5 || p.Failed != 4 || p.Skipped != 0 {
+		t.Errorf("counts %+v, want Surefire's 5 passed, 4 failed", p)
+	}
+	for _, tc := range []struct {
+		name   string
+		line   int
+		method string
+	}{
+		{"InvocationTest#repeats{RepetitionInfo}[2]", 20, "repeats"},
+		{"InvocationTest#same{int, int}[2]", 26, "same"},
+		{"InvocationTest#dynamic[2]", 31, "dynamic"},
+		{"InvocationTest#slow", 36, "slow"},
+	} {
+		tt, ok := adapterstest.TestByName(rec.Tests(), tc.name)
+		if !ok || tt.Failure == nil {
+			t.Errorf("%s: %+v, want a failure", tc.name, tt)
+			continue
+		}
+		f := tt.Failure
+		if f.File != "src/test/java/com/example/InvocationTest.java" || f.Line != tc.line ||
+			!strings.Contains(f.Rerun, "'-Dtest=com.example.InvocationTest#"+tc.method+"' ") {
+			t.Errorf("%s: %s:%d, rerun %q; want InvocationTest.java:%d and -Dtest=…#%s", tc.name, f.File, f.Line, f.Rerun, tc.line, tc.method)
+		}
+	}
+	tt, _ := adapterstest.TestByName(rec.Tests(), "InvocationTest#dynamic[2]")
+	if tt.Failure != nil {
+		cmd := exec.Command("sh", "-c", tt.Failure.Rerun)
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "Tests run: 2, Failures: 1, Errors: 0, Skipped: 0") {
+			t.Errorf("rerun %q: %v\n%s", tt.Failure.Rerun, err, b)
+		}
+	}
+
+	rec, out, exit = adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"mvn", "-B", "test", "-Dskew"}})
+	if exit.Code != 0 || len(rec.Tests()) != 0 || !out.NoTests || !strings.Contains(out.Hint, "junit-jupiter engine failed to discover its tests") ||
+		!strings.Contains(out.Hint, "unaligned versions") {
+		t.Errorf("exit %+v, %d tests, outcome %+v; want no tests with JUnit's reason", exit, len(rec.Tests()), out)
 	}
 }

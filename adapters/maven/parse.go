@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,6 +54,12 @@ type parser struct {
 	// skipped are the modules the Reactor Summary says Maven skipped
 	// (`app ..... SKIPPED`): after a module failed, their tests never ran.
 	skipped []string
+	// discovery is JUnit's word that an engine found no test because it
+	// failed ("TestEngine with ID 'junit-jupiter' failed to discover
+	// tests"), with the exception's line after it; inDiscovery says that
+	// line is next.
+	discovery   string
+	inDiscovery bool
 }
 
 func newParser(rec *adapters.Recorder, root string, modules, prefix []string) *parser {
@@ -87,7 +94,7 @@ func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
 		return
 	}
 	tagged := strings.HasPrefix(kit.StripANSI(string(b)), "[ERROR]")
-	if p.goalError(line, tagged) {
+	if p.goalError(line, tagged) || p.discoveryFailed(line) {
 		return
 	}
 	for _, r := range rules {
@@ -116,6 +123,31 @@ func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
 	}
 	p.lastErr = -1
 }
+
+// discoveryFailed keeps JUnit Platform's warning that an engine failed
+// to discover its tests, and the exception under it. Surefire then runs
+// none of them and says so as if there were none: "Tests run: 0" and a
+// zero exit, as when Surefire 2.22's own launcher (JUnit Platform 1.3)
+// meets a newer Jupiter ("OutputDirectoryCreator not available; probably
+// due to unaligned versions of the junit-platform-engine and
+// junit-platform-launcher jars").
+func (p *parser) discoveryFailed(line string) bool {
+	if p.inDiscovery {
+		p.inDiscovery = false
+		if strings.Contains(line, "Exception") {
+			p.discovery += " (" + kit.Clip(strings.TrimSpace(line)) + ")"
+			return true
+		}
+	}
+	m := engineFailed.FindStringSubmatch(line)
+	if m == nil {
+		return false
+	}
+	p.discovery, p.inDiscovery = "maven: JUnit's "+m[1]+" engine failed to discover its tests, so none of them ran", true
+	return true
+}
+
+var engineFailed = lazyre.New(`TestEngine with ID '([^']+)' failed to discover tests`)
 
 // reactorSkipped is a module of the Reactor Summary that Maven skipped
 // (`app ........ SKIPPED`), after a module before it failed (or, under
@@ -353,9 +385,45 @@ func (p *parser) failure(mod, dir, class, name string, c format.JUnitCase) *repo
 		if f.File == "" {
 			f.Line = 0
 		}
+	} else if file, line := p.declaration(mod, class, c.Name); line > 0 {
+		f.File, f.Line = file, line
 	}
 	return f
 }
+
+// declaration is the source file and line where a test's method is
+// declared: the place of a failure whose trace has no frame of the test.
+// JUnit's @Timeout fails with a TimeoutException thrown from its own
+// thread; the test's frame is in the exception's suppressed
+// InterruptedException, which Surefire 2's trimmed traces (trimStackTrace
+// is true there by default) leave out.
+func (p *parser) declaration(mod, class, name string) (string, int) {
+	method := name
+	if i := strings.IndexAny(name, "([{"); i >= 0 {
+		method = name[:i]
+	}
+	if method == "" || classFailure(method) {
+		return "", 0
+	}
+	outer, _, _ := strings.Cut(class, "$")
+	path := p.sourcePath(mod, outer, simpleName(outer)+".java")
+	b, err := os.ReadFile(filepath.Join(p.root, path))
+	if err != nil {
+		return "", 0
+	}
+	decl := regexp.MustCompile(`^\s*(?:[\w.$<>\[\],?]+\s+)+` + regexp.QuoteMeta(method) + `\s*\(`)
+	for i, l := range strings.Split(string(b), "\n") {
+		first, _, _ := strings.Cut(strings.TrimSpace(l), " ")
+		if decl.MatchString(l) && !slices.Contains(notTypes, first) {
+			return path, i + 1
+		}
+	}
+	return "", 0
+}
+
+// notTypes are the words that stand before a method's name in a call,
+// where a declaration has its type.
+var notTypes = []string{"return", "new", "throw", "else", "yield", "assert"}
 
 // ownSource is the project's source file of a class declared outside the
 // test class, in its module or another ("" when none has it: a class
@@ -405,12 +473,10 @@ func simpleName(class string) string { return kit.SimpleClassName(class) }
 // or the failure is the class's own), in its module, by Surefire or
 // Failsafe as it ran.
 func (p *parser) rerun(mod, dir, class, method string) string {
-	if i := strings.IndexByte(method, '('); i >= 0 {
-		method = method[:i]
-	}
 	sel := class
-	if method != "" && !strings.ContainsAny(method, " []") && !classFailure(method) {
-		sel += "#" + method
+	m, whole := invokedMethod(method, func() bool { return jupiterClass(p.root, class) })
+	if !whole && m != "" && !strings.Contains(m, " ") && !classFailure(m) {
+		sel += "#" + m
 	}
 	argv := withGoal(p.prefix, dir)
 	if mod != "." {
@@ -460,6 +526,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			out.Hint += " (Maven stops at the first module that fails; mvn -fae goes on with the modules that do not depend on it)"
 		}
 	}
+	if p.discovery != "" {
+		out.Hint = joinHints(p.discovery, out.Hint)
+	}
 	if len(p.buildErrs) > 0 {
 		// A module that did not compile, beside the tests of those that
 		// did (mvn -fae).
@@ -489,13 +558,19 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if len(tests) == 0 && out.Crash == nil && exit.StoppedBy == "" && (exit.Code == 0 || p.noTests) {
 		out.NoTests = true
 		out.Project = &report.Project{Language: "java", BuildSystem: "maven"}
-		if h := noTestsHint.For(p.test, p.level); out.Hint == "" {
-			out.Hint = h
-		} else {
-			out.Hint = h + "; " + out.Hint
+		if p.discovery == "" {
+			out.Hint = joinHints(noTestsHint.For(p.test, p.level), out.Hint)
 		}
 	}
 	return out
+}
+
+// joinHints puts hint a before hint b, either of which may be empty.
+func joinHints(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 // failsAtEnd says whether a Maven command goes on after a module fails

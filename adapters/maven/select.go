@@ -1,6 +1,7 @@
 package maven
 
 import (
+	"bytes"
 	"context"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/internal/lazyre"
 )
 
@@ -85,8 +87,9 @@ func matchesTest(test, class string) bool {
 
 // multiSelection is the -Dtest (or, for integration, -Dit.test) value of
 // several tests: each class once, fully qualified, with its methods
-// joined by '+', or alone when a test names the whole class.
-func multiSelection(tests []adapters.TestRef) string {
+// joined by '+', or alone when a test names the whole class. root is the
+// project's, whose sources say which classes are JUnit 5's.
+func multiSelection(root string, tests []adapters.TestRef) string {
 	var classes []string
 	methods := map[string][]string{} // nil: the whole class
 	whole := map[string]bool{}
@@ -103,7 +106,7 @@ func multiSelection(tests []adapters.TestRef) string {
 			whole[class] = true
 			continue
 		}
-		method, wholeClass := invokedMethod(method)
+		method, wholeClass := invokedMethod(method, func() bool { return jupiterClass(root, class) })
 		if wholeClass {
 			whole[class] = true
 			continue
@@ -124,18 +127,37 @@ func multiSelection(tests []adapters.TestRef) string {
 }
 
 // invokedMethod is what -Dtest selects for a test's name: the method of
-// a JUnit 5 invocation ("adds(int)[1]": adds, with all its invocations),
-// or, for a JUnit 4 Parameterized row ("adds[1: n=2]"), the whole class
+// a JUnit 5 invocation, with all its invocations: "adds(int)[1]" as
+// Surefire 3 names it, "adds{int}[1]" as Surefire 2.22 does, and, where
+// jupiter says the class is JUnit 5's, Surefire 2.22's "adds[1]" of a
+// method without parameters (a dynamic or repeated test). A JUnit 4
+// Parameterized row ("adds[1: n=2]", "adds[1]") selects the whole class
 // (whole): Surefire 3 selects no test by "adds" there (the row's name is
 // the method's), and Surefire 2's JUnit 4 filter fails the run with "No
 // tests found matching Method adds"; "adds*" works in Surefire 3 alone.
-func invokedMethod(method string) (sel string, whole bool) {
-	i := strings.IndexAny(method, "([")
+func invokedMethod(method string, jupiter func() bool) (sel string, whole bool) {
+	i := strings.IndexAny(method, "([{")
 	switch {
-	case i <= 0:
+	case i < 0:
 		return method, false
-	case method[i] == '[':
+	case i == 0:
+		return "", true
+	case method[i] == '[' && !jupiter():
 		return "", true
 	}
 	return method[:i], false
+}
+
+// jupiterClass says whether a test class's source (in any module of the
+// project at root) is JUnit 5's: it imports org.junit.jupiter.
+func jupiterClass(root, class string) bool {
+	outer, _, _ := strings.Cut(class, "$")
+	file := simpleName(outer) + ".java"
+	for _, mod := range modules(root) {
+		b, err := os.ReadFile(filepath.Join(root, kit.JVMSource(root, mod, []string{"test", "it"}, outer, file)))
+		if err == nil {
+			return bytes.Contains(b, []byte("org.junit.jupiter"))
+		}
+	}
+	return false
 }

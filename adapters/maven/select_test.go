@@ -22,10 +22,17 @@ func TestMultiSelection(t *testing.T) {
 		{"invocations", []adapters.TestRef{{Suite: "com.x.ATest", Name: "ATest#adds(int)[1]"}, {Suite: "com.x.ATest", Name: "ATest#adds(int)[2]"}}, "com.x.ATest#adds"},
 		{"no suite", []adapters.TestRef{{Name: "ATest#one"}}, "ATest#one"},
 		{"a JUnit 4 Parameterized row", []adapters.TestRef{{Suite: "com.x.ATest", Name: "ATest#adds[1: n=2]"}, {Suite: "com.y.BTest", Name: "BTest#m"}}, "com.x.ATest,com.y.BTest#m"},
+		{"Surefire 2.22's invocations", []adapters.TestRef{{Suite: "com.x.ATest", Name: "ATest#adds{int}[1]"}}, "com.x.ATest#adds"},
+		{"a row without parameters, not JUnit 5's", []adapters.TestRef{{Suite: "com.x.ATest", Name: "ATest#adds[1]"}}, "com.x.ATest"},
 	} {
-		if got := multiSelection(tc.tests); got != tc.want {
+		if got := multiSelection(t.TempDir(), tc.tests); got != tc.want {
 			t.Errorf("%s: multiSelection = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+	// A JUnit 5 class's dynamic test under Surefire 2.22 selects its method.
+	jupiter := []adapters.TestRef{{Suite: "com.example.InvocationTest", Name: "InvocationTest#dynamic[2]"}}
+	if got := multiSelection(filepath.Join("testdata", "fixtures", "surefire2"), jupiter); got != "com.example.InvocationTest#dynamic" {
+		t.Errorf("a JUnit 5 dynamic test: multiSelection = %q, want its method", got)
 	}
 }
 
