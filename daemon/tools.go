@@ -144,6 +144,33 @@ func toolError(err error) error {
 	return errors.New(strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " "))
 }
 
+// argumentErrors rewords the SDK's refusal of a call whose arguments do
+// not fit the tool's input schema (checked before any handler runs): the
+// SDK's reason without its prefixes or Go type names, and what to do.
+func argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		call, isCall := req.(*mcp.CallToolRequest)
+		if err != nil || !ok || !isCall || !r.IsError || len(r.Content) != 1 {
+			return res, err
+		}
+		text, ok := r.Content[0].(*mcp.TextContent)
+		if !ok {
+			return res, err
+		}
+		reason, refused := strings.CutPrefix(text.Text, `validating "arguments": `)
+		reason = strings.ReplaceAll(strings.TrimPrefix(reason, "validating root: "), "validating /properties/", "")
+		if te := (*json.UnmarshalTypeError)(nil); errors.As(r.GetError(), &te) {
+			reason, refused = fmt.Sprintf("%s cannot hold %s", te.Field, te.Value), true
+		}
+		if refused {
+			text.Text = fmt.Sprintf("bad arguments: %s: fix them as %s's input schema says, and call again", reason, call.Params.Name)
+		}
+		return res, err
+	}
+}
+
 // answer is a tool's result: the response as structured content (the SDK
 // fills it from resp, through a map, so its keys come out sorted) and as
 // text marshalled here from the struct, so an agent reading the text sees
