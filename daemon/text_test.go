@@ -112,3 +112,24 @@ func TestArgumentErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeDurations checks waitMs and timeout past what a time.Duration
+// holds: a wait is capped (the call waits, it does not answer running at
+// once), a timeout is refused in milliseconds, never as a negative
+// duration.
+func TestHugeDurations(t *testing.T) {
+	cs := mcpSession(t)
+	huge := int64(9_000_000_000_000_000)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "debug_test",
+		Arguments: TestArgs{ProjectRoot: t.TempDir(), Command: "sleep 0.3; echo 'ok 1 - a'", WaitMs: &huge}})
+	if err != nil || res.IsError {
+		t.Fatalf("waitMs %d: %v %+v", huge, err, res)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !strings.HasPrefix(text, `{"status":"passed"`) {
+		t.Errorf("waitMs %d: %s, want the call to wait for the run", huge, text)
+	}
+	text, isErr := callText(t, cs, "debug_test", TestArgs{ProjectRoot: t.TempDir(), Command: "true", Timeout: 18_446_744_073_709})
+	if !isErr || !strings.Contains(text, "timeout 18446744073709 ms is too long") || strings.Contains(text, "negative") {
+		t.Errorf("huge timeout: %v %q, want it refused as too long", isErr, text)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -197,8 +198,12 @@ func waitFor(ms *int64) (time.Duration, error) {
 	if *ms < 0 {
 		return 0, fmt.Errorf("waitMs %d is negative: give 0 to answer at once, or leave it out for 45000", *ms)
 	}
-	return min(time.Duration(*ms)*time.Millisecond, maxWait), nil
+	// Capped in ms first: past maxDurationMs the product would wrap around.
+	return time.Duration(min(*ms, maxWait.Milliseconds())) * time.Millisecond, nil
 }
+
+// maxDurationMs is the longest time.Duration in milliseconds.
+const maxDurationMs = math.MaxInt64 / int64(time.Millisecond)
 
 func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in TestArgs) (*mcp.CallToolResult, *report.Response, error) {
 	s.d.touch()
@@ -209,6 +214,9 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 	}
 	if in.Timeout < 0 {
 		return nil, nil, fmt.Errorf("timeout %d ms is negative: give a positive number of milliseconds, or leave it out for the default", in.Timeout)
+	}
+	if in.Timeout > maxDurationMs {
+		return nil, nil, fmt.Errorf("timeout %d ms is too long: give at most %d ms, or leave it out for the default", in.Timeout, maxDurationMs)
 	}
 	rreq := runner.Request{ProjectRoot: in.ProjectRoot, Framework: in.Framework, Level: in.Level, Test: in.Test,
 		Command: in.Command, Env: in.Env, BaseEnv: s.env, Timeout: time.Duration(in.Timeout) * time.Millisecond,
