@@ -74,6 +74,11 @@ func TestDebugQuery(t *testing.T) {
 	if !strings.Contains(text, `"function":"calc::parse"`) || strings.Contains(text, "more:") {
 		t.Errorf("last verbose page:\n%s", text)
 	}
+	// Past what int64 nanoseconds hold: no call took that long.
+	text, _ = callText(t, cs, "debug_query", QueryArgs{SessionID: "sess-1", MinDurationMs: 1e300})
+	if !strings.HasPrefix(text, "no events match") {
+		t.Errorf("minDurationMs 1e300:\n%s", text)
+	}
 	text, _ = callText(t, cs, "debug_query", QueryArgs{SessionID: "sess-1", Function: &FunctionFilter{Matches: `parse$`}, Limit: ptr(1)})
 	if !strings.Contains(text, `→ calc::parse(input="0+") @src/parser.rs:40`) {
 		t.Errorf("function matches:\n%s", text)

@@ -572,6 +572,7 @@ func (d *Daemon) newServer() *mcp.Server {
 			return next(ctx, method, req)
 		}
 	})
+	srv.AddReceivingMiddleware(argumentErrors)
 	return srv
 }
 

@@ -81,3 +81,55 @@ func TestTextContent(t *testing.T) {
 		}
 	}
 }
+
+// TestArgumentErrors checks the tool error of arguments the SDK refuses
+// before any handler runs (they do not match the input schema): one line
+// that names the argument and says what to do.
+func TestArgumentErrors(t *testing.T) {
+	cs := mcpSession(t)
+	root := t.TempDir()
+	for _, tc := range []struct {
+		tool string
+		args any
+		want string
+	}{
+		{"debug_test", map[string]any{}, `"projectRoot"`},
+		{"debug_test", map[string]any{"projectRoot": 42}, "projectRoot: type: 42"},
+		{"debug_test", map[string]any{"projectRoot": root, "timeout": "3s"}, "timeout"},
+		{"debug_test", map[string]any{"projectRoot": root, "timeout": 1e30}, "timeout"},
+		{"debug_test", map[string]any{"projectRoot": root, "bogus": 1}, "bogus"},
+		{"debug_test", map[string]any{"projectRoot": root, "tracePatterns": "calc.*"}, "tracePatterns"},
+		{"debug_test_status", map[string]any{"runId": 12}, "runId"},
+		{"debug_test_cancel", map[string]any{}, "runId"},
+		{"debug_query", map[string]any{"sessionId": "s", "limit": "ten"}, "limit"},
+	} {
+		text, isErr := callText(t, cs, tc.tool, tc.args)
+		if !isErr || !strings.Contains(text, tc.want) || strings.Contains(text, "\n") {
+			t.Errorf("%s %v: error %v, text %q; want one line naming %s", tc.tool, tc.args, isErr, text, tc.want)
+		}
+		if want := "fix them as " + tc.tool + "'s input schema says"; !strings.Contains(text, want) || strings.Contains(text, "Go struct") {
+			t.Errorf("%s %v: %q does not say what to do (%q)", tc.tool, tc.args, text, want)
+		}
+	}
+}
+
+// TestHugeDurations checks waitMs and timeout past what a time.Duration
+// holds: a wait is capped (the call waits, it does not answer running at
+// once), a timeout is refused in milliseconds, never as a negative
+// duration.
+func TestHugeDurations(t *testing.T) {
+	cs := mcpSession(t)
+	huge := int64(9_000_000_000_000_000)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "debug_test",
+		Arguments: TestArgs{ProjectRoot: t.TempDir(), Command: "sleep 0.3; echo 'ok 1 - a'", WaitMs: &huge}})
+	if err != nil || res.IsError {
+		t.Fatalf("waitMs %d: %v %+v", huge, err, res)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !strings.HasPrefix(text, `{"status":"passed"`) {
+		t.Errorf("waitMs %d: %s, want the call to wait for the run", huge, text)
+	}
+	text, isErr := callText(t, cs, "debug_test", TestArgs{ProjectRoot: t.TempDir(), Command: "true", Timeout: 18_446_744_073_709})
+	if !isErr || !strings.Contains(text, "timeout 18446744073709 ms is too long") || strings.Contains(text, "negative") {
+		t.Errorf("huge timeout: %v %q, want it refused as too long", isErr, text)
+	}
+}

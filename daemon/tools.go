@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -144,6 +145,33 @@ func toolError(err error) error {
 	return errors.New(strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " "))
 }
 
+// argumentErrors rewords the SDK's refusal of a call whose arguments do
+// not fit the tool's input schema (checked before any handler runs): the
+// SDK's reason without its prefixes or Go type names, and what to do.
+func argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		call, isCall := req.(*mcp.CallToolRequest)
+		if err != nil || !ok || !isCall || !r.IsError || len(r.Content) != 1 {
+			return res, err
+		}
+		text, ok := r.Content[0].(*mcp.TextContent)
+		if !ok {
+			return res, err
+		}
+		reason, refused := strings.CutPrefix(text.Text, `validating "arguments": `)
+		reason = strings.ReplaceAll(strings.TrimPrefix(reason, "validating root: "), "validating /properties/", "")
+		if te := (*json.UnmarshalTypeError)(nil); errors.As(r.GetError(), &te) {
+			reason, refused = fmt.Sprintf("%s cannot hold %s", te.Field, te.Value), true
+		}
+		if refused {
+			text.Text = fmt.Sprintf("bad arguments: %s: fix them as %s's input schema says, and call again", reason, call.Params.Name)
+		}
+		return res, err
+	}
+}
+
 // answer is a tool's result: the response as structured content (the SDK
 // fills it from resp, through a map, so its keys come out sorted) and as
 // text marshalled here from the struct, so an agent reading the text sees
@@ -170,8 +198,12 @@ func waitFor(ms *int64) (time.Duration, error) {
 	if *ms < 0 {
 		return 0, fmt.Errorf("waitMs %d is negative: give 0 to answer at once, or leave it out for 45000", *ms)
 	}
-	return min(time.Duration(*ms)*time.Millisecond, maxWait), nil
+	// Capped in ms first: past maxDurationMs the product would wrap around.
+	return time.Duration(min(*ms, maxWait.Milliseconds())) * time.Millisecond, nil
 }
+
+// maxDurationMs is the longest time.Duration in milliseconds.
+const maxDurationMs = math.MaxInt64 / int64(time.Millisecond)
 
 func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in TestArgs) (*mcp.CallToolResult, *report.Response, error) {
 	s.d.touch()
@@ -182,6 +214,9 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 	}
 	if in.Timeout < 0 {
 		return nil, nil, fmt.Errorf("timeout %d ms is negative: give a positive number of milliseconds, or leave it out for the default", in.Timeout)
+	}
+	if in.Timeout > maxDurationMs {
+		return nil, nil, fmt.Errorf("timeout %d ms is too long: give at most %d ms, or leave it out for the default", in.Timeout, maxDurationMs)
 	}
 	rreq := runner.Request{ProjectRoot: in.ProjectRoot, Framework: in.Framework, Level: in.Level, Test: in.Test,
 		Command: in.Command, Env: in.Env, BaseEnv: s.env, Timeout: time.Duration(in.Timeout) * time.Millisecond,

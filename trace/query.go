@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -101,7 +102,12 @@ func (f Filter) compile() (*compiled, error) {
 	if (f.ReturnEquals != nil || f.ReturnIsNull || f.ReturnIsError || f.MinDurationMS > 0) && f.EventType != "" && f.EventType != Exit {
 		return nil, fmt.Errorf("returnValue and minDurationMs select exit events: leave eventType out or make it exit")
 	}
-	c.minDurNS = int64(f.MinDurationMS * 1e6)
+	// Past what int64 ns hold the conversion would wrap (and select every
+	// event): that is the longest duration.
+	c.minDurNS = math.MaxInt64
+	if ns := f.MinDurationMS * 1e6; ns < math.MaxInt64 {
+		c.minDurNS = int64(ns)
+	}
 	return c, nil
 }
 
