@@ -259,6 +259,14 @@ const IndicatorInfrastructure = "test_runner_infrastructure_error"
 // branches on it: no retry of one test makes such a run pass.
 const IndicatorBinaryDied = "test_binary_died"
 
+// IndicatorNotReached is the adapter's indicator of a run that left part
+// of its selection unstarted for want of a test binary dying: a build
+// tool that skipped the modules after one that failed (Maven's reactor
+// summary: `app ..... SKIPPED`). Their tests are in no count; the runner
+// branches on it as on IndicatorBinaryDied: no retry of one test makes
+// the run pass, and the history does not call the unstarted tests removed.
+const IndicatorNotReached = "tests_not_reached"
+
 // Stop reasons: why strobe stopped a run it started.
 const (
 	StoppedStuck     = "stuck"

@@ -418,6 +418,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	}
 	r.began = began
 	r.binaryDied = slices.Contains(outcome.Indicators, report.IndicatorBinaryDied)
+	r.notReached = slices.Contains(outcome.Indicators, report.IndicatorNotReached)
 	failed, tests = r.retryFailed(resp, failed, tests)
 	failed, tests = r.repeatRuns(resp, failed, tests)
 

@@ -113,7 +113,7 @@ func (r *Run) retryFailed(resp *report.Response, failed []report.Failure, tests 
 	if r.began != nil {
 		deadline = r.began.Add(r.timeout)
 	}
-	h := retryHunt{died: r.binaryDied}
+	h := retryHunt{died: r.binaryDied, notReached: r.notReached}
 	for i := range tests {
 		t := &tests[i]
 		retried := t.Status == report.TestFailed && t.Failure != nil ||
@@ -152,6 +152,9 @@ type retryHunt struct {
 	died     bool
 	unrun    []string
 	unlisted string
+	// notReached says part of the selection never started
+	// (report.IndicatorNotReached): the adapter's hint says which.
+	notReached bool
 }
 
 // listWait bounds the listing of a selection after its binary died.
@@ -398,6 +401,9 @@ func (r *Run) retryStatus(resp *report.Response, h *retryHunt, flaky map[string]
 	if len(h.flaky) == 0 || resp.Summary.Failed > 0 || len(resp.Stuck) > 0 || resp.Crash == nil {
 		return
 	}
+	if h.notReached {
+		return // what never started, nothing says passes
+	}
 	if h.died {
 		// A test retried alone passed, but a test binary died in the run:
 		// the tests it had not started yet ran in neither the run nor the
@@ -441,14 +447,17 @@ func retryHint(resp *report.Response, h *retryHunt) string {
 		if resp.Status == report.Passed {
 			lead = "passed after retries: " + what
 		}
-		if len(h.unrun) > 0 || h.unlisted != "" {
+		switch {
+		case h.notReached:
+			parts = append(parts, what+": failed, then passed when rerun alone; the run stays failed: part of it never started (the hint says which), and nothing says it passes")
+		case len(h.unrun) > 0 || h.unlisted != "":
 			unrun := fmt.Sprintf("%d %s the binary had not started (%s)", len(h.unrun), plural(len(h.unrun), "test", "tests"), strings.Join(clipList(h.unrun, flakyNames), ", "))
 			if h.unlisted != "" {
 				unrun = "the tests the binary had not started, if any (" + h.unlisted + "),"
 			}
 			parts = append(parts, what+": failed while a test binary died, then passed when rerun alone; the run stays failed: "+
 				unrun+" ran in neither the run nor the retries, and what killed the binary (a panic in a goroutine outlives the test that started it) is a failure to fix: see flaky[].first_failure")
-		} else {
+		default:
 			parts = append(parts, lead+": failed, then passed when rerun alone, so the failure depends on timing, order or state another test left; "+
 				"it is not a failure to fix in the code under test: see flaky[].first_failure, and make the test independent and deterministic")
 		}

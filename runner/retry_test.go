@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"strobe/adapters"
+	"strobe/adapters/generic"
 	"strobe/details"
 	"strobe/internal/testutil"
 	"strobe/report"
@@ -281,5 +283,60 @@ func TestRetriesDoNotPassADeadBinary(t *testing.T) {
 	}
 	if h := strings.ToLower(resp.Hint); !strings.Contains(h, "the run stays failed") || !strings.Contains(h, "did not run") || strings.Contains(h, "not a failure to fix") {
 		t.Errorf("hint %q: want it to say the run stays failed and which tests did not run", resp.Hint)
+	}
+}
+
+// skipsTheRest is an adapter whose whole run fails one test and leaves
+// part of the selection unstarted (report.IndicatorNotReached, as Maven's
+// skipped modules), and whose rerun of that test alone passes.
+type skipsTheRest struct{}
+
+func (skipsTheRest) Name() string                               { return "skipstherest" }
+func (skipsTheRest) Detect(adapters.Request) adapters.Detection { return adapters.Detection{} }
+func (skipsTheRest) SelectsTests()                              {}
+
+func (skipsTheRest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	alone := req.Test != ""
+	req.Command = []string{"true"}
+	plan, err := generic.New().Plan(ctx, req, rec)
+	if err != nil {
+		return nil, err
+	}
+	plan.Parser = endsAs{plan.Parser, rec, alone}
+	return plan, nil
+}
+
+type endsAs struct {
+	adapters.Parser
+	rec   *adapters.Recorder
+	alone bool
+}
+
+func (p endsAs) Finish(exit report.Exit) adapters.Outcome {
+	p.rec.BeginTesting()
+	p.rec.Start("a", "flaky")
+	out := p.Parser.Finish(exit)
+	if p.alone {
+		p.rec.End("a", "flaky", report.TestPassed, 0, nil)
+		return out
+	}
+	p.rec.End("a", "flaky", report.TestFailed, 0, &report.Failure{Name: "flaky", Message: "failed once"})
+	out.Indicators = append(out.Indicators, report.IndicatorNotReached)
+	out.Hint = "module b skipped: its tests did not run"
+	return out
+}
+
+// TestRetriesDoNotPassWhatNeverStarted: a failed test that passes when
+// retried alone does not make a run pass whose other part never started
+// (Maven skipped the modules after the failing one): nothing says those
+// pass.
+func TestRetriesDoNotPassWhatNeverStarted(t *testing.T) {
+	withAdapter(t, skipsTheRest{})
+	resp, _ := runReq(t, Request{ProjectRoot: t.TempDir(), Framework: "skipstherest", Retries: 1, Timeout: 30 * time.Second})
+	if resp.Status != report.Failed || len(resp.Flaky) != 1 {
+		t.Fatalf("status %s, flaky %+v: want failed with the one flaky test; hint: %s", resp.Status, resp.Flaky, resp.Hint)
+	}
+	if !strings.Contains(resp.Hint, "the run stays failed: part of it never started") || !strings.Contains(resp.Hint, "module b skipped") {
+		t.Errorf("hint %q: want it to say the run stays failed, and what never started", resp.Hint)
 	}
 }

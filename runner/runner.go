@@ -139,6 +139,9 @@ type Run struct {
 	// binaryDied says a test binary died before its last test: retries of
 	// single tests cannot make the run pass.
 	binaryDied bool
+	// notReached says the run left part of its selection unstarted (a
+	// module Maven skipped after one failed): the same holds.
+	notReached bool
 	// current is the rerun under way, while a retry or repeat runs one.
 	current atomic.Pointer[Run]
 	// seq, when set, runs several tests one by one (sequence.go); part,

@@ -349,8 +349,8 @@ func TestRealReactor(t *testing.T) {
 		if out.BuildFailed || len(out.BuildErrors) > 0 {
 			t.Errorf("outcome %+v: Maven stopped before compiling tools; core's warnings are no build errors", out)
 		}
-		if !strings.Contains(out.Hint, "Maven skipped app, tools: their tests did not run") {
-			t.Errorf("hint %q, want app and tools named skipped", out.Hint)
+		if !strings.Contains(out.Hint, "Maven skipped app, tools: their tests did not run") || !slices.Contains(out.Indicators, report.IndicatorNotReached) {
+			t.Errorf("hint %q, indicators %q: want app and tools named skipped, and the run not reaching them said", out.Hint, out.Indicators)
 		}
 	})
 }

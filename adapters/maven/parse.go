@@ -518,6 +518,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	var out adapters.Outcome
 	tests := p.rec.Tests()
 	if len(p.skipped) > 0 {
+		out.Indicators = append(out.Indicators, report.IndicatorNotReached)
 		out.Hint = "Maven skipped " + strings.Join(p.skipped, ", ") + ": their tests did not run"
 		if len(p.skipped) == 1 {
 			out.Hint = "Maven skipped " + p.skipped[0] + ": its tests did not run"
