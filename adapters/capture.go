@@ -31,10 +31,12 @@ type Harnesser interface {
 
 // StackCapturer is implemented by an adapter that captures a test
 // process's stacks itself (a JVM's Java frames come from jstack). It
-// answers the threads, or a reason when it has none; the detector then
-// falls back to its own capture.
+// answers the threads, their frames naming the project's files relative
+// to root (the project's root, as failures name them: a module's file
+// with the module's directory), or a reason when it has none; the
+// detector then falls back to its own capture.
 type StackCapturer interface {
-	CaptureStacks(ctx context.Context, p Proc) Stacks
+	CaptureStacks(ctx context.Context, p Proc, root string) Stacks
 }
 
 // Stacks is an adapter's own capture of a stuck process.

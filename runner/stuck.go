@@ -176,7 +176,7 @@ func (r *Run) capture(w *watch, p stuck.ProcSample, last stuck.Capture) {
 	w.finalPID, w.finalExe = p.PID, p.Exe
 	if sc, ok := r.adapter.(adapters.StackCapturer); ok {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		s := sc.CaptureStacks(ctx, procOf(p))
+		s := sc.CaptureStacks(ctx, procOf(p), r.req.ProjectRoot)
 		cancel()
 		if len(s.Threads) > 0 {
 			w.ownThreads, w.ownTests = s.Threads, s.Tests

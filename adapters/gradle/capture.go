@@ -2,7 +2,6 @@ package gradle
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -57,16 +56,20 @@ func (a gradleAdapter) IsHarnessThread(p adapters.Proc, tid int, name string) bo
 const jstackTimeout = 8 * time.Second
 
 // CaptureStacks reads the test worker's Java threads with jstack, the
-// JDK's own tool beside the java that runs the tests.
-func (gradleAdapter) CaptureStacks(ctx context.Context, p adapters.Proc) adapters.Stacks {
+// JDK's own tool beside the java that runs the tests. A frame of the
+// project's names its file relative to root, in the worker's module.
+func (gradleAdapter) CaptureStacks(ctx context.Context, p adapters.Proc, root string) adapters.Stacks {
 	out, errOut, err := kit.RunTool(ctx, kit.Tool{Timeout: jstackTimeout, MaxOutput: 8 << 20}, jvm.Jstack(p), "-l", strconv.Itoa(p.PID))
 	if err != nil {
 		return adapters.Stacks{Reason: "jstack: " + kit.Clip(strings.TrimSpace(err.Error()+" "+string(errOut)))}
 	}
 	// The worker runs in its module's directory (the Test task's
-	// workingDir, by default the project's).
-	cwd, _ := os.Readlink("/proc/" + strconv.Itoa(p.PID) + "/cwd")
-	threads := jvm.ParseJstack(string(out), func(class, file string) string { return frameSource(cwd, class, file) })
+	// workingDir, by default the module's project directory).
+	var mods []string
+	if dir, ok := jvm.WorkDir(root, p.PID); ok {
+		mods = []string{dir}
+	}
+	threads := jvm.ParseJstack(string(out), jvm.SourceFiles(root, mods, sourceSets))
 	if len(threads) == 0 {
 		return adapters.Stacks{Reason: "jstack printed no Java thread"}
 	}
@@ -85,16 +88,4 @@ func (gradleAdapter) RuntimeDeadlock(ctx context.Context, p adapters.Proc) (stri
 		return "", nil
 	}
 	return cycle, jvm.TestsInDump(string(out))
-}
-
-// frameSource maps a frame's file to the module's source, relative to the
-// worker's directory: the file as printed when it is not the project's.
-func frameSource(dir, class, file string) string {
-	if dir == "" {
-		return file
-	}
-	if rel := sourcePath(dir, ".", class, file); kit.FileExists(filepath.Join(dir, rel)) {
-		return rel
-	}
-	return file
 }

@@ -19,7 +19,9 @@ import (
 // (testdata/worker: Gradle's worker main class's name, a deadlocking
 // test on "Test worker") is the test process; jstack reads its stacks
 // into the test's own frames, and the JVM's deadlock report is the
-// verdict's cycle, naming the test.
+// verdict's cycle, naming the test. The frames name the test's file
+// relative to the project's root: the worker's directory as the root, or
+// as a module of a multi-project build rooted above it.
 func TestWorkerHooks(t *testing.T) {
 	javac := testutil.RequireTool(t, "javac")
 	java := testutil.RequireTool(t, "java")
@@ -66,18 +68,22 @@ func TestWorkerHooks(t *testing.T) {
 	if len(tests) != 1 || tests[0] != "HangTest#deadlocks" {
 		t.Errorf("tests in the dump %q, want HangTest#deadlocks", tests)
 	}
-	s := a.CaptureStacks(ctx, p)
-	threads, reason := s.Threads, s.Reason
-	if !slices.Contains(s.Tests, "HangTest#deadlocks") {
-		t.Errorf("tests the capture shows running %q, want HangTest#deadlocks", s.Tests)
-	}
-	var stacks []string
-	for _, th := range threads {
-		stacks = append(stacks, th.Name+": "+strings.Join(th.Stack, " | "))
-	}
-	all := strings.Join(stacks, "\n")
-	if reason != "" || !strings.Contains(all, "com.example.HangTest.deadlocks (src/test/java/com/example/HangTest.java:20)") {
-		t.Errorf("stacks (%s):\n%s\nwant the test's frame at src/test/java/com/example/HangTest.java:20", reason, all)
+	for projectRoot, file := range map[string]string{
+		root:               "src/test/java/com/example/HangTest.java",
+		filepath.Dir(root): "worker/src/test/java/com/example/HangTest.java",
+	} {
+		s := a.CaptureStacks(ctx, p, projectRoot)
+		if !slices.Contains(s.Tests, "HangTest#deadlocks") {
+			t.Errorf("tests the capture shows running %q, want HangTest#deadlocks", s.Tests)
+		}
+		var stacks []string
+		for _, th := range s.Threads {
+			stacks = append(stacks, th.Name+": "+strings.Join(th.Stack, " | "))
+		}
+		all := strings.Join(stacks, "\n")
+		if want := "com.example.HangTest.deadlocks (" + file + ":20)"; s.Reason != "" || !strings.Contains(all, want) {
+			t.Errorf("project root %s: stacks (%s):\n%s\nwant %s", projectRoot, s.Reason, all, want)
+		}
 	}
 }
 

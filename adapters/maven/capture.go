@@ -2,8 +2,8 @@ package maven
 
 import (
 	"context"
-	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,39 +48,30 @@ const jstackTimeout = 8 * time.Second
 // CaptureStacks reads the JVM's Java threads with jstack (the JDK's own
 // tool, beside the java that runs the tests): their Java frames with file
 // and line, the locks they hold and wait for, and the JVM's own deadlock
-// report.
-func (mavenAdapter) CaptureStacks(ctx context.Context, p adapters.Proc) adapters.Stacks {
+// report. A frame of the project's names its file relative to root, in
+// its module (sourceModules).
+func (mavenAdapter) CaptureStacks(ctx context.Context, p adapters.Proc, root string) adapters.Stacks {
 	out, errOut, err := kit.RunTool(ctx, kit.Tool{Timeout: jstackTimeout, MaxOutput: 8 << 20}, jvm.Jstack(p), "-l", strconv.Itoa(p.PID))
 	if err != nil {
 		return adapters.Stacks{Reason: "jstack: " + kit.Clip(strings.TrimSpace(err.Error()+" "+string(errOut)))}
 	}
-	cwd, _ := os.Readlink("/proc/" + strconv.Itoa(p.PID) + "/cwd")
-	threads := jvm.ParseJstack(string(out), func(class, file string) string { return sourceFile(cwd, class, file) })
+	threads := jvm.ParseJstack(string(out), jvm.SourceFiles(root, sourceModules(root, p.PID), sourceSets))
 	if len(threads) == 0 {
 		return adapters.Stacks{Reason: "jstack printed no Java thread"}
 	}
 	return adapters.Stacks{Threads: threads, Tests: jvm.TestsInDump(string(out))}
 }
 
-// sourceFile maps a frame's file to the module's source, relative to the
-// forked JVM's directory (the module's): the file as printed when it is
-// not the project's.
-func sourceFile(dir, class, file string) string {
-	if dir == "" {
-		return file
+// sourceModules are the modules, relative to root, where a frame's class
+// is looked for: the fork's own first (Surefire runs it in its module's
+// directory, unless told another workingDirectory), then the project's
+// others, for a class of a module the tests depend on, as failures do.
+func sourceModules(root string, pid int) []string {
+	mods := modules(root)
+	if dir, ok := jvm.WorkDir(root, pid); ok {
+		mods = append([]string{dir}, slices.DeleteFunc(mods, func(m string) bool { return m == dir })...)
 	}
-	pkg := ""
-	if i := strings.LastIndex(class, "."); i >= 0 {
-		pkg = strings.ReplaceAll(class[:i], ".", "/") + "/"
-	}
-	lang := strings.TrimPrefix(filepath.Ext(file), ".")
-	for _, src := range []string{"src/test/", "src/main/", "src/it/"} {
-		rel := src + lang + "/" + pkg + file
-		if kit.FileExists(filepath.Join(dir, rel)) {
-			return rel
-		}
-	}
-	return file
+	return mods
 }
 
 // maxJavaFrames bounds one thread's stack.

@@ -462,8 +462,12 @@ func testFrame(trace, class string) (string, int) { return format.JavaTestFrame(
 // the project's path of it: the module's src/test/java (or src/it/java,
 // src/main/java; src/*/kotlin for Kotlin) and the package's directories.
 func (p *parser) sourcePath(mod, class, file string) string {
-	return kit.JVMSource(p.root, mod, []string{"test", "it", "main"}, class, file)
+	return kit.JVMSource(p.root, mod, sourceSets, class, file)
 }
+
+// sourceSets are a module's source directories under src/, where a
+// class's source is looked for, in order.
+var sourceSets = []string{"test", "it", "main"}
 
 // simpleName drops a class's package.
 func simpleName(class string) string { return kit.SimpleClassName(class) }

@@ -2,6 +2,8 @@ package maven_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -64,4 +66,58 @@ func TestHangNamedFromTheDump(t *testing.T) {
 	if s := resp.Stuck[0]; s.Name != "WaitTest#waitsForever" {
 		t.Errorf("stuck test %q (%s), want WaitTest#waitsForever", s.Name, s.Diagnosis)
 	}
+}
+
+// TestHangMultiModuleFrames: in a multi-module project, app's test waits
+// for ever in a class of core. The stuck frames name the project's files
+// relative to the project root, as failures do (the fork runs in app's
+// directory), each one a file that exists; core's class is found in its
+// own module. The test is named from the dump, as in one module.
+func TestHangMultiModuleFrames(t *testing.T) {
+	testutil.RequireTool(t, "mvn")
+	testutil.RequireTool(t, "jstack")
+	root := adapterstest.CopyFixture(t, "hangmulti")
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "maven", Test: "WaitTest", Timeout: 120 * time.Second},
+		runner.Options{DetailsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
+		t.Fatalf("status %s, stuck %+v: want stuck", resp.Status, resp.Stuck)
+	}
+	s := resp.Stuck[0]
+	if s.Name != "WaitTest#waitsForever" {
+		t.Errorf("stuck test %q (%s), want WaitTest#waitsForever", s.Name, s.Diagnosis)
+	}
+	var frames []string
+	for _, th := range s.Threads {
+		frames = append(frames, th.Stack...)
+	}
+	stacks := strings.Join(frames, "\n")
+	for _, want := range []string{
+		"com.example.core.Gate.pass (core/src/main/java/com/example/core/Gate.java:10)",
+		"com.example.app.WaitTest.waitsForever (app/src/test/java/com/example/app/WaitTest.java:10)",
+	} {
+		if !strings.Contains(stacks, want) {
+			t.Errorf("stacks lack %s:\n%s", want, stacks)
+		}
+	}
+	for _, f := range frames {
+		if file, ok := projectFile(f); ok {
+			if _, err := os.Stat(filepath.Join(root, file)); err != nil {
+				t.Errorf("frame %q names %s, not a file under the project root", f, file)
+			}
+		}
+	}
+}
+
+// projectFile is the file of a frame "function (file:line)" in the
+// project's package, com.example.
+func projectFile(frame string) (string, bool) {
+	if !strings.HasPrefix(frame, "com.example.") {
+		return "", false
+	}
+	_, loc, _ := strings.Cut(frame, " (")
+	file, _, _ := strings.Cut(loc, ":")
+	return file, true
 }

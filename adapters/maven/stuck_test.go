@@ -127,7 +127,7 @@ func TestDeadlockStacks(t *testing.T) {
 	}
 	var text, reason string
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
-		s := mavenAdapter{}.CaptureStacks(context.Background(), fork)
+		s := mavenAdapter{}.CaptureStacks(context.Background(), fork, root)
 		threads := s.Threads
 		reason = s.Reason
 		var all []string
