@@ -73,6 +73,3 @@ func sourceModules(root string, pid int) []string {
 	}
 	return mods
 }
-
-// maxJavaFrames bounds one thread's stack.
-const maxJavaFrames = 40
