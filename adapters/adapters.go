@@ -148,7 +148,12 @@ type Adapter interface {
 // Plan is one command to run and the parser for its output.
 type Plan struct {
 	Argv []string
-	Dir  string
+	// Shown is the command the answer names (report.Response.Command)
+	// when Argv is a tracer's plumbing no person would recognise: what
+	// they would type to run the same tests under the same tracer. Empty
+	// means Argv. The details file keeps Argv, the exact one.
+	Shown string
+	Dir   string
 	// Env is added to the client's environment (KEY=VALUE).
 	Env    []string
 	Parser Parser
