@@ -238,6 +238,12 @@ type Outcome struct {
 	// Flaky names the tests that failed and then passed on a retry the
 	// framework made itself (nextest's retries): recorded as passed.
 	Flaky []FlakyTest `json:",omitempty"`
+	// Refused is the framework's one-line reason for refusing its command
+	// before any test ran (pytest's usage error, exit 4: a -k expression
+	// it cannot parse, an unknown option, a path that does not exist):
+	// the answer has status error with it, Hint saying what to do. A
+	// refusal is the command's, never a crash of the code under test.
+	Refused string `json:",omitempty"`
 	// ExitExplained says the parser read a non-zero exit code as the
 	// framework's own word for the outcome above (pytest exits 5 when it
 	// collected no test): the runner takes the outcome instead of calling
