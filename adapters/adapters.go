@@ -148,7 +148,12 @@ type Adapter interface {
 // Plan is one command to run and the parser for its output.
 type Plan struct {
 	Argv []string
-	Dir  string
+	// Shown is the command the answer names (report.Response.Command)
+	// when Argv is a tracer's plumbing no person would recognise: what
+	// they would type to run the same tests under the same tracer. Empty
+	// means Argv. The details file keeps Argv, the exact one.
+	Shown string
+	Dir   string
 	// Env is added to the client's environment (KEY=VALUE).
 	Env    []string
 	Parser Parser
@@ -233,6 +238,12 @@ type Outcome struct {
 	// Flaky names the tests that failed and then passed on a retry the
 	// framework made itself (nextest's retries): recorded as passed.
 	Flaky []FlakyTest `json:",omitempty"`
+	// Refused is the framework's one-line reason for refusing its command
+	// before any test ran (pytest's usage error, exit 4: a -k expression
+	// it cannot parse, an unknown option, a path that does not exist):
+	// the answer has status error with it, Hint saying what to do. A
+	// refusal is the command's, never a crash of the code under test.
+	Refused string `json:",omitempty"`
 	// ExitExplained says the parser read a non-zero exit code as the
 	// framework's own word for the outcome above (pytest exits 5 when it
 	// collected no test): the runner takes the outcome instead of calling

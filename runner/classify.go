@@ -83,6 +83,9 @@ func classify(e ending) (report.Status, *report.Crash) {
 			}
 		}
 		return report.Crashed, crash
+	case e.outcome.Refused != "":
+		// The framework refused the command: no test ran, nothing crashed.
+		return report.Error, nil
 	case e.outcome.Crash != nil:
 		c := *e.outcome.Crash
 		if len(c.RunningTests) == 0 {

@@ -33,6 +33,7 @@ func TestClassify(t *testing.T) {
 		{"cancelled", ending{exit: signaled(15), cancelled: true}, report.Cancelled, report.CrashStopped, false},
 		{"stuck beats signal", ending{exit: signaled(15), stuck: "deadlock", timedOut: true}, report.Stuck, report.CrashStopped, false},
 		{"build failure", ending{exit: exited(101), outcome: adapters.Outcome{BuildFailed: true}}, report.BuildFailed, report.CrashBuildFailure, false},
+		{"framework refused its command", ending{exit: exited(4), outputBytes: 300, outcome: adapters.Outcome{Refused: "unrecognized arguments: --bogus"}}, report.Error, "", false},
 		{"signal with the adapter's evidence", ending{exit: signaled(11), outcome: adapters.Outcome{Crash: &report.Crash{Type: report.CrashUnknown, RunningTests: []string{"t"}, Indicators: []string{"asan"}}}}, report.Crashed, report.CrashSegmentationFault, false},
 		{"crash seen in output", ending{exit: exited(101), recorded: 2, outcome: adapters.Outcome{Crash: &report.Crash{Type: report.CrashAbort, Signal: 6, ExitCode: 134}}}, report.Crashed, report.CrashAbort, false},
 		{"silent failure", ending{exit: exited(3), outputBytes: 10}, report.Crashed, report.CrashUnknown, true},

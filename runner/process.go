@@ -391,6 +391,9 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	resp := &report.Response{Status: status, RunID: r.ID, Framework: r.adapter.Name(), Command: r.Command(),
 		Summary: &sum, Crash: crash, Project: outcome.Project, Hint: joinHints(r.detected, outcome.Hint),
 		Truncated: p.tails[0].Truncated() || p.tails[1].Truncated(), Stuck: stuckTests}
+	if status == report.Error {
+		resp.Error = outcome.Refused
+	}
 	suggestFromSource(r.req.ProjectRoot, failed)
 	listFailures(resp, failed)
 	// A framework that retries on its own (cargo-nextest) already counted

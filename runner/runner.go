@@ -283,13 +283,17 @@ func (r *Run) Result() *report.Response { return r.resp }
 // Framework is the adapter's name.
 func (r *Run) Framework() string { return r.adapter.Name() }
 
-// Command is the command line being run, as a person would type it; empty
-// while the run is being planned.
+// Command is the command line being run, as a person would type it (a
+// traced run's as the plan shows it); empty while the run is being
+// planned.
 func (r *Run) Command() string {
 	r.planMu.Lock()
 	defer r.planMu.Unlock()
 	if r.plan == nil {
 		return ""
+	}
+	if r.plan.Shown != "" {
+		return r.plan.Shown
 	}
 	return shell.Join(r.plan.Argv)
 }

@@ -75,3 +75,22 @@ func fmtThreads(ths []report.Thread) string {
 	}
 	return b.String()
 }
+
+// A traced go run answers with the command a person would type to run the
+// test under Delve, not the shell script that drives dlv; the details
+// file keeps that script, the exact argv.
+func TestTracedGoCommandSaysWhatRan(t *testing.T) {
+	testutil.RequireDelve(t)
+	root := fixtureTree(t, "../adapters/gotest/testdata/trace")
+	resp, rec := runReq(t, Request{ProjectRoot: root, Test: "TestTotal", Timeout: 60 * time.Second,
+		Trace: &Trace{Patterns: []string{"shop.Discount"}}})
+	if resp.Status != report.Failed || resp.Trace == nil {
+		t.Fatalf("status %s, trace %+v, hint %s", resp.Status, resp.Trace, resp.Hint)
+	}
+	if want := "dlv test ./shop -- '-test.run=^TestTotal$'"; resp.Command != want {
+		t.Errorf("command %q, want %q", resp.Command, want)
+	}
+	if len(rec.Argv) != 3 || rec.Argv[0] != "sh" || !strings.Contains(rec.Argv[2], "exec --headless") {
+		t.Errorf("details argv %q, want the script that ran", rec.Argv)
+	}
+}

@@ -127,6 +127,7 @@ func (g gotest) planTraced(ctx context.Context, req adapters.Request, rec *adapt
 	s := &delveRun{spec: req.Trace, dir: dir, pkgs: pkgs, root: req.ProjectRoot}
 	return &adapters.Plan{
 		Argv:      []string{"sh", "-c", delveScript(dlv, dir, pkgs, buildFlags, testFlags)},
+		Shown:     delveShown(req.ProjectRoot, pkgs, buildFlags, testFlags),
 		Dir:       req.ProjectRoot,
 		Parser:    &delveParser{goParser: p, dir: dir},
 		Companion: s.run,
@@ -228,6 +229,31 @@ func delveScript(dlv, dir string, pkgs []delvePackage, buildFlags, testFlags []s
 	}
 	b.WriteString("exit $rc\n")
 	return b.String()
+}
+
+// delveShown is the command a traced run answers with: what a person
+// types in root to run the same tests under Delve, `dlv test ./PKG --
+// FLAGS`, one per package in the order they run. dlv test builds as the
+// script does, without optimisations or inlining.
+func delveShown(root string, pkgs []delvePackage, buildFlags, testFlags []string) string {
+	cmds := make([]string, len(pkgs))
+	for i, p := range pkgs {
+		pkg := p.path
+		if rel, err := filepath.Rel(root, p.dir); err == nil && rel == "." {
+			pkg = "."
+		} else if err == nil && filepath.IsLocal(rel) {
+			pkg = "./" + filepath.ToSlash(rel)
+		}
+		argv := []string{"dlv", "test", pkg}
+		if len(buildFlags) > 0 {
+			argv = append(argv, "--build-flags="+strings.Join(buildFlags, " "))
+		}
+		if len(testFlags) > 0 {
+			argv = append(append(argv, "--"), testFlags...)
+		}
+		cmds[i] = shell.Join(argv)
+	}
+	return strings.Join(cmds, "; ")
 }
 
 // delveParser is the go parser of a traced run, which also removes the

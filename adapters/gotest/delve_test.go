@@ -406,3 +406,28 @@ func atoi(s string) int {
 	}
 	return n
 }
+
+// A traced level names every package it runs, each as dlv test with the
+// level's flags, in the order the script runs them.
+func TestDelveShownCommand(t *testing.T) {
+	requireDelve(t)
+	req, _ := traceSpec(t, fixtureCopy(t), "", []string{"shop.Discount"})
+	for _, tc := range []struct {
+		level adapters.Level
+		want  string
+	}{
+		{adapters.LevelUnit, "dlv test ./hang -- -test.short; dlv test ./shop -- -test.short"},
+		{adapters.LevelIntegration, "dlv test ./hang '--build-flags=-tags integration' -- '-test.run=^TestIntegration'; " +
+			"dlv test ./shop '--build-flags=-tags integration' -- '-test.run=^TestIntegration'"},
+	} {
+		req.Level = tc.level
+		plan, err := New().Plan(context.Background(), req, adapters.NewRecorder())
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan.Parser.(adapters.Closer).Close()
+		if plan.Shown != tc.want {
+			t.Errorf("%s: shown %q, want %q", tc.level, plan.Shown, tc.want)
+		}
+	}
+}

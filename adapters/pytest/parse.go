@@ -181,6 +181,11 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"pytest_internal_error"},
 			Message: p.internalMessage()}
 	case exitUsage:
+		if reason := p.usageReason(st); reason != "" {
+			out.Refused = "pytest refused its command (exit 4, a usage error): " + reason
+			out.Hint = joinHint(out.Hint, p.usageHint(reason))
+			return out
+		}
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"pytest_usage_error"},
 			Message: p.errorMessage("pytest rejected its command line or configuration (exit 4)")}
 		out.Hint = joinHint(out.Hint, "pytest did not run the tests: fix the arguments, pytest.ini/pyproject options or plugins it names")
@@ -202,6 +207,53 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = joinHint(out.Hint, "pytest ran no test: fix the conftest.py, plugin or configuration its traceback names")
 	}
 	return out
+}
+
+// usageReason is pytest's one-line reason for exiting 4 with a usage
+// error (a -k expression it cannot parse, an unknown option, a path that
+// does not exist), "" when the exit 4 is not one. pytest says it on stderr
+// as "ERROR: …" (argparse's "PROG: error: …"), before its session or
+// at the end of a session that ended in order with status 4, no test run.
+// A test or conftest.py that calls os._exit(4) or pytest.exit(returncode=4)
+// says no such line, or ends no session in order.
+func (p *parser) usageReason(st python.State) string {
+	if st.Hello && (!st.Done || st.Exit != exitUsage) {
+		return ""
+	}
+	if pr := p.rec.Progress(); pr.Passed+pr.Failed+pr.Skipped > 0 {
+		return ""
+	}
+	for _, l := range p.ErrLines {
+		r, ok := strings.CutPrefix(l, "ERROR: ")
+		if _, arg, isArg := strings.Cut(l, "pytest: error: "); isArg { // argparse: "python -m pytest: error: …"
+			r, ok = arg, true
+		}
+		switch {
+		case !ok || strings.HasPrefix(r, "usage: "):
+		case strings.Contains(r, "strobe_"):
+			return "" // strobe's plugin did not load: strobe's failure, not the command's
+		default:
+			return strings.ReplaceAll(r, p.root+string(filepath.Separator), "")
+		}
+	}
+	return ""
+}
+
+// usageHint says what to do about pytest's usage error: a test name
+// strobe gave to -k, or a node id whose file or test is not there, is
+// named again by its node id; anything else is the command's or the
+// configuration's to fix.
+func (p *parser) usageHint(reason string) string {
+	nodeid := "name the test by its node id as `pytest --collect-only -q` lists it: path/to/test_file.py::test_name (::Class::test_name for a method), the path relative to the project root"
+	switch {
+	case p.test != "" && strings.HasPrefix(reason, "Wrong expression passed to '-k'"):
+		return fmt.Sprintf("pytest took the test name %q as a -k expression and could not parse it: %s", p.test, nodeid)
+	case p.test != "" && strings.HasPrefix(reason, "file or directory not found"):
+		return fmt.Sprintf("pytest found no file for the test %q: %s", p.test, nodeid)
+	case p.test != "" && strings.HasPrefix(reason, "not found"):
+		return fmt.Sprintf("pytest found no test %q in its file: %s", p.test, nodeid)
+	}
+	return "pytest ran no test: fix the argument or configuration option it names, then rerun"
 }
 
 // flakyHint names the tests pytest-rerunfailures passed on a rerun, as

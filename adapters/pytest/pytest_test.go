@@ -169,10 +169,6 @@ func TestNoTests(t *testing.T) {
 		t.Errorf("exit %+v, outcome %+v: want no_tests with a hint", exit, out)
 	}
 	root = fixture(t, "basic")
-	_, out, _ = run(t, root, adapters.Request{Test: "tests/unit/test_math.py::test_nothing_here"})
-	if !out.NoTests && out.Crash == nil {
-		t.Errorf("a node id that matches nothing: outcome %+v", out)
-	}
 	_, out, _ = run(t, root, adapters.Request{Test: "no_such_name"})
 	if !out.NoTests || !out.ExitExplained || !strings.Contains(out.Hint, "no test matched") {
 		t.Errorf("-k matching nothing: outcome %+v", out)
@@ -326,6 +322,47 @@ func TestExitInATest(t *testing.T) {
 	}
 	if s := out.Summary; s != nil && s.Failed != 1 {
 		t.Errorf("summary %+v", s)
+	}
+}
+
+// TestUsageError: pytest's usage errors (exit 4) are the command's, said
+// with pytest's reason and what to do; an exit 4 of the code under test
+// (os._exit(4), pytest.exit(returncode=4)) is still its crash.
+func TestUsageError(t *testing.T) {
+	root := fixture(t, "basic")
+	pytest := []string{"python3", "-m", "pytest"}
+	for _, tc := range []struct {
+		name         string
+		req          adapters.Request
+		reason, hint string
+	}{
+		{"a name -k cannot parse", adapters.Request{Test: "test_add("}, "Wrong expression passed to '-k': test_add(", `took the test name "test_add(" as a -k expression`},
+		{"a node id in no file", adapters.Request{Test: "tests/unit/test_nothere.py::test_add"}, "file or directory not found: tests/unit/test_nothere.py::test_add", "path/to/test_file.py::test_name"},
+		{"a node id its file does not define", adapters.Request{Test: "tests/unit/test_math.py::test_nothing_here"}, "not found: tests/unit/test_math.py::test_nothing_here", `no test "tests/unit/test_math.py::test_nothing_here" in its file`},
+		{"an unknown option", adapters.Request{Command: append(pytest, "--no-such-option")}, "unrecognized arguments: --no-such-option", "fix the argument"},
+		{"a path in the command", adapters.Request{Command: append(pytest, "tests/nothere")}, "file or directory not found: tests/nothere", "fix the argument"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, out, exit := run(t, root, tc.req)
+			if exit.Code != exitUsage || out.Crash != nil || len(rec.Tests()) != 0 {
+				t.Fatalf("exit %+v, crash %+v, tests %q: want pytest's usage error and no crash", exit, out.Crash, names(rec))
+			}
+			if !strings.HasPrefix(out.Refused, "pytest refused its command (exit 4, a usage error): "+tc.reason) || strings.Contains(out.Refused, "\n") {
+				t.Errorf("refused %q, want one line with %q", out.Refused, tc.reason)
+			}
+			if !strings.Contains(out.Hint, tc.hint) || strings.Contains(out.Hint, "\n") {
+				t.Errorf("hint %q, want one line with %q", out.Hint, tc.hint)
+			}
+		})
+	}
+	crash := fixture(t, "crash")
+	os.WriteFile(filepath.Join(crash, "test_exit4.py"), []byte("import os\nimport pytest\n\n\n"+
+		"def test_os_exit():\n    os._exit(4)\n\n\ndef test_pytest_exit():\n    pytest.exit('bye', returncode=4)\n"), 0o644)
+	for _, id := range []string{"test_exit4.py::test_os_exit", "test_exit4.py::test_pytest_exit"} {
+		_, out, exit := run(t, crash, adapters.Request{Test: id})
+		if exit.Code != exitUsage || out.Refused != "" || out.Crash == nil {
+			t.Errorf("%s: exit %+v, refused %q, crash %+v: want the test's exit 4 a crash", id, exit, out.Refused, out.Crash)
+		}
 	}
 }
 
