@@ -601,6 +601,15 @@ func (r *Run) hint(resp *report.Response) string {
 		}
 		return "the process crashed: the details file has its full output"
 	case report.BuildFailed:
+		if s := resp.Summary; s != nil && s.Passed+s.Failed+s.Skipped > 0 {
+			// A package or module that did not build beside others that
+			// ran (go test, Maven's -fae, unittest): their results stand.
+			h := fmt.Sprintf("some tests did not build: fix the build errors, then rerun; the others ran: %d passed, %d failed", s.Passed, s.Failed)
+			if s.Failed > 0 {
+				h += ", their failures listed with the build errors"
+			}
+			return h
+		}
 		return "the tests did not build: fix the build errors, then rerun"
 	case report.Passed:
 		// A selection of skipped tests passes, and nothing ran: an agent

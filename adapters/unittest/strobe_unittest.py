@@ -6,7 +6,7 @@ as `python -m unittest discover` does (start ".", pattern "test*.py"), and
 also walks directories that are not packages (a tests/ without
 __init__.py), importing their modules as namespace packages. A module that
 fails to import (SyntaxError, ImportError) is a collection error at its
-file and line, not a test.
+file and line, not a test; the other modules' tests still run.
 
 Exit status: 0 all passed, 1 a test failed, 2 a module failed to import,
 5 no tests.
@@ -429,7 +429,9 @@ def main(argv):
     tracer = trace(bad)
     if tracer is not None and tracer.refused:
         bad = -1
-    if not bad:
+    if bad >= 0:
+        # A module that did not import leaves the others' tests to run,
+        # as python -m unittest runs them beside its error.
         suite.run(result)
     if tracer is not None:
         tracer.finish()

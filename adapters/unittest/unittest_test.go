@@ -81,6 +81,8 @@ func TestBasic(t *testing.T) {
 	}
 }
 
+// TestImportErrors: a module that does not import (ImportError,
+// SyntaxError) is a build error at its line.
 func TestImportErrors(t *testing.T) {
 	root := fixture(t, "broken")
 	rec, out, _ := run(t, root, adapters.Request{})
@@ -91,8 +93,12 @@ func TestImportErrors(t *testing.T) {
 	if !out.BuildFailed || !slices.Equal(out.BuildErrors, want) {
 		t.Errorf("outcome %+v, want build_failed with %+v", out, want)
 	}
-	if len(rec.Tests()) != 0 {
-		t.Errorf("tests ran despite import errors: %+v", rec.Tests())
+	// The module that imports runs beside the errors, as python -m
+	// unittest runs it: its failure is not lost to them.
+	z, _ := rec.Lookup("", "tests.test_fine.TestFine.test_z")
+	w, _ := rec.Lookup("", "tests.test_fine.TestFine.test_w")
+	if len(rec.Tests()) != 2 || z.Status != report.TestPassed || w.Status != report.TestFailed || w.Failure == nil || w.Failure.Line != 9 {
+		t.Errorf("tests %+v: want test_fine's two run beside the import errors, test_w failed at line 9", rec.Tests())
 	}
 }
 
