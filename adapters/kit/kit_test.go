@@ -1,6 +1,9 @@
 package kit
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -101,5 +104,20 @@ func TestJoinAnd(t *testing.T) {
 		if got := JoinAnd(list); got != want {
 			t.Errorf("JoinAnd(%q) = %q, want %q", list, got, want)
 		}
+	}
+}
+
+// TestParentArgs reads this test binary's parent's command line.
+func TestParentArgs(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(os.Getppid()), "cmdline"))
+	if err != nil {
+		t.Skip("no /proc here")
+	}
+	got, ok := ParentArgs(os.Getpid())
+	if !ok || strings.Join(got, "\x00") != strings.TrimSuffix(string(want), "\x00") {
+		t.Errorf("ParentArgs = %q, %v; want %q", got, ok, want)
+	}
+	if _, ok := ParentArgs(0); ok {
+		t.Error("ParentArgs(0) answered")
 	}
 }

@@ -30,3 +30,26 @@ func HasChild(pid int, match func(args []string) bool) bool {
 	}
 	return false
 }
+
+// ParentArgs is the command line of pid's parent, from /proc (Linux);
+// false when it cannot be read (elsewhere, or the process is gone).
+func ParentArgs(pid int) ([]string, bool) {
+	if runtime.GOOS != "linux" {
+		return nil, false
+	}
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return nil, false
+	}
+	// pid (comm) state ppid …: comm may hold spaces and parentheses.
+	i := strings.LastIndexByte(string(stat), ')')
+	f := strings.Fields(string(stat[i+1:]))
+	if i < 0 || len(f) < 2 {
+		return nil, false
+	}
+	cmd, err := os.ReadFile(filepath.Join("/proc", f[1], "cmdline"))
+	if err != nil {
+		return nil, false
+	}
+	return strings.Split(strings.TrimSuffix(string(cmd), "\x00"), "\x00"), true
+}

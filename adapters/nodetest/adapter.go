@@ -408,7 +408,13 @@ var noTests = kit.NoTestsHint{
 }
 
 // IsTestProcess: the child process node runs each test file in (`node
-// FILE`), not the `node --test` parent that reports for them.
+// FILE`, a child of `node --test`), not the `node --test` parent that
+// reports for them, nor a process a test started (a child the test
+// awaits, whose wait the detector names).
 func (nodeTest) IsTestProcess(p adapters.Proc) bool {
-	return !slices.Contains(p.Args, "--test")
+	if slices.Contains(p.Args, "--test") {
+		return false
+	}
+	parent, ok := kit.ParentArgs(p.PID)
+	return !ok || slices.Contains(parent, "--test")
 }
