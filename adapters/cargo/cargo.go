@@ -800,8 +800,11 @@ var (
 	cargoANSI = lazyre.New(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 
 	// "     Running unittests src/lib.rs (target/debug/deps/basic-b2e774641ec2cd6a)",
-	// or with -v "     Running `env RUSTC_BOOTSTRAP=1 /abs/target/debug/deps/basic-b2e7... -Z ...`".
-	cargoRunning = lazyre.New("^\\s*Running .*?deps[/\\\\]([\\w.-]+)")
+	// or with -v "     Running `env RUSTC_BOOTSTRAP=1 /abs/target/debug/deps/basic-b2e7... -Z ...`";
+	// an example's binary is in target/debug/examples ("Running unittests
+	// examples/demo.rs (target/debug/examples/demo-334c...)": the source's
+	// directory is no binary's, hence the hash).
+	cargoRunning = lazyre.New("^\\s*Running .*?(?:deps|examples)[/\\\\]([\\w.-]+-[0-9a-f]{16}(?:\\.exe)?)")
 	// "  process didn't exit successfully: `...` (signal: 11, SIGSEGV: invalid memory reference)"
 	// or "... (exit status: 3)".
 	cargoExit = lazyre.New(`process didn't exit successfully: .*\((?:signal: (\d+), (SIG\w+)|exit status: (\d+))`)

@@ -59,6 +59,7 @@ func TestCargoRecorded(t *testing.T) {
 		{"doctest-all", "doctest", 101},
 		{"harness-all", "harness", 101},
 		{"wsdoc-all", "wsdoc", 101},
+		{"wsex-all", "wsex", 101},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := adapterstest.ReadLines(t, "testdata/"+tc.name+".stdout", adapters.Stdout)

@@ -111,14 +111,21 @@ type parser struct {
 	// would rerun as skipped.
 	runIgnored bool
 
-	binaries map[string]*binary // "crate::test_binary" (the events' name prefix) → binary
-	byID     map[string]*binary
-	status   map[string]*humanStatus // binary id + "\x00" + test → what stderr said
-	flaky    []adapters.FlakyTest
-	timedOut []string
-	retried  bool
-	sawTest  bool
-	pending  map[string]*pendingFailure // binary id + "\x00" + test
+	// binaries maps an event's name prefix, "crate::test_binary", to the
+	// binary whose suite started last under it: a library and a binary of
+	// the same name (src/lib.rs and src/main.rs) share one.
+	binaries map[string]*binary
+	// startedIn is the binary each test started in ("crate::binary$test"
+	// → binary): nextest starts one binary's tests before the next's, but
+	// may end them after the next one's suite started.
+	startedIn map[string]*binary
+	byID      map[string]*binary
+	status    map[string]*humanStatus // binary id + "\x00" + test → what stderr said
+	flaky     []adapters.FlakyTest
+	timedOut  []string
+	retried   bool
+	sawTest   bool
+	pending   map[string]*pendingFailure // binary id + "\x00" + test
 
 	testing     bool         // stderr is past "Starting N tests"
 	collecting  *humanStatus // the test whose failed try's output stderr shows now
@@ -148,7 +155,7 @@ func newParser(rec *adapters.Recorder, root, wsRoot string, rerun []string) *par
 		rerun = []string{"cargo", "nextest", "run"}
 	}
 	return &parser{rec: rec, root: root, wsRoot: wsRoot, rerun: rerun,
-		binaries: map[string]*binary{}, byID: map[string]*binary{}, status: map[string]*humanStatus{},
+		binaries: map[string]*binary{}, startedIn: map[string]*binary{}, byID: map[string]*binary{}, status: map[string]*humanStatus{},
 		pending: map[string]*pendingFailure{}, toRun: -1}
 }
 
@@ -251,13 +258,13 @@ func (p *parser) suite(m *message) {
 		return
 	}
 	n := m.Nextest
-	key := n.Crate + "::" + n.TestBinary
-	if _, ok := p.binaries[key]; ok {
-		return
+	id := binaryID(n.Crate, n.TestBinary, n.Kind)
+	b := p.byID[id]
+	if b == nil {
+		b = &binary{id: id, pkg: n.Crate, name: n.TestBinary, kind: n.Kind}
+		p.byID[id] = b
 	}
-	b := &binary{id: binaryID(n.Crate, n.TestBinary, n.Kind), pkg: n.Crate, name: n.TestBinary, kind: n.Kind}
-	p.binaries[key] = b
-	p.byID[b.id] = b
+	p.binaries[n.Crate+"::"+n.TestBinary] = b
 }
 
 // split reads an event's name, "crate::binary$test" with "#N" after a
@@ -274,7 +281,10 @@ func (p *parser) split(name string) (b *binary, suite, test string, attempts int
 			test, attempts = test[:i], n
 		}
 	}
-	if b = p.binaries[prefix]; b != nil {
+	if b = p.startedIn[prefix+"$"+test]; b == nil {
+		b = p.binaries[prefix]
+	}
+	if b != nil {
 		return b, b.id, test, attempts
 	}
 	return nil, prefix, test, attempts
@@ -288,6 +298,13 @@ func (p *parser) event(m *message, cut bool) {
 	p.sawTest = true
 	switch m.Event {
 	case "started":
+		// The suite that started last under the name's prefix, not the
+		// binary an earlier test of the same name started in.
+		prefix, _, _ := strings.Cut(m.Name, "$")
+		if cur := p.binaries[prefix]; cur != nil {
+			suite = cur.id
+			p.startedIn[prefix+"$"+test] = cur
+		}
 		if st := p.status[suite+"\x00"+test]; st != nil && st.skip {
 			p.rec.End(suite, test, report.TestSkipped, 0, nil) // see humanStatus
 			return

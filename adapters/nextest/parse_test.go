@@ -53,6 +53,7 @@ func TestGolden(t *testing.T) {
 		{"stopped", 100, report.StoppedStuck},
 		{"exits", 100, ""},
 		{"retries", 100, ""},
+		{"samename", 100, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := adapterstest.ReadLines(t, "testdata/"+tc.name+".stdout", adapters.Stdout)

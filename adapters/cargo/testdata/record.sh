@@ -35,3 +35,6 @@ record harness-all harness --config "$customs"
 # A workspace of edition 2024 crates: first's doctests run in two blocks
 # (merged, then compile_fail apart) under one "Doc-tests first" line.
 record wsdoc-all wsdoc --config "$runner"
+# A workspace whose first crate has an example cargo test runs as a test
+# binary (from target/debug/examples) before the second crate's library.
+record wsex-all wsex --config "$runner"

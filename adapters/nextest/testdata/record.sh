@@ -92,3 +92,28 @@ wait "$pid"
 echo "stopped: exit $?"
 normalise "$hung" stopped
 rm -rf "$hung"
+
+# A library and a binary of the same name (src/lib.rs and src/main.rs),
+# in a copy of the fixture: their events share the name prefix
+# "ntdemo::ntdemo", and the binary's suite starts while the library's
+# tests are still ending.
+samename=$(mktemp -d)
+cp -r "$fixture/Cargo.toml" "$fixture/Cargo.lock" "$fixture/src" "$fixture/tests" "$samename"
+cat >"$samename/src/main.rs" <<'RS'
+fn main() {
+    println!("{}", ntdemo::add(1, 2));
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bin_passes() {}
+
+    #[test]
+    fn bin_fails() {
+        assert_eq!(ntdemo::add(1, 1), 3, "in the binary");
+    }
+}
+RS
+record samename "$samename" -E 'binary(ntdemo)'
+rm -rf "$samename"
