@@ -169,6 +169,22 @@ func TestRerun(t *testing.T) {
 	}
 }
 
+// TestShardRunsNothing runs a failing GoogleTest test under shard 1 of 2:
+// run alone it falls in shard 0, so GoogleTest runs nothing and CTest says
+// Passed. It is skipped, and the hint says why.
+func TestShardRunsNothing(t *testing.T) {
+	t.Setenv("GTEST_TOTAL_SHARDS", "2")
+	t.Setenv("GTEST_SHARD_INDEX", "1")
+	rec, out, _ := run(t, adapters.Request{Test: "Math.AddsWrongly"})
+	got, _ := rec.Lookup("", "Math.AddsWrongly")
+	if got.Status != report.TestSkipped {
+		t.Errorf("Math.AddsWrongly is %s, want skipped: it ran no test", got.Status)
+	}
+	if !strings.Contains(out.Hint, "Math.AddsWrongly passed in CTest but ran no GoogleTest test") || !strings.Contains(out.Hint, "GTEST_TOTAL_SHARDS=2 and GTEST_SHARD_INDEX=1 are set") {
+		t.Errorf("hint = %q, want the test and the shard named", out.Hint)
+	}
+}
+
 func TestSelection(t *testing.T) {
 	for _, tc := range []struct {
 		req  adapters.Request
