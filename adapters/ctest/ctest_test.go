@@ -103,8 +103,8 @@ func TestAll(t *testing.T) {
 	}
 	adapterstest.Golden(t, "all", normalise(t, rec, out))
 	tests := rec.Tests()
-	if len(tests) != 12 {
-		t.Errorf("recorded %d tests, want 12", len(tests))
+	if len(tests) != 13 {
+		t.Errorf("recorded %d tests, want 13", len(tests))
 	}
 	for _, tc := range []struct {
 		name    string
@@ -126,6 +126,8 @@ func TestAll(t *testing.T) {
 		{"script_passes", report.TestPassed, "", 0, "all good"},
 		{"script_fails", report.TestFailed, "CMakeLists.txt", 32, "the test failed (ctest: ***Failed):\nexpected 3, got 4"},
 		{"script_hangs", report.TestFailed, "CMakeLists.txt", 33, "timed out after 1."},
+		{"BadSuite.Skipped", report.TestFailed, "suite_test.cpp", 7,
+			"ctest counts it skipped, but its suite BadSuite failed in SetUpTestSuite or TearDownTestSuite and GoogleTest exited 1 (it skips a suite's tests when SetUpTestSuite failed)\nFailed\nsuite setup broke"},
 	} {
 		tt, ok := adapterstest.TestByName(tests, tc.name)
 		if !ok || tt.Status != tc.status {

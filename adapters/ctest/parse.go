@@ -737,6 +737,9 @@ func (p *parser) junitCase(c format.JUnitCase) {
 		p.rec.End("", name, report.TestSkipped, kit.DurationOf(c.Time), nil)
 		return
 	}
+	if p.suiteFailed(name, c) {
+		return
+	}
 	if seen {
 		// Ended on the console; or still running, because strobe stopped
 		// the run (or CTest died) while it ran: it stays so.
@@ -749,13 +752,38 @@ func (p *parser) junitCase(c format.JUnitCase) {
 	case format.JUnitSkipped:
 		p.rec.End("", name, report.TestSkipped, d, nil)
 	default:
-		f := &failed{name: name, status: "***Failed", d: d, lines: strings.Split(strings.TrimRight(c.SystemOut, "\n"), "\n")}
-		for _, l := range f.lines {
-			f.read(l)
-		}
 		p.rec.Start("", name)
-		p.rec.End("", name, report.TestFailed, d, p.failure(f))
+		p.rec.End("", name, report.TestFailed, d, p.failure(outputFailed(name, d, c.SystemOut)))
 	}
+}
+
+// outputFailed is a failed test read from its whole output.
+func outputFailed(name string, d time.Duration, output string) *failed {
+	f := &failed{name: name, status: "***Failed", d: d, lines: strings.Split(strings.TrimRight(output, "\n"), "\n")}
+	for _, l := range f.lines {
+		f.read(l)
+	}
+	return f
+}
+
+// suiteFailedLine is GoogleTest's summary line for a suite whose
+// SetUpTestSuite or TearDownTestSuite failed.
+var suiteFailedLine = lazyre.New(`(?m)^\[  FAILED  \] (\S+): SetUpTestSuite or TearDownTestSuite$`)
+
+// suiteFailed fails a test CTest skipped whose GoogleTest suite failed
+// outside it: since 1.11 GoogleTest skips a suite's tests when its
+// SetUpTestSuite failed and exits 1, and gtest_discover_tests' skip
+// regex makes that a skip.
+func (p *parser) suiteFailed(name string, c format.JUnitCase) bool {
+	m := suiteFailedLine.FindStringSubmatch(c.SystemOut)
+	if c.Status != format.JUnitSkipped || m == nil {
+		return false
+	}
+	d := kit.DurationOf(c.Time)
+	f := p.failure(outputFailed(name, d, c.SystemOut))
+	f.Message = kit.Clip(fmt.Sprintf("ctest counts it skipped, but its suite %s failed in SetUpTestSuite or TearDownTestSuite and GoogleTest exited 1 (it skips a suite's tests when SetUpTestSuite failed)\n%s", m[1], f.Message))
+	p.rec.End("", name, report.TestFailed, d, f)
+	return true
 }
 
 // ranNoneHint says why the tests of ranNone are skipped: GoogleTest's
