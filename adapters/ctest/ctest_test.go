@@ -103,8 +103,8 @@ func TestAll(t *testing.T) {
 	}
 	adapterstest.Golden(t, "all", normalise(t, rec, out))
 	tests := rec.Tests()
-	if len(tests) != 12 {
-		t.Errorf("recorded %d tests, want 12", len(tests))
+	if len(tests) != 13 {
+		t.Errorf("recorded %d tests, want 13", len(tests))
 	}
 	for _, tc := range []struct {
 		name    string
@@ -126,6 +126,8 @@ func TestAll(t *testing.T) {
 		{"script_passes", report.TestPassed, "", 0, "all good"},
 		{"script_fails", report.TestFailed, "CMakeLists.txt", 32, "the test failed (ctest: ***Failed):\nexpected 3, got 4"},
 		{"script_hangs", report.TestFailed, "CMakeLists.txt", 33, "timed out after 1."},
+		{"BadSuite.Skipped", report.TestFailed, "suite_test.cpp", 7,
+			"ctest counts it skipped, but its suite BadSuite failed in SetUpTestSuite or TearDownTestSuite and GoogleTest exited 1 (it skips a suite's tests when SetUpTestSuite failed)\nFailed\nsuite setup broke"},
 	} {
 		tt, ok := adapterstest.TestByName(tests, tc.name)
 		if !ok || tt.Status != tc.status {
@@ -166,6 +168,22 @@ func TestRerun(t *testing.T) {
 	out, _ := exec.Command("sh", "-c", tests[0].Failure.Rerun).CombinedOutput()
 	if !strings.Contains(string(out), "1/1 Test #9: numbers compare") {
 		t.Errorf("rerun %q ran:\n%s", tests[0].Failure.Rerun, out)
+	}
+}
+
+// TestShardRunsNothing runs a failing GoogleTest test under shard 1 of 2:
+// run alone it falls in shard 0, so GoogleTest runs nothing and CTest says
+// Passed. It is skipped, and the hint says why.
+func TestShardRunsNothing(t *testing.T) {
+	t.Setenv("GTEST_TOTAL_SHARDS", "2")
+	t.Setenv("GTEST_SHARD_INDEX", "1")
+	rec, out, _ := run(t, adapters.Request{Test: "Math.AddsWrongly"})
+	got, _ := rec.Lookup("", "Math.AddsWrongly")
+	if got.Status != report.TestSkipped {
+		t.Errorf("Math.AddsWrongly is %s, want skipped: it ran no test", got.Status)
+	}
+	if !strings.Contains(out.Hint, "Math.AddsWrongly passed in CTest but ran no GoogleTest test") || !strings.Contains(out.Hint, "GTEST_TOTAL_SHARDS=2 and GTEST_SHARD_INDEX=1 are set") {
+		t.Errorf("hint = %q, want the test and the shard named", out.Hint)
 	}
 }
 

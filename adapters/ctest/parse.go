@@ -61,6 +61,9 @@ type parser struct {
 	tries    map[string][]try
 	notBuilt []string
 	noTests  bool
+	// ranNone are the tests CTest passed whose GoogleTest ran no test
+	// ("Running 0 tests"): they are skipped, not passed.
+	ranNone []string
 	// inner names, for a CTest test that ran a GoogleTest binary whole and
 	// ended inside one of its tests with no failure of its own, that test:
 	// locate places the failure at its TEST.
@@ -640,6 +643,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			break
 		}
 	}
+	if len(p.ranNone) > 0 {
+		hints = append(hints, p.ranNoneHint())
+	}
 	if len(p.notBuilt) > 0 {
 		hints = append(hints, fmt.Sprintf("%s not built: build the tree (cmake --build), then rerun", strings.Join(p.notBuilt, ", ")))
 	}
@@ -725,6 +731,15 @@ func (p *parser) junitCase(c format.JUnitCase) {
 		p.rec.Output("", name, c.SystemOut)
 		p.output[name] = true
 	}
+	if c.Status == format.JUnitPassed && strings.Contains(c.SystemOut, "[==========] Running 0 tests from ") {
+		p.ranNone = append(p.ranNone, name)
+		p.rec.Again("", name)
+		p.rec.End("", name, report.TestSkipped, kit.DurationOf(c.Time), nil)
+		return
+	}
+	if p.suiteFailed(name, c) {
+		return
+	}
 	if seen {
 		// Ended on the console; or still running, because strobe stopped
 		// the run (or CTest died) while it ran: it stays so.
@@ -737,13 +752,54 @@ func (p *parser) junitCase(c format.JUnitCase) {
 	case format.JUnitSkipped:
 		p.rec.End("", name, report.TestSkipped, d, nil)
 	default:
-		f := &failed{name: name, status: "***Failed", d: d, lines: strings.Split(strings.TrimRight(c.SystemOut, "\n"), "\n")}
-		for _, l := range f.lines {
-			f.read(l)
-		}
 		p.rec.Start("", name)
-		p.rec.End("", name, report.TestFailed, d, p.failure(f))
+		p.rec.End("", name, report.TestFailed, d, p.failure(outputFailed(name, d, c.SystemOut)))
 	}
+}
+
+// outputFailed is a failed test read from its whole output.
+func outputFailed(name string, d time.Duration, output string) *failed {
+	f := &failed{name: name, status: "***Failed", d: d, lines: strings.Split(strings.TrimRight(output, "\n"), "\n")}
+	for _, l := range f.lines {
+		f.read(l)
+	}
+	return f
+}
+
+// suiteFailedLine is GoogleTest's summary line for a suite whose
+// SetUpTestSuite or TearDownTestSuite failed.
+var suiteFailedLine = lazyre.New(`(?m)^\[  FAILED  \] (\S+): SetUpTestSuite or TearDownTestSuite$`)
+
+// suiteFailed fails a test CTest skipped whose GoogleTest suite failed
+// outside it: since 1.11 GoogleTest skips a suite's tests when its
+// SetUpTestSuite failed and exits 1, and gtest_discover_tests' skip
+// regex makes that a skip.
+func (p *parser) suiteFailed(name string, c format.JUnitCase) bool {
+	m := suiteFailedLine.FindStringSubmatch(c.SystemOut)
+	if c.Status != format.JUnitSkipped || m == nil {
+		return false
+	}
+	d := kit.DurationOf(c.Time)
+	f := p.failure(outputFailed(name, d, c.SystemOut))
+	f.Message = kit.Clip(fmt.Sprintf("ctest counts it skipped, but its suite %s failed in SetUpTestSuite or TearDownTestSuite and GoogleTest exited 1 (it skips a suite's tests when SetUpTestSuite failed)\n%s", m[1], f.Message))
+	p.rec.End("", name, report.TestFailed, d, f)
+	return true
+}
+
+// ranNoneHint says why the tests of ranNone are skipped: GoogleTest's
+// sharding variables, when set, put a test run alone in shard 0, so in
+// any other shard each gtest_discover_tests test runs nothing.
+func (p *parser) ranNoneHint() string {
+	names := strings.Join(p.ranNone[:min(len(p.ranNone), 5)], ", ")
+	if n := len(p.ranNone) - 5; n > 0 {
+		names += fmt.Sprintf(" and %d more", n)
+	}
+	why := "its --gtest_filter (or GTEST_FILTER) matched no test"
+	total, index := kit.EnvValue(p.env, "GTEST_TOTAL_SHARDS"), kit.EnvValue(p.env, "GTEST_SHARD_INDEX")
+	if total != "" && index != "" {
+		why = fmt.Sprintf("GTEST_TOTAL_SHARDS=%s and GTEST_SHARD_INDEX=%s are set, and a test CTest runs alone falls in shard 0; unset them (env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX ctest …)", total, index)
+	}
+	return fmt.Sprintf("%s passed in CTest but ran no GoogleTest test (\"Running 0 tests\"), so they count as skipped: %s", names, why)
 }
 
 // repeated says what the tries of a test ctest --repeat ran again tell:

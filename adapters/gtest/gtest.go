@@ -192,6 +192,10 @@ func (gtest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	p := newParser(rec, req.ProjectRoot, dir, report)
 	p.rerun = append([]string{bin}, kept...)
 	p.test, p.level, p.note, p.stale, p.env = req.Test, req.Level, note, stale, req.Env
+	if shard := shardNote(req.Env); shard != "" {
+		p.note = kit.JoinNotes(p.note, shard)
+		p.unshard = []string{"env", "-u", "GTEST_TOTAL_SHARDS", "-u", "GTEST_SHARD_INDEX"}
+	}
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p, Env: ubsanStacks(req.Env)}
 	if err := traced(req, plan); err != nil {
 		p.Close() // its report directory
@@ -234,6 +238,18 @@ func more(n int) string {
 }
 
 // rerunFor is the pasteable command that runs one test alone.
-func rerunFor(base []string, name string) string {
-	return shell.Join(append(slices.Clone(base), "--gtest_filter="+name))
+func (p *parser) rerunFor(name string) string {
+	return shell.Join(slices.Concat(p.unshard, p.rerun, []string{"--gtest_filter=" + name}))
+}
+
+// shardNote says the run was one shard of GoogleTest's sharding
+// (GTEST_TOTAL_SHARDS, GTEST_SHARD_INDEX), "" when it was not. A test run
+// alone under them falls in the first shard, so in any other it runs
+// nothing: the reruns unset them.
+func shardNote(env []string) string {
+	total, index := kit.EnvValue(env, "GTEST_TOTAL_SHARDS"), kit.EnvValue(env, "GTEST_SHARD_INDEX")
+	if total == "" || index == "" || total == "1" {
+		return ""
+	}
+	return fmt.Sprintf("GTEST_TOTAL_SHARDS=%s and GTEST_SHARD_INDEX=%s are set: GoogleTest ran one shard of the tests, so the counts are that shard's; the reruns unset them (env -u), since a test run alone under them runs only when GTEST_SHARD_INDEX is 0", total, index)
 }

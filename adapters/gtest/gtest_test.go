@@ -182,6 +182,32 @@ func TestRerunIsPasteable(t *testing.T) {
 	}
 }
 
+// TestShardRerun runs one shard of basic_test (GTEST_TOTAL_SHARDS,
+// GTEST_SHARD_INDEX): the hint says so, and each rerun, pasted where
+// those are still set, runs its test, which alone falls in shard 0.
+func TestShardRerun(t *testing.T) {
+	t.Setenv("GTEST_TOTAL_SHARDS", "2")
+	t.Setenv("GTEST_SHARD_INDEX", "1")
+	rec, out, _ := run(t, "basic_test", adapters.Request{})
+	if !strings.Contains(out.Hint, "GTEST_TOTAL_SHARDS=2 and GTEST_SHARD_INDEX=1 are set") {
+		t.Errorf("hint = %q, want the shard named", out.Hint)
+	}
+	failed := 0
+	for _, tc := range rec.Tests() {
+		if tc.Failure == nil {
+			continue
+		}
+		failed++
+		got, _ := exec.Command("sh", "-c", tc.Failure.Rerun).CombinedOutput()
+		if !strings.Contains(string(got), "[==========] Running 1 test from 1 test suite.") {
+			t.Errorf("%s ran:\n%s", tc.Failure.Rerun, got)
+		}
+	}
+	if failed == 0 {
+		t.Fatal("no failure in basic_test's shard 1 of 2")
+	}
+}
+
 // TestSelection runs one test, a suite and the levels by their suite
 // name prefixes, for real.
 func TestSelection(t *testing.T) {

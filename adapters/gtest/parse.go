@@ -59,6 +59,9 @@ type parser struct {
 	// seed is the seed of --gtest_shuffle's order, "" when not shuffled;
 	// the reruns keep it (--gtest_random_seed).
 	seed string
+	// unshard goes before each rerun when the run was one shard: env -u
+	// with GoogleTest's sharding variables.
+	unshard []string
 	// iteration is --gtest_repeat's iteration (1 before any "Repeating
 	// all tests" line); runs are each test's results, one an iteration,
 	// and lastFail its last failure.
@@ -199,7 +202,7 @@ func (p *parser) endScope() {
 		return
 	}
 	f := p.failure(sc.suite, sc.blocks.Failures, "")
-	f.Rerun = rerunFor(p.rerun, sc.suite+".*")
+	f.Rerun = p.rerunFor(sc.suite + ".*")
 	phase := "failed in SetUpTestSuite, outside any test (GoogleTest counts it as a failed test suite, not a failed test)"
 	if sc.tearDown {
 		phase = "failed in TearDownTestSuite, after its tests (GoogleTest counts it as a failed test suite, not a failed test)"
@@ -330,7 +333,7 @@ func (p *parser) iterations() {
 // failure builds a test's report.Failure: the first failure's file:line
 // and text, the later ones added with their own location.
 func (p *parser) failure(name string, fs []format.GTestFailure, none string) *report.Failure {
-	f := &report.Failure{Name: name, Rerun: rerunFor(p.rerun, name)}
+	f := &report.Failure{Name: name, Rerun: p.rerunFor(name)}
 	if len(fs) == 0 {
 		f.Message = none
 		return f

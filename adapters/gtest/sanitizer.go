@@ -52,7 +52,7 @@ func (p *parser) sanitizerFailure(r *sanitized) *report.Failure {
 		}
 	}
 	return &report.Failure{Name: r.test, File: kit.ProjectPath(p.root, file), Line: line,
-		Message: kit.Clip(strings.Join(msg, "\n")), Rerun: rerunFor(p.rerun, r.test)}
+		Message: kit.Clip(strings.Join(msg, "\n")), Rerun: p.rerunFor(r.test)}
 }
 
 // applySanitizers fails the tests that produced sanitizer reports and
