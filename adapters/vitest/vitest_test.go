@@ -557,3 +557,25 @@ func TestVitestProjects(t *testing.T) {
 		}
 	}
 }
+
+// TestVitestShard: a command's --shard splits the suite's files, so it is
+// kept for the run but not for a rerun or a run of named tests: of one
+// file, vitest's shard 2/2 takes none. test/unit/strings.test.js is in
+// shard 2/2 of the fixture's four files.
+func TestVitestShard(t *testing.T) {
+	root := project(t, "basic")
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "--shard=2/2"}})
+	if _, ok := adapterstest.TestByName(rec.Tests(), "math > adds"); ok {
+		t.Errorf("shard 2/2 ran test/unit/math.test.ts, want strings and flow alone")
+	}
+	tt, _ := adapterstest.TestByName(rec.Tests(), "strings > throws")
+	want := `npx vitest run test/unit/strings.test.js -t '^strings throws$'`
+	if f := tt.Failure; f == nil || f.Rerun != want {
+		t.Fatalf("failure %+v, want the rerun %q", f, want)
+	}
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "--shard=1/2"},
+		Test: "test/unit/strings.test.js > strings > upper"})
+	if tests := rec.Tests(); len(tests) != 1 || tests[0].Name != "strings > upper" || out.NoTests {
+		t.Errorf("--test under shard 1/2 ran %+v (outcome %+v), want strings > upper", tests, out)
+	}
+}
