@@ -177,11 +177,15 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	}
 	p := newParser(rec, req.ProjectRoot, pkg.Dir, dir)
 	p.test, p.level, p.scriptNote = req.Test, req.Level, scriptNote
-	p.rerun = append(rerunPrefix(pkg.Manager), user...)
+	// A rerun is of one test: a shard of its one file may hold none.
+	p.rerun = append(rerunPrefix(pkg.Manager), node.WithoutShard(user)...)
 	if len(req.Command) == 0 {
-		// A rerun is of one test: the script's coverage threshold, the
-		// whole suite's, would fail it.
-		p.rerun = append(rerunPrefix(pkg.Manager), node.WithoutCoverage(user)...)
+		// The script's coverage threshold, the whole suite's, would fail it.
+		p.rerun = append(rerunPrefix(pkg.Manager), node.WithoutShard(node.WithoutCoverage(user))...)
+	}
+	if req.Test != "" || len(req.Tests) > 0 {
+		// Tests named are run wherever they are, not in the shard's files.
+		user = node.WithoutShard(user)
 	}
 	argv := append([]string{bin}, user...)
 	env := []string{"FORCE_COLOR=0", "STROBE_JEST_EVENTS=" + p.events}

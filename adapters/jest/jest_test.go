@@ -770,3 +770,24 @@ func TestJestSnapshots(t *testing.T) {
 		}
 	}
 }
+
+// TestJestShard: a command's --shard splits the suite's files, so it is
+// kept for the run but not for a rerun or a run of named tests: of one
+// file, jest's shard 2/2 takes none. math.test.js is in shard 2/2 of the
+// fixture's two files.
+func TestJestShard(t *testing.T) {
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("basic"), Command: []string{"npx", "jest", "--shard=2/2"}})
+	if _, ok := rec.Lookup("other.test.js", "passes too"); ok {
+		t.Errorf("shard 2/2 ran other.test.js, want math.test.js alone")
+	}
+	f := find(t, rec, "math.test.js", "arith › nested › wrong sum").Failure
+	want := `npx jest --runTestsByPath math.test.js -t '^arith nested wrong sum$'`
+	if f == nil || f.Rerun != want {
+		t.Fatalf("failure %+v, want the rerun %q", f, want)
+	}
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: fixture("basic"), Command: []string{"npx", "jest", "--shard=1/2"},
+		Test: "math.test.js › adds"})
+	if tests := rec.Tests(); len(tests) != 1 || tests[0].Name != "adds" || out.NoTests {
+		t.Errorf("--test under shard 1/2 ran %+v (outcome %+v), want math.test.js › adds", tests, out)
+	}
+}

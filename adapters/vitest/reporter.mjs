@@ -3,7 +3,7 @@
 // file, synchronously, so that a test's start is on disk before its body
 // runs and nothing is lost when a worker dies. It prints nothing: the
 // tests' own output and vitest's errors keep stdout and stderr.
-import { openSync, writeSync } from 'node:fs'
+import { openSync, readFileSync, writeSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { projectsEnv, selection, selects, tagged } from './select.mjs'
@@ -42,6 +42,30 @@ function where(stack, testFile) {
     if (!fallback && !file.startsWith('node:') && !file.includes('/node_modules/') && file.startsWith('/')) fallback = loc
   }
   return fallback
+}
+
+// declared is where a test was written, for a failure whose error has
+// no frame in the project (a test.fails that passed, an
+// expect.assertions(n) unmet: vitest throws those from its own code):
+// vitest's location when the config asks for it (includeTaskLocation),
+// else the first line of the file that holds the test's title as a string.
+const sources = new Map()
+function declared(tc, file) {
+  if (tc.location) return { file, line: tc.location.line, col: tc.location.column }
+  if (!sources.has(file)) {
+    try {
+      sources.set(file, readFileSync(file, 'utf8').split('\n'))
+    } catch {
+      sources.set(file, null)
+    }
+  }
+  const lines = sources.get(file)
+  if (!lines) return undefined
+  for (const q of ["'", '"', '`']) {
+    const i = lines.findIndex((l) => l.includes(q + tc.name + q))
+    if (i >= 0) return { file, line: i + 1, col: lines[i].search(/\S/) + 1 }
+  }
+  return undefined
 }
 
 // root is the project's root, which vitest 4's transform errors name
@@ -145,6 +169,7 @@ export default class StrobeReporter {
     if (r.state === 'skipped' && r.note) ev.note = clip(clean(r.note))
     if (r.errors && r.errors.length) {
       ev.error = describeError(r.errors[0], file)
+      if (ev.error.line === undefined) Object.assign(ev.error, declared(tc, file))
       ev.more = r.errors.slice(1).map((e) => describeError(e, file))
     }
     this.emit(ev)

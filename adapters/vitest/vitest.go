@@ -284,6 +284,12 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 			args = node.WithoutCoverage(args)
 		}
 	}
+	// A rerun is of one test: a shard of its one file may hold none.
+	rerunArgs := node.WithoutShard(args)
+	if req.Test != "" || len(req.Tests) > 0 {
+		// Tests named are run wherever they are, not in the shard's files.
+		args = rerunArgs
+	}
 	dir, err := os.MkdirTemp("", "strobe-vitest-")
 	if err != nil {
 		return nil, fmt.Errorf("vitest: reporter directory: %w", err)
@@ -309,9 +315,9 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	if len(req.Command) == 0 {
 		// A rerun is of one test: the script's coverage threshold, the
 		// whole suite's, would fail it.
-		pr.rerun = append(pr.rerun, node.WithoutCoverage(args)...)
+		pr.rerun = append(pr.rerun, node.WithoutCoverage(rerunArgs)...)
 	} else {
-		pr.rerun = append(pr.rerun, args...)
+		pr.rerun = append(pr.rerun, rerunArgs...)
 	}
 	if rel, ok := kit.Rel(req.ProjectRoot, p.Dir); ok && rel != "." {
 		pr.cd = rel

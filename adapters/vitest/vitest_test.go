@@ -413,11 +413,16 @@ func TestVitestRetryAndFails(t *testing.T) {
 			t.Errorf("%s: %+v, want %s", name, tt, want)
 		}
 	}
-	if p := rec.Progress(); p.Passed != 2 || p.Failed != 1 {
-		t.Errorf("counts %d passed, %d failed; want vitest's 2 and 1", p.Passed, p.Failed)
+	if p := rec.Progress(); p.Passed != 2 || p.Failed != 2 {
+		t.Errorf("counts %d passed, %d failed; want vitest's 2 and 2", p.Passed, p.Failed)
 	}
-	if f := rec.Failure("retry.test.js", "passes though declared to fail"); f == nil || !strings.Contains(f.Message, "Expect test to fail") {
-		t.Errorf("failure %+v, want vitest's 'Expect test to fail'", f)
+	// vitest throws these two from its own code, with no frame in the
+	// test file: they are placed at the test's title.
+	if f := rec.Failure("retry.test.js", "passes though declared to fail"); f == nil || f.Line != 9 || !strings.Contains(f.Message, "Expect test to fail") {
+		t.Errorf("failure %+v, want vitest's 'Expect test to fail' at retry.test.js:9", f)
+	}
+	if f := rec.Failure("assertions.test.js", "expects two assertions"); f == nil || f.Line != 4 || !strings.Contains(f.Message, "expected number of assertions to be 2, but got 1") {
+		t.Errorf("failure %+v, want the unmet expect.assertions at assertions.test.js:4", f)
 	}
 }
 
@@ -555,5 +560,27 @@ func TestVitestProjects(t *testing.T) {
 		if tests := rec.Tests(); len(tests) != 1 || tests[0].Status != want {
 			t.Errorf("--test %q: %+v, want that test alone, %s", test, tests, want)
 		}
+	}
+}
+
+// TestVitestShard: a command's --shard splits the suite's files, so it is
+// kept for the run but not for a rerun or a run of named tests: of one
+// file, vitest's shard 2/2 takes none. test/unit/strings.test.js is in
+// shard 2/2 of the fixture's four files.
+func TestVitestShard(t *testing.T) {
+	root := project(t, "basic")
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "--shard=2/2"}})
+	if _, ok := adapterstest.TestByName(rec.Tests(), "math > adds"); ok {
+		t.Errorf("shard 2/2 ran test/unit/math.test.ts, want strings and flow alone")
+	}
+	tt, _ := adapterstest.TestByName(rec.Tests(), "strings > throws")
+	want := `npx vitest run test/unit/strings.test.js -t '^strings throws$'`
+	if f := tt.Failure; f == nil || f.Rerun != want {
+		t.Fatalf("failure %+v, want the rerun %q", f, want)
+	}
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "--shard=1/2"},
+		Test: "test/unit/strings.test.js > strings > upper"})
+	if tests := rec.Tests(); len(tests) != 1 || tests[0].Name != "strings > upper" || out.NoTests {
+		t.Errorf("--test under shard 1/2 ran %+v (outcome %+v), want strings > upper", tests, out)
 	}
 }

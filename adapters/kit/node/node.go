@@ -266,6 +266,23 @@ func WithoutCoverage(args []string) []string {
 	return kept
 }
 
+// WithoutShard drops --shard (jest's and vitest's, `--shard=2/3` or
+// `--shard 2/3`) from a command's arguments, for a run or a rerun of
+// tests it names: the shard is a part of the suite's files, and of a
+// rerun's one file shard 2/2 takes none, so the test would not run.
+func WithoutShard(args []string) []string {
+	var kept []string
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "--shard":
+			i++ // its value
+		case !strings.HasPrefix(args[i], "--shard="):
+			kept = append(kept, args[i])
+		}
+	}
+	return kept
+}
+
 // RunScript is the command that runs one of the package's scripts with
 // its package manager: `npm test`, `pnpm test`, `yarn test`, `bun run
 // test`.

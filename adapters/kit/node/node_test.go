@@ -155,3 +155,16 @@ func TestWithoutCoverage(t *testing.T) {
 		}
 	}
 }
+
+func TestWithoutShard(t *testing.T) {
+	for in, want := range map[string]string{
+		"--shard=2/3 --ci":    "--ci",
+		"-i --shard 1/2 src/": "-i src/",
+		"--project a":         "--project a",
+		"--shard":             "",
+	} {
+		if got := strings.Join(WithoutShard(strings.Fields(in)), " "); got != want {
+			t.Errorf("WithoutShard(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
