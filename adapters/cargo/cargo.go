@@ -717,6 +717,9 @@ type cargoRun struct {
 	signal     int
 	signalName string
 	out        strings.Builder // what it printed on stderr, for a custom harness's panic
+	// overflowed is the thread Rust's runtime said overflowed its stack
+	// (libtest names a test's thread after the test) before it aborted.
+	overflowed string
 }
 
 // cargoSuite is one test binary's run, as its libtest events tell it.
@@ -808,6 +811,9 @@ var (
 	// "  process didn't exit successfully: `...` (signal: 11, SIGSEGV: invalid memory reference)"
 	// or "... (exit status: 3)".
 	cargoExit = lazyre.New(`process didn't exit successfully: .*\((?:signal: (\d+), (SIG\w+)|exit status: (\d+))`)
+	// stackOverflow is the Rust runtime's last word before it aborts a
+	// process whose thread overflowed its stack.
+	stackOverflow = lazyre.New(`^thread '(.+?)'(?: \(\d+\))? has overflowed its stack$`)
 	// strobe's runner script as cargo shows it before the test binary, in
 	// that line: left out, the line names the binary as plain cargo test
 	// does.
@@ -1009,6 +1015,9 @@ func (p *cargoParser) stderr(line string) {
 	// Cargo's progress lines come again when it builds the doctests.
 	if !cargoLine.MatchString(line) && !cargoStatus.MatchString(line) {
 		n := len(p.runs)
+		if m := stackOverflow.FindStringSubmatch(line); m != nil && n > 0 {
+			p.runs[n-1].overflowed = m[1]
+		}
 		if n > 0 && p.runs[n-1].out.Len() < adapters.PerTestOutput {
 			p.runs[n-1].out.WriteString(line + "\n")
 		}
@@ -1491,7 +1500,7 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 				p.crashNotes = append(p.crashNotes, fmt.Sprintf("%d more %s of %s never started before its binary died, and %s in no count: rerun %s",
 					left, plural(left, "test"), s.name, map[bool]string{true: "is", false: "are"}[left == 1], p.customRerun(s)))
 			}
-			p.diedWhileRunning(s, running, died)
+			p.diedWhileRunning(s, running, died, r.overflowed)
 		default:
 			p.customDied(s, died)
 		}
@@ -1501,11 +1510,19 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 
 // diedWhileRunning fails the tests a crashed test binary was running, as
 // go test does: each ran and did not pass, and each gets its rerun. (A run
-// strobe stopped is the stuck or timed-out answer's, not a failure.)
-func (p *cargoParser) diedWhileRunning(s *cargoSuite, running []string, died string) {
+// strobe stopped is the stuck or timed-out answer's, not a failure.) When
+// the runtime named the thread that overflowed its stack, that test did
+// it, and the others only ran beside it.
+func (p *cargoParser) diedWhileRunning(s *cargoSuite, running []string, died, overflowed string) {
+	culprit := slices.Contains(running, overflowed)
 	for _, name := range running {
 		msg := kit.DidNotFinish(died, len(running)-1)
-		if len(running) == 1 && strings.HasSuffix(died, "exited") {
+		switch {
+		case culprit && name == overflowed:
+			msg = "stack overflow: thread '" + name + "' overflowed its stack, and " + died
+		case culprit:
+			msg = kit.DidNotFinish(died, 0) + ": " + overflowed + " overflowed its stack"
+		case len(running) == 1 && strings.HasSuffix(died, "exited"):
 			msg += " (std::process::exit in the test or the code it calls?)"
 		}
 		s.counts[1]++

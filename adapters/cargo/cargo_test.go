@@ -1006,3 +1006,25 @@ func TestCargoTestProcesses(t *testing.T) {
 		}
 	}
 }
+
+// TestCargoStackOverflow: a test that overflows its stack aborts its
+// binary under the test beside it. The runtime names the thread (libtest
+// names it after the test): that test overflowed, and the other only ran
+// beside it (before: both "did not finish", one of them or both did it).
+func TestCargoStackOverflow(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := testutil.Fixture("cargo", "overflow")
+	rec, out, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
+	if out.Crash == nil || out.Crash.SignalName != "SIGABRT" {
+		t.Fatalf("crash %+v, want the binary's SIGABRT", out.Crash)
+	}
+	over := cargoLookup(t, rec, "overflow::overflow (test)", "overflows")
+	beside := cargoLookup(t, rec, "overflow::overflow (test)", "waits_beside")
+	if f := over.Failure; over.Status != report.TestFailed || f == nil || !strings.HasPrefix(f.Message, "stack overflow: thread 'overflows' overflowed its stack") {
+		t.Errorf("overflows: %s %+v, want failed by its stack overflow", over.Status, over.Failure)
+	}
+	if f := beside.Failure; beside.Status != report.TestFailed || f == nil || f.Message != "did not finish: the test binary died of SIGABRT while it ran: overflows overflowed its stack" {
+		t.Errorf("waits_beside: %s %+v, want it to name overflows as the cause", beside.Status, beside.Failure)
+	}
+}

@@ -19,7 +19,10 @@ func AppendMessage(f *report.Failure, sep, text string) {
 // Every adapter words it alike, so an agent reads one kind of answer.
 func DidNotFinish(what string, others int) string {
 	msg := "did not finish: " + what + " while it ran"
-	if others > 0 {
+	switch {
+	case others == 1:
+		msg += " with 1 other test (one of them, or their running together, did it: rerun each alone)"
+	case others > 1:
 		msg += fmt.Sprintf(" with %d other tests (one of them, or their running together, did it: rerun each alone)", others)
 	}
 	return msg
