@@ -52,9 +52,18 @@ func TestDeadlockThroughRunner(t *testing.T) {
 // ever. Surefire's console names the class, never the method; the stuck
 // test is named from jstack's dump, not after the command.
 func TestHangNamedFromTheDump(t *testing.T) {
+	if s, _ := stuckWaitTest(t, "hang"); s.Name != "WaitTest#waitsForever" {
+		t.Errorf("stuck test %q (%s), want WaitTest#waitsForever", s.Name, s.Diagnosis)
+	}
+}
+
+// stuckWaitTest runs a copy of fixture's WaitTest through the runner and
+// answers its stuck test, and the copy's root.
+func stuckWaitTest(t *testing.T, fixture string) (report.StuckTest, string) {
+	t.Helper()
 	testutil.RequireTool(t, "mvn")
 	testutil.RequireTool(t, "jstack")
-	root := adapterstest.CopyFixture(t, "hang")
+	root := adapterstest.CopyFixture(t, fixture)
 	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "maven", Test: "WaitTest", Timeout: 120 * time.Second},
 		runner.Options{DetailsDir: t.TempDir()})
 	if err != nil {
@@ -63,9 +72,7 @@ func TestHangNamedFromTheDump(t *testing.T) {
 	if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
 		t.Fatalf("status %s, stuck %+v: want stuck", resp.Status, resp.Stuck)
 	}
-	if s := resp.Stuck[0]; s.Name != "WaitTest#waitsForever" {
-		t.Errorf("stuck test %q (%s), want WaitTest#waitsForever", s.Name, s.Diagnosis)
-	}
+	return resp.Stuck[0], root
 }
 
 // TestHangMultiModuleFrames: in a multi-module project, app's test waits
@@ -74,18 +81,7 @@ func TestHangNamedFromTheDump(t *testing.T) {
 // directory), each one a file that exists; core's class is found in its
 // own module. The test is named from the dump, as in one module.
 func TestHangMultiModuleFrames(t *testing.T) {
-	testutil.RequireTool(t, "mvn")
-	testutil.RequireTool(t, "jstack")
-	root := adapterstest.CopyFixture(t, "hangmulti")
-	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "maven", Test: "WaitTest", Timeout: 120 * time.Second},
-		runner.Options{DetailsDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
-		t.Fatalf("status %s, stuck %+v: want stuck", resp.Status, resp.Stuck)
-	}
-	s := resp.Stuck[0]
+	s, root := stuckWaitTest(t, "hangmulti")
 	if s.Name != "WaitTest#waitsForever" {
 		t.Errorf("stuck test %q (%s), want WaitTest#waitsForever", s.Name, s.Diagnosis)
 	}

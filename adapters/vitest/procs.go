@@ -1,13 +1,11 @@
 package vitest
 
 import (
-	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 )
 
 // IsTestProcess for vitest: the fork children of pool "forks" (the
@@ -21,7 +19,7 @@ func (vitest) IsTestProcess(p adapters.Proc) bool {
 	if isFork(p.Name, p.Args) {
 		return true
 	}
-	return isVitestMain(p) && !hasForks(p.PID)
+	return isVitestMain(p) && !kit.HasChild(p.PID, func(args []string) bool { return isFork("", args) })
 }
 
 // IsHarnessThread: esbuild's service, which vitest starts (vite's
@@ -46,28 +44,6 @@ func isVitestMain(p adapters.Proc) bool {
 	for _, a := range p.Args {
 		if strings.Contains(a, "vitest") && !strings.Contains(a, "esbuild") {
 			return true
-		}
-	}
-	return false
-}
-
-// hasForks says whether vitest's process has forks of its pool among its
-// children (read from /proc on Linux).
-func hasForks(pid int) bool {
-	if runtime.GOOS != "linux" || pid == 0 {
-		return false
-	}
-	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "children"))
-	for _, t := range tasks {
-		b, err := os.ReadFile(t)
-		if err != nil {
-			continue
-		}
-		for _, child := range strings.Fields(string(b)) {
-			cmd, err := os.ReadFile(filepath.Join("/proc", child, "cmdline"))
-			if err == nil && isFork("", strings.Split(string(cmd), "\x00")) {
-				return true
-			}
 		}
 	}
 	return false
