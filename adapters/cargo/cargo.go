@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode"
 
 	"strobe/adapters"
@@ -151,13 +150,13 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	// Metadata tells the levels apart, and whether the packages have a
 	// library whose doctests to run. The whole suite runs without it:
 	// cargo chooses the targets, doctests included.
-	var meta *cargoMetadata
+	var meta *kit.CargoMetadata
 	if req.Level != adapters.LevelAll {
 		var err error
-		if meta, err = readCargoMetadata(ctx, prefix, root, cargoManifestFlags(userArgs), req.Env); err != nil {
+		if meta, err = kit.ReadCargoMetadata(ctx, prefix[:len(prefix)-1], root, cargoManifestFlags(userArgs), req.Env); err != nil {
 			return nil, err
 		}
-		if steps == cargoDocOnly && !meta.hasLib(req.ProjectRoot) {
+		if steps == cargoDocOnly && !meta.HasLib(req.ProjectRoot) {
 			return nil, adapters.Usagef("no doctests in %s: doctests are the examples in a library's doc comments, and no package here has a library (src/lib.rs)", req.ProjectRoot)
 		}
 	}
@@ -228,7 +227,7 @@ func cargoStepsFor(req adapters.Request, userArgs []string) cargoSteps {
 
 // cargoTestsSelection is the target selection of the test binaries: the
 // level's, unless the command selects its own.
-func cargoTestsSelection(req adapters.Request, meta *cargoMetadata, userArgs []string) ([]string, error) {
+func cargoTestsSelection(req adapters.Request, meta *kit.CargoMetadata, userArgs []string) ([]string, error) {
 	if hasTargetSelection(userArgs) {
 		return nil, nil
 	}
@@ -429,18 +428,18 @@ func cargoRerunFlags(args []string) []string {
 // cargo's targets: unit is the tests inside the library and binaries
 // (#[cfg(test)] modules), integration the files under tests/, e2e the
 // files under tests/ whose names start with e2e.
-func cargoSelection(req adapters.Request, meta *cargoMetadata) ([]string, error) {
+func cargoSelection(req adapters.Request, meta *kit.CargoMetadata) ([]string, error) {
 	if req.Level == adapters.LevelAll {
 		return []string{"--tests"}, nil // lib, bins and tests/: tests by name (the whole suite has no selection)
 	}
-	pkgs := meta.selected(req.ProjectRoot)
+	pkgs := meta.Selected(req.ProjectRoot)
 	var sel []string
 	switch req.Level {
 	case adapters.LevelUnit:
 		var lib, bin bool
 		for _, p := range pkgs {
 			for _, t := range p.Targets {
-				lib = lib || t.isLib()
+				lib = lib || t.IsLib()
 				bin = bin || slices.Contains(t.Kind, "bin")
 			}
 		}
@@ -453,7 +452,7 @@ func cargoSelection(req adapters.Request, meta *cargoMetadata) ([]string, error)
 	case adapters.LevelIntegration, adapters.LevelE2E:
 		for _, p := range pkgs {
 			for _, t := range p.Targets {
-				if slices.Contains(t.Kind, "test") && t.tested() && strings.HasPrefix(t.Name, "e2e") == (req.Level == adapters.LevelE2E) && !slices.Contains(sel, t.Name) {
+				if slices.Contains(t.Kind, "test") && t.Tested() && strings.HasPrefix(t.Name, "e2e") == (req.Level == adapters.LevelE2E) && !slices.Contains(sel, t.Name) {
 					sel = append(sel, "--test", t.Name)
 				}
 			}
@@ -465,101 +464,6 @@ func cargoSelection(req adapters.Request, meta *cargoMetadata) ([]string, error)
 	return sel, nil
 }
 
-type cargoMetadata struct {
-	WorkspaceRoot           string         `json:"workspace_root"`
-	WorkspaceMembers        []string       `json:"workspace_members"`
-	WorkspaceDefaultMembers []string       `json:"workspace_default_members"`
-	Packages                []cargoPackage `json:"packages"`
-}
-
-type cargoPackage struct {
-	ID           string            `json:"id"`
-	ManifestPath string            `json:"manifest_path"`
-	Targets      []cargoMetaTarget `json:"targets"`
-}
-
-type cargoMetaTarget struct {
-	Kind    []string `json:"kind"`
-	Name    string   `json:"name"`
-	Doctest bool     `json:"doctest"`
-	// Test is false for a target cargo test leaves out (test = false);
-	// older cargo may not print the field: absent means tested.
-	Test *bool `json:"test"`
-}
-
-// tested says whether cargo test runs the target by default.
-func (t cargoMetaTarget) tested() bool { return t.Test == nil || *t.Test }
-
-// isLib reports whether t is the package's library, whatever its crate
-// types (lib, rlib, cdylib, proc-macro...).
-func (t cargoMetaTarget) isLib() bool {
-	for _, k := range t.Kind {
-		switch k {
-		case "bin", "test", "bench", "example", "custom-build":
-			return false
-		}
-	}
-	return len(t.Kind) > 0
-}
-
-// readCargoMetadata runs cargo metadata with the cargo (and toolchain) of
-// the test command. It reads manifests only: fast, and no network.
-func readCargoMetadata(ctx context.Context, prefix []string, dir string, manifest, env []string) (*cargoMetadata, error) {
-	argv := append(slices.Clone(prefix[:len(prefix)-1]), "metadata", "--no-deps", "--format-version", "1")
-	// The metadata of a large workspace runs to megabytes; one cut short
-	// fails to decode, an error rather than memory without bound.
-	tool := kit.Tool{Dir: dir, Env: env, Timeout: time.Minute, MaxOutput: 64 << 20}
-	out, stderr, err := kit.RunTool(ctx, tool, append(argv, manifest...)...)
-	if err != nil {
-		return nil, fmt.Errorf("cargo metadata in %s: %w: %s", dir, err, strings.TrimSpace(string(stderr)))
-	}
-	var m cargoMetadata
-	if err := json.Unmarshal(out, &m); err != nil {
-		return nil, fmt.Errorf("reading cargo metadata: %w", err)
-	}
-	return &m, nil
-}
-
-// hasLib says whether a package that a plain cargo test in dir tests has a
-// library, whose doctests it would run.
-func (m *cargoMetadata) hasLib(dir string) bool {
-	for _, p := range m.selected(dir) {
-		for _, t := range p.Targets {
-			if t.isLib() && t.Doctest { // doctest = false in [lib] turns them off
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// selected returns the packages a plain cargo test in dir tests: the
-// package whose manifest is in dir when dir is a member, else the
-// workspace's default members.
-func (m *cargoMetadata) selected(dir string) []cargoPackage {
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	if filepath.Clean(dir) != filepath.Clean(m.WorkspaceRoot) {
-		for _, p := range m.Packages {
-			if p.ManifestPath == filepath.Join(dir, "Cargo.toml") {
-				return []cargoPackage{p}
-			}
-		}
-	}
-	ids := m.WorkspaceDefaultMembers
-	if ids == nil { // cargo before 1.71
-		ids = m.WorkspaceMembers
-	}
-	var out []cargoPackage
-	for _, p := range m.Packages {
-		if slices.Contains(ids, p.ID) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // cargoTarget is the target a test binary was built from.
 type cargoTarget struct {
 	pkg     string
@@ -569,7 +473,7 @@ type cargoTarget struct {
 }
 
 func cargoTargetKind(kinds []string) string {
-	if (cargoMetaTarget{Kind: kinds}).isLib() || len(kinds) == 0 {
+	if (kit.CargoTarget{Kind: kinds}).IsLib() || len(kinds) == 0 {
 		return "lib"
 	}
 	return kinds[0]

@@ -91,7 +91,7 @@ type cargoManifestTarget struct {
 // the plan has it. A pattern can match another target of the same crate
 // name (a library and a test both named "foo"): that libtest binary then
 // prints its human output, which is read as well.
-func customHarnesses(ctx context.Context, prefix []string, root string, userArgs, env []string, meta *cargoMetadata) ([]string, *cargoMetadata) {
+func customHarnesses(ctx context.Context, prefix []string, root string, userArgs, env []string, meta *kit.CargoMetadata) ([]string, *kit.CargoMetadata) {
 	var manifests []string
 	single := !hasCargoFlag(userArgs, "-p", "--package", "--workspace", "--all", "--exclude", "--manifest-path")
 	if b, err := os.ReadFile(filepath.Join(root, "Cargo.toml")); meta == nil && single && err == nil && !cargoWorkspaceTable.Match(b) {
@@ -99,7 +99,7 @@ func customHarnesses(ctx context.Context, prefix []string, root string, userArgs
 	} else {
 		if meta == nil {
 			var err error
-			if meta, err = readCargoMetadata(ctx, prefix, root, cargoManifestFlags(userArgs), env); err != nil {
+			if meta, err = kit.ReadCargoMetadata(ctx, prefix[:len(prefix)-1], root, cargoManifestFlags(userArgs), env); err != nil {
 				return nil, nil // cargo test will say what is wrong
 			}
 		}

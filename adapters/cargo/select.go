@@ -31,10 +31,10 @@ func (cargo) List(ctx context.Context, req adapters.Request) ([]adapters.TestRef
 	if req.Level == adapters.LevelDoc {
 		return nil, adapters.Usagef("doctests cannot be listed before they run: leave out the doc level to partition the test binaries")
 	}
-	var meta *cargoMetadata
+	var meta *kit.CargoMetadata
 	if req.Level != adapters.LevelAll {
 		var err error
-		if meta, err = readCargoMetadata(ctx, []string{"cargo", "test"}, req.ProjectRoot, nil, req.Env); err != nil {
+		if meta, err = kit.ReadCargoMetadata(ctx, []string{"cargo"}, req.ProjectRoot, nil, req.Env); err != nil {
 			return nil, err
 		}
 	}

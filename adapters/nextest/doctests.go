@@ -4,14 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"strobe/adapters/kit"
 )
@@ -32,22 +30,6 @@ func docExamples(ctx context.Context, cargo []string, root string, args, env []s
 	return ""
 }
 
-// cargoWorkspace is what `cargo metadata --no-deps` says of the packages.
-type cargoWorkspace struct {
-	WorkspaceRoot           string   `json:"workspace_root"`
-	WorkspaceMembers        []string `json:"workspace_members"`
-	WorkspaceDefaultMembers []string `json:"workspace_default_members"`
-	Packages                []struct {
-		ID           string `json:"id"`
-		Name         string `json:"name"`
-		ManifestPath string `json:"manifest_path"`
-		Targets      []struct {
-			CrateTypes []string `json:"crate_types"`
-			Doctest    bool     `json:"doctest"`
-		} `json:"targets"`
-	} `json:"packages"`
-}
-
 // runPackages returns the directories of the packages the run tests whose
 // library has doctests, selected as cargo selects them: --workspace (or
 // --all) is every member but those --exclude names, -p names some, and
@@ -55,17 +37,16 @@ type cargoWorkspace struct {
 // members when the manifest is the workspace's. -p and --exclude take a
 // name, name@version or a glob.
 func runPackages(ctx context.Context, cargo []string, root string, args, env []string) []string {
-	argv := append(slices.Clone(cargo), "metadata", "--no-deps", "--format-version", "1")
 	manifest := filepath.Join(root, "Cargo.toml")
+	var flags []string
 	if m := flagValues(args, "--manifest-path"); len(m) > 0 {
-		argv = append(argv, "--manifest-path", m[0])
+		flags = []string{"--manifest-path", m[0]}
 		if manifest = m[0]; !filepath.IsAbs(manifest) {
 			manifest = filepath.Join(root, manifest)
 		}
 	}
-	out, _, err := kit.RunTool(ctx, kit.Tool{Dir: root, Env: env, Timeout: time.Minute, MaxOutput: 64 << 20}, argv...)
-	var ws cargoWorkspace
-	if err != nil || json.Unmarshal(out, &ws) != nil {
+	ws, err := kit.ReadCargoMetadata(ctx, cargo, root, flags, env)
+	if err != nil {
 		return nil
 	}
 	if real, err := filepath.EvalSymlinks(manifest); err == nil {
@@ -73,10 +54,6 @@ func runPackages(ctx context.Context, cargo []string, root string, args, env []s
 	}
 	named := func(specs []string, name string) bool {
 		return slices.ContainsFunc(specs, func(s string) bool { return specNames(s, name) })
-	}
-	defaults := ws.WorkspaceDefaultMembers
-	if defaults == nil { // cargo before 1.71
-		defaults = ws.WorkspaceMembers
 	}
 	var covered func(id, name, manifestPath string) bool
 	switch packages := flagValues(args, "-p", "--package"); {
@@ -88,7 +65,7 @@ func runPackages(ctx context.Context, cargo []string, root string, args, env []s
 	case len(packages) > 0:
 		covered = func(_, name, _ string) bool { return named(packages, name) }
 	case manifest == filepath.Join(ws.WorkspaceRoot, "Cargo.toml"):
-		covered = func(id, _, _ string) bool { return slices.Contains(defaults, id) }
+		covered = func(id, _, _ string) bool { return slices.Contains(ws.DefaultMembers(), id) }
 	default:
 		covered = func(_, _, m string) bool { return m == manifest }
 	}
