@@ -470,6 +470,7 @@ type cargoTarget struct {
 	version string // the package's, for a -p that must name it (see cargoParser.spec)
 	kind    string // lib, bin, test, bench or example
 	name    string
+	src     string // its root source file (src/lib.rs, tests/it.rs), absolute
 }
 
 func cargoTargetKind(kinds []string) string {
@@ -813,7 +814,7 @@ func (p *cargoParser) cargoMessage(m *cargoMessage) {
 	switch m.Reason {
 	case "compiler-artifact":
 		p.building()
-		t := cargoTarget{kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name}
+		t := cargoTarget{kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name, src: m.Target.SrcPath}
 		t.pkg, t.version = cargoPackageID(m.PackageID)
 		if t.kind == "lib" && !m.Profile.Test && !slices.Contains(p.libs[m.Target.Name], t) {
 			p.libs[m.Target.Name] = append(p.libs[m.Target.Name], t)
@@ -1108,10 +1109,29 @@ func (p *cargoParser) failure(s *cargoSuite, m *cargoMessage, out string, cut bo
 			f.Message = kit.Clip(msg)
 		} else {
 			f.Message = kit.ClipTail(strings.TrimSpace(out))
+			if kit.RustReturnedErr(out) && p.declare(s, f) {
+				kit.AppendMessage(f, "\n", kit.RustErrNote)
+			}
 		}
 	}
 	f.SuggestedTraces = p.traces(out, m.Name)
 	return f
+}
+
+// declare places a failure whose output says nowhere (a test that
+// returned Err, one that called exit) at its test's declaration, read
+// from its test binary's root source (cargo's src_path); false when the
+// test is not found there.
+func (p *cargoParser) declare(s *cargoSuite, f *report.Failure) bool {
+	if f.File != "" || s.target == nil {
+		return false
+	}
+	file, line := kit.RustTestDecl(s.target.src, f.Name)
+	if file == "" {
+		return false
+	}
+	f.File, f.Line = p.relPath(file), line
+	return true
 }
 
 // panicIn finds the panic that failed a test in its output: where,
