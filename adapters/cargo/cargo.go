@@ -1436,7 +1436,7 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 // go test does: each ran and did not pass, and each gets its rerun. (A run
 // strobe stopped is the stuck or timed-out answer's, not a failure.) When
 // the runtime named the thread that overflowed its stack, that test did
-// it, and the others only ran beside it.
+// it, and the others only ran beside it. Each is at its declaration.
 func (p *cargoParser) diedWhileRunning(s *cargoSuite, running []string, died, overflowed string) {
 	culprit := slices.Contains(running, overflowed)
 	for _, name := range running {
@@ -1450,7 +1450,9 @@ func (p *cargoParser) diedWhileRunning(s *cargoSuite, running []string, died, ov
 			msg += " (std::process::exit in the test or the code it calls?)"
 		}
 		s.counts[1]++
-		p.rec.End(s.name, name, report.TestFailed, 0, &report.Failure{Name: name, Message: msg, Rerun: p.rerunFor(s, name)})
+		f := &report.Failure{Name: name, Message: msg, Rerun: p.rerunFor(s, name)}
+		p.declare(s, f) // the output says nowhere
+		p.rec.End(s.name, name, report.TestFailed, 0, f)
 	}
 }
 

@@ -15,12 +15,15 @@ import (
 // (testdata/fixtures/errs): a test that returns Err prints only libtest's
 // "Error: …", and was left without file:line; it is placed at its
 // declaration, found from its binary's root source through its modules
-// (an inline mod tests, src/a.rs's mod b).
+// (an inline mod tests, src/a.rs's mod b); so is a test that exits.
 func TestCargoErrs(t *testing.T) {
 	testutil.RequireTool(t, "cargo")
 	t.Parallel()
 	dir := adapterstest.CopyFixture(t, "errs")
-	rec, _, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
+	rec, out, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
+	if c := out.Crash; c == nil || len(c.RunningTests) != 1 || c.RunningTests[0] != "exits_three" {
+		t.Errorf("crash %+v, want exits_three's binary", c)
+	}
 	for _, tc := range []struct {
 		suite, name, file string
 		line              int
@@ -32,6 +35,7 @@ func TestCargoErrs(t *testing.T) {
 		// libtest's own message says where (recent Rust).
 		{"errs (lib)", "tests::never_panics", "src/lib.rs", 34, []string{"test did not panic as expected"}},
 		{"errs (lib)", "tests::wrong_panic", "src/lib.rs", 39, []string{"panic did not contain expected string", `"underflow"`, `"overflow"`}},
+		{"errs::process (test)", "exits_three", "tests/process.rs", 3, []string{"did not finish: the test binary exited while it ran"}},
 	} {
 		got := cargoLookup(t, rec, tc.suite, tc.name)
 		f := got.Failure
