@@ -976,7 +976,15 @@ func (p *cargoParser) docMayStart() bool {
 		return true
 	}
 	s := p.current()
-	return p.built && (s == nil || s.done)
+	return p.built && (s == nil || s.done || p.exited(len(p.suites)-1))
+}
+
+// exited says whether cargo said on stderr that suite k's binary ended
+// (exited or died) before libtest ended the suite: it prints nothing
+// more, and when it was the last, the doctests come next. Cargo's line
+// comes well before them: it builds the doctests in between.
+func (p *cargoParser) exited(k int) bool {
+	return k < len(p.runs) && p.runs[k].failure != ""
 }
 
 // current is the suite whose events stdout carries now.
