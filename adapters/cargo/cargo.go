@@ -470,6 +470,7 @@ type cargoTarget struct {
 	version string // the package's, for a -p that must name it (see cargoParser.spec)
 	kind    string // lib, bin, test, bench or example
 	name    string
+	src     string // its root source file (src/lib.rs, tests/it.rs), absolute
 }
 
 func cargoTargetKind(kinds []string) string {
@@ -813,7 +814,7 @@ func (p *cargoParser) cargoMessage(m *cargoMessage) {
 	switch m.Reason {
 	case "compiler-artifact":
 		p.building()
-		t := cargoTarget{kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name}
+		t := cargoTarget{kind: cargoTargetKind(m.Target.Kind), name: m.Target.Name, src: m.Target.SrcPath}
 		t.pkg, t.version = cargoPackageID(m.PackageID)
 		if t.kind == "lib" && !m.Profile.Test && !slices.Contains(p.libs[m.Target.Name], t) {
 			p.libs[m.Target.Name] = append(p.libs[m.Target.Name], t)
@@ -975,7 +976,15 @@ func (p *cargoParser) docMayStart() bool {
 		return true
 	}
 	s := p.current()
-	return p.built && (s == nil || s.done)
+	return p.built && (s == nil || s.done || p.exited(len(p.suites)-1))
+}
+
+// exited says whether cargo said on stderr that suite k's binary ended
+// (exited or died) before libtest ended the suite: it prints nothing
+// more, and when it was the last, the doctests come next. Cargo's line
+// comes well before them: it builds the doctests in between.
+func (p *cargoParser) exited(k int) bool {
+	return k < len(p.runs) && p.runs[k].failure != ""
 }
 
 // current is the suite whose events stdout carries now.
@@ -1108,10 +1117,29 @@ func (p *cargoParser) failure(s *cargoSuite, m *cargoMessage, out string, cut bo
 			f.Message = kit.Clip(msg)
 		} else {
 			f.Message = kit.ClipTail(strings.TrimSpace(out))
+			if kit.RustReturnedErr(out) && p.declare(s, f) {
+				kit.AppendMessage(f, "\n", kit.RustErrNote)
+			}
 		}
 	}
 	f.SuggestedTraces = p.traces(out, m.Name)
 	return f
+}
+
+// declare places a failure whose output says nowhere (a test that
+// returned Err, one that called exit) at its test's declaration, read
+// from its test binary's root source (cargo's src_path); false when the
+// test is not found there.
+func (p *cargoParser) declare(s *cargoSuite, f *report.Failure) bool {
+	if f.File != "" || s.target == nil {
+		return false
+	}
+	file, line := kit.RustTestDecl(s.target.src, f.Name)
+	if file == "" {
+		return false
+	}
+	f.File, f.Line = p.relPath(file), line
+	return true
 }
 
 // panicIn finds the panic that failed a test in its output: where,
@@ -1416,7 +1444,7 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 // go test does: each ran and did not pass, and each gets its rerun. (A run
 // strobe stopped is the stuck or timed-out answer's, not a failure.) When
 // the runtime named the thread that overflowed its stack, that test did
-// it, and the others only ran beside it.
+// it, and the others only ran beside it. Each is at its declaration.
 func (p *cargoParser) diedWhileRunning(s *cargoSuite, running []string, died, overflowed string) {
 	culprit := slices.Contains(running, overflowed)
 	for _, name := range running {
@@ -1430,7 +1458,9 @@ func (p *cargoParser) diedWhileRunning(s *cargoSuite, running []string, died, ov
 			msg += " (std::process::exit in the test or the code it calls?)"
 		}
 		s.counts[1]++
-		p.rec.End(s.name, name, report.TestFailed, 0, &report.Failure{Name: name, Message: msg, Rerun: p.rerunFor(s, name)})
+		f := &report.Failure{Name: name, Message: msg, Rerun: p.rerunFor(s, name)}
+		p.declare(s, f) // the output says nowhere
+		p.rec.End(s.name, name, report.TestFailed, 0, f)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/adapters/kit"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -493,8 +494,9 @@ func TestCargoBasic(t *testing.T) {
 		if got := cargoLookup(t, rec, lib, "tests::slow"); got.Status != report.TestSkipped {
 			t.Errorf("tests::slow: %s, want skipped", got.Status)
 		}
-		// No panic: what the test printed last, or libtest's note.
-		cargoWantFailure(t, cargoLookup(t, rec, lib, "tests::parses"), "", 0, "Error: ParseIntError { kind: InvalidDigit }",
+		// No panic: what the test printed last (a test that returned Err,
+		// at its declaration), or libtest's note.
+		cargoWantFailure(t, cargoLookup(t, rec, lib, "tests::parses"), "src/lib.rs", 44, "Error: ParseIntError { kind: InvalidDigit }\n"+kit.RustErrNote,
 			"cargo test -p basic --lib -- --exact tests::parses")
 		cargoWantFailure(t, cargoLookup(t, rec, lib, "tests::divides_without_panic"), "src/lib.rs", 52, "test did not panic as expected at src/lib.rs:52:8",
 			"cargo test -p basic --lib -- --exact tests::divides_without_panic")

@@ -33,6 +33,7 @@ type CargoTarget struct {
 	CrateTypes []string `json:"crate_types"`
 	Name       string   `json:"name"`
 	Doctest    bool     `json:"doctest"`
+	SrcPath    string   `json:"src_path"` // its root source file, absolute
 	// Test is false for a target cargo test leaves out (test = false);
 	// older cargo may not print the field: absent means tested.
 	Test *bool `json:"test"`
@@ -70,6 +71,24 @@ func ReadCargoMetadata(ctx context.Context, cargo []string, dir string, manifest
 		return nil, fmt.Errorf("reading cargo metadata: %w", err)
 	}
 	return &m, nil
+}
+
+// SrcPath is the root source file of a package's target, as nextest
+// names a test binary (its crate, binary and kind: lib, proc-macro, bin,
+// test, bench, example); "" when there is none.
+func (m *CargoMetadata) SrcPath(pkg, name, kind string) string {
+	for _, p := range m.Packages {
+		if p.Name != pkg {
+			continue
+		}
+		for _, t := range p.Targets {
+			lib := kind == "lib" || kind == "proc-macro"
+			if t.Name == name && (lib && t.IsLib() || !lib && slices.Contains(t.Kind, kind)) {
+				return t.SrcPath
+			}
+		}
+	}
+	return ""
 }
 
 // DefaultMembers are the ids of the packages a plain cargo test at the

@@ -3,7 +3,6 @@ package nextest
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"io/fs"
 	"os"
 	"path"
@@ -21,8 +20,8 @@ import (
 // run's -p or --exclude leaves out, has doctests cargo test would not run
 // either. Each package's directory is walked, bounded: its .rs files
 // outside target/, tests/, benches/, examples/ and the crates nested in it.
-func docExamples(ctx context.Context, cargo []string, root string, args, env []string) string {
-	for _, dir := range runPackages(ctx, cargo, root, args, env) {
+func docExamples(meta func() (*kit.CargoMetadata, error), root string, args []string) string {
+	for _, dir := range runPackages(meta, root, args) {
 		if f := packageDocExample(dir); f != "" {
 			return kit.ProjectPath(root, f)
 		}
@@ -36,16 +35,14 @@ func docExamples(ctx context.Context, cargo []string, root string, args, env []s
 // neither is the package of the manifest, or the workspace's default
 // members when the manifest is the workspace's. -p and --exclude take a
 // name, name@version or a glob.
-func runPackages(ctx context.Context, cargo []string, root string, args, env []string) []string {
+func runPackages(meta func() (*kit.CargoMetadata, error), root string, args []string) []string {
 	manifest := filepath.Join(root, "Cargo.toml")
-	var flags []string
 	if m := flagValues(args, "--manifest-path"); len(m) > 0 {
-		flags = []string{"--manifest-path", m[0]}
 		if manifest = m[0]; !filepath.IsAbs(manifest) {
 			manifest = filepath.Join(root, manifest)
 		}
 	}
-	ws, err := kit.ReadCargoMetadata(ctx, cargo, root, flags, env)
+	ws, err := meta()
 	if err != nil {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
@@ -127,15 +128,27 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 	if f, ok := levelFilter[req.Level]; ok {
 		p.filters = []string{f} // the user's own -E is refused beside a level
 	}
+	cargo := prefix[:len(prefix)-2] // cargo [+toolchain]
+	if filepath.Base(cargo[0]) != "cargo" {
+		cargo = []string{"cargo"}
+	}
+	p.meta = cargoMetadata(ctx, cargo, root, userArgs, req.Env)
 	if req.Level == adapters.LevelAll && req.Test == "" && !hasFlag(userArgs, targetFlags...) {
-		cargo := prefix[:len(prefix)-2] // cargo [+toolchain]
-		if filepath.Base(cargo[0]) != "cargo" {
-			cargo = []string{"cargo"}
-		}
 		// cargo metadata, 20 ms: beside the run, not before it.
-		p.docs = kit.Beside(func() string { return docExamples(ctx, cargo, root, userArgs, req.Env) })
+		p.docs = kit.Beside(func() string { return docExamples(p.meta, root, userArgs) })
 	}
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: []string{jsonEnv}, Parser: p}, nil
+}
+
+// cargoMetadata reads the workspace's packages (cargo metadata --no-deps,
+// about 20 ms) once, when the doctest hint or a failure's declaration
+// first asks: a run that needs neither does without.
+func cargoMetadata(ctx context.Context, cargo []string, root string, args, env []string) func() (*kit.CargoMetadata, error) {
+	var flags []string
+	if m := flagValues(args, "--manifest-path"); len(m) > 0 {
+		flags = []string{"--manifest-path", m[0]}
+	}
+	return sync.OnceValues(func() (*kit.CargoMetadata, error) { return kit.ReadCargoMetadata(ctx, cargo, root, flags, env) })
 }
 
 // installed says whether cargo would find its nextest subcommand: a

@@ -118,16 +118,16 @@ func TestDocExamples(t *testing.T) {
 	testutil.RequireTool(t, "cargo")
 	root := t.TempDir()
 	adapterstest.WriteFiles(t, root, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n", "src/lib.rs": "//! Docs.\n\n/// ```\n/// assert!(true);\n/// ```\npub fn f() {}\n"})
-	if got := docExamples(t.Context(), []string{"cargo"}, root, nil, nil); got != "src/lib.rs" {
+	if got := docExamples(cargoMetadata(t.Context(), []string{"cargo"}, root, nil, nil), root, nil); got != "src/lib.rs" {
 		t.Errorf("docExamples = %q, want src/lib.rs", got)
 	}
 	adapterstest.WriteFiles(t, root, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n\n[lib]\ndoctest = false\n"})
-	if got := docExamples(t.Context(), []string{"cargo"}, root, nil, nil); got != "" {
+	if got := docExamples(cargoMetadata(t.Context(), []string{"cargo"}, root, nil, nil), root, nil); got != "" {
 		t.Errorf("docExamples with doctest = false = %q, want none", got)
 	}
 	bin := t.TempDir()
 	adapterstest.WriteFiles(t, bin, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n", "src/main.rs": "/// ```\n/// x\n/// ```\nfn main() {}\n"})
-	if got := docExamples(t.Context(), []string{"cargo"}, bin, nil, nil); got != "" {
+	if got := docExamples(cargoMetadata(t.Context(), []string{"cargo"}, bin, nil, nil), bin, nil); got != "" {
 		t.Errorf("docExamples of a binary crate = %q, want none (cargo runs no doctests there)", got)
 	}
 }

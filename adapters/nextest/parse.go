@@ -106,6 +106,14 @@ type parser struct {
 	test   string
 	level  adapters.Level
 	docs   kit.Pending // a file with doc examples nextest will not run, if any
+	// meta reads the workspace's targets, whose root sources place a
+	// failure that says nowhere at its test's declaration; nil in a
+	// replay.
+	meta func() (*kit.CargoMetadata, error)
+	// returnedErr are the failed tests that returned Err (binary id +
+	// "\x00" + test): their message says why their line is the
+	// declaration.
+	returnedErr map[string]bool
 	// runIgnored says the run ran #[ignore] tests: the reruns of its
 	// failures run them too (--run-ignored all), or a failed ignored test
 	// would rerun as skipped.
@@ -156,7 +164,7 @@ func newParser(rec *adapters.Recorder, root, wsRoot string, rerun []string) *par
 	}
 	return &parser{rec: rec, root: root, wsRoot: wsRoot, rerun: rerun,
 		binaries: map[string]*binary{}, startedIn: map[string]*binary{}, byID: map[string]*binary{}, status: map[string]*humanStatus{},
-		pending: map[string]*pendingFailure{}, toRun: -1}
+		pending: map[string]*pendingFailure{}, returnedErr: map[string]bool{}, toRun: -1}
 }
 
 func (p *parser) Line(s adapters.Stream, line []byte, cut bool) {
@@ -389,6 +397,7 @@ func (p *parser) failure(b *binary, suite, test string, m *message, attempts int
 		f.Message = "the test failed, but its output was too large to read whole and its end holds no panic message: rerun it alone with --no-capture to see it"
 	case strings.TrimSpace(out) != "":
 		f.Message = kit.ClipTail(strings.TrimSpace(out)) // a test returning Err prints "Error: ..."
+		p.returnedErr[suite+"\x00"+test] = kit.RustReturnedErr(out)
 	case f.Message == "":
 		f.Message = printedNothing // a signal or exit code, named in Finish when stderr said which
 	}
@@ -742,6 +751,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	p.statusOutput()
 	out.Crash = p.signals(exit)
+	p.declare()
 	for i, f := range p.flaky {
 		if st := p.status[f.Suite+"\x00"+f.Name]; st != nil && st.try.Len() > 0 {
 			rf := kit.ReadRustFailure(st.try.String(), p.wsRoot, p.relPath)
@@ -905,6 +915,37 @@ func (p *parser) signals(exit report.Exit) *report.Crash {
 		c.Message += "\n" + line
 	}
 	return c
+}
+
+// declare places each failure whose output says nowhere (a test that
+// returned Err, exited or died of a signal) at its test's declaration,
+// read from its binary's root source, which cargo metadata gives
+// (kit.RustTestDecl).
+func (p *parser) declare() {
+	var meta *kit.CargoMetadata
+	for _, t := range p.rec.Tests() {
+		b := p.byID[t.Suite]
+		if t.Status != report.TestFailed || t.Failure == nil || t.Failure.File != "" || b == nil || p.meta == nil {
+			continue
+		}
+		if meta == nil {
+			m, err := p.meta()
+			if err != nil {
+				return
+			}
+			meta = m
+		}
+		file, line := kit.RustTestDecl(meta.SrcPath(b.pkg, b.name, b.kind), t.Name)
+		if file == "" {
+			continue
+		}
+		p.rec.UpdateFailure(t.Suite, t.Name, func(f *report.Failure) {
+			f.File, f.Line = p.relPath(file), line
+			if p.returnedErr[t.Suite+"\x00"+t.Name] {
+				kit.AppendMessage(f, "\n", kit.RustErrNote)
+			}
+		})
+	}
 }
 
 // printedNothing is the message of a failure without output, until a
