@@ -87,20 +87,38 @@ const cargoRunnerKey = `target.'cfg(all())'.runner=`
 // cargoRunner is the --config value that runs the test binaries: a libtest
 // binary with RUSTC_BOOTSTRAP and libtest's JSON arguments after the test
 // arguments, under the words of prefix (a tracer) if any; a binary whose
-// name matches one of customs (custom.go) as it is, between the markers.
-// The binary and its arguments are the script's "$@".
-func cargoRunner(customs, prefix []string) string {
+// name matches one of customs (custom.go) as it is, between the markers;
+// rustdoc's doctest binary, when doctests run, with the variable rustdoc
+// would have given it (mergedDoctests). The binary and its arguments are
+// the script's "$@".
+func cargoRunner(customs, prefix []string, doctests bool) string {
 	libtest := "RUSTC_BOOTSTRAP=1 exec "
 	if len(prefix) > 0 {
 		libtest += shell.Join(prefix) + " "
 	}
 	libtest += `"$@" ` + strings.Join(libtestJSON, " ")
-	script := libtest
+	var cases []string
+	if doctests {
+		cases = append(cases, mergedDoctests)
+	}
 	if len(customs) > 0 {
-		script = "case ${1##*/} in " + strings.Join(customs, "|") + ") " + customScript + ";; esac; " + libtest
+		cases = append(cases, strings.Join(customs, "|")+") "+customScript+";;")
+	}
+	script := libtest
+	if len(cases) > 0 {
+		script = "case ${1##*/} in " + strings.Join(cases, " ") + " esac; " + libtest
 	}
 	return cargoRunnerKey + tomlArray([]string{"/bin/sh", "-c", script, "sh"})
 }
+
+// mergedDoctests is the runner script's case for rustdoc's doctest
+// binaries (rust_out): edition 2024 merges a crate's doctests into one,
+// which runs each doctest in a process of its own only when
+// RUSTDOC_DOCTEST_BIN_PATH names the binary. rustdoc sets it when it runs
+// the binary itself, not through a runner; without it the doctests share
+// one process, and one that aborts or exits ends them all. A doctest
+// binary of an older edition ignores it.
+const mergedDoctests = `rust_out) export RUSTDOC_DOCTEST_BIN_PATH="$1";;`
 
 // tomlArray writes words as a TOML array: literal strings ('...') where
 // they can be, which keeps the script readable in the command shown, else
@@ -242,7 +260,8 @@ func cargoTestsArgv(prefix, userArgs, sel, testArgs, customs []string) []string 
 	args = append(args, cleanCargoArgs(userArgs)...)
 	args = append(args, "--no-fail-fast", "--message-format=json")
 	args = append(args, sel...)
-	args = append(args, "--config", cargoRunner(customs, nil))
+	doctests := len(sel) == 0 && !hasTargetSelection(userArgs) // cargo's own choice runs them
+	args = append(args, "--config", cargoRunner(customs, nil, doctests))
 	if len(testArgs) > 0 {
 		args = append(append(args, "--"), testArgs...)
 	}

@@ -352,9 +352,15 @@ func TestCargoPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	runner := "target.'cfg(all())'.runner=['/bin/sh','-c','RUSTC_BOOTSTRAP=1 exec \"$@\" -Z unstable-options --format json --report-time','sh']"
+	// Where cargo's own selection runs the doctests, rustdoc's binary gets
+	// the variable that runs edition 2024's merged doctests apart.
+	whole := "target.'cfg(all())'.runner=['/bin/sh','-c','case ${1##*/} in rust_out) export RUSTDOC_DOCTEST_BIN_PATH=\"$1\";; esac; RUSTC_BOOTSTRAP=1 exec \"$@\" -Z unstable-options --format json --report-time','sh']"
 	// The binaries with their own main run as they are, between markers.
-	customs := "target.'cfg(all())'.runner=['/bin/sh','-c','case ${1##*/} in custom-????????????????|mimic-????????????????|quiet_args-????????????????) " +
-		customScript + ";; esac; RUSTC_BOOTSTRAP=1 exec \"$@\" -Z unstable-options --format json --report-time','sh']"
+	customCase := "custom-????????????????|mimic-????????????????|quiet_args-????????????????) " + customScript + ";;"
+	customs := "target.'cfg(all())'.runner=['/bin/sh','-c','case ${1##*/} in " + customCase +
+		" esac; RUSTC_BOOTSTRAP=1 exec \"$@\" -Z unstable-options --format json --report-time','sh']"
+	wholeCustoms := "target.'cfg(all())'.runner=['/bin/sh','-c','case ${1##*/} in rust_out) export RUSTDOC_DOCTEST_BIN_PATH=\"$1\";; " + customCase +
+		" esac; RUSTC_BOOTSTRAP=1 exec \"$@\" -Z unstable-options --format json --report-time','sh']"
 	doc := "cargo test --no-fail-fast --message-format=json --doc"
 	cmd := func(words ...string) []string {
 		argv := append([]string{"cargo", "test", "--no-fail-fast", "--message-format=json"}, words...)
@@ -363,6 +369,7 @@ func TestCargoPlan(t *testing.T) {
 		}
 		return append(argv, "--config", runner)
 	}
+	all := []string{"cargo", "test", "--no-fail-fast", "--message-format=json", "--config", whole}
 	for _, tc := range []struct {
 		name string
 		req  adapters.Request
@@ -370,10 +377,10 @@ func TestCargoPlan(t *testing.T) {
 	}{
 		// The whole suite is cargo's own selection: examples built,
 		// doctests run.
-		{"all", adapters.Request{ProjectRoot: basic}, cmd()},
-		{"all without a library", adapters.Request{ProjectRoot: binOnly}, cmd()},
-		{"workspace", adapters.Request{ProjectRoot: ws}, cmd()},
-		{"custom harnesses", adapters.Request{ProjectRoot: harness}, []string{"cargo", "test", "--no-fail-fast", "--message-format=json", "--config", customs}},
+		{"all", adapters.Request{ProjectRoot: basic}, all},
+		{"all without a library", adapters.Request{ProjectRoot: binOnly}, all},
+		{"workspace", adapters.Request{ProjectRoot: ws}, all},
+		{"custom harnesses", adapters.Request{ProjectRoot: harness}, []string{"cargo", "test", "--no-fail-fast", "--message-format=json", "--config", wholeCustoms}},
 		{"doc", adapters.Request{ProjectRoot: basic, Level: adapters.LevelDoc}, strings.Fields(doc)},
 		{"doc without a library", adapters.Request{ProjectRoot: binOnly, Level: adapters.LevelDoc}, nil},
 		{"one doctest", adapters.Request{ProjectRoot: basic, Test: "src/lib.rs - add (line 3)"}, append(strings.Fields(doc), "--", "add")},
@@ -391,7 +398,7 @@ func TestCargoPlan(t *testing.T) {
 		{"member without integration tests", adapters.Request{ProjectRoot: filepath.Join(ws, "alpha"), Level: adapters.LevelIntegration}, nil},
 		{"one test", adapters.Request{ProjectRoot: basic, Test: "tests::adds"}, cmd("--tests", "--", "--exact", "tests::adds")},
 		{"command", adapters.Request{ProjectRoot: basic, Command: []string{"cargo", "test", "-q", "--release", "--message-format", "short", "--", "--nocapture", "--format=pretty"}},
-			[]string{"cargo", "test", "--release", "--no-fail-fast", "--message-format=json", "--config", runner, "--", "--nocapture"}},
+			[]string{"cargo", "test", "--release", "--no-fail-fast", "--message-format=json", "--config", whole, "--", "--nocapture"}},
 		{"command with targets", adapters.Request{ProjectRoot: basic, Command: []string{"cargo", "+stable", "test", "--test", "integration"}},
 			[]string{"cargo", "+stable", "test", "--test", "integration", "--no-fail-fast", "--message-format=json", "--config", runner}},
 		{"command with targets and level", adapters.Request{ProjectRoot: basic, Level: adapters.LevelUnit, Command: []string{"cargo", "test", "--lib"}}, nil},
@@ -1028,5 +1035,35 @@ func TestCargoStackOverflow(t *testing.T) {
 	}
 	if f := beside.Failure; beside.Status != report.TestFailed || f == nil || f.Message != "did not finish: the test binary died of SIGABRT while it ran: overflows overflowed its stack" {
 		t.Errorf("waits_beside: %s %+v, want it to name overflows as the cause", beside.Status, beside.Failure)
+	}
+}
+
+// TestCargoMergedDoctests runs an edition 2024 crate, whose doctests
+// rustdoc merges into one binary that runs each in a process of its own
+// when rustdoc's variable says where the binary is. rustdoc sets it only
+// when it runs the binary itself, not through the runner strobe gives
+// cargo: without it the doctests ran in one process, and the one that
+// aborts took the others with it (no failure, "exited 101 although no
+// test failed"), where plain cargo test fails two and passes one.
+func TestCargoMergedDoctests(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := testutil.Fixture("cargo", "doctest2024")
+	rec, out, exit := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
+	if exit.Code != 101 || !reflect.DeepEqual(out, adapters.Outcome{}) {
+		t.Errorf("exit %+v, outcome %+v; want 101 and nothing more", exit, out)
+	}
+	const suite = "doctest2024 (doc)"
+	if got := cargoLookup(t, rec, suite, "src/lib.rs - add (line 14)"); got.Status != report.TestPassed {
+		t.Errorf("the passing doctest: %s, want passed", got.Status)
+	}
+	cargoWantFailure(t, cargoLookup(t, rec, suite, "src/lib.rs - add (line 6)"), "src/lib.rs", 6,
+		"assertion `left == right` failed\n  left: 4\n right: 5", "cargo test -p doctest2024 --doc -- add")
+	aborts := cargoLookup(t, rec, suite, "src/lib.rs - add (line 10)")
+	if f := aborts.Failure; f == nil || f.File != "src/lib.rs" || f.Line != 10 {
+		t.Errorf("the doctest that aborts: %+v, want failed at src/lib.rs:10", f)
+	}
+	if got := len(rec.Tests()); got != 4 {
+		t.Errorf("%d tests, want 4: %s", got, cargoNames(rec))
 	}
 }

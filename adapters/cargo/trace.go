@@ -30,7 +30,7 @@ func traced(req adapters.Request, plan *adapters.Plan, customs []string) error {
 	}
 	for i, a := range plan.Argv {
 		if strings.HasPrefix(a, cargoRunnerKey) {
-			plan.Argv[i] = cargoRunner(customs, g.Prefix())
+			plan.Argv[i] = cargoRunner(customs, g.Prefix(), strings.Contains(a, mergedDoctests))
 		}
 	}
 	plan.Parser = g.Parser(plan.Parser)
