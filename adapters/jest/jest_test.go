@@ -791,3 +791,100 @@ func TestJestShard(t *testing.T) {
 		t.Errorf("--test under shard 1/2 ran %+v (outcome %+v), want math.test.js › adds", tests, out)
 	}
 }
+
+// TestJestSnapshotFailures: a snapshot that does not match fails at its
+// expect with jest's diff (snapshot against received), reruns alone, and
+// the hint says how to update it deliberately (-u on that rerun), not on
+// the whole suite. A new snapshot in a file that keeps an obsolete one is
+// said to be a test renamed; a snapshot file that does not parse (which
+// jest reads as empty, every snapshot new, without a word) is named, and
+// not as an obsolete file. jest --ci writes nothing here: the fixture
+// stays as committed.
+func TestJestSnapshotFailures(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("snapfail")})
+	if p := rec.Progress(); exit.Code != 1 || p.Passed != 1 || p.Failed != 5 {
+		t.Errorf("exit %+v, counts %+v; want 1 passed, 5 failed (jest's own count)", exit, p)
+	}
+	for _, tc := range []struct {
+		suite, name string
+		line        int
+		msg         []string
+	}{
+		{"snap.test.js", "mismatch", 10, []string{"Snapshot name: `mismatch 1`", "-   \"key9\": 99,\n+   \"key9\": 9,"}},
+		{"snap.test.js", "inline mismatch", 14, []string{"toMatchInlineSnapshot", "-   \"x\": 1,\n+   \"x\": 2,"}},
+		{"snap.test.js", "throws", 24, []string{"toThrowErrorMatchingSnapshot", "Snapshot: \"boom then\"\nReceived: \"boom now\""}},
+		{"renamed.test.js", "new name", 3, []string{"New snapshot was not written", "strobe runs jest with --ci", "Received: \"value\""}},
+		{"corrupt.test.js", "stored", 4, []string{"New snapshot was not written", "__snapshots__/corrupt.test.js.snap does not parse (SyntaxError"}},
+	} {
+		f := rec.Failure(tc.suite, tc.name)
+		if f == nil || f.File != tc.suite || f.Line != tc.line {
+			t.Errorf("%s: failure %+v, want %s:%d", tc.name, f, tc.suite, tc.line)
+			continue
+		}
+		for _, m := range tc.msg {
+			if !strings.Contains(f.Message, m) {
+				t.Errorf("%s: message %q, want %q in it", tc.name, f.Message, m)
+			}
+		}
+		if strings.Contains(f.Message, "continuous integration") {
+			t.Errorf("%s: message %q keeps jest's guess that this is CI", tc.name, f.Message)
+		}
+	}
+	for _, want := range []string{
+		"3 snapshots did not match what the test gave (snap.test.js › mismatch, snap.test.js › inline mismatch, snap.test.js › throws;",
+		"adding -u to its rerun (`npx jest -u --runTestsByPath snap.test.js -t '^mismatch$'`",
+		"1 snapshot was new and not written (renamed.test.js › new name)",
+		"(`npx jest -u --runTestsByPath renamed.test.js -t '^new name$'`)",
+		"a test renamed keeps its snapshot under its old name",
+		"obsolete snapshots, which no test took: renamed.test.js: old name 1 (",
+		"the snapshot file __snapshots__/corrupt.test.js.snap does not parse",
+	} {
+		if !strings.Contains(out.Hint, want) {
+			t.Errorf("hint %q, want %q in it", out.Hint, want)
+		}
+	}
+	if strings.Contains(out.Hint, "old name 1; __snapshots__/corrupt.test.js.snap") {
+		t.Errorf("hint %q names the unreadable file obsolete", out.Hint)
+	}
+	// The rerun, pasted, runs that test alone and fails it again; it
+	// writes nothing (no -u).
+	f := rec.Failure("snap.test.js", "mismatch")
+	cmd := exec.Command("/bin/sh", "-c", f.Rerun+" 2>&1")
+	cmd.Dir = fixture("snapfail")
+	cmd.Env = append(os.Environ(), "FORCE_COLOR=0")
+	b, _ := cmd.Output()
+	if !strings.Contains(string(b), "Tests:       1 failed, 3 skipped, 4 total") {
+		t.Errorf("%s ran:\n%s\nwant the one test, failed", f.Rerun, b)
+	}
+}
+
+// TestJestSnapshotsWritten: a command that asks jest to update snapshots
+// (-u) passes, and the answer says what jest wrote, which its console's
+// summary said and strobe's reporter replaces. Run on a copy of the
+// snapfail fixture beside it (jest is found hoisted there).
+func TestJestSnapshotsWritten(t *testing.T) {
+	requireJest(t)
+	dir, err := os.MkdirTemp(fixtures, "tmp-update-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for _, f := range []string{"package.json", "snap.test.js", "renamed.test.js", "__snapshots__/snap.test.js.snap", "__snapshots__/renamed.test.js.snap"} {
+		b, err := os.ReadFile(filepath.Join(fixture("snapfail"), f))
+		if err == nil {
+			_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
+			err = os.WriteFile(filepath.Join(dir, f), b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: dir, Command: []string{"npx", "jest", "-u"}})
+	if p := rec.Progress(); exit.Code != 0 || p.Passed != 5 || p.Failed != 0 {
+		t.Errorf("exit %+v, counts %+v; want 5 passed", exit, p)
+	}
+	want := "jest changed snapshot files, as the command's -u asked (1 written, 3 updated, 1 removed): review them before committing"
+	if out.Hint != want {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,6 +55,18 @@ type event struct {
 	// suite: how many of the file's tests passed or failed before it
 	// failed (an afterAll), 0 for a file that did not load
 	Ran int `json:"ran"`
+	// SnapFile and SnapError name a test's snapshot file that does not
+	// parse, which jest read as empty (its snapshots were new).
+	SnapFile  string `json:"snapFile"`
+	SnapError string `json:"snapError"`
+	// Written counts the snapshots the run wrote (the command's -u).
+	Written *snapshotsWritten `json:"written"`
+}
+
+type snapshotsWritten struct {
+	Added   int `json:"added"`
+	Updated int `json:"updated"`
+	Removed int `json:"removed"`
 }
 
 type obsoleteSnapshot struct {
@@ -106,6 +119,12 @@ type parser struct {
 	jestSays []string
 	// obsolete names the obsolete snapshots jest failed the run for.
 	obsolete []string
+	// snaps holds the tests that failed a snapshot, written what the run
+	// wrote, badSnaps the snapshot files jest could not read (see
+	// snapshotHints).
+	snaps    snapshotFailures
+	written  *snapshotsWritten
+	badSnaps map[string]string
 	// total is the test files jest was to run, files those it began, and
 	// bail --bail's number when it ended the run early.
 	total int
@@ -213,6 +232,7 @@ func (p *parser) handle(ev *event) {
 		for _, f := range ev.ObsoleteFiles {
 			p.obsolete = append(p.obsolete, p.name(f))
 		}
+		p.written = ev.Written
 	}
 }
 
@@ -236,14 +256,38 @@ func (p *parser) end(suite string, ev *event) {
 		p.rec.End(suite, ev.Name, report.TestSkipped, d, nil)
 	default:
 		prefix := p.rerunPrefix(ev.Project)
-		if strings.Contains(ev.Msg, "New snapshot was not written") {
+		msg := ev.Msg
+		isNew := strings.Contains(msg, "New snapshot was not written")
+		if isNew {
 			// --ci, as strobe runs jest, fails a snapshot not yet written;
-			// without it the rerun would write it and pass.
+			// without it the rerun would write it and pass. jest guesses
+			// the environment is CI's: it is strobe's --ci.
 			prefix = append(prefix, "--ci")
+			why := "strobe runs jest with --ci, which writes no new snapshot."
+			if ev.SnapFile != "" {
+				// Said before the value received, which may be long.
+				snap := p.name(ev.SnapFile)
+				why += fmt.Sprintf(" But the snapshot file %s does not parse (%s): jest read it as empty, so this snapshot counts as new.", snap, ev.SnapError)
+				if p.badSnaps == nil {
+					p.badSnaps = map[string]string{}
+				}
+				p.badSnaps[snap] = ev.SnapError
+			}
+			if strings.Contains(msg, jestCIGuess) {
+				msg = strings.Replace(msg, jestCIGuess, why, 1)
+			} else {
+				msg += "\n\n" + why
+			}
 		}
-		f := &report.Failure{Name: ev.Name, File: suite, Message: kit.Clip(ev.Msg), Rerun: rerunCommand(prefix, p.relPkg(ev.File), cmp.Or(ev.Title, ev.Name))}
+		file, title := p.relPkg(ev.File), cmp.Or(ev.Title, ev.Name)
+		f := &report.Failure{Name: ev.Name, File: suite, Message: kit.Clip(msg), Rerun: rerunCommand(prefix, file, title)}
 		if ev.At != nil {
 			f.File, f.Line = p.name(ev.At.File), ev.At.Line
+		}
+		if isNew || strings.Contains(msg, "Snapshot name: `") {
+			// The snapshot is written deliberately by the rerun with -u.
+			update := rerunCommand(append(p.rerunPrefix(ev.Project), "-u"), file, title)
+			p.snaps.add(isNew, ev.SnapFile != "", suite+sep+ev.Name, update)
 		}
 		p.rec.End(suite, ev.Name, report.TestFailed, d, f)
 	}
@@ -430,6 +474,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = join(out.Hint, noTestsHint.For(p.test, p.level))
 		return out
 	}
+	// jest counts a snapshot file it could not read as obsolete: it is
+	// said apart (snapshotHints).
+	p.obsolete = slices.DeleteFunc(p.obsolete, func(o string) bool { _, bad := p.badSnaps[o]; return bad })
 	if len(p.obsolete) > 0 {
 		list := p.obsolete
 		if len(list) > 5 {
@@ -438,6 +485,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = join(out.Hint, kit.Clip(fmt.Sprintf("jest failed the run for %d obsolete snapshots, which no test took: %s (jest -u removes them, and rewrites every snapshot that does not match)",
 			len(p.obsolete), strings.Join(list, "; "))))
 	}
+	out.Hint = join(out.Hint, p.snapshotHints())
 	if p.sawRun && exit.Code != 0 && prog.Failed == 0 && len(p.jestSays) > 0 {
 		hint, threshold := p.thresholdHint()
 		out.Hint = join(out.Hint, kit.Clip(hint))
@@ -572,4 +620,99 @@ func (p *parser) Close() error {
 	var err error
 	p.closed.Do(func() { err = os.RemoveAll(p.dir) })
 	return err
+}
+
+// jestCIGuess is jest's guess at why a new snapshot was not written,
+// which strobe's own --ci makes wrong outside CI.
+const jestCIGuess = "This is likely because this test is run in a continuous integration (CI) environment in which snapshots are not written by default."
+
+// snapshotFailures are the tests whose snapshot failed: one that did not
+// match, and one that was new (--ci writes none); each with the first's
+// rerun with -u, which updates the snapshot when that is what is wanted.
+type snapshotFailures struct {
+	mismatched, unwritten       []string
+	mismatchedCmd, unwrittenCmd string
+}
+
+func (s *snapshotFailures) add(isNew, unreadable bool, name, update string) {
+	switch {
+	case unreadable:
+		// said of its snapshot file (snapshotHints)
+	case isNew:
+		s.unwritten = append(s.unwritten, name)
+		s.unwrittenCmd = cmp.Or(s.unwrittenCmd, update)
+	default:
+		s.mismatched = append(s.mismatched, name)
+		s.mismatchedCmd = cmp.Or(s.mismatchedCmd, update)
+	}
+}
+
+// snapshotHints says what the run's snapshots need: how to update one
+// deliberately (-u on its rerun, never on the whole suite, whose every
+// mismatch it would take), which snapshot files jest could not read, and
+// what the command's own -u wrote. p.mu is held.
+func (p *parser) snapshotHints() string {
+	var hints []string
+	if s := p.snaps.mismatched; len(s) > 0 {
+		hints = append(hints, fmt.Sprintf("%s did not match what the test gave (%s; the diff is the snapshot, -, against the value received, +): fix the code if the change is not wanted; if it is, update that test's snapshot deliberately by adding -u to its rerun (`%s`: jest rewrites the test's snapshots, an inline one in the test file, and removes the file's obsolete ones), then review the change",
+			plural(len(s), "snapshot"), names(s), p.snaps.mismatchedCmd))
+	}
+	if s := p.snaps.unwritten; len(s) > 0 {
+		h := fmt.Sprintf("%s new and not written (%s): strobe runs jest with --ci, which writes no snapshot; to write one, add -u to its rerun (`%s`) and review what it wrote",
+			plural(len(s), "snapshot was", "snapshots were"), names(s), p.snaps.unwrittenCmd)
+		if p.renamed() {
+			h += " (their files also hold obsolete snapshots: a test renamed keeps its snapshot under its old name, and -u on its rerun writes it anew and removes the old)"
+		}
+		hints = append(hints, h)
+	}
+	files := slices.Sorted(maps.Keys(p.badSnaps))
+	for _, f := range files {
+		hints = append(hints, fmt.Sprintf("the snapshot file %s does not parse (%s): jest read it as empty, so each of its snapshots counted as new; restore it from version control, or delete it and write its snapshots again with -u", f, p.badSnaps[f]))
+	}
+	if w := p.written; w != nil {
+		var did []string
+		for _, c := range []struct {
+			n    int
+			verb string
+		}{{w.Added, "written"}, {w.Updated, "updated"}, {w.Removed, "removed"}} {
+			if c.n > 0 {
+				did = append(did, fmt.Sprintf("%d %s", c.n, c.verb))
+			}
+		}
+		hints = append(hints, "jest changed snapshot files, as the command's -u asked ("+strings.Join(did, ", ")+"): review them before committing")
+	}
+	return kit.Clip(strings.Join(hints, "; "))
+}
+
+// renamed tells whether a file with a new snapshot holds obsolete ones,
+// as a test renamed leaves it. p.mu is held.
+func (p *parser) renamed() bool {
+	for _, name := range p.snaps.unwritten {
+		suite, _, _ := strings.Cut(name, sep)
+		for _, o := range p.obsolete {
+			if strings.HasPrefix(o, suite+": ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// names lists a few tests' names, and how many more there are.
+func names(list []string) string {
+	if len(list) <= 3 {
+		return strings.Join(list, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(list[:3], ", "), len(list)-3)
+}
+
+// plural is the singular form for one, else the plural's, with the count.
+func plural(n int, forms ...string) string {
+	if n == 1 {
+		return "1 " + forms[0]
+	}
+	if len(forms) > 1 {
+		return fmt.Sprintf("%d %s", n, forms[1])
+	}
+	return fmt.Sprintf("%d %ss", n, forms[0])
 }

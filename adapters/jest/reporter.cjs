@@ -10,15 +10,19 @@
 //   start    a test begins (jest >= 29.6: onTestCaseStart), with its
 //            project and jest's own name (title) as end has them
 //   end      a test ended: status passed|failed|skipped|todo, duration,
-//            the failure message without colours and where it happened,
-//            and, under several projects, the project that ran it (sent
-//            when its file ends: see onTestCaseResult)
+//            the failure message without colours and where it happened
+//            (for a snapshot jest took for new, the snapshot file when it
+//            does not parse: snapFile, snapError), and, under several
+//            projects, the project that ran it (sent when its file ends:
+//            see onTestCaseResult)
 //   suite    a test file failed to run (import, syntax, worker crash), or
 //            failed outside its tests once they ran (an afterAll that
 //            threw): "ran" counts its tests that passed or failed
 //   done     the run ended, with jest's totals, the obsolete snapshots
 //            (keys no test took, files no test file has) for which jest
-//            fails the run, and bail when --bail ended it early
+//            fails the run, the snapshots it wrote (written: added,
+//            updated, removed, when the command asked for -u), and bail
+//            when --bail ended it early
 //
 // A test's name is its describe blocks and its title joined with " › ",
 // as jest's own reporters show it, and, under a config of several
@@ -168,6 +172,12 @@ class StrobeReporter {
       const text = (result.failureMessages || []).join('\n\n');
       ev.msg = messageOf(text);
       ev.at = locate(text, file) || declared(result, file);
+      // jest reads a snapshot file that does not parse as empty, without
+      // a word: its every snapshot is then new.
+      if (ev.msg.includes('New snapshot was not written')) {
+        const bad = unreadableSnapshots(file);
+        if (bad) Object.assign(ev, bad);
+      }
     }
     this.emit(ev);
   }
@@ -229,6 +239,10 @@ class StrobeReporter {
     // jest fails a run that leaves obsolete snapshots (unless it updates
     // them); its console reporter, which strobe's replaces, listed them.
     const s = r.snapshot || {};
+    // What the run wrote: jest --ci writes nothing unless the command
+    // asks (-u), and its console reporter said what it wrote.
+    const removed = s.didUpdate ? (s.unchecked || 0) + (s.filesRemoved || 0) : 0;
+    if (s.added || s.updated || removed) ev.written = {added: s.added || 0, updated: s.updated || 0, removed};
     if (!s.didUpdate && (s.unchecked || s.filesRemoved)) {
       ev.obsolete = [];
       for (const u of s.uncheckedKeysByFile || []) {
@@ -370,6 +384,29 @@ function declared(r, file) {
     if (i >= 0) return {file, line: i + 1, col: lines[i].search(/\S/) + 1};
   }
   return null;
+}
+
+// unreadableSnapshots tells, for a test file, whether its snapshot file
+// (jest's default place, __snapshots__/FILE.snap) is there but does not
+// parse, as jest evaluates it: {snapFile, snapError}, else null.
+const snapshotFiles = new Map();
+function unreadableSnapshots(file) {
+  if (snapshotFiles.has(file)) return snapshotFiles.get(file);
+  const snap = path.join(path.dirname(file), '__snapshots__', path.basename(file) + '.snap');
+  let bad = null;
+  try {
+    const text = fs.readFileSync(snap, 'utf8');
+    try {
+      // eslint-disable-next-line no-new-func
+      new Function('exports', text)(Object.create(null));
+    } catch (e) {
+      bad = {snapFile: snap, snapError: String((e && e.name ? e.name + ': ' : '') + (e && e.message)).slice(0, 300)};
+    }
+  } catch {
+    // no snapshot file: the snapshot is new indeed
+  }
+  snapshotFiles.set(file, bad);
+  return bad;
 }
 
 // syntaxAt reads a compile error's location: babel's "FILE: message

@@ -53,6 +53,18 @@ type event struct {
 	NotRun      int `json:"notRun"`
 	Files       int `json:"files"`
 	FilesNotRun int `json:"filesNotRun"`
+	// snapshots: what the run wrote to snapshot files, and the obsolete
+	// snapshots (at most 50 named, of ObsoleteCount).
+	Added         int                `json:"added"`
+	Updated       int                `json:"updated"`
+	Removed       int                `json:"removed"`
+	Obsolete      []obsoleteSnapshot `json:"obsolete"`
+	ObsoleteCount int                `json:"obsoleteCount"`
+}
+
+type obsoleteSnapshot struct {
+	File string `json:"file"`
+	Key  string `json:"key"`
 }
 
 // testError is an error as the reporter describes it: the frame it came
@@ -63,6 +75,14 @@ type testError struct {
 	File    string `json:"file"`
 	Line    int    `json:"line"`
 	Col     int    `json:"col"`
+	// Snapshot is "mismatch" or "new" for a snapshot matcher's failure;
+	// a new one has the value Received, and, when its snapshot file is
+	// there but does not parse (vitest read it as empty), SnapFile and
+	// SnapError.
+	Snapshot  string `json:"snapshot"`
+	Received  string `json:"received"`
+	SnapFile  string `json:"snapFile"`
+	SnapError string `json:"snapError"`
 }
 
 // parser reads the reporter's events (from a goroutine tailing the file)
@@ -108,7 +128,13 @@ type parser struct {
 	// coverage holds vitest's words for a coverage threshold not met
 	// ("ERROR: Coverage for lines (50%) does not meet global threshold
 	// (80%)"): why a run whose tests passed failed.
-	coverage    []string
+	coverage []string
+	// snaps holds the tests that failed a snapshot, snapshots what the
+	// run wrote and left obsolete, badSnaps the snapshot files that do not
+	// parse (see snapshotHints).
+	snaps       snapshotFailures
+	snapshots   *event
+	badSnaps    map[string]string
 	errLinesLen int
 	buf         []byte            // the hand decoder's scratch
 	paths       map[string]string // a reported file → its path in the answer
@@ -216,6 +242,8 @@ func (p *parser) event(line []byte) {
 			}
 			p.unhandled = append(p.unhandled, kit.Clip(e.Error.Message))
 		}
+	case "snapshots":
+		p.snapshots = &e
 	case "end_run":
 		p.ended = true
 		if e.Reason == "interrupted" {
@@ -294,6 +322,14 @@ func (p *parser) failure(e event) *report.Failure {
 	if e.Error.File != "" && e.Error.Line > 0 {
 		f.File, f.Line = p.path(e.Error.File), e.Error.Line
 	}
+	if s := e.Error.Snapshot; s != "" {
+		if s == "new" {
+			f.Message = p.unwritten(e.Error)
+		}
+		// The snapshot is updated deliberately by the rerun with -u.
+		update := p.rerunUpdate(e.File, cmp.Or(e.Title, e.Name), e.Project)
+		p.snaps.add(s == "new", e.Error.SnapFile != "", f.File+" > "+e.Name, update)
+	}
 	for _, m := range e.More {
 		if m != nil {
 			kit.AddFailure(f, "\n\n", p.path(m.File), m.Line, errorText(m))
@@ -318,12 +354,12 @@ func (p *parser) rerunFor(file, name, project string) string {
 	return p.rerunPattern(file, namePattern(name), project)
 }
 
-func (p *parser) rerunPattern(file, pattern, project string) string {
+func (p *parser) rerunPattern(file, pattern, project string, extra ...string) string {
 	rel, ok := kit.Rel(p.pkgDir, file)
 	if !ok {
 		rel = file
 	}
-	argv := slices.Clone(p.rerun)
+	argv := append(slices.Clone(p.rerun), extra...)
 	if project != "" {
 		argv = append(argv, "--project", project)
 	}
@@ -502,6 +538,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		hints = append(hints, kit.Clip(strings.Join(p.coverage, "; ")+
 			" (vitest's coverage.thresholds): the tests passed; vitest fails the run until the tests cover more of the code, or the thresholds are lowered"))
 	}
+	if h := p.snapshotHints(); h != "" && exit.StoppedBy == "" {
+		hints = append(hints, h)
+	}
 	if p.badLines > 0 {
 		out.Indicators = append(out.Indicators, "unreadable_test_events")
 	}
@@ -531,11 +570,15 @@ func stoppedHint(c *event) string {
 }
 
 // plural is n and the noun, with an s when n is not 1.
-func plural(n int, noun string) string {
+// A second form is the plural's when adding s will not do.
+func plural(n int, forms ...string) string {
 	if n == 1 {
-		return "1 " + noun
+		return "1 " + forms[0]
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	if len(forms) > 1 {
+		return fmt.Sprintf("%d %s", n, forms[1])
+	}
+	return fmt.Sprintf("%d %ss", n, forms[0])
 }
 
 var noTestsHint = kit.NoTestsHint{

@@ -97,7 +97,39 @@ export function describeError(err, testFile) {
     }
   }
   if (loc) Object.assign(e, loc)
+  // A snapshot matcher's failure: one that did not match, or one that
+  // was new where vitest writes none (CI): it has no snapshot to diff.
+  const m = /^Snapshot `.*` mismatched$|^Snapshot properties mismatched$/.exec(e.message)
+  if (m) {
+    const none = err.expected === undefined || err.expected === 'undefined'
+    e.snapshot = none && !err.diff ? 'new' : 'mismatch'
+    if (e.snapshot === 'new' && err.actual !== undefined) e.received = clip(clean(err.actual))
+  }
   return e
+}
+
+// unreadableSnapshots tells whether a test file's snapshot file is there
+// but does not parse, as vitest evaluates it (it reads such a file as
+// empty, every snapshot in it new, without a word): {snapFile,
+// snapError}, else undefined.
+const snapshotFiles = new Map()
+function unreadableSnapshots(vitest, file) {
+  if (snapshotFiles.has(file)) return snapshotFiles.get(file)
+  let bad
+  try {
+    const snap = vitest.snapshot.resolvePath(file, { config: vitest.config })
+    const text = readFileSync(snap, 'utf8')
+    try {
+      // eslint-disable-next-line no-new-func
+      new Function('exports', text)(Object.create(null))
+    } catch (err) {
+      bad = { snapFile: snap, snapError: String((err && err.name ? err.name + ': ' : '') + (err && err.message)).slice(0, 300) }
+    }
+  } catch {
+    // no snapshot file (or none vitest's resolver names): new indeed
+  }
+  snapshotFiles.set(file, bad)
+  return bad
 }
 
 export default class StrobeReporter {
@@ -171,6 +203,10 @@ export default class StrobeReporter {
       ev.error = describeError(r.errors[0], file)
       if (ev.error.line === undefined) Object.assign(ev.error, declared(tc, file))
       ev.more = r.errors.slice(1).map((e) => describeError(e, file))
+      if (ev.error.snapshot === 'new' && this.vitest) {
+        const bad = unreadableSnapshots(this.vitest, file)
+        if (bad) Object.assign(ev.error, bad)
+      }
     }
     this.emit(ev)
   }
@@ -263,6 +299,24 @@ export default class StrobeReporter {
     return t
   }
 
+  // snapshots says what the run did to snapshot files, which vitest's
+  // console reporter (off) summed up: those it wrote (new ones, outside
+  // CI; all with -u), updated and removed, and the obsolete ones (keys no
+  // test took), for which vitest does not fail the run.
+  snapshots() {
+    const s = this.vitest && this.vitest.snapshot && this.vitest.snapshot.summary
+    if (!s) return
+    const removed = s.didUpdate ? (s.unchecked || 0) + (s.filesRemoved || 0) : 0
+    const obsolete = []
+    if (!s.didUpdate) {
+      for (const u of s.uncheckedKeysByFile || []) {
+        for (const key of u.keys || []) obsolete.push({ file: u.filePath, key })
+      }
+    }
+    if (!s.added && !s.updated && !removed && !obsolete.length) return
+    this.emit({ ev: 'snapshots', added: s.added || 0, updated: s.updated || 0, removed, obsolete: obsolete.slice(0, 50), obsoleteCount: obsolete.length })
+  }
+
   onTestRunEnd(modules, errors, reason) {
     for (const mod of modules) this.moduleErrors(mod)
     for (const err of errors) {
@@ -275,6 +329,7 @@ export default class StrobeReporter {
       if (typeof err.VITEST_TEST_NAME === 'string') ev.title = err.VITEST_TEST_NAME
       this.emit(ev)
     }
+    this.snapshots()
     const ev = { ev: 'end_run', reason }
     if (reason === 'interrupted') {
       // vitest cancelled the run (--bail: the worker asks it to once

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -582,5 +583,108 @@ func TestVitestShard(t *testing.T) {
 		Test: "test/unit/strings.test.js > strings > upper"})
 	if tests := rec.Tests(); len(tests) != 1 || tests[0].Name != "strings > upper" || out.NoTests {
 		t.Errorf("--test under shard 1/2 ran %+v (outcome %+v), want strings > upper", tests, out)
+	}
+}
+
+// TestVitestSnapshots: under CI (the environment strobe passes on),
+// vitest writes no snapshot. A snapshot that does not match fails at its
+// expect with vitest's diff, and the hint says how to update it
+// deliberately (-u on its rerun); a new snapshot fails, which vitest
+// words as a mismatch with nothing to diff, and strobe says it was new
+// and not written, with the value received; a snapshot file that does
+// not parse (vitest reads it as empty, without a word) is named; the
+// obsolete snapshot vitest does not fail for is named too.
+func TestVitestSnapshots(t *testing.T) {
+	t.Setenv("CI", "true")
+	root := project(t, "snapshots")
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if p := rec.Progress(); exit.Code != 1 || p.Passed != 1 || p.Failed != 5 {
+		t.Errorf("exit %+v, counts %+v; want vitest's 1 passed, 5 failed", exit, p)
+	}
+	for _, tc := range []struct {
+		suite, name string
+		line        int
+		msg         []string
+	}{
+		{"snap.test.js", "mismatch", 13, []string{"Snapshot `mismatch 1` mismatched", "-   \"key9\": 99,\n+   \"key9\": 9,"}},
+		{"snap.test.js", "inline mismatch", 17, []string{"Snapshot `inline mismatch 1` mismatched", "-   \"x\": 1,\n+   \"x\": 2,"}},
+		{"snap.test.js", "throws", 27, []string{"Snapshot `throws 1` mismatched", "Expected: \"[Error: boom then]\"\nReceived: \"[Error: boom now]\""}},
+		{"snap.test.js", "new one", 31, []string{"New snapshot was not written: vitest writes no new snapshot under CI", "Received: \"fresh\""}},
+		{"corrupt.test.js", "stored", 6, []string{"New snapshot was not written", "__snapshots__/corrupt.test.js.snap does not parse (SyntaxError"}},
+	} {
+		f := rec.Failure(tc.suite, tc.name)
+		if f == nil || f.File != tc.suite || f.Line != tc.line {
+			t.Errorf("%s: failure %+v, want %s:%d", tc.name, f, tc.suite, tc.line)
+			continue
+		}
+		for _, m := range tc.msg {
+			if !strings.Contains(f.Message, m) {
+				t.Errorf("%s: message %q, want %q in it", tc.name, f.Message, m)
+			}
+		}
+	}
+	for _, want := range []string{
+		"3 snapshots did not match what the test gave (snap.test.js > mismatch, snap.test.js > inline mismatch, snap.test.js > throws;",
+		"adding -u to its rerun (`npx vitest run -u snap.test.js -t '^mismatch$'`",
+		"1 snapshot was new and not written (snap.test.js > new one)",
+		"(`npx vitest run -u snap.test.js -t '^new one$'`)",
+		"the snapshot file __snapshots__/corrupt.test.js.snap does not parse",
+		"1 snapshot is obsolete, which no test took (snap.test.js: obsolete one 1): vitest does not fail the run for them",
+	} {
+		if !strings.Contains(out.Hint, want) {
+			t.Errorf("hint %q, want %q in it", out.Hint, want)
+		}
+	}
+	// The rerun, pasted, runs that test alone and fails it again.
+	f := rec.Failure("snap.test.js", "mismatch")
+	cmd := exec.Command("/bin/sh", "-c", f.Rerun+" 2>&1")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	b, _ := cmd.Output()
+	if !regexp.MustCompile(`Tests\s+1 failed \| 4 skipped \(5\)`).Match(b) {
+		t.Errorf("%s ran:\n%s\nwant the one test, failed", f.Rerun, b)
+	}
+}
+
+// TestVitestSnapshotsWritten: outside CI vitest writes a new snapshot and
+// the test passes, and -u rewrites them all: the answer says what vitest
+// wrote, as its console's summary did. Run on a copy of the snapshots
+// fixture in the workspace (vitest is found hoisted there).
+func TestVitestSnapshotsWritten(t *testing.T) {
+	t.Setenv("CI", "false")
+	ws := fixtures(t)
+	for _, tc := range []struct {
+		command []string
+		passed  int
+		want    string
+	}{
+		{nil, 2, "vitest changed snapshot files (1 written; "},
+		{[]string{"npx", "vitest", "run", "-u"}, 5, "vitest changed snapshot files (1 written, 3 updated, 1 removed; "},
+	} {
+		dir, err := os.MkdirTemp(ws, "tmp-snapshots-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		for _, f := range []string{"package.json", "snap.test.js", "__snapshots__/snap.test.js.snap"} {
+			b, err := os.ReadFile(filepath.Join(ws, "projects", "snapshots", f))
+			if err == nil {
+				_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
+				err = os.WriteFile(filepath.Join(dir, f), b, 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Command: tc.command})
+		if p := rec.Progress(); p.Passed != tc.passed {
+			t.Errorf("%q: counts %+v, want %d passed", tc.command, p, tc.passed)
+		}
+		if tt, ok := rec.Lookup("snap.test.js", "new one"); !ok || tt.Status != report.TestPassed {
+			t.Errorf("%q: the new snapshot's test %+v, want passed (written)", tc.command, tt)
+		}
+		if !strings.Contains(out.Hint, tc.want) || !strings.Contains(out.Hint, "a test that wrote its snapshot passed without checking anything") {
+			t.Errorf("%q: hint %q, want %q in it", tc.command, out.Hint, tc.want)
+		}
 	}
 }
