@@ -1,6 +1,8 @@
 package pytest
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -100,5 +102,33 @@ func TestAnyio(t *testing.T) {
 		"mark this test @pytest.mark.anyio, or set anyio_mode = \"auto\" in the pytest configuration"
 	if f == nil || f.Message != want || f.Line != 26 {
 		t.Errorf("test_unmarked: %+v, want %q", f, want)
+	}
+}
+
+// TestAsyncioWarningsAsErrors: under filterwarnings = error,
+// pytest-asyncio's deprecation of the marker's scope= fails the module's
+// collection, as pytest says: a build error at the module that uses it,
+// not at pytest-asyncio's own file, here in a directory beside the
+// project on PYTHONPATH, which pytest says as
+// "../site/pytest_asyncio/plugin.py" (before: that file, joined to the
+// project, was the project's). The module beside it does not run, as
+// pytest stops after a collection error.
+func TestAsyncioWarningsAsErrors(t *testing.T) {
+	root := asyncFixture(t, "asyncio_warnerror")
+	beside := filepath.Join(filepath.Dir(root), "site")
+	if err := os.Symlink(os.Getenv("PYTHONPATH"), beside); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PYTHONPATH", beside)
+	_, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != exitInterrupted || !out.BuildFailed || len(out.BuildErrors) != 1 {
+		t.Fatalf("exit %+v, outcome %+v, want one collection error", exit, out)
+	}
+	e := out.BuildErrors[0]
+	if e.File != "test_scope.py" || !strings.Contains(e.Message, `PytestDeprecationWarning: The "scope" keyword argument to the asyncio marker has been deprecated`) {
+		t.Errorf("build error %+v, want test_scope.py's, pytest-asyncio's warning", e)
+	}
+	if !strings.HasPrefix(out.Hint, "test_scope.py (PytestDeprecationWarning) raised a warning that pytest made an error as it collected") {
+		t.Errorf("hint %q, want test_scope.py named", out.Hint)
 	}
 }

@@ -675,7 +675,10 @@ def collect_error(report, nodeid, root):
     for m in re.finditer(r'File "([^"]+)", line (\d+)|^\s*([^\s:]+\.py):(\d+): in ', text, re.M):
         f = m.group(1) or m.group(3)
         ln = int(m.group(2) or m.group(4))
-        path = f if os.path.isabs(f) else os.path.join(root, f)
+        # pytest says a file outside the project from where it runs
+        # ("../site/pytest_asyncio/plugin.py": a plugin on PYTHONPATH),
+        # which is not the project's for being joined to it.
+        path = os.path.normpath(f if os.path.isabs(f) else os.path.join(root, f))
         if ev.in_project(path, root):
             file, line = os.path.relpath(path, root), ln
     if file is None:
