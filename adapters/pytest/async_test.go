@@ -132,3 +132,22 @@ func TestAsyncioWarningsAsErrors(t *testing.T) {
 		t.Errorf("hint %q, want test_scope.py named", out.Hint)
 	}
 }
+
+// TestAsyncioLoopScopeWarningAsError: pytest-asyncio warns as pytest
+// starts when asyncio_default_fixture_loop_scope is unset; -W error makes
+// that pytest's internal error (exit 3), before any test, as raw pytest
+// says. The hint says what to set, not only that the process crashed.
+func TestAsyncioLoopScopeWarningAsError(t *testing.T) {
+	root := asyncFixture(t, "asyncio_strict")
+	rec, out, exit := run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "-W", "error"}})
+	if exit.Code != exitInternal || out.Crash == nil || !strings.Contains(out.Crash.Message, `PytestDeprecationWarning: The configuration option "asyncio_default_fixture_loop_scope" is unset.`) {
+		t.Fatalf("exit %+v, outcome %+v, want pytest's internal error with the warning", exit, out)
+	}
+	want := "set asyncio_default_fixture_loop_scope = function in the pytest configuration"
+	if !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+	if p := rec.Progress(); p.Passed+p.Failed != 0 {
+		t.Errorf("tests %q ran", names(rec))
+	}
+}
