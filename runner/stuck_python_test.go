@@ -210,3 +210,49 @@ func TestStuckPytestBesidePluginThreads(t *testing.T) {
 		}
 	}
 }
+
+// TestStuckPytestAsyncPlugins: hung async tests under the plugins that
+// run them, pytest-asyncio (1.x, its own asyncio.Runner) and anyio's
+// pytest plugin (a runner task that awaits the test's), are judged as a
+// test under asyncio.run: a coroutine awaiting an event nobody sets is an
+// async wait without end, a sleep past the timeout is one, each with the
+// asyncio task's frame where the test awaits.
+func TestStuckPytestAsyncPlugins(t *testing.T) {
+	py := testutil.RequireTool(t, "python3")
+	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("python3 cannot import pytest: .ci/run must pip install it")
+		}
+		t.Skip("python3 cannot import pytest")
+	}
+	site := testutil.RequirePythonSite(t, testutil.PyAsyncRequirements, testutil.PyAsyncSite)
+	cases := []struct {
+		test, diagnosis, frame string
+	}{
+		{"test_event_never_set", "async wait without end", "wait_for_signal (test_hang.py:8)"},
+		{"test_sleeps_long", "sleeping past the timeout", "test_sleeps_long (test_hang.py:18)"},
+		{"test_anyio_event_never_set", "async wait without end", "wait_forever (test_hang.py:27)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.test, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "async_hang")
+			testutil.CopyTree(t, "../adapters/pytest/testdata/fixtures/async_hang", root)
+			start := time.Now()
+			resp, _ := runReq(t, Request{ProjectRoot: root, Command: py + " -m pytest test_hang.py::" + tc.test,
+				Env: map[string]string{"PYTHONPATH": site}, Timeout: 60 * time.Second})
+			if took := time.Since(start); took > 30*time.Second {
+				t.Errorf("the verdict took %v", took)
+			}
+			if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
+				t.Fatalf("status = %s, want stuck (stuck %+v)", resp.Status, resp.Stuck)
+			}
+			s := resp.Stuck[0]
+			if s.Name != "test_hang.py::"+tc.test || !strings.HasPrefix(s.Diagnosis, tc.diagnosis) {
+				t.Errorf("stuck %s: %q, want %s", s.Name, s.Diagnosis, tc.diagnosis)
+			}
+			if txt := stackText(s); !strings.Contains(txt, tc.frame) {
+				t.Errorf("stacks lack %s:\n%s", tc.frame, txt)
+			}
+		})
+	}
+}

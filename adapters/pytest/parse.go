@@ -180,6 +180,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	case exitInternal:
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"pytest_internal_error"},
 			Message: p.internalMessage()}
+		out.Hint = joinHint(out.Hint, p.internal.warningHint())
 	case exitUsage:
 		if reason := p.usageReason(st); reason != "" {
 			out.Refused = "pytest refused its command (exit 4, a usage error): " + reason
@@ -347,6 +348,23 @@ func (p *parser) internalMessage() string {
 		return p.errorMessage(what)
 	}
 	return kit.Clip(what + ": " + p.internal.String())
+}
+
+// warningHint says what to do of an internal error that is a warning
+// pytest made an error as it started (-W error, filterwarnings = error),
+// raised by a plugin's pytest_configure before any test: pytest-asyncio's
+// "asyncio_default_fixture_loop_scope is unset". "" for any other.
+func (e *internalError) warningHint() string {
+	typ, msg, _ := strings.Cut(e.exc, ": ")
+	if !strings.HasSuffix(typ, "Warning") || strings.ContainsAny(typ, " \n") {
+		return ""
+	}
+	if strings.Contains(msg, `"asyncio_default_fixture_loop_scope" is unset`) {
+		return "pytest made pytest-asyncio's warning that asyncio_default_fixture_loop_scope is unset an error (-W error, or filterwarnings = error in the pytest configuration), so no test ran: " +
+			"set asyncio_default_fixture_loop_scope = function in the pytest configuration"
+	}
+	return "pytest made a warning an error as it started (-W error, or filterwarnings = error in the pytest configuration), so no test ran: " +
+		"do what the warning says, or add a filterwarnings entry that ignores it"
 }
 
 // internalPrefix starts each line of the traceback pytest prints on

@@ -40,6 +40,11 @@ def pytest_runtest_makereport(item, call):
                 # loop: pytest's words ("fixture 'tmp_pth' not found",
                 # those it has), not the exception's tuple.
                 info.update(type=None, msg=ev.clip("\n".join(line.strip() for line in said.strip().splitlines())))
+            elif unrun_async(item, e.value) is not None:
+                # pytest's "install a suitable plugin" for an async test
+                # or fixture no plugin ran, where one is installed: what
+                # that plugin needs instead.
+                info.update(type=None, msg=ev.clip(unrun_async(item, e.value)))
             elif isinstance(rep.longrepr, str):
                 # pytest's own text, and all of it (pytest.fail(...,
                 # pytrace=False)): it stands. This is decided here, where
@@ -52,6 +57,67 @@ def pytest_runtest_makereport(item, call):
             rep.strobe = info
         except Exception:
             pass
+
+
+def unrun_async(item, exc):
+    """pytest's failure of an async test, or of an async fixture, that no
+    plugin ran ("async def functions are not natively supported … install
+    a suitable plugin"), said with what fixes it when pytest-asyncio or
+    anyio's plugin is loaded, in the mode it runs in: the test lacks the
+    plugin's marker (pytest-asyncio's strict mode, its default, runs only
+    the tests marked @pytest.mark.asyncio and sets up only the fixtures
+    decorated @pytest_asyncio.fixture). None for any other failure, and
+    when no such plugin is loaded: then pytest's advice stands."""
+    if not isinstance(exc, pytest.fail.Exception):
+        return None
+    text = str(getattr(exc, "msg", "") or "")
+    test = text.startswith("async def functions are not natively supported")
+    fixture = None
+    if not test:
+        import re
+
+        m = re.match(r"'([^']*)' requested an async fixture '([^']*)', with no plugin or hook that handled it", text)
+        if m is None:
+            return None
+        fixture = m.group(2)
+    config = item.config
+    pm = config.pluginmanager
+    asyncio = pm.hasplugin("asyncio") and plugin_mode(config, "asyncio_mode") != "auto"
+    anyio_mode = plugin_mode(config, "anyio_mode")
+    # anyio's marker is no fix for a test marked for pytest-asyncio.
+    anyio = pm.hasplugin("anyio") and anyio_mode != "auto" and item.get_closest_marker("asyncio") is None
+    what = "runs only the async tests marked" if fixture is None else "sets up async fixtures only for the tests marked"
+    fix = None
+    if asyncio and fixture is None:
+        fix = ("pytest-asyncio is installed, but in strict mode (its default) it runs only the async tests marked "
+               "@pytest.mark.asyncio: mark this test @pytest.mark.asyncio (a whole module: pytestmark = "
+               "pytest.mark.asyncio), or set asyncio_mode = \"auto\" in the pytest configuration")
+    elif asyncio:
+        fix = ("pytest-asyncio is installed, but in strict mode (its default) it sets up only the async fixtures "
+               "decorated @pytest_asyncio.fixture: decorate %r so (import pytest_asyncio), or set asyncio_mode = "
+               "\"auto\" in the pytest configuration" % fixture)
+    if anyio and fix is not None:
+        fix += "; anyio's pytest plugin, installed too, %s @pytest.mark.anyio" % what
+    elif anyio:
+        fix = "anyio's pytest plugin is installed, but it %s @pytest.mark.anyio: mark this test @pytest.mark.anyio" % what
+        if anyio_mode is not None:
+            fix += ", or set anyio_mode = \"auto\" in the pytest configuration"
+    if fix is None:
+        return None
+    return text.split("\n", 1)[0] + "\n" + fix
+
+
+def plugin_mode(config, name):
+    """The mode a plugin's option name sets ("auto", "strict"), from the
+    command line, else the pytest configuration; "strict" when neither
+    says, None when the plugin has no such option (an older version)."""
+    try:
+        val = config.getoption(name, default=None)
+        if not val:
+            val = config.getini(name)
+    except (ValueError, KeyError):
+        return None
+    return str(val or "strict")
 
 
 # pytest-timeout's failure (its signal method: SIGALRM, then pytest.fail).
@@ -609,7 +675,10 @@ def collect_error(report, nodeid, root):
     for m in re.finditer(r'File "([^"]+)", line (\d+)|^\s*([^\s:]+\.py):(\d+): in ', text, re.M):
         f = m.group(1) or m.group(3)
         ln = int(m.group(2) or m.group(4))
-        path = f if os.path.isabs(f) else os.path.join(root, f)
+        # pytest says a file outside the project from where it runs
+        # ("../site/pytest_asyncio/plugin.py": a plugin on PYTHONPATH),
+        # which is not the project's for being joined to it.
+        path = os.path.normpath(f if os.path.isabs(f) else os.path.join(root, f))
         if ev.in_project(path, root):
             file, line = os.path.relpath(path, root), ln
     if file is None:
