@@ -1,0 +1,115 @@
+package catch2
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/adapters/kit"
+	"strobe/report"
+)
+
+// v3Root is where testdata/v3/capture.sh built the fixtures: the reports'
+// file names are under it.
+const v3Root = "/tmp/catch2-v3-capture"
+
+// v3Exit reads a capture's exit status as the shell gave it (128+N for
+// signal N), stopped by strobe when stoppedBy is set.
+func v3Exit(t *testing.T, name, stoppedBy string) report.Exit {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata/v3/captures", name+".exit"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exit := report.Exit{Exited: code < 128, Code: code, StoppedBy: stoppedBy}
+	if code > 128 {
+		exit.Signaled, exit.Signal = true, code-128
+		exit.SignalName = kit.SignalName(exit.Signal)
+	}
+	return exit
+}
+
+// v3Replay runs the parser over a captured report of a real Catch2 v3.7.1
+// binary (testdata/v3/captures, made by capture.sh), as if the binary had
+// just written it and exited as it did.
+func v3Replay(t *testing.T, name, bin, stoppedBy string) (*adapters.Recorder, adapters.Outcome) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata/v3/captures", name+".xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.xml")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := adapters.NewRecorder()
+	p := newCatch2Parser(rec, v3Root, dir, path)
+	p.rerun = []string{filepath.Join(v3Root, "build", bin)}
+	p.start()
+	out := p.Finish(v3Exit(t, name, stoppedBy))
+	if p.xmlErr != nil {
+		t.Errorf("XML error: %v", p.xmlErr)
+	}
+	if p.version != 3 {
+		t.Errorf("version %d, want 3", p.version)
+	}
+	return rec, out
+}
+
+// TestCatch2V3Captures: what the parser makes of real Catch2 v3.7.1 runs.
+// The counts are Catch2's own (its console's totals for the same run):
+// a [!shouldfail] test that failed passes, skips are skips.
+func TestCatch2V3Captures(t *testing.T) {
+	for _, tc := range []struct {
+		name, bin, stoppedBy    string
+		passed, failed, skipped int
+	}{
+		// test cases: 20 | 7 passed | 9 failed | 3 skipped | 1 failed as expected
+		{"features-all", "features", "", 8, 9, 3},
+		// test cases: 12 | 3 passed | 6 failed | 3 skipped
+		{"features-unit", "features", "", 3, 6, 3},
+		{"features-skipped-only", "features", "", 0, 0, 1},
+		{"features-no-match", "features", "", 0, 0, 0},
+		{"crash-all", "crash", "", 1, 1, 0},
+		{"crash-abort", "crash", "", 0, 1, 0},
+		{"custom-all", "custom", "", 1, 1, 0},
+		// Stopped by strobe: the hung test stays running, for the runner
+		// to name.
+		{"hang-sigterm", "hang", report.StoppedStuck, 1, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, out := v3Replay(t, tc.name, tc.bin, tc.stoppedBy)
+			adapterstest.Golden(t, "v3/"+tc.name, adapterstest.Normalise(rec, out, nil))
+			if pr := rec.Progress(); pr.Passed != tc.passed || pr.Failed != tc.failed || pr.Skipped != tc.skipped {
+				t.Errorf("passed %d, failed %d, skipped %d; want %d, %d, %d", pr.Passed, pr.Failed, pr.Skipped, tc.passed, tc.failed, tc.skipped)
+			}
+		})
+	}
+}
+
+// TestCatch2V3Crash: the segfault is the crash, named, at the last
+// assertion the test reached (Catch2 v3's console says the test case's
+// line).
+func TestCatch2V3Crash(t *testing.T) {
+	rec, out := v3Replay(t, "crash-all", "crash", "")
+	if c := out.Crash; c == nil || c.Type != report.CrashSegmentationFault || len(c.RunningTests) != 1 || c.RunningTests[0] != "dereferences null" {
+		t.Fatalf("crash %+v", out.Crash)
+	}
+	tt, _ := adapterstest.TestByName(rec.Tests(), "dereferences null")
+	if tt.Failure == nil || tt.Failure.File != "tests/crash.cpp" || tt.Failure.Line != 8 {
+		t.Errorf("failure %+v, want tests/crash.cpp:8", tt.Failure)
+	}
+	if v3Exit(t, "crash-all", "").Signal != int(syscall.SIGSEGV) {
+		t.Error("the capture did not die of SIGSEGV")
+	}
+}
