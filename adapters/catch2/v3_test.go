@@ -113,3 +113,28 @@ func TestCatch2V3Crash(t *testing.T) {
 		t.Error("the capture did not die of SIGSEGV")
 	}
 }
+
+// TestCatch2V3ExitCodes: Catch2 v3 exits 2 when no test matched and 4
+// when every test it ran skipped; the runner must not call those runs
+// failed (they are no_tests and skipped), while a failure's 42 and a
+// crash stay unexplained.
+func TestCatch2V3ExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name, bin string
+		explained bool
+	}{
+		{"features-no-match", "features", true},
+		{"features-skipped-only", "features", true},
+		{"features-all", "features", false},
+		{"features-unit", "features", false},
+		{"crash-all", "crash", false},
+	} {
+		_, out := v3Replay(t, tc.name, tc.bin, "")
+		if out.ExitExplained != tc.explained {
+			t.Errorf("%s: ExitExplained = %v, want %v", tc.name, out.ExitExplained, tc.explained)
+		}
+	}
+	if _, out := v3Replay(t, "features-no-match", "features", ""); !out.NoTests {
+		t.Error("features-no-match: not NoTests")
+	}
+}
