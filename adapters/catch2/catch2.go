@@ -528,6 +528,9 @@ func infoText(infos []string) []string {
 		return nil
 	}
 	out := []string{"with message:"}
+	if len(infos) > 1 {
+		out[0] = "with messages:" // as Catch2's console says it
+	}
 	for _, i := range infos {
 		out = append(out, "  "+i)
 	}

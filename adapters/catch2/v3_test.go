@@ -138,3 +138,14 @@ func TestCatch2V3ExitCodes(t *testing.T) {
 		t.Error("features-no-match: not NoTests")
 	}
 }
+
+// TestCatch2V3Messages: a failure reads as Catch2's console prints it,
+// "with messages:" for an INFO and a CAPTURE.
+func TestCatch2V3Messages(t *testing.T) {
+	rec, _ := v3Replay(t, "features-all", "features", "")
+	tt, _ := adapterstest.TestByName(rec.Tests(), "adds wrongly")
+	want := "REQUIRE( add(base, 2) == 5 )\nwith expansion:\n  4 == 5\nwith messages:\n  base is 2\n  base := 2"
+	if tt.Failure == nil || tt.Failure.Message != want || tt.Failure.File != "tests/features.cpp" || tt.Failure.Line != 23 {
+		t.Errorf("failure %+v, want at tests/features.cpp:23:\n%s", tt.Failure, want)
+	}
+}
