@@ -149,3 +149,26 @@ func TestCatch2V3Messages(t *testing.T) {
 		t.Errorf("failure %+v, want at tests/features.cpp:23:\n%s", tt.Failure, want)
 	}
 }
+
+// TestCatch2V3Listings: the probe knows v3's --list-tests (exit 0), and
+// List's fallback knows its refusal of --list-test-names-only (on stderr,
+// exit 1); --list-tests --verbosity quiet prints one name a line.
+func TestCatch2V3Listings(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("testdata/v3/captures", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if !catch2Listing.Match(read("list-tests.stdout")) {
+		t.Error("v3's --list-tests is not recognised as a Catch2 listing")
+	}
+	if !strings.Contains(string(read("list-test-names-only.stderr")), "Unrecognised token") || strings.TrimSpace(string(read("list-test-names-only.exit"))) != "1" {
+		t.Error("v3's refusal of --list-test-names-only does not say Unrecognised token")
+	}
+	names := strings.Split(strings.TrimSpace(string(read("list-tests-quiet.stdout"))), "\n")
+	if len(names) != 20 || names[15] != `a, b [c] "d" ~e \f *g` {
+		t.Errorf("quiet listing: %d names %q", len(names), names)
+	}
+}
