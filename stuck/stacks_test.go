@@ -81,6 +81,25 @@ func TestSuggestedTracesLeaveOutCatch2Bodies(t *testing.T) {
 	if tr := SuggestedTraces(c, "/p", nil); strings.Join(tr, ",") != "lock_b_then_a" {
 		t.Errorf("traces %v, want [lock_b_then_a]", tr)
 	}
+	// Catch2 v3's names, as eu-stack gave them for a deadlocked TEST_CASE
+	// (and the thread it started) and a spinning TEMPLATE_TEST_CASE.
+	c = Capture{Stacks: []Stack{
+		{TID: 1, Name: "hang", Frames: []Frame{
+			{Func: "std::mutex::lock()", File: "/usr/include/c++/12/bits/std_mutex.h", Line: 100},
+			{Func: "CATCH2_INTERNAL_TEST_2", File: "/p/tests/hang.cpp", Line: 18},
+		}},
+		{TID: 2, Name: "hang", Frames: []Frame{
+			{Func: "transfer()", File: "/p/tests/hang.cpp", Line: 12},
+			{Func: "CATCH2_INTERNAL_TEST_2()::{lambda()#1}::operator()() const", File: "/p/tests/hang.cpp", Line: 13},
+		}},
+		{TID: 3, Name: "hang", Frames: []Frame{
+			{Func: "spin_here", File: "/p/tests/hang.cpp", Line: 30},
+			{Func: "CATCH2_INTERNAL_TEMPLATE_TEST_6<int>", File: "/p/tests/hang.cpp", Line: 31},
+		}},
+	}}
+	if tr := SuggestedTraces(c, "/p", nil); strings.Join(tr, ",") != "transfer,spin_here" {
+		t.Errorf("v3: traces %v, want [transfer spin_here]", tr)
+	}
 }
 
 // TestSuggestedTracesLeaveOutInstalledDependencies: a dependency installed

@@ -295,6 +295,7 @@ type catch2Parser struct {
 	cur       *catch2Test
 	last      string // the last test that started
 	started   int
+	skipped   int // tests recorded skipped
 	fatal     *catch2Fatal
 	xmlErr    error
 	san       *sanitizerReport // the report last begun
@@ -527,6 +528,9 @@ func infoText(infos []string) []string {
 		return nil
 	}
 	out := []string{"with message:"}
+	if len(infos) > 1 {
+		out[0] = "with messages:" // as Catch2's console says it
+	}
 	for _, i := range infos {
 		out = append(out, "  "+i)
 	}
@@ -579,6 +583,7 @@ func (p *catch2Parser) finishTest(success bool, d time.Duration) {
 		}
 		p.rec.End("", t.name, report.TestPassed, d, nil)
 	case t.skipped:
+		p.skipped++
 		p.rec.End("", t.name, report.TestSkipped, d, nil)
 	default:
 		p.rec.End("", t.name, report.TestPassed, d, nil)
@@ -910,6 +915,17 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 			Level: fmt.Sprintf("no test case is tagged %s: tag tests [unit], [integration] or [e2e] to run them by level", catch2LevelTag(p.level)),
 			All:   "the binary has no test cases (hidden tests, tagged [.], only run when named)",
 		}.For(p.test, p.level))
+	}
+	if p.version == 3 && exit.Exited && out.Crash == nil {
+		// Catch2 v3 exits 2 when no test ran and 4 when every test it ran
+		// skipped (SKIP()): its word for the outcome, which the answer
+		// already says, not a failure of the run.
+		switch {
+		case exit.Code == 2 && p.started == 0:
+			out.ExitExplained = true
+		case exit.Code == 4 && p.started > 0 && p.skipped == p.started:
+			out.ExitExplained = true
+		}
 	}
 	out.Hint = strings.Join(hints, "; ")
 	return out
