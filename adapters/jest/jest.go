@@ -192,8 +192,13 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	if usesReporter(version) {
 		reporter := filepath.Join(dir, "reporter.cjs")
 		err := os.WriteFile(reporter, reporterJS, 0o600)
-		if err == nil && picked != "" {
+		// The reporter adds strobe's setup file to a run that selects
+		// by name (-t, strobe's or the command's): it narrows a
+		// selection and keeps the snapshots of the tests left out.
+		if err == nil {
 			err = os.WriteFile(filepath.Join(dir, "select.cjs"), selectJS, 0o600)
+		}
+		if picked != "" {
 			env = append(env, selectEnv+"="+picked)
 		}
 		if err != nil {

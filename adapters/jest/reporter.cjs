@@ -105,7 +105,9 @@ class StrobeReporter {
 
   onTestFileStart(test) {
     // jest hands the worker the project's config once this returns.
-    if (this.only) withSetupFile(test.context.config, path.join(__dirname, 'select.cjs'));
+    // strobe's setup file narrows a selection by name, and keeps the
+    // snapshots of the tests a selection leaves out (select.cjs).
+    if (this.only || this.selected) withSetupFile(test.context.config, path.join(__dirname, 'select.cjs'));
     if (this.projects) {
       const running = this.running.get(test.path) || [];
       this.running.set(test.path, running.concat(projectOf(test)));

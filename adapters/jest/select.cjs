@@ -13,18 +13,46 @@
 // out. Under several projects a name may end with its project's tag,
 // "NAME [one]", which this file cannot tell from a title's end: it takes
 // the name with and without it, and the reporter keeps the project's.
+//
+// The reporter also adds this file to a run that filters tests by -t
+// without a name (several tests, STROBE_JEST_SELECT unset): there it only
+// keeps the snapshots of the tests left out (see keepSnapshots).
 'use strict';
 
 const SEP = ' \u203a ';
 const name = process.env.STROBE_JEST_SELECT || '';
 const names = [name, name.replace(/ \[[^[\]]+\]$/, '')];
-const {beforeAll} = typeof globalThis.beforeAll === 'function' ? globalThis : require('@jest/globals');
+const {beforeAll, expect} = typeof globalThis.beforeAll === 'function' ? globalThis : require('@jest/globals');
 
 if (name) {
   beforeAll(function strobeSelect() {
     const state = circusState(strobeSelect);
     if (state) narrow(state.rootDescribeBlock, '');
   });
+}
+
+// jest keeps the snapshots of a test skipped (by -t, or here) or failed:
+// as the file ends it marks checked the keys of the test's name (`NAME
+// 1`, `NAME 2`), but not those a hint names (toMatchSnapshot('hint'),
+// `NAME: hint 1`), which babel-plugin-tester gives every snapshot. So a
+// run of one test counted the others' obsolete, and failed although the
+// test passed (dmnd/dedent's macro tests), where jest -u, as on a rerun,
+// deletes them. This file makes jest's marking take those keys too. It
+// runs as the file loads, whether or not any of its tests is selected
+// (a file -t takes no test from runs no hook).
+keepSnapshots();
+
+function keepSnapshots() {
+  const snaps = expect && typeof expect.getState === 'function' && expect.getState().snapshotState;
+  if (!snaps || typeof snaps.markSnapshotsAsCheckedForTest !== 'function' || typeof snaps.getUncheckedKeys !== 'function') return;
+  const mark = snaps.markSnapshotsAsCheckedForTest;
+  snaps.markSnapshotsAsCheckedForTest = function (testName) {
+    mark.call(this, testName);
+    for (const key of this.getUncheckedKeys()) {
+      const test = key.replace(/ \d+$/, '');
+      if (test.startsWith(testName + ': ')) mark.call(this, test);
+    }
+  };
 }
 
 // circusState is jest-circus's state, the tree of the file's blocks and
