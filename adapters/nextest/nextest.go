@@ -136,6 +136,7 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 	if req.Level == adapters.LevelAll && req.Test == "" && !hasFlag(userArgs, targetFlags...) {
 		// cargo metadata, 20 ms: beside the run, not before it.
 		p.docs = kit.Beside(func() string { return docExamples(p.meta, root, userArgs) })
+		p.docCmd = shell.Join(append(append(slices.Clone(cargo), "test", "--doc"), docFlags(userArgs)...))
 	}
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: []string{jsonEnv}, Parser: p}, nil
 }
@@ -269,6 +270,34 @@ func rerunFlags(args []string) []string {
 		case "--release", "-r", "--all-features", "--no-default-features", "--locked", "--offline", "--frozen":
 			out = append(out, a)
 		case "--features", "-F", "--cargo-profile", "--profile", "-P", "--target", "--manifest-path", "--target-dir", "--config", "--config-file", "--tool-config-file":
+			out = append(out, a)
+			if !strings.Contains(a, "=") && i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+		}
+	}
+	return out
+}
+
+// docFlags keeps the user's flags that cargo test --doc takes as the run
+// took them: which packages (-p, --workspace, --exclude, the manifest) and
+// how they are built (features, profile, target, lockfile), so that the
+// doctests the hint names are those of the packages the run tested.
+// nextest's --cargo-profile is cargo's --profile; its own --profile is not
+// cargo's.
+func docFlags(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name := flagName(a)
+		switch name {
+		case "--workspace", "--all", "--release", "-r", "--all-features", "--no-default-features", "--locked", "--offline", "--frozen":
+			out = append(out, a)
+		case "-p", "--package", "--exclude", "--features", "-F", "--manifest-path", "--target", "--target-dir", "--config", "--cargo-profile":
+			if name == "--cargo-profile" {
+				a = "--profile" + strings.TrimPrefix(a, "--cargo-profile")
+			}
 			out = append(out, a)
 			if !strings.Contains(a, "=") && i+1 < len(args) {
 				i++

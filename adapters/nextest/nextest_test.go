@@ -1,6 +1,7 @@
 package nextest
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -155,22 +156,42 @@ func TestDocExamplesOfTheRun(t *testing.T) {
 		dir  string
 		args []string
 		want string
+		cmd  string // the cargo test --doc the hint gives
 	}{
-		{"", nil, "b/src/lib.rs"},
-		{"", []string{"--workspace", "--exclude", "b"}, ""},
-		{"", []string{"-p", "a"}, ""},
-		{"", []string{"--package=b*"}, "b/src/lib.rs"},
-		{"a", nil, ""}, // a/d is a crate of its own
-		{"b", nil, "src/lib.rs"},
+		{"", nil, "b/src/lib.rs", "cargo test --doc"},
+		{"", []string{"--workspace", "--exclude", "b"}, "", ""},
+		{"", []string{"-p", "a"}, "", ""},
+		{"", []string{"--package=b*", "--release", "--profile", "ci"}, "b/src/lib.rs", "cargo test --doc '--package=b*' --release"},
+		{"", []string{"--workspace", "--exclude", "a", "--cargo-profile", "dev"}, "b/src/lib.rs", "cargo test --doc --workspace --exclude a --profile dev"},
+		{"a", nil, "", ""}, // a/d is a crate of its own
+		{"b", nil, "src/lib.rs", "cargo test --doc"},
 	} {
 		req := adapters.Request{ProjectRoot: filepath.Join(root, tc.dir), Command: append([]string{"cargo", "nextest", "run"}, tc.args...)}
 		plan, err := New().Plan(t.Context(), req, adapters.NewRecorder())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := plan.Parser.(*parser).docs.Wait(); got != tc.want {
+		p := plan.Parser.(*parser)
+		if got := p.docs.Wait(); got != tc.want {
 			t.Errorf("%q in %q: the hint names %q, want %q", tc.args, tc.dir, got, tc.want)
 		}
+		if tc.want != "" && p.docCmd != tc.cmd {
+			t.Errorf("%q in %q: the hint's command is %q, want %q", tc.args, tc.dir, p.docCmd, tc.cmd)
+		}
+	}
+
+	// Pasted, the command runs the doctests of the packages the run
+	// tested: b's, not a's (a run of -p b at the root; plain cargo test
+	// --doc there runs every default member's).
+	plan, err := New().Plan(t.Context(), adapters.Request{ProjectRoot: root, Command: []string{"cargo", "nextest", "run", "-p", "b"}}, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("/bin/sh", "-c", plan.Parser.(*parser).docCmd)
+	cmd.Dir = root
+	b, err := cmd.CombinedOutput()
+	if err != nil || !bytes.Contains(b, []byte("Doc-tests b")) || bytes.Contains(b, []byte("Doc-tests a")) {
+		t.Errorf("the hint's command ran (%v):\n%s", err, b)
 	}
 }
 

@@ -106,6 +106,7 @@ type parser struct {
 	test   string
 	level  adapters.Level
 	docs   kit.Pending // a file with doc examples nextest will not run, if any
+	docCmd string      // the cargo test --doc that runs them, for the run's packages
 	// meta reads the workspace's targets, whose root sources place a
 	// failure that says nowhere at its test's declaration; nil in a
 	// replay.
@@ -788,7 +789,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 	if docs := p.docs.Wait(); docs != "" && !out.NoTests {
-		hints = append(hints, fmt.Sprintf("nextest does not run doctests, and %s has documentation examples that cargo test would run: run `cargo test --doc` for them, or pass framework: \"cargo\", which runs both", docs))
+		hints = append(hints, fmt.Sprintf("nextest does not run doctests, and %s has documentation examples that cargo test would run: run `%s` for them, or pass framework: \"cargo\", which runs both", docs, p.docCmd))
 	}
 	if exit.StoppedBy == report.StoppedStuck || exit.StoppedBy == report.StoppedTimeout {
 		if h := p.notRun(); h != "" {
