@@ -575,8 +575,8 @@ func (r *Run) hint(resp *report.Response) string {
 		if slices.ContainsFunc(resp.Stuck, func(s report.StuckTest) bool { return len(s.SuggestedTraces) > 0 }) {
 			h += "; suggested_traces names the project's functions in them"
 		}
-		if w := r.watch.Load(); w != nil && w.verdict != nil && w.verdict.Kind == stuck.Overdue {
-			h += fmt.Sprintf(". If it is only slower now, set a timeout: under the default one strobe calls an idle test stuck once it has run %d times its last time (and %v); under a timeout of your own it waits until that timeout", stuck.OverdueFactor, stuck.DefaultOverdue)
+		if w := r.watch.Load(); w != nil && w.verdict != nil && (w.verdict.Kind == stuck.Overdue || w.verdict.Kind == stuck.OverdueBusy) {
+			h += fmt.Sprintf(". If it is only slower now, set a timeout: under the default one strobe calls a silent test stuck once it has run %d times its last time (and %v); under a timeout of your own it waits until that timeout", stuck.OverdueFactor, stuck.DefaultOverdue)
 		}
 		return h
 	case report.Timeout:

@@ -127,7 +127,9 @@ const pastRuns = 3
 // pastDurations says how long each test took when it last passed, from the
 // details files of the project's newest earlier runs (the history names
 // them), read once, the first time the detector asks: only a run that
-// looks like an endless loop pays for it.
+// looks like an endless loop pays for it. A test recorded as 0 ms took
+// under a millisecond: it counts as one, a time known (0 is "never seen
+// to pass"), or the quickest tests, most of them, would never be late.
 func (r *Run) pastDurations() func(string) time.Duration {
 	var once sync.Once
 	took := map[string]time.Duration{}
@@ -153,7 +155,7 @@ func (r *Run) pastDurations() func(string) time.Duration {
 				read++
 				for name, d := range past {
 					if _, ok := took[name]; !ok {
-						took[name] = d
+						took[name] = max(d, time.Millisecond)
 					}
 				}
 			}

@@ -383,6 +383,78 @@ func tailString(s string, n int) string {
 	return s
 }
 
+// A Go test looping through real code (a parser whose cursor never moves)
+// has stacks that change as work's do, so no endless loop is ever
+// confirmed: only the ten-minute timeout ended it. Once it has run far past
+// the under-a-millisecond it took when it last passed (and 20 s), silent,
+// it is stuck, with the stacks that show where it works. (A test that took
+// under a millisecond is recorded as 0 ms: it was never late either.)
+func TestStuckBusyFarPastItsUsualTime(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("waits 20 s for the verdict")
+	}
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/parse\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "parse_test.go"), []byte(`package parse
+
+import (
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func parse(s string) int {
+	n, pos := 0, 0
+	for pos < len(s) {
+		fields := strings.Fields(s[pos:])
+		sort.Strings(fields)
+		n += len(strconv.Itoa(len(fields)))
+		if os.Getenv("STUCK") == "" {
+			pos = len(s)
+		}
+	}
+	return n
+}
+
+func TestParse(t *testing.T) {
+	if parse(strings.Repeat("b a c ", 200)) == 0 {
+		t.Fatal("nothing read")
+	}
+}
+`), 0o644)
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	run := func(env map[string]string) *report.Response {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		resp, err := Exec(ctx, Request{ProjectRoot: root, Framework: "go", Env: env}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	if resp := run(nil); resp.Status != report.Passed {
+		t.Fatalf("first run: %s, want passed", resp.Status)
+	}
+	resp := run(map[string]string{"STUCK": "1"})
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
+		t.Fatalf("second run: %s (%+v), want stuck", resp.Status, resp.Stuck)
+	}
+	s := resp.Stuck[0]
+	if s.Name != "TestParse" || !strings.Contains(s.Diagnosis, "busy far past its usual time") ||
+		!strings.Contains(s.Diagnosis, "TestParse took 1ms") || s.ElapsedMS < stuck.DefaultOverdue.Milliseconds() {
+		t.Errorf("stuck: %+v, want TestParse busy far past its usual time, after %v", s, stuck.DefaultOverdue)
+	}
+	if !strings.Contains(fmt.Sprint(s.Threads), "parse_test.go:") {
+		t.Errorf("threads %+v, want the test's own frames", s.Threads)
+	}
+	if !strings.Contains(resp.Hint, "set a timeout") {
+		t.Errorf("hint %q, want the way out for a test that is only slower", resp.Hint)
+	}
+}
+
 // A Go test blocked on a channel beside a ticker looks like one polling
 // for a condition that will come true; under the default timeout, once it
 // has waited ten times what it took when it last passed (and 20 s), it is

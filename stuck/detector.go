@@ -36,6 +36,11 @@ const (
 	// it last passed, while something may still wake it (a ticker, a
 	// poll, an event loop's timer): Config.Overdue.
 	Overdue Kind = "waiting far past its usual time"
+	// OverdueBusy: a test works, silent and busy, its stacks changing (no
+	// endless loop of one place), far longer than it took when it last
+	// passed: a loop through real code (a parser that never advances), or
+	// work grown far slower: Config.Overdue.
+	OverdueBusy Kind = "busy far past its usual time"
 	// AsyncWait: the test's blocked threads are an async runtime's
 	// (tokio's), parked with no timer pending: a future the test awaits
 	// never completes (async.go).
@@ -832,6 +837,9 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 			d.samples = append(d.samples, c)
 		}
 	}
+	if v := d.overdueBusy(now, silence, cpu, target, busy); v != nil {
+		return v
+	}
 	who := threadNames(busy)
 	if len(d.samples) > 0 && IsPythonProcess(target.PID, target.Exe) && !IsPythonCapture(d.samples[len(d.samples)-1]) {
 		// CPython's own frames are the same for a loop and for honest
@@ -906,23 +914,7 @@ const OverdueFactor = 10
 // OverdueFactor times that, and at least Config.Overdue, they are stuck
 // waiting for something that does not come. Nil otherwise.
 func (d *Detector) overdue(now time.Time, silence time.Duration, cpu float64, views []threadView) *Verdict {
-	if d.cfg.Overdue <= 0 || d.cfg.Took == nil || silence < d.cfg.Overdue/2 {
-		return nil
-	}
-	// Every running test must be overdue: one never seen to pass, or not
-	// yet overdue, may be the one that waits, slowly and rightly (a Go
-	// test paused for t.Parallel "runs" while a serial one works).
-	var late []RunningTest
-	var evidence []string
-	for _, t := range d.cfg.Running() {
-		took := d.cfg.Took(t.Name)
-		ran := now.Sub(t.Since)
-		if took <= 0 || ran < max(d.cfg.Overdue, OverdueFactor*took) {
-			return nil
-		}
-		late = append(late, t)
-		evidence = append(evidence, fmt.Sprintf("%s took %s when it last passed and has run %s", t.Name, shortDuration(took), round(ran)))
-	}
+	late, evidence := d.lateTests(now, silence)
 	var target *ProcSample
 	for _, v := range views {
 		if v.test && !v.harness {
@@ -941,6 +933,46 @@ func (d *Detector) overdue(now time.Time, silence time.Duration, cpu float64, vi
 	}
 	d.setWarning("")
 	return v
+}
+
+// lateTests returns the running tests when every one of them passed before
+// in a known time (Took) and has now run OverdueFactor times that, and at
+// least Config.Overdue, with the output silent for half of Config.Overdue;
+// nil otherwise, and always under a timeout of the user's (Overdue unset).
+// Every running test must be late: one never seen to pass, or not yet
+// late, may be the one that waits or works, slowly and rightly (a Go test
+// paused for t.Parallel "runs" while a serial one works).
+func (d *Detector) lateTests(now time.Time, silence time.Duration) ([]RunningTest, []string) {
+	if d.cfg.Overdue <= 0 || d.cfg.Took == nil || silence < d.cfg.Overdue/2 {
+		return nil, nil
+	}
+	var late []RunningTest
+	var evidence []string
+	for _, t := range d.cfg.Running() {
+		took := d.cfg.Took(t.Name)
+		ran := now.Sub(t.Since)
+		if took <= 0 || ran < max(d.cfg.Overdue, OverdueFactor*took) {
+			return nil, nil
+		}
+		late = append(late, t)
+		evidence = append(evidence, fmt.Sprintf("%s took %s when it last passed and has run %s", t.Name, shortDuration(took), round(ran)))
+	}
+	return late, evidence
+}
+
+// overdueBusy judges a silent tree whose busy threads' stacks keep
+// changing, which reads as work: when every running test is far past its
+// usual time (lateTests), the work has gone on too long, a loop through
+// real code or work grown far slower, and either way the run is stopped
+// with the stacks that show where it was. Nil otherwise.
+func (d *Detector) overdueBusy(now time.Time, silence time.Duration, cpu float64, target ProcSample, busy []threadView) *Verdict {
+	late, evidence := d.lateTests(now, silence)
+	if len(late) == 0 || len(d.samples) == 0 {
+		return nil
+	}
+	diag := fmt.Sprintf("%s: no output for %s, %s CPU in %s, its stacks changing (work, or a loop through real code): %s",
+		OverdueBusy, round(silence), pct(cpu), threadNames(busy), strings.Join(evidence, "; "))
+	return d.verdict(OverdueBusy, now, silence, diag, target, busy)
 }
 
 // shortDuration rounds d to what a reader needs: milliseconds under a

@@ -352,6 +352,38 @@ func TestVerdicts(t *testing.T) {
 				return []ProcSample{proc(10, "hang", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
 			},
 			changing: true, duration: 15 * time.Second}},
+		{"spinning through changing functions far past the test's last time: busy far past its usual time", scenario{
+			// A loop through real code (CLI11's split in a loop that never
+			// advances): the stacks change, as work's do; the test's past
+			// says it has gone on too long.
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			changing: true, took: 50 * time.Millisecond, overdue: DefaultOverdue, deadline: 600 * time.Second,
+			duration: 40 * time.Second, wantKind: OverdueBusy, wantAfter: DefaultOverdue, wantBy: DefaultOverdue + time.Second,
+			wantDiag: "its stacks changing (work, or a loop through real code): TestPrimes took 50ms when it last passed and has run 20s"}},
+		{"the same spin in a test that took 5 s: not before 50 s", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			changing: true, took: 5 * time.Second, overdue: DefaultOverdue, deadline: 600 * time.Second,
+			duration: 60 * time.Second, wantKind: OverdueBusy, wantAfter: 50 * time.Second, wantBy: 51 * time.Second}},
+		{"the same spin under a timeout of the user's (no Overdue): working", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			changing: true, took: 50 * time.Millisecond, deadline: 600 * time.Second, duration: 40 * time.Second}},
+		{"the same spin beside a test never seen to pass: working", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			changing: true, took: 50 * time.Millisecond, newTestBeside: true, overdue: DefaultOverdue, deadline: 600 * time.Second, duration: 40 * time.Second}},
+		{"the same spin printing now and then: working", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			output:   func(now time.Time) time.Time { return now.Add(-now.Sub(start) % (8 * time.Second)) },
+			changing: true, took: 50 * time.Millisecond, overdue: DefaultOverdue, deadline: 600 * time.Second, duration: 40 * time.Second}},
 		{"a harness thread's timed wait does not hide a deadlock", scenario{
 			procs: func(int) []ProcSample {
 				return []ProcSample{proc(10, "tests-3f2a", thread(10, 'S', Wait{Kind: Timed, Call: "futex", Timeout: 50 * time.Second, Known: true, Remaining: true}, ms, 1), thread(11, 'S', lock, ms, 1))}
