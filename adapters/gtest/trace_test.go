@@ -139,3 +139,43 @@ func TestTraceLoop(t *testing.T) {
 		t.Errorf("tracer %q", metas[0].Tracer)
 	}
 }
+
+// kindsEvents runs the Kinds tests of the traced fixture with patterns
+// and returns the events.
+func kindsEvents(t *testing.T, test string, patterns ...string) []trace.Event {
+	t.Helper()
+	bin := tracedBin(t)
+	spec := gdbtracetest.Spec(t, tracedSrc, patterns)
+	if _, _, exit := adapterstest.RunReal(t, gtest{}, adapters.Request{ProjectRoot: tracedSrc, Command: []string{bin}, Test: test, Trace: spec}); exit.Code != 0 {
+		t.Fatalf("%s: exit %+v", test, exit)
+	}
+	evs, _ := gdbtracetest.Events(t, spec.Out)
+	return evs
+}
+
+// TestTraceOverloads: each overload of a name has its own return and its
+// own line, and none of them is taken for unwound (yaml-cpp's
+// YAML::Load(const char*) calls YAML::Load(std::istream&)).
+func TestTraceOverloads(t *testing.T) {
+	evs := kindsEvents(t, "Kinds.Overloads", "kinds::over")
+	var got []string
+	for _, e := range evs {
+		if e.Function != "kinds::over" {
+			continue
+		}
+		switch e.Type {
+		case trace.Enter:
+			got = append(got, fmt.Sprintf("enter:%d", e.Line))
+		case trace.Exit:
+			if e.Error || len(e.Return) != 1 {
+				t.Errorf("exit %+v: want a return value", e)
+				continue
+			}
+			got = append(got, fmt.Sprintf("exit:%d=%s", e.Line, e.Return[0].Value))
+		}
+	}
+	want := []string{"enter:43", "exit:43=42", "enter:44", `exit:44="hi!"`, "enter:45", "exit:45=3"}
+	if !slices.Equal(got, want) {
+		t.Errorf("over's events %q, want %q", got, want)
+	}
+}
