@@ -179,3 +179,39 @@ func TestTraceOverloads(t *testing.T) {
 		t.Errorf("over's events %q, want %q", got, want)
 	}
 }
+
+// TestTraceArgumentKinds: each common kind of C++ argument reads as its
+// value: references (to a struct, to an int) and pointers as what they
+// point to, strings whole inside a struct or a container, a char* as its
+// text, enums by name; never nothing, an address or internals.
+func TestTraceArgumentKinds(t *testing.T) {
+	evs := kindsEvents(t, "Kinds.Arguments", "kinds::*")
+	var got []string
+	for _, e := range evs {
+		if e.Type != trace.Enter {
+			continue
+		}
+		var args []string
+		for _, a := range e.Args {
+			args = append(args, a.Name+"="+a.Value)
+		}
+		got = append(got, strings.TrimPrefix(e.Function, "kinds::")+"("+strings.Join(args, ", ")+")")
+	}
+	point := `{x = 1, y = 2, name = "the head point", next = &{x = 5, y = 6, name = "the tail point", next = null}}`
+	want := []string{
+		`by_value(s="a fairly long string of thirty")`,
+		`by_cref(s="referenced")`,
+		`words(v=std::vector of length 3, capacity 3 = {"alphabetical", "b", "c"})`,
+		`point_ref(p=` + point + `)`,
+		`point_ptr(p=&` + point + `)`,
+		`point_ptr(p=null)`,
+		`color(c=kinds::Color::Green)`,
+		`plain(p=kinds::Two)`,
+		`out(n=0)`,
+		`doc(d={title = "the title", lines = std::vector of length 2, capacity 2 = {"first line", "second line"}, count = std::unique_ptr<int> = {get() = &3}, total = 4})`,
+		`name(s="characters")`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("enters:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

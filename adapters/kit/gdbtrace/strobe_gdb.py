@@ -337,6 +337,8 @@ def render(v):
             s = rust_string(v)
             if s is not None:
                 return name, s
+        if c_like():
+            return name, clip(cpp(v, 0))
         if t.code == gdb.TYPE_CODE_PTR and t.target().strip_typedefs().code in (gdb.TYPE_CODE_INT,) and t.target().sizeof == 1:
             return name, clip(v.format_string(max_elements=MAX_VALUE))
         if t.code == gdb.TYPE_CODE_PTR:
@@ -352,8 +354,116 @@ def render(v):
         if s.startswith(name + "::"):  # Rust enums: Ok(2), not Result<i64, String>::Ok(2)
             s = s[len(name) + 2:]
         return name, clip(s)
-    except (gdb.error, gdb.MemoryError, RuntimeError, UnicodeError) as e:
+    except Exception as e:  # a printer's own error: this value is unavailable, the event stays
         return None, "!" + (str(e) or type(e).__name__)
+
+
+def c_like():
+    """Whether the stopped frame is C or C++ (cargo's Rust keeps gdb's own
+    Rust formatting)."""
+    try:
+        return gdb.current_language() in ("c", "c++")
+    except (AttributeError, gdb.error, RuntimeError):
+        return False
+
+
+def cpp(v, depth):
+    """A C or C++ value as gdb prints it, walked here rather than by
+    format_string: gdb prints a pointer or a reference as an address,
+    which address=False (kept so values do not change from run to run)
+    turns into nothing at any depth (yaml-cpp's HandleNode(eventHandler=),
+    a struct's next = ), and its max_elements bounds a string's characters
+    as a collection's items, so a std::string inside a struct or a map was
+    cut to MAX_ITEMS characters ("position"...). Here a reference is the
+    value it refers to, a pointer & what it points to (null, or its address
+    when unreadable), strings whole up to MAX_VALUE bytes anywhere,
+    MAX_ITEMS per collection, MAX_DEPTH levels of structs and collections;
+    the libstdc++ printers give the containers' heads and items."""
+    t = v.type.strip_typedefs()
+    c = t.code
+    if c in (gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF):
+        return cpp(v.referenced_value(), depth)
+    pp = gdb.default_visualizer(v)
+    if pp is not None:
+        return printed(pp, v, depth)
+    if c == gdb.TYPE_CODE_PTR:
+        target = t.target().strip_typedefs()
+        addr = int(v)
+        if addr == 0:
+            return "null"
+        if target.code == gdb.TYPE_CODE_INT and target.sizeof == 1:
+            return v.format_string(address=False, max_elements=MAX_VALUE)  # char*: its text
+        if target.code in (gdb.TYPE_CODE_VOID, gdb.TYPE_CODE_FUNC):
+            return v.format_string(symbols=True)
+        try:
+            return "&" + cpp(v.dereference(), depth)
+        except gdb.MemoryError:
+            return "%#x" % addr
+    if c in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+        if depth >= MAX_DEPTH:
+            return "{...}"
+        parts, n = [], 0
+        for f in t.fields():
+            if f.artificial or not hasattr(f, "bitpos"):  # a vtable pointer, a static member
+                continue
+            if f.is_base_class:
+                part = "<%s> = %s" % (f.name, cpp(v.cast(f.type), depth + 1))
+            else:
+                part = (f.name + " = " if f.name else "") + cpp(v[f], depth + 1)
+            parts.append(part)
+            n += len(part) + 2
+            if n > MAX_VALUE:
+                break
+        return "{" + ", ".join(parts) + "}"
+    if c == gdb.TYPE_CODE_ARRAY:
+        elem = t.target().strip_typedefs()
+        if elem.code == gdb.TYPE_CODE_INT and elem.sizeof == 1:
+            return v.format_string(address=False, max_elements=MAX_VALUE)
+        if depth >= MAX_DEPTH:
+            return "{...}"
+        lo, hi = t.range()
+        items = [cpp(v[i], depth + 1) for i in range(lo, min(hi, lo + MAX_ITEMS - 1) + 1)]
+        return "{" + ", ".join(items) + ("..." if hi - lo + 1 > MAX_ITEMS else "") + "}"
+    return v.format_string(address=False, symbols=False, max_elements=MAX_VALUE)
+
+
+def printed(pp, v, depth):
+    """A value a pretty printer (libstdc++'s) shows: its head (to_string)
+    and up to MAX_ITEMS children, each walked by cpp."""
+    hint = pp.display_hint() if hasattr(pp, "display_hint") else None
+    if hint == "string":
+        return v.format_string(address=False, symbols=False, max_elements=MAX_VALUE)
+    head = pp.to_string() if hasattr(pp, "to_string") else None
+    if head is not None and not isinstance(head, (gdb.Value, str)) and hasattr(head, "value"):
+        head = head.value()  # a lazy string
+    if isinstance(head, gdb.Value):
+        head = cpp(head, depth)
+    head = "" if head is None else str(head)
+    if not hasattr(pp, "children"):
+        return head
+    if depth >= MAX_DEPTH:
+        items = "{...}"
+    else:
+        parts, n, key, more = [], 0, None, False
+        for i, (cname, child) in enumerate(pp.children()):
+            if (i // 2 if hint == "map" else i) >= MAX_ITEMS:
+                more = True
+                break
+            s = cpp(child, depth + 1) if isinstance(child, gdb.Value) else (json.dumps(child) if isinstance(child, str) else str(child))
+            if hint == "map":
+                if i % 2 == 0:
+                    key = s
+                    continue
+                s = "[%s] = %s" % (key, s)
+            elif hint != "array":
+                s = "%s = %s" % (cname, s)
+            parts.append(s)
+            n += len(s) + 2
+            if n > MAX_VALUE:
+                more = True
+                break
+        items = "{" + ", ".join(parts) + ("..." if more else "") + "}"
+    return head + " = " + items if head else items
 
 
 def pointee(v, t):
