@@ -215,3 +215,19 @@ func TestTraceArgumentKinds(t *testing.T) {
 		t.Errorf("enters:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestTraceClassTemplateMethod: kinds::Box::get names the method of every
+// Box<T> (gdb's kinds::Box<int>::get), as cxxopts's abstract_value::parse
+// did not.
+func TestTraceClassTemplateMethod(t *testing.T) {
+	evs := kindsEvents(t, "Kinds.Overloads", "kinds::Box::get")
+	var got []string
+	for _, e := range evs {
+		if e.Type == trace.Exit && len(e.Return) == 1 {
+			got = append(got, e.Function+"="+e.Return[0].Value)
+		}
+	}
+	if len(got) != 2 || got[0] != "kinds::Box<int>::get=9" || !strings.HasPrefix(got[1], "kinds::Box<std::") || !strings.HasSuffix(got[1], `>::get="boxed"`) {
+		t.Errorf("Box's get returned %q, want Box<int>::get=9 and Box<std::string>::get=\"boxed\"", got)
+	}
+}
