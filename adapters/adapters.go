@@ -100,6 +100,13 @@ type Tracer interface {
 	Tracer() string
 }
 
+// TraceElsewhere is implemented by an adapter that cannot trace but whose
+// tests another adapter can (a CTest test is often a GoogleTest or Catch2
+// binary): the refusal of a traced run adds how, one line.
+type TraceElsewhere interface {
+	TraceElsewhere() string
+}
+
 // Detection is an adapter's confidence that it runs a project's tests.
 type Detection struct {
 	// Confidence runs from 0 (not this framework) to 100 (certain).

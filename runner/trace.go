@@ -88,6 +88,9 @@ func traceSpec(t *Trace, a adapters.Adapter, root string) (*trace.Spec, error) {
 		watches = append(watches, trace.Watch{Variable: v, On: on})
 	}
 	if _, ok := a.(adapters.Tracer); !ok {
+		if e, ok := a.(adapters.TraceElsewhere); ok {
+			return nil, adapters.Usagef("tracePatterns is not supported for %s: %s", a.Name(), e.TraceElsewhere())
+		}
 		return nil, adapters.Usagef("tracePatterns is not supported for %s yet: rerun without tracePatterns and watches; %s", a.Name(), supportedTracers())
 	}
 	return &trace.Spec{Patterns: pats, Watches: watches, ProjectRoot: root, Exclude: trace.Exclude,

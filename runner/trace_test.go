@@ -168,6 +168,8 @@ func TestTraceRequestErrors(t *testing.T) {
 		want      string
 	}{
 		{"unsupported", "generic", &Trace{Patterns: []string{"calc::parse"}}, "tracePatterns is not supported for generic yet: rerun without tracePatterns and watches;"},
+		// cxxopts's build tree: its CTest tests are Catch2 binaries.
+		{"ctest says how", "ctest", &Trace{Patterns: []string{"calc::parse"}}, "tracePatterns is not supported for ctest: a CTest test that runs a GoogleTest or Catch2 binary traces through that framework: framework gtest or catch2, command its binary"},
 		{"watches alone unsupported", "generic", &Trace{Watches: []TraceWatch{{Variable: "x", On: []string{"f"}}}}, "not supported for generic"},
 		{"bad pattern", "shtrace", &Trace{Patterns: []string{"a::::b"}}, "empty segment"},
 		{"empty pattern", "shtrace", &Trace{Patterns: []string{" "}}, "empty trace pattern"},

@@ -38,7 +38,8 @@ var Exclude = []string{"vendor", "node_modules", "site-packages", "dist-packages
 
 // Compile reads one pattern of the grammar docs/trace.md describes:
 //
-//	a::b        exact: a::b, or crate::a::b, never a::bc or a::b::c
+//	a::b        exact: a::b, or crate::a::b, never a::bc or a::b::c;
+//	            a<int>::b too (a class template's method)
 //	a::*        one segment below a
 //	a::**       any depth below a
 //	*::name     name one segment below anything
@@ -124,6 +125,11 @@ func compileName(segs []string, sep string) string {
 			}
 		}
 		if !last {
+			if sep == "::" {
+				// a class template's (or Rust generic type's) arguments:
+				// Box::get is Box<int>::get too
+				b.WriteString(`(?:<.*>)?`)
+			}
 			b.WriteString(qsep)
 		}
 	}

@@ -34,6 +34,11 @@ var nameCases = []struct {
 	{"mod.*", []string{"mod.func", "pkg.mod.run"}, []string{"mod.Class.method"}},
 	{"mod.**", []string{"mod.func", "mod.Class.method"}, []string{"module.func"}},
 	{"parse", []string{"parse", "a::parse", "calc.parse", "ns::parse<int>"}, []string{"parser", "reparse"}},
+	// A class template's method: cxxopts::values::abstract_value::parse
+	// matched none of gdb's abstract_value<int>::parse.
+	{"values::abstract_value::parse", []string{"cxxopts::values::abstract_value<int>::parse", "values::abstract_value<std::vector<int, std::allocator<int> > >::parse", "values::abstract_value::parse"},
+		[]string{"values::abstract_value<int>::parse_all", "values::abstract_values<int>::parse", "values::abstract_value<int>::x::parse"}},
+	{"values::*::parse", []string{"values::abstract_value<std::vector<int, std::allocator<int> > >::parse", "values::V::parse"}, []string{"values::a::b::parse"}},
 }
 
 func TestCompileMatchesInGo(t *testing.T) {

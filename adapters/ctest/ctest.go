@@ -57,6 +57,13 @@ func New() adapters.Adapter { return ctest{} }
 
 func (ctest) Name() string { return "ctest" }
 
+// TraceElsewhere: ctest runs the tests' binaries as they are, so it cannot
+// put them under gdb; a GoogleTest or Catch2 binary traces through its own
+// framework's adapter.
+func (ctest) TraceElsewhere() string {
+	return "a CTest test that runs a GoogleTest or Catch2 binary traces through that framework: framework gtest or catch2, command its binary (BUILD/DIR/BINARY), test its name"
+}
+
 // cmakeMarkers are what a CMakeLists.txt with CTest tests says.
 var cmakeMarkers = []string{"enable_testing(", "include(CTest)", "add_test(", "gtest_discover_tests(", "catch_discover_tests("}
 

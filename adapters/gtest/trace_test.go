@@ -139,3 +139,95 @@ func TestTraceLoop(t *testing.T) {
 		t.Errorf("tracer %q", metas[0].Tracer)
 	}
 }
+
+// kindsEvents runs the Kinds tests of the traced fixture with patterns
+// and returns the events.
+func kindsEvents(t *testing.T, test string, patterns ...string) []trace.Event {
+	t.Helper()
+	bin := tracedBin(t)
+	spec := gdbtracetest.Spec(t, tracedSrc, patterns)
+	if _, _, exit := adapterstest.RunReal(t, gtest{}, adapters.Request{ProjectRoot: tracedSrc, Command: []string{bin}, Test: test, Trace: spec}); exit.Code != 0 {
+		t.Fatalf("%s: exit %+v", test, exit)
+	}
+	evs, _ := gdbtracetest.Events(t, spec.Out)
+	return evs
+}
+
+// TestTraceOverloads: each overload of a name has its own return and its
+// own line, and none of them is taken for unwound (yaml-cpp's
+// YAML::Load(const char*) calls YAML::Load(std::istream&)).
+func TestTraceOverloads(t *testing.T) {
+	evs := kindsEvents(t, "Kinds.Overloads", "kinds::over")
+	var got []string
+	for _, e := range evs {
+		if e.Function != "kinds::over" {
+			continue
+		}
+		switch e.Type {
+		case trace.Enter:
+			got = append(got, fmt.Sprintf("enter:%d", e.Line))
+		case trace.Exit:
+			if e.Error || len(e.Return) != 1 {
+				t.Errorf("exit %+v: want a return value", e)
+				continue
+			}
+			got = append(got, fmt.Sprintf("exit:%d=%s", e.Line, e.Return[0].Value))
+		}
+	}
+	want := []string{"enter:43", "exit:43=42", "enter:44", `exit:44="hi!"`, "enter:45", "exit:45=3"}
+	if !slices.Equal(got, want) {
+		t.Errorf("over's events %q, want %q", got, want)
+	}
+}
+
+// TestTraceArgumentKinds: each common kind of C++ argument reads as its
+// value: references (to a struct, to an int) and pointers as what they
+// point to, strings whole inside a struct or a container, a char* as its
+// text, enums by name; never nothing, an address or internals.
+func TestTraceArgumentKinds(t *testing.T) {
+	evs := kindsEvents(t, "Kinds.Arguments", "kinds::*")
+	var got []string
+	for _, e := range evs {
+		if e.Type != trace.Enter {
+			continue
+		}
+		var args []string
+		for _, a := range e.Args {
+			args = append(args, a.Name+"="+a.Value)
+		}
+		got = append(got, strings.TrimPrefix(e.Function, "kinds::")+"("+strings.Join(args, ", ")+")")
+	}
+	point := `{x = 1, y = 2, name = "the head point", next = &{x = 5, y = 6, name = "the tail point", next = null}}`
+	want := []string{
+		`by_value(s="a fairly long string of thirty")`,
+		`by_cref(s="referenced")`,
+		`words(v=std::vector of length 3, capacity 3 = {"alphabetical", "b", "c"})`,
+		`point_ref(p=` + point + `)`,
+		`point_ptr(p=&` + point + `)`,
+		`point_ptr(p=null)`,
+		`color(c=kinds::Color::Green)`,
+		`plain(p=kinds::Two)`,
+		`out(n=0)`,
+		`doc(d={title = "the title", lines = std::vector of length 2, capacity 2 = {"first line", "second line"}, count = std::unique_ptr<int> = {get() = &3}, total = 4})`,
+		`name(s="characters")`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("enters:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestTraceClassTemplateMethod: kinds::Box::get names the method of every
+// Box<T> (gdb's kinds::Box<int>::get), as cxxopts's abstract_value::parse
+// did not.
+func TestTraceClassTemplateMethod(t *testing.T) {
+	evs := kindsEvents(t, "Kinds.Overloads", "kinds::Box::get")
+	var got []string
+	for _, e := range evs {
+		if e.Type == trace.Exit && len(e.Return) == 1 {
+			got = append(got, e.Function+"="+e.Return[0].Value)
+		}
+	}
+	if len(got) != 2 || got[0] != "kinds::Box<int>::get=9" || !strings.HasPrefix(got[1], "kinds::Box<std::") || !strings.HasSuffix(got[1], `>::get="boxed"`) {
+		t.Errorf("Box's get returned %q, want Box<int>::get=9 and Box<std::string>::get=\"boxed\"", got)
+	}
+}

@@ -138,13 +138,48 @@ def split_name(sig):
 
 
 class Function:
-    __slots__ = ("name", "file", "line", "fullname", "watches", "calls", "recorded", "pending", "rets", "rtype", "classes")
+    """A traced name. Its breakpoint stops in every function of that name
+    (C++ overloads, a static function of each file): each is a Variant."""
+    __slots__ = ("name", "file", "line", "fullname", "watches", "calls", "recorded", "pending", "rets", "variants")
 
     def __init__(self, name, file, line):
         self.name, self.file, self.line = name, file, line
         self.fullname, self.watches, self.calls = None, [], 0
-        self.rets, self.rtype, self.classes = None, None, None
+        self.rets, self.variants = None, {}
         self.recorded, self.pending = 0, 0
+
+
+class Variant:
+    """One function of a traced name, by its entry address: its own file,
+    line, return type and ret breakpoints (YAML::Load(const char*) returns
+    where YAML::Load(std::istream&) does not)."""
+    __slots__ = ("fn", "file", "line", "rets", "rtype", "classes")
+
+    def __init__(self, fn, file, line):
+        self.fn, self.file, self.line = fn, file, line
+        self.rets, self.rtype, self.classes = None, None, None
+
+
+def variant(fn, frame):
+    """The Variant of fn that frame runs."""
+    try:
+        block = frame.block()
+        while block is not None and block.function is None:
+            block = block.superblock
+    except RuntimeError:
+        block = None
+    key = block.start if block is not None else 0
+    v = fn.variants.get(key)
+    if v is None:
+        file, line = fullname(fn) or fn.file, fn.line
+        sym = block.function if block is not None else None
+        if sym is not None and sym.symtab is not None:
+            try:
+                file, line = sym.symtab.fullname() or file, sym.line or line
+            except (gdb.error, RuntimeError):
+                pass
+        v = fn.variants[key] = Variant(fn, file, line)
+    return v
 
 
 def list_functions():
@@ -302,6 +337,8 @@ def render(v):
             s = rust_string(v)
             if s is not None:
                 return name, s
+        if c_like():
+            return name, clip(cpp(v, 0))
         if t.code == gdb.TYPE_CODE_PTR and t.target().strip_typedefs().code in (gdb.TYPE_CODE_INT,) and t.target().sizeof == 1:
             return name, clip(v.format_string(max_elements=MAX_VALUE))
         if t.code == gdb.TYPE_CODE_PTR:
@@ -317,8 +354,116 @@ def render(v):
         if s.startswith(name + "::"):  # Rust enums: Ok(2), not Result<i64, String>::Ok(2)
             s = s[len(name) + 2:]
         return name, clip(s)
-    except (gdb.error, gdb.MemoryError, RuntimeError, UnicodeError) as e:
+    except Exception as e:  # a printer's own error: this value is unavailable, the event stays
         return None, "!" + (str(e) or type(e).__name__)
+
+
+def c_like():
+    """Whether the stopped frame is C or C++ (cargo's Rust keeps gdb's own
+    Rust formatting)."""
+    try:
+        return gdb.current_language() in ("c", "c++")
+    except (AttributeError, gdb.error, RuntimeError):
+        return False
+
+
+def cpp(v, depth):
+    """A C or C++ value as gdb prints it, walked here rather than by
+    format_string: gdb prints a pointer or a reference as an address,
+    which address=False (kept so values do not change from run to run)
+    turns into nothing at any depth (yaml-cpp's HandleNode(eventHandler=),
+    a struct's next = ), and its max_elements bounds a string's characters
+    as a collection's items, so a std::string inside a struct or a map was
+    cut to MAX_ITEMS characters ("position"...). Here a reference is the
+    value it refers to, a pointer & what it points to (null, or its address
+    when unreadable), strings whole up to MAX_VALUE bytes anywhere,
+    MAX_ITEMS per collection, MAX_DEPTH levels of structs and collections;
+    the libstdc++ printers give the containers' heads and items."""
+    t = v.type.strip_typedefs()
+    c = t.code
+    if c in (gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF):
+        return cpp(v.referenced_value(), depth)
+    pp = gdb.default_visualizer(v)
+    if pp is not None:
+        return printed(pp, v, depth)
+    if c == gdb.TYPE_CODE_PTR:
+        target = t.target().strip_typedefs()
+        addr = int(v)
+        if addr == 0:
+            return "null"
+        if target.code == gdb.TYPE_CODE_INT and target.sizeof == 1:
+            return v.format_string(address=False, max_elements=MAX_VALUE)  # char*: its text
+        if target.code in (gdb.TYPE_CODE_VOID, gdb.TYPE_CODE_FUNC):
+            return v.format_string(symbols=True)
+        try:
+            return "&" + cpp(v.dereference(), depth)
+        except gdb.MemoryError:
+            return "%#x" % addr
+    if c in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+        if depth >= MAX_DEPTH:
+            return "{...}"
+        parts, n = [], 0
+        for f in t.fields():
+            if f.artificial or not hasattr(f, "bitpos"):  # a vtable pointer, a static member
+                continue
+            if f.is_base_class:
+                part = "<%s> = %s" % (f.name, cpp(v.cast(f.type), depth + 1))
+            else:
+                part = (f.name + " = " if f.name else "") + cpp(v[f], depth + 1)
+            parts.append(part)
+            n += len(part) + 2
+            if n > MAX_VALUE:
+                break
+        return "{" + ", ".join(parts) + "}"
+    if c == gdb.TYPE_CODE_ARRAY:
+        elem = t.target().strip_typedefs()
+        if elem.code == gdb.TYPE_CODE_INT and elem.sizeof == 1:
+            return v.format_string(address=False, max_elements=MAX_VALUE)
+        if depth >= MAX_DEPTH:
+            return "{...}"
+        lo, hi = t.range()
+        items = [cpp(v[i], depth + 1) for i in range(lo, min(hi, lo + MAX_ITEMS - 1) + 1)]
+        return "{" + ", ".join(items) + ("..." if hi - lo + 1 > MAX_ITEMS else "") + "}"
+    return v.format_string(address=False, symbols=False, max_elements=MAX_VALUE)
+
+
+def printed(pp, v, depth):
+    """A value a pretty printer (libstdc++'s) shows: its head (to_string)
+    and up to MAX_ITEMS children, each walked by cpp."""
+    hint = pp.display_hint() if hasattr(pp, "display_hint") else None
+    if hint == "string":
+        return v.format_string(address=False, symbols=False, max_elements=MAX_VALUE)
+    head = pp.to_string() if hasattr(pp, "to_string") else None
+    if head is not None and not isinstance(head, (gdb.Value, str)) and hasattr(head, "value"):
+        head = head.value()  # a lazy string
+    if isinstance(head, gdb.Value):
+        head = cpp(head, depth)
+    head = "" if head is None else str(head)
+    if not hasattr(pp, "children"):
+        return head
+    if depth >= MAX_DEPTH:
+        items = "{...}"
+    else:
+        parts, n, key, more = [], 0, None, False
+        for i, (cname, child) in enumerate(pp.children()):
+            if (i // 2 if hint == "map" else i) >= MAX_ITEMS:
+                more = True
+                break
+            s = cpp(child, depth + 1) if isinstance(child, gdb.Value) else (json.dumps(child) if isinstance(child, str) else str(child))
+            if hint == "map":
+                if i % 2 == 0:
+                    key = s
+                    continue
+                s = "[%s] = %s" % (key, s)
+            elif hint != "array":
+                s = "%s = %s" % (cname, s)
+            parts.append(s)
+            n += len(s) + 2
+            if n > MAX_VALUE:
+                more = True
+                break
+        items = "{" + ", ".join(parts) + ("..." if more else "") + "}"
+    return head + " = " + items if head else items
 
 
 def pointee(v, t):
@@ -449,9 +594,9 @@ class Return(gdb.Breakpoint):
     every call, which finds its call on the thread's stack by the frame's
     canonical frame address, and reads the return value as the ABI left it."""
 
-    def __init__(self, fn, addr):
+    def __init__(self, var, addr):
         super().__init__("*%#x" % addr, internal=True)
-        self.fn = fn
+        self.var, self.fn = var, var.fn
 
     def stop(self):
         try:
@@ -461,9 +606,9 @@ class Return(gdb.Breakpoint):
                 frame = gdb.newest_frame()
                 cfa = int(frame.read_register("rsp")) + 8  # the return address is on top
                 for i in range(len(stack) - 1, -1, -1):
-                    if stack[i].cfa == cfa and stack[i].fn is self.fn:
+                    if stack[i].cfa == cfa and stack[i].var is self.var:
                         unwind_below(key, stack, i)
-                        pop(key, stack[i], x86_return(frame, self.fn))
+                        pop(key, stack[i], x86_return(frame, self.var))
                         break
         except Exception as e:
             warn("exit of %s: %s" % (self.fn.name, e))
@@ -471,10 +616,10 @@ class Return(gdb.Breakpoint):
 
 
 class Call:
-    __slots__ = ("id", "t", "fn", "cfa")
+    __slots__ = ("id", "t", "fn", "var", "cfa")
 
-    def __init__(self, eid, t, fn, cfa):
-        self.id, self.t, self.fn, self.cfa = eid, t, fn, cfa
+    def __init__(self, eid, t, var, cfa):
+        self.id, self.t, self.var, self.fn, self.cfa = eid, t, var, var.fn, cfa
 
 
 def unwind_below(key, stack, i):
@@ -500,7 +645,7 @@ def pop(key, call, rv, unwound=False):
             # Sampled from now on: a call not recorded costs one stop, not two.
             set_returns(fn, False)
     ev = {"type": "exit", "t": t, "pid": key[1], "thread": str(key[0]), "function": fn.name,
-          "file": fullname(fn) or fn.file, "line": fn.line, "durationNs": t - call.t, "parent": call.id}
+          "file": call.var.file, "line": call.var.line, "durationNs": t - call.t, "parent": call.id}
     if depth:
         ev["depth"] = depth
     if unwound:
@@ -524,7 +669,7 @@ def set_returns(fn, on):
             r.enabled = on
 
 
-def x86_return(frame, fn):
+def x86_return(frame, fn):  # fn: the Variant
     """The return value at a ret instruction, by the System V x86-64 ABI
     (what rustc and g++ follow for the values gdb can show): scalars and
     small aggregates in rax:rdx and xmm0:xmm1, the rest in memory that rax
@@ -596,28 +741,32 @@ class Enter(gdb.Breakpoint):
 X86 = None  # whether ret breakpoints work here (x86-64)
 
 
-def returns(fn, frame):
-    """Set the ret breakpoints of fn, once, at its first recorded call; False
-    when this machine needs finish breakpoints instead."""
+def returns(var, frame):
+    """Set the ret breakpoints of a variant, once, at its first recorded
+    call; False when this machine needs finish breakpoints instead."""
     global X86
     if X86 is None:
         X86 = frame.architecture().name().startswith("i386:x86-64")
     if not X86:
         return False
+    fn = var.fn
     if fn.rets is None:
         fn.rets = []
+    if var.rets is None:
+        var.rets = []
         block = frame.block()
         while block is not None and block.function is None:
             block = block.superblock
         fsym = frame.function()
-        fn.rtype = fsym.type.target() if fsym is not None and fsym.type is not None else None
+        var.rtype = fsym.type.target() if fsym is not None and fsym.type is not None else None
         if block is not None:
             for insn in frame.architecture().disassemble(block.start, block.end - 1):
                 if insn["asm"].split()[0].startswith("ret"):
-                    fn.rets.append(Return(fn, insn["addr"]))
-        if not fn.rets:
+                    var.rets.append(Return(var, insn["addr"]))
+        fn.rets.extend(var.rets)
+        if not var.rets:
             warn("no return found in %s: its exits are read by finish breakpoints" % fn.name)
-    return bool(fn.rets)
+    return bool(var.rets)
 
 
 def enter(fn):
@@ -639,8 +788,9 @@ def enter(fn):
         while j > 0 and stack[j - 1].cfa and stack[j - 1].cfa <= cfa:
             j -= 1
         unwind_below(key, stack, j - 1)
+    var = variant(fn, frame)
     ev = {"type": "enter", "t": t, "pid": key[1], "thread": str(key[0]), "function": fn.name,
-          "file": fullname(fn) or fn.file, "line": fn.line}
+          "file": var.file, "line": var.line}
     if stack:
         ev["depth"] = len(stack)
         ev["parent"] = stack[-1].id
@@ -657,9 +807,9 @@ def enter(fn):
     if not eid:
         return
     fn.recorded += 1
-    call = Call(eid, t, fn, cfa)
+    call = Call(eid, t, var, cfa)
     stack.append(call)
-    if cfa and returns(fn, frame):
+    if cfa and returns(var, frame):
         fn.pending += 1
         if n > FULL:
             set_returns(fn, True)
