@@ -77,8 +77,8 @@ type Shuffle struct {
 	// Seed is the seed the framework printed; Command runs the whole
 	// selection again in the same order (and with the same seed), pasted
 	// in the project directory. A Go run of several packages has a seed
-	// per package: Seed is empty and Command runs each failed package
-	// with its own.
+	// per package: Command runs each failed package with its own, and
+	// Seed is empty unless they share one.
 	Seed    string `json:"seed,omitempty"`
 	Command string `json:"command"`
 }

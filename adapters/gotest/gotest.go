@@ -1717,7 +1717,8 @@ func (p *goParser) rerunCommand(importPath, test string) string {
 // shuffled is the run's order under -shuffle: each shuffled package's seed
 // and the command that runs it again in that order (the packages that
 // failed, when some did), nil when no package was shuffled. Each package
-// has its own seed: Seed is set only when there is one package.
+// draws its own seed under -shuffle=on: Seed is set only when they share
+// one.
 func (p *goParser) shuffled() *report.Shuffle {
 	var all, failed []*goPackage
 	for _, pkg := range p.pkgs {
@@ -1741,8 +1742,8 @@ func (p *goParser) shuffled() *report.Shuffle {
 		cmds[i] = p.rerunRun(pkg.path, "")
 	}
 	sh.Command = strings.Join(cmds, "; ")
-	if len(all) == 1 {
-		sh.Seed = all[0].shuffle
+	if !slices.ContainsFunc(all, func(pkg *goPackage) bool { return pkg.shuffle != all[0].shuffle }) {
+		sh.Seed = all[0].shuffle // one package, or one seed given to all
 	}
 	return sh
 }
