@@ -242,6 +242,9 @@ type Outcome struct {
 	// Indicators name what the parser noticed about the output itself
 	// (unreadable_test_events), for the details file.
 	Indicators []string `json:",omitempty"`
+	// Shuffle is set when the framework ran the tests in a random order,
+	// or reseeded randomness, with a seed it printed (report.Shuffle).
+	Shuffle *report.Shuffle `json:",omitempty"`
 	// Flaky names the tests that failed and then passed on a retry the
 	// framework made itself (nextest's retries): recorded as passed.
 	Flaky []FlakyTest `json:",omitempty"`

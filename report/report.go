@@ -64,6 +64,23 @@ type Response struct {
 	Flaky []Flaky `json:"flaky,omitempty"`
 	// Repeat is what running the selection several times found (repeat).
 	Repeat *Repeat `json:"repeat,omitempty"`
+	// Shuffle says the framework ran the tests in a random order, or
+	// reseeded randomness, with a seed it printed.
+	Shuffle *Shuffle `json:"shuffle,omitempty"`
+}
+
+// Shuffle is a run in a random order (go test -shuffle, pytest-randomly,
+// jest --randomize, vitest --sequence.shuffle, --gtest_shuffle, Catch2's
+// --order rand): a failure may depend on the tests that ran before it, or
+// on the seed, so a test rerun alone may pass where the run failed.
+type Shuffle struct {
+	// Seed is the seed the framework printed; Command runs the whole
+	// selection again in the same order (and with the same seed), pasted
+	// in the project directory. A Go run of several packages has a seed
+	// per package: Command runs each failed package with its own, and
+	// Seed is empty unless they share one.
+	Seed    string `json:"seed,omitempty"`
+	Command string `json:"command"`
 }
 
 // Flaky is a test that failed, then passed on a rerun of it alone.

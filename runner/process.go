@@ -415,6 +415,10 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	if h := r.hint(resp); h != resp.Hint {
 		resp.Hint = joinHints(resp.Hint, h)
 	}
+	resp.Shuffle = outcome.Shuffle
+	if resp.Shuffle != nil && sum.Failed > 0 {
+		resp.Hint = joinHints(resp.Hint, shuffleHint(resp.Shuffle))
+	}
 	if r.rerun {
 		r.resp, r.tests = resp, tests // the run that started it reads them
 		return
@@ -567,6 +571,18 @@ func (r *Run) fewWords() string {
 }
 
 // hint says what to do next, for the answers that need one.
+// shuffleHint says that a shuffled run's failures may depend on the
+// order or the seed, and how to run the whole run that way again: a test
+// rerun alone that passes proves nothing then.
+func shuffleHint(sh *report.Shuffle) string {
+	seed := ""
+	if sh.Seed != "" {
+		seed = " (seed " + sh.Seed + ")"
+	}
+	return "the tests ran in a random order" + seed + ": a failure may depend on the tests that ran before it, or on the seed, " +
+		"so a test rerun alone can pass where the run failed; `" + sh.Command + "` runs the whole run in the same order"
+}
+
 func (r *Run) hint(resp *report.Response) string {
 	crash := resp.Crash
 	switch resp.Status {

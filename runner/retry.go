@@ -141,6 +141,9 @@ type retryHunt struct {
 	tried, left int
 	flaky       []report.Flaky
 	stillFailed int
+	// ordered names the tests of a shuffled run that passed alone: not
+	// flaky, since the run's order or seed may be what fails them.
+	ordered []string
 	// unselected names the tests a rerun could not select alone, with why.
 	unselected []string
 	// stop says why the retries ended early (a cancel, the timeout).
@@ -298,8 +301,16 @@ func (r *Run) applyRetries(resp *report.Response, failed *[]report.Failure, test
 		if len(t.Attempts) < 2 {
 			continue
 		}
-		if !t.Flaky {
+		if t.Flaky && resp.Shuffle != nil {
+			// Passed alone after failing in a shuffled run: not flaky
+			// but, as likely, failing in that order or with that seed,
+			// which a rerun alone does not repeat. It stays failed.
+			t.Flaky = false
+			h.ordered = append(h.ordered, fmt.Sprintf("%s (passed on attempt %d)", t.Name, len(t.Attempts)))
+		} else if !t.Flaky {
 			h.stillFailed++
+		}
+		if !t.Flaky {
 			if t.Failure != nil {
 				t.Failure.Attempts = len(t.Attempts)
 			}
@@ -461,6 +472,11 @@ func retryHint(resp *report.Response, h *retryHunt) string {
 			parts = append(parts, lead+": failed, then passed when rerun alone, so the failure depends on timing, order or state another test left; "+
 				"it is not a failure to fix in the code under test: see flaky[].first_failure, and make the test independent and deterministic")
 		}
+	}
+	if k := len(h.ordered); k > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s in the shuffled run, then passed when rerun alone: %s; not counted flaky: the failure may depend on the order "+
+			"or the seed, which a rerun alone does not repeat, so the run stays failed: run the whole run in the same order (shuffle.command) to reproduce it",
+			k, plural(k, "test failed", "tests failed"), strings.Join(clipList(h.ordered, flakyNames), ", ")))
 	}
 	if h.stillFailed > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s every attempt: %s, not flaky", h.stillFailed,

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -339,4 +340,54 @@ func TestRetriesDoNotPassWhatNeverStarted(t *testing.T) {
 	if !strings.Contains(resp.Hint, "the run stays failed: part of it never started") || !strings.Contains(resp.Hint, "module b skipped") {
 		t.Errorf("hint %q: want it to say the run stays failed, and what never started", resp.Hint)
 	}
+}
+
+// TestRetriesShuffled: in a shuffled run (go test -shuffle=on) a test that
+// failed after another and passed when retried alone is not flaky: the
+// run stays failed, the answer gives the seed and the command that runs
+// the whole run in the same order, and that command fails it again.
+func TestRetriesShuffled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real project")
+	}
+	testutil.RequireTool(t, "go")
+	root := t.TempDir()
+	testutil.CopyTree(t, filepath.Join("testdata", "shuffle", "gomod"), root)
+	req := Request{ProjectRoot: root, Framework: "go", Command: "go test -shuffle=on .", Retries: 1, Timeout: 3 * time.Minute}
+	for range 30 {
+		resp, rec := runReq(t, req)
+		if resp.Status == report.Passed && resp.Summary.Flaky == 0 {
+			continue // TestVictim ran first
+		}
+		if resp.Status != report.Failed || len(resp.Flaky) != 0 || resp.Summary.Failed != 1 {
+			t.Fatalf("status %s, flaky %+v, summary %+v: want failed, no flaky test; hint: %s", resp.Status, resp.Flaky, resp.Summary, resp.Hint)
+		}
+		sh := resp.Shuffle
+		if sh == nil || sh.Seed == "" || sh.Command != "go test -shuffle="+sh.Seed+" ." {
+			t.Fatalf("shuffle = %+v, want the seed and the package's command with it", sh)
+		}
+		if len(resp.Failures) != 1 || resp.Failures[0].Name != "TestVictim" || resp.Failures[0].Attempts != 2 {
+			t.Errorf("failures = %+v, want TestVictim after 2 attempts", resp.Failures)
+		}
+		for _, want := range []string{"(seed " + sh.Seed + ")", "`" + sh.Command + "` runs the whole run in the same order",
+			"TestVictim (passed on attempt 2); not counted flaky"} {
+			if !strings.Contains(resp.Hint, want) {
+				t.Errorf("hint %q lacks %q", resp.Hint, want)
+			}
+		}
+		if v := testByName(rec.Tests, "TestVictim"); v == nil || v.Flaky || v.Status != report.TestFailed || len(v.Attempts) != 2 {
+			t.Errorf("details' TestVictim = %+v, want failed, not flaky, with 2 attempts", v)
+		}
+		if rec.Response.Shuffle == nil || rec.Response.Shuffle.Seed != sh.Seed {
+			t.Errorf("details' shuffle = %+v, want the answer's", rec.Response.Shuffle)
+		}
+		cmd := exec.Command("sh", "-c", sh.Command)
+		cmd.Dir = root
+		b, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(b), "-test.shuffle "+sh.Seed) || !strings.Contains(string(b), "polluted by an earlier test") {
+			t.Errorf("%s: %v, want TestVictim failing again:\n%s", sh.Command, err, b)
+		}
+		return
+	}
+	t.Fatal("TestVictim never failed in 30 shuffled runs")
 }

@@ -1714,6 +1714,40 @@ func (p *goParser) rerunCommand(importPath, test string) string {
 	return p.rerunRun(importPath, run)
 }
 
+// shuffled is the run's order under -shuffle: each shuffled package's seed
+// and the command that runs it again in that order (the packages that
+// failed, when some did), nil when no package was shuffled. Each package
+// draws its own seed under -shuffle=on: Seed is set only when they share
+// one.
+func (p *goParser) shuffled() *report.Shuffle {
+	var all, failed []*goPackage
+	for _, pkg := range p.pkgs {
+		if pkg.shuffle != "" {
+			all = append(all, pkg)
+			if pkg.failed > 0 {
+				failed = append(failed, pkg)
+			}
+		}
+	}
+	if len(failed) > 0 {
+		all = failed
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	slices.SortFunc(all, func(a, b *goPackage) int { return strings.Compare(a.path, b.path) })
+	sh := &report.Shuffle{}
+	cmds := make([]string, len(all))
+	for i, pkg := range all {
+		cmds[i] = p.rerunRun(pkg.path, "")
+	}
+	sh.Command = strings.Join(cmds, "; ")
+	if !slices.ContainsFunc(all, func(pkg *goPackage) bool { return pkg.shuffle != all[0].shuffle }) {
+		sh.Seed = all[0].shuffle // one package, or one seed given to all
+	}
+	return sh
+}
+
 // goShuffledBefore bounds the tests a shuffled package's rerun names
 // before the failed one; with more, it runs the whole package.
 const goShuffledBefore = 8
@@ -1850,6 +1884,7 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 	if h := p.repeatHint(); h != "" {
 		out.Hint = strings.TrimPrefix(out.Hint+"; "+h, "; ")
 	}
+	out.Shuffle = p.shuffled()
 	if p.crash != nil {
 		c := *p.crash
 		c.ExitCode = exit.Code

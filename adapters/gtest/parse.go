@@ -494,7 +494,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	p.iterations()
 	if p.seed != "" && p.rec.Progress().Failed > 0 {
-		hints = append(hints, fmt.Sprintf("the tests ran in a shuffled order (seed %s); the reruns keep --gtest_random_seed=%s, and the whole binary with --gtest_shuffle --gtest_random_seed=%s runs the same order again", p.seed, p.seed, p.seed))
+		hints = append(hints, fmt.Sprintf("the reruns keep --gtest_random_seed=%s", p.seed))
 	}
 	dying := ""
 	if p.cur != nil {
@@ -538,6 +538,10 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		p.placeUnplaced()
 	}
 	out.Hint = strings.Join(hints, "; ")
+	if p.seed != "" {
+		// The binary with the command's flags and the seed: the same order.
+		out.Shuffle = &report.Shuffle{Seed: p.seed, Command: shell.Join(p.rerun)}
+	}
 	return out
 }
 

@@ -1,12 +1,15 @@
 package gtest
 
 import (
+	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/internal/shell"
 	"strobe/report"
 )
 
@@ -62,7 +65,25 @@ func TestShuffle(t *testing.T) {
 	if m == nil {
 		t.Fatalf("rerun %q, want the seed kept", f.Rerun)
 	}
-	if !strings.Contains(out.Hint, "shuffled order (seed "+m[1]+")") || !strings.Contains(out.Hint, "--gtest_shuffle --gtest_random_seed="+m[1]) {
+	if !strings.Contains(out.Hint, "the reruns keep --gtest_random_seed="+m[1]) {
 		t.Errorf("hint %q, want the seed %s", out.Hint, m[1])
+	}
+	// The whole binary in the same order: the command with the seed.
+	want := shell.Join([]string{dir + "/repeat_test", "--gtest_shuffle", "--gtest_random_seed=" + m[1]})
+	if out.Shuffle == nil || out.Shuffle.Seed != m[1] || out.Shuffle.Command != want {
+		t.Fatalf("shuffle %+v, want seed %s and %s", out.Shuffle, m[1], want)
+	}
+	again, _ := exec.Command("sh", "-c", out.Shuffle.Command).CombinedOutput()
+	var order []string
+	for _, tt := range rec.Tests() {
+		order = append(order, tt.Name)
+	}
+	runs := regexp.MustCompile(`(?m)^\[ RUN      \] (\S+)$`).FindAllStringSubmatch(string(again), -1)
+	var got []string
+	for _, r := range runs {
+		got = append(got, r[1])
+	}
+	if !slices.Equal(got, order) {
+		t.Errorf("%s ran %v, want the run's order %v", out.Shuffle.Command, got, order)
 	}
 }

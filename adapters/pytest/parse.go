@@ -43,6 +43,7 @@ type parser struct {
 	test       string
 	level      adapters.Level
 	prefix     []string
+	args       []string // the run's own arguments, after strobe's plugin
 
 	summary  []string          // FAILED/ERROR lines, for the fallback
 	counts   string            // the closing "== 1 failed, 2 passed in 0.1s ==" line
@@ -59,6 +60,27 @@ func newParser(rec *adapters.Recorder, req adapters.Request, wd *python.Workdir,
 	p := &parser{rec: rec, root: req.ProjectRoot, test: req.Test, level: req.Level, prefix: prefix}
 	p.Init(rec, req.ProjectRoot, wd, p.rerun)
 	return p
+}
+
+// shuffled is the run in a random order that pytest-randomly made, nil
+// when it made none: its seed, and the whole run again with the seed that
+// keep (args, from the plugin) in place of any the command gave.
+func (p *parser) shuffled(keep []string) *report.Shuffle {
+	if len(keep) == 0 {
+		return nil
+	}
+	words := append([]string{}, p.prefix...)
+	for i := 0; i < len(p.args); i++ {
+		switch a := p.args[i]; {
+		case a == "--randomly-seed" || a == "-p" && i+1 < len(p.args) && p.args[i+1] == "randomly":
+			i++
+		case strings.HasPrefix(a, "--randomly-seed=") || a == "-prandomly":
+		default:
+			words = append(words, a)
+		}
+	}
+	seed := strings.TrimPrefix(keep[len(keep)-1], "--randomly-seed=")
+	return &report.Shuffle{Seed: seed, Command: shell.Join(append(words, keep...))}
 }
 
 // rerun is the pasteable command for one test: the interpreter and
@@ -132,6 +154,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if !st.Hello && !early {
 		p.fallback(&out)
 	}
+	out.Shuffle = p.shuffled(st.Shuffle)
 	if len(st.Flaky) > 0 {
 		out.Flaky = st.Flaky
 		out.Indicators = append(out.Indicators, "flaky_tests")

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"strobe/adapters"
@@ -133,6 +134,7 @@ func (a pytestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 		return nil, err
 	}
 	p := newParser(rec, req, wd, prefix)
+	p.args = argv[slices.Index(argv, "strobe_plugin")+1:]
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: wd.Env(req.Env), Parser: p}, nil
 }
 

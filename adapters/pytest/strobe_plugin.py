@@ -378,6 +378,14 @@ class Reporter:
         self.retried = {}
         ch.send({"ev": "hello", "pid": os.getpid(), "version": pytest.__version__})
 
+    def pytest_sessionstart(self, session):
+        # pytest-randomly shuffles the tests and reseeds random (faker,
+        # numpy) before each one with its seed: every rerun keeps it.
+        config = session.config
+        seed = getattr(config.option, "randomly_seed", None)
+        if config.pluginmanager.hasplugin("randomly") and isinstance(seed, int):
+            self.ch.send({"ev": "shuffled", "args": ["-p", "randomly", "--randomly-seed=%d" % seed]})
+
     def pytest_collectreport(self, report):
         if report.failed:
             nodeid = self.rebase(report.nodeid)

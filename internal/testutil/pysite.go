@@ -18,6 +18,10 @@ const (
 	PyAsyncRequirements = "adapters/pytest/testdata/async-requirements.txt"
 	// PyAsyncSite is where .ci/run installs them (gitignored).
 	PyAsyncSite = "adapters/pytest/testdata/async-site"
+	// PyRandomlyRequirements pins pytest-randomly, PyRandomlySite is
+	// where .ci/run installs it (gitignored).
+	PyRandomlyRequirements = "adapters/pytest/testdata/randomly-requirements.txt"
+	PyRandomlySite         = "adapters/pytest/testdata/randomly-site"
 )
 
 // RequirePythonSite returns the absolute path of site, a directory that

@@ -34,6 +34,9 @@ import (
 //	               stack (where the test was then, innermost first),
 //	               args (what the rerun adds after the id: hypothesis'
 //	               --hypothesis-seed=N)
+//	shuffled       the tests run in a random order and randomness is
+//	               reseeded: args (what every rerun adds to keep the
+//	               seed: pytest-randomly's -p randomly --randomly-seed=N)
 //	done           the session is over: exit (the framework's exit code),
 //	               reason (why it stopped early: pytest -x, --maxfail)
 type Event struct {

@@ -30,6 +30,7 @@ type Mapper struct {
 	defs      map[string]location  // where each running test is defined
 	flaky     []adapters.FlakyTest // tests that passed on a pytest-rerunfailures rerun
 	timedOut  []string             // tests pytest-timeout stopped
+	shuffle   []string             // what every rerun adds to keep the run's seed
 	bad       int                  // lines that were not events
 }
 
@@ -63,6 +64,10 @@ type State struct {
 	// TimedOut are the tests pytest-timeout stopped (its signal method:
 	// each failed, and the session went on).
 	TimedOut []string
+	// Shuffle is what every rerun adds to keep the seed of a run in a
+	// random order (pytest-randomly's -p randomly --randomly-seed=N),
+	// nil when the order was not random.
+	Shuffle []string
 }
 
 // State returns what the events said so far.
@@ -72,7 +77,7 @@ func (m *Mapper) State() State {
 	return State{Hello: m.hello, Done: m.done, Exit: m.exit, Collected: m.collected,
 		CollectErrors: append([]report.BuildError(nil), m.errors...), Unreadable: m.bad,
 		Crashed: append([]string(nil), m.crashed...), Stopped: m.stopped, Flaky: append([]adapters.FlakyTest(nil), m.flaky...),
-		TimedOut: append([]string(nil), m.timedOut...)}
+		TimedOut: append([]string(nil), m.timedOut...), Shuffle: m.shuffle}
 }
 
 // definedAt is where a running test is defined, from its start.
@@ -116,6 +121,10 @@ func (m *Mapper) Handle(e *Event) {
 	case "hello":
 		m.mu.Lock()
 		m.hello = true
+		m.mu.Unlock()
+	case "shuffled":
+		m.mu.Lock()
+		m.shuffle = e.Args
 		m.mu.Unlock()
 	case "collected":
 		m.mu.Lock()
@@ -177,6 +186,13 @@ func (m *Mapper) end(e *Event) {
 				sel = e.Sel
 			}
 			f.Rerun = m.Rerun(sel)
+			m.mu.Lock()
+			if len(m.shuffle) > 0 {
+				// The run's seed: a test that fails with it, alone, fails
+				// again (one that fails by the order needs the whole run).
+				f.Rerun += " " + shell.Join(m.shuffle)
+			}
+			m.mu.Unlock()
 			if len(e.Args) > 0 {
 				// hypothesis' seed of a failure its database cannot
 				// replay: the rerun reproduces it.

@@ -1,0 +1,3 @@
+module example.com/shuffle
+
+go 1.22
