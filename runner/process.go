@@ -570,7 +570,6 @@ func (r *Run) fewWords() string {
 	return kit.ClipTo(strings.Join(lines, " / "), 300, "…")
 }
 
-// hint says what to do next, for the answers that need one.
 // shuffleHint says that a shuffled run's failures may depend on the
 // order or the seed, and how to run the whole run that way again: a test
 // rerun alone that passes proves nothing then.
@@ -583,6 +582,7 @@ func shuffleHint(sh *report.Shuffle) string {
 		"so a test rerun alone can pass where the run failed; `" + sh.Command + "` runs the whole run in the same order"
 }
 
+// hint says what to do next, for the answers that need one.
 func (r *Run) hint(resp *report.Response) string {
 	crash := resp.Crash
 	switch resp.Status {
