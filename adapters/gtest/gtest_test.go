@@ -85,7 +85,7 @@ func TestBasic(t *testing.T) {
 	}{
 		{"UnitMath.Adds", report.TestPassed, "", 0, ""},
 		{"UnitMath.AddsWrongly", report.TestFailed, "basic_test.cpp", 13,
-			"Expected equality of these values:\n  sum\n    Which is: 4\n  5\n\nbasic_test.cpp:14: Value of: sum > 10\n  Actual: false\nExpected: true\nsum is 4"},
+			"Expected equality of these values:\n  sum\n    Which is: 4\n  5\nand 1 more failure in this test:\nbasic_test.cpp:14: Value of: sum > 10 Actual: false Expected: true sum is 4"},
 		{"UnitMath.Throws", report.TestFailed, "basic_test.cpp", 17, `C++ exception with description "boom" thrown in the test body.`},
 		{"UnitMath.SkipsOnPurpose", report.TestSkipped, "", 0, "not on this platform"},
 		{"UnitMath.DISABLED_NotYet", report.TestSkipped, "", 0, "DISABLED_"},
