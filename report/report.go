@@ -210,6 +210,22 @@ type Failure struct {
 	// Attempts counts the runs of a test retried and failed every time,
 	// the first one included; 0 when it was not retried.
 	Attempts int `json:"attempts,omitempty"`
+	// Later are the test's failures after the first, in order, when its
+	// framework lets a test fail several times before it ends (several
+	// t.Errorf, EXPECT_*, CHECK, expect.soft): File, Line and Message stay
+	// the first's, and Message ends naming the first few of these. The
+	// details file keeps the list (its first 100; LaterOmitted counts the
+	// rest); the answer leaves it out, its message says enough.
+	Later        []LaterFailure `json:"later_failures,omitempty"`
+	LaterOmitted int            `json:"later_failures_omitted,omitempty"`
+}
+
+// LaterFailure is a failure of a test after its first: another failed
+// assertion that did not stop the test.
+type LaterFailure struct {
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
 }
 
 // BuildError is one compiler error that kept the tests from running.

@@ -277,7 +277,8 @@ func (r *Run) finishSequence() {
 			resp.FailuresOmitted = len(failed) - maxFailures
 			break
 		}
-		f.Message = kit.ClipTo(f.Message, maxMessage, trimmed)
+		f.Message = kit.ClipFailure(f, maxMessage, trimmed)
+		f.Later, f.LaterOmitted = nil, 0 // the message names them; the details file lists them
 		resp.Failures = append(resp.Failures, f)
 	}
 

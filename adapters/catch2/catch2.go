@@ -610,7 +610,7 @@ func (p *catch2Parser) failure(t *catch2Test) *report.Failure {
 				f.Message = kit.Clip(s)
 				continue
 			}
-			kit.AddFailure(f, "\n\n", kit.ProjectPath(p.root, fl.file), fl.line, s)
+			kit.AddFailure(f, kit.ProjectPath(p.root, fl.file), fl.line, s)
 		}
 	} else if t.expected == "[!shouldfail]" {
 		// Catch2 fails a test that should fail and passes; nothing in the

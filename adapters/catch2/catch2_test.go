@@ -539,3 +539,41 @@ func TestCatch2ExpectedFailures(t *testing.T) {
 		}
 	}
 }
+
+var manyBuild = &testutil.CachedBuild{Name: "catch2-many", Src: mustAbs("testdata/fixtures/many"), Sentinel: "many",
+	Build: func(dir string) error {
+		if out, err := exec.Command(filepath.Join(mustAbs("testdata/fixtures/many"), "build.sh"), dir).CombinedOutput(); err != nil {
+			return fmt.Errorf("%s%w", out, err)
+		}
+		return nil
+	}}
+
+// TestCatch2ManyFailures: a test goes on after a failed CHECK, and stops
+// at a failed REQUIRE. Its failure is the first; the message names the
+// later ones, a few, and counts the rest; later_failures keeps them all.
+func TestCatch2ManyFailures(t *testing.T) {
+	testutil.RequireTool(t, "g++")
+	testutil.RequireHeader(t, "/usr/include/catch2/catch.hpp", "catch2")
+	bin := filepath.Join(manyBuild.Dir(t), "many")
+	rec, _, _ := adapterstest.RunReal(t, catch2{}, adapters.Request{ProjectRoot: mustAbs("testdata/fixtures/many"), Command: []string{bin}})
+	for name, want := range map[string]string{
+		"several checks": "CHECK( a == 2 )\nwith expansion:\n  1 == 2\nand 2 more failures in this test:\n" +
+			"many.cpp:9: CHECK( a * 3 == 4 ) with expansion: 3 == 4\nmany.cpp:10: CHECK_FALSE( !(a == 1) ) with expansion: !(1 == 1)",
+		"check in a loop": "CHECK( i < 0 )\nwith expansion:\n  0 < 0\nand 49 more failures in this test:\n" +
+			"many.cpp:15: CHECK( i < 0 ) with expansion: 1 < 0\nmany.cpp:15: CHECK( i < 0 ) with expansion: 2 < 0\n" +
+			"many.cpp:15: CHECK( i < 0 ) with expansion: 3 < 0\nmany.cpp:15: CHECK( i < 0 ) with expansion: 4 < 0\n" +
+			"many.cpp:15: CHECK( i < 0 ) with expansion: 5 < 0\n(44 more: the details file's later_failures)",
+		"check then require": "CHECK( 1 == 2 )\nand 1 more failure in this test:\nmany.cpp:21: REQUIRE( 3 == 4 )",
+		"checks in sections": "in section first:\nCHECK( 1 == 2 )\nand 1 more failure in this test:\nmany.cpp:27: in section second: CHECK( 3 == 4 )",
+	} {
+		f := rec.Failure("", name)
+		if f == nil || f.File != "many.cpp" || f.Message != want {
+			t.Errorf("%s: failure %+v, want many.cpp and\n%s", name, f, want)
+		}
+	}
+	f := rec.Failure("", "check in a loop")
+	if f == nil || f.Line != 15 || len(f.Later) != 49 ||
+		f.Later[48] != (report.LaterFailure{File: "many.cpp", Line: 15, Message: "CHECK( i < 0 )\nwith expansion:\n  49 < 0"}) {
+		t.Errorf("check in a loop: later failures %+v, want all 49", f)
+	}
+}

@@ -115,14 +115,19 @@ func TestAll(t *testing.T) {
 	}{
 		{"Math.Adds", report.TestPassed, "", 0, "[       OK ] Math.Adds"},
 		{"Math.AddsWrongly", report.TestFailed, "math_test.cpp", 9,
-			"Expected equality of these values:\n  sum\n    Which is: 4\n  5\n\nmath_test.cpp:10: Expected: (sum) > (10), actual: 4 vs 10\nsum is 4"},
+			"Expected equality of these values:\n  sum\n    Which is: 4\n  5\nand 1 more failure in this test:\nmath_test.cpp:10: Expected: (sum) > (10), actual: 4 vs 10 sum is 4"},
 		{"Math.SkipsOnPurpose", report.TestSkipped, "", 0, "not on this platform"},
 		{"Math.PrintsOutput", report.TestPassed, "", 0, "hello from the test"},
 		{"Crash.DereferencesNull", report.TestFailed, "crash_test.cpp", 6, "died of SIGSEGV"},
 		{"Crash.Aborts", report.TestFailed, "crash_test.cpp", 11, "died of SIGABRT"},
 		{"Crash.Survives", report.TestPassed, "", 0, ""},
 		{"strings join", report.TestPassed, "", 0, ""},
-		{"numbers compare", report.TestFailed, "catch_test.cpp", 9, "REQUIRE( n * 2 == 7 )\nwith expansion:\n  6 == 7"},
+		// Catch2 goes on after a failed CHECK: 50 in a loop, then REQUIRE.
+		{"numbers compare", report.TestFailed, "catch_test.cpp", 9, "CHECK( n + i < 3 )\nwith expansion:\n  3 < 3\n" +
+			"and 50 more failures in this test:\ncatch_test.cpp:9: CHECK( n + i < 3 ) with expansion: 4 < 3\n" +
+			"catch_test.cpp:9: CHECK( n + i < 3 ) with expansion: 5 < 3\ncatch_test.cpp:9: CHECK( n + i < 3 ) with expansion: 6 < 3\n" +
+			"catch_test.cpp:9: CHECK( n + i < 3 ) with expansion: 7 < 3\ncatch_test.cpp:9: CHECK( n + i < 3 ) with expansion: 8 < 3\n" +
+			"(45 more: the details file's later_failures)"},
 		{"script_passes", report.TestPassed, "", 0, "all good"},
 		{"script_fails", report.TestFailed, "CMakeLists.txt", 32, "the test failed (ctest: ***Failed):\nexpected 3, got 4"},
 		{"script_hangs", report.TestFailed, "CMakeLists.txt", 33, "timed out after 1."},
@@ -148,6 +153,10 @@ func TestAll(t *testing.T) {
 		if !strings.HasPrefix(f.Rerun, "ctest --test-dir ") || !strings.Contains(f.Rerun, " --output-on-failure -R ") || strings.Contains(f.Rerun, "junit") {
 			t.Errorf("%s: rerun %q", tc.name, f.Rerun)
 		}
+	}
+	if f := rec.Failure("", "numbers compare"); f == nil || len(f.Later) != 50 ||
+		f.Later[49] != (report.LaterFailure{File: "catch_test.cpp", Line: 10, Message: "REQUIRE( n * 2 == 7 )\nwith expansion:\n  6 == 7"}) {
+		t.Errorf("numbers compare: later failures %+v, want the 49 CHECKs and the REQUIRE", f)
 	}
 	// The timed-out test is no crash: it failed, timed out.
 	c := out.Crash
@@ -380,9 +389,10 @@ func TestGTestWholeBinary(t *testing.T) {
 	}
 	p.Finish(report.Exit{Exited: true, Code: 8})
 	f := rec.Failure("", "span_tests")
-	want := "in test span_test.from_array:\nExpected equality of these values:\n  s.size()\n    Which is: 3\n  4\n\n" +
-		"tests/span_tests.cpp:50: Failed\nno database\n\n" +
-		"tests/span_tests.cpp:60: Failed\nglobal TearDown failed"
+	want := "in test span_test.from_array:\nExpected equality of these values:\n  s.size()\n    Which is: 3\n  4\n" +
+		"and 2 more failures in this test:\n" +
+		"tests/span_tests.cpp:50: Failed no database\n" +
+		"tests/span_tests.cpp:60: Failed global TearDown failed"
 	if f == nil || f.File != "tests/span_tests.cpp" || f.Line != 42 || f.Message != want {
 		t.Errorf("failure %+v, want tests/span_tests.cpp:42 with %q", f, want)
 	}
@@ -516,10 +526,10 @@ func TestCatch2WholeBinary(t *testing.T) {
 	f := rec.Failure("", "options")
 	want := "the test died of SIGSEGV (ctest: ***Exception: SegFault) inside test case Options empty\n" +
 		"3 of its tests failed: Options empty, Providing options values via equal sign, Integers\n" +
-		"in test case Options empty:\ndue to a fatal error condition:\n  SIGSEGV - Segmentation violation signal\n\n" +
-		"test/options.cpp:274: in test case Providing options values via equal sign, section Short value with =:\n" +
-		"CHECK( result[p.first].as<std::string>() == p.second + \"x\" )\nwith expansion:\n  \"hi\" == \"hix\"\n\n" +
-		"test/options.cpp:825: in test case Integers:\nCHECK( positional[1] == 7 )\nwith expansion:\n  6 == 7"
+		"in test case Options empty:\ndue to a fatal error condition:\n  SIGSEGV - Segmentation violation signal\n" +
+		"and 2 more failures in this test:\n" +
+		"test/options.cpp:274: in test case Providing options values via equal sign, section Short value with =: CHECK( result[p.fi…\n" +
+		"test/options.cpp:825: in test case Integers: CHECK( positional[1] == 7 ) with expansion: 6 == 7"
 	if f == nil || f.File != "test/options.cpp" || f.Line != 1211 || f.Message != want {
 		t.Errorf("failure %+v,\nwant test/options.cpp:1211 with %q", f, want)
 	}

@@ -339,14 +339,20 @@ func (p *parser) failure(f *failed) *report.Failure {
 			out.File, out.Line, out.Message = b.file, b.line, kit.Clip(b.text)
 			continue
 		}
-		file, sep := b.file, "\n\n"
+		file := b.file
 		if file == "" {
 			file = "unknown file"
 		}
 		if out.Message == "" {
-			sep = ""
+			// Not the dying test's own failure: its place leads the text.
+			where := file
+			if b.line > 0 {
+				where += ":" + strconv.Itoa(b.line)
+			}
+			out.Message = kit.Clip(where + ": " + b.text)
+			continue
 		}
-		kit.AddFailure(out, sep, file, b.line, b.text)
+		kit.AddFailure(out, file, b.line, b.text)
 	}
 	if out.Message == "" {
 		p.unityFailures(out, f.lines)
@@ -491,7 +497,7 @@ func (p *parser) unityFailures(out *report.Failure, lines []string) {
 			out.File, out.Line, out.Message = file, n, kit.Clip(text)
 			continue
 		}
-		kit.AddFailure(out, "\n", file, n, text)
+		kit.AddFailure(out, file, n, text)
 	}
 }
 

@@ -503,7 +503,12 @@ type goTest struct {
 	// whose continuation lines may follow; the first failure; the first
 	// unknown; the last.
 	cur, fail, unknown, last *goLoc
-	lines                    []string // its first output lines, for a failure without a location
+	// failing are its failure and unknown location lines in order (the
+	// first goFailingKept; failingMore counts the rest): the later
+	// failures beside the one shown.
+	failing     []*goLoc
+	failingMore int
+	lines       []string // its first output lines, for a failure without a location
 	// raceFrom is the number of the package's race reports printed
 	// before it started: the ones after are candidates for its failure.
 	raceFrom int
@@ -869,6 +874,9 @@ func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 		f = loc.failure()
 		if f.File != "" {
 			f.SuggestedTraces = p.callTraces(pkg.path, f.File, f.Line)
+		}
+		if !logOnly {
+			t.addLater(f, loc)
 		}
 	default:
 		f = &report.Failure{Message: kit.Clip(strings.TrimSpace(strings.Join(t.lines, "\n")))}

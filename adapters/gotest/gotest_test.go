@@ -221,7 +221,8 @@ func TestGoFailureMessage(t *testing.T) {
 			report.Failure{File: "x_test.go", Line: 17, Message: "Error Trace:\t/src/x_test.go:17\nError:      \tReceived unexpected error:\nassert.AnError general error for testing\nTest:       \tTestX"}},
 		{"a log then several errors", map[int]string{18: `t.Logf("case %d", i)`, 19: `t.Errorf("par error %d", 1)`, 20: `t.Errorf("par error %d", 2)`},
 			[]string{"    x_test.go:18: case 1\n", "    x_test.go:19: par error 1\n", "    x_test.go:20: par error 2\n"},
-			report.Failure{File: "x_test.go", Line: 19, Message: "par error 1"}},
+			report.Failure{File: "x_test.go", Line: 19, Message: "par error 1\nand 1 more failure in this test:\nx_test.go:20: par error 2",
+				Later: []report.LaterFailure{{File: "x_test.go", Line: 20, Message: "par error 2"}}}},
 		{"a log then a helper", map[int]string{5: `t.Log("err:", err.Error())`, 6: `check(t, 1, 2)`, 7: `t.Log("after")`},
 			[]string{"    x_test.go:5: err: x\n", "    x_test.go:6: 1 != 2\n", "    x_test.go:7: after\n"},
 			report.Failure{File: "x_test.go", Line: 6, Message: "1 != 2"}},
@@ -777,7 +778,7 @@ func TestGoRealFailures(t *testing.T) {
 		t.Helper()
 		want := map[string]report.Failure{
 			"TestLogThenFatalf":     {File: "loc/loc_test.go", Line: 12, Message: "fatal: boom"},
-			"TestParallelErrors":    {File: "loc/loc_test.go", Line: 18, Message: "first error 1"},
+			"TestParallelErrors":    {File: "loc/loc_test.go", Line: 18, Message: "first error 1\nand 1 more failure in this test:\nloc/loc_test.go:19: second error 2"},
 			"TestHelperAfterLog":    {File: "loc/loc_test.go", Line: 31, Message: "got 1, want 2"},
 			"TestProgress":          {File: "loc/loc_test.go", Line: 37, Message: "boom"},
 			"TestParentFailNow/sub": {Message: "test executed panic(nil) or runtime.Goexit: subtest may have called FailNow on a parent test"},
@@ -855,6 +856,39 @@ func TestGoRealFailures(t *testing.T) {
 		cmd.Dir = root
 		if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "assignment to entry in nil map") {
 			t.Errorf("%s: %v\n%s", f.Rerun, err, b)
+		}
+	})
+	t.Run("many", func(t *testing.T) {
+		// A test goes on after t.Error: its failure is the first, and its
+		// message names the later ones, a few, counting the rest.
+		rec, _ := run(t, "./many")
+		want := map[string]report.Failure{
+			"TestMany": {File: "many/many_test.go", Line: 8,
+				Message: "first: got 1 want 2\nand 2 more failures in this test:\nmany/many_test.go:9: second: got \"x\"\nmany/many_test.go:10: third"},
+			"TestHelper": {File: "many/many_test.go", Line: 24,
+				Message: "got 1 want 2\nand 1 more failure in this test:\nmany/many_test.go:25: got 3 want 4"},
+			"TestSub/a": {File: "many/many_test.go", Line: 31,
+				Message: "sub first\nand 1 more failure in this test:\nmany/many_test.go:32: sub second with a second line"},
+			"TestLoop": {File: "many/many_test.go", Line: 39,
+				Message: "i=0\nand 49 more failures in this test:\nmany/many_test.go:39: i=1\nmany/many_test.go:39: i=2\n" +
+					"many/many_test.go:39: i=3\nmany/many_test.go:39: i=4\nmany/many_test.go:39: i=5\n(44 more: the details file's later_failures)"},
+		}
+		for name, w := range want {
+			f := rec.Failure("example.com/failures/many", name)
+			if f == nil || f.File != w.File || f.Line != w.Line || f.Message != w.Message {
+				t.Errorf("%s: failure %+v, want %s:%d %q", name, f, w.File, w.Line, w.Message)
+			}
+		}
+		if f := rec.Failure("example.com/failures/many", "TestLoop"); f == nil || len(f.Later) != 49 ||
+			f.Later[48] != (report.LaterFailure{File: "many/many_test.go", Line: 39, Message: "i=49"}) {
+			t.Errorf("TestLoop: later failures %+v, want all 49", f)
+		}
+		if f := rec.Failure("example.com/failures/many", "TestSub/a"); f == nil || len(f.Later) != 1 ||
+			f.Later[0].Message != "sub second\nwith a second line" {
+			t.Errorf("TestSub/a: later failures %+v, want the second with its continuation", f)
+		}
+		if f := rec.Failure("example.com/failures/many", "TestSub"); f != nil {
+			t.Errorf("TestSub: failure %+v, want none of its own (its subtest's is)", f)
 		}
 	})
 	t.Run("all", func(t *testing.T) {

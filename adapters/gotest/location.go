@@ -56,7 +56,11 @@ type goLoc struct {
 	msg    string
 	indent string // the line's indentation: continuation lines are deeper
 	kind   goLocKind
-	race   bool // testing's "race detected during execution of test"
+	// read: its source line was read, so an unknown kind is a line that
+	// calls none of testing's methods (a helper's caller, t.Helper), not
+	// a line strobe could not see.
+	read bool
+	race bool // testing's "race detected during execution of test"
 	// panicked: testify's suite recovered a panic and reported it with
 	// t.Errorf ("test panicked: …" and the stack) from a helper, so the
 	// line testing names is the runtime's panic.go; the stack's first
@@ -147,6 +151,14 @@ func (t *goTest) note(l *goLoc) {
 	if l.race {
 		t.raced = true
 	}
+	if (l.kind == goLocFail || l.kind == goLocUnknown && l.read) && !l.race &&
+		(len(t.failing) == 0 || t.failing[len(t.failing)-1] != l) {
+		if len(t.failing) < goFailingKept {
+			t.failing = append(t.failing, l)
+		} else {
+			t.failingMore++
+		}
+	}
 	switch {
 	case l.kind == goLocFail && t.fail == nil:
 		t.fail = l
@@ -182,6 +194,7 @@ func (p *goParser) sortLoc(importPath, base string, loc *goLoc) {
 	case exists:
 		loc.path = filepath.ToSlash(rel)
 		loc.kind = src.kind(loc.line)
+		loc.read = loc.line >= 1 && loc.line <= len(src.lines)
 	case !dirExists:
 		loc.path = base // the package is not on this machine: as printed
 	case base == "testing.go":
@@ -248,6 +261,27 @@ func (s *goSourceFile) kind(n int) goLocKind {
 	}
 	s.kinds[n] = k
 	return k
+}
+
+// goFailingKept bounds the location lines a test keeps for its later
+// failures: kit keeps fewer, and counts the rest.
+const goFailingKept = 200
+
+// addLater adds to f, the failure l told, the test's other failure lines
+// (t.Errorf after t.Errorf, a helper's t.Errorf at its caller's line;
+// neither a log nor a line of a file strobe could not read, nor a race
+// report, which the failure names on its own): a test goes on after
+// t.Error, and its answer names every failure, not only the first.
+func (t *goTest) addLater(f *report.Failure, l *goLoc) {
+	for _, o := range t.failing {
+		if o != l {
+			lf := o.failure()
+			kit.AddFailure(f, lf.File, lf.Line, lf.Message)
+		}
+	}
+	for range t.failingMore {
+		kit.AddFailure(f, "", 0, "")
+	}
 }
 
 // failure is the Failure a location line tells.

@@ -25,7 +25,8 @@ func TestCorpus(t *testing.T) {
 			// "googletest-output-test_.cc:#" for line numbers.
 			f := rec.Failure("", "NonfatalFailureTest.EscapesStringOperands")
 			if f == nil || f.File != "googletest-output-test_.cc" || !strings.Contains(f.Message, `Which is: "actual \"string\""`) ||
-				!strings.Contains(f.Message, "\n\ngoogletest-output-test_.cc: Expected equality") {
+				!strings.Contains(f.Message, "\nand 1 more failure in this test:\ngoogletest-output-test_.cc: Expected equality") ||
+				len(f.Later) != 1 || !strings.Contains(f.Later[0].Message, `Which is: "actual \"string\""`) {
 				t.Errorf("EscapesStringOperands: %+v, want both failures", f)
 			}
 			if tt, _ := rec.Lookup("", "My/ATypeParamDeathTest/1.ShouldRunFirst"); tt.Status != report.TestPassed {
@@ -43,8 +44,9 @@ func TestCorpus(t *testing.T) {
 			// The recording stops before the test's end, as a crash would.
 			f := rec.Failure("", "TestCas1.test2")
 			if f == nil || f.Line != 19 || !strings.HasPrefix(f.Message, "did not finish: the test binary died (exit code 1) while it ran\nValue of: 1 == 2") ||
-				!strings.Contains(f.Message, "\n\nunknown file: \nUnexpected mock function call") ||
-				!strings.Contains(f.Message, "gtest1.cpp:45: The difference between 1.0f and 1.5f") {
+				!strings.Contains(f.Message, "\nand 10 more failures in this test:\n") || len(f.Later) != 10 ||
+				f.Later[8].File != "unknown file" || !strings.HasPrefix(f.Later[8].Message, "\nUnexpected mock function call") ||
+				!strings.HasSuffix(f.Later[6].File, "gtest1.cpp") || f.Later[6].Line != 45 || !strings.HasPrefix(f.Later[6].Message, "The difference between 1.0f and 1.5f") {
 				t.Errorf("TestCas1.test2: %+v", f)
 			}
 		}},

@@ -85,7 +85,7 @@ func TestBasic(t *testing.T) {
 	}{
 		{"UnitMath.Adds", report.TestPassed, "", 0, ""},
 		{"UnitMath.AddsWrongly", report.TestFailed, "basic_test.cpp", 13,
-			"Expected equality of these values:\n  sum\n    Which is: 4\n  5\n\nbasic_test.cpp:14: Value of: sum > 10\n  Actual: false\nExpected: true\nsum is 4"},
+			"Expected equality of these values:\n  sum\n    Which is: 4\n  5\nand 1 more failure in this test:\nbasic_test.cpp:14: Value of: sum > 10 Actual: false Expected: true sum is 4"},
 		{"UnitMath.Throws", report.TestFailed, "basic_test.cpp", 17, `C++ exception with description "boom" thrown in the test body.`},
 		{"UnitMath.SkipsOnPurpose", report.TestSkipped, "", 0, "not on this platform"},
 		{"UnitMath.DISABLED_NotYet", report.TestSkipped, "", 0, "DISABLED_"},
@@ -468,5 +468,33 @@ func TestParseEvent(t *testing.T) {
 		if kind != tc.kind || name != tc.name || ms != tc.ms || ok != (tc.kind != "") {
 			t.Errorf("parseEvent(%q) = %q, %q, %q, %v", tc.line, kind, name, ms, ok)
 		}
+	}
+}
+
+// TestManyFailures: a test goes on after a failed EXPECT_*, and stops at
+// a failed ASSERT_*. Its failure is the first; the message names the
+// later ones, a few, and counts the rest; later_failures keeps them all.
+func TestManyFailures(t *testing.T) {
+	rec, _, _ := run(t, "many_test", adapters.Request{})
+	for name, want := range map[string]string{
+		"Many.Expects": "Expected equality of these values:\n  1 + 1\n    Which is: 2\n  3\nand 2 more failures in this test:\n" +
+			"many_test.cpp:7: Value of: false Actual: false Expected: true second\n" +
+			"many_test.cpp:8: Expected equality of these values: \"a\" \"b\"",
+		"Many.ExpectThenAssert": "Expected equality of these values:\n  1\n  2\nfirst\nand 1 more failure in this test:\n" +
+			"many_test.cpp:13: Expected equality of these values: 3 4 stops here",
+		"Many.Loop": "Expected: (i) < (0), actual: 0 vs 0\ni=0\nand 49 more failures in this test:\n" +
+			"many_test.cpp:18: Expected: (i) < (0), actual: 1 vs 0 i=1\nmany_test.cpp:18: Expected: (i) < (0), actual: 2 vs 0 i=2\n" +
+			"many_test.cpp:18: Expected: (i) < (0), actual: 3 vs 0 i=3\nmany_test.cpp:18: Expected: (i) < (0), actual: 4 vs 0 i=4\n" +
+			"many_test.cpp:18: Expected: (i) < (0), actual: 5 vs 0 i=5\n(44 more: the details file's later_failures)",
+	} {
+		f := rec.Failure("", name)
+		if f == nil || f.File != "many_test.cpp" || f.Message != want {
+			t.Errorf("%s: failure %+v, want many_test.cpp and\n%s", name, f, want)
+		}
+	}
+	f := rec.Failure("", "Many.Loop")
+	if f == nil || f.Line != 18 || len(f.Later) != 49 ||
+		f.Later[48] != (report.LaterFailure{File: "many_test.cpp", Line: 18, Message: "Expected: (i) < (0), actual: 49 vs 0\ni=49"}) {
+		t.Errorf("Many.Loop: later failures %+v, want all 49", f)
 	}
 }

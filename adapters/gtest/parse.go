@@ -348,7 +348,7 @@ func (p *parser) failure(name string, fs []format.GTestFailure, none string) *re
 		if file == "" {
 			file = "unknown file" // GoogleTest's words for an exception's or a mock's failure
 		}
-		kit.AddFailure(f, "\n\n", file, fl.Line, text)
+		kit.AddFailure(f, file, fl.Line, text)
 	}
 	return f
 }

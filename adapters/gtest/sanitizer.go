@@ -95,7 +95,7 @@ func (p *parser) applySanitizers(dying string, hints *[]string) *sanitized {
 		f := p.sanitizerFailure(r)
 		prev, _ := p.rec.Lookup("", r.test)
 		if prev.Status == report.TestFailed && prev.Failure != nil {
-			p.rec.UpdateFailure("", r.test, func(old *report.Failure) { kit.AddFailure(old, "\n\n", f.File, f.Line, f.Message) })
+			p.rec.UpdateFailure("", r.test, func(old *report.Failure) { kit.AddFailure(old, f.File, f.Line, f.Message) })
 		} else {
 			p.rec.End("", r.test, report.TestFailed, time.Duration(prev.DurationMS)*time.Millisecond+time.Microsecond, f)
 		}

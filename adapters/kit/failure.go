@@ -3,13 +3,25 @@ package kit
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"strobe/report"
 )
 
 // AppendMessage adds text to a failure's message after sep, keeping the
-// message within MaxMessage (a multi-line assertion's continuation).
+// message within MaxMessage (a multi-line assertion's continuation). When
+// the test has later failures (AddFailure), the text continues the last
+// of them.
 func AppendMessage(f *report.Failure, sep, text string) {
+	if n := len(f.Later); n > 0 && f.LaterOmitted == 0 {
+		head := laterHead(f)
+		f.Later[n-1].Message = Clip(f.Later[n-1].Message + sep + text)
+		f.Message = Clip(head) + laterBlock(f)
+		return
+	}
+	if f.LaterOmitted > 0 {
+		return // the continuation of a failure not kept
+	}
 	f.Message = Clip(f.Message + sep + text)
 }
 
@@ -28,14 +40,86 @@ func DidNotFinish(what string, others int) string {
 	return msg
 }
 
+// The later failures of a test: the message names the first laterShown
+// of them, one line each, its text folded to at most laterWidth bytes
+// after its file:line, and counts the rest;
+// the failure keeps the first laterKept (the details file's
+// later_failures). A CHECK that fails in a loop a thousand times keeps the
+// answer short.
+const (
+	laterShown = 5
+	laterWidth = 100
+	laterKept  = 100
+)
+
 // AddFailure adds a later failure of the same test (a second failed
-// assertion) to f. The first failure located the test and keeps f's
-// file:line; this one's location leads its text ("file:line: text", the
-// line left out when 0), after sep.
-func AddFailure(f *report.Failure, sep, file string, line int, text string) {
-	where := file
-	if line > 0 {
-		where += ":" + strconv.Itoa(line)
+// assertion that did not stop it) to f. The first failure located the
+// test and keeps f's file:line and message; this one joins f.Later, and
+// the message ends with a block naming the first few later failures, one
+// line each ("file:line: text" with its whitespace folded, the line left
+// out when 0, the location when there is none), and counting the rest:
+//
+//	first: got 1 want 2
+//	and 2 more failures in this test:
+//	m_test.go:7: second: got "x"
+//	m_test.go:8: third
+func AddFailure(f *report.Failure, file string, line int, text string) {
+	head := laterHead(f)
+	if len(f.Later) < laterKept {
+		f.Later = append(f.Later, report.LaterFailure{File: file, Line: line, Message: Clip(text)})
+	} else {
+		f.LaterOmitted++
 	}
-	AppendMessage(f, sep, where+": "+text)
+	f.Message = Clip(head) + laterBlock(f)
+}
+
+// laterHead is f's message without its later failures' block.
+func laterHead(f *report.Failure) string {
+	if block := laterBlock(f); block != "" {
+		if i := strings.LastIndex(f.Message, block); i >= 0 {
+			return f.Message[:i] + f.Message[i+len(block):]
+		}
+	}
+	return f.Message
+}
+
+// laterBlock is what f's message says of its later failures, "" when it
+// has none.
+func laterBlock(f *report.Failure) string {
+	n := len(f.Later) + f.LaterOmitted
+	if n == 0 {
+		return ""
+	}
+	var b strings.Builder
+	if n == 1 {
+		b.WriteString("\nand 1 more failure in this test:")
+	} else {
+		fmt.Fprintf(&b, "\nand %d more failures in this test:", n)
+	}
+	for i, l := range f.Later {
+		if i == laterShown {
+			fmt.Fprintf(&b, "\n(%d more: the details file's later_failures)", n-laterShown)
+			break
+		}
+		where := l.File
+		if l.Line > 0 {
+			where += ":" + strconv.Itoa(l.Line)
+		}
+		if where != "" {
+			where += ": "
+		}
+		b.WriteString("\n" + where + ClipTo(strings.Join(strings.Fields(l.Message), " "), laterWidth, "…"))
+	}
+	return b.String()
+}
+
+// ClipFailure is a failure's message clipped to n bytes with mark, for an
+// answer: the block naming its later failures is kept whole, and the
+// first failure's text gives way to it (down to an eighth of n).
+func ClipFailure(f report.Failure, n int, mark string) string {
+	block := laterBlock(&f)
+	if block == "" || len(f.Message) <= n || !strings.HasSuffix(f.Message, block) {
+		return ClipTo(f.Message, n, mark)
+	}
+	return ClipTo(strings.TrimSuffix(f.Message, block), max(n-len(block), n/8), mark) + block
 }

@@ -84,18 +84,50 @@ func TestSignals(t *testing.T) {
 }
 
 func TestAddFailure(t *testing.T) {
-	f := &report.Failure{File: "a_test.cpp", Line: 3, Message: "CHECK( a == 1 )"}
-	AddFailure(f, "\n\n", "a_test.cpp", 9, "CHECK( b == 2 )")
-	AddFailure(f, "\n\n", "helper.hpp", 0, "FAIL()")
-	AppendMessage(f, "\n", "with expansion: 3 == 2")
-	want := "CHECK( a == 1 )\n\na_test.cpp:9: CHECK( b == 2 )\n\nhelper.hpp: FAIL()\nwith expansion: 3 == 2"
+	f := &report.Failure{File: "a_test.cpp", Line: 3, Message: "CHECK( a == 1 )\nwith expansion:\n  2 == 1"}
+	AddFailure(f, "a_test.cpp", 9, "CHECK( b == 2 )")
+	AppendMessage(f, "\n", "with expansion:\n  3 == 2")
+	AddFailure(f, "helper.hpp", 0, "FAIL()")
+	AddFailure(f, "", 0, "no place")
+	want := "CHECK( a == 1 )\nwith expansion:\n  2 == 1\nand 3 more failures in this test:\n" +
+		"a_test.cpp:9: CHECK( b == 2 ) with expansion: 3 == 2\nhelper.hpp: FAIL()\nno place"
 	if f.Message != want || f.File != "a_test.cpp" || f.Line != 3 {
 		t.Errorf("failure %+v, want the first location and message %q", f, want)
 	}
+	if len(f.Later) != 3 || f.Later[0] != (report.LaterFailure{File: "a_test.cpp", Line: 9, Message: "CHECK( b == 2 )\nwith expansion:\n  3 == 2"}) {
+		t.Errorf("later failures %+v", f.Later)
+	}
 	long := strings.Repeat("x", MaxMessage)
 	AppendMessage(f, "\n", long)
-	if len(f.Message) > MaxMessage+len("…") {
+	if len(f.Message) > MaxMessage+len("…")+laterShown*(laterWidth+1)+100 {
 		t.Errorf("message grew to %d bytes", len(f.Message))
+	}
+}
+
+// TestAddFailureLoop: a check failing in a loop names the first few,
+// counts the rest, and keeps the first laterKept.
+func TestAddFailureLoop(t *testing.T) {
+	f := &report.Failure{File: "a.cpp", Line: 5, Message: "i=0"}
+	for i := 1; i < 1000; i++ {
+		AddFailure(f, "a.cpp", 5, "i="+strconv.Itoa(i)+" "+strings.Repeat("y", 300))
+	}
+	lines := strings.Split(f.Message, "\n")
+	if len(lines) != 2+laterShown+1 || lines[1] != "and 999 more failures in this test:" ||
+		!strings.HasPrefix(lines[2], "a.cpp:5: i=1 yyy") || len(lines[2]) != len("a.cpp:5: ")+laterWidth+len("…") ||
+		lines[len(lines)-1] != "(994 more: the details file's later_failures)" {
+		t.Errorf("message:\n%s", f.Message)
+	}
+	if len(f.Later) != laterKept || f.LaterOmitted != 999-laterKept {
+		t.Errorf("kept %d, omitted %d", len(f.Later), f.LaterOmitted)
+	}
+	// An answer's clip keeps the block whole, the first message gives way.
+	f.Message = strings.Repeat("z", 2000) + laterBlock(f)
+	got := ClipFailure(*f, 800, "…")
+	if !strings.HasSuffix(got, laterBlock(f)) || !strings.HasPrefix(got, "zzz") || len(got) > 800+2*len("…") {
+		t.Errorf("clipped to %d bytes:\n%s", len(got), got)
+	}
+	if got := ClipFailure(report.Failure{Message: strings.Repeat("z", 900)}, 800, "…"); len(got) != 800+len("…") {
+		t.Errorf("a failure alone clipped to %d bytes", len(got))
 	}
 }
 

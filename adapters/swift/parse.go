@@ -303,7 +303,7 @@ func (p *parser) sourceFile(name string) string {
 
 func (p *parser) addFailure(test, file string, line int, msg string) {
 	if f := p.fails[test]; f != nil {
-		kit.AddFailure(f, "\n", file, line, msg)
+		kit.AddFailure(f, file, line, msg)
 		p.lastFail, p.failLines = f, 0
 		return
 	}

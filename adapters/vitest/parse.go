@@ -332,7 +332,7 @@ func (p *parser) failure(e event) *report.Failure {
 	}
 	for _, m := range e.More {
 		if m != nil {
-			kit.AddFailure(f, "\n\n", p.path(m.File), m.Line, errorText(m))
+			kit.AddFailure(f, p.path(m.File), m.Line, errorText(m))
 		}
 	}
 	return f
@@ -395,7 +395,7 @@ func (p *parser) fileError(e event) {
 		file, line = p.path(e.Error.File), e.Error.Line
 	}
 	if t, ok := p.rec.Lookup(suite, suite); ok && t.Status == report.TestFailed {
-		p.rec.UpdateFailure(suite, suite, func(f *report.Failure) { kit.AddFailure(f, "\n\n", file, line, msg) })
+		p.rec.UpdateFailure(suite, suite, func(f *report.Failure) { kit.AddFailure(f, file, line, msg) })
 		return
 	}
 	p.rec.End(suite, suite, report.TestFailed, 0, &report.Failure{Name: suite, File: file, Line: line, Message: msg, Rerun: p.rerunPattern(e.File, "", "")})

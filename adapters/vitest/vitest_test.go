@@ -688,3 +688,42 @@ func TestVitestSnapshotsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestVitestSoft: expect.soft fails a test and lets it go on. Its failure
+// is the first; the message names the later ones, a few, and counts the
+// rest; later_failures keeps them all.
+func TestVitestSoft(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(fixtures(t), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	adapterstest.WriteFiles(t, dir, map[string]string{
+		"package.json": `{"name": "soft", "private": true, "type": "module"}`,
+		"soft.test.js": `import {test, expect} from 'vitest'
+
+test('soft', () => {
+  expect.soft(1 + 1).toBe(3)
+  expect.soft('x').toBe('y')
+  expect(2).toBe(4)
+})
+
+test('soft in a loop', () => {
+  for (let i = 0; i < 50; i++) expect.soft(i).toBeLessThan(0)
+})
+`,
+	})
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	f := rec.Failure("soft.test.js", "soft")
+	want := "expected 2 to be 3 // Object.is equality\n\n- Expected\n+ Received\n\n- 3\n+ 2\nand 2 more failures in this test:\n" +
+		"soft.test.js:5: expected 'x' to be 'y' // Object.is equality Expected: \"y\" Received: \"x\"\n" +
+		"soft.test.js:6: expected 2 to be 4 // Object.is equality - Expected + Received - 4 + 2"
+	if f == nil || f.File != "soft.test.js" || f.Line != 4 || f.Message != want {
+		t.Errorf("soft: failure %+v, want soft.test.js:4 and\n%s", f, want)
+	}
+	f = rec.Failure("soft.test.js", "soft in a loop")
+	if f == nil || f.Line != 10 || len(f.Later) != 49 || f.Later[48].Line != 10 || !strings.HasPrefix(f.Later[48].Message, "expected 49 to be less than 0") ||
+		!strings.Contains(f.Message, "\nand 49 more failures in this test:\nsoft.test.js:10: expected 1 to be less than 0\n") ||
+		!strings.HasSuffix(f.Message, "\n(44 more: the details file's later_failures)") {
+		t.Errorf("soft in a loop: failure %+v, want 49 later failures, 5 of them named", f)
+	}
+}

@@ -781,7 +781,7 @@ func xcSeconds(s string) time.Duration {
 
 func (p *xcodeParser) addFailure(test, file string, line int, msg string) {
 	if f := p.fails[test]; f != nil {
-		kit.AddFailure(f, "\n", file, line, msg)
+		kit.AddFailure(f, file, line, msg)
 		p.lastFailure, p.failLines = f, 0
 		return
 	}
