@@ -127,8 +127,9 @@ func TestGoFramedSameAsJSON(t *testing.T) {
 }
 
 // goRunNoise is what differs between two runs of the same test: times,
-// addresses, goroutine ids and wait times.
-var goRunNoise = regexp.MustCompile(`\(\d+\.\d+s\)|\d+\.\d+s\b|0x[0-9a-f]+|goroutine \d+|\d+ minutes|\[[a-z ]+, \d+ minutes\]|exit status \d+|\d{4,}`)
+// addresses, goroutine ids, the runtime's thread (m=N in a signal's
+// header) and wait times.
+var goRunNoise = regexp.MustCompile(`\(\d+\.\d+s\)|\d+\.\d+s\b|0x[0-9a-f]+|goroutine \d+|\bm=\d+|\d+ minutes|\[[a-z ]+, \d+ minutes\]|exit status \d+|\d{4,}`)
 
 // goComparable renders a run's tests and outcome without its times.
 func goComparable(r adapterstest.Ran) string {
