@@ -241,6 +241,8 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	rec.BeginTesting() // the binary is built already
 	p := newCatch2Parser(rec, req.ProjectRoot, dir, xmlPath)
 	p.rerun = append([]string{bin}, kept...)
+	p.spec = spec
+	p.order, p.seedAt = catch2Randomness(p.rerun)
 	p.test, p.level, p.note, p.stale = req.Test, req.Level, note, stale
 	p.start()
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
@@ -249,6 +251,33 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		return nil, err
 	}
 	return plan, nil
+}
+
+// catch2Randomness reads a command's --order and finds its --rng-seed:
+// seedAt is the index in argv of the seed's value (of the whole
+// --rng-seed=VALUE argument), -1 when there is none.
+func catch2Randomness(argv []string) (order string, seedAt int) {
+	seedAt = -1
+	for i := 1; i < len(argv); i++ {
+		name, v, has := strings.Cut(argv[i], "=")
+		if name != "--order" && name != "--rng-seed" {
+			if strings.HasPrefix(argv[i], "-") && slices.Contains(catch2ValueOptions, name) && !has {
+				i++ // another option's value
+			}
+			continue
+		}
+		at := i
+		if !has && i+1 < len(argv) {
+			i++
+			at, v = i, argv[i]
+		}
+		if name == "--order" {
+			order = v
+		} else {
+			seedAt = at
+		}
+	}
+	return order, seedAt
 }
 
 // catch2Failure is one failed assertion, exception or fatal condition.
@@ -284,14 +313,21 @@ type catch2Parser struct {
 	stopOnce sync.Once
 
 	rerun []string
-	test  string
-	level adapters.Level
-	note  string
-	stale kit.Pending // the stale-build note, made beside the run
+	spec  string // the test spec the plan added: the run's selection
+	// order is the command's --order; seedAt the index in rerun of its
+	// --rng-seed's value (-1 for none). A seed drawn at run time (time,
+	// random-device; v3's default) is read from the report: seed.
+	order  string
+	seedAt int
+	test   string
+	level  adapters.Level
+	note   string
+	stale  kit.Pending // the stale-build note, made beside the run
 
 	mu        sync.Mutex // guards what follows: the decoder and Line share it
 	sawRoot   bool
-	version   int // 2 or 3, from the root element
+	version   int    // 2 or 3, from the root element
+	seed      string // the run's seed: v2's Randomness element, v3's rng-seed attribute
 	cur       *catch2Test
 	last      string // the last test that started
 	started   int
@@ -313,7 +349,7 @@ type catch2Fatal struct {
 }
 
 func newCatch2Parser(rec *adapters.Recorder, root, dir, xmlPath string) *catch2Parser {
-	return &catch2Parser{rec: rec, root: root, dir: dir,
+	return &catch2Parser{rec: rec, root: root, dir: dir, seedAt: -1,
 		tail: kit.NewTailFile(xmlPath), decoded: make(chan struct{})}
 }
 
@@ -371,6 +407,10 @@ func (p *catch2Parser) decode(r io.Reader) {
 				p.sawRoot, p.version = true, 2
 			case "Catch2TestRun":
 				p.sawRoot, p.version = true, 3
+				p.seed = attr(t, "rng-seed")
+			case "Randomness":
+				// v2 writes it when the seed is not 0 (its default).
+				p.seed = attr(t, "seed")
 			case "TestCase":
 				name := strings.TrimSpace(attr(t, "name"))
 				if name == "" {
@@ -623,9 +663,52 @@ func (p *catch2Parser) failure(t *catch2Test) *report.Failure {
 	return f
 }
 
+// shuffled says the run drew its order or its seed: --order rand, or a
+// seed drawn at run time (--rng-seed time or random-device).
+func (p *catch2Parser) shuffled() bool {
+	return p.order == "rand" || p.seedAt >= 0 && p.drawnSeed()
+}
+
+// drawnSeed says the command's --rng-seed is drawn anew on each run.
+func (p *catch2Parser) drawnSeed() bool {
+	v := strings.TrimPrefix(p.rerun[p.seedAt], "--rng-seed=")
+	return v == "time" || v == "random-device"
+}
+
+// runSeed is the seed the run used: the report's, or 0, v2's default,
+// which v2 does not report.
+func (p *catch2Parser) runSeed() string {
+	if p.seed == "" && p.version == 2 {
+		return "0"
+	}
+	return p.seed
+}
+
+// rerunArgs is the binary and the command's arguments; in a shuffled run,
+// with the run's seed in place of one drawn at run time, or added when the
+// command gave none, so that a rerun draws the same order and randomness.
+func (p *catch2Parser) rerunArgs() []string {
+	argv := slices.Clone(p.rerun)
+	seed := p.runSeed()
+	if !p.shuffled() || seed == "" {
+		return argv
+	}
+	switch {
+	case p.seedAt < 0:
+		argv = append(argv, "--rng-seed", seed)
+	case p.drawnSeed():
+		if strings.HasPrefix(argv[p.seedAt], "--rng-seed=") {
+			argv[p.seedAt] = "--rng-seed=" + seed
+		} else {
+			argv[p.seedAt] = seed
+		}
+	}
+	return argv
+}
+
 // rerunFor is the command that runs one test, narrowed to a section path.
 func (p *catch2Parser) rerunFor(name string, sections []string) string {
-	argv := append(slices.Clone(p.rerun), catch2Spec(name))
+	argv := append(p.rerunArgs(), catch2Spec(name))
 	for _, s := range sections {
 		argv = append(argv, "-c", s)
 	}
@@ -925,6 +1008,18 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 			out.ExitExplained = true
 		case exit.Code == 4 && p.started > 0 && p.skipped == p.started:
 			out.ExitExplained = true
+		}
+	}
+	if p.sawRoot && p.shuffled() && p.runSeed() != "" {
+		// The binary with the command's arguments, the seed and the
+		// selection: the same order, and the same randomness.
+		argv := p.rerunArgs()
+		if p.spec != "" {
+			argv = append(argv, p.spec)
+		}
+		out.Shuffle = &report.Shuffle{Seed: p.runSeed(), Command: shell.Join(argv)}
+		if p.rec.Progress().Failed > 0 {
+			hints = append(hints, "the reruns keep --rng-seed "+p.runSeed())
 		}
 	}
 	out.Hint = strings.Join(hints, "; ")

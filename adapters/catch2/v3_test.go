@@ -11,6 +11,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit"
+	"strobe/internal/shell"
 	"strobe/report"
 )
 
@@ -43,6 +44,12 @@ func v3Exit(t *testing.T, name, stoppedBy string) report.Exit {
 // just written it and exited as it did.
 func v3Replay(t *testing.T, name, bin, stoppedBy string) (*adapters.Recorder, adapters.Outcome) {
 	t.Helper()
+	return v3ReplayArgs(t, name, bin, stoppedBy)
+}
+
+// v3ReplayArgs is v3Replay for a command with arguments.
+func v3ReplayArgs(t *testing.T, name, bin, stoppedBy string, args ...string) (*adapters.Recorder, adapters.Outcome) {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata/v3/captures", name+".xml"))
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +61,8 @@ func v3Replay(t *testing.T, name, bin, stoppedBy string) (*adapters.Recorder, ad
 	}
 	rec := adapters.NewRecorder()
 	p := newCatch2Parser(rec, v3Root, dir, path)
-	p.rerun = []string{filepath.Join(v3Root, "build", bin)}
+	p.rerun = append([]string{filepath.Join(v3Root, "build", bin)}, args...)
+	p.order, p.seedAt = catch2Randomness(p.rerun)
 	p.start()
 	out := p.Finish(v3Exit(t, name, stoppedBy))
 	if p.xmlErr != nil {
@@ -170,5 +178,24 @@ func TestCatch2V3Listings(t *testing.T) {
 	names := strings.Split(strings.TrimSpace(string(read("list-tests-quiet.stdout"))), "\n")
 	if len(names) != 20 || names[15] != `a, b [c] "d" ~e \f *g` {
 		t.Errorf("quiet listing: %d names %q", len(names), names)
+	}
+}
+
+// TestCatch2V3Seed: v3 draws a seed on every run unless given one, and
+// gives it as the root's rng-seed attribute (v2's Randomness element is
+// gone). Under --order rand the answer and the reruns carry it; in
+// declaration order the run is not called shuffled.
+func TestCatch2V3Seed(t *testing.T) {
+	bin := filepath.Join(v3Root, "build", "features")
+	rec, out := v3ReplayArgs(t, "features-all", "features", "", "--order", "rand")
+	if want := shell.Join([]string{bin, "--order", "rand", "--rng-seed", "3769964560"}); out.Shuffle == nil || out.Shuffle.Seed != "3769964560" || out.Shuffle.Command != want {
+		t.Errorf("shuffle %+v, want the report's seed and %s", out.Shuffle, want)
+	}
+	f, _ := adapterstest.TestByName(rec.Tests(), "adds wrongly")
+	if f.Failure == nil || !strings.HasPrefix(f.Failure.Rerun, shell.Join([]string{bin, "--order", "rand", "--rng-seed", "3769964560"})+" ") {
+		t.Errorf("rerun %+v, want the seed kept", f.Failure)
+	}
+	if _, out := v3Replay(t, "features-all", "features", ""); out.Shuffle != nil {
+		t.Errorf("shuffle %+v in declaration order", out.Shuffle)
 	}
 }

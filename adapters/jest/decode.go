@@ -27,7 +27,7 @@ func decodeObject(b []byte, ev *event, buf *[]byte) bool {
 	return format.JSONWhole(b, buf, func(key []byte, i int) (int, bool) {
 		k := string(key) // no allocation: the compiler reads the switch on the bytes
 		switch k {
-		case "ev", "file", "name", "title", "status", "msg", "version", "project":
+		case "ev", "file", "name", "title", "status", "msg", "version", "project", "seed":
 			v, n, ok := format.JSONString(b, i, buf)
 			if !ok {
 				return 0, false
@@ -117,6 +117,8 @@ func setString(ev *event, k string, v []byte) {
 		ev.Version = string(v)
 	case "project":
 		ev.Project = string(v)
+	case "seed":
+		ev.Seed = string(v)
 	}
 }
 

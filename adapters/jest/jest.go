@@ -188,6 +188,7 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		user = node.WithoutShard(user)
 	}
 	argv := append([]string{bin}, user...)
+	p.whole = append(append(rerunPrefix(pkg.Manager), user...), sel...)
 	env := []string{"FORCE_COLOR=0", "STROBE_JEST_EVENTS=" + p.events}
 	if usesReporter(version) {
 		reporter := filepath.Join(dir, "reporter.cjs")

@@ -39,6 +39,8 @@ type event struct {
 	// run
 	Total   int    `json:"total"`
 	Version string `json:"version"`
+	// Seed is --randomize's seed: the order of each file's tests.
+	Seed string `json:"seed"`
 	// done
 	Passed       int  `json:"passed"`
 	Failed       int  `json:"failed"`
@@ -93,9 +95,14 @@ type parser struct {
 	stop   sync.Once
 	closed sync.Once
 
-	test     string
-	level    adapters.Level
-	rerun    []string
+	test  string
+	level adapters.Level
+	rerun []string
+	// whole is the run's command as pasted in the package's directory
+	// (the package manager's jest, the command's arguments, the
+	// selection); seed is --randomize's.
+	whole    []string
+	seed     string
 	fallback string // jest's --json output, when the reporter is not used
 	note     string
 	// scriptNote says what else the package's test script runs, which
@@ -206,6 +213,12 @@ func (p *parser) handle(ev *event) {
 	switch ev.Ev {
 	case "run":
 		p.sawRun, p.version, p.total = true, ev.Version, ev.Total
+		if ev.Seed != "" {
+			// Reruns keep the order: with --randomize alone, each would
+			// draw a seed of its own.
+			p.seed = ev.Seed
+			p.rerun = withSeed(p.rerun, p.seed)
+		}
 		p.rec.BeginTesting()
 	case "file":
 		if p.files == nil {
@@ -350,6 +363,23 @@ func (p *parser) workerCrash(suite, sig, msg string) {
 		p.crash = c
 	}
 	_ = msg
+}
+
+// withSeed is a jest command with --randomize --seed=SEED in place of its
+// own --randomize and --seed: the same order of each file's tests.
+func withSeed(argv []string, seed string) []string {
+	var out []string
+	for i := 0; i < len(argv); i++ {
+		switch a := argv[i]; {
+		case a == "--randomize" || a == "--randomize=true" || strings.HasPrefix(a, "--seed="):
+			continue
+		case a == "--seed":
+			i++ // its value
+			continue
+		}
+		out = append(out, argv[i])
+	}
+	return append(out, "--randomize", "--seed="+seed)
 }
 
 // rerunPrefix is the rerun's command up to its selection: in a config of
@@ -503,6 +533,14 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			msg += ": " + strings.Join(p.errLines[:min(3, len(p.errLines))], " ")
 		}
 		out.Hint = join(out.Hint, kit.Clip(msg))
+	}
+	if p.seed != "" {
+		// The run's command with the seed: each file's tests in the
+		// same order.
+		out.Shuffle = &report.Shuffle{Seed: p.seed, Command: shell.Join(withSeed(p.whole, p.seed))}
+		if prog.Failed > 0 {
+			out.Hint = join(out.Hint, "the reruns keep --randomize --seed="+p.seed)
+		}
 	}
 	return out
 }

@@ -5,7 +5,10 @@
 // than stdout keeps the tests' own output from mixing with the events.
 //
 // Events (field "ev"):
-//   run      the run begins: jest's version, the number of test files
+//   run      the run begins: jest's version, the number of test files,
+//            and under --randomize (jest >= 29.2) the seed that orders
+//            each file's tests, which jest prints only in the summary
+//            strobe's reporter replaces
 //   file     a test file begins
 //   start    a test begins (jest >= 29.6: onTestCaseStart), with its
 //            project and jest's own name (title) as end has them
@@ -80,6 +83,9 @@ class StrobeReporter {
     // "NAME #2", the third "NAME #3", in the order they run.
     this.starts = new Map();
     this.ends = new Map();
+    // --randomize (or randomize in the config): the run's seed, given or
+    // drawn (a 32-bit integer, maybe negative).
+    this.seed = globalConfig && globalConfig.randomize && globalConfig.seed !== undefined ? String(globalConfig.seed) : '';
   }
 
   emit(obj) {
@@ -100,7 +106,9 @@ class StrobeReporter {
         // not installed under that name
       }
     }
-    this.emit({ev: 'run', total: results.numTotalTestSuites, version});
+    const ev = {ev: 'run', total: results.numTotalTestSuites, version};
+    if (this.seed) ev.seed = this.seed;
+    this.emit(ev);
   }
 
   onTestFileStart(test) {

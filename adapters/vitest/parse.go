@@ -43,9 +43,11 @@ type event struct {
 	Text    string `json:"text"`
 	Version string `json:"version"`
 	Pool    string `json:"pool"`
-	Reason  string `json:"reason"`
-	Kind    string `json:"kind"`
-	State   string `json:"state"`
+	// Seed is the seed of a shuffled run (run).
+	Seed   string `json:"seed"`
+	Reason string `json:"reason"`
+	Kind   string `json:"kind"`
+	State  string `json:"state"`
 	// end_run of a run vitest cancelled (reason "interrupted"): its
 	// --bail, the tests it never ran in the files it began, the test
 	// files it was to run and those it never began.
@@ -99,7 +101,11 @@ type parser struct {
 	test  string
 	level adapters.Level
 	rerun []string // the command a person runs, without the selection
-	cd    string   // the package's directory from the root, when not "."
+	// whole is the run's command as a person runs it (with the
+	// selection); seed is a shuffled run's.
+	whole []string
+	seed  string
+	cd    string // the package's directory from the root, when not "."
 	note  string
 	// scriptNote says what else the package's test script runs, which
 	// strobe did not (see node.TestScriptCall).
@@ -202,6 +208,12 @@ func (p *parser) event(line []byte) {
 	switch e.Ev {
 	case "run":
 		p.began, p.version, p.pool = true, e.Version, e.Pool
+		if e.Seed != "" {
+			// Reruns keep the order: under --sequence.shuffle alone, each
+			// would draw a seed of its own.
+			p.seed = e.Seed
+			p.rerun = withSeed(p.rerun, p.seed)
+		}
 		p.rec.BeginTesting()
 	case "module":
 		p.modules = append(p.modules, e.File)
@@ -544,8 +556,45 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if p.badLines > 0 {
 		out.Indicators = append(out.Indicators, "unreadable_test_events")
 	}
+	if p.seed != "" {
+		// The run's command with the seed: the same order of the files
+		// and of each file's tests.
+		cmd := shell.Join(withSeed(p.whole, p.seed))
+		if p.cd != "" {
+			cmd = "cd " + shell.Quote(p.cd) + " && " + cmd
+		}
+		out.Shuffle = &report.Shuffle{Seed: p.seed, Command: cmd}
+		if p.rec.Progress().Failed > 0 {
+			hints = append(hints, "the reruns keep --sequence.seed="+p.seed)
+		}
+	}
 	out.Hint = strings.Join(hints, "; ")
 	return out
+}
+
+// withSeed is a vitest command with --sequence.seed=SEED in place of its
+// own --sequence.seed, and --sequence.shuffle when it has no shuffle
+// option of its own (the config's shuffle: true): the same order.
+func withSeed(argv []string, seed string) []string {
+	var out []string
+	shuffle := false
+	for i := 0; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "--sequence.seed":
+			i++ // its value
+			continue
+		case strings.HasPrefix(a, "--sequence.seed="):
+			continue
+		case strings.HasPrefix(a, "--sequence.shuffle"):
+			shuffle = true
+		}
+		out = append(out, a)
+	}
+	if !shuffle {
+		out = append(out, "--sequence.shuffle")
+	}
+	return append(out, "--sequence.seed="+seed)
 }
 
 // stoppedHint says that vitest cancelled the run before its end (--bail)

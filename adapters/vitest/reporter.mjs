@@ -169,7 +169,14 @@ export default class StrobeReporter {
       const fs = project.vite && project.vite.config.server && project.vite.config.server.fs
       if (fs && Array.isArray(fs.allow) && !fs.allow.includes(strobeDir)) fs.allow.push(strobeDir)
     }
-    this.emit({ ev: 'run', version: vitest.version, pool: cfg.pool, root: cfg.root })
+    const ev = { ev: 'run', version: vitest.version, pool: cfg.pool, root: cfg.root }
+    // --sequence.shuffle (or shuffle: true in the config): the seed that
+    // orders the files and each file's tests, which only vitest's default
+    // reporter prints ("Running tests with seed"). vitest 3.2 draws none
+    // for the config's shuffle: { tests: true }, which it still shuffles.
+    const seq = cfg.sequence || {}
+    if (seq.shuffle && seq.seed != null) ev.seed = String(seq.seed)
+    this.emit(ev)
   }
 
   onTestRunStart(specifications) {

@@ -322,6 +322,7 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	if rel, ok := kit.Rel(req.ProjectRoot, p.Dir); ok && rel != "." {
 		pr.cd = rel
 	}
+	pr.whole = append(append(append(runner(p), "run"), args...), sel...)
 	if old {
 		pr.jsonReport = filepath.Join(dir, "report.json")
 		argv = append(argv, "--reporter=json", "--outputFile="+pr.jsonReport)
