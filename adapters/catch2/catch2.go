@@ -290,11 +290,15 @@ type catch2Failure struct {
 }
 
 type catch2Test struct {
-	stopped  bool // Catch2 caught the SIGTERM or SIGINT that stopped the run
-	name     string
-	file     string
-	line     int
+	stopped bool // Catch2 caught the SIGTERM or SIGINT that stopped the run
+	name    string
+	file    string
+	line    int
+	// failures are its failed assertions, the first and the
+	// kit.LaterKept after it; omitted counts the rest (a CHECK failing a
+	// million times in a loop holds no more).
 	failures []catch2Failure
+	omitted  int
 	skipped  bool
 	// expected is the tag that makes its failures expected: "[!shouldfail]"
 	// (Catch2 fails the test when none comes) or "[!mayfail]".
@@ -594,8 +598,12 @@ func expressionText(typ, original, expanded string, expand bool) []string {
 }
 
 func (p *catch2Parser) addFailure(f catch2Failure) {
-	if p.cur != nil {
+	switch {
+	case p.cur == nil:
+	case len(p.cur.failures) <= kit.LaterKept:
 		p.cur.failures = append(p.cur.failures, f)
+	default:
+		p.cur.omitted++
 	}
 }
 
@@ -620,6 +628,9 @@ func (p *catch2Parser) finishTest(success bool, d time.Duration) {
 		// failures go to its output, as the console prints them.
 		for _, f := range t.failures {
 			p.rec.Output("", t.name, fmt.Sprintf("failed as expected (%s), at %s:%d:\n%s\n", t.expected, kit.ProjectPath(p.root, f.file), f.line, f.text))
+		}
+		if t.omitted > 0 {
+			p.rec.Output("", t.name, fmt.Sprintf("failed as expected (%s) %d more times\n", t.expected, t.omitted))
 		}
 		p.rec.End("", t.name, report.TestPassed, d, nil)
 	case t.skipped:
@@ -652,6 +663,7 @@ func (p *catch2Parser) failure(t *catch2Test) *report.Failure {
 			}
 			kit.AddFailure(f, kit.ProjectPath(p.root, fl.file), fl.line, s)
 		}
+		kit.OmitFailures(f, t.omitted)
 	} else if t.expected == "[!shouldfail]" {
 		// Catch2 fails a test that should fail and passes; nothing in the
 		// report but its verdict says so.

@@ -2,6 +2,7 @@ package catch2
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/adapters/kit"
 	"strobe/internal/shell"
 	"strobe/internal/testutil"
 	"strobe/report"
@@ -575,5 +577,46 @@ func TestCatch2ManyFailures(t *testing.T) {
 	if f == nil || f.Line != 15 || len(f.Later) != 49 ||
 		f.Later[48] != (report.LaterFailure{File: "many.cpp", Line: 15, Message: "CHECK( i < 0 )\nwith expansion:\n  49 < 0"}) {
 		t.Errorf("check in a loop: later failures %+v, want all 49", f)
+	}
+}
+
+// TestCatch2ManyFailuresBound: a CHECK failing 1000 times in a loop. The
+// parser holds its first failure and the kit.LaterKept after it while the
+// test runs (a million would hold a million), and counts the rest: the
+// answer says all 999 later ones, keeps 100 and counts 899.
+func TestCatch2ManyFailuresBound(t *testing.T) {
+	testutil.RequireTool(t, "g++")
+	testutil.RequireHeader(t, "/usr/include/catch2/catch.hpp", "catch2")
+	bin := filepath.Join(manyBuild.Dir(t), "many")
+	root := mustAbs("testdata/fixtures/many")
+	rec, _, _ := adapterstest.RunReal(t, catch2{}, adapters.Request{ProjectRoot: root, Command: []string{bin, "check in a long loop"}})
+	f := rec.Failure("", "check in a long loop")
+	if f == nil || f.File != "many.cpp" || f.Line != 32 || len(f.Later) != kit.LaterKept || f.LaterOmitted != 999-kit.LaterKept ||
+		f.Later[99] != (report.LaterFailure{File: "many.cpp", Line: 32, Message: "CHECK( i < 0 )\nwith expansion:\n  100 < 0"}) ||
+		!strings.Contains(f.Message, "\nand 999 more failures in this test:\nmany.cpp:32: CHECK( i < 0 ) with expansion: 1 < 0\n") ||
+		!strings.HasSuffix(f.Message, "\n(994 more: the details file's later_failures)") {
+		t.Fatalf("failure %+v, want the first at many.cpp:32, 100 later kept and 899 counted", f)
+	}
+	// The binary's report up to the test's end: what the parser holds
+	// while the test runs.
+	xmlPath := filepath.Join(t.TempDir(), "report.xml")
+	if out, err := exec.Command(bin, "-r", "xml", "-o", xmlPath, "check in a long loop").CombinedOutput(); err == nil {
+		t.Fatalf("the binary passed: %s", out)
+	}
+	data, err := os.ReadFile(xmlPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := bytes.LastIndex(data, []byte("<OverallResult "))
+	if end < 0 {
+		t.Fatalf("no OverallResult in the report:\n%s", data)
+	}
+	p := newCatch2Parser(adapters.NewRecorder(), root, filepath.Dir(xmlPath), xmlPath)
+	p.decode(bytes.NewReader(data[:end]))
+	if p.cur == nil || p.cur.name != "check in a long loop" {
+		t.Fatalf("the parser's current test %+v, want check in a long loop", p.cur)
+	}
+	if len(p.cur.failures) != 1+kit.LaterKept || p.cur.omitted != 999-kit.LaterKept {
+		t.Errorf("the parser holds %d failures, %d counted, want the first failure and %d later ones, %d counted", len(p.cur.failures), p.cur.omitted, kit.LaterKept, 999-kit.LaterKept)
 	}
 }

@@ -73,6 +73,24 @@ func AddFailure(f *report.Failure, file string, line int, text string) {
 	f.Message = Clip(head) + laterBlock(f)
 }
 
+// OmitFailures counts n later failures of f that were not kept (a parser
+// or a plugin that keeps the first laterKept of a test's failures, as f
+// does, and counts the rest): they are in the count the message says and
+// in f.LaterOmitted.
+func OmitFailures(f *report.Failure, n int) {
+	if n <= 0 {
+		return
+	}
+	head := laterHead(f)
+	f.LaterOmitted += n
+	f.Message = Clip(head) + laterBlock(f)
+}
+
+// LaterKept is how many later failures of a test a failure keeps
+// (AddFailure): a parser that collects them need keep no more, and
+// counts the rest with OmitFailures.
+const LaterKept = laterKept
+
 // laterHead is f's message without its later failures' block.
 func laterHead(f *report.Failure) string {
 	if block := laterBlock(f); block != "" {

@@ -131,6 +131,24 @@ func TestAddFailureLoop(t *testing.T) {
 	}
 }
 
+// TestOmitFailures: a parser that kept the first LaterKept failures and
+// counted the rest says the same as AddFailure given them all.
+func TestOmitFailures(t *testing.T) {
+	all := &report.Failure{File: "a.cpp", Line: 5, Message: "i=0"}
+	kept := &report.Failure{File: "a.cpp", Line: 5, Message: "i=0"}
+	for i := 1; i < 1000; i++ {
+		AddFailure(all, "a.cpp", 5, "i="+strconv.Itoa(i))
+		if i <= LaterKept {
+			AddFailure(kept, "a.cpp", 5, "i="+strconv.Itoa(i))
+		}
+	}
+	OmitFailures(kept, 999-LaterKept)
+	OmitFailures(kept, 0)
+	if kept.Message != all.Message || kept.LaterOmitted != all.LaterOmitted || len(kept.Later) != len(all.Later) {
+		t.Errorf("counted:\n%s\n%d omitted\nwant:\n%s\n%d omitted", kept.Message, kept.LaterOmitted, all.Message, all.LaterOmitted)
+	}
+}
+
 func TestJoinAnd(t *testing.T) {
 	for want, list := range map[string][]string{"": nil, "a": {"a"}, "a and b": {"a", "b"}, "a, b and c": {"a", "b", "c"}} {
 		if got := JoinAnd(list); got != want {

@@ -3,6 +3,7 @@ package maven
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -265,8 +266,8 @@ func TestRealJUnit5(t *testing.T) {
 	if exit.Code != 1 || out.BuildFailed || out.NoTests || out.Crash != nil {
 		t.Fatalf("exit %+v, outcome %+v", exit, out)
 	}
-	if p := rec.Progress(); p.Passed != 9 || p.Failed != 10 || p.Skipped != 2 {
-		t.Errorf("counts %+v, want Surefire's 9 passed, 10 failed, 2 skipped", p)
+	if p := rec.Progress(); p.Passed != 9 || p.Failed != 12 || p.Skipped != 2 {
+		t.Errorf("counts %+v, want Surefire's 9 passed, 12 failed, 2 skipped", p)
 	}
 	for _, tc := range []struct {
 		name, file string
@@ -311,6 +312,37 @@ func TestRealJUnit5(t *testing.T) {
 	rec, _, _ = adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "ParamTest#isOdd(int)[2]"})
 	if tt, ok := adapterstest.TestByName(rec.Tests(), "ParamTest#isOdd(int)[2]"); !ok || tt.Status != report.TestFailed || len(rec.Tests()) != 4 {
 		t.Errorf("test ParamTest#isOdd(int)[2]: %+v among %d tests, want it failed among isOdd's 4 invocations", tt, len(rec.Tests()))
+	}
+}
+
+// TestRealJUnit5AssertAll: assertAll's MultipleFailuresError is the
+// test's first failure, at its line in the test, after assertAll's
+// heading; the others follow it, each at its own line from its frame in
+// the trace (an exception said with its type); past the trace strobe
+// keeps, the message's list names the rest, without a line.
+func TestRealJUnit5AssertAll(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "junit5")
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "AssertAllTest"})
+	const src = "src/test/java/com/example/AssertAllTest.java"
+	f := rec.Failure("com.example.AssertAllTest", "AssertAllTest#group")
+	want := []report.LaterFailure{
+		{File: src, Line: 17, Message: "not true ==> expected: <true> but was: <false>"},
+		{File: src, Line: 19, Message: "java.lang.IllegalStateException: bad state"},
+	}
+	if f == nil || f.File != src || f.Line != 16 || !strings.HasPrefix(f.Message, "group (3 failures)\nexpected: <1> but was: <2>\nand 2 more failures in this test:\n") ||
+		!slices.Equal(f.Later, want) {
+		t.Errorf("group: %+v, want the first at %s:16 and then %+v", f, src, want)
+	}
+	f = rec.Failure("com.example.AssertAllTest", "AssertAllTest#many")
+	if f == nil || f.File != src || f.Line != 27 || len(f.Later) != 49 || f.LaterOmitted != 0 ||
+		!strings.HasPrefix(f.Message, "Multiple Failures (50 failures)\nexpected: <-1> but was: <0>\nand 49 more failures in this test:\n"+src+":27: expected: <-1> but was: <1>\n") {
+		t.Fatalf("many: %+v, want the first at %s:27 and 49 later", f, src)
+	}
+	for i, l := range f.Later {
+		if l.Message != fmt.Sprintf("expected: <-1> but was: <%d>", i+1) || (l.Line != 27 && l.Line != 0) || (i < 30 && l.Line != 27) {
+			t.Errorf("many's later failure %d: %+v", i, l)
+		}
 	}
 }
 

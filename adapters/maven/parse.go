@@ -388,7 +388,74 @@ func (p *parser) failure(mod, dir, class, name string, c format.JUnitCase) *repo
 	} else if file, line := p.declaration(mod, class, c.Name); line > 0 {
 		f.File, f.Line = file, line
 	}
+	p.multipleFailures(f, mod, class, c)
 	return f
+}
+
+// multipleFailures makes the failures JUnit 5's assertAll threw together
+// (a MultipleFailuresError, whose trace has each as suppressed, with its
+// own frames) the test's first failure and its later ones: the first at
+// its frame in the test class, after assertAll's heading ("group (3
+// failures)"), the others each at its own line.
+func (p *parser) multipleFailures(f *report.Failure, mod, class string, c format.JUnitCase) {
+	if !strings.HasSuffix(c.Type, "MultipleFailuresError") {
+		return
+	}
+	sup := format.JavaSuppressedOf(c.Text)
+	if len(sup) == 0 {
+		return // a trace Surefire trimmed (trimStackTrace): the message lists them
+	}
+	heading, _, _ := strings.Cut(strings.TrimSpace(c.Message), "\n")
+	for i, s := range sup {
+		text := s.Message
+		if !assertionType(s.Type) {
+			text = s.Type + ": " + text
+		}
+		file, line := testFrame(s.Trace, class)
+		if file != "" {
+			file = p.sourcePath(mod, class, file)
+		}
+		if i == 0 {
+			f.Message = kit.Clip(heading + "\n" + text)
+			if file != "" {
+				f.File, f.Line = file, line
+			}
+			continue
+		}
+		kit.AddFailure(f, file, line, text)
+	}
+	// The trace is kept to format.JUnitMaxText (some 40 failures of a
+	// loop): the rest are in the message's list, one line each, without
+	// their frames, or else only in its count.
+	var n int
+	if m := failureCount.FindStringSubmatch(heading); m != nil {
+		n, _ = strconv.Atoi(m[1])
+	}
+	if n <= len(sup) {
+		return
+	}
+	listed := strings.Split(strings.TrimSpace(c.Message), "\n")[1:]
+	if len(listed) != n {
+		kit.OmitFailures(f, n-len(sup))
+		return
+	}
+	for _, l := range listed[len(sup):] {
+		typ, text, _ := strings.Cut(strings.TrimSpace(l), ": ")
+		if !assertionType(typ) {
+			text = typ + ": " + text
+		}
+		kit.AddFailure(f, "", 0, text)
+	}
+}
+
+// failureCount is the count a MultipleFailuresError's heading ends with:
+// "group (3 failures)".
+var failureCount = lazyre.New(`\((\d+) failures?\)$`)
+
+// assertionType says whether an exception type is an assertion's failure,
+// said by its message alone (Surefire's failure, not error).
+func assertionType(typ string) bool {
+	return strings.HasSuffix(typ, "AssertionFailedError") || strings.HasSuffix(typ, ".AssertionError") || strings.HasSuffix(typ, "ComparisonFailure")
 }
 
 // declaration is the source file and line where a test's method is

@@ -2,6 +2,7 @@ package pytest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -662,22 +663,42 @@ func TestInternalError(t *testing.T) {
 }
 
 // TestSubtests: pytest 9 reports each failed subtest (unittest's subTest,
-// its subtests fixture) under the test's node id. The test fails, its
-// message names each subtest by its parameters, and the test passing
-// after its subtests failed does not hide them.
+// its subtests fixture) under the test's node id. The test fails at its
+// first failed subtest, named by its parameters; the later ones (another
+// subtest's, an error, a helper's, the test's own after them) follow it,
+// each at its own line, a few named and the rest counted, as pytest
+// reports them; and the test passing after its subtests failed does not
+// hide them.
 func TestSubtests(t *testing.T) {
 	root := fixture(t, "subtests")
 	rec, out, exit := run(t, root, adapters.Request{})
 	if exit.Code != 1 || out.Crash != nil {
 		t.Fatalf("exit %+v, outcome %+v", exit, out)
 	}
+	fifty := []report.LaterFailure{}
+	for n := 1; n < 50; n++ {
+		fifty = append(fifty, report.LaterFailure{File: "test_sub.py", Line: 34, Message: fmt.Sprintf("(n=%d) %d != -1", n, n)})
+	}
 	want := map[string]struct {
-		line int
-		msg  []string
+		line  int
+		msg   []string
+		later []report.LaterFailure
 	}{
-		"test_sub.py::TestTable::test_rows":  {10, []string{"(n=3) 6 not less than 5", "\n(n=4) AssertionError: 8 not less than 5"}},
-		"test_sub.py::TestTable::test_files": {15, []string{"[array] 'array' != 'table'"}},
-		"test_sub.py::test_fixture":          {21, []string{"[odd] (n=2) assert (2 % 2) == 1"}},
+		"test_sub.py::TestTable::test_rows": {10, []string{"(n=3) 6 not less than 5\nand 1 more failure in this test:\ntest_sub.py:10: (n=4) 8 not less than 5"},
+			[]report.LaterFailure{{File: "test_sub.py", Line: 10, Message: "(n=4) 8 not less than 5"}}},
+		"test_sub.py::TestTable::test_files": {15, []string{"[array] 'array' != 'table'"}, nil},
+		"test_sub.py::test_fixture":          {21, []string{"[odd] (n=2) assert (2 % 2) == 1"}, nil},
+		"test_sub.py::TestLater::test_fifty": {34, []string{"(n=0) 0 != -1\nand 49 more failures in this test:\ntest_sub.py:34: (n=1) 1 != -1\n",
+			"test_sub.py:34: (n=5) 5 != -1\n(44 more: the details file's later_failures)"}, fifty},
+		"test_sub.py::TestLater::test_mixed": {39, []string{"[first] 1 != 2\nand 3 more failures in this test:\n"}, []report.LaterFailure{
+			{File: "test_sub.py", Line: 41, Message: "[second] ValueError: boom"},
+			{File: "test_sub.py", Line: 25, Message: "[helper] 0 != 1 : even\ncalled from test_sub.py:43 (test_mixed)"},
+			{File: "test_sub.py", Line: 44, Message: "False is not true : after"},
+		}},
+		"test_sub.py::test_fixture_later": {51, []string{"(n=0) assert (0 % 2) == 1\nand 2 more failures in this test:\n"}, []report.LaterFailure{
+			{File: "test_sub.py", Line: 51, Message: "(n=2) assert (2 % 2) == 1"},
+			{File: "test_sub.py", Line: 51, Message: "(n=4) assert (4 % 2) == 1"},
+		}},
 	}
 	tests := rec.Tests()
 	if len(tests) != len(want) {
@@ -697,6 +718,9 @@ func TestSubtests(t *testing.T) {
 			if !strings.Contains(f.Message, m) {
 				t.Errorf("%s: message %q lacks %q", tt.Name, f.Message, m)
 			}
+		}
+		if !slices.Equal(f.Later, w.later) || f.LaterOmitted != 0 {
+			t.Errorf("%s: later failures %+v (%d omitted), want %+v", tt.Name, f.Later, f.LaterOmitted, w.later)
 		}
 	}
 }

@@ -452,10 +452,13 @@ class Reporter:
                 # ("contains 2 failed subtests"): they are said already.
                 pass
             elif t["status"] in ("failed", "error"):
-                # A teardown error or another subtest after a failure:
-                # said after the first.
-                more = sub + failure_text(report) if sub else "error in %s: %s" % (when, failure_text(report))
-                t["also"] = ev.clip((t.get("also", "") + "\n" + more).strip())
+                # Another subtest's failure, the test's own after its
+                # subtests', a teardown error after a failure: a later
+                # failure of the test, at its own line, after the first.
+                f = failure_fields(report)
+                ev.add_later(t, {"status": f.get("status"), "when": f.get("when") if f.get("status") == "error" else None,
+                                 "sub": sub, "type": f.get("type"), "msg": f.get("msg"), "file": f.get("file"),
+                                 "line": f.get("line"), "call": f.get("call")})
             else:
                 t.update(failure_fields(report))
                 t["msg"] = sub + t["msg"]

@@ -121,7 +121,11 @@ class Result(unittest.TestResult):
             status = "failed"  # an exception in the test's own body
         t = self.cur if self.cur is not None and self.cur["id"] == test_id(test) else None
         if t is not None and t["status"] in ("failed", "error"):
-            t["also"] = ev.clip(t.get("also", "") + "\n" + prefix + message(info)).strip()
+            # A later failure of the test (another subTest's, a tearDown
+            # error after it failed): at its own line, after the first.
+            ev.add_later(t, {"status": status, "when": when if status == "error" else None, "sub": prefix,
+                             "type": info["type"], "msg": info["msg"], "file": info["file"], "line": info["line"],
+                             "call": info.get("call")})
             return
         fields = {"status": status, "msg": prefix + info["msg"], "type": info["type"]}
         if status == "error":
@@ -180,12 +184,6 @@ def doctest_failure(test, exc, root):
         if ev.in_project(path, root):
             file, line = os.path.relpath(path, root), int(m.group(2))
     return {"type": ev.exception_type(exc), "msg": ev.clip(msg.replace(root + os.sep, "")), "file": file, "line": line}
-
-
-def message(info):
-    if info["type"] in ("AssertionError", ""):
-        return info["msg"]
-    return "%s: %s" % (info["type"], info["msg"])
 
 
 def phase(tb):

@@ -2,6 +2,7 @@ package unittest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,6 +79,41 @@ func TestBasic(t *testing.T) {
 	}
 	if got, _ := rec.Lookup("", "tests.test_calc.TestCalc.test_prints_then_fails"); got.Output != "hello from stdout\nand from stderr\n" {
 		t.Errorf("output %q", got.Output)
+	}
+}
+
+// TestSubtests: a test whose subTests fail several times fails at its
+// first; the later failures (other subtests', an error, a helper's, the
+// test's own, its tearDown's error) follow it, each at its own line, a
+// few named in the message and the first 100 kept, the rest counted, as
+// python -m unittest reports them.
+func TestSubtests(t *testing.T) {
+	root := fixture(t, "subtests")
+	rec, _, exit := run(t, root, adapters.Request{})
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want 1", exit)
+	}
+	many := rec.Failure("", "test_later.TestLater.test_many")
+	if many == nil || many.File != "test_later.py" || many.Line != 16 || len(many.Later) != 100 || many.LaterOmitted != 49 ||
+		!strings.HasPrefix(many.Message, "(n=0) 0 != -1\nand 149 more failures in this test:\ntest_later.py:16: (n=1) 1 != -1\n") ||
+		!strings.HasSuffix(many.Message, "\ntest_later.py:16: (n=5) 5 != -1\n(144 more: the details file's later_failures)") {
+		t.Fatalf("test_many: %+v, want the first subtest's failure at test_later.py:16, 100 later kept and 49 counted", many)
+	}
+	for i, l := range many.Later {
+		if want := (report.LaterFailure{File: "test_later.py", Line: 16, Message: fmt.Sprintf("(n=%d) %d != -1", i+1, i+1)}); l != want {
+			t.Errorf("test_many's later failure %d: %+v, want %+v", i, l, want)
+		}
+	}
+	mixed := rec.Failure("", "test_later.TestLater.test_mixed")
+	want := []report.LaterFailure{
+		{File: "test_later.py", Line: 24, Message: "[second] ValueError: boom"},
+		{File: "test_later.py", Line: 7, Message: "[helper] 0 != 1 : even\ncalled from test_later.py:26 (test_mixed)"},
+		{File: "test_later.py", Line: 27, Message: "False is not true : after"},
+		{File: "test_later.py", Line: 31, Message: "error in teardown: RuntimeError: teardown broke"},
+	}
+	if mixed == nil || mixed.Line != 22 || !strings.HasPrefix(mixed.Message, "[first] 1 != 2\nand 4 more failures in this test:\n") ||
+		!slices.Equal(mixed.Later, want) || mixed.LaterOmitted != 0 {
+		t.Errorf("test_mixed: %+v, want the first subtest's at line 22, then %+v", mixed, want)
 	}
 }
 

@@ -64,3 +64,56 @@ func reflective(l string) bool {
 		strings.Contains(l, "/java.lang.reflect.Method.invoke(") || strings.Contains(l, " java.lang.reflect.Method.invoke(") ||
 		strings.Contains(l, " sun.reflect."))
 }
+
+// JavaSuppressed is one exception a JVM stack trace lists as suppressed by
+// the one it is of (its `Suppressed: ` block, one tab in): Type and
+// Message as its first lines say them, and Trace, its block.
+type JavaSuppressed struct {
+	Type, Message, Trace string
+}
+
+// JavaSuppressedOf is the exceptions a stack trace's exception suppressed,
+// in order: JUnit 5's assertAll throws a MultipleFailuresError that
+// suppresses each failure it lists, each with its own frames.
+func JavaSuppressedOf(trace string) []JavaSuppressed {
+	var out []JavaSuppressed
+	var cur *JavaSuppressed
+	var msg, block []string
+	inMsg := false
+	end := func() {
+		if cur != nil {
+			cur.Message = strings.Join(msg, "\n")
+			cur.Trace = strings.Join(block, "\n")
+			out = append(out, *cur)
+		}
+		cur, msg, block, inMsg = nil, nil, nil, false
+	}
+	for _, l := range strings.Split(trace, "\n") {
+		l = strings.TrimSuffix(l, "\r")
+		if rest, ok := strings.CutPrefix(l, "\tSuppressed: "); ok {
+			end()
+			typ, text, _ := strings.Cut(rest, ": ")
+			cur, msg, inMsg = &JavaSuppressed{Type: strings.TrimSpace(typ)}, []string{text}, true
+			block = []string{l}
+			continue
+		}
+		if cur == nil {
+			continue
+		}
+		if !strings.HasPrefix(l, "\t\t") && strings.TrimSpace(l) != "" && !inMsg {
+			end() // back at the outer trace's indentation
+			continue
+		}
+		block = append(block, l)
+		if inMsg {
+			t := strings.TrimSpace(l)
+			if strings.HasPrefix(t, "at ") || strings.HasPrefix(t, "... ") || strings.HasPrefix(t, "Caused by: ") || strings.HasPrefix(t, "Suppressed: ") {
+				inMsg = false
+			} else {
+				msg = append(msg, l)
+			}
+		}
+	}
+	end()
+	return out
+}

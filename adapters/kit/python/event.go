@@ -33,7 +33,11 @@ import (
 //	               pytest-timeout's timeout when it stopped the test),
 //	               stack (where the test was then, innermost first),
 //	               args (what the rerun adds after the id: hypothesis'
-//	               --hypothesis-seed=N)
+//	               --hypothesis-seed=N), later (its later failures,
+//	               each with a failure's fields and sub: the subtest's
+//	               parameters; a subTest failing after the first, a
+//	               teardown error after the test failed), later_omitted
+//	               (how many more there were)
 //	shuffled       the tests run in a random order and randomness is
 //	               reseeded: args (what every rerun adds to keep the
 //	               seed: pytest-randomly's -p randomly --randomly-seed=N)
@@ -70,6 +74,13 @@ type Event struct {
 	Timeout float64  `json:"timeout"`
 	Stack   []string `json:"stack"`
 	Args    []string `json:"args"`
+	// Later are a failed test's later failures, the first
+	// strobe_events.MAX_LATER of them, and LaterOmitted counts the rest
+	// (an array and its count: encoding/json). Sub is a later failure's
+	// subtest, as unittest says it: "(n=3) ", "[odd] ".
+	Later        []Event `json:"later"`
+	LaterOmitted int     `json:"later_omitted"`
+	Sub          string  `json:"sub"`
 }
 
 // Decode reads one event line into e, which it clears first. The events
@@ -179,7 +190,7 @@ func field(k []byte) fieldKind {
 	return fUnknown
 }
 
-var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version", "sel", "traces", "call", "attempts", "first", "timeout", "stack", "args"}
+var fieldNames = []string{"ev", "id", "file", "line", "status", "when", "type", "msg", "out", "reason", "also", "dur", "n", "exit", "pid", "version", "sel", "traces", "call", "attempts", "first", "timeout", "stack", "args", "later", "later_omitted", "sub"}
 
 // words are the values most events repeat, kept as constants so that
 // decoding them allocates nothing.

@@ -21,6 +21,8 @@ var eventLines = []string{
 	`{"ev":"end","id":"t.py::v","status":"failed","msg":"no","file":"conftest.py","line":4,"call":"t.py:9 (test_v)"}`,
 	`{"ev":"end","id":"t.py::r","status":"passed","attempts":2,"first":{"status":"error","when":"setup","type":"ConnectionError","msg":"down","file":"t.py","line":3}}`,
 	`{"ev":"end","id":"t.py::s","status":"failed","timeout":0.5}`,
+	`{"ev":"end","id":"t.py::u","status":"failed","msg":"(n=0) 0 != 1","later":[{"status":"failed","sub":"(n=1) ","msg":"1 != 2","file":"t.py","line":7},{"status":"error","when":"teardown","type":"OSError","msg":"x","file":"t.py","line":9}],"later_omitted":3}`,
+	`{"ev":"end","id":"t.py::u","status":"failed","msg":"x","later_omitted":3,"sub":"(n=1) "}`,
 	`{"ev":"end","id":"t.py::t","status":"failed","timeout":2.0,"stack":["f (t.py:3)"],"args":["--hypothesis-seed=1"]}`,
 	`{"ev":"end","id":"t.py::y","status":"failed","file":null,"line":null,"msg":"[XPASS(strict)] x"}`,
 	`{"ev":"end","id":"t.py::z","status":"skipped","dur":1e-4,"reason":"slow","extra":{"a":[1,2]}}`,

@@ -203,6 +203,11 @@ func (m *Mapper) end(e *Event) {
 			f.Attempts = e.Attempts
 			kit.AppendMessage(f, "\n", fmt.Sprintf("(failed on all %d tries: pytest-rerunfailures' reruns)", e.Attempts))
 		}
+		for i := range e.Later {
+			l := &e.Later[i]
+			kit.AddFailure(f, l.File, max(l.Line, 0), l.Sub+Message(l))
+		}
+		kit.OmitFailures(f, e.LaterOmitted)
 		m.Rec.End("", e.ID, report.TestFailed, d, f)
 	}
 }

@@ -89,6 +89,24 @@ def clip(s, n=MAX_MESSAGE):
     return s[:n] + "…"
 
 
+# A test's later failures (a subTest's after the first, a teardown error
+# after the test failed): the end event's "later" keeps the first
+# MAX_LATER, each the fields of a failure (status, when, type, msg, file,
+# line, call, and sub: the subtest's parameters), and "later_omitted"
+# counts the rest; strobe keeps as many (a subtest failing in a loop a
+# million times holds no more).
+MAX_LATER = 100
+
+
+def add_later(t, fields):
+    """Adds a later failure's fields to t, the test's pending end event."""
+    later = t.setdefault("later", [])
+    if len(later) < MAX_LATER:
+        later.append({k: v for k, v in fields.items() if v not in (None, "")})
+    else:
+        t["later_omitted"] = t.get("later_omitted", 0) + 1
+
+
 def clip_tail(s, n=MAX_OUTPUT):
     if not s:
         return ""
