@@ -16,6 +16,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/adapters/kit/node"
 	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
@@ -131,7 +132,7 @@ type parser struct {
 	// snaps holds the tests that failed a snapshot, written what the run
 	// wrote, badSnaps the snapshot files jest could not read (see
 	// snapshotHints).
-	snaps    snapshotFailures
+	snaps    node.SnapshotFailures
 	written  *snapshotsWritten
 	badSnaps map[string]string
 	// total is the test files jest was to run, files those it began, and
@@ -303,7 +304,7 @@ func (p *parser) end(suite string, ev *event) {
 		if isNew || strings.Contains(msg, "Snapshot name: `") {
 			// The snapshot is written deliberately by the rerun with -u.
 			update := rerunCommand(append(p.rerunPrefix(ev.Project), "-u"), file, title)
-			p.snaps.add(isNew, ev.SnapFile != "", suite+sep+ev.Name, update)
+			p.snaps.Add(isNew, ev.SnapFile != "", suite+sep+ev.Name, update)
 		}
 		p.rec.End(suite, ev.Name, report.TestFailed, d, f)
 	}
@@ -513,11 +514,11 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if failed := p.failedTestsSnapshots(); len(failed) > 0 {
 		p.obsolete = slices.DeleteFunc(p.obsolete, func(o string) bool { return slices.Contains(failed, o) })
 		out.Hint = join(out.Hint, kit.Clip(fmt.Sprintf("%s (%s): not obsolete, and jest -u would delete them; fix the tests",
-			plural(len(failed), "snapshot that jest lists as obsolete belongs to a test that failed before taking it", "snapshots that jest lists as obsolete belong to tests that failed before taking them"), few(failed))))
+			kit.Plural(len(failed), "snapshot that jest lists as obsolete belongs to a test that failed before taking it", "snapshots that jest lists as obsolete belong to tests that failed before taking them"), few(failed))))
 	}
 	if len(p.obsolete) > 0 {
 		out.Hint = join(out.Hint, kit.Clip(fmt.Sprintf("%s obsolete, which no test took (jest fails a run for them): %s (jest -u removes them, and rewrites every snapshot that does not match)",
-			plural(len(p.obsolete), "snapshot is", "snapshots are"), few(p.obsolete))))
+			kit.Plural(len(p.obsolete), "snapshot is", "snapshots are"), few(p.obsolete))))
 	}
 	out.Hint = join(out.Hint, p.snapshotHints())
 	if p.sawRun && exit.Code != 0 && prog.Failed == 0 && len(p.jestSays) > 0 {
@@ -668,40 +669,19 @@ func (p *parser) Close() error {
 // which strobe's own --ci makes wrong outside CI.
 const jestCIGuess = "This is likely because this test is run in a continuous integration (CI) environment in which snapshots are not written by default."
 
-// snapshotFailures are the tests whose snapshot failed: one that did not
-// match, and one that was new (--ci writes none); each with the first's
-// rerun with -u, which updates the snapshot when that is what is wanted.
-type snapshotFailures struct {
-	mismatched, unwritten       []string
-	mismatchedCmd, unwrittenCmd string
-}
-
-func (s *snapshotFailures) add(isNew, unreadable bool, name, update string) {
-	switch {
-	case unreadable:
-		// said of its snapshot file (snapshotHints)
-	case isNew:
-		s.unwritten = append(s.unwritten, name)
-		s.unwrittenCmd = cmp.Or(s.unwrittenCmd, update)
-	default:
-		s.mismatched = append(s.mismatched, name)
-		s.mismatchedCmd = cmp.Or(s.mismatchedCmd, update)
-	}
-}
-
 // snapshotHints says what the run's snapshots need: how to update one
 // deliberately (-u on its rerun, never on the whole suite, whose every
 // mismatch it would take), which snapshot files jest could not read, and
 // what the command's own -u wrote. p.mu is held.
 func (p *parser) snapshotHints() string {
 	var hints []string
-	if s := p.snaps.mismatched; len(s) > 0 {
+	if s := p.snaps.Mismatched; len(s) > 0 {
 		hints = append(hints, fmt.Sprintf("%s did not match what the test gave (%s; the diff is the snapshot, -, against the value received, +): fix the code if the change is not wanted; if it is, update that test's snapshot deliberately by adding -u to its rerun (`%s`: jest rewrites the test's snapshots, an inline one in the test file, and removes the file's obsolete ones), then review the change",
-			plural(len(s), "snapshot"), names(s), p.snaps.mismatchedCmd))
+			kit.Plural(len(s), "snapshot"), names(s), p.snaps.MismatchedCmd))
 	}
-	if s := p.snaps.unwritten; len(s) > 0 {
+	if s := p.snaps.Unwritten; len(s) > 0 {
 		h := fmt.Sprintf("%s new and not written (%s): strobe runs jest with --ci, which writes no snapshot; to write one, add -u to its rerun (`%s`) and review what it wrote",
-			plural(len(s), "snapshot was", "snapshots were"), names(s), p.snaps.unwrittenCmd)
+			kit.Plural(len(s), "snapshot was", "snapshots were"), names(s), p.snaps.UnwrittenCmd)
 		if p.renamed() {
 			h += " (their files also hold obsolete snapshots: a test renamed keeps its snapshot under its old name, and -u on its rerun writes it anew and removes the old)"
 		}
@@ -767,7 +747,7 @@ func few(list []string) string {
 // renamed tells whether a file with a new snapshot holds obsolete ones,
 // as a test renamed leaves it. p.mu is held.
 func (p *parser) renamed() bool {
-	for _, name := range p.snaps.unwritten {
+	for _, name := range p.snaps.Unwritten {
 		suite, _, _ := strings.Cut(name, sep)
 		for _, o := range p.obsolete {
 			if strings.HasPrefix(o, suite+": ") {
@@ -786,13 +766,3 @@ func names(list []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(list[:3], ", "), len(list)-3)
 }
 
-// plural is the singular form for one, else the plural's, with the count.
-func plural(n int, forms ...string) string {
-	if n == 1 {
-		return "1 " + forms[0]
-	}
-	if len(forms) > 1 {
-		return fmt.Sprintf("%d %s", n, forms[1])
-	}
-	return fmt.Sprintf("%d %ss", n, forms[0])
-}

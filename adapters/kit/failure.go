@@ -141,3 +141,16 @@ func ClipFailure(f report.Failure, n int, mark string) string {
 	}
 	return ClipTo(strings.TrimSuffix(f.Message, block), max(n-len(block), n/8), mark) + block
 }
+
+// Plural is n and its noun: "1 snapshot", "2 snapshots"; a second form
+// is the plural's where an s will not do (Plural(2, "snapshot was",
+// "snapshots were")).
+func Plural(n int, forms ...string) string {
+	if n == 1 {
+		return "1 " + forms[0]
+	}
+	if len(forms) > 1 {
+		return fmt.Sprintf("%d %s", n, forms[1])
+	}
+	return fmt.Sprintf("%d %ss", n, forms[0])
+}

@@ -17,6 +17,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/adapters/kit/node"
 	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
@@ -138,7 +139,7 @@ type parser struct {
 	// snaps holds the tests that failed a snapshot, snapshots what the
 	// run wrote and left obsolete, badSnaps the snapshot files that do not
 	// parse (see snapshotHints).
-	snaps       snapshotFailures
+	snaps       node.SnapshotFailures
 	snapshots   *event
 	badSnaps    map[string]string
 	errLinesLen int
@@ -340,7 +341,7 @@ func (p *parser) failure(e event) *report.Failure {
 		}
 		// The snapshot is updated deliberately by the rerun with -u.
 		update := p.rerunUpdate(e.File, cmp.Or(e.Title, e.Name), e.Project)
-		p.snaps.add(s == "new", e.Error.SnapFile != "", f.File+" > "+e.Name, update)
+		p.snaps.Add(s == "new", e.Error.SnapFile != "", f.File+" > "+e.Name, update)
 	}
 	for _, m := range e.More {
 		if m != nil {
@@ -603,11 +604,11 @@ func withSeed(argv []string, seed string) []string {
 func stoppedHint(c *event) string {
 	why := "vitest stopped the run early"
 	if c.Bail > 0 {
-		why = fmt.Sprintf("vitest stopped the run early (--bail %d: %s)", c.Bail, plural(c.Bail, "failed test"))
+		why = fmt.Sprintf("vitest stopped the run early (--bail %d: %s)", c.Bail, kit.Plural(c.Bail, "failed test"))
 	}
 	var left []string
 	if c.NotRun > 0 {
-		left = append(left, fmt.Sprintf("%s in the test files it began did not run", plural(c.NotRun, "test")))
+		left = append(left, fmt.Sprintf("%s in the test files it began did not run", kit.Plural(c.NotRun, "test")))
 	}
 	if c.FilesNotRun > 0 {
 		left = append(left, fmt.Sprintf("%d of the %d test files did not run at all", c.FilesNotRun, c.Files))
@@ -618,17 +619,6 @@ func stoppedHint(c *event) string {
 	return why + ": " + strings.Join(left, ", and ") + "; they are not counted: fix the failure, or run without --bail, to run them"
 }
 
-// plural is n and the noun, with an s when n is not 1.
-// A second form is the plural's when adding s will not do.
-func plural(n int, forms ...string) string {
-	if n == 1 {
-		return "1 " + forms[0]
-	}
-	if len(forms) > 1 {
-		return fmt.Sprintf("%d %s", n, forms[1])
-	}
-	return fmt.Sprintf("%d %ss", n, forms[0])
-}
 
 var noTestsHint = kit.NoTestsHint{
 	Test:  "no test matched that name: give the full name as vitest prints it (describe blocks and the test joined by \" > \"), or \"FILE > full name\"",

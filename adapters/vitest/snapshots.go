@@ -1,7 +1,6 @@
 package vitest
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,28 +8,6 @@ import (
 
 	"strobe/adapters/kit"
 )
-
-// snapshotFailures are the tests whose snapshot failed: one that did not
-// match, and one that was new where vitest writes none (CI); each with
-// the first's rerun with -u, which updates the snapshot when that is what
-// is wanted.
-type snapshotFailures struct {
-	mismatched, unwritten       []string
-	mismatchedCmd, unwrittenCmd string
-}
-
-func (s *snapshotFailures) add(isNew, unreadable bool, name, update string) {
-	switch {
-	case unreadable:
-		// said of its snapshot file (snapshotHints)
-	case isNew:
-		s.unwritten = append(s.unwritten, name)
-		s.unwrittenCmd = cmp.Or(s.unwrittenCmd, update)
-	default:
-		s.mismatched = append(s.mismatched, name)
-		s.mismatchedCmd = cmp.Or(s.mismatchedCmd, update)
-	}
-}
 
 // rerunUpdate is a test's rerun with -u: vitest rewrites that test's
 // snapshots (an inline one in the test file) and writes its new ones.
@@ -64,13 +41,13 @@ func (p *parser) unwritten(e *testError) string {
 // them with -u) and the obsolete ones it left. p.mu is held.
 func (p *parser) snapshotHints() string {
 	var hints []string
-	if s := p.snaps.mismatched; len(s) > 0 {
+	if s := p.snaps.Mismatched; len(s) > 0 {
 		hints = append(hints, fmt.Sprintf("%s did not match what the test gave (%s; the diff is the snapshot, -, against the value received, +): fix the code if the change is not wanted; if it is, update that test's snapshot deliberately by adding -u to its rerun (`%s`: vitest rewrites the test's snapshots, an inline one in the test file), then review the change",
-			plural(len(s), "snapshot"), names(s, len(s)), p.snaps.mismatchedCmd))
+			kit.Plural(len(s), "snapshot"), names(s, len(s)), p.snaps.MismatchedCmd))
 	}
-	if s := p.snaps.unwritten; len(s) > 0 {
+	if s := p.snaps.Unwritten; len(s) > 0 {
 		hints = append(hints, fmt.Sprintf("%s new and not written (%s): vitest writes no new snapshot under CI (the environment says CI); to write one, add -u to its rerun (`%s`) and review what it wrote",
-			plural(len(s), "snapshot was", "snapshots were"), names(s, len(s)), p.snaps.unwrittenCmd))
+			kit.Plural(len(s), "snapshot was", "snapshots were"), names(s, len(s)), p.snaps.UnwrittenCmd))
 	}
 	for _, f := range slices.Sorted(maps.Keys(p.badSnaps)) {
 		hints = append(hints, fmt.Sprintf("the snapshot file %s does not parse (%s): vitest read it as empty, so each of its snapshots counted as new; restore it from version control, or delete it and write its snapshots again with -u", f, p.badSnaps[f]))
@@ -95,7 +72,7 @@ func (p *parser) snapshotHints() string {
 				list = append(list, p.path(o.File)+": "+o.Key)
 			}
 			hints = append(hints, fmt.Sprintf("%s obsolete, which no test took (%s): vitest does not fail the run for them; -u removes them (and rewrites every snapshot that does not match)",
-				plural(s.ObsoleteCount, "snapshot is", "snapshots are"), names(list, s.ObsoleteCount)))
+				kit.Plural(s.ObsoleteCount, "snapshot is", "snapshots are"), names(list, s.ObsoleteCount)))
 		}
 	}
 	return kit.Clip(strings.Join(hints, "; "))
