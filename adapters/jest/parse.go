@@ -765,4 +765,3 @@ func names(list []string) string {
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(list[:3], ", "), len(list)-3)
 }
-

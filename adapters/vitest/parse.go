@@ -619,7 +619,6 @@ func stoppedHint(c *event) string {
 	return why + ": " + strings.Join(left, ", and ") + "; they are not counted: fix the failure, or run without --bail, to run them"
 }
 
-
 var noTestsHint = kit.NoTestsHint{
 	Test:  "no test matched that name: give the full name as vitest prints it (describe blocks and the test joined by \" > \"), or \"FILE > full name\"",
 	Level: "no test file for this level: strobe takes files under a unit/, integration/ or e2e/ directory, or named *.unit.test.*, *.integration.test.*, *.e2e.test.*",
