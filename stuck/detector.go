@@ -970,8 +970,14 @@ func (d *Detector) overdueBusy(now time.Time, silence time.Duration, cpu float64
 	if len(late) == 0 || len(d.samples) == 0 {
 		return nil
 	}
-	diag := fmt.Sprintf("%s: no output for %s, %s CPU in %s, its stacks changing (work, or a loop through real code): %s",
-		OverdueBusy, round(silence), pct(cpu), threadNames(busy), strings.Join(evidence, "; "))
+	// It comes first when the stacks change; with the same stacks, only
+	// when no endless loop could be confirmed in 20 s (no Python frames).
+	stacks := "its stacks changing (work, or a loop through real code)"
+	if n := len(d.samples); n > 1 {
+		stacks = fmt.Sprintf("the same stacks in %d samples", n)
+	}
+	diag := fmt.Sprintf("%s: no output for %s, %s CPU in %s, %s: %s",
+		OverdueBusy, round(silence), pct(cpu), threadNames(busy), stacks, strings.Join(evidence, "; "))
 	return d.verdict(OverdueBusy, now, silence, diag, target, busy)
 }
 
