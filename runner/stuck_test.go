@@ -383,6 +383,34 @@ func tailString(s string, n int) string {
 	return s
 }
 
+// passThenStuck runs the Go module at root twice under the default
+// timeout, sharing a history: once passing, which records how long its
+// test took, then with the variable hang set, when the test must be
+// stuck; it returns the second answer.
+func passThenStuck(t *testing.T, root, hang string) *report.Response {
+	t.Helper()
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	run := func(env map[string]string) *report.Response {
+		// The default timeout is ten minutes: a missed verdict must not
+		// wait that long here.
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		resp, err := Exec(ctx, Request{ProjectRoot: root, Framework: "go", Env: env}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	if resp := run(nil); resp.Status != report.Passed {
+		t.Fatalf("first run: %s, want passed", resp.Status)
+	}
+	resp := run(map[string]string{hang: "1"})
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
+		t.Fatalf("second run: %s (%+v), want stuck", resp.Status, resp.Stuck)
+	}
+	return resp
+}
+
 // A Go test looping through real code (a parser whose cursor never moves)
 // has stacks that change as work's do, so no endless loop is ever
 // confirmed: only the ten-minute timeout ended it. Once it has run far past
@@ -425,23 +453,7 @@ func TestParse(t *testing.T) {
 	}
 }
 `), 0o644)
-	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
-	run := func(env map[string]string) *report.Response {
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
-		resp, err := Exec(ctx, Request{ProjectRoot: root, Framework: "go", Env: env}, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
-	}
-	if resp := run(nil); resp.Status != report.Passed {
-		t.Fatalf("first run: %s, want passed", resp.Status)
-	}
-	resp := run(map[string]string{"STUCK": "1"})
-	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
-		t.Fatalf("second run: %s (%+v), want stuck", resp.Status, resp.Stuck)
-	}
+	resp := passThenStuck(t, root, "STUCK")
 	s := resp.Stuck[0]
 	if s.Name != "TestParse" || !strings.Contains(s.Diagnosis, "busy far past its usual time") ||
 		!strings.Contains(s.Diagnosis, "TestParse took 1ms") || s.ElapsedMS < stuck.DefaultOverdue.Milliseconds() {
@@ -490,25 +502,7 @@ func TestWaits(t *testing.T) {
 	<-done
 }
 `), 0o644)
-	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
-	run := func(env map[string]string) *report.Response {
-		// The default timeout is ten minutes: a missed verdict must not
-		// wait that long here.
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
-		resp, err := Exec(ctx, Request{ProjectRoot: root, Framework: "go", Env: env}, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
-	}
-	if resp := run(nil); resp.Status != report.Passed {
-		t.Fatalf("first run: %s, want passed", resp.Status)
-	}
-	resp := run(map[string]string{"HANG": "1"})
-	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
-		t.Fatalf("second run: %s (%+v), want stuck", resp.Status, resp.Stuck)
-	}
+	resp := passThenStuck(t, root, "HANG")
 	s := resp.Stuck[0]
 	if s.Name != "TestWaits" || !strings.Contains(s.Diagnosis, "waiting far past its usual time") ||
 		!strings.Contains(s.Diagnosis, "TestWaits took") || s.ElapsedMS < stuck.DefaultOverdue.Milliseconds() {

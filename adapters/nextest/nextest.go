@@ -260,24 +260,17 @@ func splitFilters(args []string) (rest, filters []string) {
 	return rest, filters
 }
 
+// buildFlags are cargo's flags, alone, that decide how the tests are
+// built; buildValued those that take a value (after = or as the next word).
+var (
+	buildFlags  = []string{"--release", "-r", "--all-features", "--no-default-features", "--locked", "--offline", "--frozen"}
+	buildValued = []string{"--features", "-F", "--manifest-path", "--target", "--target-dir", "--config"}
+)
+
 // rerunFlags keeps the user's flags that decide what is built and how it
 // runs (cargo's build flags, nextest's profile), so a rerun tests the same.
 func rerunFlags(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch flagName(a) {
-		case "--release", "-r", "--all-features", "--no-default-features", "--locked", "--offline", "--frozen":
-			out = append(out, a)
-		case "--features", "-F", "--cargo-profile", "--profile", "-P", "--target", "--manifest-path", "--target-dir", "--config", "--config-file", "--tool-config-file":
-			out = append(out, a)
-			if !strings.Contains(a, "=") && i+1 < len(args) {
-				i++
-				out = append(out, args[i])
-			}
-		}
-	}
-	return out
+	return keepFlags(args, buildFlags, append([]string{"--cargo-profile", "--profile", "-P", "--config-file", "--tool-config-file"}, buildValued...))
 }
 
 // docFlags keeps the user's flags that cargo test --doc takes as the run
@@ -287,17 +280,25 @@ func rerunFlags(args []string) []string {
 // nextest's --cargo-profile is cargo's --profile; its own --profile is not
 // cargo's.
 func docFlags(args []string) []string {
+	out := keepFlags(args, append([]string{"--workspace", "--all"}, buildFlags...), append([]string{"-p", "--package", "--exclude", "--cargo-profile"}, buildValued...))
+	for i, a := range out {
+		if flagName(a) == "--cargo-profile" {
+			out[i] = "--profile" + strings.TrimPrefix(a, "--cargo-profile")
+		}
+	}
+	return out
+}
+
+// keepFlags keeps args' flags named in alone, and those named in valued
+// with their value (after = or the next word), in their order.
+func keepFlags(args, alone, valued []string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		name := flagName(a)
-		switch name {
-		case "--workspace", "--all", "--release", "-r", "--all-features", "--no-default-features", "--locked", "--offline", "--frozen":
+		switch name := flagName(a); {
+		case slices.Contains(alone, name):
 			out = append(out, a)
-		case "-p", "--package", "--exclude", "--features", "-F", "--manifest-path", "--target", "--target-dir", "--config", "--cargo-profile":
-			if name == "--cargo-profile" {
-				a = "--profile" + strings.TrimPrefix(a, "--cargo-profile")
-			}
+		case slices.Contains(valued, name):
 			out = append(out, a)
 			if !strings.Contains(a, "=") && i+1 < len(args) {
 				i++
