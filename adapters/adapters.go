@@ -107,6 +107,15 @@ type TraceElsewhere interface {
 	TraceElsewhere() string
 }
 
+// ExitAdvisor is implemented by an adapter whose framework's process can
+// outlive its tests (mocha and jest wait for what the tests left open,
+// Python joins every non-daemon thread): ExitAdvice says how to find and
+// end what keeps it, one clause for the hint of a run stuck after its
+// tests.
+type ExitAdvisor interface {
+	ExitAdvice() string
+}
+
 // Detection is an adapter's confidence that it runs a project's tests.
 type Detection struct {
 	// Confidence runs from 0 (not this framework) to 100 (certain).

@@ -37,6 +37,8 @@ type Recorder struct {
 	live    []*recTest // started and not ended, in the order they started
 	phase   Phase
 	began   bool          // testing began once: running is closed
+	ended   bool          // the framework reported the end of its run
+	starts  bool          // the parser reports tests as they start
 	running chan struct{} // closed when testing begins
 	kept    int           // output bytes kept over all tests
 	counts  [3]int        // passed, failed, skipped
@@ -87,6 +89,25 @@ func (r *Recorder) BeginBuilding() {
 	r.phase = PhaseBuilding
 }
 
+// EndRun marks the framework's report of the end of its run (mocha's run
+// end, jest's onRunComplete, pytest's session finish): every test it was
+// to run has finished, and a process that goes on is not in a test.
+func (r *Recorder) EndRun() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ended = true
+}
+
+// StartsLive says the parser reports each test that runs for more than a
+// moment as started (node:test's reporter names a quick test only once it
+// ended), as Start does: a run with none running is then between or after
+// its tests (Progress.AfterTests).
+func (r *Recorder) StartsLive() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.starts = true
+}
+
 // testKey names a test in byKey. A struct of the two strings: looking
 // one up allocates nothing (a joined string did, on every event).
 type testKey struct{ suite, name string }
@@ -118,6 +139,7 @@ func (r *Recorder) Start(suite, name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.beginTesting()
+	r.starts = true
 	t := r.get(suite, name)
 	if t.started.IsZero() {
 		t.started = r.now()
@@ -330,13 +352,27 @@ type Progress struct {
 	Failed  int
 	Skipped int
 	Running []RunningTest // oldest first
+	// Ended says the framework reported the end of its run (EndRun).
+	Ended bool
+	// Live says the parser reports tests as they start, so Running is
+	// every test running; a framework that names a test only once it
+	// ended (Surefire's console) leaves it false.
+	Live bool
+}
+
+// AfterTests says the framework reported its run's end, or no test runs
+// now while some have finished (of a parser that reports starts): whatever
+// the process waits for is not a test's (a server a test left open, a
+// thread Python joins at exit).
+func (p Progress) AfterTests() bool {
+	return len(p.Running) == 0 && (p.Ended || p.Live && p.Passed+p.Failed+p.Skipped > 0)
 }
 
 // Progress returns the live counts and the tests running now.
 func (r *Recorder) Progress() Progress {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	p := Progress{Phase: r.phase, Passed: r.counts[0], Failed: r.counts[1], Skipped: r.counts[2]}
+	p := Progress{Phase: r.phase, Passed: r.counts[0], Failed: r.counts[1], Skipped: r.counts[2], Ended: r.ended, Live: r.starts}
 	for _, t := range r.tests {
 		if !t.ended && !t.started.IsZero() {
 			p.Running = append(p.Running, RunningTest{Name: t.Name, Suite: t.Suite, Since: t.started})

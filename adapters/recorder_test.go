@@ -3,6 +3,7 @@ package adapters
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"strobe/report"
 )
@@ -107,5 +108,44 @@ func TestRecorderAgain(t *testing.T) {
 	rec.Again("p", "TestB") // never ended: started
 	if got := rec.Running("p"); !slices.Equal(got, []string{"TestA", "TestB"}) {
 		t.Errorf("Running %q", got)
+	}
+}
+
+// TestAfterTests: a run is after its tests once the framework reported
+// its end, or when none runs while some finished and the parser reports
+// starts (Start, or StartsLive for a reporter that names a test once it
+// runs a moment); a parser that names tests only once they ended
+// (Surefire's console) leaves a run between tests unknown.
+func TestAfterTests(t *testing.T) {
+	ended := NewRecorder()
+	if ended.Progress().AfterTests() {
+		t.Error("a run with nothing recorded is after its tests")
+	}
+	ended.EndRun()
+	if !ended.Progress().AfterTests() {
+		t.Error("a run whose framework reported its end is not after its tests")
+	}
+
+	live := NewRecorder()
+	live.Start("", "a")
+	if live.Progress().AfterTests() {
+		t.Error("a run with a test running is after its tests")
+	}
+	live.End("", "a", report.TestPassed, time.Millisecond, nil)
+	if !live.Progress().AfterTests() {
+		t.Error("a run whose started tests all ended is not after them")
+	}
+
+	lazy := NewRecorder()
+	lazy.StartsLive()
+	lazy.End("", "quick", report.TestPassed, 0, nil)
+	if !lazy.Progress().AfterTests() {
+		t.Error("a run of a reporter that names running tests, none running, is not after its tests")
+	}
+
+	surefire := NewRecorder()
+	surefire.End("Suite", "a", report.TestPassed, time.Millisecond, nil)
+	if surefire.Progress().AfterTests() {
+		t.Error("a run whose parser names no test running is after its tests")
 	}
 }

@@ -243,6 +243,11 @@ type StuckTest struct {
 	Diagnosis       string   `json:"diagnosis"`
 	Threads         []Thread `json:"threads,omitempty"`
 	SuggestedTraces []string `json:"suggested_traces,omitempty"`
+	// AfterTests says no test was running: the tests had finished and the
+	// process did not exit (a server a test left open, a thread Python
+	// joins at exit). Name is then the command; summary.stuck counts it
+	// not, as it is no test.
+	AfterTests bool `json:"after_tests,omitempty"`
 }
 
 // Thread is one thread's (or goroutine's) stack, frames as "function (file:line)".

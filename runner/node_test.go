@@ -210,14 +210,17 @@ func TestIdleDiagnosis(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		handles []string
+		after   bool // no test runs any more
 		want    string
 	}{
-		{"none", nil, "event loop idle: no JavaScript running at the 30s timeout; no timer or handle of its own keeps it alive (waiting on its parent or the framework)"},
-		{"timers first, repeats counted", []string{"MessagePort", "MessagePort", "setInterval 200ms → poll (/p/test/a.test.js:3:15)", "Server listening on 127.0.0.1:8080", "Socket to 127.0.0.1:5432", "setTimeout 60000ms → <anonymous> (/p/lib/x.js:9:3)"},
+		{"none", nil, false, "event loop idle: no JavaScript running at the 30s timeout; no timer or handle of its own keeps it alive (waiting on its parent or the framework)"},
+		{"timers first, repeats counted", []string{"MessagePort", "MessagePort", "setInterval 200ms → poll (/p/test/a.test.js:3:15)", "Server listening on 127.0.0.1:8080", "Socket to 127.0.0.1:5432", "setTimeout 60000ms → <anonymous> (/p/lib/x.js:9:3)"}, false,
 			"event loop idle: no JavaScript running at the 30s timeout, kept alive by setInterval 200ms → poll (test/a.test.js:3:15), setTimeout 60000ms → <anonymous> (lib/x.js:9:3), MessagePort ×2 and 2 more: a test awaits a promise that never settles"},
+		{"after the tests", []string{"Server listening on 127.0.0.1:8080"}, true,
+			"event loop idle: no JavaScript running at the 30s timeout, kept alive by Server listening on 127.0.0.1:8080: what a test or hook opened and did not close"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := idleDiagnosis(30*time.Second, tc.handles, "/p"); got != tc.want {
+			if got := idleDiagnosis(30*time.Second, tc.handles, "/p", tc.after); got != tc.want {
 				t.Errorf("idleDiagnosis =\n %s\nwant\n %s", got, tc.want)
 			}
 		})

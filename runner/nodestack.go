@@ -230,12 +230,13 @@ func nodeTree(root int) []int {
 // idleDiagnosis says why a node run that reached its timeout was hung
 // though no thread ran: its event loop waited, kept alive by handles (a
 // timer, a server) while the awaited promise never settled.
-func idleDiagnosis(timeout time.Duration, handles []string, root string) string {
-	return fmt.Sprintf("event loop idle: no JavaScript running at the %v timeout", timeout) + keptAlive(handles, root)
+func idleDiagnosis(timeout time.Duration, handles []string, root string, afterTests bool) string {
+	return fmt.Sprintf("event loop idle: no JavaScript running at the %v timeout", timeout) + keptAlive(handles, root, afterTests)
 }
 
-// keptAlive says what keeps an idle event loop alive, for a diagnosis.
-func keptAlive(handles []string, root string) string {
+// keptAlive says what keeps an idle event loop alive, for a diagnosis;
+// afterTests, when no test runs any more.
+func keptAlive(handles []string, root string, afterTests bool) string {
 	if len(handles) == 0 {
 		return "; no timer or handle of its own keeps it alive (waiting on its parent or the framework)"
 	}
@@ -253,6 +254,9 @@ func keptAlive(handles []string, root string) string {
 	d := ", kept alive by " + strings.Join(shown, ", ")
 	if len(handles) > 3 {
 		d += fmt.Sprintf(" and %d more", len(handles)-3)
+	}
+	if afterTests {
+		return d + ": what a test or hook opened and did not close"
 	}
 	return d + ": a test awaits a promise that never settles"
 }

@@ -385,7 +385,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	}
 	status, crash := classify(e)
 	if status == report.Stuck {
-		sum.Stuck = len(stuckTests)
+		sum.Stuck = stuckCount(stuckTests)
 	}
 
 	resp := &report.Response{Status: status, RunID: r.ID, Framework: r.adapter.Name(), Command: r.Command(),
@@ -588,6 +588,9 @@ func (r *Run) hint(resp *report.Response) string {
 	crash := resp.Crash
 	switch resp.Status {
 	case report.Stuck:
+		if len(resp.Stuck) > 0 && !slices.ContainsFunc(resp.Stuck, func(s report.StuckTest) bool { return !s.AfterTests }) {
+			return "strobe stopped the run: " + r.afterTestsHint()
+		}
 		h := "strobe stopped the run: the stuck test's stacks show where it waits or spins"
 		if slices.ContainsFunc(resp.Stuck, func(s report.StuckTest) bool { return len(s.SuggestedTraces) > 0 }) {
 			h += "; suggested_traces names the project's functions in them"
@@ -597,6 +600,9 @@ func (r *Run) hint(resp *report.Response) string {
 		}
 		return h
 	case report.Timeout:
+		if len(crash.RunningTests) == 0 && slices.ContainsFunc(resp.Stuck, func(s report.StuckTest) bool { return s.AfterTests }) {
+			return fmt.Sprintf("the run passed its %v timeout after its tests: %s", r.timeout, r.afterTestsHint())
+		}
 		if len(crash.RunningTests) > 0 {
 			return fmt.Sprintf("the run passed its %v timeout while %s ran: %s, or raise the timeout if it is only slow", r.timeout, strings.Join(crash.RunningTests, ", "), rerunAlone(crash.RunningTests))
 		}
@@ -636,6 +642,33 @@ func (r *Run) hint(resp *report.Response) string {
 		}
 	}
 	return ""
+}
+
+// stuckCount is summary.stuck: the stuck tests, not a process stuck after
+// its tests.
+func stuckCount(stuck []report.StuckTest) int {
+	n := 0
+	for _, s := range stuck {
+		if !s.AfterTests {
+			n++
+		}
+	}
+	return n
+}
+
+// afterTestsHint says what to do about a process that did not exit after
+// its tests: the framework's advice, when the adapter has some.
+func (r *Run) afterTestsHint() string {
+	h := "its tests had finished and the process did not exit; the stacks show what it waits for: "
+	if !r.rec.Progress().Ended {
+		// The framework did not say its run ended: another test file
+		// or binary may have been about to start.
+		h = "no test was running and the process did not go on (after its tests, or between two of them); the stacks show what it waits for: "
+	}
+	if a, ok := r.adapter.(adapters.ExitAdvisor); ok {
+		return h + a.ExitAdvice()
+	}
+	return h + "end what the tests started (a server, a socket, a timer, a thread, a child process) in their teardown"
 }
 
 // rerunAlone says to rerun the tests that were running, one or several.

@@ -348,7 +348,7 @@ func (r *Run) applyRetries(resp *report.Response, failed *[]report.Failure, test
 	}
 	if len(stuckLeft) != len(resp.Stuck) {
 		resp.Stuck = stuckLeft
-		sum.Stuck = len(stuckLeft)
+		sum.Stuck = stuckCount(stuckLeft)
 	}
 	resp.Flaky = append(resp.Flaky, h.flaky...)
 	r.retryStatus(resp, h, flakyNames, tests)

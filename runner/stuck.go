@@ -68,7 +68,8 @@ func (r *Run) newWatch(pid int) *watch {
 			}
 			return out
 		},
-		Judging: func() bool { return r.rec.Progress().Phase == adapters.PhaseRunning },
+		Judging:    func() bool { return r.rec.Progress().Phase == adapters.PhaseRunning },
+		AfterTests: func() bool { return r.rec.Progress().AfterTests() },
 		Deadline: func() time.Time {
 			if ns := w.deadline.Load(); ns != 0 {
 				return time.Unix(0, ns)
@@ -284,12 +285,38 @@ func (r *Run) onHardTimeout(w *watch) {
 	r.capture(w, p, c)
 	diag := fmt.Sprintf("no verdict before the %v timeout", r.timeout)
 	if w.node != nil && w.node.idle {
-		diag = idleDiagnosis(r.timeout, w.node.handles, r.req.ProjectRoot)
+		diag = idleDiagnosis(r.timeout, w.node.handles, r.req.ProjectRoot, r.rec.Progress().AfterTests())
 	}
 	if warn := w.det.Warning(); warn != "" {
 		diag += "; last suspicion: " + warn
 	}
 	w.onTimeout = r.stuckTests(w, diag, time.Now(), nil)
+}
+
+// afterTestsLead opens the diagnosis of a process stuck after its tests.
+func afterTestsLead(p adapters.Progress) string {
+	counts := finishedCounts(p)
+	if p.Ended {
+		return "the framework reported the end of its run (" + counts + ") and the process did not exit: "
+	}
+	return fmt.Sprintf("no test was running, %d had finished (%s), and the process did not exit: ", p.Passed+p.Failed+p.Skipped, counts)
+}
+
+// finishedCounts says "2 passed, 1 failed": the counts that are not 0.
+func finishedCounts(p adapters.Progress) string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		word string
+	}{{p.Passed, "passed"}, {p.Failed, "failed"}, {p.Skipped, "skipped"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.word))
+		}
+	}
+	if len(parts) == 0 {
+		return "none ran"
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (r *Run) runningNames() []string {
@@ -353,11 +380,16 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 		diag += " (no Python frames, the interpreter's own: " + reason + ")"
 	}
 	if w.verdict != nil && w.verdict.Kind == stuck.Overdue && w.node != nil && w.node.idle {
-		diag += "; event loop idle" + keptAlive(w.node.handles, r.req.ProjectRoot)
+		diag += "; event loop idle" + keptAlive(w.node.handles, r.req.ProjectRoot, false)
 	}
 	if len(tests) == 0 {
-		return []report.StuckTest{{Name: r.Command(), ElapsedMS: at.Sub(r.started).Milliseconds(),
-			Diagnosis: diag, Threads: threads, SuggestedTraces: traces}}
+		st := report.StuckTest{Name: r.Command(), ElapsedMS: at.Sub(r.started).Milliseconds(),
+			Diagnosis: diag, Threads: threads, SuggestedTraces: traces}
+		if p := r.rec.Progress(); p.AfterTests() {
+			st.AfterTests = true
+			st.Diagnosis = afterTestsLead(p) + diag
+		}
+		return []report.StuckTest{st}
 	}
 	var out []report.StuckTest
 	for i, t := range subtestsFirst(tests) {

@@ -178,6 +178,37 @@ func asyncTail(runtime string) string {
 	return ": a future the test awaits never completes (a waiting future is on no stack)"
 }
 
+// afterTestsTail ends the diagnosis of a wait with no test running
+// (Config.AfterTests), which the runner says is after the tests: what the
+// process waits for. c is the last capture; runtime the async runtime
+// whose threads are parked ("" for none, "child" for a child process that
+// has not exited).
+func afterTestsTail(c Capture, runtime string) string {
+	switch {
+	case pythonExitJoin(c):
+		return ": the interpreter waits at its exit (threading._shutdown) for a thread that has not ended"
+	case runtime == "child":
+		return ": it waits for a child process that has not exited"
+	case runtime == nodeRuntime:
+		return ": the event loop stays alive for what a test or hook opened and did not close (a server, a socket, a timer)"
+	}
+	return ""
+}
+
+// pythonExitJoin says whether a Python capture's main thread waits in
+// threading._shutdown, where the interpreter joins every non-daemon
+// thread before it exits.
+func pythonExitJoin(c Capture) bool {
+	for _, s := range c.Stacks {
+		for _, f := range s.Frames[:min(len(s.Frames), 2)] {
+			if f.Func == "_shutdown" && filepath.Base(f.File) == "threading.py" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // describeParked says how an async runtime's threads wait: "the tokio
 // runtime's 3 threads parked in futex with no timeout", "the asyncio event
 // loop waits in epoll_wait with no timeout".

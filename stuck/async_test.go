@@ -319,3 +319,37 @@ func TestAsyncioParked(t *testing.T) {
 		t.Errorf("a main thread in accept is parked in %q, want not parked", rt)
 	}
 }
+
+// TestAfterTestsTail: with no test running, a wait's diagnosis ends with
+// what the process waits for, never a test's await: the interpreter's
+// join at exit (its main thread in threading._shutdown, innermost or under
+// the lock's acquire), a node event loop kept alive, a child.
+func TestAfterTestsTail(t *testing.T) {
+	join := Capture{Stacks: []Stack{
+		{Name: "Thread 0x7f01", Frames: []Frame{{Func: "<lambda>", File: "test_a.py", Line: 4}}},
+		{Name: "Current thread 0x7f00", Frames: []Frame{{Func: "_shutdown", File: "/usr/lib/python3.11/threading.py", Line: 1590}}},
+	}}
+	lockJoin := Capture{Stacks: []Stack{{Name: "Current thread 0x7f00", Frames: []Frame{
+		{Func: "_wait_for_tstate_lock", File: "/usr/lib/python3.11/threading.py", Line: 1119},
+		{Func: "_shutdown", File: "/usr/lib/python3.11/threading.py", Line: 1590},
+	}}}}
+	other := Capture{Stacks: []Stack{{Name: "Current thread", Frames: []Frame{{Func: "_shutdown", File: "app/threading_utils.py", Line: 3}}}}}
+	for _, tc := range []struct {
+		name    string
+		c       Capture
+		runtime string
+		want    string
+	}{
+		{"python join", join, "", ": the interpreter waits at its exit (threading._shutdown) for a thread that has not ended"},
+		{"python join under acquire", lockJoin, "", ": the interpreter waits at its exit (threading._shutdown) for a thread that has not ended"},
+		{"node", Capture{}, nodeRuntime, ": the event loop stays alive for what a test or hook opened and did not close (a server, a socket, a timer)"},
+		{"child", Capture{}, "child", ": it waits for a child process that has not exited"},
+		{"another _shutdown", other, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := afterTestsTail(tc.c, tc.runtime); got != tc.want {
+				t.Errorf("afterTestsTail = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

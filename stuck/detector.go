@@ -120,6 +120,11 @@ type Config struct {
 	LastOutput func() time.Time
 	// Running lists the tests running now (from the adapter's parser).
 	Running func() []RunningTest
+	// AfterTests says no test runs while some have finished (or the
+	// framework reported its run's end): a wait then is the process's
+	// own, after its tests, and the diagnosis says so rather than blame
+	// a test (async.go's afterTestsTail). Nil means never.
+	AfterTests func() bool
 	// Judging says whether a verdict may be reached now (false while the
 	// tests are still being built). Nil means always.
 	Judging func() bool
@@ -694,7 +699,7 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 			kind, quiet = Deadlock, d.cfg.QuietLock
 		}
 	}
-	tail := ""
+	tail, runtime := "", ""
 	if kind == Deadlock || kind == BlockedIO {
 		// Threads parked by an async runtime lock nothing: the test awaits
 		// a future that never completes. The other blocked threads, if
@@ -715,11 +720,11 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 					evidence += " and no timer pending"
 				}
 				evidence += describeOwn(own)
-				tail = asyncTail(rt)
+				tail, runtime = asyncTail(rt), rt
 				if child := d.testsChild(views); child != nil && rt == nodeRuntime {
 					kind = BlockedChild
 					evidence += ", its child " + describeChild(child) + " started by the test and not exited"
-					tail = ": the test awaits a child process that does not exit"
+					tail, runtime = ": the test awaits a child process that does not exit", "child"
 				}
 			} else {
 				evidence += ", " + describeParked(rt, parked)
@@ -729,6 +734,9 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	}
 	if silence < quiet || len(d.samples) < 2 {
 		return nil
+	}
+	if d.cfg.AfterTests != nil && d.cfg.AfterTests() {
+		tail = afterTestsTail(d.samples[len(d.samples)-1], runtime)
 	}
 	span := d.samples[len(d.samples)-1].At().Sub(d.samples[0].At())
 	diag := fmt.Sprintf("%s: no output for %s, %s CPU, %s, %s%s", kind, round(silence), pct(cpu), evidence, stackEvidence(d.samples, span), tail)

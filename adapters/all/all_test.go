@@ -55,6 +55,11 @@ func TestHooks(t *testing.T) {
 		if _, ok := a.(adapters.DocTester); ok != (a.Name() == "cargo") {
 			t.Errorf("%s: DocTester %v", a.Name(), ok)
 		}
+		// The frameworks whose process waits, after its tests, for what
+		// they left open (docs/stuck.md).
+		if _, ok := a.(adapters.ExitAdvisor); ok != slices.Contains([]string{"jest", "mocha", "node", "pytest", "unittest"}, a.Name()) {
+			t.Errorf("%s: ExitAdvisor %v", a.Name(), ok)
+		}
 	}
 }
 

@@ -54,6 +54,12 @@ func New() adapters.Adapter { return jest{} }
 
 func (jest) Name() string { return "jest" }
 
+// ExitAdvice: jest waits for what the tests left open ("Jest did not
+// exit one second after the test run has completed").
+func (jest) ExitAdvice() string {
+	return "jest waits for what the tests left open: close servers, sockets and timers in afterAll() (--detectOpenHandles names them; --forceExit ends jest at once, and hides the leak)"
+}
+
 //go:embed reporter.cjs
 var reporterJS []byte
 

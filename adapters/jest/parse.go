@@ -241,6 +241,7 @@ func (p *parser) handle(ev *event) {
 	case "suite":
 		p.suiteError(suite, ev)
 	case "done":
+		p.rec.EndRun()
 		p.sawDone, p.bail = true, ev.Bail
 		for _, o := range ev.Obsolete {
 			p.obsolete = append(p.obsolete, p.name(o.File)+": "+o.Key)

@@ -62,6 +62,11 @@ func New() adapters.Adapter { return mochaAdapter{} }
 
 func (mochaAdapter) Name() string { return "mocha" }
 
+// ExitAdvice: since mocha 4 a run ends only once the event loop is empty.
+func (mochaAdapter) ExitAdvice() string {
+	return "mocha waits for the event loop to empty: close the servers, sockets and timers the tests open in an after() or afterEach() hook (--exit ends mocha at once, and hides the leak)"
+}
+
 var configFiles = []string{".mocharc.js", ".mocharc.cjs", ".mocharc.mjs", ".mocharc.json", ".mocharc.jsonc", ".mocharc.yaml", ".mocharc.yml"}
 
 func (mochaAdapter) Detect(req adapters.Request) adapters.Detection {

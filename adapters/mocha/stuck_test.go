@@ -63,3 +63,23 @@ func TestStuckThroughRunner(t *testing.T) {
 		})
 	}
 }
+
+// TestStuckAfterTheTests: every test passed and a server one of them
+// opened keeps mocha (without --exit) from exiting. The run is stuck after
+// its tests, not in one: summary.stuck 0, the diagnosis says the process
+// did not exit (not that a test awaits a promise), the hint says to close
+// it in a hook. Before, the command was counted a stuck test beside the
+// two that passed, "the stuck test's stacks".
+func TestStuckAfterTheTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures", "mocha"))
+	adapterstest.NpmCI(t, fixtures)
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: filepath.Join(fixtures, "linger"), Framework: "mocha",
+		Timeout: 60 * time.Second}, runner.Options{DetailsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adapterstest.CheckAfterTests(t, resp, 2, "what a test or hook opened and did not close", "after() or afterEach() hook")
+}

@@ -49,6 +49,11 @@ func New() adapters.Adapter { return nodeTest{} }
 
 func (nodeTest) Name() string { return "node" }
 
+// ExitAdvice: node --test waits for each test file's process to exit.
+func (nodeTest) ExitAdvice() string {
+	return "node --test waits for each test file's process to exit: close the servers, sockets and timers the tests open in an after() hook"
+}
+
 // otherFrameworks in a package's dependencies say its tests are theirs,
 // even if a file imports node:test.
 var otherFrameworks = []string{"jest", "vitest", "mocha", "ava", "tap", "jasmine", "@playwright/test", "uvu"}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"strobe/adapters/adapterstest"
 	"strobe/internal/testutil"
 	"strobe/report"
 	"strobe/runner"
@@ -48,4 +49,39 @@ test('awaits a child that never exits', async () => {
 	if d := resp.Stuck[0].Diagnosis; !strings.HasPrefix(d, "blocked on a child process") || !strings.Contains(d, "its child `sleep 1000`") {
 		t.Errorf("diagnosis %q, want blocked on its child sleep 1000", d)
 	}
+}
+
+// TestStuckAfterTheTests: every test passed and a server one of them
+// opened keeps the test file's process, and so node --test, from exiting.
+// The run is stuck after its tests, not in one: summary.stuck 0, the
+// diagnosis says the process did not exit (not that a test awaits a
+// promise), the hint says to close it in a hook. Before, the command was
+// counted a stuck test beside the two that passed.
+func TestStuckAfterTheTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	testutil.RequireTool(t, "node")
+	root := t.TempDir()
+	test := `const test = require('node:test');
+const net = require('node:net');
+
+test('passes', () => {});
+
+test('starts a server it never closes', () => new Promise((resolve) => {
+  net.createServer().listen(0, '127.0.0.1', resolve);
+}));
+`
+	if err := os.MkdirAll(filepath.Join(root, "test"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "test", "linger.test.js"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Timeout: 60 * time.Second},
+		runner.Options{DetailsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adapterstest.CheckAfterTests(t, resp, 2, "what a test or hook opened and did not close", "in an after() hook")
 }

@@ -46,6 +46,11 @@ func New() adapters.Adapter { return pytestAdapter{} }
 
 func (pytestAdapter) Name() string { return "pytest" }
 
+// ExitAdvice: the interpreter joins every non-daemon thread at exit.
+func (pytestAdapter) ExitAdvice() string {
+	return "Python waits at its exit for every thread that is not a daemon: stop and join the threads the tests start in the fixture's teardown (or start them with daemon=True)"
+}
+
 // Confidences: a command or a pytest configuration is as sure as cargo's
 // Cargo.toml; conftest.py nearly; test files alone could be unittest's.
 const (

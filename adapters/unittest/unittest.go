@@ -41,6 +41,11 @@ func New() adapters.Adapter { return unittestAdapter{} }
 
 func (unittestAdapter) Name() string { return "unittest" }
 
+// ExitAdvice: the interpreter joins every non-daemon thread at exit.
+func (unittestAdapter) ExitAdvice() string {
+	return "Python waits at its exit for every thread that is not a daemon: stop and join the threads the tests start in tearDown (or start them with daemon=True)"
+}
+
 // Confidences: a unittest command is certain; test files that import
 // unittest are below pytest's 60 for test files, which pytest claims only
 // when it is installed.

@@ -243,6 +243,9 @@ func (e *Events) Handle(ev Event) {
 		e.began = true
 		e.mu.Unlock()
 		e.rec.BeginTesting()
+		// mocha's and node:test's reporters (the two that say "begin")
+		// name every test that runs more than a moment.
+		e.rec.StartsLive()
 	case "start":
 		if ev.Name != "" {
 			e.rec.Start(suite, ev.Name)
@@ -281,6 +284,7 @@ func (e *Events) Handle(ev Event) {
 		e.mu.Lock()
 		e.done = true
 		e.mu.Unlock()
+		e.rec.EndRun()
 	case "summary":
 		// The framework's own totals: the events before them said it
 		// all, but for the tests --bail kept from running.

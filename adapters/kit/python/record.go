@@ -138,6 +138,7 @@ func (m *Mapper) Handle(e *Event) {
 		m.mu.Lock()
 		m.done, m.exit, m.stopped = true, e.Exit, e.Reason
 		m.mu.Unlock()
+		m.Rec.EndRun()
 	}
 }
 

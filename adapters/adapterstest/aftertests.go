@@ -1,0 +1,41 @@
+package adapterstest
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"strobe/report"
+)
+
+// CheckAfterTests checks the answer for a run whose tests all passed and
+// whose process then did not exit (a server a test left open, a thread
+// Python joins at exit): stuck, the passed tests counted and no test
+// stuck, one stuck entry after the tests whose diagnosis holds has, a
+// hint that holds advice (the adapter's), and a verdict within 30 s (the run's timeout is 60 s).
+func CheckAfterTests(t *testing.T, resp *report.Response, passed int, has, advice string) {
+	t.Helper()
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
+		t.Fatalf("status %s, stuck %+v: want one stuck entry", resp.Status, resp.Stuck)
+	}
+	if s := resp.Summary; s.Passed != passed || s.Failed != 0 || s.Stuck != 0 {
+		t.Errorf("summary %+v: want %d passed and no test stuck (none was running)", *s, passed)
+	}
+	s := resp.Stuck[0]
+	if !s.AfterTests {
+		t.Errorf("stuck entry %q not after the tests: %s", s.Name, s.Diagnosis)
+	}
+	if !strings.Contains(s.Diagnosis, "the process did not exit") || !strings.Contains(s.Diagnosis, has) {
+		t.Errorf("diagnosis %q, want the process that did not exit and %q", s.Diagnosis, has)
+	}
+	if strings.Contains(s.Diagnosis, "the test awaits") || strings.Contains(s.Diagnosis, "awaits a promise") {
+		t.Errorf("diagnosis %q blames a test", s.Diagnosis)
+	}
+	if !strings.Contains(resp.Hint, advice) {
+		t.Errorf("hint %q, want %q", resp.Hint, advice)
+	}
+	if d := time.Duration(s.ElapsedMS) * time.Millisecond; d > 30*time.Second {
+		t.Errorf("verdict after %v, want within 30 s", d)
+	}
+	t.Logf("%s: %s\nhint: %s", s.Name, s.Diagnosis, resp.Hint)
+}
