@@ -303,8 +303,12 @@ func (p *parser) end(suite string, ev *event) {
 			f.File, f.Line = p.name(ev.At.File), ev.At.Line
 		}
 		if isNew || strings.Contains(msg, "Snapshot name: `") {
-			// The snapshot is written deliberately by the rerun with -u.
+			// The snapshot is written deliberately by the rerun with -u,
+			// or through strobe where jest -u -t would delete others'.
 			update := rerunCommand(append(p.rerunPrefix(ev.Project), "-u"), file, title)
+			if othersHinted(ev.File, strings.ReplaceAll(title, sep, " ")) {
+				update = strobeUpdate(p.rerunPrefix(ev.Project), file, title)
+			}
 			p.snaps.Add(isNew, ev.SnapFile != "", suite+sep+ev.Name, update)
 		}
 		p.rec.End(suite, ev.Name, report.TestFailed, d, f)
@@ -677,12 +681,21 @@ const jestCIGuess = "This is likely because this test is run in a continuous int
 func (p *parser) snapshotHints() string {
 	var hints []string
 	if s := p.snaps.Mismatched; len(s) > 0 {
-		hints = append(hints, fmt.Sprintf("%s did not match what the test gave (%s; the diff is the snapshot, -, against the value received, +): fix the code if the change is not wanted; if it is, update that test's snapshot deliberately by adding -u to its rerun (`%s`: jest rewrites the test's snapshots, an inline one in the test file, and removes the file's obsolete ones), then review the change",
-			kit.Plural(len(s), "snapshot"), names(s), p.snaps.MismatchedCmd))
+		how, why := fmt.Sprintf("by adding -u to its rerun (`%s`: jest rewrites the test's snapshots, an inline one in the test file, and removes the file's obsolete ones)", p.snaps.MismatchedCmd), ""
+		if strings.HasPrefix(p.snaps.MismatchedCmd, "strobe ") {
+			how = fmt.Sprintf("through strobe (`%s`; debug_test with that test and command)", p.snaps.MismatchedCmd)
+			why = " (not -u on its rerun: jest would also delete the snapshots the file names with a hint, toMatchSnapshot('hint'), of the tests it skips)"
+		}
+		hints = append(hints, fmt.Sprintf("%s did not match what the test gave (%s; the diff is the snapshot, -, against the value received, +): fix the code if the change is not wanted; if it is, update that test's snapshot deliberately %s, then review the change%s",
+			kit.Plural(len(s), "snapshot"), names(s), how, why))
 	}
 	if s := p.snaps.Unwritten; len(s) > 0 {
-		h := fmt.Sprintf("%s new and not written (%s): strobe runs jest with --ci, which writes no snapshot; to write one, add -u to its rerun (`%s`) and review what it wrote",
-			kit.Plural(len(s), "snapshot was", "snapshots were"), names(s), p.snaps.UnwrittenCmd)
+		how := fmt.Sprintf("add -u to its rerun (`%s`)", p.snaps.UnwrittenCmd)
+		if strings.HasPrefix(p.snaps.UnwrittenCmd, "strobe ") {
+			how = fmt.Sprintf("run it through strobe with -u (`%s`; its rerun with -u would also delete the snapshots the file names with a hint of the tests it skips)", p.snaps.UnwrittenCmd)
+		}
+		h := fmt.Sprintf("%s new and not written (%s): strobe runs jest with --ci, which writes no snapshot; to write one, %s and review what it wrote",
+			kit.Plural(len(s), "snapshot was", "snapshots were"), names(s), how)
 		if p.renamed() {
 			h += " (their files also hold obsolete snapshots: a test renamed keeps its snapshot under its old name, and -u on its rerun writes it anew and removes the old)"
 		}
