@@ -589,7 +589,11 @@ func (r *Run) hint(resp *report.Response) string {
 	switch resp.Status {
 	case report.Stuck:
 		if len(resp.Stuck) > 0 && !slices.ContainsFunc(resp.Stuck, func(s report.StuckTest) bool { return !s.AfterTests }) {
-			return "strobe stopped the run: " + r.afterTestsHint()
+			h := "strobe stopped the run: " + r.afterTestsHint()
+			if w := r.watch.Load(); w != nil && w.verdict != nil && w.verdict.Kind == stuck.AfterEnd {
+				h += fmt.Sprintf(". Under the default timeout strobe stops a process that stays %v after its framework reported the end of its run; under a timeout of your own it waits until that timeout", stuck.DefaultAfterEnd)
+			}
+			return h
 		}
 		h := "strobe stopped the run: the stuck test's stacks show where it waits or spins"
 		if slices.ContainsFunc(resp.Stuck, func(s report.StuckTest) bool { return len(s.SuggestedTraces) > 0 }) {

@@ -70,6 +70,7 @@ func (r *Run) newWatch(pid int) *watch {
 		},
 		Judging:    func() bool { return r.rec.Progress().Phase == adapters.PhaseRunning },
 		AfterTests: func() bool { return r.rec.Progress().AfterTests() },
+		Ended:      func() bool { return r.rec.Progress().Ended },
 		Deadline: func() time.Time {
 			if ns := w.deadline.Load(); ns != 0 {
 				return time.Unix(0, ns)
@@ -83,6 +84,7 @@ func (r *Run) newWatch(pid int) *watch {
 	if r.req.Timeout == 0 {
 		// A timeout the user chose says how long a slow test may wait.
 		cfg.Overdue = stuck.DefaultOverdue
+		cfg.AfterEnd = stuck.DefaultAfterEnd
 	}
 	if tp, ok := r.adapter.(adapters.TestProcesser); ok {
 		cfg.TestProcess = func(p stuck.ProcSample) bool { return tp.IsTestProcess(procOf(p)) }
@@ -336,11 +338,14 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 			tests = append(tests, stuck.RunningTest{Name: t.Name, Since: t.Since})
 		}
 	}
-	if len(tests) == 0 && w.node != nil && w.node.test != "" {
+	// After its tests the framework may still name the last one it ran
+	// (jest's state): the adapter knows none runs.
+	after := len(tests) == 0 && r.rec.Progress().AfterTests()
+	if len(tests) == 0 && !after && w.node != nil && w.node.test != "" {
 		// The adapter knows no test (generic), the framework does.
 		tests = []stuck.RunningTest{{Name: w.node.test, Since: r.started}}
 	}
-	if len(tests) == 0 {
+	if len(tests) == 0 && !after {
 		// The output named no running test (Surefire's console names only
 		// classes); the adapter's capture may.
 		for _, name := range w.ownTests {
@@ -379,15 +384,18 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 	case w.ownThreads == nil && stuck.IsPythonProcess(w.finalPID, w.finalExe) && !stuck.IsPythonCapture(final):
 		diag += " (no Python frames, the interpreter's own: " + reason + ")"
 	}
-	if w.verdict != nil && w.verdict.Kind == stuck.Overdue && w.node != nil && w.node.idle {
-		diag += "; event loop idle" + keptAlive(w.node.handles, r.req.ProjectRoot, false)
+	if w.verdict != nil && w.verdict.Kind == stuck.AfterEnd {
+		diag += stuck.ExitJoinTail(final)
+	}
+	if w.verdict != nil && (w.verdict.Kind == stuck.Overdue || w.verdict.Kind == stuck.AfterEnd) && w.node != nil && w.node.idle {
+		diag += "; event loop idle" + keptAlive(w.node.handles, r.req.ProjectRoot, w.verdict.Kind == stuck.AfterEnd)
 	}
 	if len(tests) == 0 {
 		st := report.StuckTest{Name: r.Command(), ElapsedMS: at.Sub(r.started).Milliseconds(),
 			Diagnosis: diag, Threads: threads, SuggestedTraces: traces}
-		if p := r.rec.Progress(); p.AfterTests() {
+		if after {
 			st.AfterTests = true
-			st.Diagnosis = afterTestsLead(p) + diag
+			st.Diagnosis = afterTestsLead(r.rec.Progress()) + diag
 		}
 		return []report.StuckTest{st}
 	}

@@ -41,6 +41,11 @@ const (
 	// passed: a loop through real code (a parser that never advances), or
 	// work grown far slower: Config.Overdue.
 	OverdueBusy Kind = "busy far past its usual time"
+	// AfterEnd: the framework reported the end of its run, and its
+	// process stays, silent and idle, however its threads wait (an
+	// interval a test left running, a thread Python joins at exit that
+	// polls): Config.AfterEnd.
+	AfterEnd Kind = "lingering"
 	// AsyncWait: the test's blocked threads are an async runtime's
 	// (tokio's), parked with no timer pending: a future the test awaits
 	// never completes (async.go).
@@ -62,6 +67,11 @@ const (
 	DefaultQuietWork = 10 * time.Second
 	// DefaultOverdue is Config.Overdue under the default timeout.
 	DefaultOverdue = 20 * time.Second
+	// DefaultAfterEnd is Config.AfterEnd under the default timeout: as
+	// long as an overdue test's least wait, since a framework may run
+	// its teardown after it reported its end (jest's globalTeardown,
+	// stopping a database, after onRunComplete).
+	DefaultAfterEnd = DefaultOverdue
 	// suspectAfter is the silence after which the detector starts to look
 	// closer (stack samples) and the run carries a warning.
 	suspectAfter = 500 * time.Millisecond
@@ -125,6 +135,17 @@ type Config struct {
 	// own, after its tests, and the diagnosis says so rather than blame
 	// a test (async.go's afterTestsTail). Nil means never.
 	AfterTests func() bool
+	// Ended says the framework reported the end of its run: every test
+	// it was to run has finished. Nil means never.
+	Ended func() bool
+	// AfterEnd is how long a process may stay, silent and idle, once
+	// its framework reported the end of its run (Ended), before it is
+	// stuck however its threads wait: a timer a test left running keeps
+	// an event loop, and a thread that polls keeps Python's exit, alive
+	// for ever, and no other rule calls a process that timers wake
+	// stuck. 0 turns it off: the runner sets it, as Overdue, only under
+	// the default timeout.
+	AfterEnd time.Duration
 	// Judging says whether a verdict may be reached now (false while the
 	// tests are still being built). Nil means always.
 	Judging func() bool
@@ -575,6 +596,9 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 	if v := d.runtimeDeadlock(ctx, now, silence, cpu, views); v != nil {
 		return v
 	}
+	if v := d.afterEnd(now, silence, cpu, views); v != nil {
+		return v
+	}
 	var blocked, rescuers, late []threadView
 	debuggers := tracers(views)
 	for _, v := range views {
@@ -937,6 +961,30 @@ func (d *Detector) overdue(now time.Time, silence time.Duration, cpu float64, vi
 		Overdue, round(silence), pct(cpu), strings.Join(evidence, "; "))
 	v := &Verdict{Kind: Overdue, At: now, Diagnosis: diag, Silence: silence, Tests: late, Process: *target}
 	if len(d.samples) > 0 {
+		v.Stacks = d.samples[len(d.samples)-1]
+	}
+	d.setWarning("")
+	return v
+}
+
+// afterEnd is the verdict on a process that stays, silent and idle, for
+// Config.AfterEnd after its framework reported the end of its run; nil
+// before. The runner captures its stacks.
+func (d *Detector) afterEnd(now time.Time, silence time.Duration, cpu float64, views []threadView) *Verdict {
+	if d.cfg.AfterEnd == 0 || silence < d.cfg.AfterEnd || d.cfg.Ended == nil || !d.cfg.Ended() || len(views) == 0 {
+		return nil
+	}
+	target := views[0].proc
+	for _, v := range views {
+		if v.test && !v.harness {
+			target = v.proc
+			break
+		}
+	}
+	diag := fmt.Sprintf("%s: no output for %s, %s CPU, only timers or what it waits for keep it (an interval, a poll, a server, a thread)",
+		AfterEnd, round(silence), pct(cpu))
+	v := &Verdict{Kind: AfterEnd, At: now, Diagnosis: diag, Silence: silence, Process: *target}
+	if len(d.samples) > 0 && d.samples[len(d.samples)-1].PID == target.PID {
 		v.Stacks = d.samples[len(d.samples)-1]
 	}
 	d.setWarning("")

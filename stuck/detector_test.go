@@ -105,6 +105,8 @@ type scenario struct {
 	goSleep   bool
 	took      time.Duration // TestPrimes runs from the start, and passed in took last time
 	overdue   time.Duration // Config.Overdue
+	ended     bool          // the framework reported its run's end (Config.Ended)
+	afterEnd  time.Duration // Config.AfterEnd
 	// newTestBeside runs TestNew, never seen to pass, beside TestPrimes.
 	newTestBeside bool
 	frames        []Frame                       // the busy stack; spin_forever (hang.cpp:47) ← main when nil
@@ -146,6 +148,7 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 			return start
 		},
 		Judging: sc.judging, Harness: sc.harness, Overdue: sc.overdue, NodeTimer: sc.nodeTimer,
+		Ended: func() bool { return sc.ended }, AfterEnd: sc.afterEnd,
 	}
 	if sc.deadline > 0 {
 		cfg.Deadline = func() time.Time { return start.Add(sc.deadline) }
@@ -274,6 +277,30 @@ func TestVerdicts(t *testing.T) {
 			took: 50 * time.Millisecond, overdue: DefaultOverdue, deadline: 600 * time.Second,
 			duration: 40 * time.Second, wantKind: Overdue, wantAfter: DefaultOverdue, wantBy: DefaultOverdue + time.Second,
 			wantDiag: "TestPrimes took 50ms when it last passed and has run 20s"}},
+		{"a poll beside a ticker after the run's end: lingering", scenario{
+			// A thread a test started that polls, which Python joins at
+			// exit, once pytest reported its session's end.
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
+			},
+			ended: true, afterEnd: DefaultAfterEnd, deadline: 600 * time.Second,
+			duration: 40 * time.Second, wantKind: AfterEnd, wantAfter: DefaultAfterEnd, wantBy: DefaultAfterEnd + time.Second,
+			wantDiag: "lingering: no output for 20s, 0% CPU"}},
+		{"the same poll after the run's end without AfterEnd (a timeout of the user's): no verdict", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
+			},
+			ended: true, deadline: 600 * time.Second, duration: 40 * time.Second}},
+		{"the same poll, the run's end not reported: no verdict", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
+			},
+			afterEnd: DefaultAfterEnd, deadline: 600 * time.Second, duration: 40 * time.Second}},
+		{"work after the run's end (a coverage report), its stacks changing: no verdict", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "node", thread(10, 'R', running, uint64(cpu(step, 0.9)), uint64(step)))}
+			},
+			changing: true, ended: true, afterEnd: DefaultAfterEnd, deadline: 600 * time.Second, duration: 40 * time.Second}},
 		{"the same poll without Overdue (a timeout of the user's): no verdict", scenario{
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}

@@ -14,24 +14,39 @@ import (
 	"strobe/runner"
 )
 
-// TestStuckAfterTheTests: every test passed and a server one of them
-// opened keeps jest from exiting. The run is stuck after its tests, not in
-// one: summary.stuck 0, the diagnosis says the process did not exit (not
-// that a test awaits a promise), the hint gives jest's advice. Before, the
-// command was counted a stuck test beside the two that passed, "the stuck
-// test's stacks".
+// TestStuckAfterTheTests: every test passed and what one of them opened
+// keeps jest from exiting: a server (fixture linger), an interval
+// (interval). The run is stuck after its tests, not in one: summary.stuck
+// 0, the entry named by the command (not the last test, which jest's own
+// state still names), the diagnosis says the process did not exit (not
+// that a test awaits a promise) and names the interval, the hint gives
+// jest's advice. Before, the command was counted a stuck test beside the
+// two that passed, "the stuck test's stacks", and the interval was left
+// to the ten-minute timeout.
 func TestStuckAfterTheTests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
 	}
 	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures"))
 	adapterstest.NpmCI(t, fixtures)
-	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: filepath.Join(fixtures, "linger"), Framework: "jest",
-		Timeout: 60 * time.Second}, runner.Options{DetailsDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		fixture string
+		timeout time.Duration
+		has     string
+	}{
+		{"linger", 60 * time.Second, "what a test or hook opened and did not close"},
+		{"interval", 0, "kept alive by setInterval 1000ms → <anonymous> (interval.test.js:7:15)"},
+	} {
+		t.Run(tc.fixture, func(t *testing.T) {
+			t.Parallel()
+			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: filepath.Join(fixtures, tc.fixture), Framework: "jest",
+				Timeout: tc.timeout}, runner.Options{DetailsDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			adapterstest.CheckAfterTests(t, resp, 2, tc.has, "--detectOpenHandles")
+		})
 	}
-	adapterstest.CheckAfterTests(t, resp, 2, "what a test or hook opened and did not close", "--detectOpenHandles")
 }
 
 // TestSnapshotUpdateKeepsHintedSnapshots: a snapshot named with a hint

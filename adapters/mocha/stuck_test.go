@@ -64,22 +64,38 @@ func TestStuckThroughRunner(t *testing.T) {
 	}
 }
 
-// TestStuckAfterTheTests: every test passed and a server one of them
-// opened keeps mocha (without --exit) from exiting. The run is stuck after
-// its tests, not in one: summary.stuck 0, the diagnosis says the process
-// did not exit (not that a test awaits a promise), the hint says to close
+// TestStuckAfterTheTests: every test passed and what one of them opened
+// keeps mocha (without --exit) from exiting: a server (fixture linger), an
+// interval (interval). The run is stuck after its tests, not in one:
+// summary.stuck 0, the diagnosis says the process did not exit (not that
+// a test awaits a promise) and names the interval, the hint says to close
 // it in a hook. Before, the command was counted a stuck test beside the
-// two that passed, "the stuck test's stacks".
+// two that passed, "the stuck test's stacks", and the interval, whose
+// timer wakes the event loop, was left to the ten-minute timeout: under
+// the default timeout, a process that stays idle 20 s after its framework
+// reported its run's end is stuck.
 func TestStuckAfterTheTests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
 	}
 	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures", "mocha"))
 	adapterstest.NpmCI(t, fixtures)
-	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: filepath.Join(fixtures, "linger"), Framework: "mocha",
-		Timeout: 60 * time.Second}, runner.Options{DetailsDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		fixture string
+		timeout time.Duration
+		has     string
+	}{
+		{"linger", 60 * time.Second, "what a test or hook opened and did not close"},
+		{"interval", 0, "kept alive by setInterval 1000ms → <anonymous> (test/interval.js:7:15)"},
+	} {
+		t.Run(tc.fixture, func(t *testing.T) {
+			t.Parallel()
+			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: filepath.Join(fixtures, tc.fixture), Framework: "mocha",
+				Timeout: tc.timeout}, runner.Options{DetailsDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			adapterstest.CheckAfterTests(t, resp, 2, tc.has, "after() or afterEach() hook")
+		})
 	}
-	adapterstest.CheckAfterTests(t, resp, 2, "what a test or hook opened and did not close", "after() or afterEach() hook")
 }

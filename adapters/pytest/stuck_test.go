@@ -19,7 +19,9 @@ import (
 // diagnosis names threading._shutdown's wait, the hint says to join the
 // thread or make it a daemon. Before, the command was counted a stuck
 // test beside the two that passed, and the wait a deadlock of "the stuck
-// test".
+// test"; a thread that polls (sleeps of half a second) was left to the
+// ten-minute timeout: under the default timeout, a process that stays
+// idle 20 s after pytest reported its session's end is stuck.
 func TestStuckAfterTheTests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
@@ -31,9 +33,23 @@ func TestStuckAfterTheTests(t *testing.T) {
 		}
 		t.Skip("python3 cannot import pytest")
 	}
-	root := t.TempDir()
-	test := `import threading
+	for _, tc := range []struct {
+		name, thread string
+		timeout      time.Duration
+	}{
+		{"sleeps", "threading.Thread(target=time.sleep, args=(3600,)).start()", time.Minute},
+		{"polls", "threading.Thread(target=poll).start()", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			test := `import threading
 import time
+
+
+def poll():
+    while True:
+        time.sleep(0.5)
 
 
 def test_passes():
@@ -41,15 +57,16 @@ def test_passes():
 
 
 def test_starts_a_thread_it_never_stops():
-    threading.Thread(target=time.sleep, args=(3600,)).start()
-`
-	if err := os.WriteFile(filepath.Join(root, "test_linger.py"), []byte(test), 0o644); err != nil {
-		t.Fatal(err)
+    ` + tc.thread + "\n"
+			if err := os.WriteFile(filepath.Join(root, "test_linger.py"), []byte(test), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "pytest", Timeout: tc.timeout},
+				runner.Options{DetailsDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			adapterstest.CheckAfterTests(t, resp, 2, "waits at its exit (threading._shutdown) for a thread", "daemon=True")
+		})
 	}
-	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "pytest", Timeout: 60 * time.Second},
-		runner.Options{DetailsDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	adapterstest.CheckAfterTests(t, resp, 2, "waits at its exit (threading._shutdown) for a thread", "daemon=True")
 }
