@@ -111,7 +111,8 @@ type TraceElsewhere interface {
 // outlive its tests (mocha and jest wait for what the tests left open,
 // Python joins every non-daemon thread): ExitAdvice says how to find and
 // end what keeps it, one clause for the hint of a run stuck after its
-// tests.
+// tests. Its process staying idle after its tests is then stuck even when
+// the framework reports no end (stuck.Config.Lingers).
 type ExitAdvisor interface {
 	ExitAdvice() string
 }

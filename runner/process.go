@@ -591,7 +591,11 @@ func (r *Run) hint(resp *report.Response) string {
 		if len(resp.Stuck) > 0 && !slices.ContainsFunc(resp.Stuck, func(s report.StuckTest) bool { return !s.AfterTests }) {
 			h := "strobe stopped the run: " + r.afterTestsHint()
 			if w := r.watch.Load(); w != nil && w.verdict != nil && w.verdict.Kind == stuck.AfterEnd {
-				h += fmt.Sprintf(". Under the default timeout strobe stops a process that stays %v after its framework reported the end of its run; under a timeout of your own it waits until that timeout", stuck.DefaultAfterEnd)
+				after := fmt.Sprintf("%v after its framework reported the end of its run", stuck.DefaultAfterEnd)
+				if !r.rec.Progress().Ended {
+					after = fmt.Sprintf("%v after its last test when the framework reports no end", stuck.AfterEndUnreported*stuck.DefaultAfterEnd)
+				}
+				h += ". Under the default timeout strobe stops a process that stays " + after + "; under a timeout of your own it waits until that timeout"
 			}
 			return h
 		}

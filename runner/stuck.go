@@ -85,6 +85,7 @@ func (r *Run) newWatch(pid int) *watch {
 		// A timeout the user chose says how long a slow test may wait.
 		cfg.Overdue = stuck.DefaultOverdue
 		cfg.AfterEnd = stuck.DefaultAfterEnd
+		_, cfg.Lingers = r.adapter.(adapters.ExitAdvisor)
 	}
 	if tp, ok := r.adapter.(adapters.TestProcesser); ok {
 		cfg.TestProcess = func(p stuck.ProcSample) bool { return tp.IsTestProcess(procOf(p)) }

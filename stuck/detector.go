@@ -67,6 +67,11 @@ const (
 	DefaultQuietWork = 10 * time.Second
 	// DefaultOverdue is Config.Overdue under the default timeout.
 	DefaultOverdue = 20 * time.Second
+	// AfterEndUnreported is how many times Config.AfterEnd a process of
+	// a framework that lingers (Config.Lingers) must stay after its
+	// tests when the framework did not report its end: another test
+	// file's setup may be under way.
+	AfterEndUnreported = 3
 	// DefaultAfterEnd is Config.AfterEnd under the default timeout: as
 	// long as an overdue test's least wait, since a framework may run
 	// its teardown after it reported its end (jest's globalTeardown,
@@ -138,6 +143,14 @@ type Config struct {
 	// Ended says the framework reported the end of its run: every test
 	// it was to run has finished. Nil means never.
 	Ended func() bool
+	// Lingers says the framework's process is known to wait, after its
+	// tests, for what they left open (node --test for each file's
+	// process, which reports no end while one stays): a process that
+	// stays after its tests (AfterTests) without the framework's report
+	// of its end is then stuck too, after AfterEndUnreported. Elsewhere
+	// a silent wait between tests may be the next ones' setup (a Go
+	// package's TestMain starting a database).
+	Lingers bool
 	// AfterEnd is how long a process may stay, silent and idle, once
 	// its framework reported the end of its run (Ended), before it is
 	// stuck however its threads wait: a timer a test left running keeps
@@ -968,10 +981,21 @@ func (d *Detector) overdue(now time.Time, silence time.Duration, cpu float64, vi
 }
 
 // afterEnd is the verdict on a process that stays, silent and idle, for
-// Config.AfterEnd after its framework reported the end of its run; nil
-// before. The runner captures its stacks.
+// Config.AfterEnd after its framework reported the end of its run, or
+// AfterEndUnreported times that after its tests when the framework
+// lingers and reports no end; nil before. The runner captures its
+// stacks.
 func (d *Detector) afterEnd(now time.Time, silence time.Duration, cpu float64, views []threadView) *Verdict {
-	if d.cfg.AfterEnd == 0 || silence < d.cfg.AfterEnd || d.cfg.Ended == nil || !d.cfg.Ended() || len(views) == 0 {
+	if d.cfg.AfterEnd == 0 || silence < d.cfg.AfterEnd || len(views) == 0 {
+		return nil
+	}
+	switch {
+	case d.cfg.Ended != nil && d.cfg.Ended():
+	case d.cfg.Lingers && d.cfg.AfterTests != nil && d.cfg.AfterTests():
+		if silence < AfterEndUnreported*d.cfg.AfterEnd {
+			return nil
+		}
+	default:
 		return nil
 	}
 	target := views[0].proc

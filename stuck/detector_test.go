@@ -106,6 +106,8 @@ type scenario struct {
 	took      time.Duration // TestPrimes runs from the start, and passed in took last time
 	overdue   time.Duration // Config.Overdue
 	ended     bool          // the framework reported its run's end (Config.Ended)
+	after     bool          // no test runs, some finished (Config.AfterTests)
+	lingers   bool          // Config.Lingers
 	afterEnd  time.Duration // Config.AfterEnd
 	// newTestBeside runs TestNew, never seen to pass, beside TestPrimes.
 	newTestBeside bool
@@ -148,7 +150,8 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 			return start
 		},
 		Judging: sc.judging, Harness: sc.harness, Overdue: sc.overdue, NodeTimer: sc.nodeTimer,
-		Ended: func() bool { return sc.ended }, AfterEnd: sc.afterEnd,
+		Ended: func() bool { return sc.ended }, AfterEnd: sc.afterEnd, Lingers: sc.lingers,
+		AfterTests: func() bool { return sc.after },
 	}
 	if sc.deadline > 0 {
 		cfg.Deadline = func() time.Time { return start.Add(sc.deadline) }
@@ -296,6 +299,20 @@ func TestVerdicts(t *testing.T) {
 				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
 			},
 			afterEnd: DefaultAfterEnd, deadline: 600 * time.Second, duration: 40 * time.Second}},
+		{"the same poll after the tests, no end reported, of a framework that lingers: lingering, later", scenario{
+			// node --test, whose file process a test's interval keeps:
+			// it reports no end while one stays.
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "node", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
+			},
+			after: true, lingers: true, afterEnd: DefaultAfterEnd, deadline: 600 * time.Second,
+			duration: 80 * time.Second, wantKind: AfterEnd, wantAfter: AfterEndUnreported * DefaultAfterEnd, wantBy: AfterEndUnreported*DefaultAfterEnd + time.Second}},
+		{"the same poll after the tests, no end reported, elsewhere: no verdict", scenario{
+			// A Go package's TestMain may start a database between tests.
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "p.test", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
+			},
+			after: true, afterEnd: DefaultAfterEnd, deadline: 600 * time.Second, duration: 80 * time.Second}},
 		{"work after the run's end (a coverage report), its stacks changing: no verdict", scenario{
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "node", thread(10, 'R', running, uint64(cpu(step, 0.9)), uint64(step)))}

@@ -44,7 +44,7 @@ func TestStuckAfterTheTests(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			adapterstest.CheckAfterTests(t, resp, 2, tc.has, "--detectOpenHandles")
+			adapterstest.CheckAfterTests(t, resp, 2, tc.has, "--detectOpenHandles", 30*time.Second)
 		})
 	}
 }

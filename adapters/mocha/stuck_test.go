@@ -95,7 +95,7 @@ func TestStuckAfterTheTests(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			adapterstest.CheckAfterTests(t, resp, 2, tc.has, "after() or afterEach() hook")
+			adapterstest.CheckAfterTests(t, resp, 2, tc.has, "after() or afterEach() hook", 30*time.Second)
 		})
 	}
 }

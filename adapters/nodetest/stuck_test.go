@@ -51,37 +51,54 @@ test('awaits a child that never exits', async () => {
 	}
 }
 
-// TestStuckAfterTheTests: every test passed and a server one of them
-// opened keeps the test file's process, and so node --test, from exiting.
-// The run is stuck after its tests, not in one: summary.stuck 0, the
-// diagnosis says the process did not exit (not that a test awaits a
-// promise), the hint says to close it in a hook. Before, the command was
-// counted a stuck test beside the two that passed.
+// TestStuckAfterTheTests: every test passed and what one of them opened
+// keeps the test file's process, and so node --test, from exiting: a
+// server, an interval. The run is stuck after its tests, not in one:
+// summary.stuck 0, the diagnosis says the process did not exit (not that
+// a test awaits a promise) and names the interval, the hint says to close
+// it in a hook. Before, the command was counted a stuck test beside the
+// two that passed, and the interval, whose timer wakes the event loop,
+// was left to the ten-minute timeout: node --test reports no end while a
+// file's process stays, so under the default timeout such a process is
+// stuck once it has stayed idle 60 s after its last test.
 func TestStuckAfterTheTests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
 	}
 	testutil.RequireTool(t, "node")
-	root := t.TempDir()
-	test := `const test = require('node:test');
+	for _, tc := range []struct {
+		name, open string
+		timeout    time.Duration
+		has        string
+		within     time.Duration
+	}{
+		{"server", "net.createServer().listen(0, '127.0.0.1', resolve)", time.Minute, "what a test or hook opened and did not close", 30 * time.Second},
+		{"interval", "setInterval(() => {}, 1000); resolve()", 0, "kept alive by setInterval 1000ms", 75 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			test := `const test = require('node:test');
 const net = require('node:net');
 
 test('passes', () => {});
 
-test('starts a server it never closes', () => new Promise((resolve) => {
-  net.createServer().listen(0, '127.0.0.1', resolve);
+test('opens what it never closes', () => new Promise((resolve) => {
+  ` + tc.open + `;
 }));
 `
-	if err := os.MkdirAll(filepath.Join(root, "test"), 0o755); err != nil {
-		t.Fatal(err)
+			if err := os.MkdirAll(filepath.Join(root, "test"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, "test", "linger.test.js"), []byte(test), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Timeout: tc.timeout},
+				runner.Options{DetailsDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			adapterstest.CheckAfterTests(t, resp, 2, tc.has, "in an after() hook", tc.within)
+		})
 	}
-	if err := os.WriteFile(filepath.Join(root, "test", "linger.test.js"), []byte(test), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Timeout: 60 * time.Second},
-		runner.Options{DetailsDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	adapterstest.CheckAfterTests(t, resp, 2, "what a test or hook opened and did not close", "in an after() hook")
 }

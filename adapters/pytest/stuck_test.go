@@ -66,7 +66,7 @@ def test_starts_a_thread_it_never_stops():
 			if err != nil {
 				t.Fatal(err)
 			}
-			adapterstest.CheckAfterTests(t, resp, 2, "waits at its exit (threading._shutdown) for a thread", "daemon=True")
+			adapterstest.CheckAfterTests(t, resp, 2, "waits at its exit (threading._shutdown) for a thread", "daemon=True", 30*time.Second)
 		})
 	}
 }

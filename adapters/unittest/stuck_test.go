@@ -43,5 +43,5 @@ class Linger(unittest.TestCase):
 	if err != nil {
 		t.Fatal(err)
 	}
-	adapterstest.CheckAfterTests(t, resp, 2, "waits at its exit (threading._shutdown) for a thread", "in tearDown")
+	adapterstest.CheckAfterTests(t, resp, 2, "waits at its exit (threading._shutdown) for a thread", "in tearDown", 30*time.Second)
 }
