@@ -173,8 +173,17 @@ export default class StrobeReporter {
     // --sequence.shuffle (or shuffle: true in the config): the seed that
     // orders the files and each file's tests, which only vitest's default
     // reporter prints ("Running tests with seed"). vitest 3.2 draws none
-    // for the config's shuffle: { tests: true }, which it still shuffles.
+    // for the config's shuffle: { tests: true }, and shuffles each file's
+    // tests with one of its own, never told: strobe draws it, as vitest
+    // does for --sequence.shuffle, so that the order can be run again.
     const seq = cfg.sequence || {}
+    if (seq.shuffle && seq.seed == null) {
+      seq.seed = Date.now()
+      for (const project of projects) {
+        const ps = project.config.sequence
+        if (ps && ps.shuffle && ps.seed == null) ps.seed = seq.seed
+      }
+    }
     if (seq.shuffle && seq.seed != null) ev.seed = String(seq.seed)
     this.emit(ev)
   }

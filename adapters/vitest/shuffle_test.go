@@ -3,6 +3,7 @@ package vitest
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,11 +17,48 @@ import (
 // until "b reads a clean counter" fails ("a bumps the counter" ran before
 // it): the answer has the seed vitest drew, which only its default
 // reporter prints, b's rerun keeps it, and the whole run's command,
-// pasted, fails b again.
+// pasted, fails b again. The same with the shuffle in the config
+// (sequence: {shuffle: {tests: true}}), for which vitest draws no seed of
+// its own and shuffles with one never told: strobe's reporter draws it
+// (before, the answer had no seed, and no rerun could repeat the order).
 func TestVitestShuffle(t *testing.T) {
-	root := project(t, "shuffle")
+	// Beside the workspace's projects, not among them: npx refuses two
+	// workspaces of one name.
+	configured := filepath.Join(fixtures(t), "tmp-config-shuffle")
+	if err := os.MkdirAll(configured, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(configured) })
+	for f, text := range map[string]string{
+		"order.test.js":    "",
+		"package.json":     `{"name": "tmp-config-shuffle", "private": true, "scripts": {"test": "vitest"}}` + "\n",
+		"vitest.config.js": "export default { test: { sequence: { shuffle: { tests: true } } } }\n",
+	} {
+		b := []byte(text)
+		if text == "" {
+			var err error
+			if b, err = os.ReadFile(filepath.Join(project(t, "shuffle"), f)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(configured, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, root string
+		command    []string
+	}{
+		{"flag", project(t, "shuffle"), []string{"npx", "vitest", "--sequence.shuffle"}},
+		{"config", configured, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) { shuffledUntilBFails(t, tc.root, tc.command) })
+	}
+}
+
+func shuffledUntilBFails(t *testing.T, root string, command []string) {
 	for range 30 {
-		rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "--sequence.shuffle"}})
+		rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: command})
 		sh := out.Shuffle
 		if sh == nil || !regexp.MustCompile(`^[0-9]+$`).MatchString(sh.Seed) {
 			t.Fatalf("shuffle %+v, want the seed vitest drew", sh)
