@@ -932,3 +932,21 @@ func TestJestSnapshotHints(t *testing.T) {
 		t.Errorf("all: hint %q, want %q and no snapshot said obsolete", out.Hint, want)
 	}
 }
+
+// TestJestAggregateError: an AggregateError's message says the errors it
+// holds (at most five, the rest counted), with their names, in a run in
+// band and in jest's workers (whose errors come back plain objects), where
+// jest's own message is the outer error's alone.
+func TestJestAggregateError(t *testing.T) {
+	for _, args := range [][]string{{"npx", "jest", "--runInBand"}, {"npx", "jest", "-w", "2"}} {
+		rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("aggregate"), Command: args})
+		for _, tc := range []struct{ file, name, want string }{
+			{"aggregate.test.js", "any of two", "AggregateError: All promises were rejected\n\nits errors:\n  Error: first inner\n  TypeError: second inner"},
+			{"seven.test.js", "any of seven", "its errors:\n  RangeError: inner 1\n  RangeError: inner 2\n  RangeError: inner 3\n  RangeError: inner 4\n  RangeError: inner 5\n  and 2 more"},
+		} {
+			if f := rec.Failure(tc.file, tc.name); f == nil || !strings.Contains(f.Message, tc.want) {
+				t.Errorf("%v %s: failure %+v, want %q in its message", args, tc.name, f, tc.want)
+			}
+		}
+	}
+}

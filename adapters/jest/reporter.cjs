@@ -180,7 +180,7 @@ class StrobeReporter {
     if (ev.name !== name) ev.title = name; // for the rerun: jest knows the test by it
     if (result.status === 'failed') {
       const text = (result.failureMessages || []).join('\n\n');
-      ev.msg = messageOf(text);
+      ev.msg = messageOf(text) + innerErrors(result.failureDetails);
       ev.at = locate(text, file) || declared(result, file);
       // jest reads a snapshot file that does not parse as empty, without
       // a word: its every snapshot is then new.
@@ -431,6 +431,28 @@ function syntaxAt(msg, file) {
   m = /^\s*> (\d+) \|/m.exec(msg);
   if (m && /SyntaxError/.test(msg)) return {file, line: +m[1], col: 0};
   return null;
+}
+
+// innerErrors says the errors an AggregateError holds (Promise.any,
+// Promise.allSettled's checks), which jest's message leaves out: it shows
+// the outer one's message only. At most 5, the rest counted.
+function innerErrors(details) {
+  const lines = [];
+  let more = 0;
+  for (const d of details || []) {
+    if (!d || !Array.isArray(d.errors)) continue;
+    for (const e of d.errors) {
+      if (lines.length === 5) { more++; continue; }
+      const msg = (e && e.message !== undefined ? String(e.message) : String(e)).split('\n')[0];
+      // A worker's error comes back a plain object: its name is the
+      // stack's first line's ("TypeError: …").
+      const head = e && typeof e.stack === 'string' ? e.stack.split('\n')[0] : '';
+      lines.push('  ' + (head.endsWith(': ' + msg) ? head : `${(e && e.name) || 'Error'}: ${msg}`));
+    }
+  }
+  if (!lines.length) return '';
+  if (more) lines.push(`  and ${more} more`);
+  return `\n\nits errors:\n${lines.join('\n')}`;
 }
 
 module.exports = StrobeReporter;
