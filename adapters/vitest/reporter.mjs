@@ -79,7 +79,7 @@ export function setRoot(dir) {
 export function describeError(err, testFile) {
   if (!err) return undefined
   const name = err.name && err.name !== 'AssertionError' && err.name !== 'Error' ? err.name + ': ' : ''
-  const e = { message: clip(name + clean(err.message)) }
+  const e = { message: clip(name + clean(err.message) + heldErrors(err.errors)) }
   if (err.diff) e.diff = clip(clean(err.diff))
   // A transform error has no frame in the file, only its place in the
   // message: esbuild's "/FILE:LINE:COL: ERROR: …", oxc's (vite 7, vitest
@@ -106,6 +106,15 @@ export function describeError(err, testFile) {
     if (e.snapshot === 'new' && err.actual !== undefined) e.received = clip(clean(err.actual))
   }
   return e
+}
+
+// heldErrors says the errors an AggregateError holds (Promise.any), which
+// vitest's report of it leaves out: at most 5, the rest counted.
+function heldErrors(errors) {
+  if (!Array.isArray(errors) || !errors.length) return ''
+  const lines = errors.slice(0, 5).map((e) => `  ${(e && e.name) || 'Error'}: ${String(e && e.message !== undefined ? e.message : e).split('\n')[0]}`)
+  if (errors.length > 5) lines.push(`  and ${errors.length - 5} more`)
+  return `\n\nits errors:\n${lines.join('\n')}`
 }
 
 // unreadableSnapshots tells whether a test file's snapshot file is there

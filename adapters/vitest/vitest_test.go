@@ -727,3 +727,41 @@ test('soft in a loop', () => {
 		t.Errorf("soft in a loop: failure %+v, want 49 later failures, 5 of them named", f)
 	}
 }
+
+// TestVitestAggregateError: an AggregateError's message says the errors it
+// holds (at most five, the rest counted), where vitest's report is the
+// outer error's message alone. Run in a project written beside the
+// workspace's (vitest is found hoisted there).
+func TestVitestAggregateError(t *testing.T) {
+	root := filepath.Join(fixtures(t), "tmp-aggregate")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	for f, text := range map[string]string{
+		"package.json": `{"name": "tmp-aggregate", "private": true, "scripts": {"test": "vitest"}}` + "\n",
+		"aggregate.test.js": `import { test } from 'vitest'
+
+test('any of two', async () => {
+  await Promise.any([Promise.reject(new Error('first inner')), Promise.reject(new TypeError('second inner'))])
+})
+
+test('any of seven', async () => {
+  await Promise.any([1, 2, 3, 4, 5, 6, 7].map((n) => Promise.reject(new RangeError('inner ' + n))))
+})
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "run"}})
+	for name, want := range map[string]string{
+		"any of two":   "AggregateError: All promises were rejected\n\nits errors:\n  Error: first inner\n  TypeError: second inner",
+		"any of seven": "its errors:\n  RangeError: inner 1\n  RangeError: inner 2\n  RangeError: inner 3\n  RangeError: inner 4\n  RangeError: inner 5\n  and 2 more",
+	} {
+		if f := rec.Failure("aggregate.test.js", name); f == nil || !strings.Contains(f.Message, want) {
+			t.Errorf("%s: failure %+v, want %q in its message", name, f, want)
+		}
+	}
+}
