@@ -679,3 +679,22 @@ func TestMochaHookHang(t *testing.T) {
 	}
 	noneLeft(t, root)
 }
+
+// TestMochaAggregateError: an AggregateError's message says the errors it
+// holds (at most five, the rest counted), and its place is its first held
+// error's, where mocha gives the outer error's message alone and no frame.
+func TestMochaAggregateError(t *testing.T) {
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: project("aggregate")})
+	for _, tc := range []struct {
+		name, want string
+		line       int
+	}{
+		{"any of two", "AggregateError: All promises were rejected\n\nits errors:\n  Error: first inner\n  TypeError: second inner", 5},
+		{"any of seven", "its errors:\n  RangeError: inner 1\n  RangeError: inner 2\n  RangeError: inner 3\n  RangeError: inner 4\n  RangeError: inner 5\n  and 2 more", 11},
+	} {
+		f := byName(t, rec, tc.name).Failure
+		if f == nil || !strings.Contains(f.Message, tc.want) || f.File != "test/aggregate.js" || f.Line != tc.line {
+			t.Errorf("%s: failure %+v, want %q in its message, at test/aggregate.js:%d", tc.name, f, tc.want, tc.line)
+		}
+	}
+}

@@ -245,6 +245,7 @@ class StrobeReporter {
     const name = err.name || 'Error';
     let message = String(err.message ?? err).replace(ANSI, '');
     if (name !== 'AssertionError') message = `${name}: ${message}`;
+    message += heldErrors(err.errors);
     if (runnable.type === 'hook') message = `${runnable.title}: ${message}`;
     const f = { kind: runnable.type === 'hook' ? 'hook' : (err.code === 'ERR_MOCHA_TIMEOUT' ? 'timeout' : ''), message: clip(message, 8192) };
     // As mocha's own reporters: no diff of unlike values (supertest's
@@ -253,7 +254,10 @@ class StrobeReporter {
       f.expected = inspect(err.expected);
       f.actual = inspect(err.actual);
     }
-    const at = where(err.stack, file);
+    // An AggregateError made by Promise.any has no frame of its own: its
+    // first held error's says where.
+    const held = Array.isArray(err.errors) ? err.errors.find((e) => e && where(e.stack, file)) : undefined;
+    const at = where(err.stack, file) || (held && where(held.stack, file));
     if (at) Object.assign(f, at);
     return f;
   }
@@ -264,6 +268,15 @@ class StrobeReporter {
     }
     fn(failures);
   }
+}
+
+// heldErrors says the errors an AggregateError holds (Promise.any), which
+// the framework's message leaves out: at most 5, the rest counted.
+function heldErrors(errors) {
+  if (!Array.isArray(errors) || !errors.length) return '';
+  const lines = errors.slice(0, 5).map((e) => `  ${(e && e.name) || 'Error'}: ${String(e && e.message !== undefined ? e.message : e).split('\n')[0]}`);
+  if (errors.length > 5) lines.push(`  and ${errors.length - 5} more`);
+  return `\n\nits errors:\n${lines.join('\n')}`;
 }
 
 module.exports = StrobeReporter;

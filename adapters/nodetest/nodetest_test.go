@@ -663,3 +663,35 @@ func TestNodeSubtests(t *testing.T) {
 		t.Errorf("--test block › first ran %q", got)
 	}
 }
+
+// TestNodeAggregateError: an AggregateError's message says the errors it
+// holds (at most five, the rest counted), where node's is the outer
+// error's alone.
+func TestNodeAggregateError(t *testing.T) {
+	root := t.TempDir()
+	test := `const test = require('node:test');
+
+test('any of two', async () => {
+  await Promise.any([Promise.reject(new Error('first inner')), Promise.reject(new TypeError('second inner'))]);
+});
+
+test('any of seven', async () => {
+  await Promise.any([1, 2, 3, 4, 5, 6, 7].map((n) => Promise.reject(new RangeError('inner ' + n))));
+});
+`
+	if err := os.MkdirAll(filepath.Join(root, "test"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "test", "aggregate.test.js"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: root})
+	for name, want := range map[string]string{
+		"any of two":   "AggregateError: All promises were rejected\n\nits errors:\n  Error: first inner\n  TypeError: second inner",
+		"any of seven": "its errors:\n  RangeError: inner 1\n  RangeError: inner 2\n  RangeError: inner 3\n  RangeError: inner 4\n  RangeError: inner 5\n  and 2 more",
+	} {
+		if f := byName(t, rec, name).Failure; f == nil || !strings.Contains(f.Message, want) {
+			t.Errorf("%s: failure %+v, want %q in its message", name, f, want)
+		}
+	}
+}

@@ -81,6 +81,15 @@ function inspect(v) {
   }
 }
 
+// heldErrors says the errors an AggregateError holds (Promise.any), which
+// the framework's message leaves out: at most 5, the rest counted.
+function heldErrors(errors) {
+  if (!Array.isArray(errors) || !errors.length) return '';
+  const lines = errors.slice(0, 5).map((e) => `  ${(e && e.name) || 'Error'}: ${String(e && e.message !== undefined ? e.message : e).split('\n')[0]}`);
+  if (errors.length > 5) lines.push(`  and ${errors.length - 5} more`);
+  return `\n\nits errors:\n${lines.join('\n')}`;
+}
+
 // failure describes why a test failed: the assertion's own error (cause),
 // its message without colour, the frame in the test file.
 function failure(data) {
@@ -97,7 +106,7 @@ function failure(data) {
     message = err.message;
   } else if (c instanceof Error || (typeof c === 'object' && 'message' in c)) {
     const name = c.name || 'Error';
-    message = name === 'AssertionError' ? c.message : `${name}: ${c.message}`;
+    message = (name === 'AssertionError' ? c.message : `${name}: ${c.message}`) + heldErrors(c.errors);
     stack = c.stack;
   } else {
     message = typeof c === 'string' ? c : `thrown: ${inspect(c)}`;
