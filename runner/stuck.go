@@ -302,7 +302,9 @@ func afterTestsLead(p adapters.Progress) string {
 	if p.Ended {
 		return "the framework reported the end of its run (" + counts + ") and the process did not exit: "
 	}
-	return fmt.Sprintf("no test was running, %d had finished (%s), and the process did not exit: ", p.Passed+p.Failed+p.Skipped, counts)
+	// The next test file or binary may have been about to start (a
+	// GoogleTest suite's SetUpTestSuite, a Go package's TestMain).
+	return fmt.Sprintf("no test was running, %d had finished (%s), and the process did not go on (after its tests, or between two of them): ", p.Passed+p.Failed+p.Skipped, counts)
 }
 
 // finishedCounts says "2 passed, 1 failed": the counts that are not 0.
