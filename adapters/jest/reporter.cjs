@@ -433,9 +433,10 @@ function syntaxAt(msg, file) {
   return null;
 }
 
-// innerErrors says the errors an AggregateError holds (Promise.any,
-// Promise.allSettled's checks), which jest's message leaves out: it shows
-// the outer one's message only. At most 5, the rest counted.
+// innerErrors says the errors an AggregateError holds (Promise.any), which
+// jest's message leaves out: it shows the outer one's message only. At
+// most 5, the rest counted. (vitest's, mocha's and node:test's reporters
+// have their own heldErrors: each reporter is one file, loaded alone.)
 function innerErrors(details) {
   const lines = [];
   let more = 0;
