@@ -135,6 +135,9 @@ type parser struct {
 	snaps    node.SnapshotFailures
 	written  *snapshotsWritten
 	badSnaps map[string]string
+	// snapKeys are the tests each test file's snapshot file names
+	// (snapTests), read once the file's first snapshot fails.
+	snapKeys map[string][]string
 	// total is the test files jest was to run, files those it began, and
 	// bail --bail's number when it ended the run early.
 	total int
@@ -306,7 +309,15 @@ func (p *parser) end(suite string, ev *event) {
 			// The snapshot is written deliberately by the rerun with -u,
 			// or through strobe where jest -u -t would delete others'.
 			update := rerunCommand(append(p.rerunPrefix(ev.Project), "-u"), file, title)
-			if othersHinted(ev.File, strings.ReplaceAll(title, sep, " ")) {
+			keys, ok := p.snapKeys[ev.File]
+			if !ok {
+				keys = snapTests(ev.File) // once a file: many of its snapshots may fail
+				if p.snapKeys == nil {
+					p.snapKeys = map[string][]string{}
+				}
+				p.snapKeys[ev.File] = keys
+			}
+			if othersHinted(keys, strings.ReplaceAll(title, sep, " ")) {
 				update = strobeUpdate(p.rerunPrefix(ev.Project), file, title)
 			}
 			p.snaps.Add(isNew, ev.SnapFile != "", suite+sep+ev.Name, update)

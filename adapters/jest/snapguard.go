@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"strobe/internal/lazyre"
@@ -23,25 +22,34 @@ import (
 var snapKey = lazyre.New("^exports\\[`(.*)`\\] = ")
 
 // keyCount is the count jest ends a key with.
-var keyCount = regexp.MustCompile(` \d+$`)
+var keyCount = lazyre.New(` \d+$`)
 
-// othersHinted says whether the snapshot file beside test file (jest's
-// default place: __snapshots__/FILE.snap) holds a key named with a hint of
-// a test other than full (its blocks and title joined by spaces).
-func othersHinted(file, full string) bool {
+// snapTests reads the snapshot file beside test file (jest's default
+// place: __snapshots__/FILE.snap) and returns the tests its keys name,
+// their counts cut off (`NAME: hint`, `NAME`); nil when there is none,
+// or another resolver put it elsewhere (jest -u keeps what it cannot
+// see).
+func snapTests(file string) []string {
 	f, err := os.Open(filepath.Join(filepath.Dir(file), "__snapshots__", filepath.Base(file)+".snap"))
 	if err != nil {
-		return false // none, or another resolver's: jest -u keeps them
+		return nil
 	}
 	defer f.Close()
+	var keys []string
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
-		m := snapKey.FindStringSubmatch(sc.Text())
-		if m == nil {
-			continue
+		if m := snapKey.FindStringSubmatch(sc.Text()); m != nil {
+			keys = append(keys, keyCount.ReplaceAllString(strings.ReplaceAll(m[1], "\\`", "`"), ""))
 		}
-		k := keyCount.ReplaceAllString(strings.ReplaceAll(m[1], "\\`", "`"), "")
+	}
+	return keys
+}
+
+// othersHinted says whether keys (snapTests') name with a hint a test
+// other than full (its blocks and title joined by spaces).
+func othersHinted(keys []string, full string) bool {
+	for _, k := range keys {
 		if k != full && strings.Contains(k, ": ") && !strings.HasPrefix(k, full+": ") {
 			return true
 		}
