@@ -34,8 +34,22 @@ def _strobe_register_stacks():
         fd = os.open(os.path.join(directory, "py-%d.txt" % os.getpid()), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     except OSError:
         return
+    dumping = [False]
+
     def handler(signum, frame):
-        _strobe_dump(fd, frame)
+        # Not within a dump: Python runs a handler between any two
+        # bytecodes, a weakref callback's too, and one ran inside the
+        # dump's own sys._current_frames(), whose runtime lock the nested
+        # dump then waited for, for ever (signals every 5 ms, eight busy
+        # threads). The dump asked for meanwhile is skipped; the next
+        # sample asks again.
+        if dumping[0]:
+            return
+        dumping[0] = True
+        try:
+            _strobe_dump(fd, frame)
+        finally:
+            dumping[0] = False
 
     handler._strobe = True  # a forked child's, inherited: replaced with its own
     try:
