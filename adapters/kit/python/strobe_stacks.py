@@ -41,15 +41,21 @@ def _strobe_register_stacks():
         # bytecodes, a weakref callback's too, and one ran inside the
         # dump's own sys._current_frames(), whose runtime lock the nested
         # dump then waited for, for ever (signals every 5 ms, eight busy
-        # threads). The dump asked for meanwhile is skipped; the next
-        # sample asks again.
+        # threads). The dump asked for meanwhile is skipped. The write
+        # comes after: a request sent once the dump is in the file finds
+        # the handler free, even when it runs as the write returns.
         if dumping[0]:
             return
         dumping[0] = True
         try:
-            _strobe_dump(fd, frame)
+            text = _strobe_dump(frame)
         finally:
             dumping[0] = False
+        if text:
+            try:
+                os.write(fd, text)
+            except OSError:
+                pass
 
     handler._strobe = True  # a forked child's, inherited: replaced with its own
     try:
@@ -68,11 +74,11 @@ def _strobe_register_stacks():
 _STROBE_MAX_FRAMES = 100
 
 
-def _strobe_dump(fd, frame):
-    """Writes every thread's stack to fd as faulthandler does: the other
-    threads first, then the main one (the signal's, "Current thread"),
-    innermost frame first, in one write. frame is where the main thread
-    was when the handler ran."""
+def _strobe_dump(frame):
+    """Every thread's stack as faulthandler writes it, for one write: the
+    other threads first, then the main one (the signal's, "Current
+    thread"), innermost frame first; None when it fails. frame is where
+    the main thread was when the handler ran."""
     try:
         import os
         import sys
@@ -93,9 +99,9 @@ def _strobe_dump(fd, frame):
                 out.append(_strobe_thread("Thread", ident, top, tids[ident]))
         out.append(_strobe_thread("Current thread", main, frame, os.getpid()))
         out.extend(_strobe_tasks(sys))
-        os.write(fd, "\n".join(out).encode("utf-8", "replace"))
+        return "\n".join(out).encode("utf-8", "replace")
     except Exception:
-        pass
+        return None
 
 
 def _strobe_lone_tid(os, tids):
