@@ -528,8 +528,17 @@ func (p *parser) stoppedEarly(exit report.Exit) bool {
 }
 
 func (p *parser) pluginError() string {
-	for _, l := range p.ErrLines {
+	for i, l := range p.ErrLines {
 		if strings.Contains(l, "strobe_plugin") || strings.Contains(l, "Error") {
+			// pytest 8+: `Error while loading plugin "strobe_plugin".`,
+			// then the traceback, its exception on an `E   ` line.
+			if strings.HasPrefix(l, "Error while loading plugin") {
+				for _, e := range p.ErrLines[i+1:] {
+					if rest, ok := strings.CutPrefix(e, "E   "); ok {
+						return strings.TrimSpace(l) + " " + strings.TrimSpace(rest)
+					}
+				}
+			}
 			return strings.TrimSpace(l)
 		}
 	}

@@ -17,8 +17,14 @@ import (
 	"strobe/internal/shell"
 )
 
-//go:embed strobe_plugin.py
-var plugin []byte
+// The plugin pytest loads (-p strobe_plugin) and the module that holds
+// its hooks.
+var (
+	//go:embed strobe_plugin.py
+	plugin []byte
+	//go:embed strobe_pytest.py
+	pluginHooks []byte
+)
 
 // pytestAdapter runs `python -m pytest -p strobe_plugin [SELECTION]` with
 // the project's own interpreter (.venv, venv, $VIRTUAL_ENV, else python3 on
@@ -134,7 +140,7 @@ func (a pytestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	if err != nil {
 		return nil, err
 	}
-	wd, err := python.NewWorkdir("strobe-pytest-*", map[string][]byte{"strobe_plugin.py": plugin})
+	wd, err := python.NewWorkdir("strobe-pytest-*", map[string][]byte{"strobe_plugin.py": plugin, "strobe_pytest.py": pluginHooks})
 	if err != nil {
 		return nil, err
 	}

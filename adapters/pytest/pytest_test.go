@@ -636,9 +636,18 @@ func TestPluginFallback(t *testing.T) {
 		t.Errorf("failure read from pytest's output: %+v", f)
 	}
 
-	_, out, exit := adapterstest.RunReal(t, sabotaged{New(), "strobe_plugin.py", filepath.Join(t.TempDir(), "modules")}, adapters.Request{ProjectRoot: root})
-	if exit.Code != exitUsage || out.Crash == nil || !strings.Contains(out.Crash.Message, "strobe_plugin") || !strings.Contains(out.Hint, "plugin did not load") {
-		t.Errorf("exit %+v, outcome %+v: want pytest's usage error naming the plugin", exit, out)
+	// The module pytest loads, and the one it imports the hooks from.
+	for _, gone := range []string{"strobe_plugin.py", "strobe_pytest.py"} {
+		_, out, exit := adapterstest.RunReal(t, sabotaged{New(), gone, filepath.Join(t.TempDir(), "modules")}, adapters.Request{ProjectRoot: root})
+		// pytest's own import fails (a usage error); an import within the
+		// plugin fails in it (an internal error), and the hint says which.
+		want, why := exitUsage, "strobe_plugin"
+		if gone == "strobe_pytest.py" {
+			want, why = exitInternal, "No module named 'strobe_pytest'"
+		}
+		if exit.Code != want || out.Crash == nil || !strings.Contains(out.Crash.Message, "strobe_plugin") || !strings.Contains(out.Hint, "plugin did not load") || !strings.Contains(out.Hint, why) {
+			t.Errorf("%s gone: exit %+v, outcome %+v: want pytest's error naming the plugin and %q", gone, exit, out, why)
+		}
 	}
 }
 
@@ -961,4 +970,16 @@ func TestPytestStrictMarkers(t *testing.T) {
 	if !strings.Contains(out.Hint, want) {
 		t.Errorf("hint %q, want %q", out.Hint, want)
 	}
+}
+
+// TestBytecodeKept: where Python writes no bytecode (PYTHONDONTWRITEBYTECODE),
+// the plugin's modules are compiled once, not at every run: the run leaves
+// their bytecode in strobe's own directory, and nothing in the project.
+func TestBytecodeKept(t *testing.T) {
+	root := fixture(t, "basic")
+	cache := adapterstest.KeepBytecodeEnv(t)
+	if rec, out, _ := run(t, root, adapters.Request{}); len(rec.Tests()) != 16 || out.Hint != "" && strings.Contains(out.Hint, "did not load") {
+		t.Fatalf("%d tests, outcome %+v: want the plugin's 16", len(rec.Tests()), out)
+	}
+	adapterstest.CheckBytecodeKept(t, "python3", cache, root, "strobe_pytest", "strobe_events", "strobe_stacks")
 }

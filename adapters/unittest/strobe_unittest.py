@@ -448,6 +448,7 @@ def main(argv):
         result.testsRun, len(result.failures) + len(result.unexpectedSuccesses), len(result.errors), len(result.skipped)))
     ch.send({"ev": "done", "exit": code})
     ch.close()
+    ev.keep_bytecode()
     return code
 
 

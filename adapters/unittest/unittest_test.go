@@ -368,3 +368,15 @@ func TestHelperFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestBytecodeKept: where Python writes no bytecode (PYTHONDONTWRITEBYTECODE),
+// the runner (run as python -m strobe_unittest) and its modules are compiled
+// once, not at every run, and nothing is written in the project.
+func TestBytecodeKept(t *testing.T) {
+	root := fixture(t, "basic")
+	cache := adapterstest.KeepBytecodeEnv(t)
+	if rec, out, _ := run(t, root, adapters.Request{}); len(rec.Tests()) != 11 || out.Hint != "" && strings.Contains(out.Hint, "did not load") {
+		t.Fatalf("%d tests, outcome %+v: want the runner's 11", len(rec.Tests()), out)
+	}
+	adapterstest.CheckBytecodeKept(t, "python3", cache, root, "strobe_unittest", "strobe_events", "strobe_stacks")
+}

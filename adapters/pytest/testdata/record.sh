@@ -12,7 +12,7 @@ mkdir "$work/plugin"
 # as /site-packages and /python.
 site=$(python3 -c 'import os, pytest; print(os.path.dirname(os.path.dirname(pytest.__file__)))')
 prefix=$(python3 -c 'import sys; print(sys.base_prefix)')
-cp "$here/../strobe_plugin.py" "$here/../../kit/python/strobe_events.py" "$work/plugin/"
+cp "$here/../strobe_plugin.py" "$here/../strobe_pytest.py" "$here/../../kit/python/strobe_events.py" "$work/plugin/"
 
 record() { # NAME FIXTURE ARGS...
 	name=$1 fixture=$2
