@@ -136,7 +136,7 @@ func skipDir(name string) bool {
 }
 
 func (a pytestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
-	argv, prefix, err := a.command(ctx, req)
+	argv, prefix, env, err := a.command(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -146,40 +146,40 @@ func (a pytestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	}
 	p := newParser(rec, req, wd, prefix)
 	p.args = argv[slices.Index(argv, "strobe_plugin")+1:]
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: wd.Env(req.Env), Parser: p}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: append(wd.Env(req.Env), env...), Parser: p}, nil
 }
 
-// command is the argv to run and the words a rerun starts with.
-func (pytestAdapter) command(ctx context.Context, req adapters.Request) (argv, prefix []string, err error) {
+// command is the argv to run, the words a rerun starts with, and what the
+// interpreter's environment needs (python.Interpreter.Direct).
+func (pytestAdapter) command(ctx context.Context, req adapters.Request) (argv, prefix, env []string, err error) {
 	if len(req.Command) > 0 {
 		i := pytestIndex(req.Command)
 		if i < 0 {
-			return nil, nil, adapters.Usagef("the command does not run pytest (%s): use `python -m pytest …` or `pytest …`, or another --framework", shell.Join(req.Command))
+			return nil, nil, nil, adapters.Usagef("the command does not run pytest (%s): use `python -m pytest …` or `pytest …`, or another --framework", shell.Join(req.Command))
 		}
 		if req.Test != "" || req.Level != adapters.LevelAll {
-			return nil, nil, adapters.Usagef("a pytest command selects its own tests: put the test or level in the command, or leave --command out")
+			return nil, nil, nil, adapters.Usagef("a pytest command selects its own tests: put the test or level in the command, or leave --command out")
 		}
 		prefix = req.Command[:i+1]
 		argv = append(append(append([]string{}, prefix...), "-p", "strobe_plugin"), req.Command[i+1:]...)
-		return argv, prefix, nil
+		return argv, prefix, nil, nil
 	}
 	in, err := python.FindInterpreter(req.ProjectRoot, req.Env)
 	if err != nil {
-		return nil, nil, &adapters.UsageError{Msg: "cannot run pytest: " + err.Error(), Framework: "pytest",
+		return nil, nil, nil, &adapters.UsageError{Msg: "cannot run pytest: " + err.Error(), Framework: "pytest",
 			Hint: "install Python 3 or create the project's virtual environment (python3 -m venv .venv)"}
 	}
 	ok, err := in.HasModule(ctx, req.ProjectRoot, req.Env, "pytest")
 	if err != nil {
-		return nil, nil, &adapters.UsageError{Msg: "cannot run pytest: " + err.Error(), Framework: "pytest", Hint: "check that " + in.Shown + " runs"}
+		return nil, nil, nil, &adapters.UsageError{Msg: "cannot run pytest: " + err.Error(), Framework: "pytest", Hint: "check that " + in.Shown + " runs"}
 	}
 	if !ok {
-		return nil, nil, &adapters.UsageError{Msg: "pytest is not installed for " + in.Shown, Framework: "pytest",
+		return nil, nil, nil, &adapters.UsageError{Msg: "pytest is not installed for " + in.Shown, Framework: "pytest",
 			Hint: "install it: " + shell.Join([]string{in.Shown, "-m", "pip", "install", "pytest"})}
 	}
-	prefix = []string{in.Path, "-m", "pytest"}
-	argv = append(append([]string{}, prefix...), "-p", "strobe_plugin")
-	argv = append(argv, selection(req)...)
-	return argv, []string{in.Shown, "-m", "pytest"}, nil
+	in, env = in.Direct(req.ProjectRoot, req.Env)
+	argv = append([]string{in.Path, "-m", "pytest", "-p", "strobe_plugin"}, selection(req)...)
+	return argv, []string{in.Shown, "-m", "pytest"}, env, nil
 }
 
 // selection is the arguments that pick a test or a level.

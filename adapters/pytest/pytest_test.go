@@ -983,3 +983,24 @@ func TestBytecodeKept(t *testing.T) {
 	}
 	adapterstest.CheckBytecodeKept(t, "python3", cache, root, "strobe_pytest", "strobe_events", "strobe_stacks")
 }
+
+// TestPyenvShim: where python3 is a pyenv shim, strobe runs the interpreter
+// it stands for, given PATH and PYENV_VERSION as pyenv exec gives them, and
+// not the shim (here a shim that fails, so a run through it fails); where
+// pyenv would run a hook strobe does not know, it runs the shim.
+func TestPyenvShim(t *testing.T) {
+	requirePytest(t)
+	root, bin := adapterstest.FakePyenv(t)
+	project := t.TempDir()
+	adapterstest.WriteFiles(t, project, map[string]string{"tests/test_env.py": adapterstest.PyenvEnvTest(bin)})
+	rec, res, exit := run(t, project, adapters.Request{})
+	if exit.Code != 0 || len(rec.Tests()) != 1 || rec.Tests()[0].Status != report.TestPassed {
+		t.Fatalf("exit %+v, tests %+v, outcome %+v: want test_env passed, run by %s", exit, rec.Tests(), res, filepath.Join(bin, "python3"))
+	}
+
+	// A plugin's hook that runs on every exec: pyenv's way, the shim.
+	adapterstest.WriteFiles(t, root, map[string]string{"plugins/pyenv-x/etc/pyenv.d/exec/x.bash": ""})
+	if _, _, exit = run(t, project, adapters.Request{}); exit.Code != adapterstest.ShimExit {
+		t.Errorf("exit %+v with a hook strobe does not know: want the shim's %d", exit, adapterstest.ShimExit)
+	}
+}

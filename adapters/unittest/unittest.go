@@ -123,6 +123,7 @@ func (unittestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 		return nil, &adapters.UsageError{Msg: "cannot run unittest: " + err.Error(), Framework: "unittest",
 			Hint: "install Python 3 or create the project's virtual environment (python3 -m venv .venv)"}
 	}
+	in, env := in.Direct(req.ProjectRoot, req.Env)
 	py, shown := in.Path, in.Shown
 	var args []string
 	switch {
@@ -134,7 +135,7 @@ func (unittestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 		if req.Test != "" || req.Level != adapters.LevelAll {
 			return nil, adapters.Usagef("a unittest command selects its own tests: put the test or level in the command, or leave --command out")
 		}
-		py, shown, args = req.Command[0], req.Command[0], req.Command[i+1:]
+		py, shown, args, env = req.Command[0], req.Command[0], req.Command[i+1:], nil
 	case len(req.Tests) > 0:
 		args = testIDs(req.Tests)
 	case req.Test != "":
@@ -152,7 +153,7 @@ func (unittestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	}
 	argv := append([]string{py, "-m", "strobe_unittest"}, args...)
 	p := newParser(rec, req, wd, []string{shown, "-m", "unittest"})
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: wd.Env(req.Env), Parser: p}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: append(wd.Env(req.Env), env...), Parser: p}, nil
 }
 
 func levelDir(root string, l adapters.Level) string {

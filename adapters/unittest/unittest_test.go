@@ -380,3 +380,16 @@ func TestBytecodeKept(t *testing.T) {
 	}
 	adapterstest.CheckBytecodeKept(t, "python3", cache, root, "strobe_unittest", "strobe_events", "strobe_stacks")
 }
+
+// TestPyenvShim: where python3 is a pyenv shim, the runner runs under the
+// interpreter it stands for, as pyenv exec would run it (the shim fails).
+func TestPyenvShim(t *testing.T) {
+	testutil.RequireTool(t, "python3")
+	_, bin := adapterstest.FakePyenv(t)
+	project := t.TempDir()
+	adapterstest.WriteFiles(t, project, map[string]string{"tests/__init__.py": "", "tests/test_env.py": adapterstest.PyenvEnvTest(bin)})
+	rec, res, exit := run(t, project, adapters.Request{})
+	if exit.Code != 0 || len(rec.Tests()) != 1 || rec.Tests()[0].Status != report.TestPassed {
+		t.Fatalf("exit %+v, tests %+v, outcome %+v: want test_env passed, run by %s", exit, rec.Tests(), res, filepath.Join(bin, "python3"))
+	}
+}

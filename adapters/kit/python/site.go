@@ -80,51 +80,81 @@ func (in Interpreter) siteDirs(dir string, env []string) []string {
 // pyenvVersion is the interpreter a pyenv shim runs for a command in dir,
 // found as pyenv finds it: PYENV_VERSION, else the nearest .python-version
 // from dir up, else pyenv's global version file; "" when exe is no pyenv
-// shim or the version is the system's (pyenv then searches PATH).
+// shim or the version is the system's (pyenv then searches PATH). Of
+// several versions (3.12:3.11), the first.
 func pyenvVersion(exe, dir string, env []string) string {
-	shims := filepath.Dir(exe)
-	if filepath.Base(shims) != "shims" {
-		return ""
-	}
-	root := filepath.Dir(shims)
-	if r := kit.EnvValue(env, "PYENV_ROOT"); r != "" && filepath.Clean(r) != root {
-		return ""
-	}
-	if !exists(filepath.Join(root, "versions")) {
-		return "" // another tool's shims
-	}
-	version := strings.Split(kit.EnvValue(env, "PYENV_VERSION"), ":")[0]
-	for d := dir; version == "" && d != ""; {
-		version = firstWord(filepath.Join(d, ".python-version"))
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
-	}
-	if version == "" {
-		version = firstWord(filepath.Join(root, "version"))
-	}
-	if version == "" || version == "system" || strings.ContainsAny(version, `/\`) {
-		return ""
-	}
-	p := filepath.Join(root, "versions", version, "bin", filepath.Base(exe))
-	if !kit.FileExists(p) {
-		return ""
-	}
+	p, _, _ := pyenvPick(exe, dir, env)
 	return p
 }
 
-// firstWord is the first word of a small file (a pyenv version file), ""
-// if none.
-func firstWord(path string) string {
+// pyenvPick is pyenvVersion's interpreter, the version it is of and how
+// many versions pyenv was given.
+func pyenvPick(exe, dir string, env []string) (path, version string, versions int) {
+	shims := filepath.Dir(exe)
+	if filepath.Base(shims) != "shims" {
+		return "", "", 0
+	}
+	root := filepath.Dir(shims)
+	if r := kit.EnvValue(env, "PYENV_ROOT"); r != "" && filepath.Clean(r) != root {
+		return "", "", 0
+	}
+	if !exists(filepath.Join(root, "versions")) {
+		return "", "", 0 // another tool's shims
+	}
+	// pyenv reads PYENV_VERSION, else the nearest .python-version from
+	// its directory (PYENV_DIR, else the working one) up, else its global
+	// version file.
+	var names []string
+	if v := kit.EnvValue(env, "PYENV_VERSION"); v != "" {
+		names = strings.Split(v, ":")
+	} else {
+		if kit.EnvValue(env, "PYENV_DIR") != "" {
+			return "", "", 0 // not dir: strobe does not look there
+		}
+		file := filepath.Join(root, "version")
+		for d := dir; d != ""; {
+			if p := filepath.Join(d, ".python-version"); exists(p) {
+				file = p
+				break
+			}
+			parent := filepath.Dir(d)
+			if parent == d {
+				break
+			}
+			d = parent
+		}
+		names = versionFile(file)
+	}
+	if len(names) == 0 {
+		return "", "", 0
+	}
+	version = names[0]
+	if version == "" || version == "system" || strings.ContainsAny(version, `/\`) {
+		return "", "", 0
+	}
+	p := filepath.Join(root, "versions", version, "bin", filepath.Base(exe))
+	if !kit.FileExists(p) {
+		return "", "", 0
+	}
+	return p, version, len(names)
+}
+
+// versionFile is the versions a small pyenv version file names, as pyenv
+// reads it: the first word of each line that is not empty or a comment (a
+// word may hold several, colon-separated); nil for none, which pyenv takes
+// for the system's Python.
+func versionFile(path string) []string {
 	b, err := os.ReadFile(path)
 	if err != nil || len(b) > 4096 {
-		return ""
+		return nil
 	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
-		return ""
+	var names []string
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		names = append(names, strings.Split(f[0], ":")...)
 	}
-	return strings.Split(f[0], ":")[0]
+	return names
 }
