@@ -15,6 +15,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/all"
+	"strobe/adapters/kit/python"
 	"strobe/internal/shell"
 	"strobe/internal/testutil"
 	"strobe/report"
@@ -90,6 +91,8 @@ type variant struct {
 // pytest: a generated project of 100 passing tests in five files, without
 // pytest's configuration, so that detection goes by the test files and
 // must know that pytest is installed. "raw" is `python3 -m pytest -q`;
+// "direct" is the same with the interpreter a pyenv shim stands for, which
+// strobe runs instead of the shim (the same as raw where python3 is none);
 // "probe" is the question strobe asked Python before every run until the
 // files answered it (see python.HasModule).
 //
@@ -145,10 +148,19 @@ func BenchmarkOverhead(b *testing.B) {
 		dir := pytestProject(b, 5, 20)
 		bin := strobeBin(b)
 		req := adapters.Request{ProjectRoot: dir, Level: adapters.LevelAll}
+		// strobe runs the interpreter a pyenv shim stands for, not the
+		// shim (python.Interpreter.Direct): "direct" is raw's command
+		// with that interpreter, the same as raw where python3 is no shim.
+		in, err := python.FindInterpreter(dir, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		in, inEnv := in.Direct(dir, nil)
 		overhead(b, dir, 100, overheadTarget, "pytest", req, []variant{
 			{name: "raw", argv: []string{"python3", "-m", "pytest", "-q"}},
 			{name: "strobe", argv: []string{bin, "test", dir, "--no-daemon", "--json"}, strobe: true},
 			{name: "junitxml", argv: []string{"python3", "-m", "pytest", "-q", "--junitxml=" + filepath.Join(b.TempDir(), "report.xml")}, peer: true},
+			{name: "direct", argv: []string{in.Path, "-m", "pytest", "-q"}, env: inEnv},
 			{name: "probe", argv: []string{"python3", "-c", "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('pytest') else 3)"}},
 			noop(bin, dir),
 		})
