@@ -28,7 +28,7 @@ exec "` + root + `/libexec/pyenv" exec "$program" "$@"
 func TestDirect(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		files map[string]string // relative to the tree; {{ROOT}} is pyenv's root
+		files map[string]string // relative to the tree, over the defaults; "-": no such file
 		env   []string
 		exe   string // default pyenv/shims/python3
 		want  string // relative to the tree; "" keeps the shim
