@@ -4,6 +4,7 @@
 package jest
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -176,7 +177,7 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		}
 	}
 	version := jestVersion(bin)
-	sel, picked := selection(req, pkg.Dir, usesReporter(version))
+	sel, picked := selection(req, pkg.Dir, scope(req.ProjectRoot, pkg.Dir), usesReporter(version))
 	dir, err := os.MkdirTemp("", "strobe-jest-")
 	if err != nil {
 		return nil, fmt.Errorf("jest: reporter directory: %w", err)
@@ -274,11 +275,29 @@ var levelWord = map[adapters.Level]string{
 // or describe block a run selects.
 const selectEnv = "STROBE_JEST_SELECT"
 
+// scope is the directory a run's tests are taken from when it is not the
+// package's: strobe given a directory inside the package (src/utils of a
+// package above it) runs the tests under it, not every test of the
+// package. "" for the package itself.
+func scope(root, pkgDir string) string {
+	if rel, ok := kit.Rel(pkgDir, root); !ok || rel == "." {
+		return ""
+	}
+	return root
+}
+
+// scopePattern matches the test files under dir (jest matches its path
+// patterns against absolute paths).
+func scopePattern(dir string) string {
+	return "^" + regexp.QuoteMeta(filepath.ToSlash(dir)) + "/"
+}
+
 // selection is the arguments that select the request's tests: a level's
-// path pattern, or one test's file and name; and that name, for strobe's
-// reporter and setup file to narrow the run to (see blockPattern), when
-// the run has them (narrow), else "".
-func selection(req adapters.Request, dir string, narrow bool) ([]string, string) {
+// path pattern, or one test's file and name, within under when it is set
+// (see scope); and that name, for strobe's reporter and setup file to
+// narrow the run to (see blockPattern), when the run has them (narrow),
+// else "". Tests named by their file are run wherever they are.
+func selection(req adapters.Request, dir, under string, narrow bool) ([]string, string) {
 	if len(req.Tests) > 0 {
 		return multiSelection(req.ProjectRoot, dir, req.Tests), ""
 	}
@@ -292,6 +311,8 @@ func selection(req adapters.Request, dir string, narrow bool) ([]string, string)
 		var sel []string
 		if file != "" {
 			sel = append(sel, "--runTestsByPath", file)
+		} else if under != "" {
+			sel = append(sel, scopePattern(under)) // and -t: the name in its files
 		}
 		if !narrow {
 			return append(sel, "-t", namePattern(name)), ""
@@ -299,15 +320,19 @@ func selection(req adapters.Request, dir string, narrow bool) ([]string, string)
 		return append(sel, "-t", blockPattern(name)), name
 	}
 	if w, ok := levelWord[req.Level]; ok {
-		return []string{levelPattern(dir, w)}, ""
+		return []string{levelPattern(cmp.Or(under, dir), w)}, ""
+	}
+	if under != "" {
+		return []string{scopePattern(under)}, ""
 	}
 	return nil, ""
 }
 
-// levelPattern matches a test file under the package whose path has a
-// directory named for the level, or the level between dots in its name.
-// jest matches the pattern against absolute paths, so it is anchored at
-// the package: a level's word above it (/home/unit/project) selects nothing.
+// levelPattern matches a test file under dir (the package, or the scope
+// within it) whose path has a directory named for the level, or the level
+// between dots in its name. jest matches the pattern against absolute
+// paths, so it is anchored at dir: a level's word above it
+// (/home/unit/project) selects nothing.
 func levelPattern(dir, word string) string {
 	return "^" + regexp.QuoteMeta(filepath.ToSlash(dir)) + "/(.*/)?([^/]*\\.)?" + word + "[/.]"
 }

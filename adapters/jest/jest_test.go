@@ -950,3 +950,31 @@ func TestJestAggregateError(t *testing.T) {
 		}
 	}
 }
+
+// TestJestScope: strobe given a directory inside the package runs the
+// tests under it, with a level or a name within it too, not every test
+// of the package.
+func TestJestScope(t *testing.T) {
+	levels := fixture("levels")
+	for _, tc := range []struct {
+		name string
+		req  adapters.Request
+		want []string
+	}{
+		{"a directory", adapters.Request{ProjectRoot: filepath.Join(levels, "test", "e2e")}, []string{"e2e.test.js › e2e works"}},
+		{"a level in it", adapters.Request{ProjectRoot: filepath.Join(levels, "test"), Level: adapters.LevelE2E}, []string{"checkout.e2e.test.js › e2e by suffix", "e2e/e2e.test.js › e2e works"}},
+		{"a name in it", adapters.Request{ProjectRoot: filepath.Join(levels, "test", "unit"), Test: "unit works"}, []string{"unit.test.js › unit works"}},
+		{"a name outside it", adapters.Request{ProjectRoot: filepath.Join(levels, "test", "unit"), Test: "e2e works"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, _, _ := run(t, tc.req)
+			var got []string
+			for _, x := range rec.Tests() {
+				got = append(got, x.Suite+" › "+x.Name)
+			}
+			if strings.Join(sorted(got), "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("ran %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -300,6 +300,21 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	old := v > 0 && v < 3
 	argv := append([]string{bin, "run"}, args...)
 	sel, chosen := selectionArgs(req, p.Dir, old)
+	if rel, ok := kit.Rel(p.Dir, req.ProjectRoot); ok && rel != "." && len(req.Tests) == 0 && (len(chosen) == 0 || chosen[0].File == "") {
+		// strobe given a directory inside the package (src/utils of a
+		// package above it): the tests under it, not every test of the
+		// package. Tests named by their file run wherever they are. An
+		// absolute filter takes the files under it (vitest also takes a
+		// file whose path relative to the package holds src/utils/); a
+		// level's filters would add their files to those, not narrow
+		// them (vitest takes a file any filter matches).
+		if req.Level != adapters.LevelAll {
+			os.RemoveAll(dir)
+			return nil, &adapters.UsageError{Msg: fmt.Sprintf("vitest: a level is a filter of the whole package at %s and cannot be narrowed to %s", p.Dir, rel), Framework: "vitest",
+				Hint: "give the package's directory (" + p.Dir + ") with the level, or this directory without one"}
+		}
+		sel = append(sel, filepath.ToSlash(req.ProjectRoot)+"/")
+	}
 	argv = append(argv, sel...)
 	env := []string{"NO_COLOR=1"}
 	if chosen != nil && !old {

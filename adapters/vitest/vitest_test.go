@@ -765,3 +765,25 @@ test('any of seven', async () => {
 		}
 	}
 }
+
+// TestVitestScope: strobe given a directory inside the package runs the
+// tests under it, not every test of the package (as `vitest run DIR/`
+// counts them); a level, which vitest cannot narrow to it, is refused.
+func TestVitestScope(t *testing.T) {
+	root := filepath.Join(project(t, "basic"), "test", "unit")
+	rec, _, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	files := map[string]bool{}
+	for _, x := range rec.Tests() {
+		files[x.Suite] = true
+	}
+	p := rec.Progress()
+	if exit.Code != 1 || p.Passed != 4 || p.Failed != 3 || p.Skipped != 2 || len(files) != 2 || !files["math.test.ts"] || !files["strings.test.js"] {
+		t.Errorf("exit %+v, %d passed, %d failed, %d skipped in %v; want test/unit's 4, 3 and 2 in math.test.ts and strings.test.js", exit, p.Passed, p.Failed, p.Skipped, files)
+	}
+
+	_, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root, Level: adapters.LevelUnit}, adapters.NewRecorder())
+	var ue *adapters.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Hint, "give the package's directory") {
+		t.Errorf("a level in a directory of the package: %v, want a usage error that says what to give", err)
+	}
+}
