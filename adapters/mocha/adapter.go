@@ -325,8 +325,14 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 		return shell.Join(argv)
 	}
 	argv := append([]string{bin}, args...)
+	hints := noTests
+	if rel, ok := kit.Rel(p.Dir, req.ProjectRoot); ok && rel != "." {
+		// mocha runs here, and finds the package's config above: its
+		// spec is relative to the package's directory.
+		hints.All = fmt.Sprintf("mocha found no tests in %s, a directory inside the package at %s: mocha runs where strobe is pointed, and a .mocharc's spec (found up to the package) is relative to there; run strobe on %s, with the test file as the test (%s/…) to run these", rel, p.Dir, p.Dir, rel)
+	}
 	cfg := node.EventsConfig{Framework: "mocha", Root: req.ProjectRoot, Rerun: rerun, Test: req.Test, Level: req.Level,
-		NoTests: noTests, Note: note}
+		NoTests: hints, Note: note}
 	rec.BeginTesting() // nothing to build: mocha loads the files as it starts
 	dir, reporter, err := node.WriteReporter("strobe-mocha-", "reporter.cjs", reporterJS)
 	if err != nil {
@@ -339,7 +345,7 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	events := filepath.Join(dir, "events.jsonl")
 	argv = append(argv, "--reporter", reporter, "--reporter-option", "out="+events)
 	argv = append(argv, sel...)
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), root: req.ProjectRoot, note: note, test: req.Test, level: req.Level}}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), root: req.ProjectRoot, note: note, test: req.Test, level: req.Level, hints: hints}}, nil
 }
 
 func nonEmpty(s string) []string {
@@ -364,6 +370,7 @@ type parser struct {
 	note   string
 	test   string
 	level  adapters.Level
+	hints  kit.NoTestsHint // the run's: see Plan
 	mu     sync.Mutex
 	stderr []string
 }
@@ -392,7 +399,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if slices.ContainsFunc(p.stderr, func(l string) bool { return strings.Contains(l, "Error: No test files found") }) {
 		// mocha exits 1 for it: no reporter ran, and nothing else is wrong.
 		out.NoTests, out.ExitExplained = true, true
-		out.Hint = strings.Join(append(nonEmpty(p.note), noTests.For(p.test, p.level)), "; ")
+		out.Hint = strings.Join(append(nonEmpty(p.note), p.hints.For(p.test, p.level)), "; ")
 		return out
 	}
 	if be, ok := loadError(p.root, p.stderr); ok {

@@ -132,6 +132,17 @@ func TestMochaEmpty(t *testing.T) {
 	}
 }
 
+// TestMochaInsideThePackage: strobe pointed at a directory inside the
+// package whose config's spec (found above it, relative to where mocha
+// runs) matches nothing there: no tests, and the hint says why and where
+// to run.
+func TestMochaInsideThePackage(t *testing.T) {
+	_, out, _ := run(t, adapters.Request{ProjectRoot: filepath.Join(project("levels"), "test", "unit")})
+	if !out.NoTests || !strings.Contains(out.Hint, "levels/test/unit, a directory inside the package at "+fixtures()) || !strings.Contains(out.Hint, "run strobe on "+fixtures()) {
+		t.Errorf("outcome %+v, want no tests and where to run them", out)
+	}
+}
+
 // TestMochaCrash: process.abort() in a test kills mocha's own process: the
 // test fails and the crash names SIGABRT and the test.
 func TestMochaCrash(t *testing.T) {
