@@ -177,7 +177,11 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		}
 	}
 	version := jestVersion(bin)
-	sel, picked := selection(req, pkg.Dir, scope(req.ProjectRoot, pkg.Dir), usesReporter(version))
+	under := scope(req.ProjectRoot, pkg.Dir)
+	if len(req.Command) > 0 {
+		under = "" // the command's own patterns: one added would add its files to theirs
+	}
+	sel, picked := selection(req, pkg.Dir, under, usesReporter(version))
 	dir, err := os.MkdirTemp("", "strobe-jest-")
 	if err != nil {
 		return nil, fmt.Errorf("jest: reporter directory: %w", err)

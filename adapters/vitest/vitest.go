@@ -300,10 +300,12 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	old := v > 0 && v < 3
 	argv := append([]string{bin, "run"}, args...)
 	sel, chosen := selectionArgs(req, p.Dir, old)
-	if rel, ok := kit.Rel(p.Dir, req.ProjectRoot); ok && rel != "." && len(req.Tests) == 0 && (len(chosen) == 0 || chosen[0].File == "") {
+	if rel, ok := kit.Rel(p.Dir, req.ProjectRoot); ok && rel != "." && len(req.Command) == 0 && len(req.Tests) == 0 && (len(chosen) == 0 || chosen[0].File == "") {
 		// strobe given a directory inside the package (src/utils of a
 		// package above it): the tests under it, not every test of the
-		// package. Tests named by their file run wherever they are. An
+		// package. Tests named by their file, and a command's own
+		// filters, run as they say (a filter added to theirs would add
+		// its files to them). An
 		// absolute filter takes the files under it (vitest also takes a
 		// file whose path relative to the package holds src/utils/); a
 		// level's filters would add their files to those, not narrow
