@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -57,10 +58,7 @@ import unittest
 
 class TestEnv(unittest.TestCase):
     def test_env(self):
-        self.assertEqual(os.environ["PATH"].split(os.pathsep)[0], ` + quote(bin) + `)
+        self.assertEqual(os.environ["PATH"].split(os.pathsep)[0], ` + strconv.Quote(bin) + `)
         self.assertEqual(os.environ["PYENV_VERSION"], "9.9.9")
 `
 }
-
-// quote is s as a Python string literal (s holds no quote or backslash).
-func quote(s string) string { return `"` + s + `"` }

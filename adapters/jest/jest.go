@@ -177,9 +177,12 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		}
 	}
 	version := jestVersion(bin)
-	under := scope(req.ProjectRoot, pkg.Dir)
-	if len(req.Command) > 0 {
-		under = "" // the command's own patterns: one added would add its files to theirs
+	// strobe given a directory inside the package runs the tests under
+	// it, not every test of the package; not a command's own patterns, to
+	// which one more would add its files.
+	under := ""
+	if pkg.Within(req.ProjectRoot) != "" && len(req.Command) == 0 {
+		under = req.ProjectRoot
 	}
 	sel, picked := selection(req, pkg.Dir, under, usesReporter(version))
 	dir, err := os.MkdirTemp("", "strobe-jest-")
@@ -279,17 +282,6 @@ var levelWord = map[adapters.Level]string{
 // or describe block a run selects.
 const selectEnv = "STROBE_JEST_SELECT"
 
-// scope is the directory a run's tests are taken from when it is not the
-// package's: strobe given a directory inside the package (src/utils of a
-// package above it) runs the tests under it, not every test of the
-// package. "" for the package itself.
-func scope(root, pkgDir string) string {
-	if rel, ok := kit.Rel(pkgDir, root); !ok || rel == "." {
-		return ""
-	}
-	return root
-}
-
 // scopePattern matches the test files under dir (jest matches its path
 // patterns against absolute paths).
 func scopePattern(dir string) string {
@@ -298,7 +290,7 @@ func scopePattern(dir string) string {
 
 // selection is the arguments that select the request's tests: a level's
 // path pattern, or one test's file and name, within under when it is set
-// (see scope); and that name, for strobe's reporter and setup file to
+// (a directory inside the package); and that name, for strobe's reporter and setup file to
 // narrow the run to (see blockPattern), when the run has them (narrow),
 // else "". Tests named by their file are run wherever they are.
 func selection(req adapters.Request, dir, under string, narrow bool) ([]string, string) {

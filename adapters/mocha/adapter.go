@@ -326,7 +326,7 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	}
 	argv := append([]string{bin}, args...)
 	hints := noTests
-	if rel, ok := kit.Rel(p.Dir, req.ProjectRoot); ok && rel != "." {
+	if rel := p.Within(req.ProjectRoot); rel != "" {
 		// mocha runs here, and finds the package's config above: its
 		// spec is relative to the package's directory.
 		hints.All = fmt.Sprintf("mocha found no tests in %s, a directory inside the package at %s: mocha runs where strobe is pointed, and a .mocharc's spec (found up to the package) is relative to there; run strobe on %s, with the test file as the test (%s/…) to run these", rel, p.Dir, p.Dir, rel)

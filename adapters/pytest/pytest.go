@@ -169,6 +169,9 @@ func (pytestAdapter) command(ctx context.Context, req adapters.Request) (argv, p
 		return nil, nil, nil, &adapters.UsageError{Msg: "cannot run pytest: " + err.Error(), Framework: "pytest",
 			Hint: "install Python 3 or create the project's virtual environment (python3 -m venv .venv)"}
 	}
+	// The shim resolved first: HasModule then reads that interpreter's
+	// site, not pyenv's version files a second time.
+	in, env = in.Direct(req.ProjectRoot, req.Env)
 	ok, err := in.HasModule(ctx, req.ProjectRoot, req.Env, "pytest")
 	if err != nil {
 		return nil, nil, nil, &adapters.UsageError{Msg: "cannot run pytest: " + err.Error(), Framework: "pytest", Hint: "check that " + in.Shown + " runs"}
@@ -177,7 +180,6 @@ func (pytestAdapter) command(ctx context.Context, req adapters.Request) (argv, p
 		return nil, nil, nil, &adapters.UsageError{Msg: "pytest is not installed for " + in.Shown, Framework: "pytest",
 			Hint: "install it: " + shell.Join([]string{in.Shown, "-m", "pip", "install", "pytest"})}
 	}
-	in, env = in.Direct(req.ProjectRoot, req.Env)
 	argv = append([]string{in.Path, "-m", "pytest", "-p", "strobe_plugin"}, selection(req)...)
 	return argv, []string{in.Shown, "-m", "pytest"}, env, nil
 }

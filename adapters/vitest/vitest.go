@@ -290,34 +290,33 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		// Tests named are run wherever they are, not in the shard's files.
 		args = rerunArgs
 	}
-	dir, err := os.MkdirTemp("", "strobe-vitest-")
-	if err != nil {
-		return nil, fmt.Errorf("vitest: reporter directory: %w", err)
-	}
 	// No onTestCaseReady before vitest 3: its JSON report, read at the
 	// end, without strobe's setup file.
 	v := version(bin)
 	old := v > 0 && v < 3
 	argv := append([]string{bin, "run"}, args...)
 	sel, chosen := selectionArgs(req, p.Dir, old)
-	if rel, ok := kit.Rel(p.Dir, req.ProjectRoot); ok && rel != "." && len(req.Command) == 0 && len(req.Tests) == 0 && (len(chosen) == 0 || chosen[0].File == "") {
+	if rel := p.Within(req.ProjectRoot); rel != "" && len(req.Command) == 0 && len(req.Tests) == 0 && (len(chosen) == 0 || chosen[0].File == "") {
 		// strobe given a directory inside the package (src/utils of a
 		// package above it): the tests under it, not every test of the
 		// package. Tests named by their file, and a command's own
 		// filters, run as they say (a filter added to theirs would add
-		// its files to them). An
-		// absolute filter takes the files under it (vitest also takes a
-		// file whose path relative to the package holds src/utils/); a
-		// level's filters would add their files to those, not narrow
-		// them (vitest takes a file any filter matches).
+		// its files to them). An absolute filter takes the files under
+		// it (vitest also takes a file whose path relative to the
+		// package holds src/utils/); a level's filters would add their
+		// files to those, not narrow them (vitest takes a file any
+		// filter matches).
 		if req.Level != adapters.LevelAll {
-			os.RemoveAll(dir)
 			return nil, &adapters.UsageError{Msg: fmt.Sprintf("vitest: a level is a filter of the whole package at %s and cannot be narrowed to %s", p.Dir, rel), Framework: "vitest",
 				Hint: "give the package's directory (" + p.Dir + ") with the level, or this directory without one"}
 		}
 		sel = append(sel, filepath.ToSlash(req.ProjectRoot)+"/")
 	}
 	argv = append(argv, sel...)
+	dir, err := os.MkdirTemp("", "strobe-vitest-")
+	if err != nil {
+		return nil, fmt.Errorf("vitest: reporter directory: %w", err)
+	}
 	env := []string{"NO_COLOR=1"}
 	if chosen != nil && !old {
 		env = append(env, selectionEnv(chosen))

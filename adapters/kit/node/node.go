@@ -137,6 +137,17 @@ func fileExists(path string) bool {
 	return err == nil && !fi.IsDir()
 }
 
+// Within is root relative to the package's directory when root is a
+// directory inside it ("test/unit"), "" when root is the package's own
+// directory or outside it. strobe pointed at such a directory runs the
+// tests under it (jest, vitest), or says why it cannot (mocha).
+func (p *Package) Within(root string) string {
+	if rel, ok := kit.Rel(p.Dir, root); ok && rel != "." {
+		return rel
+	}
+	return ""
+}
+
 // Has reports whether the package depends on dep in any of its
 // dependency lists.
 func (p *Package) Has(dep string) bool {

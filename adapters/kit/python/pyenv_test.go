@@ -1,6 +1,7 @@
 package python
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,7 +89,7 @@ func TestDirect(t *testing.T) {
 			for _, e := range tc.env {
 				env = append(env, strings.ReplaceAll(e, "{{TREE}}", tree))
 			}
-			exe := cmp(tc.exe, "pyenv/shims/python3")
+			exe := cmp.Or(tc.exe, "pyenv/shims/python3")
 			in := Interpreter{Path: filepath.Join(tree, exe), Shown: "python3"}
 			got, extra := in.Direct(filepath.Join(tree, "project"), env)
 			if got.Shown != "python3" {
@@ -108,11 +109,4 @@ func TestDirect(t *testing.T) {
 			}
 		})
 	}
-}
-
-func cmp(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
