@@ -16,6 +16,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit"
+	"strobe/internal/shell"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -419,10 +420,107 @@ func TestCargoPlan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(plan.Argv, tc.want) || plan.Dir != tc.req.ProjectRoot {
+			got := slices.Clone(plan.Argv)
+			if plan.Shown != "" { // rustup's proxy bypassed (TestCargoDirectEnv)
+				if plan.Shown != shell.Join(tc.want) || filepath.Base(got[0]) != "cargo" {
+					t.Errorf("Plan runs %s, shows %s; want it to show %s", got[0], plan.Shown, shell.Join(tc.want))
+				}
+				got[0] = "cargo"
+			}
+			if !slices.Equal(got, tc.want) || plan.Dir != tc.req.ProjectRoot {
 				t.Errorf("Plan in %s:\n got %q\nwant %q", plan.Dir, plan.Argv, tc.want)
 			}
 		})
+	}
+}
+
+// cargoBinLast is path with the directory of the cargo on it moved to
+// its end, where rustup's proxy would not add it again.
+func cargoBinLast(t *testing.T, path string) string {
+	cargo, err := shell.LookPath("cargo", []string{"PATH=" + path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := slices.DeleteFunc(filepath.SplitList(path), func(d string) bool { return d == filepath.Dir(cargo) })
+	return strings.Join(append(dirs, filepath.Dir(cargo)), string(os.PathListSeparator))
+}
+
+// TestCargoDirectEnv runs a cargo subcommand that writes its environment
+// through rustup's proxy and through the toolchain's cargo as strobe runs
+// it, and compares the two: build scripts, rustc and the tests see what
+// they see under a plain cargo test, so nothing is built twice when the
+// user switches between the two. It needs rustup (CI's machines have
+// Rust by rustup) and a rustup whose proxy strobe knows.
+func TestCargoDirectEnv(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	testutil.RequireTool(t, "rustup")
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "cargo-strobe-env"), []byte("#!/bin/sh\nenv > \"$2\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, out := t.TempDir(), t.TempDir()
+	base := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	base = slices.DeleteFunc(base, func(kv string) bool {
+		return strings.HasPrefix(kv, "RUSTUP_TOOLCHAIN=") || strings.HasPrefix(kv, "CARGO=")
+	})
+	envOf := func(t *testing.T, cargo string, env []string, file string) map[string]string {
+		t.Helper()
+		cmd := exec.Command(cargo, "strobe-env", file)
+		cmd.Dir, cmd.Env = dir, env
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s strobe-env: %v\n%s", cargo, err, b)
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			k, v, _ := strings.Cut(line, "=")
+			m[k] = v
+		}
+		return m
+	}
+	for _, c := range []struct {
+		name string
+		env  []string
+	}{
+		{"as it is", nil},
+		{"a loader path", []string{"LD_LIBRARY_PATH=/opt/strobe-test/lib"}},
+		{"nested", []string{"RUST_RECURSION_COUNT=2"}},
+		{"cargo's bin last on PATH", []string{"PATH=" + cargoBinLast(t, kit.EnvValue(base, "PATH"))}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			env := append(slices.Clone(base), c.env...)
+			proxy, err := exec.LookPath("cargo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cargo, add := kit.CargoDirect(dir, env)
+			if cargo == "" {
+				t.Fatalf("strobe keeps rustup's proxy (%s): a rustup other than 1.29, or a toolchain chosen by more than its default?", proxy)
+			}
+			viaProxy := envOf(t, proxy, env, filepath.Join(out, "proxy"))
+			direct := envOf(t, cargo, append(slices.Clone(env), add...), filepath.Join(out, "direct"))
+			for k, v := range viaProxy {
+				if direct[k] != v {
+					t.Errorf("%s: through the proxy %q, run directly %q", k, v, direct[k])
+				}
+			}
+			for k, v := range direct {
+				if _, ok := viaProxy[k]; !ok {
+					t.Errorf("%s=%q run directly, not set through the proxy", k, v)
+				}
+			}
+		})
+	}
+
+	plan, err := cargo{}.Plan(context.Background(), adapters.Request{ProjectRoot: testutil.Fixture("cargo", "basic"), Env: base}, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(plan.Shown, "cargo test ") || plan.Argv[0] == "cargo" || len(plan.Env) == 0 {
+		t.Errorf("plan runs %s with %q, shows %q; want the toolchain's cargo, shown as cargo", plan.Argv[0], plan.Env, plan.Shown)
 	}
 }
 

@@ -138,7 +138,9 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 		p.docs = kit.Beside(func() string { return docExamples(p.meta, root, userArgs) })
 		p.docCmd = shell.Join(append(append(slices.Clone(cargo), "test", "--doc"), docFlags(userArgs)...))
 	}
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: []string{jsonEnv}, Parser: p}, nil
+	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: []string{jsonEnv}, Parser: p}
+	kit.RunCargoDirect(plan, req.ProjectRoot, req.Env)
+	return plan, nil
 }
 
 // cargoMetadata reads the workspace's packages (cargo metadata --no-deps,
