@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -56,9 +57,18 @@ func (t CargoTarget) IsLib() bool {
 
 // ReadCargoMetadata runs cargo metadata with cargo (and its toolchain:
 // `cargo +nightly`) in dir, manifest the flags that name the manifest
-// (--manifest-path). It reads manifests only: fast, and no network.
+// (--manifest-path). It reads manifests only: fast, and no network. A
+// plain `cargo` that is rustup's proxy runs as CargoDirect says.
 func ReadCargoMetadata(ctx context.Context, cargo []string, dir string, manifest, env []string) (*CargoMetadata, error) {
 	argv := append(slices.Clone(cargo), "metadata", "--no-deps", "--format-version", "1")
+	if len(cargo) == 1 && cargo[0] == "cargo" {
+		if direct, add := CargoDirect(dir, env); direct != "" {
+			if env == nil {
+				env = os.Environ()
+			}
+			argv[0], env = direct, slices.Concat(env, add)
+		}
+	}
 	// The metadata of a large workspace runs to megabytes; one cut short
 	// fails to decode, an error rather than memory without bound.
 	tool := Tool{Dir: dir, Env: env, Timeout: time.Minute, MaxOutput: 64 << 20}
