@@ -215,7 +215,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	if err := traced(req, plan, customs); err != nil {
 		return nil, err
 	}
-	kit.RunCargoDirect(plan, req.ProjectRoot, req.Env)
+	kit.RunCargoDirect(ctx, plan, req.ProjectRoot, req.Env)
 	return plan, nil
 }
 

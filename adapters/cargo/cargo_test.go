@@ -496,7 +496,7 @@ func TestCargoDirectEnv(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cargo, add := kit.CargoDirect(dir, env)
+			cargo, add := kit.CargoDirect(t.Context(), dir, env)
 			if cargo == "" {
 				t.Fatalf("strobe keeps rustup's proxy (%s): a rustup other than 1.29, or a toolchain chosen by more than its default?", proxy)
 			}

@@ -62,7 +62,7 @@ func (t CargoTarget) IsLib() bool {
 func ReadCargoMetadata(ctx context.Context, cargo []string, dir string, manifest, env []string) (*CargoMetadata, error) {
 	argv := append(slices.Clone(cargo), "metadata", "--no-deps", "--format-version", "1")
 	if len(cargo) == 1 && cargo[0] == "cargo" {
-		if direct, add := CargoDirect(dir, env); direct != "" {
+		if direct, add := CargoDirect(ctx, dir, env); direct != "" {
 			if env == nil {
 				env = os.Environ()
 			}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,7 +41,7 @@ import (
 // RUST_RECURSION_COUNT one up. cargo then sees what it sees through the
 // proxy, so that nothing it builds, or fingerprints, differs from a plain
 // `cargo test`'s.
-func CargoDirect(dir string, env []string) (cargo string, add []string) {
+func CargoDirect(ctx context.Context, dir string, env []string) (cargo string, add []string) {
 	if runtime.GOOS != "linux" {
 		return "", nil
 	}
@@ -75,7 +76,7 @@ func CargoDirect(dir string, env []string) (cargo string, add []string) {
 	if fi, err := os.Stat(cargo); err != nil || !fi.Mode().IsRegular() {
 		return "", nil
 	}
-	if !strings.HasPrefix(rustupVersion(filepath.Join(filepath.Dir(proxy), "rustup"), env), "1.29.") {
+	if !strings.HasPrefix(rustupVersion(ctx, filepath.Join(filepath.Dir(proxy), "rustup"), env), "1.29.") {
 		return "", nil
 	}
 	return cargo, []string{
@@ -93,11 +94,11 @@ func CargoDirect(dir string, env []string) (cargo string, add []string) {
 // `cargo ...`, with what CargoDirect gives it. The answer still names
 // `cargo`, as the user types it; a command with a +toolchain keeps the
 // proxy, which reads it.
-func RunCargoDirect(plan *adapters.Plan, dir string, env []string) {
+func RunCargoDirect(ctx context.Context, plan *adapters.Plan, dir string, env []string) {
 	if len(plan.Argv) < 2 || plan.Argv[0] != "cargo" || strings.HasPrefix(plan.Argv[1], "+") {
 		return
 	}
-	cargo, add := CargoDirect(dir, env)
+	cargo, add := CargoDirect(ctx, dir, env)
 	if cargo == "" {
 		return
 	}
@@ -217,16 +218,7 @@ func rustupInsertPath(env []string, key, p string) string {
 // does: repeated and trailing slashes and "." after the first component
 // make no difference; ".." does.
 func sameRustPath(a, b string) bool {
-	ca, cb := rustComponents(a), rustComponents(b)
-	if len(ca) != len(cb) {
-		return false
-	}
-	for i := range ca {
-		if ca[i] != cb[i] {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(rustComponents(a), rustComponents(b))
 }
 
 func rustComponents(p string) []string {
@@ -255,7 +247,7 @@ var rustupVersionLine = lazyre.New(`^rustup (\d+\.\d+\.\d+)`)
 
 // rustupVersion is the version of the rustup at path ("1.29.0"), "" when
 // it cannot be read.
-func rustupVersion(path string, env []string) string {
+func rustupVersion(ctx context.Context, path string, env []string) string {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return ""
@@ -279,7 +271,7 @@ func rustupVersion(path string, env []string) string {
 			}
 		}
 	}
-	out, _, err := RunTool(context.Background(), Tool{Env: env, Timeout: 10 * time.Second, MaxOutput: 4096}, path, "--version")
+	out, _, err := RunTool(ctx, Tool{Env: env, Timeout: 10 * time.Second, MaxOutput: 4096}, path, "--version")
 	m := rustupVersionLine.FindSubmatch(out)
 	if err != nil || m == nil {
 		return ""

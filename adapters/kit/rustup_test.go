@@ -107,7 +107,7 @@ func TestCargoDirect(t *testing.T) {
 		{"cargo not rustup's", []string{"PATH=/usr/bin:/bin"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cargo, add := CargoDirect(proj, append(slices.Clone(base), c.env...))
+			cargo, add := CargoDirect(t.Context(), proj, append(slices.Clone(base), c.env...))
 			if c.want == nil {
 				if cargo != "" {
 					t.Fatalf("ran %s with %q, want rustup's proxy", cargo, add)
@@ -143,7 +143,7 @@ func TestCargoDirect(t *testing.T) {
 				}
 			})
 			write(t, c.file, c.content, 0o644)
-			if cargo, add := CargoDirect(proj, base); cargo != "" {
+			if cargo, add := CargoDirect(t.Context(), proj, base); cargo != "" {
 				t.Fatalf("ran %s with %q, want rustup's proxy", cargo, add)
 			}
 		})
@@ -152,7 +152,7 @@ func TestCargoDirect(t *testing.T) {
 		f := filepath.Join(home, ".rustup", "settings.toml")
 		t.Cleanup(func() { write(t, f, rustupSettingsFile, 0o644) })
 		write(t, f, rustupSettingsFile+"\""+filepath.Join(home, "other")+"\" = \"nightly-x86_64-unknown-linux-gnu\"\n", 0o644)
-		if cargo, _ := CargoDirect(proj, base); cargo == "" {
+		if cargo, _ := CargoDirect(t.Context(), proj, base); cargo == "" {
 			t.Fatal("kept the proxy for an override of another directory")
 		}
 	})
@@ -163,7 +163,7 @@ func TestCargoDirect(t *testing.T) {
 		}
 		write(t, filepath.Join(home, "work", "rust-toolchain"), "nightly\n", 0o644)
 		t.Cleanup(func() { os.Remove(filepath.Join(home, "work", "rust-toolchain")) })
-		if cargo, _ := CargoDirect(link, base); cargo != "" {
+		if cargo, _ := CargoDirect(t.Context(), link, base); cargo != "" {
 			t.Fatal("missed the toolchain file above the directory the link leads to")
 		}
 	})
@@ -175,7 +175,7 @@ func TestCargoDirect(t *testing.T) {
 func TestCargoDirectVersion(t *testing.T) {
 	home, _ := fakeRustup(t, "1.28.2", rustupSettingsFile)
 	env := []string{"HOME=" + home, "PATH=" + filepath.Join(home, ".cargo", "bin") + ":/usr/bin:/bin"}
-	if cargo, _ := CargoDirect(home, env); cargo != "" {
+	if cargo, _ := CargoDirect(t.Context(), home, env); cargo != "" {
 		t.Fatalf("ran %s under rustup 1.28.2, whose proxy strobe has not checked", cargo)
 	}
 
@@ -189,7 +189,7 @@ func TestCargoDirectVersion(t *testing.T) {
 		if i == 2 {
 			rustupVersions = sync.Map{} // a new process: the cache directory's
 		}
-		if cargo, _ := CargoDirect(home, env); cargo == "" {
+		if cargo, _ := CargoDirect(t.Context(), home, env); cargo == "" {
 			t.Fatalf("call %d kept the proxy", i+1)
 		}
 		if n := runs(); n != 1 {

@@ -139,7 +139,7 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 		p.docCmd = shell.Join(append(append(slices.Clone(cargo), "test", "--doc"), docFlags(userArgs)...))
 	}
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: []string{jsonEnv}, Parser: p}
-	kit.RunCargoDirect(plan, req.ProjectRoot, req.Env)
+	kit.RunCargoDirect(ctx, plan, req.ProjectRoot, req.Env)
 	return plan, nil
 }
 
