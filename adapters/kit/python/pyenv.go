@@ -17,8 +17,9 @@ import (
 // start is the same one as through the shim. Shown stays the shim's name,
 // for reruns. Wherever pyenv would do what strobe does not repeat, the
 // shim stays: a hook of a plugin that strobe does not know (pyenv runs
-// its hooks on every exec), several versions, a version pyenv resolves as
-// a prefix (3.12 for the newest 3.12.x installed), the system's.
+// its hooks on every exec), several versions, a prefix (3.12 for the
+// newest 3.12.x installed) that pyenvLatest cannot resolve as pyenv
+// would, the system's.
 func (in Interpreter) Direct(dir string, env []string) (Interpreter, []string) {
 	p, version, versions := pyenvPick(in.Path, dir, env)
 	if p == "" || versions != 1 || !knownHooksOnly(filepath.Dir(filepath.Dir(in.Path)), in.Path, env) {

@@ -3,6 +3,8 @@ package python
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"strobe/adapters/kit"
@@ -128,8 +130,8 @@ func pyenvPick(exe, dir string, env []string) (path, version string, versions in
 	if len(names) == 0 {
 		return "", "", 0
 	}
-	version = names[0]
-	if version == "" || version == "system" || strings.ContainsAny(version, `/\`) {
+	version = pyenvResolve(root, names[0])
+	if version == "" {
 		return "", "", 0
 	}
 	p := filepath.Join(root, "versions", version, "bin", filepath.Base(exe))
@@ -137,6 +139,81 @@ func pyenvPick(exe, dir string, env []string) (path, version string, versions in
 		return "", "", 0
 	}
 	return p, version, len(names)
+}
+
+// pyenvResolve is the installed version pyenv takes name for
+// (pyenv-version-name): name itself, or without "python-", when it is
+// installed under that name, else the latest installed version it is a
+// prefix of, for each in that order. "" for the system's, and where
+// pyenvLatest cannot say what pyenv would choose.
+func pyenvResolve(root, name string) string {
+	if name == "" || name == "system" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+		return ""
+	}
+	bare := strings.TrimPrefix(name, "python-")
+	for _, v := range []string{name, bare} {
+		if exists(filepath.Join(root, "versions", v)) {
+			return v
+		}
+	}
+	for _, v := range []string{name, bare} {
+		if latest := pyenvLatest(root, v); latest != "" {
+			return latest
+		}
+	}
+	return ""
+}
+
+// pyenvDropped are the installed versions pyenv-latest never picks for a
+// prefix: development, source and pre-release builds, and free-threaded
+// ones (3.13.0t) unless asked for.
+var pyenvDropped = lazyre.New(`(-dev|-src|-latest|(a|b|rc)[0-9]+|[0-9]t)$`)
+
+// pyenvNumeric is a release's version, CPython's, of four parts at most.
+var pyenvNumeric = lazyre.New(`^[0-9]+(\.[0-9]+){0,3}$`)
+
+// pyenvLatest is the installed version pyenv-latest picks for prefix (3.12
+// for the newest 3.12.x): of the versions it begins, followed by "." or
+// "-", the greatest, by the first part then the next three as numbers.
+// "" when none is installed, and wherever pyenv's sort of names other
+// than CPython's numbered releases (3.12.1-debug, pypy3.10-7.3.17) would
+// decide, where a candidate is a link (pyenv-virtualenv's environments
+// are), and for free-threaded prefixes (3.13t).
+func pyenvLatest(root, prefix string) string {
+	if !pyenvNumeric.MatchString(prefix) {
+		return ""
+	}
+	entries, err := os.ReadDir(filepath.Join(root, "versions"))
+	if err != nil {
+		return ""
+	}
+	best, bestKey, tie := "", [4]int{}, false
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, prefix+".") && !strings.HasPrefix(name, prefix+"-") || pyenvDropped.MatchString(name) {
+			continue
+		}
+		if e.Type()&os.ModeSymlink != 0 || !pyenvNumeric.MatchString(name) {
+			return ""
+		}
+		if !e.IsDir() {
+			continue // pyenv lists directories
+		}
+		var key [4]int
+		for i, part := range strings.Split(name, ".") {
+			key[i], _ = strconv.Atoi(part)
+		}
+		switch c := slices.Compare(key[:], bestKey[:]); {
+		case best == "" || c > 0:
+			best, bestKey, tie = name, key, false
+		case c == 0:
+			tie = true // 3.12 and 3.12.0: the order of names decides
+		}
+	}
+	if tie {
+		return ""
+	}
+	return best
 }
 
 // versionFile is the versions a small pyenv version file names, as pyenv
