@@ -102,7 +102,9 @@ func RunCargoDirect(ctx context.Context, plan *adapters.Plan, dir string, env []
 	if cargo == "" {
 		return
 	}
-	plan.Shown = shell.Join(plan.Argv)
+	if plan.Shown == "" {
+		plan.Shown = shell.Join(plan.Argv)
+	}
 	plan.Argv = append([]string{cargo}, plan.Argv[1:]...)
 	plan.Env = append(plan.Env, add...)
 }

@@ -193,11 +193,14 @@ func pyenvLatest(root, prefix string) string {
 		if !strings.HasPrefix(name, prefix+".") && !strings.HasPrefix(name, prefix+"-") || pyenvDropped.MatchString(name) {
 			continue
 		}
-		if e.Type()&os.ModeSymlink != 0 || !pyenvNumeric.MatchString(name) {
+		if e.Type()&os.ModeSymlink != 0 {
 			return ""
 		}
 		if !e.IsDir() {
 			continue // pyenv lists directories
+		}
+		if !pyenvNumeric.MatchString(name) {
+			return ""
 		}
 		var key [4]int
 		for i, part := range strings.Split(name, ".") {
