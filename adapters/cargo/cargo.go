@@ -311,16 +311,12 @@ func withoutTargetSelection(args []string) []string {
 // Cargo.toml has a [workspace] table; dir itself when there is none. rustc
 // prints paths relative to it.
 func cargoWorkspaceRoot(dir string) string {
-	for d := dir; ; {
+	for d := range kit.Ancestors(dir) {
 		if b, err := os.ReadFile(filepath.Join(d, "Cargo.toml")); err == nil && cargoWorkspaceTable.Match(b) {
 			return d
 		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
 	}
+	return dir
 }
 
 // splitCargoTest splits `cargo [+toolchain] test ARGS [-- TEST ARGS]` into

@@ -14,16 +14,23 @@ import (
 
 // EnvValue is the last value of key in env, or this process's when env is nil.
 func EnvValue(env []string, key string) string {
+	v, _ := EnvLookup(env, key)
+	return v
+}
+
+// EnvLookup is env's last value of key, and whether key is set at all
+// (this process's when env is nil).
+func EnvLookup(env []string, key string) (string, bool) {
 	if env == nil {
-		return os.Getenv(key)
+		return os.LookupEnv(key)
 	}
-	val := ""
+	val, set := "", false
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, key+"="); ok {
-			val = v
+			val, set = v, true
 		}
 	}
-	return val
+	return val, set
 }
 
 // DurationOf converts fractional seconds, as test frameworks print them.

@@ -2,10 +2,25 @@ package kit
 
 import (
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
 )
+
+// Ancestors yields dir, then each directory above it, up to the root:
+// the walk up that tools make to find their configuration. "" has none.
+func Ancestors(dir string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for d := dir; d != "" && yield(d); {
+			parent := filepath.Dir(d)
+			if parent == d {
+				return
+			}
+			d = parent
+		}
+	}
+}
 
 // Within says whether file is dir or lies under it.
 func Within(dir, file string) bool {

@@ -50,12 +50,12 @@ func CargoDirect(ctx context.Context, dir string, env []string) (cargo string, a
 		return "", nil
 	}
 	for _, name := range []string{"RUSTUP_TOOLCHAIN", "CARGO"} {
-		if _, set := envLookup(env, name); set {
+		if _, set := EnvLookup(env, name); set {
 			return "", nil // a toolchain named, or a cargo run by cargo
 		}
 	}
 	count := 0
-	if v, _ := envLookup(env, "RUST_RECURSION_COUNT"); v != "" {
+	if v, _ := EnvLookup(env, "RUST_RECURSION_COUNT"); v != "" {
 		if n, err := strconv.ParseUint(v, 10, 32); err == nil {
 			count = int(n)
 		}
@@ -109,21 +109,6 @@ func RunCargoDirect(ctx context.Context, plan *adapters.Plan, dir string, env []
 	plan.Env = append(plan.Env, add...)
 }
 
-// envLookup is env's last value of key, and whether key is set at all
-// (this process's when env is nil).
-func envLookup(env []string, key string) (string, bool) {
-	if env == nil {
-		return os.LookupEnv(key)
-	}
-	val, set := "", false
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, key+"="); ok {
-			val, set = v, true
-		}
-	}
-	return val, set
-}
-
 // rustupProxy says whether the program at path is rustup itself under
 // another name: a symlink to the rustup beside it, or a hard link.
 func rustupProxy(path string) bool {
@@ -141,13 +126,13 @@ func rustupProxy(path string) bool {
 // the proxy's directory) or not in its clean form (rustup passes it on as
 // it is, and joins paths to it without cleaning them).
 func rustupDir(env []string, key, inHome string) string {
-	if v, _ := envLookup(env, key); v != "" {
+	if v, _ := EnvLookup(env, key); v != "" {
 		if !filepath.IsAbs(v) || v != filepath.Clean(v) {
 			return ""
 		}
 		return v
 	}
-	home, _ := envLookup(env, "HOME")
+	home, _ := EnvLookup(env, "HOME")
 	if !filepath.IsAbs(home) || home != filepath.Clean(home) {
 		return ""
 	}
@@ -181,20 +166,15 @@ func rustupDefault(rustupHome, dir string) string {
 	if err != nil || !filepath.IsAbs(d) {
 		return ""
 	}
-	for {
-		if _, ok := s.Overrides[d]; ok {
+	for a := range Ancestors(d) {
+		if _, ok := s.Overrides[a]; ok {
 			return ""
 		}
 		for _, f := range []string{"rust-toolchain", "rust-toolchain.toml"} {
-			if _, err := os.Lstat(filepath.Join(d, f)); err == nil || !os.IsNotExist(err) {
+			if _, err := os.Lstat(filepath.Join(a, f)); err == nil || !os.IsNotExist(err) {
 				return ""
 			}
 		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
 	}
 	return s.DefaultToolchain
 }
@@ -204,7 +184,7 @@ func rustupDefault(rustupHome, dir string) string {
 // paths as Rust does: "/a//b/" is "/a/b"). An empty variable is a list of
 // one empty entry.
 func rustupInsertPath(env []string, key, p string) string {
-	old, set := envLookup(env, key)
+	old, set := EnvLookup(env, key)
 	if !set {
 		return p
 	}

@@ -69,15 +69,13 @@ func (nextest) Detect(req adapters.Request) adapters.Detection {
 // above it that hold a Cargo.toml (the workspace root), as nextest reads it
 // from the workspace root.
 func findConfig(dir string) string {
-	for d := dir; kit.FileExists(filepath.Join(d, "Cargo.toml")); {
+	for d := range kit.Ancestors(dir) {
+		if !kit.FileExists(filepath.Join(d, "Cargo.toml")) {
+			break
+		}
 		if p := filepath.Join(d, configFile); kit.FileExists(p) {
 			return p
 		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
 	}
 	return ""
 }

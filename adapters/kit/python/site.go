@@ -114,16 +114,11 @@ func pyenvPick(exe, dir string, env []string) (path, version string, versions in
 			return "", "", 0 // not dir: strobe does not look there
 		}
 		file := filepath.Join(root, "version")
-		for d := dir; d != ""; {
+		for d := range kit.Ancestors(dir) {
 			if p := filepath.Join(d, ".python-version"); exists(p) {
 				file = p
 				break
 			}
-			parent := filepath.Dir(d)
-			if parent == d {
-				break
-			}
-			d = parent
 		}
 		names = versionFile(file)
 	}
