@@ -1,9 +1,12 @@
 package runner
 
 import (
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"strobe/adapters/kit/python"
 	"testing"
@@ -75,7 +78,7 @@ func TestStuckPython(t *testing.T) {
 		// A coroutine that awaits is on no thread's stack (the main thread
 		// sits in the event loop's select): strobe's dump adds the pending
 		// asyncio tasks' await chains.
-		{"faulthandler/async", "async", "faulthandler", "async wait without end", []string{"wait_for_reply (hang.py:125)", "handshake (hang.py:133)"}, 8 * time.Second},
+		{"faulthandler/async", "async", "faulthandler", "async wait without end", []string{"wait_for_reply (hang.py:127)", "handshake (hang.py:135)"}, 8 * time.Second},
 		{"py-spy/deadlock", "deadlock", "py-spy", "deadlock", []string{"lock_a_then_b (hang.py:31)", "lock_b_then_a (hang.py:39)"}, 6 * time.Second},
 		{"py-spy/busy", "busy", "py-spy", "endless loop", []string{"spin_forever (hang.py:5"}, 7 * time.Second},
 	}
@@ -151,6 +154,38 @@ func TestNotStuckPython(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestNotStuckJoiningASlowPeer: the main thread joins a worker that reads
+// from a peer outside the run (this test's server), which answers after
+// more than a lock wait's silence and less than a read's. Its join is a
+// lock wait without a timeout, but the worker's read can end it: the run
+// passes (before: a deadlock after 2 s, the run killed).
+func TestNotStuckJoiningASlowPeer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the peer answers after 3.5 s")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		buf := make([]byte, 4)
+		io.ReadFull(c, buf)
+		time.Sleep(3500 * time.Millisecond)
+		c.Write([]byte("pong"))
+	}()
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	resp, rec := runPy(t, 60*time.Second, nil, "peer", port)
+	if resp.Status != report.Passed || !strings.Contains(rec.Stdout.Text, "reply pong") {
+		t.Fatalf("status = %s, want passed after the reply; stuck: %+v; stdout %q", resp.Status, resp.Stuck, rec.Stdout.Text)
 	}
 }
 

@@ -655,17 +655,8 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 		d.reset(starvedWarning(r))
 		return nil
 	}
-	kind, quiet := BlockedIO, d.cfg.QuietIO
-	counts := map[WaitKind]int{}
-	for _, v := range blocked {
-		counts[v.t.Wait.Kind]++
-	}
-	switch {
-	case counts[Lock] > 0:
-		kind, quiet = Deadlock, d.cfg.QuietLock
-	case counts[Child] > 0:
-		kind, quiet = BlockedChild, d.cfg.QuietLock
-	case sleeping:
+	kind, quiet := d.blockedKind(blocked)
+	if sleeping {
 		kind = PastTimeout
 	}
 	target := d.testProcess(blocked)
@@ -796,21 +787,42 @@ func (d *Detector) markHarness(c Capture, k ProcKey) {
 // withoutParked judges the blocked threads left once an async runtime's
 // parked ones are set aside: the verdict, its silence and its evidence.
 func (d *Detector) withoutParked(rest, late []threadView, sleeping bool) (Kind, time.Duration, string) {
-	counts := map[WaitKind]int{}
-	for _, v := range rest {
-		counts[v.t.Wait.Kind]++
-	}
 	evidence := describeWaits(rest)
 	if len(late) > 0 && !sleeping {
 		evidence += ", " + describeWaits(late)
 	}
-	switch {
-	case counts[Lock] > 0:
-		return Deadlock, d.cfg.QuietLock, evidence
-	case counts[Child] > 0:
-		return BlockedChild, d.cfg.QuietLock, evidence
+	kind, quiet := d.blockedKind(rest)
+	return kind, quiet, evidence
+}
+
+// blockedKind is what the blocked threads' waits make of a silent run, and
+// the silence it takes to say so. A lock waited on without a timeout is a
+// deadlock when nothing can free it. A thread of the same process blocked
+// in a read, a poll or an accept can: the test joins the worker that reads
+// from a slow peer, or waits on its future. There the lock waits as long as
+// the read does, the I/O wait's silence. A Go program's threads say
+// nothing of that (its netpoller waits in epoll beside every parked
+// thread); its goroutines decide.
+func (d *Detector) blockedKind(blocked []threadView) (Kind, time.Duration) {
+	reading := map[ProcKey]bool{}
+	for _, v := range blocked {
+		if v.t.Wait.Kind == IO && !IsGoBinary(v.proc.Exe) {
+			reading[v.proc.ProcKey] = true
+		}
 	}
-	return BlockedIO, d.cfg.QuietIO, evidence
+	child := false
+	for _, v := range blocked {
+		switch {
+		case v.t.Wait.Kind == Lock && !reading[v.proc.ProcKey]:
+			return Deadlock, d.cfg.QuietLock
+		case v.t.Wait.Kind == Child:
+			child = true
+		}
+	}
+	if child {
+		return BlockedChild, d.cfg.QuietLock
+	}
+	return BlockedIO, d.cfg.QuietIO
 }
 
 // busyThreads are the threads that burn CPU: each at busyThreadCPU of a

@@ -273,6 +273,18 @@ func TestVerdicts(t *testing.T) {
 				return []ProcSample{proc(10, "hang", thread(10, 'S', readWait, ms, 1))}
 			},
 			duration: 10 * time.Second, wantKind: BlockedIO, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second}},
+		{"a join of a worker that reads a slow socket waits as long as the read", scenario{
+			procs: func(int) []ProcSample {
+				recv := Wait{Kind: IO, Call: "recvfrom"}
+				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', recv, ms, 1))}
+			},
+			duration: 10 * time.Second, wantKind: BlockedIO, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second,
+			wantDiag: "1 thread blocked in futex with no timeout (lock wait), 1 thread blocked in recvfrom with no timeout (I/O wait)"}},
+		{"a read in another process frees no lock: deadlock", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1)), proc(11, "reader", thread(11, 'S', readWait, ms, 1))}
+			},
+			duration: 10 * time.Second, wantKind: Deadlock, wantAfter: DefaultQuietLock, wantBy: 3 * time.Second}},
 		{"a poll beside a ticker, far past the test's last time: overdue", scenario{
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}

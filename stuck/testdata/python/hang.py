@@ -115,6 +115,8 @@ def main():
         compute_fib(seconds)
     elif mode == "sieve":
         compute_sieve(seconds)
+    elif mode == "peer":
+        ask_peer(int(sys.argv[2]))
     else:
         sys.exit("unknown mode " + mode)
     print("done", mode, flush=True)
@@ -131,6 +133,24 @@ async def handshake():
     import asyncio
 
     await wait_for_reply(asyncio.Event())
+
+
+def ask_peer(port):
+    """Joins a worker thread that asks 127.0.0.1:PORT and reads the reply:
+    a slow peer (the test's own server) keeps the join waiting, not stuck."""
+    import socket
+
+    reply = []
+
+    def fetch():
+        with socket.create_connection(("127.0.0.1", port)) as c:
+            c.sendall(b"ping")
+            reply.append(c.recv(100))
+
+    worker = threading.Thread(target=fetch)
+    worker.start()
+    worker.join()  # a lock wait beside the worker's read without a timeout
+    print("reply", reply[0].decode(), flush=True)
 
 
 if __name__ == "__main__":
