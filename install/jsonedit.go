@@ -285,10 +285,16 @@ func (d *jsonDoc) insertMember(v *hujson.Value, key string, val any) {
 		ls := lineStart(d.src, close)
 		d.src = splice(d.src, ls, ls, text+d.nl)
 	} else {
-		// The brace closes on the last member's line ("a": 1}): so it
-		// does on the new one's, and removeMember takes the member back
-		// with the line break before it.
-		d.src = splice(d.src, close, close, d.nl+text)
+		// The brace closes on the last member's line ("a": 1 }): so it
+		// does on the new one's, which goes right after the last member
+		// (and its comma), before whatever stood between it and the brace;
+		// removeMember takes the member back with the line break before it
+		// and leaves that as it was.
+		at := last.Value.EndOffset
+		if trailing {
+			at = d.commaAfter(at) + 1
+		}
+		d.src = splice(d.src, at, at, d.nl+text)
 	}
 	if !trailing {
 		d.src = splice(d.src, last.Value.EndOffset, last.Value.EndOffset, ",")
