@@ -480,6 +480,8 @@ type goPackage struct {
 	tests   map[string]*goTest
 	running []string  // started and not ended, oldest first
 	lastRun string    // the test that started last
+	fails   []string  // the tests whose fail events came last, newest last (goFailsKept)
+	paused  []string  // parallel tests paused until their turn
 	out     []string  // output outside any test, newest goKeptLines
 	trace   *goTrace  // how the binary died (or panicked), if it did
 	failed  int       // its tests that failed
@@ -516,6 +518,9 @@ type goTest struct {
 	// first failure was.
 	raced     bool
 	subFailed bool // a subtest failed
+	// nested says it started while another top-level test ran (not
+	// paused): a test that a test runs itself (testing.RunTests).
+	nested bool
 	// fuzzInput is the file a fuzz target's failing input was written to
 	// ("testdata/fuzz/FuzzX/ID", relative to its package), from go's
 	// "Failing input written to" line.
@@ -715,8 +720,16 @@ func (p *goParser) event(e *goEvent) {
 		} else {
 			p.rec.Start(pkg.path, e.Test)
 		}
+		t.nested = !strings.Contains(e.Test, "/") && slices.ContainsFunc(pkg.running, func(r string) bool {
+			return !strings.Contains(r, "/") && !slices.Contains(pkg.paused, r)
+		})
 		pkg.running = append(pkg.running, e.Test)
 		pkg.lastRun = e.Test
+		if !strings.Contains(e.Test, "/") {
+			// Every top-level test starts before a paused one goes on: the
+			// fail events before it are no other test's panic.
+			pkg.fails = pkg.fails[:0]
+		}
 		if !strings.Contains(e.Test, "/") && !slices.Contains(pkg.order, e.Test) {
 			pkg.order = append(pkg.order, e.Test)
 		}
@@ -731,13 +744,46 @@ func (p *goParser) event(e *goEvent) {
 		if in, ok := strings.CutPrefix(strings.TrimSpace(line), "Failing input written to "); ok && strings.HasPrefix(e.Test, "Fuzz") {
 			t.fuzzInput = in
 		}
+	case "pause":
+		pkg.paused = append(pkg.paused, e.Test)
+	case "cont":
+		pkg.paused = slices.DeleteFunc(pkg.paused, func(r string) bool { return r == e.Test })
 	case "pass", "bench":
 		p.end(pkg, e.Test, report.TestPassed, kit.DurationOf(e.Elapsed), nil)
 	case "skip":
 		p.end(pkg, e.Test, report.TestSkipped, kit.DurationOf(e.Elapsed), nil)
 	case "fail":
 		p.end(pkg, e.Test, report.TestFailed, kit.DurationOf(e.Elapsed), p.failure(pkg, e.Test))
+		if pkg.fails = append(pkg.fails, e.Test); len(pkg.fails) > goFailsKept {
+			pkg.fails = pkg.fails[1:]
+		}
 	}
+}
+
+// goFailsKept is how many of a package's last fail events are kept to
+// tell which subtest a panic came from.
+const goFailsKept = 16
+
+// panicked is the subtest of test that panicked, from the fail events
+// before the panic, or "". testing reports the panicking test failed, then
+// each of its parents, then prints the panic in the outermost's output:
+// it is the newest failed subtest of test, or the one of its own subtests
+// that failed just before it (a panic two levels down).
+func panicked(pkg *goPackage, test string) string {
+	name := ""
+	for i := len(pkg.fails) - 1; i >= 0; i-- {
+		f := pkg.fails[i]
+		switch {
+		case name == "" && strings.HasPrefix(f, test+"/"):
+			name = f
+		case name == "":
+		case strings.HasPrefix(f, name+"/"):
+			name = f
+		default:
+			return name
+		}
+	}
+	return name
 }
 
 // goFraming reports whether a line is go test's own framing of a test.
@@ -1052,16 +1098,30 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 		p.end(pkg, name, report.TestFailed, 0, f)
 	}
 	if e.Action == "pass" && pkg.failed > 0 {
-		// A binary that passed has no failed test: the tests go's JSON
-		// said failed were run by a test itself (testing.RunTests in a
-		// test framework's own suite, testify's), which expected them to.
+		// A binary that passed has no failed test, unless its TestMain
+		// says so against them (m.Run(); os.Exit(0)): the failed tests a
+		// test ran itself (testing.RunTests in a test framework's own
+		// suite, testify's), which expected them to fail, are left out;
+		// the others failed, whatever the binary's status.
+		var swallowed []string
 		for name, t := range pkg.tests {
-			if t.status == report.TestFailed {
+			if t.status != report.TestFailed {
+				continue
+			}
+			top, _, _ := strings.Cut(name, "/")
+			if tt := pkg.tests[top]; tt != nil && tt.nested {
 				p.rec.Forget(pkg.path, name)
 				delete(pkg.tests, name)
+				pkg.failed--
+			} else if name == top {
+				swallowed = append(swallowed, name)
 			}
 		}
-		pkg.failed = 0
+		if len(swallowed) > 0 {
+			sort.Strings(swallowed)
+			p.unrun = append(p.unrun, fmt.Sprintf("%s's test binary exited 0 although %s failed: does its TestMain ignore m.Run's result (os.Exit(0) after m.Run())? go test says ok",
+				cmp.Or(pkg.path, "the package"), kit.ClipTo(strings.Join(swallowed, ", "), 200, "…")))
+		}
 	}
 	// A panicking subtest reports its failure before its panic is printed
 	// (under its parent's name): give it the panic now, recording it again.
@@ -1237,9 +1297,13 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 		tr.test = test
 		// testing reports a panicking test and its parents failed before it
 		// prints the panic, so the panic lands in the outermost's output.
-		// The test that panicked is the one that started last, when it is
-		// theirs and did not pass.
-		if last := pkg.tests[pkg.lastRun]; test != "" && last != nil && strings.HasPrefix(pkg.lastRun, test+"/") && last.status != report.TestPassed && last.status != report.TestSkipped {
+		// The test that panicked is the subtest failed just before, or
+		// else the one that started last, when it is theirs and did not
+		// pass (parallel siblings start after it and pause: the last to
+		// start need not be the one that panicked).
+		if name := panicked(pkg, test); test != "" && name != "" {
+			tr.test = name
+		} else if last := pkg.tests[pkg.lastRun]; test != "" && last != nil && strings.HasPrefix(pkg.lastRun, test+"/") && last.status != report.TestPassed && last.status != report.TestSkipped {
 			tr.test = pkg.lastRun
 		}
 		tr.running = append([]string(nil), pkg.running...)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -841,6 +842,38 @@ func TestGoRealFailures(t *testing.T) {
 		}
 		if want := []string{"TestRunsTests passed", "TestPlain passed"}; !slices.Equal(names, want) || out.Crash != nil {
 			t.Errorf("tests %q, crash %+v; want %q and no crash: the package passed", names, out.Crash, want)
+		}
+	})
+	t.Run("swallow", func(t *testing.T) {
+		// TestMain exits 0 after m.Run: go test says ok, but the test
+		// failed, and is answered so, with why go said ok.
+		rec, out := run(t, "./swallow")
+		f := rec.Failure("example.com/failures/swallow", "TestSwallowed")
+		if f == nil || f.File != "swallow/swallow_test.go" || f.Line != 16 {
+			t.Errorf("TestSwallowed: failure %+v, want swallow/swallow_test.go:16", f)
+		}
+		if !strings.Contains(out.Hint, "example.com/failures/swallow's test binary exited 0 although TestSwallowed failed: does its TestMain ignore m.Run's result") {
+			t.Errorf("hint %q: want TestMain's swallowed failure named", out.Hint)
+		}
+	})
+	t.Run("parpanic", func(t *testing.T) {
+		// The panic is the subtest's that testing reported failed before
+		// it, not the parallel sibling that started last, nor the parent.
+		for _, tc := range []struct{ test, panicked, file string }{
+			{"TestSleepingSibling", "TestSleepingSibling/beta", "parpanic/parpanic_test.go:21"},
+			{"TestSkippedSibling", "TestSkippedSibling/beta", "parpanic/skipped_test.go:16"},
+			{"TestDeep", "TestDeep/outer/inner", "parpanic/deep_test.go:11"},
+		} {
+			rec, _ := run(t, "-run", "^"+tc.test+"$", "./parpanic")
+			f := rec.Failure("example.com/failures/parpanic", tc.panicked)
+			if f == nil || fmt.Sprintf("%s:%d", f.File, f.Line) != tc.file || !strings.HasPrefix(f.Message, "panic: ") {
+				t.Errorf("%s: failure %+v, want the panic at %s", tc.panicked, f, tc.file)
+			}
+			for _, tt := range rec.Tests() {
+				if tt.Name != tc.panicked && tt.Failure != nil && strings.HasPrefix(tt.Failure.Message, "panic: ") {
+					t.Errorf("%s: the panic is also blamed on %s", tc.test, tt.Name)
+				}
+			}
 		}
 	})
 	t.Run("helperleak", func(t *testing.T) {
