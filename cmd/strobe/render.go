@@ -48,6 +48,9 @@ func render(w io.Writer, r *report.Response, c palette) {
 		if s.Flaky > 0 {
 			counts = fmt.Sprintf("%d passed (%d flaky), %d failed", s.Passed, s.Flaky, s.Failed)
 		}
+		if s.Stuck > 0 {
+			counts += fmt.Sprintf(", %d stuck", s.Stuck)
+		}
 		if s.Skipped > 0 {
 			counts += fmt.Sprintf(", %d skipped", s.Skipped)
 		}

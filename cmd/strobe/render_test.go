@@ -93,3 +93,12 @@ func TestStackLinesKeepTheTestsFrame(t *testing.T) {
 		}
 	}
 }
+
+// The head's counts add up to the tests that ran: stuck ones too.
+func TestRenderCountsStuck(t *testing.T) {
+	var b strings.Builder
+	render(&b, &report.Response{Status: report.Stuck, Framework: "go", Summary: &report.Summary{Passed: 1, Stuck: 2, Skipped: 1}}, palette{})
+	if head, _, _ := strings.Cut(b.String(), "\n"); !strings.Contains(head, "1 passed, 0 failed, 2 stuck, 1 skipped") {
+		t.Errorf("head %q: want the stuck tests counted", head)
+	}
+}
