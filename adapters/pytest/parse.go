@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,7 @@ type parser struct {
 	test       string
 	level      adapters.Level
 	prefix     []string
+	rerunOpts  []string // the options of a given command that a rerun keeps (rerunOptions)
 	args       []string // the run's own arguments, after strobe's plugin
 
 	summary  []string          // FAILED/ERROR lines, for the fallback
@@ -84,9 +86,10 @@ func (p *parser) shuffled(keep []string) *report.Shuffle {
 }
 
 // rerun is the pasteable command for one test: the interpreter and
-// pytest as the run called them, and the node id.
+// pytest as the run called them, a given command's options, and the node
+// id.
 func (p *parser) rerun(id string) string {
-	return shell.Join(append(append([]string{}, p.prefix...), id))
+	return shell.Join(slices.Concat(p.prefix, p.rerunOpts, []string{id}))
 }
 
 func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {

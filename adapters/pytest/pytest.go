@@ -146,6 +146,9 @@ func (a pytestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	}
 	p := newParser(rec, req, wd, prefix)
 	p.args = argv[slices.Index(argv, "strobe_plugin")+1:]
+	if len(req.Command) > 0 {
+		p.rerunOpts = rerunOptions(req.ProjectRoot, p.args)
+	}
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: append(wd.Env(req.Env), env...), Parser: p}, nil
 }
 
@@ -182,6 +185,70 @@ func (pytestAdapter) command(ctx context.Context, req adapters.Request) (argv, p
 	}
 	argv = append([]string{in.Path, "-m", "pytest", "-p", "strobe_plugin"}, selection(req)...)
 	return argv, []string{in.Shown, "-m", "pytest"}, env, nil
+}
+
+// rerunOptions are the words of a pytest command after pytest that a rerun
+// of one test keeps: its options, which may decide how the test is
+// collected or run (--doctest-modules, -p plugin, -o ini=value, a
+// conftest's --runslow), without the paths and node ids it names, which
+// the rerun's node id replaces. An option's value stays: the next word
+// after one of pytest's or a common plugin's options that take one, or
+// after an unknown option when it names no path in the project.
+func rerunOptions(root string, args []string) []string {
+	var keep []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break // what follows is all paths
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			continue // a path or a node id
+		}
+		keep = append(keep, a)
+		if strings.Contains(a, "=") || i+1 == len(args) || strings.HasPrefix(args[i+1], "-") {
+			continue
+		}
+		if valueOptions[a] || !strings.HasPrefix(a, "--") && len(a) == 2 && strings.Contains(shortValueOptions, a[1:]) ||
+			strings.HasPrefix(a, "--") && !namesPath(root, args[i+1]) {
+			i++
+			keep = append(keep, args[i])
+		}
+	}
+	return keep
+}
+
+// namesPath says whether a word of a pytest command names a path in the
+// project (a file, a directory, a node id's file), as a positional one does.
+func namesPath(root, word string) bool {
+	path, _, _ := strings.Cut(word, "::")
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, path)
+	}
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// shortValueOptions are pytest's one-letter options that take a value
+// (-k EXPR, -m MARKEXPR, -p NAME, -c FILE, -o INI, -W WARNING, -r CHARS,
+// and pytest-xdist's -n NUM).
+const shortValueOptions = "kmpcoWrn"
+
+// valueOptions are the long options of pytest and common plugins that
+// take a value as the next word.
+var valueOptions = map[string]bool{
+	"--maxfail": true, "--rootdir": true, "--deselect": true, "--ignore": true, "--ignore-glob": true,
+	"--confcutdir": true, "--basetemp": true, "--junitxml": true, "--junit-xml": true, "--junit-prefix": true,
+	"--import-mode": true, "--tb": true, "--durations": true, "--durations-min": true, "--capture": true,
+	"--color": true, "--code-highlight": true, "--doctest-glob": true, "--doctest-report": true,
+	"--override-ini": true, "--pythonwarnings": true, "--assert": true, "--show-capture": true,
+	"--pdbcls": true, "--config-file": true, "--verbosity": true, "--log-level": true, "--log-format": true,
+	"--log-date-format": true, "--log-cli-level": true, "--log-cli-format": true, "--log-cli-date-format": true,
+	"--log-file": true, "--log-file-level": true, "--log-file-format": true, "--log-file-date-format": true,
+	"--cov": true, "--cov-report": true, "--cov-config": true, "--cov-fail-under": true, "--cov-context": true,
+	"--numprocesses": true, "--dist": true, "--maxprocesses": true, "--tx": true, "--rsyncdir": true,
+	"--reruns": true, "--reruns-delay": true, "--only-rerun": true, "--timeout": true, "--timeout-method": true,
+	"--randomly-seed": true, "--hypothesis-profile": true, "--hypothesis-seed": true, "--asyncio-mode": true,
+	"--ds": true, "--dc": true, "--html": true,
 }
 
 // selection is the arguments that pick a test or a level.

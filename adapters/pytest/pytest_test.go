@@ -807,6 +807,21 @@ func TestDoctest(t *testing.T) {
 		requireModules(t, "python3", "xdist")
 		check(t, adapters.Request{Command: []string{"python3", "-m", "pytest", "-n", "2"}})
 	})
+	// A given command's options stay in a failure's rerun, its paths go:
+	// without --doctest-modules, the pasted rerun found no such test.
+	t.Run("a given command's options", func(t *testing.T) {
+		rec, _, exit := run(t, root, adapters.Request{Command: []string{"python3", "-m", "pytest", "-o", "addopts=", "--doctest-modules", "mod.py"}})
+		f := rec.Failure("", "mod.py::mod.double")
+		if exit.Code != 1 || f == nil || f.Rerun != "python3 -m pytest -o addopts= --doctest-modules mod.py::mod.double" {
+			t.Fatalf("exit %+v, failure %+v: want the rerun with the command's options", exit, f)
+		}
+		cmd := exec.Command("sh", "-c", f.Rerun)
+		cmd.Dir = root
+		b, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(b), "1 failed") {
+			t.Errorf("%s: %v, want the doctest failed again:\n%s", f.Rerun, err, b)
+		}
+	})
 	// A text file of doctests, named: pytest runs its path, where -k
 	// matched nothing.
 	t.Run("a text file", func(t *testing.T) {
@@ -1002,5 +1017,31 @@ func TestPyenvShim(t *testing.T) {
 	adapterstest.WriteFiles(t, root, map[string]string{"plugins/pyenv-x/etc/pyenv.d/exec/x.bash": ""})
 	if _, _, exit = run(t, project, adapters.Request{}); exit.Code != adapterstest.ShimExit {
 		t.Errorf("exit %+v with a hook strobe does not know: want the shim's %d", exit, adapterstest.ShimExit)
+	}
+}
+
+// TestRerunOptions: a rerun keeps a given command's options and their
+// values, and leaves out the paths and node ids it named.
+func TestRerunOptions(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"tests", "src"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ args, want string }{
+		{"--doctest-modules pkg tests", "--doctest-modules pkg"}, // no path pkg here: read as the unknown option's value
+		{"--doctest-modules src tests", "--doctest-modules"},
+		{"-p no:cacheprovider -k fast tests", "-p no:cacheprovider -k fast"},
+		{"--cov src --cov-report term tests/test_a.py::test_b", "--cov src --cov-report term"},
+		{"-x -q --runslow tests", "-x -q --runslow"},
+		{"-o xfail_strict=true -n 2 tests", "-o xfail_strict=true -n 2"},
+		{"--maxfail=2 tests -- -odd", "--maxfail=2"},
+		{"tests", ""},
+	} {
+		got := strings.Join(rerunOptions(root, strings.Fields(tc.args)), " ")
+		if got != tc.want {
+			t.Errorf("rerunOptions(%q) = %q, want %q", tc.args, got, tc.want)
+		}
 	}
 }
