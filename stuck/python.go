@@ -166,9 +166,10 @@ func pyCapture(pid int, tool string, threads []format.PyThread, start time.Time)
 // pyHarness are the files whose frames start a Python thread or run a
 // test for a framework: the outer frames they make say nothing of the
 // test (threading's bootstrap, pytest's and pluggy's hook calls,
-// unittest's case runner, runpy for python -m, which Python 3.11 and
-// later freeze: its frames' file is "<frozen runpy>").
-var pyHarness = lazyre.New(`(^|/)(threading\.py|runpy\.py|_pytest/.*|pluggy/.*|pytest/__main__\.py|unittest/(case|suite|main|runner)\.py|xdist/.*|execnet/.*)$|^<frozen runpy>$`)
+// unittest's case runner and strobe's runner around it, strobe_unittest.py,
+// runpy for python -m, which Python 3.11 and later freeze: its frames'
+// file is "<frozen runpy>").
+var pyHarness = lazyre.New(`(^|/)(threading\.py|runpy\.py|_pytest/.*|pluggy/.*|pytest/__main__\.py|unittest/(case|suite|main|runner)\.py|strobe_unittest\.py|xdist/.*|execnet/.*)$|^<frozen runpy>$`)
 
 // pyHarnessStart matches the files of the harness that start threads of
 // their own in a test process: pytest's, pluggy's, pytest-xdist's and

@@ -238,4 +238,18 @@ func TestTrimPython(t *testing.T) {
 	if len(got) != 2 || got[1].Func != "test_waits" {
 		t.Errorf("trimmed to %+v, want the wait and test_waits", got)
 	}
+	// Under strobe's unittest runner (python -m strobe_unittest), its
+	// frames and unittest's case runner's go the same way.
+	frames = []format.PyFrame{
+		{Func: "test_sleep", File: "tests/test_zcrash.py", Line: 14},
+		{Func: "_callTestMethod", File: "/usr/lib/python3.11/unittest/case.py", Line: 579},
+		{Func: "run", File: "/usr/lib/python3.11/unittest/case.py", Line: 623},
+		{Func: "run", File: "/usr/lib/python3.11/unittest/suite.py", Line: 122},
+		{Func: "main", File: "/tmp/strobe-unittest-123/strobe_unittest.py", Line: 433},
+		{Func: "<module>", File: "/tmp/strobe-unittest-123/strobe_unittest.py", Line: 456},
+		{Func: "_run_code", File: "<frozen runpy>", Line: 88},
+	}
+	if got := trimPython(frames); len(got) != 1 || got[0].Func != "test_sleep" {
+		t.Errorf("trimmed to %+v, want test_sleep alone", got)
+	}
 }
