@@ -33,13 +33,21 @@ func (p *parser) readJSON(r io.Reader) {
 	}
 	p.handle(&event{Ev: "run"})
 	for _, tr := range res.TestResults {
-		seen := map[string]int{} // as the reporter names a name repeated in a file
+		// As the reporter names a name repeated in a file: "NAME #2", past
+		// any name the file already gave.
+		seen, used := map[string]int{}, map[string]bool{}
 		for _, a := range tr.AssertionResults {
 			ev := &event{Ev: "end", File: tr.Name, Name: a.Name(sep),
 				Status: jsonStatus(a.Status), MS: a.Duration}
-			if seen[ev.Name]++; seen[ev.Name] > 1 {
-				ev.Title, ev.Name = ev.Name, fmt.Sprintf("%s #%d", ev.Name, seen[ev.Name])
+			title, n := ev.Name, seen[ev.Name]+1
+			if n > 1 {
+				ev.Title, ev.Name = title, fmt.Sprintf("%s #%d", title, n)
 			}
+			for used[ev.Name] {
+				n++
+				ev.Title, ev.Name = title, fmt.Sprintf("%s #%d", title, n)
+			}
+			seen[title], used[ev.Name] = n, true
 			if ev.Status == "failed" {
 				text := strings.Join(a.FailureMessages, "\n\n")
 				ev.Msg = failureText(text)

@@ -588,16 +588,29 @@ func TestJestFallback(t *testing.T) {
 	if usesReporter("26.6.3") || !usesReporter("27.0.0") || !usesReporter("") {
 		t.Error("usesReporter draws the line wrong")
 	}
-	dir := fixture("basic")
-	rec := adapters.NewRecorder()
-	p := newParser(rec, dir, dir, t.TempDir())
-	p.rerun, p.fallback, p.note = []string{"npx", "jest"}, filepath.Join(p.dir, "results.json"), "fallback"
-	p.start()
-	cmd := exec.Command(filepath.Join(fixtures, "node_modules", ".bin", "jest"), "--ci", "--json", "--outputFile="+p.fallback, "--testLocationInResults", "--passWithNoTests")
-	cmd.Dir, cmd.Env = dir, append(os.Environ(), "FORCE_COLOR=0")
-	cmd.Run()
-	out := p.Finish(report.Exit{Exited: true, Code: cmd.ProcessState.ExitCode()})
-	p.Close()
+	fallback := func(dir string) (*adapters.Recorder, adapters.Outcome) {
+		rec := adapters.NewRecorder()
+		p := newParser(rec, dir, dir, t.TempDir())
+		p.rerun, p.fallback, p.note = []string{"npx", "jest"}, filepath.Join(p.dir, "results.json"), "fallback"
+		p.start()
+		cmd := exec.Command(filepath.Join(fixtures, "node_modules", ".bin", "jest"), "--ci", "--json", "--outputFile="+p.fallback, "--testLocationInResults", "--passWithNoTests")
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), "FORCE_COLOR=0")
+		cmd.Run()
+		out := p.Finish(report.Exit{Exited: true, Code: cmd.ProcessState.ExitCode()})
+		p.Close()
+		return rec, out
+	}
+	// Tests that share a name are named as the reporter names them.
+	rec, _ := fallback(fixture("dupes"))
+	var names []string
+	for _, tt := range rec.Tests() {
+		names = append(names, tt.Name)
+	}
+	slices.Sort(names)
+	if want := []string{"same title", "same title #2", "same title #2 #2", "same title #3", "withQuery › { a: 1 }", "withQuery › { a: 1 } #2"}; !slices.Equal(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+	rec, out := fallback(fixture("basic"))
 	if out.Hint != "fallback" || out.BuildFailed {
 		t.Errorf("outcome %+v", out)
 	}
@@ -619,15 +632,15 @@ func TestJestSameNames(t *testing.T) {
 	if exit.Code != 1 {
 		t.Errorf("exit %+v, want jest's 1 for a failed test", exit)
 	}
-	if p := rec.Progress(); p.Passed != 3 || p.Failed != 1 || p.Skipped != 1 {
-		t.Errorf("counts %d passed, %d failed, %d skipped; want jest's 3, 1, 1", p.Passed, p.Failed, p.Skipped)
+	if p := rec.Progress(); p.Passed != 4 || p.Failed != 1 || p.Skipped != 1 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want jest's 4, 1, 1", p.Passed, p.Failed, p.Skipped)
 	}
 	var names []string
 	for _, tt := range rec.Tests() {
 		names = append(names, tt.Name)
 	}
 	slices.Sort(names)
-	want := []string{"same title", "same title #2", "same title #3", "withQuery › { a: 1 }", "withQuery › { a: 1 } #2"}
+	want := []string{"same title", "same title #2", "same title #2 #2", "same title #3", "withQuery › { a: 1 }", "withQuery › { a: 1 } #2"}
 	if !slices.Equal(names, want) {
 		t.Errorf("names %q, want %q", names, want)
 	}

@@ -273,13 +273,18 @@ class StrobeReporter {
 }
 
 // numbered is the name of the next test of that name in file: the name
-// itself the first time, then "NAME #2", "NAME #3".
+// itself the first time, then "NAME #2", "NAME #3", past any name the file
+// already gave (a test titled "NAME #2" of its own), so that no two tests
+// share one.
 function numbered(counts, file, name) {
   let seen = counts.get(file);
-  if (!seen) counts.set(file, (seen = new Map()));
-  const n = (seen.get(name) || 0) + 1;
-  seen.set(name, n);
-  return n === 1 ? name : `${name} #${n}`;
+  if (!seen) counts.set(file, (seen = {counts: new Map(), used: new Set()}));
+  let n = (seen.counts.get(name) || 0) + 1;
+  let got = n === 1 ? name : `${name} #${n}`;
+  while (seen.used.has(got)) got = `${name} #${++n}`;
+  seen.counts.set(name, n);
+  seen.used.add(got);
+  return got;
 }
 
 // withSetupFile adds a setup file to a project's config, once. jest

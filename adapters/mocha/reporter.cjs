@@ -71,10 +71,14 @@ class Names {
     if (name === undefined) {
       const title = titleOf(first);
       let seen = this.counts.get(first.file);
-      if (!seen) this.counts.set(first.file, (seen = new Map()));
-      const n = (seen.get(title) || 0) + 1;
-      seen.set(title, n);
+      if (!seen) this.counts.set(first.file, (seen = {counts: new Map(), used: new Set()}));
+      // Past any name the file already gave (a test titled "NAME #2" of
+      // its own): no two tests share one.
+      let n = (seen.counts.get(title) || 0) + 1;
       name = n === 1 ? title : `${title} #${n}`;
+      while (seen.used.has(name)) name = `${title} #${++n}`;
+      seen.counts.set(title, n);
+      seen.used.add(name);
       this.byTest.set(key, name);
     }
     return name;

@@ -192,7 +192,7 @@ export default async function* strobeReporter(source) {
   const state = (file) => {
     let s = files.get(file);
     if (!s) {
-      s = { stack: [], titles: new Map(), counts: new Map(), parents: new Set(), started: new Set(), pending: null, stderr: '', out: 0, tests: 0, current: '', orphans: [] };
+      s = { stack: [], titles: new Map(), counts: new Map(), used: new Set(), parents: new Set(), started: new Set(), pending: null, stderr: '', out: 0, tests: 0, current: '', orphans: [] };
       files.set(file, s);
     }
     return s;
@@ -200,11 +200,15 @@ export default async function* strobeReporter(source) {
   // numbered is a test's name in strobe's answer: its title, made unique in
   // its file. Tests may share one (titles made in a loop, a title
   // repeated), which strobe would count as one; the second is "TITLE #2",
-  // the third "TITLE #3", in the order node dequeues them.
+  // the third "TITLE #3", in the order node dequeues them, past any name
+  // the file already gave (a test titled "TITLE #2" of its own).
   const numbered = (s, title) => {
-    const n = (s.counts.get(title) || 0) + 1;
+    let n = (s.counts.get(title) || 0) + 1;
+    let name = n === 1 ? title : `${title} #${n}`;
+    while (s.used.has(name)) name = `${title} #${++n}`;
     s.counts.set(title, n);
-    return n === 1 ? title : `${title} #${n}`;
+    s.used.add(name);
+    return name;
   };
   const keyOf = (d) => `${d.nesting}:${d.line}:${d.column}:${d.name}`;
   const isFile = (d) => d.nesting === 0 && pathOf(d.name) === pathOf(d.file);

@@ -247,10 +247,9 @@ export default class StrobeReporter {
     if (!names) {
       names = new Map()
       const seen = new Map()
+      const used = new Set()
       for (const t of tc.module.children.allTests()) {
-        const n = (seen.get(t.fullName) || 0) + 1
-        seen.set(t.fullName, n)
-        names.set(t.id, tagged(n === 1 ? t.fullName : `${t.fullName} #${n}`, tc.project.name))
+        names.set(t.id, tagged(numbered(seen, used, t.fullName), tc.project.name))
       }
       this.names.set(key, names)
     }
@@ -372,4 +371,17 @@ export default class StrobeReporter {
     }
     this.emit(ev)
   }
+}
+
+// numbered is the name of the next test of that full name in a file: the
+// name itself the first time, then "NAME #2", "NAME #3", past any name the
+// file already gave (a test titled "NAME #2" of its own), so that no two
+// tests share one. setup.mjs names them alike.
+function numbered(seen, used, full) {
+  let n = (seen.get(full) || 0) + 1
+  let name = n === 1 ? full : `${full} #${n}`
+  while (used.has(name)) name = `${full} #${++n}`
+  seen.set(full, n)
+  used.add(name)
+  return name
 }

@@ -49,16 +49,22 @@ function nameOf(task) {
   if (!m) {
     m = new Map()
     const seen = new Map()
+    const used = new Set()
     const walk = (tasks) => {
       for (const t of tasks) {
         if (t.type === 'suite') {
           walk(t.tasks)
           continue
         }
+        // Past any name the file already gave (a test titled "NAME #2"
+        // of its own), as the reporter's numbered.
         const full = fullName(t)
-        const n = (seen.get(full) || 0) + 1
+        let n = (seen.get(full) || 0) + 1
+        let name = n === 1 ? full : `${full} #${n}`
+        while (used.has(name)) name = `${full} #${++n}`
         seen.set(full, n)
-        m.set(t.id, tagged(n === 1 ? full : `${full} #${n}`, task.file.projectName))
+        used.add(name)
+        m.set(t.id, tagged(name, task.file.projectName))
       }
     }
     walk(task.file.tasks)

@@ -374,15 +374,15 @@ func TestVitestSameNames(t *testing.T) {
 	if !exit.Exited || exit.Code != 1 {
 		t.Errorf("exit = %+v, want vitest's 1 for a failed test", exit)
 	}
-	if p := rec.Progress(); p.Passed != 4 || p.Failed != 1 {
-		t.Errorf("counts %d passed, %d failed; want vitest's 4 and 1", p.Passed, p.Failed)
+	if p := rec.Progress(); p.Passed != 5 || p.Failed != 1 {
+		t.Errorf("counts %d passed, %d failed; want vitest's 5 and 1", p.Passed, p.Failed)
 	}
 	var names []string
 	for _, tt := range rec.Tests() {
 		names = append(names, tt.Name)
 	}
 	slices.Sort(names)
-	want := []string{"same title", "same title #2", "same title #3", "withQuery > { a: 1 }", "withQuery > { a: 1 } #2"}
+	want := []string{"same title", "same title #2", "same title #2 #2", "same title #3", "withQuery > { a: 1 }", "withQuery > { a: 1 } #2"}
 	if !slices.Equal(names, want) {
 		t.Errorf("names %q, want %q", names, want)
 	}

@@ -14,3 +14,6 @@ describe('withQuery', () => {
 test('same title', () => {})
 test('same title', () => {})
 test('same title', () => {})
+
+// A test whose own title is the name strobe gives the second "same title".
+test('same title #2', () => {})
