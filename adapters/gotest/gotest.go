@@ -193,6 +193,9 @@ func (g gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	}
 	mods := readGoModules(req.ProjectRoot)
 	p := newGoParser(rec, req.ProjectRoot, mods, rerun, goNoTestsHint(req, run))
+	if strings.Contains(req.Test, "/") {
+		p.want = req.Test
+	}
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
 	if addedJSON {
 		if framed, pkg, ok := goFramedArgv(req.ProjectRoot, mods, req.Env, argv); ok {
@@ -418,6 +421,7 @@ type goParser struct {
 	src   map[string]*goSourceFile
 	rerun []string // "go test [flags]": a rerun adds -run and a package
 	hint  string   // why no test ran, should none run
+	want  string   // the test asked for (--test), when it is a subtest
 
 	pkgs        map[string]*goPackage
 	build       map[string][]string // build-output lines by import path
@@ -1962,7 +1966,17 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 		c.ExitCode = exit.Code
 		out.Crash = &c
 	}
-	if out.BuildFailed || out.Crash != nil || p.tests > 0 || p.pkgFailed {
+	if out.BuildFailed || out.Crash != nil || p.pkgFailed {
+		return out
+	}
+	if p.tests > 0 {
+		if parent := p.parentOnly(); parent != "" {
+			// -run matched the parents of the subtest asked for, which
+			// ran and passed, and none of their subtests: go says ok.
+			out.NoTests = true
+			out.Hint = strings.TrimPrefix(out.Hint+"; "+fmt.Sprintf("no subtest matched %q: %s ran, and none of its subtests (`%s` names them)",
+				p.want, parent, shell.Join([]string{"go", "test", "-run", goRunPattern(parent), "-v", "./..."})), "; ")
+		}
 		return out
 	}
 	text := strings.Join(p.text, "\n")
@@ -1984,6 +1998,28 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	out.Project = &report.Project{Language: "go", BuildSystem: "go modules", TestFiles: goTestFiles(p.root)}
 	return out
+}
+
+// parentOnly is the deepest test that ran when every test that ran is a
+// parent of the subtest asked for (--test): that subtest did not run.
+// "" when it did, or when no subtest was asked for.
+func (p *goParser) parentOnly() string {
+	if p.want == "" {
+		return ""
+	}
+	want := strings.ReplaceAll(p.want, " ", "_") // as testing rewrites a subtest's name
+	deepest := ""
+	for _, pkg := range p.pkgs {
+		for name := range pkg.tests {
+			if !strings.HasPrefix(want, name+"/") {
+				return ""
+			}
+			if len(name) > len(deepest) {
+				deepest = name
+			}
+		}
+	}
+	return deepest
 }
 
 // goRepeatNames bounds the tests -count=N's hint names.

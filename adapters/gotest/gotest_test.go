@@ -1115,3 +1115,27 @@ func TestX(t *testing.T) {
 		t.Errorf("the rerun ran %q, want %q\n%s", reran, want, out)
 	}
 }
+
+// TestGoNoSuchSubtest: --test naming a subtest that is not there runs its
+// parent, which passes, and none of its subtests (go says ok): no test
+// asked for ran, and the answer says so, where it said passed.
+func TestGoNoSuchSubtest(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("runs go test on a fixture")
+	}
+	root := testutil.Fixture("go", "basic")
+	for _, tc := range []struct {
+		test, hint string
+		none       bool
+	}{
+		{"TestTable/no such", `no subtest matched "TestTable/no such": TestTable ran, and none of its subtests (` + "`go test -run '^TestTable$' -v ./...`" + ` names them)`, true},
+		{"TestTable/zero", "", false},
+		{"TestTable/two plus two", "", false},
+	} {
+		_, out, _ := adapterstest.RunReal(t, gotest{}, adapters.Request{ProjectRoot: root, Test: tc.test})
+		if out.NoTests != tc.none || !strings.Contains(out.Hint, tc.hint) {
+			t.Errorf("--test %q: no tests %v, hint %q; want %v, %q", tc.test, out.NoTests, out.Hint, tc.none, tc.hint)
+		}
+	}
+}
