@@ -617,16 +617,24 @@ func libtestMessage(e *format.LibtestEvent, ok bool) (*cargoMessage, bool) {
 }
 
 type rustcDiagnostic struct {
-	Message  string `json:"message"`
-	Level    string `json:"level"`
-	Rendered string `json:"rendered"`
-	Spans    []struct {
-		FileName    string `json:"file_name"`
-		LineStart   int    `json:"line_start"`
-		ColumnStart int    `json:"column_start"`
-		IsPrimary   bool   `json:"is_primary"`
-		Label       string `json:"label"`
-	} `json:"spans"`
+	Message  string      `json:"message"`
+	Level    string      `json:"level"`
+	Rendered string      `json:"rendered"`
+	Spans    []rustcSpan `json:"spans"`
+}
+
+// rustcSpan is a place in a source file a diagnostic names.
+type rustcSpan struct {
+	FileName    string `json:"file_name"`
+	LineStart   int    `json:"line_start"`
+	ColumnStart int    `json:"column_start"`
+	IsPrimary   bool   `json:"is_primary"`
+	Label       string `json:"label"`
+	// Expansion is the macro call the span was expanded from, when the
+	// span is in a macro's definition (assert_eq!'s, in core's source).
+	Expansion *struct {
+		Span rustcSpan `json:"span"`
+	} `json:"expansion"`
 }
 
 // cargoRun is a test binary cargo started, as its stderr tells it.
@@ -883,10 +891,17 @@ func (p *cargoParser) diagnostic(raw json.RawMessage) {
 	}
 	for _, s := range d.Spans {
 		if s.IsPrimary {
-			e.File, e.Line, e.Column = p.relPath(s.FileName), s.LineStart, s.ColumnStart
 			if s.Label != "" {
 				e.Message += ": " + s.Label
 			}
+			// An error in a macro defined outside the workspace (std's
+			// assert_eq!, a dependency's) is placed where the project
+			// calls it, as rustc shows it: the definition is not the
+			// user's, and often not on this machine (/rustc/HASH/library/…).
+			for n := 0; s.Expansion != nil && !p.inWorkspace(s.FileName) && n < maxExpansions; n++ {
+				s = s.Expansion.Span
+			}
+			e.File, e.Line, e.Column = p.relPath(s.FileName), s.LineStart, s.ColumnStart
 			break
 		}
 	}
@@ -1186,6 +1201,20 @@ func (p *cargoParser) inProject(file string) bool {
 // relPath turns a path rustc printed (relative to the workspace root) into
 // one relative to the project root; paths outside the workspace stay as
 // they are.
+// maxExpansions bounds the macro calls followed out of a diagnostic's span.
+const maxExpansions = 32
+
+// inWorkspace says whether a diagnostic's file is the workspace's.
+func (p *cargoParser) inWorkspace(file string) bool {
+	if file == "" {
+		return false
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(p.wsRoot, file)
+	}
+	return kit.Within(p.wsRoot, file)
+}
+
 func (p *cargoParser) relPath(file string) string {
 	if file == "" {
 		return ""

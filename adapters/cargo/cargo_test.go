@@ -763,6 +763,21 @@ func TestCargoBroken(t *testing.T) {
 	}
 }
 
+// TestCargoBrokenInMacro: an error inside std's assert_eq! is placed at
+// the call in the project, as cargo shows it, not at the macro's
+// definition in core's source (/rustc/HASH/library/core/src/macros/mod.rs).
+func TestCargoBrokenInMacro(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	_, out, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: testutil.Fixture("cargo", "macroerr")})
+	if !out.BuildFailed || len(out.BuildErrors) != 1 {
+		t.Fatalf("outcome %+v, want one build error", out)
+	}
+	if e := out.BuildErrors[0]; e.File != "src/lib.rs" || e.Line != 12 || e.Column != 9 || !strings.HasPrefix(e.Message, "can't compare `String` with `{integer}`") {
+		t.Errorf("build error %+v, want src/lib.rs:12:9, can't compare", e)
+	}
+}
+
 func TestCargoEmpty(t *testing.T) {
 	testutil.RequireTool(t, "cargo")
 	t.Parallel()
