@@ -272,6 +272,38 @@ func TestStuckCargo(t *testing.T) {
 	}
 }
 
+// TestStuckRustMain: a test that runs on its process's only thread, a
+// doctest's program or a custom harness's main, is stuck within seconds
+// when it deadlocks; before, libtest's rule (the main thread is the
+// harness's) left it out, and the run waited for its timeout.
+func TestStuckRustMain(t *testing.T) {
+	root, env := stuckCrate(t, "rustmain")
+	for _, tc := range []struct {
+		name string
+		req  Request
+	}{
+		{"doctest", Request{Level: string(adapters.LevelDoc)}},
+		{"custom harness", Request{Command: "cargo test --test hangs"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			req := tc.req
+			req.ProjectRoot, req.Framework, req.Env, req.Timeout = root, "cargo", env, 60*time.Second
+			start := time.Now()
+			resp, _ := runReq(t, req)
+			if resp.Status != report.Stuck || len(resp.Stuck) == 0 || !strings.HasPrefix(resp.Stuck[0].Diagnosis, "deadlock") {
+				t.Fatalf("status = %s, stuck %+v: want a deadlock", resp.Status, resp.Stuck)
+			}
+			if took := time.Since(start); took > 30*time.Second {
+				t.Errorf("stuck after %s", took)
+			}
+			if txt := stackText(resp.Stuck[0]); !strings.Contains(txt, "Mutex") {
+				t.Errorf("stacks lack the mutex's lock:\n%s", txt)
+			}
+		})
+	}
+}
+
 // TestHardTimeoutCapturesStacks: a wait the detector cannot call stuck (a
 // sleep longer than the run may last, but with its deadline inside the
 // margin the rules ignore) still ends with the test process's stacks.

@@ -174,7 +174,8 @@ type Config struct {
 	TestsBegin func()
 	// Harness says whether a thread belongs to the test harness, whose
 	// waits say nothing about the test (libtest's main thread waits with
-	// a timeout for its test threads). Nil means none.
+	// a timeout for its test threads). Nil means none. A test process's
+	// only thread is never asked about: it runs the test.
 	Harness func(p ProcSample, t ThreadSample) bool
 	// GoSymbols links a copy with DWARF of a Go test process's binary,
 	// which go test stripped (same code, same addresses), and answers its
@@ -440,7 +441,10 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 				t.Wait = resumed(t.Wait, h.wait, h.seen, snap.At)
 			}
 			v := threadView{proc: p, t: t, test: test}
-			if d.cfg.Harness != nil {
+			if d.cfg.Harness != nil && (len(p.Threads) > 1 || !test) {
+				// A test process's only thread runs its test, whatever
+				// thread the harness would keep for itself (libtest's
+				// main): a doctest's program, a custom harness.
 				v.harness = d.cfg.Harness(*p, t)
 			}
 			if h == nil {

@@ -446,6 +446,12 @@ func TestVerdicts(t *testing.T) {
 			},
 			harness:  func(p ProcSample, t ThreadSample) bool { return t.TID == p.PID },
 			duration: 10 * time.Second, wantKind: Deadlock, wantBy: 3 * time.Second}},
+		{"a process's only thread is its test's, whatever the harness rule: a doctest's main, a custom harness's", scenario{
+			procs: func(int) []ProcSample {
+				return []ProcSample{proc(10, "rust_out", thread(10, 'S', lock, ms, 1))}
+			},
+			harness:  func(p ProcSample, t ThreadSample) bool { return t.TID == p.PID },
+			duration: 10 * time.Second, wantKind: Deadlock, wantBy: 3 * time.Second}},
 		{"without the harness rule the same timed wait saves it", scenario{
 			procs: func(int) []ProcSample {
 				return []ProcSample{proc(10, "tests-3f2a", thread(10, 'S', Wait{Kind: Timed, Call: "futex", Timeout: 50 * time.Second, Known: true, Remaining: true}, ms, 1), thread(11, 'S', lock, ms, 1))}
