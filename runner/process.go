@@ -628,7 +628,7 @@ func (r *Run) hint(resp *report.Response) string {
 			return "the command failed without output: run it by hand in the project directory to see why (a missing library, a wrong working directory?)"
 		}
 		if len(crash.RunningTests) > 0 {
-			return fmt.Sprintf("the process crashed while %s ran: %s and look at the details file's output", strings.Join(crash.RunningTests, ", "), rerunAlone(crash.RunningTests))
+			return fmt.Sprintf("a test process crashed while %s ran: %s and look at the details file's output", strings.Join(crash.RunningTests, ", "), rerunAlone(crash.RunningTests))
 		}
 		return "the process crashed: the details file has its full output"
 	case report.BuildFailed:
@@ -684,7 +684,10 @@ func rerunAlone(running []string) string {
 	if len(running) == 1 {
 		return "rerun that test alone"
 	}
-	return "rerun each of them alone (one of them, or their running together, did it)"
+	// They may have run in different processes (cargo's test binaries,
+	// nextest's one process a test): their running together is a cause
+	// only where they shared one.
+	return "rerun each of them alone (one of them did it, or, where they shared a process, their running together)"
 }
 
 // trimmed ends a message the answer cut short.

@@ -357,7 +357,7 @@ func TestHintsJoinAsSentences(t *testing.T) {
 			t.Errorf("hint %q holds %q", resp.Hint, bad)
 		}
 	}
-	if !strings.Contains(resp.Hint, ". The process crashed while") || !strings.HasSuffix(resp.Hint, ".") {
+	if !strings.Contains(resp.Hint, ". A test process crashed while") || !strings.HasSuffix(resp.Hint, ".") {
 		t.Errorf("hint %q: the runner's sentence does not stand on its own", resp.Hint)
 	}
 }
