@@ -40,42 +40,54 @@ func rustDecl(file, dir string, segs []string, hops int) (string, int) {
 	}
 	src := string(b)
 	code := rustCode(src)
-	start, end := 0, len(code)
-	for ; len(segs) > 1; segs = segs[1:] {
-		m := rustTopLevel(code, start, end, `\bmod\s+`+regexp.QuoteMeta(segs[0])+`\s*([{;])`)
+	return rustDeclIn(file, dir, src, code, 0, len(code), segs, hops)
+}
+
+// rustDeclIn looks for segs in code[start:end] of file (src, and code with
+// its comments and literals blanked), whose modules' files are in dir.
+func rustDeclIn(file, dir, src, code string, start, end int, segs []string, hops int) (string, int) {
+	if len(segs) == 1 {
+		m := rustTopLevel(code, start, end, `\bfn\s+`+regexp.QuoteMeta(segs[0])+`\b`, 1)
 		if m == nil {
 			return "", 0
 		}
-		if code[m[2]] == '{' { // inline: mod a { … }
-			start, end = m[3], matchBrace(code, m[2])
-			dir = filepath.Join(dir, segs[0])
-			continue
-		}
-		if p := rustModPath.FindStringSubmatch(src[max(0, m[0]-300):m[0]]); p != nil {
+		return file, 1 + strings.Count(src[:m[0][0]], "\n")
+	}
+	// A module may be declared more than once, each under a #[cfg] of its
+	// own and often a #[path] (once_cell's three `mod imp;`, one for each
+	// backend): the declaration that holds the rest of the path is the one.
+	for _, m := range rustTopLevel(code, start, end, `\bmod\s+`+regexp.QuoteMeta(segs[0])+`\s*([{;])`, -1) {
+		var f string
+		var line int
+		switch p := rustModPath.FindStringSubmatch(src[max(0, m[0]-300):m[0]]); {
+		case code[m[2]] == '{': // inline: mod a { … }
+			f, line = rustDeclIn(file, filepath.Join(dir, segs[0]), src, code, m[3], matchBrace(code, m[2]), segs[1:], hops)
+		case p != nil:
 			at := dir
 			if start == 0 { // outside inline blocks: beside the file
 				at = filepath.Dir(file)
 			}
 			next := filepath.Join(at, p[1])
-			return rustDecl(next, filepath.Dir(next), segs[1:], hops+1)
+			f, line = rustDecl(next, filepath.Dir(next), segs[1:], hops+1)
+		default:
+			child := filepath.Join(dir, segs[0])
+			next := child + ".rs"
+			if !isFile(next) {
+				next = filepath.Join(child, "mod.rs")
+			}
+			f, line = rustDecl(next, child, segs[1:], hops+1)
 		}
-		child := filepath.Join(dir, segs[0])
-		next := child + ".rs"
-		if !isFile(next) {
-			next = filepath.Join(child, "mod.rs")
+		if f != "" {
+			return f, line
 		}
-		return rustDecl(next, child, segs[1:], hops+1)
 	}
-	m := rustTopLevel(code, start, end, `\bfn\s+`+regexp.QuoteMeta(segs[0])+`\b`)
-	if m == nil {
-		return "", 0
-	}
-	return file, 1 + strings.Count(src[:m[0]], "\n")
+	return "", 0
 }
 
-// rustTopLevel is the first match of expr in code[start:end] outside the
-// braces nested in it, its offsets into code; nil when there is none.
-func rustTopLevel(code string, start, end int, expr string) []int {
+// rustTopLevel is the matches of expr in code[start:end] outside the
+// braces of any block within it, the first n of them (all when n < 0).
+func rustTopLevel(code string, start, end int, expr string, n int) [][]int {
+	var out [][]int
 	depth, at := 0, start
 	for _, m := range regexp.MustCompile(expr).FindAllStringSubmatchIndex(code[start:end], -1) {
 		for ; at < start+m[0]; at++ {
@@ -92,10 +104,12 @@ func rustTopLevel(code string, start, end int, expr string) []int {
 					m[i] += start
 				}
 			}
-			return m
+			if out = append(out, m); len(out) == n {
+				break
+			}
 		}
 	}
-	return nil
+	return out
 }
 
 // rustCode is src with its comments and the insides of its string and

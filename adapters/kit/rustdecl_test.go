@@ -51,6 +51,23 @@ fn in_m() {}
 #[test] fn in_p() {}
 `,
 		"src/other/q.rs": "#[test]\nfn in_q() {}\n",
+		// once_cell's backends: one module, declared for each under a
+		// #[cfg] of its own; the test is in the last.
+		"src/cfgd.rs": `#[cfg(feature = "critical-section")]
+#[path = "imp_cs.rs"]
+mod imp;
+
+#[cfg(all(feature = "std", feature = "parking_lot"))]
+#[path = "imp_pl.rs"]
+mod imp;
+
+#[cfg(all(feature = "std", not(feature = "parking_lot")))]
+#[path = "imp_std.rs"]
+mod imp;
+`,
+		"src/imp_cs.rs":  "pub fn cs() {}\n",
+		"src/imp_pl.rs":  "#[cfg(test)]\nmod tests {\n}\n",
+		"src/imp_std.rs": "#[cfg(test)]\nmod tests {\n    #[test]\n    fn poison_bad() {}\n}\n",
 		"tests/it.rs":    "\n\n#[test]\nfn top() -> Result<(), Box<dyn std::error::Error>> {\n    Ok(())\n}\n",
 	}
 	for name, text := range files {
@@ -76,6 +93,7 @@ fn in_m() {}
 		{lib, "p::in_p", "src/other/p.rs", 3},
 		{lib, "p::q::in_q", "src/other/q.rs", 2},
 		{it, "top", "tests/it.rs", 4},
+		{filepath.Join(dir, "src/cfgd.rs"), "imp::tests::poison_bad", "src/imp_std.rs", 4},
 		{lib, "tests::helper::t", "", 0},
 		{lib, "tests::missing", "", 0},
 		{lib, "nope::t", "", 0},
