@@ -167,6 +167,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 	if p.Ended(st, exit, p.rec, &out) {
+		if exit.StoppedBy != "" || exit.Signaled {
+			out.Hint = joinHint(out.Hint, p.unrunHint(st))
+		}
 		if out.BuildFailed {
 			out.Hint = joinHint(out.Hint, collectHint(out.BuildErrors))
 		}
@@ -184,6 +187,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		return out
 	}
 	if p.CutShort(st, exit, p.rec, "pytest", &out) {
+		out.Hint = joinHint(out.Hint, p.unrunHint(st))
 		return out
 	}
 	switch exit.Code {
@@ -313,6 +317,17 @@ func (p *parser) stoppedHint(st python.State) string {
 		hint += fmt.Sprintf(": %d of the %d tests collected did not run", st.Collected-ran, st.Collected)
 	}
 	return hint
+}
+
+// unrunHint says how many of the tests pytest collected did not run, for
+// a session that ended before its last test (strobe stopped it, a test
+// ended the process): the counts are of the tests that ran. "" when all
+// ran, or pytest did not say how many it collected.
+func (p *parser) unrunHint(st python.State) string {
+	if ran := len(p.rec.Tests()); st.Collected > ran {
+		return fmt.Sprintf("%d of the %d tests pytest collected did not run and are in no count", st.Collected-ran, st.Collected)
+	}
+	return ""
 }
 
 // coverageFail reads pytest-cov's line for --cov-fail-under: the

@@ -224,6 +224,13 @@ func TestCrash(t *testing.T) {
 		{"test_segv.py::test_segfault", "SIGSEGV", report.CrashSegmentationFault},
 	} {
 		rec, out, exit := run(t, root, adapters.Request{Test: tc.test})
+		if tc.test == "test_crash.py::test_abort" {
+			// Run whole, the file's later test never ran.
+			_, out, _ := run(t, root, adapters.Request{Test: "test_crash.py"})
+			if !strings.Contains(out.Hint, "1 of the 3 tests pytest collected did not run") {
+				t.Errorf("test_crash.py: hint %q, want the test that never ran counted", out.Hint)
+			}
+		}
 		if !exit.Signaled {
 			t.Errorf("%s: exit %+v, want a signal", tc.test, exit)
 			continue
@@ -323,6 +330,11 @@ func TestExitInATest(t *testing.T) {
 	}
 	if s := out.Summary; s != nil && s.Failed != 1 {
 		t.Errorf("summary %+v", s)
+	}
+	// test_never_reached is in no count: the answer says one collected
+	// test did not run.
+	if !strings.Contains(out.Hint, "1 of the 3 tests pytest collected did not run") {
+		t.Errorf("hint %q: want the test that never ran counted", out.Hint)
 	}
 }
 
