@@ -1113,12 +1113,12 @@ func TestCargoCustomExitStatus(t *testing.T) {
 		t.Errorf("exit130: %+v (%+v), want failed with its exit status and output", got, got.Failure)
 	}
 	// The one that died is a test that failed, as a libtest binary's
-	// running tests are, with the custom rerun.
+	// running tests are, with the custom rerun, at its main.
 	got = cargoLookup(t, rec, "exits::aborts (test)", "aborts")
 	if got.Status != report.TestFailed || got.Failure == nil ||
 		got.Failure.Message != "did not finish: the test binary died of SIGABRT while it ran" ||
-		got.Failure.Rerun != "cargo test -p exits --test aborts" {
-		t.Errorf("aborts: %+v (%+v), want failed, died of SIGABRT", got, got.Failure)
+		got.Failure.Rerun != "cargo test -p exits --test aborts" || got.Failure.File != "tests/aborts.rs" || got.Failure.Line != 2 {
+		t.Errorf("aborts: %+v (%+v), want failed, died of SIGABRT, at tests/aborts.rs:2", got, got.Failure)
 	}
 }
 

@@ -292,7 +292,14 @@ func (p *cargoParser) customDied(s *cargoSuite, died string) {
 	if c := s.custom; c != nil && c.started && c.results == nil {
 		name := s.customName()
 		s.counts[1]++
-		p.rec.End(s.name, name, report.TestFailed, 0, &report.Failure{Name: name, Message: kit.DidNotFinish(died, 0), Rerun: p.customRerun(s)})
+		f := &report.Failure{Name: name, Message: kit.DidNotFinish(died, 0), Rerun: p.customRerun(s)}
+		if s.target != nil {
+			// Its test is its main: the failure is at its declaration.
+			if file, line := kit.RustTestDecl(s.target.src, "main"); file != "" {
+				f.File, f.Line = p.relPath(file), line
+			}
+		}
+		p.rec.End(s.name, name, report.TestFailed, 0, f)
 	}
 }
 
