@@ -1281,8 +1281,22 @@ func compared(c Capture, s Stack, python bool) ([]Frame, bool) {
 	for len(frames) > 1 && libraryLeaf.MatchString(frames[0].Func) {
 		frames = frames[1:]
 	}
+	if len(frames) > 0 && frames[0].Func == v8BlockCounter {
+		// The JIT code whose counter it is, which the unwinder skips:
+		// the same place as a sample in that code.
+		frames = slices.Clone(frames)
+		frames[0] = Frame{Func: "??"}
+	}
 	return frames, true
 }
+
+// v8BlockCounter is V8's builtin that counts a block's runs for precise
+// coverage (vitest --coverage, jest's coverageProvider "v8", c8): under
+// coverage a JavaScript loop calls it on every turn, and a sample caught in
+// it has the loop's own frame, JIT code no symbol names, unwound past. It
+// is that frame: an endless loop read as changing stacks and was never
+// called (found on unjs/pathe, whose test script runs vitest --coverage).
+const v8BlockCounter = "Builtins_IncBlockCounter"
 
 // loopSpread counts the different places the samples' busy stacks are
 // in: the innermost frame compared (as stackSet trims them), by its

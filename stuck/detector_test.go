@@ -41,6 +41,10 @@ type fakeStacker struct {
 	goSleep bool
 	// byTID gives these threads their own frames.
 	byTID map[int][]Frame
+	// v8Counter catches every third sample in V8's block counter, which
+	// a JavaScript loop calls under precise coverage, its own JIT frame
+	// unwound past.
+	v8Counter bool
 }
 
 func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Capture {
@@ -52,6 +56,9 @@ func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Cap
 	if s.pcs > 0 {
 		fr = slices.Clone(fr)
 		fr[0].pc = 0x4a1000 + uint64(s.calls%s.pcs)*4
+	}
+	if s.v8Counter && s.calls%3 == 0 {
+		fr = append([]Frame{{Func: "Builtins_IncBlockCounter"}}, fr[1:]...)
 	}
 	c := Capture{PID: pid, Tool: "fake"}
 	if s.goSleep {
@@ -103,6 +110,7 @@ type scenario struct {
 	migrating bool
 	pcs       int
 	goSleep   bool
+	v8Counter bool
 	took      time.Duration // TestPrimes runs from the start, and passed in took last time
 	overdue   time.Duration // Config.Overdue
 	ended     bool          // the framework reported its run's end (Config.Ended)
@@ -142,7 +150,7 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 		frames = []Frame{{Func: "spin_forever", File: "/p/hang.cpp", Line: 47}, {Func: "main"}}
 	}
 	cfg := Config{Root: 1, View: &fakeView{clock: clock, procs: sc.procs}, Clock: clock,
-		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, goSleep: sc.goSleep, frames: frames, byTID: sc.stacks},
+		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, goSleep: sc.goSleep, frames: frames, byTID: sc.stacks, v8Counter: sc.v8Counter},
 		LastOutput: func() time.Time {
 			if sc.output != nil {
 				return sc.output(clock.t)
@@ -392,6 +400,15 @@ func TestVerdicts(t *testing.T) {
 			// eu-stack reads it (stuck/testdata/node/hang.js busy).
 			frames:   []Frame{{Func: "??"}, {Func: "Builtins_InterpreterEntryTrampoline"}, {Func: "Builtins_JSEntryTrampoline"}, {Func: "Builtins_JSEntry"}, {Func: "node::Start"}},
 			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 3 * time.Second,
+			wantDiag: "identical stacks in 16 samples"}},
+		{"a JIT loop under V8's precise coverage, some samples in its block counter: endless loop", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "node", thread(10, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			// vitest --coverage on unjs/pathe: before, the samples in the
+			// counter started the count over, and no verdict came.
+			frames:    []Frame{{Func: "??"}, {Func: "Builtins_InterpreterEntryTrampoline"}, {Func: "Builtins_JSEntryTrampoline"}, {Func: "Builtins_JSEntry"}, {Func: "node::Start"}},
+			v8Counter: true, duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 3 * time.Second,
 			wantDiag: "identical stacks in 16 samples"}},
 		{"a goroutine spinning from thread to thread: endless loop", scenario{
 			procs: func(step int) []ProcSample {
