@@ -94,7 +94,7 @@ func TestAnyio(t *testing.T) {
 		t.Errorf("tests %q: %d passed, %d failed, want 1 passed and 2 failed", names(rec), p.Passed, p.Failed)
 	}
 	f := rec.Failure("", "test_anyio.py::test_marked_fails")
-	if f == nil || f.Message != "assert 8 == 9" || f.File != "test_anyio.py" || f.Line != 23 || f.Rerun != "python3 -m pytest test_anyio.py::test_marked_fails" {
+	if f == nil || f.Message != "assert 8 == 9" || f.File != "test_anyio.py" || f.Line != 23 || f.Rerun != "python3 -m pytest -p no:asyncio test_anyio.py::test_marked_fails" {
 		t.Errorf("test_marked_fails: %+v, want assert 8 == 9 at test_anyio.py:23", f)
 	}
 	f = rec.Failure("", "test_anyio.py::test_unmarked")

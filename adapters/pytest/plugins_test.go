@@ -80,7 +80,8 @@ func TestTimeoutThreadMethod(t *testing.T) {
 // execnet points at /dev/null. Each test past its timeout fails as timed
 // out, at the frame it was in, with pytest-timeout's dump in its output;
 // no crash, and the others pass (before: "xdist worker crashed", at the
-// test's def line). The timeout method from the configuration (-o) too.
+// test's def line). The timeout method from the configuration (-o) too,
+// which the rerun keeps (an ini option may change how a test behaves).
 func TestTimeoutThreadMethodUnderXdist(t *testing.T) {
 	root := fixture(t, "timeout")
 	requireModules(t, "python3", "pytest_timeout", "xdist")
@@ -96,7 +97,8 @@ func TestTimeoutThreadMethodUnderXdist(t *testing.T) {
 			!strings.Contains(f.Message, "\n  wait_for (test_timeout.py:12)\n  test_waits (test_timeout.py:16)\n") ||
 			!strings.Contains(f.Message, "its thread method ended the pytest-xdist worker") ||
 			strings.Contains(f.Message, "crashed") || strings.Contains(f.Message, root) || f.File != "test_timeout.py" || f.Line != 12 ||
-			f.Rerun != "python3 -m pytest test_timeout.py::test_waits" {
+			f.Rerun != map[string]string{"--timeout-method": "python3 -m pytest test_timeout.py::test_waits",
+				"-o": "python3 -m pytest -o timeout_method=thread test_timeout.py::test_waits"}[method[0]] {
 			t.Errorf("%v: test_waits %+v, want timed out at the helper's line", method, f)
 		}
 		if !strings.Contains(got.Output, "+ Timeout +") || !strings.Contains(got.Output, "Stack of MainThread") ||

@@ -188,12 +188,15 @@ func (pytestAdapter) command(ctx context.Context, req adapters.Request) (argv, p
 }
 
 // rerunOptions are the words of a pytest command after pytest that a rerun
-// of one test keeps: its options, which may decide how the test is
-// collected or run (--doctest-modules, -p plugin, -o ini=value, a
-// conftest's --runslow), without the paths and node ids it names, which
-// the rerun's node id replaces. An option's value stays: the next word
-// after one of pytest's or a common plugin's options that take one, or
-// after an unknown option when it names no path in the project.
+// of one test keeps: the options that may decide whether the test is
+// collected and how it behaves (--doctest-modules, -p no:asyncio, -o
+// ini=value, -W error, a conftest's --runslow), and not those that only
+// select, order, spread or report a run (-k, -x, -n 2, pytest-randomly's
+// seed, which the rerun adds itself, --cov, -q), nor the paths and node
+// ids the command names, which the rerun's node id replaces. An option's
+// value goes with it: the next word after one of pytest's or a common
+// plugin's options that take one, or after an unknown option when it
+// names no path in the project.
 func rerunOptions(root string, args []string) []string {
 	var keep []string
 	for i := 0; i < len(args); i++ {
@@ -204,17 +207,63 @@ func rerunOptions(root string, args []string) []string {
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			continue // a path or a node id
 		}
-		keep = append(keep, a)
-		if strings.Contains(a, "=") || i+1 == len(args) || strings.HasPrefix(args[i+1], "-") {
-			continue
+		words := []string{a}
+		name, _, attached := strings.Cut(a, "=")
+		short := !strings.HasPrefix(a, "--") && len(a) >= 2
+		if short {
+			name, attached = a[:2], len(a) > 2
 		}
-		if valueOptions[a] || !strings.HasPrefix(a, "--") && len(a) == 2 && strings.Contains(shortValueOptions, a[1:]) ||
-			strings.HasPrefix(a, "--") && !namesPath(root, args[i+1]) {
+		if !attached && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") &&
+			(valueOptions[name] || short && strings.Contains(shortValueOptions, name[1:]) || !short && !namesPath(root, args[i+1])) {
 			i++
-			keep = append(keep, args[i])
+			words = append(words, args[i])
+		}
+		if !rerunDrops(name, a, words) {
+			keep = append(keep, words...)
 		}
 	}
 	return keep
+}
+
+// rerunDrops says whether a rerun of one test leaves out an option (name,
+// as given in arg, with its words): one that selects, orders, spreads or
+// reports the run.
+func rerunDrops(name, arg string, words []string) bool {
+	switch {
+	case runOnlyOptions[name]:
+		return true
+	case name == "-p":
+		plugin := strings.TrimPrefix(strings.TrimPrefix(arg, "-p"), "=")
+		if len(words) > 1 {
+			plugin = words[1]
+		}
+		plugin = strings.TrimPrefix(plugin, "no:")
+		return plugin == "randomly" || plugin == "xdist"
+	case !strings.HasPrefix(arg, "--") && len(arg) > 1:
+		// A cluster of one-letter flags (-xvs): dropped when each is.
+		return strings.Trim(arg[1:], runOnlyFlags) == ""
+	}
+	return false
+}
+
+// runOnlyFlags are pytest's one-letter flags a rerun of one test leaves
+// out: -x, -q, -v, -s, -l; runOnlyOptions its and common plugins' other
+// options that select, order, spread or report a run.
+const runOnlyFlags = "xqvsl"
+
+var runOnlyOptions = map[string]bool{
+	"-k": true, "-m": true, "-n": true, "-r": true,
+	"--exitfirst": true, "--maxfail": true, "--quiet": true, "--verbose": true, "--verbosity": true,
+	"--lf": true, "--last-failed": true, "--ff": true, "--failed-first": true, "--nf": true, "--new-first": true,
+	"--sw": true, "--stepwise": true, "--deselect": true, "--durations": true, "--durations-min": true,
+	"--tb": true, "--junitxml": true, "--junit-xml": true, "--junit-prefix": true, "--color": true,
+	"--code-highlight": true, "--no-header": true, "--no-summary": true, "--showlocals": true, "--pdb": true,
+	"--numprocesses": true, "--dist": true, "--maxprocesses": true, "--tx": true, "--rsyncdir": true,
+	"--timeout": true, "--timeout-method": true, "--session-timeout": true,
+	"--randomly-seed": true, "--randomly-dont-reset-seed": true, "--randomly-dont-reorganize": true,
+	"--reruns": true, "--reruns-delay": true, "--only-rerun": true,
+	"--cov": true, "--cov-report": true, "--cov-config": true, "--cov-fail-under": true, "--cov-context": true, "--no-cov": true,
+	"--html": true, "--self-contained-html": true,
 }
 
 // namesPath says whether a word of a pytest command names a path in the

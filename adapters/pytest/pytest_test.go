@@ -1032,8 +1032,10 @@ func TestPyenvShim(t *testing.T) {
 	}
 }
 
-// TestRerunOptions: a rerun keeps a given command's options and their
-// values, and leaves out the paths and node ids it named.
+// TestRerunOptions: a rerun keeps a given command's options that may
+// decide how its test is collected or behaves, with their values, and
+// leaves out those that select, order, spread or report the run, and the
+// paths and node ids it named.
 func TestRerunOptions(t *testing.T) {
 	root := t.TempDir()
 	for _, d := range []string{"tests", "src"} {
@@ -1044,11 +1046,13 @@ func TestRerunOptions(t *testing.T) {
 	for _, tc := range []struct{ args, want string }{
 		{"--doctest-modules pkg tests", "--doctest-modules pkg"}, // no path pkg here: read as the unknown option's value
 		{"--doctest-modules src tests", "--doctest-modules"},
-		{"-p no:cacheprovider -k fast tests", "-p no:cacheprovider -k fast"},
-		{"--cov src --cov-report term tests/test_a.py::test_b", "--cov src --cov-report term"},
-		{"-x -q --runslow tests", "-x -q --runslow"},
-		{"-o xfail_strict=true -n 2 tests", "-o xfail_strict=true -n 2"},
-		{"--maxfail=2 tests -- -odd", "--maxfail=2"},
+		{"-p no:cacheprovider -k fast tests", "-p no:cacheprovider"},
+		{"--cov src --cov-report term tests/test_a.py::test_b", ""},
+		{"-x -q --runslow tests", "--runslow"},
+		{"-o xfail_strict=true -n 2 tests", "-o xfail_strict=true"},
+		{"--maxfail=2 tests -- -odd", ""},
+		{"-p randomly --randomly-seed=5 -p no:asyncio -W error tests", "-p no:asyncio -W error"},
+		{"-xvs --timeout 1 --timeout-method signal -ra --import-mode importlib", "--import-mode importlib"},
 		{"tests", ""},
 	} {
 		got := strings.Join(rerunOptions(root, strings.Fields(tc.args)), " ")
