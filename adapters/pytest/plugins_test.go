@@ -23,7 +23,7 @@ func TestTimeoutSignalMethod(t *testing.T) {
 	if f == nil || !strings.HasPrefix(f.Message, "timed out: pytest-timeout stopped the test after 1s\n") ||
 		!strings.Contains(f.Message, "\n  wait_for (test_timeout.py:12)\n  test_waits (test_timeout.py:16)") ||
 		!strings.Contains(f.Message, "(threading.py:") || strings.Contains(f.Message, "_pytest") || strings.Contains(f.Message, root) ||
-		f.File != "test_timeout.py" || f.Line != 12 || f.Rerun != "python3 -m pytest test_timeout.py::test_waits" {
+		f.File != "test_timeout.py" || f.Line != 12 || f.Rerun != "python3 -m pytest --timeout 1 --timeout-method signal test_timeout.py::test_waits" {
 		t.Errorf("test_waits: %+v, want timed out with its stack, at the helper's line", f)
 	}
 	f = rec.Failure("", "test_timeout.py::test_marked")
@@ -62,7 +62,7 @@ func TestTimeoutThreadMethod(t *testing.T) {
 			!strings.Contains(f.Message, "ended pytest (its thread method's os._exit(1))\n") ||
 			!strings.Contains(f.Message, "\n  wait_for (test_timeout.py:12)\n  test_waits (test_timeout.py:16)") ||
 			strings.Contains(f.Message, root) || f.File != "test_timeout.py" || f.Line != 12 ||
-			f.Rerun != "python3 -m pytest test_timeout.py::test_waits" {
+			f.Rerun != "python3 -m pytest --timeout 1 --timeout-method thread test_timeout.py::test_waits" {
 			t.Errorf("-v %v: test_waits %+v, want timed out at the helper's line", verbose, f)
 		}
 		if !strings.Contains(got.Output, "Stack of MainThread") {
@@ -80,8 +80,8 @@ func TestTimeoutThreadMethod(t *testing.T) {
 // execnet points at /dev/null. Each test past its timeout fails as timed
 // out, at the frame it was in, with pytest-timeout's dump in its output;
 // no crash, and the others pass (before: "xdist worker crashed", at the
-// test's def line). The timeout method from the configuration (-o) too,
-// which the rerun keeps (an ini option may change how a test behaves).
+// test's def line). The timeout method from the configuration (-o) too.
+// The rerun keeps the timeout, not xdist's -n.
 func TestTimeoutThreadMethodUnderXdist(t *testing.T) {
 	root := fixture(t, "timeout")
 	requireModules(t, "python3", "pytest_timeout", "xdist")
@@ -97,8 +97,7 @@ func TestTimeoutThreadMethodUnderXdist(t *testing.T) {
 			!strings.Contains(f.Message, "\n  wait_for (test_timeout.py:12)\n  test_waits (test_timeout.py:16)\n") ||
 			!strings.Contains(f.Message, "its thread method ended the pytest-xdist worker") ||
 			strings.Contains(f.Message, "crashed") || strings.Contains(f.Message, root) || f.File != "test_timeout.py" || f.Line != 12 ||
-			f.Rerun != map[string]string{"--timeout-method": "python3 -m pytest test_timeout.py::test_waits",
-				"-o": "python3 -m pytest -o timeout_method=thread test_timeout.py::test_waits"}[method[0]] {
+			f.Rerun != "python3 -m pytest --timeout 2 "+strings.Join(method, " ")+" test_timeout.py::test_waits" {
 			t.Errorf("%v: test_waits %+v, want timed out at the helper's line", method, f)
 		}
 		if !strings.Contains(got.Output, "+ Timeout +") || !strings.Contains(got.Output, "Stack of MainThread") ||

@@ -190,7 +190,8 @@ func (pytestAdapter) command(ctx context.Context, req adapters.Request) (argv, p
 // rerunOptions are the words of a pytest command after pytest that a rerun
 // of one test keeps: the options that may decide whether the test is
 // collected and how it behaves (--doctest-modules, -p no:asyncio, -o
-// ini=value, -W error, a conftest's --runslow), and not those that only
+// ini=value, -W error, a conftest's --runslow, pytest-timeout's --timeout:
+// a test that timed out must not hang when pasted), and not those that only
 // select, order, spread or report a run (-k, -x, -n 2, pytest-randomly's
 // seed, which the rerun adds itself, --cov, -q), nor the paths and node
 // ids the command names, which the rerun's node id replaces. An option's
@@ -259,7 +260,7 @@ var runOnlyOptions = map[string]bool{
 	"--tb": true, "--junitxml": true, "--junit-xml": true, "--junit-prefix": true, "--color": true,
 	"--code-highlight": true, "--no-header": true, "--no-summary": true, "--showlocals": true, "--pdb": true,
 	"--numprocesses": true, "--dist": true, "--maxprocesses": true, "--tx": true, "--rsyncdir": true,
-	"--timeout": true, "--timeout-method": true, "--session-timeout": true,
+	"--session-timeout": true,
 	"--randomly-seed": true, "--randomly-dont-reset-seed": true, "--randomly-dont-reorganize": true,
 	"--reruns": true, "--reruns-delay": true, "--only-rerun": true,
 	"--cov": true, "--cov-report": true, "--cov-config": true, "--cov-fail-under": true, "--cov-context": true, "--no-cov": true,

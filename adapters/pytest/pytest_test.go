@@ -478,7 +478,7 @@ func TestXdistAndTimeout(t *testing.T) {
 	res := normalise(rec, out, root)
 	slices.SortFunc(res.Tests, func(a, b report.Test) int { return strings.Compare(a.Name, b.Name) })
 	adapterstest.Golden(t, "basic-xdist", res)
-	if f := rec.Failure("", "tests/unit/test_math.py::test_fails"); f == nil || f.Line != 15 || f.Rerun != "python3 -m pytest tests/unit/test_math.py::test_fails" {
+	if f := rec.Failure("", "tests/unit/test_math.py::test_fails"); f == nil || f.Line != 15 || f.Rerun != "python3 -m pytest --timeout 60 tests/unit/test_math.py::test_fails" {
 		t.Errorf("failure under xdist: %+v", f)
 	}
 	files, _ := filepath.Glob(filepath.Join(stacks, "py-*.txt"))
@@ -1052,7 +1052,7 @@ func TestRerunOptions(t *testing.T) {
 		{"-o xfail_strict=true -n 2 tests", "-o xfail_strict=true"},
 		{"--maxfail=2 tests -- -odd", ""},
 		{"-p randomly --randomly-seed=5 -p no:asyncio -W error tests", "-p no:asyncio -W error"},
-		{"-xvs --timeout 1 --timeout-method signal -ra --import-mode importlib", "--import-mode importlib"},
+		{"-xvs --timeout 1 --timeout-method signal -ra --import-mode importlib", "--timeout 1 --timeout-method signal --import-mode importlib"},
 		{"tests", ""},
 	} {
 		got := strings.Join(rerunOptions(root, strings.Fields(tc.args)), " ")
