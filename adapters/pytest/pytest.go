@@ -261,7 +261,7 @@ var runOnlyOptions = map[string]bool{
 	"--code-highlight": true, "--no-header": true, "--no-summary": true, "--showlocals": true, "--pdb": true,
 	"--numprocesses": true, "--dist": true, "--maxprocesses": true, "--tx": true, "--rsyncdir": true,
 	"--session-timeout": true,
-	"--randomly-seed": true, "--randomly-dont-reset-seed": true, "--randomly-dont-reorganize": true,
+	"--randomly-seed":   true, "--randomly-dont-reset-seed": true, "--randomly-dont-reorganize": true,
 	"--reruns": true, "--reruns-delay": true, "--only-rerun": true,
 	"--cov": true, "--cov-report": true, "--cov-config": true, "--cov-fail-under": true, "--cov-context": true, "--no-cov": true,
 	"--html": true, "--self-contained-html": true,
