@@ -898,7 +898,7 @@ func (p *cargoParser) diagnostic(raw json.RawMessage) {
 			// assert_eq!, a dependency's) is placed where the project
 			// calls it, as rustc shows it: the definition is not the
 			// user's, and often not on this machine (/rustc/HASH/library/…).
-			for n := 0; s.Expansion != nil && !p.inWorkspace(s.FileName) && n < maxExpansions; n++ {
+			for n := 0; s.Expansion != nil && !p.inProject(s.FileName) && n < maxExpansions; n++ {
 				s = s.Expansion.Span
 			}
 			e.File, e.Line, e.Column = p.relPath(s.FileName), s.LineStart, s.ColumnStart
@@ -1198,23 +1198,12 @@ func (p *cargoParser) inProject(file string) bool {
 	return kit.Within(p.wsRoot, file)
 }
 
-// relPath turns a path rustc printed (relative to the workspace root) into
-// one relative to the project root; paths outside the workspace stay as
-// they are.
 // maxExpansions bounds the macro calls followed out of a diagnostic's span.
 const maxExpansions = 32
 
-// inWorkspace says whether a diagnostic's file is the workspace's.
-func (p *cargoParser) inWorkspace(file string) bool {
-	if file == "" {
-		return false
-	}
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(p.wsRoot, file)
-	}
-	return kit.Within(p.wsRoot, file)
-}
-
+// relPath turns a path rustc printed (relative to the workspace root) into
+// one relative to the project root; paths outside the workspace stay as
+// they are.
 func (p *cargoParser) relPath(file string) string {
 	if file == "" {
 		return ""
