@@ -6,7 +6,7 @@
 import { openSync, readFileSync, writeSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { projectsEnv, selection, selects, tagged } from './select.mjs'
+import { numbered, projectsEnv, selection, selects, tagged } from './select.mjs'
 
 const eventsPath = fileURLToPath(new URL('./events.jsonl', import.meta.url))
 const setupPath = fileURLToPath(new URL('./setup.mjs', import.meta.url))
@@ -371,17 +371,4 @@ export default class StrobeReporter {
     }
     this.emit(ev)
   }
-}
-
-// numbered is the name of the next test of that full name in a file: the
-// name itself the first time, then "NAME #2", "NAME #3", past any name the
-// file already gave (a test titled "NAME #2" of its own), so that no two
-// tests share one. setup.mjs names them alike.
-function numbered(seen, used, full) {
-  let n = (seen.get(full) || 0) + 1
-  let name = n === 1 ? full : `${full} #${n}`
-  while (used.has(name)) name = `${full} #${++n}`
-  seen.set(full, n)
-  used.add(name)
-  return name
 }

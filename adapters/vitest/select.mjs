@@ -46,6 +46,20 @@ export function tagged(name, project) {
   return process.env[projectsEnv] && project ? `${name} [${project}]` : name
 }
 
+// numbered is the name of the next test of that full name in a file (seen
+// counts the names, used holds those given): the name itself the first
+// time, then "NAME #2", "NAME #3", past any name the file already gave (a
+// test titled "NAME #2" of its own), so that no two tests share one. The
+// reporter and the worker's setup file name them alike with it.
+export function numbered(seen, used, full) {
+  let n = (seen.get(full) || 0) + 1
+  let name = n === 1 ? full : `${full} #${n}`
+  while (used.has(name)) name = `${full} #${++n}`
+  seen.set(full, n)
+  used.add(name)
+  return name
+}
+
 // selection is the run's, or null when it selects no test by name.
 export const selection = load()
 

@@ -12,7 +12,7 @@
 import { appendFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, beforeEach } from 'vitest'
-import { selection, selects, tagged } from './select.mjs'
+import { numbered, selection, selects, tagged } from './select.mjs'
 
 // In a browser-like environment (jsdom, happy-dom) vite serves this file by
 // URL, /@fs/ and its path, not as a file: URL.
@@ -56,15 +56,7 @@ function nameOf(task) {
           walk(t.tasks)
           continue
         }
-        // Past any name the file already gave (a test titled "NAME #2"
-        // of its own), as the reporter's numbered.
-        const full = fullName(t)
-        let n = (seen.get(full) || 0) + 1
-        let name = n === 1 ? full : `${full} #${n}`
-        while (used.has(name)) name = `${full} #${++n}`
-        seen.set(full, n)
-        used.add(name)
-        m.set(t.id, tagged(name, task.file.projectName))
+        m.set(t.id, tagged(numbered(seen, used, fullName(t)), task.file.projectName))
       }
     }
     walk(task.file.tasks)
