@@ -181,6 +181,9 @@ func TestMochaExit(t *testing.T) {
 	if out.Crash != nil || out.NoTests || out.BuildFailed {
 		t.Errorf("outcome %+v, want the test's failure alone", out)
 	}
+	if want := "1 of the 3 tests mocha was to run did not run"; !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
 	// process.exit(0): mocha exits 0, and the test it ran is still no pass.
 	t.Setenv("EXIT_CODE", "0")
 	rec, _, exit = run(t, adapters.Request{ProjectRoot: project("exit")})
@@ -707,5 +710,79 @@ func TestMochaAggregateError(t *testing.T) {
 		if f == nil || !strings.Contains(f.Message, tc.want) || f.File != "test/aggregate.js" || f.Line != tc.line {
 			t.Errorf("%s: failure %+v, want %q in its message, at test/aggregate.js:%d", tc.name, f, tc.want, tc.line)
 		}
+	}
+}
+
+// TestMochaAfterRun: a test calls done() again once the run has ended:
+// mocha throws "done() called multiple times" from its handler and node
+// exits 7, every test having passed. The test is failed for it, at its
+// line, and the hint says what happened (before: "exited with code 7
+// although no test failed", and the error only on stderr).
+func TestMochaAfterRun(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: project("afterrun")})
+	if !exit.Exited || exit.Code != 7 {
+		t.Fatalf("exit %+v, want node's 7", exit)
+	}
+	tt := byName(t, rec, "calls done twice")
+	f := tt.Failure
+	if tt.Status != report.TestFailed || f == nil || f.File != "test/afterrun.spec.js" || f.Line != 6 ||
+		!strings.Contains(f.Message, "done() called multiple times") || !strings.Contains(f.Message, "after the run had ended") ||
+		!strings.Contains(f.Rerun, "--grep '^calls done twice$'") {
+		t.Errorf("the test that called done twice: %s %+v", tt.Status, f)
+	}
+	if got := byName(t, rec, "passes first").Status; got != report.TestPassed {
+		t.Errorf("passes first: %s", got)
+	}
+	if want := "mocha's process failed after its run had ended (exit code 7)"; !strings.Contains(out.Hint, want) || !strings.Contains(out.Hint, "test/afterrun.spec.js:6") {
+		t.Errorf("hint %q, want %q and where", out.Hint, want)
+	}
+}
+
+// TestMochaLateError: a timer that one test left behind throws while the
+// next one runs; mocha fails the next one, which alone passes. The failure
+// says which test threw it, at its line, and its rerun is the file, which
+// fails again; a test's own uncaught error keeps its own rerun.
+func TestMochaLateError(t *testing.T) {
+	root := project("late")
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: root})
+	f := byName(t, rec, "late › waits").Failure
+	file := "test/late.spec.js"
+	if f == nil || f.File != file || f.Line != 8 || !strings.Contains(f.Message, "late boom") ||
+		!strings.Contains(f.Message, "thrown in the test `late › leaves a timer that throws`") ||
+		f.Rerun != "npx mocha test/late.spec.js --ignore '!test/late.spec.js'" {
+		t.Fatalf("the test the late error was pinned on: %+v", f)
+	}
+	if !strings.Contains(out.Hint, "mocha caught 1 error as uncaught") {
+		t.Errorf("hint %q, want the uncaught error said", out.Hint)
+	}
+	own := byName(t, rec, "late › throws its own uncaught error").Failure
+	if own == nil || own.Line != 18 || strings.Contains(own.Message, "uncaught") || !strings.Contains(own.Rerun, "--grep") {
+		t.Errorf("a test's own uncaught error: %+v, want its own failure and rerun", own)
+	}
+	if got := byName(t, rec, "late › leaves a timer that throws").Status; got != report.TestPassed {
+		t.Errorf("the test that left the timer: %s, want passed, as mocha says", got)
+	}
+	// The rerun, pasted, fails the test again.
+	cmd := exec.Command("sh", "-c", f.Rerun)
+	cmd.Dir = root
+	b, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(b), "late boom") {
+		t.Errorf("rerun %q printed %s, want the late error again", f.Rerun, b)
+	}
+}
+
+// TestMochaExitInHook: process.exit(0) in a "before all" hook ends mocha
+// with code 0 before the block's tests: the hook fails, and the hint says
+// how many of the tests mocha was to run did not run.
+func TestMochaExitInHook(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: project("exithook")})
+	if !exit.Exited || exit.Code != 0 {
+		t.Fatalf("exit %+v, want code 0", exit)
+	}
+	if p := rec.Progress(); p.Failed != 1 || p.Passed != 1 || len(p.Running) != 0 {
+		t.Errorf("counts %+v, want the first test passed and the hook failed", p)
+	}
+	if want := "2 of the 3 tests mocha was to run did not run"; !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
 	}
 }

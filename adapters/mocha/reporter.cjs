@@ -83,6 +83,80 @@ class Names {
     }
     return name;
   }
+
+  // known is the name a test was given, if it ran: undefined for one not
+  // yet named (naming it now would number it out of its turn).
+  known(test) {
+    const first = (typeof test.retriedTest === 'function' && test.retriedTest()) || test;
+    return this.byTest.get(first.id || first.__mocha_id__ || first);
+  }
+}
+
+// fnText keeps a test's function text once its block ends: mocha then
+// drops the function (cleanReferencesAfterRun), and a late error may yet
+// come from it.
+const fnText = new WeakMap();
+function textOf(test) {
+  return typeof test.fn === 'function' ? Function.prototype.toString.call(test.fn) : '';
+}
+
+// A test file's text, read once, for testAt.
+const sources = new Map();
+function sourceOf(file) {
+  if (!sources.has(file)) {
+    let text = null;
+    try { text = fs.readFileSync(file, 'utf8'); } catch {}
+    sources.set(file, text);
+  }
+  return sources.get(file);
+}
+
+function testsOf(suite, out = []) {
+  for (const t of suite.tests) out.push(t);
+  for (const s of suite.suites) testsOf(s, out);
+  return out;
+}
+
+// spans are the lines a test's function covers in its file: where the
+// file holds its source text (Function.prototype.toString gives a
+// function's own text; a transpiled file does not hold it, and gives
+// none).
+function spans(test, text) {
+  const src = fnText.get(test) ?? textOf(test);
+  const out = [];
+  if (!src || src.length < 8 || !text) return out;
+  for (let i = text.indexOf(src); i >= 0; i = text.indexOf(src, i + 1)) {
+    const first = text.slice(0, i).split('\n').length;
+    out.push([first, first + src.split('\n').length - 1]);
+  }
+  return out;
+}
+
+// testAt is the test of root's tree whose function holds file:line, the
+// innermost when several do; null when none does or several are alike
+// (the same function text declared in a loop: no telling which).
+function testAt(root, file, line) {
+  const text = sourceOf(file);
+  if (!root || !text) return null;
+  let best = null;
+  let size = Infinity;
+  let tie = false;
+  for (const t of testsOf(root)) {
+    if (t.file !== file) continue;
+    for (const [a, b] of spans(t, text)) {
+      if (line < a || line > b) continue;
+      if (b - a < size) [best, size, tie] = [t, b - a, false];
+      else if (b - a === size && t !== best) tie = true;
+    }
+  }
+  return tie ? null : best;
+}
+
+// declaredAt is the first line of a test's function in its file, 0 when
+// the file does not hold its text.
+function declaredAt(test) {
+  const s = spans(test, sourceOf(test.file));
+  return s.length === 1 ? s[0][0] : 0;
 }
 
 // named adds a test's mocha title to an event whose name differs from it:
@@ -120,10 +194,12 @@ class StrobeReporter {
   constructor(runner, options) {
     // Serial mocha has loaded the files, and not yet applied --grep;
     // --parallel's workers load them, and run what --grep takes.
+    this.runner = runner;
     const sel = selection();
     if (sel && runner.suite) narrow(runner.suite, [], sel);
     const opts = (options && options.reporterOption) || (options && options.reporterOptions) || {};
     const out = opts.out || process.env.STROBE_MOCHA_EVENTS;
+    this.out = out;
     this.fd = out ? fs.openSync(out, 'a') : 1;
     const { constants } = runner.constructor;
     const emit = (o) => {
@@ -183,7 +259,10 @@ class StrobeReporter {
     };
 
     const names = new Names();
-    runner.on(constants.EVENT_RUN_BEGIN, () => emit({ e: 'begin', node: process.version }));
+    // runner.total is the tests the run is to run, counted after --grep:
+    // a run cut short (process.exit in a test, a signal, strobe's stop)
+    // says how many never ran.
+    runner.on(constants.EVENT_RUN_BEGIN, () => emit({ e: 'begin', node: process.version, tests: runner.total || 0 }));
     runner.on(constants.EVENT_TEST_BEGIN, (test) => {
       emit({ e: 'start', file: test.file, name: names.of(test) });
       begin(test);
@@ -200,6 +279,10 @@ class StrobeReporter {
     runner.on(constants.EVENT_HOOK_END, (hook) => {
       if (allHook(hook)) emit({ e: 'hookEnd', file: hook.file || (hook.parent && hook.parent.file), name: titleOf(hook) });
     });
+    // Before mocha's own listener, which drops the tests' functions.
+    runner.on(constants.EVENT_SUITE_END, (suite) => {
+      for (const t of suite.tests || []) if (!fnText.has(t)) fnText.set(t, textOf(t));
+    });
     runner.on(constants.EVENT_TEST_PASS, (test) => {
       flush();
       emit({ e: 'end', file: test.file, name: names.of(test), status: 'passed', ms: test.duration || 0 });
@@ -207,7 +290,13 @@ class StrobeReporter {
     runner.on(constants.EVENT_TEST_PENDING, (test) => {
       emit({ e: 'end', file: test.file, name: names.of(test), status: 'skipped', ms: 0 });
     });
+    // uncaught holds the tests failed by an error mocha caught as
+    // uncaught: mocha ends such a test at once, and its own done, called
+    // later, adds "done() called multiple times", which is no news.
+    const uncaught = new Set();
     runner.on(constants.EVENT_TEST_FAIL, (runnable, err) => {
+      if (err && err.code === 'ERR_MOCHA_MULTIPLE_DONE' && uncaught.has(runnable)) return;
+      if (err && err.uncaught) uncaught.add(runnable);
       // A "before each" or "after each" hook fails the test it ran for; a
       // "before all" or "after all" hook fails its block, named by the hook.
       let target = runnable;
@@ -224,9 +313,42 @@ class StrobeReporter {
       }
       const file = target.file || (runnable.parent && runnable.parent.file);
       flush();
-      emit(named({ e: 'end', file, name, status: 'failed', ms: target.duration || 0, suite, started: suite, fail: this.failure(err, file, runnable) }, suite ? runnable : target));
+      const fail = this.failure(err, file, runnable);
+      if (err && err.uncaught && !suite) this.late(fail, err, file, target, names);
+      emit(named({ e: 'end', file, name, status: 'failed', ms: target.duration || 0, suite, started: suite, fail }, suite ? runnable : target));
+    });
+    // An error thrown once the run has ended (a timer a test left, a
+    // done() called again): mocha throws it from its handler, node prints
+    // it and exits 7, every test having passed. It comes before that
+    // listener, and changes nothing but what strobe hears.
+    let ended = false;
+    process.prependListener('uncaughtException', (err) => {
+      if (!ended) return;
+      const fail = this.failure(err, '', { type: 'test' });
+      let file = fail.file || '';
+      let origin = file ? testAt(runner.suite, file, fail.line) : null;
+      // mocha's "done() called multiple times in test <FULL TITLE> of
+      // file FILE": no frame of the test's own.
+      const m = /^done\(\) called multiple times in \w+ <(.*)>(?: \(of [^)]*\))?(?: of file (.+?))?(?:; in addition|$)/.exec(String(err && err.message));
+      if (!origin && m) {
+        origin = testsOf(runner.suite).find((t) => t.fullTitle() === m[1] && (!m[2] || t.file === m[2])) || null;
+        if (origin) {
+          file = origin.file;
+          const at = declaredAt(origin);
+          if (at && fail.file !== file) Object.assign(fail, { file, line: at });
+        }
+      }
+      // The second done of a test mocha ended for an uncaught error is no
+      // news: that failure is said.
+      if (origin && m && uncaught.has(origin)) return;
+      const ev = { e: 'late', file, fail };
+      if (origin) ev.name = names.known(origin) || titleOf(origin);
+      try {
+        if (out) fs.appendFileSync(out, JSON.stringify(ev) + '\n');
+      } catch {}
     });
     runner.once(constants.EVENT_RUN_END, () => {
+      ended = true;
       flush();
       const s = runner.stats || {};
       const counts = { tests: s.tests, pass: s.passes, fail: s.failures, pending: s.pending, suites: s.suites, duration_ms: s.duration };
@@ -264,6 +386,18 @@ class StrobeReporter {
     const at = where(err.stack, file) || (held && where(held.stack, file));
     if (at) Object.assign(f, at);
     return f;
+  }
+
+  // late reads an error mocha caught as uncaught and pinned on the test
+  // running when it came (fail.kind "uncaught"): the test whose function
+  // holds the error's frame (fail.origin), when that is another test,
+  // which had ended (a timer or callback it left behind). Its own frame,
+  // the test's own doing: nothing to add.
+  late(fail, err, file, target, names) {
+    const origin = fail.file ? testAt(this.runner && this.runner.suite, fail.file, fail.line) : null;
+    if (origin === target) return;
+    fail.kind = 'uncaught';
+    if (origin) fail.origin = names.known(origin) || titleOf(origin);
   }
 
   done(failures, fn) {

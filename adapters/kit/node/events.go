@@ -30,6 +30,13 @@ import (
 //	{"e":"out","file","name","stream","text"}                what a test printed
 //	{"e":"file","file","signal","code","tests","error"}     a test file failed outside its tests
 //	{"e":"summary","counts"}, {"e":"done"}                   the framework's totals, the end
+//	{"e":"late","file","name","fail"}                        an error after the run's end (mocha's)
+//
+// mocha's begin also says how many tests the run is to run ("tests":
+// runner.total, after --grep), so that a run cut short says how many never
+// ran; a failure whose fail.kind is "uncaught" is an error mocha caught
+// as uncaught and pinned on the test running when it came, fail.origin the
+// test whose function holds its frame, when that is another.
 //
 // file is absolute; name is the test's full title, its describe blocks
 // and parents joined by " › " (as jest prints it).
@@ -87,6 +94,9 @@ type Fail struct {
 	Actual   string `json:"actual"`
 	File     string `json:"file"`
 	Line     int    `json:"line"`
+	// Origin is the test whose function holds the error's frame, for an
+	// uncaught error (Kind "uncaught") pinned on another test.
+	Origin string `json:"origin"`
 }
 
 // maxEventLine bounds one reporter line; a longer one (a test printing a
@@ -143,6 +153,16 @@ type Events struct {
 	// parents are the parent tests (node:test's t.test) by suite: a
 	// subtest is reached only through its parent.
 	parents map[string][]parentTest
+	// total is the tests the run was to run, when the reporter said
+	// (mocha's begin); seen the tests that started or ended, so that a
+	// run cut short says how many never ran.
+	total int
+	seen  map[[2]string]bool
+	// late are the errors that came after the run's end (mocha's);
+	// uncaught the failures mocha pinned on a test other than the one
+	// whose function threw them, or on no known one.
+	late     []Event
+	uncaught []string
 }
 
 // parentTest is a test with subtests: its full title as recorded (Name)
@@ -240,7 +260,7 @@ func (e *Events) Handle(ev Event) {
 	switch ev.E {
 	case "begin":
 		e.mu.Lock()
-		e.began = true
+		e.began, e.total = true, ev.Tests
 		e.mu.Unlock()
 		e.rec.BeginTesting()
 		// mocha's and node:test's reporters (the two that say "begin")
@@ -252,6 +272,7 @@ func (e *Events) Handle(ev Event) {
 			e.mu.Lock()
 			e.recorded++
 			e.current = [2]string{suite, ev.Name}
+			e.saw(suite, ev.Name)
 			e.mu.Unlock()
 		}
 	case "hook":
@@ -279,6 +300,12 @@ func (e *Events) Handle(ev Event) {
 	case "file":
 		e.mu.Lock()
 		e.files = append(e.files, ev)
+		e.mu.Unlock()
+	case "late":
+		e.mu.Lock()
+		if len(e.late) < 20 {
+			e.late = append(e.late, ev)
+		}
 		e.mu.Unlock()
 	case "done":
 		e.mu.Lock()
@@ -355,6 +382,12 @@ func (e *Events) end(suite string, ev Event) {
 	e.rec.End(suite, ev.Name, status, d, f)
 	e.mu.Lock()
 	e.recorded++
+	if !ev.Suite {
+		e.saw(suite, ev.Name)
+	}
+	if f != nil && ev.Fail.Kind == "uncaught" {
+		e.uncaught = append(e.uncaught, suite+Sep+ev.Name)
+	}
 	if e.current == [2]string{suite, ev.Name} {
 		e.current = [2]string{}
 	}
@@ -578,20 +611,53 @@ func (e *Events) settleCancels() string {
 	return fmt.Sprintf("node cancelled %d %s, which its summary counts apart from its failures: %s", n, tests, strings.Join(parts, "; "))
 }
 
+// saw counts a test that started or ended once; e.mu is held.
+func (e *Events) saw(suite, name string) {
+	if e.seen == nil {
+		e.seen = map[[2]string]bool{}
+	}
+	e.seen[[2]string{suite, name}] = true
+}
+
 func (e *Events) failure(suite string, ev Event) *report.Failure {
 	fl := ev.Fail
 	f := &report.Failure{Name: ev.Name, File: suite, Line: ev.Line, Message: Message(fl)}
 	if fl.File != "" {
 		f.File, f.Line = kit.ProjectPath(e.cfg.Root, fl.File), fl.Line
 	}
+	uncaught := fl.Kind == "uncaught" && !ev.Suite
+	if uncaught {
+		f.Message = kit.Clip(f.Message + "\n\n" + e.uncaughtNote(ev.Name, fl, f))
+	}
 	if e.cfg.Rerun != nil {
 		test := cmp.Or(ev.Title, ev.Name)
-		if ev.Suite {
-			test = "" // a describe block's hook: its file, since node matches tests' own names
+		if ev.Suite || uncaught {
+			// A describe block's hook: its file, since node matches
+			// tests' own names. An uncaught error pinned on this test
+			// came from another's leftovers: the file runs that one
+			// first, as the run did.
+			test = ""
 		}
 		f.Rerun = e.cfg.Rerun(suite, test)
 	}
 	return f
+}
+
+// uncaughtNote says where an error the framework caught as uncaught came
+// from, when not from the test it failed: mocha fails the test running
+// when the error comes (a timer or a callback that an earlier test left
+// behind throws), which alone passes.
+func (e *Events) uncaughtNote(name string, fl *Fail, f *report.Failure) string {
+	at := ""
+	if fl.File != "" {
+		at = fmt.Sprintf(" (%s:%d)", f.File, f.Line)
+	}
+	if fl.Origin != "" {
+		return fmt.Sprintf("%s caught this error as uncaught while `%s` ran, and failed it; but the error was thrown in the test `%s`%s, which had ended: a timer, callback or promise that test left behind. Rerun the file, which runs that test before this one as the run did: this test alone passes",
+			e.cfg.Framework, name, fl.Origin, at)
+	}
+	return fmt.Sprintf("%s caught this error as uncaught while `%s` ran, and failed it; but it was not thrown from this test's own function%s: it may come from a timer, callback or promise that an earlier test or hook left behind. Rerun the file, which runs what ran before this test, as the run did",
+		e.cfg.Framework, name, at)
 }
 
 // Message is a failure's text: the framework's message (which holds the
@@ -665,6 +731,16 @@ func (e *Events) Finish(exit report.Exit) adapters.Outcome {
 	if out.Crash == nil && !stopped && exit.Exited && exit.Code != 0 && !e.began {
 		hints = append(hints, fmt.Sprintf("strobe's %s reporter did not start (the run's output says why); run the project's own test command to see the framework's report", e.cfg.Framework))
 	}
+	if h := e.unrun(exit); h != "" {
+		hints = append(hints, h)
+	}
+	if h := e.lateErrors(exit); h != "" {
+		hints = append(hints, h)
+	}
+	if len(e.uncaught) > 0 {
+		hints = append(hints, fmt.Sprintf("%s caught %s as uncaught and failed the test running when it came, though it was thrown elsewhere (its failure says where): %s; rerun the file to reproduce it, as each failure's rerun does (the test alone passes)",
+			e.cfg.Framework, kit.Plural(len(e.uncaught), "error", "errors"), firstFew(e.uncaught, 3)))
+	}
 	if c := e.bailed; c != nil && !stopped && out.Crash == nil {
 		out.Indicators = append(out.Indicators, e.cfg.Framework+"_stopped_early")
 		hints = append(hints, fmt.Sprintf("%s stopped early (--bail: it ends the run at the first failure): %d of the %d tests did not run; they are not counted: fix the failure, or run without --bail, to run them",
@@ -684,6 +760,66 @@ func (e *Events) Finish(exit report.Exit) adapters.Outcome {
 	}
 	out.Hint = strings.Join(hints, "; ")
 	return out
+}
+
+// unrun says how many of the tests the framework was to run never ran,
+// for a run that did not reach its end (a test's process.exit, a signal,
+// strobe's stop): the counts are of those that ran. "" when the reporter
+// gave no total (node:test), or every test ran. e.mu is held.
+func (e *Events) unrun(exit report.Exit) string {
+	if e.done || e.total == 0 || !(exit.Exited || exit.Signaled || exit.StoppedBy != "") {
+		return ""
+	}
+	if n := e.total - len(e.seen); n > 0 {
+		return fmt.Sprintf("%d of the %d tests %s was to run did not run and are in no count (the run ended before them)", n, e.total, e.cfg.Framework)
+	}
+	return ""
+}
+
+// lateErrors fails what an error after the run's end came from (mocha
+// throws it, node exits 7: the tests had passed): the test whose function
+// threw it, else its file, and says what happened. e.mu is held.
+func (e *Events) lateErrors(exit report.Exit) string {
+	if len(e.late) == 0 || exit.StoppedBy != "" {
+		return ""
+	}
+	code := ""
+	if exit.Exited {
+		code = fmt.Sprintf(" (exit code %d)", exit.Code)
+	}
+	var said []string
+	for _, ev := range e.late {
+		fl := ev.Fail
+		if fl == nil {
+			fl = &Fail{Message: "an uncaught error"}
+		}
+		suite := e.suite(ev.File)
+		f := &report.Failure{File: suite, Line: fl.Line}
+		if fl.File != "" {
+			f.File = kit.ProjectPath(e.cfg.Root, fl.File)
+		}
+		name, where := ev.Name, ""
+		if f.File != "" && f.Line > 0 {
+			where = fmt.Sprintf(" at %s:%d", f.File, f.Line)
+		}
+		test, after := name, ", after the test had passed"
+		if _, ok := e.rec.Lookup(suite, name); name == "" || !ok {
+			// No test of the run holds it: the file's failure, or the
+			// run's when no file says where.
+			name, test, after = cmp.Or(suite, "(after the run)"), "", ""
+		}
+		msg := kit.ClipTo(Message(fl), 2000, "…")
+		f.Name = name
+		f.Message = kit.Clip(fmt.Sprintf("%s\n\nthrown after the run had ended: %s's process failed on it%s%s", msg, e.cfg.Framework, code, after))
+		if e.cfg.Rerun != nil {
+			f.Rerun = e.cfg.Rerun(suite, test)
+		}
+		e.rec.End(suite, name, report.TestFailed, 0, f)
+		e.recorded++
+		said = append(said, fmt.Sprintf("`%s`%s, from `%s`", strings.SplitN(msg, "\n", 2)[0], where, name))
+	}
+	return fmt.Sprintf("%s's process failed after its run had ended%s: an uncaught error came once the tests had ended, which %s does not count: %s; listed as a failure of what threw it",
+		e.cfg.Framework, code, e.cfg.Framework, strings.Join(said, "; "))
 }
 
 // fileFailed reads a test file whose process failed outside any test:
@@ -789,6 +925,15 @@ func (e *Events) died(out *adapters.Outcome, exit report.Exit) {
 // came as a "file" event, which has ended its test already.
 func (e *Events) exited(exit report.Exit) {
 	suite, name := e.current[0], e.current[1]
+	test := name
+	if name == "" {
+		// A hook that ran outside any test ("before all"), named running
+		// while it ran: mocha's exit 0 there is no pass either. Its rerun
+		// is its file's, which runs it.
+		if r := e.rec.Progress().Running; len(r) > 0 {
+			suite, name = r[len(r)-1].Suite, r[len(r)-1].Name
+		}
+	}
 	if name == "" {
 		return
 	}
@@ -798,7 +943,7 @@ func (e *Events) exited(exit report.Exit) {
 	f := &report.Failure{Name: name, File: suite,
 		Message: kit.DidNotFinish(fmt.Sprintf("the test process exited with code %d before %s ended the run", exit.Code, e.cfg.Framework), 0)}
 	if e.cfg.Rerun != nil {
-		f.Rerun = e.cfg.Rerun(suite, name)
+		f.Rerun = e.cfg.Rerun(suite, test)
 	}
 	e.rec.End(suite, name, report.TestFailed, 0, f)
 }
