@@ -206,15 +206,69 @@ func (nodeTest) SelectsTests() {}
 
 // leafPattern is --test-name-pattern for a test by its full title: its own
 // name (node 20 matches a test's own name, not its describe blocks'),
-// escaped, anchored; a numbered name ("NAME #2") matches NAME too.
-func leafPattern(title string) string {
+// escaped, anchored; a numbered name ("NAME #2") matches NAME too, unless
+// the test files (sources) show it is the test's own title.
+func leafPattern(title string, sources *titleSources) string {
 	if i := strings.LastIndex(title, Sep); i >= 0 {
 		title = title[i+len(Sep):]
 	}
-	if base := node.Unnumbered(title); base != title {
+	if base := node.Unnumbered(title); base != title && !sources.own(title, base) {
 		return "^(?:" + regexp.QuoteMeta(title) + "|" + regexp.QuoteMeta(base) + ")$"
 	}
 	return "^" + regexp.QuoteMeta(title) + "$"
+}
+
+// titleSources reads the test files a selection runs, for leafPattern: a
+// name ending in " #N" is either strobe's number for the Nth test of a
+// title (node knows it by the title alone) or a test's own title, as
+// auth0/jwt-decode's `part #1`, `part #2`. The pattern for both ran the
+// tests of the shorter title too.
+type titleSources struct {
+	root  string
+	files []string // nil: node's own test files
+	texts []string
+}
+
+// own says whether name is a test's own title: a test file holds it as a
+// string, and no file holds base twice (a second test of that title, in
+// a file that also gives a test the title name, may be strobe's name
+// #2, whose pattern must match base). A title made at run time (a loop,
+// a template) is not found: the pattern then matches both, as before.
+func (s *titleSources) own(name, base string) bool {
+	if s == nil {
+		return false
+	}
+	if s.texts == nil {
+		files := s.files
+		if len(files) == 0 {
+			files = node.TestFiles(s.root, testFile)
+		}
+		s.texts = []string{}
+		for _, f := range files[:min(len(files), 200)] {
+			if b, err := readHead(filepath.Join(s.root, f), 1<<20); err == nil {
+				s.texts = append(s.texts, string(b))
+			}
+		}
+	}
+	found := false
+	for _, t := range s.texts {
+		if quoted(t, name) > 0 {
+			found = true
+		}
+		if quoted(t, base) > 1 {
+			return false
+		}
+	}
+	return found
+}
+
+// quoted counts the string literals of text that are s.
+func quoted(text, s string) int {
+	n := 0
+	for _, q := range []string{"'", `"`, "`"} {
+		n += strings.Count(text, q+s+q)
+	}
+	return n
 }
 
 // describeCall is a describe block's title in a test file: describe or
@@ -231,7 +285,7 @@ func reachPattern(blocks map[string]bool, title string) string {
 	parts := strings.Split(title, Sep)
 	for _, p := range parts[:len(parts)-1] {
 		if !blocks[node.Unnumbered(p)] {
-			return leafPattern(p)
+			return leafPattern(p, nil)
 		}
 	}
 	return ""
@@ -286,7 +340,11 @@ func selectMany(root string, tests []adapters.TestRef) selection {
 		if _, ok := blocks[t.Suite]; !ok && strings.Contains(t.Name, Sep) {
 			blocks[t.Suite] = describeTitles(root, t.Suite)
 		}
-		for _, p := range []string{reachPattern(blocks[t.Suite], t.Name), leafPattern(t.Name)} {
+		var files []string
+		if t.Suite != "" {
+			files = []string{t.Suite}
+		}
+		for _, p := range []string{reachPattern(blocks[t.Suite], t.Name), leafPattern(t.Name, &titleSources{root: root, files: files})} {
 			if p != "" && !slices.Contains(sel.patterns, p) {
 				sel.patterns = append(sel.patterns, p)
 			}
@@ -319,7 +377,14 @@ func selectTests(root string, req adapters.Request) selection {
 		if len(files) > 0 {
 			file = files[0]
 		}
-		patterns := []string{leafPattern(title)}
+		if len(files) == 0 && req.TestSuite != "" && kit.FileExists(filepath.Join(root, req.TestSuite)) {
+			file = req.TestSuite // the test's file, as a retry names it
+		}
+		var in []string
+		if file != "" {
+			in = []string{file}
+		}
+		patterns := []string{leafPattern(title, &titleSources{root: root, files: in})}
 		if strings.Contains(title, Sep) {
 			if p := reachPattern(describeTitles(root, file), title); p != "" {
 				patterns = append([]string{p}, patterns...)

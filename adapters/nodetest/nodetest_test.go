@@ -695,3 +695,28 @@ test('any of seven', async () => {
 		}
 	}
 }
+
+// TestNodeOwnNumberedTitle: a test whose own title is `dup #2`, beside a
+// test `dup`, selected by its name (alone, with its file, and as a failure
+// rerun alone or with others), runs alone: the pattern for strobe's
+// `NAME #2` also matched `dup`, which ran too. A numbered name proper (the
+// dupes fixture's) still matches its title.
+func TestNodeOwnNumberedTitle(t *testing.T) {
+	root := fixture("numbered")
+	for _, req := range []adapters.Request{
+		{Test: "dup #2"},
+		{Test: "test/numbered.test.js › dup #2"},
+		{Test: "dup #2", TestSuite: "test/numbered.test.js"},
+		{Tests: []adapters.TestRef{{Suite: "test/numbered.test.js", Name: "dup #2"}}},
+	} {
+		req.ProjectRoot = root
+		rec, _, _ := run(t, req)
+		if got := names(rec); !slices.Equal(got, []string{"dup #2"}) {
+			t.Errorf("%+v ran %q, want dup #2 alone", req, got)
+		}
+	}
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("dupes"), Test: "test/dupes.test.js › withQuery › { a: 1 } #2"})
+	if got := names(rec); !slices.Contains(got, "withQuery › { a: 1 } #2") {
+		t.Errorf("a numbered name ran %q, want its test among them", got)
+	}
+}
