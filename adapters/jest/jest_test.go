@@ -367,7 +367,7 @@ func TestJestProjects(t *testing.T) {
 func TestJestExit(t *testing.T) {
 	for _, code := range []string{"0", "3"} {
 		t.Setenv("EXIT_CODE", code)
-		rec, _, exit := run(t, adapters.Request{ProjectRoot: fixture("exit")})
+		rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("exit")})
 		if !exit.Exited || strconv.Itoa(exit.Code) != code {
 			t.Fatalf("exit %+v, want code %s", exit, code)
 		}
@@ -379,6 +379,32 @@ func TestJestExit(t *testing.T) {
 		if tt := find(t, rec, "exit.test.js", "before the exit"); tt.Status != report.TestPassed {
 			t.Errorf("before the exit: %+v", tt)
 		}
+		if want := "jest exited with code " + code + " before its run's end, in exit.test.js › exits the process (listed as failed): the tests after it in its file did not run"; !strings.Contains(out.Hint, want) {
+			t.Errorf("exit %s: hint %q, want %q", code, out.Hint, want)
+		}
+	}
+}
+
+// TestJestExitWorker: process.exit in a test a worker runs ends the
+// worker, which jest calls its file's failure to run: the file loaded and
+// ran tests, so it is no build error; the test fails at the exit's line,
+// the hint says the rest of its file did not run, and the other file's
+// tests count (before: build_failed, the test left running).
+func TestJestExitWorker(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("exitworker"), Command: []string{"npx", "jest", "-w", "2", "--workerIdleMemoryLimit=1GB"}})
+	if out.BuildFailed || out.Crash != nil || exit.Code != 1 {
+		t.Fatalf("exit %+v outcome %+v, want a test's failure", exit, out)
+	}
+	tt := find(t, rec, "exits.test.js", "exits the process")
+	if f := tt.Failure; tt.Status != report.TestFailed || f == nil || f.File != "exits.test.js" || f.Line != 4 ||
+		!strings.Contains(f.Message, "exited with code 0") || !strings.Contains(f.Rerun, "--runTestsByPath exits.test.js -t '^exits the process$'") {
+		t.Errorf("the exiting test %+v %+v", tt, f)
+	}
+	if p := rec.Progress(); p.Passed != 2 || p.Failed != 1 || len(p.Running) != 0 {
+		t.Errorf("counts %+v, want 2 passed and 1 failed", p)
+	}
+	if want := "a test ended its jest worker's process (process.exit): exits.test.js › exits the process; the tests of its file after it did not run"; !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
 	}
 }
 
@@ -989,5 +1015,41 @@ func TestJestScope(t *testing.T) {
 				t.Errorf("ran %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestJestLateError: a timer one test left behind throws (or rejects a
+// promise) while the next test runs, and jest fails that next test, which
+// alone passes. The failure says which test's function threw it, and its
+// rerun is the file, which fails it again; a test's own error keeps its
+// own rerun.
+func TestJestLateError(t *testing.T) {
+	root := fixture("late")
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: root})
+	for _, tc := range []struct {
+		name, origin, msg string
+		line              int
+	}{
+		{"late › waits", "late › leaves a timer that throws", "late boom", 7},
+		{"late › waits again", "late › leaves a rejection", "late rejection", 15},
+	} {
+		f := find(t, rec, "late.test.js", tc.name).Failure
+		if f == nil || f.File != "late.test.js" || f.Line != tc.line || !strings.Contains(f.Message, tc.msg) ||
+			!strings.Contains(f.Message, "its stack points into the test `"+tc.origin+"`") || f.Rerun != "npx jest --runTestsByPath late.test.js" {
+			t.Errorf("%s: failure %+v, want the error traced to %s and the file's rerun", tc.name, f, tc.origin)
+			continue
+		}
+		cmd := exec.Command("sh", "-c", f.Rerun)
+		cmd.Dir = root
+		if b, _ := cmd.CombinedOutput(); !strings.Contains(string(b), tc.msg) {
+			t.Errorf("rerun %q printed %s, want %q again", f.Rerun, b, tc.msg)
+		}
+	}
+	own := find(t, rec, "late.test.js", "late › throws its own").Failure
+	if own == nil || strings.Contains(own.Message, "points into") || own.Rerun != "npx jest --runTestsByPath late.test.js -t '^late throws its own$'" {
+		t.Errorf("a test's own error: %+v, want its own rerun", own)
+	}
+	if want := "jest failed 2 tests for an error thrown in another test's function"; !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
 	}
 }

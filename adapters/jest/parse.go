@@ -64,6 +64,15 @@ type event struct {
 	SnapError string `json:"snapError"`
 	// Written counts the snapshots the run wrote (the command's -u).
 	Written *snapshotsWritten `json:"written"`
+	// Late says that a failure's frame lies in another test's function
+	// (Origin, declared at Line): an error that test left behind, which
+	// jest pinned on the test running when it came.
+	Late *lateError `json:"late"`
+}
+
+type lateError struct {
+	Origin string `json:"origin"`
+	Line   int    `json:"line"`
 }
 
 type snapshotsWritten struct {
@@ -143,8 +152,17 @@ type parser struct {
 	total int
 	files map[string]bool
 	bail  int
-	bad   int    // event lines that did not decode
-	buf   []byte // the decoder's, for unescaped strings
+	// late lists the failures jest pinned on a test while another test's
+	// function threw them.
+	late []string
+	// exitSaid holds jest's account of a test's process.exit ("process.exit
+	// called with …" and the lines after it, its frame among them), which
+	// a worker prints to jest's stderr; cut lists the tests a worker's
+	// exit ended, with the file whose other tests it kept from running.
+	exitSaid []string
+	cut      []string
+	bad      int    // event lines that did not decode
+	buf      []byte // the decoder's, for unescaped strings
 	// lastFile and lastSuite spare naming a file again for each of its
 	// events.
 	lastFile, lastSuite string
@@ -305,6 +323,14 @@ func (p *parser) end(suite string, ev *event) {
 		if ev.At != nil {
 			f.File, f.Line = p.name(ev.At.File), ev.At.Line
 		}
+		if l := ev.Late; l != nil {
+			// The test alone passes: the file runs the test that left
+			// the error behind first, as the run did.
+			f.Message = kit.Clip(msg + fmt.Sprintf("\n\njest failed `%s` with this error, which came while it ran; but its stack points into the test `%s` (%s:%d), which had ended: a timer, callback or promise that test left behind. Rerun the file, which runs that test before this one as the run did: this test alone passes",
+				ev.Name, l.Origin, suite, l.Line))
+			f.Rerun = shell.Join(append(p.rerunPrefix(ev.Project), "--runTestsByPath", file))
+			p.late = append(p.late, suite+sep+ev.Name)
+		}
 		if isNew || strings.Contains(msg, "Snapshot name: `") {
 			// The snapshot is written deliberately by the rerun with -u,
 			// or through strobe where jest -u -t would delete others'.
@@ -339,6 +365,11 @@ func (p *parser) suiteError(suite string, ev *event) {
 		p.workerCrash(suite, m[1], ev.Msg)
 		return
 	}
+	if m := workerExited.FindStringSubmatch(ev.Msg); m != nil {
+		if p.workerExit(suite, ev, m[1]) {
+			return
+		}
+	}
 	if ev.Ran > 0 {
 		p.afterTests(suite, ev)
 		return
@@ -360,6 +391,42 @@ func (p *parser) afterTests(suite string, ev *event) {
 	}
 	f.Rerun = shell.Join(append(p.rerunPrefix(ev.Project), "--runTestsByPath", p.relPkg(ev.File)))
 	p.rec.End(suite, suite, report.TestFailed, 0, f)
+}
+
+// workerExited is jest-worker's account of a worker whose process exited
+// (process.exit in a test, 0 too): jest calls it the file's failure to
+// run, though the file loaded and ran tests.
+var workerExited = lazyre.New(`A jest worker process \(pid=\d+\) crashed for an unknown reason: exitCode=(\d+)`)
+
+// workerExit fails the tests a worker was running when its process
+// exited: the file loaded, so it is no build error (strobe called it one,
+// with the test that exited left running). false when no test of the file
+// was running: jest's word stands.
+func (p *parser) workerExit(suite string, ev *event, code string) bool {
+	var running []testKey
+	for k := range p.running {
+		if k.suite == suite {
+			running = append(running, k)
+		}
+	}
+	if len(running) == 0 {
+		return false
+	}
+	slices.SortFunc(running, func(a, b testKey) int { return strings.Compare(a.name, b.name) })
+	for _, k := range running {
+		st := p.running[k]
+		file := filepath.Join(p.root, k.suite)
+		f := &report.Failure{Name: k.name, File: k.suite, Rerun: rerunCommand(p.rerunPrefix(st.project), p.relPkg(file), cmp.Or(st.title, k.name)),
+			Message: kit.DidNotFinish(fmt.Sprintf("the jest worker running it exited with code %s", code), len(running)-1)}
+		if at := frameIn(strings.Join(p.exitSaid, "\n"), file); at != nil && at.File == file {
+			f.File, f.Line = k.suite, at.Line
+			f.Message += " (process.exit)"
+		}
+		p.rec.End(k.suite, k.name, report.TestFailed, 0, f)
+		delete(p.running, k)
+		p.cut = append(p.cut, suite+sep+k.name)
+	}
+	return true
 }
 
 func (p *parser) workerCrash(suite, sig, msg string) {
@@ -437,6 +504,9 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	if s == adapters.Stderr && bytes.HasPrefix(b, []byte("Jest: ")) && len(p.jestSays) < 5 {
 		p.jestSays = append(p.jestSays, string(b))
 	}
+	if bytes.Contains(b, []byte("process.exit called with")) && len(p.exitSaid) == 0 || len(p.exitSaid) > 0 && len(p.exitSaid) < 16 {
+		p.exitSaid = append(p.exitSaid, string(b))
+	}
 	if s == adapters.Stderr && len(p.running) == 0 && len(p.errLines) < 20 && len(bytes.TrimSpace(b)) > 0 {
 		p.errLines = append(p.errLines, string(b))
 	}
@@ -508,7 +578,14 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		return out
 	}
 	if p.sawRun && !p.sawDone && exit.Exited {
-		p.exitedEarly(exit)
+		out.Hint = join(out.Hint, p.exitedEarly(exit))
+	}
+	if len(p.late) > 0 {
+		out.Hint = join(out.Hint, fmt.Sprintf("jest failed %s for an error thrown in another test's function, which had ended (each failure says which): %s; rerun the file to reproduce it, as each failure's rerun does (the test alone passes)",
+			kit.Plural(len(p.late), "test", "tests"), names(p.late)))
+	}
+	if len(p.cut) > 0 {
+		out.Hint = join(out.Hint, fmt.Sprintf("a test ended its jest worker's process (process.exit): %s; the tests of its file after it did not run and are in no count (jest does not say how many)", strings.Join(p.cut, ", ")))
 	}
 	if p.bail > 0 {
 		if h := p.bailed(); h != "" {
@@ -636,8 +713,16 @@ func (p *parser) inBandCrash(exit report.Exit) *report.Crash {
 
 // exitedEarly fails the tests running when jest's own process exited
 // before its run's end: process.exit in a test run in band (jest prints
-// "process.exit called with …" and where), whatever the code, 0 too.
-func (p *parser) exitedEarly(exit report.Exit) {
+// "process.exit called with …" and where), whatever the code, 0 too. It
+// says what did not run: the test files jest never began, of those it
+// counted at the start, and the rest of the file the test was in (jest
+// counts a file's tests only as it runs them).
+func (p *parser) exitedEarly(exit report.Exit) string {
+	var ended []string
+	for k := range p.running {
+		ended = append(ended, k.suite+sep+k.name)
+	}
+	slices.Sort(ended)
 	for k, st := range p.running {
 		file := filepath.Join(p.root, k.suite)
 		f := &report.Failure{Name: k.name, File: k.suite, Rerun: rerunCommand(p.rerunPrefix(st.project), p.relPkg(file), cmp.Or(st.title, k.name)),
@@ -651,6 +736,15 @@ func (p *parser) exitedEarly(exit report.Exit) {
 		p.rec.End(k.suite, k.name, report.TestFailed, 0, f)
 		delete(p.running, k)
 	}
+	hint := fmt.Sprintf("jest exited with code %d before its run's end", exit.Code)
+	if len(ended) > 0 {
+		hint += fmt.Sprintf(", in %s (listed as failed)", strings.Join(ended, ", "))
+	}
+	left := "the tests after it in its file did not run"
+	if n := p.total - len(p.files); n > 0 {
+		left = fmt.Sprintf("%d of the %d test files jest was to run never began, and %s", n, p.total, left)
+	}
+	return hint + ": " + left + "; they are in no count (jest counts a file's tests only as it runs them)"
 }
 
 var noTestsHint = kit.NoTestsHint{

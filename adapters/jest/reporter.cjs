@@ -182,6 +182,11 @@ class StrobeReporter {
       const text = (result.failureMessages || []).join('\n\n');
       ev.msg = messageOf(text) + innerErrors(result.failureDetails);
       ev.at = locate(text, file) || declared(result, file);
+      // An error a test left behind (a timer that throws, a promise
+      // rejected late) fails the test running when it comes: its frame
+      // then lies in another test's function.
+      const late = ev.at && ev.at.file === file && lateOrigin(file, result.title, ev.at.line);
+      if (late) ev.late = late;
       // jest reads a snapshot file that does not parse as empty, without
       // a word: its every snapshot is then new.
       if (ev.msg.includes('New snapshot was not written')) {
@@ -399,6 +404,76 @@ function declared(r, file) {
     if (i >= 0) return {file, line: i + 1, col: lines[i].search(/\S/) + 1};
   }
   return null;
+}
+
+// calls finds the calls of describe, test and it with a string title in a
+// file's text, and the lines each spans: [{kind, title, first, last}]. It
+// reads brackets past strings and comments; a call whose end it cannot
+// find (a regular expression holding a bracket) is left out.
+const CALL = /\b(describe|test|it)(?:\.(?:only|skip|concurrent|failing))*\s*\(\s*(['"`])((?:\\.|(?!\2)[^\\\n])*)\2/g;
+const callsOf = new Map();
+function calls(file) {
+  if (callsOf.has(file)) return callsOf.get(file);
+  let text = null;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    // gone: no calls
+  }
+  const out = [];
+  if (text !== null && text.length < 4 << 20) {
+    const lineAt = (i) => text.slice(0, i).split('\n').length;
+    for (const m of text.matchAll(CALL)) {
+      const open = text.indexOf('(', m.index);
+      const end = callEnd(text, open);
+      if (end > 0) out.push({kind: m[1] === 'describe' ? 'describe' : 'test', title: m[3], first: lineAt(m.index), last: lineAt(end), start: m.index, end});
+    }
+  }
+  callsOf.set(file, out);
+  return out;
+}
+
+function callEnd(text, open) {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'" || c === '`') {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\') i++;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '/') {
+      i = text.indexOf('\n', i);
+      if (i < 0) return -1;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      i = text.indexOf('*/', i + 2);
+      if (i < 0) return -1;
+      i++;
+      continue;
+    }
+    if (c === '(' || c === '{' || c === '[') depth++;
+    else if (c === ')' || c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) return c === ')' ? i : -1;
+    }
+  }
+  return -1;
+}
+
+// lateOrigin is the test whose function holds line, when the failure of
+// the test titled title lies there: {origin: its name (describe blocks
+// and title, " › "), line: where it is declared}. null when line lies in
+// a test of that title (its own doing), or in no test strobe finds, or
+// the file holds no test of that title as a string (no telling).
+function lateOrigin(file, title, line) {
+  const cs = calls(file);
+  const tests = cs.filter((c) => c.kind === 'test' && c.first <= line && line <= c.last);
+  if (!cs.some((c) => c.kind === 'test' && c.title === title)) return null;
+  if (tests.length === 0 || tests.some((c) => c.title === title)) return null;
+  const t = tests.reduce((a, b) => (b.last - b.first < a.last - a.first ? b : a));
+  const blocks = cs.filter((c) => c.kind === 'describe' && c.start < t.start && t.end < c.end);
+  return {origin: blocks.map((b) => b.title).concat(t.title).join(SEP), line: t.first};
 }
 
 // unreadableSnapshots tells, for a test file, whether its snapshot file
