@@ -211,6 +211,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
 	p.test, p.level, p.docOnly, p.whole = req.Test, req.Level, steps == cargoDocOnly, steps == cargoWhole
 	p.includeIgnored = hasCargoFlag(userTestArgs, "--ignored", "--include-ignored")
+	p.dir, p.env = req.ProjectRoot, req.Env
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
 	if err := traced(req, plan, customs); err != nil {
 		return nil, err
@@ -719,6 +720,11 @@ type cargoParser struct {
 	libDirs []string                 // the built libraries' package directories, for doctestPackage
 	docRuns []string                 // libraries named by "Doc-tests NAME", in order
 	docs    []*cargoDocSuite
+	// dir and env are the run's, for cargo's list of a crate's doctests
+	// (docList), kept in lists by package.
+	dir   string
+	env   []string
+	lists map[string]*docList
 }
 
 func newCargoParser(rec *adapters.Recorder, root, wsRoot string, rerun []string) *cargoParser {
@@ -1263,6 +1269,7 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 			p.docFinish(d)
 		}
 	}
+	p.exactDocReruns()
 	p.cargoErrors = slices.Compact(p.cargoErrors) // both steps report a bad manifest
 	var out adapters.Outcome
 	if p.built && !p.buildOK || !p.built && len(p.suites) == 0 && len(p.cargoErrors) > 0 {

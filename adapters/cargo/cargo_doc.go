@@ -32,6 +32,9 @@ var (
 	rustdocResult  = lazyre.New(`^test (.+) \.\.\. (ok|FAILED|ignored(?:, .*)?)$`)
 	rustdocBlock   = lazyre.New(`^---- (.+) stdout ----$`)
 	rustdocTotals  = lazyre.New(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;`)
+	// "...; 0 measured; 3 filtered out; finished in 0.01s": the doctests a
+	// filter left out.
+	rustdocFiltered = lazyre.New(`; (\d+) filtered out`)
 	// "src/lib.rs - with_vat (line 9)", "src/lib.rs - Foo::bar (line 3) - compile fail":
 	// the file and the line of the doctest's opening fence.
 	doctestName  = lazyre.New(`^(\S.*?) - (.*?) ?\(line (\d+)\)`)
@@ -64,6 +67,9 @@ type cargoDocSuite struct {
 	human   libtestHuman
 	counts  [3]int  // passed, failed, skipped as recorded
 	totals  *[3]int // as rustdoc counted them
+	// filtered counts the crate's doctests a filter left out: the names
+	// read are not all of them.
+	filtered int
 }
 
 // docStart begins a block of doctests: the next crate's, or, after a
@@ -226,7 +232,7 @@ func (p *cargoParser) docApply(d *cargoDocSuite, line string) {
 	r := d.human.read(line)
 	switch {
 	case r.totals != nil:
-		d.totals = r.totals
+		d.totals, d.filtered = r.totals, r.filtered
 		p.docFinish(d)
 		// The next crate's doctests may compile before its "running" line.
 		p.rec.BeginBuilding()
@@ -336,7 +342,9 @@ func doctestPanicReal(text, file string, line int, docFile string) bool {
 // its whole name: cargo hands the filter to rustdoc, which splits its test
 // arguments at whitespace, so 'src/lib.rs - with_vat (line 8)' would run
 // every doctest (and with --exact, none). The item may select a few more
-// doctests: its other examples, and items whose path contains it.
+// doctests: its other examples, and items whose path contains it. Once the
+// crate's doctests are known, Finish replaces it with a rerun that selects
+// the doctest alone (exactDocReruns); this one stays when none can.
 func (p *cargoParser) docRerun(d *cargoDocSuite, name string) string {
 	argv := slices.Clone(p.rerun)
 	if d.pkg != "" {
@@ -371,9 +379,10 @@ type libtestHuman struct {
 // humanLine is what a line of human output told: a test's result (name
 // set), the totals (passed, failed, ignored), or nothing to act on.
 type humanLine struct {
-	name   string
-	status report.TestStatus
-	totals *[3]int
+	name     string
+	status   report.TestStatus
+	totals   *[3]int
+	filtered int // with totals: how many tests a filter left out
 }
 
 func (h *libtestHuman) read(line string) humanLine {
@@ -403,7 +412,11 @@ func (h *libtestHuman) read(line string) humanLine {
 			t[i], _ = strconv.Atoi(m[i+1])
 		}
 		h.block = ""
-		return humanLine{totals: &t}
+		filtered := 0
+		if f := rustdocFiltered.FindStringSubmatch(line); f != nil {
+			filtered, _ = strconv.Atoi(f[1])
+		}
+		return humanLine{totals: &t, filtered: filtered}
 	case h.block != "":
 		if b := h.blocks[h.block]; b.Len() < adapters.PerTestOutput {
 			b.WriteString(line + "\n")

@@ -1183,8 +1183,18 @@ func TestCargoMergedDoctests(t *testing.T) {
 	if got := cargoLookup(t, rec, suite, "src/lib.rs - add (line 14)"); got.Status != report.TestPassed {
 		t.Errorf("the passing doctest: %s, want passed", got.Status)
 	}
-	cargoWantFailure(t, cargoLookup(t, rec, suite, "src/lib.rs - add (line 6)"), "src/lib.rs", 6,
-		"assertion `left == right` failed\n  left: 4\n right: 5", "cargo test -p doctest2024 --doc -- add")
+	// The three doctests share their item: the rerun selects by the line.
+	add6 := cargoLookup(t, rec, suite, "src/lib.rs - add (line 6)")
+	cargoWantFailure(t, add6, "src/lib.rs", 6,
+		"assertion `left == right` failed\n  left: 4\n right: 5", "cargo test -p doctest2024 --doc -- '6)'")
+	if add6.Failure != nil {
+		cmd := exec.Command("/bin/sh", "-c", add6.Failure.Rerun)
+		cmd.Dir = dir
+		b, _ := cmd.CombinedOutput()
+		if !bytes.Contains(b, []byte("\nrunning 1 test\n")) || !bytes.Contains(b, []byte("\ntest src/lib.rs - add (line 6) ... FAILED\n")) {
+			t.Errorf("%s ran more or other than that doctest:\n%s", add6.Failure.Rerun, b)
+		}
+	}
 	aborts := cargoLookup(t, rec, suite, "src/lib.rs - add (line 10)")
 	if f := aborts.Failure; f == nil || f.File != "src/lib.rs" || f.Line != 10 {
 		t.Errorf("the doctest that aborts: %+v, want failed at src/lib.rs:10", f)
@@ -1193,3 +1203,78 @@ func TestCargoMergedDoctests(t *testing.T) {
 		t.Errorf("%d tests, want 4: %s", got, cargoNames(rec))
 	}
 }
+
+// TestCargoDoctestRerunRunsOne: a failed doctest's rerun, pasted into a
+// shell, runs that doctest and no other. rustdoc splits its test
+// arguments at whitespace, so the rerun selects by words of the name: the
+// crate's own example ("src/lib.rs - (line 6)") was rerun with `--
+// src/lib.rs`, which ran all five doctests, and the second example of an
+// item with `-- twice`, which ran both of its. The other doctests come
+// from the run, or from cargo's list of them when a filter left some out.
+func TestCargoDoctestRerunRunsOne(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := adapterstest.CopyFixture(t, "docsel")
+	const suite = "docsel (doc)"
+	for _, tc := range []struct {
+		name  string
+		req   adapters.Request
+		tests map[string]string // failed doctest → its rerun
+	}{
+		{"the doctests", adapters.Request{Level: adapters.LevelDoc}, map[string]string{
+			"src/lib.rs - (line 6)":        "cargo test -p docsel --doc -- '6)' --skip inner --skip thrice",
+			"src/lib.rs - twice (line 18)": "cargo test -p docsel --doc -- '18)'",
+		}},
+		// The run did not read thrice's doctest, which "6)" selects too.
+		{"filtered: the rest listed", adapters.Request{Command: []string{"cargo", "test", "--doc", "--", "6)", "--skip", "thrice"}}, map[string]string{
+			"src/lib.rs - (line 6)": "cargo test -p docsel --doc -- '6)' --skip inner --skip thrice",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := tc.req
+			req.ProjectRoot = dir
+			rec, _, _ := adapterstest.RunReal(t, cargo{}, req)
+			for name, rerun := range tc.tests {
+				got := cargoLookup(t, rec, suite, name)
+				if got.Failure == nil {
+					t.Fatalf("%s: %+v, want failed", name, got)
+				}
+				if got.Failure.Rerun != rerun {
+					t.Errorf("%s: rerun %s, want %s", name, got.Failure.Rerun, rerun)
+				}
+				cmd := exec.Command("/bin/sh", "-c", got.Failure.Rerun)
+				cmd.Dir = dir
+				b, _ := cmd.CombinedOutput()
+				if !bytes.Contains(b, []byte("\nrunning 1 test\n")) || !bytes.Contains(b, []byte("\ntest "+name+" ... FAILED\n")) {
+					t.Errorf("%s ran more or other than %s:\n%s", got.Failure.Rerun, name, b)
+				}
+			}
+		})
+	}
+}
+
+// TestDoctestSelection: the words that select a doctest alone among a
+// crate's, none when another's every word is in its name.
+func TestDoctestSelection(t *testing.T) {
+	names := []string{"src/lib.rs - (line 3)", "src/lib.rs - (line 13)", "src/lib.rs - a::b (line 30)", "src/m.rs - m::f (line 3)",
+		"src/lib.rs - a::b (line 40) - compile fail"}
+	for _, tc := range []struct {
+		target string
+		want   []string
+	}{
+		{"src/lib.rs - (line 13)", []string{"13)"}},
+		{"src/lib.rs - (line 3)", []string{"3)", "--skip", "13)", "--skip", "m::f"}},
+		{"src/lib.rs - a::b (line 30)", []string{"30)"}},
+		{"src/lib.rs - a::b (line 40) - compile fail", []string{"40)"}},
+		{"src/lib.rs - a::b (line 30)x", []string{"x"}},
+		{"src/m.rs - m::f (line 3)", []string{"m::f"}},
+	} {
+		if got := doctestSelection(tc.target, names); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.target, got, tc.want)
+		}
+	}
+	if got := doctestSelection("src/lib.rs - f (line 13)", []string{"src/lib.rs - f (line 13) - f"}); got != nil {
+		t.Errorf("a name whose words another's holds, with them all: %q, want none", got)
+	}
+}
+

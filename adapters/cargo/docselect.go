@@ -1,0 +1,222 @@
+package cargo
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
+	"strobe/internal/shell"
+	"strobe/report"
+)
+
+// Selecting one doctest. cargo hands what follows `--` to rustdoc as
+// --test-args, and rustdoc splits those at whitespace before libtest reads
+// them: 'src/lib.rs - (line 3)' reaches libtest as four filters, any of
+// which selects a test whose name contains it ("-" selects them all), and
+// with --exact none. So a doctest is selected by words of its name that
+// hold no whitespace: one filter (a substring: its item, the "3)" that
+// ends its line, or its file) and a --skip for each other doctest of the
+// crate that filter would select, by a word of that doctest's name that
+// the selected one's does not contain. Which other doctests there are
+// comes from the run (the crate's doctests it read, when no filter left
+// any out) or from cargo's list of them (cargo test --doc -- --list).
+
+// doctestSelection is the test arguments that select target alone among
+// names (the crate's doctests, target among them or not): the filter with
+// the fewest skips, the item's first when they tie. nil when no such
+// words exist (two doctests whose every word the other's name holds).
+func doctestSelection(target string, names []string) []string {
+	names = slices.Sorted(slices.Values(names)) // the skips in one order, whatever order the doctests ended in
+	var best []string
+	for _, w := range selectWords(target) {
+		args := []string{w}
+		for _, n := range names {
+			if n == target || !strings.Contains(n, w) {
+				continue
+			}
+			skip := ""
+			for _, s := range selectWords(n) {
+				if !strings.Contains(target, s) {
+					skip = s
+					break
+				}
+			}
+			if skip == "" {
+				args = nil
+				break
+			}
+			args = append(args, "--skip", skip)
+		}
+		if args != nil && (best == nil || len(args) < len(best)) {
+			best = args
+		}
+	}
+	return best
+}
+
+// selectWords are the words of a doctest's name a filter can be, in the
+// order preferred: its item's, then the one that ends its line number
+// ("3)"), then its file, then the rest ("compile", "fail").
+func selectWords(name string) []string {
+	m := doctestName.FindStringSubmatch(name)
+	if m == nil {
+		return strings.Fields(name)
+	}
+	words := strings.Fields(m[2])
+	words = append(words, m[3]+")")
+	if !strings.ContainsFunc(m[1], isSpace) {
+		words = append(words, m[1])
+	}
+	for _, w := range strings.Fields(name[len(m[0]):]) {
+		if w != "-" {
+			words = append(words, w)
+		}
+	}
+	return words
+}
+
+func isSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v'
+}
+
+// docRerunAmong is the command that runs the doctest name of d's crate
+// alone, names being the crate's doctests; the item's filter (docRerun)
+// when no words select it alone.
+func (p *cargoParser) docRerunAmong(d *cargoDocSuite, name string, names []string) string {
+	sel := doctestSelection(name, names)
+	if sel == nil {
+		return p.docRerun(d, name)
+	}
+	argv := slices.Clone(p.rerun)
+	if d.pkg != "" {
+		argv = append(argv, "-p", p.spec(d.pkg, d.version))
+	}
+	return shell.Join(append(append(argv, "--doc", "--"), sel...))
+}
+
+// exactDocReruns gives each failed doctest the rerun that selects it
+// alone, once every block of its crate has been read: among the doctests
+// the run read, or, when a filter left some out or the run was cut short,
+// among those cargo lists (the item's filter stays when the list cannot
+// be had).
+func (p *cargoParser) exactDocReruns() {
+	first := map[string]*cargoDocSuite{}
+	partial := map[string]bool{}
+	for _, d := range p.docs {
+		if d.name == "" {
+			continue
+		}
+		if first[d.name] == nil {
+			first[d.name] = d
+		}
+		if d.filtered > 0 || d.totals == nil {
+			partial[d.name] = true
+		}
+	}
+	names := map[string][]string{}
+	var failed []report.Test
+	for _, t := range p.rec.Tests() {
+		if first[t.Suite] == nil {
+			continue
+		}
+		names[t.Suite] = append(names[t.Suite], t.Name)
+		if t.Failure != nil {
+			failed = append(failed, t)
+		}
+	}
+	for _, t := range failed {
+		d := first[t.Suite]
+		all := names[t.Suite]
+		if partial[t.Suite] {
+			ctx, cancel := context.WithTimeout(context.Background(), docListWait)
+			l := p.docList(ctx, d)
+			cancel()
+			if l.err != nil {
+				continue
+			}
+			all = l.names
+		}
+		p.rec.UpdateFailure(t.Suite, t.Name, func(f *report.Failure) { f.Rerun = p.docRerunAmong(d, t.Name, all) })
+	}
+}
+
+// docListWait bounds cargo's listing of a crate's doctests.
+const docListWait = time.Minute
+
+// docList is cargo's list of a crate's doctests, in rustdoc's blocks
+// (under edition 2024, the merged doctests, then those run apart).
+type docList struct {
+	names  []string
+	blocks [][]string
+	err    error
+}
+
+var (
+	// "src/lib.rs - relock (line 16): test"
+	docListed = lazyre.New(`^(.+): test$`)
+	// "3 tests, 0 benchmarks" ends a block.
+	docListEnd = lazyre.New(`^\d+ tests?, \d+ benchmarks?$`)
+)
+
+// docList asks cargo for the names of the doctests of d's crate: `cargo
+// test [the run's build flags] -p PKG --doc -- --list`, which builds what
+// the run built (nothing, when it is fresh) and compiles no doctest. Read
+// once a crate.
+func (p *cargoParser) docList(ctx context.Context, d *cargoDocSuite) *docList {
+	key := d.pkg + "@" + d.version
+	if l := p.lists[key]; l != nil {
+		return l
+	}
+	l := &docList{}
+	if p.lists == nil {
+		p.lists = map[string]*docList{}
+	}
+	p.lists[key] = l
+	if p.dir == "" { // output replayed, not a run
+		l.err = fmt.Errorf("no project to list the doctests of")
+		return l
+	}
+	argv := slices.Clone(p.rerun)
+	if d.pkg != "" && !strings.HasPrefix(d.pkg, "doctests ") {
+		argv = append(argv, "-p", p.spec(d.pkg, d.version))
+	}
+	argv = append(argv, "--doc", "--", "--list")
+	env := p.env
+	if argv[0] == "cargo" && !strings.HasPrefix(argv[1], "+") {
+		if direct, add := kit.CargoDirect(ctx, p.dir, env); direct != "" {
+			if env == nil {
+				env = os.Environ()
+			}
+			argv[0], env = direct, slices.Concat(env, add)
+		}
+	}
+	out, stderr, err := kit.RunTool(ctx, kit.Tool{Dir: p.dir, Env: env, MaxOutput: 16 << 20}, argv...)
+	if err != nil {
+		l.err = fmt.Errorf("%s: %w: %s", shell.Join(argv), err, kit.Clip(strings.TrimSpace(string(stderr))))
+		return l
+	}
+	var block []string
+	for _, line := range strings.Split(string(out), "\n") {
+		switch {
+		case docListEnd.MatchString(line):
+			l.blocks = append(l.blocks, block)
+			block = nil
+		case docListed.MatchString(line):
+			name := docListed.FindStringSubmatch(line)[1]
+			l.names = append(l.names, name)
+			block = append(block, name)
+		}
+	}
+	if len(block) > 0 {
+		l.blocks = append(l.blocks, block)
+	}
+	if len(l.names) == 0 {
+		l.err = fmt.Errorf("%s listed no doctest", shell.Join(argv))
+	}
+	return l
+}
