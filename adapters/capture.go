@@ -58,3 +58,25 @@ type Stacks struct {
 type SymbolLinker interface {
 	LinkSymbols(ctx context.Context, p Proc, plan *Plan, env []string, out string) error
 }
+
+// StuckNamer is implemented by a parser whose output names no test while
+// it runs, where the stuck process's stacks do: rustdoc prints a doctest's
+// name only once it has ended, and the doctest's program runs in a
+// function named after its file and line. When a stuck[] entry names no
+// test, the runner gives it, after Finish (the run's processes are gone),
+// the function names of the stuck process's stacks, innermost first; it
+// answers the test they show running, ok false when they show none.
+type StuckNamer interface {
+	NameStuck(ctx context.Context, funcs []string) (StuckName, bool)
+}
+
+// StuckName is the test a stuck process's stacks show running.
+type StuckName struct {
+	// Name is the test's name as the framework spells it; when only
+	// where it is could be learnt, Name says so ("a doctest at
+	// src/lib.rs:77, whose name rustdoc did not say").
+	Name  string
+	File  string
+	Line  int
+	Rerun string // the command that runs it alone, "" when none does
+}

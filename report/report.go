@@ -243,6 +243,13 @@ type StuckTest struct {
 	Diagnosis       string   `json:"diagnosis"`
 	Threads         []Thread `json:"threads,omitempty"`
 	SuggestedTraces []string `json:"suggested_traces,omitempty"`
+	// File, Line and Rerun are set when the stuck test was learnt from
+	// its stacks rather than from the framework's output (a doctest,
+	// which rustdoc names only once it ends): where it is, and the
+	// command that runs it alone.
+	File  string `json:"file,omitempty"`
+	Line  int    `json:"line,omitempty"`
+	Rerun string `json:"rerun,omitempty"`
 	// AfterTests says no test was running: the tests had finished and the
 	// process did not exit (a server a test left open, a thread Python
 	// joins at exit). Name is then the command; summary.stuck counts it

@@ -353,6 +353,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 			stuckTests = w.onTimeout
 		}
 	}
+	r.nameStuck(w, stuckTests)
 	if e.stuck != "" {
 		unfailStuck(tests, stuckTests)
 	}

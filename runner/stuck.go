@@ -419,6 +419,40 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 	return out
 }
 
+// nameStuck names a stuck[] entry that names no test (it has the
+// command's name) after the test its stacks show running, when the parser
+// can tell (adapters.StuckNamer: a doctest, which rustdoc names only once
+// it ends). It runs after the parser's Finish, the run's processes gone:
+// what the parser runs to learn the name (cargo's list of the doctests)
+// waits for no lock the run held.
+func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
+	namer, ok := r.plan.Parser.(adapters.StuckNamer)
+	if !ok || w == nil || len(entries) != 1 || entries[0].AfterTests || entries[0].Name != r.Command() {
+		return
+	}
+	var funcs []string
+	for _, s := range w.final.Stacks {
+		for _, f := range s.Frames {
+			funcs = append(funcs, f.Func)
+		}
+	}
+	if len(funcs) == 0 { // the adapter's own capture: "function (file:line)"
+		for _, th := range w.ownThreads {
+			funcs = append(funcs, th.Stack...)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), stuckNameWait)
+	defer cancel()
+	if n, ok := namer.NameStuck(ctx, funcs); ok {
+		e := &entries[0]
+		e.Name, e.File, e.Line, e.Rerun = n.Name, n.File, n.Line, n.Rerun
+	}
+}
+
+// stuckNameWait bounds how long a parser may take to name a stuck test
+// from its stacks (cargo lists a crate's doctests).
+const stuckNameWait = time.Minute
+
 // subtestsFirst puts each running test after its running subtests (Go's
 // "TestA/row"): a parent only waits in t.Run for them, so the stacks, given
 // to the first entry, and the answer's headline belong to the subtest.

@@ -276,19 +276,32 @@ func TestStuckCargo(t *testing.T) {
 // doctest's program or a custom harness's main, is stuck within seconds
 // when it deadlocks; before, libtest's rule (the main thread is the
 // harness's) left it out, and the run waited for its timeout.
+//
+// A doctest is named as rustdoc names it, which its output does only once
+// it ends: its stacks show the function rustdoc wraps it in (its file and
+// line under edition 2021, its index among the merged doctests under
+// 2024), and cargo's list of the doctests gives the name that holds them.
+// Before, the stuck entry was named after the cargo command, with no
+// file:line nor rerun.
 func TestStuckRustMain(t *testing.T) {
 	root, env := stuckCrate(t, "rustmain")
+	root2024, _ := stuckCrate(t, "rustmain2024")
 	for _, tc := range []struct {
-		name string
-		req  Request
+		name    string
+		root    string
+		req     Request
+		doctest string // the stuck doctest's name, file:line and rerun
+		line    int
+		rerun   string
 	}{
-		{"doctest", Request{Level: string(adapters.LevelDoc)}},
-		{"custom harness", Request{Command: "cargo test --test hangs"}},
+		{"doctest", root, Request{Level: string(adapters.LevelDoc)}, "src/lib.rs - relock (line 7)", 7, "cargo test -p rustmain --doc -- relock"},
+		{"merged doctest", root2024, Request{Level: string(adapters.LevelDoc)}, "src/lib.rs - alpha (line 17)", 17, "cargo test -p rustmain2024 --doc -- alpha"},
+		{"custom harness", root, Request{Command: "cargo test --test hangs"}, "", 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			req := tc.req
-			req.ProjectRoot, req.Framework, req.Env, req.Timeout = root, "cargo", env, 60*time.Second
+			req.ProjectRoot, req.Framework, req.Env, req.Timeout = tc.root, "cargo", env, 60*time.Second
 			start := time.Now()
 			resp, _ := runReq(t, req)
 			if resp.Status != report.Stuck || len(resp.Stuck) == 0 || !strings.HasPrefix(resp.Stuck[0].Diagnosis, "deadlock") {
@@ -299,6 +312,21 @@ func TestStuckRustMain(t *testing.T) {
 			}
 			if txt := stackText(resp.Stuck[0]); !strings.Contains(txt, "Mutex") {
 				t.Errorf("stacks lack the mutex's lock:\n%s", txt)
+			}
+			if tc.doctest == "" {
+				return
+			}
+			s := resp.Stuck[0]
+			if s.Name != tc.doctest || s.File != "src/lib.rs" || s.Line != tc.line || s.Rerun != tc.rerun {
+				t.Fatalf("stuck %q at %s:%d, rerun %q; want %q at src/lib.rs:%d, rerun %q", s.Name, s.File, s.Line, s.Rerun, tc.doctest, tc.line, tc.rerun)
+			}
+			// The rerun selects that doctest alone: listed, not run (it
+			// hangs).
+			cmd := exec.Command("/bin/sh", "-c", s.Rerun+" --list")
+			cmd.Dir, cmd.Env = tc.root, append(os.Environ(), "CARGO_TARGET_DIR="+env["CARGO_TARGET_DIR"])
+			out, err := cmd.CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "\n"+tc.doctest+": test\n") || !strings.Contains(string(out), "\n1 test, 0 benchmarks") {
+				t.Errorf("%s --list (%v):\n%s", s.Rerun, err, out)
 			}
 		})
 	}

@@ -1278,3 +1278,22 @@ func TestDoctestSelection(t *testing.T) {
 	}
 }
 
+// TestCargoNameStuckUnlisted: when cargo cannot list the doctests, a stuck
+// doctest's name says so, with the file (among the doctests read) and
+// line its function holds; a stack with no doctest's function names none.
+func TestCargoNameStuckUnlisted(t *testing.T) {
+	p := newCargoParser(adapters.NewRecorder(), "/p", "/p", nil) // no dir: no cargo to list with
+	p.docOnly = true
+	p.Line(adapters.Stderr, []byte("   Doc-tests dt"), false)
+	for _, l := range []string{"", "running 3 tests", "test src/lib.rs - quick (line 9) ... ok"} {
+		p.Line(adapters.Stdout, []byte(l), false)
+	}
+	if _, ok := p.NameStuck(context.Background(), []string{"std::sync::poison::mutex::Mutex<T>::lock", "main"}); ok {
+		t.Error("named a test without a doctest's function")
+	}
+	got, ok := p.NameStuck(context.Background(), []string{"std::sync::poison::mutex::Mutex<T>::lock", "rust_out::main::_doctest_main_src_lib_rs_16_0", "rust_out::main"})
+	if !ok || got.File != "src/lib.rs" || got.Line != 16 || got.Rerun != "" ||
+		!strings.HasPrefix(got.Name, "the doctest of src/lib.rs at line 16 (its name unknown: rustdoc names a doctest only once it ends, and cargo's list of the doctests failed") {
+		t.Errorf("got %+v, %v", got, ok)
+	}
+}
