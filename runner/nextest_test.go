@@ -68,3 +68,51 @@ func TestStuckNextest(t *testing.T) {
 		t.Errorf("%v lists %q (%v), want the 4 other tests", list.Args, out, err)
 	}
 }
+
+// TestNextestListFailedIsError: a run that nextest stops before any test
+// because it cannot list them (a test binary that fails when asked for
+// its list, or one that does not answer it as libtest does) is an error,
+// not a failed run: nothing ran, so nothing failed. The hint says which
+// binary failed and what it said, and gives the command that shows the
+// error again, which does.
+func TestNextestListFailedIsError(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	testutil.RequireTool(t, "cargo-nextest")
+	for _, tc := range []struct {
+		fixture string
+		said    []string // in the hint, and in what `cargo nextest list` prints
+	}{
+		{"listfails", []string{"needsdata: no tests/data directory to read the cases from"}},
+		{"unlisted", []string{"`unlisted::checks`", `did not end with the string ": test"`}},
+	} {
+		t.Run(tc.fixture, func(t *testing.T) {
+			root := t.TempDir()
+			testutil.CopyTree(t, filepath.Join("..", "adapters", "nextest", "testdata", "fixtures", tc.fixture), root)
+			resp, err := Exec(context.Background(), Request{ProjectRoot: root, Framework: "nextest", Timeout: 3 * time.Minute},
+				Options{DetailsDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != report.Error || !strings.Contains(resp.Error, "creating test list failed") {
+				t.Errorf("status %s, error %q, crash %+v: want an error that says nextest could not list the tests", resp.Status, resp.Error, resp.Crash)
+			}
+			const see = "`cargo nextest list` shows nextest's whole error"
+			for _, want := range append(tc.said, see) {
+				if !strings.Contains(resp.Hint, want) {
+					t.Errorf("hint %q\nlacks %q", resp.Hint, want)
+				}
+			}
+			cmd := exec.Command("cargo", "nextest", "list")
+			cmd.Dir = root
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Errorf("cargo nextest list succeeded:\n%s", out)
+			}
+			for _, want := range tc.said {
+				if !strings.Contains(string(out), want) {
+					t.Errorf("cargo nextest list does not show %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}

@@ -416,6 +416,12 @@ func TestRealUnlistedHarness(t *testing.T) {
 	if exit.Code == 0 || len(rec.Tests()) != 0 || out.BuildFailed {
 		t.Errorf("exit %d, %d tests, build failed %v: want nextest's error and no test", exit.Code, len(rec.Tests()), out.BuildFailed)
 	}
+	// Nothing ran, so nothing failed: the answer is an error (status
+	// failed, before), and says where to see nextest's.
+	if !strings.HasPrefix(out.Refused, "cargo nextest run failed before running any test: creating test list failed: for `unlisted::checks`") ||
+		!strings.Contains(out.Hint, "`cargo nextest list` shows nextest's whole error") {
+		t.Errorf("refused %q, hint %q: want nextest's error, and cargo nextest list to see it", out.Refused, out.Hint)
+	}
 	for _, want := range []string{
 		"cargo nextest run failed: creating test list failed: for `unlisted::checks`, line \"all checks passed\" did not end with the string \": test\" or \": benchmark\"",
 		"`unlisted::checks` does not list its tests as libtest does (a target with harness = false?): nextest cannot run it; framework: \"cargo\" runs it as cargo test does",

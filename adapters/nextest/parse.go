@@ -144,8 +144,10 @@ type parser struct {
 	label       bool     // the last build error has its place and waits for its label
 	errors      []string // nextest's own "error:" lines, with the first cause each gives
 	// cause reads the "Caused by:" block after an error of p.errors: 1
-	// while its heading may come, 2 for its first line.
+	// while its heading may come, 2 for its first line, 3 for the lines
+	// under it (causeDetail: the first error's, a few).
 	cause        int
+	causeDetail  []string
 	noTests      bool // nextest said "no tests to run"
 	jsonRejected bool // this nextest does not know --message-format
 	// toRun is how many tests nextest said it would run ("Starting 5
@@ -461,6 +463,13 @@ func (p *parser) stderr(line string) {
 		// nextest's errors say what went wrong under "Caused by:"
 		// ("for `url::url_wpt`, line "" did not end with the string ": test"…).
 		switch t := strings.TrimSpace(line); {
+		case p.cause == 3 && (t == "" || strings.HasPrefix(line, "  ")):
+			// The rest of the first cause: a test binary's output
+			// when its --list failed ("--- stderr:", its lines, "---").
+			if len(p.causeDetail) < 40 {
+				p.causeDetail = append(p.causeDetail, strings.TrimPrefix(line, "  "))
+			}
+			return
 		case t == "":
 			return
 		case p.cause == 1 && t == "Caused by:":
@@ -468,7 +477,7 @@ func (p *parser) stderr(line string) {
 			return
 		case p.cause == 2:
 			p.errors[len(p.errors)-1] += ": " + strings.TrimPrefix(t, "0: ")
-			p.cause = 0
+			p.cause = 3
 			return
 		}
 		p.cause = 0
@@ -782,11 +791,17 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.NoTests, out.ExitExplained = true, exit.Code == 4
 		out.Project = &report.Project{Language: "rust", BuildSystem: "cargo-nextest"}
 		hints = append(hints, p.noTestsHint())
-	case !p.sawTest && exit.Code != 0 && len(p.errors) > 0:
-		hints = append(hints, "cargo nextest run failed: "+kit.Clip(p.errors[0]))
+	case !p.sawTest && exit.Code != 0 && len(p.errors) > 0 && exit.StoppedBy == "":
+		// nextest stopped before any test (it could not list them, a bad
+		// filterset or config): nothing ran, so nothing failed.
+		out.Refused = "cargo nextest run failed before running any test: " + kit.Clip(p.relPaths(p.errors[0]))
+		if !listCommandFailed.MatchString(p.errors[0]) { // else the hint says it better
+			hints = append(hints, "cargo nextest run failed: "+kit.Clip(p.errors[0]))
+		}
 		if m := unlistedBinary.FindStringSubmatch(p.errors[0]); m != nil {
 			hints = append(hints, "`"+m[1]+"` does not list its tests as libtest does (a target with harness = false?): nextest cannot run it; framework: \"cargo\" runs it as cargo test does")
 		}
+		hints = append(hints, p.listFailedHint())
 	}
 	if docs := p.docs.Wait(); docs != "" && !out.NoTests {
 		hints = append(hints, fmt.Sprintf("nextest does not run doctests, and %s has documentation examples that cargo test would run: run `%s` for them, or pass framework: \"cargo\", which runs both", docs, p.docCmd))
@@ -1005,4 +1020,57 @@ func (p *parser) noTestsHint() string {
 		Level: fmt.Sprintf("no %s tests: for nextest, unit tests are those in libraries and binaries (src/), integration tests the tests/ targets not named e2e*, e2e tests tests/e2e*.rs", p.level),
 		All:   "no #[test] functions found (nextest does not run doctests); add one under src/ (#[cfg(test)] mod tests) or tests/",
 	}.For(p.test, p.level)
+}
+
+var (
+	// nextest's cause when a test binary failed to list its tests:
+	// "for `unlisted::checks`, command `/abs/target/debug/deps/checks-26cb… --list --format terse` exited with exit code 1".
+	listCommandFailed = lazyre.New("^(?:creating test list failed: )?for `([^`]+)`, command `([^`]+)` (.+)$")
+	// An absolute path to a target directory's file, in nextest's words.
+	absTargetPath = lazyre.New(`/\S*/target/\S+`)
+)
+
+// listFailedHint says what to run to see why nextest stopped before any
+// test: for a test binary that failed to list its tests, its own command
+// (nextest runs it with --list) and the first lines of its stderr;
+// always `cargo nextest list` with the run's build flags, which stops
+// where the run did and prints nextest's whole error.
+func (p *parser) listFailedHint() string {
+	list := slices.Clone(p.rerun)
+	if i := slices.Index(list, "run"); i > 0 && list[i-1] == "nextest" {
+		list[i] = "list"
+	}
+	see := "`" + shell.Join(list) + "` shows nextest's whole error"
+	m := listCommandFailed.FindStringSubmatch(p.errors[0])
+	if m == nil {
+		return see
+	}
+	h := fmt.Sprintf("nextest could not list the tests: the test binary of `%s` failed when asked for its tests (`%s` %s)", m[1], p.relPaths(m[2]), m[3])
+	var stderr []string
+	in := false
+	for _, l := range p.causeDetail {
+		switch t := strings.TrimSpace(l); {
+		case t == "--- stderr:":
+			in = true
+		case strings.HasPrefix(t, "---"):
+			in = false
+		case in && t != "" && len(stderr) < 5:
+			stderr = append(stderr, t)
+		}
+	}
+	if len(stderr) > 0 {
+		h += ", saying: " + kit.Clip(strings.Join(stderr, " / "))
+	}
+	return h + "; `" + p.relPaths(m[2]) + "` shows it again, and " + see
+}
+
+// relPaths makes the paths into the project in nextest's words relative
+// to the project root (a test binary under target/).
+func (p *parser) relPaths(s string) string {
+	return absTargetPath.Re().ReplaceAllStringFunc(s, func(path string) string {
+		if rel := p.relPath(path); !filepath.IsAbs(rel) {
+			return rel
+		}
+		return path
+	})
 }
