@@ -450,8 +450,9 @@ func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
 }
 
 // stuckNameWait bounds how long a parser may take to name a stuck test
-// from its stacks (cargo lists a crate's doctests).
-const stuckNameWait = time.Minute
+// from its stacks (cargo lists a crate's doctests): the stuck answer waits
+// for it, and is sent unnamed past it.
+const stuckNameWait = 15 * time.Second
 
 // subtestsFirst puts each running test after its running subtests (Go's
 // "TestA/row"): a parent only waits in t.Run for them, so the stacks, given

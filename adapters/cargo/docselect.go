@@ -145,8 +145,9 @@ func (p *cargoParser) exactDocReruns() {
 	}
 }
 
-// docListWait bounds cargo's listing of a crate's doctests.
-const docListWait = time.Minute
+// docListWait bounds cargo's listing of a crate's doctests: the answer
+// waits for it, and an answer without the list keeps the item's rerun.
+const docListWait = 15 * time.Second
 
 // docList is cargo's list of a crate's doctests, in rustdoc's blocks
 // (under edition 2024, the merged doctests, then those run apart).
