@@ -324,10 +324,7 @@ func (p *parser) stoppedHint(st python.State) string {
 // ended the process): the counts are of the tests that ran. "" when all
 // ran, or pytest did not say how many it collected.
 func (p *parser) unrunHint(st python.State) string {
-	if ran := len(p.rec.Tests()); st.Collected > ran {
-		return fmt.Sprintf("%d of the %d tests pytest collected did not run and are in no count", st.Collected-ran, st.Collected)
-	}
-	return ""
+	return python.UnrunHint(st, len(p.rec.Tests()), "pytest")
 }
 
 // coverageFail reads pytest-cov's line for --cov-fail-under: the

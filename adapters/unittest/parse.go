@@ -59,6 +59,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	defer p.Mu.Unlock()
 	st, out := p.Outcome()
 	if p.Ended(st, exit, p.rec, &out) {
+		if exit.StoppedBy != "" || exit.Signaled {
+			out.Hint = joinHint(out.Hint, p.unrunHint(st))
+		}
 		return out
 	}
 	if !st.Hello {
@@ -72,6 +75,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		return out
 	}
 	if p.CutShort(st, exit, p.rec, "the unittest runner", &out) {
+		out.Hint = joinHint(out.Hint, p.unrunHint(st))
 		return out
 	}
 	if exit.Code == exitNoTests {
@@ -86,4 +90,30 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		}.For(p.test, p.level)
 	}
 	return out
+}
+
+// unrunHint says how many of the tests the runner collected
+// (suite.countTestCases(), sent before the first test) did not run, for
+// a run that ended before its last test, as pytest's answer says it. The
+// placeholder of a setUpClass or setUpModule error ("setUpClass
+// (tests.test_x.TestY)") is no collected test: its class's tests did not
+// run.
+func (p *parser) unrunHint(st python.State) string {
+	ran := 0
+	for _, t := range p.rec.Tests() {
+		if !strings.Contains(t.Name, " ") {
+			ran++
+		}
+	}
+	return python.UnrunHint(st, ran, "unittest")
+}
+
+func joinHint(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }

@@ -210,6 +210,78 @@ func TestExitInATest(t *testing.T) {
 	}
 }
 
+// TestUnrunCounted: a run cut short before its last test (a signal, a
+// test's os._exit, strobe stopping it) says how many of the tests the
+// runner collected did not run, as pytest's answer does: "1 passed, 1
+// failed" read as the whole suite.
+func TestUnrunCounted(t *testing.T) {
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{"test_cut.py": `import os
+import time
+import unittest
+
+
+class TestBroken(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        raise RuntimeError("class setup broke")
+
+    def test_one(self):
+        pass
+
+    def test_two(self):
+        pass
+
+
+class TestCut(unittest.TestCase):
+    def test_a_passes(self):
+        pass
+
+    def test_b_ends(self):
+        how = os.environ.get("STROBE_FIXTURE_END")
+        if how == "abort":
+            os.abort()
+        if how == "exit":
+            os._exit(3)
+        if how == "sleep":
+            time.sleep(60)
+
+    def test_c_never(self):
+        pass
+
+    def test_d_never(self):
+        pass
+`})
+	testutil.RequireTool(t, "python3")
+	// TestBroken's setUpClass failed, so its two tests did not run
+	// either: its placeholder is recorded, and is no test collected.
+	const want = "4 of the 6 tests unittest collected did not run and are in no count"
+	for _, how := range []string{"abort", "exit"} {
+		t.Setenv("STROBE_FIXTURE_END", how)
+		rec, out, _ := run(t, root, adapters.Request{Test: "test_cut"})
+		if out.Crash == nil || len(rec.Tests()) != 3 || !strings.Contains(out.Hint, want) {
+			t.Errorf("%s: crash %+v, %d tests, hint %q: want %q", how, out.Crash, len(rec.Tests()), out.Hint, want)
+		}
+	}
+	// strobe stops the run while test_b_ends sleeps (its timeout, a cancel).
+	t.Setenv("STROBE_FIXTURE_END", "sleep")
+	s := adapterstest.Start(t, New(), adapters.Request{ProjectRoot: root, Test: "test_cut"})
+	s.WaitRunning(t, "test_cut.TestCut.test_b_ends")
+	syscall.Kill(-s.Cmd.Process.Pid, syscall.SIGTERM)
+	exit := s.Wait()
+	exit.StoppedBy = report.StoppedTimeout
+	out := s.Plan.Parser.Finish(exit)
+	s.Plan.Parser.(adapters.Closer).Close()
+	if !strings.Contains(out.Hint, want) {
+		t.Errorf("stopped: hint %q, want %q", out.Hint, want)
+	}
+	// A run to the end says nothing of it.
+	t.Setenv("STROBE_FIXTURE_END", "")
+	if _, out, _ := run(t, root, adapters.Request{Test: "test_cut"}); strings.Contains(out.Hint, "did not run") {
+		t.Errorf("a whole run: hint %q", out.Hint)
+	}
+}
+
 func TestStacksRegistered(t *testing.T) {
 	root := fixture(t, "pkg")
 	dir := t.TempDir()

@@ -100,3 +100,14 @@ func (f *Fatal) signal() string {
 	text := strings.TrimPrefix(f.error, string(fatalPrefix))
 	return kit.SignalByText(strings.ReplaceAll(strings.ToLower(text), "-", " "))
 }
+
+// UnrunHint says how many of the tests the framework collected did not
+// run, for a session that ended before its last test (strobe stopped it,
+// a signal, a test's os._exit): the counts are of the tests that ran. ""
+// when all ran, or the framework did not say how many it collected.
+func UnrunHint(st State, ran int, framework string) string {
+	if st.Collected > ran {
+		return fmt.Sprintf("%d of the %d tests %s collected did not run and are in no count", st.Collected-ran, st.Collected, framework)
+	}
+	return ""
+}
