@@ -63,6 +63,9 @@ type Entry struct {
 	Status  report.Status `json:"status"`
 	Tests   int           `json:"tests"`
 	Failing int           `json:"failing"`
+	// CutOff counts the tests a crash or strobe's stop cut off, which
+	// Failing does not count.
+	CutOff int `json:"cut_off,omitempty"`
 	// Changes counts what changed since the run compared with; no names.
 	Changes *report.Changes `json:"changes,omitempty"`
 }
@@ -76,6 +79,10 @@ type Baseline struct {
 	Time    time.Time           `json:"time"`
 	Tests   map[string][]string `json:"tests"`             // suite → names, sorted
 	Failing map[string][]string `json:"failing,omitempty"` // suite → names, sorted
+	// CutOff are the tests a crash or strobe's stop cut off when they
+	// last ran (Changes.CutOff): neither failing nor passing, but rerun
+	// with what failed.
+	CutOff map[string][]string `json:"cut_off,omitempty"`
 }
 
 // streak is a test failing the same way in consecutive runs that ran it.
@@ -118,14 +125,29 @@ type Store struct {
 func Open(dir string) *Store { return &Store{Dir: dir, now: time.Now} }
 
 // Failing is what the last comparable run of key in root left failing
-// (stuck tests included), by suite, and that run's id; nil when there is
-// none. Rerunning what failed reads it.
+// (stuck tests included) or cut off, by suite, and that run's id; nil
+// when there is none. Rerunning what failed reads it: a test a crash cut
+// off did not pass either.
 func (s *Store) Failing(root string, key Key) (failing map[string][]string, runID string, err error) {
 	b, err := s.Baseline(root, key)
 	if err != nil || b == nil {
 		return nil, "", err
 	}
-	return b.Failing, b.RunID, nil
+	if len(b.CutOff) == 0 {
+		return b.Failing, b.RunID, nil
+	}
+	failing = make(map[string][]string, len(b.Failing)+len(b.CutOff))
+	for suite, names := range b.Failing {
+		failing[suite] = slices.Clone(names)
+	}
+	for suite, names := range b.CutOff {
+		for _, n := range names {
+			if !slices.Contains(failing[suite], n) {
+				failing[suite] = append(failing[suite], n)
+			}
+		}
+	}
+	return failing, b.RunID, nil
 }
 
 // Runs lists root's recorded runs, newest first.

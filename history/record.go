@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -20,8 +21,11 @@ type Run struct {
 	Status report.Status
 	Tests  []report.Test
 	// Stuck are the tests the stuck detector stopped: failing, for the
-	// comparison, like tests a crash left running.
+	// comparison.
 	Stuck []report.StuckTest
+	// Crash is the answer's crash: which tests the run's end cut off
+	// (cutOff), neither failing nor passing for the comparison.
+	Crash *report.Crash
 	// Subset says the run ran a chosen part of its selection (a rerun of
 	// what failed, one partition): it compares as a partial run does and
 	// updates only the tests it ran.
@@ -61,6 +65,11 @@ type Result struct {
 // new. A run that ran no test (a build failure, no tests, an error) is
 // listed but compares with nothing and leaves the baseline alone: a broken
 // build does not make every test "removed", nor every test "new" after it.
+//
+// A test the run's end cut off (cutOff: running when strobe stopped the
+// run, or beside others in a process that died) neither failed nor passed
+// on its own: it is listed apart (Changes.CutOff), keeps its state and
+// streak in the baseline, and is rerun with what failed.
 func (s *Store) Record(run Run) (*Result, error) {
 	res, written, err := s.Start(run)
 	if err != nil {
@@ -127,6 +136,10 @@ type cur struct {
 	// nor passing: not a new failure, not fixed; the baseline keeps it
 	// as the run before left it, and its streak stays.
 	flaky bool
+	// cutOff: a crash or strobe's stop cut it off (see cutOff). Neither
+	// failing nor passing, as flaky, and listed apart; the baseline
+	// keeps it among the tests to rerun (Store.Failing).
+	cutOff bool
 }
 
 // current holds the run's tests, indexed by id.
@@ -139,8 +152,11 @@ func (f *file) record(run Run, now time.Time, res *Result) {
 	c := newCurrent(run)
 	entry := Entry{RunID: run.ID, Time: now, Key: run.Key, Status: run.Status, Tests: len(c.tests)}
 	for _, t := range c.tests {
-		if t.failing {
+		switch {
+		case t.failing:
 			entry.Failing++
+		case t.cutOff:
+			entry.CutOff++
 		}
 	}
 	if len(c.tests) == 0 {
@@ -157,9 +173,9 @@ func (f *file) record(run Run, now time.Time, res *Result) {
 	}
 	next := Baseline{Key: run.Key, RunID: run.ID, Time: now}
 	if complete || i < 0 {
-		next.Tests, next.Failing = c.bySuite()
+		next.Tests, next.Failing, next.CutOff = c.bySuite()
 	} else {
-		next.Tests, next.Failing = c.merge(&base)
+		next.Tests, next.Failing, next.CutOff = c.merge(&base)
 	}
 	if i >= 0 {
 		f.Baselines[i] = next
@@ -171,12 +187,13 @@ func (f *file) record(run Run, now time.Time, res *Result) {
 }
 
 // newCurrent indexes the run's tests. A stuck test, or one a crash left
-// running, is failing.
+// running, is failing, unless the crash cut it off (cutOff).
 func newCurrent(run Run) *current {
 	stuck := map[string]bool{}
 	for _, s := range run.Stuck {
 		stuck[s.Name] = true
 	}
+	cut := cutOff(run.Crash)
 	c := &current{tests: make([]cur, 0, len(run.Tests)), at: make(map[TestID]int, len(run.Tests))}
 	for _, t := range run.Tests {
 		id := TestID{t.Suite, t.Name}
@@ -189,10 +206,15 @@ func newCurrent(run Run) *current {
 		e := &c.tests[k]
 		e.failure = t.Failure
 		e.flaky = t.Flaky
+		e.cutOff = false
 		switch {
 		case t.Flaky:
 			e.failing, e.passed = false, false
-		case t.Status == report.TestFailed, t.Status == report.TestRunning, stuck[t.Name]:
+		case stuck[t.Name]:
+			e.failing, e.passed = true, false
+		case cut(t):
+			e.failing, e.passed, e.cutOff = false, false, true
+		case t.Status == report.TestFailed, t.Status == report.TestRunning:
 			e.failing, e.passed = true, false
 		case t.Status == report.TestPassed:
 			e.failing, e.passed = false, true
@@ -201,6 +223,41 @@ func newCurrent(run Run) *current {
 		}
 	}
 	return c
+}
+
+// cutOff says whether a test of a run that ended with crash failed only
+// because the run's end cut it off, rather than on its own:
+//   - strobe stopped the run (its timeout, a cancel, the stuck
+//     detector): a test still running that the detector did not name
+//     stuck (those are failing, the caller checks them first). The
+//     timeout is the whole run's: the test running when it ran out was
+//     not the one that took too long, or not alone.
+//   - the process died while it ran several tests (crash.running_tests,
+//     a cargo test binary's threads, jest's workers): each that "did not
+//     finish" (report.DidNotFinish) or stayed running is a suspect, and
+//     nothing tells which did it. A test the crash names as the cause
+//     (the thread that overflowed its stack) failed in its own words, and
+//     a test alone in its process when it died is the cause: both fail.
+func cutOff(crash *report.Crash) func(report.Test) bool {
+	switch {
+	case crash == nil:
+		return func(report.Test) bool { return false }
+	case crash.StoppedBy != "":
+		return func(t report.Test) bool { return t.Status == report.TestRunning }
+	case len(crash.RunningTests) < 2:
+		return func(report.Test) bool { return false }
+	}
+	suspects := make(map[string]bool, len(crash.RunningTests))
+	for _, n := range crash.RunningTests {
+		suspects[n] = true
+	}
+	return func(t report.Test) bool {
+		if !suspects[t.Name] {
+			return false
+		}
+		return t.Status == report.TestRunning ||
+			t.Status == report.TestFailed && t.Failure != nil && strings.HasPrefix(t.Failure.Message, report.DidNotFinish)
+	}
 }
 
 // compare is what changed between the baseline and the run. It walks the
@@ -225,12 +282,14 @@ func (c *current) compare(b *Baseline, complete bool) *report.Changes {
 		}
 	}
 	name := c.displayNames(removed)
-	var nf, still, fixed, added, gone []string
+	var nf, still, fixed, added, gone, cut []string
 	for _, t := range c.tests {
 		if !t.known {
 			added = append(added, name(t.id))
 		}
 		switch {
+		case t.cutOff:
+			cut = append(cut, name(t.id))
 		case t.failing && t.wasFailing:
 			still = append(still, name(t.id))
 		case t.failing:
@@ -242,8 +301,13 @@ func (c *current) compare(b *Baseline, complete bool) *report.Changes {
 	for _, id := range removed {
 		gone = append(gone, name(id))
 	}
-	return &report.Changes{Since: b.RunID, NewFailures: list(nf), StillFailing: list(still), Fixed: list(fixed),
+	ch := &report.Changes{Since: b.RunID, NewFailures: list(nf), StillFailing: list(still), Fixed: list(fixed),
 		NewTests: list(added), RemovedTests: list(gone), Partial: !complete}
+	if len(cut) > 0 {
+		l := list(cut)
+		ch.CutOff = &l
+	}
+	return ch
 }
 
 // displayNames names a test by its name alone, or "name (suite)" when
@@ -284,23 +348,31 @@ func (c *current) displayNames(removed []TestID) func(TestID) string {
 	}
 }
 
-// bySuite is the run's tests and failing tests as a baseline keeps them,
-// in the run's order.
-func (c *current) bySuite() (tests, failing map[string][]string) {
+// bySuite is the run's tests, failing tests and tests cut off as a
+// baseline keeps them, in the run's order; cut is nil when none was.
+func (c *current) bySuite() (tests, failing, cut map[string][]string) {
 	tests, failing = map[string][]string{}, map[string][]string{}
 	for _, t := range c.tests {
 		tests[t.id.Suite] = append(tests[t.id.Suite], t.id.Name)
-		if t.failing || t.flaky && t.wasFailing { // a flaky run leaves a failing test failing
+		// A flaky run, or a crash that cut it off, leaves a failing
+		// test failing.
+		if t.failing || (t.flaky || t.cutOff) && t.wasFailing {
 			failing[t.id.Suite] = append(failing[t.id.Suite], t.id.Name)
 		}
+		if t.cutOff {
+			if cut == nil {
+				cut = map[string][]string{}
+			}
+			cut[t.id.Suite] = append(cut[t.id.Suite], t.id.Name)
+		}
 	}
-	return tests, failing
+	return tests, failing, cut
 }
 
 // merge is the baseline with the tests of a partial run updated: the tests
 // it never reached stay as they were.
-func (c *current) merge(b *Baseline) (tests, failing map[string][]string) {
-	tests, failing = c.bySuite()
+func (c *current) merge(b *Baseline) (tests, failing, cut map[string][]string) {
+	tests, failing, cut = c.bySuite()
 	for suite, names := range b.Tests {
 		for _, n := range names {
 			if _, ok := c.at[TestID{suite, n}]; !ok {
@@ -315,7 +387,17 @@ func (c *current) merge(b *Baseline) (tests, failing map[string][]string) {
 			}
 		}
 	}
-	return tests, failing
+	for suite, names := range b.CutOff {
+		for _, n := range names {
+			if _, ok := c.at[TestID{suite, n}]; !ok {
+				if cut == nil {
+					cut = map[string][]string{}
+				}
+				cut[suite] = append(cut[suite], n)
+			}
+		}
+	}
+	return tests, failing, cut
 }
 
 func list(names []string) report.Names {
@@ -334,7 +416,13 @@ func Clip(c *report.Changes, n int) *report.Changes {
 		return nil
 	}
 	out := *c
-	for _, l := range []*report.Names{&out.NewFailures, &out.StillFailing, &out.Fixed, &out.NewTests, &out.RemovedTests} {
+	lists := []*report.Names{&out.NewFailures, &out.StillFailing, &out.Fixed, &out.NewTests, &out.RemovedTests}
+	if c.CutOff != nil {
+		cut := *c.CutOff
+		out.CutOff = &cut
+		lists = append(lists, out.CutOff)
+	}
+	for _, l := range lists {
 		if len(l.Names) > n {
 			l.Names = l.Names[:n:n]
 		}
@@ -361,8 +449,8 @@ func (f *file) streaks(run Run, c *current) map[TestID]int {
 		id := t.id
 		k := key{run.Key.Framework, id.Suite, id.Name}
 		i, ok := at[k]
-		if t.flaky {
-			continue // it failed and passed: the streak neither grows nor ends
+		if t.flaky || t.cutOff {
+			continue // it failed and passed, or was cut off: the streak neither grows nor ends
 		}
 		if !t.failing || t.failure == nil {
 			if ok {

@@ -155,6 +155,14 @@ type Changes struct {
 	// crash, cancel, build failure): it compares only the tests it ran,
 	// and removed_tests stays empty.
 	Partial bool `json:"partial,omitempty"`
+	// CutOff are the tests a crash or strobe's stop cut off: running
+	// when strobe stopped the run (its timeout, a cancel, the stuck
+	// detector's verdict on another test), or when their process died
+	// while it ran several tests, none of them named as the cause. They
+	// neither failed nor passed on their own, so they are in no other
+	// list: not new failures now, not fixed when they pass next. Absent
+	// when there are none.
+	CutOff *Names `json:"cut_off,omitempty"`
 }
 
 // Names is a list of tests with its length; a response lists the first few
@@ -359,6 +367,13 @@ const (
 	// crashed, timed out or was cancelled around it.
 	TestRunning TestStatus = "running"
 )
+
+// DidNotFinish begins the failure message of a test that was running when
+// its process ended (a signal, exit() in a test, a test binary that died):
+// it did not fail on its own, the process's end cut it off. Beside
+// Crash.RunningTests it tells the history a crash's suspects from the
+// test a crash names (a stack overflow's thread), whose message says so.
+const DidNotFinish = "did not finish: "
 
 // Test is one test as the details file records it.
 type Test struct {

@@ -32,7 +32,7 @@ func (r *Run) remember(resp *report.Response, failed []report.Failure, tests []r
 		return nil, recorded
 	}
 	res, written, err := history.Open(r.opts.HistoryDir).Start(history.Run{ID: r.ID, Root: r.req.ProjectRoot, Key: r.historyKey(),
-		Status: resp.Status, Tests: tests, Stuck: resp.Stuck, Subset: r.sel.rerun != nil, Unfinished: r.binaryDied || r.notReached})
+		Status: resp.Status, Tests: tests, Stuck: resp.Stuck, Crash: resp.Crash, Subset: r.sel.rerun != nil, Unfinished: r.binaryDied || r.notReached})
 	if err != nil {
 		resp.Hint = joinHints(resp.Hint, "(no comparison with earlier runs: "+err.Error()+")")
 		return nil, recorded

@@ -28,9 +28,10 @@ func AppendMessage(f *report.Failure, sep, text string) {
 // DidNotFinish is the message of a test that was running when its process
 // ended before the test could report (a signal, exit() in the test): what
 // ended it; with others running beside it, that any of them may have.
-// Every adapter words it alike, so an agent reads one kind of answer.
+// Every adapter words it alike, so an agent reads one kind of answer,
+// and the history tells the tests a crash cut off (report.DidNotFinish).
 func DidNotFinish(what string, others int) string {
-	msg := "did not finish: " + what + " while it ran"
+	msg := report.DidNotFinish + what + " while it ran"
 	switch {
 	case others == 1:
 		msg += " with 1 other test (one of them, or their running together, did it: rerun each alone)"

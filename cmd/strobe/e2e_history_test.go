@@ -125,3 +125,75 @@ func Example_last() {
 		t.Errorf("after the fix: changes %s; want TestFirst fixed, nothing new", mustJSON(c))
 	}
 }
+
+// TestHistoryAfterACrashCutTestsOff: a cargo test binary that dies of a
+// signal while it runs two tests fails both ("did not finish"), and
+// nothing says which of them did it. Neither failed on its own: the
+// crash's answer lists them as cut off, not as new failures, and the
+// next run, where both pass, fixed nothing (it said both "fixed").
+func TestHistoryAfterACrashCutTestsOff(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	project := t.TempDir()
+	adapterstest.WriteFiles(t, project, map[string]string{
+		"Cargo.toml": "[package]\nname = \"cutoff\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n[dependencies]\n",
+		"src/lib.rs": "",
+		"tests/it.rs": `use std::time::Duration;
+
+#[test]
+fn a_bystander() {
+    std::thread::sleep(Duration::from_secs(2));
+}
+
+#[test]
+fn b_crashes() {
+    std::thread::sleep(Duration::from_millis(300));
+    if std::env::var("CUTOFF_CRASH").is_ok_and(|v| v == "1") {
+        std::process::abort();
+    }
+}
+
+#[test]
+fn c_quick() {}
+`})
+	tmp := tmpdir(t)
+	run := func(crash string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(strobeBin, args...)
+		// RUST_TEST_THREADS: the three tests run at once, whatever the cores.
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "STROBE_HOME="+strobeHome(t), "RUST_TEST_THREADS=4", "CUTOFF_CRASH="+crash)
+		out, err := cmd.Output()
+		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	test := func(crash string) report.Response {
+		t.Helper()
+		out := run(crash, "test", project, "--no-daemon", "--json")
+		var resp report.Response
+		if err := json.Unmarshal([]byte(out), &resp); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return resp
+	}
+	first := test("")
+	if first.Status != report.Passed || first.Summary.Passed != 3 {
+		t.Fatalf("first run: %+v", first)
+	}
+	second := test("1")
+	cut := &report.Names{Count: 2, Names: []string{"a_bystander", "b_crashes"}}
+	want := &report.Changes{Since: first.RunID, Partial: true, CutOff: cut}
+	if c := second.Changes; second.Status != report.Crashed || mustJSON(c) != mustJSON(want) {
+		t.Errorf("the crash: status %s, changes %s; want\n%s", second.Status, mustJSON(c), mustJSON(want))
+	}
+	if c := second.Crash; c == nil || c.SignalName != "SIGABRT" || len(c.RunningTests) != 2 {
+		t.Errorf("the crash: %+v, want SIGABRT with the two tests running", c)
+	}
+	if human := run("", "show", second.RunID); !strings.Contains(human, "cut_off: a_bystander, b_crashes") {
+		t.Errorf("strobe show does not list the tests cut off:\n%s", human)
+	}
+	third := test("")
+	if c := third.Changes; third.Status != report.Passed || mustJSON(c) != mustJSON(&report.Changes{Since: second.RunID}) {
+		t.Errorf("after the crash: status %s, changes %s; want nothing fixed", third.Status, mustJSON(c))
+	}
+}

@@ -91,8 +91,12 @@ type changeList struct {
 }
 
 func changeLists(c *report.Changes) []changeList {
-	return []changeList{{"new_failures", c.NewFailures}, {"still_failing", c.StillFailing}, {"fixed", c.Fixed},
+	lists := []changeList{{"new_failures", c.NewFailures}, {"still_failing", c.StillFailing}, {"fixed", c.Fixed},
 		{"new_tests", c.NewTests}, {"removed_tests", c.RemovedTests}}
+	if c.CutOff != nil {
+		lists = append(lists, changeList{"cut_off", *c.CutOff})
+	}
+	return lists
 }
 
 // shortID is enough of a run id for `strobe show`, which takes prefixes.
