@@ -65,7 +65,7 @@ const testDescription = `Run a project's tests and get a short structured result
 
 status is one of passed, failed, stuck, crashed, timeout, cancelled, build_failed, no_tests, error, running. Only "passed" is a success: never read a crash, a hang or a build error as one.
 
-"changes" compares with the previous run of the same project and selection: new_failures (probably the last edit), still_failing, fixed, new_tests, removed_tests. failures[].repeated counts the runs in a row a test failed the same way; from 3 on, step back and reconsider the approach.
+"changes" compares with the previous run of the same project and selection: new_failures (probably the last edit), still_failing, fixed, new_tests, removed_tests, cut_off (tests a crash or strobe's stop cut off mid-run: neither failed nor fixed on their own). failures[].repeated counts the runs in a row a test failed the same way; from 3 on, step back and reconsider the approach.
 
 With retries: N, each failed test is rerun alone up to N times; one that then passes is listed in "flaky" (with its first failure) and not counted failed, and the run is "passed" only if every failure was flaky. A flaky test is not a bug to fix in the code under test but a signal: the test depends on timing, order or shared state. repeat: N runs the selection N times and lists in "repeat" each test that failed at least once, with its pass and fail counts.
 
