@@ -482,22 +482,25 @@ type goQuit struct {
 type goPackage struct {
 	path    string
 	tests   map[string]*goTest
-	running []string  // started and not ended, oldest first
-	lastRun string    // the test that started last
-	fails   []string  // the tests whose fail events came last, newest last (goFailsKept)
-	paused  []string  // parallel tests paused until their turn
-	out     []string  // output outside any test, newest goKeptLines
-	trace   *goTrace  // how the binary died (or panicked), if it did
-	failed  int       // its tests that failed
-	build   bool      // it failed to build
-	race    *goRace   // a data race report being read (-race)
-	races   []*goRace // the reports read, the first goRaces of them
-	nraces  int       // reports read
-	leak    []string  // goleak.VerifyTestMain's report
-	shuffle string    // the seed of -shuffle, as testing printed it ("-test.shuffle 1234")
-	order   []string  // its top-level tests in the order they started
-	summary bool      // the binary printed its own "PASS" or "FAIL": it ran to its end
-	ended   bool      // its end came, settled in Finish (quit): later lines are not its binary's
+	running []string // started and not ended, oldest first
+	lastRun string   // the test that started last
+	fails   []string // the tests whose fail events came last, newest last (goFailsKept)
+	// justFailed says the last event of the package that was no framing
+	// of a parallel test's turn (cont, pause, "=== CONT") was a fail.
+	justFailed bool
+	paused     []string  // parallel tests paused until their turn
+	out        []string  // output outside any test, newest goKeptLines
+	trace      *goTrace  // how the binary died (or panicked), if it did
+	failed     int       // its tests that failed
+	build      bool      // it failed to build
+	race       *goRace   // a data race report being read (-race)
+	races      []*goRace // the reports read, the first goRaces of them
+	nraces     int       // reports read
+	leak       []string  // goleak.VerifyTestMain's report
+	shuffle    string    // the seed of -shuffle, as testing printed it ("-test.shuffle 1234")
+	order      []string  // its top-level tests in the order they started
+	summary    bool      // the binary printed its own "PASS" or "FAIL": it ran to its end
+	ended      bool      // its end came, settled in Finish (quit): later lines are not its binary's
 }
 
 // goTest is what a test's own output told.
@@ -745,6 +748,9 @@ func (p *goParser) event(e *goEvent) {
 		if !p.raceLine(pkg, line) && pkg.trace == nil {
 			p.readLoc(pkg, t, line)
 		}
+		if !goFraming(line) {
+			pkg.justFailed = false
+		}
 		if in, ok := strings.CutPrefix(strings.TrimSpace(line), "Failing input written to "); ok && strings.HasPrefix(e.Test, "Fuzz") {
 			t.fuzzInput = in
 		}
@@ -761,6 +767,12 @@ func (p *goParser) event(e *goEvent) {
 		if pkg.fails = append(pkg.fails, e.Test); len(pkg.fails) > goFailsKept {
 			pkg.fails = pkg.fails[1:]
 		}
+	}
+	switch e.Action {
+	case "fail":
+		pkg.justFailed = true
+	case "run", "pass", "bench", "skip":
+		pkg.justFailed = false
 	}
 }
 
@@ -788,6 +800,24 @@ func panicked(pkg *goPackage, test string) string {
 		}
 	}
 	return name
+}
+
+// panickedBefore is the test that panicked when the panic follows, but
+// for a parallel sibling's turn, the fail events testing reports for a
+// panicking test and each of its parents: the newest is a top-level
+// test's, and the panic is its deepest failed subtest's (or its own).
+// The panic then lands in the output of the sibling whose "=== CONT"
+// came between, which did not panic. "" when the panic follows anything
+// else (a goroutine's panic fails no test first).
+func panickedBefore(pkg *goPackage) string {
+	if !pkg.justFailed || len(pkg.fails) == 0 {
+		return ""
+	}
+	top := pkg.fails[len(pkg.fails)-1]
+	if strings.Contains(top, "/") {
+		return ""
+	}
+	return cmp.Or(panicked(pkg, top), top)
 }
 
 // goFraming reports whether a line is go test's own framing of a test.
@@ -1306,6 +1336,8 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 		// pass (parallel siblings start after it and pause: the last to
 		// start need not be the one that panicked).
 		if name := panicked(pkg, test); test != "" && name != "" {
+			tr.test = name
+		} else if name := panickedBefore(pkg); name != "" {
 			tr.test = name
 		} else if last := pkg.tests[pkg.lastRun]; test != "" && last != nil && strings.HasPrefix(pkg.lastRun, test+"/") && last.status != report.TestPassed && last.status != report.TestSkipped {
 			tr.test = pkg.lastRun

@@ -1139,3 +1139,51 @@ func TestGoNoSuchSubtest(t *testing.T) {
 		}
 	}
 }
+
+// TestGoPanicAfterSiblingCont: testing reports a panicking parallel
+// subtest and its parents failed, and the panic follows; but a sibling's
+// "=== CONT" may come between (1 run in 8 of parpanic's TestDeep here), so
+// that the panic lands in the sibling's output. The recording
+// (testdata/parpanic-cont.txt, `go test -v=test2json -run '^TestDeep$'
+// ./parpanic` in testdata/failures) is such a run: the panic is still
+// inner's, and later, which was running, is not blamed for it.
+func TestGoPanicAfterSiblingCont(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("testdata", "failures"))
+	data, err := os.ReadFile(filepath.Join("testdata", "parpanic-cont.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pkg = "example.com/failures/parpanic"
+	for _, framed := range []bool{true, false} {
+		rec := adapters.NewRecorder()
+		p := newGoParser(rec, root, []goModule{{"example.com/failures", "."}}, []string{"go", "test"}, "no test ran")
+		lines := strings.SplitAfter(strings.ReplaceAll(string(data), "{{ROOT}}", root), "\n")
+		if framed {
+			p.framer = newGoFramer(pkg, p.event)
+		} else {
+			// The same output through go tool test2json, as -json has it.
+			cmd := exec.Command("go", "tool", "test2json", "-t", "-p", pkg)
+			cmd.Stdin = strings.NewReader(strings.Join(lines, ""))
+			b, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("test2json: %v", err)
+			}
+			lines = strings.SplitAfter(string(b), "\n")
+		}
+		for _, l := range lines {
+			if l != "" {
+				p.Line(adapters.Stdout, []byte(strings.TrimSuffix(l, "\n")), false)
+			}
+		}
+		p.Finish(goExited(1))
+		f := rec.Failure(pkg, "TestDeep/outer/inner")
+		if f == nil || f.File != "parpanic/deep_test.go" || f.Line != 11 || !strings.HasPrefix(f.Message, "panic: deep down") {
+			t.Errorf("framed %v: TestDeep/outer/inner: failure %+v, want the panic at parpanic/deep_test.go:11", framed, f)
+		}
+		for _, tt := range rec.Tests() {
+			if tt.Name != "TestDeep/outer/inner" && tt.Failure != nil && strings.HasPrefix(tt.Failure.Message, "panic: ") {
+				t.Errorf("framed %v: the panic is also blamed on %s", framed, tt.Name)
+			}
+		}
+	}
+}
