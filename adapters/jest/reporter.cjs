@@ -422,7 +422,20 @@ function calls(file) {
   }
   const out = [];
   if (text !== null && text.length < 4 << 20) {
-    const lineAt = (i) => text.slice(0, i).split('\n').length;
+    // The line of an offset: a search of the newlines' offsets, found
+    // once (a file of many tests would otherwise be split per call).
+    const newlines = [];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines.push(i);
+    const lineAt = (i) => {
+      let lo = 0;
+      let hi = newlines.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (newlines[mid] < i) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo + 1;
+    };
     for (const m of text.matchAll(CALL)) {
       const open = text.indexOf('(', m.index);
       const end = callEnd(text, open);
