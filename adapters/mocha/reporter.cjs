@@ -111,6 +111,27 @@ function sourceOf(file) {
   return sources.get(file);
 }
 
+// lineOf is the line of an offset in a file's text: a search of its
+// newlines' offsets, found once a text (a file of many tests would
+// otherwise be split for each of them).
+const newlinesOf = new Map();
+function lineOf(text, offset) {
+  let nl = newlinesOf.get(text);
+  if (!nl) {
+    nl = [];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) nl.push(i);
+    newlinesOf.set(text, nl);
+  }
+  let lo = 0;
+  let hi = nl.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (nl[mid] < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
+}
+
 function testsOf(suite, out = []) {
   for (const t of suite.tests) out.push(t);
   for (const s of suite.suites) testsOf(s, out);
@@ -126,7 +147,7 @@ function spans(test, text) {
   const out = [];
   if (!src || src.length < 8 || !text) return out;
   for (let i = text.indexOf(src); i >= 0; i = text.indexOf(src, i + 1)) {
-    const first = text.slice(0, i).split('\n').length;
+    const first = lineOf(text, i);
     out.push([first, first + src.split('\n').length - 1]);
   }
   return out;
