@@ -172,6 +172,13 @@ func grepFor(title string) (string, *hookTests) {
 	parts := strings.Split(title, sep)
 	m := hookTitle.FindStringSubmatch(parts[len(parts)-1])
 	if m == nil {
+		if base := node.Unnumbered(title); base != title {
+			// strobe's name for the Nth test of a full title ("NAME #2"),
+			// which mocha knows by the title alone, or a test's own
+			// title: --grep matches both (the run names them again in
+			// the same order).
+			return "^(?:" + regexp.QuoteMeta(strings.ReplaceAll(title, sep, " ")) + "|" + regexp.QuoteMeta(strings.ReplaceAll(base, sep, " ")) + ")$", nil
+		}
 		return grep(title), nil
 	}
 	parts = parts[:len(parts)-1]

@@ -786,3 +786,39 @@ func TestMochaExitInHook(t *testing.T) {
 		t.Errorf("hint %q, want %q", out.Hint, want)
 	}
 }
+
+// TestMochaNumberedTest: --test with the name strobe gave the second test
+// of a full title ("NAME #2") runs it: mocha knows it by the title alone,
+// and a --grep of the numbered name matched no test (no_tests).
+func TestMochaNumberedTest(t *testing.T) {
+	root := project("dupes")
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: root, Test: "test/dupes.spec.js" + sep + "withQuery › { a: 1 } #2"})
+	if out.NoTests {
+		t.Fatalf("no tests: %+v", out)
+	}
+	f := rec.Failure("test/dupes.spec.js", "withQuery › { a: 1 } #2")
+	if f == nil || f.Line != 9 {
+		t.Errorf("withQuery › { a: 1 } #2: failure %+v, want the failure at test/dupes.spec.js:9; ran %q", f, names(rec))
+	}
+}
+
+// TestMochaExitNumbered: the rerun of a test that ended mocha's process
+// greps for its title as mocha knows it, not for strobe's numbered name
+// ("same title #2"), which ran no test; pasted, it runs the test again.
+func TestMochaExitNumbered(t *testing.T) {
+	root := project("exitdup")
+	rec, _, exit := run(t, adapters.Request{ProjectRoot: root})
+	if !exit.Exited || exit.Code != 3 {
+		t.Fatalf("exit %+v, want code 3", exit)
+	}
+	f := rec.Failure("test/exitdup.spec.js", "same title #2")
+	if f == nil || !strings.Contains(f.Rerun, "--grep '^same title$'") {
+		t.Fatalf("same title #2: failure %+v, want a rerun by mocha's title", f)
+	}
+	cmd := exec.Command("/bin/sh", "-c", f.Rerun)
+	cmd.Dir = root
+	b, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
+		t.Errorf("%s: %v, want the test to exit 3 again:\n%s", f.Rerun, err, b)
+	}
+}

@@ -285,7 +285,7 @@ class StrobeReporter {
     // says how many never ran.
     runner.on(constants.EVENT_RUN_BEGIN, () => emit({ e: 'begin', node: process.version, tests: runner.total || 0 }));
     runner.on(constants.EVENT_TEST_BEGIN, (test) => {
-      emit({ e: 'start', file: test.file, name: names.of(test) });
+      emit(named({ e: 'start', file: test.file, name: names.of(test) }, test));
       begin(test);
     });
     // A "before all" or "after all" hook runs outside any test: while it

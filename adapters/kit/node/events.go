@@ -142,7 +142,10 @@ type Events struct {
 	recorded int
 	buf      []byte    // the hand decoder's unescaping buffer
 	current  [2]string // the suite and name of the test started last and not ended
-	done     bool      // the reporter saw the framework's end
+	// currentTitle is that test's title as the framework knows it, when
+	// its name differs (strobe's "NAME #2"), for its rerun.
+	currentTitle string
+	done         bool // the reporter saw the framework's end
 	// bailed holds the summary's counts when --bail stopped the run
 	// (mocha's): the tests it was to run and those that did not run.
 	bailed map[string]float64
@@ -271,7 +274,7 @@ func (e *Events) Handle(ev Event) {
 			e.rec.Start(suite, ev.Name)
 			e.mu.Lock()
 			e.recorded++
-			e.current = [2]string{suite, ev.Name}
+			e.current, e.currentTitle = [2]string{suite, ev.Name}, ev.Title
 			e.saw(suite, ev.Name)
 			e.mu.Unlock()
 		}
@@ -389,7 +392,7 @@ func (e *Events) end(suite string, ev Event) {
 		e.uncaught = append(e.uncaught, suite+Sep+ev.Name)
 	}
 	if e.current == [2]string{suite, ev.Name} {
-		e.current = [2]string{}
+		e.current, e.currentTitle = [2]string{}, ""
 	}
 	if f != nil && ev.Fail.Kind == "cancelledByParent" && !ev.Suite {
 		e.neverSettled = append(e.neverSettled, f)
@@ -452,7 +455,7 @@ func (e *Events) cancelled(suite string, ev Event) {
 	e.cancels = append(e.cancels, c)
 	e.recorded++
 	if e.current == [2]string{suite, ev.Name} {
-		e.current = [2]string{}
+		e.current, e.currentTitle = [2]string{}, ""
 	}
 	e.mu.Unlock()
 }
@@ -914,7 +917,7 @@ func (e *Events) died(out *adapters.Outcome, exit report.Exit) {
 	suite, name := e.current[0], e.current[1]
 	f := &report.Failure{Name: name, File: suite, Message: kit.DidNotFinish("the test process died of "+sig, 0)}
 	if e.cfg.Rerun != nil {
-		f.Rerun = e.cfg.Rerun(suite, name)
+		f.Rerun = e.cfg.Rerun(suite, cmp.Or(e.currentTitle, name))
 	}
 	e.rec.End(suite, name, report.TestFailed, 0, f)
 }
@@ -925,7 +928,7 @@ func (e *Events) died(out *adapters.Outcome, exit report.Exit) {
 // came as a "file" event, which has ended its test already.
 func (e *Events) exited(exit report.Exit) {
 	suite, name := e.current[0], e.current[1]
-	test := name
+	test := cmp.Or(e.currentTitle, name)
 	if name == "" {
 		// A hook that ran outside any test ("before all"), named running
 		// while it ran: mocha's exit 0 there is no pass either. Its rerun
