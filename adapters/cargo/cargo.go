@@ -184,6 +184,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	}
 
 	var argv []string
+	var docNote string
 	testArgs := cleanLibtestArgs(userTestArgs, req.Test != "")
 	switch steps {
 	case cargoTestsOnly:
@@ -199,7 +200,9 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 		}
 		argv = cargoTestsArgv(prefix, userArgs, sel, testArgs, customs)
 	case cargoDocOnly:
-		argv = cargoDocArgv(prefix, userArgs, userTestArgs, req.Test)
+		var sel []string
+		sel, docNote = planDoctests(ctx, req, append(slices.Clone(prefix), cleanCargoArgs(withoutTargetSelection(userArgs))...))
+		argv = cargoDocArgv(prefix, userArgs, userTestArgs, sel)
 	case cargoWhole:
 		argv = cargoTestsArgv(prefix, userArgs, nil, testArgs, customs)
 	}
@@ -211,7 +214,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
 	p.test, p.level, p.docOnly, p.whole = req.Test, req.Level, steps == cargoDocOnly, steps == cargoWhole
 	p.includeIgnored = hasCargoFlag(userTestArgs, "--ignored", "--include-ignored")
-	p.dir, p.env = req.ProjectRoot, req.Env
+	p.dir, p.env, p.docNote = req.ProjectRoot, req.Env, docNote
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
 	if err := traced(req, plan, customs); err != nil {
 		return nil, err
@@ -231,10 +234,14 @@ const (
 )
 
 // cargoStepsFor chooses the steps: the whole suite is both, as plain cargo
-// test runs them; the doc level, a command with --doc and a doctest's name
-// are the doctests alone; everything else is test binaries only.
+// test runs them; the doc level, a command with --doc, a doctest's name and
+// several tests that are all doctests are the doctests alone; everything
+// else is test binaries only (several tests of both kinds too: the
+// doctests among them do not run).
 func cargoStepsFor(req adapters.Request, userArgs []string) cargoSteps {
 	switch {
+	case len(req.Tests) > 0 && !slices.ContainsFunc(req.Tests, func(t adapters.TestRef) bool { return !isDoctestName(t.Name) }):
+		return cargoDocOnly // several doctests by name (see doctestsSelection)
 	case len(req.Tests) > 0:
 		return cargoTestsOnly // several tests by name: the test binaries' (see exactArgs)
 	case req.Level == adapters.LevelDoc, hasCargoFlag(userArgs, "--doc"), req.Test != "" && isDoctestName(req.Test):
@@ -273,15 +280,13 @@ func cargoTestsArgv(prefix, userArgs, sel, testArgs, customs []string) []string 
 // cargoDocArgv runs the doctests as plain cargo test would: no runner, no
 // RUSTC_BOOTSTRAP and no JSON from libtest (rustdoc's human output is
 // read instead), so nothing is built that plain cargo test would not reuse.
-// A doctest is selected by its item (see docRerun).
-func cargoDocArgv(prefix, userArgs, userTestArgs []string, test string) []string {
+// sel, when set, selects doctests by words of their names (planDoctests),
+// which the user's --exact would break.
+func cargoDocArgv(prefix, userArgs, userTestArgs, sel []string) []string {
 	args := slices.Clone(prefix)
 	args = append(args, cleanCargoArgs(withoutTargetSelection(userArgs))...)
 	args = append(args, "--no-fail-fast", "--message-format=json", "--doc")
-	testArgs := cleanLibtestArgs(userTestArgs, false)
-	if test != "" {
-		testArgs = append(testArgs, doctestFilter(test))
-	}
+	testArgs := append(cleanLibtestArgs(userTestArgs, len(sel) > 0), sel...)
 	if len(testArgs) > 0 {
 		args = append(append(args, "--"), testArgs...)
 	}
@@ -725,6 +730,9 @@ type cargoParser struct {
 	dir   string
 	env   []string
 	lists map[string]*docList
+	// docNote says how the doctests asked for by name were selected when
+	// the run may hold others (planDoctests), for the answer's hint.
+	docNote string
 }
 
 func newCargoParser(rec *adapters.Recorder, root, wsRoot string, rerun []string) *cargoParser {
@@ -1301,6 +1309,9 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 		slices.Sort(files)
 		out.Project = &report.Project{Language: "rust", BuildSystem: "cargo", TestFiles: files}
 		out.Hint = p.noTestsHint()
+	}
+	if p.docNote != "" {
+		out.Hint = strings.TrimPrefix(out.Hint+"; "+p.docNote, "; ")
 	}
 	return out
 }

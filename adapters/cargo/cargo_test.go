@@ -1253,6 +1253,139 @@ func TestCargoDoctestRerunRunsOne(t *testing.T) {
 	}
 }
 
+// TestCargoDoctestByName: doctests asked for by their names (--test, a
+// retry, --failed's several) run alone, selected among those cargo lists
+// as a failed doctest's rerun selects it. Filtered by the item, an
+// item's example ran with its other examples (`-- twice`) and the
+// crate's own example with every doctest (`-- src/lib.rs`); several
+// doctests went to the test binaries as --exact names and none ran.
+func TestCargoDoctestByName(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := adapterstest.CopyFixture(t, "docsel")
+	const suite = "docsel (doc)"
+	ref := func(name string) adapters.TestRef { return adapters.TestRef{Suite: suite, Name: name} }
+	for _, tc := range []struct {
+		name string
+		req  adapters.Request
+		want map[string]string // doctest → "ok" or "FAILED", as rustdoc prints it
+	}{
+		{"an item's example", adapters.Request{Test: "src/lib.rs - twice (line 12)"},
+			map[string]string{"src/lib.rs - twice (line 12)": "ok"}},
+		{"the crate's example, retried", adapters.Request{Test: "src/lib.rs - (line 6)", TestSuite: suite},
+			map[string]string{"src/lib.rs - (line 6)": "FAILED"}},
+		{"the failed ones", adapters.Request{Tests: []adapters.TestRef{ref("src/lib.rs - (line 6)"), ref("src/lib.rs - twice (line 18)")}},
+			map[string]string{"src/lib.rs - (line 6)": "FAILED", "src/lib.rs - twice (line 18)": "FAILED"}},
+		{"a module's example and an item's", adapters.Request{Tests: []adapters.TestRef{ref("src/lib.rs - inner (line 36)"), ref("src/lib.rs - twice (line 12)")}},
+			map[string]string{"src/lib.rs - inner (line 36)": "ok", "src/lib.rs - twice (line 12)": "ok"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := tc.req
+			req.ProjectRoot = dir
+			var stdout []string
+			rec, out, _ := adapterstest.RunReal(t, teeCargo{&stdout}, req)
+			text := "\n" + strings.Join(stdout, "\n") + "\n"
+			running := fmt.Sprintf("\nrunning %d tests\n", len(tc.want))
+			if len(tc.want) == 1 {
+				running = "\nrunning 1 test\n"
+			}
+			if !strings.Contains(text, running) {
+				t.Errorf("cargo's output has no %q:%s", strings.TrimSpace(running), text)
+			}
+			for name, status := range tc.want {
+				if !strings.Contains(text, "\ntest "+name+" ... "+status+"\n") {
+					t.Errorf("%s did not run (%s):%s", name, status, text)
+				}
+			}
+			if got := len(rec.Tests()); got != len(tc.want) {
+				t.Errorf("%d tests recorded, want %d: %s", got, len(tc.want), cargoNames(rec))
+			}
+			if out.Hint != "" {
+				t.Errorf("hint %q, want none (an exact selection)", out.Hint)
+			}
+		})
+	}
+}
+
+// TestCargoDoctestByNameUnlisted: a doctest name cargo does not list (its
+// line moved) runs by its item, as before the list, and the hint says so.
+func TestCargoDoctestByNameUnlisted(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := adapterstest.CopyFixture(t, "docsel")
+	req := adapters.Request{ProjectRoot: dir, Test: "src/lib.rs - twice (line 14)"}
+	plan, err := cargo{}.Plan(context.Background(), req, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plan.Argv[len(plan.Argv)-3:]; !slices.Equal(got, []string{"--doc", "--", "twice"}) {
+		t.Errorf("Plan %q, want it to end with --doc -- twice", plan.Argv)
+	}
+	rec, out, _ := adapterstest.RunReal(t, cargo{}, req)
+	if got := len(rec.Tests()); got != 2 {
+		t.Errorf("%d tests, want twice's 2: %s", got, cargoNames(rec))
+	}
+	if want := "the doctests asked for ran by their items (-- twice), which may select more of them: cargo lists no doctest named \"src/lib.rs - twice (line 14)\""; out.Hint != want {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+}
+
+// teeCargo is the cargo adapter, its plan's parser keeping cargo's stdout.
+type teeCargo struct{ stdout *[]string }
+
+func (teeCargo) Name() string                               { return "cargo" }
+func (teeCargo) Detect(adapters.Request) adapters.Detection { return adapters.Detection{} }
+func (a teeCargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	plan, err := cargo{}.Plan(ctx, req, rec)
+	if err == nil {
+		plan.Parser = teeParser{plan.Parser, a.stdout}
+	}
+	return plan, err
+}
+
+type teeParser struct {
+	adapters.Parser
+	stdout *[]string
+}
+
+func (p teeParser) Line(s adapters.Stream, line []byte, cut bool) {
+	if s == adapters.Stdout {
+		*p.stdout = append(*p.stdout, string(line))
+	}
+	p.Parser.Line(s, line, cut)
+}
+
+// TestDoctestsSelection: the words that select several doctests: a filter
+// for each, a --skip for each other doctest a filter selects, by a word no
+// wanted doctest's name holds; the others that no such --skip leaves out
+// run too, and are said.
+func TestDoctestsSelection(t *testing.T) {
+	names := []string{"src/lib.rs - (line 6)", "src/lib.rs - twice (line 12)", "src/lib.rs - twice (line 18)",
+		"src/lib.rs - thrice (line 26)", "src/lib.rs - inner (line 36)", "src/lib.rs - (line 46)", "src/lib.rs - a (line 146)"}
+	for _, tc := range []struct {
+		wanted      []string
+		want, extra []string
+	}{
+		{[]string{"src/lib.rs - (line 6)", "src/lib.rs - twice (line 18)"},
+			[]string{"6)", "18)", "--skip", "46)", "--skip", "inner", "--skip", "thrice"}, nil}, // "46)" skips line 146 too
+		// One filter selects both.
+		{[]string{"src/lib.rs - twice (line 12)", "src/lib.rs - twice (line 18)"}, []string{"twice"}, nil},
+		{[]string{"src/lib.rs - inner (line 36)", "src/lib.rs - twice (line 12)"}, []string{"inner", "12)"}, nil},
+		{[]string{"src/lib.rs - (line 46)"}, []string{"46)", "--skip", "a"}, nil},
+		// Both words of the line 6 example select the one at line 46,
+		// whose every word the line 146 one's name holds: no --skip
+		// that leaves the wanted ones in leaves it out. "6)" selects
+		// line 146 too.
+		{[]string{"src/lib.rs - (line 6)", "src/lib.rs - a (line 146)"},
+			[]string{"6)", "--skip", "inner", "--skip", "thrice"}, []string{"src/lib.rs - (line 46)"}},
+	} {
+		got, extra := doctestsSelection(tc.wanted, names)
+		if !slices.Equal(got, tc.want) || !slices.Equal(extra, tc.extra) {
+			t.Errorf("%q: %q and %q, want %q and %q", tc.wanted, got, extra, tc.want, tc.extra)
+		}
+	}
+}
+
 // TestDoctestSelection: the words that select a doctest alone among a
 // crate's, none when another's every word is in its name.
 func TestDoctestSelection(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/internal/lazyre"
 	"strobe/internal/shell"
@@ -25,38 +26,90 @@ import (
 // the selected one's does not contain. Which other doctests there are
 // comes from the run (the crate's doctests it read, when no filter left
 // any out) or from cargo's list of them (cargo test --doc -- --list).
+// A run of doctests asked for by name selects them so too, among those
+// cargo lists as it is planned (planDoctests).
 
 // doctestSelection is the test arguments that select target alone among
 // names (the crate's doctests, target among them or not): the filter with
 // the fewest skips, the item's first when they tie. nil when no such
 // words exist (two doctests whose every word the other's name holds).
 func doctestSelection(target string, names []string) []string {
+	args, extra := doctestsSelection([]string{target}, names)
+	if len(extra) > 0 {
+		return nil
+	}
+	return args
+}
+
+// doctestsSelection is the test arguments that select the wanted doctests
+// among names (those of the crates the command runs). libtest runs a test
+// that any filter selects and no --skip does, so there is a filter for
+// each wanted doctest (a word of its name; none when an earlier wanted
+// doctest's filter selects it already) and a --skip for each
+// other doctest a filter selects, by a word of its name that no wanted
+// doctest's name contains (a --skip that matched a wanted doctest would
+// leave it out). Each wanted doctest's filter is the word that selects the
+// fewest doctests no skip can leave out, then the fewest others, the
+// item's first when they tie. extra are the other doctests selected that
+// have no such word (a wanted doctest's name holds their every word): the
+// arguments run them too. No arguments (nil) when there is no filter.
+func doctestsSelection(wanted, names []string) (args, extra []string) {
 	names = slices.Sorted(slices.Values(names)) // the skips in one order, whatever order the doctests ended in
-	var best []string
-	for _, w := range selectWords(target) {
-		args := []string{w}
-		for _, n := range names {
-			if n == target || !strings.Contains(n, w) {
-				continue
+	// skipWord is the first word of an unwanted doctest's name that no
+	// wanted doctest's name contains; "" when there is none.
+	skipWord := func(n string) string {
+		for _, s := range selectWords(n) {
+			if !slices.ContainsFunc(wanted, func(w string) bool { return strings.Contains(w, s) }) {
+				return s
 			}
-			skip := ""
-			for _, s := range selectWords(n) {
-				if !strings.Contains(target, s) {
-					skip = s
-					break
+		}
+		return ""
+	}
+	var filters, skips []string
+	for _, t := range wanted {
+		if slices.ContainsFunc(filters, func(f string) bool { return strings.Contains(t, f) }) {
+			continue // selected already
+		}
+		best, bestStuck, bestOthers := "", 0, 0
+		for _, w := range selectWords(t) {
+			stuck, others := 0, 0
+			for _, n := range names {
+				if slices.Contains(wanted, n) || !strings.Contains(n, w) {
+					continue
+				}
+				others++
+				if skipWord(n) == "" {
+					stuck++
 				}
 			}
-			if skip == "" {
-				args = nil
-				break
+			if best == "" || stuck < bestStuck || stuck == bestStuck && others < bestOthers {
+				best, bestStuck, bestOthers = w, stuck, others
 			}
-			args = append(args, "--skip", skip)
 		}
-		if args != nil && (best == nil || len(args) < len(best)) {
-			best = args
+		if best == "" { // no word at all: an empty name
+			continue
+		}
+		filters = append(filters, best)
+		for _, n := range names {
+			if slices.Contains(wanted, n) || !strings.Contains(n, best) ||
+				slices.ContainsFunc(skips, func(s string) bool { return strings.Contains(n, s) }) {
+				continue
+			}
+			if s := skipWord(n); s != "" {
+				skips = append(skips, s)
+			} else if !slices.Contains(extra, n) {
+				extra = append(extra, n)
+			}
 		}
 	}
-	return best
+	if len(filters) == 0 {
+		return nil, nil // no filter would run every doctest
+	}
+	args = filters
+	for _, s := range skips {
+		args = append(args, "--skip", s)
+	}
+	return args, extra
 }
 
 // selectWords are the words of a doctest's name a filter can be, in the
@@ -166,37 +219,44 @@ var (
 
 // docList asks cargo for the names of the doctests of d's crate: `cargo
 // test [the run's build flags] -p PKG --doc -- --list`, which builds what
-// the run built (nothing, when it is fresh) and compiles no doctest. Read
-// once a crate.
+// the run built (nothing, when it is fresh) and compiles no doctest (but
+// edition 2024's merged ones). Read once a crate.
 func (p *cargoParser) docList(ctx context.Context, d *cargoDocSuite) *docList {
 	key := d.pkg + "@" + d.version
 	if l := p.lists[key]; l != nil {
 		return l
 	}
-	l := &docList{}
 	if p.lists == nil {
 		p.lists = map[string]*docList{}
 	}
-	p.lists[key] = l
 	if p.dir == "" { // output replayed, not a run
-		l.err = fmt.Errorf("no project to list the doctests of")
+		l := &docList{err: fmt.Errorf("no project to list the doctests of")}
+		p.lists[key] = l
 		return l
 	}
 	argv := slices.Clone(p.rerun)
 	if d.pkg != "" && !strings.HasPrefix(d.pkg, "doctests ") {
 		argv = append(argv, "-p", p.spec(d.pkg, d.version))
 	}
-	argv = append(argv, "--doc", "--", "--list")
-	env := p.env
+	l := listDoctests(ctx, argv, p.dir, p.env)
+	p.lists[key] = l
+	return l
+}
+
+// listDoctests runs `ARGV --doc -- --list` (ARGV being `cargo test` and
+// its flags) in dir and reads the doctests' names.
+func listDoctests(ctx context.Context, argv []string, dir string, env []string) *docList {
+	l := &docList{}
+	argv = append(slices.Clone(argv), "--doc", "--", "--list")
 	if argv[0] == "cargo" && !strings.HasPrefix(argv[1], "+") {
-		if direct, add := kit.CargoDirect(ctx, p.dir, env); direct != "" {
+		if direct, add := kit.CargoDirect(ctx, dir, env); direct != "" {
 			if env == nil {
 				env = os.Environ()
 			}
 			argv[0], env = direct, slices.Concat(env, add)
 		}
 	}
-	out, stderr, err := kit.RunTool(ctx, kit.Tool{Dir: p.dir, Env: env, MaxOutput: 16 << 20}, argv...)
+	out, stderr, err := kit.RunTool(ctx, kit.Tool{Dir: dir, Env: env, MaxOutput: 16 << 20}, argv...)
 	if err != nil {
 		l.err = fmt.Errorf("%s: %w: %s", shell.Join(argv), err, kit.Clip(strings.TrimSpace(string(stderr))))
 		return l
@@ -220,4 +280,54 @@ func (p *cargoParser) docList(ctx context.Context, d *cargoDocSuite) *docList {
 		l.err = fmt.Errorf("%s listed no doctest", shell.Join(argv))
 	}
 	return l
+}
+
+// planDoctests is the test arguments that run the doctests a request
+// names (Test, or the doctests of Tests, --failed's) and no other: the
+// words doctestsSelection chooses among the doctests cargo lists for the
+// packages the run tests (list is `cargo test` and the run's cargo
+// flags). When cargo cannot list them, or lists none so named, each
+// doctest is selected by its item as before (doctestFilter), which may
+// select more; note then says so, or names the doctests that no words
+// leave out, for the answer's hint. A request that names no doctest has
+// no listing: its test, if any, is its filter.
+func planDoctests(ctx context.Context, req adapters.Request, list []string) (sel []string, note string) {
+	var wanted []string
+	if req.Test != "" {
+		wanted = append(wanted, req.Test)
+	}
+	for _, t := range req.Tests {
+		if !slices.Contains(wanted, t.Name) {
+			wanted = append(wanted, t.Name)
+		}
+	}
+	var items []string
+	for _, w := range wanted {
+		if f := doctestFilter(w); !slices.Contains(items, f) {
+			items = append(items, f)
+		}
+	}
+	if len(wanted) == 0 || !slices.ContainsFunc(wanted, isDoctestName) {
+		return items, ""
+	}
+	byItems := "the doctests asked for ran by their items (-- " + shell.Join(items) + "), which may select more of them"
+	ctx, cancel := context.WithTimeout(ctx, docListWait)
+	l := listDoctests(ctx, list, req.ProjectRoot, req.Env)
+	cancel()
+	if l.err != nil {
+		return items, byItems + ": cargo did not list the doctests to select them alone (" + l.err.Error() + ")"
+	}
+	for _, w := range wanted {
+		if !slices.Contains(l.names, w) {
+			return items, fmt.Sprintf("%s: cargo lists no doctest named %q", byItems, w)
+		}
+	}
+	sel, extra := doctestsSelection(wanted, l.names)
+	if sel == nil {
+		return items, byItems
+	}
+	if len(extra) > 0 {
+		note = fmt.Sprintf("%d other doctest(s) ran too (%s): rustdoc splits cargo's test arguments at whitespace, and every word of their names is in those asked for, so no --skip leaves them out", len(extra), strings.Join(extra, ", "))
+	}
+	return sel, note
 }
