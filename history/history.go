@@ -11,6 +11,7 @@
 package history
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -83,6 +84,10 @@ type Baseline struct {
 	// last ran (Changes.CutOff): neither failing nor passing, but rerun
 	// with what failed.
 	CutOff map[string][]string `json:"cut_off,omitempty"`
+	// Select holds, for the failing tests whose failure named another
+	// name to select it again (report.Failure.Select: a late error's
+	// test file), that name: suite → test's name → the name rerun.
+	Select map[string]map[string]string `json:"select,omitempty"`
 }
 
 // streak is a test failing the same way in consecutive runs that ran it.
@@ -127,18 +132,25 @@ func Open(dir string) *Store { return &Store{Dir: dir, now: time.Now} }
 // Failing is what the last comparable run of key in root left failing
 // (stuck tests included) or cut off, by suite, and that run's id; nil
 // when there is none. Rerunning what failed reads it: a test a crash cut
-// off did not pass either.
+// off did not pass either. A failing test whose failure named the name
+// that selects it again (Baseline.Select: a late error's test file) is
+// given by that name, once however many of the suite's tests give it.
 func (s *Store) Failing(root string, key Key) (failing map[string][]string, runID string, err error) {
 	b, err := s.Baseline(root, key)
 	if err != nil || b == nil {
 		return nil, "", err
 	}
-	if len(b.CutOff) == 0 {
+	if len(b.CutOff) == 0 && len(b.Select) == 0 {
 		return b.Failing, b.RunID, nil
 	}
 	failing = make(map[string][]string, len(b.Failing)+len(b.CutOff))
 	for suite, names := range b.Failing {
-		failing[suite] = slices.Clone(names)
+		for _, n := range names {
+			n = cmp.Or(b.Select[suite][n], n)
+			if !slices.Contains(failing[suite], n) {
+				failing[suite] = append(failing[suite], n)
+			}
+		}
 	}
 	for suite, names := range b.CutOff {
 		for _, n := range names {

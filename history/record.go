@@ -177,6 +177,7 @@ func (f *file) record(run Run, now time.Time, res *Result) {
 	} else {
 		next.Tests, next.Failing, next.CutOff = c.merge(&base)
 	}
+	next.Select = c.selects(&base, next.Failing)
 	if i >= 0 {
 		f.Baselines[i] = next
 	} else {
@@ -398,6 +399,35 @@ func (c *current) merge(b *Baseline) (tests, failing, cut map[string][]string) {
 		}
 	}
 	return tests, failing, cut
+}
+
+// selects is Baseline.Select of the failing tests: a test this run
+// failed is selected as its failure says (report.Failure.Select), one it
+// did not fail (not run, flaky, cut off: still failing) as b said.
+func (c *current) selects(b *Baseline, failing map[string][]string) map[string]map[string]string {
+	var out map[string]map[string]string
+	for suite, names := range failing {
+		for _, n := range names {
+			sel := b.Select[suite][n]
+			if k, ok := c.at[TestID{suite, n}]; ok && c.tests[k].failing {
+				sel = ""
+				if f := c.tests[k].failure; f != nil {
+					sel = f.Select
+				}
+			}
+			if sel == "" {
+				continue
+			}
+			if out == nil {
+				out = map[string]map[string]string{}
+			}
+			if out[suite] == nil {
+				out[suite] = map[string]string{}
+			}
+			out[suite][n] = sel
+		}
+	}
+	return out
 }
 
 func list(names []string) report.Names {

@@ -226,6 +226,13 @@ type Failure struct {
 	// rest); the answer leaves it out, its message says enough.
 	Later        []LaterFailure `json:"later_failures,omitempty"`
 	LaterOmitted int            `json:"later_failures_omitted,omitempty"`
+	// Select, when set, is the name that selects this failure again in
+	// place of the test's own, for retries and --failed (onlyFailed): a
+	// late error, which the framework pinned on the test running when it
+	// came (a timer an earlier test left behind throws) and which that
+	// test alone does not reproduce, is selected by its test file's
+	// name, which runs the file whole.
+	Select string `json:"select,omitempty"`
 }
 
 // LaterFailure is a failure of a test after its first: another failed

@@ -197,6 +197,11 @@ func (r *Run) retryTest(t *report.Test, resp *report.Response, n int, deadline t
 	if t.Failure != nil && t.Failure.Name != "" {
 		name = t.Failure.Name
 	}
+	if t.Failure != nil && t.Failure.Select != "" {
+		// What the test alone does not reproduce (a late error: its
+		// file); the rerun's test of t's name is the attempt.
+		name = t.Failure.Select
+	}
 	t.Attempts = []report.Attempt{firstAttempt(t, resp)}
 	for range n {
 		if !deadline.IsZero() && !time.Now().Before(deadline) {

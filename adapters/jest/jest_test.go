@@ -1035,7 +1035,8 @@ func TestJestLateError(t *testing.T) {
 	} {
 		f := find(t, rec, "late.test.js", tc.name).Failure
 		if f == nil || f.File != "late.test.js" || f.Line != tc.line || !strings.Contains(f.Message, tc.msg) ||
-			!strings.Contains(f.Message, "its stack points into the test `"+tc.origin+"`") || f.Rerun != "npx jest --runTestsByPath late.test.js" {
+			!strings.Contains(f.Message, "its stack points into the test `"+tc.origin+"`") || f.Rerun != "npx jest --runTestsByPath late.test.js" ||
+			f.Select != "late.test.js" {
 			t.Errorf("%s: failure %+v, want the error traced to %s and the file's rerun", tc.name, f, tc.origin)
 			continue
 		}
@@ -1046,10 +1047,16 @@ func TestJestLateError(t *testing.T) {
 		}
 	}
 	own := find(t, rec, "late.test.js", "late › throws its own").Failure
-	if own == nil || strings.Contains(own.Message, "points into") || own.Rerun != "npx jest --runTestsByPath late.test.js -t '^late throws its own$'" {
+	if own == nil || strings.Contains(own.Message, "points into") || own.Rerun != "npx jest --runTestsByPath late.test.js -t '^late throws its own$'" || own.Select != "" {
 		t.Errorf("a test's own error: %+v, want its own rerun", own)
 	}
 	if want := "jest failed 2 tests for an error thrown in another test's function"; !strings.Contains(out.Hint, want) {
 		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+	// What --failed and a retry select (failure.select, the file) fails
+	// the test again; its name alone would pass it.
+	again, _, _ := run(t, adapters.Request{ProjectRoot: root, Tests: []adapters.TestRef{{Suite: "late.test.js", Name: "late.test.js"}}})
+	if f := find(t, again, "late.test.js", "late › waits").Failure; f == nil || !strings.Contains(f.Message, "late boom") {
+		t.Errorf("late › waits, selected by its failure's select: %+v, want the late error again", f)
 	}
 }

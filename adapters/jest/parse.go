@@ -329,6 +329,7 @@ func (p *parser) end(suite string, ev *event) {
 			f.Message = kit.Clip(msg + fmt.Sprintf("\n\njest failed `%s` with this error, which came while it ran; but its stack points into the test `%s` (%s:%d), which had ended: a timer, callback or promise that test left behind. Rerun the file, which runs that test before this one as the run did: this test alone passes",
 				ev.Name, l.Origin, suite, l.Line))
 			f.Rerun = shell.Join(append(p.rerunPrefix(ev.Project), "--runTestsByPath", file))
+			f.Select = suite // --failed and retries: the file whole, as the rerun
 			p.late = append(p.late, suite+sep+ev.Name)
 		}
 		if isNew || strings.Contains(msg, "Snapshot name: `") {

@@ -280,6 +280,13 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	case req.Test != "":
 		title := req.Test
 		all := node.TestFiles(req.ProjectRoot, testFile)
+		if slices.Contains(all, req.Test) {
+			// A test file's name (a late error's failure, Failure.Select,
+			// rerun by --failed or a retry): the file whole, which runs
+			// the test that left the error behind, as the run did.
+			sel = only([]string{req.Test}, all)
+			break
+		}
 		if file, rest, ok := strings.Cut(req.Test, sep); ok && slices.Contains(all, file) {
 			title = rest
 			sel = only([]string{file}, all)

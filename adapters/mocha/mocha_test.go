@@ -749,14 +749,14 @@ func TestMochaLateError(t *testing.T) {
 	file := "test/late.spec.js"
 	if f == nil || f.File != file || f.Line != 8 || !strings.Contains(f.Message, "late boom") ||
 		!strings.Contains(f.Message, "thrown in the test `late › leaves a timer that throws`") ||
-		f.Rerun != "npx mocha test/late.spec.js --ignore '!test/late.spec.js'" {
+		f.Rerun != "npx mocha test/late.spec.js --ignore '!test/late.spec.js'" || f.Select != file {
 		t.Fatalf("the test the late error was pinned on: %+v", f)
 	}
 	if !strings.Contains(out.Hint, "mocha caught 1 error as uncaught") {
 		t.Errorf("hint %q, want the uncaught error said", out.Hint)
 	}
 	own := byName(t, rec, "late › throws its own uncaught error").Failure
-	if own == nil || own.Line != 18 || strings.Contains(own.Message, "uncaught") || !strings.Contains(own.Rerun, "--grep") {
+	if own == nil || own.Line != 18 || strings.Contains(own.Message, "uncaught") || !strings.Contains(own.Rerun, "--grep") || own.Select != "" {
 		t.Errorf("a test's own uncaught error: %+v, want its own failure and rerun", own)
 	}
 	if got := byName(t, rec, "late › leaves a timer that throws").Status; got != report.TestPassed {
@@ -768,6 +768,13 @@ func TestMochaLateError(t *testing.T) {
 	b, _ := cmd.CombinedOutput()
 	if !strings.Contains(string(b), "late boom") {
 		t.Errorf("rerun %q printed %s, want the late error again", f.Rerun, b)
+	}
+	// What --failed and a retry select (failure.select: the file's name,
+	// beside the test's suite) runs the file whole and fails the test
+	// again; a --grep of the file's name ran no test.
+	again, _, _ := run(t, adapters.Request{ProjectRoot: root, Test: f.Select, TestSuite: file})
+	if g := byName(t, again, "late › waits").Failure; g == nil || !strings.Contains(g.Message, "late boom") || len(again.Tests()) != 3 {
+		t.Errorf("late › waits, selected by its failure's select: %+v of %q, want the late error again, in the file's 3 tests", g, names(again))
 	}
 }
 

@@ -631,6 +631,9 @@ func (e *Events) failure(suite string, ev Event) *report.Failure {
 	uncaught := fl.Kind == "uncaught" && !ev.Suite
 	if uncaught {
 		f.Message = kit.Clip(f.Message + "\n\n" + e.uncaughtNote(ev.Name, fl, f))
+		// --failed and retries: the file whole, as the rerun below,
+		// which the file's name selects.
+		f.Select = suite
 	}
 	if e.cfg.Rerun != nil {
 		test := cmp.Or(ev.Title, ev.Name)
