@@ -130,36 +130,43 @@ type Store struct {
 func Open(dir string) *Store { return &Store{Dir: dir, now: time.Now} }
 
 // Failing is what the last comparable run of key in root left failing
-// (stuck tests included) or cut off, by suite, and that run's id; nil
-// when there is none. Rerunning what failed reads it: a test a crash cut
-// off did not pass either. A failing test whose failure named the name
-// that selects it again (Baseline.Select: a late error's test file) is
-// given by that name, once however many of the suite's tests give it.
-func (s *Store) Failing(root string, key Key) (failing map[string][]string, runID string, err error) {
+// (stuck tests included) or cut off, by suite, how many tests that is,
+// and that run's id; nil when there is none. Rerunning what failed reads
+// it: a test a crash cut off did not pass either. A failing test whose
+// failure named the name that selects it again (Baseline.Select: a late
+// error's test file) is given by that name, once however many of the
+// suite's tests give it; n still counts each test.
+func (s *Store) Failing(root string, key Key) (failing map[string][]string, n int, runID string, err error) {
 	b, err := s.Baseline(root, key)
 	if err != nil || b == nil {
-		return nil, "", err
+		return nil, 0, "", err
+	}
+	for _, names := range b.Failing {
+		n += len(names)
 	}
 	if len(b.CutOff) == 0 && len(b.Select) == 0 {
-		return b.Failing, b.RunID, nil
+		return b.Failing, n, b.RunID, nil
 	}
 	failing = make(map[string][]string, len(b.Failing)+len(b.CutOff))
 	for suite, names := range b.Failing {
-		for _, n := range names {
-			n = cmp.Or(b.Select[suite][n], n)
-			if !slices.Contains(failing[suite], n) {
-				failing[suite] = append(failing[suite], n)
+		for _, name := range names {
+			name = cmp.Or(b.Select[suite][name], name)
+			if !slices.Contains(failing[suite], name) {
+				failing[suite] = append(failing[suite], name)
 			}
 		}
 	}
 	for suite, names := range b.CutOff {
-		for _, n := range names {
-			if !slices.Contains(failing[suite], n) {
-				failing[suite] = append(failing[suite], n)
+		for _, name := range names {
+			if !slices.Contains(b.Failing[suite], name) {
+				n++
+			}
+			if !slices.Contains(failing[suite], name) {
+				failing[suite] = append(failing[suite], name)
 			}
 		}
 	}
-	return failing, b.RunID, nil
+	return failing, n, b.RunID, nil
 }
 
 // Runs lists root's recorded runs, newest first.

@@ -23,24 +23,26 @@ func lateIn(name, file string) report.Test {
 // run) and goes when it fails on its own or passes.
 func TestFailingSelect(t *testing.T) {
 	s := Open(t.TempDir())
-	rerun := func(step string, want ...string) {
+	// want are the names rerun; n counts the failing tests they stand
+	// for (the answer's rerun.tests).
+	rerun := func(step string, n int, want ...string) {
 		t.Helper()
-		failing, _, err := s.Failing(root, goKey)
-		if got := slices.Sorted(slices.Values(failing["pkg"])); err != nil || !slices.Equal(got, want) {
-			t.Errorf("%s: rerun %v (%v), want %v", step, failing, err, want)
+		failing, got, _, err := s.Failing(root, goKey)
+		if names := slices.Sorted(slices.Values(failing["pkg"])); err != nil || !slices.Equal(names, want) || got != n {
+			t.Errorf("%s: rerun %v of %d tests (%v), want %v of %d", step, failing, got, err, want, n)
 		}
 	}
 	record(t, s, run("r1", root, report.Failed, lateIn("a", "pkg"), lateIn("b", "pkg"), fail("c", "own"), pass("d")))
-	rerun("two late errors and a failure", "c", "pkg")
+	rerun("two late errors and a failure", 3, "c", "pkg")
 
 	partial := run("r2", root, report.Failed, fail("c", "own"))
 	partial.Subset = true
 	record(t, s, partial)
-	rerun("after a rerun that did not reach them", "c", "pkg")
+	rerun("after a rerun that did not reach them", 3, "c", "pkg")
 
 	record(t, s, run("r3", root, report.Failed, flaky("a", "late boom"), lateIn("b", "pkg"), pass("c"), pass("d")))
-	rerun("a flaky, b late again", "pkg")
+	rerun("a flaky, b late again", 2, "pkg")
 
 	record(t, s, run("r4", root, report.Failed, fail("a", "own"), pass("b"), pass("c"), pass("d")))
-	rerun("a failed on its own, b passed", "a")
+	rerun("a failed on its own, b passed", 1, "a")
 }

@@ -106,7 +106,7 @@ func (r *Run) chooseFailed() (*report.Response, error) {
 	if r.opts.HistoryDir == "" {
 		return none("nothing to rerun: this strobe keeps no run history (STROBE_HOME), so it does not know what failed; run the suite instead"), nil
 	}
-	failing, since, err := history.Open(r.opts.HistoryDir).Failing(r.req.ProjectRoot, r.historyKey())
+	failing, failed, since, err := history.Open(r.opts.HistoryDir).Failing(r.req.ProjectRoot, r.historyKey())
 	if err != nil {
 		return nil, fmt.Errorf("reading what failed last time: %w", err)
 	}
@@ -127,7 +127,7 @@ func (r *Run) chooseFailed() (*report.Response, error) {
 	if len(tests) == 0 {
 		return none(fmt.Sprintf("nothing to rerun: every test of the previous run (%s) passed", since)), nil
 	}
-	r.sel.rerun = &report.Rerun{Of: since, Tests: len(tests)}
+	r.sel.rerun = &report.Rerun{Of: since, Tests: failed}
 	if _, ok := r.adapter.(adapters.MultiSelector); ok {
 		r.areq.Tests = tests
 		return nil, nil
