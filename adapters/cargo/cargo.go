@@ -197,6 +197,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 		}
 		if len(req.Tests) > 0 {
 			testArgs = append(testArgs, exactArgs(req.Tests)...)
+			docNote = unrunDoctests(req.Tests)
 		}
 		argv = cargoTestsArgv(prefix, userArgs, sel, testArgs, customs)
 	case cargoDocOnly:
@@ -250,6 +251,29 @@ func cargoStepsFor(req adapters.Request, userArgs []string) cargoSteps {
 		return cargoWhole
 	}
 	return cargoTestsOnly
+}
+
+// unrunDoctests says which doctests among several tests asked for by name
+// (--failed after test-binary tests and doctests failed) this run of the
+// test binaries leaves out, and how to run them; "" when none is.
+func unrunDoctests(tests []adapters.TestRef) string {
+	var docs []string
+	n := 0
+	for _, t := range tests {
+		if isDoctestName(t.Name) {
+			if n++; len(docs) < 5 {
+				docs = append(docs, "`"+t.Name+"`")
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	if n > len(docs) {
+		docs = append(docs, "…")
+	}
+	return fmt.Sprintf("%s asked for did not run: %s (one cargo command cannot give rustdoc and the test binaries selections of their own, so this one ran the test binaries'); run them with --level doc, or --test with the doctest's name",
+		kit.Plural(n, "doctest"), strings.Join(docs, ", "))
 }
 
 // cargoTestsSelection is the target selection of the test binaries: the

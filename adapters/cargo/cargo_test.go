@@ -1430,3 +1430,23 @@ func TestCargoNameStuckUnlisted(t *testing.T) {
 		t.Errorf("got %+v, %v", got, ok)
 	}
 }
+
+// TestCargoFailedMixedSaysDoctestsLeft: several tests asked for by name
+// (--failed) of both kinds run the test binaries' alone, and the answer
+// says which doctests did not run and how to run them (before: nothing,
+// and --failed never reran them while a unit test still failed).
+func TestCargoFailedMixedSaysDoctestsLeft(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := testutil.Fixture("cargo", "doctest")
+	rec, out, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir, Tests: []adapters.TestRef{
+		{Suite: "doctest (lib)", Name: "tests::doubles"},
+		{Suite: "doctest (doc)", Name: "src/lib.rs - with_vat (line 8)"},
+	}})
+	if got := cargoLookup(t, rec, "doctest (lib)", "tests::doubles"); got.Status != report.TestPassed {
+		t.Errorf("tests::doubles: %s, want passed", got.Status)
+	}
+	if want := "1 doctest asked for did not run: `src/lib.rs - with_vat (line 8)`"; !strings.Contains(out.Hint, want) || !strings.Contains(out.Hint, "--level doc") {
+		t.Errorf("hint %q, want %q and how to run it", out.Hint, want)
+	}
+}
