@@ -72,11 +72,11 @@ func TestGoRealRace(t *testing.T) {
 		rec, out, _ := runFixture(t, "failures", "-race", "-parallel", "4", "./racepar")
 		requireRace(t, out)
 		a := failureOf(t, rec, "example.com/failures/racepar", "TestA")
-		if a.File != "racepar/racepar_test.go" || !strings.HasPrefix(a.Message, "data race (go test -race): ") || !strings.Contains(a.Message, "racepar/racepar_test.go:15") {
-			t.Errorf("TestA: failure %+v, want its race at racepar/racepar_test.go:15", a)
+		if a.File != "racepar/racepar_test.go" || !strings.HasPrefix(a.Message, "data race (go test -race): ") || !strings.Contains(a.Message, "racepar/racepar_test.go:18") {
+			t.Errorf("TestA: failure %+v, want its race at racepar/racepar_test.go:18", a)
 		}
 		b := failureOf(t, rec, "example.com/failures/racepar", "TestB")
-		if !strings.Contains(b.Message, "the race is in TestA's code") || !strings.Contains(b.Message, "racepar/racepar_test.go:15") ||
+		if !strings.Contains(b.Message, "the race is in TestA's code") || !strings.Contains(b.Message, "racepar/racepar_test.go:18") ||
 			b.Rerun != "go test -count=1 -race -parallel 4 -run '^(TestB|TestA)$' ./racepar" {
 			t.Errorf("TestB: failure %+v, want the race named TestA's and a rerun of both", b)
 		}
