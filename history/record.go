@@ -374,31 +374,23 @@ func (c *current) bySuite() (tests, failing, cut map[string][]string) {
 // it never reached stay as they were.
 func (c *current) merge(b *Baseline) (tests, failing, cut map[string][]string) {
 	tests, failing, cut = c.bySuite()
-	for suite, names := range b.Tests {
+	return c.keepUnrun(tests, b.Tests), c.keepUnrun(failing, b.Failing), c.keepUnrun(cut, b.CutOff)
+}
+
+// keepUnrun adds to dst (made when nil and there is one) the tests of src
+// this run did not run: a partial run leaves them as they were.
+func (c *current) keepUnrun(dst, src map[string][]string) map[string][]string {
+	for suite, names := range src {
 		for _, n := range names {
 			if _, ok := c.at[TestID{suite, n}]; !ok {
-				tests[suite] = append(tests[suite], n)
-			}
-		}
-	}
-	for suite, names := range b.Failing {
-		for _, n := range names {
-			if _, ok := c.at[TestID{suite, n}]; !ok {
-				failing[suite] = append(failing[suite], n)
-			}
-		}
-	}
-	for suite, names := range b.CutOff {
-		for _, n := range names {
-			if _, ok := c.at[TestID{suite, n}]; !ok {
-				if cut == nil {
-					cut = map[string][]string{}
+				if dst == nil {
+					dst = map[string][]string{}
 				}
-				cut[suite] = append(cut[suite], n)
+				dst[suite] = append(dst[suite], n)
 			}
 		}
 	}
-	return tests, failing, cut
+	return dst
 }
 
 // selects is Baseline.Select of the failing tests: a test this run

@@ -185,6 +185,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 
 	var argv []string
 	var docNote string
+	var planned []string // the doctests the plan listed
 	testArgs := cleanLibtestArgs(userTestArgs, req.Test != "")
 	switch steps {
 	case cargoTestsOnly:
@@ -202,7 +203,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 		argv = cargoTestsArgv(prefix, userArgs, sel, testArgs, customs)
 	case cargoDocOnly:
 		var sel []string
-		sel, docNote = planDoctests(ctx, req, append(slices.Clone(prefix), cleanCargoArgs(withoutTargetSelection(userArgs))...))
+		sel, docNote, planned = planDoctests(ctx, req, append(slices.Clone(prefix), cleanCargoArgs(withoutTargetSelection(userArgs))...))
 		argv = cargoDocArgv(prefix, userArgs, userTestArgs, sel)
 	case cargoWhole:
 		argv = cargoTestsArgv(prefix, userArgs, nil, testArgs, customs)
@@ -215,7 +216,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
 	p.test, p.level, p.docOnly, p.whole = req.Test, req.Level, steps == cargoDocOnly, steps == cargoWhole
 	p.includeIgnored = hasCargoFlag(userTestArgs, "--ignored", "--include-ignored")
-	p.dir, p.env, p.docNote = req.ProjectRoot, req.Env, docNote
+	p.dir, p.env, p.docNote, p.planned = req.ProjectRoot, req.Env, docNote, planned
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
 	if err := traced(req, plan, customs); err != nil {
 		return nil, err
@@ -755,8 +756,11 @@ type cargoParser struct {
 	env   []string
 	lists map[string]*docList
 	// docNote says how the doctests asked for by name were selected when
-	// the run may hold others (planDoctests), for the answer's hint.
+	// the run may hold others (planDoctests), for the answer's hint;
+	// planned are the doctests the plan listed to select them, nil when
+	// it listed none.
 	docNote string
+	planned []string
 }
 
 func newCargoParser(rec *adapters.Recorder, root, wsRoot string, rerun []string) *cargoParser {
@@ -1334,9 +1338,7 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 		out.Project = &report.Project{Language: "rust", BuildSystem: "cargo", TestFiles: files}
 		out.Hint = p.noTestsHint()
 	}
-	if p.docNote != "" {
-		out.Hint = strings.TrimPrefix(out.Hint+"; "+p.docNote, "; ")
-	}
+	out.Hint = kit.JoinNotes(out.Hint, p.docNote)
 	return out
 }
 

@@ -185,7 +185,10 @@ func (p *cargoParser) exactDocReruns() {
 	for _, t := range failed {
 		d := first[t.Suite]
 		all := names[t.Suite]
-		if partial[t.Suite] {
+		switch {
+		case partial[t.Suite] && p.planned != nil:
+			all = p.planned // the plan's list, of every package the run tests
+		case partial[t.Suite]:
 			ctx, cancel := context.WithTimeout(context.Background(), docListWait)
 			l := p.docList(ctx, d)
 			cancel()
@@ -290,8 +293,10 @@ func listDoctests(ctx context.Context, argv []string, dir string, env []string) 
 // doctest is selected by its item as before (doctestFilter), which may
 // select more; note then says so, or names the doctests that no words
 // leave out, for the answer's hint. A request that names no doctest has
-// no listing: its test, if any, is its filter.
-func planDoctests(ctx context.Context, req adapters.Request, list []string) (sel []string, note string) {
+// no listing: its test, if any, is its filter. listed are the doctests
+// cargo listed, which the answer's reruns select among (exactDocReruns)
+// rather than listing them again.
+func planDoctests(ctx context.Context, req adapters.Request, list []string) (sel []string, note string, listed []string) {
 	var wanted []string
 	if req.Test != "" {
 		wanted = append(wanted, req.Test)
@@ -308,26 +313,26 @@ func planDoctests(ctx context.Context, req adapters.Request, list []string) (sel
 		}
 	}
 	if len(wanted) == 0 || !slices.ContainsFunc(wanted, isDoctestName) {
-		return items, ""
+		return items, "", nil
 	}
 	byItems := "the doctests asked for ran by their items (-- " + shell.Join(items) + "), which may select more of them"
 	ctx, cancel := context.WithTimeout(ctx, docListWait)
 	l := listDoctests(ctx, list, req.ProjectRoot, req.Env)
 	cancel()
 	if l.err != nil {
-		return items, byItems + ": cargo did not list the doctests to select them alone (" + l.err.Error() + ")"
+		return items, byItems + ": cargo did not list the doctests to select them alone (" + l.err.Error() + ")", nil
 	}
 	for _, w := range wanted {
 		if !slices.Contains(l.names, w) {
-			return items, fmt.Sprintf("%s: cargo lists no doctest named %q", byItems, w)
+			return items, fmt.Sprintf("%s: cargo lists no doctest named %q", byItems, w), l.names
 		}
 	}
 	sel, extra := doctestsSelection(wanted, l.names)
 	if sel == nil {
-		return items, byItems
+		return items, byItems, l.names
 	}
 	if len(extra) > 0 {
 		note = fmt.Sprintf("%d other doctest(s) ran too (%s): rustdoc splits cargo's test arguments at whitespace, and every word of their names is in those asked for, so no --skip leaves them out", len(extra), strings.Join(extra, ", "))
 	}
-	return sel, note
+	return sel, note, l.names
 }

@@ -60,7 +60,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	st, out := p.Outcome()
 	if p.Ended(st, exit, p.rec, &out) {
 		if exit.StoppedBy != "" || exit.Signaled {
-			out.Hint = joinHint(out.Hint, p.unrunHint(st))
+			out.Hint = kit.JoinNotes(out.Hint, p.unrunHint(st))
 		}
 		return out
 	}
@@ -75,7 +75,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		return out
 	}
 	if p.CutShort(st, exit, p.rec, "the unittest runner", &out) {
-		out.Hint = joinHint(out.Hint, p.unrunHint(st))
+		out.Hint = kit.JoinNotes(out.Hint, p.unrunHint(st))
 		return out
 	}
 	if exit.Code == exitNoTests {
@@ -106,14 +106,4 @@ func (p *parser) unrunHint(st python.State) string {
 		}
 	}
 	return python.UnrunHint(st, ran, "unittest")
-}
-
-func joinHint(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
 }
