@@ -30,6 +30,7 @@ func runNode(t *testing.T, timeout time.Duration, args string) *report.Response 
 // with the event loop called idle and the interval named. runReq checks
 // that no process of the run is left.
 func TestStuckNode(t *testing.T) {
+	parallel(t, false)
 	type testCase struct {
 		mode      string
 		timeout   time.Duration
@@ -46,6 +47,7 @@ func TestStuckNode(t *testing.T) {
 		{"promise", 4 * time.Second, report.Timeout, "event loop idle", "main thread (event loop idle)\n  waiting on setInterval 200ms → <anonymous> (hang.js:21:15)", ""},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
+			parallel(t, strings.HasSuffix(tc.mode, "busy"))
 			start := time.Now()
 			resp := runNode(t, tc.timeout, tc.mode)
 			if resp.Status != tc.status {
@@ -75,9 +77,10 @@ func TestNotStuckNode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 10 s fixtures")
 	}
+	parallel(t, false)
 	for _, args := range []string{"sleep 9", "work 10"} {
 		t.Run(args, func(t *testing.T) {
-			t.Parallel()
+			parallel(t, strings.HasPrefix(args, "work"))
 			if resp := runNode(t, 60*time.Second, args); resp.Status != report.Passed {
 				t.Fatalf("status = %s, want passed; stuck: %+v", resp.Status, resp.Stuck)
 			}
@@ -147,6 +150,7 @@ func vitestFixture(t *testing.T) string {
 // seconds, and one awaiting a child that never exits is blocked on it,
 // under either pool. No process of the run is left (runReq).
 func TestStuckVitest(t *testing.T) {
+	parallel(t, false)
 	dir := vitestFixture(t)
 	for _, tc := range []struct {
 		name      string
@@ -168,6 +172,7 @@ func TestStuckVitest(t *testing.T) {
 		{"threads awaits a child", "--pool threads -t 'awaits a child'", 40 * time.Second, report.Stuck, "blocked on a child process", "", "awaits a child"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			parallel(t, strings.HasSuffix(tc.name, "busy"))
 			start := time.Now()
 			resp, _ := runReq(t, Request{ProjectRoot: dir, Command: "node_modules/.bin/vitest run " + tc.args, Timeout: tc.timeout})
 			if resp.Status != tc.status {

@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,7 +21,36 @@ import (
 
 var misbehave string // path of the built testdata/misbehave
 
+// cpuSlots bounds the parallel tests whose processes burn CPU to two at a
+// time, as many as the two cores CI has: the stuck detector judges a
+// spinning test by its CPU share, and a third spinning test would starve
+// one. Tests that mostly wait (a deadlock, a sleep, a promise that never
+// settles) take no slot: they run beside the others, and the package's
+// slowest tests, each waiting seconds for a verdict, overlap.
+var cpuSlots = make(chan struct{}, 2)
+
+// waitingParallel is the package's -test.parallel unless the command line
+// sets it: room for the two busy tests and as many waiting ones.
+const waitingParallel = 6
+
+// parallel marks t parallel; a test whose processes spin or work (busy)
+// holds a CPU slot until it and its subtests end.
+func parallel(t *testing.T, busy bool) {
+	t.Helper()
+	t.Parallel()
+	if busy {
+		cpuSlots <- struct{}{}
+		t.Cleanup(func() { <-cpuSlots })
+	}
+}
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(waitingParallel))
+	}
 	dir, err := os.MkdirTemp("", "strobe-runner-test")
 	if err != nil {
 		panic(err)

@@ -64,6 +64,7 @@ func TestStacksDir(t *testing.T) {
 // through its asyncio task), from the faulthandler dump strobe's plugin
 // registers and, without it, from py-spy; no python process is left.
 func TestStuckPython(t *testing.T) {
+	parallel(t, false)
 	testutil.RequireTool(t, "python3")
 	reg := pyRegistration(t)
 	type testCase struct {
@@ -84,6 +85,7 @@ func TestStuckPython(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			parallel(t, tc.mode == "busy")
 			var env map[string]string
 			if tc.tool == "faulthandler" {
 				env = map[string]string{"STROBE_PY_REGISTER": reg}
@@ -136,6 +138,7 @@ func TestNotStuckPython(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 9-10 s fixtures")
 	}
+	parallel(t, false)
 	testutil.RequireTool(t, "python3")
 	reg := pyRegistration(t)
 	for _, tool := range []string{"faulthandler", "py-spy"} {
@@ -147,7 +150,7 @@ func TestNotStuckPython(t *testing.T) {
 				} else {
 					testutil.RequireTool(t, "py-spy")
 				}
-				t.Parallel()
+				parallel(t, args[0] != "sleep")
 				resp, _ := runPy(t, 60*time.Second, env, args...)
 				if resp.Status != report.Passed {
 					t.Fatalf("status = %s, want passed; stuck: %+v", resp.Status, resp.Stuck)
@@ -166,6 +169,7 @@ func TestNotStuckJoiningASlowPeer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the peer answers after 3.5 s")
 	}
+	parallel(t, false)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -199,6 +203,7 @@ func TestNotStuckJoiningASlowPeer(t *testing.T) {
 // for it in queue.get with a timeout (before: no verdict, the run's
 // timeout), and the worker's execnet reader waits on its stdin.
 func TestStuckPytestBesidePluginThreads(t *testing.T) {
+	parallel(t, false)
 	py := testutil.RequireTool(t, "python3")
 	for _, m := range []string{"pytest", "xdist", "pytest_rerunfailures"} {
 		if err := exec.Command(py, "-c", "import "+m).Run(); err != nil {
@@ -217,6 +222,7 @@ func TestStuckPytestBesidePluginThreads(t *testing.T) {
 	for _, plugin := range []string{"without", "with", "xdist"} {
 		for _, tc := range cases {
 			t.Run(plugin+"/"+tc.test, func(t *testing.T) {
+				parallel(t, false)
 				root := filepath.Join(t.TempDir(), "pyasync")
 				testutil.CopyTree(t, "../stuck/testdata/pyasync", root)
 				cmd := py + " -m pytest -k " + tc.test

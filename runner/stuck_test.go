@@ -92,6 +92,7 @@ func checkStuckTest(t *testing.T, resp *report.Response, test, function string, 
 // TestStuckNative: each hang is called stuck within seconds, with the
 // function that waits or spins in its stacks and suggested traces.
 func TestStuckNative(t *testing.T) {
+	parallel(t, false)
 	testutil.RequireTool(t, "eu-stack")
 	bin := hang(t)
 	type testCase struct {
@@ -107,7 +108,7 @@ func TestStuckNative(t *testing.T) {
 		{"child", "blocked on a child", "wait_for_child", 7 * time.Second},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			t.Parallel()
+			parallel(t, tc.mode == "busy")
 			start := time.Now()
 			resp, rec := runCmd(t, 60*time.Second, bin, tc.mode)
 			took := time.Since(start)
@@ -147,10 +148,11 @@ func TestNotStuckNative(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 9 s fixtures")
 	}
+	parallel(t, false)
 	bin := hang(t)
 	for _, args := range [][]string{{"sleep", "9"}, {"work", "8"}, {"workchild", "8"}} {
 		t.Run(args[0], func(t *testing.T) {
-			t.Parallel()
+			parallel(t, args[0] != "sleep")
 			resp, _ := runCmd(t, 60*time.Second, append([]string{bin}, args...)...)
 			if resp.Status != report.Passed {
 				t.Fatalf("status = %s, want passed; stuck: %+v", resp.Status, resp.Stuck)
@@ -163,6 +165,7 @@ func TestNotStuckNative(t *testing.T) {
 // runtime from noticing are stuck, with the goroutines' stacks; a silent
 // 9 s sleep passes.
 func TestStuckGo(t *testing.T) {
+	parallel(t, false)
 	testutil.RequireTool(t, "go")
 	// A Go busy loop is confirmed from eu-stack's samples: without it the
 	// run ends at its timeout instead.
@@ -184,7 +187,7 @@ func TestStuckGo(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.test, func(t *testing.T) {
-			t.Parallel()
+			parallel(t, tc.test == "TestBusyLoop")
 			start := time.Now()
 			// -count=1: a cached pass would not exercise the detector.
 			resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Command: "go test -count=1 ./...", Test: tc.test, Timeout: 60 * time.Second})
@@ -240,6 +243,7 @@ func stuckCrate(t *testing.T, name string) (string, map[string]string) {
 // stuck, judged on the test binary (not cargo) with libtest's main thread
 // left out; a silent 9 s sleep passes beside a quick test.
 func TestStuckCargo(t *testing.T) {
+	parallel(t, false)
 	root, env := stuckCrate(t, "rustdeadlock")
 	type testCase struct {
 		test     string
@@ -258,7 +262,7 @@ func TestStuckCargo(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.test, func(t *testing.T) {
-			t.Parallel()
+			parallel(t, tc.test == "tests::busy_loop")
 			start := time.Now()
 			resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "cargo", Test: tc.test, Env: env, Timeout: 60 * time.Second})
 			if resp.Status != tc.status {
@@ -284,6 +288,7 @@ func TestStuckCargo(t *testing.T) {
 // Before, the stuck entry was named after the cargo command, with no
 // file:line nor rerun.
 func TestStuckRustMain(t *testing.T) {
+	parallel(t, false)
 	root, env := stuckCrate(t, "rustmain")
 	root2024, _ := stuckCrate(t, "rustmain2024")
 	for _, tc := range []struct {
@@ -299,7 +304,7 @@ func TestStuckRustMain(t *testing.T) {
 		{"custom harness", root, Request{Command: "cargo test --test hangs"}, "", 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
+			parallel(t, true) // rustdoc compiles each doctest
 			req := tc.req
 			req.ProjectRoot, req.Framework, req.Env, req.Timeout = tc.root, "cargo", env, 60*time.Second
 			start := time.Now()
@@ -482,6 +487,7 @@ func TestStuckBusyFarPastItsUsualTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits 20 s for the verdict")
 	}
+	parallel(t, true)
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/parse\n\ngo 1.22\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "parse_test.go"), []byte(`package parse
@@ -537,6 +543,7 @@ func TestStuckOverdueBesideATicker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits 20 s for the verdict")
 	}
+	parallel(t, false)
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/tick\n\ngo 1.22\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "tick_test.go"), []byte(`package tick
@@ -583,6 +590,7 @@ func TestWaits(t *testing.T) {
 // Two std mutexes taken in opposite orders on the blocking pool, while
 // the runtime's threads are parked, are still a deadlock.
 func TestStuckTokio(t *testing.T) {
+	parallel(t, false)
 	root, env := stuckCrate(t, "rusttokio")
 	for _, tc := range []struct{ test, diagnosis, function string }{
 		{"tests::oneshot_never_sent", "async wait without end", "tests::oneshot_never_sent"},
@@ -590,7 +598,7 @@ func TestStuckTokio(t *testing.T) {
 		{"tests::blocking_deadlock", "deadlock", "lock_a_then_b"},
 	} {
 		t.Run(tc.test, func(t *testing.T) {
-			t.Parallel()
+			parallel(t, false)
 			start := time.Now()
 			resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "cargo", Test: tc.test, Env: env, Timeout: 60 * time.Second})
 			if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
@@ -610,6 +618,7 @@ func TestStuckTokio(t *testing.T) {
 // nothing is locked, a future never completes. Their suggested traces
 // were polling's functions, whose "src/lib.rs" named the project's file.
 func TestStuckSmol(t *testing.T) {
+	parallel(t, false)
 	root, env := stuckCrate(t, "rustsmol")
 	for _, tc := range []struct{ test, runtime string }{
 		{"tests::channel_never_sent", "async-io (smol, async-std)"},
@@ -617,7 +626,7 @@ func TestStuckSmol(t *testing.T) {
 		{"tests::async_std_never_sent", "async-io (smol, async-std)"},
 	} {
 		t.Run(tc.test, func(t *testing.T) {
-			t.Parallel()
+			parallel(t, false)
 			start := time.Now()
 			resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "cargo", Test: tc.test, Env: env, Timeout: 60 * time.Second})
 			if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
