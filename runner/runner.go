@@ -101,6 +101,11 @@ type Options struct {
 	// processes if this one dies (the daemon's reaper): no run starts a
 	// guard of its own (see guard).
 	Reaped bool
+	// Overdue replaces stuck.DefaultOverdue and stuck.DefaultAfterEnd,
+	// the waits of the overdue and lingering rules under the default
+	// timeout; zero keeps them. The adapters' tests reach those verdicts
+	// in seconds with it (the runner's own keep the defaults).
+	Overdue time.Duration
 }
 
 // Run is one run in progress or done.

@@ -85,6 +85,9 @@ func (r *Run) newWatch(pid int) *watch {
 		// A timeout the user chose says how long a slow test may wait.
 		cfg.Overdue = stuck.DefaultOverdue
 		cfg.AfterEnd = stuck.DefaultAfterEnd
+		if r.opts.Overdue > 0 {
+			cfg.Overdue, cfg.AfterEnd = r.opts.Overdue, r.opts.Overdue
+		}
 		_, cfg.Lingers = r.adapter.(adapters.ExitAdvisor)
 	}
 	if tp, ok := r.adapter.(adapters.TestProcesser); ok {

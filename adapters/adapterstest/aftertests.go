@@ -8,6 +8,13 @@ import (
 	"strobe/report"
 )
 
+// Overdue is the wait of the overdue and lingering rules that the
+// adapters' tests give the runner (runner.Options.Overdue) for a run
+// under the default timeout: their verdicts come in seconds, not after
+// the 20 s (60 s for a framework that reports no end) a user's run
+// waits. The runner's own tests keep those defaults.
+const Overdue = 3 * time.Second
+
 // CheckAfterTests checks the answer for a run whose tests all passed and
 // whose process then did not exit (a server a test left open, a thread
 // Python joins at exit): stuck, the passed tests counted and no test

@@ -40,7 +40,7 @@ func TestStuckAfterTheTests(t *testing.T) {
 		t.Run(tc.fixture, func(t *testing.T) {
 			t.Parallel()
 			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: filepath.Join(fixtures, tc.fixture), Framework: "jest",
-				Timeout: tc.timeout}, runner.Options{DetailsDir: t.TempDir()})
+				Timeout: tc.timeout}, runner.Options{DetailsDir: t.TempDir(), Overdue: adapterstest.Overdue})
 			if err != nil {
 				t.Fatal(err)
 			}

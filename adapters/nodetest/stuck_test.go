@@ -60,7 +60,8 @@ test('awaits a child that never exits', async () => {
 // two that passed, and the interval, whose timer wakes the event loop,
 // was left to the ten-minute timeout: node --test reports no end while a
 // file's process stays, so under the default timeout such a process is
-// stuck once it has stayed idle 60 s after its last test.
+// stuck once it has stayed idle 60 s after its last test (three times the
+// overdue wait, which these runs shorten to adapterstest.Overdue).
 func TestStuckAfterTheTests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
@@ -73,7 +74,7 @@ func TestStuckAfterTheTests(t *testing.T) {
 		within     time.Duration
 	}{
 		{"server", "net.createServer().listen(0, '127.0.0.1', resolve)", time.Minute, "what a test or hook opened and did not close", 30 * time.Second},
-		{"interval", "setInterval(() => {}, 1000); resolve()", 0, "kept alive by setInterval 1000ms", 75 * time.Second},
+		{"interval", "setInterval(() => {}, 1000); resolve()", 0, "kept alive by setInterval 1000ms", 30 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -94,7 +95,7 @@ test('opens what it never closes', () => new Promise((resolve) => {
 				t.Fatal(err)
 			}
 			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Timeout: tc.timeout},
-				runner.Options{DetailsDir: t.TempDir()})
+				runner.Options{DetailsDir: t.TempDir(), Overdue: adapterstest.Overdue})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -62,7 +62,7 @@ def test_starts_a_thread_it_never_stops():
 				t.Fatal(err)
 			}
 			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "pytest", Timeout: tc.timeout},
-				runner.Options{DetailsDir: t.TempDir()})
+				runner.Options{DetailsDir: t.TempDir(), Overdue: adapterstest.Overdue})
 			if err != nil {
 				t.Fatal(err)
 			}
