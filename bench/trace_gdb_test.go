@@ -28,13 +28,22 @@ func BenchmarkTraceGdb(b *testing.B) {
 	testutil.RequireTool(b, "g++")
 	testutil.RequireHeader(b, "/usr/include/gtest/gtest.h", "libgtest-dev")
 	src, _ := filepath.Abs(filepath.Join("..", "adapters", "gtest", "testdata", "traced"))
+	// Every file of the fixture: a source its CMakeLists gained later
+	// (kinds.cpp) must come too.
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		b.Fatal(err)
+	}
 	files := map[string]string{}
-	for _, f := range []string{"CMakeLists.txt", "traced_test.cpp"} {
-		data, err := os.ReadFile(filepath.Join(src, f))
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
 		if err != nil {
 			b.Fatal(err)
 		}
-		files[f] = string(data)
+		files[e.Name()] = string(data)
 	}
 	dir := cacheDir(b, "trace-gdb", files)
 	bin := filepath.Join(dir, "build", "traced_test")
