@@ -528,6 +528,10 @@ type goTest struct {
 	// nested says it started while another top-level test ran (not
 	// paused): a test that a test runs itself (testing.RunTests).
 	nested bool
+	// ordered says it is in its package's order (a top-level test that
+	// started): kept across -count's runs, so that a package of
+	// thousands of tests is not searched at each start.
+	ordered bool
 	// fuzzInput is the file a fuzz target's failing input was written to
 	// ("testdata/fuzz/FuzzX/ID", relative to its package), from go's
 	// "Failing input written to" line.
@@ -719,7 +723,7 @@ func (p *goParser) event(e *goEvent) {
 		if t.rep.ended > 0 {
 			// go test -count=N runs it again: what the last run told is
 			// not this one's.
-			*t = goTest{rep: t.rep}
+			*t = goTest{rep: t.rep, ordered: t.ordered}
 		}
 		p.tests++
 		if t.rep.ended > 0 {
@@ -737,7 +741,8 @@ func (p *goParser) event(e *goEvent) {
 			// fail events before it are no other test's panic.
 			pkg.fails = pkg.fails[:0]
 		}
-		if !strings.Contains(e.Test, "/") && !slices.Contains(pkg.order, e.Test) {
+		if !strings.Contains(e.Test, "/") && !t.ordered {
+			t.ordered = true
 			pkg.order = append(pkg.order, e.Test)
 		}
 		t.raceFrom = pkg.nraces
