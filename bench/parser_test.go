@@ -42,7 +42,7 @@ func BenchmarkCargoParser(b *testing.B) {
 		"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + b }\n",
 	})
 	lines, failed := cargoStream(root, parserTests)
-	benchParser(b, "cargo", root, lines, report.Exit{Exited: true, Code: 101}, failed)
+	benchParser(b, "cargo", root, lines, report.Exit{Exited: true, Code: 101}, parserTests, failed)
 }
 
 // BenchmarkGoParser measures the go adapter's parser on `go test -json ./...`
@@ -57,13 +57,66 @@ func BenchmarkGoParser(b *testing.B) {
 		adapterstest.WriteFiles(b, root, map[string]string{fmt.Sprintf("p%02d/p_test.go", i): "package p\n"})
 	}
 	lines, failed := goStream(parserTests, 10)
-	benchParser(b, "go", root, lines, report.Exit{Exited: true, Code: 1}, failed)
+	benchParser(b, "go", root, lines, report.Exit{Exited: true, Code: 1}, parserTests, failed)
+}
+
+// BenchmarkGoParserParallel measures the go adapter's parser on one package
+// of 3,000 top-level tests that all call t.Parallel, as test2json prints
+// them: each runs and pauses, then each goes on and passes. Every start
+// used to ask whether another top-level test was running and not paused
+// by searching the paused tests for each running one: cubic, 13 s of
+// strobe's CPU for what `go test` ran in 0.3 s, and the drain gave up on
+// the output that was left.
+func BenchmarkGoParserParallel(b *testing.B) {
+	root := b.TempDir()
+	adapterstest.WriteFiles(b, root, map[string]string{"go.mod": "module example.com/bench\n\ngo 1.22\n", "p/p_test.go": "package p\n",
+		// A second package: with one, strobe runs -v=test2json and reads
+		// the framed lines instead of -json's events.
+		"q/q_test.go": "package q\n"})
+	benchParser(b, "go", root, goParallelStream(3000), report.Exit{Exited: true}, 3000, 0)
+}
+
+// goParallelStream is `go test -json` of one package whose n top-level
+// tests all call t.Parallel and pass.
+func goParallelStream(n int) []line {
+	var out []line
+	now := time.Date(2026, 3, 21, 14, 45, 54, 660514560, time.UTC)
+	emit := func(e goEvent) {
+		now = now.Add(1357 * time.Nanosecond)
+		e.Time = now
+		b, err := json.Marshal(e)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, line{adapters.Stdout, b})
+	}
+	zero := 0.0
+	const pkg = "example.com/bench/p"
+	emit(goEvent{Action: "start", Package: pkg})
+	for i := range n {
+		name := fmt.Sprintf("TestPar%05d", i)
+		emit(goEvent{Action: "run", Package: pkg, Test: name})
+		emit(goEvent{Action: "output", Package: pkg, Test: name, Output: "=== RUN   " + name + "\n"})
+		emit(goEvent{Action: "output", Package: pkg, Test: name, Output: "=== PAUSE " + name + "\n"})
+		emit(goEvent{Action: "pause", Package: pkg, Test: name})
+	}
+	for i := range n {
+		name := fmt.Sprintf("TestPar%05d", i)
+		emit(goEvent{Action: "cont", Package: pkg, Test: name})
+		emit(goEvent{Action: "output", Package: pkg, Test: name, Output: "=== CONT  " + name + "\n"})
+		emit(goEvent{Action: "output", Package: pkg, Test: name, Output: "--- PASS: " + name + " (0.00s)\n"})
+		emit(goEvent{Action: "pass", Package: pkg, Test: name, Elapsed: &zero})
+	}
+	emit(goEvent{Action: "output", Package: pkg, Output: "PASS\n"})
+	emit(goEvent{Action: "output", Package: pkg, Output: "ok  \t" + pkg + "\t0.300s\n"})
+	emit(goEvent{Action: "pass", Package: pkg, Elapsed: &zero})
+	return out
 }
 
 // benchParser feeds lines to a fresh plan's parser per iteration, through
 // the public API: Lookup, Plan (outside the timer: the cargo adapter runs
 // cargo metadata there), Line per line, Finish.
-func benchParser(b *testing.B, framework, root string, lines []line, exit report.Exit, wantFailed int) {
+func benchParser(b *testing.B, framework, root string, lines []line, exit report.Exit, tests, wantFailed int) {
 	a, err := all.Lookup(framework)
 	if err != nil {
 		b.Fatal(err)
@@ -114,15 +167,15 @@ func benchParser(b *testing.B, framework, root string, lines []line, exit report
 			skipped++
 		}
 	}
-	if passed+failed+skipped != parserTests || failed != wantFailed {
-		b.Errorf("parser recorded %d passed, %d failed, %d skipped; want %d tests, %d failed", passed, failed, skipped, parserTests, wantFailed)
+	if passed+failed+skipped != tests || failed != wantFailed {
+		b.Errorf("parser recorded %d passed, %d failed, %d skipped; want %d tests, %d failed", passed, failed, skipped, tests, wantFailed)
 	}
 	verdict := "met"
 	if rate < parserTarget {
 		verdict = "MISSED"
 	}
 	record(b, "%.0f events/s (%d events, %.1f MB, %.0f ns/event, %.1f MiB retained for %d tests; target >= %d: %s)",
-		rate, events, float64(size)/1e6, float64(elapsed.Nanoseconds())/float64(events*b.N), float64(retained)/(1<<20), parserTests, parserTarget, verdict)
+		rate, events, float64(size)/1e6, float64(elapsed.Nanoseconds())/float64(events*b.N), float64(retained)/(1<<20), tests, parserTarget, verdict)
 }
 
 // heapInUse is the live heap after a collection.

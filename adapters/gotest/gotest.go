@@ -488,7 +488,9 @@ type goPackage struct {
 	// justFailed says the last event of the package that was no framing
 	// of a parallel test's turn (cont, pause, "=== CONT") was a fail.
 	justFailed bool
-	paused     []string  // parallel tests paused until their turn
+	// active counts the top-level tests running and not paused (a
+	// parallel test waiting for its turn is paused).
+	active int
 	out        []string  // output outside any test, newest goKeptLines
 	trace      *goTrace  // how the binary died (or panicked), if it did
 	failed     int       // its tests that failed
@@ -528,6 +530,9 @@ type goTest struct {
 	// nested says it started while another top-level test ran (not
 	// paused): a test that a test runs itself (testing.RunTests).
 	nested bool
+	// live says it started and has not ended; paused, that it waits for
+	// its turn (t.Parallel) since its last pause event.
+	live, paused bool
 	// ordered says it is in its package's order (a top-level test that
 	// started): kept across -count's runs, so that a package of
 	// thousands of tests is not searched at each start.
@@ -731,9 +736,12 @@ func (p *goParser) event(e *goEvent) {
 		} else {
 			p.rec.Start(pkg.path, e.Test)
 		}
-		t.nested = !strings.Contains(e.Test, "/") && slices.ContainsFunc(pkg.running, func(r string) bool {
-			return !strings.Contains(r, "/") && !slices.Contains(pkg.paused, r)
-		})
+		top := !strings.Contains(e.Test, "/")
+		t.nested = top && pkg.active > 0
+		if top {
+			pkg.active++
+		}
+		t.live, t.paused = true, false
 		pkg.running = append(pkg.running, e.Test)
 		pkg.lastRun = e.Test
 		if !strings.Contains(e.Test, "/") {
@@ -760,9 +768,15 @@ func (p *goParser) event(e *goEvent) {
 			t.fuzzInput = in
 		}
 	case "pause":
-		pkg.paused = append(pkg.paused, e.Test)
+		if t.live && !t.paused && !strings.Contains(e.Test, "/") {
+			pkg.active--
+		}
+		t.paused = true
 	case "cont":
-		pkg.paused = slices.DeleteFunc(pkg.paused, func(r string) bool { return r == e.Test })
+		if t.live && t.paused && !strings.Contains(e.Test, "/") {
+			pkg.active++
+		}
+		t.paused = false
 	case "pass", "bench":
 		p.end(pkg, e.Test, report.TestPassed, kit.DurationOf(e.Elapsed), nil)
 	case "skip":
@@ -844,6 +858,10 @@ func (p *goParser) end(pkg *goPackage, name string, status report.TestStatus, d 
 		pkg.tests[name] = t
 	}
 	t.status, t.elapsed = status, d
+	if t.live && !t.paused && !strings.Contains(name, "/") {
+		pkg.active--
+	}
+	t.live = false
 	for i, r := range pkg.running {
 		if r == name {
 			pkg.running = append(pkg.running[:i], pkg.running[i+1:]...)
