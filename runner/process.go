@@ -24,10 +24,16 @@ import (
 	"strobe/stuck"
 )
 
-// drainTimeout bounds how long the output readers may run on after the
-// process and everything of its run were killed. Only a process that both
-// left the group and dropped STROBE_RUN_ID can still hold a pipe then.
-var drainTimeout = 3 * time.Second // a variable for the tests
+// drainTimeout bounds how long the output readers may go without reading
+// a byte after the process and everything of its run were killed, and
+// drainCap how long they may read on in all. Only a process that both left
+// the group and dropped STROBE_RUN_ID can still hold a pipe then; but a
+// parser slower than the command leaves up to a pipe's worth of output to
+// read after it ended, and that is read while the readers get on with it.
+var (
+	drainTimeout = 3 * time.Second // variables for the tests
+	drainCap     = 30 * time.Second
+)
 
 // readPause is how long an output reader waits after a short read (see
 // stamped): about what Go's timers give below a millisecond here.
@@ -43,8 +49,12 @@ type proc struct {
 	pipes   [2]*os.File // read ends: stdout, stderr
 	tails   [2]*tail.Buffer
 	readers sync.WaitGroup
-	drop    atomic.Bool // the drain gave up: the readers stop
-	parseMu sync.Mutex  // parsers are not safe for concurrent use
+	drop    atomic.Bool  // the drain gave up: the readers stop
+	read    atomic.Int64 // bytes the readers took from the pipes
+	// dropped says the drain gave up with a pipe still open: the answer
+	// says that what came after is not in it.
+	dropped time.Duration
+	parseMu sync.Mutex // parsers are not safe for concurrent use
 
 	stopOnce sync.Once
 	window   pidWindow // where the sweep looks for the run's leftovers
@@ -138,7 +148,7 @@ func startProcess(r *Run) (*proc, error) {
 			defer p.readers.Done()
 			cl, _ := r.plan.Parser.(adapters.CutLiner)
 			in := &stamped{r: p.pipes[i], stop: &p.drop, pause: pause, ended: p.waited}
-			readLines(in, func(b []byte) { p.tails[i].Write(b) }, func(b []byte, cut bool, end []byte) {
+			readLines(in, func(b []byte) { p.tails[i].Write(b); p.read.Add(int64(len(b))) }, func(b []byte, cut bool, end []byte) {
 				if w := r.watch.Load(); w != nil {
 					switch {
 					case !inspectorLine(b):
@@ -300,20 +310,43 @@ wait:
 	r.removeStacksDir()
 	drained := make(chan struct{})
 	go func() { p.readers.Wait(); close(drained) }()
-	select {
-	case <-drained:
-	case <-time.After(drainTimeout):
+	if since := time.Now(); !p.drain(drained) {
 		p.drop.Store(true)
 		for _, f := range p.pipes {
 			wakeReader(f)
 		}
 		<-drained
+		p.dropped = time.Since(since)
 	}
 	p.closePipes(nil)
 	r.finish(p, began, timedOut, cancelled)
 	<-swept
 	p.guard.end()
 	close(r.done)
+}
+
+// drain waits for the readers to end, while they read on: it gives up
+// (false) after drainTimeout without a byte read or drainCap in all.
+func (p *proc) drain(drained <-chan struct{}) bool {
+	limit := time.NewTimer(drainCap)
+	defer limit.Stop()
+	tick := time.NewTicker(drainTimeout)
+	defer tick.Stop()
+	last := p.read.Load()
+	for {
+		select {
+		case <-drained:
+			return true
+		case <-limit.C:
+			return false
+		case <-tick.C:
+			if n := p.read.Load(); n != last {
+				last = n
+				continue
+			}
+			return false
+		}
+	}
 }
 
 // finish makes the run's answer once its processes are gone; supervise
@@ -415,6 +448,9 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	// an answer may need both.
 	if h := r.hint(resp); h != resp.Hint {
 		resp.Hint = joinHints(resp.Hint, h)
+	}
+	if p.dropped > 0 {
+		resp.Hint = joinHints(resp.Hint, fmt.Sprintf("strobe stopped reading the command's output %v after the command ended, with its stdout or stderr still open: a process that left the run (a session of its own, without STROBE_RUN_ID) holds it, and what it wrote after that is not in this answer", p.dropped.Round(100*time.Millisecond)))
 	}
 	resp.Shuffle = outcome.Shuffle
 	if resp.Shuffle != nil && sum.Failed > 0 {

@@ -214,8 +214,62 @@ func TestEscapedWriterDoesNotHoldTheRun(t *testing.T) {
 		if d := time.Since(start); d < drainTimeout {
 			t.Errorf("the run ended after %v, before the drain could have given up (%v): did the escaped process start?", d, drainTimeout)
 		}
+		if !strings.Contains(a.resp.Hint, "strobe stopped reading the command's output") {
+			t.Errorf("hint %q, want it to say that the output was not read to its end", a.resp.Hint)
+		}
 	case <-time.After(10 * time.Second):
 		t.Fatalf("the run did not end 10 s after its command, with an escaped process holding its stdout")
+	}
+}
+
+// TestDrainWaitsWhileTheReadersReadOn: readers still reading what the
+// command wrote before it ended (a parser slower than the command: 3,000
+// parallel Go tests once took the go parser seconds) are waited for, past
+// drainTimeout; readers that read nothing for drainTimeout, or read on
+// past drainCap, are given up. Before, the drain gave up drainTimeout
+// after the command ended whatever the readers did, and a run of 3,000
+// passing tests answered passed with none counted.
+func TestDrainWaitsWhileTheReadersReadOn(t *testing.T) {
+	defer func(d, c time.Duration) { drainTimeout, drainCap = d, c }(drainTimeout, drainCap)
+	drainTimeout, drainCap = 100*time.Millisecond, 2*time.Second
+	for _, tc := range []struct {
+		name    string
+		readFor time.Duration // how long the readers read on; 0: they read nothing
+		want    bool
+	}{
+		{"reading on", 600 * time.Millisecond, true},
+		{"reading nothing", 0, false},
+		{"reading past the cap", time.Hour, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &proc{}
+			drained, stop := make(chan struct{}), make(chan struct{})
+			defer close(stop)
+			go func() {
+				if tc.readFor == 0 {
+					return
+				}
+				end := time.After(tc.readFor)
+				for {
+					select {
+					case <-end:
+						close(drained)
+						return
+					case <-stop:
+						return
+					case <-time.After(20 * time.Millisecond):
+						p.read.Add(100)
+					}
+				}
+			}()
+			start := time.Now()
+			if got := p.drain(drained); got != tc.want {
+				t.Fatalf("drain = %v after %v, want %v", got, time.Since(start), tc.want)
+			}
+			if d := time.Since(start); !tc.want && d > drainCap+time.Second {
+				t.Errorf("gave up after %v, past the cap %v", d, drainCap)
+			}
+		})
 	}
 }
 
