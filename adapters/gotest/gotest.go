@@ -490,19 +490,19 @@ type goPackage struct {
 	justFailed bool
 	// active counts the top-level tests running and not paused (a
 	// parallel test waiting for its turn is paused).
-	active int
-	out        []string  // output outside any test, newest goKeptLines
-	trace      *goTrace  // how the binary died (or panicked), if it did
-	failed     int       // its tests that failed
-	build      bool      // it failed to build
-	race       *goRace   // a data race report being read (-race)
-	races      []*goRace // the reports read, the first goRaces of them
-	nraces     int       // reports read
-	leak       []string  // goleak.VerifyTestMain's report
-	shuffle    string    // the seed of -shuffle, as testing printed it ("-test.shuffle 1234")
-	order      []string  // its top-level tests in the order they started
-	summary    bool      // the binary printed its own "PASS" or "FAIL": it ran to its end
-	ended      bool      // its end came, settled in Finish (quit): later lines are not its binary's
+	active  int
+	out     []string  // output outside any test, newest goKeptLines
+	trace   *goTrace  // how the binary died (or panicked), if it did
+	failed  int       // its tests that failed
+	build   bool      // it failed to build
+	race    *goRace   // a data race report being read (-race)
+	races   []*goRace // the reports read, the first goRaces of them
+	nraces  int       // reports read
+	leak    []string  // goleak.VerifyTestMain's report
+	shuffle string    // the seed of -shuffle, as testing printed it ("-test.shuffle 1234")
+	order   []string  // its top-level tests in the order they started
+	summary bool      // the binary printed its own "PASS" or "FAIL": it ran to its end
+	ended   bool      // its end came, settled in Finish (quit): later lines are not its binary's
 }
 
 // goTest is what a test's own output told.
