@@ -79,17 +79,8 @@ func BenchmarkGoParserParallel(b *testing.B) {
 // goParallelStream is `go test -json` of one package whose n top-level
 // tests all call t.Parallel and pass.
 func goParallelStream(n int) []line {
-	var out []line
-	now := time.Date(2026, 3, 21, 14, 45, 54, 660514560, time.UTC)
-	emit := func(e goEvent) {
-		now = now.Add(1357 * time.Nanosecond)
-		e.Time = now
-		b, err := json.Marshal(e)
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, line{adapters.Stdout, b})
-	}
+	g := newGoEvents()
+	emit := g.emit
 	zero := 0.0
 	const pkg = "example.com/bench/p"
 	emit(goEvent{Action: "start", Package: pkg})
@@ -110,7 +101,7 @@ func goParallelStream(n int) []line {
 	emit(goEvent{Action: "output", Package: pkg, Output: "PASS\n"})
 	emit(goEvent{Action: "output", Package: pkg, Output: "ok  \t" + pkg + "\t0.300s\n"})
 	emit(goEvent{Action: "pass", Package: pkg, Elapsed: &zero})
-	return out
+	return g.out
 }
 
 // benchParser feeds lines to a fresh plan's parser per iteration, through
@@ -285,17 +276,8 @@ type goEvent struct {
 // goStream is `go test -json ./...` output for n tests in pkgs packages,
 // and the number of failing tests.
 func goStream(n, pkgs int) ([]line, int) {
-	var out []line
-	now := time.Date(2026, 3, 21, 14, 45, 54, 660514560, time.UTC)
-	emit := func(e goEvent) {
-		now = now.Add(1357 * time.Nanosecond)
-		e.Time = now
-		b, err := json.Marshal(e)
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, line{adapters.Stdout, b})
-	}
+	g := newGoEvents()
+	emit := g.emit
 	f := func(x float64) *float64 { return &x }
 	failedTotal := 0
 	per := n / pkgs
@@ -337,5 +319,26 @@ func goStream(n, pkgs int) ([]line, int) {
 		}
 		failedTotal += failed
 	}
-	return out, failedTotal
+	return g.out, failedTotal
+}
+
+// goEvents collects `go test -json` lines, each event 1.357 µs after the
+// one before.
+type goEvents struct {
+	out []line
+	now time.Time
+}
+
+func newGoEvents() *goEvents {
+	return &goEvents{now: time.Date(2026, 3, 21, 14, 45, 54, 660514560, time.UTC)}
+}
+
+func (g *goEvents) emit(e goEvent) {
+	g.now = g.now.Add(1357 * time.Nanosecond)
+	e.Time = g.now
+	b, err := json.Marshal(e)
+	if err != nil {
+		panic(err)
+	}
+	g.out = append(g.out, line{adapters.Stdout, b})
 }

@@ -744,12 +744,12 @@ func (p *goParser) event(e *goEvent) {
 		t.live, t.paused = true, false
 		pkg.running = append(pkg.running, e.Test)
 		pkg.lastRun = e.Test
-		if !strings.Contains(e.Test, "/") {
+		if top {
 			// Every top-level test starts before a paused one goes on: the
 			// fail events before it are no other test's panic.
 			pkg.fails = pkg.fails[:0]
 		}
-		if !strings.Contains(e.Test, "/") && !t.ordered {
+		if top && !t.ordered {
 			t.ordered = true
 			pkg.order = append(pkg.order, e.Test)
 		}
