@@ -154,8 +154,10 @@ func Write(dir string, rec *Record) (string, error) {
 		return "", fmt.Errorf("writing details: %w", err)
 	}
 	if now := time.Now(); needPrune(dir, size, now) {
-		prune(dir, now)
+		// Marked first: a record written while this one prunes counts
+		// towards the next prune.
 		markPruned(dir, now)
+		prune(dir, now)
 	}
 	return path, nil
 }

@@ -12,31 +12,38 @@ func TestNeedPrune(t *testing.T) {
 	now := time.Now()
 	for _, tc := range []struct {
 		name    string
-		records int
+		written int // records written since the last full prune, before this one
 		size    int64
 		mark    time.Duration // age of the last full prune; <0: none
 		want    bool
 	}{
-		{"full, small record, pruned a minute ago", keepRuns + pruneSlack, 4 << 10, time.Minute, false},
-		{"past the slack", keepRuns + pruneSlack + 1, 4 << 10, time.Minute, true},
-		{"a big record may bring the size cap near", 10, bigRecord, time.Minute, true},
-		{"never pruned", 10, 4 << 10, -1, true},
-		{"last prune over an hour ago: records may be past their age", 10, 4 << 10, pruneEvery + time.Minute, true},
-		{"a mark in the future (clock moved back)", 10, 4 << 10, -time.Hour, true},
+		{"at the slack, small record, pruned a minute ago", pruneSlack - 1, 4 << 10, time.Minute, false},
+		{"past the slack", pruneSlack, 4 << 10, time.Minute, true},
+		{"a big record may bring the size cap near", 0, bigRecord, time.Minute, true},
+		{"never pruned", 0, 4 << 10, -1, true},
+		{"last prune over an hour ago: records may be past their age", 0, 4 << 10, pruneEvery + time.Minute, true},
+		{"a mark in the future (clock moved back)", 0, 4 << 10, -time.Hour, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			for i := range tc.records {
-				os.WriteFile(filepath.Join(dir, fmt.Sprintf("r%d.json", i)), nil, 0o600)
-				os.WriteFile(filepath.Join(dir, fmt.Sprintf("r%d.junit.xml", i)), nil, 0o600)
-			}
 			if tc.mark != -1 {
 				markPruned(dir, now.Add(-tc.mark))
+			}
+			for range tc.written {
+				countWritten(dir)
 			}
 			if got := needPrune(dir, tc.size, now); got != tc.want {
 				t.Errorf("needPrune = %v, want %v", got, tc.want)
 			}
 		})
+	}
+	// A directory pruned by a strobe that kept no count (its records
+	// unknown) is pruned, which starts the count.
+	dir := t.TempDir()
+	markPruned(dir, now)
+	os.Remove(filepath.Join(dir, writtenMark))
+	if !needPrune(dir, 4<<10, now) {
+		t.Error("needPrune = false without a count of the records written, want true")
 	}
 }
 
@@ -44,6 +51,9 @@ func TestNeedPrune(t *testing.T) {
 // records, and a prune brings it back to keepRuns.
 func TestWritePrunesPastTheSlack(t *testing.T) {
 	dir := oldRecords(t, keepRuns+pruneSlack)
+	for range pruneSlack { // the last pruneSlack of them written since the prune
+		countWritten(dir)
+	}
 	for i := range 2 {
 		if _, err := Write(dir, record(fmt.Sprintf("new-%d", i))); err != nil {
 			t.Fatal(err)
@@ -56,9 +66,9 @@ func TestWritePrunesPastTheSlack(t *testing.T) {
 	}
 }
 
-// The gate lists the directory once per few records, not every write;
-// this process's own writes still never take it past the slack.
-func TestGateListsSeldomButHoldsTheBound(t *testing.T) {
+// The gate lets a directory fill to its slack before it prunes, and never
+// past it.
+func TestGateHoldsTheBound(t *testing.T) {
 	dir := oldRecords(t, keepRuns)
 	most := 0
 	for i := range pruneSlack + 5 { // past one prune, then a few writes after a listing
@@ -74,11 +84,24 @@ func TestGateListsSeldomButHoldsTheBound(t *testing.T) {
 	if most != keepRuns+pruneSlack {
 		t.Errorf("the directory peaked at %d records, want the gate to let it reach %d before pruning", most, keepRuns+pruneSlack)
 	}
-	listed.Lock()
-	left := listed.left[dir]
-	listed.Unlock()
-	if left <= 0 {
-		t.Errorf("after a listing under the bound, %d writes may skip the next one; want some", left)
+}
+
+// Every process writing to the directory counts towards its prune: two
+// writers' records add up.
+func TestGateCountsEveryWriter(t *testing.T) {
+	dir := oldRecords(t, keepRuns)
+	for i := range pruneSlack + 1 {
+		if i%2 == 1 { // another process's record, written beside this one's
+			countWritten(dir)
+			os.WriteFile(filepath.Join(dir, fmt.Sprintf("other-%d.json", i)), []byte("{}"), 0o600)
+			continue
+		}
+		if _, err := Write(dir, record(fmt.Sprintf("new-%d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if entries, _ := List(dir); len(entries) != keepRuns {
+		t.Errorf("%d records after %d written by two writers since the last prune, want the prune's %d", len(entries), pruneSlack+1, keepRuns)
 	}
 }
 
