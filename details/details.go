@@ -162,19 +162,30 @@ func Write(dir string, rec *Record) (string, error) {
 	return path, nil
 }
 
+// recordHead is a record without its tests and streams: their fields
+// shadow the embedded ones of the same JSON name and, nil and omitempty,
+// leave them out.
+type recordHead struct {
+	*Record
+	Tests  *[]report.Test `json:"tests,omitempty"`
+	Stdout *Stream        `json:"stdout,omitempty"`
+	Stderr *Stream        `json:"stderr,omitempty"`
+}
+
+// Warm builds encoding/json's encoders for a record, once a process: a
+// run calls it when its command starts, so that a new process (strobe test
+// --no-daemon) does not build them after the command has ended, on the
+// answer's path (0.3 ms of a 6 ms noop run).
+func Warm() { warmOnce.Do(func() { json.Marshal(recordHead{Record: &Record{}}) }) }
+
+var warmOnce sync.Once
+
 // encode writes rec as compact JSON without ever holding the whole document:
 // the tests and the output streams, up to 10 MiB each, are escaped straight
 // into w, so writing a record costs little more memory than the record
 // itself.
 func encode(w *bufio.Writer, rec *Record) error {
-	// Outer fields shadow the embedded ones of the same JSON name; nil and
-	// omitempty, they leave the tests and the streams out of the head.
-	head, err := json.Marshal(struct {
-		*Record
-		Tests  *[]report.Test `json:"tests,omitempty"`
-		Stdout *Stream        `json:"stdout,omitempty"`
-		Stderr *Stream        `json:"stderr,omitempty"`
-	}{Record: rec})
+	head, err := json.Marshal(recordHead{Record: rec})
 	if err != nil {
 		return err
 	}

@@ -255,6 +255,7 @@ func (r *Run) supervise(ctx context.Context, p *proc) {
 	defer stopDetector()
 	verdicts := make(chan *stuck.Verdict, 1)
 	go func() { verdicts <- w.det.Run(detCtx) }()
+	go details.Warm() // the answer's encoders, built while the command runs
 wait:
 	for {
 		select {
