@@ -17,11 +17,12 @@ const gotestsumVersion = "v1.13.0"
 // GOPATH/bin), and otherwise installs it with `go install` into a GOBIN of
 // this run's own, so that a fresh CI machine measures the peer too.
 var gotestsum = sync.OnceValues(func() (string, error) {
+	dst := filepath.Join(tmp, "gotestsum") // a copy, as strobe's (settled)
 	if p, err := exec.LookPath("gotestsum"); err == nil {
-		return p, nil
+		return settled(p, dst)
 	}
 	if p := userGoBin("gotestsum"); p != "" {
-		return p, nil
+		return settled(p, dst)
 	}
 	gobin := filepath.Join(tmp, "gobin")
 	cmd := exec.Command("go", "install", "gotest.tools/gotestsum@"+gotestsumVersion)
@@ -29,7 +30,7 @@ var gotestsum = sync.OnceValues(func() (string, error) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("installing gotestsum %s: %w\n%s", gotestsumVersion, err, out)
 	}
-	return filepath.Join(gobin, "gotestsum"), nil
+	return settled(filepath.Join(gobin, "gotestsum"), dst)
 })
 
 // userGoBin is name in `go env GOBIN`, else in GOPATH/bin, when it is there.
