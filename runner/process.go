@@ -629,9 +629,9 @@ func (r *Run) hint(resp *report.Response) string {
 		if len(resp.Stuck) > 0 && !slices.ContainsFunc(resp.Stuck, func(s report.StuckTest) bool { return !s.AfterTests }) {
 			h := "strobe stopped the run: " + r.afterTestsHint()
 			if w := r.watch.Load(); w != nil && w.verdict != nil && w.verdict.Kind == stuck.AfterEnd {
-				after := fmt.Sprintf("%v after its framework reported the end of its run", stuck.DefaultAfterEnd)
+				after := fmt.Sprintf("%v after its framework reported the end of its run", r.defaultWait(stuck.DefaultAfterEnd))
 				if !r.rec.Progress().Ended {
-					after = fmt.Sprintf("%v after its last test when the framework reports no end", stuck.AfterEndUnreported*stuck.DefaultAfterEnd)
+					after = fmt.Sprintf("%v after its last test when the framework reports no end", stuck.AfterEndUnreported*r.defaultWait(stuck.DefaultAfterEnd))
 				}
 				h += ". Under the default timeout strobe stops a process that stays " + after + "; under a timeout of your own it waits until that timeout"
 			}
@@ -642,7 +642,7 @@ func (r *Run) hint(resp *report.Response) string {
 			h += "; suggested_traces names the project's functions in them"
 		}
 		if w := r.watch.Load(); w != nil && w.verdict != nil && (w.verdict.Kind == stuck.Overdue || w.verdict.Kind == stuck.OverdueBusy) {
-			h += fmt.Sprintf(". If it is only slower now, set a timeout: under the default one strobe calls a silent test stuck once it has run %d times its last time (and %v); under a timeout of your own it waits until that timeout", stuck.OverdueFactor, stuck.DefaultOverdue)
+			h += fmt.Sprintf(". If it is only slower now, set a timeout: under the default one strobe calls a silent test stuck once it has run %d times its last time (and %v); under a timeout of your own it waits until that timeout", stuck.OverdueFactor, r.defaultWait(stuck.DefaultOverdue))
 		}
 		return h
 	case report.Timeout:

@@ -83,11 +83,8 @@ func (r *Run) newWatch(pid int) *watch {
 	}
 	if r.req.Timeout == 0 {
 		// A timeout the user chose says how long a slow test may wait.
-		cfg.Overdue = stuck.DefaultOverdue
-		cfg.AfterEnd = stuck.DefaultAfterEnd
-		if r.opts.Overdue > 0 {
-			cfg.Overdue, cfg.AfterEnd = r.opts.Overdue, r.opts.Overdue
-		}
+		cfg.Overdue = r.defaultWait(stuck.DefaultOverdue)
+		cfg.AfterEnd = r.defaultWait(stuck.DefaultAfterEnd)
 		_, cfg.Lingers = r.adapter.(adapters.ExitAdvisor)
 	}
 	if tp, ok := r.adapter.(adapters.TestProcesser); ok {
@@ -529,4 +526,14 @@ func verdictTests(v *stuck.Verdict) []stuck.RunningTest {
 		return v.Tests
 	}
 	return out
+}
+
+// defaultWait is def, one of the detector's waits under the default
+// timeout, unless Options.Overdue replaces it (the hints quote what the
+// detector waited).
+func (r *Run) defaultWait(def time.Duration) time.Duration {
+	if r.opts.Overdue > 0 {
+		return r.opts.Overdue
+	}
+	return def
 }

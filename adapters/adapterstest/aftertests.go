@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"strobe/report"
+	"strobe/stuck"
 )
 
 // Overdue is the wait of the overdue and lingering rules that the
@@ -41,6 +42,12 @@ func CheckAfterTests(t *testing.T, resp *report.Response, passed int, has, advic
 	}
 	if !strings.Contains(resp.Hint, advice) {
 		t.Errorf("hint %q, want %q", resp.Hint, advice)
+	}
+	// Under the default timeout the hint quotes the wait the detector
+	// had: these runs' Overdue, not a user's default.
+	if strings.Contains(resp.Hint, "Under the default timeout") &&
+		!strings.Contains(resp.Hint, Overdue.String()+" after") && !strings.Contains(resp.Hint, (stuck.AfterEndUnreported*Overdue).String()+" after") {
+		t.Errorf("hint %q quotes another wait than the run's %v", resp.Hint, Overdue)
 	}
 	if d := time.Duration(s.ElapsedMS) * time.Millisecond; d > within {
 		t.Errorf("verdict after %v, want within %v", d, within)
