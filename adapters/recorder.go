@@ -51,6 +51,8 @@ type Recorder struct {
 type recTest struct {
 	report.Test
 	started time.Time
+	since   time.Time // running since: its start, or when it last went on after a pause
+	paused  bool      // it waits for other tests before it goes on (Pause)
 	ended   bool
 	out     *tail.Buffer
 }
@@ -143,9 +145,33 @@ func (r *Recorder) Start(suite, name string) {
 	t := r.get(suite, name)
 	if t.started.IsZero() {
 		t.started = r.now()
+		t.since, t.paused = t.started, false
 		if !t.ended {
 			r.live = append(r.live, t)
 		}
+	}
+}
+
+// Pause records that a running test waits for other tests before it goes
+// on, running none of its own code: a Go test that called t.Parallel,
+// until the tests that run one at a time are done (and a slot is free).
+// Progress lists it as waiting, not running, until Resume: a test that
+// hangs is not joined by the tests paused behind it, as go test's own
+// timeout names only the one running.
+func (r *Recorder) Pause(suite, name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t := r.byKey[key(suite, name)]; t != nil && !t.ended && !t.started.IsZero() {
+		t.paused = true
+	}
+}
+
+// Resume records that a paused test goes on: it runs since now.
+func (r *Recorder) Resume(suite, name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t := r.byKey[key(suite, name)]; t != nil && t.paused {
+		t.paused, t.since = false, r.now()
 	}
 }
 
@@ -167,6 +193,7 @@ func (r *Recorder) Again(suite, name string) {
 	}
 	if t.started.IsZero() {
 		t.started = r.now()
+		t.since, t.paused = t.started, false
 		r.live = append(r.live, t)
 	}
 }
@@ -206,7 +233,7 @@ func (r *Recorder) End(suite, name string, status report.TestStatus, d time.Dura
 		}
 		r.counts[countIndex(t.Status)]--
 	}
-	t.ended = true
+	t.ended, t.paused = true, false
 	if i := slices.Index(r.live, t); i >= 0 {
 		r.live = slices.Delete(r.live, i, i+1)
 	}
@@ -351,7 +378,10 @@ type Progress struct {
 	Passed  int
 	Failed  int
 	Skipped int
-	Running []RunningTest // oldest first
+	Running []RunningTest // oldest first; Since is when each last went on
+	// Waiting are the tests paused until others are done (Pause): started,
+	// not ended, and not running.
+	Waiting []RunningTest
 	// Ended says the framework reported the end of its run (EndRun).
 	Ended bool
 	// Live says the parser reports tests as they start, so Running is
@@ -365,7 +395,7 @@ type Progress struct {
 // the process waits for is not a test's (a server a test left open, a
 // thread Python joins at exit).
 func (p Progress) AfterTests() bool {
-	return len(p.Running) == 0 && (p.Ended || p.Live && p.Passed+p.Failed+p.Skipped > 0)
+	return len(p.Running) == 0 && len(p.Waiting) == 0 && (p.Ended || p.Live && p.Passed+p.Failed+p.Skipped > 0)
 }
 
 // Progress returns the live counts and the tests running now.
@@ -374,8 +404,12 @@ func (r *Recorder) Progress() Progress {
 	defer r.mu.Unlock()
 	p := Progress{Phase: r.phase, Passed: r.counts[0], Failed: r.counts[1], Skipped: r.counts[2], Ended: r.ended, Live: r.starts}
 	for _, t := range r.tests {
-		if !t.ended && !t.started.IsZero() {
-			p.Running = append(p.Running, RunningTest{Name: t.Name, Suite: t.Suite, Since: t.started})
+		switch {
+		case t.ended || t.started.IsZero():
+		case t.paused:
+			p.Waiting = append(p.Waiting, RunningTest{Name: t.Name, Suite: t.Suite, Since: t.started})
+		default:
+			p.Running = append(p.Running, RunningTest{Name: t.Name, Suite: t.Suite, Since: t.since})
 		}
 	}
 	sort.SliceStable(p.Running, func(i, j int) bool { return p.Running[i].Since.Before(p.Running[j].Since) })
@@ -384,7 +418,7 @@ func (r *Recorder) Progress() Progress {
 
 // Abandon marks every test that started and did not end as running at the
 // end of the run (crashed, timed out or cancelled around it) and returns
-// their names.
+// the names of those that were running, not paused.
 func (r *Recorder) Abandon() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -393,7 +427,9 @@ func (r *Recorder) Abandon() []string {
 		if !t.ended && !t.started.IsZero() {
 			t.Status = report.TestRunning
 			t.DurationMS = r.now().Sub(t.started).Milliseconds()
-			names = append(names, t.Name)
+			if !t.paused {
+				names = append(names, t.Name)
+			}
 		}
 	}
 	return names

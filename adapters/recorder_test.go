@@ -60,6 +60,55 @@ func TestRecorderRunning(t *testing.T) {
 	}
 }
 
+// TestRecorderPause: a paused test (Go's t.Parallel, waiting for the
+// tests that run one at a time) is waiting, not running: the stuck
+// detector judges the one that runs, and Abandon names that one alone. Its
+// running time counts from when it went on; a pause of a test that never
+// started, or ended, records nothing.
+func TestRecorderPause(t *testing.T) {
+	now := time.Unix(1000, 0)
+	rec := NewRecorder()
+	rec.now = func() time.Time { return now }
+	rec.Start("p", "TestPar")
+	rec.Pause("p", "TestPar")
+	now = now.Add(time.Second)
+	rec.Start("p", "TestHang")
+	rec.Pause("p", "TestNever") // not started: nothing
+	rec.End("p", "TestDone", report.TestPassed, 0, nil)
+	rec.Pause("p", "TestDone") // ended: nothing
+	pr := rec.Progress()
+	if len(pr.Running) != 1 || pr.Running[0].Name != "TestHang" || len(pr.Waiting) != 1 || pr.Waiting[0].Name != "TestPar" {
+		t.Errorf("running %+v, waiting %+v: want TestHang running and TestPar waiting", pr.Running, pr.Waiting)
+	}
+	if len(rec.Tests()) != 3 {
+		t.Errorf("tests %+v: a pause of a test never started recorded one", rec.Tests())
+	}
+	if pr.AfterTests() {
+		t.Error("after the tests, with one running and one waiting")
+	}
+	rec.End("p", "TestHang", report.TestPassed, 0, nil)
+	if rec.Progress().AfterTests() {
+		t.Error("after the tests while one waits to go on")
+	}
+
+	now = now.Add(5 * time.Second)
+	rec.Resume("p", "TestPar")
+	pr = rec.Progress()
+	if len(pr.Running) != 1 || pr.Running[0].Name != "TestPar" || !pr.Running[0].Since.Equal(now) || len(pr.Waiting) != 0 {
+		t.Errorf("after Resume: running %+v, waiting %+v; want TestPar running since it went on", pr.Running, pr.Waiting)
+	}
+	rec.Pause("p", "TestPar")
+	rec.Start("p", "TestHang2")
+	if got := rec.Abandon(); !slices.Equal(got, []string{"TestHang2"}) {
+		t.Errorf("Abandon = %q, want the running test alone", got)
+	}
+	for _, tt := range rec.Tests() {
+		if tt.Name == "TestPar" && tt.Status != report.TestRunning {
+			t.Errorf("the paused test is %s after Abandon, want running (it never finished)", tt.Status)
+		}
+	}
+}
+
 // TestRecorderForget: a forgotten test leaves the list, the counts and the
 // running tests; looking it up again starts a new one.
 func TestRecorderForget(t *testing.T) {

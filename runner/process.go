@@ -368,6 +368,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	outcome := r.plan.Parser.Finish(exit)
 	p.parseMu.Unlock()
 	closeParser(r.plan.Parser)
+	waiting := r.rec.Progress().Waiting
 	running := r.rec.Abandon()
 	if w != nil && len(running) == 0 {
 		running = w.running
@@ -453,6 +454,9 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	if p.dropped > 0 {
 		resp.Hint = joinHints(resp.Hint, fmt.Sprintf("strobe stopped reading the command's output %v after the command ended, with its stdout or stderr still open: a process that left the run (a session of its own, without STROBE_RUN_ID) holds it, and what it wrote after that is not in this answer", p.dropped.Round(100*time.Millisecond)))
 	}
+	if len(waiting) > 0 && status != report.Passed {
+		resp.Hint = joinHints(resp.Hint, waitingHint(waiting))
+	}
 	resp.Shuffle = outcome.Shuffle
 	if resp.Shuffle != nil && sum.Failed > 0 {
 		resp.Hint = joinHints(resp.Hint, shuffleHint(resp.Shuffle))
@@ -499,6 +503,21 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	resp.JUnit = junitDone(resp)
 	recorded(resp)
 	r.resp = resp
+}
+
+// waitingHint names the tests that were paused when the run ended (Go's
+// t.Parallel, waiting for the tests that run one at a time): they are in
+// no count and no stuck entry, and they never ran to their end.
+func waitingHint(waiting []adapters.RunningTest) string {
+	var names []string
+	for _, t := range waiting {
+		names = append(names, t.Name)
+	}
+	what := "tests were"
+	if len(names) == 1 {
+		what = "test was"
+	}
+	return fmt.Sprintf("%d more %s paused, waiting for the tests that run one at a time (t.Parallel), and never went on: %s", len(names), what, strings.Join(clipList(names, 3), ", "))
 }
 
 // unfailStuck makes the tests strobe stopped as stuck running again where

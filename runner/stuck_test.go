@@ -208,6 +208,37 @@ func TestStuckGo(t *testing.T) {
 	}
 }
 
+// TestStuckGoBesideParallelTests: a test that hangs while a test that
+// called t.Parallel waits for it (paused until the tests that run one at a
+// time are done) is the only stuck test, with its own stacks, not the
+// paused test's parked in t.Parallel; the paused test is in the hint, not
+// in the running tests. Found on golang.org/x/sync's semaphore package with
+// a test broken on purpose: every paused test was stuck beside it, and the
+// first of them, headed the answer with its stacks.
+func TestStuckGoBesideParallelTests(t *testing.T) {
+	parallel(t, false)
+	testutil.RequireTool(t, "go")
+	root, _ := filepath.Abs("testdata/goparallel")
+	start := time.Now()
+	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Command: "go test -count=1 ./...", Timeout: 60 * time.Second})
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
+		t.Fatalf("status %s, stuck %+v: want one stuck test", resp.Status, resp.Stuck)
+	}
+	checkStuckTest(t, resp, "TestHang", "goparallel.TestHang (wait_test.go:16)", false, start)
+	if txt := stackText(resp.Stuck[0]); strings.Contains(txt, "Parallel") || strings.Contains(txt, "TestEarly") {
+		t.Errorf("stacks hold the paused test's:\n%s", txt)
+	}
+	if slices.ContainsFunc(resp.Stuck[0].SuggestedTraces, func(s string) bool { return strings.Contains(s, "TestEarly") }) {
+		t.Errorf("suggested_traces %v name the paused test", resp.Stuck[0].SuggestedTraces)
+	}
+	if !slices.Equal(resp.Crash.RunningTests, []string{"TestHang"}) {
+		t.Errorf("running tests %q, want TestHang alone", resp.Crash.RunningTests)
+	}
+	if !strings.Contains(resp.Hint, "1 more test was paused") || !strings.Contains(resp.Hint, "TestEarly") {
+		t.Errorf("hint %q does not name the paused test", resp.Hint)
+	}
+}
+
 // TestStuckGoBeforeAnyTest: a test binary that spins in TestMain prints
 // nothing, not even its first test's name (go test -v=test2json runs it,
 // for one package): its process ends the build phase, and the run is

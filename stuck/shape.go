@@ -39,7 +39,7 @@ func Threads(c Capture, root string) []report.Thread {
 	isOwn := func(f Frame) bool { return ownFrame(f, root) || own[funcPrefix(f.Func)] }
 	for _, s := range c.Stacks {
 		frames := trim(s.Frames)
-		if runtimeOnly(frames) {
+		if runtimeOnly(frames) || waitsItsTurn(frames) {
 			continue // the Go runtime's own goroutines: the GC, finalizers
 		}
 		var lines []string
@@ -191,6 +191,14 @@ func runtimeOnly(frames []Frame) bool {
 	return true
 }
 
+// waitsItsTurn reports whether a goroutine is a Go test paused in
+// t.Parallel, until the tests that run one at a time are done (or a slot
+// is free): it runs none of its own code, so its stack says nothing of
+// a hang, and a dump of a package of parallel tests has one for each.
+func waitsItsTurn(frames []Frame) bool {
+	return slices.ContainsFunc(frames, func(f Frame) bool { return f.Func == "testing.(*T).Parallel" })
+}
+
 // trim drops the frames that start every thread and those that only
 // carry out the wait, keeping at least one frame.
 func trim(frames []Frame) []Frame {
@@ -280,6 +288,9 @@ func SuggestedTraces(c Capture, root string, skip []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range c.Stacks {
+		if waitsItsTurn(s.Frames) {
+			continue
+		}
 		for _, f := range trim(s.Frames) {
 			if !ownFrame(f, root) && !own[funcPrefix(f.Func)] {
 				continue

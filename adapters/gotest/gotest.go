@@ -772,11 +772,13 @@ func (p *goParser) event(e *goEvent) {
 			pkg.active--
 		}
 		t.paused = true
+		p.rec.Pause(pkg.path, e.Test)
 	case "cont":
 		if t.live && t.paused && !strings.Contains(e.Test, "/") {
 			pkg.active++
 		}
 		t.paused = false
+		p.rec.Resume(pkg.path, e.Test)
 	case "pass", "bench":
 		p.end(pkg, e.Test, report.TestPassed, kit.DurationOf(e.Elapsed), nil)
 	case "skip":

@@ -1,0 +1,3 @@
+module goparallel
+
+go 1.22
