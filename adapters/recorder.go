@@ -403,9 +403,8 @@ func (r *Recorder) Progress() Progress {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := Progress{Phase: r.phase, Passed: r.counts[0], Failed: r.counts[1], Skipped: r.counts[2], Ended: r.ended, Live: r.starts}
-	for _, t := range r.tests {
+	for _, t := range r.live { // started and not ended: not every test recorded
 		switch {
-		case t.ended || t.started.IsZero():
 		case t.paused:
 			p.Waiting = append(p.Waiting, RunningTest{Name: t.Name, Suite: t.Suite, Since: t.started})
 		default:
