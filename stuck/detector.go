@@ -394,21 +394,31 @@ func (d *Detector) Step(ctx context.Context) *Verdict {
 		d.reset("")
 		return nil
 	}
-	silence := now.Sub(d.cfg.LastOutput())
+	last := d.cfg.LastOutput()
+	silence := now.Sub(last)
 	if silence < suspectAfter {
 		d.reset("")
 		return nil
 	}
 
-	busy := busyThreads(views)
-	switch {
+	var v *Verdict
+	switch busy := busyThreads(views); {
 	case len(busy) > 0:
-		return d.judgeBusy(ctx, now, silence, treeCPU, busy)
+		v = d.judgeBusy(ctx, now, silence, treeCPU, busy)
 	case treeCPU <= idleCPU:
-		return d.judgeIdle(ctx, now, silence, treeCPU, views)
+		v = d.judgeIdle(ctx, now, silence, treeCPU, views)
+	default:
+		d.reset("")
+		return nil
 	}
-	d.reset("")
-	return nil
+	if v != nil && d.cfg.LastOutput().After(last) {
+		// Output came while the tree was judged: the samples predate
+		// it, and what the parser read with it (a test's end) may make
+		// the rules judge the wrong thing (a spin that was the test,
+		// taken for one after the tests). The next step judges anew.
+		return nil
+	}
+	return v
 }
 
 // update records the snapshot and returns its threads, judged, and the

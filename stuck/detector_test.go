@@ -646,3 +646,42 @@ testing.tRunner(0xc000003500, 0x5a8f30)
 		t.Errorf("a test in a select with no timer firing: kind %v, want lock", k)
 	}
 }
+
+// TestOutputWhileJudging: output read while the detector judges (the
+// parser took a test's end from it, and the rules then see no test
+// running) makes the step's verdict stale: it is dropped, and the tree is
+// judged anew from that output on. In CI, a Go test that spun for 3.5 s
+// and passed was called "an endless loop after the tests": the samples
+// were of the test, the end was read during the step.
+func TestOutputWhileJudging(t *testing.T) {
+	ms := uint64(time.Millisecond)
+	clock := &fakeClock{t: start}
+	out := start
+	var readAt time.Time // when the line came, during the first verdict's making
+	cfg := Config{Root: 1, Clock: clock, Stacker: &fakeStacker{frames: []Frame{{Func: "lock_a_then_b", File: "/p/hang.cpp", Line: 9}}},
+		View: &fakeView{clock: clock, procs: func(int) []ProcSample {
+			return []ProcSample{proc(10, "hang", thread(10, 'S', lock, 5*ms, 3), thread(11, 'S', lock, ms, 2), thread(12, 'S', lock, ms, 2))}
+		}},
+		LastOutput: func() time.Time { return out },
+		Running: func() []RunningTest {
+			if readAt.IsZero() {
+				readAt, out = clock.t, clock.t
+			}
+			return nil
+		},
+	}
+	d := New(cfg)
+	for clock.t.Sub(start) <= 10*time.Second {
+		if v := d.Step(context.Background()); v != nil {
+			if readAt.IsZero() || !clock.t.After(readAt) {
+				t.Fatalf("verdict %s at %v, in the step that read output at %v", v.Kind, clock.t.Sub(start), readAt.Sub(start))
+			}
+			if clock.t.Sub(readAt) < DefaultQuietLock {
+				t.Errorf("verdict %v after the output, want the quiet time (%v) judged anew", clock.t.Sub(readAt), DefaultQuietLock)
+			}
+			return
+		}
+		clock.t = clock.t.Add(d.Interval())
+	}
+	t.Fatal("no verdict once the output stopped again")
+}
