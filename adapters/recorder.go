@@ -404,10 +404,9 @@ func (r *Recorder) Progress() Progress {
 	defer r.mu.Unlock()
 	p := Progress{Phase: r.phase, Passed: r.counts[0], Failed: r.counts[1], Skipped: r.counts[2], Ended: r.ended, Live: r.starts}
 	for _, t := range r.live { // started and not ended: not every test recorded
-		switch {
-		case t.paused:
+		if t.paused {
 			p.Waiting = append(p.Waiting, RunningTest{Name: t.Name, Suite: t.Suite, Since: t.started})
-		default:
+		} else {
 			p.Running = append(p.Running, RunningTest{Name: t.Name, Suite: t.Suite, Since: t.since})
 		}
 	}

@@ -225,7 +225,7 @@ func TestStuckGoBesideParallelTests(t *testing.T) {
 		t.Fatalf("status %s, stuck %+v: want one stuck test", resp.Status, resp.Stuck)
 	}
 	checkStuckTest(t, resp, "TestHang", "goparallel.TestHang (wait_test.go:16)", false, start)
-	if txt := stackText(resp.Stuck[0]); strings.Contains(txt, "Parallel") || strings.Contains(txt, "TestEarly") {
+	if txt := stackText(resp.Stuck[0]); strings.Contains(txt, "testing.(*T).Parallel") || strings.Contains(txt, "TestEarly") {
 		t.Errorf("stacks hold the paused test's:\n%s", txt)
 	}
 	if slices.ContainsFunc(resp.Stuck[0].SuggestedTraces, func(s string) bool { return strings.Contains(s, "TestEarly") }) {

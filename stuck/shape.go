@@ -39,8 +39,8 @@ func Threads(c Capture, root string) []report.Thread {
 	isOwn := func(f Frame) bool { return ownFrame(f, root) || own[funcPrefix(f.Func)] }
 	for _, s := range c.Stacks {
 		frames := trim(s.Frames)
-		if runtimeOnly(frames) || waitsItsTurn(frames) {
-			continue // the Go runtime's own goroutines: the GC, finalizers
+		if runtimeOnly(frames) || waitsItsTurn(s.Frames) {
+			continue // the Go runtime's own goroutines (the GC, finalizers), tests paused in t.Parallel
 		}
 		var lines []string
 		next := 0 // the frame after the last one shown

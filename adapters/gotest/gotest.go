@@ -738,10 +738,7 @@ func (p *goParser) event(e *goEvent) {
 		}
 		top := !strings.Contains(e.Test, "/")
 		t.nested = top && pkg.active > 0
-		if top {
-			pkg.active++
-		}
-		t.live, t.paused = true, false
+		pkg.setState(t, e.Test, true, false)
 		pkg.running = append(pkg.running, e.Test)
 		pkg.lastRun = e.Test
 		if top {
@@ -768,16 +765,10 @@ func (p *goParser) event(e *goEvent) {
 			t.fuzzInput = in
 		}
 	case "pause":
-		if t.live && !t.paused && !strings.Contains(e.Test, "/") {
-			pkg.active--
-		}
-		t.paused = true
+		pkg.setState(t, e.Test, t.live, true)
 		p.rec.Pause(pkg.path, e.Test)
 	case "cont":
-		if t.live && t.paused && !strings.Contains(e.Test, "/") {
-			pkg.active++
-		}
-		t.paused = false
+		pkg.setState(t, e.Test, t.live, false)
 		p.rec.Resume(pkg.path, e.Test)
 	case "pass", "bench":
 		p.end(pkg, e.Test, report.TestPassed, kit.DurationOf(e.Elapsed), nil)
@@ -852,6 +843,21 @@ func goFraming(line string) bool {
 	return s == ""
 }
 
+// setState sets whether the test named name is live (started, not ended)
+// and paused (waiting for its turn), keeping the package's count of
+// top-level tests running and not paused.
+func (pkg *goPackage) setState(t *goTest, name string, live, paused bool) {
+	was := t.live && !t.paused
+	t.live, t.paused = live, paused
+	if now := live && !paused; now != was && !strings.Contains(name, "/") {
+		if now {
+			pkg.active++
+		} else {
+			pkg.active--
+		}
+	}
+}
+
 func (p *goParser) end(pkg *goPackage, name string, status report.TestStatus, d time.Duration, f *report.Failure) {
 	p.tests++
 	t := pkg.tests[name]
@@ -860,10 +866,7 @@ func (p *goParser) end(pkg *goPackage, name string, status report.TestStatus, d 
 		pkg.tests[name] = t
 	}
 	t.status, t.elapsed = status, d
-	if t.live && !t.paused && !strings.Contains(name, "/") {
-		pkg.active--
-	}
-	t.live = false
+	pkg.setState(t, name, false, t.paused)
 	for i, r := range pkg.running {
 		if r == name {
 			pkg.running = append(pkg.running[:i], pkg.running[i+1:]...)
