@@ -14,6 +14,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -21,8 +22,6 @@ import (
 	"slices"
 	"syscall"
 	"time"
-
-	json "github.com/segmentio/encoding/json"
 
 	"strobe/report"
 )

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -475,5 +476,33 @@ func TestStartWritesWhileTheCallerGoesOn(t *testing.T) {
 	}
 	if compared != n-1 {
 		t.Errorf("%d runs compared with the one before, want %d", compared, n-1)
+	}
+}
+
+// A project of 64,000 tests (pypa/packaging's suite) has a history whose
+// baseline lists 64,000 names in one suite. The codec the history used to
+// read it with (segmentio/encoding/json v0.5.4) corrupted the heap decoding
+// such a map[string][]string under Go 1.26: "found bad pointer in Go heap",
+// and the strobe that ran the tests died before it answered. Read it
+// back, with garbage collections, as a run of that project does.
+func TestLargeBaselineReadBack(t *testing.T) {
+	s := Open(t.TempDir())
+	tests := make([]report.Test, 64_000)
+	for i := range tests {
+		tests[i] = report.Test{Name: fmt.Sprintf("tests/test_specifiers.py::test_case_%06d[param-%d]", i, i), Status: report.TestPassed}
+	}
+	record(t, s, Run{ID: "r0", Root: root, Key: goKey, Status: report.Passed, Tests: tests})
+	for i := range 5 {
+		b, err := s.Baseline(root, goKey)
+		if err != nil || b == nil {
+			t.Fatalf("baseline: %v, %v", b, err)
+		}
+		if n := len(b.Tests[""]); n != len(tests) {
+			t.Fatalf("read back %d names, want %d", n, len(tests))
+		}
+		runtime.GC()
+		if got, want := b.Tests[""][i*1000], tests[i*1000].Name; got != want {
+			t.Fatalf("name %d read back as %q, want %q", i*1000, got, want)
+		}
 	}
 }
