@@ -224,6 +224,11 @@ func load(path, root string) (*file, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("reading history: %w", err)
 	}
+	return parse(b, path, root)
+}
+
+// parse decodes the bytes of the file at path, as load says.
+func parse(b []byte, path, root string) (*file, string, error) {
 	var f file
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, "corrupt", fmt.Errorf("%s: %w: %v", path, errUnusable, err)

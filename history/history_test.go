@@ -442,7 +442,7 @@ func TestStartWritesWhileTheCallerGoesOn(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, written, err := s.Start(run(fmt.Sprint("r", i), root, report.Passed, pass("a")))
+			_, written, err := s.Start(run(fmt.Sprint("r", i), root, report.Passed, pass("a")), nil)
 			if err != nil {
 				errs <- err
 				return

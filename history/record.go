@@ -71,7 +71,7 @@ type Result struct {
 // on its own: it is listed apart (Changes.CutOff), keeps its state and
 // streak in the baseline, and is rerun with what failed.
 func (s *Store) Record(run Run) (*Result, error) {
-	res, written, err := s.Start(run)
+	res, written, err := s.Start(run, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,11 @@ func (s *Store) Record(run Run) (*Result, error) {
 // says whether it landed. The lock is held until then, so the run recorded
 // next reads this one. (A 2,000-test history takes milliseconds to encode
 // and write, which the answer need not wait for.)
-func (s *Store) Start(run Run) (res *Result, written func() error, err error) {
+//
+// ahead, when not nil, is the file read while the run ran (ReadAhead):
+// Start takes it when the file is still the one read, and closes it.
+func (s *Store) Start(run Run, ahead *Ahead) (res *Result, written func() error, err error) {
+	defer ahead.Close()
 	if err := ensureDir(s.Dir); err != nil {
 		return nil, nil, err
 	}
@@ -96,7 +100,7 @@ func (s *Store) Start(run Run) (res *Result, written func() error, err error) {
 		return nil, nil, err
 	}
 	res = &Result{}
-	f, suffix, err := load(path, run.Root)
+	f, suffix, err := ahead.load(path, run.Root)
 	if errors.Is(err, errUnusable) {
 		// Never a crash, never a comparison with someone else's runs: the
 		// file is kept for a look and a fresh history starts.

@@ -256,6 +256,8 @@ func (r *Run) supervise(ctx context.Context, p *proc) {
 	verdicts := make(chan *stuck.Verdict, 1)
 	go func() { verdicts <- w.det.Run(detCtx) }()
 	go details.Warm() // the answer's encoders, built while the command runs
+	r.readAhead()
+	defer r.ahead.Close() // when the run records nothing
 wait:
 	for {
 		select {

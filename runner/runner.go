@@ -23,6 +23,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/all"
+	"strobe/history"
 	"strobe/internal/shell"
 	"strobe/report"
 )
@@ -153,6 +154,9 @@ type Run struct {
 	// when set, makes this run one of them.
 	seq  *sequence
 	part *part
+	// ahead is the project's history, read while the command runs (see
+	// readAhead); remember takes it.
+	ahead *history.Ahead
 }
 
 // ErrCancelled is the cause of a run stopped by its client.
