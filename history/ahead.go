@@ -1,8 +1,8 @@
 package history
 
 import (
+	"bytes"
 	"errors"
-	"io"
 	"os"
 )
 
@@ -49,12 +49,13 @@ func (s *Store) ReadAhead(root string) *Ahead {
 			return
 		}
 		a.stat = st
-		b, err := io.ReadAll(fd)
-		if err != nil {
+		var b bytes.Buffer
+		b.Grow(int(st.Size()) + bytes.MinRead) // one read to the end, as os.ReadFile
+		if _, err := b.ReadFrom(fd); err != nil {
 			a.err = err
 			return
 		}
-		a.f, a.suffix, a.err = parse(b, path, root)
+		a.f, a.suffix, a.err = parse(b.Bytes(), path, root)
 	}()
 	return a
 }
