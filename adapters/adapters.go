@@ -85,6 +85,11 @@ type Request struct {
 	// runs with it, and finds programs on its PATH; nil means this
 	// process's own.
 	Env []string
+	// Fresh says the tests must run, not be answered from a framework's
+	// cache of earlier results (go test's): a run of a repeat's hunt, a
+	// retry. Without it, go test answers the same command that passed
+	// before with that pass, and the test does not run.
+	Fresh bool
 	// Trace, when set, asks for an instrumented run (tracePatterns,
 	// watches): only an adapter that is a Tracer gets it. Its Plan runs
 	// the command under the tracer, which reads the spec from the file

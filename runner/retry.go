@@ -69,6 +69,7 @@ func (r *Run) rerunOf(test, suite string, timeout time.Duration) *Run {
 func (r *Run) again(test, suite string, timeout time.Duration, deadline time.Time) (c *Run, late bool, err error) {
 	c = r.rerunOf(test, suite, timeout)
 	c.ID, c.opts, c.rerun = uuid.NewString(), Options{DetailsDir: r.opts.DetailsDir}, true
+	c.areq.Fresh = true // a retry or a repeat's run: go test's cached pass is no answer
 	c.ctx, c.cancel = context.WithCancelCause(r.ctx)
 	defer c.cancel(nil) // after late is read: the rerun's context goes with it
 	if !deadline.IsZero() {

@@ -174,6 +174,49 @@ func TestRepeatCounts(t *testing.T) {
 	}
 }
 
+// TestGoRerunsRun: a repeat's runs and a retry run a Go test again, not
+// go test's cached pass of the same command. The fixture's test passes on
+// its first run only, and go test's cache cannot see that it changed.
+// Without -count=1 a repeat said "passed in all 3 runs" of a test that
+// ran once, and a retry made a failing test flaky with a pass it did not
+// run (found on golang.org/x/text).
+func TestGoRerunsRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs real projects")
+	}
+	t.Run("repeat", func(t *testing.T) {
+		req, counts := flakyProject(t, "go", "go", "gountracked")
+		req.Repeat = 3
+		resp, _ := runReq(t, req)
+		if got := runsOf(t, counts, "untracked"); got != "3" {
+			t.Errorf("the test ran %s times in a repeat of 3", got)
+		}
+		rep := resp.Repeat
+		if rep == nil || rep.Runs != 3 || len(rep.Tests) != 1 || rep.Tests[0].Passed != 1 || rep.Tests[0].Failed != 2 {
+			t.Fatalf("repeat = %+v, want TestUntracked passed 1 of 3 runs", rep)
+		}
+		if resp.Status != report.Failed {
+			t.Errorf("status %s, want failed", resp.Status)
+		}
+	})
+	t.Run("retry", func(t *testing.T) {
+		req, counts := flakyProject(t, "go", "go", "gountracked")
+		first := req
+		first.Test = "TestUntracked" // the retry's own command, which go test caches as passed
+		if resp, _ := runReq(t, first); resp.Status != report.Passed {
+			t.Fatalf("first run: %s, want passed", resp.Status)
+		}
+		req.Retries = 2
+		resp, _ := runReq(t, req)
+		if got := runsOf(t, counts, "untracked"); got != "4" {
+			t.Errorf("the test ran %s times in all, want 4: the first run, the run with retries and its two retries", got)
+		}
+		if resp.Status != report.Failed || len(resp.Flaky) != 0 || resp.Summary.Failed != 1 {
+			t.Errorf("status %s, flaky %+v, summary %+v: want failed, not flaky (its retries fail)", resp.Status, resp.Flaky, resp.Summary)
+		}
+	})
+}
+
 // TestRetriesCancel: a cancel while the failed tests are retried stops the
 // retry and answers cancelled, with nothing of the rerun left running.
 func TestRetriesCancel(t *testing.T) {

@@ -399,7 +399,9 @@ func prepare(req Request, opts Options) (*Run, error) {
 			return nil, adapters.Usagef("environment variable name %q is not valid: use NAME=value", k)
 		}
 	}
-	areq := adapters.Request{ProjectRoot: root, Level: level, Test: req.Test, Env: clientEnv(req.BaseEnv, req.Env)}
+	// A repeat counts the runs of its tests: each of them, the first too,
+	// must run them.
+	areq := adapters.Request{ProjectRoot: root, Level: level, Test: req.Test, Env: clientEnv(req.BaseEnv, req.Env), Fresh: req.Repeat > 1}
 	if strings.TrimSpace(req.Command) != "" {
 		if areq.Command, err = commandArgv(root, req.Command, req.BaseEnv, req.Env); err != nil {
 			return nil, err

@@ -191,6 +191,13 @@ func (g gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		}
 		argv, rerun, addedJSON = goCommand(req.Command, levelFlags, levelRun, req.Test)
 	}
+	if req.Fresh && !goCounts(argv, req.Env) {
+		at := 2 // after "go test", and after strobe's -json, which argv[2] must stay
+		if addedJSON {
+			at = 3
+		}
+		argv = slices.Insert(argv, at, "-count=1")
+	}
 	mods := readGoModules(req.ProjectRoot)
 	p := newGoParser(rec, req.ProjectRoot, mods, rerun, goNoTestsHint(req, run))
 	if strings.Contains(req.Test, "/") {
@@ -266,6 +273,29 @@ func goCommand(cmd, levelFlags []string, levelRun, test string) (argv, rerun []s
 	rerun = append(rerun, levelFlags...)
 	rerun = append(rerun, keep...)
 	return argv, rerun, !hasJSON
+}
+
+// goCounts says whether a go test command, or GOFLAGS in env, gives -count:
+// any -count turns go test's result cache off (only -count=1 is the
+// idiom), so a run that must not be answered from it needs none added.
+func goCounts(argv, env []string) bool {
+	for _, f := range strings.Fields(kit.EnvValue(env, "GOFLAGS")) {
+		if name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "="); name == "count" {
+			return true
+		}
+	}
+	args := argv[2:]
+	for i := 0; i < len(args); {
+		if args[i] == "-args" || args[i] == "--args" {
+			break
+		}
+		name, words := goArg(args, i)
+		if name == "count" {
+			return true
+		}
+		i += len(words)
+	}
+	return false
 }
 
 // goArg reads the go test argument at args[i]: a flag's name, without its

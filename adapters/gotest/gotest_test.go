@@ -95,6 +95,11 @@ func TestGoPlan(t *testing.T) {
 		{"command with -json", adapters.Request{Command: []string{"go", "test", "-json", "./pkg"}}, []string{"go", "test", "-json", "./pkg"}},
 		{"command and test", adapters.Request{Command: []string{"go", "test", "./pkg", "-args", "-x"}, Test: "TestA"}, []string{"go", "test", "-json", "./pkg", "-run", "^TestA$", "-args", "-x"}},
 		{"command and level", adapters.Request{Command: []string{"go", "test", "-run", "Mine", "./..."}, Level: adapters.LevelE2E}, []string{"go", "test", "-json", "-tags", "e2e", "-run", "^TestE2E", "-run", "Mine", "./..."}},
+		// A retry or a repeat's run: go test's cache must not answer it.
+		{"fresh", adapters.Request{Test: "TestFoo", Fresh: true}, []string{"go", "test", "-json", "-count=1", "-run", "^TestFoo$", "./..."}},
+		{"fresh command", adapters.Request{Command: []string{"go", "test", "-json", "./pkg", "-args", "-count", "2"}, Fresh: true}, []string{"go", "test", "-count=1", "-json", "./pkg", "-args", "-count", "2"}},
+		{"fresh command with -count", adapters.Request{Command: []string{"go", "test", "-count", "3", "./pkg"}, Fresh: true}, []string{"go", "test", "-json", "-count", "3", "./pkg"}},
+		{"fresh, -count in GOFLAGS", adapters.Request{Env: []string{"GOFLAGS=-mod=mod -count=2"}, Fresh: true}, []string{"go", "test", "-json", "./..."}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

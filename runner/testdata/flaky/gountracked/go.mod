@@ -1,0 +1,3 @@
+module example.com/untracked
+
+go 1.22
