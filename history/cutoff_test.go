@@ -146,20 +146,20 @@ func TestCutOffStreakAndRerun(t *testing.T) {
 	if _, ok := res.Repeated[id]; ok {
 		t.Errorf("r3: repeated %v for a test cut off", res.Repeated)
 	}
-	failing, _, since, err := s.Failing(root, goKey)
-	if err != nil || since != "r3" || !slices.Equal(failing["pkg"], []string{"a", "b"}) {
-		t.Errorf("after the crash: rerun %v of %s (%v), want a (failing) and b (cut off)", failing, since, err)
+	rr, err := s.ToRerun(root, goKey)
+	if err != nil || rr.Since != "r3" || !slices.Equal(rr.Failing["pkg"], []string{"a", "b"}) {
+		t.Errorf("after the crash: rerun %v of %s (%v), want a (failing) and b (cut off)", rr.Failing, rr.Since, err)
 	}
 	if got := record(t, s, run("r4", root, report.Failed, fail("a", "boom"), pass("b"))).Repeated[id]; got != 3 {
 		t.Errorf("r4: repeated %d, want 3: the streak went on under the crash", got)
 	}
-	if failing, _, _, _ := s.Failing(root, goKey); !slices.Equal(failing["pkg"], []string{"a"}) {
-		t.Errorf("after b passed: rerun %v, want a", failing)
+	if rr, _ := s.ToRerun(root, goKey); !slices.Equal(rr.Failing["pkg"], []string{"a"}) {
+		t.Errorf("after b passed: rerun %v, want a", rr.Failing)
 	}
 	// A partial run that did not reach b keeps it to rerun.
 	record(t, s, crashed("r5", []string{"a", "b"}, diedWith("a", 1), diedWith("b", 1)))
 	record(t, s, run("r6", root, report.Crashed, fail("a", "boom")))
-	if failing, _, _, _ := s.Failing(root, goKey); !slices.Equal(failing["pkg"], []string{"a", "b"}) {
-		t.Errorf("after a run that did not reach b: rerun %v, want a and b", failing)
+	if rr, _ := s.ToRerun(root, goKey); !slices.Equal(rr.Failing["pkg"], []string{"a", "b"}) {
+		t.Errorf("after a run that did not reach b: rerun %v, want a and b", rr.Failing)
 	}
 }

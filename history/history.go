@@ -128,23 +128,53 @@ type Store struct {
 // Open returns the store in dir (created on first write).
 func Open(dir string) *Store { return &Store{Dir: dir, now: time.Now} }
 
-// Failing is what the last comparable run of key in root left failing
-// (stuck tests included) or cut off, by suite, how many tests that is,
-// and that run's id; nil when there is none. Rerunning what failed reads
-// it: a test a crash cut off did not pass either. A failing test whose
-// failure named the name that selects it again (Baseline.Select: a late
-// error's test file) is given by that name, once however many of the
-// suite's tests give it; n still counts each test.
-func (s *Store) Failing(root string, key Key) (failing map[string][]string, n int, runID string, err error) {
-	b, err := s.Baseline(root, key)
-	if err != nil || b == nil {
-		return nil, 0, "", err
+// Rerun is what rerunning what failed takes from the history.
+type Rerun struct {
+	// Failing is what the last comparable run of the selection left
+	// failing (stuck tests included) or cut off, by suite; N counts the
+	// tests, and Since is that run's id ("" when there is none). A test
+	// a crash cut off did not pass either. A failing test whose failure
+	// named the name that selects it again (Baseline.Select: a late
+	// error's test file) is given by that name, once however many of the
+	// suite's tests give it; N still counts each test.
+	Failing map[string][]string
+	N       int
+	Since   string
+	// Last is the newest run of the selection (nil when none). It is not
+	// the run Since names when it ran no test (a build failure, an
+	// error): such a run leaves the baseline alone.
+	Last *Entry
+}
+
+// ToRerun reads what rerunning key's failures in root takes.
+func (s *Store) ToRerun(root string, key Key) (Rerun, error) {
+	f, err := s.read(root)
+	if err != nil || f == nil {
+		return Rerun{}, err
 	}
+	var r Rerun
+	r.Failing, r.N, r.Since = f.failing(key)
+	for i := len(f.Runs) - 1; i >= 0; i-- {
+		if f.Runs[i].Key == key {
+			r.Last = &f.Runs[i]
+			break
+		}
+	}
+	return r, nil
+}
+
+// failing is Rerun's Failing, N and Since, from f.
+func (f *file) failing(key Key) (failing map[string][]string, n int, runID string) {
+	i := f.baseline(key)
+	if i < 0 {
+		return nil, 0, ""
+	}
+	b := &f.Baselines[i]
 	for _, names := range b.Failing {
 		n += len(names)
 	}
 	if len(b.CutOff) == 0 && len(b.Select) == 0 {
-		return b.Failing, n, b.RunID, nil
+		return b.Failing, n, b.RunID
 	}
 	failing = make(map[string][]string, len(b.Failing)+len(b.CutOff))
 	for suite, names := range b.Failing {
@@ -165,7 +195,7 @@ func (s *Store) Failing(root string, key Key) (failing map[string][]string, n in
 			}
 		}
 	}
-	return failing, n, b.RunID, nil
+	return failing, n, b.RunID
 }
 
 // Runs lists root's recorded runs, newest first.

@@ -27,9 +27,9 @@ func TestFailingSelect(t *testing.T) {
 	// for (the answer's rerun.tests).
 	rerun := func(step string, n int, want ...string) {
 		t.Helper()
-		failing, got, _, err := s.Failing(root, goKey)
-		if names := slices.Sorted(slices.Values(failing["pkg"])); err != nil || !slices.Equal(names, want) || got != n {
-			t.Errorf("%s: rerun %v of %d tests (%v), want %v of %d", step, failing, got, err, want, n)
+		rr, err := s.ToRerun(root, goKey)
+		if names := slices.Sorted(slices.Values(rr.Failing["pkg"])); err != nil || !slices.Equal(names, want) || rr.N != n {
+			t.Errorf("%s: rerun %v of %d tests (%v), want %v of %d", step, rr.Failing, rr.N, err, want, n)
 		}
 	}
 	record(t, s, run("r1", root, report.Failed, lateIn("a", "pkg"), lateIn("b", "pkg"), fail("c", "own"), pass("d")))

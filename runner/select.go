@@ -22,9 +22,11 @@ import (
 type selection struct {
 	partition  *shard.Partition
 	onlyFailed bool
-	// rerun and part describe the choice for the answer, once made.
+	// rerun and part describe the choice for the answer, once made; hint
+	// says what the answer's hint must of it.
 	rerun *report.Rerun
 	part  *report.Partition
+	hint  string
 	// commit is the project's git commit, read beside the run.
 	commit chan string
 }
@@ -106,28 +108,34 @@ func (r *Run) chooseFailed() (*report.Response, error) {
 	if r.opts.HistoryDir == "" {
 		return none("nothing to rerun: this strobe keeps no run history (STROBE_HOME), so it does not know what failed; run the suite instead"), nil
 	}
-	failing, failed, since, err := history.Open(r.opts.HistoryDir).Failing(r.req.ProjectRoot, r.historyKey())
+	rr, err := history.Open(r.opts.HistoryDir).ToRerun(r.req.ProjectRoot, r.historyKey())
 	if err != nil {
 		return nil, fmt.Errorf("reading what failed last time: %w", err)
 	}
-	if since == "" {
+	if rr.Last != nil && rr.Last.Status == report.BuildFailed {
+		// What did not build ran no test, and which tests it holds is
+		// not known: the failures beside it are not all that failed.
+		r.sel.hint = fmt.Sprintf("the previous run (%s) did not build, so this one ran the whole selection, not only what failed: the tests of what did not build are not known", rr.Last.RunID)
+		return nil, nil
+	}
+	if rr.Since == "" {
 		return none("nothing to rerun: no earlier run of this selection is in the history; run it once without --failed (onlyFailed)"), nil
 	}
 	var tests []adapters.TestRef
-	suites := make([]string, 0, len(failing))
-	for s := range failing {
+	suites := make([]string, 0, len(rr.Failing))
+	for s := range rr.Failing {
 		suites = append(suites, s)
 	}
 	slices.Sort(suites)
 	for _, s := range suites {
-		for _, n := range failing[s] {
+		for _, n := range rr.Failing[s] {
 			tests = append(tests, adapters.TestRef{Suite: s, Name: n})
 		}
 	}
 	if len(tests) == 0 {
-		return none(fmt.Sprintf("nothing to rerun: every test of the previous run (%s) passed", since)), nil
+		return none(fmt.Sprintf("nothing to rerun: every test of the previous run (%s) passed", rr.Since)), nil
 	}
-	r.sel.rerun = &report.Rerun{Of: since, Tests: failed}
+	r.sel.rerun = &report.Rerun{Of: rr.Since, Tests: rr.N}
 	if _, ok := r.adapter.(adapters.MultiSelector); ok {
 		r.areq.Tests = tests
 		return nil, nil

@@ -1,10 +1,17 @@
 package runner
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"strobe/adapters"
+	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
+	"strobe/report"
 )
 
 func TestSelectionRefused(t *testing.T) {
@@ -28,5 +35,50 @@ func TestSelectionRefused(t *testing.T) {
 				t.Errorf("New(%+v) = %v; want a one-line usage error containing %q", tc.req, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestFailedAfterABuildFailure: rerunning what failed after a run that did
+// not build runs the whole selection. The package that did not build ran
+// no test, so the history knows none of its tests to rerun: --failed
+// answered "nothing to rerun: every test of the previous run passed" (or,
+// with failures beside the build error, reran those alone and could pass)
+// while the build was still broken (found on golang.org/x/text).
+func TestFailedAfterABuildFailure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a real module")
+	}
+	testutil.RequireTool(t, "go")
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"go.mod":      "module example.com/m\n\ngo 1.22\n",
+		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n",
+		"b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n",
+	})
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	exec := func(onlyFailed bool) *report.Response {
+		t.Helper()
+		resp, err := Exec(context.Background(), Request{ProjectRoot: root, Framework: "go", OnlyFailed: onlyFailed, Timeout: 3 * time.Minute}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	broken := filepath.Join(root, "b", "broken.go")
+	if err := os.WriteFile(broken, []byte("package b\n\nfunc broken() int { return \"x\" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if resp := exec(false); resp.Status != report.BuildFailed || resp.Summary.Passed != 1 {
+		t.Fatalf("the run with b broken: %s, %+v; want build_failed with TestA passed", resp.Status, resp.Summary)
+	}
+	resp := exec(true)
+	if resp.Status != report.BuildFailed || resp.Rerun != nil || !strings.Contains(resp.Hint, "did not build, so this one ran the whole selection") {
+		t.Errorf("--failed after it: %s, rerun %+v, hint %q; want build_failed again, the whole selection run, and why", resp.Status, resp.Rerun, resp.Hint)
+	}
+	if err := os.Remove(broken); err != nil {
+		t.Fatal(err)
+	}
+	if resp := exec(true); resp.Status != report.Passed || resp.Summary.Passed != 2 {
+		t.Errorf("--failed once b builds: %s, %+v, hint %q; want both tests run and passed", resp.Status, resp.Summary, resp.Hint)
 	}
 }
