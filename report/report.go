@@ -109,7 +109,9 @@ type Attempt struct {
 	Message    string `json:"message,omitempty"`
 	File       string `json:"file,omitempty"`
 	Line       int    `json:"line,omitempty"`
-	// RunID is the rerun's own run id; empty for the first attempt.
+	// RunID is the rerun's own run id, the STROBE_RUN_ID of its
+	// processes; empty for the first attempt. A rerun has no details file
+	// of its own: the run's holds its attempts.
 	RunID string `json:"run_id,omitempty"`
 }
 
