@@ -87,8 +87,9 @@ type Request struct {
 	Env []string
 	// Fresh says the tests must run, not be answered from a framework's
 	// cache of earlier results (go test's): a run of a repeat's hunt, a
-	// retry. Without it, go test answers the same command that passed
-	// before with that pass, and the test does not run.
+	// retry, a rerun of what failed. Without it, go test answers the same
+	// command that passed before with that pass, and the test does not
+	// run.
 	Fresh bool
 	// Trace, when set, asks for an instrumented run (tracePatterns,
 	// watches): only an adapter that is a Tracer gets it. Its Plan runs

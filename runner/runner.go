@@ -400,8 +400,9 @@ func prepare(req Request, opts Options) (*Run, error) {
 		}
 	}
 	// A repeat counts the runs of its tests: each of them, the first too,
-	// must run them.
-	areq := adapters.Request{ProjectRoot: root, Level: level, Test: req.Test, Env: clientEnv(req.BaseEnv, req.Env), Fresh: req.Repeat > 1}
+	// must run them. A rerun of what failed is asked to see whether it
+	// passes now, not whether the same command passed once before.
+	areq := adapters.Request{ProjectRoot: root, Level: level, Test: req.Test, Env: clientEnv(req.BaseEnv, req.Env), Fresh: req.Repeat > 1 || req.OnlyFailed}
 	if strings.TrimSpace(req.Command) != "" {
 		if areq.Command, err = commandArgv(root, req.Command, req.BaseEnv, req.Env); err != nil {
 			return nil, err

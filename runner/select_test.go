@@ -82,3 +82,29 @@ func TestFailedAfterABuildFailure(t *testing.T) {
 		t.Errorf("--failed once b builds: %s, %+v, hint %q; want both tests run and passed", resp.Status, resp.Summary, resp.Hint)
 	}
 }
+
+// TestFreshReruns: the runs that must run their tests, not take go test's
+// cached pass of the same command (adapters.Request.Fresh), are a
+// repeat's and a rerun of what failed; a plain run keeps go's cache, as
+// `go test` does.
+func TestFreshReruns(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		req  Request
+		want bool
+	}{
+		{Request{Framework: "go"}, false},
+		{Request{Framework: "go", Test: "TestA"}, false},
+		{Request{Framework: "go", Repeat: 3}, true},
+		{Request{Framework: "go", OnlyFailed: true}, true},
+	} {
+		tc.req.ProjectRoot = dir
+		r, err := New(tc.req, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.areq.Fresh != tc.want {
+			t.Errorf("%+v: fresh %v, want %v", tc.req, r.areq.Fresh, tc.want)
+		}
+	}
+}
