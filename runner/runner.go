@@ -470,12 +470,33 @@ func commandArgv(root, line string, baseEnv []string, env map[string]string) ([]
 	}
 	p, err := shell.LookPath(prog, clientEnv(baseEnv, env))
 	if err != nil {
-		return nil, adapters.Usagef("command %q not found on PATH: install it or give its full path", prog)
+		// A JavaScript project's own tools (mocha, jest, vitest) are in
+		// node_modules/.bin, which npm puts on the PATH of its scripts.
+		bin, ok := nodeBin(root, prog)
+		if !ok {
+			return nil, adapters.Usagef("command %q not found on PATH: install it or give its full path", prog)
+		}
+		argv[0] = bin
+		return argv, nil
 	}
 	if wrapped := shebangless(append([]string{p}, argv[1:]...)); wrapped[0] == "/bin/sh" {
 		return wrapped, nil
 	}
 	return argv, nil
+}
+
+// nodeBin finds prog in node_modules/.bin of root or of a directory above
+// it, as npm run finds a package's tools (a workspace's hoisted ones too).
+func nodeBin(root, prog string) (string, bool) {
+	for d := root; ; d = filepath.Dir(d) {
+		p := filepath.Join(d, "node_modules", ".bin", prog)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0 {
+			return p, true
+		}
+		if filepath.Dir(d) == d {
+			return "", false
+		}
+	}
 }
 
 // shebangless runs an executable script without a "#!" line through

@@ -590,3 +590,29 @@ func TestEnvironmentKeepsAdapterPath(t *testing.T) {
 		t.Errorf("OTHER = %q: the request's override must still win", last["OTHER"])
 	}
 }
+
+// TestCommandFromNodeModules: a command that is not on PATH is the
+// project's own tool in node_modules/.bin, here or in a directory above (a
+// workspace's hoisted tools), as npm run finds it: `--command "mocha
+// spec"` was refused with "not found on PATH" where mocha was installed.
+func TestCommandFromNodeModules(t *testing.T) {
+	ws := t.TempDir()
+	root := filepath.Join(ws, "packages", "app")
+	bin := filepath.Join(ws, "node_modules", ".bin")
+	for _, d := range []string{root, bin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tool := filepath.Join(bin, "strobe-fixture-tool")
+	if err := os.WriteFile(tool, []byte("#!/bin/sh\necho \"ran with $1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	resp, rec := runReq(t, Request{ProjectRoot: root, Framework: "generic", Command: "strobe-fixture-tool spec"})
+	if resp.Status != report.Passed || !strings.Contains(rec.Stdout.Text, "ran with spec") {
+		t.Errorf("status %s, stdout %q, hint %q: want the tool in node_modules/.bin run with its argument", resp.Status, rec.Stdout.Text, resp.Hint)
+	}
+	if argv, err := commandArgv(root, "strobe-fixture-tool spec", nil, nil); err != nil || len(argv) != 2 || argv[0] != tool {
+		t.Errorf("argv %q (%v), want %s spec", argv, err, tool)
+	}
+}
