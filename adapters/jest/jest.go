@@ -7,7 +7,6 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -176,7 +175,7 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 			user = node.WithoutCoverage(user)
 		}
 	}
-	version := jestVersion(bin)
+	version := node.BinVersion(bin) // jest/bin/jest.js, or jest-cli's
 	// strobe given a directory inside the package runs the tests under
 	// it, not every test of the package; not a command's own patterns, to
 	// which one more would add its files.
@@ -229,24 +228,6 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	argv = append(argv, sel...)
 	p.start()
 	return &adapters.Plan{Argv: argv, Dir: pkg.Dir, Env: env, Parser: p}, nil
-}
-
-// jestVersion reads the version of the jest a bin link runs, "" when it
-// cannot say.
-func jestVersion(bin string) string {
-	target, err := filepath.EvalSymlinks(bin) // .../jest/bin/jest.js (or jest-cli's)
-	if err != nil {
-		return ""
-	}
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(target)), "package.json"))
-	if err != nil {
-		return ""
-	}
-	var pj struct{ Version string }
-	if json.Unmarshal(b, &pj) != nil {
-		return ""
-	}
-	return pj.Version
 }
 
 // usesReporter says whether strobe's reporter works with this jest:

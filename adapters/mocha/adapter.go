@@ -264,6 +264,14 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	if err != nil {
 		return nil, err
 	}
+	// strobe's reporter reads mocha's event names from Runner.constants
+	// and passes its options as --reporter-option: mocha 6 and later.
+	// Older, the run failed in strobe's own reporter file and read as a
+	// build failure (mocha 5) or a crash (mocha 3).
+	if v := node.BinVersion(bin); v != "" && node.Major(v) < 6 {
+		return nil, &adapters.UsageError{Msg: fmt.Sprintf("mocha %s is older than strobe runs (mocha 6 or later)", v), Framework: "mocha",
+			Hint: "upgrade it (`npm install --save-dev mocha@latest`), or run its command as it is with --framework generic"}
+	}
 	// The test script's options are the project's; what else it runs (a
 	// linter, mocha under c8) strobe does not: the note says so.
 	script, scriptNote := p.ScriptFor(req, "mocha", func(w []string) bool { _, ok := mochaArgs(w); return ok })

@@ -286,6 +286,33 @@ func TestMochaNotInstalled(t *testing.T) {
 	}
 }
 
+// TestMochaTooOld: strobe's reporter needs mocha 6 or later (its
+// Runner.constants, --reporter-option). Under mocha 5 the run failed in
+// the reporter's own file and answered build_failed, telling the user to
+// fix a build error in strobe's temporary file (json-schema-traverse
+// 0.4.1's mocha ^5.2.0). The installed package here is mocha's layout
+// with its version alone: the plan refuses before anything runs.
+func TestMochaTooOld(t *testing.T) {
+	dir := t.TempDir()
+	adapterstest.WriteFiles(t, dir, map[string]string{
+		"package.json":                    `{"devDependencies": {"mocha": "^5.2.0"}, "scripts": {"test": "mocha spec"}}`,
+		"node_modules/mocha/package.json": `{"name": "mocha", "version": "5.2.0"}`,
+		"node_modules/mocha/bin/mocha":    "#!/usr/bin/env node\n",
+		"spec/a.spec.js":                  "it('a', () => {})\n",
+	})
+	if err := os.MkdirAll(filepath.Join(dir, "node_modules", ".bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../mocha/bin/mocha", filepath.Join(dir, "node_modules", ".bin", "mocha")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: dir}, adapters.NewRecorder())
+	var u *adapters.UsageError
+	if !asUsage(err, &u) || u.Framework != "mocha" || !strings.Contains(u.Msg, "mocha 5.2.0 is older than strobe runs") || !strings.Contains(u.Hint, "mocha@latest") {
+		t.Errorf("error %v, want a usage error naming mocha 5.2.0 and how to upgrade", err)
+	}
+}
+
 func asUsage(err error, u **adapters.UsageError) bool {
 	e, ok := err.(*adapters.UsageError)
 	*u = e

@@ -5,7 +5,6 @@ package vitest
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -233,25 +232,6 @@ func runner(p *node.Package) []string {
 	return []string{"npx", "vitest"}
 }
 
-// version reads the installed vitest's major version, 0 when unknown.
-func version(bin string) int {
-	real, err := filepath.EvalSymlinks(bin)
-	if err != nil {
-		return 0
-	}
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(real), "package.json"))
-	if err != nil {
-		return 0
-	}
-	var pj struct{ Version string }
-	if json.Unmarshal(b, &pj) != nil {
-		return 0
-	}
-	var major int
-	fmt.Sscanf(pj.Version, "%d", &major)
-	return major
-}
-
 func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
 	p, ok, err := node.Find(req.ProjectRoot)
 	if err != nil {
@@ -292,7 +272,7 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	}
 	// No onTestCaseReady before vitest 3: its JSON report, read at the
 	// end, without strobe's setup file.
-	v := version(bin)
+	v := node.Major(node.BinVersion(bin)) // 0 when unknown
 	old := v > 0 && v < 3
 	argv := append([]string{bin, "run"}, args...)
 	sel, chosen := selectionArgs(req, p.Dir, old)

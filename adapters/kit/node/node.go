@@ -448,3 +448,33 @@ func (p *Package) ConfigFile(names ...string) string {
 	}
 	return ""
 }
+
+// BinVersion is the version of the package whose program a
+// node_modules/.bin link runs: that of the package.json nearest above the
+// file it links to (mocha/bin/mocha.js, vitest/vitest.mjs); "" when it
+// cannot say (a shim that is not a link).
+func BinVersion(bin string) string {
+	target, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return ""
+	}
+	for d := filepath.Dir(target); filepath.Base(d) != "node_modules" && filepath.Dir(d) != d; d = filepath.Dir(d) {
+		b, err := os.ReadFile(filepath.Join(d, "package.json"))
+		if err != nil {
+			continue
+		}
+		var pj struct{ Version string }
+		if json.Unmarshal(b, &pj) != nil {
+			return ""
+		}
+		return pj.Version
+	}
+	return ""
+}
+
+// Major is a version's major number, 0 when it has none.
+func Major(version string) int {
+	var m int
+	fmt.Sscanf(version, "%d", &m)
+	return m
+}
