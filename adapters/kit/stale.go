@@ -26,6 +26,9 @@ func StaleNote(root, built string) string {
 	if !Within(root, built) || filepath.Clean(root) == filepath.Clean(built) {
 		return ""
 	}
+	if src, target := staleObject(root, built); src != "" {
+		return src + " changed after it was last compiled into " + target + ": this run tested the old build; rebuild (" + rebuildCommand(root, built) + ") and rerun"
+	}
 	at, bin := builtAt(built)
 	if at.IsZero() {
 		return ""
@@ -62,6 +65,98 @@ func (p Pending) Wait() string {
 		return ""
 	}
 	return p()
+}
+
+// staleObject finds, in the CMake build tree built is in, the source
+// compiled into a target that changed after its object file was written
+// (the newest such), and that target: a source edited since the last
+// build, or one that did not compile then. A build tree's newest
+// executable does not tell: when one target's source fails to compile,
+// the build goes on with others (ninja, make -k), and an executable newer
+// than the edit hides it. CMake writes the object of a source <dir>/<path>
+// of a target defined in <dir> at <build>/<dir>/CMakeFiles/<target>.dir/
+// <path>.o, a ".." of the path written "__"; <dir> is under the source
+// tree the cache names (CMAKE_HOME_DIRECTORY), else the project's root.
+// Headers are not followed: the executables' check covers them. Given a
+// test binary rather than a tree, only the objects of its target (named as
+// the binary) count.
+func staleObject(root, built string) (source, target string) {
+	build := ""
+	for dir := built; Within(root, dir) && dir != root; dir = filepath.Dir(dir) {
+		if FileExists(filepath.Join(dir, "CMakeCache.txt")) {
+			build = dir
+			break
+		}
+	}
+	if build == "" {
+		return "", ""
+	}
+	src := cmakeHome(filepath.Join(build, "CMakeCache.txt"), root)
+	only := "" // a test binary is judged by its own target's objects
+	if fi, err := os.Stat(built); err == nil && !fi.IsDir() {
+		only = filepath.Base(built)
+	}
+	var newest time.Time
+	n := 0
+	filepath.WalkDir(build, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || n >= maxStaleFiles {
+			return nil
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != build && (name == "_deps" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(d.Name(), ".o") {
+			return nil
+		}
+		rel, err := filepath.Rel(build, path)
+		if err != nil {
+			return nil
+		}
+		dir, rest, ok := strings.Cut(filepath.ToSlash(rel), "CMakeFiles/")
+		if !ok {
+			return nil
+		}
+		name, obj, ok := strings.Cut(rest, ".dir/")
+		if !ok || strings.Contains(name, "/") || only != "" && name != only {
+			return nil
+		}
+		parts := strings.Split(strings.TrimSuffix(obj, ".o"), "/")
+		for i, part := range parts {
+			if part == "__" {
+				parts[i] = ".."
+			}
+		}
+		n++
+		file := filepath.Join(src, dir, filepath.Join(parts...))
+		si, err := os.Stat(file)
+		if err != nil || !Within(root, file) {
+			return nil
+		}
+		oi, err := d.Info()
+		if err == nil && si.ModTime().After(oi.ModTime()) && si.ModTime().After(newest) {
+			newest, source, target = si.ModTime(), ProjectPath(root, file), name
+		}
+		return nil
+	})
+	return source, target
+}
+
+// cmakeHome is the source tree a CMake cache names
+// (CMAKE_HOME_DIRECTORY), or root when it names none.
+func cmakeHome(cache, root string) string {
+	b, err := os.ReadFile(cache)
+	if err != nil {
+		return root
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "CMAKE_HOME_DIRECTORY:INTERNAL="); ok && filepath.IsAbs(v) {
+			return filepath.Clean(v)
+		}
+	}
+	return root
 }
 
 // builtAt is when built was built: a file's modification time, or a

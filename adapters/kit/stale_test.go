@@ -2,10 +2,13 @@ package kit
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"strobe/internal/testutil"
 )
 
 // TestStaleNote: a source edited after the test binary was built (or one
@@ -50,5 +53,88 @@ func TestStaleNote(t *testing.T) {
 	}
 	if n := StaleNote(root, filepath.Join(t.TempDir(), "bin")); n != "" {
 		t.Errorf("a build outside the project: note %q", n)
+	}
+}
+
+// TestStaleNoteFailedCompile builds a real CMake project of two test
+// executables, then breaks a_test's source so that it does not compile
+// and rebuilds b_test alone, as a build that goes on after one target's
+// error leaves it: the newest executable (b_test) is newer than the edit,
+// and the note came only from the executables, so there was none while
+// ctest ran the old a_test. The object file of a.cc, older than a.cc,
+// says it.
+func TestStaleNoteFailedCompile(t *testing.T) {
+	testutil.RequireTool(t, "cmake")
+	testutil.RequireTool(t, "c++")
+	root := t.TempDir()
+	files := map[string]string{
+		"CMakeLists.txt":       "cmake_minimum_required(VERSION 3.16)\nproject(stale CXX)\nenable_testing()\nadd_subdirectory(tests)\n",
+		"tests/CMakeLists.txt": "add_executable(a_test a.cc)\nadd_executable(b_test b.cc ../src/shared.cc)\nadd_test(NAME a COMMAND a_test)\nadd_test(NAME b COMMAND b_test)\n",
+		"tests/a.cc":           "int main() { return 0; }\n",
+		"tests/b.cc":           "int shared(); int main() { return shared(); }\n",
+		"src/shared.cc":        "int shared() { return 0; }\n",
+	}
+	for rel, body := range files {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(args ...string) error {
+		cmd := exec.Command("cmake", args...)
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Logf("cmake %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return err
+	}
+	if run("-S", ".", "-B", "build") != nil || run("--build", "build") != nil {
+		t.Fatal("the project did not build")
+	}
+	build := filepath.Join(root, "build")
+	if n := StaleNote(root, build); n != "" {
+		t.Fatalf("up-to-date build: note %q", n)
+	}
+	later := time.Now().Add(2 * time.Second) // past the objects' times, whatever the clock's grain
+	for rel, body := range map[string]string{"tests/a.cc": "int main() { return nope; }\n", "tests/b.cc": "int shared(); int main() { return shared() + 0; }\n"} {
+		p := filepath.Join(root, rel)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, later, later)
+	}
+	if run("--build", "build", "--target", "a_test") == nil {
+		t.Fatal("a_test built with a.cc broken")
+	}
+	time.Sleep(10 * time.Millisecond)
+	if run("--build", "build", "--target", "b_test") != nil {
+		t.Fatal("b_test did not build")
+	}
+	// b_test is newer than every source now (its link came after the
+	// edits' times); a_test is the old one.
+	if bi, err := os.Stat(filepath.Join(build, "tests", "b_test")); err != nil || !bi.ModTime().After(later) {
+		os.Chtimes(filepath.Join(build, "tests", "b_test"), later.Add(time.Second), later.Add(time.Second))
+	}
+	want := "tests/a.cc changed after it was last compiled into a_test: this run tested the old build; rebuild (cmake --build build) and rerun"
+	if n := StaleNote(root, build); n != want {
+		t.Errorf("note %q, want %q", n, want)
+	}
+	// A test binary is judged by its own target's objects alone.
+	if n := StaleNote(root, filepath.Join(build, "tests", "b_test")); strings.Contains(n, "a.cc") {
+		t.Errorf("b_test's note %q names a_test's source", n)
+	}
+	if n := StaleNote(root, filepath.Join(build, "tests", "a_test")); n != want {
+		t.Errorf("a_test's note %q, want %q", n, want)
+	}
+	// A source outside the target's directory (../src) maps back too.
+	shared := filepath.Join(root, "src", "shared.cc")
+	much := later.Add(time.Hour)
+	os.Chtimes(shared, much, much)
+	if n := StaleNote(root, build); !strings.HasPrefix(n, "src/shared.cc changed after it was last compiled into b_test") {
+		t.Errorf("note %q, want src/shared.cc's, the newest change", n)
 	}
 }
