@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"strobe/adapters/adapterstest"
 	"strobe/internal/testutil"
 )
 
@@ -67,22 +68,13 @@ func TestStaleNoteFailedCompile(t *testing.T) {
 	testutil.RequireTool(t, "cmake")
 	testutil.RequireTool(t, "c++")
 	root := t.TempDir()
-	files := map[string]string{
+	adapterstest.WriteFiles(t, root, map[string]string{
 		"CMakeLists.txt":       "cmake_minimum_required(VERSION 3.16)\nproject(stale CXX)\nenable_testing()\nadd_subdirectory(tests)\n",
 		"tests/CMakeLists.txt": "add_executable(a_test a.cc)\nadd_executable(b_test b.cc ../src/shared.cc)\nadd_test(NAME a COMMAND a_test)\nadd_test(NAME b COMMAND b_test)\n",
 		"tests/a.cc":           "int main() { return 0; }\n",
 		"tests/b.cc":           "int shared(); int main() { return shared(); }\n",
 		"src/shared.cc":        "int shared() { return 0; }\n",
-	}
-	for rel, body := range files {
-		p := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	run := func(args ...string) error {
 		cmd := exec.Command("cmake", args...)
 		cmd.Dir = root
