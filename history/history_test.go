@@ -506,3 +506,30 @@ func TestLargeBaselineReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctestMoved: a doctest is named by its line ("src/lib.rs - foo
+// (line 10)"), and a line added above it renames it. The run compares it
+// with the baseline's test of the same name at another line: the doctest
+// failing in both was a new failure, and every later doctest of the file
+// was removed and new (regex-syntax 0.8.12, found by a helper's round).
+// Two doctests of one item pair in the order of their lines; when an
+// item gained or lost one, nothing says which is which, and they stay new
+// and removed.
+func TestDoctestMoved(t *testing.T) {
+	s := Open(t.TempDir())
+	doc := func(item string, line int) string { return fmt.Sprintf("src/lib.rs - %s (line %d)", item, line) }
+	record(t, s, run("r1", root, report.Failed, fail(doc("foo", 10), "boom"), pass(doc("bar", 20)), pass(doc("bar", 30)), pass("tests::x")))
+	res := record(t, s, run("r2", root, report.Failed, fail(doc("foo", 11), "boom"), pass(doc("bar", 21)), pass(doc("bar", 31)), pass("tests::x")))
+	c := res.Changes
+	if c == nil || c.NewFailures.Count != 0 || c.StillFailing.Count != 1 || c.StillFailing.Names[0] != doc("foo", 11) || c.NewTests.Count != 0 || c.RemovedTests.Count != 0 {
+		t.Errorf("lines moved by one: %s; want foo still failing, nothing new or removed", js(c))
+	}
+	res = record(t, s, run("r3", root, report.Passed, pass(doc("foo", 12)), pass(doc("bar", 22)), pass(doc("bar", 32)), pass("tests::x")))
+	if c := res.Changes; c == nil || c.Fixed.Count != 1 || c.Fixed.Names[0] != doc("foo", 12) || c.NewTests.Count != 0 || c.RemovedTests.Count != 0 {
+		t.Errorf("moved again and fixed: %s; want foo fixed, nothing new or removed", js(c))
+	}
+	res = record(t, s, run("r4", root, report.Passed, pass(doc("foo", 12)), pass(doc("bar", 22)), pass(doc("bar", 27)), pass(doc("bar", 40)), pass("tests::x")))
+	if c := res.Changes; c == nil || c.NewTests.Count != 2 || c.RemovedTests.Count != 1 {
+		t.Errorf("a doctest added to bar: %s; want bar's two at new lines new, and the one gone removed", js(c))
+	}
+}

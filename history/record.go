@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -269,13 +270,13 @@ func cutOff(crash *report.Crash) func(report.Test) bool {
 // baseline's lists once, marking the run's tests, rather than indexing the
 // baseline too.
 func (c *current) compare(b *Baseline, complete bool) *report.Changes {
-	var removed []TestID
+	var unmatched []TestID
 	for suite, names := range b.Tests {
 		for _, n := range names {
 			if k, ok := c.at[TestID{suite, n}]; ok {
 				c.tests[k].known = true
-			} else if complete {
-				removed = append(removed, TestID{suite, n})
+			} else {
+				unmatched = append(unmatched, TestID{suite, n})
 			}
 		}
 	}
@@ -285,6 +286,11 @@ func (c *current) compare(b *Baseline, complete bool) *report.Changes {
 				c.tests[k].wasFailing = true
 			}
 		}
+	}
+	unmatched = c.moved(b, unmatched)
+	var removed []TestID
+	if complete {
+		removed = unmatched
 	}
 	name := c.displayNames(removed)
 	var nf, still, fixed, added, gone, cut []string
@@ -313,6 +319,70 @@ func (c *current) compare(b *Baseline, complete bool) *report.Changes {
 		ch.CutOff = &l
 	}
 	return ch
+}
+
+// moved pairs the baseline's tests the run did not have (unmatched) with
+// the run's tests the baseline did not know whose names differ only in
+// the line they end with: a doctest is named by its line, and a line
+// added above it renames it. A pair is one test, known to the baseline
+// (failing if it was), neither removed nor new; the tests of a name are
+// paired in the order of their lines when both sides have as many. It
+// returns the unmatched tests left.
+func (c *current) moved(b *Baseline, unmatched []TestID) []TestID {
+	type stem struct{ suite, name string }
+	stemOf := func(id TestID) (stem, bool) {
+		name, _, ok := atLine(id.Name)
+		return stem{id.Suite, name}, ok
+	}
+	gone := map[stem][]TestID{}
+	for _, id := range unmatched {
+		if st, ok := stemOf(id); ok {
+			gone[st] = append(gone[st], id)
+		}
+	}
+	if len(gone) == 0 {
+		return unmatched
+	}
+	added := map[stem][]int{}
+	for k, t := range c.tests {
+		if st, ok := stemOf(t.id); ok && !t.known && len(gone[st]) > 0 {
+			added[st] = append(added[st], k)
+		}
+	}
+	paired := map[TestID]bool{}
+	byLine := func(a, b string) int {
+		_, x, _ := atLine(a)
+		_, y, _ := atLine(b)
+		return x - y
+	}
+	for st, ks := range added {
+		old := gone[st]
+		if len(old) != len(ks) {
+			continue // tests of that name came or went: nothing says which is which
+		}
+		slices.SortFunc(ks, func(x, y int) int { return byLine(c.tests[x].id.Name, c.tests[y].id.Name) })
+		slices.SortFunc(old, func(x, y TestID) int { return byLine(x.Name, y.Name) })
+		for i, k := range ks {
+			c.tests[k].known = true
+			c.tests[k].wasFailing = slices.Contains(b.Failing[old[i].Suite], old[i].Name)
+			paired[old[i]] = true
+		}
+	}
+	return slices.DeleteFunc(unmatched, func(id TestID) bool { return paired[id] })
+}
+
+// atLine splits a doctest's name from the line it ends with (rustdoc:
+// "src/lib.rs - foo (line 12)"); ok is false for a name without one.
+func atLine(name string) (stem string, line int, ok bool) {
+	i := strings.LastIndex(name, " (line ")
+	if i < 0 || !strings.HasSuffix(name, ")") {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(name[i+len(" (line ") : len(name)-1])
+	if err != nil || n <= 0 {
+		return "", 0, false
+	}
+	return name[:i], n, true
 }
 
 // displayNames names a test by its name alone, or "name (suite)" when
