@@ -23,7 +23,7 @@ type selection struct {
 	partition  *shard.Partition
 	onlyFailed bool
 	// rerun and part describe the choice for the answer, once made; hint
-	// says what the answer's hint must of it.
+	// is what the answer's hint says of it.
 	rerun *report.Rerun
 	part  *report.Partition
 	hint  string
