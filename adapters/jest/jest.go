@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -381,12 +382,25 @@ func blockPattern(name string) string {
 }
 
 // titlePatterns are the -t alternatives for a name: the name, its blocks
-// and title joined with spaces and escaped; and, when it ends as a
-// project's tag, which jest does not know, the name without it.
+// and title joined with spaces and escaped; and the names jest knows that
+// strobe's may stand for: without a project's tag at its end, and without
+// the number strobe gives the second test of a name in a file ("NAME #2",
+// which jest calls NAME like the first: both run, and the reporter numbers
+// them again).
 func titlePatterns(name string) []string {
-	pats := []string{node.QuoteRegexp(strings.ReplaceAll(name, sep, " "))}
+	var pats []string
+	add := func(n string) {
+		if q := node.QuoteRegexp(strings.ReplaceAll(n, sep, " ")); !slices.Contains(pats, q) {
+			pats = append(pats, q)
+		}
+	}
+	add(name)
 	if loc := projectTag.FindStringIndex(name); loc != nil {
-		pats = append(pats, node.QuoteRegexp(strings.ReplaceAll(name[:loc[0]], sep, " ")))
+		name = name[:loc[0]]
+		add(name)
+	}
+	if loc := numberedName.FindStringIndex(name); loc != nil {
+		add(name[:loc[0]])
 	}
 	return pats
 }
@@ -394,6 +408,10 @@ func titlePatterns(name string) []string {
 // projectTag ends a test's name under a config of several projects:
 // " [NAME]", the displayName of the project that ran it (reporter.cjs).
 var projectTag = lazyre.New(` \[[^\[\]]+\]$`)
+
+// numberedName ends the name of a test that shares its name with an
+// earlier one in its file: " #2", " #3" (reporter.cjs's numbered).
+var numberedName = lazyre.New(` #([2-9]|[1-9][0-9]+)$`)
 
 // rerunCommand is the pasteable command that runs one test.
 func rerunCommand(prefix []string, file, name string) string {

@@ -675,6 +675,25 @@ func TestJestSameNames(t *testing.T) {
 		t.Errorf("failure %+v, want dupes.test.js:8 rerun by jest's name", f)
 	}
 
+	// "NAME #2" selected by strobe's name, alone (--test) or among
+	// others (--failed): jest knows it only as NAME, so every test of
+	// that name runs, and the second is the failure again. Its -t was
+	// "#2" and matched nothing: --failed dropped the failure without a
+	// word, --test found no test.
+	for _, req := range []adapters.Request{
+		{Test: "withQuery › { a: 1 } #2"},
+		{Tests: []adapters.TestRef{{Suite: "dupes.test.js", Name: "withQuery › { a: 1 } #2"}, {Suite: "dupes.test.js", Name: "same title #3"}}},
+	} {
+		req.ProjectRoot = fixture("dupes")
+		rec, _, _ := run(t, req)
+		if f := rec.Failure("dupes.test.js", "withQuery › { a: 1 } #2"); f == nil || f.Line != 8 {
+			t.Errorf("%q %v: failure %+v, want the second withQuery row failing at dupes.test.js:8", req.Test, req.Tests, f)
+		}
+		if p := rec.Progress(); p.Failed != 1 {
+			t.Errorf("%q %v: %d failed, want 1", req.Test, req.Tests, p.Failed)
+		}
+	}
+
 	// The second "same title" ends jest (process.exit, in band): its
 	// rerun too is by jest's name, not "same title #2", which is none.
 	t.Setenv("EXIT_SECOND", "1")

@@ -21,7 +21,11 @@
 
 const SEP = ' \u203a ';
 const name = process.env.STROBE_JEST_SELECT || '';
-const names = [name, name.replace(/ \[[^[\]]+\]$/, '')];
+// The name, without a project's tag, and without the number strobe gives
+// the second test of a name in a file ("NAME #2"), which jest names as the
+// first: every test of that name runs, and the reporter numbers them again.
+const untagged = name.replace(/ \[[^[\]]+\]$/, '');
+const names = [name, untagged, untagged.replace(/ #([2-9]|[1-9][0-9]+)$/, '')];
 const {beforeAll, expect} = typeof globalThis.beforeAll === 'function' ? globalThis : require('@jest/globals');
 
 if (name) {
