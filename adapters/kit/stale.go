@@ -99,8 +99,11 @@ func staleObject(root, built string) (source, target string) {
 	var newest time.Time
 	n := 0
 	filepath.WalkDir(build, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || n >= maxStaleFiles {
+		if err != nil {
 			return nil
+		}
+		if n >= maxStaleFiles {
+			return fs.SkipAll
 		}
 		if d.IsDir() {
 			if name := d.Name(); path != build && (name == "_deps" || strings.HasPrefix(name, ".")) {
