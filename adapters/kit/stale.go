@@ -81,13 +81,7 @@ func (p Pending) Wait() string {
 // test binary rather than a tree, only the objects of its target (named as
 // the binary) count.
 func staleObject(root, built string) (source, target string) {
-	build := ""
-	for dir := built; Within(root, dir) && dir != root; dir = filepath.Dir(dir) {
-		if FileExists(filepath.Join(dir, "CMakeCache.txt")) {
-			build = dir
-			break
-		}
-	}
+	build := cmakeTree(root, built)
 	if build == "" {
 		return "", ""
 	}
@@ -243,13 +237,22 @@ func JoinNotes(notes ...string) string {
 	return strings.Join(kept, "; ")
 }
 
-// rebuildCommand builds the tree built is in: the nearest directory at
-// or above it, under root, with a CMakeCache.txt.
+// rebuildCommand builds the tree built is in (cmakeTree), or says to
+// build the tests again when there is none.
 func rebuildCommand(root, built string) string {
-	for dir := built; Within(root, dir) && dir != root; dir = filepath.Dir(dir) {
-		if FileExists(filepath.Join(dir, "CMakeCache.txt")) {
-			return "cmake --build " + shell.Quote(ProjectPath(root, dir))
-		}
+	if dir := cmakeTree(root, built); dir != "" {
+		return "cmake --build " + shell.Quote(ProjectPath(root, dir))
 	}
 	return "build the tests again"
+}
+
+// cmakeTree is the CMake build tree built is in: the nearest directory at
+// or above it, under root, with a CMakeCache.txt; "" when none is.
+func cmakeTree(root, built string) string {
+	for dir := built; Within(root, dir) && dir != root; dir = filepath.Dir(dir) {
+		if FileExists(filepath.Join(dir, "CMakeCache.txt")) {
+			return dir
+		}
+	}
+	return ""
 }
