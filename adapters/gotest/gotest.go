@@ -557,6 +557,11 @@ type goTest struct {
 	// first failure was.
 	raced     bool
 	subFailed bool // a subtest failed
+	// reported says its "--- PASS"/"--- SKIP" line came before any
+	// trace began: test2json holds the pass event back until a line at a
+	// lower depth, which may be the go command's FAIL after a sibling's
+	// panic, so that event is no sign the binary lived on.
+	reported bool
 	// nested says it started while another top-level test ran (not
 	// paused): a test that a test runs itself (testing.RunTests).
 	nested bool
@@ -739,11 +744,11 @@ func (p *goParser) event(e *goEvent) {
 	}
 	switch e.Action {
 	case "run", "pass", "bench", "skip":
-		if tr := pkg.trace; tr != nil && tr.timeout {
-			// test2json holds a test's pass back until the next line, so
-			// the alarm's panic, printed as that test finished, comes
-			// before its pass: the binary still dies, and of the tests
-			// still running.
+		if tr := pkg.trace; tr != nil && (tr.timeout || e.Action != "run" && t.reported) {
+			// test2json holds a test's pass back until a line at a lower
+			// depth, so a panic printed after that test ended (the
+			// alarm's, or a parallel sibling's) comes before its pass:
+			// the binary still dies, and not of that test.
 			if tr.test == e.Test {
 				tr.test = ""
 			}
@@ -790,6 +795,8 @@ func (p *goParser) event(e *goEvent) {
 		}
 		if !goFraming(line) {
 			pkg.justFailed = false
+		} else if pkg.trace == nil && goReportLine(line, e.Test) {
+			t.reported = true
 		}
 		if in, ok := strings.CutPrefix(strings.TrimSpace(line), "Failing input written to "); ok && strings.HasPrefix(e.Test, "Fuzz") {
 			t.fuzzInput = in
@@ -860,6 +867,19 @@ func panickedBefore(pkg *goPackage) string {
 		return ""
 	}
 	return cmp.Or(panicked(pkg, top), top)
+}
+
+// goReportLine says whether line is testing's report that test passed,
+// was skipped or ran as a benchmark.
+func goReportLine(line, test string) bool {
+	s := strings.TrimSpace(line)
+	for _, p := range []string{"--- PASS: ", "--- SKIP: ", "--- BENCH: "} {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			name, _, _ := strings.Cut(rest, " (")
+			return name == test
+		}
+	}
+	return false
 }
 
 // goFraming reports whether a line is go test's own framing of a test.
