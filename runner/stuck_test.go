@@ -239,6 +239,28 @@ func TestStuckGoBesideParallelTests(t *testing.T) {
 	}
 }
 
+// TestStuckGoParallelSiblingPassed: a parallel subtest hangs while its
+// siblings pass. The sibling that passed last printed "--- PASS", whose
+// event test2json holds back until a line the hang never prints: it
+// passed, and is not stuck (found on spf13/cobra and go-toml broken on
+// purpose, 5 runs in 5).
+func TestStuckGoParallelSiblingPassed(t *testing.T) {
+	parallel(t, false)
+	testutil.RequireTool(t, "go")
+	root, _ := filepath.Abs("testdata/goparhang")
+	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Command: "go test -count=1 ./...", Timeout: 60 * time.Second})
+	var stuck []string
+	for _, s := range resp.Stuck {
+		stuck = append(stuck, s.Name)
+	}
+	if resp.Status != report.Stuck || !slices.Equal(stuck, []string{"TestParHang/c", "TestParHang"}) {
+		t.Fatalf("status %s, stuck %q: want TestParHang/c (and its parent, waiting for it)", resp.Status, stuck)
+	}
+	if s := resp.Summary; s.Passed != 3 || s.Stuck != 2 || s.Failed != 0 {
+		t.Errorf("summary %+v, want a, b and d passed, c and its parent stuck", *s)
+	}
+}
+
 // TestStuckGoBeforeAnyTest: a test binary that spins in TestMain prints
 // nothing, not even its first test's name (go test -v=test2json runs it,
 // for one package): its process ends the build phase, and the run is

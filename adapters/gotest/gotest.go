@@ -562,6 +562,8 @@ type goTest struct {
 	// lower depth, which may be the go command's FAIL after a sibling's
 	// panic, so that event is no sign the binary lived on.
 	reported bool
+	// endedAtLine says it was ended at that line, not by its event.
+	endedAtLine bool
 	// nested says it started while another top-level test ran (not
 	// paused): a test that a test runs itself (testing.RunTests).
 	nested bool
@@ -795,8 +797,14 @@ func (p *goParser) event(e *goEvent) {
 		}
 		if !goFraming(line) {
 			pkg.justFailed = false
-		} else if pkg.trace == nil && goReportLine(line, e.Test) {
+		} else if status, d, ok := goReportLine(line, e.Test); ok && pkg.trace == nil {
+			// The test has ended: test2json holds its event back until a
+			// line at a lower depth, which a hung sibling may never print.
 			t.reported = true
+			if t.live {
+				p.end(pkg, e.Test, status, d, nil)
+				t.endedAtLine = true
+			}
 		}
 		if in, ok := strings.CutPrefix(strings.TrimSpace(line), "Failing input written to "); ok && strings.HasPrefix(e.Test, "Fuzz") {
 			t.fuzzInput = in
@@ -807,10 +815,15 @@ func (p *goParser) event(e *goEvent) {
 	case "cont":
 		pkg.setState(t, e.Test, t.live, false)
 		p.rec.Resume(pkg.path, e.Test)
-	case "pass", "bench":
-		p.end(pkg, e.Test, report.TestPassed, kit.DurationOf(e.Elapsed), nil)
-	case "skip":
-		p.end(pkg, e.Test, report.TestSkipped, kit.DurationOf(e.Elapsed), nil)
+	case "pass", "bench", "skip":
+		if t.endedAtLine {
+			break
+		}
+		status := report.TestPassed
+		if e.Action == "skip" {
+			status = report.TestSkipped
+		}
+		p.end(pkg, e.Test, status, kit.DurationOf(e.Elapsed), nil)
 	case "fail":
 		p.end(pkg, e.Test, report.TestFailed, kit.DurationOf(e.Elapsed), p.failure(pkg, e.Test))
 		if pkg.fails = append(pkg.fails, e.Test); len(pkg.fails) > goFailsKept {
@@ -869,17 +882,26 @@ func panickedBefore(pkg *goPackage) string {
 	return cmp.Or(panicked(pkg, top), top)
 }
 
-// goReportLine says whether line is testing's report that test passed,
-// was skipped or ran as a benchmark.
-func goReportLine(line, test string) bool {
+// goReportLine reads testing's report that test passed or was skipped
+// ("--- PASS: TestX (0.01s)"): its status and time.
+func goReportLine(line, test string) (report.TestStatus, time.Duration, bool) {
 	s := strings.TrimSpace(line)
-	for _, p := range []string{"--- PASS: ", "--- SKIP: ", "--- BENCH: "} {
-		if rest, ok := strings.CutPrefix(s, p); ok {
-			name, _, _ := strings.Cut(rest, " (")
-			return name == test
+	for _, r := range []struct {
+		prefix string
+		status report.TestStatus
+	}{{"--- PASS: ", report.TestPassed}, {"--- SKIP: ", report.TestSkipped}} {
+		rest, ok := strings.CutPrefix(s, r.prefix)
+		if !ok {
+			continue
 		}
+		name, secs, _ := strings.Cut(rest, " (")
+		if name != test {
+			return "", 0, false
+		}
+		f, _ := strconv.ParseFloat(strings.TrimSuffix(secs, "s)"), 64)
+		return r.status, kit.DurationOf(f), true
 	}
-	return false
+	return "", 0, false
 }
 
 // goFraming reports whether a line is go test's own framing of a test.

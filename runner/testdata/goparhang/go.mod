@@ -1,0 +1,3 @@
+module example.com/goparhang
+
+go 1.22
