@@ -315,6 +315,35 @@ func TestRealJUnit5(t *testing.T) {
 	}
 }
 
+// TestRealRerunFailing: Surefire's rerunFailingTestsCount runs a failed
+// test again and rewrites its class's report after the class's first
+// closing line, which said it failed. A test that passed on its second
+// try is flaky and passed, where it was failed; one that failed every try
+// stays failed.
+func TestRealRerunFailing(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "junit5")
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root,
+		Command: []string{"mvn", "-B", "test", "-Dsurefire.rerunFailingTestsCount=2", "-Dtest=FlakyCheck"}})
+	if p := rec.Progress(); p.Passed != 2 || p.Failed != 1 {
+		t.Errorf("counts %+v, want Surefire's 2 passed (one flaky), 1 failed", p)
+	}
+	if tt, _ := adapterstest.TestByName(rec.Tests(), "FlakyCheck#secondTry"); tt.Status != report.TestPassed {
+		t.Errorf("FlakyCheck#secondTry: %+v, want passed", tt)
+	}
+	if tt, _ := adapterstest.TestByName(rec.Tests(), "FlakyCheck#alwaysFails"); tt.Status != report.TestFailed {
+		t.Errorf("FlakyCheck#alwaysFails: %+v, want failed", tt)
+	}
+	want := adapters.FlakyTest{Suite: "com.example.FlakyCheck", Name: "FlakyCheck#secondTry", Attempts: 2,
+		File: "src/test/java/com/example/FlakyCheck.java", Line: 15, Message: "the first try fails ==> expected: <2> but was: <1>"}
+	if len(out.Flaky) != 1 || out.Flaky[0] != want {
+		t.Errorf("flaky %+v, want %+v", out.Flaky, want)
+	}
+	if !strings.Contains(out.Hint, "flaky: FlakyCheck#secondTry (passed on try 2; failed first at src/test/java/com/example/FlakyCheck.java:15)") {
+		t.Errorf("hint %q: want the flaky test named", out.Hint)
+	}
+}
+
 // TestRealJUnit5AssertAll: assertAll's MultipleFailuresError is the
 // test's first failure, at its line in the test, after assertAll's
 // heading; the others follow it, each at its own line from its frame in

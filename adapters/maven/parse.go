@@ -1,6 +1,7 @@
 package maven
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -35,7 +36,12 @@ type parser struct {
 	level  adapters.Level
 	test   string
 
-	read      map[string]bool // reports already recorded
+	// read holds the reports recorded, as they were when read, and the
+	// tests each gave: Surefire rewrites a class's report when it runs
+	// its failed tests again (rerunFailingTestsCount), after the class's
+	// first closing line.
+	read      map[string]readReport
+	flaky     []adapters.FlakyTest
 	buildErrs []report.BuildError
 	seenErr   map[report.BuildError]bool // as first printed, before its detail lines
 	lastErr   int                        // the build error detail lines go to, -1 for none
@@ -64,7 +70,7 @@ type parser struct {
 
 func newParser(rec *adapters.Recorder, root string, modules, prefix []string) *parser {
 	return &parser{rec: rec, root: root, modules: modules, prefix: prefix, before: map[string]time.Time{},
-		read: map[string]bool{}, seenErr: map[report.BuildError]bool{}, lastErr: -1, forkExit: -1}
+		read: map[string]readReport{}, seenErr: map[report.BuildError]bool{}, lastErr: -1, forkExit: -1}
 }
 
 // rules are tried in order on a line without its [LEVEL] tag; the first
@@ -297,12 +303,23 @@ func (p *parser) eachReport(fn func(mod, dir, path string)) {
 	}
 }
 
+// readReport is a report as it was read, and the tests it gave.
+type readReport struct {
+	mtime time.Time
+	size  int64
+	tests [][2]string // suite and name
+}
+
 func (p *parser) readReport(mod, dir, path string) {
-	if p.read[path] {
+	st, err := os.Stat(path)
+	if err != nil {
 		return
 	}
-	st, err := os.Stat(path)
-	if old, ok := p.before[path]; err != nil || ok && st.ModTime().Equal(old) {
+	was, again := p.read[path]
+	if again && st.ModTime().Equal(was.mtime) && st.Size() == was.size {
+		return
+	}
+	if old, ok := p.before[path]; ok && st.ModTime().Equal(old) {
 		return
 	}
 	f, err := os.Open(path)
@@ -310,16 +327,25 @@ func (p *parser) readReport(mod, dir, path string) {
 		return
 	}
 	defer f.Close()
-	p.read[path] = true
-	p.readCases(mod, dir, f)
+	// A report written again holds the class's tests with their last
+	// attempts: what the first one gave is replaced.
+	for _, t := range was.tests {
+		p.rec.Forget(t[0], t[1])
+	}
+	p.flaky = slices.DeleteFunc(p.flaky, func(ft adapters.FlakyTest) bool {
+		return slices.Contains(was.tests, [2]string{ft.Suite, ft.Name})
+	})
+	p.read[path] = readReport{mtime: st.ModTime(), size: st.Size(), tests: p.readCases(mod, dir, f)}
 }
 
-func (p *parser) readCases(mod, dir string, r io.Reader) {
+// readCases records a report's tests and returns their suites and names.
+func (p *parser) readCases(mod, dir string, r io.Reader) [][2]string {
+	var tests [][2]string
 	jr := format.NewJUnitReader(r)
 	for {
 		c, err := jr.Next()
 		if err != nil {
-			return
+			return tests
 		}
 		if c.Name == "" && c.Status != format.JUnitFailed && c.Status != format.JUnitError {
 			continue
@@ -328,7 +354,8 @@ func (p *parser) readCases(mod, dir string, r io.Reader) {
 			p.noTests = true
 			continue
 		}
-		p.record(mod, dir, c)
+		suite, name := p.record(mod, dir, c)
+		tests = append(tests, [2]string{suite, name})
 	}
 }
 
@@ -346,7 +373,7 @@ func noMatch(c format.JUnitCase) bool {
 // class, the name Class#method. A case without a name is the class's
 // own failure (JUnit 5's @BeforeAll or @AfterAll threw), which Surefire
 // counts as a test: it is named by the class alone, which selects it.
-func (p *parser) record(mod, dir string, c format.JUnitCase) {
+func (p *parser) record(mod, dir string, c format.JUnitCase) (suite, test string) {
 	class := c.Classname
 	if class == "" && len(c.Suites) > 0 {
 		class = c.Suites[0]
@@ -369,7 +396,16 @@ func (p *parser) record(mod, dir string, c format.JUnitCase) {
 		p.rec.End(class, name, report.TestFailed, d, p.failure(mod, dir, class, name, c))
 	default:
 		p.rec.End(class, name, report.TestPassed, d, nil)
+		if c.Reruns > 0 {
+			// Surefire's rerunFailingTestsCount: it failed, then passed.
+			ft := adapters.FlakyTest{Suite: class, Name: name, Attempts: c.Reruns + 1, Message: kit.Clip(c.RerunMessage)}
+			if file, line := testFrame(c.RerunText, class); file != "" {
+				ft.File, ft.Line = p.sourcePath(mod, class, file), line
+			}
+			p.flaky = append(p.flaky, ft)
+		}
 	}
+	return class, name
 }
 
 func (p *parser) failure(mod, dir, class, name string, c format.JUnitCase) *report.Failure {
@@ -601,6 +637,11 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if p.discovery != "" {
 		out.Hint = joinHints(p.discovery, out.Hint)
 	}
+	if len(p.flaky) > 0 {
+		out.Flaky = p.flaky
+		out.Indicators = append(out.Indicators, "flaky_tests")
+		out.Hint = joinHints(out.Hint, flakyHint(p.flaky))
+	}
 	if len(p.buildErrs) > 0 {
 		// A module that did not compile, beside the tests of those that
 		// did (mvn -fae).
@@ -635,6 +676,23 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 	return out
+}
+
+// flakyHint names the tests Surefire passed on a rerun
+// (rerunFailingTestsCount), as pytest's and nextest's are named.
+func flakyHint(flaky []adapters.FlakyTest) string {
+	var names []string
+	for _, f := range flaky {
+		name := fmt.Sprintf("%s (passed on try %d", f.Name, f.Attempts)
+		if f.File != "" {
+			name += fmt.Sprintf("; failed first at %s:%d", f.File, f.Line)
+		}
+		names = append(names, name+")")
+	}
+	if len(flaky) == 1 {
+		return "flaky: " + names[0] + " failed and then passed when Surefire ran it again (rerunFailingTestsCount); it counts as passed"
+	}
+	return "flaky: " + strings.Join(names, ", ") + " failed and then passed when Surefire ran them again (rerunFailingTestsCount); they count as passed"
 }
 
 // joinHints puts hint a before hint b, either of which may be empty.

@@ -68,6 +68,9 @@ type JUnitCase struct {
 	// <rerunError>, <flakyFailure> and <flakyError>: earlier attempts of
 	// a test that was run again; Status is the last attempt's.
 	Reruns int
+	// RerunMessage and RerunText are the first of those elements'
+	// message and text (a stack trace): where a flaky test failed first.
+	RerunMessage, RerunText string
 	// Time is in seconds; HasTime says the attribute was there (deno
 	// leaves it out for a test its filter skipped).
 	Time    float64
@@ -218,7 +221,12 @@ func (r *JUnitReader) child(c *JUnitCase, t xml.StartElement) error {
 		return err
 	case "rerunFailure", "rerunError", "flakyFailure", "flakyError":
 		c.Reruns++
-		return r.skip()
+		if c.Reruns > 1 {
+			return r.skip()
+		}
+		text, err := r.text()
+		c.RerunMessage, c.RerunText = clipText(attr(t, "message")), strings.TrimSpace(text)
+		return err
 	default: // properties, or what some producer invents
 		return r.skip()
 	}
