@@ -110,6 +110,16 @@ func (r *Recorder) StartsLive() {
 	r.starts = true
 }
 
+// StartsUnknown says that from now on the parser learns of a test only
+// as it ends (cargo's doctests, in rustdoc's human output, after the unit
+// tests' libtest JSON): a run with none running may be in one, the
+// undoing of Start's and StartsLive's word.
+func (r *Recorder) StartsUnknown() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.starts = false
+}
+
 // testKey names a test in byKey. A struct of the two strings: looking
 // one up allocates nothing (a joined string did, on every event).
 type testKey struct{ suite, name string }

@@ -345,6 +345,7 @@ func TestStuckRustMain(t *testing.T) {
 	parallel(t, false)
 	root, env := stuckCrate(t, "rustmain")
 	root2024, _ := stuckCrate(t, "rustmain2024")
+	rootAfter, _ := stuckCrate(t, "rustdocafter")
 	for _, tc := range []struct {
 		name    string
 		root    string
@@ -355,6 +356,11 @@ func TestStuckRustMain(t *testing.T) {
 	}{
 		{"doctest", root, Request{Level: string(adapters.LevelDoc)}, "src/lib.rs - relock (line 7)", 7, "cargo test -p rustmain --doc -- relock"},
 		{"merged doctest", root2024, Request{Level: string(adapters.LevelDoc)}, "src/lib.rs - alpha (line 17)", 17, "cargo test -p rustmain2024 --doc -- alpha"},
+		// The whole suite: the unit tests passed, named as they started,
+		// and a doctest after them read as "no test running, after the
+		// tests", named after the command (found on bitflags, smallvec
+		// and itoa broken on purpose).
+		{"doctest after the unit tests", rootAfter, Request{}, "src/lib.rs - hang (line 17)", 17, "cargo test -p rustdocafter --doc -- hang"},
 		{"custom harness", root, Request{Command: "cargo test --test hangs"}, "", 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

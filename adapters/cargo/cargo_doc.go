@@ -77,6 +77,7 @@ type cargoDocSuite struct {
 // the same crate's, undecided until its first doctest names its file.
 func (p *cargoParser) docStart(tests int) {
 	p.rec.BeginTesting()
+	p.rec.StartsUnknown() // rustdoc names a doctest only once it ends
 	d := &cargoDocSuite{tests: tests, crate: -1}
 	prev := p.lastDoc()
 	p.docs = append(p.docs, d)
