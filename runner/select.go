@@ -118,6 +118,13 @@ func (r *Run) chooseFailed() (*report.Response, error) {
 		r.sel.hint = fmt.Sprintf("the previous run (%s) did not build, so this one ran the whole selection, not only what failed: the tests of what did not build are not known", rr.Last.RunID)
 		return nil, nil
 	}
+	if rr.N == 0 && rr.Last != nil && unfinished(rr.Last.Status) {
+		// The run stopped in a test it never recorded (one the stuck
+		// detector named from the JVM's stacks, a class whose fork
+		// died): nothing is named failing, and not every test passed.
+		r.sel.hint = fmt.Sprintf("the previous run (%s) was %s with no test of its results failing, so this one ran the whole selection, not only what failed", rr.Last.RunID, rr.Last.Status)
+		return nil, nil
+	}
 	if rr.Since == "" {
 		return none("nothing to rerun: no earlier run of this selection is in the history; run it once without --failed (onlyFailed)"), nil
 	}
@@ -146,6 +153,12 @@ func (r *Run) chooseFailed() (*report.Response, error) {
 	}
 	r.chooseSequence(tests)
 	return nil, nil
+}
+
+// unfinished says whether a run's status is that of a run that ended
+// before its tests did.
+func unfinished(s report.Status) bool {
+	return s == report.Stuck || s == report.Crashed || s == report.Timeout || s == report.Cancelled
 }
 
 // readCommit reads the project's git commit beside the run, for the

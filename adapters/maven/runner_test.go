@@ -57,6 +57,31 @@ func TestHangNamedFromTheDump(t *testing.T) {
 	}
 }
 
+// TestFailedAfterAStuckRun: the stuck test is named from the JVM's stacks,
+// not from Surefire's report, so the history holds no failing test of a
+// run that was stuck: --failed after it said "every test of the previous
+// run passed" and ran nothing (found on commons-text broken on purpose).
+// It now runs the whole selection, and says why.
+func TestFailedAfterAStuckRun(t *testing.T) {
+	testutil.RequireTool(t, "mvn")
+	testutil.RequireTool(t, "jstack")
+	root := adapterstest.CopyFixture(t, "hang")
+	opts := runner.Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	for _, onlyFailed := range []bool{false, true} {
+		resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "maven", Test: "WaitTest",
+			OnlyFailed: onlyFailed, Timeout: 120 * time.Second}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Status != report.Stuck {
+			t.Fatalf("--failed %v: status %s, hint %q; want stuck", onlyFailed, resp.Status, resp.Hint)
+		}
+		if onlyFailed && !strings.Contains(resp.Hint, "was stuck with no test of its results failing, so this one ran the whole selection") {
+			t.Errorf("--failed: hint %q, want the whole selection run and why", resp.Hint)
+		}
+	}
+}
+
 // stuckWaitTest runs a copy of fixture's WaitTest through the runner and
 // answers its stuck test, and the copy's root.
 func stuckWaitTest(t *testing.T, fixture string) (report.StuckTest, string) {
