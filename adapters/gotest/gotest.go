@@ -1173,6 +1173,23 @@ func (p *goParser) packageEvent(pkg *goPackage, e *goEvent) {
 	}
 }
 
+// testName is the test a trace is blamed on; "" for none.
+func (tr *goTrace) testName() string {
+	if tr == nil {
+		return ""
+	}
+	return tr.test
+}
+
+// forget drops a test the run recorded as started that never ran (paused
+// in t.Parallel when its binary died).
+func (p *goParser) forget(pkg *goPackage, name string) {
+	p.rec.Forget(pkg.path, name)
+	pkg.setState(pkg.tests[name], name, false, false)
+	delete(pkg.tests, name)
+	pkg.running = slices.DeleteFunc(pkg.running, func(n string) bool { return n == name })
+}
+
 // stopSignal says whether a test binary's end may be strobe's stop of the
 // run: the SIGQUIT goroutine dump it asks for, or the SIGTERM and SIGKILL
 // it sends the process group (go test's "signal: terminated" came as the
@@ -1205,6 +1222,12 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 			continue
 		}
 		t := pkg.tests[name]
+		if t.paused && name != tr.testName() {
+			// Still waiting in t.Parallel when the binary died: its body
+			// never ran, and go test reports nothing of it.
+			p.forget(pkg, name)
+			continue
+		}
 		var f *report.Failure
 		switch {
 		case tr != nil && name == tr.test:
@@ -1442,7 +1465,11 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 		} else if last := pkg.tests[pkg.lastRun]; test != "" && last != nil && strings.HasPrefix(pkg.lastRun, test+"/") && last.status != report.TestPassed && last.status != report.TestSkipped {
 			tr.test = pkg.lastRun
 		}
-		tr.running = append([]string(nil), pkg.running...)
+		// A test paused in t.Parallel is waiting, not running.
+		tr.running = slices.DeleteFunc(slices.Clone(pkg.running), func(name string) bool {
+			t := pkg.tests[name]
+			return t != nil && t.paused
+		})
 		pkg.trace = tr
 		return
 	}

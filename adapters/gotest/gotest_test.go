@@ -881,6 +881,24 @@ func TestGoRealFailures(t *testing.T) {
 			}
 		}
 	})
+	t.Run("pausedsiblings", func(t *testing.T) {
+		// Under -parallel 1 boom panics while its siblings still wait in
+		// t.Parallel: they never ran, and go test reports nothing of
+		// them; they were failed ("did not finish") and listed first.
+		rec, out := run(t, "-parallel", "1", "-run", "^TestPanicFirst$", "./parpanic")
+		const pkg = "example.com/failures/parpanic"
+		if f := rec.Failure(pkg, "TestPanicFirst/boom"); f == nil || f.File != "parpanic/first_test.go" || f.Line != 13 || !strings.HasPrefix(f.Message, "panic: ") {
+			t.Errorf("TestPanicFirst/boom: failure %+v, want the panic at parpanic/first_test.go:13", f)
+		}
+		for _, name := range []string{"TestPanicFirst/two", "TestPanicFirst/three"} {
+			if tt, ok := rec.Lookup(pkg, name); ok {
+				t.Errorf("%s, which never ran, is recorded: %+v", name, tt)
+			}
+		}
+		if out.Crash != nil && slices.ContainsFunc(out.Crash.RunningTests, func(n string) bool { return n == "TestPanicFirst/two" || n == "TestPanicFirst/three" }) {
+			t.Errorf("crash %+v: want the paused tests left out of the running ones", out.Crash)
+		}
+	})
 	t.Run("helperleak", func(t *testing.T) {
 		// The goroutine was "created by …startWorker": the test that ran
 		// and calls that helper started it.
