@@ -64,8 +64,10 @@ type SymbolLinker interface {
 // name only once it has ended, and the doctest's program runs in a
 // function named after its file and line. When a stuck[] entry names no
 // test, the runner gives it, after Finish (the run's processes are gone),
-// the function names of the stuck process's stacks, innermost first; it
-// answers the test they show running, ok false when they show none.
+// the frames of the stuck process's stacks, innermost first, each its
+// function and, where known, its place ("<module> (tests/test_b.py:5)"); it
+// answers the test they show running, ok false when they show none. A
+// module Python hangs importing is named so too (kit/python).
 type StuckNamer interface {
 	NameStuck(ctx context.Context, funcs []string) (StuckName, bool)
 }

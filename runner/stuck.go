@@ -433,13 +433,11 @@ func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
 	var funcs []string
 	for _, s := range w.final.Stacks {
 		for _, f := range s.Frames {
-			funcs = append(funcs, f.Func)
+			funcs = append(funcs, f.String())
 		}
 	}
-	if len(funcs) == 0 { // the adapter's own capture: "function (file:line)"
-		for _, th := range w.ownThreads {
-			funcs = append(funcs, th.Stack...)
-		}
+	for _, th := range w.ownThreads { // the adapter's own capture (py-spy's Python frames)
+		funcs = append(funcs, th.Stack...)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), stuckNameWait)
 	defer cancel()

@@ -297,3 +297,38 @@ func TestStuckPytestAsyncPlugins(t *testing.T) {
 		})
 	}
 }
+
+// TestStuckPythonImport: a test module that hangs as pytest or the
+// unittest runner imports it hangs before any test runs. Python builds
+// nothing, yet that was the build phase: no verdict, and the run waited
+// for the build's 30 minutes, past --timeout (found on toolz and idna
+// broken on purpose). It is stuck within seconds, named after the module
+// at its line, with the run of that file as its rerun.
+func TestStuckPythonImport(t *testing.T) {
+	py := testutil.RequireTool(t, "python3")
+	testutil.RequireTool(t, "py-spy")
+	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
+		t.Fatalf("pytest: %v", err)
+	}
+	for _, fw := range []string{"pytest", "unittest"} {
+		t.Run(fw, func(t *testing.T) {
+			root := fixtureTree(t, "testdata/pyimport")
+			start := time.Now()
+			resp, _ := runReq(t, Request{ProjectRoot: root, Framework: fw, Timeout: 120 * time.Second})
+			if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
+				t.Fatalf("status %s, stuck %+v: want the import stuck", resp.Status, resp.Stuck)
+			}
+			if took := time.Since(start); took > 30*time.Second {
+				t.Errorf("stuck after %s", took)
+			}
+			s := resp.Stuck[0]
+			if s.Name != "tests/test_b.py (as it was imported, before its tests ran)" || s.File != "tests/test_b.py" || s.Line != 6 ||
+				!strings.HasSuffix(s.Rerun, " tests/test_b.py") || !strings.HasPrefix(s.Diagnosis, "deadlock") {
+				t.Errorf("stuck %+v: want tests/test_b.py's deadlock at line 6, rerun with the file", s)
+			}
+			if strings.Contains(resp.Hint, "did not load") {
+				t.Errorf("hint %q: the plugin loaded, pytest was stopped", resp.Hint)
+			}
+		})
+	}
+}

@@ -16,12 +16,14 @@ func (pytestAdapter) IsTestProcess(p adapters.Proc) bool {
 	if isXdistWorker(p.Args) {
 		return true
 	}
-	switch p.Name {
-	case "sh", "bash", "dash", "env", "timeout", "make", "uv", "poetry", "pipenv", "pdm", "hatch", "tox", "nox":
+	if slices.Contains(launchers, p.Name) {
 		return false
 	}
 	return !kit.HasChild(p.PID, isXdistWorker)
 }
+
+// launchers start pytest, after building an environment for some.
+var launchers = []string{"sh", "bash", "dash", "env", "timeout", "make", "uv", "poetry", "pipenv", "pdm", "hatch", "tox", "nox"}
 
 // IsHarnessThread for pytest: every thread of pytest's own process while
 // it has xdist workers. It waits for their reports in queue.get with a

@@ -154,7 +154,10 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	defer p.Mu.Unlock()
 	st, out := p.Outcome()
 	early := !st.Hello && p.stoppedEarly(exit)
-	if !st.Hello && !early {
+	// strobe stopped pytest before the plugin's first event (a
+	// conftest.py that hangs as it loads): the plugin did not fail to load.
+	stoppedBefore := exit.StoppedBy != "" && p.counts == "" && len(p.summary) == 0
+	if !st.Hello && !early && !stoppedBefore {
 		p.fallback(&out)
 	}
 	out.Shuffle = p.shuffled(st.Shuffle)

@@ -149,7 +149,12 @@ func (a pytestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	if len(req.Command) > 0 {
 		p.rerunOpts = rerunOptions(req.ProjectRoot, p.args)
 	}
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: append(wd.Env(req.Env), env...), Parser: p}, nil
+	// Python builds nothing: a module that hangs as pytest imports it
+	// (collection, a conftest.py) hangs in the tests, and was left to the
+	// build's 30 minutes, past --timeout. The tests begin with pytest's
+	// process, unless a launcher (tox, uv) may install first.
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: append(wd.Env(req.Env), env...), Parser: p,
+		TestProcessBeginsTests: !slices.Contains(launchers, filepath.Base(argv[0]))}, nil
 }
 
 // command is the argv to run, the words a rerun starts with, and what the

@@ -153,6 +153,10 @@ func (unittestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	}
 	argv := append([]string{py, "-m", "strobe_unittest"}, args...)
 	p := newParser(rec, req, wd, []string{shown, "-m", "unittest"})
+	// Python builds nothing: a module that hangs as the runner imports it
+	// hangs in the tests, and was left to the build's 30 minutes, past
+	// --timeout.
+	rec.BeginTesting()
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: append(wd.Env(req.Env), env...), Parser: p}, nil
 }
 

@@ -1,7 +1,11 @@
 package python
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -176,4 +180,32 @@ func (r *Run) Close() error {
 	}
 	r.closed = true
 	return r.wd.Remove()
+}
+
+// NameStuck names a run stuck while no test ran (adapters.StuckNamer) when
+// its Python stacks show a module of the project being imported: pytest
+// collecting a test file or loading a conftest.py, the unittest runner
+// loading a module. The module is the stuck entry, at the line it hangs
+// on, with the run of that file as its rerun.
+func (r *Run) NameStuck(_ context.Context, funcs []string) (adapters.StuckName, bool) {
+	for _, f := range funcs {
+		loc, ok := strings.CutPrefix(f, "<module> (")
+		if !ok {
+			continue
+		}
+		i := strings.LastIndexByte(loc, ':')
+		if i < 0 {
+			continue
+		}
+		line, err := strconv.Atoi(strings.TrimSuffix(loc[i+1:], ")"))
+		file, rerr := filepath.Rel(r.Fatal.Root, loc[:i])
+		if err != nil || rerr != nil || !filepath.IsAbs(loc[:i]) || !filepath.IsLocal(file) || strings.Contains(file, "site-packages") {
+			continue // not the project's own module
+		}
+		if _, err := os.Stat(loc[:i]); err != nil {
+			continue
+		}
+		return adapters.StuckName{Name: file + " (as it was imported, before its tests ran)", File: file, Line: line, Rerun: r.M.Rerun(file)}, true
+	}
+	return adapters.StuckName{}, false
 }
