@@ -120,7 +120,11 @@ func (w *watch) nodeTimer(ctx context.Context, p stuck.ProcSample) (time.Duratio
 	w.inspected.Store(true)
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	return nodeinspect.NextTimer(ctx, p.PID)
+	in, ok, err := nodeinspect.NextTimer(ctx, p.PID)
+	if errors.Is(err, nodeinspect.ErrYoung) {
+		err = fmt.Errorf("%w: %w", stuck.ErrAskLater, err)
+	}
+	return in, ok, err
 }
 
 var errNotNode = errors.New("not a node process")

@@ -2,6 +2,7 @@ package stuck
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -93,14 +94,22 @@ func (d *Detector) nodeOwnWaits(ctx context.Context, now time.Time, silence time
 	return keep, own
 }
 
+// ErrAskLater is a NodeTimer's answer for a process it may ask later (a
+// node process too young to be signalled): asked again at the next
+// sample, where another error stands for the run.
+var ErrAskLater = errors.New("ask later")
+
 // stale says whether a process's answer no longer holds: its timer fired,
 // or its loops' waits end elsewhere (one ran since). Asked again no
 // sooner than stack samples are taken; a process that could not answer
 // (not node, no inspector of strobe's) is not asked again, and its loops'
 // waits count as any other.
 func (d *Detector) stale(lt loopTimer, limit, now time.Time, silence time.Duration) bool {
-	if lt.err != nil || now.Sub(lt.at) < sampleSpacing(silence) {
+	if now.Sub(lt.at) < sampleSpacing(silence) {
 		return false
+	}
+	if lt.err != nil {
+		return errors.Is(lt.err, ErrAskLater)
 	}
 	if !lt.due.IsZero() {
 		return !now.Before(lt.due)

@@ -68,6 +68,15 @@ var (
 	busyWait = time.Second
 )
 
+// ErrYoung is the refusal to signal a node process that started less
+// than minAge ago.
+var ErrYoung = errors.New("it started under 250 ms ago: node may not handle SIGUSR1 yet, whose default action would end it")
+
+// minAge is how old a node process must be to be told to open its
+// inspector: node 20 dies of SIGUSR1 in its first 3 ms on an idle
+// machine here, and a loaded one may start it many times slower.
+const minAge = 250 * time.Millisecond
+
 // ErrNotPrivate says a process's inspector cannot be opened without
 // taking the port every debugger shares.
 var ErrNotPrivate = errors.New("its NODE_OPTIONS lack " + PortOption + " (started outside strobe's environment), and opening the inspector would take port 9229")
@@ -121,6 +130,12 @@ func open(ctx context.Context, pid int) (string, error) {
 			return u, nil // the user's own --inspect
 		}
 		return "", ErrNotPrivate
+	}
+	if a, ok := age(pid); !ok || a < minAge {
+		// Before node installs its SIGUSR1 handler (its first
+		// milliseconds, more on a loaded machine: a worker a test runner
+		// just forked), the signal's default action ends it.
+		return "", ErrYoung
 	}
 	if err := syscall.Kill(pid, syscall.SIGUSR1); err != nil {
 		return "", fmt.Errorf("signalling node to open its inspector: %w", err)

@@ -2,6 +2,7 @@ package nodeinspect
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,5 +112,26 @@ func TestNextTimer(t *testing.T) {
 				t.Errorf("next timer in %v (%v), want %v within %v", in, ok, tc.ok, tc.max)
 			}
 		})
+	}
+}
+
+// TestYoungProcessNotSignalled: node dies of SIGUSR1 before it installs
+// its handler (its first milliseconds: a worker a test runner just
+// forked, sampled as the run falls silent). A process younger than
+// minAge is not told to open its inspector, and lives on.
+func TestYoungProcessNotSignalled(t *testing.T) {
+	node := testutil.RequireTool(t, "node")
+	cmd := exec.Command(node, "-e", "setTimeout(() => {}, 500)")
+	cmd.Env = append(os.Environ(), "NODE_OPTIONS="+PortOption)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, _, err := NextTimer(ctx, cmd.Process.Pid); !errors.Is(err, ErrYoung) {
+		t.Errorf("NextTimer on a node process just started: %v, want ErrYoung", err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the node process: %v, want it to live on and exit 0", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // IsNode says whether a process is a node runtime, from its executable
@@ -147,4 +148,26 @@ func startTime(pid int) string {
 		}
 	}
 	return ""
+}
+
+// age is how long ago pid started, from its start in /proc/PID/stat and
+// the system's uptime, both in clock ticks of 1/100 s (Linux's USER_HZ).
+func age(pid int) (time.Duration, bool) {
+	start, err := strconv.ParseInt(startTime(pid), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	b, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return 0, false
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0, false
+	}
+	up, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return 0, false
+	}
+	return time.Duration(up*float64(time.Second)) - time.Duration(start)*10*time.Millisecond, true
 }
