@@ -382,6 +382,11 @@ func TestJestExit(t *testing.T) {
 		if want := "jest exited with code " + code + " before its run's end, in exit.test.js › exits the process (listed as failed): the tests after it in its file did not run"; !strings.Contains(out.Hint, want) {
 			t.Errorf("exit %s: hint %q, want %q", code, out.Hint, want)
 		}
+		// The run's changes are partial: the tests that did not run are
+		// not removed, nor new the next time.
+		if !slices.Contains(out.Indicators, report.IndicatorNotReached) {
+			t.Errorf("exit %s: indicators %q, want %s", code, out.Indicators, report.IndicatorNotReached)
+		}
 	}
 }
 
@@ -405,6 +410,9 @@ func TestJestExitWorker(t *testing.T) {
 	}
 	if want := "a test ended its jest worker's process (process.exit): exits.test.js › exits the process; the tests of its file after it did not run"; !strings.Contains(out.Hint, want) {
 		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+	if !slices.Equal(out.Indicators, []string{report.IndicatorNotReached}) {
+		t.Errorf("indicators %q, want %s once", out.Indicators, report.IndicatorNotReached)
 	}
 }
 

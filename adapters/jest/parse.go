@@ -580,6 +580,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if p.sawRun && !p.sawDone && exit.Exited {
 		out.Hint = join(out.Hint, p.exitedEarly(exit))
+		out.Indicators = append(out.Indicators, report.IndicatorNotReached)
 	}
 	if len(p.late) > 0 {
 		out.Hint = join(out.Hint, fmt.Sprintf("jest failed %s for an error thrown in another test's function, which had ended (each failure says which): %s; rerun the file to reproduce it, as each failure's rerun does (the test alone passes)",
@@ -587,6 +588,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if len(p.cut) > 0 {
 		out.Hint = join(out.Hint, fmt.Sprintf("a test ended its jest worker's process (process.exit): %s; the tests of its file after it did not run and are in no count (jest does not say how many)", strings.Join(p.cut, ", ")))
+		if !slices.Contains(out.Indicators, report.IndicatorNotReached) {
+			out.Indicators = append(out.Indicators, report.IndicatorNotReached)
+		}
 	}
 	if p.bail > 0 {
 		if h := p.bailed(); h != "" {

@@ -184,6 +184,11 @@ func TestMochaExit(t *testing.T) {
 	if want := "1 of the 3 tests mocha was to run did not run"; !strings.Contains(out.Hint, want) {
 		t.Errorf("hint %q, want %q", out.Hint, want)
 	}
+	// The run's changes are partial: the test that did not run is not
+	// removed, nor new the next time.
+	if !slices.Contains(out.Indicators, report.IndicatorNotReached) {
+		t.Errorf("indicators %q, want %s", out.Indicators, report.IndicatorNotReached)
+	}
 	// process.exit(0): mocha exits 0, and the test it ran is still no pass.
 	t.Setenv("EXIT_CODE", "0")
 	rec, _, exit = run(t, adapters.Request{ProjectRoot: project("exit")})

@@ -739,6 +739,9 @@ func (e *Events) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if h := e.unrun(exit); h != "" {
 		hints = append(hints, h)
+		// The changes of a run that ended before some of its tests are
+		// partial: those are neither removed nor, next time, new.
+		out.Indicators = append(out.Indicators, report.IndicatorNotReached)
 	}
 	if h := e.lateErrors(exit); h != "" {
 		hints = append(hints, h)
