@@ -33,7 +33,16 @@ func StaleNote(root, built string) string {
 	if at.IsZero() {
 		return ""
 	}
-	changed := newerSource(root, at)
+	// CMake reruns at the next build when a CMakeLists.txt changed, and
+	// touches its check_cache then: a change it ran after is built, even
+	// when nothing needed relinking (an add_test line).
+	var cmakeAt time.Time
+	if tree := cmakeTree(root, built); tree != "" {
+		if fi, err := os.Stat(filepath.Join(tree, "CMakeFiles", "cmake.check_cache")); err == nil {
+			cmakeAt = fi.ModTime()
+		}
+	}
+	changed := newerSource(root, at, cmakeAt)
 	if changed == "" {
 		return ""
 	}
@@ -187,9 +196,10 @@ func builtAt(built string) (time.Time, string) {
 }
 
 // newerSource is the newest C or C++ source, header or CMakeLists.txt
-// under root modified after t, relative to root; build trees, hidden and
-// fetched directories aside.
-func newerSource(root string, t time.Time) string {
+// under root modified after t (a CMakeLists.txt after cmakeAt too, when
+// CMake last ran), relative to root; build trees, hidden and fetched
+// directories aside.
+func newerSource(root string, t, cmakeAt time.Time) string {
 	var newest time.Time
 	found, n := "", 0
 	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -210,7 +220,11 @@ func newerSource(root string, t time.Time) string {
 			return nil
 		}
 		n++
-		if i, err := d.Info(); err == nil && i.ModTime().After(t) && i.ModTime().After(newest) {
+		after := t
+		if name == "CMakeLists.txt" && cmakeAt.After(t) {
+			after = cmakeAt
+		}
+		if i, err := d.Info(); err == nil && i.ModTime().After(after) && i.ModTime().After(newest) {
 			newest, found = i.ModTime(), ProjectPath(root, path)
 		}
 		return nil

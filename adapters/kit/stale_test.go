@@ -55,6 +55,22 @@ func TestStaleNote(t *testing.T) {
 	if n := StaleNote(root, filepath.Join(t.TempDir(), "bin")); n != "" {
 		t.Errorf("a build outside the project: note %q", n)
 	}
+
+	// A CMakeLists.txt edited after the binary: stale until a build
+	// reruns CMake (its check_cache), which relinks nothing when the
+	// edit was an add_test line; the note stayed however often one
+	// rebuilt (found on a GoogleTest project testing nlohmann-json).
+	write("test/options.cpp", 0o644, old.Add(-time.Hour))
+	edit := old.Add(30 * time.Minute)
+	write("CMakeLists.txt", 0o644, edit)
+	want = "CMakeLists.txt changed after build/test/options_test was built: this run tested the old build; rebuild (cmake --build build) and rerun"
+	if n := StaleNote(root, bin); n != want {
+		t.Errorf("CMakeLists.txt edited, CMake not rerun: note %q, want %q", n, want)
+	}
+	write("build/CMakeFiles/cmake.check_cache", 0o644, edit.Add(time.Minute))
+	if n := StaleNote(root, bin); n != "" {
+		t.Errorf("CMakeLists.txt edited, CMake rerun since: note %q", n)
+	}
 }
 
 // TestStaleNoteFailedCompile builds a real CMake project of two test
