@@ -97,6 +97,8 @@ func TestMapper(t *testing.T) {
 		`{"ev":"end","id":"d","status":"skipped","reason":"no GPU"}`,
 		`{"ev":"end","id":"e","status":"xpassed","reason":"fixed"}`,
 		`{"ev":"collect_error","file":"u.py","line":2,"msg":"SyntaxError"}`,
+		// Another test module that imports u.py: the same error, said once.
+		`{"ev":"collect_error","file":"u.py","line":2,"msg":"SyntaxError"}`,
 		`not an event`,
 		`{"ev":"done","exit":1}`,
 	} {

@@ -2,6 +2,7 @@ package python
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -132,7 +133,11 @@ func (m *Mapper) Handle(e *Event) {
 		m.mu.Unlock()
 	case "collect_error":
 		m.mu.Lock()
-		m.errors = append(m.errors, report.BuildError{File: e.File, Line: max(e.Line, 0), Message: kit.Clip(e.Msg)})
+		// A module that does not import fails every test module that
+		// imports it with the same error: said once.
+		if be := (report.BuildError{File: e.File, Line: max(e.Line, 0), Message: kit.Clip(e.Msg)}); !slices.Contains(m.errors, be) {
+			m.errors = append(m.errors, be)
+		}
 		m.mu.Unlock()
 	case "done":
 		m.mu.Lock()
