@@ -421,7 +421,9 @@ func (p *parser) moduleError(e event) {
 	be := report.BuildError{File: p.path(e.File), Message: "the test file failed to load"}
 	if e.Error != nil {
 		be.Message = kit.Clip(strings.TrimSpace(e.Error.Message))
-		if e.Error.Line > 0 {
+		if e.Error.Line > 0 || e.Error.File != "" {
+			// A module the test file imports, without a line when vite
+			// had none to give.
 			be.File, be.Line, be.Column = p.path(e.Error.File), e.Error.Line, e.Error.Col
 		}
 	}

@@ -3,7 +3,7 @@
 // file, synchronously, so that a test's start is on disk before its body
 // runs and nothing is lost when a worker dies. It prints nothing: the
 // tests' own output and vitest's errors keep stdout and stderr.
-import { openSync, readFileSync, writeSync } from 'node:fs'
+import { existsSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { numbered, projectsEnv, selection, selects, tagged } from './select.mjs'
@@ -94,8 +94,19 @@ export function describeError(err, testFile) {
       const id = err.__vitest_rollup_error__ && err.__vitest_rollup_error__.id
       const file = typeof id === 'string' && id.endsWith('/' + m[1]) ? id : resolve(root, m[1])
       loc = { file, line: Number(m[2]), col: Number(m[3]) }
+    } else if (typeof (err.__vitest_rollup_error__ || {}).id === 'string' && err.__vitest_rollup_error__.id.startsWith('/')) {
+      // A vite plugin failed on a module the test file imports: the
+      // module is the error's id. The import analysis ("Failed to parse
+      // source for import analysis") places it on line 1 whatever the
+      // line (es-module-lexer gave up), so its place is not told.
+      const re = err.__vitest_rollup_error__
+      loc = { file: re.id, line: 0, col: 0 }
+      if (re.loc && re.loc.line > 0 && re.plugin !== 'vite:import-analysis') loc = { file: re.id, line: re.loc.line, col: (re.loc.column || 0) + 1 }
     }
   }
+  // vite names a module by its path from the root ("/src/lib.js": "At
+  // file: /src/lib.js:10:23"), which looks absolute.
+  if (loc && !existsSync(loc.file) && existsSync(resolve(root, '.' + loc.file))) loc.file = resolve(root, '.' + loc.file)
   if (loc) Object.assign(e, loc)
   // A snapshot matcher's failure: one that did not match, or one that
   // was new where vitest writes none (CI): it has no snapshot to diff.

@@ -1,0 +1,4 @@
+import { test, expect } from 'vitest'
+import { bump } from './src/comma.js'
+
+test('bumps', () => expect(bump(1, 1)).toBe(2))
