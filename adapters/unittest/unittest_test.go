@@ -412,6 +412,29 @@ func TestDoctests(t *testing.T) {
 	}
 }
 
+// TestOwnIDs: a TestCase that overrides id() (a row of a data file:
+// test_rows.RowTest.runTest.2) cannot be loaded by its id: the rerun named
+// it and failed with "'function' object has no attribute '2'", and
+// --failed ran nothing (found on idna). Its rerun names the module that
+// loads it.
+func TestOwnIDs(t *testing.T) {
+	root := fixture(t, "ownid")
+	rec, _, exit := run(t, root, adapters.Request{})
+	if exit.Code != 1 {
+		t.Fatalf("exit %+v, want 1", exit)
+	}
+	f := rec.Failure("", "test_rows.RowTest.runTest.2")
+	if f == nil || f.Rerun != "python3 -m unittest test_rows" || f.Select != "test_rows" {
+		t.Fatalf("failure %+v among %+v, want test_rows.RowTest.runTest.2 rerun and selected (--failed) by its module", f, rec.Tests())
+	}
+	cmd := exec.Command("sh", "-c", f.Rerun)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "AssertionError: 2 != 3") {
+		t.Errorf("rerun %q: %v\n%s\nwant the row failing", f.Rerun, err, out)
+	}
+}
+
 // TestHelperFrames: a failure raised in a helper is placed where
 // unittest's own traceback places it. An assertion in a module that sets
 // __unittest (unittest's way to hide its frames) fails at the test's

@@ -189,7 +189,10 @@ func (m *Mapper) end(e *Event) {
 		if m.Rerun != nil {
 			sel := e.ID
 			if e.Sel != "" {
-				sel = e.Sel
+				// Its id does not select it (a doctest, a TestCase's own
+				// id()): its module does, for the rerun, retries and
+				// --failed.
+				sel, f.Select = e.Sel, e.Sel
 			}
 			f.Rerun = m.Rerun(sel)
 			m.mu.Lock()
