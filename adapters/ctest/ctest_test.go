@@ -103,8 +103,8 @@ func TestAll(t *testing.T) {
 	}
 	adapterstest.Golden(t, "all", normalise(t, rec, out))
 	tests := rec.Tests()
-	if len(tests) != 13 {
-		t.Errorf("recorded %d tests, want 13", len(tests))
+	if len(tests) != 14 {
+		t.Errorf("recorded %d tests, want 14", len(tests))
 	}
 	for _, tc := range []struct {
 		name    string
@@ -121,6 +121,8 @@ func TestAll(t *testing.T) {
 		{"Crash.DereferencesNull", report.TestFailed, "crash_test.cpp", 6, "died of SIGSEGV"},
 		{"Crash.Aborts", report.TestFailed, "crash_test.cpp", 11, "died of SIGABRT"},
 		{"Crash.Survives", report.TestPassed, "", 0, ""},
+		// std::exit(0) inside it: CTest says Passed.
+		{"Crash.ExitsZero", report.TestFailed, "crash_test.cpp", 18, "ctest counts it passed, but its binary exited (code 0) inside Crash.ExitsZero, before GoogleTest reported that test's end"},
 		{"strings join", report.TestPassed, "", 0, ""},
 		// Catch2 goes on after a failed CHECK: 50 in a loop, then REQUIRE.
 		{"numbers compare", report.TestFailed, "catch_test.cpp", 9, "CHECK( n + i < 3 )\nwith expansion:\n  3 < 3\n" +
@@ -175,7 +177,7 @@ func TestRerun(t *testing.T) {
 		t.Fatalf("tests %+v, want numbers compare alone, failed", tests)
 	}
 	out, _ := exec.Command("sh", "-c", tests[0].Failure.Rerun).CombinedOutput()
-	if !strings.Contains(string(out), "1/1 Test #9: numbers compare") {
+	if !strings.Contains(string(out), "1/1 Test #10: numbers compare") {
 		t.Errorf("rerun %q ran:\n%s", tests[0].Failure.Rerun, out)
 	}
 }
@@ -203,7 +205,7 @@ func TestSelection(t *testing.T) {
 	}{
 		{adapters.Request{Test: "Math.Adds"}, []string{"Math.Adds"}}, // the dot is quoted: Math_Adds would not match
 		{adapters.Request{Level: adapters.LevelUnit}, []string{"Math.Adds", "Math.AddsWrongly", "Math.SkipsOnPurpose", "Math.PrintsOutput", "strings join", "numbers compare"}},
-		{adapters.Request{Level: adapters.LevelIntegration}, []string{"Crash.DereferencesNull", "Crash.Aborts", "Crash.Survives"}},
+		{adapters.Request{Level: adapters.LevelIntegration}, []string{"Crash.DereferencesNull", "Crash.Aborts", "Crash.Survives", "Crash.ExitsZero"}},
 		{adapters.Request{Level: adapters.LevelE2E}, []string{"script_passes", "script_fails", "script_hangs"}},
 	} {
 		rec, out, _ := run(t, tc.req)

@@ -743,7 +743,7 @@ func (p *parser) junitCase(c format.JUnitCase) {
 		p.rec.End("", name, report.TestSkipped, kit.DurationOf(c.Time), nil)
 		return
 	}
-	if p.suiteFailed(name, c) {
+	if p.suiteFailed(name, c) || p.exitedInside(name, c) {
 		return
 	}
 	if seen {
@@ -770,6 +770,32 @@ func outputFailed(name string, d time.Duration, output string) *failed {
 		f.read(l)
 	}
 	return f
+}
+
+// exitedInside fails a test CTest passed whose GoogleTest output ends
+// inside a test: its binary exited 0 after "[ RUN ]" and before that
+// test's end and GoogleTest's summary (exit(0) in the test or the code it
+// calls), where the gtest adapter answers crashed.
+func (p *parser) exitedInside(name string, c format.JUnitCase) bool {
+	if c.Status != format.JUnitPassed || strings.Contains(c.SystemOut, "The rest of the test output was removed") {
+		return false // a passed test's output CTest cut short has no end to read
+	}
+	running, summary := "", false
+	for _, l := range strings.Split(c.SystemOut, "\n") {
+		if gtestEvent(l) {
+			running = gtestRunning(l, running)
+		}
+		summary = summary || strings.HasPrefix(l, "[==========] ") && strings.Contains(l, " ran.")
+	}
+	if running == "" || summary {
+		return false
+	}
+	d := kit.DurationOf(c.Time)
+	f := p.failure(outputFailed(name, d, c.SystemOut))
+	out := strings.TrimPrefix(f.Message, "the test failed (ctest: ***Failed):\n") // ctest said Passed
+	f.Message = kit.Clip(fmt.Sprintf("ctest counts it passed, but its binary exited (code 0) inside %s, before GoogleTest reported that test's end: exit() in the test or the code it calls?\n%s", running, out))
+	p.rec.End("", name, report.TestFailed, d, f)
+	return true
 }
 
 // suiteFailedLine is GoogleTest's summary line for a suite whose

@@ -13,3 +13,8 @@ TEST(Crash, Aborts) {
 }
 
 TEST(Crash, Survives) { EXPECT_EQ(1, 1); }
+
+// Ends the binary with code 0 inside the test: CTest says Passed.
+TEST(Crash, ExitsZero) {
+  std::exit(0);
+}
