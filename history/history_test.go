@@ -533,3 +533,23 @@ func TestDoctestMoved(t *testing.T) {
 		t.Errorf("a doctest added to bar: %s; want bar's two at new lines new, and the one gone removed", js(c))
 	}
 }
+
+// TestSuiteFailureFixed: a suite's own failure (GoogleTest's
+// SetUpTestSuite, JUnit 5's @BeforeAll), named by the suite alone, is
+// fixed when the suite's tests run and pass, not removed (found on a
+// GoogleTest and a Maven project broken on purpose); still failing tests
+// under it leave it neither fixed nor removed.
+func TestSuiteFailureFixed(t *testing.T) {
+	s := Open(t.TempDir())
+	record(t, s, run("r1", root, report.Failed, fail("Fixture", "SetUpTestSuite"), pass("Other.Works")))
+	res := record(t, s, run("r2", root, report.Passed, pass("Fixture.Works"), pass("Fixture.AlsoWorks"), pass("Other.Works")))
+	if c := res.Changes; c == nil || c.Fixed.Count != 1 || c.Fixed.Names[0] != "Fixture" || c.RemovedTests.Count != 0 {
+		t.Errorf("the suite's tests pass: %s; want Fixture fixed, nothing removed", js(c))
+	}
+	s = Open(t.TempDir())
+	record(t, s, run("r1", root, report.Failed, fail("SetupTest", "@BeforeAll threw")))
+	res = record(t, s, run("r2", root, report.Failed, fail("SetupTest#one", "boom"), pass("SetupTest#two")))
+	if c := res.Changes; c == nil || c.Fixed.Count != 0 || c.RemovedTests.Count != 0 || c.NewFailures.Count != 1 {
+		t.Errorf("one of the class's tests fails: %s; want SetupTest neither fixed nor removed, SetupTest#one a new failure", js(c))
+	}
+}

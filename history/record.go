@@ -288,12 +288,15 @@ func (c *current) compare(b *Baseline, complete bool) *report.Changes {
 		}
 	}
 	unmatched = c.moved(b, unmatched)
+	var owners []string
+	unmatched, owners = c.owners(b, unmatched)
 	var removed []TestID
 	if complete {
 		removed = unmatched
 	}
 	name := c.displayNames(removed)
 	var nf, still, fixed, added, gone, cut []string
+	fixed = append(fixed, owners...)
 	for _, t := range c.tests {
 		if !t.known {
 			added = append(added, name(t.id))
@@ -319,6 +322,37 @@ func (c *current) compare(b *Baseline, complete bool) *report.Changes {
 		ch.CutOff = &l
 	}
 	return ch
+}
+
+// owners takes from unmatched the failing tests of the baseline that were
+// a suite's or a class's own failure (GoogleTest's SetUpTestSuite, JUnit's
+// @BeforeAll, named by the suite or the class alone) whose tests the run
+// has now, each under its name ("Fixture" → "Fixture.Works", "SetupTest"
+// → "SetupTest#one"): it is fixed when none of them fails, not removed.
+// It returns the unmatched tests left and the names of those fixed.
+func (c *current) owners(b *Baseline, unmatched []TestID) (left []TestID, fixed []string) {
+	for _, id := range unmatched {
+		if !slices.Contains(b.Failing[id.Suite], id.Name) {
+			left = append(left, id)
+			continue
+		}
+		owns, failing := false, false
+		for _, t := range c.tests {
+			if t.id.Suite != id.Suite || len(t.id.Name) <= len(id.Name) || !strings.HasPrefix(t.id.Name, id.Name) {
+				continue
+			}
+			if rest := t.id.Name[len(id.Name):]; strings.ContainsRune(".#/: ", rune(rest[0])) {
+				owns, failing = true, failing || t.failing
+			}
+		}
+		switch {
+		case !owns:
+			left = append(left, id)
+		case !failing:
+			fixed = append(fixed, id.Name)
+		}
+	}
+	return left, fixed
 }
 
 // moved pairs the baseline's tests the run did not have (unmatched) with
