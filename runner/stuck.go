@@ -426,12 +426,12 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 // nameStuck names a stuck[] entry that names no test (it has the
 // command's name) after the test its stacks show running, when the parser
 // can tell (adapters.StuckNamer: a doctest, which rustdoc names only once
-// it ends). It runs after the parser's Finish, the run's processes gone:
+// it ends; a module Python hangs importing; a Go package's init). It runs after the parser's Finish, the run's processes gone:
 // what the parser runs to learn the name (cargo's list of the doctests)
 // waits for no lock the run held.
 func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
 	namer, ok := r.plan.Parser.(adapters.StuckNamer)
-	if !ok || w == nil || len(entries) != 1 || entries[0].AfterTests || entries[0].Name != r.Command() {
+	if !ok || w == nil || len(entries) != 1 || entries[0].Name != r.Command() {
 		return
 	}
 	var funcs []string
@@ -448,6 +448,17 @@ func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
 	if n, ok := namer.NameStuck(ctx, funcs); ok {
 		e := &entries[0]
 		e.Name, e.File, e.Line, e.Rerun = n.Name, n.File, n.Line, n.Rerun
+		if e.AfterTests {
+			// No test was running, but one was about to (a Go package's
+			// init): not a hang after the tests.
+			e.AfterTests = false
+			for _, end := range []string{"between two of them): ", "did not exit: "} {
+				if _, d, ok := strings.Cut(e.Diagnosis, end); ok {
+					e.Diagnosis = d
+					break
+				}
+			}
+		}
 	}
 }
 

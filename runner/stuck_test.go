@@ -261,6 +261,29 @@ func TestStuckGoParallelSiblingPassed(t *testing.T) {
 	}
 }
 
+// TestStuckGoInit: a package whose init hangs runs no test, and the tests
+// of the packages before it have passed: no test was running, which read
+// as a hang after the tests, named after the command, with the teardown
+// hint (found on go-toml broken on purpose). Its stacks show the init: the
+// stuck entry is the package, at the init's line, with its rerun.
+func TestStuckGoInit(t *testing.T) {
+	parallel(t, false)
+	testutil.RequireTool(t, "go")
+	root, _ := filepath.Abs("testdata/goinit")
+	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Command: "go test -count=1 ./...", Timeout: 60 * time.Second})
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
+		t.Fatalf("status %s, stuck %+v: want the init stuck", resp.Status, resp.Stuck)
+	}
+	s := resp.Stuck[0]
+	if s.Name != "example.com/goinit/b (in its init, before its tests ran)" || s.File != "b/b_test.go" || s.Line != 11 ||
+		s.Rerun != "go test -count=1 ./b" || s.AfterTests || strings.HasPrefix(s.Diagnosis, "no test was running") {
+		t.Errorf("stuck %+v: want package b's init at b/b_test.go:11", s)
+	}
+	if strings.Contains(resp.Hint, "teardown") {
+		t.Errorf("hint %q: want no advice on the tests' teardown", resp.Hint)
+	}
+}
+
 // TestStuckGoBeforeAnyTest: a test binary that spins in TestMain prints
 // nothing, not even its first test's name (go test -v=test2json runs it,
 // for one package): its process ends the build phase, and the run is

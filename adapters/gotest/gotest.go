@@ -2266,3 +2266,30 @@ func goTestFiles(root string) []string {
 	})
 	return files
 }
+
+// goInitFrame is a package's init function in a stack, with its place:
+// "example.com/m/b.init.0 (b/b_test.go:9)".
+var goInitFrame = lazyre.New(`^(\S+)\.init(?:\.\d+)? \(([^()]+):(\d+)\)$`)
+
+// NameStuck names a test binary stuck in one of its package's init
+// functions (adapters.StuckNamer): before its tests, so that no test was
+// running, and the others' having finished read as a hang after the
+// tests. Its stacks show runtime.doInit under the project's init.
+func (p *goParser) NameStuck(_ context.Context, funcs []string) (adapters.StuckName, bool) {
+	if !slices.ContainsFunc(funcs, func(f string) bool { return strings.HasPrefix(f, "runtime.doInit") }) {
+		return adapters.StuckName{}, false
+	}
+	for _, f := range funcs {
+		m := goInitFrame.FindStringSubmatch(f)
+		if m == nil || !slices.ContainsFunc(p.mods, func(mod goModule) bool { return m[1] == mod.path || strings.HasPrefix(m[1], mod.path+"/") }) {
+			continue
+		}
+		line, _ := strconv.Atoi(m[3])
+		file := m[2]
+		if filepath.IsAbs(file) {
+			file = kit.ProjectPath(p.root, file)
+		}
+		return adapters.StuckName{Name: m[1] + " (in its init, before its tests ran)", File: file, Line: line, Rerun: p.rerunCommand(m[1], "")}, true
+	}
+	return adapters.StuckName{}, false
+}

@@ -1,0 +1,5 @@
+package a
+
+import "testing"
+
+func TestA(t *testing.T) {}

@@ -1,0 +1,3 @@
+module example.com/goinit
+
+go 1.22
