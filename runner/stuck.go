@@ -426,9 +426,10 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 // nameStuck names a stuck[] entry that names no test (it has the
 // command's name) after the test its stacks show running, when the parser
 // can tell (adapters.StuckNamer: a doctest, which rustdoc names only once
-// it ends; a module Python hangs importing; a Go package's init). It runs after the parser's Finish, the run's processes gone:
-// what the parser runs to learn the name (cargo's list of the doctests)
-// waits for no lock the run held.
+// it ends; a module Python hangs importing; a Go package's init). It runs
+// after the parser's Finish, the run's processes gone: what the parser
+// runs to learn the name (cargo's list of the doctests) waits for no lock
+// the run held.
 func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
 	namer, ok := r.plan.Parser.(adapters.StuckNamer)
 	if !ok || w == nil || len(entries) != 1 || entries[0].Name != r.Command() {

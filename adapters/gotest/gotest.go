@@ -2268,8 +2268,8 @@ func goTestFiles(root string) []string {
 }
 
 // goInitFrame is a package's init function in a stack, with its place:
-// "example.com/m/b.init.0 (b/b_test.go:9)".
-var goInitFrame = lazyre.New(`^(\S+)\.init(?:\.\d+)? \(([^()]+):(\d+)\)$`)
+// "example.com/m/b.init.0 (b/b_test.go:9)"; not a method named init.
+var goInitFrame = lazyre.New(`^([^\s()]+)\.init(?:\.\d+)? \(([^()]+):(\d+)\)$`)
 
 // NameStuck names a test binary stuck in one of its package's init
 // functions (adapters.StuckNamer): before its tests, so that no test was

@@ -1,6 +1,11 @@
 package kit
 
-import "strobe/adapters"
+import (
+	"fmt"
+	"strings"
+
+	"strobe/adapters"
+)
 
 // NoTestsHint is what an adapter says when a suite ran and found no test,
 // by what was asked: every framework has the same three cases, in the same
@@ -27,4 +32,22 @@ func (h NoTestsHint) For(test string, level adapters.Level) string {
 		}
 	}
 	return h.All
+}
+
+// FlakyHint names the tests that failed and then passed when by (a
+// framework's own retries: "pytest-rerunfailures") ran them again, with
+// the try that passed and where each failed first.
+func FlakyHint(flaky []adapters.FlakyTest, by string) string {
+	var names []string
+	for _, f := range flaky {
+		name := fmt.Sprintf("%s (passed on try %d", f.Name, f.Attempts)
+		if f.File != "" {
+			name += fmt.Sprintf("; failed first at %s:%d", f.File, f.Line)
+		}
+		names = append(names, name+")")
+	}
+	if len(flaky) == 1 {
+		return "flaky: " + names[0] + " failed and then passed when " + by + " ran it again; it counts as passed"
+	}
+	return "flaky: " + strings.Join(names, ", ") + " failed and then passed when " + by + " ran them again; they count as passed"
 }

@@ -1,7 +1,6 @@
 package maven
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -640,7 +639,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if len(p.flaky) > 0 {
 		out.Flaky = p.flaky
 		out.Indicators = append(out.Indicators, "flaky_tests")
-		out.Hint = joinHints(out.Hint, flakyHint(p.flaky))
+		out.Hint = joinHints(out.Hint, kit.FlakyHint(p.flaky, "Surefire's rerunFailingTestsCount"))
 	}
 	if len(p.buildErrs) > 0 {
 		// A module that did not compile, beside the tests of those that
@@ -676,23 +675,6 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 	return out
-}
-
-// flakyHint names the tests Surefire passed on a rerun
-// (rerunFailingTestsCount), as pytest's and nextest's are named.
-func flakyHint(flaky []adapters.FlakyTest) string {
-	var names []string
-	for _, f := range flaky {
-		name := fmt.Sprintf("%s (passed on try %d", f.Name, f.Attempts)
-		if f.File != "" {
-			name += fmt.Sprintf("; failed first at %s:%d", f.File, f.Line)
-		}
-		names = append(names, name+")")
-	}
-	if len(flaky) == 1 {
-		return "flaky: " + names[0] + " failed and then passed when Surefire ran it again (rerunFailingTestsCount); it counts as passed"
-	}
-	return "flaky: " + strings.Join(names, ", ") + " failed and then passed when Surefire ran them again (rerunFailingTestsCount); they count as passed"
 }
 
 // joinHints puts hint a before hint b, either of which may be empty.

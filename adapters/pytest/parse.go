@@ -164,7 +164,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if len(st.Flaky) > 0 {
 		out.Flaky = st.Flaky
 		out.Indicators = append(out.Indicators, "flaky_tests")
-		out.Hint = joinHint(out.Hint, flakyHint(st.Flaky))
+		out.Hint = joinHint(out.Hint, kit.FlakyHint(st.Flaky, "pytest-rerunfailures"))
 		if exit.Code == exitFailOnFlaky {
 			out.Hint = joinHint(out.Hint, "pytest exited 7: pytest-rerunfailures' --fail-on-flaky fails the run when a test passes only on a rerun")
 		}
@@ -288,23 +288,6 @@ func (p *parser) usageHint(reason string) string {
 		return fmt.Sprintf("pytest found no test %q in its file: %s", p.test, nodeid)
 	}
 	return "pytest ran no test: fix the argument or configuration option it names, then rerun"
-}
-
-// flakyHint names the tests pytest-rerunfailures passed on a rerun, as
-// nextest's retries are named.
-func flakyHint(flaky []adapters.FlakyTest) string {
-	var names []string
-	for _, f := range flaky {
-		name := fmt.Sprintf("%s (passed on try %d", f.Name, f.Attempts)
-		if f.File != "" {
-			name += fmt.Sprintf("; failed first at %s:%d", f.File, f.Line)
-		}
-		names = append(names, name+")")
-	}
-	if len(flaky) == 1 {
-		return "flaky: " + names[0] + " failed and then passed when pytest-rerunfailures ran it again; it counts as passed"
-	}
-	return "flaky: " + strings.Join(names, ", ") + " failed and then passed when pytest-rerunfailures ran them again; they count as passed"
 }
 
 // stoppedHint says that pytest stopped before its last test (-x,
