@@ -300,16 +300,21 @@ func (r *Run) onHardTimeout(w *watch) {
 	w.onTimeout = r.stuckTests(w, diag, time.Now(), nil)
 }
 
-// afterTestsLead opens the diagnosis of a process stuck after its tests.
+// afterTestsLead opens the diagnosis of a process stuck after its tests;
+// it ends with one of afterTestsEnds.
 func afterTestsLead(p adapters.Progress) string {
 	counts := finishedCounts(p)
 	if p.Ended {
-		return "the framework reported the end of its run (" + counts + ") and the process did not exit: "
+		return "the framework reported the end of its run (" + counts + ")" + afterTestsEnds[0]
 	}
 	// The next test file or binary may have been about to start (a
 	// GoogleTest suite's SetUpTestSuite, a Go package's TestMain).
-	return fmt.Sprintf("no test was running, %d had finished (%s), and the process did not go on (after its tests, or between two of them): ", p.Passed+p.Failed+p.Skipped, counts)
+	return fmt.Sprintf("no test was running, %d had finished (%s), and the process did not go on", p.Passed+p.Failed+p.Skipped, counts) + afterTestsEnds[1]
 }
+
+// afterTestsEnds are the endings of afterTestsLead, after which the
+// detector's own diagnosis follows.
+var afterTestsEnds = [...]string{" and the process did not exit: ", " (after its tests, or between two of them): "}
 
 // finishedCounts says "2 passed, 1 failed": the counts that are not 0.
 func finishedCounts(p adapters.Progress) string {
@@ -453,7 +458,7 @@ func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
 			// No test was running, but one was about to (a Go package's
 			// init): not a hang after the tests.
 			e.AfterTests = false
-			for _, end := range []string{"between two of them): ", "did not exit: "} {
+			for _, end := range afterTestsEnds {
 				if _, d, ok := strings.Cut(e.Diagnosis, end); ok {
 					e.Diagnosis = d
 					break

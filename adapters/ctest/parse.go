@@ -791,8 +791,9 @@ func (p *parser) exitedInside(name string, c format.JUnitCase) bool {
 		return false
 	}
 	d := kit.DurationOf(c.Time)
-	f := p.failure(outputFailed(name, d, c.SystemOut))
-	out := strings.TrimPrefix(f.Message, "the test failed (ctest: ***Failed):\n") // ctest said Passed
+	of := outputFailed(name, d, c.SystemOut)
+	f := p.failure(of)
+	out := strings.TrimPrefix(f.Message, plainFailed+of.status+"):\n") // ctest said Passed
 	f.Message = kit.Clip(fmt.Sprintf("ctest counts it passed, but its binary exited (code 0) inside %s, before GoogleTest reported that test's end: exit() in the test or the code it calls?\n%s", running, out))
 	p.rec.End("", name, report.TestFailed, d, f)
 	return true

@@ -578,9 +578,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Crash = p.inBandCrash(exit)
 		return out
 	}
-	if p.sawRun && !p.sawDone && exit.Exited {
+	notReached := p.sawRun && !p.sawDone && exit.Exited
+	if notReached {
 		out.Hint = join(out.Hint, p.exitedEarly(exit))
-		out.Indicators = append(out.Indicators, report.IndicatorNotReached)
 	}
 	if len(p.late) > 0 {
 		out.Hint = join(out.Hint, fmt.Sprintf("jest failed %s for an error thrown in another test's function, which had ended (each failure says which): %s; rerun the file to reproduce it, as each failure's rerun does (the test alone passes)",
@@ -588,9 +588,12 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if len(p.cut) > 0 {
 		out.Hint = join(out.Hint, fmt.Sprintf("a test ended its jest worker's process (process.exit): %s; the tests of its file after it did not run and are in no count (jest does not say how many)", strings.Join(p.cut, ", ")))
-		if !slices.Contains(out.Indicators, report.IndicatorNotReached) {
-			out.Indicators = append(out.Indicators, report.IndicatorNotReached)
-		}
+		notReached = true
+	}
+	if notReached {
+		// The run's changes are partial: the tests that did not run are
+		// neither removed nor, next time, new.
+		out.Indicators = append(out.Indicators, report.IndicatorNotReached)
 	}
 	if p.bail > 0 {
 		if h := p.bailed(); h != "" {

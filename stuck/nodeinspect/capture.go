@@ -131,7 +131,7 @@ func open(ctx context.Context, pid int) (string, error) {
 		}
 		return "", ErrNotPrivate
 	}
-	if a, ok := age(pid); ok && a < minAge {
+	if a, ok := age(id.start); ok && a < minAge {
 		// Before node installs its SIGUSR1 handler (its first
 		// milliseconds, more on a loaded machine: a worker a test runner
 		// just forked), the signal's default action ends it.

@@ -150,10 +150,10 @@ func startTime(pid int) string {
 	return ""
 }
 
-// age is how long ago pid started, from its start in /proc/PID/stat and
+// age is how long ago a process started, from its start (startTime) and
 // the system's uptime, both in clock ticks of 1/100 s (Linux's USER_HZ).
-func age(pid int) (time.Duration, bool) {
-	start, err := strconv.ParseInt(startTime(pid), 10, 64)
+func age(startTicks string) (time.Duration, bool) {
+	start, err := strconv.ParseInt(startTicks, 10, 64)
 	if err != nil {
 		return 0, false
 	}

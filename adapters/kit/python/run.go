@@ -3,7 +3,6 @@ package python
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -197,13 +196,11 @@ func (r *Run) NameStuck(_ context.Context, funcs []string) (adapters.StuckName, 
 		if i < 0 {
 			continue
 		}
+		path := loc[:i]
 		line, err := strconv.Atoi(strings.TrimSuffix(loc[i+1:], ")"))
-		file, rerr := filepath.Rel(r.Fatal.Root, loc[:i])
-		if err != nil || rerr != nil || !filepath.IsAbs(loc[:i]) || !filepath.IsLocal(file) || strings.Contains(file, "site-packages") {
+		file, ok := kit.Rel(r.Fatal.Root, path)
+		if err != nil || !ok || !filepath.IsAbs(path) || strings.Contains(file, "site-packages") || !kit.FileExists(path) {
 			continue // not the project's own module
-		}
-		if _, err := os.Stat(loc[:i]); err != nil {
-			continue
 		}
 		return adapters.StuckName{Name: file + " (as it was imported, before its tests ran)", File: file, Line: line, Rerun: r.M.Rerun(file)}, true
 	}
