@@ -51,7 +51,7 @@ func (v *macView) Sample(root int) (Snapshot, error) {
 		}
 		key := ProcKey{PID: p.PID, Start: p.Start}
 		live[key] = true
-		id := v.known.get(key, func() (id identity) {
+		id := v.known.get(key, p.Comm, func() (id identity) {
 			id.exe, _ = gp.Exe()
 			id.args, _ = gp.CmdlineSlice()
 			return id

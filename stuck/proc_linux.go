@@ -60,7 +60,7 @@ func (v *procView) process(pid int) (ProcSample, []int, bool) {
 	if boot := bootTime(); !boot.IsZero() {
 		p.Started = boot.Add(time.Duration(st.start) * (time.Second / clockTicks))
 	}
-	id := v.known.get(p.ProcKey, func() (id identity) {
+	id := v.known.get(p.ProcKey, p.Name, func() (id identity) {
 		id.exe, _ = os.Readlink(dir + "/exe")
 		if b, err := os.ReadFile(dir + "/cmdline"); err == nil {
 			id.args = strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
