@@ -258,6 +258,9 @@ type Detector struct {
 	// probed are the processes NodeTimer asked since the last sample:
 	// their CPU of the next interval is the probe's.
 	probed []ProcKey
+	// goTicked is when a Go program's timers were last seen firing
+	// (goTicking).
+	goTicked time.Time
 }
 
 type threadKey struct {
@@ -504,6 +507,9 @@ func (d *Detector) update(snap Snapshot) ([]threadView, float64) {
 		}
 	}
 	d.probed = nil
+	if goTicking(views) {
+		d.goTicked = snap.At
+	}
 	for k := range d.threads {
 		if !live[k] {
 			delete(d.threads, k)
@@ -538,6 +544,10 @@ const deadlineMargin = 5 * time.Second
 // goSleeperPause: after goroutines were seen sleeping, the next reading
 // waits this much longer than usual.
 const goSleeperPause = 2 * time.Second
+
+// goTickMemory is how long a Go program's timers, once seen firing, are
+// taken to fire still (goTicking).
+const goTickMemory = 3 * time.Second
 
 // goShortTimer: a Go netpoller wait shorter than this does not save a run.
 const goShortTimer = 500 * time.Millisecond
@@ -715,7 +725,7 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 		// verdict on the threads alone while they can still be read.
 		return nil
 	}
-	if gk, ok := goroutineKind(d.samples[len(d.samples)-1], goTicking(views)); ok {
+	if gk, ok := goroutineKind(d.samples[len(d.samples)-1], now.Sub(d.goTicked) <= goTickMemory); ok {
 		switch gk {
 		case Running:
 			if len(late) > 0 {
@@ -1186,6 +1196,12 @@ func hasFrame(s Stack, fn string) bool {
 
 // goTicking says whether a Go program's timers keep firing: its
 // netpoller comes back to short timed waits.
+//
+// One sample may miss it: the thread the timer woke is running the
+// goroutine, or parks in futex while another takes the netpoller over,
+// and every thread shows a wait without timeout (a test polling a 10 ms
+// ticker, under load, was called a deadlock). A ticker seen within
+// goTickMemory still ticks.
 func goTicking(views []threadView) bool {
 	for _, v := range views {
 		w := v.t.Wait

@@ -39,6 +39,9 @@ type fakeStacker struct {
 	pcs int
 	// goSleep answers Go goroutines, one of them in time.Sleep.
 	goSleep bool
+	// goPoll answers a Go test's goroutine receiving from a channel
+	// (a ticker's, or one nothing sends on).
+	goPoll bool
 	// byTID gives these threads their own frames.
 	byTID map[int][]Frame
 	// v8Counter catches every third sample in V8's block counter, which
@@ -61,6 +64,11 @@ func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Cap
 		fr = append([]Frame{{Func: "Builtins_IncBlockCounter"}}, fr[1:]...)
 	}
 	c := Capture{PID: pid, Tool: "fake"}
+	if s.goPoll {
+		c.Tool = "go-sigquit"
+		c.Stacks = []Stack{{TID: 6, Name: "goroutine 6 [chan receive]", Frames: []Frame{{Func: "runtime.chanrecv1"}, {Func: "m.TestPoll", File: "/p/p_test.go", Line: 14}, {Func: "testing.tRunner"}}}}
+		return c
+	}
 	if s.goSleep {
 		c.Tool = "go-sigquit"
 		c.Stacks = []Stack{{TID: 6, Name: "goroutine 6 [sleep]", Frames: []Frame{{Func: "time.Sleep"}, {Func: "m.TestSleeps", File: "/p/s_test.go", Line: 10}, {Func: "testing.tRunner"}}}}
@@ -110,6 +118,7 @@ type scenario struct {
 	migrating bool
 	pcs       int
 	goSleep   bool
+	goPoll    bool
 	v8Counter bool
 	took      time.Duration // TestPrimes runs from the start, and passed in took last time
 	overdue   time.Duration // Config.Overdue
@@ -150,7 +159,7 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 		frames = []Frame{{Func: "spin_forever", File: "/p/hang.cpp", Line: 47}, {Func: "main"}}
 	}
 	cfg := Config{Root: 1, View: &fakeView{clock: clock, procs: sc.procs}, Clock: clock,
-		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, goSleep: sc.goSleep, frames: frames, byTID: sc.stacks, v8Counter: sc.v8Counter},
+		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, goSleep: sc.goSleep, goPoll: sc.goPoll, frames: frames, byTID: sc.stacks, v8Counter: sc.v8Counter},
 		LastOutput: func() time.Time {
 			if sc.output != nil {
 				return sc.output(clock.t)
@@ -598,6 +607,28 @@ func TestGoTimers(t *testing.T) {
 		deadline: 30 * time.Second, duration: 8 * time.Second}
 	if v, _ := moving.run(t); v == nil || v.Kind != Deadlock {
 		t.Errorf("a ticker whose wait moves between threads: verdict %+v, want deadlock", v)
+	}
+	// A test polling a 10 ms ticker (testify's Eventually) wakes by
+	// itself, though some samples catch every thread in futex: the woken
+	// thread parks while another takes the netpoller over, or waits for a
+	// CPU. Under load in CI it was called a deadlock on two such samples
+	// 500 ms apart.
+	epoll10ms := Wait{Kind: Timed, Call: "epoll_pwait", Timeout: 10 * time.Millisecond, Known: true}
+	polling := scenario{procs: func(step int) []ProcSample {
+		w := epoll10ms
+		if step%16 >= 10 { // 1.5 s of every 4
+			w = lock
+		}
+		return goProc(w, func(s int) uint64 { return uint64(s) * 40 })(step)
+	}, goPoll: true, deadline: 30 * time.Second, duration: 8 * time.Second}
+	if v, at := polling.run(t); v != nil {
+		t.Errorf("a test polling a ticker, some samples all in futex: verdict %s at %v: %s", v.Kind, at, v.Diagnosis)
+	}
+	// A test receiving from a channel nothing sends on, with no timer
+	// ever firing: a deadlock.
+	waiting := scenario{procs: goProc(lock, func(int) uint64 { return 5 }), goPoll: true, deadline: 30 * time.Second, duration: 8 * time.Second}
+	if v, _ := waiting.run(t); v == nil || v.Kind != Deadlock {
+		t.Errorf("a test receiving from a silent channel: verdict %+v, want deadlock", v)
 	}
 }
 
