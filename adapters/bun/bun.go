@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -154,7 +153,7 @@ func selection(req adapters.Request) ([]string, error) {
 // namePattern is the -t regexp that matches exactly the test named
 // "describe > test": bun matches its names joined by spaces.
 func namePattern(name string) string {
-	return "^" + regexp.QuoteMeta(strings.ReplaceAll(name, " > ", " ")) + "$"
+	return "^" + node.SpacedPattern(name, " > ") + "$"
 }
 
 var (

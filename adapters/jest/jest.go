@@ -366,7 +366,7 @@ func splitTest(test, dir string) (file, name string) {
 // namePattern is jest's -t pattern for exactly one test: jest matches it
 // against the describe blocks and title joined with spaces.
 func namePattern(name string) string {
-	return "^" + regexp.QuoteMeta(strings.ReplaceAll(name, sep, " ")) + "$"
+	return "^" + node.SpacedPattern(name, sep) + "$"
 }
 
 // blockPattern is jest's -t pattern for a test's name or a describe
@@ -390,7 +390,7 @@ func blockPattern(name string) string {
 func titlePatterns(name string) []string {
 	var pats []string
 	add := func(n string) {
-		if q := node.QuoteRegexp(strings.ReplaceAll(n, sep, " ")); !slices.Contains(pats, q) {
+		if q := node.SpacedPattern(n, sep); !slices.Contains(pats, q) {
 			pats = append(pats, q)
 		}
 	}

@@ -110,7 +110,7 @@ func TestJestOwnTimeout(t *testing.T) {
 func TestJestRerun(t *testing.T) {
 	rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("basic")})
 	f := find(t, rec, "math.test.js", "arith › nested › wrong sum").Failure
-	want := `npx jest --runTestsByPath math.test.js -t '^arith nested wrong sum$'`
+	want := `npx jest --runTestsByPath math.test.js -t '^arith (?:› )?nested (?:› )?wrong sum$'`
 	if f == nil || f.Rerun != want {
 		t.Fatalf("rerun = %q, want %q", f.Rerun, want)
 	}
@@ -679,7 +679,7 @@ func TestJestSameNames(t *testing.T) {
 		t.Errorf("names %q, want %q", names, want)
 	}
 	f := rec.Failure("dupes.test.js", "withQuery › { a: 1 } #2")
-	if f == nil || f.Line != 8 || f.Rerun != `npx jest --runTestsByPath dupes.test.js -t '^withQuery \{ a: 1 \}$'` {
+	if f == nil || f.Line != 8 || f.Rerun != `npx jest --runTestsByPath dupes.test.js -t '^withQuery (?:› )?\{ a: 1 \}$'` {
 		t.Errorf("failure %+v, want dupes.test.js:8 rerun by jest's name", f)
 	}
 
@@ -847,7 +847,7 @@ func TestJestShard(t *testing.T) {
 		t.Errorf("shard 2/2 ran other.test.js, want math.test.js alone")
 	}
 	f := find(t, rec, "math.test.js", "arith › nested › wrong sum").Failure
-	want := `npx jest --runTestsByPath math.test.js -t '^arith nested wrong sum$'`
+	want := `npx jest --runTestsByPath math.test.js -t '^arith (?:› )?nested (?:› )?wrong sum$'`
 	if f == nil || f.Rerun != want {
 		t.Fatalf("failure %+v, want the rerun %q", f, want)
 	}
@@ -1074,7 +1074,7 @@ func TestJestLateError(t *testing.T) {
 		}
 	}
 	own := find(t, rec, "late.test.js", "late › throws its own").Failure
-	if own == nil || strings.Contains(own.Message, "points into") || own.Rerun != "npx jest --runTestsByPath late.test.js -t '^late throws its own$'" || own.Select != "" {
+	if own == nil || strings.Contains(own.Message, "points into") || own.Rerun != "npx jest --runTestsByPath late.test.js -t '^late (?:› )?throws its own$'" || own.Select != "" {
 		t.Errorf("a test's own error: %+v, want its own rerun", own)
 	}
 	if want := "jest failed 2 tests for an error thrown in another test's function"; !strings.Contains(out.Hint, want) {

@@ -148,7 +148,7 @@ func testFile(rel string) bool {
 
 // grep is the --grep pattern that matches one test by its full title.
 func grep(title string) string {
-	return "^" + regexp.QuoteMeta(strings.ReplaceAll(title, sep, " ")) + "$"
+	return "^" + node.SpacedPattern(title, sep) + "$"
 }
 
 // hookTitle is mocha's title of a hook that failed, the last part of the
@@ -177,7 +177,7 @@ func grepFor(title string) (string, *hookTests) {
 			// which mocha knows by the title alone, or a test's own
 			// title: --grep matches both (the run names them again in
 			// the same order).
-			return "^(?:" + regexp.QuoteMeta(strings.ReplaceAll(title, sep, " ")) + "|" + regexp.QuoteMeta(strings.ReplaceAll(base, sep, " ")) + ")$", nil
+			return "^(?:" + node.SpacedPattern(title, sep) + "|" + node.SpacedPattern(base, sep) + ")$", nil
 		}
 		return grep(title), nil
 	}

@@ -45,7 +45,7 @@ func TestArgs(t *testing.T) {
 	if want := []string{"src/", "--project", "a"}; !slices.Equal(got, want) {
 		t.Errorf("userArgs = %q, want %q", got, want)
 	}
-	if got := namePattern("a.b > c (d) [e] * + ?"); got != `^a\.b c \(d\) \[e\] \* \+ \?$` {
+	if got := namePattern("a.b > c (d) [e] * + ?"); got != `^a\.b (?:> )?c \(d\) \[e\] \* \+ \?$` {
 		t.Errorf("namePattern = %q", got)
 	}
 }

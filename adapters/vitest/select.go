@@ -175,7 +175,7 @@ const selectEnv = "STROBE_VITEST_SELECT"
 func selectPattern(sel []selected, exact bool) string {
 	var names []string
 	add := func(name string) {
-		if q := node.QuoteRegexp(strings.Join(strings.Split(name, " > "), " ")); !slices.Contains(names, q) {
+		if q := node.SpacedPattern(name, " > "); !slices.Contains(names, q) {
 			names = append(names, q)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -209,13 +208,13 @@ func looksLikeTestFile(f string) bool {
 // namePattern is vitest's -t for one test: its names joined by spaces
 // (how vitest matches them), regexp characters escaped, anchored.
 func namePattern(fullName string) string {
-	return "^" + regexp.QuoteMeta(strings.Join(strings.Split(fullName, " > "), " ")) + "$"
+	return "^" + node.SpacedPattern(fullName, " > ") + "$"
 }
 
 // blockPattern is vitest's -t for the tests of a describe block: their
 // full names begin with the block's and a space.
 func blockPattern(fullName string) string {
-	return "^" + regexp.QuoteMeta(strings.Join(strings.Split(fullName, " > "), " ")) + " "
+	return "^" + node.SpacedPattern(fullName, " > ") + " "
 }
 
 // runner is how a person runs the package's vitest: through its package

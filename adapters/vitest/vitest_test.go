@@ -76,7 +76,7 @@ func TestVitestBasic(t *testing.T) {
 		!strings.Contains(f.Message, "- Expected\n+ Received") || strings.Contains(f.Message, "\x1b[") {
 		t.Errorf("math > adds wrongly: failure %+v, want test/unit/math.test.ts:17 with the diff, without colours", f)
 	}
-	if f != nil && f.Rerun != `npx vitest run test/unit/math.test.ts -t '^math adds wrongly$'` {
+	if f != nil && f.Rerun != `npx vitest run test/unit/math.test.ts -t '^math (?:> )?adds wrongly$'` {
 		t.Errorf("rerun %q", f.Rerun)
 	}
 	thr, _ := adapterstest.TestByName(tests, "strings > throws")
@@ -391,7 +391,7 @@ func TestVitestSameNames(t *testing.T) {
 		t.Errorf("names %q, want %q", names, want)
 	}
 	f := rec.Failure("dupes.test.js", "withQuery > { a: 1 } #2")
-	if f == nil || f.Line != 10 || f.Rerun != `npx vitest run dupes.test.js -t '^withQuery \{ a: 1 \}$'` {
+	if f == nil || f.Line != 10 || f.Rerun != `npx vitest run dupes.test.js -t '^withQuery (?:> )?\{ a: 1 \}$'` {
 		t.Errorf("failure %+v, want dupes.test.js:10 rerun by vitest's name", f)
 	}
 }
@@ -547,7 +547,7 @@ func TestVitestProjects(t *testing.T) {
 	}
 	const failing = "globals > has no window [dom]"
 	f := rec.Failure("test/env.test.ts", failing)
-	if f == nil || f.Line != 9 || f.Rerun != `npx vitest run --project dom test/env.test.ts -t '^globals has no window$'` {
+	if f == nil || f.Line != 9 || f.Rerun != `npx vitest run --project dom test/env.test.ts -t '^globals (?:> )?has no window$'` {
 		t.Fatalf("failure %+v, want %q at test/env.test.ts:9, rerun in its project", f, failing)
 	}
 	bin, _ := filepath.Abs(filepath.Join("testdata", "js", "node_modules", ".bin", "vitest"))
@@ -579,7 +579,7 @@ func TestVitestShard(t *testing.T) {
 		t.Errorf("shard 2/2 ran test/unit/math.test.ts, want strings and flow alone")
 	}
 	tt, _ := adapterstest.TestByName(rec.Tests(), "strings > throws")
-	want := `npx vitest run test/unit/strings.test.js -t '^strings throws$'`
+	want := `npx vitest run test/unit/strings.test.js -t '^strings (?:> )?throws$'`
 	if f := tt.Failure; f == nil || f.Rerun != want {
 		t.Fatalf("failure %+v, want the rerun %q", f, want)
 	}

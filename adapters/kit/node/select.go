@@ -23,6 +23,21 @@ func QuoteRegexp(s string) string {
 	return b.String()
 }
 
+// SpacedPattern is the pattern, escaped, of a test's full name as jest,
+// vitest, mocha and bun match a name pattern against it: its describe
+// blocks and title joined by spaces. strobe's name joins them with sep
+// (" › ", " > "), and a title may hold sep itself (vitest's "a > b" is a
+// common title): each sep in the name matches a space or itself, " > "
+// as " (?:> )?". Joined by spaces alone, a failing test titled "a > b"
+// was selected by nothing, and a run of it alone answered passed.
+func SpacedPattern(name, sep string) string {
+	parts := strings.Split(name, sep)
+	for i, p := range parts {
+		parts[i] = QuoteRegexp(p)
+	}
+	return strings.Join(parts, " (?:"+QuoteRegexp(strings.TrimPrefix(sep, " "))+")?")
+}
+
 // numbered is the suffix strobe gives the second and later tests that
 // share a full title in a file ("NAME #2").
 var numbered = lazyre.New(` #[0-9]+$`)
