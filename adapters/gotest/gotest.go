@@ -567,6 +567,10 @@ type goTest struct {
 	// nested says it started while another top-level test ran (not
 	// paused): a test that a test runs itself (testing.RunTests).
 	nested bool
+	// parent is the test it started under: the longest prefix of its
+	// name, at a '/', that was running then (a subtest's own name may
+	// hold a '/': TestX/a/b is TestX's subtest "a/b" until TestX/a runs).
+	parent string
 	// live says it started and has not ended; paused, that it waits for
 	// its turn (t.Parallel) since its last pause event.
 	live, paused bool
@@ -775,6 +779,7 @@ func (p *goParser) event(e *goEvent) {
 		}
 		top := !strings.Contains(e.Test, "/")
 		t.nested = top && pkg.active > 0
+		t.parent = pkg.liveParent(e.Test)
 		pkg.setState(t, e.Test, true, false)
 		pkg.running = append(pkg.running, e.Test)
 		pkg.lastRun = e.Test
@@ -1173,6 +1178,26 @@ func (p *goParser) packageEvent(pkg *goPackage, e *goEvent) {
 	}
 }
 
+// liveParent is the test a test of that name starts under (goTest.parent).
+func (pkg *goPackage) liveParent(name string) string {
+	for i := strings.LastIndexByte(name, '/'); i > 0; i = strings.LastIndexByte(name[:i], '/') {
+		if t := pkg.tests[name[:i]]; t != nil && t.live {
+			return name[:i]
+		}
+	}
+	return ""
+}
+
+// passedAncestor says whether a parent of the test, at any depth, passed.
+func passedAncestor(pkg *goPackage, name string) bool {
+	for t := pkg.tests[name]; t != nil && t.parent != ""; {
+		if t = pkg.tests[t.parent]; t != nil && t.status == report.TestPassed {
+			return true
+		}
+	}
+	return false
+}
+
 // testName is the test a trace is blamed on; "" for none.
 func (tr *goTrace) testName() string {
 	if tr == nil {
@@ -1253,6 +1278,21 @@ func (p *goParser) packageEnd(pkg *goPackage, e *goEvent) {
 			}
 		}
 		p.end(pkg, name, report.TestFailed, 0, f)
+	}
+	// A test cannot fail under a parent that passed: go's testing fails
+	// the parent with its subtest. Such fail events are the parent's own
+	// output (testify's suite tests run failing tests named as their
+	// subtests, through testing.RunTests), not failures of the package.
+	var inner []string
+	for name, t := range pkg.tests {
+		if t.status == report.TestFailed && passedAncestor(pkg, name) {
+			inner = append(inner, name)
+		}
+	}
+	for _, name := range inner {
+		p.rec.Forget(pkg.path, name)
+		delete(pkg.tests, name)
+		pkg.failed--
 	}
 	if e.Action == "pass" && pkg.failed > 0 {
 		// A binary that passed has no failed test, unless its TestMain

@@ -13,3 +13,18 @@ func TestRunsTests(t *testing.T) {
 }
 
 func TestPlain(t *testing.T) {}
+
+// TestRunsSubtests runs failing tests named as its own subtests, as
+// testify's suite tests do (TestSuiteRecoverPanic/InSetupSuite): go test
+// -json reports them failed under a parent that passed.
+func TestRunsSubtests(t *testing.T) {
+	inner := []testing.InternalTest{
+		{Name: t.Name() + "/InSetup", F: func(t *testing.T) { t.Error("inner failure, on purpose") }},
+		{Name: t.Name() + "/InTest", F: func(t *testing.T) {
+			t.Run("Test", func(t *testing.T) { t.Error("inner subtest failure, on purpose") })
+		}},
+	}
+	if testing.RunTests(func(pat, str string) (bool, error) { return true, nil }, inner) {
+		t.Fatal("the inner tests passed: they should have failed")
+	}
+}
