@@ -46,6 +46,7 @@ type parser struct {
 	prefix     []string
 	rerunOpts  []string // the options of a given command that a rerun keeps (rerunOptions)
 	args       []string // the run's own arguments, after strobe's plugin
+	gone       []string // tests asked for that their files no longer hold (presentIDs)
 
 	summary  []string          // FAILED/ERROR lines, for the fallback
 	counts   string            // the closing "== 1 failed, 2 passed in 0.1s ==" line
@@ -159,6 +160,10 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	stoppedBefore := exit.StoppedBy != "" && p.counts == "" && len(p.summary) == 0
 	if !st.Hello && !early && !stoppedBefore {
 		p.fallback(&out)
+	}
+	if len(p.gone) > 0 {
+		out.Hint = joinHint(out.Hint, fmt.Sprintf("%d of the tests asked for are no longer in their files (renamed or removed since), so they did not run: %s",
+			len(p.gone), kit.ClipTo(strings.Join(p.gone, ", "), 300, "…")))
 	}
 	out.Shuffle = p.shuffled(st.Shuffle)
 	if len(st.Flaky) > 0 {

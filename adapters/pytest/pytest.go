@@ -3,6 +3,7 @@
 package pytest
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"io/fs"
@@ -146,6 +147,15 @@ func (a pytestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	}
 	p := newParser(rec, req, wd, prefix)
 	p.args = argv[slices.Index(argv, "strobe_plugin")+1:]
+	if len(req.Tests) > 0 && len(req.Command) == 0 {
+		var ids []string
+		for _, t := range req.Tests {
+			ids = append(ids, t.Name)
+		}
+		if keep, gone := presentIDs(req.ProjectRoot, ids); len(keep) > 0 {
+			p.gone = gone
+		}
+	}
 	if len(req.Command) > 0 {
 		p.rerunOpts = rerunOptions(req.ProjectRoot, p.args)
 	}
@@ -312,6 +322,9 @@ func selection(req adapters.Request) []string {
 		for i, t := range req.Tests {
 			ids[i] = t.Name
 		}
+		if keep, _ := presentIDs(req.ProjectRoot, ids); len(keep) > 0 {
+			return keep
+		}
 		return ids
 	}
 	if req.Test != "" {
@@ -328,6 +341,45 @@ func selection(req adapters.Request) []string {
 		return []string{dir}
 	}
 	return []string{"-m", string(req.Level)}
+}
+
+// presentIDs splits node ids into those their files may still hold and
+// those gone: the file is missing, or a name of the id (a class, a
+// function, without its parameters; a doctest's last dotted name) no
+// longer appears in it, renamed or removed since the run that failed it.
+// pytest refuses a whole command for one id it cannot find ("ERROR: not
+// found"), so --failed after a test's rename ran none of the others.
+func presentIDs(root string, ids []string) (keep, gone []string) {
+	files := map[string][]byte{}
+	for _, id := range ids {
+		file, rest, _ := strings.Cut(id, "::")
+		data, ok := files[file]
+		if !ok {
+			data, _ = os.ReadFile(filepath.Join(root, file))
+			files[file] = data
+		}
+		if data == nil && !pathExists(filepath.Join(root, file)) || strings.HasSuffix(file, ".py") && !holdsNames(data, rest) {
+			gone = append(gone, id)
+			continue
+		}
+		keep = append(keep, id)
+	}
+	return keep, gone
+}
+
+// holdsNames says whether a test file's source holds each name of a node
+// id after its file ("TestC::test_m[1-2]").
+func holdsNames(src []byte, rest string) bool {
+	for part := range strings.SplitSeq(rest, "::") {
+		name, _, _ := strings.Cut(part, "[")
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		if name != "" && !bytes.Contains(src, []byte(name)) {
+			return false
+		}
+	}
+	return true
 }
 
 // LevelDir is the project's directory for a level (tests/unit, test/unit),

@@ -1061,3 +1061,32 @@ func TestRerunOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedAfterRename: a rerun of failed tests (--failed) after one was
+// renamed, and another's file removed, runs those that remain and says
+// which are gone. pytest refuses a whole command for one node id it cannot
+// find: the run was an error that ran none of them (wcwidth's suite, a
+// test renamed on purpose).
+func TestFailedAfterRename(t *testing.T) {
+	requirePytest(t)
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"test_ren.py": "import pytest\n\n\ndef test_new_name():\n    assert 1 == 2\n\n\n@pytest.mark.parametrize('n', [1, 2])\ndef test_other_fail(n):\n    assert n == 0\n\n\nclass TestC:\n    def test_m(self):\n        assert False\n",
+	})
+	tests := []adapters.TestRef{
+		{Name: "test_ren.py::test_old_name"}, {Name: "test_ren.py::test_other_fail[1]"},
+		{Name: "test_ren.py::TestC::test_m"}, {Name: "test_removed.py::test_x"},
+	}
+	rec, out, _ := run(t, root, adapters.Request{Tests: tests})
+	var ran []string
+	for _, tt := range rec.Tests() {
+		ran = append(ran, tt.Name+" "+string(tt.Status))
+	}
+	slices.Sort(ran)
+	if want := []string{"test_ren.py::TestC::test_m failed", "test_ren.py::test_other_fail[1] failed"}; !slices.Equal(ran, want) {
+		t.Errorf("ran %q, want %q", ran, want)
+	}
+	if !strings.Contains(out.Hint, "2 of the tests asked for are no longer in their files (renamed or removed since), so they did not run: test_ren.py::test_old_name, test_removed.py::test_x") {
+		t.Errorf("hint %q: want the two gone tests named", out.Hint)
+	}
+}
