@@ -700,6 +700,11 @@ func TestJestSameNames(t *testing.T) {
 		if p := rec.Progress(); p.Failed != 1 {
 			t.Errorf("%q %v: %d failed, want 1", req.Test, req.Tests, p.Failed)
 		}
+		// Alone, it is all the run answers: the first row, which jest
+		// runs too, is left out (a failure of it failed the run).
+		if p := rec.Progress(); req.Test != "" && p.Passed != 0 {
+			t.Errorf("%q: %d passed, want the second row alone", req.Test, p.Passed)
+		}
 	}
 
 	// The second "same title" ends jest (process.exit, in band): its

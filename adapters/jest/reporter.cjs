@@ -135,7 +135,9 @@ class StrobeReporter {
     }
     if (!this.takes(info, project)) return;
     const name = nameOf(info);
-    const ev = {ev: 'start', file: test.path, name: tagged(numbered(this.starts, keyOf(test.path, project), name), project)};
+    const got = numbered(this.starts, keyOf(test.path, project), name);
+    if (!this.takesNumbered(got, project)) return;
+    const ev = {ev: 'start', file: test.path, name: tagged(got, project)};
     if (project) ev.project = project;
     if (ev.name !== name) ev.title = name; // for the rerun of a test that ends jest (process.exit)
     this.emit(ev);
@@ -153,12 +155,17 @@ class StrobeReporter {
   end(file, result, project) {
     if (!this.takes(result, project)) return;
     const name = nameOf(result);
+    const got = numbered(this.ends, keyOf(file, project), name);
     let seen = this.ended.get(file);
     if (!seen) this.ended.set(file, (seen = new Map()));
-    const ev = {ev: 'end', file, name: tagged(numbered(this.ends, keyOf(file, project), name), project), status: statusOf(result.status), ms: result.duration || 0};
-    if (project) ev.project = project;
     let ends = seen.get(name);
     if (!ends) seen.set(name, (ends = []));
+    if (!this.takesNumbered(got, project)) {
+      ends.push({left: true}); // in the file's result, in its place
+      return;
+    }
+    const ev = {ev: 'end', file, name: tagged(got, project), status: statusOf(result.status), ms: result.duration || 0};
+    if (project) ev.project = project;
     ends.push(ev);
     this.emitEnd(ev, name, file, result);
   }
@@ -174,8 +181,19 @@ class StrobeReporter {
     const only = tag && this.only.endsWith(tag) ? this.only.slice(0, -tag.length) : this.only;
     const name = nameOf(r);
     // "NAME #2" is the second test jest names NAME in its file: jest
-    // cannot select it alone, so every test of that name runs (select.cjs).
+    // cannot select it alone, so -t lets every test of that name through
+    // (select.cjs skips the others; takesNumbered leaves them out).
     return [only, only.replace(/ #([2-9]|[1-9][0-9]+)$/, '')].some((o) => name === o || name.startsWith(o + SEP));
+  }
+
+  // takesNumbered tells, once a test that takes let through is numbered
+  // (got, "NAME #2"), whether it is the one a numbered name selects: the
+  // others of its name ran beside it, and are not answered.
+  takesNumbered(got, project) {
+    if (!this.only) return true;
+    const tag = project ? tagged('', project) : '';
+    const only = tag && this.only.endsWith(tag) ? this.only.slice(0, -tag.length) : this.only;
+    return !/ #([2-9]|[1-9][0-9]+)$/.test(only) || got === only || got.startsWith(only + SEP);
   }
 
   emitEnd(ev, name, file, result) {
@@ -212,6 +230,7 @@ class StrobeReporter {
         this.end(file, r, project);
         continue;
       }
+      if (sent.left) continue; // another test of a numbered name's
       // jest 30 fails a test for a promise it rejected and nobody
       // handled once the file ends, after the test's own result said it
       // passed: the file's result is the last word.

@@ -23,15 +23,21 @@ const SEP = ' \u203a ';
 const name = process.env.STROBE_JEST_SELECT || '';
 // The name, without a project's tag, and without the number strobe gives
 // the second test of a name in a file ("NAME #2"), which jest names as the
-// first: every test of that name runs, and the reporter numbers them again.
+// first: -t lets every test of that name through, narrow keeps the one.
 const untagged = name.replace(/ \[[^[\]]+\]$/, '');
 const names = [name, untagged, untagged.replace(/ #([2-9]|[1-9][0-9]+)$/, '')];
 const {beforeAll, expect} = typeof globalThis.beforeAll === 'function' ? globalThis : require('@jest/globals');
 
+// A numbered name selects that test alone: jest runs every test of its
+// name, and the others, whose failures the answer leaves out, would fail
+// the run. The file's tests are numbered in the order it declares them,
+// as the reporter numbers them in the order they run.
+const numberedSel = names[2] !== untagged;
+
 if (name) {
   beforeAll(function strobeSelect() {
     const state = circusState(strobeSelect);
-    if (state) narrow(state.rootDescribeBlock, '');
+    if (state) narrow(state.rootDescribeBlock, '', {counts: new Map(), used: new Set()});
   });
 }
 
@@ -73,13 +79,27 @@ function circusState(hook) {
 
 // narrow skips what the selection does not take under block, whose full
 // name is prefix, and tells whether it took anything.
-function narrow(block, prefix) {
+function narrow(block, prefix, seen) {
   let any = false;
   for (const child of block.children || []) {
     const full = prefix ? prefix + SEP + child.name : child.name;
-    const taken = child.type === 'describeBlock' ? narrow(child, full) : names.some((n) => full === n || full.startsWith(n + SEP));
+    let taken;
+    if (child.type === 'describeBlock') taken = narrow(child, full, seen);
+    else if (numberedSel) taken = [name, untagged].includes(numbered(seen, full));
+    else taken = names.some((n) => full === n || full.startsWith(n + SEP));
     if (taken) any = true;
     else child.mode = 'skip';
   }
   return any;
+}
+
+// numbered is strobe's name for the next test of a full name in the file,
+// as the reporter's numbered gives it.
+function numbered(seen, full) {
+  let n = (seen.counts.get(full) || 0) + 1;
+  let got = n === 1 ? full : `${full} #${n}`;
+  while (seen.used.has(got)) got = `${full} #${++n}`;
+  seen.counts.set(full, n);
+  seen.used.add(got);
+  return got;
 }
