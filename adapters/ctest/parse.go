@@ -667,6 +667,11 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			All:   "the build tree declares no CTest test (add_test, gtest_discover_tests or catch_discover_tests in CMakeLists.txt)",
 		}.For(p.test, p.level))
 	}
+	if p.noTests && len(p.rec.Tests()) > 0 && p.rec.Progress().Failed == 0 {
+		// CTest counts a disabled test as none: the exit 8 of strobe's
+		// --no-tests=error when only disabled tests were selected.
+		out.ExitExplained = true
+	}
 	out.Hint = strings.Join(hints, "; ")
 	return out
 }

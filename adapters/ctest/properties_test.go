@@ -135,3 +135,18 @@ func TestRepeat(t *testing.T) {
 		t.Errorf("until-fail: flaky %+v", out.Flaky)
 	}
 }
+
+// TestDisabledAlone: a run that selects only a disabled test (strobe's
+// --test, with the --no-tests=error strobe adds) is a skip: CTest counts
+// a disabled test as none and exits 8, which the answer called a failure
+// ("exited with code 8 although no test failed").
+func TestDisabledAlone(t *testing.T) {
+	rec, out, exit := runProperties(t, "-R", "^disabled$", "--no-tests=error")
+	if exit.Code != 8 {
+		t.Fatalf("exit %+v, want ctest's 8", exit)
+	}
+	checkTests(t, rec, []wantTest{{name: "disabled", status: report.TestSkipped}})
+	if !out.ExitExplained || out.Crash != nil {
+		t.Errorf("outcome %+v: want ctest's exit 8 explained, no crash", out)
+	}
+}
