@@ -343,6 +343,9 @@ func TestCatch2Spec(t *testing.T) {
 		`a, b [c] "d" ~e`:   `a\, b \[c\] \"d\" \~e`,
 		`back\slash *star*`: `back\\slash \*star\*`,
 		"  padded  ":        "padded",
+		"exclude:this one":  "*xclude:this one",
+		"Exclude:[x]":       `*xclude:\[x\]`,
+		"exclude:":          "exclude:",
 	} {
 		if got := catch2Spec(in); got != want {
 			t.Errorf("catch2Spec(%q) = %q, want %q", in, got, want)
