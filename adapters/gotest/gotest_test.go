@@ -1220,3 +1220,65 @@ func panicAfterSibling(t *testing.T, recording string) {
 		}
 	}
 }
+
+// TestGoRealFailedRows: a rerun of a table test's failed rows (--failed)
+// runs those rows, not their passing siblings (BurntSushi/toml's decode
+// tests: 6 failed rows ran 31 tests); a whole test beside rows of
+// another runs the rows' siblings, as it must run its own subtests.
+func TestGoRealFailedRows(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"go.mod": "module example.com/rows\n\ngo 1.22\n",
+		"rows_test.go": `package rows
+
+import "testing"
+
+func TestTable(t *testing.T) {
+	for _, name := range []string{"one", "two (2)", "three", "four"} {
+		t.Run(name, func(t *testing.T) {
+			if name == "two (2)" || name == "four" {
+				t.Error("fails")
+			}
+		})
+	}
+}
+
+func TestOther(t *testing.T) {
+	t.Run("a", func(t *testing.T) {})
+	t.Run("b", func(t *testing.T) { t.Error("fails") })
+}
+
+func TestWhole(t *testing.T) {
+	t.Run("one", func(t *testing.T) {})
+	t.Error("fails")
+}
+`,
+	})
+	for _, tc := range []struct {
+		tests []string
+		want  []string
+	}{
+		{[]string{"TestTable", "TestTable/two_(2)", "TestTable/four", "TestOther", "TestOther/b"},
+			[]string{"TestOther", "TestOther/b", "TestTable", "TestTable/four", "TestTable/two_(2)"}},
+		{[]string{"TestTable", "TestTable/four", "TestWhole"},
+			[]string{"TestTable", "TestTable/four", "TestTable/one", "TestTable/three", "TestTable/two_(2)", "TestWhole", "TestWhole/one"}},
+	} {
+		var refs []adapters.TestRef
+		for _, n := range tc.tests {
+			refs = append(refs, adapters.TestRef{Suite: "example.com/rows", Name: n})
+		}
+		rec, _, _ := adapterstest.RunReal(t, gotest{}, adapters.Request{ProjectRoot: root, Tests: refs})
+		var ran []string
+		for _, tt := range rec.Tests() {
+			ran = append(ran, tt.Name)
+		}
+		slices.Sort(ran)
+		if !slices.Equal(ran, tc.want) {
+			t.Errorf("rerun of %q ran %q, want %q", tc.tests, ran, tc.want)
+		}
+	}
+}

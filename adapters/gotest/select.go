@@ -76,20 +76,43 @@ func parseGoList(out []byte) (refs []adapters.TestRef, build string) {
 }
 
 // goMultiRun is the -run pattern and the packages of a multi-test
-// selection. A subtest selects its top-level test (go's -run cannot pick
-// one subtest of one test beside whole others in a single pattern). The
-// pattern is one for all packages, so a test name that two selected
-// packages share runs in both.
+// selection. go's -run matches each level of a name against the
+// pattern's element of that level, so one pattern cannot pick one subtest
+// of one test beside whole others: the pattern goes as deep as the
+// shallowest selected test that has no selected subtest (a leaf), each
+// level an alternation of the names at that level. A table test's failed
+// rows then run without their passing siblings (they all ran, under the
+// top-level names alone); a whole test beside them runs the rows of the
+// others whole too. The pattern is one for all packages, so a test name
+// that two selected packages share runs in both.
 func goMultiRun(tests []adapters.TestRef) (run string, pkgs []string) {
-	var names []string
+	var levels [][]string
+	names := make([]string, 0, len(tests))
 	for _, t := range tests {
-		top, _, _ := strings.Cut(t.Name, "/")
-		if q := regexp.QuoteMeta(strings.ReplaceAll(top, " ", "_")); !slices.Contains(names, q) {
-			names = append(names, q)
-		}
+		names = append(names, strings.ReplaceAll(t.Name, " ", "_"))
 		if t.Suite != "" && !slices.Contains(pkgs, t.Suite) {
 			pkgs = append(pkgs, t.Suite)
 		}
 	}
-	return "^(" + strings.Join(names, "|") + ")$", pkgs
+	depth := 0
+	for _, n := range names {
+		parts := strings.Split(n, "/")
+		for i, p := range parts {
+			if i == len(levels) {
+				levels = append(levels, nil)
+			}
+			if q := regexp.QuoteMeta(p); !slices.Contains(levels[i], q) {
+				levels[i] = append(levels[i], q)
+			}
+		}
+		leaf := !slices.ContainsFunc(names, func(o string) bool { return strings.HasPrefix(o, n+"/") })
+		if leaf && (depth == 0 || len(parts) < depth) {
+			depth = len(parts)
+		}
+	}
+	pats := make([]string, depth)
+	for i := range pats {
+		pats[i] = "^(" + strings.Join(levels[i], "|") + ")$"
+	}
+	return strings.Join(pats, "/"), pkgs
 }
