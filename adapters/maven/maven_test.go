@@ -250,6 +250,18 @@ func TestRealMulti(t *testing.T) {
 	if err == nil || !strings.Contains(string(b), "Tests run: 1, Failures: 1") || strings.Contains(string(b), "GreeterTest") {
 		t.Errorf("rerun %q: %v\n%s", app.Failure.Rerun, err, b)
 	}
+	// com.example.shared.SharedTest is in both modules: Surefire runs
+	// core's two and app's one, and the modules' same() are two tests.
+	// They were one: the counts lost core's.
+	if p := rec.Progress(); p.Passed != 3 || p.Failed != 2 {
+		t.Errorf("counts %+v, want Surefire's 3 passed (greets, core's same and onlyCore), 2 failed", p)
+	}
+	core, _ := rec.Lookup("com.example.shared.SharedTest", "SharedTest#same")
+	appSame, _ := rec.Lookup("com.example.shared.SharedTest (app)", "SharedTest#same")
+	if core.Status != report.TestPassed || appSame.Status != report.TestFailed || appSame.Failure == nil ||
+		appSame.Failure.File != "app/src/test/java/com/example/shared/SharedTest.java" || !strings.Contains(appSame.Failure.Rerun, "-pl app") {
+		t.Errorf("core's same %+v, app's %+v; want core's passed, app's failed in app's file with a rerun in app", core, appSame)
+	}
 }
 
 // TestRealJUnit5 runs JUnit 5's other kinds of test: @Nested classes

@@ -39,16 +39,19 @@ type parser struct {
 	// tests each gave: Surefire rewrites a class's report when it runs
 	// its failed tests again (rerunFailingTestsCount), after the class's
 	// first closing line.
-	read      map[string]readReport
-	flaky     []adapters.FlakyTest
-	buildErrs []report.BuildError
-	seenErr   map[report.BuildError]bool // as first printed, before its detail lines
-	lastErr   int                        // the build error detail lines go to, -1 for none
-	totals    report.Summary             // Maven's closing counts, over every module
-	hasTotals bool
-	noTests   bool   // "No tests to run."
-	crash     string // surefire's word that the forked JVM died
-	running   string // the class running now
+	read map[string]readReport
+	// classModule is the module whose report first named each class
+	// (suiteOf).
+	classModule map[string]string
+	flaky       []adapters.FlakyTest
+	buildErrs   []report.BuildError
+	seenErr     map[report.BuildError]bool // as first printed, before its detail lines
+	lastErr     int                        // the build error detail lines go to, -1 for none
+	totals      report.Summary             // Maven's closing counts, over every module
+	hasTotals   bool
+	noTests     bool   // "No tests to run."
+	crash       string // surefire's word that the forked JVM died
+	running     string // the class running now
 	// goalErr is Maven's "Failed to execute goal …" with its [ERROR]
 	// lines up to "-> [Help 1]"; inGoal says those lines are still coming.
 	goalErr string
@@ -69,7 +72,7 @@ type parser struct {
 
 func newParser(rec *adapters.Recorder, root string, modules, prefix []string) *parser {
 	return &parser{rec: rec, root: root, modules: modules, prefix: prefix, before: map[string]time.Time{},
-		read: map[string]readReport{}, seenErr: map[report.BuildError]bool{}, lastErr: -1, forkExit: -1}
+		read: map[string]readReport{}, classModule: map[string]string{}, seenErr: map[report.BuildError]bool{}, lastErr: -1, forkExit: -1}
 }
 
 // rules are tried in order on a line without its [LEVEL] tag; the first
@@ -377,34 +380,52 @@ func (p *parser) record(mod, dir string, c format.JUnitCase) (suite, test string
 	if class == "" && len(c.Suites) > 0 {
 		class = c.Suites[0]
 	}
+	suite = p.suiteOf(mod, class)
 	name := simpleName(class) + "#" + c.Name
 	if c.Name == "" {
 		name = simpleName(class)
 	}
 	if c.SystemOut != "" {
-		p.rec.Output(class, name, c.SystemOut)
+		p.rec.Output(suite, name, c.SystemOut)
 	}
 	if c.SystemErr != "" {
-		p.rec.Output(class, name, c.SystemErr)
+		p.rec.Output(suite, name, c.SystemErr)
 	}
 	d := kit.DurationOf(c.Time)
 	switch c.Status {
 	case format.JUnitSkipped:
-		p.rec.End(class, name, report.TestSkipped, d, nil)
+		p.rec.End(suite, name, report.TestSkipped, d, nil)
 	case format.JUnitFailed, format.JUnitError:
-		p.rec.End(class, name, report.TestFailed, d, p.failure(mod, dir, class, name, c))
+		p.rec.End(suite, name, report.TestFailed, d, p.failure(mod, dir, class, name, c))
 	default:
-		p.rec.End(class, name, report.TestPassed, d, nil)
+		p.rec.End(suite, name, report.TestPassed, d, nil)
 		if c.Reruns > 0 {
 			// Surefire's rerunFailingTestsCount: it failed, then passed.
-			ft := adapters.FlakyTest{Suite: class, Name: name, Attempts: c.Reruns + 1, Message: kit.Clip(c.RerunMessage)}
+			ft := adapters.FlakyTest{Suite: suite, Name: name, Attempts: c.Reruns + 1, Message: kit.Clip(c.RerunMessage)}
 			if file, line := testFrame(c.RerunText, class); file != "" {
 				ft.File, ft.Line = p.sourcePath(mod, class, file), line
 			}
 			p.flaky = append(p.flaky, ft)
 		}
 	}
-	return class, name
+	return suite, name
+}
+
+// suiteOf is a test's suite: its class, and for a class of the same name
+// in a module after the first that ran one, "Class (module)", so that
+// the modules' tests stay apart (the suite and the name key a test).
+// Their reruns select the module (-pl), and -Dtest the class alone
+// (multiSelection), in every module that has it.
+func (p *parser) suiteOf(mod, class string) string {
+	first, ok := p.classModule[class]
+	if !ok {
+		p.classModule[class] = mod
+		return class
+	}
+	if first == mod {
+		return class
+	}
+	return class + " (" + mod + ")"
 }
 
 func (p *parser) failure(mod, dir, class, name string, c format.JUnitCase) *report.Failure {

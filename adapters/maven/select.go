@@ -42,6 +42,7 @@ func (mavenAdapter) List(ctx context.Context, req adapters.Request) ([]adapters.
 		include = failsafeClass
 	}
 	var refs []adapters.TestRef
+	listed := map[string]bool{}
 	for _, mod := range modules(req.ProjectRoot) {
 		src := filepath.Join(req.ProjectRoot, mod, "src", "test", "java")
 		filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
@@ -54,7 +55,10 @@ func (mavenAdapter) List(ctx context.Context, req adapters.Request) ([]adapters.
 			}
 			rel, _ := filepath.Rel(src, path)
 			class := strings.ReplaceAll(strings.TrimSuffix(rel, ".java"), string(filepath.Separator), ".")
-			if req.Test == "" || matchesTest(req.Test, class) {
+			// A class of the same name in two modules is listed once:
+			// -Dtest selects it in every module.
+			if (req.Test == "" || matchesTest(req.Test, class)) && !listed[class] {
+				listed[class] = true
 				refs = append(refs, adapters.TestRef{Suite: class, Name: class})
 			}
 			return nil
@@ -95,7 +99,7 @@ func multiSelection(root string, tests []adapters.TestRef) string {
 	whole := map[string]bool{}
 	for _, t := range tests {
 		simple, method, hasMethod := strings.Cut(t.Name, "#")
-		class := t.Suite
+		class, _, _ := strings.Cut(t.Suite, " ") // "Class (module)": suiteOf
 		if class == "" {
 			class = simple
 		}

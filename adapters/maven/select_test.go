@@ -47,7 +47,7 @@ func TestList(t *testing.T) {
 		{"basic", adapters.LevelUnit, "", []string{"com.example.CalcTest", "com.example.OtherTest"}},
 		{"basic", adapters.LevelIntegration, "", []string{"com.example.SlowIT"}},
 		{"basic", adapters.LevelAll, "OtherTest#passes", []string{"com.example.OtherTest"}},
-		{"multi", adapters.LevelAll, "", []string{"com.example.app.AppTest", "com.example.core.GreeterTest"}},
+		{"multi", adapters.LevelAll, "", []string{"com.example.app.AppTest", "com.example.core.GreeterTest", "com.example.shared.SharedTest"}},
 	} {
 		root, _ := filepath.Abs(filepath.Join("testdata", "fixtures", tc.fixture))
 		refs, err := New().(adapters.Lister).List(context.Background(), adapters.Request{ProjectRoot: root, Level: tc.level, Test: tc.test})
