@@ -163,6 +163,9 @@ func (a pytestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	// (collection, a conftest.py) hangs in the tests, and was left to the
 	// build's 30 minutes, past --timeout. The tests begin with pytest's
 	// process, unless a launcher (tox, uv) may install first.
+	if len(req.Command) == 0 && bareName(req) {
+		env = append(env, exactNameEnv+"="+req.Test)
+	}
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: append(wd.Env(req.Env), env...), Parser: p,
 		TestProcessBeginsTests: !slices.Contains(launchers, filepath.Base(argv[0]))}, nil
 }
@@ -328,8 +331,7 @@ func selection(req adapters.Request) []string {
 		return ids
 	}
 	if req.Test != "" {
-		file, _, _ := strings.Cut(req.Test, "::")
-		if strings.Contains(req.Test, "::") || strings.HasSuffix(file, ".py") || pathExists(filepath.Join(req.ProjectRoot, file)) {
+		if !bareName(req) {
 			return []string{req.Test}
 		}
 		return []string{"-k", req.Test}
@@ -342,6 +344,18 @@ func selection(req adapters.Request) []string {
 	}
 	return []string{"-m", string(req.Level)}
 }
+
+// bareName says whether a request's test is a name alone, neither a node
+// id nor a file: -k takes it, and every test whose name holds it, without
+// case; strobe's plugin then keeps those of that very name, when any is
+// (exactNameEnv).
+func bareName(req adapters.Request) bool {
+	file, _, _ := strings.Cut(req.Test, "::")
+	return req.Test != "" && !strings.Contains(req.Test, "::") && !strings.HasSuffix(file, ".py") && !pathExists(filepath.Join(req.ProjectRoot, file))
+}
+
+// exactNameEnv hands strobe's plugin a bare name to keep (bareName).
+const exactNameEnv = "STROBE_PYTEST_NAME"
 
 // presentIDs splits node ids into those their files may still hold and
 // those gone: the file is missing, or a name of the id (a class, a

@@ -186,6 +186,11 @@ func TestSelection(t *testing.T) {
 		{"node id with parameters", adapters.Request{Test: "tests/unit/test_math.py::test_param[3-7]"}, []string{"tests/unit/test_math.py::test_param[3-7]"}},
 		{"class method", adapters.Request{Test: "tests/unit/test_math.py::TestGroup::test_method"}, []string{"tests/unit/test_math.py::TestGroup::test_method"}},
 		{"a name", adapters.Request{Test: "test_integration_ok"}, []string{"tests/integration/test_db.py::test_integration_ok"}},
+		// -k takes every name that holds it; the plugin keeps the one.
+		{"a name another begins with", adapters.Request{Test: "test_method"}, []string{"tests/unit/test_math.py::TestGroup::test_method"}},
+		{"a parametrized function's name", adapters.Request{Test: "test_param"}, []string{"tests/unit/test_math.py::test_param[1-2]", "tests/unit/test_math.py::test_param[3-7]", "tests/unit/test_math.py::test_param[5-10]"}},
+		{"a class", adapters.Request{Test: "TestGroup"}, []string{"tests/unit/test_math.py::TestGroup::test_method", "tests/unit/test_math.py::TestGroup::test_method_fails"}},
+		{"an expression", adapters.Request{Test: "test_method or test_passes"}, []string{"tests/unit/test_math.py::test_passes", "tests/unit/test_math.py::TestGroup::test_method", "tests/unit/test_math.py::TestGroup::test_method_fails"}},
 		{"level by directory", adapters.Request{Level: adapters.LevelIntegration}, []string{"tests/integration/test_db.py::test_needs_db", "tests/integration/test_db.py::test_teardown_error", "tests/integration/test_db.py::test_integration_ok"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

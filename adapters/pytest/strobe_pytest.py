@@ -233,6 +233,8 @@ def pytest_configure(config):
     ev.register_stacks()
     if os.environ.get("STROBE_TRACE_SPEC"):
         config.pluginmanager.register(TraceHooks(), "strobe_trace")
+    if os.environ.get("STROBE_PYTEST_NAME"):
+        config.pluginmanager.register(ExactName(os.environ["STROBE_PYTEST_NAME"]), "strobe_exact_name")
     global _notes
     if hasattr(config, "workerinput"):
         _notes = config.workerinput.get("strobe_notes")
@@ -506,6 +508,37 @@ class Reporter:
     def pytest_unconfigure(self, config):
         self.ch.close()
         ev.keep_bytecode()
+
+
+class ExactName:
+    """strobe test --test NAME, a name alone: strobe runs -k NAME, which
+    takes every test whose name holds NAME, without case (test_p took
+    test_package_version). This keeps the tests named NAME: the function
+    (with all its parameters), or those of the class or module of that
+    name, once -k has chosen; when none is so named, -k's choice stands
+    (NAME was an expression)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, session, config, items):
+        keep, drop = [], []
+        for item in items:
+            (keep if self.named(item) else drop).append(item)
+        if keep and drop:
+            items[:] = keep
+            config.hook.pytest_deselected(items=drop)
+
+    def named(self, item):
+        if self.name in (item.name, getattr(item, "originalname", None)):
+            return True
+        node = item.parent
+        while node is not None:
+            if self.name in (node.name, os.path.splitext(node.name)[0]):
+                return True
+            node = node.parent
+        return False
 
 
 class TraceHooks:
