@@ -861,3 +861,22 @@ func TestMochaExitNumbered(t *testing.T) {
 		t.Errorf("%s: %v, want the test to exit 3 again:\n%s", f.Rerun, err, b)
 	}
 }
+
+// TestMochaOddPath: the rerun of a test in a file whose name holds glob
+// characters (test/(group)/[id].spec.js, as a router names routes) runs
+// that test: its --ignore '!FILE' found no file when the characters were
+// escaped with backslashes, which mocha turns into slashes.
+func TestMochaOddPath(t *testing.T) {
+	root := project("oddpath")
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: root})
+	f := byName(t, rec, "route › id").Failure
+	if f == nil || f.File != "test/(group)/[id].spec.js" {
+		t.Fatalf("failure %+v, want one in test/(group)/[id].spec.js", f)
+	}
+	cmd := exec.Command("sh", "-c", f.Rerun)
+	cmd.Dir = root
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "0 passing") || !strings.Contains(string(out), "1 failing") {
+		t.Errorf("rerun %q:\n%s\nwant the one test, failing", f.Rerun, out)
+	}
+}
