@@ -93,12 +93,7 @@ func (r *Run) retryFailed(resp *report.Response, failed []report.Failure, tests 
 		return failed, tests
 	}
 	switch resp.Status {
-	case report.Failed:
-	case report.Stuck, report.Crashed, report.Timeout:
-		if !r.req.RetryStuck {
-			resp.Hint = joinHints(resp.Hint, "stuck and crashed tests are not retried: pass retryStuck: true (--retry-stuck) to rerun them alone too")
-			return failed, tests
-		}
+	case report.Failed, report.Stuck, report.Crashed, report.Timeout:
 	default:
 		return failed, tests
 	}
@@ -106,9 +101,21 @@ func (r *Run) retryFailed(resp *report.Response, failed []report.Failure, tests 
 		resp.Hint = joinHints(resp.Hint, "no test was retried: the generic adapter runs one command and cannot select a test alone")
 		return failed, tests
 	}
+	// The tests stuck, or running when the run crashed or timed out, are
+	// retried with retryStuck only; the others that failed beside them
+	// are (a GoogleTest binary that one test aborted retried none of its
+	// five other failures).
 	stuck := map[string]bool{}
 	for _, s := range resp.Stuck {
 		stuck[s.Name] = true
+	}
+	if resp.Status != report.Failed && resp.Crash != nil {
+		for _, name := range resp.Crash.RunningTests {
+			stuck[name] = true
+		}
+	}
+	if resp.Status != report.Failed && !r.req.RetryStuck {
+		resp.Hint = joinHints(resp.Hint, "stuck and crashed tests are not retried: pass retryStuck: true (--retry-stuck) to rerun them alone too")
 	}
 	var deadline time.Time
 	if r.began != nil {
@@ -117,7 +124,7 @@ func (r *Run) retryFailed(resp *report.Response, failed []report.Failure, tests 
 	h := retryHunt{died: r.binaryDied, notReached: r.notReached}
 	for i := range tests {
 		t := &tests[i]
-		retried := t.Status == report.TestFailed && t.Failure != nil ||
+		retried := t.Status == report.TestFailed && t.Failure != nil && !stuck[t.Name] ||
 			r.req.RetryStuck && (t.Status == report.TestRunning || stuck[t.Name])
 		if !retried {
 			continue

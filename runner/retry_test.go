@@ -434,3 +434,47 @@ func TestRetriesShuffled(t *testing.T) {
 	}
 	t.Fatal("TestVictim never failed in 30 shuffled runs")
 }
+
+// TestRetriesBesideACrash: --retries in a run that one test crashed
+// retries the other failed tests (without --retry-stuck, not the one
+// that crashed): a GoogleTest binary that one test aborted retried none
+// of its five other failures.
+func TestRetriesBesideACrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real project")
+	}
+	testutil.RequireTool(t, "go")
+	root := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/crashbeside\n\ngo 1.22\n",
+		"x_test.go": `package crashbeside
+
+import "testing"
+
+func TestFails(t *testing.T) { t.Error("fails every time") }
+
+func TestNil(t *testing.T) {
+	var p *struct{ n int }
+	t.Log(p.n)
+}
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Retries: 1, Timeout: 3 * time.Minute})
+	if resp.Status != report.Crashed {
+		t.Fatalf("status %s, want crashed; failures %+v", resp.Status, resp.Failures)
+	}
+	attempts := map[string]int{}
+	for _, f := range resp.Failures {
+		attempts[f.Name] = f.Attempts
+	}
+	if attempts["TestFails"] != 2 || attempts["TestNil"] > 1 {
+		t.Errorf("attempts %v, want TestFails retried (2) and TestNil, which crashed, not", attempts)
+	}
+	if !strings.Contains(resp.Hint, "Stuck and crashed tests are not retried") {
+		t.Errorf("hint %q: want the crashed test's retry explained", resp.Hint)
+	}
+}
