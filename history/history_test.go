@@ -552,4 +552,23 @@ func TestSuiteFailureFixed(t *testing.T) {
 	if c := res.Changes; c == nil || c.Fixed.Count != 0 || c.RemovedTests.Count != 0 || c.NewFailures.Count != 1 {
 		t.Errorf("one of the class's tests fails: %s; want SetupTest neither fixed nor removed, SetupTest#one a new failure", js(c))
 	}
+
+	// A rerun of the failures (--failed, a subset) that runs the suite's
+	// tests, passing, fixes it once: the next rerun has nothing of it to
+	// run. Each such rerun listed it fixed again until a whole run.
+	s = Open(t.TempDir())
+	record(t, s, run("r1", root, report.Failed, fail("Fixture", "SetUpTestSuite"), fail("Other.Breaks", "boom"), pass("Other.Works")))
+	rerun := run("r2", root, report.Failed, pass("Fixture.Works"), pass("Fixture.AlsoWorks"), fail("Other.Breaks", "boom"))
+	rerun.Subset = true
+	res = record(t, s, rerun)
+	if c := res.Changes; c == nil || c.Fixed.Count != 1 || c.Fixed.Names[0] != "Fixture" {
+		t.Errorf("the rerun: %s; want Fixture fixed", js(c))
+	}
+	rr, err := s.ToRerun(root, goKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rr.N != 1 || len(rr.Failing["pkg"]) != 1 || rr.Failing["pkg"][0] != "Other.Breaks" {
+		t.Errorf("after the rerun, to rerun: %+v; want Other.Breaks alone", rr.Failing)
+	}
 }

@@ -336,15 +336,7 @@ func (c *current) owners(b *Baseline, unmatched []TestID) (left []TestID, fixed 
 			left = append(left, id)
 			continue
 		}
-		owns, failing := false, false
-		for _, t := range c.tests {
-			if t.id.Suite != id.Suite || len(t.id.Name) <= len(id.Name) || !strings.HasPrefix(t.id.Name, id.Name) {
-				continue
-			}
-			if rest := t.id.Name[len(id.Name):]; strings.ContainsRune(".#/: ", rune(rest[0])) {
-				owns, failing = true, failing || t.failing
-			}
-		}
+		owns, failing := c.owned(id)
 		switch {
 		case !owns:
 			left = append(left, id)
@@ -353,6 +345,20 @@ func (c *current) owners(b *Baseline, unmatched []TestID) (left []TestID, fixed 
 		}
 	}
 	return left, fixed
+}
+
+// owned says whether the run has tests under a suite's or a class's own
+// name (owners), and whether one of them fails.
+func (c *current) owned(id TestID) (owns, failing bool) {
+	for _, t := range c.tests {
+		if t.id.Suite != id.Suite || len(t.id.Name) <= len(id.Name) || !strings.HasPrefix(t.id.Name, id.Name) {
+			continue
+		}
+		if rest := t.id.Name[len(id.Name):]; strings.ContainsRune(".#/: ", rune(rest[0])) {
+			owns, failing = true, failing || t.failing
+		}
+	}
+	return owns, failing
 }
 
 // moved pairs the baseline's tests the run did not have (unmatched) with
@@ -482,7 +488,18 @@ func (c *current) bySuite() (tests, failing, cut map[string][]string) {
 // it never reached stay as they were.
 func (c *current) merge(b *Baseline) (tests, failing, cut map[string][]string) {
 	tests, failing, cut = c.bySuite()
-	return c.keepUnrun(tests, b.Tests), c.keepUnrun(failing, b.Failing), c.keepUnrun(cut, b.CutOff)
+	// A suite's own failure whose tests now pass is fixed (owners): a
+	// rerun of the failures (GoogleTest's SetUpTestSuite.*) listed it
+	// fixed again, each time, until a whole run.
+	stillFailing := map[string][]string{}
+	for suite, names := range b.Failing {
+		for _, n := range names {
+			if owns, failing := c.owned(TestID{suite, n}); !owns || failing {
+				stillFailing[suite] = append(stillFailing[suite], n)
+			}
+		}
+	}
+	return c.keepUnrun(tests, b.Tests), c.keepUnrun(failing, stillFailing), c.keepUnrun(cut, b.CutOff)
 }
 
 // keepUnrun adds to dst (made when nil and there is one) the tests of src
