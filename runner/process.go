@@ -478,6 +478,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		return
 	}
 	r.annotate(resp)
+	r.noteUnrunAsked(resp, tests)
 	fullTrace, traceIndicators := r.endTrace(resp, finished)
 	dir := r.detailsDir()
 	// The JUnit report is written beside the history's comparison and the

@@ -190,6 +190,47 @@ func (r *Run) commit() string {
 	return c
 }
 
+// noteUnrunAsked names, in a rerun of failures (--failed) that ran to
+// its end, the tests asked for that the run has no trace of: renamed or
+// removed since (a GoogleTest name with a pointer's bytes changes with
+// each build). gtest, CTest and Maven left them out without a word, and
+// the answer's rerun.tests counted them. A test counts as run when the
+// run has it, or tests under it (a suite's or a class's own failure, a
+// parent test, a package's failure named by the package); an adapter
+// that already said which did not run ("asked for" in its hint) is left
+// to say it.
+func (r *Run) noteUnrunAsked(resp *report.Response, tests []report.Test) {
+	asked := r.areq.Tests
+	if r.sel.rerun == nil || len(asked) == 0 || resp.Status != report.Passed && resp.Status != report.Failed ||
+		strings.Contains(resp.Hint, "asked for") {
+		return
+	}
+	var unrun []string
+	for _, a := range asked {
+		if !slices.ContainsFunc(tests, func(t report.Test) bool { return ranAsked(a, t) }) {
+			unrun = append(unrun, a.Name)
+		}
+	}
+	if len(unrun) == 0 {
+		return
+	}
+	resp.Hint = joinHints(resp.Hint, fmt.Sprintf("%d of the %d tests asked for did not run: %s (renamed or removed since the run that failed them?)",
+		len(unrun), len(asked), kit.ClipTo(strings.Join(unrun, ", "), 300, "…")))
+}
+
+// ranAsked says whether the run's test t is the test asked for, or one
+// under it.
+func ranAsked(a adapters.TestRef, t report.Test) bool {
+	if a.Suite != "" && t.Suite != a.Suite {
+		return false
+	}
+	if t.Name == a.Name || a.Name == a.Suite {
+		return true
+	}
+	rest, ok := strings.CutPrefix(t.Name, a.Name)
+	return ok && rest != "" && (strings.ContainsRune(".#/: [(", rune(rest[0])) || strings.HasPrefix(rest, " › ") || strings.HasPrefix(rest, " > "))
+}
+
 // annotate puts the selection into the answer.
 func (r *Run) annotate(resp *report.Response) {
 	resp.Partition, resp.Rerun = r.sel.part, r.sel.rerun

@@ -83,6 +83,44 @@ func TestFailedAfterABuildFailure(t *testing.T) {
 	}
 }
 
+// TestFailedRenamed: a rerun of the failures after one failing test was
+// renamed runs the other and names the one that is gone (gtest, CTest and
+// Maven left it out without a word, and the answer counted it asked).
+func TestFailedRenamed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a real module")
+	}
+	testutil.RequireTool(t, "go")
+	root := t.TempDir()
+	src := "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { t.Error(\"a\") }\n\nfunc TestB(t *testing.T) { t.Error(\"b\") }\n\nfunc TestC(t *testing.T) {}\n"
+	adapterstest.WriteFiles(t, root, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "a/a_test.go": src})
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	exec := func(onlyFailed bool) *report.Response {
+		t.Helper()
+		resp, err := Exec(context.Background(), Request{ProjectRoot: root, Framework: "go", OnlyFailed: onlyFailed, Timeout: 3 * time.Minute}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	if resp := exec(false); resp.Status != report.Failed || resp.Summary.Failed != 2 {
+		t.Fatalf("the first run: %s, %+v; want TestA and TestB failed", resp.Status, resp.Summary)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a", "a_test.go"), []byte(strings.Replace(src, "TestB", "TestRenamed", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resp := exec(true)
+	if resp.Status != report.Failed || resp.Summary.Failed != 1 || !strings.Contains(resp.Hint, "1 of the 2 tests asked for did not run: TestB (renamed or removed since") {
+		t.Errorf("--failed after the rename: %s, %+v, hint %q; want TestA failed and TestB named as not run", resp.Status, resp.Summary, resp.Hint)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a", "a_test.go"), []byte(strings.Replace(src, `t.Error(\"a\")`, "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if resp := exec(true); strings.Contains(resp.Hint, "did not run") {
+		t.Errorf("--failed with every test asked for there: hint %q names tests that ran", resp.Hint)
+	}
+}
+
 // TestFreshReruns: the runs that must run their tests, not take go test's
 // cached pass of the same command (adapters.Request.Fresh), are a
 // repeat's and a rerun of what failed; a plain run keeps go's cache, as
