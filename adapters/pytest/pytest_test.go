@@ -1095,3 +1095,20 @@ func TestFailedAfterRename(t *testing.T) {
 		t.Errorf("hint %q: want the two gone tests named", out.Hint)
 	}
 }
+
+// TestColorYes: a project whose pytest options colour the output
+// (addopts = --color=yes, as wcwidth's) gets messages without terminal
+// codes; its assertion diff read "At index 10 diff: \x1b[0m\x1b[94m1".
+func TestColorYes(t *testing.T) {
+	requirePytest(t)
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"pytest.ini":     "[pytest]\naddopts = --color=yes\n",
+		"test_colour.py": "def test_lists():\n    assert [1, 2, 3] == [1, 2, 4]\n",
+	})
+	rec, _, _ := run(t, root, adapters.Request{})
+	f := rec.Failure("", "test_colour.py::test_lists")
+	if f == nil || strings.Contains(f.Message, "\x1b") || !strings.Contains(f.Message, "At index 2 diff: 3 != 4") {
+		t.Errorf("failure %+v: want the diff without terminal codes", f)
+	}
+}

@@ -269,7 +269,8 @@ const workerDied = "its pytest-xdist worker died"
 // outside the test's own body (a fixture, setUp, tearDown) said as such,
 // then any later error.
 func Message(e *Event) string {
-	msg := strings.TrimRight(e.Msg, "\n")
+	// A project's --color=yes (addopts) colours pytest's assertion diffs.
+	msg := kit.StripANSI(strings.TrimRight(e.Msg, "\n"))
 	if e.Timeout > 0 {
 		// pytest-timeout's "Failed: Timeout (>2.0s) from pytest-timeout."
 		// said as what it is, with where the test was.
