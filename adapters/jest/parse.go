@@ -756,7 +756,7 @@ func (p *parser) exitedEarly(exit report.Exit) string {
 }
 
 var noTestsHint = kit.NoTestsHint{
-	Test: "no jest test matched that name: give it as FILE › describe › title, as an answer's failures list it, or the title alone",
+	Test: "no jest test matched that name: give its full name, describe blocks and title, as an answer's failures list it (describe › title), or a describe block's, with FILE › in front to pick one file",
 	Levels: map[adapters.Level]string{
 		adapters.LevelUnit:        "no test file for level unit: strobe selects files under a unit/ directory or named *.unit.test.js",
 		adapters.LevelIntegration: "no test file for level integration: strobe selects files under an integration/ directory or named *.integration.test.js",
