@@ -55,15 +55,7 @@ func TestFailedAfterABuildFailure(t *testing.T) {
 		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n",
 		"b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n",
 	})
-	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
-	exec := func(onlyFailed bool) *report.Response {
-		t.Helper()
-		resp, err := Exec(context.Background(), Request{ProjectRoot: root, Framework: "go", OnlyFailed: onlyFailed, Timeout: 3 * time.Minute}, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
-	}
+	exec := goRuns(t, root)
 	broken := filepath.Join(root, "b", "broken.go")
 	if err := os.WriteFile(broken, []byte("package b\n\nfunc broken() int { return \"x\" }\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -94,15 +86,7 @@ func TestFailedRenamed(t *testing.T) {
 	root := t.TempDir()
 	src := "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { t.Error(\"a\") }\n\nfunc TestB(t *testing.T) { t.Error(\"b\") }\n\nfunc TestC(t *testing.T) {}\n"
 	adapterstest.WriteFiles(t, root, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "a/a_test.go": src})
-	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
-	exec := func(onlyFailed bool) *report.Response {
-		t.Helper()
-		resp, err := Exec(context.Background(), Request{ProjectRoot: root, Framework: "go", OnlyFailed: onlyFailed, Timeout: 3 * time.Minute}, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
-	}
+	exec := goRuns(t, root)
 	if resp := exec(false); resp.Status != report.Failed || resp.Summary.Failed != 2 {
 		t.Fatalf("the first run: %s, %+v; want TestA and TestB failed", resp.Status, resp.Summary)
 	}
@@ -144,5 +128,19 @@ func TestFreshReruns(t *testing.T) {
 		if r.areq.Fresh != tc.want {
 			t.Errorf("%+v: fresh %v, want %v", tc.req, r.areq.Fresh, tc.want)
 		}
+	}
+}
+
+// goRuns runs the go project in root through the runner, with a history
+// of its own, as a whole (false) or its failures again (true).
+func goRuns(t *testing.T, root string) func(onlyFailed bool) *report.Response {
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	return func(onlyFailed bool) *report.Response {
+		t.Helper()
+		resp, err := Exec(context.Background(), Request{ProjectRoot: root, Framework: "go", OnlyFailed: onlyFailed, Timeout: 3 * time.Minute}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
 	}
 }

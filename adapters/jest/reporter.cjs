@@ -177,8 +177,7 @@ class StrobeReporter {
   takes(r, project) {
     if (this.selected && r.status === 'pending' && !this.selected.test(idOf(r))) return false;
     if (!this.only) return true;
-    const tag = project ? tagged('', project) : '';
-    const only = tag && this.only.endsWith(tag) ? this.only.slice(0, -tag.length) : this.only;
+    const only = this.onlyIn(project);
     const name = nameOf(r);
     // "NAME #2" is the second test jest names NAME in its file: jest
     // cannot select it alone, so -t lets every test of that name through
@@ -186,13 +185,19 @@ class StrobeReporter {
     return [only, only.replace(/ #([2-9]|[1-9][0-9]+)$/, '')].some((o) => name === o || name.startsWith(o + SEP));
   }
 
+  // onlyIn is the name selected, without the tag of the project that ran
+  // the test.
+  onlyIn(project) {
+    const tag = project ? tagged('', project) : '';
+    return tag && this.only.endsWith(tag) ? this.only.slice(0, -tag.length) : this.only;
+  }
+
   // takesNumbered tells, once a test that takes let through is numbered
   // (got, "NAME #2"), whether it is the one a numbered name selects: the
   // others of its name ran beside it, and are not answered.
   takesNumbered(got, project) {
     if (!this.only) return true;
-    const tag = project ? tagged('', project) : '';
-    const only = tag && this.only.endsWith(tag) ? this.only.slice(0, -tag.length) : this.only;
+    const only = this.onlyIn(project);
     return !/ #([2-9]|[1-9][0-9]+)$/.test(only) || got === only || got.startsWith(only + SEP);
   }
 

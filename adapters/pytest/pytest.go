@@ -148,12 +148,11 @@ func (a pytestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	p := newParser(rec, req, wd, prefix)
 	p.args = argv[slices.Index(argv, "strobe_plugin")+1:]
 	if len(req.Tests) > 0 && len(req.Command) == 0 {
-		var ids []string
+		// selection left out the ids presentIDs found gone.
 		for _, t := range req.Tests {
-			ids = append(ids, t.Name)
-		}
-		if keep, gone := presentIDs(req.ProjectRoot, ids); len(keep) > 0 {
-			p.gone = gone
+			if !slices.Contains(p.args, t.Name) {
+				p.gone = append(p.gone, t.Name)
+			}
 		}
 	}
 	if len(req.Command) > 0 {
