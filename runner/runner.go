@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -404,6 +405,8 @@ func prepare(req Request, opts Options) (*Run, error) {
 	// passes now, not whether the same command passed once before.
 	areq := adapters.Request{ProjectRoot: root, Level: level, Test: req.Test, Env: clientEnv(req.BaseEnv, req.Env), Fresh: req.Repeat > 1 || req.OnlyFailed}
 	if strings.TrimSpace(req.Command) != "" {
+		req.Command, req.Env = commandEnv(req.Command, req.Env)
+		areq.Env = clientEnv(req.BaseEnv, req.Env)
 		if areq.Command, err = commandArgv(root, req.Command, req.BaseEnv, req.Env); err != nil {
 			return nil, err
 		}
@@ -439,6 +442,34 @@ func prepare(req Request, opts Options) (*Run, error) {
 		r.tr = &tracing{spec: spec}
 	}
 	return r, nil
+}
+
+// commandEnv takes the assignments off the front of a command line
+// (`TZ=UTC npx jest`, `env NODE_OPTIONS=--x npx jest`: a snapshot update's
+// command, a test script's) into the request's environment (a copy of
+// env), where the adapter sees them and every rerun carries them, and
+// returns the command after them, which is detected and run as itself
+// rather than as a shell's script. A command of assignments alone, or
+// whose assignment the shell would expand, is left to the shell.
+func commandEnv(line string, env map[string]string) (string, map[string]string) {
+	assign, rest := shell.Assignments(line)
+	if len(assign) == 0 {
+		if after, ok := strings.CutPrefix(strings.TrimLeft(line, " \t"), "env "); ok {
+			assign, rest = shell.EnvAssignments(after)
+		}
+	}
+	if len(assign) == 0 || strings.TrimSpace(rest) == "" || strings.HasPrefix(rest, "-") {
+		return line, env
+	}
+	merged := maps.Clone(env)
+	if merged == nil {
+		merged = map[string]string{}
+	}
+	for _, kv := range assign {
+		k, v, _ := strings.Cut(kv, "=")
+		merged[k] = v // the command's own, as the shell would set it
+	}
+	return rest, merged
 }
 
 // commandArgv splits a command line, or wraps it in /bin/sh -c when it uses

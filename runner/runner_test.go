@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -614,5 +615,50 @@ func TestCommandFromNodeModules(t *testing.T) {
 	}
 	if argv, err := commandArgv(root, "strobe-fixture-tool spec", nil, nil); err != nil || len(argv) != 2 || argv[0] != tool {
 		t.Errorf("argv %q (%v), want %s spec", argv, err, tool)
+	}
+}
+
+// TestCommandAssignments: a command's leading assignments (`TZ=UTC npx
+// jest`, `env NODE_OPTIONS=… npx jest`, as jest's snapshot update command
+// reads for a script that sets them) are the run's environment, and the
+// command after them runs as itself: through a shell, the project's tools
+// in node_modules/.bin were not found, and the framework's command was
+// not recognised.
+func TestCommandAssignments(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "node_modules", ".bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "strobe-fixture-tool"), []byte("#!/bin/sh\necho \"$GREETING, $NAME: $1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"GREETING=hello NAME='a b' strobe-fixture-tool spec", "env GREETING=hello 'NAME=a b' strobe-fixture-tool spec"} {
+		resp, rec := runReq(t, Request{ProjectRoot: root, Framework: "generic", Command: cmd})
+		if resp.Status != report.Passed || !strings.Contains(rec.Stdout.Text, "hello, a b: spec") {
+			t.Errorf("%s: status %s, stdout %q, hint %q: want the tool run with the variables", cmd, resp.Status, rec.Stdout.Text, resp.Hint)
+		}
+	}
+	for _, c := range []struct{ in, cmd, env string }{
+		{"TZ=UTC npx jest -u", "npx jest -u", "TZ=UTC,X=1"},
+		{"env NODE_OPTIONS=--experimental-vm-modules npx jest", "npx jest", "NODE_OPTIONS=--experimental-vm-modules,X=1"},
+		// The command's own assignment wins over the request's.
+		{"X=2 make check", "make check", "X=2"},
+		// Left to the shell: assignments alone, an expansion, env's
+		// options.
+		{"X=2", "X=2", "X=1"},
+		{"X=$HOME make", "X=$HOME make", "X=1"},
+		{"env -i X=2 make", "env -i X=2 make", "X=1"},
+		{"make X=2", "make X=2", "X=1"},
+	} {
+		req := map[string]string{"X": "1"}
+		cmd, env := commandEnv(c.in, req)
+		var kv []string
+		for _, k := range slices.Sorted(maps.Keys(env)) {
+			kv = append(kv, k+"="+env[k])
+		}
+		if cmd != c.cmd || strings.Join(kv, ",") != c.env || req["X"] != "1" {
+			t.Errorf("commandEnv(%q) = %q, %v; want %q, %s (the request's map untouched: %v)", c.in, cmd, kv, c.cmd, c.env, req)
+		}
 	}
 }

@@ -165,11 +165,11 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	// The test script's options (--coverage and its thresholds, a config,
 	// a project) are the project's: `npm test` fails where they fail it.
 	// What else the script runs (a linter) strobe does not: the note says so.
-	script, scriptNote := pkg.ScriptFor(req, "jest", func(w []string) bool { _, ok := jestArgs(w); return ok })
+	script := pkg.ScriptFor(req, "jest", func(w []string) bool { _, ok := jestArgs(w); return ok })
 	if len(req.Command) > 0 {
 		args, _ := jestArgs(req.Command)
 		user = keptArgs(args)
-	} else if args, ok := jestArgs(script); ok {
+	} else if args, ok := jestArgs(script.Words); ok {
 		user = keptArgs(args)
 		if req.Test != "" || len(req.Tests) > 0 || req.Level != adapters.LevelAll {
 			// The script's coverage threshold is the whole suite's.
@@ -190,20 +190,23 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		return nil, fmt.Errorf("jest: reporter directory: %w", err)
 	}
 	p := newParser(rec, req.ProjectRoot, pkg.Dir, dir)
-	p.test, p.level, p.scriptNote = req.Test, req.Level, scriptNote
-	// A rerun is of one test: a shard of its one file may hold none.
-	p.rerun = append(rerunPrefix(pkg.Manager), node.WithoutShard(user)...)
+	p.test, p.level, p.scriptNote = req.Test, req.Level, script.Note
+	// A rerun is of one test: a shard of its one file may hold none. It
+	// sets what the script sets (TZ=UTC, NODE_OPTIONS=…).
+	prefix := append(script.RerunPrefix(), rerunPrefix(pkg.Manager)...)
+	p.rerun = append(slices.Clone(prefix), node.WithoutShard(user)...)
 	if len(req.Command) == 0 {
 		// The script's coverage threshold, the whole suite's, would fail it.
-		p.rerun = append(rerunPrefix(pkg.Manager), node.WithoutShard(node.WithoutCoverage(user))...)
+		p.rerun = append(slices.Clone(prefix), node.WithoutShard(node.WithoutCoverage(user))...)
 	}
 	if req.Test != "" || len(req.Tests) > 0 {
 		// Tests named are run wherever they are, not in the shard's files.
 		user = node.WithoutShard(user)
 	}
 	argv := append([]string{bin}, user...)
-	p.whole = append(append(rerunPrefix(pkg.Manager), user...), sel...)
-	env := []string{"FORCE_COLOR=0", "STROBE_JEST_EVENTS=" + p.events}
+	p.whole = append(append(slices.Clone(prefix), user...), sel...)
+	// The script's environment first: strobe's own settings win.
+	env := append(script.RunEnv(req.Env), "FORCE_COLOR=0", "STROBE_JEST_EVENTS="+p.events)
 	if usesReporter(version) {
 		reporter := filepath.Join(dir, "reporter.cjs")
 		err := os.WriteFile(reporter, reporterJS, 0o600)

@@ -792,6 +792,33 @@ func TestJestScriptShell(t *testing.T) {
 	}
 }
 
+// TestJestScriptEnv: an ES module project's test script sets node's
+// --experimental-vm-modules (`NODE_OPTIONS=… jest`, as jest's docs say)
+// and a time zone. strobe ran jest alone, without them: every test file
+// "failed to build" on its import statement, where `npm test` ran the
+// tests. The run and the failure's pasted rerun set what the script sets.
+func TestJestScriptEnv(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("esm")})
+	if p := rec.Progress(); exit.Code != 1 || p.Passed != 2 || p.Failed != 1 || out.BuildFailed {
+		t.Fatalf("exit %+v, counts %+v, build failed %v (hint %q): want 2 passed and 1 failed, as npm test", exit, p, out.BuildFailed, out.Hint)
+	}
+	if strings.Contains(out.Hint, "test script") {
+		t.Errorf("hint %q: the script is one call of jest, which strobe ran as it is", out.Hint)
+	}
+	f := find(t, rec, "sum.test.js", "adds wrongly").Failure
+	want := "NODE_OPTIONS=--experimental-vm-modules TZ=Pacific/Auckland npx jest --runTestsByPath sum.test.js -t '^adds wrongly$'"
+	if f == nil || f.Rerun != want {
+		t.Fatalf("failure %+v, want the rerun %s", f, want)
+	}
+	cmd := exec.Command("/bin/sh", "-c", f.Rerun)
+	cmd.Dir = fixture("esm")
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Join(fixture("esm"), "..", "node_modules", ".bin")+":"+os.Getenv("PATH"))
+	b, err := cmd.CombinedOutput()
+	if !strings.Contains(string(b), "Tests:       1 failed, 2 skipped, 3 total") {
+		t.Errorf("the pasted rerun (%v): %s\nwant the one test failed, the others skipped", err, b)
+	}
+}
+
 // TestJestBail: --bail ends jest's run at the first failure (in band:
 // beside workers, the other files may all have run by the time jest reads
 // the failed file's result): the hint says it stopped early and what did

@@ -283,15 +283,18 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	}
 	// The test script's options are the project's; what else it runs (a
 	// linter, mocha under c8) strobe does not: the note says so.
-	script, scriptNote := p.ScriptFor(req, "mocha", func(w []string) bool { _, ok := mochaArgs(w); return ok })
-	args, _ := mochaArgs(script)
+	script := p.ScriptFor(req, "mocha", func(w []string) bool { _, ok := mochaArgs(w); return ok })
+	args, _ := mochaArgs(script.Words)
 	if a, ok := mochaArgs(req.Command); ok {
 		args = a
 	} else if len(req.Command) > 0 {
 		return nil, adapters.Usagef("mocha: %s is not a mocha command: pass one, or leave the command out", shell.Join(req.Command))
 	}
 	args = ownArgs(args)
-	var sel, env []string
+	var sel []string
+	// The script's environment first (TZ=UTC, NODE_ENV=test): strobe's
+	// own settings win.
+	env := script.RunEnv(req.Env)
 	note := ""
 	switch {
 	case req.Test != "":
@@ -340,8 +343,9 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	if slices.Contains(args, "--parallel") || slices.Contains(args, "-p") {
 		note = "mocha --parallel reports a file's tests when the file is done: a hung test is not named running"
 	}
-	note = strings.Join(append(nonEmpty(note), nonEmpty(scriptNote)...), "; ")
-	rerunBase := append(runner(p), args...)
+	note = strings.Join(append(nonEmpty(note), nonEmpty(script.Note)...), "; ")
+	// A rerun sets what the script sets.
+	rerunBase := append(append(script.RerunPrefix(), runner(p)...), args...)
 	rerun := func(file, test string) string {
 		argv := slices.Clone(rerunBase)
 		if file != "" { // a root hook's failure has no file: every one
@@ -371,7 +375,7 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 		// when the run is over, without live progress.
 		cfg.Note = strings.Join(append([]string{fmt.Sprintf("strobe's mocha reporter could not be written (%v): read mocha's JSON reporter instead, with no live progress", err)}, nonEmpty(note)...), "; ")
 		argv = append(append(argv, "--reporter", "json"), sel...)
-		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: newJSONParser(rec, cfg)}, nil
+		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: newJSONParser(rec, cfg)}, nil
 	}
 	events := filepath.Join(dir, "events.jsonl")
 	argv = append(argv, "--reporter", reporter, "--reporter-option", "out="+events)

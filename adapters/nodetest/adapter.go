@@ -409,7 +409,7 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		return nil, err
 	}
 	prog, args := "node", []string{"--test"}
-	scriptNote := ""
+	var script node.Script
 	if a, ok := nodeTestArgs(req.Command); ok {
 		prog, args = req.Command[0], ownArgs(a)
 	} else if len(req.Command) > 0 {
@@ -417,9 +417,8 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	} else if p, ok, _ := node.Find(req.ProjectRoot); ok {
 		// The test script's options are the project's; what else it runs
 		// (a build, a linter) strobe does not: the note says so.
-		var script []string
-		script, scriptNote = p.ScriptFor(req, "node --test", func(w []string) bool { _, ok := nodeTestArgs(w); return ok })
-		if a, ok := nodeTestArgs(script); ok {
+		script = p.ScriptFor(req, "node --test", func(w []string) bool { _, ok := nodeTestArgs(w); return ok })
+		if a, ok := nodeTestArgs(script.Words); ok {
 			args = ownArgs(a)
 		}
 	}
@@ -429,8 +428,9 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		files = sel.files // the selection's files in place of the command's
 	}
 	base := append([]string{prog}, args...)
+	rerunBase := append(script.RerunPrefix(), base...) // setting what the script sets
 	rerun := func(file, test string) string {
-		argv := slices.Clone(base)
+		argv := slices.Clone(rerunBase)
 		if test != "" {
 			leaf := test
 			if i := strings.LastIndex(test, Sep); i >= 0 {
@@ -441,7 +441,7 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		return shell.Join(append(argv, file))
 	}
 	cfg := node.EventsConfig{Framework: "node:test", Root: req.ProjectRoot, Rerun: rerun, Test: req.Test, Level: req.Level, NoTests: noTests,
-		Note: scriptNote}
+		Note: script.Note}
 	argv := slices.Clone(base)
 	dir, reporter, werr := node.WriteReporter("strobe-node-", "reporter.mjs", reporterJS)
 	events := filepath.Join(dir, "events.jsonl")
@@ -451,7 +451,7 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	} else {
 		// node's JUnit reporter needs no file: read it from stdout when
 		// the run is over, without live progress.
-		cfg.Note = strings.Join(slices.DeleteFunc([]string{fmt.Sprintf("strobe's node:test reporter could not be written (%v): read node's JUnit reporter instead, with no live progress", werr), scriptNote},
+		cfg.Note = strings.Join(slices.DeleteFunc([]string{fmt.Sprintf("strobe's node:test reporter could not be written (%v): read node's JUnit reporter instead, with no live progress", werr), script.Note},
 			func(s string) bool { return s == "" }), "; ")
 		argv = append(argv, "--test-reporter=junit", "--test-reporter-destination=stdout")
 	}
@@ -465,10 +465,12 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	}
 	argv = append(argv, files...)
 	rec.BeginTesting() // nothing to build: node loads the files as it runs them
+	// What the script sets (TZ=UTC, NODE_ENV=test) is set for the run.
+	env := script.RunEnv(req.Env)
 	if werr != nil {
-		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: &junitParser{rec: rec, cfg: cfg}}, nil
+		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &junitParser{rec: rec, cfg: cfg}}, nil
 	}
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: node.NewEvents(rec, cfg, dir, events)}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: node.NewEvents(rec, cfg, dir, events)}, nil
 }
 
 var noTests = kit.NoTestsHint{

@@ -249,14 +249,14 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	// a project) are the project's: `npm test` fails where they fail it.
 	// What else the script runs (a type check) strobe does not: the note
 	// says so.
-	script, scriptNote := p.ScriptFor(req, "vitest", func(w []string) bool { _, ok := vitestArgs(w); return ok })
+	script := p.ScriptFor(req, "vitest", func(w []string) bool { _, ok := vitestArgs(w); return ok })
 	if len(req.Command) > 0 {
 		a, ok := vitestArgs(req.Command)
 		if !ok {
 			return nil, adapters.Usagef("vitest: the command does not run vitest: give `vitest …` or `npx vitest …`, or leave it out")
 		}
 		args = userArgs(a)
-	} else if a, ok := vitestArgs(script); ok {
+	} else if a, ok := vitestArgs(script.Words); ok {
 		args = userArgs(a)
 		if req.Test != "" || len(req.Tests) > 0 || req.Level != adapters.LevelAll {
 			// The script's coverage threshold is the whole suite's.
@@ -296,17 +296,20 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	if err != nil {
 		return nil, fmt.Errorf("vitest: reporter directory: %w", err)
 	}
-	env := []string{"NO_COLOR=1"}
+	// The script's environment first: strobe's own settings win.
+	env := append(script.RunEnv(req.Env), "NO_COLOR=1")
 	if chosen != nil && !old {
 		env = append(env, selectionEnv(chosen))
 	}
 	pr := newParser(rec, req.ProjectRoot, dir)
-	pr.pkgDir, pr.test, pr.level, pr.scriptNote = p.Dir, req.Test, req.Level, scriptNote
+	pr.pkgDir, pr.test, pr.level, pr.scriptNote = p.Dir, req.Test, req.Level, script.Note
 	if len(req.Tests) > 0 {
 		// For the no-tests hint: the run selected tests by name.
 		pr.test = req.Tests[0].Name
 	}
-	pr.rerun = append(runner(p), "run")
+	// A rerun sets what the script sets (TZ=UTC, NODE_OPTIONS=…).
+	prefix := append(script.RerunPrefix(), runner(p)...)
+	pr.rerun = append(slices.Clone(prefix), "run")
 	if len(req.Command) == 0 {
 		// A rerun is of one test: the script's coverage threshold, the
 		// whole suite's, would fail it.
@@ -317,7 +320,7 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	if rel, ok := kit.Rel(req.ProjectRoot, p.Dir); ok && rel != "." {
 		pr.cd = rel
 	}
-	pr.whole = append(append(append(runner(p), "run"), args...), sel...)
+	pr.whole = append(append(append(slices.Clone(prefix), "run"), args...), sel...)
 	if old {
 		pr.jsonReport = filepath.Join(dir, "report.json")
 		argv = append(argv, "--reporter=json", "--outputFile="+pr.jsonReport)

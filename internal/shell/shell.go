@@ -216,3 +216,74 @@ func LookPath(prog string, env []string) (string, error) {
 	}
 	return "", fmt.Errorf("%s: %w", prog, exec.ErrNotFound)
 }
+
+// Assignments cuts the variable assignments off the front of a simple
+// command (`TZ=UTC NODE_OPTIONS='--a --b' jest`): env holds each as
+// NAME=VALUE, its quotes removed, and rest is the command after them. An
+// assignment whose value the shell would expand ($HOME, `…`) ends the
+// cut: it and what follows are rest, which then needs a shell.
+func Assignments(s string) (env []string, rest string) {
+	return assignments(s, true)
+}
+
+// EnvAssignments is Assignments for the arguments of env(1) (`env TZ=UTC
+// 'NAME=a b' jest`, s without the env): env reads NAME=VALUE from each
+// word once the shell has removed its quotes, wherever they were.
+func EnvAssignments(s string) (env []string, rest string) {
+	return assignments(s, false)
+}
+
+func assignments(s string, shellSyntax bool) (env []string, rest string) {
+	for {
+		s = strings.TrimLeft(s, " \t")
+		end := len(s)
+		unquoted(s, func(i int, _ bool) bool {
+			if s[i] == ' ' || s[i] == '\t' || s[i] == '\n' {
+				end = i
+				return false
+			}
+			return true
+		})
+		raw := s[:end]
+		n := assignedName(raw)
+		switch {
+		case shellSyntax && (n == 0 || NeedsShell(raw[n+1:])):
+			return env, s
+		case !shellSyntax && NeedsShell(" "+raw): // an argument: its = is no assignment to the shell
+			return env, s
+		}
+		w, err := Split(raw)
+		if err != nil || len(w) != 1 || assignedName(w[0]) == 0 {
+			return env, s
+		}
+		env = append(env, w[0])
+		s = s[end:]
+	}
+}
+
+// assignedName is the length of the NAME of s's first word when that word
+// is an assignment NAME=…, else 0.
+func assignedName(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '=' && i > 0:
+			return i
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9':
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// QuoteAssignment returns NAME=VALUE for a POSIX shell, as an assignment:
+// NAME bare and VALUE quoted (Quote would quote the whole word, which the
+// shell then runs as a command).
+func QuoteAssignment(kv string) string {
+	name, value, _ := strings.Cut(kv, "=")
+	if value == "" {
+		return name + "="
+	}
+	return name + "=" + Quote(value)
+}

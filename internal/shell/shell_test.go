@@ -115,3 +115,53 @@ func TestLookPath(t *testing.T) {
 		t.Errorf("a name with a slash changed: %q", got)
 	}
 }
+
+func TestAssignments(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		env  []string
+		rest string
+	}{
+		{"jest --ci", nil, "jest --ci"},
+		{"TZ=UTC jest", []string{"TZ=UTC"}, "jest"},
+		{"NODE_OPTIONS=--experimental-vm-modules npx jest --ci", []string{"NODE_OPTIONS=--experimental-vm-modules"}, "npx jest --ci"},
+		{`TZ="Europe/Paris" A_1='x y' B= vitest run`, []string{"TZ=Europe/Paris", "A_1=x y", "B="}, "vitest run"},
+		// The shell expands the value: the command needs it.
+		{`NODE_OPTIONS="$NODE_OPTIONS --x" jest`, nil, `NODE_OPTIONS="$NODE_OPTIONS --x" jest`},
+		{"TZ=UTC X=$(date) jest", []string{"TZ=UTC"}, "X=$(date) jest"},
+		// Not assignments: an option, a word with = later on, a name
+		// starting with a digit.
+		{"jest --env=node", nil, "jest --env=node"},
+		{"./a=b jest", nil, "./a=b jest"},
+		{"1A=b jest", nil, "1A=b jest"},
+		{"TZ=UTC", []string{"TZ=UTC"}, ""},
+	} {
+		env, rest := Assignments(c.in)
+		if !slices.Equal(env, c.env) || rest != c.rest {
+			t.Errorf("Assignments(%q) = %q, %q; want %q, %q", c.in, env, rest, c.env, c.rest)
+		}
+	}
+	for in, want := range map[string]string{"TZ=UTC": "TZ=UTC", "A=x y": "A='x y'", "B=": "B=", "C=it's": `C='it'\''s'`} {
+		if got := QuoteAssignment(in); got != want {
+			t.Errorf("QuoteAssignment(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestEnvAssignments(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		env  []string
+		rest string
+	}{
+		{"TZ=UTC 'NAME=a b' \"X\"=1 jest", []string{"TZ=UTC", "NAME=a b", "X=1"}, "jest"},
+		{"-i X=1 jest", nil, "-i X=1 jest"},
+		{"X=$HOME jest", nil, "X=$HOME jest"},
+		{"'=x' jest", nil, "'=x' jest"},
+	} {
+		env, rest := EnvAssignments(c.in)
+		if !slices.Equal(env, c.env) || rest != c.rest {
+			t.Errorf("EnvAssignments(%q) = %q, %q; want %q, %q", c.in, env, rest, c.env, c.rest)
+		}
+	}
+}

@@ -181,35 +181,55 @@ func (p *Package) TestScriptWords() []string {
 	return w
 }
 
-// TestScriptCall finds the test script's call of a framework, for a run
-// of the framework without a command: words is the command of the script
-// that calls it (calls answers whether a command's words do), split into
-// words, nil when there is none; note says what else `npm test` runs
-// that strobe, running the framework alone, does not ("package.json's
-// test script also runs `eslint .`, which strobe did not run: run `npm
-// test` for it"), "" when the script is one plain call of the framework
-// (or there is no test script). A command `npm run NAME` (pnpm, yarn,
-// bun alike) stands for the script NAME's commands; npm runs the
-// pretest and posttest scripts around the test script, so they are
+// Script is the test script's call of a framework, for a run of the
+// framework without a command.
+type Script struct {
+	// Words is the command of the script that calls the framework, split
+	// into words, without what sets its environment (below); nil when
+	// there is none.
+	Words []string
+	// Env is the environment the command sets for the framework: its
+	// assignments (`TZ=UTC jest`) and cross-env's (`cross-env
+	// NODE_ENV=test jest`), as NAME=VALUE. Without them the tests run in
+	// another time zone or mode than `npm test`'s, and an ES module
+	// project's jest (`NODE_OPTIONS=--experimental-vm-modules jest`)
+	// cannot import its own code.
+	Env []string
+	// Note says what else `npm test` runs that strobe, running the
+	// framework alone, does not ("package.json's test script also runs
+	// `eslint .`, which strobe did not run: run `npm test` for it"), ""
+	// when the script is one call of the framework (or there is none).
+	Note string
+}
+
+// TestScriptCall finds the test script's call of a framework (calls
+// answers whether a command's words are one). A command `npm run NAME`
+// (pnpm, yarn, bun alike) stands for the script NAME's commands; npm runs
+// the pretest and posttest scripts around the test script, so they are
 // among what else it runs.
-func (p *Package) TestScriptCall(framework string, calls func([]string) bool) (words []string, note string) {
+func (p *Package) TestScriptCall(framework string, calls func([]string) bool) Script {
 	script := p.TestScript()
 	if script == "" {
-		return nil, ""
+		return Script{}
 	}
 	cmds, ok := p.scriptCommands(script, 0)
+	var sc Script
 	var others []string
 	plain := ok
 	if ok {
 		for _, c := range cmds {
-			w, isPlain := plainWords(c)
+			env, rest := shell.Assignments(c)
+			w, isPlain := plainWords(rest)
+			if isPlain {
+				env, w = crossEnv(env, w)
+			}
 			switch {
-			case isPlain && words == nil && calls(w):
-				words = w
+			case isPlain && sc.Words == nil && len(w) > 0 && calls(w):
+				sc.Words, sc.Env = w, env
 			case isPlain || !mentions(c, framework):
 				others = append(others, c)
 			default:
-				plain = false // the framework's call needs a shell: `TZ=UTC jest`, `jest > out`
+				plain = false // the framework's call needs a shell: `X=$(cat f) jest`, `jest > out`
 			}
 		}
 	}
@@ -222,11 +242,12 @@ func (p *Package) TestScriptCall(framework string, calls func([]string) bool) (w
 	}
 	run := p.RunScript("test")
 	switch {
-	case !plain || words == nil:
-		return words, fmt.Sprintf("package.json's test script (`%s`) is not a plain call of %s: strobe ran %s alone, and not the rest of the script: run `%s` for it",
+	case !plain || sc.Words == nil:
+		sc.Note = fmt.Sprintf("package.json's test script (`%s`) is not a plain call of %s: strobe ran %s alone, and not the rest of the script: run `%s` for it",
 			kit.ClipTo(script, maxQuoted, "…"), framework, framework, run)
+		return sc
 	case len(others) == 0:
-		return words, ""
+		return sc
 	}
 	quoted := make([]string, len(others))
 	for i, o := range others {
@@ -236,21 +257,113 @@ func (p *Package) TestScriptCall(framework string, calls func([]string) bool) (w
 	if len(others) > 1 {
 		it = "them"
 	}
-	return words, fmt.Sprintf("package.json's test script also runs %s, which strobe did not run: run `%s` for %s", kit.JoinAnd(quoted), run, it)
+	sc.Note = fmt.Sprintf("package.json's test script also runs %s, which strobe did not run: run `%s` for %s", kit.JoinAnd(quoted), run, it)
+	return sc
+}
+
+// crossEnv takes the assignments of a cross-env command (`cross-env
+// NODE_ENV=test jest`) into env, leaving the command it runs.
+func crossEnv(env, w []string) ([]string, []string) {
+	if len(w) == 0 || filepath.Base(w[0]) != "cross-env" {
+		return env, w
+	}
+	i := 1
+	for ; i < len(w); i++ {
+		name, _, ok := strings.Cut(w[i], "=")
+		if !ok || name == "" || strings.ContainsAny(name, "-./") {
+			break
+		}
+		env = append(env, w[i])
+	}
+	return env, w[i:]
 }
 
 // ScriptFor is TestScriptCall for a request: nothing when it has a
 // command (the command is the run), and the note only for a run of the
 // whole suite, the run `npm test` stands for.
-func (p *Package) ScriptFor(req adapters.Request, framework string, calls func([]string) bool) (words []string, note string) {
+func (p *Package) ScriptFor(req adapters.Request, framework string, calls func([]string) bool) Script {
 	if len(req.Command) > 0 {
-		return nil, ""
+		return Script{}
 	}
-	words, note = p.TestScriptCall(framework, calls)
+	sc := p.TestScriptCall(framework, calls)
 	if req.Test != "" || len(req.Tests) > 0 || req.Level != adapters.LevelAll {
-		note = ""
+		sc.Note = ""
 	}
-	return words, note
+	return sc
+}
+
+// nodeValueFlags are node's options whose value may be the next word.
+var nodeValueFlags = map[string]bool{"-r": true, "--require": true, "--import": true, "--loader": true,
+	"--experimental-loader": true, "-C": true, "--conditions": true}
+
+// nodeFlags are node's own options in a command that runs a framework's
+// program with node (`node --experimental-vm-modules
+// node_modules/jest/bin/jest.js`), before the program; nil when it is not
+// run so, or is node's own test runner (`node --test`: its options are
+// its run's).
+func nodeFlags(w []string) []string {
+	if len(w) == 0 || filepath.Base(w[0]) != "node" {
+		return nil
+	}
+	for i := 1; i < len(w); i++ {
+		switch {
+		case w[i] == "--test":
+			return nil
+		case nodeValueFlags[w[i]] && i+1 < len(w):
+			i++
+		case !strings.HasPrefix(w[i], "-"):
+			return w[1:i]
+		}
+	}
+	return nil
+}
+
+// RunEnv is the environment strobe adds to the client's (clientEnv) to
+// run the framework as the script does: the script's Env, and node's own
+// options of a `node FLAGS program` call added to NODE_OPTIONS (the
+// script's, else the client's), which the framework's workers inherit.
+func (s Script) RunEnv(clientEnv []string) []string {
+	return s.env(lastValue(clientEnv, "NODE_OPTIONS"))
+}
+
+// RerunPrefix is the words a pasted rerun starts with to set what the
+// script sets (before npx and the framework): the assignments as the
+// shell reads them, or `env` and the assignments when a value needs
+// quoting (a quoted assignment is a command to the shell).
+func (s Script) RerunPrefix() []string {
+	env := s.env("")
+	for _, kv := range env {
+		if shell.Quote(kv) != kv {
+			return append([]string{"env"}, env...)
+		}
+	}
+	return env
+}
+
+func (s Script) env(nodeOptions string) []string {
+	flags := nodeFlags(s.Words)
+	if len(flags) == 0 {
+		return s.Env
+	}
+	var env []string
+	for _, kv := range s.Env {
+		if v, ok := strings.CutPrefix(kv, "NODE_OPTIONS="); ok {
+			nodeOptions = v
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "NODE_OPTIONS="+strings.TrimSpace(nodeOptions+" "+strings.Join(flags, " ")))
+}
+
+// lastValue is the value of the last NAME= entry of env, "" when none.
+func lastValue(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // WithoutCoverage drops the coverage options (jest's --coverage,

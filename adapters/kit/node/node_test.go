@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,11 +108,15 @@ func TestFindNone(t *testing.T) {
 // TestTestScriptCall: the framework's call in the test script, and what
 // else `npm test` runs that a run of the framework alone leaves out.
 func TestTestScriptCall(t *testing.T) {
-	isJest := func(w []string) bool { return w[0] == "jest" || len(w) > 1 && w[0] == "npx" && w[1] == "jest" }
+	isJest := func(w []string) bool { // or node's test runner, for its case below
+		return slices.ContainsFunc(w[:min(len(w), 4)], func(s string) bool { b := filepath.Base(s); return b == "jest" || b == "jest.js" || s == "--test" })
+	}
 	for _, tc := range []struct {
 		scripts map[string]string
 		manager string
 		words   string
+		env     string // RunEnv's, quoted
+		rerun   string // RerunPrefix, quoted
 		note    string
 	}{
 		{scripts: map[string]string{"test": "jest --coverage"}, words: "jest --coverage"},
@@ -125,8 +130,25 @@ func TestTestScriptCall(t *testing.T) {
 		{scripts: map[string]string{"test": "jest", "pretest": "eslint ."}, words: "jest",
 			note: "package.json's test script also runs `eslint .`, which strobe did not run: run `npm test` for it"},
 		{scripts: map[string]string{"test": "jest", "pretest": "eslint ."}, manager: "pnpm", words: "jest"}, // pnpm runs no pretest
-		{scripts: map[string]string{"test": "TZ=UTC jest && eslint ."}, words: "",
-			note: "package.json's test script (`TZ=UTC jest && eslint .`) is not a plain call of jest: strobe ran jest alone, and not the rest of the script: run `npm test` for it"},
+		// What the command sets is the run's environment, and its
+		// rerun's.
+		{scripts: map[string]string{"test": "TZ=UTC jest && eslint ."}, words: "jest", env: "TZ=UTC", rerun: "TZ=UTC",
+			note: "package.json's test script also runs `eslint .`, which strobe did not run: run `npm test` for it"},
+		{scripts: map[string]string{"test": "cross-env NODE_ENV=test TZ='Europe/Paris' jest --ci"}, words: "jest --ci", env: "NODE_ENV=test TZ=Europe/Paris", rerun: "NODE_ENV=test TZ=Europe/Paris"},
+		{scripts: map[string]string{"test": "NODE_OPTIONS=--experimental-vm-modules npx jest"}, words: "npx jest",
+			env: "NODE_OPTIONS=--experimental-vm-modules", rerun: "NODE_OPTIONS=--experimental-vm-modules"},
+		{scripts: map[string]string{"test": "TZ='America/New York' jest"}, words: "jest", env: "'TZ=America/New York'", rerun: "env 'TZ=America/New York'"},
+		// node's own options before the framework's program go to
+		// NODE_OPTIONS, after the client's (here --max-old-space-size).
+		{scripts: map[string]string{"test": "node --experimental-vm-modules --no-warnings node_modules/jest/bin/jest.js"}, words: "node --experimental-vm-modules --no-warnings node_modules/jest/bin/jest.js",
+			env: "'NODE_OPTIONS=--max-old-space-size=4096 --experimental-vm-modules --no-warnings'", rerun: "env 'NODE_OPTIONS=--experimental-vm-modules --no-warnings'"},
+		{scripts: map[string]string{"test": "NODE_OPTIONS=--trace-warnings node -r ts-node/register node_modules/.bin/jest"}, words: "node -r ts-node/register node_modules/.bin/jest",
+			env: "'NODE_OPTIONS=--trace-warnings -r ts-node/register'", rerun: "env 'NODE_OPTIONS=--trace-warnings -r ts-node/register'"},
+		// node's test runner: its options are its own.
+		{scripts: map[string]string{"test": "TZ=UTC node --test --experimental-test-coverage test/"}, words: "node --test --experimental-test-coverage test/", env: "TZ=UTC", rerun: "TZ=UTC"},
+		// A value the shell expands needs the shell.
+		{scripts: map[string]string{"test": `NODE_OPTIONS="$NODE_OPTIONS --experimental-vm-modules" jest`}, words: "",
+			note: "package.json's test script (`NODE_OPTIONS=\"$NODE_OPTIONS --experimental-vm-modules\" jest`) is not a plain call of jest: strobe ran jest alone, and not the rest of the script: run `npm test` for it"},
 		{scripts: map[string]string{"test": "react-scripts test"}, words: "",
 			note: "package.json's test script (`react-scripts test`) is not a plain call of jest: strobe ran jest alone, and not the rest of the script: run `npm test` for it"},
 		{scripts: map[string]string{"test": "jest 2>&1 | tee out.txt"}, words: "",
@@ -134,9 +156,13 @@ func TestTestScriptCall(t *testing.T) {
 		{scripts: map[string]string{"test": `jest -t "a && b"`}, words: "jest -t 'a && b'"},
 	} {
 		p := &Package{Scripts: tc.scripts, Manager: cmp.Or(tc.manager, "npm")}
-		words, note := p.TestScriptCall("jest", isJest)
-		if got := shell.Join(words); got != tc.words || note != tc.note {
-			t.Errorf("%q (%s): words %q, note %q; want %q, %q", tc.scripts, tc.manager, got, note, tc.words, tc.note)
+		sc := p.TestScriptCall("jest", isJest)
+		if got := shell.Join(sc.Words); got != tc.words || sc.Note != tc.note {
+			t.Errorf("%q (%s): words %q, note %q; want %q, %q", tc.scripts, tc.manager, got, sc.Note, tc.words, tc.note)
+		}
+		env := shell.Join(sc.RunEnv([]string{"NODE_OPTIONS=--max-old-space-size=4096"}))
+		if rerun := shell.Join(sc.RerunPrefix()); env != tc.env || rerun != tc.rerun {
+			t.Errorf("%q: env %s, rerun prefix %s; want %s, %s", tc.scripts, env, rerun, tc.env, tc.rerun)
 		}
 	}
 }
