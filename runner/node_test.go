@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"strobe/adapters/adapterstest"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -230,4 +231,26 @@ func TestIdleDiagnosis(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStuckVitest2: vitest 2 writes no live events (its JSON report comes
+// at the end), yet a test spinning in it is judged stuck in seconds, not
+// left to the build's half hour.
+func TestStuckVitest2(t *testing.T) {
+	parallel(t, true)
+	ws, _ := filepath.Abs("../adapters/vitest/testdata/js")
+	adapterstest.NpmCI(t, ws)
+	start := time.Now()
+	resp, _ := runReq(t, Request{ProjectRoot: filepath.Join(ws, "projects", "vitest2"), Env: map[string]string{"STROBE_FIXTURE_SPIN": "1"}, Timeout: 60 * time.Second})
+	if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
+		t.Fatalf("status = %s, want stuck; stuck %+v", resp.Status, resp.Stuck)
+	}
+	s := resp.Stuck[0]
+	if !strings.HasPrefix(s.Diagnosis, "endless loop") || !strings.Contains(stackText(s), "spin.test.js:5") {
+		t.Errorf("diagnosis %q, stacks:\n%s\nwant an endless loop at spin.test.js:5", s.Diagnosis, stackText(s))
+	}
+	if s.ElapsedMS > 15000 {
+		t.Errorf("verdict %d ms into the run, want within 15 s", s.ElapsedMS)
+	}
+	t.Logf("%s after %v: %s", resp.Status, time.Since(start), s.Diagnosis)
 }

@@ -94,5 +94,13 @@ func stackError(text, testFile string) *testError {
 		e.File, e.Line, e.Col = fallback.File, fallback.Line, fallback.Col
 	}
 	e.Message = kit.Clip(strings.TrimSpace(strings.Join(msg, "\n")))
+	// As the live reporter gives it: an assertion's message without its
+	// error's name, another error's (TypeError: …) with it.
+	for _, name := range []string{"AssertionError: ", "Error: "} {
+		if m, ok := strings.CutPrefix(e.Message, name); ok {
+			e.Message = m
+			break
+		}
+	}
 	return e
 }

@@ -325,6 +325,11 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		pr.jsonReport = filepath.Join(dir, "report.json")
 		argv = append(argv, "--reporter=json", "--outputFile="+pr.jsonReport)
 		pr.note = fmt.Sprintf("vitest %d has no live reporter events (vitest 3 does): results come from its JSON report at the end, with no progress while it runs", v)
+		// No event will say the tests began: vitest transforms each file
+		// as it loads it, so there is no build to wait for, and the run
+		// is judged (stuck detector, the test timeout) from its start,
+		// not given the build's half hour.
+		rec.BeginTesting()
 	} else {
 		path := filepath.Join(dir, "reporter.mjs")
 		err := os.WriteFile(path, reporterJS, 0o600)

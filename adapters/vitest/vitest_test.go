@@ -791,3 +791,39 @@ func TestVitestScope(t *testing.T) {
 		t.Errorf("a level in a directory of the package: %v, want a usage error that says what to give", err)
 	}
 }
+
+// TestVitest2: vitest before 3 has no live events; its JSON report,
+// read at the end, gives the counts and the failure's place, and the run
+// is a test run from its start (no build phase: before, the stuck
+// detector never judged it and only the build's half hour stopped a
+// hang).
+func TestVitest2(t *testing.T) {
+	root := project(t, "vitest2")
+	rec := adapters.NewRecorder()
+	plan, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Parser.(adapters.Closer).Close()
+	if p := rec.Progress(); p.Phase != adapters.PhaseRunning {
+		t.Errorf("phase %v once planned, want running: no event of vitest 2's says the tests began", p.Phase)
+	}
+	if !slices.Contains(plan.Argv, "--reporter=json") {
+		t.Errorf("argv %q: want vitest 2's JSON report", plan.Argv)
+	}
+
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if !exit.Exited || exit.Code != 1 {
+		t.Errorf("exit = %+v, want vitest's 1 for a failed test", exit)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 1 || p.Skipped != 1 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want 1, 1, 1", p.Passed, p.Failed, p.Skipped)
+	}
+	tt, _ := adapterstest.TestByName(rec.Tests(), "carries")
+	if f := tt.Failure; f == nil || f.File != "sum.test.js" || f.Line != 8 || !strings.HasPrefix(f.Message, "expected 10 to be 11") {
+		t.Errorf("carries: %+v, want its failure at sum.test.js:8", f)
+	}
+	if !strings.Contains(out.Hint, "vitest 2 has no live reporter events") {
+		t.Errorf("hint %q: want the note on vitest 2", out.Hint)
+	}
+}
