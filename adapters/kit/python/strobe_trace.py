@@ -366,10 +366,13 @@ class Tracer:
         names of a pattern that matches nothing."""
         found = {}  # code -> qualified name
         for modname, mod in list(sys.modules.items()):
-            f = getattr(mod, "__file__", None)
+            f = _attr(mod, "__file__", None)
             if not f or not self.project(os.path.abspath(f)):
                 continue
-            _walk(mod, modname, vars(mod), found, 0)
+            try:
+                _walk(mod, modname, vars(mod), found, 0)
+            except Exception:  # one odd module costs its own names only
+                pass
         names = []
         per_pattern = [0] * len(self.patterns)
         matched = []
@@ -703,18 +706,29 @@ def _walk(mod, modname, ns, found, depth):
                     _add(f, modname, found)
             continue
         if isinstance(v, type):
-            if depth < 3 and getattr(v, "__module__", None) == modname:
+            if depth < 3 and _attr(v, "__module__", None) == modname:
                 _walk(mod, modname, vars(v), found, depth + 1)
             continue
         _add(v, modname, found)
 
 
 def _add(f, modname, found):
-    f = getattr(f, "__wrapped__", f)
-    code = getattr(f, "__code__", None)
-    if code is None or getattr(f, "__module__", None) != modname or code in found:
+    f = _attr(f, "__wrapped__", f)
+    code = _attr(f, "__code__", None)
+    if code is None or _attr(f, "__module__", None) != modname or code in found:
         return
-    found[code] = modname + "." + getattr(f, "__qualname__", code.co_name)
+    found[code] = modname + "." + _attr(f, "__qualname__", code.co_name)
+
+
+def _attr(v, name, default):
+    """getattr that also survives an attribute raising something else than
+    AttributeError: six.moves' lazy objects import a module when read
+    (ModuleNotFoundError: No module named '_gdbm'), a proxy's __getattr__
+    may raise anything, and the walk must not stop the test run."""
+    try:
+        return getattr(v, name, default)
+    except Exception:
+        return default
 
 
 def _lookup(expr, loc, glob, fname):
