@@ -100,6 +100,13 @@ func TestChanges(t *testing.T) {
 			before: []Run{run("r1", root, report.Failed, fail("a", "x"))},
 			run:    run("r2", root, report.Passed, report.Test{Name: "a", Suite: "pkg", Status: report.TestSkipped}),
 			want:   &report.Changes{Since: "r1"}},
+		{name: "a failing test skipped for a while still fails when it runs again",
+			before: []Run{
+				run("r1", root, report.Failed, fail("a", "x")),
+				run("r2", root, report.Passed, report.Test{Name: "a", Suite: "pkg", Status: report.TestSkipped}),
+			},
+			run:  run("r3", root, report.Failed, fail("a", "x")),
+			want: &report.Changes{Since: "r2", StillFailing: names("a")}},
 		{name: "a build failure compares with nothing and keeps the baseline",
 			before: []Run{
 				run("r1", root, report.Failed, pass("a"), fail("b", "x")),

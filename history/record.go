@@ -469,9 +469,10 @@ func (c *current) bySuite() (tests, failing, cut map[string][]string) {
 	tests, failing = map[string][]string{}, map[string][]string{}
 	for _, t := range c.tests {
 		tests[t.id.Suite] = append(tests[t.id.Suite], t.id.Name)
-		// A flaky run, or a crash that cut it off, leaves a failing
-		// test failing.
-		if t.failing || (t.flaky || t.cutOff) && t.wasFailing {
+		// A run that did not pass it (flaky, cut off by a crash,
+		// skipped) leaves a failing test failing: skipped a while and
+		// run again, it is still failing, not a new failure.
+		if t.failing || !t.passed && t.wasFailing {
 			failing[t.id.Suite] = append(failing[t.id.Suite], t.id.Name)
 		}
 		if t.cutOff {
@@ -520,7 +521,8 @@ func (c *current) keepUnrun(dst, src map[string][]string) map[string][]string {
 
 // selects is Baseline.Select of the failing tests: a test this run
 // failed is selected as its failure says (report.Failure.Select), one it
-// did not fail (not run, flaky, cut off: still failing) as b said.
+// did not fail (not run, skipped, flaky, cut off: still failing) as b
+// said.
 func (c *current) selects(b *Baseline, failing map[string][]string) map[string]map[string]string {
 	var out map[string]map[string]string
 	for suite, names := range failing {
