@@ -199,10 +199,35 @@ func (r *Run) commit() string {
 // parent test, a package's failure named by the package); an adapter
 // that already said which did not run ("asked for" in its hint) is left
 // to say it.
+//
+// A rerun that ran none of them answers no_tests: the adapter's hint
+// (Go's "Go tests are functions TestXxx…") speaks of a suite with no
+// tests, and is replaced by the names of those asked for.
 func (r *Run) noteUnrunAsked(resp *report.Response, tests []report.Test) {
 	asked := r.areq.Tests
-	if r.sel.rerun == nil || len(asked) == 0 || resp.Status != report.Passed && resp.Status != report.Failed ||
-		strings.Contains(resp.Hint, "asked for") {
+	if r.sel.rerun == nil || strings.Contains(resp.Hint, "asked for") {
+		return
+	}
+	if resp.Status == report.NoTests {
+		if len(asked) == 0 && r.areq.Test != "" { // one test, chosen as --test
+			asked = []adapters.TestRef{{Name: r.areq.Test, Suite: r.areq.TestSuite}}
+		}
+		if len(asked) == 0 {
+			return
+		}
+		names := make([]string, len(asked))
+		for i, a := range asked {
+			names[i] = a.Name
+		}
+		what := fmt.Sprintf("none of the %d tests that failed in run %s ran", len(asked), r.sel.rerun.Of)
+		if len(asked) == 1 {
+			what = fmt.Sprintf("the test that failed in run %s did not run", r.sel.rerun.Of)
+		}
+		resp.Hint = fmt.Sprintf("%s: %s (renamed or removed since?); run the suite without --failed (onlyFailed) to see what fails under its new name",
+			what, kit.ClipTo(strings.Join(names, ", "), 300, "…"))
+		return
+	}
+	if len(asked) == 0 || resp.Status != report.Passed && resp.Status != report.Failed {
 		return
 	}
 	var unrun []string

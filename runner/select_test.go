@@ -97,11 +97,19 @@ func TestFailedRenamed(t *testing.T) {
 	if resp.Status != report.Failed || resp.Summary.Failed != 1 || !strings.Contains(resp.Hint, "1 of the 2 tests asked for did not run: TestB (renamed or removed since") {
 		t.Errorf("--failed after the rename: %s, %+v, hint %q; want TestA failed and TestB named as not run", resp.Status, resp.Summary, resp.Hint)
 	}
-	if err := os.WriteFile(filepath.Join(root, "a", "a_test.go"), []byte(strings.Replace(src, `t.Error(\"a\")`, "", 1)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "a", "a_test.go"), []byte(strings.Replace(src, "t.Error(\"a\")", "", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if resp := exec(true); strings.Contains(resp.Hint, "did not run") {
 		t.Errorf("--failed with every test asked for there: hint %q names tests that ran", resp.Hint)
+	}
+	// TestB alone fails now; renamed, the rerun has nothing to run, and
+	// names it rather than say that Go tests are TestXxx functions.
+	if err := os.WriteFile(filepath.Join(root, "a", "a_test.go"), []byte(strings.Replace(src, "TestB", "TestGone", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if resp := exec(true); resp.Status != report.NoTests || !strings.Contains(resp.Hint, "did not run: TestB (renamed or removed since?)") {
+		t.Errorf("--failed with the one failing test renamed: %s, hint %q; want no_tests naming TestB", resp.Status, resp.Hint)
 	}
 }
 

@@ -47,6 +47,7 @@ type parser struct {
 	rerunOpts  []string // the options of a given command that a rerun keeps (rerunOptions)
 	args       []string // the run's own arguments, after strobe's plugin
 	gone       []string // tests asked for that their files no longer hold (presentIDs)
+	allGone    []string // every test asked for, when their files hold none of them
 
 	summary  []string          // FAILED/ERROR lines, for the fallback
 	counts   string            // the closing "== 1 failed, 2 passed in 0.1s ==" line
@@ -220,7 +221,20 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			Message: p.internalMessage()}
 		out.Hint = joinHint(out.Hint, p.internal.warningHint())
 	case exitUsage:
-		if reason := p.usageReason(st); reason != "" {
+		reason := p.usageReason(st)
+		if len(p.allGone) > 0 && strings.HasPrefix(reason, "not found: ") {
+			// Not a usage error of the user's: what failed last time
+			// is renamed or removed, and there is nothing to rerun.
+			out.NoTests, out.ExitExplained = true, true
+			what := fmt.Sprintf("none of the %d tests asked for is in its file any more (renamed or removed since the run that failed them), so none ran", len(p.allGone))
+			if len(p.allGone) == 1 {
+				what = "the test asked for is no longer in its file (renamed or removed since the run that failed it), so it did not run"
+			}
+			out.Hint = joinHint(out.Hint, fmt.Sprintf("%s: %s; run the suite without --failed (onlyFailed) to see what fails under its new name",
+				what, kit.ClipTo(strings.Join(p.allGone, ", "), 300, "…")))
+			return out
+		}
+		if reason != "" {
 			out.Refused = "pytest refused its command (exit 4, a usage error): " + reason
 			out.Hint = joinHint(out.Hint, p.usageHint(reason))
 			return out

@@ -1094,6 +1094,14 @@ func TestFailedAfterRename(t *testing.T) {
 	if !strings.Contains(out.Hint, "2 of the tests asked for are no longer in their files (renamed or removed since), so they did not run: test_ren.py::test_old_name, test_removed.py::test_x") {
 		t.Errorf("hint %q: want the two gone tests named", out.Hint)
 	}
+
+	// Every test asked for gone: nothing to rerun, said so, and not
+	// pytest's usage error (exit 4, "not found").
+	_, out, exit := run(t, root, adapters.Request{Tests: []adapters.TestRef{{Name: "test_ren.py::test_old_name"}}})
+	if !out.NoTests || out.Refused != "" || out.Crash != nil || exit.Code != exitUsage ||
+		!strings.Contains(out.Hint, "the test asked for is no longer in its file (renamed or removed since the run that failed it), so it did not run: test_ren.py::test_old_name") {
+		t.Errorf("all gone: exit %+v, outcome %+v: want no tests, the gone test named", exit, out)
+	}
 }
 
 // TestColorYes: a project whose pytest options colour the output
