@@ -5,6 +5,8 @@ package all
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -132,6 +134,12 @@ func detect(req adapters.Request, as []adapters.Adapter) (adapters.Adapter, adap
 	}
 	best, bestD := all[0].a, all[0].d
 	if bestD.Confidence == 0 || (bestD.Confidence <= 1 && len(req.Command) == 0) {
+		if dir, marker := enclosingProject(req.ProjectRoot); dir != "" {
+			// strobe run in a crate's src/, a Go package's directory:
+			// the project is above, and that is what to say.
+			return nil, adapters.Detection{}, &adapters.UsageError{Msg: fmt.Sprintf(
+				"no test framework found in %s, which lies inside the project at %s (%s there): give %s as the project root", req.ProjectRoot, dir, marker, dir)}
+		}
 		msg := fmt.Sprintf("no test framework found in %s: pass --framework (one of %s) or --command with the test command", req.ProjectRoot, strings.Join(Names(), ", "))
 		if len(hints) > 0 {
 			msg += " (" + strings.Join(hints, "; ") + ")"
@@ -173,6 +181,31 @@ func pickHint(best adapters.Adapter, d adapters.Detection, rest []found) adapter
 	}
 	d.Hint = picked + "; this project also has " + strings.Join(others, ", and ")
 	return d
+}
+
+// projectMarkers are the files that make a directory a project's root for
+// some adapter, in the order enclosingProject names them.
+var projectMarkers = []string{"go.mod", "go.work", "Cargo.toml", "package.json", "pyproject.toml", "setup.py", "setup.cfg",
+	"pytest.ini", "tox.ini", "pom.xml", "build.gradle", "build.gradle.kts", "CMakeLists.txt", "Package.swift", "deno.json", "Makefile"}
+
+// enclosingProject is the nearest directory above root that holds a
+// project's marker file, and the marker; "" when none does up to the
+// repository's top (the directory with .git: root itself, or the last
+// looked in) or the filesystem's.
+func enclosingProject(root string) (dir, marker string) {
+	if _, err := os.Stat(filepath.Join(root, ".git")); err == nil {
+		return "", ""
+	}
+	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
+		for _, m := range projectMarkers {
+			if st, err := os.Stat(filepath.Join(d, m)); err == nil && !st.IsDir() {
+				return d, m
+			}
+		}
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil || filepath.Dir(d) == d {
+			return "", ""
+		}
+	}
 }
 
 // found is an adapter's answer to Detect.

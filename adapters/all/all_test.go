@@ -78,6 +78,33 @@ func TestDetect(t *testing.T) {
 	}
 }
 
+// TestDetectInsideAProject: strobe given a directory inside a project (a
+// crate's src/) names the project above it; the walk up stops at the
+// repository's top.
+func TestDetectInsideAProject(t *testing.T) {
+	top := t.TempDir()
+	crate := filepath.Join(top, "repo", "crate")
+	src := filepath.Join(crate, "src", "bin")
+	for _, d := range []string{src, filepath.Join(top, "repo", ".git")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(crate, "Cargo.toml"), filepath.Join(top, "go.mod")} {
+		if err := os.WriteFile(f, []byte("\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err := Detect(adapters.Request{ProjectRoot: src})
+	if want := "which lies inside the project at " + crate + " (Cargo.toml there): give " + crate + " as the project root"; !adapters.IsUsage(err) || !strings.Contains(err.Error(), want) {
+		t.Errorf("src/bin of a crate: %v, want a usage error saying %q", err, want)
+	}
+	// Above the repository's top (.git), go.mod is another project's.
+	if _, _, err := Detect(adapters.Request{ProjectRoot: filepath.Join(top, "repo")}); err == nil || strings.Contains(err.Error(), "inside the project") {
+		t.Errorf("the repository's top: %v, want no project named above it", err)
+	}
+}
+
 // TestDetectFallbackAndRivals: a project no framework claims runs its own
 // test command through generic; a project two adapters recognise goes to
 // the surer one, and the hint names the other and how to pick it.
