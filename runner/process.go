@@ -427,7 +427,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	}
 
 	resp := &report.Response{Status: status, RunID: r.ID, Framework: r.adapter.Name(), Command: r.Command(),
-		Summary: &sum, Crash: crash, Project: outcome.Project, Hint: joinHints(joinHints(r.detected, r.sel.hint), outcome.Hint),
+		Summary: &sum, Crash: crash, Project: outcome.Project, Hint: joinHints(joinHints(joinHints(r.detected, r.sel.hint), outcome.Hint), r.untestedHint()),
 		Truncated: p.tails[0].Truncated() || p.tails[1].Truncated(), Stuck: stuckTests}
 	if status == report.Error {
 		resp.Error = outcome.Refused

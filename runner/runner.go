@@ -122,6 +122,10 @@ type Run struct {
 	timeout  time.Duration
 	rec      *adapters.Recorder
 	detected string // what detection says beside its pick (another framework, a fallback), for the answer's hint
+	// untested is what lookBelow found: the projects below the root the
+	// run does not test, as the answer's hint says them; nil when not
+	// looked for.
+	untested chan string
 	started  time.Time
 	cancelMu sync.Mutex
 	planMu   sync.Mutex      // guards plan while Start sets it
@@ -193,6 +197,28 @@ func New(req Request, opts Options) (*Run, error) {
 	return r, nil
 }
 
+// lookBelow looks, beside a run of the whole suite, for the projects
+// below its root that it does not test (a vitest package in a Go
+// module's web/): the run answered passed, and nothing said that half of
+// the repository's tests never ran.
+func (r *Run) lookBelow() {
+	if r.areq.Level != adapters.LevelAll || r.areq.Test != "" || len(r.areq.Command) > 0 || r.sel.onlyFailed || r.sel.partition != nil {
+		return
+	}
+	r.untested = make(chan string, 1)
+	go func() { r.untested <- all.UntestedHint(all.Untested(r.req.ProjectRoot, r.adapter.Name())) }()
+}
+
+// untestedHint is lookBelow's news, "" when it did not look.
+func (r *Run) untestedHint() string {
+	if r.untested == nil {
+		return ""
+	}
+	h := <-r.untested
+	r.untested <- h
+	return h
+}
+
 // Start plans the run and starts its command. Planning (cargo metadata,
 // xcodebuild -list) stops when the run is cancelled or ctx ends; once the
 // command runs, ctx no longer reaches it. On an error the run is over:
@@ -204,6 +230,7 @@ func (r *Run) Start(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, func() { r.cancel(context.Cause(ctx)) })
 	if r.part == nil { // a sequence's test: its parent reads the commit
 		r.readCommit()
+		r.lookBelow()
 	}
 	none, err := r.choose(r.ctx)
 	if none != nil || err != nil {

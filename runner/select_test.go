@@ -152,3 +152,27 @@ func goRuns(t *testing.T, root string) func(onlyFailed bool) *report.Response {
 		return resp
 	}
 }
+
+// TestUntestedBelow: a Go module's whole suite passes, and the answer
+// says that the JavaScript package in its web/ did not run; a rerun of
+// the failures does not say it.
+func TestUntestedBelow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a real module")
+	}
+	testutil.RequireTool(t, "go")
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"go.mod":           "module example.com/m\n\ngo 1.22\n",
+		"a/a_test.go":      "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n",
+		"web/package.json": `{"scripts": {"test": "vitest run"}}`,
+	})
+	exec := goRuns(t, root)
+	want := "below the root are projects this run does not reach: web/ (a JavaScript package with a test script)"
+	if resp := exec(false); resp.Status != report.Passed || !strings.Contains(resp.Hint, want) {
+		t.Errorf("the whole suite: %s, hint %q; want passed, and %q", resp.Status, resp.Hint, want)
+	}
+	if resp := exec(true); strings.Contains(resp.Hint, "below the root") {
+		t.Errorf("--failed: hint %q speaks of the projects below", resp.Hint)
+	}
+}

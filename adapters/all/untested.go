@@ -1,0 +1,169 @@
+package all
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// ecosystems groups the adapters by the projects they run: a project of
+// the group picked below the root is its own suite only when it is of
+// another group (a vitest package in a Go module's web/), as the group's
+// own tool covers its kin (Maven's modules, a Cargo workspace's members,
+// a jest root's packages) or is asked to. generic and the adapters of
+// built binaries are absent: what they run is not known.
+var ecosystems = map[string]string{
+	"go": "go", "cargo": "rust", "nextest": "rust",
+	"jest": "node", "vitest": "node", "mocha": "node", "node": "node", "bun": "node", "deno": "node",
+	"pytest": "python", "unittest": "python", "maven": "java", "gradle": "java", "swift": "swift", "xcodebuild": "swift",
+}
+
+// Untested names the projects below root (two levels down at most) that a
+// run of the picked adapter on root does not run: another language's
+// (a JavaScript package with a test script in a Go module's web/, a
+// Python project in a crate's python/) and, for go, a nested module
+// (./... stops at a go.mod). Each is "DIR (what)"; nil when there is
+// none, or the pick's tests are not known (generic, a built binary).
+func Untested(root, picked string) []string {
+	eco, ok := ecosystems[picked]
+	if !ok {
+		return nil
+	}
+	goWork := eco == "go" && fileExists(filepath.Join(root, "go.work"))
+	var out []string
+	var visit func(dir string, depth int)
+	visit = func(dir string, depth int) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if !e.IsDir() || skipBelow(e.Name()) {
+				continue
+			}
+			sub := filepath.Join(dir, e.Name())
+			if what := subproject(sub, eco, goWork); what != "" {
+				rel, _ := filepath.Rel(root, sub)
+				out = append(out, filepath.ToSlash(rel)+"/ ("+what+")")
+				continue // its own tree is its tool's
+			}
+			if depth < 2 {
+				visit(sub, depth+1)
+			}
+		}
+	}
+	visit(root, 1)
+	slices.Sort(out)
+	return out
+}
+
+// UntestedHint is Untested's news for the answer, "" when there is none.
+func UntestedHint(projects []string) string {
+	if len(projects) == 0 {
+		return ""
+	}
+	list := strings.Join(projects[:min(3, len(projects))], ", ")
+	if len(projects) > 3 {
+		list += fmt.Sprintf(" and %d more", len(projects)-3)
+	}
+	return "below the root are projects this run does not reach: " + list + "; give such a directory as the project root to test it"
+}
+
+// skipBelow says whether a directory holds no project of the user's own:
+// hidden ones, installed packages, build output, fixtures.
+func skipBelow(name string) bool {
+	switch name {
+	case "node_modules", "vendor", "target", "build", "dist", "out", "testdata", "fixtures", "third_party",
+		"venv", "__pycache__", "site-packages", "bower_components":
+		return true
+	}
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+}
+
+// subproject says what project dir is when a run of ecosystem eco on the
+// directory above does not run it, "" otherwise.
+func subproject(dir, eco string, goWork bool) string {
+	has := func(name string) bool { return fileExists(filepath.Join(dir, name)) }
+	switch {
+	case has("go.mod"):
+		// A module without tests (tools/go.mod pinning the tools' versions)
+		// is no suite.
+		if eco == "go" && !goWork && hasGoTests(dir) {
+			return "a Go module of its own: go test ./... stops at its go.mod"
+		}
+		if eco != "go" && hasGoTests(dir) {
+			return "a Go module"
+		}
+	case has("Cargo.toml"):
+		if eco != "rust" {
+			return "a Rust crate"
+		}
+	case has("package.json"):
+		if eco != "node" && hasTestScript(filepath.Join(dir, "package.json")) {
+			return "a JavaScript package with a test script"
+		}
+	case has("pom.xml") || has("build.gradle") || has("build.gradle.kts"):
+		if eco != "java" {
+			return "a Java project"
+		}
+	case has("pytest.ini") || has("tox.ini") || (has("pyproject.toml") || has("setup.py")) && (dirExists(filepath.Join(dir, "tests")) || dirExists(filepath.Join(dir, "test"))):
+		if eco != "python" {
+			return "a Python project with tests"
+		}
+	}
+	return ""
+}
+
+// hasTestScript says whether a package.json has a test script other than
+// the one npm init writes ("echo \"Error: no test specified\" && exit 1").
+func hasTestScript(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil || !bytes.Contains(b, []byte(`"test"`)) {
+		return false
+	}
+	var pj struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	if json.Unmarshal(b, &pj) != nil {
+		return false
+	}
+	s := strings.TrimSpace(pj.Scripts["test"])
+	return s != "" && !strings.Contains(s, "no test specified")
+}
+
+// hasGoTests says whether a _test.go file is under dir, looking at 2,000
+// entries at most.
+func hasGoTests(dir string) bool {
+	found, seen := false, 0
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		seen++
+		switch {
+		case err != nil:
+			return nil
+		case found || seen > 2000:
+			return fs.SkipAll
+		case d.IsDir() && path != dir && skipBelow(d.Name()):
+			return fs.SkipDir
+		case !d.IsDir() && strings.HasSuffix(d.Name(), "_test.go"):
+			found = true
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
+}
+
+func dirExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}

@@ -1,0 +1,72 @@
+package all
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestUntested: the projects below a Go module's root that go test ./...
+// does not run are named (another language's with tests, a nested module
+// with tests); those it runs, those without tests, and those in installed
+// or fixture trees are not.
+func TestUntested(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"go.mod":                                 "module m\n",
+		"web/package.json":                       `{"scripts": {"test": "vitest run"}}`,
+		"docs/package.json":                      `{"scripts": {"test": "echo \"Error: no test specified\" && exit 1"}}`,
+		"site/package.json":                      `{"scripts": {"build": "vite build"}}`,
+		"tools/go.mod":                           "module tools\n",
+		"tools/tools.go":                         "package tools\n",
+		"sdk/go/go.mod":                          "module sdk\n",
+		"sdk/go/client/client_test.go":           "package client\n",
+		"py/pyproject.toml":                      "[project]\nname = 'x'\n",
+		"py/tests/test_x.py":                     "def test_x(): pass\n",
+		"scripts/pyproject.toml":                 "[project]\nname = 'y'\n",
+		"rust/Cargo.toml":                        "[package]\nname = 'r'\n",
+		"node_modules/a/package.json":            `{"scripts": {"test": "jest"}}`,
+		"testdata/p/Cargo.toml":                  "[package]\nname = 'p'\n",
+		".github/actions/x/package.json":         `{"scripts": {"test": "jest"}}`,
+		"a/b/c/Cargo.toml":                       "[package]\nname = 'deep'\n",
+		"internal/x_test.go":                     "package internal\n",
+		"web/packages/ui/package.json":           `{"scripts": {"test": "vitest run"}}`,
+		"rust/sub/Cargo.toml":                    "[package]\nname = 'inner'\n",
+		"sdk/go/client/nested/python/pytest.ini": "",
+	}
+	for name, text := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := Untested(root, "go")
+	want := []string{
+		"py/ (a Python project with tests)",
+		"rust/ (a Rust crate)",
+		"sdk/go/ (a Go module of its own: go test ./... stops at its go.mod)",
+		"web/ (a JavaScript package with a test script)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Untested(go) =\n %q\nwant\n %q", got, want)
+	}
+	if h := UntestedHint(got); !strings.HasPrefix(h, "below the root are projects this run does not reach: py/ (a Python project with tests), rust/ (a Rust crate), sdk/go/ (") || !strings.Contains(h, " and 1 more; give such a directory as the project root") {
+		t.Errorf("hint %q", h)
+	}
+	// A JavaScript run leaves the packages to its own tool; generic's
+	// tests are not known.
+	if got := Untested(root, "vitest"); slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "web/") }) || !slices.Contains(got, "sdk/go/ (a Go module)") {
+		t.Errorf("Untested(vitest) = %q: want the Go module, not the JavaScript package", got)
+	}
+	if got := Untested(root, "generic"); got != nil {
+		t.Errorf("Untested(generic) = %q, want nil", got)
+	}
+	if h := UntestedHint(nil); h != "" {
+		t.Errorf("no project below: hint %q", h)
+	}
+}
