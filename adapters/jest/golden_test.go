@@ -127,3 +127,32 @@ r.onRunComplete(null, {});`
 		t.Errorf("suite event %+v at %+v, want /project/src/broken.test.ts:2:19 and the diagnostic without colours", suite, suite.At)
 	}
 }
+
+// TestJestRerunFromInside: strobe pointed at a directory inside the
+// package (src/), where reruns are pasted: each runs in the package, a
+// directory up, where its file's path starts.
+func TestJestRerunFromInside(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "recorded", "basic.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := adapters.NewRecorder()
+	p := newParser(rec, "/project/src", "/project", t.TempDir())
+	p.rerun = []string{"npx", "jest"}
+	p.decode(bytes.NewReader(b))
+	close(p.done)
+	p.Finish(report.Exit{Exited: true, Code: 1})
+	p.Close()
+	n := 0
+	for _, tt := range rec.Tests() {
+		if f := tt.Failure; f != nil {
+			n++
+			if !strings.HasPrefix(f.Rerun, "cd .. && npx jest --runTestsByPath ") {
+				t.Errorf("%s: rerun %q, want it run a directory up, in the package", tt.Name, f.Rerun)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no failure replayed")
+	}
+}

@@ -416,8 +416,9 @@ var projectTag = lazyre.New(` \[[^\[\]]+\]$`)
 // earlier one in its file: " #2", " #3" (reporter.cjs's numbered).
 var numberedName = lazyre.New(` #([2-9]|[1-9][0-9]+)$`)
 
-// rerunCommand is the pasteable command that runs one test.
-func rerunCommand(prefix []string, file, name string) string {
+// rerunCommand is the pasteable command that runs one test, from the
+// project root.
+func (p *parser) rerunCommand(prefix []string, file, name string) string {
 	argv := append(append([]string{}, prefix...), "--runTestsByPath", file, "-t", namePattern(name))
-	return shell.Join(argv)
+	return node.InDir(p.cd, shell.Join(argv))
 }

@@ -98,6 +98,7 @@ type parser struct {
 	rec    *adapters.Recorder
 	root   string // the project root: files are named relative to it
 	pkgDir string // where jest runs and reruns
+	cd     string // from the project root to pkgDir, for reruns (node.CdTo)
 	dir    string // the private temporary directory
 	events string
 	tail   *kit.TailFile
@@ -177,7 +178,7 @@ type startedAs struct{ project, title string }
 
 func newParser(rec *adapters.Recorder, root, pkgDir, dir string) *parser {
 	events := filepath.Join(dir, "events.jsonl")
-	return &parser{rec: rec, root: root, pkgDir: pkgDir, dir: dir, events: events,
+	return &parser{rec: rec, root: root, pkgDir: pkgDir, cd: node.CdTo(root, pkgDir), dir: dir, events: events,
 		tail: kit.NewTailFile(events), done: make(chan struct{}), running: map[testKey]startedAs{}}
 }
 
@@ -319,7 +320,7 @@ func (p *parser) end(suite string, ev *event) {
 			}
 		}
 		file, title := p.relPkg(ev.File), cmp.Or(ev.Title, ev.Name)
-		f := &report.Failure{Name: ev.Name, File: suite, Message: kit.Clip(msg), Rerun: rerunCommand(prefix, file, title)}
+		f := &report.Failure{Name: ev.Name, File: suite, Message: kit.Clip(msg), Rerun: p.rerunCommand(prefix, file, title)}
 		if ev.At != nil {
 			f.File, f.Line = p.name(ev.At.File), ev.At.Line
 		}
@@ -328,14 +329,14 @@ func (p *parser) end(suite string, ev *event) {
 			// the error behind first, as the run did.
 			f.Message = kit.Clip(msg + fmt.Sprintf("\n\njest failed `%s` with this error, which came while it ran; but its stack points into the test `%s` (%s:%d), which had ended: a timer, callback or promise that test left behind. Rerun the file, which runs that test before this one as the run did: this test alone passes",
 				ev.Name, l.Origin, suite, l.Line))
-			f.Rerun = shell.Join(append(p.rerunPrefix(ev.Project), "--runTestsByPath", file))
+			f.Rerun = node.InDir(p.cd, shell.Join(append(p.rerunPrefix(ev.Project), "--runTestsByPath", file)))
 			f.Select = suite // --failed and retries: the file whole, as the rerun
 			p.late = append(p.late, suite+sep+ev.Name)
 		}
 		if isNew || strings.Contains(msg, "Snapshot name: `") {
 			// The snapshot is written deliberately by the rerun with -u,
 			// or through strobe where jest -u -t would delete others'.
-			update := rerunCommand(append(p.rerunPrefix(ev.Project), "-u"), file, title)
+			update := p.rerunCommand(append(p.rerunPrefix(ev.Project), "-u"), file, title)
 			keys, ok := p.snapKeys[ev.File]
 			if !ok {
 				keys = snapTests(ev.File) // once a file: many of its snapshots may fail
@@ -345,7 +346,7 @@ func (p *parser) end(suite string, ev *event) {
 				p.snapKeys[ev.File] = keys
 			}
 			if othersHinted(keys, strings.ReplaceAll(title, sep, " ")) {
-				update = strobeUpdate(p.rerunPrefix(ev.Project), file, title)
+				update = node.InDir(p.cd, strobeUpdate(p.rerunPrefix(ev.Project), file, title))
 			}
 			p.snaps.Add(isNew, ev.SnapFile != "", suite+sep+ev.Name, update)
 		}
@@ -390,7 +391,7 @@ func (p *parser) afterTests(suite string, ev *event) {
 	if ev.At != nil {
 		f.File, f.Line = p.name(ev.At.File), ev.At.Line
 	}
-	f.Rerun = shell.Join(append(p.rerunPrefix(ev.Project), "--runTestsByPath", p.relPkg(ev.File)))
+	f.Rerun = node.InDir(p.cd, shell.Join(append(p.rerunPrefix(ev.Project), "--runTestsByPath", p.relPkg(ev.File))))
 	p.rec.End(suite, suite, report.TestFailed, 0, f)
 }
 
@@ -417,7 +418,7 @@ func (p *parser) workerExit(suite string, ev *event, code string) bool {
 	for _, k := range running {
 		st := p.running[k]
 		file := filepath.Join(p.root, k.suite)
-		f := &report.Failure{Name: k.name, File: k.suite, Rerun: rerunCommand(p.rerunPrefix(st.project), p.relPkg(file), cmp.Or(st.title, k.name)),
+		f := &report.Failure{Name: k.name, File: k.suite, Rerun: p.rerunCommand(p.rerunPrefix(st.project), p.relPkg(file), cmp.Or(st.title, k.name)),
 			Message: kit.DidNotFinish(fmt.Sprintf("the jest worker running it exited with code %s", code), len(running)-1)}
 		if at := frameIn(strings.Join(p.exitSaid, "\n"), file); at != nil && at.File == file {
 			f.File, f.Line = k.suite, at.Line
@@ -639,7 +640,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if p.seed != "" {
 		// The run's command with the seed: each file's tests in the
 		// same order.
-		out.Shuffle = &report.Shuffle{Seed: p.seed, Command: shell.Join(withSeed(p.whole, p.seed))}
+		out.Shuffle = &report.Shuffle{Seed: p.seed, Command: node.InDir(p.cd, shell.Join(withSeed(p.whole, p.seed)))}
 		if prog.Failed > 0 {
 			out.Hint = join(out.Hint, "the reruns keep --randomize --seed="+p.seed)
 		}
@@ -733,7 +734,7 @@ func (p *parser) exitedEarly(exit report.Exit) string {
 	slices.Sort(ended)
 	for k, st := range p.running {
 		file := filepath.Join(p.root, k.suite)
-		f := &report.Failure{Name: k.name, File: k.suite, Rerun: rerunCommand(p.rerunPrefix(st.project), p.relPkg(file), cmp.Or(st.title, k.name)),
+		f := &report.Failure{Name: k.name, File: k.suite, Rerun: p.rerunCommand(p.rerunPrefix(st.project), p.relPkg(file), cmp.Or(st.title, k.name)),
 			Message: kit.DidNotFinish(fmt.Sprintf("jest exited with code %d before the run's end", exit.Code), 0)}
 		if t, ok := p.rec.Lookup(k.suite, k.name); ok {
 			if at := frameIn(t.Output, file); at != nil && strings.Contains(t.Output, "process.exit called with") {

@@ -380,11 +380,7 @@ func (p *parser) rerunPattern(file, pattern, project string, extra ...string) st
 	if pattern != "" {
 		argv = append(argv, "-t", pattern)
 	}
-	cmd := shell.Join(argv)
-	if p.cd != "" {
-		cmd = "cd " + shell.Quote(p.cd) + " && " + cmd
-	}
-	return cmd
+	return node.InDir(p.cd, shell.Join(argv))
 }
 
 // fileError is an error outside any test that vitest traced to the test
@@ -562,11 +558,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if p.seed != "" {
 		// The run's command with the seed: the same order of the files
 		// and of each file's tests.
-		cmd := shell.Join(withSeed(p.whole, p.seed))
-		if p.cd != "" {
-			cmd = "cd " + shell.Quote(p.cd) + " && " + cmd
-		}
-		out.Shuffle = &report.Shuffle{Seed: p.seed, Command: cmd}
+		out.Shuffle = &report.Shuffle{Seed: p.seed, Command: node.InDir(p.cd, shell.Join(withSeed(p.whole, p.seed)))}
 		if p.rec.Progress().Failed > 0 {
 			hints = append(hints, "the reruns keep --sequence.seed="+p.seed)
 		}

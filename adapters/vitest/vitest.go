@@ -317,9 +317,9 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	} else {
 		pr.rerun = append(pr.rerun, rerunArgs...)
 	}
-	if rel, ok := kit.Rel(req.ProjectRoot, p.Dir); ok && rel != "." {
-		pr.cd = rel
-	}
+	// Reruns are pasted where strobe was pointed and run in the package:
+	// below it, or above it (src/utils of the package).
+	pr.cd = node.CdTo(req.ProjectRoot, p.Dir)
 	pr.whole = append(append(append(slices.Clone(prefix), "run"), args...), sel...)
 	if old {
 		pr.jsonReport = filepath.Join(dir, "report.json")

@@ -784,6 +784,12 @@ func TestVitestScope(t *testing.T) {
 	if exit.Code != 1 || p.Passed != 4 || p.Failed != 3 || p.Skipped != 2 || len(files) != 2 || !files["math.test.ts"] || !files["strings.test.js"] {
 		t.Errorf("exit %+v, %d passed, %d failed, %d skipped in %v; want test/unit's 4, 3 and 2 in math.test.ts and strings.test.js", exit, p.Passed, p.Failed, p.Skipped, files)
 	}
+	// A rerun is pasted in test/unit and runs in the package, two up:
+	// it named the file from the package and ran from test/unit.
+	tt, _ := adapterstest.TestByName(rec.Tests(), "math > adds wrongly")
+	if f := tt.Failure; f == nil || !strings.HasPrefix(f.Rerun, "cd ../.. && ") || !strings.Contains(f.Rerun, " test/unit/math.test.ts -t ") {
+		t.Errorf("rerun of math > adds wrongly: %+v, want it run from the package's directory, two up", f)
+	}
 
 	_, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root, Level: adapters.LevelUnit}, adapters.NewRecorder())
 	var ue *adapters.UsageError

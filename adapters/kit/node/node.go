@@ -591,3 +591,22 @@ func Major(version string) int {
 	fmt.Sscanf(version, "%d", &m)
 	return m
 }
+
+// CdTo is the relative path from root, where a rerun is pasted, to dir,
+// where it runs (a package above the directory strobe was given: `../..`;
+// one below it: `web`), "" when they are one directory.
+func CdTo(root, dir string) string {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == "." {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// InDir is cmd run from the directory cd names (CdTo), as a shell line.
+func InDir(cd, cmd string) string {
+	if cd == "" {
+		return cmd
+	}
+	return "cd " + shell.Quote(cd) + " && " + cmd
+}

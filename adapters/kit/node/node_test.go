@@ -194,3 +194,16 @@ func TestWithoutShard(t *testing.T) {
 		}
 	}
 }
+
+func TestCdTo(t *testing.T) {
+	for _, tc := range []struct{ root, dir, cd, cmd string }{
+		{"/p", "/p", "", "npx jest"},
+		{"/p/src/utils", "/p", "../..", "cd ../.. && npx jest"},
+		{"/p", "/p/web app", "web app", "cd 'web app' && npx jest"},
+	} {
+		cd := CdTo(tc.root, tc.dir)
+		if cmd := InDir(cd, "npx jest"); cd != tc.cd || cmd != tc.cmd {
+			t.Errorf("CdTo(%q, %q) = %q, InDir = %q; want %q, %q", tc.root, tc.dir, cd, cmd, tc.cd, tc.cmd)
+		}
+	}
+}
