@@ -124,5 +124,7 @@ func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 	// can read them.
 	env := []string{"STROBE_LEVEL=" + string(req.Level), "STROBE_TEST=" + req.Test}
 	rec.BeginTesting() // nothing to build that strobe can see
-	return &adapters.Plan{Argv: req.Command, Dir: req.ProjectRoot, Env: env, Parser: newParser(rec, req.ProjectRoot, req.Command)}, nil
+	pr := newParser(rec, req.ProjectRoot, req.Command)
+	pr.test = req.Test
+	return &adapters.Plan{Argv: req.Command, Dir: req.ProjectRoot, Env: env, Parser: pr}, nil
 }

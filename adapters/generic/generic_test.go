@@ -1,6 +1,7 @@
 package generic
 
 import (
+	"strings"
 	"testing"
 
 	"strobe/adapters"
@@ -68,4 +69,28 @@ func TestGenericSummaryAndAutomake(t *testing.T) {
 			t.Errorf("%d tests, want %d: %+v", n, len(want), rec.Tests())
 		}
 	})
+}
+
+// TestGenericAskedForATest: the command cannot be told which test to run;
+// a test its results do not name did not run (no_tests, not a pass of
+// the suite), one they name ran with the rest, and a command that names
+// no test leaves it unknown; each hint says which.
+func TestGenericAskedForATest(t *testing.T) {
+	tap := "printf 'ok 1 - adds\\nok 2 - subs\\n1..2\\n'"
+	for _, tc := range []struct {
+		name, script, test string
+		noTests            bool
+		hint               string
+	}{
+		{"not in its results", tap, "nosuch", true, "STROBE_TEST=nosuch in its environment for a script that reads it; none of the 2 tests it ran is named nosuch"},
+		{"in its results", tap, "adds", false, "STROBE_TEST=adds in its environment for a script that reads it, and ran its 2 tests"},
+		{"no results", "test \"$STROBE_TEST\" = 'a b'", "a b", false, "STROBE_TEST='a b' in its environment for a script that reads it; nothing in its output says whether a b ran"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: t.TempDir(), Test: tc.test, Command: []string{"/bin/sh", "-c", tc.script}})
+			if exit.Code != 0 || out.NoTests != tc.noTests || !strings.Contains(out.Hint, tc.hint) {
+				t.Errorf("exit %+v, no tests %v, hint %q; want exit 0, no tests %v, a hint with %q", exit, out.NoTests, out.Hint, tc.noTests, tc.hint)
+			}
+		})
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
 	"strobe/internal/lazyre"
+	"strobe/internal/shell"
 	"strobe/report"
 )
 
@@ -24,6 +25,7 @@ type genericParser struct {
 	rec  *adapters.Recorder
 	root string
 	argv []string
+	test string   // the test asked for, which the command cannot be told
 	dirs []string // the directories make said it entered, innermost last
 
 	tests int // tests recorded
@@ -838,7 +840,41 @@ func (p *genericParser) Finish(exit report.Exit) adapters.Outcome {
 			out.Hint = "the command exited 0 and printed no test results strobe reads (TAP, prove, automake, a summary line, a known framework's result lines), so passed is its exit status alone: for a framework strobe knows, pass framework (--framework) to read its tests"
 		}
 	}
+	if p.test != "" {
+		p.askedFor(&out)
+	}
 	return out
+}
+
+// askedFor says, in a run asked for one test, that the command could not
+// be told which: it ran as it is (with STROBE_TEST set), and when its
+// results name tests but none is that one, the test did not run: the run
+// passed nothing asked for, and answers no_tests unless its suite failed.
+func (p *genericParser) askedFor(out *adapters.Outcome) {
+	const why = "the generic adapter cannot tell the command which test to run: it ran as it is, with STROBE_TEST=%s in its environment for a script that reads it"
+	tests := p.rec.Tests()
+	if len(tests) == 0 {
+		out.Hint = joinHints(fmt.Sprintf(why+"; nothing in its output says whether %s ran", shell.Quote(p.test), p.test), out.Hint)
+		return
+	}
+	for _, t := range tests {
+		if strings.Contains(t.Name, p.test) {
+			out.Hint = joinHints(fmt.Sprintf(why+", and ran its %d tests", shell.Quote(p.test), len(tests)), out.Hint)
+			return
+		}
+	}
+	out.NoTests = true
+	out.Hint = joinHints(fmt.Sprintf(why+"; none of the %d tests it ran is named %s: give the command that runs that test (--command)", shell.Quote(p.test), len(tests), p.test), out.Hint)
+}
+
+func joinHints(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }
 
 // proveFinish records each file prove ran as a test of its own when its
