@@ -2181,6 +2181,11 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 	text := strings.Join(p.text, "\n")
 	switch {
 	case strings.Contains(text, "matched no packages") || strings.Contains(text, "no packages to test"):
+		// go exits 1 for it: no package, so no test, nothing broken.
+		out.NoTests, out.ExitExplained = true, true
+		out.Hint = strings.TrimPrefix(out.Hint+"; "+"go test found no package to test (go: `no packages to test`): no .go file is under the packages it was given", "; ")
+		out.Project = &report.Project{Language: "go", BuildSystem: "go modules", TestFiles: goTestFiles(p.root)}
+		return out
 	case exit.Exited && exit.Code == 0:
 	case exit.Exited && text != "":
 		// The go command gave up before testing (a bad go.mod, a go version
