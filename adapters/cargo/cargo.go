@@ -160,6 +160,11 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 		}
 	}
 
+	if kit.Above(req.ProjectRoot, "Cargo.toml") == "" {
+		// cargo's own "could not find `Cargo.toml`" read as a build failure.
+		return nil, &adapters.UsageError{Msg: "cargo: no Cargo.toml in or above " + req.ProjectRoot, Framework: "cargo",
+			Hint: "give the crate's or the workspace's directory as the project root"}
+	}
 	root := req.ProjectRoot
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real // cargo reports canonical paths

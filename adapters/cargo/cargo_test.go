@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -1448,5 +1449,16 @@ func TestCargoFailedMixedSaysDoctestsLeft(t *testing.T) {
 	}
 	if want := "1 doctest asked for did not run: `src/lib.rs - with_vat (line 8)`"; !strings.Contains(out.Hint, want) || !strings.Contains(out.Hint, "--level doc") {
 		t.Errorf("hint %q, want %q and how to run it", out.Hint, want)
+	}
+}
+
+// TestCargoNoManifest: --framework cargo where no Cargo.toml is, in or
+// above, is a usage error that says what to give (cargo's "could not
+// find `Cargo.toml`" was read as a build failure with no error).
+func TestCargoNoManifest(t *testing.T) {
+	_, err := cargo{}.Plan(context.Background(), adapters.Request{ProjectRoot: t.TempDir()}, adapters.NewRecorder())
+	var ue *adapters.UsageError
+	if !errors.As(err, &ue) || ue.Framework != "cargo" || !strings.Contains(ue.Hint, "give the crate's or the workspace's directory") {
+		t.Errorf("no Cargo.toml: %v, want a usage error naming cargo", err)
 	}
 }

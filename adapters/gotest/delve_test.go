@@ -302,6 +302,9 @@ func TestDelveRefusesTooBroad(t *testing.T) {
 
 func TestDelveMissing(t *testing.T) {
 	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	_, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: dir, Env: []string{"PATH=" + dir, "HOME=" + dir}, Trace: &trace.Spec{}}, adapters.NewRecorder())
 	var u *adapters.UsageError
 	if !errors.As(err, &u) || !strings.Contains(u.Hint, delveInstall) || u.Framework != "go" {

@@ -158,6 +158,11 @@ func goRunPattern(name string) string {
 }
 
 func (g gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	if kit.Above(req.ProjectRoot, "go.mod", "go.work") == "" && !goPathMode(req.Env) {
+		// go's "cannot find main module" read as a build failure.
+		return nil, &adapters.UsageError{Msg: "go: no go.mod or go.work in or above " + req.ProjectRoot, Framework: "go",
+			Hint: "give the Go module's directory as the project root"}
+	}
 	if req.Trace != nil {
 		return g.planTraced(ctx, req, rec)
 	}
@@ -2337,4 +2342,11 @@ func (p *goParser) NameStuck(_ context.Context, funcs []string) (adapters.StuckN
 		return adapters.StuckName{Name: m[1] + " (in its init, before its tests ran)", File: file, Line: line, Rerun: p.rerunCommand(m[1], "")}, true
 	}
 	return adapters.StuckName{}, false
+}
+
+// goPathMode says whether the run's environment turns modules off
+// (GO111MODULE=off), where go needs no go.mod.
+func goPathMode(env []string) bool {
+	v, _ := kit.EnvLookup(env, "GO111MODULE")
+	return v == "off"
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -78,6 +79,9 @@ func pkgDir(t *testing.T, rel string, files ...string) string {
 
 func TestGoPlan(t *testing.T) {
 	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		req  adapters.Request
@@ -1281,5 +1285,27 @@ func TestWhole(t *testing.T) {
 		if !slices.Equal(ran, tc.want) {
 			t.Errorf("rerun of %q ran %q, want %q", tc.tests, ran, tc.want)
 		}
+	}
+}
+
+// TestGoNoModule: --framework go where no go.mod is, in or above, is a
+// usage error that says what to give, not go's "cannot find main module"
+// read as a build failure; GOPATH mode needs none.
+func TestGoNoModule(t *testing.T) {
+	root := t.TempDir()
+	_, err := gotest{}.Plan(context.Background(), adapters.Request{ProjectRoot: root}, adapters.NewRecorder())
+	var ue *adapters.UsageError
+	if !errors.As(err, &ue) || ue.Framework != "go" || !strings.Contains(ue.Hint, "give the Go module's directory") {
+		t.Errorf("no go.mod: %v, want a usage error naming go", err)
+	}
+	sub := filepath.Join(root, "pkg")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (gotest{}).Plan(context.Background(), adapters.Request{ProjectRoot: sub}, adapters.NewRecorder()); err != nil {
+		t.Errorf("a package's directory below go.mod: %v, want it planned (go finds the module above)", err)
 	}
 }

@@ -106,3 +106,19 @@ func WalkLimited(root string, depth int, fn func(string, fs.DirEntry), skip func
 		return nil
 	})
 }
+
+// Above is the nearest of dir and its parents that holds a file of one of
+// names (Cargo.toml, go.mod), as cargo and go look for theirs; "" when
+// none does.
+func Above(dir string, names ...string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		for _, n := range names {
+			if FileExists(filepath.Join(d, n)) {
+				return d
+			}
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
