@@ -1,6 +1,7 @@
 package history
 
 import (
+	"fmt"
 	"testing"
 
 	"strobe/report"
@@ -45,6 +46,42 @@ func TestFlaky(t *testing.T) {
 		if c.NewFailures.Count != st.newF || c.StillFailing.Count != st.still || c.Fixed.Count != st.fixed {
 			t.Errorf("step %d: new %d, still %d, fixed %d; want %d, %d, %d", i,
 				c.NewFailures.Count, c.StillFailing.Count, c.Fixed.Count, st.newF, st.still, st.fixed)
+		}
+	}
+}
+
+// TestFlipped: a test that fails, passes, fails, passes in a row is
+// counted as flipping from its third change of state; a run that agrees
+// with the one before ends the count, and a skipped run leaves it.
+func TestFlipped(t *testing.T) {
+	s := Open(t.TempDir())
+	skipped := report.Test{Name: "a", Suite: "pkg", Status: report.TestSkipped}
+	steps := []struct {
+		test report.Test
+		want int // Flipped[a], 0 for none
+	}{
+		{fail("a", "x"), 0},
+		{pass("a"), 0},
+		{fail("a", "x"), 0},
+		{skipped, 0},
+		{pass("a"), 3},
+		{fail("a", "x"), 4},
+		{fail("a", "x"), 0}, // failing twice: no longer flipping
+		{pass("a"), 0},
+		{pass("a"), 0}, // passing twice: forgotten
+		{fail("a", "x"), 0},
+	}
+	for i, st := range steps {
+		status := report.Passed
+		if st.test.Status == report.TestFailed {
+			status = report.Failed
+		}
+		res := record(t, s, run(fmt.Sprintf("r%d", i), root, status, st.test, pass("b")))
+		if got := res.Flipped[TestID{"pkg", "a"}]; got != st.want {
+			t.Errorf("run %d (%s): flipped %d, want %d", i, st.test.Status, got, st.want)
+		}
+		if _, ok := res.Flipped[TestID{"pkg", "b"}]; ok {
+			t.Errorf("run %d: b, always passing, flipped", i)
 		}
 	}
 }

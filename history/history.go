@@ -107,6 +107,20 @@ type file struct {
 	Runs      []Entry    `json:"runs"` // oldest first
 	Baselines []Baseline `json:"baselines"`
 	Streaks   []streak   `json:"streaks,omitempty"`
+	Flips     []flip     `json:"flips,omitempty"`
+}
+
+// flip is a test that has failed in some run, and how many times in a
+// row its runs changed its state (failing, passing): a test that fails,
+// passes, fails again, with no run between them agreeing with the last,
+// may be flaky rather than broken and fixed by each edit.
+type flip struct {
+	Framework string `json:"framework"`
+	Suite     string `json:"suite,omitempty"`
+	Name      string `json:"name"`
+	Failing   bool   `json:"failing"` // its state in the last run that ran it
+	Flips     int    `json:"flips"`   // changes of state in a row, up to that run
+	RunID     string `json:"run_id"`
 }
 
 // Dir is the history directory of a STROBE_HOME.
@@ -297,8 +311,8 @@ func (f *file) baseline(key Key) int {
 }
 
 // prune keeps the newest KeepRuns runs, the baselines of the selections
-// they ran, and the streaks of the newest keepStreaks failing tests seen in
-// them.
+// they ran, and the streaks and flips of the newest keepStreaks failing
+// tests seen in them.
 func (f *file) prune() {
 	if n := len(f.Runs) - KeepRuns; n > 0 {
 		f.Runs = slices.Delete(f.Runs, 0, n)
@@ -314,6 +328,11 @@ func (f *file) prune() {
 	if n := len(f.Streaks) - keepStreaks; n > 0 {
 		slices.SortStableFunc(f.Streaks, func(a, b streak) int { return runs[a.RunID] - runs[b.RunID] })
 		f.Streaks = slices.Delete(f.Streaks, 0, n)
+	}
+	f.Flips = slices.DeleteFunc(f.Flips, func(s flip) bool { _, ok := runs[s.RunID]; return !ok })
+	if n := len(f.Flips) - keepStreaks; n > 0 {
+		slices.SortStableFunc(f.Flips, func(a, b flip) int { return runs[a.RunID] - runs[b.RunID] })
+		f.Flips = slices.Delete(f.Flips, 0, n)
 	}
 }
 

@@ -49,6 +49,10 @@ type Result struct {
 	// Repeated counts, for each failure seen at least twice in a row, the
 	// runs in a row (this one included) it failed the same way.
 	Repeated map[TestID]int
+	// Flipped counts, for each test of the run whose state (failing,
+	// passing) changed in each of its last FlipsFlaky runs or more, those
+	// changes in a row: fail, pass, fail, pass is 3.
+	Flipped map[TestID]int
 	// MovedAside is where an unusable history file went; empty otherwise.
 	MovedAside string
 }
@@ -189,6 +193,7 @@ func (f *file) record(run Run, now time.Time, res *Result) {
 		f.Baselines = append(f.Baselines, next)
 	}
 	res.Repeated = f.streaks(run, c)
+	res.Flipped = f.flips(run, c)
 	f.Runs = append(f.Runs, entry)
 }
 
@@ -630,4 +635,62 @@ func (f *file) streaks(run Run, c *current) map[TestID]int {
 		}
 	}
 	return repeated
+}
+
+// FlipsFlaky is how many changes of state in a row (fail, pass, fail,
+// pass: 3) make a test one that may be flaky.
+const FlipsFlaky = 3
+
+// flips follows the state of the run's tests that have failed: each change
+// (a failing test passes, a passing one fails) counts one more in a row,
+// a run that agrees with the one before ends the count, and a test that
+// passes twice in a row is forgotten. A test the run did not pass or fail
+// on its own (skipped, flaky, cut off) leaves its count as it was. It
+// returns the counts of FlipsFlaky or more.
+func (f *file) flips(run Run, c *current) map[TestID]int {
+	type key struct{ fw, suite, name string }
+	at := make(map[key]int, len(f.Flips))
+	for i, s := range f.Flips {
+		at[key{s.Framework, s.Suite, s.Name}] = i
+	}
+	var drop []int
+	var out map[TestID]int
+	for _, t := range c.tests {
+		if t.flaky || t.cutOff || !t.failing && !t.passed {
+			continue
+		}
+		k := key{run.Key.Framework, t.id.Suite, t.id.Name}
+		i, ok := at[k]
+		switch {
+		case !ok && t.failing:
+			f.Flips = append(f.Flips, flip{Framework: k.fw, Suite: k.suite, Name: k.name, Failing: true, RunID: run.ID})
+			continue
+		case !ok:
+			continue
+		}
+		s := &f.Flips[i]
+		s.RunID = run.ID
+		if s.Failing == t.failing {
+			if !t.failing {
+				drop = append(drop, i)
+			}
+			s.Flips = 0
+			continue
+		}
+		s.Failing = t.failing
+		s.Flips++
+		if s.Flips >= FlipsFlaky {
+			if out == nil {
+				out = map[TestID]int{}
+			}
+			out[t.id] = s.Flips
+		}
+	}
+	if len(drop) > 0 {
+		slices.Sort(drop)
+		for j := len(drop) - 1; j >= 0; j-- {
+			f.Flips = slices.Delete(f.Flips, drop[j], drop[j]+1)
+		}
+	}
+	return out
 }

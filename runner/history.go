@@ -75,7 +75,33 @@ func (r *Run) remember(resp *report.Response, failed []report.Failure, tests []r
 			"what was tried has not worked, so step back, reread the failing assertion and the code under test, and reconsider the approach before another attempt",
 			strings.Join(clipList(again, 3), ", ")))
 	}
+	if h := flippedHint(res.Flipped, tests); h != "" {
+		resp.Hint = joinHints(resp.Hint, h)
+	}
 	return res.Changes, recorded
+}
+
+// flippedHint names the tests whose state changed in each of their last
+// runs (history.FlipsFlaky changes or more), in the run's order: they
+// came out as new failures and fixes in turn, never as flaky.
+func flippedHint(flipped map[history.TestID]int, tests []report.Test) string {
+	if len(flipped) == 0 {
+		return ""
+	}
+	var names []string
+	seen := map[history.TestID]bool{}
+	for _, t := range tests {
+		id := history.TestID{Suite: t.Suite, Name: t.Name}
+		if n, ok := flipped[id]; ok && !seen[id] {
+			seen[id] = true
+			names = append(names, fmt.Sprintf("%s (%d runs)", t.Name, n+1))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("flipping between failing and passing run after run: %s; a test that does so may be flaky rather than broken and fixed by each edit: rerun it with repeat (--repeat 20) to tell",
+		strings.Join(clipList(names, 3), ", "))
 }
 
 // clipList keeps the first n of names and counts the rest.
