@@ -276,14 +276,3 @@ func assignedName(s string) int {
 	}
 	return 0
 }
-
-// QuoteAssignment returns NAME=VALUE for a POSIX shell, as an assignment:
-// NAME bare and VALUE quoted (Quote would quote the whole word, which the
-// shell then runs as a command).
-func QuoteAssignment(kv string) string {
-	name, value, _ := strings.Cut(kv, "=")
-	if value == "" {
-		return name + "="
-	}
-	return name + "=" + Quote(value)
-}

@@ -141,11 +141,6 @@ func TestAssignments(t *testing.T) {
 			t.Errorf("Assignments(%q) = %q, %q; want %q, %q", c.in, env, rest, c.env, c.rest)
 		}
 	}
-	for in, want := range map[string]string{"TZ=UTC": "TZ=UTC", "A=x y": "A='x y'", "B=": "B=", "C=it's": `C='it'\''s'`} {
-		if got := QuoteAssignment(in); got != want {
-			t.Errorf("QuoteAssignment(%q) = %s, want %s", in, got, want)
-		}
-	}
 }
 
 func TestEnvAssignments(t *testing.T) {
