@@ -628,12 +628,7 @@ func (f *file) streaks(run Run, c *current) map[TestID]int {
 			repeated[id] = s.Runs
 		}
 	}
-	if len(drop) > 0 {
-		slices.Sort(drop)
-		for j := len(drop) - 1; j >= 0; j-- {
-			f.Streaks = slices.Delete(f.Streaks, drop[j], drop[j]+1)
-		}
-	}
+	f.Streaks = deleteAt(f.Streaks, drop)
 	return repeated
 }
 
@@ -686,11 +681,16 @@ func (f *file) flips(run Run, c *current) map[TestID]int {
 			out[t.id] = s.Flips
 		}
 	}
-	if len(drop) > 0 {
-		slices.Sort(drop)
-		for j := len(drop) - 1; j >= 0; j-- {
-			f.Flips = slices.Delete(f.Flips, drop[j], drop[j]+1)
-		}
-	}
+	f.Flips = deleteAt(f.Flips, drop)
 	return out
+}
+
+// deleteAt deletes the elements at the indexes drop (distinct, in any
+// order) from s.
+func deleteAt[T any](s []T, drop []int) []T {
+	slices.Sort(drop)
+	for j := len(drop) - 1; j >= 0; j-- {
+		s = slices.Delete(s, drop[j], drop[j]+1)
+	}
+	return s
 }

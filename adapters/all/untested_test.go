@@ -1,11 +1,11 @@
 package all
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"strobe/adapters/adapterstest"
 )
 
 // TestUntested: the projects below a Go module's root that go test ./...
@@ -14,7 +14,7 @@ import (
 // or fixture trees are not.
 func TestUntested(t *testing.T) {
 	root := t.TempDir()
-	files := map[string]string{
+	adapterstest.WriteFiles(t, root, map[string]string{
 		"go.mod":                                 "module m\n",
 		"web/package.json":                       `{"scripts": {"test": "vitest run"}}`,
 		"docs/package.json":                      `{"scripts": {"test": "echo \"Error: no test specified\" && exit 1"}}`,
@@ -35,16 +35,7 @@ func TestUntested(t *testing.T) {
 		"web/packages/ui/package.json":           `{"scripts": {"test": "vitest run"}}`,
 		"rust/sub/Cargo.toml":                    "[package]\nname = 'inner'\n",
 		"sdk/go/client/nested/python/pytest.ini": "",
-	}
-	for name, text := range files {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	got := Untested(root, "go")
 	want := []string{
 		"py/ (a Python project with tests)",
