@@ -35,7 +35,10 @@ func (p *parser) jsonEvents(b []byte) {
 			continue
 		}
 		for _, a := range f.AssertionResults {
-			name := a.Name(" > ")
+			name := assertionName(a)
+			if p.selected != nil && a.Status != "passed" && a.Status != "failed" && !p.selected.MatchString(name) {
+				continue // left out by -t
+			}
 			e := event{Ev: "end", File: f.Name, Name: name, MS: a.Duration}
 			switch a.Status {
 			case "passed":
@@ -58,6 +61,20 @@ func (p *parser) jsonEvents(b []byte) {
 			p.end(e)
 		}
 	}
+}
+
+// assertionName is a test's full name as the live reporter gives it:
+// its describe blocks' titles and its own, joined by " > ". vitest 1's
+// report starts the blocks with an empty one (the file's), which made
+// every name start with " > " and match no -t of the name vitest prints.
+func assertionName(a format.JestAssertion) string {
+	parts := make([]string, 0, len(a.AncestorTitles)+1)
+	for _, t := range a.AncestorTitles {
+		if t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(append(parts, a.Title), " > ")
 }
 
 // v8Frame is a frame of a V8 stack: "    at fn (file:line:col)" or

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -114,6 +115,10 @@ type parser struct {
 	// jsonReport is vitest's own JSON report, read at the end, for a
 	// vitest without the reporter API strobe's reporter needs.
 	jsonReport string
+	// selected is the -t of such a run: a skipped test it does not match
+	// was left out by it, not skipped by its own code.
+	selected *regexp.Regexp
+	v1       bool // vitest 1: reruns' -t allow its leading space (v1Pattern)
 
 	mu         sync.Mutex // the decoder and Line share what follows
 	began      bool       // the reporter's run event came
@@ -377,6 +382,9 @@ func (p *parser) rerunPattern(file, pattern, project string, extra ...string) st
 		argv = append(argv, "--project", project)
 	}
 	argv = append(argv, rel)
+	if p.v1 {
+		pattern = v1Pattern(pattern)
+	}
 	if pattern != "" {
 		argv = append(argv, "-t", pattern)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -211,6 +212,16 @@ func namePattern(fullName string) string {
 	return "^" + node.SpacedPattern(fullName, " > ") + "$"
 }
 
+// v1Pattern is an anchored -t pattern for vitest 1, whose full names
+// begin with the file's empty suite name and a space (" adds", " math
+// adds"): the space is allowed before the name.
+func v1Pattern(pattern string) string {
+	if rest, ok := strings.CutPrefix(pattern, "^"); ok {
+		return "^ ?" + rest
+	}
+	return pattern
+}
+
 // blockPattern is vitest's -t for the tests of a describe block: their
 // full names begin with the block's and a space.
 func blockPattern(fullName string) string {
@@ -275,6 +286,9 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	old := v > 0 && v < 3
 	argv := append([]string{bin, "run"}, args...)
 	sel, chosen := selectionArgs(req, p.Dir, old)
+	if i := slices.Index(sel, "-t"); v == 1 && i >= 0 && i+1 < len(sel) {
+		sel[i+1] = v1Pattern(sel[i+1])
+	}
 	if rel := p.Within(req.ProjectRoot); rel != "" && len(req.Command) == 0 && len(req.Tests) == 0 && (len(chosen) == 0 || chosen[0].File == "") {
 		// strobe given a directory inside the package (src/utils of a
 		// package above it): the tests under it, not every test of the
@@ -325,6 +339,12 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		pr.jsonReport = filepath.Join(dir, "report.json")
 		argv = append(argv, "--reporter=json", "--outputFile="+pr.jsonReport)
 		pr.note = fmt.Sprintf("vitest %d has no live reporter events (vitest 3 does): results come from its JSON report at the end, with no progress while it runs", v)
+		if i := slices.Index(sel, "-t"); i >= 0 && i+1 < len(sel) {
+			// vitest reports the tests -t left out as skipped: they are
+			// none of the run's, or a name that matches nothing passed.
+			pr.selected, _ = regexp.Compile(sel[i+1])
+		}
+		pr.v1 = v == 1
 		// No event will say the tests began: vitest transforms each file
 		// as it loads it, so there is no build to wait for, and the run
 		// is judged (stuck detector, the test timeout) from its start,

@@ -833,3 +833,40 @@ func TestVitest2(t *testing.T) {
 		t.Errorf("hint %q: want the note on vitest 2", out.Hint)
 	}
 }
+
+// TestVitestOldSelection: vitest 1 and 2 report the tests -t left out as
+// skipped, so a name that matched nothing answered passed (0 passed, N
+// skipped); vitest 1 also names every test after the file's empty suite
+// (" carry > tens"), so a -t of the name it prints matched nothing. The
+// names are vitest's, a name selects its test, one that matches nothing
+// is no_tests, and the rerun runs the test.
+func TestVitestOldSelection(t *testing.T) {
+	for _, tc := range []struct{ project, name, file string }{
+		{"vitest1", "carry > tens", "sum.test.js"},
+		{"vitest2", "carries", "sum.test.js"},
+	} {
+		t.Run(tc.project, func(t *testing.T) {
+			root := project(t, tc.project)
+			rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: tc.name})
+			p := rec.Progress()
+			tt, _ := adapterstest.TestByName(rec.Tests(), tc.name)
+			if p.Failed != 1 || p.Passed != 0 || p.Skipped != 0 || tt.Failure == nil {
+				t.Fatalf("--test %q: %d passed, %d failed, %d skipped, tests %+v; want the one test failed, nothing else", tc.name, p.Passed, p.Failed, p.Skipped, rec.Tests())
+			}
+			_, out, _ = adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "no such test"})
+			if !out.NoTests {
+				t.Errorf("--test of no test: outcome %+v, want no_tests", out)
+			}
+			argv, err := shell.Split(tt.Failure.Rerun)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Dir = root
+			b, _ := cmd.CombinedOutput()
+			if !strings.Contains(string(b), "1 failed") || strings.Contains(string(b), "passed") {
+				t.Errorf("rerun %q:\n%s\nwant the one test failed", tt.Failure.Rerun, b)
+			}
+		})
+	}
+}
