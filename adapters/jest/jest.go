@@ -104,12 +104,14 @@ func (jest) Detect(req adapters.Request) adapters.Detection {
 }
 
 // jestArgs finds jest in a command (jest, node_modules/.bin/jest, npx
-// jest, pnpm exec jest, yarn jest, bunx jest) and answers the arguments
-// after it.
+// jest, pnpm exec jest, yarn jest, bunx jest, node with its options and
+// node_modules/jest/bin/jest.js) and answers the arguments after it.
 func jestArgs(argv []string) ([]string, bool) {
-	for i, w := range argv {
-		if i > 2 {
-			break
+	for i := 0; i < len(argv) && i < 8; i++ {
+		w := argv[i]
+		if i > 0 && node.ValueFlag(w) {
+			i++ // node -r ts-node/register jest.js
+			continue
 		}
 		base := filepath.Base(w)
 		if base == "jest" || base == "jest.js" {

@@ -1119,3 +1119,27 @@ func TestJestLateError(t *testing.T) {
 		t.Errorf("late › waits, selected by its failure's select: %+v, want the late error again", f)
 	}
 }
+
+// TestJestArgs: jest is found after node's options, any number of them
+// (an ES module project's `node --experimental-vm-modules --no-warnings
+// node_modules/jest/bin/jest.js` was not taken for jest, which then ran
+// without them: every test file "failed to build").
+func TestJestArgs(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"jest --ci":      "--ci",
+		"npx jest -i":    "-i",
+		"pnpm exec jest": "",
+		"node --experimental-vm-modules --no-warnings node_modules/jest/bin/jest.js --ci": "--ci",
+		"node -r ts-node/register --expose-gc node_modules/.bin/jest x":                   "x",
+	} {
+		args, ok := jestArgs(strings.Fields(cmd))
+		if !ok || strings.Join(args, " ") != want {
+			t.Errorf("jestArgs(%q) = %q, %v; want %q", cmd, args, ok, want)
+		}
+	}
+	for _, cmd := range []string{"node build.js", "npx vitest", "node -r jest.js other.js"} {
+		if args, ok := jestArgs(strings.Fields(cmd)); ok {
+			t.Errorf("jestArgs(%q) = %q: want no jest", cmd, args)
+		}
+	}
+}

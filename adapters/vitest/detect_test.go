@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"strobe/adapters"
@@ -66,5 +67,24 @@ func TestIsTestProcess(t *testing.T) {
 		if got := (vitest{}).IsTestProcess(tc.p); got != tc.want {
 			t.Errorf("IsTestProcess(%q %q) = %v, want %v", tc.p.Name, tc.p.Args, got, tc.want)
 		}
+	}
+}
+
+// TestVitestArgs: vitest is found after a launcher and after node's
+// options, any number of them.
+func TestVitestArgs(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"vitest run":       "run",
+		"npx vitest --run": "--run",
+		"node --experimental-vm-modules --no-warnings --expose-gc node_modules/vitest/vitest.mjs run": "run",
+		"node -r ./setup.cjs node_modules/vitest/vitest.mjs":                                          "",
+	} {
+		args, ok := vitestArgs(strings.Fields(cmd))
+		if !ok || strings.Join(args, " ") != want {
+			t.Errorf("vitestArgs(%q) = %q, %v; want %q", cmd, args, ok, want)
+		}
+	}
+	if args, ok := vitestArgs(strings.Fields("node scripts/build.js")); ok {
+		t.Errorf("node scripts/build.js: %q, want no vitest", args)
 	}
 }

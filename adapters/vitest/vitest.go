@@ -123,15 +123,19 @@ func (vitest) Detect(req adapters.Request) adapters.Detection {
 
 // launchers run a package's binary: `npx vitest`, `pnpm exec vitest`.
 var launchers = map[string][]string{
-	"npx": nil, "bunx": nil, "pnpx": nil,
+	"npx": nil, "bunx": nil, "pnpx": nil, "node": nil,
 	"pnpm": {"exec", "dlx"}, "yarn": {"exec", "run"}, "npm": {"exec", "x"}, "bun": {"x", "run"},
 }
 
 // vitestArgs finds vitest in a command (`vitest …`, `npx vitest …`,
 // `node_modules/.bin/vitest …`) and returns the arguments after it.
 func vitestArgs(cmd []string) ([]string, bool) {
-	for i := 0; i < len(cmd) && i < 4; i++ {
+	for i := 0; i < len(cmd) && i < 8; i++ {
 		w := cmd[i]
+		if i > 0 && node.ValueFlag(w) {
+			i++ // node -r ./setup.cjs node_modules/vitest/vitest.mjs
+			continue
+		}
 		base := filepath.Base(w)
 		if base == "vitest" || base == "vitest.mjs" {
 			return cmd[i+1:], true

@@ -262,9 +262,15 @@ func (p *Package) TestScriptCall(framework string, calls func([]string) bool) Sc
 }
 
 // crossEnv takes the assignments of a cross-env command (`cross-env
-// NODE_ENV=test jest`) into env, leaving the command it runs.
+// NODE_ENV=test jest`; cross-env-shell's and env(1)'s alike) into env,
+// leaving the command it runs.
 func crossEnv(env, w []string) ([]string, []string) {
-	if len(w) == 0 || filepath.Base(w[0]) != "cross-env" {
+	if len(w) < 2 {
+		return env, w
+	}
+	switch filepath.Base(w[0]) {
+	case "cross-env", "cross-env-shell", "env":
+	default:
 		return env, w
 	}
 	i := 1
@@ -295,6 +301,10 @@ func (p *Package) ScriptFor(req adapters.Request, framework string, calls func([
 // nodeValueFlags are node's options whose value may be the next word.
 var nodeValueFlags = map[string]bool{"-r": true, "--require": true, "--import": true, "--loader": true,
 	"--experimental-loader": true, "-C": true, "--conditions": true}
+
+// ValueFlag says whether w is an option of node's whose value is the next
+// word (`-r ts-node/register`).
+func ValueFlag(w string) bool { return nodeValueFlags[w] }
 
 // nodeFlags are node's own options in a command that runs a framework's
 // program with node (`node --experimental-vm-modules

@@ -137,6 +137,9 @@ func TestTestScriptCall(t *testing.T) {
 		{scripts: map[string]string{"test": "cross-env NODE_ENV=test TZ='Europe/Paris' jest --ci"}, words: "jest --ci", env: "NODE_ENV=test TZ=Europe/Paris", rerun: "NODE_ENV=test TZ=Europe/Paris"},
 		{scripts: map[string]string{"test": "NODE_OPTIONS=--experimental-vm-modules npx jest"}, words: "npx jest",
 			env: "NODE_OPTIONS=--experimental-vm-modules", rerun: "NODE_OPTIONS=--experimental-vm-modules"},
+		{scripts: map[string]string{"test": "env NODE_OPTIONS=--experimental-vm-modules npx jest"}, words: "npx jest",
+			env: "NODE_OPTIONS=--experimental-vm-modules", rerun: "NODE_OPTIONS=--experimental-vm-modules"},
+		{scripts: map[string]string{"test": "cross-env-shell NODE_ENV=test jest"}, words: "jest", env: "NODE_ENV=test", rerun: "NODE_ENV=test"},
 		{scripts: map[string]string{"test": "TZ='America/New York' jest"}, words: "jest", env: "'TZ=America/New York'", rerun: "env 'TZ=America/New York'"},
 		// node's own options before the framework's program go to
 		// NODE_OPTIONS, after the client's (here --max-old-space-size).
