@@ -182,9 +182,12 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	// strobe given a directory inside the package runs the tests under
 	// it, not every test of the package; not a command's own patterns, to
 	// which one more would add its files.
-	under := ""
+	under, scriptPaths := "", []string(nil)
 	if pkg.Within(req.ProjectRoot) != "" && len(req.Command) == 0 {
 		under = req.ProjectRoot
+		// The script's own paths (`jest test/unit`) would add theirs
+		// to the directory's tests: jest runs a file any pattern matches.
+		user, scriptPaths = node.WithoutPaths(user, pkg.Dir)
 	}
 	sel, picked := selection(req, pkg.Dir, under, usesReporter(version))
 	dir, err := os.MkdirTemp("", "strobe-jest-")
@@ -193,6 +196,9 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	}
 	p := newParser(rec, req.ProjectRoot, pkg.Dir, dir)
 	p.test, p.level, p.scriptNote = req.Test, req.Level, script.Note
+	if len(scriptPaths) > 0 {
+		p.scriptNote = join(p.scriptNote, node.PathsNote(scriptPaths, under))
+	}
 	// A rerun is of one test: a shard of its one file may hold none. It
 	// sets what the script sets (TZ=UTC, NODE_OPTIONS=…).
 	prefix := append(script.RerunPrefix(), rerunPrefix(pkg.Manager)...)

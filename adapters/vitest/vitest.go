@@ -278,6 +278,13 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 			args = node.WithoutCoverage(args)
 		}
 	}
+	var scriptPaths []string
+	if len(req.Command) == 0 && p.Within(req.ProjectRoot) != "" {
+		// strobe given a directory inside the package: the script's own
+		// filters (`vitest run test/basic`) would add their files to its
+		// tests (vitest takes a file any filter matches).
+		args, scriptPaths = node.WithoutPaths(args, p.Dir)
+	}
 	// A rerun is of one test: a shard of its one file may hold none.
 	rerunArgs := node.WithoutShard(args)
 	if req.Test != "" || len(req.Tests) > 0 {
@@ -321,6 +328,9 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	}
 	pr := newParser(rec, req.ProjectRoot, dir)
 	pr.pkgDir, pr.test, pr.level, pr.scriptNote = p.Dir, req.Test, req.Level, script.Note
+	if len(scriptPaths) > 0 {
+		pr.scriptNote = strings.TrimPrefix(pr.scriptNote+"; "+node.PathsNote(scriptPaths, req.ProjectRoot), "; ")
+	}
 	if len(req.Tests) > 0 {
 		// For the no-tests hint: the run selected tests by name.
 		pr.test = req.Tests[0].Name

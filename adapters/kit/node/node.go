@@ -620,3 +620,35 @@ func InDir(cd, cmd string) string {
 	}
 	return "cd " + shell.Quote(cd) + " && " + cmd
 }
+
+// WithoutPaths drops from a script's arguments the paths it runs (`jest
+// test/unit`, `vitest run test/basic`: a word that names a file or a
+// directory of dir, not the value of an option before it), for a run
+// scoped to another directory, which a framework would add to them. It
+// also answers the paths dropped.
+func WithoutPaths(args []string, dir string) (kept, dropped []string) {
+	for i, a := range args {
+		valueOf := i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && !pathFollows[args[i-1]]
+		if !strings.HasPrefix(a, "-") && !valueOf && a != "run" && exists(filepath.Join(dir, a)) {
+			dropped = append(dropped, a)
+			continue
+		}
+		kept = append(kept, a)
+	}
+	return kept, dropped
+}
+
+// PathsNote says that a run scoped to dir left out the script's paths.
+func PathsNote(paths []string, dir string) string {
+	return fmt.Sprintf("the test script's own paths (%s) were left out: strobe ran the tests under %s, which it was given", strings.Join(paths, ", "), dir)
+}
+
+// pathFollows are options of jest's and vitest's that take no value, so
+// that a path may follow them (`jest --ci test/unit`).
+var pathFollows = map[string]bool{"--ci": true, "--coverage": true, "-i": true, "--runInBand": true, "--verbose": true,
+	"--silent": true, "--run": true, "--passWithNoTests": true, "--detectOpenHandles": true, "--forceExit": true}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

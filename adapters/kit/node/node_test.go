@@ -210,3 +210,16 @@ func TestCdTo(t *testing.T) {
 		}
 	}
 }
+
+func TestWithoutPaths(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"test/unit", "jest.config.js", "src"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept, dropped := WithoutPaths([]string{"run", "test/unit", "--config", "jest.config.js", "--rootDir=src", "--ci", "src", "-t", "x", "nosuch"}, dir)
+	if strings.Join(kept, " ") != "run --config jest.config.js --rootDir=src --ci -t x nosuch" || strings.Join(dropped, " ") != "test/unit src" {
+		t.Errorf("kept %q, dropped %q", kept, dropped)
+	}
+}
