@@ -2,9 +2,11 @@ package generic
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"strobe/adapters"
@@ -126,5 +128,37 @@ func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 	rec.BeginTesting() // nothing to build that strobe can see
 	pr := newParser(rec, req.ProjectRoot, req.Command)
 	pr.test = req.Test
+	if fb, ok := findFallback(req.ProjectRoot); ok && slices.Equal(fb.argv, req.Command) {
+		pr.members = workspaceMembers(req.ProjectRoot)
+	}
 	return &adapters.Plan{Argv: req.Command, Dir: req.ProjectRoot, Env: env, Parser: pr}, nil
+}
+
+// workspaceMembers are the packages of an npm or yarn workspaces root
+// (package.json's "workspaces", a list of globs or yarn's {"packages":
+// […]}) that have a test script, relative to root; nil for a package
+// that is no workspaces root.
+func workspaceMembers(root string) []string {
+	pkg, ok := node.Read(root)
+	if !ok || pkg.Raw["workspaces"] == nil {
+		return nil
+	}
+	var globs []string
+	if json.Unmarshal(pkg.Raw["workspaces"], &globs) != nil {
+		var yarn struct{ Packages []string }
+		json.Unmarshal(pkg.Raw["workspaces"], &yarn)
+		globs = yarn.Packages
+	}
+	var out []string
+	for _, g := range globs {
+		dirs, _ := filepath.Glob(filepath.Join(root, g))
+		for _, d := range dirs {
+			if m, ok := node.Read(d); ok && m.Dir == d && m.TestScript() != "" {
+				if rel, err := filepath.Rel(root, d); err == nil && !slices.Contains(out, rel) {
+					out = append(out, filepath.ToSlash(rel))
+				}
+			}
+		}
+	}
+	return out
 }

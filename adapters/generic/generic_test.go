@@ -6,6 +6,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
 	"strobe/report"
 )
 
@@ -92,5 +93,23 @@ func TestGenericAskedForATest(t *testing.T) {
 				t.Errorf("exit %+v, no tests %v, hint %q; want exit 0, no tests %v, a hint with %q", exit, out.NoTests, out.Hint, tc.noTests, tc.hint)
 			}
 		})
+	}
+}
+
+// TestGenericWorkspacesRoot: an npm workspaces root's test script runs its
+// packages' tests (npm test -ws), whose results strobe cannot read through
+// it: the hint names the packages with tests to run strobe on.
+func TestGenericWorkspacesRoot(t *testing.T) {
+	testutil.RequireTool(t, "npm")
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"package.json":            `{"name": "mono", "private": true, "workspaces": ["packages/*"], "scripts": {"test": "echo ran the workspaces"}}`,
+		"packages/a/package.json": `{"name": "a", "scripts": {"test": "jest"}}`,
+		"packages/b/package.json": `{"name": "b"}`,
+		"packages/c/package.json": `{"name": "c", "scripts": {"test": "vitest run"}}`,
+	})
+	_, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if want := "this is a workspaces root: its test script ran the tests of its packages, whose results strobe does not read through it; run strobe on each package (packages/a, packages/c)"; exit.Code != 0 || !strings.Contains(out.Hint, want) {
+		t.Errorf("exit %+v, hint %q; want %q", exit, out.Hint, want)
 	}
 }

@@ -25,8 +25,12 @@ type genericParser struct {
 	rec  *adapters.Recorder
 	root string
 	argv []string
-	test string   // the test asked for, which the command cannot be told
-	dirs []string // the directories make said it entered, innermost last
+	test string // the test asked for, which the command cannot be told
+	// members are the packages with tests of the workspaces root whose
+	// test script runs (npm test -ws): their frameworks' results reach
+	// strobe only when it is run on each.
+	members []string
+	dirs    []string // the directories make said it entered, innermost last
 
 	tests int // tests recorded
 
@@ -842,6 +846,13 @@ func (p *genericParser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if p.test != "" {
 		p.askedFor(&out)
+	}
+	if len(p.members) > 0 && len(p.rec.Tests()) == 0 {
+		list := strings.Join(p.members[:min(len(p.members), 5)], ", ")
+		if len(p.members) > 5 {
+			list += fmt.Sprintf(" and %d more", len(p.members)-5)
+		}
+		out.Hint = joinHints(fmt.Sprintf("this is a workspaces root: its test script ran the tests of its packages, whose results strobe does not read through it; run strobe on each package (%s), where its framework's adapter reads them", list), out.Hint)
 	}
 	return out
 }
