@@ -352,3 +352,20 @@ func TestTraceForkedChild(t *testing.T) {
 		t.Errorf("child's events %+v, want step(5, scale=5) = 25", child)
 	}
 }
+
+// TestTraceReadsNoLazyName: the tracer's walk of a module's names (to
+// count what the patterns match) runs none of their code: calc.tokens'
+// dbm_gnu counts each attribute read, as six.moves' lazy names import a
+// module when read (six's test_lazy, checking that none had been, failed
+// under any --trace).
+func TestTraceReadsNoLazyName(t *testing.T) {
+	_, _, _, files := tracedRun(t, adapters.Request{Test: "tests/test_calc.py::test_adds"}, []string{"calc.tokens.tokenize"},
+		map[string][]string{"moved_reads": {"calc.tokens.tokenize"}}, nil)
+	tok, ok := find(events(files), trace.Enter, "calc.tokens.tokenize", nil)
+	if !ok {
+		t.Fatal("no enter of tokenize")
+	}
+	if w := tok.Watches; len(w) != 1 || w[0].Value != "0" {
+		t.Errorf("moved_reads at tokenize's enter: %+v, want 0: the tracer read the lazy name's attributes", w)
+	}
+}

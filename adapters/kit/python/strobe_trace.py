@@ -22,6 +22,7 @@ warning in its meta line.
 
 import atexit
 import difflib
+import inspect
 import json
 import os
 import re
@@ -29,6 +30,7 @@ import reprlib
 import sys
 import threading
 import time
+import types
 
 SPEC_ENV = "STROBE_TRACE_SPEC"
 
@@ -713,20 +715,39 @@ def _walk(mod, modname, ns, found, depth):
 
 
 def _add(f, modname, found):
-    f = _attr(f, "__wrapped__", f)
-    code = _attr(f, "__code__", None)
-    if code is None or _attr(f, "__module__", None) != modname or code in found:
+    f = _unwrapped(f)
+    if not isinstance(f, types.FunctionType):
         return
-    found[code] = modname + "." + _attr(f, "__qualname__", code.co_name)
+    code = f.__code__
+    if f.__module__ != modname or code in found:
+        return
+    found[code] = modname + "." + f.__qualname__
+
+
+def _unwrapped(v):
+    """The function a decorator wrapped (functools.wraps' __wrapped__, an
+    lru_cache's), read without running any of v's code: reading an
+    attribute of an arbitrary object can run its __getattr__, and six.moves'
+    lazy objects import a module then (a test checking that they had not
+    yet failed under tracing, and a module missing there stopped pytest)."""
+    for _ in range(5):
+        if isinstance(v, types.FunctionType) and "__wrapped__" not in v.__dict__:
+            return v
+        try:
+            w = inspect.getattr_static(v, "__wrapped__", None)
+        except Exception:
+            return v
+        if w is None or w is v:
+            return v
+        v = w
+    return v
 
 
 def _attr(v, name, default):
-    """getattr that also survives an attribute raising something else than
-    AttributeError: six.moves' lazy objects import a module when read
-    (ModuleNotFoundError: No module named '_gdbm'), a proxy's __getattr__
-    may raise anything, and the walk must not stop the test run."""
+    """An attribute found without running v's code (no __getattr__, no
+    descriptor): what a module or class holds, as _unwrapped."""
     try:
-        return getattr(v, name, default)
+        return inspect.getattr_static(v, name, default)
     except Exception:
         return default
 
