@@ -222,7 +222,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = joinHint(out.Hint, p.internal.warningHint())
 	case exitUsage:
 		reason := p.usageReason(st)
-		if len(p.allGone) > 0 && strings.HasPrefix(reason, "not found: ") {
+		if len(p.allGone) > 0 && (strings.HasPrefix(reason, "not found: ") || strings.HasPrefix(reason, "file or directory not found: ")) {
 			// Not a usage error of the user's: what failed last time
 			// is renamed or removed, and there is nothing to rerun.
 			out.NoTests, out.ExitExplained = true, true

@@ -398,11 +398,30 @@ func holdsNames(src []byte, rest string) bool {
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
 			name = name[i+1:]
 		}
-		if name != "" && !bytes.Contains(src, []byte(name)) {
+		if name != "" && !holdsWord(src, name) {
 			return false
 		}
 	}
 	return true
+}
+
+// holdsWord says whether src holds name as a whole identifier: test_one
+// is not in a file that now defines only test_one_renamed.
+func holdsWord(src []byte, name string) bool {
+	ident := func(c byte) bool {
+		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+	}
+	for off := 0; ; {
+		i := bytes.Index(src[off:], []byte(name))
+		if i < 0 {
+			return false
+		}
+		start, end := off+i, off+i+len(name)
+		if (start == 0 || !ident(src[start-1])) && (end == len(src) || !ident(src[end])) {
+			return true
+		}
+		off = start + 1
+	}
 }
 
 // LevelDir is the project's directory for a level (tests/unit, test/unit),

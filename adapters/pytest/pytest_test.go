@@ -1120,3 +1120,18 @@ func TestColorYes(t *testing.T) {
 		t.Errorf("failure %+v: want the diff without terminal codes", f)
 	}
 }
+
+// TestHoldsNames: a node id's names are in its file as whole identifiers:
+// test_one renamed test_one_renamed is gone (its id went to pytest, which
+// refused the whole rerun of the failures).
+func TestHoldsNames(t *testing.T) {
+	src := []byte("class TestC:\n    def test_one_renamed(self):\n        pass\n\ndef test_two():\n    pass\n")
+	for rest, want := range map[string]bool{
+		"test_two": true, "TestC::test_one_renamed": true, "test_one": false, "TestC::test_one": false,
+		"test_tw": false, "test_two[1-2]": true, "TestC": true,
+	} {
+		if got := holdsNames(src, rest); got != want {
+			t.Errorf("holdsNames(%q) = %v, want %v", rest, got, want)
+		}
+	}
+}
