@@ -34,7 +34,10 @@ func Untested(root, picked string) []string {
 	if !ok {
 		return nil
 	}
-	goWork := eco == "go" && fileExists(filepath.Join(root, "go.work"))
+	var goWork map[string]bool // the modules go.work uses, when it is there
+	if eco == "go" {
+		goWork = goWorkUses(root)
+	}
 	var out []string
 	var visit func(dir string, depth int)
 	visit = func(dir string, depth int) {
@@ -87,20 +90,25 @@ func skipBelow(name string) bool {
 
 // subproject says what project dir is when a run of ecosystem eco on the
 // directory above does not run it, "" otherwise.
-func subproject(dir, eco string, goWork bool) string {
+func subproject(dir, eco string, goWork map[string]bool) string {
 	has := func(name string) bool { return fileExists(filepath.Join(dir, name)) }
 	switch {
 	case has("go.mod"):
 		// A module without tests (tools/go.mod pinning the tools' versions)
 		// is no suite.
-		if eco == "go" && !goWork && hasGoTests(dir) {
+		if eco == "go" && !goWork[dir] && hasGoTests(dir) {
+			if goWork != nil {
+				return "a Go module that go.work does not use: go test ./... stops at its go.mod"
+			}
 			return "a Go module of its own: go test ./... stops at its go.mod"
 		}
 		if eco != "go" && hasGoTests(dir) {
 			return "a Go module"
 		}
 	case has("Cargo.toml"):
-		if eco != "rust" {
+		// A crate without tests (a Python package's extension, built
+		// by maturin) is no suite.
+		if eco != "rust" && hasTests(dir, ".rs", "#[test]", "#[cfg(test)]", "/// ```") {
 			return "a Rust crate"
 		}
 	case has("package.json"):
@@ -108,10 +116,11 @@ func subproject(dir, eco string, goWork bool) string {
 			return "a JavaScript package with a test script"
 		}
 	case has("pom.xml") || has("build.gradle") || has("build.gradle.kts"):
-		if eco != "java" {
+		if eco != "java" && dirExists(filepath.Join(dir, "src", "test")) {
 			return "a Java project"
 		}
-	case has("pytest.ini") || has("tox.ini") || (has("pyproject.toml") || has("setup.py")) && (dirExists(filepath.Join(dir, "tests")) || dirExists(filepath.Join(dir, "test"))):
+	case has("pytest.ini") || (has("tox.ini") || has("pyproject.toml") || has("setup.py") || has("setup.cfg")) && (dirExists(filepath.Join(dir, "tests")) || dirExists(filepath.Join(dir, "test"))):
+		// tox.ini alone may only build the docs (Sphinx's tox env).
 		if eco != "python" {
 			return "a Python project with tests"
 		}
@@ -136,22 +145,72 @@ func hasTestScript(path string) bool {
 	return s != "" && !strings.Contains(s, "no test specified")
 }
 
-// hasGoTests says whether a _test.go file is under dir, looking at 2,000
-// entries at most.
+// goWorkUses are the module directories root's go.work uses (`use ./a`,
+// `use ( ./b ./c )`), cleaned; nil without a go.work.
+func goWorkUses(root string) map[string]bool {
+	b, err := os.ReadFile(filepath.Join(root, "go.work"))
+	if err != nil {
+		return nil
+	}
+	uses := map[string]bool{}
+	block := false
+	for _, line := range strings.Split(string(b), "\n") {
+		line, _, _ = strings.Cut(line, "//")
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+			continue
+		case block && f[0] == ")":
+			block = false
+			continue
+		case f[0] == "use" && len(f) > 1 && f[1] == "(":
+			block = true
+			continue
+		case f[0] == "use" && len(f) > 1:
+			f = f[1:]
+		case !block:
+			continue
+		}
+		uses[filepath.Join(root, strings.Trim(f[0], `"`))] = true
+	}
+	return uses
+}
+
+// hasGoTests says whether a _test.go file is under dir.
 func hasGoTests(dir string) bool {
-	found, seen := false, 0
+	return hasTests(dir, "_test.go")
+}
+
+// hasTests says whether a file under dir ends with suffix and, when marks
+// are given, holds one of them (a Rust file's #[test]); it looks at 2,000
+// entries and reads 200 files at most.
+func hasTests(dir, suffix string, marks ...string) bool {
+	found, seen, read := false, 0, 0
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		seen++
 		switch {
 		case err != nil:
 			return nil
-		case found || seen > 2000:
+		case found || seen > 2000 || read > 200:
 			return fs.SkipAll
 		case d.IsDir() && path != dir && skipBelow(d.Name()):
 			return fs.SkipDir
-		case !d.IsDir() && strings.HasSuffix(d.Name(), "_test.go"):
+		case d.IsDir() || !strings.HasSuffix(d.Name(), suffix):
+			return nil
+		case len(marks) == 0:
 			found = true
 			return fs.SkipAll
+		}
+		read++
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		for _, m := range marks {
+			if bytes.Contains(b, []byte(m)) {
+				found = true
+				return fs.SkipAll
+			}
 		}
 		return nil
 	})

@@ -27,6 +27,11 @@ func TestUntested(t *testing.T) {
 		"py/tests/test_x.py":                     "def test_x(): pass\n",
 		"scripts/pyproject.toml":                 "[project]\nname = 'y'\n",
 		"rust/Cargo.toml":                        "[package]\nname = 'r'\n",
+		"rust/src/lib.rs":                        "#[cfg(test)]\nmod tests {}\n",
+		"ext/Cargo.toml":                         "[package]\nname = 'ext'\n",
+		"ext/src/lib.rs":                         "use pyo3::prelude::*;\n",
+		"docs/tox.ini":                           "[testenv:docs]\ncommands = sphinx-build\n",
+		"java/pom.xml":                           "<project/>\n",
 		"node_modules/a/package.json":            `{"scripts": {"test": "jest"}}`,
 		"testdata/p/Cargo.toml":                  "[package]\nname = 'p'\n",
 		".github/actions/x/package.json":         `{"scripts": {"test": "jest"}}`,
@@ -53,6 +58,16 @@ func TestUntested(t *testing.T) {
 	// tests are not known.
 	if got := Untested(root, "vitest"); slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "web/") }) || !slices.Contains(got, "sdk/go/ (a Go module)") {
 		t.Errorf("Untested(vitest) = %q: want the Go module, not the JavaScript package", got)
+	}
+	// A go.work uses some nested modules: the others are not run.
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"go.work":             "go 1.22\n\nuse (\n\t.\n\t./sdk/go // the SDK\n)\n",
+		"other/go.mod":        "module other\n",
+		"other/other_test.go": "package other\n",
+	})
+	if got := Untested(root, "go"); slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "sdk/go/") }) ||
+		!slices.Contains(got, "other/ (a Go module that go.work does not use: go test ./... stops at its go.mod)") {
+		t.Errorf("Untested(go) with a go.work = %q: want other/, not sdk/go/, which it uses", got)
 	}
 	if got := Untested(root, "generic"); got != nil {
 		t.Errorf("Untested(generic) = %q, want nil", got)
