@@ -83,7 +83,8 @@ func WalkLimited(root string, depth int, fn func(string, fs.DirEntry), skip func
 		return
 	}
 	visited := 0
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	top := walkRoot(root)
+	filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
@@ -92,7 +93,7 @@ func WalkLimited(root string, depth int, fn func(string, fs.DirEntry), skip func
 			return fs.SkipAll
 		}
 		if d.IsDir() {
-			if path == root {
+			if path == top {
 				return nil
 			}
 			rel, _ := filepath.Rel(root, path)
@@ -105,6 +106,18 @@ func WalkLimited(root string, depth int, fn func(string, fs.DirEntry), skip func
 		fn(path, d)
 		return nil
 	})
+}
+
+// walkRoot is root as filepath.WalkDir walks it: a symbolic link to the
+// project's directory with a trailing separator, which WalkDir then
+// follows (it lists nothing under a link otherwise: a project reached
+// through one had no test files, and pytest's detection found none). The
+// paths it gives are root's, joined.
+func walkRoot(root string) string {
+	if fi, err := os.Lstat(root); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return root + string(filepath.Separator)
+	}
+	return root
 }
 
 // Above is the nearest of dir and its parents that holds a file of one of

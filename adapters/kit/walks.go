@@ -94,8 +94,9 @@ func sharedListing(root string, depth int) *listing {
 }
 
 func (l *listing) list(root string) {
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || path == root {
+	top := walkRoot(root)
+	filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || path == top {
 			return nil
 		}
 		if len(l.entries) == listBound {

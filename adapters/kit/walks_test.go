@@ -3,6 +3,7 @@ package kit
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -68,4 +69,35 @@ func firstDiff(a, b []string) string {
 		}
 	}
 	return "one is a prefix of the other"
+}
+
+// TestWalkThroughALink: a project given as a symbolic link to its
+// directory is walked, with or without a shared listing, and its files
+// are named under the link (pytest's detection found no test file in it).
+func TestWalkThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	real, link := filepath.Join(dir, "real"), filepath.Join(dir, "link")
+	if err := os.MkdirAll(filepath.Join(real, "tests"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "tests", "test_a.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	walk := func() []string {
+		var got []string
+		WalkLimited(link, 3, func(path string, _ fs.DirEntry) { got = append(got, path) }, nil)
+		return got
+	}
+	want := []string{filepath.Join(link, "tests", "test_a.py")}
+	if got := walk(); !slices.Equal(got, want) {
+		t.Errorf("walk = %q, want %q", got, want)
+	}
+	done := ShareWalks(link)
+	defer done()
+	if got := walk(); !slices.Equal(got, want) {
+		t.Errorf("shared walk = %q, want %q", got, want)
+	}
 }
