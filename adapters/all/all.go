@@ -226,5 +226,5 @@ func alsoFound(a adapters.Adapter, d adapters.Detection) string {
 			}
 		}
 	}
-	return fmt.Sprintf(`%s (confidence %d): pass framework: %q to run that instead`, what, d.Confidence, a.Name())
+	return fmt.Sprintf(`%s (confidence %d): pass framework: %q (--framework %s) to run that instead`, what, d.Confidence, a.Name(), a.Name())
 }

@@ -125,7 +125,7 @@ func TestDetectFallbackAndRivals(t *testing.T) {
 			hint: []string{"picked cargo (Cargo.toml found)", "a test command of its own, `make check` (confidence 5)", `pass framework: "generic"`}},
 		{name: "package.json beside go.mod", files: map[string]string{"go.mod": "module x\n", "package.json": `{"scripts":{"test":"node t.js"}}`}, want: "go", noHint: true},
 		{name: "Cargo.toml beside go.work", files: map[string]string{"Cargo.toml": "[package]\nname = \"x\"\n", "go.work": "go 1.22\n"}, want: "cargo",
-			hint: []string{"picked cargo (Cargo.toml found)", `go tests (confidence 85): pass framework: "go" to run that instead`}},
+			hint: []string{"picked cargo (Cargo.toml found)", `go tests (confidence 85): pass framework: "go" (--framework go) to run that instead`}},
 		{name: "go.mod alone", files: map[string]string{"go.mod": "module x\n"}, want: "go", noHint: true},
 		{name: "a command", command: []string{"make", "check"}, files: map[string]string{"Makefile": "check:\n\ttrue\n"}, want: "generic", noHint: true},
 	} {

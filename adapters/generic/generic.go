@@ -61,7 +61,7 @@ type fallback struct {
 // hint says what runs and how to pick a framework instead.
 func (f fallback) hint() string {
 	return fmt.Sprintf("no test framework recognised: ran `%s` (%s) through the generic adapter (TAP and PASS:/FAIL: lines are read, otherwise the exit status decides); "+
-		`pass framework: "NAME" to run the tests through a framework's own adapter instead`, shell.Join(f.argv), f.source)
+		`pass framework: "NAME" (--framework NAME) to run the tests through a framework's own adapter instead`, shell.Join(f.argv), f.source)
 }
 
 // findFallback finds the project's test command: package.json's test
