@@ -113,3 +113,39 @@ func TestGenericWorkspacesRoot(t *testing.T) {
 		t.Errorf("exit %+v, hint %q; want %q", exit, out.Hint, want)
 	}
 }
+
+// TestGenericUnittest: `python3 -m unittest -v` through generic (a
+// Makefile's test target) is counted by unittest's own totals; the bare
+// "ok" it prints after a test that wrote to stderr is no TAP test (it was
+// "1 passed, 1 failed" for 4 tests, and for more-itertools' 774).
+func TestGenericUnittest(t *testing.T) {
+	python := testutil.RequireTool(t, "python3")
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{"test_m.py": `import sys, unittest
+
+class T(unittest.TestCase):
+    def test_a(self):
+        pass
+
+    def test_b_writes(self):
+        sys.stderr.write("noise\n")
+
+    def test_c(self):
+        pass
+
+    def test_d_fails(self):
+        self.assertEqual(1, 2)
+
+    @unittest.skip("not now")
+    def test_e(self):
+        pass
+`})
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{python, "-m", "unittest", "-v"}})
+	s := out.Summary
+	if exit.Code != 1 || s == nil || s.Passed != 3 || s.Failed != 1 || s.Skipped != 1 || out.Unread != 4 {
+		t.Errorf("exit %+v, summary %+v, unread %d, tests %+v; want unittest's 3 passed, 1 failed, 1 skipped", exit, s, out.Unread, rec.Tests())
+	}
+	if tt, ok := adapterstest.TestByName(rec.Tests(), "test 1"); ok {
+		t.Errorf("a bare ok read as a TAP test: %+v", tt)
+	}
+}

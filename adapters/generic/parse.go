@@ -35,14 +35,15 @@ type genericParser struct {
 	tests int // tests recorded
 
 	// TAP.
-	n       int      // TAP tests seen, to name unnamed ones
-	open    *tapTest // the last test line, until its YAML block (if any) ends
-	yaml    *tapYAML // the YAML block being read
-	pending []*tapTest
-	planned int    // tests the top-level plans announced (outside prove)
-	ran     int    // top-level tests seen (outside prove)
-	lastTAP string // the last top-level test line (outside prove)
-	bailed  string // a "Bail out!"'s line
+	n           int      // TAP tests seen, to name unnamed ones
+	open        *tapTest // the last test line, until its YAML block (if any) ends
+	yaml        *tapYAML // the YAML block being read
+	pending     []*tapTest
+	unittestRan int    // the tests unittest's "Ran N tests" counted
+	planned     int    // tests the top-level plans announced (outside prove)
+	ran         int    // top-level tests seen (outside prove)
+	lastTAP     string // the last top-level test line (outside prove)
+	bailed      string // a "Bail out!"'s line
 	// unlocated are failed TAP tests with no file:line yet: a
 	// Test::More diagnostic on the other stream may come after.
 	unlocated []tapRef
@@ -140,6 +141,10 @@ type amTest struct{ dir, name string }
 var (
 	automakeLine = lazyre.New(`^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR): (.+)$`)
 	summaryLine  = lazyre.New(`^(?:\w+:\s*)?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$`)
+	// unittest's closing lines: "Ran 774 tests in 1.234s", then "OK",
+	// "OK (skipped=3)" or "FAILED (failures=1, errors=2)".
+	unittestRan    = lazyre.New(`^Ran (\d+) tests? in [\d.]+s$`)
+	unittestResult = lazyre.New(`^(?:OK|FAILED)(?: \((.*)\))?\s*$`)
 	// Maven Surefire's totals (a class's own line goes on with "Time
 	// elapsed"), when a shell runs mvn: errors are failures.
 	surefireTotal = lazyre.New(`^(?:\[\w+\]\s+)?Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$`)
@@ -190,7 +195,9 @@ func (p *genericParser) Line(s adapters.Stream, b []byte, _ bool) {
 	if p.proveLine(line) {
 		return
 	}
-	if r, ok := format.TAPLine(trimmed); ok && (indent == 0 || r.Number > 0) {
+	// A bare "ok" before any TAP plan or numbered line is no TAP: unittest
+	// -v prints one on its own line after a test that wrote to stderr.
+	if r, ok := format.TAPLine(trimmed); ok && (indent == 0 || r.Number > 0) && (r.Number > 0 || r.Name != "" || p.planned > 0 || p.ran > 0) {
 		p.tapLine(r, indent, trimmed)
 		return
 	}
@@ -244,6 +251,18 @@ func (p *genericParser) Line(s adapters.Stream, b []byte, _ bool) {
 		p.buildErrs = append(p.buildErrs, report.BuildError{Message: kit.Clip(strings.TrimSpace(line))})
 		return
 	}
+	if strings.HasPrefix(line, "Ran ") {
+		if m := unittestRan.FindStringSubmatch(line); m != nil {
+			p.unittestRan, _ = strconv.Atoi(m[1])
+			return
+		}
+	}
+	if p.unittestRan > 0 && (strings.HasPrefix(line, "OK") || strings.HasPrefix(line, "FAILED")) {
+		if m := unittestResult.FindStringSubmatch(line); m != nil {
+			p.unittestSummary(m[1])
+			return
+		}
+	}
 	if m := summary(line); m != nil {
 		s := &report.Summary{}
 		s.Passed, _ = strconv.Atoi(m[1])
@@ -263,6 +282,26 @@ func (p *genericParser) Line(s adapters.Stream, b []byte, _ bool) {
 			p.summary = &report.Summary{Passed: max(n[0]-n[1]-n[2]-n[3], 0), Failed: n[1] + n[2], Skipped: n[3]}
 		}
 	}
+}
+
+// unittestSummary reads unittest's result line's counts ("failures=1,
+// errors=2, skipped=3, expected failures=1, unexpected successes=1")
+// against the tests it ran: its totals, which win over the few of its
+// lines strobe reads as tests (a FAIL: line).
+func (p *genericParser) unittestSummary(counts string) {
+	s := &report.Summary{}
+	for _, kv := range strings.Split(counts, ",") {
+		k, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
+		n, _ := strconv.Atoi(v)
+		switch k {
+		case "failures", "errors", "unexpected successes":
+			s.Failed += n
+		case "skipped", "expected failures":
+			s.Skipped += n
+		}
+	}
+	s.Passed = max(p.unittestRan-s.Failed-s.Skipped, 0)
+	p.summary = s
 }
 
 // path names a file a tool printed, relative to the directory make was
@@ -835,6 +874,11 @@ func (p *genericParser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if p.tests == 0 && len(p.buildErrs) > 0 && exit.Code != 0 && !exit.Signaled && exit.StoppedBy == "" {
 		out.BuildFailed, out.BuildErrors = true, p.buildErrs
+	}
+	if n := len(p.rec.Tests()); p.unittestRan > n && p.summary != nil {
+		// unittest's totals count the tests whose lines were not read
+		// (`test_x (m.C.test_x) ... ok`): they win, as the answer says.
+		out.Summary, out.Unread = p.summary, p.unittestRan-n
 	}
 	if len(p.rec.Tests()) == 0 {
 		out.Summary = p.summary
