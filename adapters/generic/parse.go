@@ -195,9 +195,10 @@ func (p *genericParser) Line(s adapters.Stream, b []byte, _ bool) {
 	if p.proveLine(line) {
 		return
 	}
-	// A bare "ok" before any TAP plan or numbered line is no TAP: unittest
-	// -v prints one on its own line after a test that wrote to stderr.
-	if r, ok := format.TAPLine(trimmed); ok && (indent == 0 || r.Number > 0) && (r.Number > 0 || r.Name != "" || p.planned > 0 || p.ran > 0) {
+	// A bare "ok" before any TAP plan or numbered line, outside prove
+	// (whose verdict on a file it is), is no TAP: unittest -v prints one
+	// on its own line after a test that wrote to stderr.
+	if r, ok := format.TAPLine(trimmed); ok && (indent == 0 || r.Number > 0) && (r.Number > 0 || r.Name != "" || p.planned > 0 || p.ran > 0 || p.prove != nil) {
 		p.tapLine(r, indent, trimmed)
 		return
 	}
