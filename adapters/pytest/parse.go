@@ -239,6 +239,12 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			out.Hint = joinHint(out.Hint, p.usageHint(reason))
 			return out
 		}
+		if be, ok := conftestImportError(p.ErrLines); ok {
+			// A conftest.py that does not import is the project's code
+			// failing to load, as a test module's ImportError is.
+			out.BuildFailed, out.BuildErrors, out.ExitExplained = true, []report.BuildError{be}, true
+			return out
+		}
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"pytest_usage_error"},
 			Message: p.errorMessage("pytest rejected its command line or configuration (exit 4)")}
 		out.Hint = joinHint(out.Hint, "pytest did not run the tests: fix the arguments, pytest.ini/pyproject options or plugins it names")
@@ -381,6 +387,33 @@ func (p *parser) errorMessage(what string) string {
 	}
 	return kit.Clip(what + ": " + strings.Join(p.ErrLines, "\n"))
 }
+
+// conftestImportError reads pytest's "ImportError while loading conftest
+// '…/conftest.py'." (exit 4) into a build error at the traceback's last
+// line in the project, with the exception's line as its message.
+func conftestImportError(lines []string) (report.BuildError, bool) {
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "ImportError while loading conftest ") {
+		return report.BuildError{}, false
+	}
+	be := report.BuildError{Message: kit.Clip(strings.Join(lines, "\n"))}
+	for _, l := range lines[1:] {
+		if m := conftestFrame.FindStringSubmatch(l); m != nil {
+			be.File = m[1]
+			be.Line, _ = strconv.Atoi(m[2])
+		}
+		if e, ok := strings.CutPrefix(l, "E   "); ok {
+			be.Message = kit.Clip(strings.TrimSpace(e))
+		}
+	}
+	if be.File == "" {
+		be.File = "conftest.py"
+	}
+	return be, true
+}
+
+// conftestFrame is a frame of pytest's short traceback: "conftest.py:1: in
+// <module>".
+var conftestFrame = lazyre.New(`^(\S+\.py):(\d+): in `)
 
 // internalMessage says why pytest stopped with exit 3: the exception of
 // its INTERNALERROR traceback (a conftest hook that raised, a plugin's

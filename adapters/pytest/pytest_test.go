@@ -1135,3 +1135,24 @@ func TestHoldsNames(t *testing.T) {
 		}
 	}
 }
+
+// TestConftestImportError: a conftest.py that does not import stops
+// pytest with its usage error's exit 4: it is the project failing to
+// load, a build failure at the conftest's line, as a test module's
+// ImportError is (it was a crash of unknown type, with advice about
+// arguments).
+func TestConftestImportError(t *testing.T) {
+	requirePytest(t)
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"conftest.py": "import os\nfrom os import no_such_name\n",
+		"test_a.py":   "def test_a():\n    pass\n",
+	})
+	_, out, exit := run(t, root, adapters.Request{})
+	if exit.Code != exitUsage || !out.BuildFailed || out.Crash != nil || len(out.BuildErrors) != 1 {
+		t.Fatalf("exit %+v, outcome %+v: want a build failure", exit, out)
+	}
+	if be := out.BuildErrors[0]; be.File != "conftest.py" || be.Line != 2 || !strings.HasPrefix(be.Message, "ImportError: cannot import name 'no_such_name'") {
+		t.Errorf("build error %+v, want conftest.py:2 and the ImportError", be)
+	}
+}
