@@ -76,8 +76,18 @@ func (cargo) Detect(req adapters.Request) adapters.Detection {
 	if cargoWorkspaceTable.Match(b) {
 		return adapters.Detection{Confidence: 90, Hint: "Cargo.toml with [workspace] found: tests run for the packages plain cargo test selects here"}
 	}
+	if py, err := os.ReadFile(filepath.Join(req.ProjectRoot, "pyproject.toml")); err == nil && maturinBuilt.Match(py) {
+		// A Python package whose extension is this crate (maturin): its
+		// tests are Python's, the crate's few or none (rpds-py: 0 of
+		// cargo's against pytest's 116). pytest's files or settings win.
+		return adapters.Detection{Confidence: 50, Hint: "Cargo.toml of a Python package's extension (maturin) found"}
+	}
 	return adapters.Detection{Confidence: 90, Hint: "Cargo.toml found"}
 }
+
+// maturinBuilt matches a pyproject.toml built by maturin: its
+// build-backend, or its [tool.maturin] table.
+var maturinBuilt = lazyre.New(`(?m)^\s*(build-backend\s*=\s*["']maturin["']|\[tool\.maturin\])`)
 
 // cargoRunnerKey is the setting that wraps every test binary cargo runs,
 // rustdoc's doctest binaries included (not rustdoc, not build scripts); see

@@ -318,6 +318,13 @@ func TestCargoAmbiguousPackage(t *testing.T) {
 
 func TestCargoDetect(t *testing.T) {
 	crate := testutil.Fixture("cargo", "basic")
+	// A Python package whose extension is the crate (maturin, as rpds-py):
+	// below pytest's test files (60), which cargo's 90 beat to run 0 tests.
+	ext := t.TempDir()
+	adapterstest.WriteFiles(t, ext, map[string]string{
+		"Cargo.toml":     "[package]\nname = \"ext\"\n",
+		"pyproject.toml": "[build-system]\nrequires = [\"maturin>=1.0,<2.0\"]\nbuild-backend = \"maturin\"\n",
+	})
 	for _, tc := range []struct {
 		name     string
 		req      adapters.Request
@@ -326,6 +333,7 @@ func TestCargoDetect(t *testing.T) {
 	}{
 		{"crate", adapters.Request{ProjectRoot: crate}, 90, "Cargo.toml found"},
 		{"workspace", adapters.Request{ProjectRoot: testutil.Fixture("cargo", "ws")}, 90, "[workspace]"},
+		{"maturin extension", adapters.Request{ProjectRoot: ext}, 50, "(maturin)"},
 		{"command", adapters.Request{ProjectRoot: t.TempDir(), Command: []string{"/usr/bin/cargo", "+stable", "test", "--release"}}, 95, "cargo test"},
 		{"other command", adapters.Request{ProjectRoot: crate, Command: []string{"cargo", "nextest", "run"}}, 0, ""},
 		{"nothing", adapters.Request{ProjectRoot: t.TempDir()}, 0, ""},
