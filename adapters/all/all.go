@@ -198,7 +198,7 @@ func enclosingProject(root string) (dir, marker string) {
 	}
 	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
 		for _, m := range projectMarkers {
-			if st, err := os.Stat(filepath.Join(d, m)); err == nil && !st.IsDir() {
+			if kit.FileExists(filepath.Join(d, m)) {
 				return d, m
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"strobe/adapters/kit"
 )
 
 // ecosystems groups the adapters by the projects they run: a project of
@@ -91,7 +93,7 @@ func skipBelow(name string) bool {
 // subproject says what project dir is when a run of ecosystem eco on the
 // directory above does not run it, "" otherwise.
 func subproject(dir, eco string, goWork map[string]bool) string {
-	has := func(name string) bool { return fileExists(filepath.Join(dir, name)) }
+	has := func(name string) bool { return kit.FileExists(filepath.Join(dir, name)) }
 	switch {
 	case has("go.mod"):
 		// A module without tests (tools/go.mod pinning the tools' versions)
@@ -215,11 +217,6 @@ func hasTests(dir, suffix string, marks ...string) bool {
 		return nil
 	})
 	return found
-}
-
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && !st.IsDir()
 }
 
 func dirExists(path string) bool {

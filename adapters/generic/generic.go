@@ -111,9 +111,13 @@ func makeTarget(makefile []byte, target string) bool {
 }
 
 func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	var members []string
 	if len(req.Command) == 0 && req.Level == adapters.LevelAll {
 		if fb, ok := findFallback(req.ProjectRoot); ok {
 			req.Command = fb.argv
+			if fb.argv[0] != "make" { // the workspaces' script, npm test -ws
+				members = workspaceMembers(req.ProjectRoot)
+			}
 		}
 	}
 	if len(req.Command) == 0 {
@@ -127,10 +131,7 @@ func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 	env := []string{"STROBE_LEVEL=" + string(req.Level), "STROBE_TEST=" + req.Test}
 	rec.BeginTesting() // nothing to build that strobe can see
 	pr := newParser(rec, req.ProjectRoot, req.Command)
-	pr.test = req.Test
-	if fb, ok := findFallback(req.ProjectRoot); ok && slices.Equal(fb.argv, req.Command) {
-		pr.members = workspaceMembers(req.ProjectRoot)
-	}
+	pr.test, pr.members = req.Test, members
 	return &adapters.Plan{Argv: req.Command, Dir: req.ProjectRoot, Env: env, Parser: pr}, nil
 }
 

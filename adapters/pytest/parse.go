@@ -47,7 +47,7 @@ type parser struct {
 	rerunOpts  []string // the options of a given command that a rerun keeps (rerunOptions)
 	args       []string // the run's own arguments, after strobe's plugin
 	gone       []string // tests asked for that their files no longer hold (presentIDs)
-	allGone    []string // every test asked for, when their files hold none of them
+	asked      []string // the node ids a rerun of the failures asked for
 
 	summary  []string          // FAILED/ERROR lines, for the fallback
 	counts   string            // the closing "== 1 failed, 2 passed in 0.1s ==" line
@@ -222,16 +222,16 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = joinHint(out.Hint, p.internal.warningHint())
 	case exitUsage:
 		reason := p.usageReason(st)
-		if len(p.allGone) > 0 && (strings.HasPrefix(reason, "not found: ") || strings.HasPrefix(reason, "file or directory not found: ")) {
+		if allGone := p.allGone(reason); len(allGone) > 0 {
 			// Not a usage error of the user's: what failed last time
 			// is renamed or removed, and there is nothing to rerun.
 			out.NoTests, out.ExitExplained = true, true
-			what := fmt.Sprintf("none of the %d tests asked for is in its file any more (renamed or removed since the run that failed them), so none ran", len(p.allGone))
-			if len(p.allGone) == 1 {
+			what := fmt.Sprintf("none of the %d tests asked for is in its file any more (renamed or removed since the run that failed them), so none ran", len(allGone))
+			if len(allGone) == 1 {
 				what = "the test asked for is no longer in its file (renamed or removed since the run that failed it), so it did not run"
 			}
 			out.Hint = joinHint(out.Hint, fmt.Sprintf("%s: %s; run the suite without --failed (onlyFailed) to see what fails under its new name",
-				what, kit.ClipTo(strings.Join(p.allGone, ", "), 300, "…")))
+				what, kit.ClipTo(strings.Join(allGone, ", "), 300, "…")))
 			return out
 		}
 		if reason != "" {
@@ -386,6 +386,19 @@ func (p *parser) errorMessage(what string) string {
 		return what
 	}
 	return kit.Clip(what + ": " + strings.Join(p.ErrLines, "\n"))
+}
+
+// allGone is every node id a rerun asked for, when pytest refused them
+// as not found (reason, usageReason's) and their files hold none of them:
+// selection gives them all then; nil otherwise.
+func (p *parser) allGone(reason string) []string {
+	if len(p.asked) == 0 || len(p.gone) > 0 || !strings.HasPrefix(reason, "not found: ") && !strings.HasPrefix(reason, "file or directory not found: ") {
+		return nil
+	}
+	if keep, gone := presentIDs(p.root, p.asked); len(keep) == 0 {
+		return gone
+	}
+	return nil
 }
 
 // conftestImportError reads pytest's "ImportError while loading conftest

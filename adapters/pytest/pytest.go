@@ -149,19 +149,12 @@ func (a pytestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	p.args = argv[slices.Index(argv, "strobe_plugin")+1:]
 	if len(req.Tests) > 0 && len(req.Command) == 0 {
 		// selection left out the ids presentIDs found gone, or, all of
-		// them gone, gave them all, for pytest to say it finds none.
+		// them gone, gave them all, for pytest to say it finds none
+		// (Finish tells which, on that error alone).
 		for _, t := range req.Tests {
+			p.asked = append(p.asked, t.Name)
 			if !slices.Contains(p.args, t.Name) {
 				p.gone = append(p.gone, t.Name)
-			}
-		}
-		if len(p.gone) == 0 {
-			ids := make([]string, len(req.Tests))
-			for i, t := range req.Tests {
-				ids[i] = t.Name
-			}
-			if keep, gone := presentIDs(req.ProjectRoot, ids); len(keep) == 0 {
-				p.allGone = gone
 			}
 		}
 	}
