@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit/format"
 	"strobe/internal/testutil"
 )
@@ -127,4 +128,58 @@ func stackOf(th format.PyThread) string {
 		sb.WriteString(f.Func + " (" + f.File + ":" + strconv.Itoa(f.Line) + ")\n")
 	}
 	return sb.String()
+}
+
+// exitsSlowly imports strobe's module, as its site does; its last object is freed after Python's finalization has
+// given SIGUSR2 back to its default action (which kills), says
+// "finalizing" and lingers there.
+const exitsSlowly = `
+import os, time
+import strobe_stacks
+class Last:
+    def __del__(self, os=os, time=time):
+        os.write(1, b"finalizing\n")
+        time.sleep(1)
+last = Last()
+print("ready", flush=True)
+`
+
+// TestNoDeathByDumpAtExit: a dump asked for while the process exits (the
+// stuck detector's sample as a test process ends) does not kill it.
+// Python's finalization gave SIGUSR2 back to its default action, and such
+// a process died of it: its run read as a crash.
+func TestNoDeathByDumpAtExit(t *testing.T) {
+	py := testutil.RequireTool(t, "python3")
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "prog.py")
+	adapterstest.WriteFiles(t, dir, map[string]string{"prog.py": exitsSlowly, "strobe_stacks.py": string(StacksModule)})
+	cmd := exec.Command(py, prog)
+	cmd.Env = append(os.Environ(), "STROBE_STACKS_DIR="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	var seen []string
+	for sc.Scan() {
+		seen = append(seen, sc.Text())
+		if sc.Text() == "finalizing" {
+			if err := cmd.Process.Signal(syscall.SIGUSR2); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	err = cmd.Wait()
+	if strings.Join(seen, ",") != "ready,finalizing" {
+		t.Fatalf("the program said %q", seen)
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Fatalf("the process died of %v, asked for a dump as it exited", ws.Signal())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }

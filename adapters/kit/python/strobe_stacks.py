@@ -60,6 +60,7 @@ def _strobe_register_stacks():
     handler._strobe = True  # a forked child's, inherited: replaced with its own
     try:
         signal.signal(signal.SIGUSR2, handler)
+        _strobe_ignore_at_exit(signal)
     except (ValueError, OSError):  # not the main thread
         import faulthandler
 
@@ -68,6 +69,25 @@ def _strobe_register_stacks():
         # faulthandler writes to the descriptor: the file must stay open.
         global _strobe_stacks_file
         _strobe_stacks_file = f
+
+
+def _strobe_ignore_at_exit(signal):
+    """Ignore SIGUSR2 once the interpreter exits, after its threads are
+    joined (a hang there still dumps): Python's finalization gives a
+    handled signal back to its default action, which kills, and a dump
+    asked for as a test process ended killed it (its run read as a crash).
+    An ignored signal is left ignored, and strobe asks no dump of a
+    process that does not catch it. atexit runs the first registered
+    last."""
+    import atexit
+
+    def ignore():
+        try:
+            signal.signal(signal.SIGUSR2, signal.SIG_IGN)
+        except (ValueError, OSError):
+            pass
+
+    atexit.register(ignore)
 
 
 # faulthandler's bound on a thread's frames.
