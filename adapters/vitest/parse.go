@@ -119,6 +119,10 @@ type parser struct {
 	// was left out by it, not skipped by its own code.
 	selected *regexp.Regexp
 	v1       bool // vitest 1: reruns' -t allow its leading space (v1Pattern)
+	// early are the tests legacy.mjs's events recorded in such a run,
+	// which its JSON report, when there is one, records again: one it
+	// does not name is dropped (the report is the run's record).
+	early map[[2]string]bool
 
 	mu         sync.Mutex // the decoder and Line share what follows
 	began      bool       // the reporter's run event came
@@ -233,6 +237,12 @@ func (p *parser) event(line []byte) {
 		}
 	case "end":
 		p.end(e)
+		if p.jsonReport != "" && e.Name != "" {
+			if p.early == nil {
+				p.early = map[[2]string]bool{}
+			}
+			p.early[[2]string{p.path(e.File), e.Name}] = true
+		}
 	case "done":
 		p.done(e)
 	case "log":

@@ -112,6 +112,32 @@ func TestJSONReport(t *testing.T) {
 	}
 }
 
+// TestEarlyEndsGiveWay: a test strobe's reporter for vitest 1 and 2
+// wrote as it ended, under a name the JSON report does not give, is
+// dropped once the report is read (the report is the run's record); one
+// it names is counted once, with the report's failure.
+func TestEarlyEndsGiveWay(t *testing.T) {
+	rec := adapters.NewRecorder()
+	p := newParser(rec, "/p", t.TempDir())
+	p.jsonReport = "/p/report.json"
+	for _, line := range []string{
+		`{"ev":"end","file":"/p/a.test.js","name":"adds","status":"passed","ms":1}`,
+		`{"ev":"end","file":"/p/a.test.js","name":"carry","status":"failed","error":{"message":"early"}}`,
+		`{"ev":"end","file":"/p/a.test.js","name":" > odd name","status":"passed","ms":1}`,
+	} {
+		p.event([]byte(line))
+	}
+	p.jsonEvents([]byte(`{"testResults":[{"name":"/p/a.test.js","status":"failed","assertionResults":[
+		{"ancestorTitles":[],"title":"adds","status":"passed","failureMessages":[]},
+		{"ancestorTitles":[],"title":"carry","status":"failed","failureMessages":["AssertionError: expected 10 to be 11\n    at /p/a.test.js:8:3"]}]}]}`))
+	if pr := rec.Progress(); pr.Passed != 1 || pr.Failed != 1 || len(rec.Tests()) != 2 {
+		t.Errorf("%+v, tests %+v; want adds passed and carry failed, nothing else", pr, rec.Tests())
+	}
+	if f := rec.Failure("a.test.js", "carry"); f == nil || f.Message != "expected 10 to be 11" || f.Line != 8 {
+		t.Errorf("carry: %+v, want the report's failure", f)
+	}
+}
+
 func FuzzVitest(f *testing.F) {
 	for _, name := range []string{"basic", "importerr", "crash"} {
 		stderr, _ := os.ReadFile(filepath.Join("testdata", "recorded", name+".stderr"))

@@ -36,6 +36,12 @@ var setupJS []byte
 //go:embed select.mjs
 var selectJS []byte
 
+// legacyJS is the reporter for vitest 1.x and 2.x, beside their JSON
+// reporter: each test's end as vitest learns of it (see legacy.mjs).
+//
+//go:embed legacy.mjs
+var legacyJS []byte
+
 // vitest runs node_modules/.bin/vitest in run mode (never watch) with
 // strobe's reporter alone, so vitest's console reporter is off and the
 // tests' output keeps stdout and stderr:
@@ -72,9 +78,12 @@ var selectJS []byte
 // tests run inside the vitest process itself.
 //
 // Supported: vitest 3.x and 4.x, whose reporter API has onTestCaseReady
-// and onTestCaseResult (tested: 3.2.4 in the fixtures, 4.1.12 by hand). An older vitest (1.x, 2.x) runs with vitest's own JSON
-// reporter into a file read at the end: no live progress, and the hint
-// says so.
+// and onTestCaseResult (tested: 3.2.4 in the fixtures, 4.1.12 by hand).
+// An older vitest (1.x, 2.x; 1.6.1 and 2.1.9 in the fixtures) runs with
+// vitest's own JSON reporter into a file read at the end, the run's
+// record, and legacy.mjs beside it, which writes each test's end as
+// vitest learns of it: a run strobe stops keeps the tests that ended.
+// No event says a test began, and the hint says so.
 type vitest struct{}
 
 // New returns the vitest adapter.
@@ -349,10 +358,21 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	// below it, or above it (src/utils of the package).
 	pr.cd = node.CdTo(req.ProjectRoot, p.Dir)
 	pr.whole = append(append(append(slices.Clone(prefix), "run"), args...), sel...)
+	files := map[string][]byte{"reporter.mjs": reporterJS, "select.mjs": selectJS, "setup.mjs": setupJS}
+	if old {
+		files = map[string][]byte{"legacy.mjs": legacyJS, "reporter.mjs": reporterJS, "select.mjs": selectJS}
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("vitest: writing the reporter: %w", err)
+		}
+	}
+	pr.start(filepath.Join(dir, "events.jsonl"))
 	if old {
 		pr.jsonReport = filepath.Join(dir, "report.json")
-		argv = append(argv, "--reporter=json", "--outputFile="+pr.jsonReport)
-		pr.note = fmt.Sprintf("vitest %d has no live reporter events (vitest 3 does): results come from its JSON report at the end, with no progress while it runs", v)
+		argv = append(argv, "--reporter=json", "--outputFile="+pr.jsonReport, "--reporter="+filepath.Join(dir, "legacy.mjs"))
+		pr.note = fmt.Sprintf("vitest %d has no reporter event for a test's start (vitest 3 does): strobe learns of each test as it ends, and from vitest's JSON report at the end", v)
 		if i := slices.Index(sel, "-t"); i >= 0 && i+1 < len(sel) {
 			// vitest reports the tests -t left out as skipped: they are
 			// none of the run's, or a name that matches nothing passed.
@@ -365,20 +385,7 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		// not given the build's half hour.
 		rec.BeginTesting()
 	} else {
-		path := filepath.Join(dir, "reporter.mjs")
-		err := os.WriteFile(path, reporterJS, 0o600)
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, "setup.mjs"), setupJS, 0o600)
-		}
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, "select.mjs"), selectJS, 0o600)
-		}
-		if err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("vitest: writing the reporter: %w", err)
-		}
-		argv = append(argv, "--reporter="+path)
-		pr.start(filepath.Join(dir, "events.jsonl"))
+		argv = append(argv, "--reporter="+filepath.Join(dir, "reporter.mjs"))
 	}
 	return &adapters.Plan{Argv: argv, Dir: p.Dir, Env: env, Parser: pr}, nil
 }

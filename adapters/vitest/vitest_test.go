@@ -822,14 +822,14 @@ func TestVitest2(t *testing.T) {
 	if !exit.Exited || exit.Code != 1 {
 		t.Errorf("exit = %+v, want vitest's 1 for a failed test", exit)
 	}
-	if p := rec.Progress(); p.Passed != 1 || p.Failed != 1 || p.Skipped != 1 {
-		t.Errorf("counts %d passed, %d failed, %d skipped; want 1, 1, 1", p.Passed, p.Failed, p.Skipped)
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 1 || p.Skipped != 2 {
+		t.Errorf("counts %d passed, %d failed, %d skipped; want 1, 1, 2", p.Passed, p.Failed, p.Skipped)
 	}
 	tt, _ := adapterstest.TestByName(rec.Tests(), "carries")
 	if f := tt.Failure; f == nil || f.File != "sum.test.js" || f.Line != 8 || !strings.HasPrefix(f.Message, "expected 10 to be 11") {
 		t.Errorf("carries: %+v, want its failure at sum.test.js:8", f)
 	}
-	if !strings.Contains(out.Hint, "vitest 2 has no live reporter events") {
+	if !strings.Contains(out.Hint, "vitest 2 has no reporter event for a test's start") {
 		t.Errorf("hint %q: want the note on vitest 2", out.Hint)
 	}
 }
@@ -866,6 +866,46 @@ func TestVitestOldSelection(t *testing.T) {
 			b, _ := cmd.CombinedOutput()
 			if !strings.Contains(string(b), "1 failed") || strings.Contains(string(b), "passed") {
 				t.Errorf("rerun %q:\n%s\nwant the one test failed", tt.Failure.Rerun, b)
+			}
+		})
+	}
+}
+
+// withoutReport plans as vitest does, then points the parser at a JSON
+// report that is never written: a run strobe stopped, whose report never
+// came.
+type withoutReport struct {
+	adapters.Adapter
+	dir string
+}
+
+func (w withoutReport) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {
+	plan, err := w.Adapter.Plan(ctx, req, rec)
+	if err == nil {
+		plan.Parser.(*parser).jsonReport = filepath.Join(w.dir, "never.json")
+	}
+	return plan, err
+}
+
+// TestVitestOldWithoutReport: vitest 1 and 2 write their JSON report only
+// at the end, and a run strobe stopped had no test at all. Each test's
+// end comes from strobe's reporter beside it as vitest learns of it, with
+// the name the report gives and the failure's message and place.
+func TestVitestOldWithoutReport(t *testing.T) {
+	for _, tc := range []struct{ project, failed string }{
+		{"vitest1", "carry > tens"},
+		{"vitest2", "carries"},
+	} {
+		t.Run(tc.project, func(t *testing.T) {
+			root := project(t, tc.project)
+			rec, _, _ := adapterstest.RunReal(t, withoutReport{New(), t.TempDir()}, adapters.Request{ProjectRoot: root})
+			p := rec.Progress()
+			if p.Passed != 1 || p.Failed != 1 {
+				t.Fatalf("%d passed, %d failed, tests %+v; want adds passed and %s failed", p.Passed, p.Failed, rec.Tests(), tc.failed)
+			}
+			f := rec.Failure("sum.test.js", tc.failed)
+			if f == nil || f.File != "sum.test.js" || f.Line == 0 || !strings.HasPrefix(f.Message, "expected 10 to be 11") || !strings.Contains(f.Rerun, "-t") {
+				t.Errorf("%s: failure %+v, want expected 10 to be 11 at sum.test.js, and a rerun", tc.failed, f)
 			}
 		})
 	}

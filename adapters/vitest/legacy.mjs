@@ -1,0 +1,61 @@
+// strobe's reporter for vitest 1.x and 2.x, beside vitest's JSON reporter:
+// those have no onTestCaseResult, and their JSON report comes only at the
+// end, so a run strobe stops (a test stuck, the timeout) had no result at
+// all. This one writes each test's end to events.jsonl beside this file
+// as vitest learns of it (onTaskUpdate: the workers send their tests'
+// results in batches), in the events reporter.mjs writes. The JSON
+// report, when there is one, is the run's record; these stand for a run
+// that has none. vitest learns of a test's start only with the next
+// batch, when a spinning test never sends it: no start is written.
+import { openSync, writeSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describeError, setRoot } from './reporter.mjs'
+
+const eventsPath = fileURLToPath(new URL('./events.jsonl', import.meta.url))
+
+export default class StrobeLegacyReporter {
+  constructor() {
+    this.fd = openSync(eventsPath, 'a')
+    this.ended = new Set() // tests whose end was written
+  }
+
+  onInit(ctx) {
+    this.ctx = ctx
+    setRoot(ctx.config && ctx.config.root)
+  }
+
+  onTaskUpdate(packs) {
+    const state = this.ctx && this.ctx.state
+    if (!state || !state.idMap) return
+    for (const [id, result] of packs) {
+      const task = state.idMap.get(id)
+      if (!task || task.type !== 'test' || !result || this.ended.has(id)) continue
+      const file = task.file && task.file.filepath
+      if (!file) continue
+      const ev = { ev: 'end', file, name: fullName(task), ms: result.duration || 0 }
+      if (result.state === 'pass') ev.status = 'passed'
+      else if (result.state === 'fail') {
+        ev.status = 'failed'
+        const errors = result.errors || []
+        ev.error = describeError(errors[0], file)
+      } else continue // running, or skipped (-t's left out among them): the JSON report says
+      this.ended.add(id)
+      try {
+        writeSync(this.fd, JSON.stringify(ev) + '\n')
+      } catch {
+        // the events file is strobe's to read; the JSON report stays
+      }
+    }
+  }
+}
+
+// fullName is a test's name as its JSON report gives it (see
+// assertionName): its blocks' titles and its own, joined by " > ", the
+// empty ones (vitest 1's file-level block) left out.
+function fullName(task) {
+  const parts = [task.name]
+  for (let s = task.suite; s; s = s.suite) {
+    if (s.name) parts.unshift(s.name)
+  }
+  return parts.join(' > ')
+}
