@@ -251,6 +251,9 @@ func TestStuckVitest2(t *testing.T) {
 	if !strings.HasPrefix(s.Diagnosis, "endless loop") || !strings.Contains(stackText(s), "spin.test.js:10") {
 		t.Errorf("diagnosis %q, stacks:\n%s\nwant an endless loop at spin.test.js:10", s.Diagnosis, stackText(s))
 	}
+	if s.Name != "spins" || s.File != "spin.test.js" || !strings.Contains(s.Rerun, "spin.test.js -t '^spins$'") {
+		t.Errorf("stuck %q at %s:%d, rerun %q; want spins in spin.test.js, rerun alone", s.Name, s.File, s.Line, s.Rerun)
+	}
 	if resp.Summary.Passed < 1 {
 		t.Errorf("summary %+v, want the test that passed before the spin", resp.Summary)
 	}

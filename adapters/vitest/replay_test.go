@@ -2,6 +2,7 @@ package vitest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -218,5 +219,44 @@ process.stdout.write(JSON.stringify(describeError(JSON.parse(process.argv[2]), p
 	}
 	if got.File != root+"/test/broken.test.ts" || got.Line != 2 || got.Col != 19 || !strings.Contains(got.Message, "[PARSE_ERROR] Unexpected token") {
 		t.Errorf("described %+v, want %s/test/broken.test.ts:2:19 and oxc's message", got, root)
+	}
+}
+
+// TestNameStuck: the stuck test is the one whose body holds the outermost
+// frame in a test file; code the source does not place in a test is named
+// by its place, rerun by its file.
+func TestNameStuck(t *testing.T) {
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{"test/spin.test.js": `import { test, describe } from 'vitest'
+function spin() {
+  for (;;) {}
+}
+describe('loop', () => {
+  test('spins', () => {
+    spin()
+  })
+})
+spin()
+`})
+	p := newParser(adapters.NewRecorder(), root, t.TempDir())
+	p.rerun = []string{"npx", "vitest", "run"}
+	file := filepath.Join(root, "test", "spin.test.js")
+	for _, tc := range []struct {
+		funcs       []string
+		name, rerun string
+		line        int
+		ok          bool
+	}{
+		{[]string{"spin (" + file + ":3)", "<anonymous> (" + file + ":7)", "runTest (" + root + "/node_modules/@vitest/runner/dist/index.js:9)"},
+			"loop > spins", "npx vitest run test/spin.test.js -t '^loop (?:> )?spins$'", 7, true},
+		{[]string{"spin (file://" + file + ":3)", "<anonymous> (file://" + file + ":10)"},
+			"the code at test/spin.test.js:10 (strobe could not tell which test runs it)", "npx vitest run test/spin.test.js", 10, true},
+		{[]string{"spin (test/spin.test.js:3)", "<anonymous> (test/spin.test.js:7)"}, "loop > spins", "", 7, true},
+		{[]string{"main (" + root + "/src/lib.js:3)", "poll"}, "", "", 0, false},
+	} {
+		n, ok := p.NameStuck(context.Background(), tc.funcs)
+		if ok != tc.ok || n.Name != tc.name || n.Line != tc.line || tc.rerun != "" && n.Rerun != tc.rerun {
+			t.Errorf("%q: %+v, %t; want %q at line %d, rerun %q", tc.funcs, n, ok, tc.name, tc.line, tc.rerun)
+		}
 	}
 }

@@ -1,0 +1,103 @@
+package node
+
+import (
+	"strings"
+
+	"strobe/internal/lazyre"
+)
+
+// callTitle is a test or block declared with a literal title: `test('adds',`,
+// `it.only("adds"`, `describe.concurrent(`+"`carry`"+`,`,
+// `test.runIf(process.env.CI)('adds'`, at the start of its line.
+var callTitle = lazyre.New("^(\\s*)(test|it|describe|suite)((?:\\.[A-Za-z]+(?:\\([^()]*\\))?)*)\\s*\\(\\s*(?:'((?:[^'\\\\]|\\\\.)*)'|\"((?:[^\"\\\\]|\\\\.)*)\"|`([^`$\\\\]*)`)")
+
+// eachCase is a modifier that names each case of a test: test.each,
+// test.for.
+var eachCase = lazyre.New(`\.(?:each|for)\b`)
+
+// DeclaredAt is the full name of the test whose body holds line (from
+// 1) of a test file's source, as jest and vitest join it (its describe
+// blocks' titles and its own, joined by " > "), read from the source:
+// the nearest test or it call above the line, at the start of a line
+// indented less than the line (or on the line itself), then each describe
+// or suite call above it indented less than the last. ok is false when
+// no test encloses the line, or when a title is not a plain literal (a
+// template with a value, a test.each's "%s", which names each case).
+func DeclaredAt(src string, line int) (name string, ok bool) {
+	lines := strings.Split(src, "\n")
+	if line < 1 || line > len(lines) {
+		return "", false
+	}
+	limit := indent(lines[line-1]) + 1 // the line itself may declare it
+	var titles []string
+	for i := line - 1; i >= 0; i-- {
+		m := callTitle.FindStringSubmatch(lines[i])
+		if m == nil || len(m[1]) >= limit {
+			continue
+		}
+		isTest := m[2] == "test" || m[2] == "it"
+		if len(titles) == 0 != isTest {
+			if len(titles) == 0 {
+				return "", false // a block's own code, in no test
+			}
+			continue // a test beside the one found, at its depth
+		}
+		title, ok := literal(m[4:])
+		if !ok || eachCase.MatchString(m[3]) {
+			return "", false
+		}
+		titles = append(titles, title)
+		limit = len(m[1])
+	}
+	if len(titles) == 0 {
+		return "", false
+	}
+	for i, j := 0, len(titles)-1; i < j; i, j = i+1, j-1 {
+		titles[i], titles[j] = titles[j], titles[i]
+	}
+	return strings.Join(titles, " > "), true
+}
+
+// literal is a title's text from callTitle's three quotes' groups, with
+// its escapes undone.
+func literal(groups []string) (string, bool) {
+	var s string
+	switch {
+	case groups[0] != "":
+		s = groups[0]
+	case groups[1] != "":
+		s = groups[1]
+	default:
+		s = groups[2]
+	}
+	if s == "" {
+		return "", false
+	}
+	if !strings.Contains(s, "\\") {
+		return s, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case '\'', '"', '`', '\\':
+			b.WriteByte(s[i])
+		default:
+			return "", false // \u…, \x…: not worth spelling out
+		}
+	}
+	return b.String(), true
+}
+
+// indent is the width of a line's leading white space.
+func indent(line string) int {
+	return len(line) - len(strings.TrimLeft(line, " \t"))
+}

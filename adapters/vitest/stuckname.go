@@ -1,0 +1,73 @@
+package vitest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"strobe/adapters"
+	"strobe/adapters/kit/node"
+)
+
+// NameStuck names the test a stuck vitest process's stacks show running,
+// when no event named it: vitest 1 and 2 send a test's start only with
+// their next batch of results, which a test that spins never lets go.
+// The test is the one whose body holds the outermost frame in a test
+// file (a helper it calls is inner), its name read from the source
+// (node.DeclaredAt); when the source does not tell it (the file's own
+// code, a test.each), the answer names the place, and its rerun runs the
+// file.
+func (p *parser) NameStuck(_ context.Context, funcs []string) (adapters.StuckName, bool) {
+	file, line := "", 0
+	for _, f := range funcs {
+		if path, n, ok := p.testFrame(f); ok {
+			file, line = path, n
+		}
+	}
+	if file == "" {
+		return adapters.StuckName{}, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rel := p.path(file)
+	if src, err := os.ReadFile(file); err == nil {
+		if name, ok := node.DeclaredAt(string(src), line); ok {
+			return adapters.StuckName{Name: name, File: rel, Line: line, Rerun: p.rerunFor(file, name, "")}, true
+		}
+	}
+	return adapters.StuckName{Name: fmt.Sprintf("the code at %s:%d (strobe could not tell which test runs it)", rel, line), File: rel, Line: line,
+		Rerun: p.rerunPattern(file, "", "")}, true
+}
+
+// testFrame is a frame's place ("fn (FILE:LINE)") when it is in a test
+// file of the package (vitest's default names: *.test.*, *.spec.*).
+func (p *parser) testFrame(frame string) (file string, line int, ok bool) {
+	i := strings.LastIndex(frame, " (")
+	if i < 0 || !strings.HasSuffix(frame, ")") {
+		return "", 0, false
+	}
+	loc := strings.TrimPrefix(frame[i+2:len(frame)-1], "file://")
+	j := strings.LastIndexByte(loc, ':')
+	if j < 0 {
+		return "", 0, false
+	}
+	line, err := strconv.Atoi(loc[j+1:])
+	file = loc[:j]
+	if err != nil || line < 1 || strings.Contains(file, "/node_modules/") {
+		return "", 0, false
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(p.pkgDir, file)
+	}
+	base := filepath.Base(file)
+	if !strings.Contains(base, ".test.") && !strings.Contains(base, ".spec.") {
+		return "", 0, false
+	}
+	if _, err := os.Stat(file); err != nil {
+		return "", 0, false
+	}
+	return file, line, true
+}
