@@ -71,8 +71,11 @@ func (r *Run) remember(resp *report.Response, failed []report.Failure, tests []r
 		}
 	}
 	if len(again) > 0 {
+		// strobe does not know whether anything was tried between the
+		// runs: a failure the environment causes (a module Python was
+		// built without) comes back as unchanged while other work goes on.
 		resp.Hint = joinHints(resp.Hint, fmt.Sprintf("the same failure has come back run after run in %s: "+
-			"what was tried has not worked, so step back, reread the failing assertion and the code under test, and reconsider the approach before another attempt",
+			"if the edits between these runs were meant to fix it, they have not, so step back, reread the failing assertion and the code under test, and reconsider the approach before another attempt",
 			strings.Join(clipList(again, 3), ", ")))
 	}
 	if h := flippedHint(res.Flipped, tests); h != "" {
