@@ -369,3 +369,19 @@ func TestTraceReadsNoLazyName(t *testing.T) {
 		t.Errorf("moved_reads at tokenize's enter: %+v, want 0: the tracer read the lazy name's attributes", w)
 	}
 }
+
+// TestTraceReexportedName: a function or class a package re-exports
+// (calc.tokenize, from calc/tokens.py; dateutil.parser.parse, from
+// dateutil/parser/_parser.py) is traced under the name its users call it
+// by; its events keep the name it is defined under. The pattern matched
+// nothing, and its nearest names were test functions.
+func TestTraceReexportedName(t *testing.T) {
+	_, out, _, files := tracedRun(t, adapters.Request{Tests: []adapters.TestRef{{Name: "tests/test_calc.py::test_adds"}, {Name: "tests/test_calc.py::test_empty_pop"}}},
+		[]string{"calc.tokenize", "calc.Stack.pop"}, nil, nil)
+	evs := events(files)
+	for _, fn := range []string{"calc.tokens.tokenize", "calc.tokens.Stack.pop"} {
+		if _, ok := find(evs, trace.Enter, fn, nil); !ok {
+			t.Errorf("no enter of %s; hint %q", fn, out.Hint)
+		}
+	}
+}

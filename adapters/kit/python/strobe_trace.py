@@ -159,6 +159,7 @@ class Tracer:
         self.hit = set()  # indexes of the patterns that matched something
         self.census_names = []  # the project's functions, for nearest names
         self.census_matched = []
+        self.aliases = {}  # code object -> the names a module re-exports it under
         self.warnings = []
         self.watched = set()  # the watches read at some function
         self.refused = ""
@@ -345,12 +346,16 @@ class Tracer:
             return None
         name = module + "." + qual if module else qual
         file = code.co_filename
+        # The name it is defined under, and those a module of the project
+        # re-exports it under (dateutil.parser.parse is
+        # dateutil.parser._parser.parse): its events keep the first.
+        names = [name] + self.aliases.get(code, [])
         hit = False
         for i, p in enumerate(self.patterns):
-            if p.match(name, file, self.project):
+            if any(p.match(n, file, self.project) for n in names):
                 self.hit.add(i)
                 hit = True
-        watches = [w for w, on in self.watches if any(p.match(name, file, self.project) for p in on)]
+        watches = [w for w, on in self.watches if any(p.match(n, file, self.project) for p in on for n in names)]
         self.watched.update(watches)
         if not hit and not watches:
             return None
@@ -373,6 +378,7 @@ class Tracer:
                 continue
             try:
                 _walk(mod, modname, vars(mod), found, 0)
+                _reexports(modname, vars(mod), self.aliases, self.project)
             except Exception:  # one odd module costs its own names only
                 pass
         names = []
@@ -384,7 +390,7 @@ class Tracer:
             names.append(name)
             m = False
             for i, p in enumerate(self.patterns):
-                if p.match(name, code.co_filename, self.project):
+                if any(p.match(n, code.co_filename, self.project) for n in [name] + self.aliases.get(code, [])):
                     per_pattern[i] += 1
                     self.hit.add(i)
                     m = True
@@ -712,6 +718,35 @@ def _walk(mod, modname, ns, found, depth):
                 _walk(mod, modname, vars(v), found, depth + 1)
             continue
         _add(v, modname, found)
+
+
+def _reexports(modname, ns, aliases, project):
+    """Records code -> the names module modname (namespace ns) gives the
+    project's functions it imported from another module, and the methods
+    of the project's classes it imported: modname.parse for `from ._parser
+    import parse`. Another package's (os.path.join imported) are left
+    out: a pattern for the module's own names (pkg.*) does not take them."""
+    for k, v in list(ns.items()):
+        if k.startswith("__"):
+            continue
+        if isinstance(v, type):
+            if _attr(v, "__module__", modname) == modname:
+                continue
+            for mk, mv in list(vars(v).items()):
+                if isinstance(mv, (staticmethod, classmethod)):
+                    mv = mv.__func__
+                _alias(_unwrapped(mv), "%s.%s.%s" % (modname, k, mk), aliases, project)
+            continue
+        f = _unwrapped(v)
+        if isinstance(f, types.FunctionType) and f.__module__ != modname:
+            _alias(f, modname + "." + k, aliases, project)
+
+
+def _alias(f, name, aliases, project):
+    if isinstance(f, types.FunctionType) and project(os.path.abspath(f.__code__.co_filename)):
+        names = aliases.setdefault(f.__code__, [])
+        if name not in names:
+            names.append(name)
 
 
 def _add(f, modname, found):
