@@ -28,8 +28,10 @@ var ecosystems = map[string]string{
 // Untested names the projects below root (two levels down at most) that a
 // run of the picked adapter on root does not run: another language's
 // (a JavaScript package with a test script in a Go module's web/, a
-// Python project in a crate's python/) and, for go, a nested module
-// (./... stops at a go.mod). Each is "DIR (what)"; nil when there is
+// Python project in a crate's python/); for go, a nested module (./...
+// stops at a go.mod); for cargo and nextest, a crate that cargo at the
+// root does not test (no member of its workspace, a member beside a root
+// package, a crate below a crate). Each is "DIR (what)"; nil when there is
 // none, or the pick's tests are not known (generic, a built binary).
 func Untested(root, picked string) []string {
 	eco, ok := ecosystems[picked]
@@ -37,8 +39,12 @@ func Untested(root, picked string) []string {
 		return nil
 	}
 	var goWork map[string]bool // the modules go.work uses, when it is there
-	if eco == "go" {
+	var cargo *cargoRun        // what cargo test at the root runs
+	switch eco {
+	case "go":
 		goWork = goWorkUses(root)
+	case "rust":
+		cargo = readCargoRun(root)
 	}
 	var out []string
 	var visit func(dir string, depth int)
@@ -52,7 +58,7 @@ func Untested(root, picked string) []string {
 				continue
 			}
 			sub := filepath.Join(dir, e.Name())
-			if what := subproject(sub, eco, goWork); what != "" {
+			if what := subproject(sub, eco, goWork, cargo); what != "" {
 				rel, _ := filepath.Rel(root, sub)
 				out = append(out, filepath.ToSlash(rel)+"/ ("+what+")")
 				continue // its own tree is its tool's
@@ -92,7 +98,7 @@ func skipBelow(name string) bool {
 
 // subproject says what project dir is when a run of ecosystem eco on the
 // directory above does not run it, "" otherwise.
-func subproject(dir, eco string, goWork map[string]bool) string {
+func subproject(dir, eco string, goWork map[string]bool, cargo *cargoRun) string {
 	has := func(name string) bool { return kit.FileExists(filepath.Join(dir, name)) }
 	switch {
 	case has("go.mod"):
@@ -110,8 +116,14 @@ func subproject(dir, eco string, goWork map[string]bool) string {
 	case has("Cargo.toml"):
 		// A crate without tests (a Python package's extension, built
 		// by maturin) is no suite.
-		if eco != "rust" && hasTests(dir, ".rs", "#[test]", "#[cfg(test)]", "/// ```") {
+		if !hasTests(dir, ".rs", "#[test]", "#[cfg(test)]", "/// ```") {
+			break
+		}
+		if eco != "rust" {
 			return "a Rust crate"
+		}
+		if cargo != nil {
+			return cargo.leaves(dir)
 		}
 	case has("package.json"):
 		if eco != "node" && hasTestScript(filepath.Join(dir, "package.json")) {

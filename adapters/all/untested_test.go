@@ -1,6 +1,7 @@
 package all
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -74,5 +75,73 @@ func TestUntested(t *testing.T) {
 	}
 	if h := UntestedHint(nil); h != "" {
 		t.Errorf("no project below: hint %q", h)
+	}
+}
+
+// TestUntestedCargo: below a crate or a workspace, the crates cargo at
+// the root does not test (strobe runs it as it is: no --workspace) are
+// named; the members it tests are not.
+func TestUntestedCargo(t *testing.T) {
+	lib := "#[cfg(test)]\nmod tests {}\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"a crate", map[string]string{
+			"Cargo.toml":          "[package]\nname = 'root'\n",
+			"crates/a/Cargo.toml": "[package]\nname = 'a'\n",
+			"crates/a/src/lib.rs": lib,
+			"bench/Cargo.toml":    "[package]\nname = 'b'\n", // no tests
+		}, []string{"crates/a/ (a Rust crate of its own: cargo at the root tests the root crate only)"}},
+		{"a workspace with a root package", map[string]string{
+			"Cargo.toml":           "[package]\nname = 'root'\n\n[workspace]\nmembers = [\"crates/*\"]\nexclude = [\"crates/ex\"]\n",
+			"crates/a/Cargo.toml":  "[package]\nname = 'a'\n",
+			"crates/a/src/lib.rs":  lib,
+			"crates/ex/Cargo.toml": "[package]\nname = 'ex'\n",
+			"crates/ex/src/lib.rs": lib,
+			"tools/x/Cargo.toml":   "[package]\nname = 'x'\n",
+			"tools/x/src/lib.rs":   lib,
+		}, []string{
+			"crates/a/ (a member of the root's workspace: cargo at the root tests the root package only)",
+			"crates/ex/ (a Rust crate that is no member of the root's workspace)",
+			"tools/x/ (a Rust crate that is no member of the root's workspace)",
+		}},
+		{"a virtual workspace", map[string]string{
+			"Cargo.toml":          "[workspace]\nmembers = [\"crates/*\", \"./cli/\"]\ndefault-members = [\"crates/a\", \"cli\"]\n",
+			"crates/a/Cargo.toml": "[package]\nname = 'a'\n",
+			"crates/a/src/lib.rs": lib,
+			"crates/b/Cargo.toml": "[package]\nname = 'b'\n",
+			"crates/b/src/lib.rs": lib,
+			"cli/Cargo.toml":      "[package]\nname = 'cli'\n",
+			"cli/src/main.rs":     "#[test]\nfn t() {}\n",
+			"fuzz/Cargo.toml":     "[package]\nname = 'fuzz'\n\n[workspace]\nmembers = [\".\"]\n",
+			"fuzz/src/lib.rs":     lib,
+		}, []string{
+			"crates/b/ (a member of the root's workspace that its default-members leave out)",
+			"fuzz/ (a Rust workspace of its own)",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			adapterstest.WriteFiles(t, root, tc.files)
+			for _, pick := range []string{"cargo", "nextest"} {
+				if got := Untested(root, pick); !slices.Equal(got, tc.want) {
+					t.Errorf("Untested(%s) =\n %q\nwant\n %q", pick, got, tc.want)
+				}
+			}
+		})
+	}
+	// A member given as the root: its workspace above is not read, and
+	// nothing is said.
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"Cargo.toml":         "[workspace]\nmembers = [\"a\", \"a/inner\"]\n",
+		"a/Cargo.toml":       "[package]\nname = 'a'\n",
+		"a/inner/Cargo.toml": "[package]\nname = 'inner'\n",
+		"a/inner/src/lib.rs": lib,
+	})
+	if got := Untested(filepath.Join(root, "a"), "cargo"); got != nil {
+		t.Errorf("Untested(cargo) in a member = %q, want nil", got)
 	}
 }
