@@ -40,11 +40,16 @@ func Untested(root, picked string) []string {
 	}
 	var goWork map[string]bool // the modules go.work uses, when it is there
 	var cargo *cargoRun        // what cargo test at the root runs
+	var testpaths []string     // where pytest at the root looks, when it is told
 	switch eco {
 	case "go":
 		goWork = goWorkUses(root)
 	case "rust":
 		cargo = readCargoRun(root)
+	case "python":
+		if picked == "pytest" {
+			testpaths = pytestTestpaths(root)
+		}
 	}
 	var out []string
 	var visit func(dir string, depth int)
@@ -58,7 +63,7 @@ func Untested(root, picked string) []string {
 				continue
 			}
 			sub := filepath.Join(dir, e.Name())
-			if what := subproject(sub, eco, goWork, cargo); what != "" {
+			if what := subproject(sub, eco, below{goWork, cargo, testpaths}); what != "" {
 				rel, _ := filepath.Rel(root, sub)
 				out = append(out, filepath.ToSlash(rel)+"/ ("+what+")")
 				continue // its own tree is its tool's
@@ -96,16 +101,24 @@ func skipBelow(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
 }
 
+// below is what the root's own tool reaches below it: the modules a
+// go.work uses, what cargo at the root tests, pytest's testpaths.
+type below struct {
+	goWork    map[string]bool
+	cargo     *cargoRun
+	testpaths []string
+}
+
 // subproject says what project dir is when a run of ecosystem eco on the
 // directory above does not run it, "" otherwise.
-func subproject(dir, eco string, goWork map[string]bool, cargo *cargoRun) string {
+func subproject(dir, eco string, b below) string {
 	has := func(name string) bool { return kit.FileExists(filepath.Join(dir, name)) }
 	switch {
 	case has("go.mod"):
 		// A module without tests (tools/go.mod pinning the tools' versions)
 		// is no suite.
-		if eco == "go" && !goWork[dir] && hasGoTests(dir) {
-			if goWork != nil {
+		if eco == "go" && !b.goWork[dir] && hasGoTests(dir) {
+			if b.goWork != nil {
 				return "a Go module that go.work does not use: go test ./... stops at its go.mod"
 			}
 			return "a Go module of its own: go test ./... stops at its go.mod"
@@ -122,8 +135,8 @@ func subproject(dir, eco string, goWork map[string]bool, cargo *cargoRun) string
 		if eco != "rust" {
 			return "a Rust crate"
 		}
-		if cargo != nil {
-			return cargo.leaves(dir)
+		if b.cargo != nil {
+			return b.cargo.leaves(dir)
 		}
 	case has("package.json"):
 		if eco != "node" && hasTestScript(filepath.Join(dir, "package.json")) {
@@ -135,8 +148,11 @@ func subproject(dir, eco string, goWork map[string]bool, cargo *cargoRun) string
 		}
 	case has("pytest.ini") || (has("tox.ini") || has("pyproject.toml") || has("setup.py") || has("setup.cfg")) && (dirExists(filepath.Join(dir, "tests")) || dirExists(filepath.Join(dir, "test"))):
 		// tox.ini alone may only build the docs (Sphinx's tox env).
-		if eco != "python" {
+		switch {
+		case eco != "python":
 			return "a Python project with tests"
+		case b.testpaths != nil && !reaches(b.testpaths, dir):
+			return "a Python project outside the root's pytest testpaths"
 		}
 	}
 	return ""

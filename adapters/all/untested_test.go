@@ -145,3 +145,39 @@ func TestUntestedCargo(t *testing.T) {
 		t.Errorf("Untested(cargo) in a member = %q, want nil", got)
 	}
 }
+
+// TestUntestedTestpaths: below a pytest root whose testpaths name where
+// its tests are, the Python projects pytest does not look in are named;
+// without testpaths pytest looks everywhere, and nothing is.
+func TestUntestedTestpaths(t *testing.T) {
+	sub := map[string]string{
+		"plugins/foo/pyproject.toml":    "[project]\nname = 'foo'\n",
+		"plugins/foo/tests/test_foo.py": "def test_foo(): pass\n",
+		"tests/integration/pytest.ini":  "[pytest]\n",
+		"libs/bar/setup.cfg":            "[metadata]\nname = bar\n",
+		"libs/bar/tests/test_bar.py":    "def test_bar(): pass\n",
+		"tests/test_root.py":            "def test_root(): pass\n",
+	}
+	want := []string{"plugins/foo/ (a Python project outside the root's pytest testpaths)"}
+	for _, config := range []map[string]string{
+		{"pyproject.toml": "[project]\nname = 'root'\n\n[tool.pytest.ini_options]\ntestpaths = [\n  \"tests\",\n  \"libs/bar/tests\",\n]\n"},
+		{"pytest.ini": "[pytest]\naddopts = -q\ntestpaths =\n    tests\n    libs/bar/tests\nmarkers = slow\n"},
+		{"setup.cfg": "[metadata]\nname = root\n\n[tool:pytest]\ntestpaths = tests libs/bar/tests\n"},
+	} {
+		root := t.TempDir()
+		adapterstest.WriteFiles(t, root, sub)
+		adapterstest.WriteFiles(t, root, config)
+		if got := Untested(root, "pytest"); !slices.Equal(got, want) {
+			t.Errorf("%v: Untested(pytest) = %q, want %q", config, got, want)
+		}
+		if got := Untested(root, "unittest"); got != nil {
+			t.Errorf("%v: Untested(unittest) = %q, want nil", config, got)
+		}
+	}
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, sub)
+	adapterstest.WriteFiles(t, root, map[string]string{"pytest.ini": "[pytest]\naddopts = -q\n"})
+	if got := Untested(root, "pytest"); got != nil {
+		t.Errorf("no testpaths: Untested(pytest) = %q, want nil", got)
+	}
+}
