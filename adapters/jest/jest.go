@@ -168,6 +168,10 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	// a project) are the project's: `npm test` fails where they fail it.
 	// What else the script runs (a linter) strobe does not: the note says so.
 	script := pkg.ScriptFor(req, "jest", func(w []string) bool { _, ok := jestArgs(w); return ok })
+	wrapper, err := script.WrapperArgv(pkg) // dotenv -e .env.test --
+	if err != nil {
+		return nil, err
+	}
 	if len(req.Command) > 0 {
 		args, _ := jestArgs(req.Command)
 		user = keptArgs(args)
@@ -211,7 +215,7 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		// Tests named are run wherever they are, not in the shard's files.
 		user = node.WithoutShard(user)
 	}
-	argv := append([]string{bin}, user...)
+	argv := append(append(wrapper, bin), user...)
 	p.whole = append(append(slices.Clone(prefix), user...), sel...)
 	// The script's environment first: strobe's own settings win.
 	env := append(script.RunEnv(req.Env), "FORCE_COLOR=0", "STROBE_JEST_EVENTS="+p.events)

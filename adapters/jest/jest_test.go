@@ -819,6 +819,28 @@ func TestJestScriptEnv(t *testing.T) {
 	}
 }
 
+// TestJestEnvFile: a test script that loads an env file
+// (`dotenv -e .env.ci -- jest`) runs jest under it, so the tests see its
+// values as npm test's do (1 passed, 1 failed): strobe ran jest alone,
+// and both failed. The rerun loads it too, and names no value.
+func TestJestEnvFile(t *testing.T) {
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("dotenv")})
+	if p := rec.Progress(); exit.Code != 1 || p.Passed != 1 || p.Failed != 1 {
+		t.Fatalf("exit %+v, counts %+v (hint %q): want 1 passed and 1 failed, as npm test", exit, p, out.Hint)
+	}
+	f := find(t, rec, "greet.test.js", "greets wrongly").Failure
+	want := "npx dotenv -e .env.ci -- npx jest --runTestsByPath greet.test.js -t '^greets wrongly$'"
+	if f == nil || f.Rerun != want {
+		t.Fatalf("failure %+v, want the rerun %s", f, want)
+	}
+	cmd := exec.Command("/bin/sh", "-c", f.Rerun)
+	cmd.Dir = fixture("dotenv")
+	b, err := cmd.CombinedOutput()
+	if !strings.Contains(string(b), "Expected: \"goodbye\"\n    Received: \"hello\"") || !strings.Contains(string(b), "Tests:       1 failed, 1 skipped, 2 total") {
+		t.Errorf("the pasted rerun (%v): %s\nwant the one test failed as in the run, the other skipped", err, b)
+	}
+}
+
 // TestJestBail: --bail ends jest's run at the first failure (in band:
 // beside workers, the other files may all have run by the time jest reads
 // the failed file's result): the hint says it stopped early and what did

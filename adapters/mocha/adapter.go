@@ -284,6 +284,10 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	// The test script's options are the project's; what else it runs (a
 	// linter, mocha under c8) strobe does not: the note says so.
 	script := p.ScriptFor(req, "mocha", func(w []string) bool { _, ok := mochaArgs(w); return ok })
+	wrapper, err := script.WrapperArgv(p) // dotenv -e .env.test --
+	if err != nil {
+		return nil, err
+	}
 	args, _ := mochaArgs(script.Words)
 	if a, ok := mochaArgs(req.Command); ok {
 		args = a
@@ -359,7 +363,7 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 		}
 		return shell.Join(argv)
 	}
-	argv := append([]string{bin}, args...)
+	argv := append(append(wrapper, bin), args...)
 	hints := noTests
 	if rel := p.Within(req.ProjectRoot); rel != "" {
 		// mocha runs here, and finds the package's config above: its

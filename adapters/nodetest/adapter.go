@@ -410,6 +410,7 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	}
 	prog, args := "node", []string{"--test"}
 	var script node.Script
+	var wrapper []string // dotenv -e .env.test --
 	if a, ok := nodeTestArgs(req.Command); ok {
 		prog, args = req.Command[0], ownArgs(a)
 	} else if len(req.Command) > 0 {
@@ -420,6 +421,10 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		script = p.ScriptFor(req, "node --test", func(w []string) bool { _, ok := nodeTestArgs(w); return ok })
 		if a, ok := nodeTestArgs(script.Words); ok {
 			args = ownArgs(a)
+		}
+		var err error
+		if wrapper, err = script.WrapperArgv(p); err != nil {
+			return nil, err
 		}
 	}
 	sel := selectTests(req.ProjectRoot, req)
@@ -442,7 +447,7 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	}
 	cfg := node.EventsConfig{Framework: "node:test", Root: req.ProjectRoot, Rerun: rerun, Test: req.Test, Level: req.Level, NoTests: noTests,
 		Note: script.Note}
-	argv := slices.Clone(base)
+	argv := slices.Concat(wrapper, base)
 	dir, reporter, werr := node.WriteReporter("strobe-node-", "reporter.mjs", reporterJS)
 	events := filepath.Join(dir, "events.jsonl")
 	if werr == nil {
@@ -461,7 +466,7 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	if req.Level != adapters.LevelAll && len(sel.files) == 0 {
 		// No file of the level: node would run every test file it finds,
 		// so nothing runs, and the answer says no tests.
-		argv = []string{prog, "--eval", ""}
+		argv = slices.Concat(wrapper, []string{prog, "--eval", ""})
 	}
 	argv = append(argv, files...)
 	rec.BeginTesting() // nothing to build: node loads the files as it runs them

@@ -274,6 +274,10 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	// What else the script runs (a type check) strobe does not: the note
 	// says so.
 	script := p.ScriptFor(req, "vitest", func(w []string) bool { _, ok := vitestArgs(w); return ok })
+	wrapper, err := script.WrapperArgv(p) // dotenv -e .env.test --
+	if err != nil {
+		return nil, err
+	}
 	if len(req.Command) > 0 {
 		a, ok := vitestArgs(req.Command)
 		if !ok {
@@ -304,7 +308,7 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	// end, without strobe's setup file.
 	v := node.Major(node.BinVersion(bin)) // 0 when unknown
 	old := v > 0 && v < 3
-	argv := append([]string{bin, "run"}, args...)
+	argv := append(append(wrapper, bin, "run"), args...)
 	sel, chosen := selectionArgs(req, p.Dir, old)
 	if i := slices.Index(sel, "-t"); v == 1 && i >= 0 && i+1 < len(sel) {
 		sel[i+1] = v1Pattern(sel[i+1])

@@ -195,6 +195,10 @@ type Script struct {
 	// project's jest (`NODE_OPTIONS=--experimental-vm-modules jest`)
 	// cannot import its own code.
 	Env []string
+	// Wrapper is the program and options the framework runs under to
+	// load an env file (`dotenv -e .env.test --`, `env-cmd -f
+	// .env.test`): the run is under it too (Wrap), and its reruns.
+	Wrapper []string
 	// Note says what else `npm test` runs that strobe, running the
 	// framework alone, does not ("package.json's test script also runs
 	// `eslint .`, which strobe did not run: run `npm test` for it"), ""
@@ -220,12 +224,14 @@ func (p *Package) TestScriptCall(framework string, calls func([]string) bool) Sc
 		for _, c := range cmds {
 			env, rest := shell.Assignments(c)
 			w, isPlain := plainWords(rest)
+			var wrap []string
 			if isPlain {
 				env, w = crossEnv(env, w)
+				wrap, w = envFileWrapper(w)
 			}
 			switch {
 			case isPlain && sc.Words == nil && len(w) > 0 && calls(w):
-				sc.Words, sc.Env = w, env
+				sc.Words, sc.Env, sc.Wrapper = w, env, wrap
 			case isPlain || !mentions(c, framework):
 				others = append(others, c)
 			default:
@@ -344,10 +350,10 @@ func (s Script) RerunPrefix() []string {
 	env := s.env("")
 	for _, kv := range env {
 		if shell.Quote(kv) != kv {
-			return append([]string{"env"}, env...)
+			return append(append([]string{"env"}, env...), s.wrapperPrefix()...)
 		}
 	}
-	return env
+	return append(env, s.wrapperPrefix()...)
 }
 
 func (s Script) env(nodeOptions string) []string {

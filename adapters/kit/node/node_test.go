@@ -157,6 +157,11 @@ func TestTestScriptCall(t *testing.T) {
 		{scripts: map[string]string{"test": "jest 2>&1 | tee out.txt"}, words: "",
 			note: "package.json's test script (`jest 2>&1 | tee out.txt`) is not a plain call of jest: strobe ran jest alone, and not the rest of the script: run `npm test` for it"},
 		{scripts: map[string]string{"test": `jest -t "a && b"`}, words: "jest -t 'a && b'"},
+		// An env file's program: the run is under it, and the reruns.
+		{scripts: map[string]string{"test": "dotenv -e .env.test -- jest --ci"}, words: "jest --ci", rerun: "npx dotenv -e .env.test --"},
+		{scripts: map[string]string{"test": "dotenv -e .env -e .env.test -c test -- npx jest"}, words: "npx jest", rerun: "npx dotenv -e .env -e .env.test -c test --"},
+		{scripts: map[string]string{"test": "env-cmd -f .env.test --no-override jest"}, words: "jest", rerun: "npx env-cmd -f .env.test --no-override"},
+		{scripts: map[string]string{"test": "cross-env TZ=UTC env-cmd jest"}, words: "jest", env: "TZ=UTC", rerun: "TZ=UTC npx env-cmd"},
 	} {
 		p := &Package{Scripts: tc.scripts, Manager: cmp.Or(tc.manager, "npm")}
 		sc := p.TestScriptCall("jest", isJest)
