@@ -1,17 +1,20 @@
 // strobe's reporter for vitest 1.x and 2.x, beside vitest's JSON reporter:
 // those have no onTestCaseResult, and their JSON report comes only at the
 // end, so a run strobe stops (a test stuck, the timeout) had no result at
-// all. This one writes each test's end to events.jsonl beside this file
-// as vitest learns of it (onTaskUpdate: the workers send their tests'
-// results in batches), in the events reporter.mjs writes. The JSON
+// all. It adds strobe's setup file to every project, which writes each
+// test's start and end from the worker, synchronously (setup.mjs), and it
+// writes each test's end with its failure to events.jsonl beside this
+// file as vitest learns of it (onTaskUpdate: the workers send their
+// tests' results in batches), in the events reporter.mjs writes. The JSON
 // report, when there is one, is the run's record; these stand for a run
-// that has none. vitest learns of a test's start only with the next
-// batch, when a spinning test never sends it: no start is written.
+// that has none.
 import { openSync, writeSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describeError, setRoot } from './reporter.mjs'
 
 const eventsPath = fileURLToPath(new URL('./events.jsonl', import.meta.url))
+const setupPath = fileURLToPath(new URL('./setup.mjs', import.meta.url))
+const strobeDir = fileURLToPath(new URL('.', import.meta.url))
 
 export default class StrobeLegacyReporter {
   constructor() {
@@ -22,6 +25,14 @@ export default class StrobeLegacyReporter {
   onInit(ctx) {
     this.ctx = ctx
     setRoot(ctx.config && ctx.config.root)
+    // The workers get each project's config when they start, after this.
+    for (const project of ctx.projects || []) {
+      const files = project.config && project.config.setupFiles
+      if (Array.isArray(files) && !files.includes(setupPath)) files.push(setupPath)
+      const server = project.server || (project.vite && project.vite.config && project.vite)
+      const fs = server && server.config && server.config.server && server.config.server.fs
+      if (fs && Array.isArray(fs.allow) && !fs.allow.includes(strobeDir)) fs.allow.push(strobeDir)
+    }
   }
 
   onTaskUpdate(packs) {

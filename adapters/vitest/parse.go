@@ -119,7 +119,8 @@ type parser struct {
 	// was left out by it, not skipped by its own code.
 	selected *regexp.Regexp
 	v1       bool // vitest 1: reruns' -t allow its leading space (v1Pattern)
-	// early are the tests legacy.mjs's events recorded in such a run,
+	// early are the tests the events of legacy.mjs and setup.mjs recorded
+	// in such a run,
 	// which its JSON report, when there is one, records again: one it
 	// does not name is dropped (the report is the run's record).
 	early map[[2]string]bool
@@ -215,6 +216,12 @@ func (p *parser) event(line []byte) {
 			return
 		}
 	}
+	if p.jsonReport != "" && e.Name != "" && (e.Ev == "start" || e.Ev == "done" || e.Ev == "end") {
+		if p.early == nil {
+			p.early = map[[2]string]bool{}
+		}
+		p.early[[2]string{p.path(e.File), e.Name}] = true
+	}
 	switch e.Ev {
 	case "run":
 		p.began, p.version, p.pool = true, e.Version, e.Pool
@@ -237,12 +244,6 @@ func (p *parser) event(line []byte) {
 		}
 	case "end":
 		p.end(e)
-		if p.jsonReport != "" && e.Name != "" {
-			if p.early == nil {
-				p.early = map[[2]string]bool{}
-			}
-			p.early[[2]string{p.path(e.File), e.Name}] = true
-		}
 	case "done":
 		p.done(e)
 	case "log":

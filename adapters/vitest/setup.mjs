@@ -34,7 +34,11 @@ function write(ev) {
 
 function fullName(task) {
   const names = []
-  for (let t = task; t && t !== task.file; t = t.suite) names.unshift(t.name)
+  for (let t = task; t && t !== task.file; t = t.suite) {
+    // vitest 1's file-level block, unnamed, holds every test of the file.
+    if (t.name === '' && !t.suite) continue
+    names.unshift(t.name)
+  }
   return names.join(' > ')
 }
 
@@ -72,6 +76,7 @@ beforeEach((ctx) => {
   const title = fullName(task)
   const ev = { ev: 'start', file, name, pid: process.pid }
   write(ev)
+  if (typeof ctx.onTestFinished !== 'function') return // vitest before 1.3: the reporter's end says
   ctx.onTestFinished(() => {
     let state = task.result ? task.result.state : ''
     // This try's end is not the test's when vitest tries again (the

@@ -37,7 +37,8 @@ var setupJS []byte
 var selectJS []byte
 
 // legacyJS is the reporter for vitest 1.x and 2.x, beside their JSON
-// reporter: each test's end as vitest learns of it (see legacy.mjs).
+// reporter: it adds the setup file, and writes each test's end as vitest
+// learns of it (see legacy.mjs).
 //
 //go:embed legacy.mjs
 var legacyJS []byte
@@ -81,9 +82,9 @@ var legacyJS []byte
 // and onTestCaseResult (tested: 3.2.4 in the fixtures, 4.1.12 by hand).
 // An older vitest (1.x, 2.x; 1.6.1 and 2.1.9 in the fixtures) runs with
 // vitest's own JSON reporter into a file read at the end, the run's
-// record, and legacy.mjs beside it, which writes each test's end as
-// vitest learns of it: a run strobe stops keeps the tests that ended.
-// No event says a test began, and the hint says so.
+// record, and legacy.mjs beside it, which adds the setup file (each
+// test's start and end) and writes each test's end as vitest learns of
+// it: a run strobe stops keeps the tests that ended.
 type vitest struct{}
 
 // New returns the vitest adapter.
@@ -364,7 +365,7 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	pr.whole = append(append(append(slices.Clone(prefix), "run"), args...), sel...)
 	files := map[string][]byte{"reporter.mjs": reporterJS, "select.mjs": selectJS, "setup.mjs": setupJS}
 	if old {
-		files = map[string][]byte{"legacy.mjs": legacyJS, "reporter.mjs": reporterJS, "select.mjs": selectJS}
+		files["legacy.mjs"] = legacyJS
 	}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
@@ -376,7 +377,6 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	if old {
 		pr.jsonReport = filepath.Join(dir, "report.json")
 		argv = append(argv, "--reporter=json", "--outputFile="+pr.jsonReport, "--reporter="+filepath.Join(dir, "legacy.mjs"))
-		pr.note = fmt.Sprintf("vitest %d has no reporter event for a test's start (vitest 3 does): strobe learns of each test as it ends, and from vitest's JSON report at the end", v)
 		if i := slices.Index(sel, "-t"); i >= 0 && i+1 < len(sel) {
 			// vitest reports the tests -t left out as skipped: they are
 			// none of the run's, or a name that matches nothing passed.
