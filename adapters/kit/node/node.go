@@ -503,10 +503,11 @@ func plainWords(cmd string) ([]string, bool) {
 }
 
 // mentions says whether a command names the framework as a word
-// (`TZ=UTC jest`, `c8 mocha`).
+// (`TZ=UTC jest`, `c8 mocha`), or a program in its package
+// (`node node_modules/jest/bin/jest.js`).
 func mentions(cmd, framework string) bool {
 	for _, w := range strings.Fields(cmd) {
-		if w == framework || strings.HasSuffix(w, "/"+framework) {
+		if w == framework || strings.HasSuffix(w, "/"+framework) || strings.Contains(w, "node_modules/"+framework+"/") {
 			return true
 		}
 	}

@@ -47,6 +47,12 @@ func TestFindInWorkspace(t *testing.T) {
 	if err != nil || bin != filepath.Join(root, "node_modules", ".bin", "vitest") {
 		t.Errorf("Bin = %q, %v; want the hoisted one", bin, err)
 	}
+	// A script that runs the framework's program by its path, the
+	// framework not among the package's dependencies (a dependency's).
+	p = &Package{Scripts: map[string]string{"test": "node --no-warnings node_modules/jest/bin/jest.js --ci"}}
+	if !p.ScriptRuns("jest") || p.ScriptRuns("mocha") {
+		t.Errorf("ScriptRuns(jest) of %q: want true, and mocha false", p.Scripts["test"])
+	}
 }
 
 func TestBinMissing(t *testing.T) {
