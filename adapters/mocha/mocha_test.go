@@ -880,3 +880,19 @@ func TestMochaOddPath(t *testing.T) {
 		t.Errorf("rerun %q:\n%s\nwant the one test, failing", f.Rerun, out)
 	}
 }
+
+// TestMochaAfterEachAfterFailure: a test that failed, then its "after
+// each" hook: the answer keeps the test's own failure (the assertion, its
+// diff and line) and adds the hook's after it. The hook's replaced it.
+func TestMochaAfterEachAfterFailure(t *testing.T) {
+	rec, _, exit := run(t, adapters.Request{ProjectRoot: project("aftereach")})
+	if exit.Code != 2 {
+		t.Errorf("exit %+v, want mocha's 2: two failures (the test's, the hook's)", exit)
+	}
+	tt := byName(t, rec, "audit › first")
+	f := tt.Failure
+	if p := rec.Progress(); p.Failed != 1 || f == nil || f.Line != 11 || !strings.Contains(f.Message, "price: 2") ||
+		!strings.Contains(f.Message, `"after each" hook for "first": Error: cleanup failed`) {
+		t.Errorf("%+v: failure %+v; want the assertion at line 11, then the hook's failure", rec.Progress(), f)
+	}
+}

@@ -382,6 +382,15 @@ func (e *Events) end(suite string, ev Event) {
 			f = e.failure(suite, ev)
 		}
 	}
+	if f != nil && ev.Fail.Kind == "hook" && !ev.Suite {
+		// An "after each" hook that failed after its test had: the hook's
+		// failure follows the test's own, which it would have replaced
+		// (the assertion, its diff and line gone, the hook's place given).
+		if t, ok := e.rec.Lookup(suite, ev.Name); ok && t.Status == report.TestFailed && t.Failure != nil {
+			e.rec.UpdateFailure(suite, ev.Name, func(old *report.Failure) { kit.AddFailure(old, f.File, f.Line, f.Message) })
+			return
+		}
+	}
 	e.rec.End(suite, ev.Name, status, d, f)
 	e.mu.Lock()
 	e.recorded++
