@@ -34,6 +34,9 @@ func newParser(rec *adapters.Recorder, req adapters.Request, wd *python.Workdir,
 	return p
 }
 
+// Rerun (adapters.Reruner): a test's name is its dotted id.
+func (p *parser) Rerun(_, name string) string { return p.rerun(name) }
+
 // rerun runs one test with unittest itself: no strobe needed to paste it.
 func (p *parser) rerun(id string) string {
 	if strings.Contains(id, " ") { // setUpClass (tests.test_x.TestY): rerun the class
@@ -81,7 +84,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if exit.Code == exitNoTests {
 		out.NoTests, out.ExitExplained = true, true
 		out.Project = &report.Project{Language: "python", BuildSystem: "unittest"}
-		if f := testFile(p.root); f != "" {
+		if f, _ := testFile(p.root); f != "" {
 			out.Project.TestFiles = []string{f}
 		}
 		out.Hint = kit.NoTestsHint{

@@ -46,12 +46,17 @@ func (unittestAdapter) ExitAdvice() string {
 	return "Python waits at its exit for every thread that is not a daemon: stop and join the threads the tests start in tearDown (or start them with daemon=True)"
 }
 
-// Confidences: a unittest command is certain; test files that import
-// unittest are below pytest's 60 for test files, which pytest claims only
-// when it is installed.
+// Confidences: a unittest command is certain; test files with TestCase
+// classes are below pytest's 60 for test files, which pytest claims only
+// when it is installed (pytest runs TestCase classes too). A test module's
+// load_tests (doctests added to the suite: more-itertools' 153), which
+// pytest ignores, or the project's own command for its tests (`python -m
+// unittest` in tox.ini or the Makefile) put unittest above it: pytest
+// answered passed without those tests, or their failures.
 const (
-	confCommand = 95
-	confFiles   = 55
+	confCommand  = 95
+	confOwnTests = 65
+	confFiles    = 55
 )
 
 func (unittestAdapter) Detect(req adapters.Request) adapters.Detection {
@@ -67,10 +72,29 @@ func (unittestAdapter) Detect(req adapters.Request) adapters.Detection {
 	if python.PytestConfig(req.ProjectRoot) != "" || python.HasConftest(req.ProjectRoot) {
 		return adapters.Detection{}
 	}
-	if f := testFile(req.ProjectRoot); f != "" {
-		return adapters.Detection{Confidence: confFiles, Hint: "Python unittest tests found (" + f + ")"}
+	f, loads := testFile(req.ProjectRoot)
+	switch {
+	case f == "":
+		return adapters.Detection{}
+	case loads:
+		return adapters.Detection{Confidence: confOwnTests, Hint: f + " defines load_tests, which unittest runs and pytest does not"}
 	}
-	return adapters.Detection{}
+	if by := projectCommand(req.ProjectRoot); by != "" {
+		return adapters.Detection{Confidence: confOwnTests, Hint: "the project runs its tests with python -m unittest (" + by + ")"}
+	}
+	return adapters.Detection{Confidence: confFiles, Hint: "Python unittest tests found (" + f + ")"}
+}
+
+// projectCommand names the file in which the project runs its tests with
+// `-m unittest` (tox.ini, the Makefile, noxfile.py), "" when none does.
+func projectCommand(root string) string {
+	for _, name := range []string{"tox.ini", "Makefile", "noxfile.py"} {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err == nil && strings.Contains(string(b), "-m unittest") {
+			return name
+		}
+	}
+	return ""
 }
 
 // unittestIndex is the index of "unittest" in `python -m unittest …`, -1
@@ -82,14 +106,17 @@ func unittestIndex(cmd []string) int {
 	return -1
 }
 
-// testFile is the first test*.py file (in a bounded walk) that imports
-// unittest, "" if none.
-func testFile(root string) string {
-	found := ""
+// testFile is the first test*.py file (in a bounded walk) with a TestCase
+// class, "" if none; loads says whether one of them defines load_tests.
+func testFile(root string) (found string, loads bool) {
 	kit.WalkLimited(root, 4, func(path string, d fs.DirEntry) {
 		name := d.Name()
-		if found == "" && strings.HasPrefix(name, "test") && strings.HasSuffix(name, ".py") && importsUnittest(path) {
-			found = kit.ProjectPath(root, path)
+		if loads || !strings.HasPrefix(name, "test") || !strings.HasSuffix(name, ".py") {
+			return
+		}
+		cases, l := unittestUse(path)
+		if cases && (found == "" || l) {
+			found, loads = kit.ProjectPath(root, path), l
 		}
 	}, func(name string) bool {
 		switch name {
@@ -98,23 +125,34 @@ func testFile(root string) string {
 		}
 		return false
 	})
-	return found
+	return found, loads
 }
 
-func importsUnittest(path string) bool {
+// unittestUse says whether a Python file defines a TestCase class (it
+// imports unittest, and a class line names a TestCase: `from unittest
+// import mock` alone is no unittest test), and whether it defines
+// load_tests. It reads 5,000 lines at most.
+func unittestUse(path string) (cases, loads bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return false, false
 	}
 	defer f.Close()
+	imports := false
 	sc := bufio.NewScanner(f)
-	for n := 0; sc.Scan() && n < 200; n++ {
-		l := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(l, "import unittest") || strings.HasPrefix(l, "from unittest") {
-			return true
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for n := 0; sc.Scan() && n < 5000; n++ {
+		l := sc.Text()
+		switch {
+		case strings.HasPrefix(l, "import unittest") || strings.HasPrefix(l, "from unittest"):
+			imports = true
+		case strings.HasPrefix(l, "class ") && strings.Contains(l, "TestCase"):
+			cases = true
+		case strings.HasPrefix(l, "def load_tests("):
+			loads = true
 		}
 	}
-	return false
+	return imports && cases, imports && cases && loads
 }
 
 func (unittestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recorder) (*adapters.Plan, error) {

@@ -309,13 +309,20 @@ func TestDetect(t *testing.T) {
 	}{
 		{"command", files(), []string{"python3", "-m", "unittest", "discover"}, 95},
 		{"pytest command", files(), []string{"python3", "-m", "pytest"}, 0},
-		{"unittest files", files("tests/test_a.py", "import os\nimport unittest\n"), nil, 55},
-		{"from unittest", files("test_a.py", "from unittest import TestCase\n"), nil, 55},
+		{"unittest files", files("tests/test_a.py", "import os\nimport unittest\n\nclass TestA(unittest.TestCase):\n    def test_a(self): pass\n"), nil, 55},
+		{"from unittest", files("test_a.py", "from unittest import TestCase\n\n\nclass TestA(TestCase):\n    pass\n"), nil, 55},
+		// A test that imports unittest's mock is no unittest test
+		// (packaging's tests): unittest was offered, and ran none.
+		{"unittest's mock", files("tests/test_a.py", "from unittest import mock\n\ndef test_a(): pass\n"), nil, 0},
+		// load_tests, which pytest does not run (more-itertools' doctests),
+		// and the project's own unittest command put unittest first.
+		{"load_tests", files("tests/test_a.py", "import unittest\n\nclass TestA(unittest.TestCase):\n    def test_a(self): pass\n\ndef load_tests(loader, tests, ignore):\n    return tests\n", "tests/test_b.py", "import unittest\n\nclass TestA(unittest.TestCase):\n    def test_a(self): pass\n"), nil, 65},
+		{"the project's command", files("tests/test_a.py", "import unittest\n\nclass TestA(unittest.TestCase):\n    def test_a(self): pass\n", "tox.ini", "[testenv]\ncommands = {envpython} -m unittest -v\n"), nil, 65},
 		{"pytest-style files", files("tests/test_a.py", "def test_a(): pass\n"), nil, 0},
-		{"pytest configured", files("tests/test_a.py", "import unittest\n", "setup.cfg", "[metadata]\n\n[tool:pytest]\nminversion=2.2.0\n"), nil, 0},
-		{"pytest in pyproject", files("test_a.py", "import unittest\n", "pyproject.toml", "[tool.pytest.ini_options]\n"), nil, 0},
-		{"a conftest", files("tests/test_a.py", "import unittest\n", "conftest.py", ""), nil, 0},
-		{"unittest, with an unrelated setup.cfg", files("tests/test_a.py", "import unittest\n", "setup.cfg", "[flake8]\n"), nil, 55},
+		{"pytest configured", files("tests/test_a.py", "import unittest\n\nclass TestA(unittest.TestCase):\n    def test_a(self): pass\n", "setup.cfg", "[metadata]\n\n[tool:pytest]\nminversion=2.2.0\n"), nil, 0},
+		{"pytest in pyproject", files("test_a.py", "import unittest\n\nclass TestA(unittest.TestCase):\n    def test_a(self): pass\n", "pyproject.toml", "[tool.pytest.ini_options]\n"), nil, 0},
+		{"a conftest", files("tests/test_a.py", "import unittest\n\nclass TestA(unittest.TestCase):\n    def test_a(self): pass\n", "conftest.py", ""), nil, 0},
+		{"unittest, with an unrelated setup.cfg", files("tests/test_a.py", "import unittest\n\nclass TestA(unittest.TestCase):\n    def test_a(self): pass\n", "setup.cfg", "[flake8]\n"), nil, 55},
 		{"nothing", files("main.py", "import unittest\n"), nil, 0},
 	} {
 		if d := New().Detect(adapters.Request{ProjectRoot: tc.root, Command: tc.cmd}); d.Confidence != tc.want {
