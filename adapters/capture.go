@@ -72,6 +72,14 @@ type StuckNamer interface {
 	NameStuck(ctx context.Context, funcs []string) (StuckName, bool)
 }
 
+// Reruner is implemented by a parser that can say the command that runs
+// one of its tests alone (suite and name as it recorded them), "" when it
+// cannot: a stuck test's answer gives it, as a failure's does, so that the
+// hang can be run again (under a debugger, with a trace) without the rest.
+type Reruner interface {
+	Rerun(suite, name string) string
+}
+
 // StuckName is the test a stuck process's stacks show running.
 type StuckName struct {
 	// Name is the test's name as the framework spells it; when only

@@ -260,10 +260,10 @@ type StuckTest struct {
 	Diagnosis       string   `json:"diagnosis"`
 	Threads         []Thread `json:"threads,omitempty"`
 	SuggestedTraces []string `json:"suggested_traces,omitempty"`
-	// File, Line and Rerun are set when the stuck test was learnt from
-	// its stacks rather than from the framework's output (a doctest,
-	// which rustdoc names only once it ends): where it is, and the
-	// command that runs it alone.
+	// File and Line are set when the stuck test was learnt from its
+	// stacks rather than from the framework's output (a doctest, which
+	// rustdoc names only once it ends): where it is. Rerun is the command
+	// that runs it alone, when its adapter can say it.
 	File  string `json:"file,omitempty"`
 	Line  int    `json:"line,omitempty"`
 	Rerun string `json:"rerun,omitempty"`

@@ -252,8 +252,8 @@ func TestStuckVitest2(t *testing.T) {
 	if !strings.HasPrefix(s.Diagnosis, "endless loop") || !strings.Contains(stackText(s), "spin.test.js:9") {
 		t.Errorf("diagnosis %q, stacks:\n%s\nwant an endless loop at spin.test.js:9", s.Diagnosis, stackText(s))
 	}
-	if s.Name != "spins" {
-		t.Errorf("stuck %q, want spins", s.Name)
+	if s.Name != "spins" || !strings.HasSuffix(s.Rerun, " spin.test.js -t '^spins$'") {
+		t.Errorf("stuck %q, rerun %q; want spins, run alone", s.Name, s.Rerun)
 	}
 	if resp.Summary.Passed < 1 {
 		t.Errorf("summary %+v, want the test that passed before the spin", resp.Summary)

@@ -391,6 +391,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		}
 	}
 	r.nameStuck(w, stuckTests)
+	r.rerunStuck(stuckTests, tests)
 	if e.stuck != "" {
 		unfailStuck(tests, stuckTests)
 	}
@@ -537,6 +538,31 @@ func unfailStuck(tests []report.Test, stuckTests []report.StuckTest) {
 	}
 }
 
+// rerunStuck gives each stuck test that has none the command that runs it
+// alone (adapters.Reruner), with the run's environment overrides in front
+// as envReruns puts them in front of a failure's.
+func (r *Run) rerunStuck(entries []report.StuckTest, tests []report.Test) {
+	rr, ok := r.plan.Parser.(adapters.Reruner)
+	if !ok {
+		return
+	}
+	for i := range entries {
+		e := &entries[i]
+		if e.Rerun != "" || e.AfterTests {
+			continue
+		}
+		for _, t := range tests {
+			if t.Name == e.Name && (t.Status == report.TestRunning || t.Status == report.TestFailed) {
+				e.Rerun = rr.Rerun(t.Suite, t.Name)
+				break
+			}
+		}
+		if e.Rerun != "" && len(r.req.Env) > 0 {
+			e.Rerun = withAssignments(e.Rerun, assignments(r.req.Env))
+		}
+	}
+}
+
 // envReruns puts the run's environment overrides (--env, debug_test's
 // env) in front of every failure's rerun, as shell assignments: a test
 // that fails only with them (a SEGV=1 that makes it crash) must fail again
@@ -545,15 +571,20 @@ func envReruns(tests []report.Test, env map[string]string) {
 	if len(env) == 0 {
 		return
 	}
+	for _, t := range tests {
+		if t.Failure != nil && t.Failure.Rerun != "" {
+			t.Failure.Rerun = withAssignments(t.Failure.Rerun, assignments(env))
+		}
+	}
+}
+
+// assignments are env as shell assignments, each followed by a space.
+func assignments(env map[string]string) string {
 	var b strings.Builder
 	for _, k := range slices.Sorted(maps.Keys(env)) {
 		b.WriteString(k + "=" + shell.Quote(env[k]) + " ")
 	}
-	for _, t := range tests {
-		if t.Failure != nil && t.Failure.Rerun != "" {
-			t.Failure.Rerun = withAssignments(t.Failure.Rerun, b.String())
-		}
-	}
+	return b.String()
 }
 
 // withAssignments puts assignments in front of a rerun's command: after

@@ -247,6 +247,9 @@ func TestStuckPytestBesidePluginThreads(t *testing.T) {
 				if txt := stackText(s); !strings.Contains(txt, tc.frame) {
 					t.Errorf("stacks lack %s:\n%s", tc.frame, txt)
 				}
+				if !strings.HasSuffix(s.Rerun, " test_hang.py::"+tc.test) {
+					t.Errorf("stuck test's rerun %q, want it run alone", s.Rerun)
+				}
 			})
 		}
 	}

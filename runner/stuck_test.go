@@ -199,6 +199,10 @@ func TestStuckGo(t *testing.T) {
 				return
 			}
 			checkStuckTest(t, resp, tc.test, tc.function, false, start)
+			// It reruns alone, as a failure would.
+			if r := resp.Stuck[0].Rerun; !strings.Contains(r, "-run '^"+tc.test+"$'") {
+				t.Errorf("stuck test's rerun %q, want it run alone", r)
+			}
 			// The runtime's SIGQUIT dump that gives the stacks ends the
 			// test binary: the stuck test must not be counted failed too.
 			if s := resp.Summary; s.Failed != 0 || s.Stuck != 1 || len(resp.Failures) != 0 {
@@ -349,6 +353,9 @@ func TestStuckCargo(t *testing.T) {
 				return
 			}
 			checkStuckTest(t, resp, tc.test, tc.function, true, start)
+			if r := resp.Stuck[0].Rerun; !strings.HasSuffix(r, " --exact "+tc.test) {
+				t.Errorf("stuck test's rerun %q, want it run alone", r)
+			}
 		})
 	}
 }

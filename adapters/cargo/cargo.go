@@ -1277,6 +1277,17 @@ func (p *cargoParser) relPath(file string) string {
 	return file
 }
 
+// Rerun (adapters.Reruner): a test of a libtest binary, by its suite's
+// name; "" for another (a doctest, a binary with its own main).
+func (p *cargoParser) Rerun(suite, name string) string {
+	for _, s := range p.suites {
+		if s.name == suite && s.custom == nil {
+			return p.rerunFor(s, name)
+		}
+	}
+	return ""
+}
+
 func (p *cargoParser) rerunFor(s *cargoSuite, name string) string {
 	argv := slices.Clone(p.rerun)
 	if s.target != nil {

@@ -1968,6 +1968,11 @@ func (p *goParser) testFile(importPath, base string) string {
 	return base
 }
 
+// Rerun (adapters.Reruner): a test's suite is its package's import path.
+func (p *goParser) Rerun(suite, name string) string {
+	return p.rerunCommand(suite, name)
+}
+
 // rerunCommand is a command to paste in the project root that runs the
 // test again (the whole package when test is empty).
 func (p *goParser) rerunCommand(importPath, test string) string {

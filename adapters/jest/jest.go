@@ -428,6 +428,14 @@ var projectTag = lazyre.New(` \[[^\[\]]+\]$`)
 // earlier one in its file: " #2", " #3" (reporter.cjs's numbered).
 var numberedName = lazyre.New(` #([2-9]|[1-9][0-9]+)$`)
 
+// Rerun (adapters.Reruner): a test's suite is its file from the project
+// root.
+func (p *parser) Rerun(suite, name string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.rerunCommand(p.rerunPrefix(""), p.relPkg(filepath.Join(p.root, suite)), name)
+}
+
 // rerunCommand is the pasteable command that runs one test, from the
 // project root.
 func (p *parser) rerunCommand(prefix []string, file, name string) string {

@@ -94,6 +94,9 @@ func (p *parser) rerun(id string) string {
 	return shell.Join(slices.Concat(p.prefix, p.rerunOpts, []string{id}))
 }
 
+// Rerun (adapters.Reruner): a test's name is its node id.
+func (p *parser) Rerun(_, name string) string { return p.rerun(name) }
+
 func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	p.Mu.Lock()
 	defer p.Mu.Unlock()

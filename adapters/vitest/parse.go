@@ -376,6 +376,14 @@ func errorText(e *testError) string {
 	return kit.Clip(s)
 }
 
+// Rerun (adapters.Reruner): a test's suite is its file from the project
+// root.
+func (p *parser) Rerun(suite, name string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.rerunFor(filepath.Join(p.root, suite), name, "")
+}
+
 // rerunFor is the command that runs one test again: its file and its
 // name pattern, from the package's directory, in its project when the run
 // has several.

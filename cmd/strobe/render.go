@@ -99,6 +99,9 @@ func render(w io.Writer, r *report.Response, c palette) {
 		if len(s.SuggestedTraces) > 0 {
 			fmt.Fprintf(w, "    %strace:%s %s\n", c.dim, c.reset, strings.Join(s.SuggestedTraces, ", "))
 		}
+		if s.Rerun != "" {
+			fmt.Fprintf(w, "    %srerun:%s %s\n", c.dim, c.reset, s.Rerun)
+		}
 	}
 	if cr := r.Crash; cr != nil && cr.Type == report.CrashStopped {
 		// strobe ended the run itself: no crash to report, only why.

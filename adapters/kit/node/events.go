@@ -409,6 +409,15 @@ func (e *Events) end(suite string, ev Event) {
 	e.mu.Unlock()
 }
 
+// Rerun (adapters.Reruner): the framework's rerun of a test by its file
+// and name, "" when it has none.
+func (e *Events) Rerun(suite, name string) string {
+	if e.cfg.Rerun == nil {
+		return ""
+	}
+	return e.cfg.Rerun(suite, name)
+}
+
 // reachSubtests points the reruns of subtests at their outermost parent
 // test. node runs a subtest only inside its parent, which the name pattern
 // must match itself (and then all its subtests run): a pattern for the
