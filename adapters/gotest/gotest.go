@@ -626,8 +626,12 @@ type goTrace struct {
 	// its "created by" line: a goroutine a test left running may panic
 	// while another test runs.
 	starter string
-	lines   int
-	done    bool // frames found, or too many lines read
+	// inRunner says the panicking goroutine's stack has testing's own
+	// recovery of a test's panic (testing.tRunner.func1) above the test:
+	// the panic is that test's, in its own goroutine, not one it left.
+	inRunner bool
+	lines    int
+	done     bool // frames found, or too many lines read
 	// bubble says the panic is testing/synctest's deadlock of a bubble,
 	// whose blocked goroutines (each at its first frame in the project)
 	// tell where: read apart from the frames above (synctest.go).
@@ -1583,7 +1587,18 @@ func (p *goParser) traceLine(pkg *goPackage, test, line string) {
 	case line != "" && !strings.HasPrefix(line, "\t"):
 		tr.fn = format.GoFuncName(line)
 		if tr.starter == "" && tr.goroutines == 1 && !tr.timeout {
+			if strings.HasPrefix(tr.fn, "testing.tRunner.func1") {
+				tr.inRunner = true
+			}
 			tr.starter = goTestOf(pkg, tr.fn)
+			if tr.starter != "" && tr.inRunner && tr.test != tr.starter && !strings.HasPrefix(tr.test, tr.starter+"/") {
+				// testing recovered the panic in the test's own goroutine
+				// and raised it again: it is that test's (or its failed
+				// subtest's), whatever test the output was pinned on (a
+				// parallel test reported failed before the panic, after a
+				// sibling's failure: the panic went to the sibling).
+				tr.test = cmp.Or(panicked(pkg, tr.starter), tr.starter)
+			}
 		}
 	}
 }

@@ -1309,3 +1309,48 @@ func TestGoNoModule(t *testing.T) {
 		t.Errorf("a package's directory below go.mod: %v, want it planned (go finds the module above)", err)
 	}
 }
+
+// TestGoPanicOfAFailedParallelTest: a parallel test that panics in its own
+// goroutine is reported failed ("--- FAIL: TestParB") after a sibling's
+// failure, and its panic follows: the panic is TestParB's (its stack runs
+// it), and TestParA/case_2 keeps its own failure. The panic was given to
+// TestParA/case_2, as if a goroutine TestParB left behind had panicked
+// while it ran, and TestParB "failed without a message" (google/uuid's
+// suite with a nil dereference added). The recording is `go test
+// -v=test2json -run '^TestPar'` of the package in the comment above it.
+func TestGoPanicOfAFailedParallelTest(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("testdata", "failures"))
+	data, err := os.ReadFile(filepath.Join("testdata", "parpanic-own.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pkg = "example.com/failures/parown"
+	for _, framed := range []bool{true, false} {
+		rec := adapters.NewRecorder()
+		p := newGoParser(rec, root, []goModule{{"example.com/failures", "."}}, []string{"go", "test"}, "no test ran")
+		lines := strings.SplitAfter(strings.ReplaceAll(string(data), "{{ROOT}}", root), "\n")
+		if framed {
+			p.framer = newGoFramer(pkg, p.event)
+		} else {
+			cmd := exec.Command("go", "tool", "test2json", "-t", "-p", pkg)
+			cmd.Stdin = strings.NewReader(strings.Join(lines, ""))
+			b, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("test2json: %v", err)
+			}
+			lines = strings.SplitAfter(string(b), "\n")
+		}
+		for _, l := range lines {
+			if l != "" {
+				p.Line(adapters.Stdout, []byte(strings.TrimSuffix(l, "\n")), false)
+			}
+		}
+		p.Finish(goExited(1))
+		if f := rec.Failure(pkg, "TestParB"); f == nil || f.File != "parown/par_test.go" || f.Line != 10 || !strings.HasPrefix(f.Message, "panic: runtime error: invalid memory address") {
+			t.Errorf("framed %v: TestParB: failure %+v, want its panic at parown/par_test.go:10", framed, f)
+		}
+		if f := rec.Failure(pkg, "TestParA/case_2"); f == nil || f.Line != 19 || f.Message != "bad case 2" {
+			t.Errorf("framed %v: TestParA/case_2: failure %+v, want its own, bad case 2 at line 19", framed, f)
+		}
+	}
+}
