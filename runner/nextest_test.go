@@ -54,7 +54,7 @@ func TestStuckNextest(t *testing.T) {
 	if resp.Status != report.Stuck || len(resp.Stuck) == 0 || resp.Stuck[0].Name != "tests::busy_loop" {
 		t.Fatalf("status = %s, stuck %+v, want tests::busy_loop stuck", resp.Status, resp.Stuck)
 	}
-	const rest = "cargo nextest run -j 1 -E 'not (binary_id(rustdeadlock) & test(=tests::busy_loop))'"
+	const rest = "cargo nextest run -j 1 --no-fail-fast -E 'not (binary_id(rustdeadlock) & test(=tests::busy_loop))'"
 	want := "nextest was stopped at what hung: 4 more tests of the 5 it would run never started; to run the rest without what hung: " + rest
 	if !strings.Contains(resp.Hint, want) {
 		t.Fatalf("hint %q\nlacks %q", resp.Hint, want)

@@ -1413,7 +1413,13 @@ func (p *cargoParser) notRun() string {
 	}
 	h := "cargo test was stopped at what hung: " + strings.Join(parts, ", and ")
 	if p.test == "" && (p.level == "" || p.level == adapters.LevelAll) && len(running) > 0 {
-		argv := append(slices.Clone(p.rerun), "--")
+		// cargo stops at the first test binary that fails, unless told
+		// not to: the rest is every binary's.
+		argv := slices.Clone(p.rerun)
+		if !slices.Contains(argv, "--no-fail-fast") {
+			argv = append(argv, "--no-fail-fast")
+		}
+		argv = append(argv, "--")
 		if p.includeIgnored {
 			argv = append(argv, "--include-ignored")
 		}

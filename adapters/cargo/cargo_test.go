@@ -142,7 +142,7 @@ func TestCargoStoppedSaysWhatDidNotRun(t *testing.T) {
 		p.Line(adapters.Stdout, []byte(`{ "type": "test", "event": "started", "name": "tests::hangs" }`), false)
 		out := p.Finish(report.Exit{Signaled: true, Signal: 9, StoppedBy: stopped})
 		want := "cargo test was stopped at what hung: 3 more tests of hang never started, and any test binary after it and the doctests did not run; " +
-			"to run the rest without what hung: cargo test --release -- --skip tests::hangs"
+			"to run the rest without what hung: cargo test --release --no-fail-fast -- --skip tests::hangs"
 		if stopped == "" {
 			want = ""
 		}

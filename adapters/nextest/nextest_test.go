@@ -450,13 +450,13 @@ func TestStoppedSaysWhatDidNotRun(t *testing.T) {
 		want    string
 	}{
 		{"whole suite", adapters.Request{Command: []string{"cargo", "+nightly", "nextest", "run", "--release", "-j", "1"}}, report.StoppedStuck,
-			said + "; to run the rest without what hung: cargo +nightly nextest run --release -j 1 -E 'not (binary_id(hang) & test(=tests::hangs))'"},
+			said + "; to run the rest without what hung: cargo +nightly nextest run --release -j 1 --no-fail-fast -E 'not (binary_id(hang) & test(=tests::hangs))'"},
 		{"past its timeout", adapters.Request{}, report.StoppedTimeout,
-			said + "; to run the rest without what hung: cargo nextest run -E 'not (binary_id(hang) & test(=tests::hangs))'"},
+			said + "; to run the rest without what hung: cargo nextest run --no-fail-fast -E 'not (binary_id(hang) & test(=tests::hangs))'"},
 		{"the command's filtersets and test arguments", adapters.Request{Command: []string{"cargo", "nextest", "run", "-E", "package(hang)", "--filterset=test(/a/)", "--", "--include-ignored"}}, report.StoppedStuck,
-			said + "; to run the rest without what hung: cargo nextest run -E '((package(hang)) | (test(/a/))) & not (binary_id(hang) & test(=tests::hangs))' -- --include-ignored"},
+			said + "; to run the rest without what hung: cargo nextest run --no-fail-fast -E '((package(hang)) | (test(/a/))) & not (binary_id(hang) & test(=tests::hangs))' -- --include-ignored"},
 		{"a level", adapters.Request{Level: adapters.LevelUnit}, report.StoppedStuck,
-			said + "; to run the rest without what hung: cargo nextest run -E '(kind(lib) | kind(bin) | kind(proc-macro)) & not (binary_id(hang) & test(=tests::hangs))'"},
+			said + "; to run the rest without what hung: cargo nextest run --no-fail-fast -E '(kind(lib) | kind(bin) | kind(proc-macro)) & not (binary_id(hang) & test(=tests::hangs))'"},
 		{"one test", adapters.Request{Test: "tests::hangs"}, report.StoppedStuck, said},
 		{"ended by itself", adapters.Request{}, "", ""},
 	} {

@@ -863,6 +863,11 @@ func (p *parser) notRun() string {
 		argv = slices.Clone(p.prefix)
 	}
 	argv = append(argv, p.restArgs...)
+	// nextest, as cargo, stops at the first failure unless told not to:
+	// the rest is every test's.
+	if !slices.Contains(argv, "--no-fail-fast") && !slices.Contains(argv, "--fail-fast") && !slices.ContainsFunc(argv, func(a string) bool { return strings.HasPrefix(a, "--max-fail") }) {
+		argv = append(argv, "--no-fail-fast")
+	}
 	argv = append(argv, "-E", expr)
 	if len(p.testArgs) > 0 {
 		argv = append(append(argv, "--"), p.testArgs...)
