@@ -622,7 +622,18 @@ func joinHints(adapter, runner string) string {
 	if adapter == "" || runner == "" {
 		return adapter + runner
 	}
+	if endsInPath(adapter) {
+		// `… go test ./...`: its dots are the command's, not a full stop.
+		return adapter + "; " + sentence(runner)
+	}
 	return sentence(adapter) + " " + capitalize(sentence(runner))
+}
+
+// endsInPath says whether s ends with a command's path whose last
+// character is a dot (./..., the package .), which a full stop would
+// change.
+func endsInPath(s string) bool {
+	return strings.HasSuffix(s, "/...") || strings.HasSuffix(s, " .") || strings.HasSuffix(s, "/.")
 }
 
 // capitalize starts a sentence with a capital when its first word is a

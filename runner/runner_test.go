@@ -480,6 +480,9 @@ func TestJoinHints(t *testing.T) {
 		{"strobe picked go", "the test's binary died", "strobe picked go. The test's binary died."},
 		// strobe's own name stays lowercase, as everywhere.
 		{"cargo test was stopped at what hung", "strobe stopped the run", "cargo test was stopped at what hung. strobe stopped the run."},
+		// A command's path that ends with a dot is not a full stop.
+		{"to run the rest: go test -skip '^TestHang$' ./...", "strobe stopped the run", "to run the rest: go test -skip '^TestHang$' ./...; strobe stopped the run."},
+		{"rerun: go test -run '^TestHang$' .", "the process crashed", "rerun: go test -run '^TestHang$' .; the process crashed."},
 	} {
 		if got := joinHints(tc.adapter, tc.runner); got != tc.want {
 			t.Errorf("joinHints(%q, %q) = %q, want %q", tc.adapter, tc.runner, got, tc.want)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -207,6 +208,9 @@ func (g gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	p := newGoParser(rec, req.ProjectRoot, mods, rerun, goNoTestsHint(req, run))
 	if strings.Contains(req.Test, "/") {
 		p.want = req.Test
+	}
+	if len(req.Command) == 0 && run == "" && req.Level == adapters.LevelAll {
+		p.whole = append(slices.Clone(rerun), pkgs...)
 	}
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
 	if addedJSON {
@@ -457,6 +461,9 @@ type goParser struct {
 	rerun []string // "go test [flags]": a rerun adds -run and a package
 	hint  string   // why no test ran, should none run
 	want  string   // the test asked for (--test), when it is a subtest
+	// whole is the whole suite's command (strobe's, without -json), for
+	// a run of it: a run strobe stops says how to run the rest.
+	whole []string
 
 	pkgs        map[string]*goPackage
 	build       map[string][]string // build-output lines by import path
@@ -2184,6 +2191,11 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 	if h := p.repeatHint(); h != "" {
 		out.Hint = strings.TrimPrefix(out.Hint+"; "+h, "; ")
 	}
+	if exit.StoppedBy != "" {
+		if h := p.notRun(); h != "" {
+			out.Hint = strings.TrimPrefix(out.Hint+"; "+h, "; ")
+		}
+	}
 	out.Shuffle = p.shuffled()
 	if p.crash != nil {
 		c := *p.crash
@@ -2227,6 +2239,48 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	out.Project = &report.Project{Language: "go", BuildSystem: "go modules", TestFiles: goTestFiles(p.root)}
 	return out
+}
+
+// notRun says, for a run strobe stopped (stuck, timeout), what it left
+// unrun: the tests of the packages it stopped in that had not run yet, and
+// the packages not yet tested, of which go test prints nothing; and, for a
+// run of the whole suite, how to run the rest without the tests that hung
+// (-skip). "" when no test was running.
+func (p *goParser) notRun() string {
+	var pkgs, tops []string
+	for _, path := range slices.Sorted(maps.Keys(p.pkgs)) {
+		pkg := p.pkgs[path]
+		hung := false
+		for _, name := range pkg.running {
+			if t := pkg.tests[name]; t == nil || t.paused {
+				continue
+			}
+			hung = true
+			if top, _, _ := strings.Cut(name, "/"); !slices.Contains(tops, top) {
+				tops = append(tops, top)
+			}
+		}
+		if hung {
+			pkgs = append(pkgs, path)
+		}
+	}
+	if len(tops) == 0 {
+		return ""
+	}
+	h := fmt.Sprintf("go test was stopped at what hung: the tests of %s that had not run yet, and the packages not yet tested, did not run and are in no count", kit.JoinAnd(pkgs))
+	if len(p.whole) > 0 {
+		quoted := make([]string, len(tops))
+		for i, t := range tops {
+			quoted[i] = regexp.QuoteMeta(t)
+		}
+		skip := "^" + quoted[0] + "$"
+		if len(quoted) > 1 {
+			skip = "^(" + strings.Join(quoted, "|") + ")$"
+		}
+		argv := append(slices.Clone(p.whole[:2]), "-skip", skip)
+		h += "; to run the rest without what hung: " + shell.Join(append(argv, p.whole[2:]...))
+	}
+	return h
 }
 
 // parentOnly is the deepest test that ran when every test that ran is a
