@@ -230,6 +230,12 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	}
 	p := newCargoParser(rec, root, wsRoot, append(slices.Clone(prefix), cargoRerunFlags(userArgs)...))
 	p.test, p.level, p.docOnly, p.whole = req.Test, req.Level, steps == cargoDocOnly, steps == cargoWhole
+	if steps == cargoTestsOnly && len(req.Tests) > 0 && !slices.ContainsFunc(req.Tests, func(t adapters.TestRef) bool { return t.Suite == "" }) {
+		p.asked = map[[2]string]bool{}
+		for _, t := range req.Tests {
+			p.asked[[2]string{t.Suite, t.Name}] = true
+		}
+	}
 	p.includeIgnored = hasCargoFlag(userTestArgs, "--ignored", "--include-ignored")
 	p.dir, p.env, p.docNote, p.planned = req.ProjectRoot, req.Env, docNote, planned
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
@@ -707,10 +713,13 @@ type cargoSuite struct {
 	// streams arrive.
 	bound   bool
 	pending []cargoEvent
-	tests   int          // test_count
-	done    bool         // libtest reported the suite's result
-	counts  [3]int       // passed, failed, skipped as recorded
-	totals  *[3]int      // as libtest counted them at the suite's end
+	tests   int     // test_count
+	done    bool    // libtest reported the suite's result
+	counts  [3]int  // passed, failed, skipped as recorded
+	totals  *[3]int // as libtest counted them at the suite's end
+	// leftOut counts the tests it ran that the run did not ask for (a
+	// test of another binary's name: see cargoParser.asked), as counts.
+	leftOut [3]int
 	custom  *cargoCustom // a binary with its own main (custom.go), not libtest's
 }
 
@@ -741,6 +750,12 @@ type cargoParser struct {
 	// --include-ignored): the reruns of its failures must run them too,
 	// or a failed ignored test would rerun as ignored.
 	includeIgnored bool
+	// asked are the tests a run of several asked for, by suite and name
+	// (--failed): libtest runs a name in every binary that has it, and
+	// those of the others are left out of the answer (leftOut counts
+	// them).
+	asked   map[[2]string]bool
+	leftOut int
 
 	targets   map[string]cargoTarget // test executable base name → target
 	testFiles []string               // sources of test targets, for a no-tests answer
@@ -1156,6 +1171,16 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 	if m.Name == "" {
 		return // not libtest's: its test events always name the test
 	}
+	if p.asked != nil && !p.asked[[2]string{s.name, m.Name}] {
+		// Another binary's test of that name: cargo hands every filter
+		// to every binary, and test_eq of test_version ran beside the
+		// test_eq of test_identifier that failed.
+		if i := slices.Index([]string{"ok", "failed", "ignored"}, m.Event); i >= 0 {
+			s.leftOut[i]++
+			p.leftOut++
+		}
+		return
+	}
 	switch m.Event {
 	case "started":
 		p.sawTest = true
@@ -1365,13 +1390,17 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = p.noTestsHint()
 	}
 	out.Hint = kit.JoinNotes(out.Hint, p.docNote)
+	if p.leftOut > 0 {
+		out.Hint = kit.JoinNotes(out.Hint, fmt.Sprintf("%s of the same names in other test binaries ran too (libtest takes a name in every binary), and %s left out of the answer",
+			kit.Plural(p.leftOut, "test"), map[bool]string{true: "is", false: "are"}[p.leftOut == 1]))
+	}
 	return out
 }
 
 // unstarted is how many of a suite's tests libtest announced and never
 // started, running being how many are still running.
 func (s *cargoSuite) unstarted(running int) int {
-	return s.tests - s.counts[0] - s.counts[1] - s.counts[2] - running
+	return s.tests - s.counts[0] - s.counts[1] - s.counts[2] - s.leftOut[0] - s.leftOut[1] - s.leftOut[2] - running
 }
 
 func plural(n int, noun string) string {
@@ -1448,7 +1477,15 @@ func (p *cargoParser) checkTotals(out *adapters.Outcome) {
 		}
 	}
 	for _, s := range p.suites {
-		add(s.counts, s.totals)
+		totals := s.totals
+		if totals != nil && s.leftOut != [3]int{} {
+			t := *totals
+			for i := range t {
+				t[i] -= s.leftOut[i]
+			}
+			totals = &t
+		}
+		add(s.counts, totals)
 	}
 	for _, d := range p.docs {
 		add(d.counts, d.totals)

@@ -1470,3 +1470,41 @@ func TestCargoNoManifest(t *testing.T) {
 		t.Errorf("no Cargo.toml: %v, want a usage error naming cargo", err)
 	}
 }
+
+// TestCargoFailedSameNameElsewhere: several tests asked for by suite and
+// name (--failed): cargo hands every name to every test binary, and a
+// passing test of the same name in another binary ran too. It is left out
+// of the answer, which says so; the one asked for is there. semver's
+// --failed after test_eq (test_identifier) failed answered "passed" for
+// test_version's test_eq, which had never failed.
+func TestCargoFailedSameNameElsewhere(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := t.TempDir()
+	adapterstest.WriteFiles(t, dir, map[string]string{
+		"Cargo.toml":        "[package]\nname = \"twins\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\npath = \"src/lib.rs\"\n",
+		"src/lib.rs":        "pub fn one() -> i32 { 1 }\n",
+		"tests/identity.rs": "#[test]\nfn test_eq() { assert_eq!(twins::one(), 2); }\n",
+		"tests/version.rs":  "#[test]\nfn test_eq() { assert_eq!(twins::one(), 1); }\n\n#[test]\nfn other() {}\n",
+	})
+	rec, _, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
+	var suite string
+	for _, tt := range rec.Tests() {
+		if tt.Name == "test_eq" && tt.Status == report.TestFailed {
+			suite = tt.Suite
+		}
+	}
+	if suite == "" {
+		t.Fatalf("no failed test_eq in %+v", rec.Tests())
+	}
+	rec, out, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir, Tests: []adapters.TestRef{{Suite: suite, Name: "test_eq"}}})
+	if tests := rec.Tests(); len(tests) != 1 || tests[0].Suite != suite || tests[0].Status != report.TestFailed {
+		t.Errorf("tests %+v, want only %s's test_eq, failed", tests, suite)
+	}
+	if p := rec.Progress(); p.Passed != 0 || p.Failed != 1 || slices.Contains(out.Indicators, "unreadable_test_events") {
+		t.Errorf("%+v, indicators %q: want 1 failed, and the totals not read as lost lines", p, out.Indicators)
+	}
+	if want := "1 test of the same names in other test binaries ran too"; !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+}
