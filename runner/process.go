@@ -480,6 +480,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	}
 	r.annotate(resp)
 	r.noteUnrunAsked(resp, tests)
+	r.nameLikeIt(resp)
 	fullTrace, traceIndicators := r.endTrace(resp, finished)
 	dir := r.detailsDir()
 	// The JUnit report is written beside the history's comparison and the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -188,6 +189,49 @@ func (r *Run) commit() string {
 	c := <-r.sel.commit
 	r.sel.commit <- c
 	return c
+}
+
+// nameLikeIt adds to the answer of a --test that ran nothing the names of
+// the last whole-suite run's tests that end with it or hold it (a Go
+// subtest asked for without its parent, `Invalid Brackets` for
+// TestValidate/Invalid_Brackets; a pytest test without its file): at most
+// three, from the history, which knows every name the framework's own
+// listing may not (`go test -list` lists no subtest).
+func (r *Run) nameLikeIt(resp *report.Response) {
+	want := strings.TrimSpace(r.areq.Test)
+	if resp.Status != report.NoTests || want == "" || r.sel.rerun != nil || r.opts.HistoryDir == "" {
+		return
+	}
+	key := history.Key{Framework: r.adapter.Name(), Command: strings.TrimSpace(r.req.Command)}
+	b, err := history.Open(r.opts.HistoryDir).Baseline(r.req.ProjectRoot, key)
+	if err != nil || b == nil {
+		return
+	}
+	if names := namesLike(b.Tests, want); len(names) > 0 {
+		resp.Hint = joinHints(resp.Hint, "tests of the last whole run whose names end with or hold it: "+strings.Join(names, ", "))
+	}
+}
+
+// namesLike are up to three of tests' names (suite → names) whose last
+// part is want, then whose name holds it; a Go subtest's spaces are
+// underscores in its name, and compare so.
+func namesLike(tests map[string][]string, want string) []string {
+	under := strings.ReplaceAll(want, " ", "_")
+	var ends, holds []string
+	for _, suite := range slices.Sorted(maps.Keys(tests)) {
+		for _, name := range tests[suite] {
+			switch {
+			case name == want:
+			case strings.HasSuffix(name, "/"+want) || strings.HasSuffix(name, "/"+under) || strings.HasSuffix(name, "::"+want) ||
+				strings.HasSuffix(name, "."+want) || strings.HasSuffix(name, " > "+want) || strings.HasSuffix(name, " › "+want):
+				ends = append(ends, name)
+			case strings.Contains(name, want) || strings.Contains(name, under):
+				holds = append(holds, name)
+			}
+		}
+	}
+	out := append(ends, holds...)
+	return clipList(out, 3)
 }
 
 // noteUnrunAsked names, in a rerun of failures (--failed) that ran to

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -174,5 +175,63 @@ func TestUntestedBelow(t *testing.T) {
 	}
 	if resp := exec(true); strings.Contains(resp.Hint, "below the root") {
 		t.Errorf("--failed: hint %q speaks of the projects below", resp.Hint)
+	}
+}
+
+// TestNamesLikeIt: a --test that ran nothing is told the names of the last
+// whole run's tests that end with it or hold it: a Go subtest given
+// without its parent (`Invalid Brackets`), which `go test -list`, the
+// hint's other advice, does not list.
+func TestNamesLikeIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a real module")
+	}
+	testutil.RequireTool(t, "go")
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestValidate(t *testing.T) {\n" +
+			"\tfor _, n := range []string{\"Invalid Brackets\", \"ok\"} {\n\t\tt.Run(n, func(t *testing.T) {})\n\t}\n}\n",
+	})
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	run := func(test string) *report.Response {
+		t.Helper()
+		resp, err := Exec(context.Background(), Request{ProjectRoot: root, Framework: "go", Test: test, Timeout: 3 * time.Minute}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	if resp := run(""); resp.Status != report.Passed {
+		t.Fatalf("the whole suite: %s", resp.Status)
+	}
+	want := "of the last whole run whose names end with or hold it: TestValidate/Invalid_Brackets"
+	if resp := run("Invalid Brackets"); resp.Status != report.NoTests || !strings.Contains(resp.Hint, want) {
+		t.Errorf("--test 'Invalid Brackets': %s, hint %q; want no_tests, and %q", resp.Status, resp.Hint, want)
+	}
+	if resp := run("TestNothingLikeIt"); strings.Contains(resp.Hint, "last whole run") {
+		t.Errorf("--test of no name like any: hint %q names tests", resp.Hint)
+	}
+}
+
+func TestNamesLike(t *testing.T) {
+	tests := map[string][]string{
+		"example.com/m":    {"TestValidate", "TestValidate/Invalid_Brackets", "TestValidate/ok"},
+		"tests/test_a.py":  {"tests/test_a.py::test_parse", "tests/test_a.py::test_parse_more"},
+		"src/math.test.ts": {"math > adds", "math > adds wrongly"},
+	}
+	for _, tc := range []struct {
+		want string
+		got  []string
+	}{
+		{"Invalid Brackets", []string{"TestValidate/Invalid_Brackets"}},
+		{"test_parse", []string{"tests/test_a.py::test_parse", "tests/test_a.py::test_parse_more"}},
+		{"adds", []string{"math > adds", "math > adds wrongly"}},
+		{"TestValidate", []string{"TestValidate/Invalid_Brackets", "TestValidate/ok"}},
+		{"nothing", nil},
+	} {
+		if got := namesLike(tests, tc.want); !slices.Equal(got, tc.got) {
+			t.Errorf("namesLike(%q) = %q, want %q", tc.want, got, tc.got)
+		}
 	}
 }
