@@ -827,7 +827,13 @@ var (
 	// " --> Cargo.toml:3:11" under a cargo error, then the line quoted:
 	// "  |", "3 | version = 1", "  |           ^".
 	cargoErrorAt = lazyre.New(`^\s*--> (.+):(\d+):(\d+)$`)
-	cargoSnippet = lazyre.New(`^\s*\d*\s*\|`)
+	// cargoErrorIn is where an error of cargo's is when it names a file
+	// alone (the manifest of a [[test]] whose file is missing).
+	cargoErrorIn = lazyre.New(`^\s*--> (\S+)$`)
+	// cargoCouldNot is cargo's count of the errors before it: no error of
+	// its own.
+	cargoCouldNot = lazyre.New(`^error: could not compile (?:` + "`[^`]*`" + ` )?due to \d+ previous (?:target resolution )?errors?`)
+	cargoSnippet  = lazyre.New(`^\s*\d*\s*\|`)
 )
 
 func (p *cargoParser) Line(s adapters.Stream, line []byte, cut bool) {
@@ -1041,6 +1047,10 @@ func (p *cargoParser) stderr(line string) {
 // manifest, a missing dependency), with the lines that explain them:
 // "Caused by:" and its indented details, and where the error is.
 func (p *cargoParser) buildLine(line string) {
+	if cargoCouldNot.MatchString(line) && len(p.cargoErrors) > 0 {
+		p.inCargoError = false
+		return
+	}
 	if strings.HasPrefix(line, "error: ") {
 		p.cargoErrors = append(p.cargoErrors, report.BuildError{Message: strings.TrimPrefix(line, "error: ")})
 		p.inCargoError = true
@@ -1058,6 +1068,10 @@ func (p *cargoParser) buildLine(line string) {
 			e.Line, _ = strconv.Atoi(m[2])
 			e.Column, _ = strconv.Atoi(m[3])
 		}
+	case cargoErrorIn.MatchString(line):
+		if file := cargoErrorIn.FindStringSubmatch(line)[1]; e.File == "" {
+			e.File = kit.ProjectPath(p.dir, file)
+		}
 	case cargoSnippet.MatchString(line):
 		// the manifest's line, shown again
 	case line == "Caused by:" || strings.HasPrefix(line, " ") && !cargoStatus.MatchString(line):
@@ -1065,8 +1079,14 @@ func (p *cargoParser) buildLine(line string) {
 			e.Message += "\n" + line
 		}
 	case line == "":
-	default:
+	case strings.HasPrefix(line, "warning: ") || cargoStatus.MatchString(line):
 		p.inCargoError = false
+	default:
+		// The error's other lines: "location searched: crates.io index",
+		// "required by package `x v0.1.0 (/p)`", the offline reminder.
+		if len(e.Message) < kit.MaxMessage {
+			e.Message += "\n" + line
+		}
 	}
 }
 
@@ -1366,6 +1386,9 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 			for _, e := range p.cargoErrors {
 				e.Message = kit.Clip(strings.TrimSpace(e.Message))
 				out.BuildErrors = append(out.BuildErrors, e)
+			}
+			if !p.built {
+				out.Hint = "cargo stopped before compiling anything: the error is its own, of the manifest or of the dependencies (one it could not find or fetch), not of the code"
 			}
 		}
 		return out

@@ -1508,3 +1508,42 @@ func TestCargoFailedSameNameElsewhere(t *testing.T) {
 		t.Errorf("hint %q, want %q", out.Hint, want)
 	}
 }
+
+// TestCargoOwnErrors: cargo's own errors before it compiles anything (a
+// [[test]] whose file is missing; a dependency it cannot find) are one
+// build error each, whole, at the manifest when cargo names it, and the
+// hint says nothing was compiled. The missing file gave an error with no
+// place and a second of cargo's count of it ("could not compile due to 1
+// previous target resolution error"); a missing dependency lost the lines
+// saying where cargo looked and which package wanted it.
+func TestCargoOwnErrors(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := t.TempDir()
+	adapterstest.WriteFiles(t, dir, map[string]string{
+		"Cargo.toml": "[package]\nname = \"lost\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[[test]]\nname = \"gone\"\npath = \"tests/gone.rs\"\n",
+		"src/lib.rs": "pub fn one() -> i32 { 1 }\n",
+	})
+	_, out, _ := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
+	if !out.BuildFailed || len(out.BuildErrors) != 1 || out.BuildErrors[0].File != "Cargo.toml" || !strings.HasPrefix(out.BuildErrors[0].Message, "can't find integration-test `gone`") {
+		t.Errorf("build errors %+v, want cargo's one, at Cargo.toml", out.BuildErrors)
+	}
+	if !strings.Contains(out.Hint, "cargo stopped before compiling anything") {
+		t.Errorf("hint %q, want it to say nothing was compiled", out.Hint)
+	}
+
+	rec := adapters.NewRecorder()
+	p := newCargoParser(rec, "/p", "/p", []string{"cargo", "test"})
+	for _, l := range []string{
+		"error: no matching package named `loom` found",
+		"location searched: crates.io index",
+		"required by package `bytes v1.12.1 (/p)`",
+		"As a reminder, you're using offline mode (--offline) which can sometimes cause surprising resolution failures.",
+	} {
+		p.Line(adapters.Stderr, []byte(l), false)
+	}
+	out = p.Finish(report.Exit{Exited: true, Code: 101})
+	if len(out.BuildErrors) != 1 || !strings.Contains(out.BuildErrors[0].Message, "\nrequired by package `bytes v1.12.1 (/p)`\nAs a reminder, you're using offline mode") {
+		t.Errorf("build errors %+v, want the error whole", out.BuildErrors)
+	}
+}

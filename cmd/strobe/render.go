@@ -59,6 +59,14 @@ func render(w io.Writer, r *report.Response, c palette) {
 	fmt.Fprintf(w, "%s%s%s  %s\n", col, strings.ToUpper(strings.ReplaceAll(string(r.Status), "_", " ")), c.reset, strings.Join(head, " · "))
 
 	for _, b := range r.BuildErrors {
+		if b.File == "" {
+			// No place: the message's first line heads it (cargo's
+			// "no matching package named `x` found").
+			head, rest, _ := strings.Cut(b.Message, "\n")
+			fmt.Fprintf(w, "\n%s✗%s %s\n", c.red, c.reset, head)
+			indent(w, rest, "    ")
+			continue
+		}
 		fmt.Fprintf(w, "\n%s✗%s %s\n", c.red, c.reset, place(b.File, b.Line))
 		indent(w, b.Message, "    ")
 	}
