@@ -524,6 +524,10 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
+	// A bare number is seconds.
+	if r := strobe(t, true, "test", root, "--command", "true", "--timeout", "60"); r.code != 0 || r.resp.Status != report.Passed {
+		t.Errorf("--timeout 60: exit %d, response %s; want it read as 60 s", r.code, r.stdout)
+	}
 	if r := strobe(t, false, "frobnicate"); r.code != exitUsage {
 		t.Errorf("unknown subcommand: exit %d, want 2", r.code)
 	}

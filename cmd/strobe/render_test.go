@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -100,5 +102,33 @@ func TestRenderCountsStuck(t *testing.T) {
 	render(&b, &report.Response{Status: report.Stuck, Framework: "go", Summary: &report.Summary{Passed: 1, Stuck: 2, Skipped: 1}}, palette{})
 	if head, _, _ := strings.Cut(b.String(), "\n"); !strings.Contains(head, "1 passed, 0 failed, 2 stuck, 1 skipped") {
 		t.Errorf("head %q: want the stuck tests counted", head)
+	}
+}
+
+// TestPastedHere: strobe pointed at another directory (`strobe test
+// tests/`) prints reruns that start with a cd to it: pasted where strobe
+// ran, pytest's said "file or directory not found". The response itself
+// keeps them as they are, to be run in the project root.
+func TestPastedHere(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := &report.Response{
+		Failures: []report.Failure{{Name: "t", Rerun: "python -m pytest test_a.py::test_one"}, {Name: "u"}},
+		Stuck:    []report.StuckTest{{Name: "s", Rerun: "python -m pytest test_a.py::test_s"}},
+	}
+	got := pastedHere(resp, filepath.Join(wd, "my tests"))
+	if f := got.Failures[0].Rerun; f != "cd 'my tests' && python -m pytest test_a.py::test_one" {
+		t.Errorf("rerun %q", f)
+	}
+	if got.Failures[1].Rerun != "" || got.Stuck[0].Rerun != "cd 'my tests' && python -m pytest test_a.py::test_s" {
+		t.Errorf("failures %+v, stuck %+v", got.Failures, got.Stuck)
+	}
+	if resp.Failures[0].Rerun != "python -m pytest test_a.py::test_one" {
+		t.Errorf("the response's own rerun changed: %q", resp.Failures[0].Rerun)
+	}
+	if same := pastedHere(resp, wd); same != resp {
+		t.Errorf("strobe run in the project root: the reruns changed")
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -18,6 +20,7 @@ import (
 	"strobe/adapters/all"
 	"strobe/daemon"
 	"strobe/history"
+	"strobe/internal/shell"
 	"strobe/report"
 	"strobe/runner"
 )
@@ -55,7 +58,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&req.Test, "test", "", "run only the test of this name")
 	fs.StringVar(&req.Command, "command", "", "test binary, or for generic the whole command line")
 	fs.Var(env, "env", "extra environment variable NAME=value (repeatable)")
-	fs.StringVar(&timeout, "timeout", "", "hard timeout of the test phase, e.g. 30s or 5m (default by level: unit 30s, integration 2m, e2e 5m, all 10m)")
+	fs.StringVar(&timeout, "timeout", "", "hard timeout of the test phase, e.g. 30s or 5m (a bare number is seconds; default by level: unit 30s, integration 2m, e2e 5m, all 10m)")
 	fs.BoolVar(&asJSON, "json", false, "print only the JSON response")
 	noDaemon := fs.Bool("no-daemon", false, "run in this process instead of through the daemon")
 	junitPath := fs.String("junit", "", "also write the run's JUnit XML report to this file (for CI test reporters)")
@@ -87,6 +90,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if timeout != "" {
 		d, err := time.ParseDuration(timeout)
+		if n, nerr := strconv.Atoi(timeout); err != nil && nerr == nil {
+			d, err = time.Duration(n)*time.Second, nil // a bare number is seconds, as --timeout 60 means
+		}
 		if err != nil {
 			return usageError(stdout, stderr, asJSON, fmt.Errorf("timeout %q is not a duration: use for instance 30s, 2m or 1h", timeout))
 		}
@@ -135,12 +141,15 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		<-r.Done()
 	}
 	p.stop()
-	return finish(stdout, stderr, r.Result(), asJSON, *junitPath)
+	return finish(stdout, stderr, r.Result(), asJSON, *junitPath, req.ProjectRoot)
 }
 
 // finish prints a run's response, copies its JUnit report to junitPath
-// when asked, and turns it into the exit code.
-func finish(stdout, stderr io.Writer, resp *report.Response, asJSON bool, junitPath string) int {
+// when asked, and turns it into the exit code. root is the project's
+// directory: the reruns printed are pasted where strobe was run, and start
+// with a cd to it when it is another (the JSON's stay as they are, to be
+// run in the project root).
+func finish(stdout, stderr io.Writer, resp *report.Response, asJSON bool, junitPath, root string) int {
 	if junitPath != "" {
 		if err := copyJUnit(resp.JUnit, junitPath); err != nil {
 			fmt.Fprintf(stderr, "strobe: %v\n", err)
@@ -149,7 +158,7 @@ func finish(stdout, stderr io.Writer, resp *report.Response, asJSON bool, junitP
 	if asJSON {
 		writeJSON(stdout, resp)
 	} else {
-		render(stdout, resp, colorFor(stdout))
+		render(stdout, pastedHere(resp, root), colorFor(stdout))
 		renderTrace(stdout, resp, colorFor(stdout))
 	}
 	if resp.Status == report.NoTests && resp.Partition != nil && resp.Partition.Listed > 0 {
@@ -200,4 +209,38 @@ func writeJSON(w io.Writer, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.Encode(v)
+}
+
+// pastedHere is resp with its reruns starting with a cd from the working
+// directory to root, when strobe was pointed at another directory
+// (`strobe test tests/`): pasted where strobe ran, a rerun ran in the
+// wrong place (pytest: "file or directory not found"). resp itself is
+// left as it is.
+func pastedHere(resp *report.Response, root string) *report.Response {
+	wd, err := os.Getwd()
+	if err != nil || root == "" {
+		return resp
+	}
+	rel, err := filepath.Rel(wd, root)
+	if err != nil || rel == "." {
+		return resp
+	}
+	if strings.HasPrefix(rel, "../../../") {
+		rel = root // far above: the path itself reads better
+	}
+	cd := "cd " + shell.Quote(rel) + " && "
+	out := *resp
+	out.Failures = slices.Clone(resp.Failures)
+	for i := range out.Failures {
+		if out.Failures[i].Rerun != "" {
+			out.Failures[i].Rerun = cd + out.Failures[i].Rerun
+		}
+	}
+	out.Stuck = slices.Clone(resp.Stuck)
+	for i := range out.Stuck {
+		if out.Stuck[i].Rerun != "" {
+			out.Stuck[i].Rerun = cd + out.Stuck[i].Rerun
+		}
+	}
+	return &out
 }

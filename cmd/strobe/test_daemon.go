@@ -92,7 +92,7 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, jun
 			return exitInterrupt
 		}
 		draw.stop()
-		return finish(stdout, stderr, resp, asJSON, junitPath)
+		return finish(stdout, stderr, resp, asJSON, junitPath, req.ProjectRoot)
 	}
 	resp, err := callTool(ctx, cs, "debug_test", args, "strobe-cli-0")
 	switch {
@@ -122,7 +122,7 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, jun
 		}
 	}
 	draw.stop() // erase the line before the answer
-	return finish(stdout, stderr, resp, asJSON, junitPath)
+	return finish(stdout, stderr, resp, asJSON, junitPath, req.ProjectRoot)
 }
 
 // callTool calls a strobe tool and decodes its response. A tool error is
