@@ -53,6 +53,9 @@ type event struct {
 	// end_run of a run vitest cancelled (reason "interrupted"): its
 	// --bail, the tests it never ran in the files it began, the test
 	// files it was to run and those it never began.
+	// Tests is a collected module's count of tests (collected); Files,
+	// of the run's (specs) too.
+	Tests       int `json:"tests"`
 	Bail        int `json:"bail"`
 	NotRun      int `json:"notRun"`
 	Files       int `json:"files"`
@@ -125,12 +128,17 @@ type parser struct {
 	// does not name is dropped (the report is the run's record).
 	early map[[2]string]bool
 
-	mu         sync.Mutex // the decoder and Line share what follows
-	began      bool       // the reporter's run event came
-	ended      bool       // and its end_run
-	version    string
-	pool       string
-	modules    []string // test files started and not ended
+	mu      sync.Mutex // the decoder and Line share what follows
+	began   bool       // the reporter's run event came
+	ended   bool       // and its end_run
+	version string
+	pool    string
+	modules []string // test files started and not ended
+	// specs is how many test files the run was to run; collected, each
+	// collected file's tests (reporter.mjs's specs and collected): a run
+	// strobe stops says what never ran (notRun).
+	specs      int
+	collected  map[string]int
 	buildErrs  []report.BuildError
 	unhandled  []string
 	noFiles    bool // vitest found no test file
@@ -232,6 +240,13 @@ func (p *parser) event(line []byte) {
 			p.rerun = withSeed(p.rerun, p.seed)
 		}
 		p.rec.BeginTesting()
+	case "specs":
+		p.specs = e.Files
+	case "collected":
+		if p.collected == nil {
+			p.collected = map[string]int{}
+		}
+		p.collected[e.File] = e.Tests
 	case "module":
 		p.modules = append(p.modules, e.File)
 	case "module_end":
@@ -576,6 +591,11 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		hints = append(hints, kit.Clip(strings.Join(p.coverage, "; ")+
 			" (vitest's coverage.thresholds): the tests passed; vitest fails the run until the tests cover more of the code, or the thresholds are lowered"))
 	}
+	if exit.StoppedBy != "" {
+		if h := p.notRun(); h != "" {
+			hints = append(hints, h)
+		}
+	}
 	if h := p.snapshotHints(); h != "" && exit.StoppedBy == "" {
 		hints = append(hints, h)
 	}
@@ -592,6 +612,36 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	out.Hint = strings.Join(hints, "; ")
 	return out
+}
+
+// notRun says, for a run strobe stopped, the tests of the files it began
+// that never ran and the test files it never began, of which no event
+// speaks: they are in no count. "" when none.
+func (p *parser) notRun() string {
+	counts := map[string]int{}
+	for _, t := range p.rec.Tests() {
+		counts[t.Suite]++
+	}
+	tests := 0
+	for file, n := range p.collected {
+		tests += max(0, n-counts[p.path(file)])
+	}
+	files := max(0, p.specs-len(p.collected))
+	var left []string
+	if tests > 0 {
+		left = append(left, fmt.Sprintf("%s of the test files it began", kit.Plural(tests, "test")))
+	}
+	if files > 0 {
+		left = append(left, fmt.Sprintf("%d of the %d test files", files, p.specs))
+	}
+	if len(left) == 0 {
+		return ""
+	}
+	verb := "are"
+	if tests+files == 1 {
+		verb = "is"
+	}
+	return "vitest was stopped at what hung: " + strings.Join(left, " and ") + " did not run and " + verb + " in no count"
 }
 
 // withSeed is a vitest command with --sequence.seed=SEED in place of its

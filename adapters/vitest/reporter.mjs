@@ -210,6 +210,16 @@ export default class StrobeReporter {
 
   onTestRunStart(specifications) {
     this.specs = new Set((specifications || []).map((s) => s.moduleId)).size
+    this.emit({ ev: 'specs', files: this.specs })
+  }
+
+  // A module's tests, once collected, that the run is to report (those
+  // strobe's selection leaves out are not): a run strobe stops says how
+  // many of them never ran, which no event names.
+  onTestModuleCollected(mod) {
+    let n = 0
+    for (const tc of mod.children.allTests()) if (!this.filtered(tc)) n++
+    this.emit({ ev: 'collected', file: mod.moduleId, tests: n })
   }
 
   onTestModuleStart(mod) {

@@ -302,7 +302,9 @@ func stopGroup(t *testing.T, cmd *exec.Cmd) {
 // TestVitestHang: a test awaiting a promise that never settles (its
 // timeout off) shows as running while it hangs, in a fork worker the
 // stuck detector judges; stopped by strobe, it stays running (no crash),
-// and no node process is left.
+// the test after it is said not to have run (nothing did: a real
+// project's answer counted 5 of a file's 6 tests), and no node process is
+// left.
 func TestVitestHang(t *testing.T) {
 	root := project(t, "hang")
 	rec, plan, cmd, lines := started(t, adapters.Request{ProjectRoot: root}, "waits forever")
@@ -322,6 +324,10 @@ func TestVitestHang(t *testing.T) {
 	}
 	if tt, _ := adapterstest.TestByName(rec.Tests(), "quick"); tt.Status != report.TestPassed {
 		t.Errorf("quick: %+v", tt)
+	}
+	// The test after the hang never ran, and no event names it.
+	if want := "vitest was stopped at what hung: 1 test of the test files it began did not run and is in no count"; !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
 	}
 }
 

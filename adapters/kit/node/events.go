@@ -798,7 +798,7 @@ func (e *Events) unrun(exit report.Exit) string {
 		return ""
 	}
 	if n := e.total - len(e.seen); n > 0 {
-		return fmt.Sprintf("%d of the %d tests %s was to run did not run and are in no count (the run ended before them)", n, e.total, e.cfg.Framework)
+		return fmt.Sprintf("%d of the %d tests %s was to run did not run and %s in no count (the run ended before them)", n, e.total, e.cfg.Framework, map[bool]string{true: "is", false: "are"}[n == 1])
 	}
 	return ""
 }

@@ -107,7 +107,7 @@ func (f *Fatal) signal() string {
 // when all ran, or the framework did not say how many it collected.
 func UnrunHint(st State, ran int, framework string) string {
 	if st.Collected > ran {
-		return fmt.Sprintf("%d of the %d tests %s collected did not run and are in no count", st.Collected-ran, st.Collected, framework)
+		return fmt.Sprintf("%d of the %d tests %s collected did not run and %s in no count", st.Collected-ran, st.Collected, framework, map[bool]string{true: "is", false: "are"}[st.Collected-ran == 1])
 	}
 	return ""
 }
