@@ -720,3 +720,20 @@ func TestNodeOwnNumberedTitle(t *testing.T) {
 		t.Errorf("a numbered name ran %q, want its test among them", got)
 	}
 }
+
+// TestNodeAwaitedUnsettled: a parent test that awaits a subtest whose
+// promise never settles: node cancels both, with the same words. The
+// subtest's failure is listed; the parent is counted, as a parent failed
+// through its subtests is, not listed again with another rerun.
+func TestNodeAwaitedUnsettled(t *testing.T) {
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("awaitpending")})
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 2 {
+		t.Errorf("counts %+v, want 1 passed, 2 failed (node: pass 1, cancelled 2)", p)
+	}
+	if f := byName(t, rec, "watcher › waits for reload").Failure; f == nil || f.Line != 8 {
+		t.Errorf("the subtest's failure %+v, want it listed at its line", f)
+	}
+	if tt := byName(t, rec, "watcher"); tt.Status != report.TestFailed || tt.Failure != nil {
+		t.Errorf("watcher: %s %+v, want counted failed, not listed", tt.Status, tt.Failure)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -378,7 +379,7 @@ func (e *Events) end(suite string, ev Event) {
 		status = report.TestSkipped
 	default:
 		status = report.TestFailed
-		if ev.Fail != nil && ev.Fail.Kind != "subtestsFailed" {
+		if ev.Fail != nil && ev.Fail.Kind != "subtestsFailed" && !e.awaitedUnsettled(suite, &ev) {
 			f = e.failure(suite, ev)
 		}
 	}
@@ -407,6 +408,21 @@ func (e *Events) end(suite string, ev Event) {
 		e.neverSettled = append(e.neverSettled, f)
 	}
 	e.mu.Unlock()
+}
+
+// awaitedUnsettled says a parent test node cancelled only because it
+// awaited a subtest that never settled (node ends the file: "Promise
+// resolution is still pending but the event loop has already resolved",
+// for both): the subtest's failure is listed, the parent counted, as a
+// parent failed through its subtests is. It was listed too, with the
+// same words and another rerun.
+func (e *Events) awaitedUnsettled(suite string, ev *Event) bool {
+	if !ev.Suite || !ev.Test || ev.Fail == nil || ev.Fail.Kind != "cancelledByParent" {
+		return false
+	}
+	return slices.ContainsFunc(e.rec.Tests(), func(t report.Test) bool {
+		return t.Suite == suite && strings.HasPrefix(t.Name, ev.Name+Sep) && t.Status == report.TestFailed && t.Failure != nil
+	})
 }
 
 // Rerun (adapters.Reruner): the framework's rerun of a test by its file
