@@ -128,6 +128,24 @@ func testFile(root string) (found string, loads bool) {
 	return found, loads
 }
 
+// testCaseClass says whether a line declares a class that is a TestCase:
+// its base says so (unittest.TestCase, IsolatedAsyncioTestCase), or a
+// Test class has a base (a project's own TestCase: `class
+// TestParse(BaseTest):`). A pytest class has none (`class TestParse:`).
+func testCaseClass(l string) bool {
+	rest, ok := strings.CutPrefix(l, "class ")
+	if !ok {
+		return false
+	}
+	name, bases, ok := strings.Cut(rest, "(")
+	if !ok {
+		return false
+	}
+	bases, _, _ = strings.Cut(bases, ")")
+	bases = strings.TrimSpace(bases)
+	return strings.Contains(bases, "TestCase") || strings.HasPrefix(strings.TrimSpace(name), "Test") && bases != "" && bases != "object"
+}
+
 // unittestUse says whether a Python file defines a TestCase class (it
 // imports unittest, and a class line names a TestCase: `from unittest
 // import mock` alone is no unittest test), and whether it defines
@@ -146,7 +164,7 @@ func unittestUse(path string) (cases, loads bool) {
 		switch {
 		case strings.HasPrefix(l, "import unittest") || strings.HasPrefix(l, "from unittest"):
 			imports = true
-		case strings.HasPrefix(l, "class ") && strings.Contains(l, "TestCase"):
+		case testCaseClass(l):
 			cases = true
 		case strings.HasPrefix(l, "def load_tests("):
 			loads = true

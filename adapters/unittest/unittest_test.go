@@ -313,7 +313,9 @@ func TestDetect(t *testing.T) {
 		{"from unittest", files("test_a.py", "from unittest import TestCase\n\n\nclass TestA(TestCase):\n    pass\n"), nil, 55},
 		// A test that imports unittest's mock is no unittest test
 		// (packaging's tests): unittest was offered, and ran none.
-		{"unittest's mock", files("tests/test_a.py", "from unittest import mock\n\ndef test_a(): pass\n"), nil, 0},
+		{"unittest's mock", files("tests/test_a.py", "from unittest import mock\n\ndef test_a(): pass\n\n\nclass TestB:\n    def test_b(self): pass\n"), nil, 0},
+		// A project's own TestCase, defined in a file that is no test file.
+		{"a base of its own", files("tests/test_a.py", "import unittest\nfrom tests.base import Base\n\n\nclass TestA(Base):\n    def test_a(self): pass\n"), nil, 55},
 		// load_tests, which pytest does not run (more-itertools' doctests),
 		// and the project's own unittest command put unittest first.
 		{"load_tests", files("tests/test_a.py", "import unittest\n\nclass TestA(unittest.TestCase):\n    def test_a(self): pass\n\ndef load_tests(loader, tests, ignore):\n    return tests\n", "tests/test_b.py", "import unittest\n\nclass TestA(unittest.TestCase):\n    def test_a(self): pass\n"), nil, 65},
