@@ -29,16 +29,13 @@ func (p *parser) jsonEvents(b []byte) {
 		return
 	}
 	p.began, p.ended = true, true
-	reported := map[[2]string]bool{}
-	defer func() {
-		// The tests legacy.mjs wrote as they ended and the report does
-		// not name (a name built otherwise): the report's stand.
-		for k := range p.early {
-			if _, ok := p.rec.Lookup(k[0], k[1]); ok && !reported[k] {
-				p.rec.Forget(k[0], k[1])
-			}
-		}
-	}()
+	// The report is the run's record: what the live events recorded
+	// gives way to it. A batch vitest sent between a failed try and the
+	// retry that passed (or before a test.fails test's result was turned
+	// over) said failed, and the Recorder keeps the worse of two ends.
+	for k := range p.early {
+		p.rec.Forget(k[0], k[1])
+	}
 	for _, f := range r.TestResults {
 		if len(f.AssertionResults) == 0 && f.Status == "failed" {
 			p.moduleError(event{File: f.Name, Error: stackError(f.Message, f.Name)})
@@ -67,7 +64,6 @@ func (p *parser) jsonEvents(b []byte) {
 			default: // skipped, pending, todo
 				e.Status = "skipped"
 			}
-			reported[[2]string{p.path(f.Name), name}] = true
 			p.rec.Start(p.path(f.Name), name)
 			p.end(e)
 		}

@@ -44,6 +44,10 @@ export default class StrobeLegacyReporter {
       const file = task.file && task.file.filepath
       if (!file) continue
       const ev = { ev: 'end', file, name: fullName(task), ms: result.duration || 0 }
+      // A failed try that vitest retries, and a test.fails test's result
+      // before vitest turns it over, are not the test's end: the setup
+      // file's and the JSON report's say it.
+      if ((result.state === 'fail' && (result.retryCount || 0) < (task.retry || 0)) || task.fails) continue
       if (result.state === 'pass') ev.status = 'passed'
       else if (result.state === 'fail') {
         ev.status = 'failed'

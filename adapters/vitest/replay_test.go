@@ -113,10 +113,12 @@ func TestJSONReport(t *testing.T) {
 	}
 }
 
-// TestEarlyEndsGiveWay: a test strobe's reporter for vitest 1 and 2
-// wrote as it ended, under a name the JSON report does not give, is
-// dropped once the report is read (the report is the run's record); one
-// it names is counted once, with the report's failure.
+// TestEarlyEndsGiveWay: the tests strobe's events for vitest 1 and 2
+// recorded give way to the JSON report once it is read (the report is the
+// run's record): one under a name the report does not give is dropped,
+// one it names is counted once with the report's result, a failure the
+// events said of a test the report says passed (a try vitest retried)
+// too.
 func TestEarlyEndsGiveWay(t *testing.T) {
 	rec := adapters.NewRecorder()
 	p := newParser(rec, "/p", t.TempDir())
@@ -125,13 +127,15 @@ func TestEarlyEndsGiveWay(t *testing.T) {
 		`{"ev":"end","file":"/p/a.test.js","name":"adds","status":"passed","ms":1}`,
 		`{"ev":"end","file":"/p/a.test.js","name":"carry","status":"failed","error":{"message":"early"}}`,
 		`{"ev":"end","file":"/p/a.test.js","name":" > odd name","status":"passed","ms":1}`,
+		`{"ev":"end","file":"/p/a.test.js","name":"retried","status":"failed","error":{"message":"first try"}}`,
 	} {
 		p.event([]byte(line))
 	}
 	p.jsonEvents([]byte(`{"testResults":[{"name":"/p/a.test.js","status":"failed","assertionResults":[
 		{"ancestorTitles":[],"title":"adds","status":"passed","failureMessages":[]},
-		{"ancestorTitles":[],"title":"carry","status":"failed","failureMessages":["AssertionError: expected 10 to be 11\n    at /p/a.test.js:8:3"]}]}]}`))
-	if pr := rec.Progress(); pr.Passed != 1 || pr.Failed != 1 || len(rec.Tests()) != 2 {
+		{"ancestorTitles":[],"title":"carry","status":"failed","failureMessages":["AssertionError: expected 10 to be 11\n    at /p/a.test.js:8:3"]},
+		{"ancestorTitles":[],"title":"retried","status":"passed","failureMessages":[]}]}]}`))
+	if pr := rec.Progress(); pr.Passed != 2 || pr.Failed != 1 || len(rec.Tests()) != 3 {
 		t.Errorf("%+v, tests %+v; want adds passed and carry failed, nothing else", pr, rec.Tests())
 	}
 	if f := rec.Failure("a.test.js", "carry"); f == nil || f.Message != "expected 10 to be 11" || f.Line != 8 {
