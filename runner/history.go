@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"strobe/details"
@@ -42,7 +43,7 @@ func (r *Run) remember(resp *report.Response, failed []report.Failure, tests []r
 		return nil, recorded
 	}
 	res, written, err := history.Open(r.opts.HistoryDir).Start(history.Run{ID: r.ID, Root: r.req.ProjectRoot, Key: r.historyKey(),
-		Status: resp.Status, Tests: tests, Stuck: resp.Stuck, Crash: resp.Crash, Subset: r.sel.rerun != nil, Unfinished: r.binaryDied || r.notReached}, r.ahead)
+		Status: resp.Status, Tests: withStuck(tests, resp.Stuck, r.Command()), Stuck: resp.Stuck, Crash: resp.Crash, Subset: r.sel.rerun != nil, Unfinished: r.binaryDied || r.notReached}, r.ahead)
 	if err != nil {
 		resp.Hint = joinHints(resp.Hint, "(no comparison with earlier runs: "+err.Error()+")")
 		return nil, recorded
@@ -82,6 +83,26 @@ func (r *Run) remember(resp *report.Response, failed []report.Failure, tests []r
 		resp.Hint = joinHints(resp.Hint, h)
 	}
 	return res.Changes, recorded
+}
+
+// withStuck is tests with the stuck tests the run has no record of: a
+// test named only by its process's stacks (Maven's, whose results come at
+// the end; a doctest rustdoc names once it ends). Unrecorded, it was in
+// no history: the answer's changes said "no change" beside a new hang,
+// and --failed reran an earlier run's failures without it. An entry named
+// by the command (no test known) is none.
+func withStuck(tests []report.Test, stuck []report.StuckTest, command string) []report.Test {
+	out := tests
+	for _, s := range stuck {
+		if s.AfterTests || s.Name == command || slices.ContainsFunc(tests, func(t report.Test) bool { return t.Name == s.Name }) {
+			continue
+		}
+		if len(out) == len(tests) {
+			out = slices.Clone(tests)
+		}
+		out = append(out, report.Test{Name: s.Name, Status: report.TestRunning})
+	}
+	return out
 }
 
 // flippedHint names the tests whose state changed in each of their last

@@ -665,3 +665,16 @@ func TestCommandAssignments(t *testing.T) {
 		}
 	}
 }
+
+// TestWithStuck: a stuck test the run has no record of (named from its
+// process's stacks) goes into the history as running, so that it is
+// failing there; one recorded, and an entry named after the command, do
+// not.
+func TestWithStuck(t *testing.T) {
+	tests := []report.Test{{Suite: "a", Name: "A#quick", Status: report.TestPassed}, {Suite: "b", Name: "B#hangs", Status: report.TestRunning}}
+	stuck := []report.StuckTest{{Name: "B#hangs"}, {Name: "C#waits"}, {Name: "mvn test"}, {Name: "mvn -q", AfterTests: true}}
+	got := withStuck(tests, stuck, "mvn test")
+	if len(got) != 3 || got[2].Name != "C#waits" || got[2].Status != report.TestRunning || len(tests) != 2 {
+		t.Errorf("withStuck = %+v, want C#waits added as running, tests unchanged", got)
+	}
+}
