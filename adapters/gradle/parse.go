@@ -375,7 +375,13 @@ func (p *parser) record(task string, c format.JUnitCase) {
 
 func (p *parser) failure(task, class, name string, c format.JUnitCase) *report.Failure {
 	f := &report.Failure{Name: name, Message: message(c), Rerun: p.rerun(task, class, c.Name)}
-	if file, line := format.JavaTestFrame(c.Text, class); file != "" {
+	if file, line, helpers := format.JavaTestMethodFrame(c.Text, class, c.Name); file != "" {
+		// The assertion failed in a helper of the class: the test's own
+		// line says which call, the helpers' follow in the message.
+		mod, _ := splitTask(task)
+		f.File, f.Line = sourcePath(p.root, mod, class, file), line
+		f.Message = kit.Clip(f.Message + "\n(in " + strings.Join(helpers, " → ") + ")")
+	} else if file, line := format.JavaTestFrame(c.Text, class); file != "" {
 		mod, _ := splitTask(task)
 		f.File, f.Line = sourcePath(p.root, mod, class, file), line
 	}

@@ -430,7 +430,12 @@ func (p *parser) suiteOf(mod, class string) string {
 
 func (p *parser) failure(mod, dir, class, name string, c format.JUnitCase) *report.Failure {
 	f := &report.Failure{Name: name, Message: message(c), Rerun: p.rerun(mod, dir, class, c.Name)}
-	if file, line := testFrame(c.Text, class); file != "" {
+	if file, line, helpers := format.JavaTestMethodFrame(c.Text, class, c.Name); file != "" {
+		// The assertion failed in a helper of the class: the test's own
+		// line says which call, the helpers' follow in the message.
+		f.File, f.Line = p.sourcePath(mod, class, file), line
+		f.Message = kit.Clip(f.Message + "\n(in " + strings.Join(helpers, " → ") + ")")
+	} else if file, line := testFrame(c.Text, class); file != "" {
 		f.File, f.Line = p.sourcePath(mod, class, file), line
 	} else if owner, file, line := format.JavaInvokedFrame(c.Text); file != "" {
 		// A test the class inherits (an abstract base class's, an

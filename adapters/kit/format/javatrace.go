@@ -1,6 +1,7 @@
 package format
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"strobe/internal/lazyre"
@@ -27,6 +28,44 @@ func JavaTestFrame(trace, class string) (string, int) {
 		}
 	}
 	return "", 0
+}
+
+// JavaTestMethodFrame is where a test failed in its own method, when its
+// trace passes through a helper of its class first
+// (`testSpaces:443->assertNextToken:57->assertContent:47`, as Surefire
+// sums it up): the file and line of the test method's frame, and the
+// helpers' frames below it ("assertNextToken:57", "assertContent:47",
+// outermost first). The first frame in the class (JavaTestFrame) is the
+// helper's line, shared by every assertion that calls it, which says
+// nothing of the one that failed. "" when the test method's frame is not
+// in the trace, or no helper is.
+func JavaTestMethodFrame(trace, class, method string) (file string, line int, helpers []string) {
+	if i := strings.IndexAny(method, "([{"); i >= 0 {
+		method = method[:i] // a parameterized case: testX(String)[1]
+	}
+	if method == "" {
+		return "", 0, nil
+	}
+	var seen []string
+	for _, l := range strings.Split(trace, "\n") {
+		m := javaFrame.FindStringSubmatch(l)
+		if m == nil || m[1] != class && !strings.HasPrefix(m[1], class+"$") {
+			continue
+		}
+		if m[2] == method && m[1] == class {
+			if len(seen) == 0 {
+				return "", 0, nil
+			}
+			slices.Reverse(seen)
+			n, _ := strconv.Atoi(m[4])
+			return m[3], n, seen
+		}
+		if strings.HasPrefix(m[2], "lambda$") {
+			return "", 0, nil // a lambda of the test (assertThrows): its own line is the one
+		}
+		seen = append(seen, m[2]+":"+m[4])
+	}
+	return "", 0, nil
 }
 
 // JavaInvokedFrame is the class, file and line of the frame the test

@@ -1,6 +1,9 @@
 package format
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestJavaTestFrame(t *testing.T) {
 	for _, tc := range []struct {
@@ -76,5 +79,42 @@ func TestJavaInvokedFrame(t *testing.T) {
 				t.Errorf("JavaInvokedFrame = %s %s:%d, want %s %s:%d", class, file, line, tc.class, tc.file, tc.line)
 			}
 		})
+	}
+}
+
+// TestJavaTestMethodFrame: an assertion that failed in a helper of the
+// test class is placed at the test method's own line, the helpers named
+// after it (commons-csv's LexerTest: Surefire's testSpaces:443->
+// assertNextToken:57->assertContent:47). The first frame in the class,
+// assertContent:47, is shared by dozens of assertions.
+func TestJavaTestMethodFrame(t *testing.T) {
+	trace := `org.opentest4j.AssertionFailedError: expected: <a> but was: <b>
+	at org.junit.jupiter.api.AssertionUtils.fail(AssertionUtils.java:151)
+	at org.junit.jupiter.api.Assertions.assertEquals(Assertions.java:1145)
+	at org.apache.commons.csv.LexerTest.assertContent(LexerTest.java:47)
+	at org.apache.commons.csv.LexerTest.assertNextToken(LexerTest.java:57)
+	at org.apache.commons.csv.LexerTest.testSurroundingSpacesAreDeleted(LexerTest.java:443)
+	at java.base/java.lang.reflect.Method.invoke(Method.java:569)
+`
+	const class = "org.apache.commons.csv.LexerTest"
+	for _, tc := range []struct {
+		method  string
+		file    string
+		line    int
+		helpers []string
+	}{
+		{"testSurroundingSpacesAreDeleted", "LexerTest.java", 443, []string{"assertNextToken:57", "assertContent:47"}},
+		{"testSurroundingSpacesAreDeleted(String)[2]", "LexerTest.java", 443, []string{"assertNextToken:57", "assertContent:47"}},
+		{"otherTest", "", 0, nil}, // its frame is not in the trace
+	} {
+		file, line, helpers := JavaTestMethodFrame(trace, class, tc.method)
+		if file != tc.file || line != tc.line || !slices.Equal(helpers, tc.helpers) {
+			t.Errorf("%s: %s:%d %q, want %s:%d %q", tc.method, file, line, helpers, tc.file, tc.line, tc.helpers)
+		}
+	}
+	// The assertion in the test itself: nothing to add.
+	direct := "java.lang.AssertionError\n\tat org.junit.Assert.fail(Assert.java:89)\n\tat com.x.FooTest.adds(FooTest.java:12)\n"
+	if file, _, _ := JavaTestMethodFrame(direct, "com.x.FooTest", "adds"); file != "" {
+		t.Errorf("an assertion in the test itself: %q, want none", file)
 	}
 }
