@@ -26,7 +26,8 @@ func StaleNote(root, built string) string {
 	if !Within(root, built) || filepath.Clean(root) == filepath.Clean(built) {
 		return ""
 	}
-	if src, target := staleObject(root, built); src != "" {
+	src, target, covered := staleObject(root, built)
+	if src != "" {
 		return src + " changed after it was last compiled into " + target + ": this run tested the old build; rebuild (" + rebuildCommand(root, built) + ") and rerun"
 	}
 	at, bin := builtAt(built)
@@ -42,7 +43,11 @@ func StaleNote(root, built string) string {
 			cmakeAt = fi.ModTime()
 		}
 	}
-	changed := newerSource(root, at, cmakeAt)
+	// A test binary whose target's objects were read: its sources are
+	// judged; another target's source edited since is no news of it
+	// (commons' lru_test.cpp, rebuilt into lru_test alone, made every
+	// run of strutil_catch "the old build"). Headers still count.
+	changed := newerSource(root, at, cmakeAt, covered)
 	if changed == "" {
 		return ""
 	}
@@ -88,11 +93,11 @@ func (p Pending) Wait() string {
 // tree the cache names (CMAKE_HOME_DIRECTORY), else the project's root.
 // Headers are not followed: the executables' check covers them. Given a
 // test binary rather than a tree, only the objects of its target (named as
-// the binary) count.
-func staleObject(root, built string) (source, target string) {
+// the binary) count; covered says some were read.
+func staleObject(root, built string) (source, target string, covered bool) {
 	build := cmakeTree(root, built)
 	if build == "" {
-		return "", ""
+		return "", "", false
 	}
 	src := cmakeHome(filepath.Join(build, "CMakeCache.txt"), root)
 	only := "" // a test binary is judged by its own target's objects
@@ -141,13 +146,14 @@ func staleObject(root, built string) (source, target string) {
 		if err != nil || !Within(root, file) {
 			return nil
 		}
+		covered = covered || only != ""
 		oi, err := d.Info()
 		if err == nil && si.ModTime().After(oi.ModTime()) && si.ModTime().After(newest) {
 			newest, source, target = si.ModTime(), ProjectPath(root, file), name
 		}
 		return nil
 	})
-	return source, target
+	return source, target, covered
 }
 
 // cmakeHome is the source tree a CMake cache names
@@ -198,8 +204,9 @@ func builtAt(built string) (time.Time, string) {
 // newerSource is the newest C or C++ source, header or CMakeLists.txt
 // under root modified after t (a CMakeLists.txt after cmakeAt too, when
 // CMake last ran), relative to root; build trees, hidden and fetched
-// directories aside.
-func newerSource(root string, t, cmakeAt time.Time) string {
+// directories aside. headers leaves the sources out (.c, .cpp …), which
+// a target's objects judged already.
+func newerSource(root string, t, cmakeAt time.Time, headers bool) string {
 	var newest time.Time
 	found, n := "", 0
 	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -216,7 +223,7 @@ func newerSource(root string, t, cmakeAt time.Time) string {
 			}
 			return nil
 		}
-		if name != "CMakeLists.txt" && !cSource(name) {
+		if name != "CMakeLists.txt" && !cSource(name) || headers && cCompiled(name) {
 			return nil
 		}
 		n++
@@ -230,6 +237,16 @@ func newerSource(root string, t, cmakeAt time.Time) string {
 		return nil
 	})
 	return found
+}
+
+// cCompiled says whether a C or C++ file is compiled itself (not
+// included): a target's object judges it.
+func cCompiled(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".c", ".cc", ".cpp", ".cxx", ".c++":
+		return true
+	}
+	return false
 }
 
 func cSource(name string) bool {

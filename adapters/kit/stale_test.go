@@ -146,3 +146,47 @@ func TestStaleNoteFailedCompile(t *testing.T) {
 		t.Errorf("note %q, want src/shared.cc's, the newest change", n)
 	}
 }
+
+// TestStaleNoteOtherTarget: a test binary is not called the old build
+// when only another target's source changed since it was built, and that
+// target was rebuilt (a Catch2 binary beside a GoogleTest one: every run
+// of strutil_catch said lru_test.cpp changed, and no build made it go).
+func TestStaleNoteOtherTarget(t *testing.T) {
+	testutil.RequireTool(t, "cmake")
+	testutil.RequireTool(t, "c++")
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(two CXX)\nadd_executable(a_test a.cc)\nadd_executable(b_test b.cc)\n",
+		"a.cc":           "int main() { return 0; }\n",
+		"b.cc":           "int main() { return 0; }\n",
+	})
+	build := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("cmake", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("cmake %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	build("-S", ".", "-B", "build")
+	build("--build", "build")
+	later := time.Now().Add(2 * time.Second)
+	b := filepath.Join(root, "b.cc")
+	if err := os.WriteFile(b, []byte("int main() { return 1 - 1; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(b, later, later)
+	build("--build", "build", "--target", "b_test")
+	if n := StaleNote(root, filepath.Join(root, "build", "a_test")); n != "" {
+		t.Errorf("a_test's note %q: only b_test's source changed, and b_test was rebuilt", n)
+	}
+	// A header changed after it still counts: which target includes it
+	// is not read.
+	h := filepath.Join(root, "common.h")
+	os.WriteFile(h, []byte("#pragma once\n"), 0o644)
+	much := later.Add(time.Hour)
+	os.Chtimes(h, much, much)
+	if n := StaleNote(root, filepath.Join(root, "build", "a_test")); !strings.HasPrefix(n, "common.h changed after") {
+		t.Errorf("a_test's note %q, want the header's", n)
+	}
+}
