@@ -552,11 +552,17 @@ func (r *Run) rerunStuck(entries []report.StuckTest, tests []report.Test) {
 		if e.Rerun != "" || e.AfterTests {
 			continue
 		}
+		found := false
 		for _, t := range tests {
 			if t.Name == e.Name && (t.Status == report.TestRunning || t.Status == report.TestFailed) {
-				e.Rerun = rr.Rerun(t.Suite, t.Name)
+				e.Rerun, found = rr.Rerun(t.Suite, t.Name), true
 				break
 			}
+		}
+		if !found && e.Name != r.Command() {
+			// Named by its process's stacks alone (Maven's, whose results
+			// come at the end): by its name.
+			e.Rerun = rr.Rerun("", e.Name)
 		}
 		if e.Rerun != "" && len(r.req.Env) > 0 {
 			e.Rerun = withAssignments(e.Rerun, assignments(r.req.Env))

@@ -726,6 +726,9 @@ func (p *catch2Parser) rerunArgs() []string {
 }
 
 // rerunFor is the command that runs one test, narrowed to a section path.
+// Rerun (adapters.Reruner): a test case by its name.
+func (p *catch2Parser) Rerun(_, name string) string { return p.rerunFor(name, nil) }
+
 func (p *catch2Parser) rerunFor(name string, sections []string) string {
 	argv := append(p.rerunArgs(), catch2Spec(name))
 	for _, s := range sections {

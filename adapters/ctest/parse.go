@@ -611,6 +611,9 @@ func tail(lines []string) string {
 }
 
 // rerunFor is the pasteable command that runs one test alone.
+// Rerun (adapters.Reruner): a CTest test by its name.
+func (p *parser) Rerun(_, name string) string { return p.rerunFor(name) }
+
 func (p *parser) rerunFor(name string) string {
 	return shell.Join(append(slices.Clone(p.rerun), testArgs(name)...))
 }

@@ -54,6 +54,9 @@ func TestStuckThroughRunner(t *testing.T) {
 	if s.Name != "bank_transfers" || !strings.HasPrefix(s.Diagnosis, "deadlock") {
 		t.Errorf("stuck %q: %s, want bank_transfers in a deadlock", s.Name, s.Diagnosis)
 	}
+	if !strings.Contains(s.Rerun, "bank_transfers") {
+		t.Errorf("stuck test's rerun %q, want it run alone", s.Rerun)
+	}
 	for _, fn := range []string{"lock_a_then_b", "lock_b_then_a"} {
 		if !strings.Contains(stacks.String(), fn) {
 			t.Errorf("stacks lack %s:\n%s", fn, stacks.String())

@@ -237,6 +237,9 @@ func more(n int) string {
 	return fmt.Sprintf(" and %d more", n)
 }
 
+// Rerun (adapters.Reruner): a test by its Suite.Name.
+func (p *parser) Rerun(_, name string) string { return p.rerunFor(name) }
+
 // rerunFor is the pasteable command that runs one test alone.
 func (p *parser) rerunFor(name string) string {
 	return shell.Join(slices.Concat(p.unshard, p.rerun, []string{"--gtest_filter=" + name}))

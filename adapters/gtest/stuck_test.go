@@ -46,6 +46,9 @@ func TestStuckThroughRunner(t *testing.T) {
 	if s.Name != "Bank.TransfersBetweenAccounts" || !strings.HasPrefix(s.Diagnosis, "deadlock") {
 		t.Errorf("stuck %q: %s, want Bank.TransfersBetweenAccounts in a deadlock", s.Name, s.Diagnosis)
 	}
+	if !strings.HasSuffix(s.Rerun, " --gtest_filter=Bank.TransfersBetweenAccounts") {
+		t.Errorf("stuck test's rerun %q, want it run alone", s.Rerun)
+	}
 	for _, fn := range []string{"lock_a_then_b", "lock_b_then_a"} {
 		if !strings.Contains(stacks.String(), fn) {
 			t.Errorf("stacks lack %s:\n%s", fn, stacks.String())

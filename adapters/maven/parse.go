@@ -1,6 +1,7 @@
 package maven
 
 import (
+	"cmp"
 	"io"
 	"os"
 	"path/filepath"
@@ -620,6 +621,27 @@ func (p *parser) rerun(mod, dir, class, method string) string {
 		argv = append(argv, "-Dtest="+sel, noFailProp)
 	}
 	return shell.Join(argv)
+}
+
+// Rerun (adapters.Reruner): a test by its suite, the class ("Class
+// (module)" beside a namesake), and its name, Simple#method; a test named
+// only by its JVM's stacks (stuck) has no suite: its simple class name
+// selects it, as Surefire takes one.
+func (p *parser) Rerun(suite, name string) string {
+	simple, method, _ := strings.Cut(name, "#")
+	class, mod, _ := strings.Cut(suite, " (")
+	mod = strings.TrimSuffix(mod, ")")
+	if class == "" {
+		class = simple
+	}
+	if mod == "" {
+		mod = cmp.Or(p.classModule[class], ".")
+	}
+	dir := surefireDir
+	if failsafeClass.MatchString(simpleName(class)) {
+		dir = failsafeDir
+	}
+	return p.rerun(mod, dir, class, method)
 }
 
 // classFailure says whether a test name is JUnit 4's for the class's own

@@ -52,8 +52,8 @@ func TestDeadlockThroughRunner(t *testing.T) {
 // ever. Surefire's console names the class, never the method; the stuck
 // test is named from jstack's dump, not after the command.
 func TestHangNamedFromTheDump(t *testing.T) {
-	if s, _ := stuckWaitTest(t, "hang"); s.Name != "WaitTest#waitsForever" {
-		t.Errorf("stuck test %q (%s), want WaitTest#waitsForever", s.Name, s.Diagnosis)
+	if s, _ := stuckWaitTest(t, "hang"); s.Name != "WaitTest#waitsForever" || !strings.Contains(s.Rerun, "-Dtest=WaitTest#waitsForever") {
+		t.Errorf("stuck test %q (%s), rerun %q; want WaitTest#waitsForever, run alone", s.Name, s.Diagnosis, s.Rerun)
 	}
 }
 

@@ -76,8 +76,8 @@ func TestCatch2Crashes(t *testing.T) {
 	t.Run("deadlock", func(t *testing.T) {
 		r := strobe(t, true, "test", dir, "--command", filepath.Join(bins, "deadlock"), "--timeout", "60s")
 		wantStatus(t, r, report.Stuck, 1)
-		if len(r.resp.Stuck) == 0 || r.resp.Stuck[0].Name != "transfers between accounts" {
-			t.Errorf("stuck %+v, want the deadlocked test named", r.resp.Stuck)
+		if len(r.resp.Stuck) == 0 || r.resp.Stuck[0].Name != "transfers between accounts" || !strings.Contains(r.resp.Stuck[0].Rerun, "transfers between accounts") {
+			t.Errorf("stuck %+v, want the deadlocked test named, with its rerun", r.resp.Stuck)
 		}
 	})
 }
