@@ -110,6 +110,12 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	line := kit.StripANSI(strings.TrimRight(string(b), "\r"))
 	if kind, name, ms, ok := parseEvent(line); ok && s == adapters.Stdout {
 		if p.event(kind, name, ms) {
+			if where := instantiation(line); kind == "FAILED" && where != "" {
+				// A typed or parameterized test's instances share their
+				// failure's line and often its words: which type or value
+				// failed ("TypeParam = long") tells them apart.
+				p.rec.UpdateFailure("", name, func(f *report.Failure) { f.Message = kit.Clip(f.Message + "\n(" + where + ")") })
+			}
 			return
 		}
 	}
@@ -238,6 +244,23 @@ func parseEvent(line string) (kind, name, ms string, ok bool) {
 		return "", "", "", false // "[  FAILED  ] 4 tests, listed below:"
 	}
 	return kind, rest, ms, true
+}
+
+// instantiation is what a failed typed or parameterized test's line says it
+// was instantiated with ("TypeParam = long", "GetParam() = 3"), "" when it
+// says nothing.
+func instantiation(line string) string {
+	i := strings.Index(line, ", where ")
+	if i < 0 {
+		return ""
+	}
+	rest := line[i+len(", where "):]
+	if strings.HasSuffix(rest, " ms)") {
+		if j := strings.LastIndex(rest, " ("); j >= 0 {
+			rest = rest[:j]
+		}
+	}
+	return strings.TrimSpace(rest)
 }
 
 // event handles a RUN, OK, FAILED, SKIPPED or DISABLED line, and says
