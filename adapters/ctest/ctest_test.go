@@ -539,3 +539,31 @@ func TestCatch2WholeBinary(t *testing.T) {
 		t.Errorf("crash %+v", out.Crash)
 	}
 }
+
+// TestNotBuiltTargets: the tests CMake's discovery adds for a target whose
+// binary is missing (GoogleTest's b_test_NOT_BUILT, Catch2's with a hash)
+// are no tests: the run is a build failure naming each target, and the
+// tests that ran are counted. They were two failed tests named so.
+func TestNotBuiltTargets(t *testing.T) {
+	rec, _, out := feed(t, 8, []string{
+		"Test project /src/build",
+		"    Start 1: A.Works",
+		"1/3 Test #1: A.Works ..........................   Passed    0.00 sec",
+		"    Start 2: b_test_NOT_BUILT",
+		"Could not find executable b_test_NOT_BUILT",
+		"2/3 Test #2: b_test_NOT_BUILT .................***Not Run   0.00 sec",
+		"    Start 3: strutil_catch_NOT_BUILT-b12d07c",
+		"3/3 Test #3: strutil_catch_NOT_BUILT-b12d07c ..***Not Run   0.00 sec",
+		"",
+		"33% tests passed, 2 tests failed out of 3",
+	})
+	if tests := rec.Tests(); len(tests) != 1 || tests[0].Name != "A.Works" {
+		t.Errorf("tests %+v, want A.Works alone", tests)
+	}
+	if !out.BuildFailed || len(out.BuildErrors) != 2 || !strings.HasPrefix(out.BuildErrors[0].Message, "b_test is not built") || !strings.HasPrefix(out.BuildErrors[1].Message, "strutil_catch is not built") {
+		t.Errorf("outcome %+v, want a build failure naming b_test and strutil_catch", out)
+	}
+	if !strings.Contains(out.Hint, "b_test and strutil_catch not built") {
+		t.Errorf("hint %q", out.Hint)
+	}
+}

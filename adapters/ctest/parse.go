@@ -271,6 +271,15 @@ func (p *parser) ended(num, rest, secs string) {
 	if d == 0 {
 		d = time.Microsecond // reported as 0.00 sec: not to be measured again
 	}
+	if m := notBuiltTest.FindStringSubmatch(name); m != nil {
+		// gtest_discover_tests' and catch_discover_tests' stand-in for
+		// a target whose binary is missing: no test of the project's. It
+		// was a failed test named lru_test_NOT_BUILT.
+		p.rec.Forget("", name)
+		p.notBuilt = append(p.notBuilt, m[1])
+		p.deps = ""
+		return
+	}
 	switch {
 	case status == "Passed":
 		p.rec.End("", name, report.TestPassed, d, nil)
@@ -283,10 +292,12 @@ func (p *parser) ended(num, rest, secs string) {
 		}
 	}
 	p.deps = ""
-	if strings.HasSuffix(name, "_NOT_BUILT") {
-		p.notBuilt = append(p.notBuilt, strings.TrimSuffix(name, "_NOT_BUILT"))
-	}
 }
+
+// notBuiltTest is the test CMake's test discovery adds for a target whose
+// binary is not built: TARGET_NOT_BUILT (GoogleTest's), with a hash after
+// it (Catch2's: strutil_catch_NOT_BUILT-b12d07c).
+var notBuiltTest = lazyre.New(`^(.+)_NOT_BUILT(?:-[0-9a-f]+)?$`)
 
 // closeOpen ends the failed test whose output was being read.
 func (p *parser) closeOpen() {
@@ -656,7 +667,13 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		hints = append(hints, p.ranNoneHint())
 	}
 	if len(p.notBuilt) > 0 {
-		hints = append(hints, fmt.Sprintf("%s not built: build the tree (cmake --build), then rerun", strings.Join(p.notBuilt, ", ")))
+		// A target whose binary is missing failed to build, or was never
+		// built: its tests are not known, and the run is no pass.
+		out.BuildFailed = true
+		for _, target := range p.notBuilt {
+			out.BuildErrors = append(out.BuildErrors, report.BuildError{Message: target + " is not built: its test binary is missing (its build failed, or the tree was not built since it was added), so its tests are not known"})
+		}
+		hints = append(hints, fmt.Sprintf("%s not built: build the tree (cmake --build), then rerun", kit.JoinAnd(p.notBuilt)))
 	}
 	if c := p.crash(exit); c != nil {
 		out.Crash = c
@@ -740,6 +757,12 @@ func (p *parser) readJUnit() error {
 
 func (p *parser) junitCase(c format.JUnitCase) {
 	name := c.Name
+	if m := notBuiltTest.FindStringSubmatch(name); m != nil {
+		if !slices.Contains(p.notBuilt, m[1]) {
+			p.notBuilt = append(p.notBuilt, m[1])
+		}
+		return // no test of the project's (see notBuiltTest)
+	}
 	_, seen := p.rec.Lookup("", name)
 	if c.SystemOut != "" && !p.output[name] {
 		p.rec.Output("", name, c.SystemOut)
