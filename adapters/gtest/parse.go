@@ -43,6 +43,9 @@ type parser struct {
 	// sawBanner says the binary printed GoogleTest's "Running N tests"
 	// line: it is GoogleTest and accepted its arguments.
 	sawBanner bool
+	// announced is how many tests the first banner said would run: a
+	// binary that died or was stopped says how many never did.
+	announced int
 	errLines  []string // output outside any test, for a binary that refused its arguments
 	// ended holds the tests the console ended, and how: the report only
 	// has to add to them.
@@ -99,7 +102,7 @@ func newParser(rec *adapters.Recorder, root, dir, path string) *parser {
 }
 
 var (
-	banner      = lazyre.New(`^\[==========\] Running \d+ tests? from`)
+	banner      = lazyre.New(`^\[==========\] Running (\d+) tests? from`)
 	shuffleNote = lazyre.New(`^Note: Randomizing tests' orders with a seed of (\d+) \.$`)
 	repeatLine  = lazyre.New(`^Repeating all tests \(iteration (\d+)\) \. \. \.$`)
 )
@@ -127,7 +130,10 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 		if s == adapters.Stdout && p.shuffleOrRepeat(line) {
 			return
 		}
-		if banner.MatchString(line) {
+		if m := banner.FindStringSubmatch(line); m != nil {
+			if !p.sawBanner {
+				p.announced, _ = strconv.Atoi(m[1])
+			}
 			p.sawBanner = true
 		} else if p.sawBanner && s == adapters.Stdout {
 			p.outside(line)
@@ -559,6 +565,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if r == nil {
 		p.placeUnplaced()
+		if h := p.unrun(dying != "" || fatal != nil || exit.StoppedBy != ""); h != "" {
+			hints = append(hints, h)
+		}
 	}
 	out.Hint = strings.Join(hints, "; ")
 	if p.seed != "" {
@@ -569,6 +578,25 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 }
 
 func (p *parser) anyRecorded() bool { return len(p.rec.Tests()) > 0 }
+
+// unrun says, of a binary that died or was stopped before its report
+// (ended), how many of the tests its banner announced never ran: they are
+// in no count, and GoogleTest says nothing of them. "" when all ran, or
+// under --gtest_repeat (the banner is an iteration's).
+func (p *parser) unrun(ended bool) string {
+	if !ended || p.announced == 0 || p.iteration > 1 {
+		return ""
+	}
+	n := p.announced - p.started
+	if n <= 0 {
+		return ""
+	}
+	verb := "are"
+	if n == 1 {
+		verb = "is"
+	}
+	return fmt.Sprintf("%d of the %d tests the binary was to run did not run and %s in no count", n, p.announced, verb)
+}
 
 func levelPrefix(l adapters.Level) string {
 	return map[adapters.Level]string{adapters.LevelUnit: "Unit", adapters.LevelIntegration: "Integration", adapters.LevelE2E: "E2E"}[l]
