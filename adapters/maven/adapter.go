@@ -13,6 +13,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 )
 
@@ -171,10 +172,21 @@ func isExecutable(path string) bool {
 	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
 }
 
+// dottedMethod is a test named Class.method, as Surefire's console prints
+// it: a class's simple name (a capital first) and a method's (a small one).
+// A package's class (com.x.FooTest) is no such name.
+var dottedMethod = lazyre.New(`^([A-Z][\w$]*)\.([a-z_][\w]*)$`)
+
 // selection is the arguments that pick a test or a level.
 func selection(req adapters.Request) []string {
 	if len(req.Tests) > 0 {
 		req.Test = multiSelection(req.ProjectRoot, req.Tests)
+	}
+	if m := dottedMethod.FindStringSubmatch(req.Test); m != nil {
+		// Surefire's console names a test Class.method
+		// ("LexerTest.testSurroundingSpacesAreDeleted"), where -Dtest
+		// takes Class#method: that one ran nothing.
+		req.Test = m[1] + "#" + m[2]
 	}
 	if class, method, ok := strings.Cut(req.Test, "#"); ok && classFailure(method) {
 		req.Test = class

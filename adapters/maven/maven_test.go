@@ -582,3 +582,20 @@ func TestRealSurefire2(t *testing.T) {
 		t.Errorf("exit %+v, %d tests, outcome %+v; want no tests with JUnit's reason", exit, len(rec.Tests()), out)
 	}
 }
+
+// TestSelectionDotted: a test named as Surefire's console prints it,
+// Class.method, selects Class#method (it ran nothing, no_tests); a
+// package's class and a class's own name stay as they are.
+func TestSelectionDotted(t *testing.T) {
+	for test, want := range map[string]string{
+		"LexerTest.testSurroundingSpacesAreDeleted": "-Dtest=LexerTest#testSurroundingSpacesAreDeleted",
+		"com.x.FooTest":        "-Dtest=com.x.FooTest",
+		"FooTest":              "-Dtest=FooTest",
+		"FooTest#bar":          "-Dtest=FooTest#bar",
+		"org.apache.LexerTest": "-Dtest=org.apache.LexerTest",
+	} {
+		if got := selection(adapters.Request{ProjectRoot: t.TempDir(), Test: test}); len(got) == 0 || got[0] != want {
+			t.Errorf("selection(%q) = %q, want %s", test, got, want)
+		}
+	}
+}
