@@ -1186,12 +1186,31 @@ func TestGoPanicAfterSiblingCont(t *testing.T) {
 }
 
 func panicAfterSibling(t *testing.T, recording string) {
+	const pkg = "example.com/failures/parpanic"
+	replayRecording(t, recording, pkg, func(framed bool, rec *adapters.Recorder) {
+		f := rec.Failure(pkg, "TestDeep/outer/inner")
+		if f == nil || f.File != "parpanic/deep_test.go" || f.Line != 11 || !strings.HasPrefix(f.Message, "panic: deep down") {
+			t.Errorf("framed %v: TestDeep/outer/inner: failure %+v, want the panic at parpanic/deep_test.go:11", framed, f)
+		}
+		for _, tt := range rec.Tests() {
+			if tt.Name != "TestDeep/outer/inner" && tt.Failure != nil && strings.HasPrefix(tt.Failure.Message, "panic: ") {
+				t.Errorf("framed %v: the panic is also blamed on %s", framed, tt.Name)
+			}
+		}
+	})
+}
+
+// replayRecording feeds a recording of `go test -v=test2json` of pkg (in
+// testdata, rooted at testdata/failures) to the parser twice, framed by
+// strobe and through go tool test2json as -json has it, and checks each
+// run's record.
+func replayRecording(t *testing.T, recording, pkg string, check func(framed bool, rec *adapters.Recorder)) {
+	t.Helper()
 	root, _ := filepath.Abs(filepath.Join("testdata", "failures"))
 	data, err := os.ReadFile(filepath.Join("testdata", recording))
 	if err != nil {
 		t.Fatal(err)
 	}
-	const pkg = "example.com/failures/parpanic"
 	for _, framed := range []bool{true, false} {
 		rec := adapters.NewRecorder()
 		p := newGoParser(rec, root, []goModule{{"example.com/failures", "."}}, []string{"go", "test"}, "no test ran")
@@ -1199,7 +1218,6 @@ func panicAfterSibling(t *testing.T, recording string) {
 		if framed {
 			p.framer = newGoFramer(pkg, p.event)
 		} else {
-			// The same output through go tool test2json, as -json has it.
 			cmd := exec.Command("go", "tool", "test2json", "-t", "-p", pkg)
 			cmd.Stdin = strings.NewReader(strings.Join(lines, ""))
 			b, err := cmd.Output()
@@ -1214,15 +1232,7 @@ func panicAfterSibling(t *testing.T, recording string) {
 			}
 		}
 		p.Finish(goExited(1))
-		f := rec.Failure(pkg, "TestDeep/outer/inner")
-		if f == nil || f.File != "parpanic/deep_test.go" || f.Line != 11 || !strings.HasPrefix(f.Message, "panic: deep down") {
-			t.Errorf("framed %v: TestDeep/outer/inner: failure %+v, want the panic at parpanic/deep_test.go:11", framed, f)
-		}
-		for _, tt := range rec.Tests() {
-			if tt.Name != "TestDeep/outer/inner" && tt.Failure != nil && strings.HasPrefix(tt.Failure.Message, "panic: ") {
-				t.Errorf("framed %v: the panic is also blamed on %s", framed, tt.Name)
-			}
-		}
+		check(framed, rec)
 	}
 }
 
@@ -1319,40 +1329,15 @@ func TestGoNoModule(t *testing.T) {
 // suite with a nil dereference added). The recording is `go test
 // -v=test2json -run '^TestPar'` of the package in the comment above it.
 func TestGoPanicOfAFailedParallelTest(t *testing.T) {
-	root, _ := filepath.Abs(filepath.Join("testdata", "failures"))
-	data, err := os.ReadFile(filepath.Join("testdata", "parpanic-own.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	const pkg = "example.com/failures/parown"
-	for _, framed := range []bool{true, false} {
-		rec := adapters.NewRecorder()
-		p := newGoParser(rec, root, []goModule{{"example.com/failures", "."}}, []string{"go", "test"}, "no test ran")
-		lines := strings.SplitAfter(strings.ReplaceAll(string(data), "{{ROOT}}", root), "\n")
-		if framed {
-			p.framer = newGoFramer(pkg, p.event)
-		} else {
-			cmd := exec.Command("go", "tool", "test2json", "-t", "-p", pkg)
-			cmd.Stdin = strings.NewReader(strings.Join(lines, ""))
-			b, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("test2json: %v", err)
-			}
-			lines = strings.SplitAfter(string(b), "\n")
-		}
-		for _, l := range lines {
-			if l != "" {
-				p.Line(adapters.Stdout, []byte(strings.TrimSuffix(l, "\n")), false)
-			}
-		}
-		p.Finish(goExited(1))
+	replayRecording(t, "parpanic-own.txt", pkg, func(framed bool, rec *adapters.Recorder) {
 		if f := rec.Failure(pkg, "TestParB"); f == nil || f.File != "parown/par_test.go" || f.Line != 10 || !strings.HasPrefix(f.Message, "panic: runtime error: invalid memory address") {
 			t.Errorf("framed %v: TestParB: failure %+v, want its panic at parown/par_test.go:10", framed, f)
 		}
 		if f := rec.Failure(pkg, "TestParA/case_2"); f == nil || f.Line != 19 || f.Message != "bad case 2" {
 			t.Errorf("framed %v: TestParA/case_2: failure %+v, want its own, bad case 2 at line 19", framed, f)
 		}
-	}
+	})
 }
 
 // TestGoStoppedSaysWhatDidNotRun: a run strobe stopped at a hung test
