@@ -1327,7 +1327,10 @@ func TestGoNoModule(t *testing.T) {
 // TestParA/case_2, as if a goroutine TestParB left behind had panicked
 // while it ran, and TestParB "failed without a message" (google/uuid's
 // suite with a nil dereference added). The recording is `go test
-// -v=test2json -run '^TestPar'` of the package in the comment above it.
+// -v=test2json -run '^TestPar'` of a package whose TestParA (parallel)
+// runs parallel subtests "case 1" and "case 2", the second failing at once
+// with t.Fatalf, and whose TestParB (parallel) sleeps 100 ms, then calls a
+// method on a nil pointer.
 func TestGoPanicOfAFailedParallelTest(t *testing.T) {
 	const pkg = "example.com/failures/parown"
 	replayRecording(t, "parpanic-own.txt", pkg, func(framed bool, rec *adapters.Recorder) {
