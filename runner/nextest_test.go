@@ -60,7 +60,7 @@ func TestStuckNextest(t *testing.T) {
 		t.Fatalf("hint %q\nlacks %q", resp.Hint, want)
 	}
 	argv, _ := shell.Split(rest)
-	list := exec.Command("cargo", append([]string{"nextest", "list"}, argv[5:]...)...) // without "run -j 1"
+	list := exec.Command("cargo", append([]string{"nextest", "list"}, argv[6:]...)...) // without "run -j 1 --no-fail-fast"
 	list.Dir, list.Env = root, append(os.Environ(), "CARGO_TARGET_DIR="+target)
 	out, err := list.Output()
 	if got := strings.Fields(string(out)); err != nil || !slices.Equal(got, []string{"rustdeadlock", "tests::deadlock", "rustdeadlock", "tests::quick",

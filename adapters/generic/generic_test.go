@@ -149,3 +149,40 @@ class T(unittest.TestCase):
 		t.Errorf("a bare ok read as a TAP test: %+v", tt)
 	}
 }
+
+// TestPerlDiagAfterItsPlace: Test::More writes a failure's diagnostics to
+// stderr, apart from prove's TAP on stdout: the "at" line may place the
+// failure before its "got:" and "expected:" lines come, which were lost
+// (TestProve/verbose, 1 run in several on a loaded machine).
+func TestPerlDiagAfterItsPlace(t *testing.T) {
+	for _, order := range []string{"not ok first", "diagnostics first"} {
+		rec := adapters.NewRecorder()
+		p := newParser(rec, "/project", []string{"prove", "-lv", "t"})
+		notOK := func() {
+			p.Line(adapters.Stdout, []byte("t/01-add.t .. "), false)
+			p.Line(adapters.Stdout, []byte("not ok 2 - adds wrong"), false)
+		}
+		if order == "not ok first" {
+			notOK()
+		}
+		for _, l := range []string{"#   Failed test 'adds wrong'", "#   at t/01-add.t line 5."} {
+			p.Line(adapters.Stderr, []byte(l), false)
+		}
+		if order == "diagnostics first" {
+			notOK()
+		}
+		for _, l := range []string{"#          got: '4'", "#     expected: '5'"} {
+			p.Line(adapters.Stderr, []byte(l), false)
+		}
+		p.Finish(report.Exit{Exited: true, Code: 1})
+		var f *report.Failure
+		for _, tt := range rec.Tests() {
+			if tt.Name == "adds wrong" {
+				f = tt.Failure
+			}
+		}
+		if f == nil || f.File != "t/01-add.t" || f.Line != 5 || !strings.Contains(f.Message, "got: '4'\nexpected: '5'") {
+			t.Errorf("%s: failure %+v, want at t/01-add.t:5 with got and expected", order, f)
+		}
+	}
+}

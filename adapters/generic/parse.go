@@ -115,6 +115,13 @@ type perlDiag struct {
 	line int
 	msg  []string
 	used bool
+	// to is the failure it was given to, suite and name, while its
+	// lines may go on: Test::More writes them to stderr, and "got:",
+	// "expected:" may come after its "at" line placed the failure.
+	to *[2]string
+	// stream is the one it is written on: the other's lines (prove's TAP
+	// on stdout, between two of its lines) neither end it nor go on it.
+	stream adapters.Stream
 }
 
 type perlDie struct {
@@ -418,6 +425,7 @@ func (p *genericParser) recordTAP(t *tapTest) {
 	if f.File == "" {
 		if d := p.findDiag(suite, t.leaf); d != nil {
 			d.apply(f)
+			d.to = &[2]string{suite, t.name}
 		} else {
 			p.unlocated = append(p.unlocated, tapRef{suite, t.name, t.leaf})
 		}
@@ -528,6 +536,9 @@ func (p *genericParser) bail(line string) {
 // stderr, so before or after its "not ok") and a die's "… at FILE line
 // N." line.
 func (p *genericParser) perlDiagLine(s adapters.Stream, line string) bool {
+	if p.diag != nil && s != p.diag.stream {
+		return false
+	}
 	if !strings.HasPrefix(line, "#") {
 		p.diag = nil
 		if s == adapters.Stderr && strings.HasSuffix(line, ".") && strings.Contains(line, " line ") {
@@ -544,7 +555,7 @@ func (p *genericParser) perlDiagLine(s adapters.Stream, line string) bool {
 			if m[1] != "" {
 				return true // a TODO test's: not a failure
 			}
-			d := &perlDiag{name: m[2], file: m[3]}
+			d := &perlDiag{name: m[2], file: m[3], stream: s}
 			d.line, _ = strconv.Atoi(m[4])
 			p.diags = append(p.diags, d)
 			p.diag = d
@@ -569,7 +580,11 @@ func (p *genericParser) perlDiagLine(s adapters.Stream, line string) bool {
 		}
 	}
 	if len(d.msg) < 20 {
-		d.msg = append(d.msg, strings.TrimSpace(strings.TrimPrefix(line, "#")))
+		text := strings.TrimSpace(strings.TrimPrefix(line, "#"))
+		d.msg = append(d.msg, text)
+		if d.to != nil { // the failure it placed already: its line follows
+			p.rec.UpdateFailure(d.to[0], d.to[1], func(f *report.Failure) { kit.AppendMessage(f, "\n", text) })
+		}
 	}
 	return true
 }
@@ -600,6 +615,7 @@ func (p *genericParser) locate() {
 	for _, u := range p.unlocated {
 		if d := p.findDiag(u.suite, u.leaf); d != nil {
 			p.rec.UpdateFailure(u.suite, u.name, d.apply)
+			d.to = &[2]string{u.suite, u.name}
 			continue
 		}
 		keep = append(keep, u)

@@ -566,7 +566,11 @@ func TestRunsAndShow(t *testing.T) {
 func TestHumanOutput(t *testing.T) {
 	testutil.RequireTool(t, "go")
 	r := strobe(t, false, "test", example("go-demo"))
-	for _, want := range []string{"FAILED", "1 passed, 2 failed", "TestAverage  calc/calc_test.go:13", "rerun: go test", "details: "} {
+	// The project is another directory than strobe's: the reruns start
+	// with a cd to it (TestPastedHere).
+	wd, _ := os.Getwd()
+	rel, _ := filepath.Rel(wd, example("go-demo"))
+	for _, want := range []string{"FAILED", "1 passed, 2 failed", "TestAverage  calc/calc_test.go:13", "rerun: cd " + rel + " && go test", "details: "} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("human output lacks %q:\n%s", want, r.stdout)
 		}
