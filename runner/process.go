@@ -578,9 +578,10 @@ func envReruns(tests []report.Test, env map[string]string) {
 	if len(env) == 0 {
 		return
 	}
+	a := assignments(env)
 	for _, t := range tests {
 		if t.Failure != nil && t.Failure.Rerun != "" {
-			t.Failure.Rerun = withAssignments(t.Failure.Rerun, assignments(env))
+			t.Failure.Rerun = withAssignments(t.Failure.Rerun, a)
 		}
 	}
 }
