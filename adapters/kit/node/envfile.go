@@ -2,7 +2,6 @@ package node
 
 import (
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -75,5 +74,5 @@ func (s Script) wrapperPrefix() []string {
 	if len(s.Wrapper) == 0 {
 		return nil
 	}
-	return append([]string{"npx"}, slices.Concat([]string{filepath.Base(s.Wrapper[0])}, s.Wrapper[1:])...)
+	return append([]string{"npx", filepath.Base(s.Wrapper[0])}, s.Wrapper[1:]...)
 }
