@@ -50,12 +50,12 @@ type event struct {
 	Reason string `json:"reason"`
 	Kind   string `json:"kind"`
 	State  string `json:"state"`
+	// Tests is a collected module's count of tests (collected); Files,
+	// below, the run's test files too (specs).
+	Tests int `json:"tests"`
 	// end_run of a run vitest cancelled (reason "interrupted"): its
 	// --bail, the tests it never ran in the files it began, the test
 	// files it was to run and those it never began.
-	// Tests is a collected module's count of tests (collected); Files,
-	// of the run's (specs) too.
-	Tests       int `json:"tests"`
 	Bail        int `json:"bail"`
 	NotRun      int `json:"notRun"`
 	Files       int `json:"files"`
@@ -122,15 +122,14 @@ type parser struct {
 	// was left out by it, not skipped by its own code.
 	selected *regexp.Regexp
 	v1       bool // vitest 1: reruns' -t allow its leading space (v1Pattern)
-	// early are the tests the events of legacy.mjs and setup.mjs recorded
-	// in such a run,
-	// which its JSON report, when there is one, records again: one it
-	// does not name is dropped (the report is the run's record).
-	early map[[2]string]bool
 
-	mu      sync.Mutex // the decoder and Line share what follows
-	began   bool       // the reporter's run event came
-	ended   bool       // and its end_run
+	mu sync.Mutex // the decoder and Line share what follows
+	// early are the tests the events of legacy.mjs and setup.mjs recorded
+	// in a run of vitest 1 or 2, which its JSON report, once read,
+	// replaces (the report is the run's record).
+	early   map[[2]string]bool
+	began   bool // the reporter's run event came
+	ended   bool // and its end_run
 	version string
 	pool    string
 	modules []string // test files started and not ended
