@@ -61,7 +61,7 @@ type CancelArgs struct {
 	RunID string `json:"runId" jsonschema:"the runId of the run to stop"`
 }
 
-const testDescription = `Run a project's tests and get a short structured result. Use it instead of running tests through a shell: it detects the framework (cargo, nextest, go, Catch2, GoogleTest, CTest, Maven, Gradle, xcodebuild, swift, pytest, unittest, jest, vitest, node:test, mocha, bun, deno; generic for any command), and answers which test failed, where (file:line) and why, with a command to rerun just that test; which test hung and the thread stacks that show why (stuck detection); whether the run crashed (signal, crash type) or failed to build (compiler errors). The full record (every test, its output) goes to the JSON file named in "details".
+const testDescription = `Run a project's tests and get a short structured result. Use it instead of running tests through a shell: it detects the framework (cargo, nextest, go, Catch2, GoogleTest, CTest, Maven, Gradle, xcodebuild, swift, pytest, unittest, jest, vitest, node:test, mocha, bun, deno; generic for any command), and answers which test failed, where (file:line) and why, with a command to rerun just that test; which test hung, the thread stacks that show why and a command to rerun it alone (stuck detection); whether the run crashed (signal, crash type) or failed to build (compiler errors). The full record (every test, its output) goes to the JSON file named in "details".
 
 status is one of passed, failed, stuck, crashed, timeout, cancelled, build_failed, no_tests, error, running. Only "passed" is a success: never read a crash, a hang or a build error as one.
 
