@@ -143,10 +143,22 @@ func TestFreshReruns(t *testing.T) {
 // goRuns runs the go project in root through the runner, with a history
 // of its own, as a whole (false) or its failures again (true).
 func goRuns(t *testing.T, root string) func(onlyFailed bool) *report.Response {
-	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	run := goRequests(t, root)
 	return func(onlyFailed bool) *report.Response {
 		t.Helper()
-		resp, err := Exec(context.Background(), Request{ProjectRoot: root, Framework: "go", OnlyFailed: onlyFailed, Timeout: 3 * time.Minute}, opts)
+		return run(Request{OnlyFailed: onlyFailed})
+	}
+}
+
+// goRequests runs requests of the go project in root through the runner,
+// with a history of their own: req's project, framework and timeout are
+// set.
+func goRequests(t *testing.T, root string) func(req Request) *report.Response {
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	return func(req Request) *report.Response {
+		t.Helper()
+		req.ProjectRoot, req.Framework, req.Timeout = root, "go", 3*time.Minute
+		resp, err := Exec(context.Background(), req, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,14 +205,10 @@ func TestNamesLikeIt(t *testing.T) {
 		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestValidate(t *testing.T) {\n" +
 			"\tfor _, n := range []string{\"Invalid Brackets\", \"ok\"} {\n\t\tt.Run(n, func(t *testing.T) {})\n\t}\n}\n",
 	})
-	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	exec := goRequests(t, root)
 	run := func(test string) *report.Response {
 		t.Helper()
-		resp, err := Exec(context.Background(), Request{ProjectRoot: root, Framework: "go", Test: test, Timeout: 3 * time.Minute}, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
+		return exec(Request{Test: test})
 	}
 	if resp := run(""); resp.Status != report.Passed {
 		t.Fatalf("the whole suite: %s", resp.Status)

@@ -203,6 +203,11 @@ func TestStuckGo(t *testing.T) {
 			if r := resp.Stuck[0].Rerun; !strings.Contains(r, "-run '^"+tc.test+"$'") {
 				t.Errorf("stuck test's rerun %q, want it run alone", r)
 			}
+			// go test prints nothing of what it never ran: the answer says
+			// it (TestGoStoppedSaysWhatDidNotRun, on real go test).
+			if want := "go test was stopped at what hung: the tests of "; !strings.Contains(resp.Hint, want) {
+				t.Errorf("hint %q, want %q", resp.Hint, want)
+			}
 			// The runtime's SIGQUIT dump that gives the stacks ends the
 			// test binary: the stuck test must not be counted failed too.
 			if s := resp.Summary; s.Failed != 0 || s.Stuck != 1 || len(resp.Failures) != 0 {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"strobe/adapters/kit"
 )
 
 // cargoRun is what a plain cargo test at a crate's or workspace's root
@@ -43,23 +45,14 @@ func readCargoRun(root string) *cargoRun {
 	c := &cargoRun{root: root, rootPkg: m.Package != nil}
 	if w := m.Workspace; w != nil {
 		c.workspace, c.members, c.exclude, c.defaults = true, w.Members, w.Exclude, w.DefaultMembers
-	} else if cargoWorkspaceAbove(filepath.Dir(root)) {
-		return nil
+	} else {
+		for d := range kit.Ancestors(filepath.Dir(root)) {
+			if kit.CargoWorkspace(d) {
+				return nil // a member of the workspace above
+			}
+		}
 	}
 	return c
-}
-
-// cargoWorkspaceAbove says whether a Cargo.toml with a [workspace] table
-// is in dir or above it.
-func cargoWorkspaceAbove(dir string) bool {
-	for d := dir; ; d = filepath.Dir(d) {
-		if b, err := os.ReadFile(filepath.Join(d, "Cargo.toml")); err == nil && strings.Contains(string(b), "[workspace]") {
-			return true
-		}
-		if filepath.Dir(d) == d {
-			return false
-		}
-	}
 }
 
 // leaves says why cargo at the root (cargo test, cargo nextest run, as
@@ -72,7 +65,7 @@ func (c *cargoRun) leaves(dir string) string {
 		return ""
 	}
 	rel = filepath.ToSlash(rel)
-	if b, err := os.ReadFile(filepath.Join(dir, "Cargo.toml")); err == nil && strings.Contains(string(b), "[workspace]") {
+	if kit.CargoWorkspace(dir) {
 		return "a Rust workspace of its own"
 	}
 	if !c.workspace {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"strobe/adapters/kit"
+	pykit "strobe/adapters/kit/python"
 )
 
 // ecosystems groups the adapters by the projects they run: a project of
@@ -48,7 +49,7 @@ func Untested(root, picked string) []string {
 		cargo = readCargoRun(root)
 	case "python":
 		if picked == "pytest" {
-			testpaths = pytestTestpaths(root)
+			testpaths = pykit.PytestTestpaths(root)
 		}
 	}
 	var out []string
@@ -250,4 +251,16 @@ func hasTests(dir, suffix string, marks ...string) bool {
 func dirExists(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.IsDir()
+}
+
+// reaches says whether pytest, given paths (python.PytestTestpaths),
+// collects tests in dir: dir is one of them, below one, above one, or
+// matches one as a glob.
+func reaches(paths []string, dir string) bool {
+	for _, p := range paths {
+		if ok, _ := filepath.Match(p, dir); ok || kit.Within(p, dir) || kit.Within(dir, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -60,8 +60,6 @@ func New() adapters.Adapter { return cargo{} }
 
 func (cargo) Name() string { return "cargo" }
 
-var cargoWorkspaceTable = lazyre.New(`(?m)^\s*\[workspace\]`)
-
 func (cargo) Detect(req adapters.Request) adapters.Detection {
 	if len(req.Command) > 0 {
 		if _, _, _, ok := splitCargoTest(req.Command); ok {
@@ -73,7 +71,7 @@ func (cargo) Detect(req adapters.Request) adapters.Detection {
 	if err != nil {
 		return adapters.Detection{}
 	}
-	if cargoWorkspaceTable.Match(b) {
+	if kit.CargoWorkspaceTable(b) {
 		return adapters.Detection{Confidence: 90, Hint: "Cargo.toml with [workspace] found: tests run for the packages plain cargo test selects here"}
 	}
 	if py, err := os.ReadFile(filepath.Join(req.ProjectRoot, "pyproject.toml")); err == nil && maturinBuilt.Match(py) {
@@ -364,7 +362,7 @@ func withoutTargetSelection(args []string) []string {
 // prints paths relative to it.
 func cargoWorkspaceRoot(dir string) string {
 	for d := range kit.Ancestors(dir) {
-		if b, err := os.ReadFile(filepath.Join(d, "Cargo.toml")); err == nil && cargoWorkspaceTable.Match(b) {
+		if kit.CargoWorkspace(d) {
 			return d
 		}
 	}
@@ -1195,7 +1193,7 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 		// Another binary's test of that name: cargo hands every filter
 		// to every binary, and test_eq of test_version ran beside the
 		// test_eq of test_identifier that failed.
-		if i := slices.Index([]string{"ok", "failed", "ignored"}, m.Event); i >= 0 {
+		if i := resultIndex(m.Event); i >= 0 {
 			s.leftOut[i]++
 			p.leftOut++
 		}
@@ -1216,7 +1214,7 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 		p.rec.Output(s.name, m.Name, out)
 	}
 	d := m.Duration()
-	s.counts[slices.Index([]string{"ok", "failed", "ignored"}, m.Event)]++
+	s.counts[resultIndex(m.Event)]++
 	switch m.Event {
 	case "ok":
 		p.rec.End(s.name, m.Name, report.TestPassed, d, nil)
@@ -1225,6 +1223,12 @@ func (p *cargoParser) apply(s *cargoSuite, e cargoEvent) {
 	case "failed":
 		p.rec.End(s.name, m.Name, report.TestFailed, d, p.failure(s, m, out, e.cut))
 	}
+}
+
+// resultIndex is a test result event's place in a suite's counts
+// (passed, failed, ignored), -1 for another event.
+func resultIndex(event string) int {
+	return slices.Index([]string{"ok", "failed", "ignored"}, event)
 }
 
 func (p *cargoParser) failure(s *cargoSuite, m *cargoMessage, out string, cut bool) *report.Failure {

@@ -94,7 +94,7 @@ type cargoManifestTarget struct {
 func customHarnesses(ctx context.Context, prefix []string, root string, userArgs, env []string, meta *kit.CargoMetadata) ([]string, *kit.CargoMetadata) {
 	var manifests []string
 	single := !hasCargoFlag(userArgs, "-p", "--package", "--workspace", "--all", "--exclude", "--manifest-path")
-	if b, err := os.ReadFile(filepath.Join(root, "Cargo.toml")); meta == nil && single && err == nil && !cargoWorkspaceTable.Match(b) {
+	if b, err := os.ReadFile(filepath.Join(root, "Cargo.toml")); meta == nil && single && err == nil && !kit.CargoWorkspaceTable(b) {
 		manifests = []string{filepath.Join(root, "Cargo.toml")}
 	} else {
 		if meta == nil {

@@ -566,4 +566,33 @@ func TestNotBuiltTargets(t *testing.T) {
 	if !strings.Contains(out.Hint, "b_test and strutil_catch not built") {
 		t.Errorf("hint %q", out.Hint)
 	}
+	realNotBuilt(t)
+}
+
+// realNotBuilt: a CMake project with two GoogleTest targets, one of them
+// built, run by real CTest: its stand-in for the other is no test.
+func realNotBuilt(t *testing.T) {
+	testutil.RequireTool(t, "cmake")
+	testutil.RequireTool(t, "ctest")
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(nb CXX)\nenable_testing()\nfind_package(GTest REQUIRED)\ninclude(GoogleTest)\n" +
+			"add_executable(a_test a.cc)\ntarget_link_libraries(a_test GTest::gtest_main)\ngtest_discover_tests(a_test)\n" +
+			"add_executable(b_test b.cc)\ntarget_link_libraries(b_test GTest::gtest_main)\ngtest_discover_tests(b_test)\n",
+		"a.cc": "#include <gtest/gtest.h>\nTEST(A, Works) { EXPECT_EQ(1, 1); }\n",
+		"b.cc": "#include <gtest/gtest.h>\nTEST(B, Works) { EXPECT_EQ(1, 1) }\n", // does not compile
+	})
+	build := filepath.Join(root, "build")
+	for _, argv := range [][]string{{"cmake", "-S", root, "-B", build}, {"cmake", "--build", build, "--target", "a_test"}} {
+		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, out)
+		}
+	}
+	rec, out, _ := adapterstest.RunReal(t, ctest{}, adapters.Request{ProjectRoot: root, Command: []string{"ctest", "--test-dir", build}})
+	if tests := rec.Tests(); len(tests) != 1 || tests[0].Name != "A.Works" || tests[0].Status != report.TestPassed {
+		t.Errorf("real ctest: tests %+v, want A.Works passed alone", tests)
+	}
+	if !out.BuildFailed || len(out.BuildErrors) != 1 || !strings.HasPrefix(out.BuildErrors[0].Message, "b_test is not built") {
+		t.Errorf("real ctest: outcome %+v, want a build failure naming b_test", out)
+	}
 }

@@ -464,7 +464,7 @@ func TestParseEvent(t *testing.T) {
 		{"[----------] 4 tests from UnitMath", "", "", ""},
 		{"[ RUN      ]", "", "", ""},
 	} {
-		kind, name, ms, ok := parseEvent(tc.line)
+		kind, name, ms, _, ok := parseEvent(tc.line)
 		if kind != tc.kind || name != tc.name || ms != tc.ms || ok != (tc.kind != "") {
 			t.Errorf("parseEvent(%q) = %q, %q, %q, %v", tc.line, kind, name, ms, ok)
 		}

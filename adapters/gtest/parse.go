@@ -111,9 +111,9 @@ var (
 // output of the test running.
 func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	line := kit.StripANSI(strings.TrimRight(string(b), "\r"))
-	if kind, name, ms, ok := parseEvent(line); ok && s == adapters.Stdout {
+	if kind, name, ms, where, ok := parseEvent(line); ok && s == adapters.Stdout {
 		if p.event(kind, name, ms) {
-			if where := instantiation(line); kind == "FAILED" && where != "" {
+			if kind == "FAILED" && where != "" {
 				// A typed or parameterized test's instances share their
 				// failure's line and often its words: which type or value
 				// failed ("TypeParam = long") tells them apart.
@@ -226,16 +226,17 @@ func (p *parser) endScope() {
 // parseEvent splits a console line GoogleTest prints around a test:
 // "[ KIND ] Suite.Name", with the time when --gtest_print_time is on (the
 // default) and, for a failed parameterized or typed test, what it was
-// instantiated with (", where GetParam() = 3"). It is on every line of a
-// run, so it is plain string work, not a regular expression.
-func parseEvent(line string) (kind, name, ms string, ok bool) {
+// instantiated with (", where GetParam() = 3": where is "GetParam() = 3").
+// It is on every line of a run, so it is plain string work, not a regular
+// expression.
+func parseEvent(line string) (kind, name, ms, where string, ok bool) {
 	if len(line) < 14 || line[0] != '[' || line[11] != ']' || line[12] != ' ' {
-		return "", "", "", false
+		return "", "", "", "", false
 	}
 	switch kind = strings.TrimSpace(line[1:11]); kind {
 	case "RUN", "OK", "FAILED", "SKIPPED", "DISABLED":
 	default:
-		return "", "", "", false
+		return "", "", "", "", false
 	}
 	rest := line[13:]
 	if strings.HasSuffix(rest, " ms)") {
@@ -244,29 +245,12 @@ func parseEvent(line string) (kind, name, ms string, ok bool) {
 		}
 	}
 	if i := strings.Index(rest, ", where "); i >= 0 {
-		rest = rest[:i]
+		rest, where = rest[:i], strings.TrimSpace(rest[i+len(", where "):])
 	}
 	if rest == "" || strings.ContainsRune(rest, ' ') {
-		return "", "", "", false // "[  FAILED  ] 4 tests, listed below:"
+		return "", "", "", "", false // "[  FAILED  ] 4 tests, listed below:"
 	}
-	return kind, rest, ms, true
-}
-
-// instantiation is what a failed typed or parameterized test's line says it
-// was instantiated with ("TypeParam = long", "GetParam() = 3"), "" when it
-// says nothing.
-func instantiation(line string) string {
-	i := strings.Index(line, ", where ")
-	if i < 0 {
-		return ""
-	}
-	rest := line[i+len(", where "):]
-	if strings.HasSuffix(rest, " ms)") {
-		if j := strings.LastIndex(rest, " ("); j >= 0 {
-			rest = rest[:j]
-		}
-	}
-	return strings.TrimSpace(rest)
+	return kind, rest, ms, where, true
 }
 
 // event handles a RUN, OK, FAILED, SKIPPED or DISABLED line, and says

@@ -114,10 +114,7 @@ func TestJestRerun(t *testing.T) {
 	if f == nil || f.Rerun != want {
 		t.Fatalf("rerun = %q, want %q", f.Rerun, want)
 	}
-	cmd := exec.Command("/bin/sh", "-c", f.Rerun+" 2>&1")
-	cmd.Dir = fixture("basic")
-	cmd.Env = append(os.Environ(), "FORCE_COLOR=0")
-	b, err := cmd.Output()
+	b, err := pasted(fixture("basic"), f.Rerun)
 	got := string(b)
 	if err == nil || !strings.Contains(got, "1 failed, 8 skipped, 9 total") && !strings.Contains(got, "Tests:       1 failed") {
 		t.Errorf("the rerun command did not fail that one test: %v\n%s", err, got)
@@ -340,10 +337,7 @@ func TestJestProjects(t *testing.T) {
 	if f == nil || f.Rerun != `npx jest --selectProjects two --runTestsByPath shared/shared.test.js -t '^fails in two only$'` {
 		t.Fatalf("the failure in project two: %+v", f)
 	}
-	cmd := exec.Command("/bin/sh", "-c", f.Rerun+" 2>&1")
-	cmd.Dir = fixture("projects")
-	cmd.Env = append(os.Environ(), "FORCE_COLOR=0")
-	b, err := cmd.Output()
+	b, err := pasted(fixture("projects"), f.Rerun)
 	if err == nil || !strings.Contains(string(b), "Tests:       1 failed, 2 skipped, 3 total") {
 		t.Errorf("the rerun did not fail that one test in one project: %v\n%s", err, b)
 	}
@@ -810,10 +804,7 @@ func TestJestScriptEnv(t *testing.T) {
 	if f == nil || f.Rerun != want {
 		t.Fatalf("failure %+v, want the rerun %s", f, want)
 	}
-	cmd := exec.Command("/bin/sh", "-c", f.Rerun)
-	cmd.Dir = fixture("esm")
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Join(fixture("esm"), "..", "node_modules", ".bin")+":"+os.Getenv("PATH"))
-	b, err := cmd.CombinedOutput()
+	b, err := pasted(fixture("esm"), f.Rerun, "PATH="+filepath.Join(fixture("esm"), "..", "node_modules", ".bin")+":"+os.Getenv("PATH"))
 	if !strings.Contains(string(b), "Tests:       1 failed, 2 skipped, 3 total") {
 		t.Errorf("the pasted rerun (%v): %s\nwant the one test failed, the others skipped", err, b)
 	}
@@ -833,9 +824,7 @@ func TestJestEnvFile(t *testing.T) {
 	if f == nil || f.Rerun != want {
 		t.Fatalf("failure %+v, want the rerun %s", f, want)
 	}
-	cmd := exec.Command("/bin/sh", "-c", f.Rerun)
-	cmd.Dir = fixture("dotenv")
-	b, err := cmd.CombinedOutput()
+	b, err := pasted(fixture("dotenv"), f.Rerun)
 	if !strings.Contains(string(b), "Expected: \"goodbye\"\n    Received: \"hello\"") || !strings.Contains(string(b), "Tests:       1 failed, 1 skipped, 2 total") {
 		t.Errorf("the pasted rerun (%v): %s\nwant the one test failed as in the run, the other skipped", err, b)
 	}
@@ -969,10 +958,7 @@ func TestJestSnapshotFailures(t *testing.T) {
 	// The rerun, pasted, runs that test alone and fails it again; it
 	// writes nothing (no -u).
 	f := rec.Failure("snap.test.js", "mismatch")
-	cmd := exec.Command("/bin/sh", "-c", f.Rerun+" 2>&1")
-	cmd.Dir = fixture("snapfail")
-	cmd.Env = append(os.Environ(), "FORCE_COLOR=0")
-	b, _ := cmd.Output()
+	b, _ := pasted(fixture("snapfail"), f.Rerun)
 	if !strings.Contains(string(b), "Tests:       1 failed, 3 skipped, 4 total") {
 		t.Errorf("%s ran:\n%s\nwant the one test, failed", f.Rerun, b)
 	}
@@ -1164,4 +1150,14 @@ func TestJestArgs(t *testing.T) {
 			t.Errorf("jestArgs(%q) = %q: want no jest", cmd, args)
 		}
 	}
+}
+
+// pasted runs a rerun command as a person pastes it into a shell in dir,
+// without colour, env set after the environment's; it answers the
+// command's output, both streams.
+func pasted(dir, rerun string, env ...string) ([]byte, error) {
+	cmd := exec.Command("/bin/sh", "-c", rerun)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "FORCE_COLOR=0"), env...)
+	return cmd.CombinedOutput()
 }

@@ -257,3 +257,16 @@ func instaFailure(out, wsRoot string, rel func(string) string) (RustFailure, boo
 	f.Message = b.String()
 	return f, true
 }
+
+// cargoWorkspaceTable is a Cargo.toml's [workspace] table header.
+var cargoWorkspaceTable = lazyre.New(`(?m)^\s*\[workspace\]`)
+
+// CargoWorkspaceTable says whether a Cargo.toml's text has a [workspace]
+// table (a comment that names one is not it).
+func CargoWorkspaceTable(manifest []byte) bool { return cargoWorkspaceTable.Match(manifest) }
+
+// CargoWorkspace says whether dir's Cargo.toml has a [workspace] table.
+func CargoWorkspace(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "Cargo.toml"))
+	return err == nil && CargoWorkspaceTable(b)
+}

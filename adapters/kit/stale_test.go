@@ -91,15 +91,7 @@ func TestStaleNoteFailedCompile(t *testing.T) {
 		"tests/b.cc":           "int shared(); int main() { return shared(); }\n",
 		"src/shared.cc":        "int shared() { return 0; }\n",
 	})
-	run := func(args ...string) error {
-		cmd := exec.Command("cmake", args...)
-		cmd.Dir = root
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Logf("cmake %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return err
-	}
+	run := func(args ...string) error { return cmakeIn(t, root, args...) }
 	if run("-S", ".", "-B", "build") != nil || run("--build", "build") != nil {
 		t.Fatal("the project did not build")
 	}
@@ -162,10 +154,8 @@ func TestStaleNoteOtherTarget(t *testing.T) {
 	})
 	build := func(args ...string) {
 		t.Helper()
-		cmd := exec.Command("cmake", args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("cmake %s: %v\n%s", strings.Join(args, " "), err, out)
+		if cmakeIn(t, root, args...) != nil {
+			t.Fatalf("cmake %s failed", strings.Join(args, " "))
 		}
 	}
 	build("-S", ".", "-B", "build")
@@ -189,4 +179,17 @@ func TestStaleNoteOtherTarget(t *testing.T) {
 	if n := StaleNote(root, filepath.Join(root, "build", "a_test")); !strings.HasPrefix(n, "common.h changed after") {
 		t.Errorf("a_test's note %q, want the header's", n)
 	}
+}
+
+// cmakeIn runs cmake with args in root, and logs what it said when it
+// failed.
+func cmakeIn(t *testing.T, root string, args ...string) error {
+	t.Helper()
+	cmd := exec.Command("cmake", args...)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Logf("cmake %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return err
 }

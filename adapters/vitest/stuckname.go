@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
 )
 
@@ -66,8 +67,5 @@ func (p *parser) testFrame(frame string) (file string, line int, ok bool) {
 	if !strings.Contains(base, ".test.") && !strings.Contains(base, ".spec.") {
 		return "", 0, false
 	}
-	if _, err := os.Stat(file); err != nil {
-		return "", 0, false
-	}
-	return file, line, true
+	return file, line, kit.FileExists(file)
 }

@@ -2,6 +2,7 @@ package python
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,15 +47,7 @@ func TestStackDumpsOfBusyThreads(t *testing.T) {
 	if err := os.WriteFile(prog, []byte(string(StacksModule)+busyThreads), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(py, prog)
-	cmd.Env = append(os.Environ(), "STROBE_STACKS_DIR="+dir)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out := startDumping(t, py, prog, dir)
 	lines := make(chan string)
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -82,7 +75,7 @@ signal:
 			}
 		}
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		t.Fatalf("the process died of %v after %d dumps asked for", ws.Signal(), sent)
 	}
@@ -153,15 +146,7 @@ func TestNoDeathByDumpAtExit(t *testing.T) {
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "prog.py")
 	adapterstest.WriteFiles(t, dir, map[string]string{"prog.py": exitsSlowly, "strobe_stacks.py": string(StacksModule)})
-	cmd := exec.Command(py, prog)
-	cmd.Env = append(os.Environ(), "STROBE_STACKS_DIR="+dir)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out := startDumping(t, py, prog, dir)
 	sc := bufio.NewScanner(out)
 	var seen []string
 	for sc.Scan() {
@@ -172,7 +157,7 @@ func TestNoDeathByDumpAtExit(t *testing.T) {
 			}
 		}
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if strings.Join(seen, ",") != "ready,finalizing" {
 		t.Fatalf("the program said %q", seen)
 	}
@@ -182,4 +167,20 @@ func TestNoDeathByDumpAtExit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// startDumping starts the program prog with py, its stack dumps asked for
+// in dir (STROBE_STACKS_DIR), and returns it with its stdout.
+func startDumping(t *testing.T, py, prog, dir string) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := exec.Command(py, prog)
+	cmd.Env = append(os.Environ(), "STROBE_STACKS_DIR="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, out
 }
