@@ -225,7 +225,7 @@ func newCurrent(run Run) *current {
 			e.failing, e.passed = true, false
 		case cut(t):
 			e.failing, e.passed, e.cutOff = false, false, true
-		case t.Status == report.TestFailed, t.Status == report.TestRunning:
+		case t.Status == report.TestFailed, t.Status == report.TestRunning, t.Status == report.TestStuck:
 			e.failing, e.passed = true, false
 		case t.Status == report.TestPassed:
 			e.failing, e.passed = false, true

@@ -203,7 +203,7 @@ func testCase(t report.Test, resp *report.Response, st *report.StuckTest, budget
 	switch {
 	case st != nil:
 		c.Error = &Problem{Message: firstLine(st.Diagnosis), Type: "stuck", Body: stuckBody(st)}
-	case t.Status == report.TestRunning:
+	case t.Status == report.TestRunning, t.Status == report.TestStuck:
 		c.Error = &Problem{Message: "the test never finished: " + endOf(resp), Type: string(resp.Status)}
 	case t.Status == report.TestFailed:
 		p := &Problem{Type: "failure", Body: "failed"}

@@ -182,7 +182,7 @@ func checkAgainst(t *testing.T, p *parsed, rec *details.Record) {
 		for _, r := range c.Results {
 			tags = append(tags, r.Tag)
 		}
-		want := map[report.TestStatus]string{report.TestPassed: "", report.TestFailed: "failure", report.TestSkipped: "skipped", report.TestRunning: "error"}[tst.Status]
+		want := map[report.TestStatus]string{report.TestPassed: "", report.TestFailed: "failure", report.TestSkipped: "skipped", report.TestRunning: "error", report.TestStuck: "error"}[tst.Status]
 		if got := strings.Join(tags, ","); got != want {
 			t.Errorf("%s: results %q, want %q", tst.Name, got, want)
 			continue
@@ -218,7 +218,7 @@ func sample() junit.Run {
 		{Name: "TestBad", Suite: "example.com/p", Status: report.TestFailed, DurationMS: 3, Output: long,
 			Failure: &report.Failure{Name: "TestBad", File: "p/p_test.go", Line: 30, Message: "\nwant 1\n got 2", Rerun: "go test -run '^TestBad$' ./p"}},
 		{Name: "TestSkip", Suite: "example.com/q", Status: report.TestSkipped},
-		{Name: "TestHang", Suite: "example.com/q", Status: report.TestRunning, DurationMS: 1200},
+		{Name: "TestHang", Suite: "example.com/q", Status: report.TestStuck, DurationMS: 1200},
 		{Name: "TestCrashed", Suite: "example.com/q", Status: report.TestRunning},
 	}}
 }

@@ -375,6 +375,9 @@ const (
 	// TestRunning marks a test that started and never finished: the run
 	// crashed, timed out or was cancelled around it.
 	TestRunning TestStatus = "running"
+	// TestStuck marks a test the stuck detector found stuck: strobe
+	// stopped the run around it (Response.Stuck has its diagnosis).
+	TestStuck TestStatus = "stuck"
 )
 
 // DidNotFinish begins the failure message of a test that was running when

@@ -393,7 +393,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	r.nameStuck(w, stuckTests)
 	r.rerunStuck(stuckTests, tests)
 	if e.stuck != "" {
-		unfailStuck(tests, stuckTests)
+		markStuck(tests, stuckTests)
 	}
 	var failed []report.Failure
 	sum := report.Summary{DurationMS: finished.Sub(r.started).Milliseconds()}
@@ -525,16 +525,18 @@ func waitingHint(waiting []adapters.RunningTest) string {
 	return fmt.Sprintf("%d more %s paused, waiting for the tests that run one at a time (t.Parallel), and never went on: %s", len(names), what, strings.Join(clipList(names, 3), ", "))
 }
 
-// unfailStuck makes the tests strobe stopped as stuck running again where
-// the adapter failed them on the way out: the signal that ended them, or
-// the dump asked for their stacks, read as their failure. A stuck test is
-// stuck, not also failed, so the counts add up to the tests that ran. (The
-// adapters mean not to; this holds for any that does.)
-func unfailStuck(tests []report.Test, stuckTests []report.StuckTest) {
+// markStuck gives the tests the detector found stuck their status, where
+// the adapter left them running or failed them on the way out (the signal
+// that ended them, or the dump asked for their stacks, read as their
+// failure). A stuck test is stuck, not also failed, so the counts add up
+// to the tests that ran. (The adapters mean not to; this holds for any
+// that does.)
+func markStuck(tests []report.Test, stuckTests []report.StuckTest) {
 	for i := range tests {
 		t := &tests[i]
-		if t.Status == report.TestFailed && slices.ContainsFunc(stuckTests, func(s report.StuckTest) bool { return s.Name == t.Name }) {
-			t.Status, t.Failure = report.TestRunning, nil
+		if (t.Status == report.TestFailed || t.Status == report.TestRunning) &&
+			slices.ContainsFunc(stuckTests, func(s report.StuckTest) bool { return !s.AfterTests && s.Name == t.Name }) {
+			t.Status, t.Failure = report.TestStuck, nil
 		}
 	}
 }

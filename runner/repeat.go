@@ -48,7 +48,7 @@ func (r *Run) repeatRuns(resp *report.Response, failed []report.Failure, tests [
 			switch t.Status {
 			case report.TestPassed:
 				c.passed++
-			case report.TestFailed, report.TestRunning:
+			case report.TestFailed, report.TestRunning, report.TestStuck:
 				c.failed++
 			}
 		}

@@ -674,7 +674,7 @@ func TestWithStuck(t *testing.T) {
 	tests := []report.Test{{Suite: "a", Name: "A#quick", Status: report.TestPassed}, {Suite: "b", Name: "B#hangs", Status: report.TestRunning}}
 	stuck := []report.StuckTest{{Name: "B#hangs"}, {Name: "C#waits"}, {Name: "mvn test"}, {Name: "mvn -q", AfterTests: true}}
 	got := withStuck(tests, stuck, "mvn test")
-	if len(got) != 3 || got[2].Name != "C#waits" || got[2].Status != report.TestRunning || len(tests) != 2 {
-		t.Errorf("withStuck = %+v, want C#waits added as running, tests unchanged", got)
+	if len(got) != 3 || got[2].Name != "C#waits" || got[2].Status != report.TestStuck || len(tests) != 2 {
+		t.Errorf("withStuck = %+v, want C#waits added as stuck, tests unchanged", got)
 	}
 }
