@@ -356,7 +356,7 @@ func (ctest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	argv[0] = bin
 	rec.BeginTesting() // the tests are built already: CTest only runs them
 	p := newParser(rec, req.ProjectRoot, dir, junit)
-	p.rerun, p.test, p.level, p.note, p.stale = base, req.Test, req.Level, note, stale
+	p.rerun, p.sel, p.test, p.level, p.note, p.stale = base, selectArgs(req), req.Test, req.Level, note, stale
 	p.bin, p.runDir, p.env = bin, planDir, req.Env
 	p.repeat = repeatMode(args)
 	return &adapters.Plan{Argv: argv, Dir: planDir, Parser: p}, nil

@@ -28,6 +28,10 @@ type parser struct {
 	junit string // the JUnit report, "" when this CTest cannot write one
 
 	rerun []string
+	sel   []string // the run's selection of tests (selectArgs)
+	// selected is how many tests CTest was to run, from its result lines'
+	// `3/10`; 0 before the first.
+	selected int
 	// bin, runDir and env run ctest again to locate failures (locate).
 	bin    string
 	runDir string
@@ -149,7 +153,7 @@ var (
 	// Under --repeat, the tries before the last one (and sometimes the
 	// last) have no `3/10` count. A status with a PASS_REGULAR_EXPRESSION
 	// spans lines: resultHead begins it, resultLine matches it whole.
-	resultLine = lazyre.New(`(?s)^\s*(?:\d+/\d+ )?Test\s+#(\d+): (.*?)\s+(\d+\.\d+) sec$`)
+	resultLine = lazyre.New(`(?s)^\s*(?:\d+/(\d+) )?Test\s+#(\d+): (.*?)\s+(\d+\.\d+) sec$`)
 	resultHead = lazyre.New(`^\s*(?:\d+/\d+ )?Test\s+#(\d+): .*\*\*\*Failed .*Regex=\[`)
 	totalsLine = lazyre.New(`^\d+% tests passed, \d+ tests? failed out of \d+$`)
 )
@@ -181,9 +185,10 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 		if m := resultLine.FindStringSubmatch(joined); m != nil || len(p.result) == maxResultLines {
 			p.result = nil
 			if m == nil {
-				m = []string{"", resultHead.FindStringSubmatch(joined)[1], joined, "0.00"}
+				m = []string{"", "", resultHead.FindStringSubmatch(joined)[1], joined, "0.00"}
 			}
-			p.ended(m[1], m[2], m[3])
+			p.total(m[1])
+			p.ended(m[2], m[3], m[4])
 		}
 		return
 	}
@@ -197,7 +202,8 @@ func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	}
 	if m := resultLine.FindStringSubmatch(line); m != nil {
 		p.closeOpen()
-		p.ended(m[1], m[2], m[3])
+		p.total(m[1])
+		p.ended(m[2], m[3], m[4])
 		return
 	}
 	if resultHead.MatchString(line) {
@@ -243,6 +249,14 @@ func (p *parser) again(name string) {
 	p.rec.Forget("", name)
 	delete(p.output, name)
 	delete(p.statuses, name)
+}
+
+// total takes the count of tests CTest is to run from a result line's
+// `3/10` (none under --repeat's earlier tries).
+func (p *parser) total(n string) {
+	if k, err := strconv.Atoi(n); err == nil {
+		p.selected = k
+	}
 }
 
 // ended ends a test from its result line: `name ....   STATUS  T`. The
@@ -663,6 +677,11 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			break
 		}
 	}
+	if exit.StoppedBy != "" {
+		if h := p.stoppedHint(); h != "" {
+			hints = append(hints, h)
+		}
+	}
 	if len(p.ranNone) > 0 {
 		hints = append(hints, p.ranNoneHint())
 	}
@@ -694,6 +713,47 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	out.Hint = strings.Join(hints, "; ")
 	return out
+}
+
+// stoppedHint says, for a run strobe stopped (stuck, timeout), how many
+// of the tests CTest was to run it never started, and how to run the rest
+// without the tests that hung (-E beside the run's selection). "" when no
+// test was running, or under --repeat, whose tries the counts do not tell.
+func (p *parser) stoppedHint() string {
+	if p.repeat != "" {
+		return ""
+	}
+	var hung []string
+	ended := 0
+	for _, t := range p.rec.Tests() {
+		if t.Status == report.TestRunning {
+			hung = append(hung, t.Name)
+		} else {
+			ended++
+		}
+	}
+	if len(hung) == 0 {
+		return ""
+	}
+	h := "ctest was stopped at what hung: the tests after it did not run and are in no count"
+	if left := p.selected - ended - len(hung); p.selected > 0 && left > 0 {
+		h = fmt.Sprintf("ctest was stopped at what hung: %d of its %d tests did not run and %s in no count", left, p.selected, plural(left, "is", "are"))
+	} else if p.selected > 0 {
+		return ""
+	}
+	if slices.ContainsFunc(p.rerun, func(a string) bool { return a == "-E" || strings.HasPrefix(a, "--exclude-regex") }) {
+		return h // the command's own exclusion would be replaced
+	}
+	quoted := make([]string, len(hung))
+	for i, n := range hung {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	skip := "^" + quoted[0] + "$"
+	if len(quoted) > 1 {
+		skip = "^(" + strings.Join(quoted, "|") + ")$"
+	}
+	rest := append(append(slices.Clone(p.rerun), p.sel...), "-E", skip)
+	return h + "; to run the rest without what hung: " + shell.Join(rest)
 }
 
 // crash is the crash evidence of the tests that died of a signal, their
