@@ -146,6 +146,7 @@ func (a mavenAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapt
 	}
 	p := newParser(rec, req.ProjectRoot, modules(req.ProjectRoot), prefix)
 	p.level, p.test = req.Level, req.Test
+	p.whole = len(req.Command) == 0 && req.Test == "" && len(req.Tests) == 0
 	p.snapshot()
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
 }

@@ -2,6 +2,7 @@ package maven
 
 import (
 	"cmp"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -53,6 +54,10 @@ type parser struct {
 	noTests     bool   // "No tests to run."
 	crash       string // surefire's word that the forked JVM died
 	running     string // the class running now
+	// ended are the classes whose closing line came; whole says the
+	// command is strobe's own, selecting no test (stoppedHint).
+	ended map[string]bool
+	whole bool
 	// goalErr is Maven's "Failed to execute goal …" with its [ERROR]
 	// lines up to "-> [Help 1]"; inGoal says those lines are still coming.
 	goalErr string
@@ -73,7 +78,7 @@ type parser struct {
 
 func newParser(rec *adapters.Recorder, root string, modules, prefix []string) *parser {
 	return &parser{rec: rec, root: root, modules: modules, prefix: prefix, before: map[string]time.Time{},
-		read: map[string]readReport{}, classModule: map[string]string{}, seenErr: map[report.BuildError]bool{}, lastErr: -1, forkExit: -1}
+		read: map[string]readReport{}, ended: map[string]bool{}, classModule: map[string]string{}, seenErr: map[report.BuildError]bool{}, lastErr: -1, forkExit: -1}
 }
 
 // rules are tried in order on a line without its [LEVEL] tag; the first
@@ -271,6 +276,7 @@ func (p *parser) buildError(m []string) {
 
 // readClass records a class's report from whichever module wrote it.
 func (p *parser) readClass(class string) {
+	p.ended[class] = true
 	for _, mod := range p.modules {
 		for _, dir := range []string{surefireDir, failsafeDir} {
 			p.readReport(mod, dir, filepath.Join(p.root, mod, "target", dir, "TEST-"+class+".xml"))
@@ -689,6 +695,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Indicators = append(out.Indicators, "flaky_tests")
 		out.Hint = joinHints(out.Hint, kit.FlakyHint(p.flaky, "Surefire's rerunFailingTestsCount"))
 	}
+	if exit.StoppedBy != "" {
+		out.Hint = joinHints(out.Hint, p.stoppedHint())
+	}
 	if len(p.buildErrs) > 0 {
 		// A module that did not compile, beside the tests of those that
 		// did (mvn -fae).
@@ -723,6 +732,42 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 	return out
+}
+
+// stoppedHint says, for a run strobe stopped at what hung (stuck,
+// timeout), what it left unrun: the rest of the class that was running,
+// and the test classes of the selection (from src/test/java, as List
+// reads them) not yet started; and, for a whole run of strobe's own
+// command, how to run the rest without that class. "" when no class was
+// running.
+func (p *parser) stoppedHint() string {
+	if p.running == "" {
+		return ""
+	}
+	class := simpleName(p.running)
+	h := "Maven was stopped at what hung: the tests of " + class + " that had not run yet"
+	refs, _ := mavenAdapter{}.List(context.Background(), adapters.Request{ProjectRoot: p.root, Level: p.level, Test: p.test})
+	left := 0
+	for _, r := range refs {
+		if !p.ended[r.Name] && r.Name != p.running {
+			left++
+		}
+	}
+	switch {
+	case left > 0:
+		h += ", and " + kit.Plural(left, "test class", "test classes") + " not yet started, did not run and are in no count"
+	case len(refs) > 0:
+		h += " did not run and are in no count"
+	default:
+		h += ", and the test classes not yet started, did not run and are in no count"
+	}
+	if !p.whole {
+		return h
+	}
+	if failsafeClass.MatchString(class) {
+		return h + "; to run the rest without what hung: " + shell.Join(append(withGoal(p.prefix, failsafeDir), "-Dit.test=!"+class, noFailItProp))
+	}
+	return h + "; to run the rest without what hung: " + shell.Join(append(slices.Clone(p.prefix), "-Dtest=!"+class, noFailProp))
 }
 
 // joinHints puts hint a before hint b, either of which may be empty.

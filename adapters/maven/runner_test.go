@@ -3,6 +3,7 @@ package maven_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,10 +89,18 @@ func TestFailedAfterAStuckRun(t *testing.T) {
 // answers its stuck test, and the copy's root.
 func stuckWaitTest(t *testing.T, fixture string) (report.StuckTest, string) {
 	t.Helper()
+	resp, root := stuckRun(t, fixture, "WaitTest")
+	return resp.Stuck[0], root
+}
+
+// stuckRun runs a copy of fixture through the runner, its tests test (""
+// for all), and answers the stuck run's answer, and the copy's root.
+func stuckRun(t *testing.T, fixture, test string) (*report.Response, string) {
+	t.Helper()
 	testutil.RequireTool(t, "mvn")
 	testutil.RequireTool(t, "jstack")
 	root := adapterstest.CopyFixture(t, fixture)
-	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "maven", Test: "WaitTest", Timeout: 120 * time.Second},
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "maven", Test: test, Timeout: 120 * time.Second},
 		runner.Options{DetailsDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -99,16 +108,19 @@ func stuckWaitTest(t *testing.T, fixture string) (report.StuckTest, string) {
 	if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
 		t.Fatalf("status %s, stuck %+v: want stuck", resp.Status, resp.Stuck)
 	}
-	return resp.Stuck[0], root
+	return resp, root
 }
 
 // TestHangMultiModuleFrames: in a multi-module project, app's test waits
 // for ever in a class of core. The stuck frames name the project's files
 // relative to the project root, as failures do (the fork runs in app's
 // directory), each one a file that exists; core's class is found in its
-// own module. The test is named from the dump, as in one module.
+// own module. The test is named from the dump, as in one module. The run
+// is the whole suite: the answer counts the class of the module after
+// app's that never ran, and its command for the rest runs it.
 func TestHangMultiModuleFrames(t *testing.T) {
-	s, root := stuckWaitTest(t, "hangmulti")
+	resp, root := stuckRun(t, "hangmulti", "")
+	s := resp.Stuck[0]
 	if s.Name != "WaitTest#waitsForever" {
 		t.Errorf("stuck test %q (%s), want WaitTest#waitsForever", s.Name, s.Diagnosis)
 	}
@@ -131,6 +143,18 @@ func TestHangMultiModuleFrames(t *testing.T) {
 				t.Errorf("frame %q names %s, not a file under the project root", f, file)
 			}
 		}
+	}
+	_, rest, ok := strings.Cut(resp.Hint, "to run the rest without what hung: ")
+	if !strings.Contains(resp.Hint, "the tests of WaitTest that had not run yet, and 1 test class not yet started, did not run") || !ok {
+		t.Fatalf("hint %q: want LateTest, never started, counted, and the rest's command", resp.Hint)
+	}
+	rest, _, _ = strings.Cut(rest, "; ")
+	rest, _, _ = strings.Cut(rest, ". ") // the runner's hint follows
+	cmd := exec.Command("sh", "-c", rest)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "in com.example.late.LateTest") || strings.Contains(string(out), "Running com.example.app.WaitTest") {
+		t.Errorf("the rest's command %q: %v, want LateTest run and WaitTest not:\n%s", rest, err, out)
 	}
 }
 
