@@ -39,7 +39,8 @@ func TestNextestFlakyInAnswer(t *testing.T) {
 // TestStuckNextest: a busy loop under cargo nextest run is stuck, and the
 // answer says what nextest never started (4 of the fixture's 5 tests, one
 // at a time under the command's -j 1) and gives the command that runs the
-// rest without what hung, the command's own -j 1 kept. That command's
+// rest without what hung, the command's own -j 1 kept, and the stuck
+// test's own rerun (it had none). That command's
 // filterset selects the 4 others in a real nextest (listed: run, it would
 // hang on the fixture's deadlock). Before, the hint said nothing of the
 // tests left unrun.
@@ -53,6 +54,9 @@ func TestStuckNextest(t *testing.T) {
 		Env: map[string]string{"CARGO_TARGET_DIR": target}, Timeout: 60 * time.Second})
 	if resp.Status != report.Stuck || len(resp.Stuck) == 0 || resp.Stuck[0].Name != "tests::busy_loop" {
 		t.Fatalf("status = %s, stuck %+v, want tests::busy_loop stuck", resp.Status, resp.Stuck)
+	}
+	if want := "CARGO_TARGET_DIR=" + target + " cargo nextest run -p rustdeadlock --lib -E 'test(=tests::busy_loop)'"; resp.Stuck[0].Rerun != want {
+		t.Errorf("stuck test's rerun %q, want %q", resp.Stuck[0].Rerun, want)
 	}
 	const rest = "cargo nextest run -j 1 --no-fail-fast -E 'not (binary_id(rustdeadlock) & test(=tests::busy_loop))'"
 	want := "nextest was stopped at what hung: 4 more tests of the 5 it would run never started; to run the rest without what hung: " + rest

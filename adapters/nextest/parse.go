@@ -702,6 +702,9 @@ func (p *parser) statusOutput() {
 	}
 }
 
+// Rerun (adapters.Reruner): a test by its binary's id, as a failure's.
+func (p *parser) Rerun(suite, name string) string { return p.rerunFor(p.byID[suite], name) }
+
 func (p *parser) rerunFor(b *binary, test string) string {
 	argv := slices.Clone(p.rerun)
 	if b != nil {
