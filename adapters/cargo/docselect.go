@@ -54,7 +54,10 @@ func doctestSelection(target string, names []string) []string {
 // have no such word (a wanted doctest's name holds their every word): the
 // arguments run them too. No arguments (nil) when there is no filter.
 func doctestsSelection(wanted, names []string) (args, extra []string) {
-	names = slices.Sorted(slices.Values(names)) // the skips in one order, whatever order the doctests ended in
+	// libtest filters by the name without its mode: the words are chosen
+	// from that.
+	wanted = mapped(wanted, doctestBase)
+	names = slices.Sorted(slices.Values(mapped(names, doctestBase))) // the skips in one order, whatever order the doctests ended in
 	// skipWord is the first word of an unwanted doctest's name that no
 	// wanted doctest's name contains; "" when there is none.
 	skipWord := func(n string) string {
@@ -112,9 +115,29 @@ func doctestsSelection(wanted, names []string) (args, extra []string) {
 	return args, extra
 }
 
+// doctestBase is a doctest's name without the mode libtest prints after
+// it ("src/lib.rs - f (line 6) - compile fail"), which is not part of the
+// name: rustdoc's --list leaves it out, and filters never see it.
+func doctestBase(name string) string {
+	for _, mode := range []string{" - compile fail", " - should panic", " - compile"} {
+		if base, ok := strings.CutSuffix(name, mode); ok && strings.HasSuffix(base, ")") && isDoctestName(base) {
+			return base
+		}
+	}
+	return name
+}
+
+func mapped(s []string, f func(string) string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = f(v)
+	}
+	return out
+}
+
 // selectWords are the words of a doctest's name a filter can be, in the
 // order preferred: its item's, then the one that ends its line number
-// ("3)"), then its file, then the rest ("compile", "fail").
+// ("3)"), then its file, then the rest.
 func selectWords(name string) []string {
 	m := doctestName.FindStringSubmatch(name)
 	if m == nil {
@@ -323,7 +346,7 @@ func planDoctests(ctx context.Context, req adapters.Request, list []string) (sel
 		return items, byItems + ": cargo did not list the doctests to select them alone (" + l.err.Error() + ")", nil
 	}
 	for _, w := range wanted {
-		if !slices.Contains(l.names, w) {
+		if !slices.Contains(l.names, doctestBase(w)) {
 			return items, fmt.Sprintf("%s: cargo lists no doctest named %q", byItems, w), l.names
 		}
 	}
