@@ -22,6 +22,9 @@ import (
 //go:embed reporter.mjs
 var reporterJS []byte
 
+//go:embed exit.cjs
+var exitJS []byte
+
 // Sep joins a test's describe blocks and parents into its full title.
 const Sep = node.Sep
 
@@ -453,6 +456,12 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	if werr == nil {
 		argv = append(argv, "--test-reporter="+reporter, "--test-reporter-destination="+events,
 			"--test-reporter=spec", "--test-reporter-destination=stdout")
+		// Each test file's process loads exit.cjs, which writes down a
+		// test's process.exit (node loses the file's results with it).
+		if preload := filepath.Join(dir, "exit.cjs"); os.WriteFile(preload, exitJS, 0o644) == nil {
+			argv = append(argv, "--require", preload)
+			cfg.Exits = filepath.Join(dir, "exits.jsonl")
+		}
 	} else {
 		// node's JUnit reporter needs no file: read it from stdout when
 		// the run is over, without live progress.

@@ -204,7 +204,9 @@ func TestNodeEmpty(t *testing.T) {
 }
 
 // TestNodeCrash: process.abort() in a test is a crash with SIGABRT at
-// the test's line, never a pass.
+// the test's line, never a pass; process.exit in a test fails that test,
+// named from the call's stack (node lost the file's events with its
+// process), and process.exit(0), which node counts a passing file, too.
 func TestNodeCrash(t *testing.T) {
 	root := fixture("crash")
 	rec, out, exit := run(t, adapters.Request{ProjectRoot: root})
@@ -216,8 +218,8 @@ func TestNodeCrash(t *testing.T) {
 		t.Fatalf("crash %+v, want SIGABRT at test/abort.test.js:6", c)
 	}
 	p := rec.Progress()
-	if p.Failed != 2 || p.Passed != 0 {
-		t.Errorf("progress %+v, want both files failed", p)
+	if p.Failed != 3 || p.Passed > 1 {
+		t.Errorf("progress %+v, want a failure in each file (and at most exit0's first test passed)", p)
 	}
 	f := byName(t, rec, "test/abort.test.js").Failure
 	if f == nil || f.File != "test/abort.test.js" || f.Line != 6 || f.Rerun != "node --test test/abort.test.js" {
@@ -225,9 +227,21 @@ func TestNodeCrash(t *testing.T) {
 	}
 	// process.exit(3) in a test: node lost the child's events, and the
 	// file failed; not a build error, nothing was wrong with loading it.
-	f = byName(t, rec, "test/exit.test.js").Failure
-	if f == nil || !strings.Contains(f.Message, "exited with code 3") || out.BuildFailed {
-		t.Errorf("failure %+v, build failed %v", f, out.BuildFailed)
+	f = byName(t, rec, "exits early").Failure
+	if f == nil || !strings.Contains(f.Message, "process.exit(3)") || f.File != "test/exit.test.js" || f.Line != 4 || out.BuildFailed {
+		t.Errorf("failure %+v, build failed %v; want exits early at test/exit.test.js:4, its process.exit(3)", f, out.BuildFailed)
+	}
+	f = byName(t, rec, "exits with 0").Failure
+	if f == nil || !strings.Contains(f.Message, "process.exit(0)") || f.Line != 6 || f.Rerun != "node --test '--test-name-pattern=^exits with 0$' test/exit0.test.js" {
+		t.Errorf("failure %+v, want exits with 0 at test/exit0.test.js:6, its process.exit(0), run alone", f)
+	}
+	for _, n := range names(rec) {
+		if n == "test/exit0.test.js" || n == "never runs" {
+			t.Errorf("%s recorded: node counted the file passed, and never ran the test", n)
+		}
+	}
+	if !slices.Contains(out.Indicators, report.IndicatorNotReached) || !strings.Contains(out.Hint, "process.exit in test/exit.test.js and test/exit0.test.js") {
+		t.Errorf("indicators %v, hint %q: want the results node lost said", out.Indicators, out.Hint)
 	}
 }
 

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"slices"
 	"strings"
 
 	"strobe/internal/lazyre"
@@ -24,12 +25,18 @@ var eachCase = lazyre.New(`\.(?:each|for)\b`)
 // no test encloses the line, or when a title is not a plain literal (a
 // template with a value, a test.each's "%s", which names each case).
 func DeclaredAt(src string, line int) (name string, ok bool) {
+	titles, ok := DeclaredTitles(src, line)
+	return strings.Join(titles, " > "), ok
+}
+
+// DeclaredTitles is DeclaredAt's test as its titles, the outermost
+// describe block's first, for a framework that joins them otherwise.
+func DeclaredTitles(src string, line int) (titles []string, ok bool) {
 	lines := strings.Split(src, "\n")
 	if line < 1 || line > len(lines) {
-		return "", false
+		return nil, false
 	}
 	limit := indent(lines[line-1]) + 1 // the line itself may declare it
-	var titles []string
 	for i := line - 1; i >= 0; i-- {
 		m := callTitle.FindStringSubmatch(lines[i])
 		if m == nil || len(m[1]) >= limit {
@@ -38,24 +45,22 @@ func DeclaredAt(src string, line int) (name string, ok bool) {
 		isTest := m[2] == "test" || m[2] == "it"
 		if len(titles) == 0 != isTest {
 			if len(titles) == 0 {
-				return "", false // a block's own code, in no test
+				return nil, false // a block's own code, in no test
 			}
 			continue // a test beside the one found, at its depth
 		}
 		title, ok := literal(m[4:])
 		if !ok || eachCase.MatchString(m[3]) {
-			return "", false
+			return nil, false
 		}
 		titles = append(titles, title)
 		limit = len(m[1])
 	}
 	if len(titles) == 0 {
-		return "", false
+		return nil, false
 	}
-	for i, j := 0, len(titles)-1; i < j; i, j = i+1, j-1 {
-		titles[i], titles[j] = titles[j], titles[i]
-	}
-	return strings.Join(titles, " > "), true
+	slices.Reverse(titles)
+	return titles, true
 }
 
 // literal is a title's text from callTitle's three quotes' groups, with

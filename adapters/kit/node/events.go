@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -18,6 +20,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -118,6 +121,9 @@ type EventsConfig struct {
 	// Note is said in the hint whatever happens (the test selected by
 	// its own name, a fallback).
 	Note string
+	// Exits is the file where node:test's preload (exit.cjs) writes each
+	// process.exit a test file's process called; "" for none.
+	Exits string
 }
 
 // Sep joins a test's describe blocks and parents into its full title, as
@@ -759,8 +765,13 @@ func (e *Events) Finish(exit report.Exit) adapters.Outcome {
 		hints = append(hints, e.cfg.Note)
 	}
 	stopped := exit.StoppedBy != ""
+	exits := e.readExits()
 	for _, f := range e.files {
-		e.fileFailed(&out, f, stopped, exit)
+		e.fileFailed(&out, f, stopped, exit, exits)
+	}
+	if h := e.exitedEarly(exits, stopped); h != "" {
+		hints = append(hints, h)
+		out.Indicators = append(out.Indicators, report.IndicatorNotReached)
 	}
 	if out.Crash == nil && !stopped && exit.Signaled {
 		e.died(&out, exit)
@@ -870,7 +881,7 @@ func (e *Events) lateErrors(exit report.Exit) string {
 // that died of a signal a crash, failing the test it was running; one
 // that exited early (process.exit, an error after its tests) fails the
 // test running, else the file.
-func (e *Events) fileFailed(out *adapters.Outcome, f Event, stopped bool, exit report.Exit) {
+func (e *Events) fileFailed(out *adapters.Outcome, f Event, stopped bool, exit report.Exit, exits map[string]*exitCall) {
 	suite := e.suite(f.File)
 	if stopped {
 		return // strobe's own SIGTERM: the tests running stay running
@@ -878,6 +889,13 @@ func (e *Events) fileFailed(out *adapters.Outcome, f Event, stopped bool, exit r
 	fl := f.Error
 	if fl == nil {
 		fl = &Fail{Message: "the test file failed"}
+	}
+	if c := exits[suite]; c != nil && f.Signal == "" && !f.Load {
+		// A test's process.exit: that test fails, named from the call's
+		// stack (exitedEarly says what else the file lost).
+		c.failed = true
+		e.exitFailure(suite, c)
+		return
 	}
 	file, line := suite, fl.Line
 	if fl.File != "" {
@@ -936,6 +954,130 @@ func (e *Events) fileFailed(out *adapters.Outcome, f Event, stopped bool, exit r
 	}
 	e.rec.End(suite, name, report.TestFailed, 0, fail)
 	e.recorded++
+}
+
+// exitCall is a test file's process.exit, as node:test's preload
+// (exit.cjs) wrote it: the file its process ran, the code, the stack.
+type exitCall struct {
+	File  string `json:"file"`
+	Code  int    `json:"code"`
+	Stack string `json:"stack"`
+	// failed says a test has been failed for it (exitFailure).
+	failed bool
+}
+
+// readExits reads the process.exit calls of the test files' processes
+// (EventsConfig.Exits), the first of each file, by suite. Only a call
+// from the file's own code counts: the stack holds a frame in it.
+func (e *Events) readExits() map[string]*exitCall {
+	if e.cfg.Exits == "" {
+		return nil
+	}
+	b, err := os.ReadFile(e.cfg.Exits)
+	if err != nil {
+		return nil
+	}
+	exits := map[string]*exitCall{}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		c := &exitCall{}
+		if json.Unmarshal(line, c) != nil || c.File == "" || len(c.frames()) == 0 {
+			continue
+		}
+		if s := e.suite(c.File); exits[s] == nil {
+			exits[s] = c
+		}
+	}
+	return exits
+}
+
+// frames are the lines of the call's stack in its file, innermost first.
+func (c *exitCall) frames() []int {
+	var lines []int
+	for _, l := range strings.Split(c.Stack, "\n") {
+		m := v8Frame.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		file := m[1]
+		if u, err := url.Parse(file); err == nil && u.Scheme == "file" {
+			file = u.Path
+		}
+		if n, err := strconv.Atoi(m[2]); err == nil && file == c.File {
+			lines = append(lines, n)
+		}
+	}
+	return lines
+}
+
+// v8Frame is a line of V8's stack text: "    at fn (FILE:LINE:COL)" or
+// "    at FILE:LINE:COL".
+var v8Frame = lazyre.New(`^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?\s*$`)
+
+// exitFailure fails the test that called process.exit: the test declared
+// around the outermost frame of its file that lies in one (read from the
+// source), else the file's test running last, else the file. The file's
+// tests left running lost their ends with the process: they are in no
+// count (exitedEarly says so).
+func (e *Events) exitFailure(suite string, c *exitCall) {
+	name, line := "", 0
+	if src, err := os.ReadFile(c.File); err == nil {
+		frames := c.frames()
+		for i := len(frames) - 1; i >= 0 && name == ""; i-- {
+			if titles, ok := DeclaredTitles(string(src), frames[i]); ok {
+				name, line = strings.Join(titles, Sep), frames[i]
+			}
+		}
+		if line == 0 {
+			line = frames[0]
+		}
+	}
+	running := e.rec.Running(suite)
+	if name == "" && len(running) > 0 {
+		name = running[len(running)-1]
+	}
+	if name == "" {
+		name = suite
+	}
+	for _, r := range running {
+		if r != name {
+			e.rec.Forget(suite, r)
+		}
+	}
+	if t, ok := e.rec.Lookup(suite, suite); ok && t.Status == report.TestPassed {
+		e.rec.Forget(suite, suite) // the file whole, which node counted passed
+	}
+	msg := fmt.Sprintf("the test called process.exit(%d): its file's process ended before the test did", c.Code)
+	if c.Code == 0 {
+		msg += ", and node counted the file as passed"
+	}
+	fail := &report.Failure{Name: name, File: suite, Line: line, Message: msg}
+	if e.cfg.Rerun != nil {
+		test := name
+		if name == suite {
+			test = ""
+		}
+		fail.Rerun = e.cfg.Rerun(suite, test)
+	}
+	e.rec.End(suite, name, report.TestFailed, 0, fail)
+	e.recorded++
+}
+
+// exitedEarly fails the tests that called process.exit(0), which node
+// took for a file that passed, and says which files' processes exited
+// early: node reports the results that reached it, and those of the tests
+// that ran before the call, or were to run after it, are lost.
+func (e *Events) exitedEarly(exits map[string]*exitCall, stopped bool) string {
+	if stopped || len(exits) == 0 {
+		return ""
+	}
+	var files []string
+	for _, suite := range slices.Sorted(maps.Keys(exits)) {
+		if c := exits[suite]; !c.failed {
+			e.exitFailure(suite, c)
+		}
+		files = append(files, suite)
+	}
+	return fmt.Sprintf("a test called process.exit in %s: node loses the results of the file's tests with its process, so the tests that had run before the call and those after it are in no count; remove the call (a test fails by throwing) and rerun the file", kit.JoinAnd(files))
 }
 
 // died reads a framework that died of a signal in its own process (mocha
