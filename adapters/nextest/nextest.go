@@ -97,7 +97,20 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 			Hint:      "install it with `cargo install cargo-nextest --locked`, or pass framework: \"cargo\" to run the tests with cargo test",
 		}
 	}
-	filter, err := selection(req, userArgs)
+	root := req.ProjectRoot
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real // rustc and backtraces print canonical paths
+	}
+	cargo := prefix[:len(prefix)-2] // cargo [+toolchain]
+	if filepath.Base(cargo[0]) != "cargo" {
+		cargo = []string{"cargo"}
+	}
+	meta := cargoMetadata(ctx, cargo, root, userArgs, req.Env)
+	level, err := levelFilterFor(req, meta)
+	if err != nil {
+		return nil, err
+	}
+	filter, err := selection(req, userArgs, level)
 	if err != nil {
 		return nil, err
 	}
@@ -114,23 +127,15 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 		argv = append(append(argv, "--"), testArgs...)
 	}
 
-	root := req.ProjectRoot
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real // rustc and backtraces print canonical paths
-	}
 	p := newParser(rec, root, workspaceRoot(root), append(slices.Clone(prefix), rerunFlags(userArgs)...))
 	p.test, p.level = req.Test, req.Level
 	p.runIgnored = runsIgnored(userArgs, testArgs)
 	p.prefix, p.testArgs = prefix, testArgs
 	p.restArgs, p.filters = splitFilters(userArgs)
-	if f, ok := levelFilter[req.Level]; ok {
-		p.filters = []string{f} // the user's own -E is refused beside a level
+	if level != "" {
+		p.filters = []string{level} // the user's own -E is refused beside a level
 	}
-	cargo := prefix[:len(prefix)-2] // cargo [+toolchain]
-	if filepath.Base(cargo[0]) != "cargo" {
-		cargo = []string{"cargo"}
-	}
-	p.meta = cargoMetadata(ctx, cargo, root, userArgs, req.Env)
+	p.meta = meta
 	if req.Level == adapters.LevelAll && req.Test == "" && !hasFlag(userArgs, targetFlags...) {
 		// cargo metadata, 20 ms: beside the run, not before it.
 		p.docs = kit.Beside(func() string { return docExamples(p.meta, root, userArgs) })
@@ -325,19 +330,52 @@ func runsIgnored(args, testArgs []string) bool {
 	return hasFlag(testArgs, "--ignored", "--include-ignored")
 }
 
-// Levels as filtersets: nextest knows each binary's kind, so no cargo
-// metadata is needed. unit is the tests inside libraries and binaries,
-// integration the tests/ targets not named e2e*, e2e those named e2e*.
+// Levels as filtersets: nextest knows each binary's kind. unit is the
+// tests inside libraries and binaries, integration the tests/ targets not
+// named e2e*, e2e those named e2e*.
 var levelFilter = map[adapters.Level]string{
 	adapters.LevelUnit:        "kind(lib) | kind(bin) | kind(proc-macro)",
 	adapters.LevelIntegration: "kind(test) & !binary(/^e2e/)",
 	adapters.LevelE2E:         "kind(test) & binary(/^e2e/)",
 }
 
-// selection is the filterset for the request's level and test, if any.
-func selection(req adapters.Request, userArgs []string) ([]string, error) {
+// levelFilterFor is the request's level's filterset, "" for the whole
+// suite. nextest refuses a binary() that matches no binary ("operator
+// didn't match any binary names"): without an e2e* test target among the
+// packages tested (cargo metadata), integration is every test target, and
+// e2e, as integration without any test target, a usage error saying what
+// the level holds, as cargo's adapter says it.
+func levelFilterFor(req adapters.Request, meta func() (*kit.CargoMetadata, error)) (string, error) {
+	f, ok := levelFilter[req.Level]
+	if !ok || req.Level == adapters.LevelUnit {
+		return f, nil
+	}
+	m, err := meta()
+	if err != nil {
+		return f, nil // nextest will say what is wrong
+	}
+	var e2e, other bool
+	for _, p := range m.Selected(req.ProjectRoot) {
+		for _, t := range p.Targets {
+			if slices.Contains(t.Kind, "test") && t.Tested() {
+				e2e, other = e2e || strings.HasPrefix(t.Name, "e2e"), other || !strings.HasPrefix(t.Name, "e2e")
+			}
+		}
+	}
+	switch {
+	case req.Level == adapters.LevelIntegration && other && !e2e:
+		return "kind(test)", nil
+	case req.Level == adapters.LevelIntegration && !other, req.Level == adapters.LevelE2E && !e2e:
+		return "", adapters.Usagef("no %s tests in %s: for nextest, unit tests are #[test] functions inside the libraries and binaries (src/), integration tests are the files under tests/ whose names do not start with e2e, and e2e tests are tests/e2e*.rs", req.Level, req.ProjectRoot)
+	}
+	return f, nil
+}
+
+// selection is the filterset for the request's level (its filterset,
+// level) and test, if any.
+func selection(req adapters.Request, userArgs []string, level string) ([]string, error) {
 	var parts []string
-	if f, ok := levelFilter[req.Level]; ok {
+	if f := level; f != "" {
 		if hasFlag(userArgs, targetFlags...) {
 			return nil, adapters.Usagef("the command already selects test binaries (--lib, --test, ...): drop --level, or drop the target flags and let the level choose them")
 		}

@@ -103,6 +103,44 @@ func TestPlan(t *testing.T) {
 	}
 }
 
+// TestLevelWithoutE2E: nextest refuses a filterset whose binary() matches
+// no binary, so a crate without tests/e2e*.rs ran no integration test
+// ("failed to parse filterset"). Its integration level is every test
+// target, run here by the real nextest; its e2e level, and integration in
+// a crate without tests/, say what the level holds.
+func TestLevelWithoutE2E(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	testutil.RequireTool(t, "cargo-nextest")
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"Cargo.toml": "[package]\nname = \"lv\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/lib.rs": "pub fn two() -> u32 { 2 }\n#[test]\nfn unit() {}\n",
+		"tests/it.rs": "#[test]\nfn integration() { assert_eq!(lv::two(), 2); }\n",
+	})
+	plan, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root, Level: adapters.LevelIntegration}, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.Index(plan.Argv, "-E"); i < 0 || plan.Argv[i+1] != "kind(test)" {
+		t.Fatalf("argv %q, want the filterset kind(test)", plan.Argv)
+	}
+	cmd := exec.Command(plan.Argv[0], plan.Argv[1:]...)
+	cmd.Dir, cmd.Env = root, append(os.Environ(), plan.Env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte(`"name":"lv::it$integration"`)) || bytes.Contains(out, []byte("$unit")) {
+		t.Errorf("%s: %v, want the integration test alone:\n%s", plan.Argv, err, out)
+	}
+	_, err = New().Plan(context.Background(), adapters.Request{ProjectRoot: root, Level: adapters.LevelE2E}, adapters.NewRecorder())
+	if !adapters.IsUsage(err) || !strings.Contains(err.Error(), "no e2e tests in") {
+		t.Errorf("e2e: %v, want a usage error saying what e2e tests are", err)
+	}
+	os.RemoveAll(filepath.Join(root, "tests"))
+	_, err = New().Plan(context.Background(), adapters.Request{ProjectRoot: root, Level: adapters.LevelIntegration}, adapters.NewRecorder())
+	if !adapters.IsUsage(err) || !strings.Contains(err.Error(), "no integration tests in") {
+		t.Errorf("integration without tests/: %v, want a usage error", err)
+	}
+}
+
 // TestNotInstalled: nextest asked for and missing is an error that names
 // the framework and the command that installs it.
 func TestNotInstalled(t *testing.T) {
