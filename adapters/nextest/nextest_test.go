@@ -113,8 +113,8 @@ func TestLevelWithoutE2E(t *testing.T) {
 	testutil.RequireTool(t, "cargo-nextest")
 	root := t.TempDir()
 	adapterstest.WriteFiles(t, root, map[string]string{
-		"Cargo.toml": "[package]\nname = \"lv\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-		"src/lib.rs": "pub fn two() -> u32 { 2 }\n#[test]\nfn unit() {}\n",
+		"Cargo.toml":  "[package]\nname = \"lv\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/lib.rs":  "pub fn two() -> u32 { 2 }\n#[test]\nfn unit() {}\n",
 		"tests/it.rs": "#[test]\nfn integration() { assert_eq!(lv::two(), 2); }\n",
 	})
 	plan, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: root, Level: adapters.LevelIntegration}, adapters.NewRecorder())
