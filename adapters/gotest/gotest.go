@@ -1063,12 +1063,12 @@ func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 		// Returned as it is: its rerun is the race's.
 		return p.raceFailure(pkg, name, pkg.testRace(name, t))
 	case loc != nil:
-		if strings.HasPrefix(loc.msg, goleakHeader) {
+		if strings.HasPrefix(loc.message(), goleakHeader) {
 			at := ""
 			if loc.path != "" {
 				at = " (goleak.VerifyNone at " + loc.path + ":" + strconv.Itoa(loc.line) + ")"
 			}
-			if f = p.goleakFailure(pkg, name, at, strings.Split(loc.msg, "\n")); f != nil {
+			if f = p.goleakFailure(pkg, name, at, strings.Split(loc.message(), "\n")); f != nil {
 				break
 			}
 		}
@@ -1093,7 +1093,7 @@ func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 	if r := pkg.testRace(name, t); t.raced && r != nil && !strings.HasPrefix(f.Message, "data race") {
 		// A test that failed its own check and raced too: the race is
 		// named beside the check, and the rerun has -race to find it.
-		f.Message = kit.Clip(f.Message + "\n(and a " + strings.Replace(r.essence().msg, " (go test -race):", " while it ran:", 1) + ")")
+		f.Message = kit.Clip(f.Message + "\n(and a " + strings.Replace(r.essence().message(), " (go test -race):", " while it ran:", 1) + ")")
 		if f.Rerun == "" {
 			f.Rerun = p.rerunRace(pkg.path, goRunPattern(name))
 		}

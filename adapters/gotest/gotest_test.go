@@ -228,7 +228,7 @@ func TestGoFailureMessage(t *testing.T) {
 			[]string{"    x_test.go:16: setting up\n", "    x_test.go:17: \n", "        \tError Trace:\t/src/x_test.go:17\n",
 				"        \tError:      \tReceived unexpected error:\n", "        \t            \tassert.AnError general error for testing\n",
 				"        \tTest:       \tTestX\n"},
-			report.Failure{File: "x_test.go", Line: 17, Message: "Error Trace:\t/src/x_test.go:17\nError:      \tReceived unexpected error:\nassert.AnError general error for testing\nTest:       \tTestX"}},
+			report.Failure{File: "x_test.go", Line: 17, Message: "Error Trace:\t/src/x_test.go:17\nError:      \tReceived unexpected error:\n            \tassert.AnError general error for testing\nTest:       \tTestX"}},
 		{"a log then several errors", map[int]string{18: `t.Logf("case %d", i)`, 19: `t.Errorf("par error %d", 1)`, 20: `t.Errorf("par error %d", 2)`},
 			[]string{"    x_test.go:18: case 1\n", "    x_test.go:19: par error 1\n", "    x_test.go:20: par error 2\n"},
 			report.Failure{File: "x_test.go", Line: 19, Message: "par error 1\nand 1 more failure in this test:\nx_test.go:20: par error 2",
@@ -794,6 +794,9 @@ func TestGoRealFailures(t *testing.T) {
 			"TestProgress":          {File: "loc/loc_test.go", Line: 37, Message: "boom"},
 			"TestParentFailNow/sub": {Message: "test executed panic(nil) or runtime.Goexit: subtest may have called FailNow on a parent test"},
 			"Example_sum":           {File: "loc/loc_test.go", Line: 47, Message: "got:\n2\nwant:\n3"},
+			// The message's layout is kept: a blank line, an indentation.
+			"Example_blank": {File: "loc/loc_test.go", Line: 53, Message: "got:\na\n\nb\nwant:\na\nb"},
+			"TestLayout":    {File: "loc/loc_test.go", Line: 64, Message: "Output:\n{\n  \"a\": [\n    1\n  ]\n}\n\nend"},
 		}
 		for name, w := range want {
 			f := rec.Failure("example.com/failures/loc", name)

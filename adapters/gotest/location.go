@@ -53,8 +53,12 @@ const (
 type goLoc struct {
 	path   string // relative to the project root, or "" when not the package's file
 	line   int
-	msg    string
-	indent string // the line's indentation: continuation lines are deeper
+	msg    string // the location line's text (message gives it with cont)
+	// cont are its continuation lines, less the location line's
+	// indentation, kept to kit.MaxMessage bytes.
+	cont     []string
+	contSize int
+	indent   string // the line's indentation: continuation lines are deeper
 	kind   goLocKind
 	// read: its source line was read, so an unknown kind is a line that
 	// calls none of testing's methods (a helper's caller, t.Helper), not
@@ -95,7 +99,10 @@ func (p *goParser) readLoc(pkg *goPackage, t *goTest, line string) {
 				p.panicFrame(c, line[len(c.indent):])
 				return
 			}
-			c.msg = addLine(c.msg, line)
+			if rest := line[len(c.indent):]; c.contSize < kit.MaxMessage {
+				c.cont = append(c.cont, rest)
+				c.contSize += len(rest) + 1
+			}
 			if c.kind != goLocFail && strings.HasPrefix(strings.TrimSpace(line), "Error Trace:") {
 				c.kind = goLocFail
 				t.note(c)
@@ -115,9 +122,41 @@ func (p *goParser) readLoc(pkg *goPackage, t *goTest, line string) {
 		t.note(loc)
 		return
 	}
-	if len(t.lines) < goKeptLines && !goFraming(line) {
-		t.lines = append(t.lines, line)
+	if len(t.lines) < goKeptLines && (strings.TrimSpace(line) == "" || !goFraming(line)) {
+		t.lines = append(t.lines, line) // a blank line too: it may be what an Example's got and want differ by
 	}
+}
+
+// message is the location line's text with its continuation lines, less
+// the indentation testing gives them (four spaces past the location line
+// since Go 1.14, eight before; the least any of them has): the message's
+// own indentation (a diff's, nested JSON's) stays, and a blank line stays
+// blank.
+func (l *goLoc) message() string {
+	if len(l.cont) == 0 {
+		return l.msg
+	}
+	common := -1
+	for _, c := range l.cont {
+		if strings.TrimSpace(c) == "" {
+			continue
+		}
+		if n := len(c) - len(strings.TrimLeft(c, " \t")); common < 0 || n < common {
+			common = n
+		}
+	}
+	var b strings.Builder
+	b.WriteString(l.msg)
+	for _, c := range l.cont {
+		b.WriteByte('\n')
+		if len(c) > common && common > 0 {
+			c = c[common:]
+		} else if strings.TrimSpace(c) == "" {
+			c = ""
+		}
+		b.WriteString(strings.TrimRight(c, " \t"))
+	}
+	return kit.Clip(strings.Trim(b.String(), "\n")) // testify's location line says nothing
 }
 
 // goSuitePanic begins the failure testify's suite reports for a test
@@ -286,7 +325,7 @@ func (t *goTest) addLater(f *report.Failure, l *goLoc) {
 
 // failure is the Failure a location line tells.
 func (l *goLoc) failure() *report.Failure {
-	f := &report.Failure{Message: l.msg}
+	f := &report.Failure{Message: l.message()}
 	if l.path != "" && l.line > 0 {
 		f.File, f.Line = l.path, l.line
 	}

@@ -48,3 +48,18 @@ func Example_sum() {
 	fmt.Println(1 + 1)
 	// Output: 3
 }
+
+// Example_blank's output differs by a blank line alone.
+func Example_blank() {
+	fmt.Println("a")
+	fmt.Println()
+	fmt.Println("b")
+	// Output:
+	// a
+	// b
+}
+
+// TestLayout's message has lines of its own indentation, and a blank one.
+func TestLayout(t *testing.T) {
+	t.Errorf("Output:\n{\n  \"a\": [\n    1\n  ]\n}\n\nend")
+}
