@@ -51,15 +51,15 @@ const (
 // goLoc is one location line of a test's output and its continuation
 // lines.
 type goLoc struct {
-	path   string // relative to the project root, or "" when not the package's file
-	line   int
-	msg    string // the location line's text (message gives it with cont)
+	path string // relative to the project root, or "" when not the package's file
+	line int
+	msg  string // the location line's text (message gives it with cont)
 	// cont are its continuation lines, less the location line's
 	// indentation, kept to kit.MaxMessage bytes.
 	cont     []string
 	contSize int
 	indent   string // the line's indentation: continuation lines are deeper
-	kind   goLocKind
+	kind     goLocKind
 	// read: its source line was read, so an unknown kind is a line that
 	// calls none of testing's methods (a helper's caller, t.Helper), not
 	// a line strobe could not see.
