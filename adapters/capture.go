@@ -72,6 +72,18 @@ type StuckNamer interface {
 	NameStuck(ctx context.Context, funcs []string) (StuckName, bool)
 }
 
+// StacksOverEvents is implemented by a StuckNamer whose events lag behind
+// its tests: node:test's test file processes write theirs
+// asynchronously, so one that spins or blocks never sends the start of
+// the test it runs, nor the end of the test before it, which stays
+// "running". The runner asks it to name a stuck test from the stacks even
+// when a test was running, and takes the name it gives; not when every
+// test had ended (what lingers then is no test's).
+type StacksOverEvents interface {
+	StuckNamer
+	StacksOverEvents()
+}
+
 // Reruner is implemented by a parser that can say the command that runs
 // one of its tests alone (suite and name as it recorded them), "" when it
 // cannot: a stuck test's answer gives it, as a failure's does, so that the

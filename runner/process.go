@@ -391,6 +391,16 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		}
 	}
 	r.nameStuck(w, stuckTests)
+	if _, lags := r.plan.Parser.(adapters.StacksOverEvents); lags && e.stuck != "" {
+		// The events' running tests lag behind (their ends never came):
+		// what ran is what the stacks showed.
+		e.running = nil
+		for _, s := range stuckTests {
+			if !s.AfterTests {
+				e.running = append(e.running, s.Name)
+			}
+		}
+	}
 	r.rerunStuck(stuckTests, tests)
 	if e.stuck != "" {
 		markStuck(tests, stuckTests)

@@ -437,7 +437,14 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 // the run held.
 func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
 	namer, ok := r.plan.Parser.(adapters.StuckNamer)
-	if !ok || w == nil || len(entries) != 1 || entries[0].Name != r.Command() {
+	if !ok || w == nil || len(entries) != 1 {
+		return
+	}
+	_, lags := namer.(adapters.StacksOverEvents)
+	switch {
+	case lags && entries[0].AfterTests:
+		return // every test had ended, its events with it: what lingers is no test
+	case entries[0].Name != r.Command() && !lags:
 		return
 	}
 	var funcs []string

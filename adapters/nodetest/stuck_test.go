@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,6 +49,52 @@ test('awaits a child that never exits', async () => {
 	}
 	if d := resp.Stuck[0].Diagnosis; !strings.HasPrefix(d, "blocked on a child process") || !strings.Contains(d, "its child `sleep 1000`") {
 		t.Errorf("diagnosis %q, want blocked on its child sleep 1000", d)
+	}
+}
+
+// TestStuckNamedFromTheStacks: a test file's process writes its events
+// asynchronously, so when a test spins, the start of that test and the
+// end of the async test before it never come: the events' running test
+// is the one that passed (helpers found it named stuck, rerun, and then
+// "fixed" by --failed while the loop was still there). The stacks name
+// the test whose body spins, from the source.
+func TestStuckNamedFromTheStacks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	testutil.RequireTool(t, "node")
+	root := t.TempDir()
+	test := `const test = require('node:test');
+
+test('awaits a tick', async () => {
+  await new Promise((resolve) => setTimeout(resolve, 1));
+});
+
+test('spins', () => {
+  let n = 0;
+  for (;;) { n++; }
+});
+`
+	if err := os.MkdirAll(filepath.Join(root, "test"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "test", "spin.test.js"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Timeout: 40 * time.Second},
+		runner.Options{DetailsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
+		t.Fatalf("status %s, stuck %+v: want one stuck test", resp.Status, resp.Stuck)
+	}
+	s := resp.Stuck[0]
+	if s.Name != "spins" || s.File != "test/spin.test.js" || s.Line != 9 || s.Rerun != "node --test '--test-name-pattern=^spins$' test/spin.test.js" {
+		t.Errorf("stuck %s at %s:%d, rerun %q: want spins at test/spin.test.js:9, run alone", s.Name, s.File, s.Line, s.Rerun)
+	}
+	if c := resp.Crash; c == nil || !slices.Equal(c.RunningTests, []string{"spins"}) {
+		t.Errorf("crash %+v: want spins running", c)
 	}
 }
 

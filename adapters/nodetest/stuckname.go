@@ -1,0 +1,85 @@
+package nodetest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"strobe/adapters"
+	"strobe/adapters/kit"
+	"strobe/adapters/kit/node"
+	"strobe/internal/lazyre"
+)
+
+// parser is node's events (node.Events), with the stuck test named from
+// the stacks.
+type parser struct {
+	*node.Events
+	root  string
+	rerun func(file, test string) string
+}
+
+// StacksOverEvents (adapters.StacksOverEvents): a test file's process
+// writes its events asynchronously, so one that spins or blocks never
+// sends the start of the test it runs, nor the end of the test before it:
+// the events name the wrong test, or none.
+func (p *parser) StacksOverEvents() {}
+
+// NameStuck names the test a stuck test file's process runs from its
+// stacks: the test whose body holds the outermost frame of the project's
+// that lies in one (a helper it calls is inner), its name read from the
+// source (node.DeclaredTitles, joined as node joins them). When no test's
+// body holds one (the file's own code, a title made at run time), the
+// answer names the outermost place in a test file, and its rerun runs the
+// file; false when the stacks show no project code.
+func (p *parser) NameStuck(_ context.Context, funcs []string) (adapters.StuckName, bool) {
+	place, placeLine := "", 0
+	for i := len(funcs) - 1; i >= 0; i-- {
+		file, line, ok := p.projectFrame(funcs[i])
+		if !ok {
+			continue
+		}
+		if src, err := os.ReadFile(filepath.Join(p.root, file)); err == nil {
+			if titles, ok := node.DeclaredTitles(string(src), line); ok {
+				name := strings.Join(titles, Sep)
+				return adapters.StuckName{Name: name, File: file, Line: line, Rerun: p.rerun(file, name)}, true
+			}
+		}
+		if place == "" && testFile(file) {
+			place, placeLine = file, line
+		}
+	}
+	if place == "" {
+		return adapters.StuckName{}, false
+	}
+	return adapters.StuckName{Name: fmt.Sprintf("the code at %s:%d (strobe could not tell which test runs it)", place, placeLine), File: place, Line: placeLine,
+		Rerun: p.rerun(place, "")}, true
+}
+
+// jsFrame is a frame's place: "fn (FILE:LINE)" or "fn (FILE:LINE:COL)".
+var jsFrame = lazyre.New(`\((.+?):(\d+)(?::\d+)?\)$`)
+
+// projectFrame is a frame's file, relative to the project root, and
+// line, when the file is the project's (not node's, not a dependency's).
+func (p *parser) projectFrame(frame string) (file string, line int, ok bool) {
+	m := jsFrame.FindStringSubmatch(frame)
+	if m == nil {
+		return "", 0, false
+	}
+	file = strings.TrimPrefix(m[1], "file://")
+	line, err := strconv.Atoi(m[2])
+	if err != nil || line < 1 || strings.Contains(file, "/node_modules/") || strings.HasPrefix(file, "node:") {
+		return "", 0, false
+	}
+	if filepath.IsAbs(file) {
+		rel, ok := kit.Rel(p.root, file)
+		if !ok {
+			return "", 0, false
+		}
+		file = rel
+	}
+	return file, line, kit.FileExists(filepath.Join(p.root, file))
+}
