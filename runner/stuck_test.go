@@ -143,15 +143,17 @@ func TestStuckNative(t *testing.T) {
 	}
 }
 
-// TestNotStuckNative: silent sleeps, silent CPU work and a working child
-// are honest work and must pass.
+// TestNotStuckNative: silent sleeps, silent CPU work, a working child and
+// work in one loop that fills fresh memory (every stack sample alike, as a
+// JIT-compiled Java method's copy of a big buffer is: commons-codec's
+// 12 s test was called an endless loop) are honest work and must pass.
 func TestNotStuckNative(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 9 s fixtures")
 	}
 	parallel(t, false)
 	bin := hang(t)
-	for _, args := range [][]string{{"sleep", "9"}, {"work", "8"}, {"workchild", "8"}} {
+	for _, args := range [][]string{{"sleep", "9"}, {"work", "8"}, {"workchild", "8"}, {"fill", "8"}} {
 		t.Run(args[0], func(t *testing.T) {
 			parallel(t, args[0] != "sleep")
 			resp, _ := runCmd(t, 60*time.Second, append([]string{bin}, args...)...)

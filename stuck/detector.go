@@ -13,6 +13,7 @@ package stuck
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -243,6 +244,7 @@ type Detector struct {
 
 	mode        string // "", "idle" or "busy": what the current suspicion is
 	since       time.Time
+	faults      uint64    // the target's minor faults at since (grown)
 	samples     []Capture // stack samples taken during the current suspicion
 	lastCapture time.Time
 	target      ProcKey // the process sampled
@@ -890,6 +892,7 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 	sort.Ints(tids)
 	if d.mode != "busy" || d.target != target.ProcKey {
 		d.mode, d.since, d.samples, d.target = "busy", now, nil, target.ProcKey
+		d.faults = target.MinFlt
 	}
 	spacing := sampleSpacing(silence)
 	if spacing == sampleEvery {
@@ -913,7 +916,7 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 			// threads. No evidence either way; the next one will tell.
 		case len(d.samples) > 0 && !slices.Equal(d.samples[len(d.samples)-1].keys, c.keys):
 			d.samples = []Capture{c}
-			d.since = now
+			d.since, d.faults = now, target.MinFlt
 		default:
 			d.samples = append(d.samples, c)
 		}
@@ -944,6 +947,17 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 	}
 	span := d.samples[len(d.samples)-1].At().Sub(d.samples[0].At())
 	evidence := stackEvidence(d.samples, span)
+	if grew := d.grown(target); grew >= growingBytes {
+		// The same stacks, and fresh memory filled all along: a long
+		// copy or encode of a big buffer (one JIT-compiled Java method
+		// looks the same in every sample), not a spin.
+		if quiet := growingQuiet * d.cfg.QuietWork; silence < quiet {
+			d.setWarning(fmt.Sprintf("possible endless loop, or long work filling memory: no output for %s, %s CPU in %s, the same stacks in %d samples while its memory grew by %d MiB; no verdict before %s of silence",
+				round(silence), pct(cpu), who, len(d.samples), grew>>20, round(quiet)))
+			return nil
+		}
+		evidence += fmt.Sprintf(" (its memory grew by %d MiB meanwhile: work that fills memory looks the same, until it ends)", grew>>20)
+	}
 	if spread := loopSpread(d.samples); spread >= workSpread {
 		if silence < d.cfg.QuietWork {
 			d.setWarning(fmt.Sprintf("possible endless loop, or long work in one function: no output for %s, %s CPU in %s, the same stacks in %d samples over %d different instructions; no verdict before %s of silence",
@@ -954,6 +968,24 @@ func (d *Detector) judgeBusy(ctx context.Context, now time.Time, silence time.Du
 	}
 	diag := fmt.Sprintf("endless loop: no output for %s, %s CPU in %s, %s", round(silence), pct(cpu), who, evidence)
 	return d.verdict(EndlessLoop, now, silence, diag, target, busy)
+}
+
+// growingBytes is what a busy process's memory must grow by while its
+// stacks stay the same for the loop to be taken for work that fills
+// memory; growingQuiet times QuietWork is the silence before such work is
+// called an endless loop all the same.
+const (
+	growingBytes = 32 << 20
+	growingQuiet = 3
+)
+
+// grown is how many bytes the target touched for the first time since the
+// current samples began (its minor faults, as pages).
+func (d *Detector) grown(target ProcSample) uint64 {
+	if target.MinFlt <= d.faults {
+		return 0
+	}
+	return (target.MinFlt - d.faults) * uint64(os.Getpagesize())
 }
 
 // knownSlow names a running test that passed before in a time it has not

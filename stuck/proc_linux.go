@@ -56,7 +56,7 @@ func (v *procView) process(pid int) (ProcSample, []int, bool) {
 	if !ok || st.state == 'Z' || st.state == 'X' {
 		return ProcSample{}, nil, false
 	}
-	p := ProcSample{ProcKey: ProcKey{PID: pid, Start: st.start}, PPID: st.ppid, Name: st.comm}
+	p := ProcSample{ProcKey: ProcKey{PID: pid, Start: st.start}, PPID: st.ppid, Name: st.comm, MinFlt: st.minflt}
 	if boot := bootTime(); !boot.IsZero() {
 		p.Started = boot.Add(time.Duration(st.start) * (time.Second / clockTicks))
 	}
@@ -152,6 +152,7 @@ type stat struct {
 	state               byte
 	ppid                int
 	utime, stime, start uint64
+	minflt              uint64
 }
 
 // readStat reads /proc/.../stat; comm may hold spaces and parentheses, so
@@ -171,6 +172,7 @@ func readStat(path string) (stat, bool) {
 	}
 	s := stat{comm: string(b[open+1 : close]), state: f[0][0]}
 	s.ppid, _ = strconv.Atoi(f[1])
+	s.minflt, _ = strconv.ParseUint(f[7], 10, 64)
 	s.utime, _ = strconv.ParseUint(f[11], 10, 64)
 	s.stime, _ = strconv.ParseUint(f[12], 10, 64)
 	s.start, _ = strconv.ParseUint(f[19], 10, 64)

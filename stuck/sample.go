@@ -35,6 +35,9 @@ type ProcSample struct {
 	TracerPID int
 	// Started is when the process started; zero when unknown.
 	Started time.Time
+	// MinFlt counts the pages the process touched for the first time
+	// (minor faults): its memory growing. 0 where unknown.
+	MinFlt uint64
 }
 
 // Snapshot is the whole tree at one instant.

@@ -99,6 +99,26 @@ __attribute__((noinline)) void work(double seconds) {
   }
 }
 
+// Work in one tight loop that fills fresh memory (a big buffer's copy or
+// encode): every stack sample is the same, and the memory grows all along.
+__attribute__((noinline)) void fill(double seconds) {
+  const size_t size = 320UL << 20;  // 40 MiB a second for 8 s
+  char* mem = static_cast<char*>(std::malloc(size));
+  if (mem == nullptr) std::exit(3);
+  auto start = std::chrono::steady_clock::now();
+  unsigned long n = 1;
+  for (size_t off = 0; off < size; off += 4096) {
+    // Each page is written once its share of the time has passed.
+    auto due = start + std::chrono::duration<double>(seconds * off / size);
+    while (std::chrono::steady_clock::now() < due) {
+      for (int i = 0; i < 1000; i++) n = n * 6364136223846793005UL + 1442695040888963407UL;
+    }
+    mem[off] = static_cast<char>(n);
+  }
+  sink = n + mem[size / 2];
+  std::free(mem);
+}
+
 int main(int argc, char** argv) {
   std::string mode = argc > 1 ? argv[1] : "";
   double secs = argc > 2 ? std::atof(argv[2]) : 0;
@@ -118,6 +138,8 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(std::chrono::duration<double>(secs));
   } else if (mode == "work") {
     work(secs);
+  } else if (mode == "fill") {
+    fill(secs);
   } else if (mode == "workchild") {
     pid_t pid = fork();
     if (pid == 0) {
