@@ -251,6 +251,7 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	p.spec = spec
 	p.order, p.seedAt = catch2Randomness(p.rerun)
 	p.test, p.level, p.note, p.stale = req.Test, req.Level, note, stale
+	p.env, p.tests, p.ownSpecs = req.Env, req.Tests, len(specs) > 0
 	p.start()
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
 	if err := traced(req, plan); err != nil {
@@ -334,6 +335,12 @@ type catch2Parser struct {
 	level  adapters.Level
 	note   string
 	stale  kit.Pending // the stale-build note, made beside the run
+	// env is the client's environment, for the binary's listing after a
+	// crash or a stop (unrun); tests the run's several tests (Request.Tests);
+	// ownSpecs says the command gave test specs of its own.
+	env      []string
+	tests    []adapters.TestRef
+	ownSpecs bool
 
 	mu        sync.Mutex // guards what follows: the decoder and Line share it
 	sawRoot   bool
@@ -1000,6 +1007,29 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 	for _, r := range leaks {
 		hints = append(hints, fmt.Sprintf("LeakSanitizer found leaks when the binary exited (%s), which fails the run although no test failed: see the details file's stderr for the allocation stacks", r.Summary))
 	}
+	// A crash, or strobe's stop, ended the binary before the test cases
+	// after the one it was in: Catch2 says nothing of them.
+	var stoppedIn []string
+	what := "crashed"
+	switch {
+	case out.Crash != nil:
+		stoppedIn = out.Crash.RunningTests
+	case exit.StoppedBy != "":
+		for _, t := range p.rec.Tests() {
+			if t.Status == report.TestRunning {
+				stoppedIn = append(stoppedIn, t.Name)
+			}
+		}
+		what = "was running when the run was stopped"
+		if exit.StoppedBy == report.StoppedStuck {
+			what = "hung"
+		}
+	}
+	if len(stoppedIn) > 0 {
+		if h := p.unrun(stoppedIn, what); h != "" {
+			hints = append(hints, h)
+		}
+	}
 
 	if !p.sawRoot && out.Crash == nil {
 		msg := "the binary wrote no Catch2 XML report"
@@ -1046,6 +1076,76 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	out.Hint = strings.Join(hints, "; ")
 	return out
+}
+
+// listTimeout bounds the listing unrun makes.
+var listTimeout = 5 * time.Second
+
+// unrun says, of a binary a crash or strobe's stop ended inside
+// stoppedIn, how many of the test cases it was to run never started:
+// Catch2 says nothing of them, and they are in no count. The total is the
+// binary's listing under the run's selection (the command's arguments and
+// the plan's spec), bounded by listTimeout; hidden tests are in neither.
+// The command that runs the selection again without stoppedIn follows,
+// when strobe can write it (see restCommand). "" when every test case
+// started, or the listing failed.
+func (p *catch2Parser) unrun(stoppedIn []string, what string) string {
+	if len(p.rerun) == 0 {
+		return ""
+	}
+	args := slices.Clone(p.rerun[1:])
+	if p.spec != "" {
+		args = append(args, p.spec)
+	}
+	tool := kit.Tool{Dir: p.root, Env: p.env, Timeout: listTimeout, MaxOutput: 64 << 20}
+	names, err := listTests(context.Background(), tool, p.rerun[0], args)
+	n := len(names) - p.started
+	if err != nil || n <= 0 {
+		return ""
+	}
+	verb := "are"
+	if n == 1 {
+		verb = "is"
+	}
+	h := fmt.Sprintf("%d of the %d test cases the binary was to run did not run and %s in no count", n, len(names), verb)
+	if rest := p.restCommand(stoppedIn); rest != "" {
+		h += fmt.Sprintf("; to run the run's test cases again, less what %s: %s", what, rest)
+	}
+	return h
+}
+
+// restCommand runs the run's selection without the tests in without:
+// Catch2 excludes a test by its name after ~, and the specs of separate
+// arguments all hold (a test spec's comma is its "or", and binds looser
+// than the arguments: "a,b" "~c" is a, or b but not c), so an exclusion
+// is an argument of its own after the level's tag or, with none, after
+// ~[.] (exclusions alone select the hidden tests too, which a run
+// without a spec does not run); several tests' spec is written again
+// without them. "" when the command gives
+// specs of its own (the exclusion would hold for its last alternative
+// only), when the run was one test (it is what stopped), or when nothing
+// is left.
+func (p *catch2Parser) restCommand(without []string) string {
+	if p.ownSpecs || p.test != "" || len(p.rerun) == 0 {
+		return ""
+	}
+	argv := p.rerunArgs()
+	if len(p.tests) > 0 {
+		left := slices.DeleteFunc(slices.Clone(p.tests), func(t adapters.TestRef) bool { return slices.Contains(without, t.Name) })
+		if len(left) == 0 {
+			return ""
+		}
+		return shell.Join(append(argv, multiSpec(left)))
+	}
+	if p.spec != "" {
+		argv = append(argv, p.spec)
+	} else {
+		argv = append(argv, "~[.]")
+	}
+	for _, name := range without {
+		argv = append(argv, "~"+catch2Spec(name))
+	}
+	return shell.Join(argv)
 }
 
 func exitText(exit report.Exit) string {

@@ -37,21 +37,35 @@ func (catch2) List(ctx context.Context, req adapters.Request) ([]adapters.TestRe
 	case req.Level != adapters.LevelAll:
 		kept = append(kept, catch2LevelTag(req.Level))
 	}
-	tool := kit.Tool{Dir: req.ProjectRoot, Env: req.Env, MaxOutput: 64 << 20}
-	out, err := listNames(ctx, tool, append([]string{bin, "--list-test-names-only"}, kept...))
-	if errors.Is(err, errUnknownOption) {
-		out, err = listNames(ctx, tool, append([]string{bin, "--list-tests", "--verbosity", "quiet"}, kept...))
-	}
+	names, err := listTests(ctx, kit.Tool{Dir: req.ProjectRoot, Env: req.Env, MaxOutput: 64 << 20}, bin, kept)
 	if err != nil {
 		return nil, fmt.Errorf("catch2: listing the tests of %s: %w", bin, err)
 	}
 	var refs []adapters.TestRef
-	for line := range bytes.Lines(out) {
-		if name := strings.TrimRight(string(line), "\r\n"); strings.TrimSpace(name) != "" {
-			refs = append(refs, adapters.TestRef{Name: name})
-		}
+	for _, name := range names {
+		refs = append(refs, adapters.TestRef{Name: name})
 	}
 	return refs, nil
+}
+
+// listTests is the names of the tests bin runs with args (options and
+// test specs): v2's --list-test-names-only, or v3's --list-tests
+// --verbosity quiet.
+func listTests(ctx context.Context, tool kit.Tool, bin string, args []string) ([]string, error) {
+	out, err := listNames(ctx, tool, append([]string{bin, "--list-test-names-only"}, args...))
+	if errors.Is(err, errUnknownOption) {
+		out, err = listNames(ctx, tool, append([]string{bin, "--list-tests", "--verbosity", "quiet"}, args...))
+	}
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for line := range bytes.Lines(out) {
+		if name := strings.TrimRight(string(line), "\r\n"); strings.TrimSpace(name) != "" {
+			names = append(names, name)
+		}
+	}
+	return names, nil
 }
 
 // multiSpec is the one test spec that runs exactly the named tests: each
