@@ -940,12 +940,27 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 		p.rec.End("", r.test, report.TestFailed, 0, f) // a second End keeps the failure
 		hints = append(hints, fmt.Sprintf("ThreadSanitizer reported in test %q: %s: fix the race, then rerun it alone: %s", r.test, r.Summary, f.Rerun))
 	}
+	// exited is the code of the test that called exit(), which the
+	// reporter's SIGSEGV hid (exitedAlone); -1 when none did.
+	exited := -1
+	if dying != "" && fatalSan == nil {
+		exited = p.exitedAlone(dying, exit)
+	}
 	if dying != "" {
 		// Fail the test the binary died in, with what killed it.
 		t := p.cur
 		p.cur = nil
 		var f *report.Failure
-		if fatalSan != nil && fatalSan.test == dying {
+		if exited >= 0 {
+			f = p.failure(t)
+			msg := kit.DidNotFinish(fmt.Sprintf("the test binary exited (code %d)", exited), 0) +
+				", before Catch2 ended the test: exit() in the test or the code it calls? " +
+				fmt.Sprintf("Run alone (the rerun), it exits %d without Catch2's summary; the run's SIGSEGV came after, from Catch2's XML reporter in exit()'s static teardown, not from the test", exited)
+			if len(t.failures) > 0 {
+				msg += "\n" + f.Message
+			}
+			f.Message = kit.Clip(msg)
+		} else if fatalSan != nil && fatalSan.test == dying {
 			file, line := p.location(fatalSan)
 			if file == "" {
 				file, line = kit.ProjectPath(p.root, t.file), t.line
@@ -985,6 +1000,13 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 		hints = append(hints, fmt.Sprintf("%s stopped the binary in test %q%s: fix the access it reports (the test's output has the whole report), then rerun it alone: %s",
 			fatalSan.Kind, fatalSan.test, where, p.rerunFor(fatalSan.test, nil)))
+	case exited >= 0:
+		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exited, Signal: exit.Signal, SignalName: exit.SignalName, CoreDump: exit.CoreDump,
+			Indicators: []string{"catch2_report_cut_short", "catch2_exit_in_test"}, RunningTests: []string{dying},
+			Message: fmt.Sprintf("test %q exited the binary (code %d) before Catch2 ended it; the SIGSEGV came after, from Catch2's XML reporter in exit()'s static teardown, not from the test", dying, exited)}
+		rerun := p.rerunFor(dying, nil)
+		hints = append(hints, fmt.Sprintf("test %q ends the binary with exit code %d before Catch2 ends the test (exit() in the test or the code it calls?): run alone, %s exits %d without Catch2's summary, and under the XML reporter strobe reads Catch2 2.13 then dies of SIGSEGV in exit()'s static teardown. To see where it exits: gdb -batch -ex 'set breakpoint pending on' -ex 'break exit' -ex run -ex bt --args %s",
+			dying, exited, rerun, exited, rerun))
 	case dying != "":
 		c := &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Signal: exit.Signal, SignalName: exit.SignalName, CoreDump: exit.CoreDump,
 			Indicators: []string{"catch2_report_cut_short"}, RunningTests: []string{dying},
@@ -1014,6 +1036,9 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 	switch {
 	case out.Crash != nil:
 		stoppedIn = out.Crash.RunningTests
+		if exited >= 0 {
+			what = "exited"
+		}
 	case exit.StoppedBy != "":
 		for _, t := range p.rec.Tests() {
 			if t.Status == report.TestRunning {
@@ -1077,6 +1102,50 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 	out.Hint = strings.Join(hints, "; ")
 	return out
 }
+
+// exitTimeout bounds the run of one test exitedAlone makes.
+var exitTimeout = 10 * time.Second
+
+// exitedAlone says whether the test the binary died in called exit(),
+// and with which code; -1 when it did not, or strobe cannot tell. Catch2
+// 2.13's XML reporter has std::cout write into a stream of its own while
+// a test runs, which is gone when exit()'s static teardown flushes
+// std::cout: a test that calls exit() (code 0 or any) kills the binary
+// with SIGSEGV there, after no FatalErrorCondition (Catch2's handler
+// writes one for a signal inside a test) and with the test's end never
+// reported. Only then is the test run again, alone, with the console
+// reporter (its rerun command, bounded by exitTimeout): a binary that
+// starts Catch2's run (its "Filters:" line) and exits without Catch2's
+// summary exited inside the test, and its code is the test's. A signal,
+// a summary or the timeout says otherwise.
+func (p *catch2Parser) exitedAlone(name string, exit report.Exit) int {
+	if !exit.Signaled || kit.SignalName(exit.Signal) != "SIGSEGV" || exit.StoppedBy != "" || p.fatal != nil || len(p.rerun) == 0 {
+		return -1
+	}
+	argv := append(p.rerunArgs(), catch2Spec(name))
+	out, _, err := kit.RunTool(context.Background(), kit.Tool{Dir: p.root, Env: p.env, Timeout: exitTimeout}, argv...)
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee) && ee.Exited():
+		code = ee.ExitCode()
+	default:
+		return -1
+	}
+	if !catch2Filters.Match(out) || catch2Summary.Match(out) {
+		return -1
+	}
+	return code
+}
+
+// catch2Filters is the line Catch2's console reporter begins a run with
+// a test spec with; catch2Summary the lines it ends a run with (v2 and
+// v3).
+var (
+	catch2Filters = lazyre.New(`(?m)^Filters: `)
+	catch2Summary = lazyre.New(`(?m)^(All tests passed|test cases: |No tests ran)`)
+)
 
 // listTimeout bounds the listing unrun makes.
 var listTimeout = 5 * time.Second

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,8 +19,8 @@ import (
 )
 
 // stopsBuild is testdata/fixtures/stops: binaries that stop before their
-// last test case (a segfault, a hang).
-var stopsBuild = &testutil.CachedBuild{Name: "catch2-stops", Src: mustAbs("testdata/fixtures/stops"), Sentinel: "hang",
+// last test case (a segfault, a hang, exit(0)).
+var stopsBuild = &testutil.CachedBuild{Name: "catch2-stops", Src: mustAbs("testdata/fixtures/stops"), Sentinel: "exits",
 	Build: func(dir string) error {
 		if out, err := exec.Command(filepath.Join(mustAbs("testdata/fixtures/stops"), "build.sh"), dir).CombinedOutput(); err != nil {
 			return fmt.Errorf("%s%w", out, err)
@@ -112,5 +113,38 @@ func TestCatch2StoppedLeavesUnrun(t *testing.T) {
 	}
 	if got := restOf(t, out.Hint, "hung"); !strings.Contains(got, "All tests passed (2 assertions in 2 test cases)") {
 		t.Errorf("the rest ran:\n%s\nwant the 2 test cases that do not hang", got)
+	}
+}
+
+// TestCatch2ExitZero: a test case calls std::exit(0). Under the XML
+// reporter Catch2 2.13 then dies of SIGSEGV in exit()'s static teardown;
+// the answer says what the test did (it exited, code 0, before Catch2
+// ended it), not a segmentation fault, how many test cases never ran,
+// and a rerun that shows it: alone, the binary exits 0 without Catch2's
+// summary.
+func TestCatch2ExitZero(t *testing.T) {
+	bin := stopsBin(t, "exits")
+	rec, out, exit := adapterstest.RunReal(t, catch2{}, adapters.Request{ProjectRoot: mustAbs("testdata/fixtures/stops"), Command: []string{bin}})
+	if !exit.Signaled || exit.Signal != int(syscall.SIGSEGV) {
+		t.Logf("exit %+v: this Catch2's XML reporter survives exit() in a test", exit)
+	}
+	tt, _ := adapterstest.TestByName(rec.Tests(), "config loader gives up")
+	f := tt.Failure
+	if tt.Status != report.TestFailed || f == nil || f.File != "exits.cpp" || f.Line != 13 ||
+		!strings.HasPrefix(f.Message, "did not finish: the test binary exited (code 0) while it ran, before Catch2 ended the test") ||
+		strings.Contains(f.Message, "killed by SIGSEGV") {
+		t.Fatalf("test %+v, failure %+v: want it failed at its TEST_CASE, exited with code 0", tt, f)
+	}
+	c := out.Crash
+	if c == nil || c.ExitCode != 0 || !slices.Contains(c.Indicators, "catch2_exit_in_test") || !strings.Contains(c.Message, `test "config loader gives up" exited the binary (code 0)`) {
+		t.Errorf("crash %+v, want the test's exit with code 0", c)
+	}
+	if !strings.Contains(out.Hint, "1 of the 3 test cases the binary was to run did not run and is in no count") || !strings.Contains(out.Hint, "break exit") {
+		t.Errorf("hint %q: want the test case after it counted and how to find the exit", out.Hint)
+	}
+	// The rerun reproduces what the message says: exit 0, no summary.
+	run, err := exec.Command("sh", "-c", f.Rerun).CombinedOutput()
+	if err != nil || !strings.Contains(string(run), "Filters: config loader gives up") || strings.Contains(string(run), "test cases") || strings.Contains(string(run), "All tests passed") {
+		t.Errorf("rerun %q: %v\n%s\nwant exit 0 without Catch2's summary", f.Rerun, err, run)
 	}
 }
