@@ -152,6 +152,26 @@ func requireMaven(t *testing.T) {
 	testutil.RequireTool(t, "java")
 }
 
+// TestOutOfMemory: a test that needs more than its fork's heap kills the
+// fork ("There was an error in the forked process" / "Java heap space").
+// Maven's closing "Failed to execute goal" made it a build failure, cut
+// at its colon (commons-codec's 1 GiB test on a busy machine): it is a
+// crash of the tests in the class that ran, out of memory, with the hint
+// saying where the heap is set.
+func TestOutOfMemory(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "oom")
+	_, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	c := out.Crash
+	if out.BuildFailed || c == nil || c.Message != "There was an error in the forked process: Java heap space" ||
+		!slices.Contains(c.Indicators, "out_of_memory") || !slices.Equal(c.RunningTests, []string{"com.example.BigTest"}) {
+		t.Fatalf("build failed %v, crash %+v: want the fork's OutOfMemoryError in BigTest", out.BuildFailed, c)
+	}
+	if !strings.Contains(out.Hint, "the forked JVM ran out of memory in BigTest: give Surefire's fork a larger heap") {
+		t.Errorf("hint %q", out.Hint)
+	}
+}
+
 func TestRealBasic(t *testing.T) {
 	requireMaven(t)
 	root := adapterstest.CopyFixture(t, "basic")

@@ -53,6 +53,9 @@ type parser struct {
 	hasTotals   bool
 	noTests     bool   // "No tests to run."
 	crash       string // surefire's word that the forked JVM died
+	// forkErr says Surefire's "There was an error in the forked process"
+	// came: the next line says what the error was.
+	forkErr bool
 	running     string // the class running now
 	// ended are the classes whose closing line came; whole says the
 	// command is strobe's own, selecting no test (stoppedHint).
@@ -100,6 +103,16 @@ func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
 		strings.Contains(line, "The forked VM terminated without saying properly goodbye") {
 		p.crash = kit.Clip(strings.TrimSpace(line))
 		return
+	}
+	if t := strings.TrimSpace(line); p.forkErr {
+		// The fork's own error, which ended it ("Java heap space"): a
+		// crash of the tests, not a build error of Maven's.
+		p.forkErr = false
+		if t != "" && p.crash == "" && p.discovery == "" {
+			p.crash = kit.Clip(forkError + ": " + t)
+		}
+	} else if t == forkError {
+		p.forkErr = true
 	}
 	if rest, ok := strings.CutPrefix(line, "Process Exit Code: "); ok && p.forkExit < 0 {
 		p.forkExit, _ = strconv.Atoi(strings.TrimSpace(rest))
@@ -710,6 +723,14 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Message: p.crash,
 			Indicators: []string{"surefire_fork_died"}, RunningTests: p.runningClass()}
 		p.forkDied(out.Crash)
+		if outOfMemory(p.crash) {
+			out.Crash.Indicators = append(out.Crash.Indicators, "out_of_memory")
+			in := ""
+			if p.running != "" {
+				in = " in " + simpleName(p.running)
+			}
+			out.Hint = joinHints(out.Hint, "the forked JVM ran out of memory"+in+": give Surefire's fork a larger heap (<argLine>-Xmx…</argLine> in the pom) or make the test need less")
+		}
 	}
 	if len(tests) == 0 && p.hasTotals && p.totals != (report.Summary{}) && !p.noTests {
 		// Counts without reports (a reportsDirectory elsewhere): the
@@ -768,6 +789,20 @@ func (p *parser) stoppedHint() string {
 		return h + "; to run the rest without what hung: " + shell.Join(append(withGoal(p.prefix, failsafeDir), "-Dit.test=!"+class, noFailItProp))
 	}
 	return h + "; to run the rest without what hung: " + shell.Join(append(slices.Clone(p.prefix), "-Dtest=!"+class, noFailProp))
+}
+
+// forkError is Surefire's line for a forked JVM that ended on an error of
+// its own; the line after it says which.
+const forkError = "There was an error in the forked process"
+
+// outOfMemory says whether a fork's error is the JVM's OutOfMemoryError.
+func outOfMemory(msg string) bool {
+	for _, s := range []string{"Java heap space", "OutOfMemoryError", "GC overhead limit exceeded", "Metaspace"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // joinHints puts hint a before hint b, either of which may be empty.
