@@ -56,7 +56,7 @@ type parser struct {
 	// forkErr says Surefire's "There was an error in the forked process"
 	// came: the next line says what the error was.
 	forkErr bool
-	running     string // the class running now
+	running string // the class running now
 	// ended are the classes whose closing line came; whole says the
 	// command is strobe's own, selecting no test (stoppedHint).
 	ended map[string]bool
