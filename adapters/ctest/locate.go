@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -90,6 +92,9 @@ func (p *parser) locate() {
 			p.property(t.Name, prop.Name, string(prop.Value))
 		}
 		at, ok := p.gtestPlace(t.Command, p.inner[t.Name], lists)
+		if !ok && slices.Contains(p.catch2Exits, t.Name) {
+			at, ok = p.catch2Place(t.Command)
+		}
 		if !ok && t.Backtrace != nil && *t.Backtrace < len(so.Graph.Nodes) {
 			n := so.Graph.Nodes[*t.Backtrace]
 			if n.File < len(so.Graph.Files) && n.Line > 0 {
@@ -166,3 +171,45 @@ func (p *parser) gtestList(bin string) map[string]place {
 	}
 	return list
 }
+
+// catch2Place is where a Catch2 test case is declared: a
+// catch_discover_tests test's command is `BIN SPEC [EXTRA ARGS]`, and
+// `BIN --list-tests -v high SPEC …` lists the test case with its
+// file:line, on a line of its own indented by 4, which Catch2 wraps at
+// 80 columns (after a '-' or a '/' of a long path): the lines that
+// follow are joined to it until one ends in :LINE. Only an absolute
+// path, as CMake compiles sources, is taken.
+func (p *parser) catch2Place(command []string) (place, bool) {
+	if len(command) < 2 {
+		return place{}, false
+	}
+	argv := append([]string{command[0], "--list-tests", "-v", "high"}, command[1:]...)
+	out, _, _ := kit.RunTool(context.Background(), kit.Tool{Dir: p.runDir, Env: p.env, Timeout: locateTimeout}, argv...)
+	file, line := catch2Listed(string(out))
+	if file == "" {
+		return place{}, false
+	}
+	return place{kit.ProjectPath(p.root, file), line}, true
+}
+
+// catch2Listed is the first file:line of a Catch2 listing (--list-tests
+// -v high), its wrapped lines joined.
+func catch2Listed(out string) (string, int) {
+	var path strings.Builder
+	for _, l := range strings.Split(out, "\n") {
+		text, ok := strings.CutPrefix(strings.TrimRight(l, "\r"), "    ")
+		if !ok || strings.HasPrefix(text, " ") || path.Len() == 0 && !strings.HasPrefix(text, "/") {
+			path.Reset()
+			continue
+		}
+		path.WriteString(text)
+		if m := catch2Declared.FindStringSubmatch(path.String()); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			return m[1], n
+		}
+	}
+	return "", 0
+}
+
+// catch2Declared is a test case's file:line in Catch2's listing.
+var catch2Declared = lazyre.New(`^(/.*):(\d+)$`)

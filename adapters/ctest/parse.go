@@ -72,6 +72,9 @@ type parser struct {
 	// ended inside one of its tests with no failure of its own, that test:
 	// locate places the failure at its TEST.
 	inner map[string]string
+	// catch2Exits are the Catch2 test cases that exited inside the test
+	// (catch2Exited): locate places them at their TEST_CASE.
+	catch2Exits []string
 }
 
 // failed is a test CTest reported as not passed, while its output comes.
@@ -834,7 +837,7 @@ func (p *parser) junitCase(c format.JUnitCase) {
 		p.rec.End("", name, report.TestSkipped, kit.DurationOf(c.Time), nil)
 		return
 	}
-	if p.suiteFailed(name, c) || p.exitedInside(name, c) {
+	if p.suiteFailed(name, c) || p.exitedInside(name, c) || p.catch2Exited(name, c) {
 		return
 	}
 	if seen {
@@ -889,6 +892,50 @@ func (p *parser) exitedInside(name string, c format.JUnitCase) bool {
 	p.rec.End("", name, report.TestFailed, d, f)
 	return true
 }
+
+// catch2Exited fails a test CTest passed whose Catch2 console output
+// began a run and never ended it: catch_discover_tests runs each test
+// case alone (`BIN "name"`), and Catch2 begins with its "Filters: name"
+// line and ends with its summary ("All tests passed (…)", "test cases:
+// …", "No tests ran"). A binary that exited 0 between the two exited
+// inside the test case (exit(0) in the test or the code it calls), where
+// the catch2 adapter answers crashed. Another reporter than the console
+// prints no such line, and is not read.
+func (p *parser) catch2Exited(name string, c format.JUnitCase) bool {
+	if c.Status != format.JUnitPassed || strings.Contains(c.SystemOut, "The rest of the test output was removed") {
+		return false
+	}
+	began, summary, spec := false, false, ""
+	for _, l := range strings.Split(c.SystemOut, "\n") {
+		if !began && strings.TrimSpace(l) == "" {
+			continue
+		}
+		if !began {
+			if spec, began = strings.CutPrefix(l, "Filters: "); !began {
+				return false // not Catch2's console, or output before its run
+			}
+			continue
+		}
+		summary = summary || catch2SummaryLine.MatchString(l)
+	}
+	if !began || summary {
+		return false
+	}
+	d := kit.DurationOf(c.Time)
+	of := outputFailed(name, d, c.SystemOut)
+	f := p.failure(of)
+	out := strings.TrimPrefix(f.Message, plainFailed+of.status+"):\n") // ctest said Passed
+	// The spec as Catch2 prints it (v3 quotes it) names the test case.
+	spec = strings.Trim(strings.TrimSpace(spec), `"`)
+	f.Message = kit.Clip(fmt.Sprintf("ctest counts it passed, but its binary exited (code 0) inside Catch2 test case %q, before Catch2 ended it and printed its summary: exit() in the test or the code it calls?\n%s", spec, out))
+	p.catch2Exits = append(p.catch2Exits, name)
+	p.rec.End("", name, report.TestFailed, d, f)
+	return true
+}
+
+// catch2SummaryLine is a line Catch2's console reporter ends a run with
+// (v2 and v3).
+var catch2SummaryLine = lazyre.New(`^(All tests passed|test cases: |No tests ran)`)
 
 // suiteFailedLine is GoogleTest's summary line for a suite whose
 // SetUpTestSuite or TearDownTestSuite failed.
