@@ -102,7 +102,7 @@ func looksLikeCatch2(path string) bool { return kit.LooksLikeTestBinary(path, ca
 // probeCatch2 runs BIN --list-tests in its own process group and checks
 // that it answers like Catch2 within probeTimeout.
 func probeCatch2(bin, dir string, env []string) error {
-	out, _, err := kit.RunTool(context.Background(), kit.Tool{Dir: dir, Env: env, Timeout: probeTimeout}, bin, "--list-tests")
+	out, errOut, err := kit.RunTool(context.Background(), kit.Tool{Dir: dir, Env: env, Timeout: probeTimeout}, bin, "--list-tests")
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s did not answer --list-tests within %v", bin, probeTimeout)
 	}
@@ -110,8 +110,10 @@ func probeCatch2(bin, dir string, env []string) error {
 	if err != nil && !errors.As(err, &ee) {
 		return fmt.Errorf("cannot run %s: %v", bin, err)
 	}
-	// v2 exits with the number of tests listed; v3 with 0.
-	if !catch2Listing.Match(out) {
+	// v2 exits with the number of tests listed; v3 with 0. A binary
+	// that defines a test case twice begins the listing and stops: it is
+	// Catch2, and its run says what to fix.
+	if !catch2Listing.Match(out) && findDuplicate(strings.Split(string(errOut), "\n")) == nil {
 		return fmt.Errorf("%s does not list its tests like Catch2", bin)
 	}
 	return nil
@@ -1056,14 +1058,25 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 
-	if !p.sawRoot && out.Crash == nil {
+	dup := findDuplicate(p.errLines)
+	if dup != nil && p.started == 0 && out.Crash == nil {
+		// Catch2 refused to run any test: a build error, at the
+		// redefinition, and no "no tests" answer.
+		first, file := kit.ProjectPath(p.root, dup.first), kit.ProjectPath(p.root, dup.file)
+		out.BuildFailed = true
+		out.BuildErrors = []report.BuildError{{File: file, Line: dup.line,
+			Message: fmt.Sprintf("test case %q is defined again here, first at %s:%d: Catch2 refuses to run a binary with two test cases of one name, and ran none of its tests", dup.name, first, dup.firstLine)}}
+		hints = append(hints, fmt.Sprintf("Catch2 refused to run any test: test case %q is defined twice, at %s:%d and at %s:%d (\"already defined\"): rename one of them (or drop the file that repeats it from the target), rebuild, and rerun",
+			dup.name, first, dup.firstLine, file, dup.line))
+	}
+	if !p.sawRoot && out.Crash == nil && dup == nil {
 		msg := "the binary wrote no Catch2 XML report"
 		if len(p.errLines) > 0 {
 			msg += ": " + strings.Join(p.errLines, " ")
 		}
 		hints = append(hints, msg+" (is it a Catch2 test binary, and does it accept -r xml -o FILE?)")
 	}
-	if p.sawRoot && p.started == 0 && out.Crash == nil {
+	if p.sawRoot && p.started == 0 && out.Crash == nil && dup == nil {
 		out.NoTests = true
 		out.Project = &report.Project{Language: "c++", BuildSystem: fmt.Sprintf("Catch2 v%d test binary", p.version)}
 		bin := ""

@@ -19,8 +19,9 @@ import (
 )
 
 // stopsBuild is testdata/fixtures/stops: binaries that stop before their
-// last test case (a segfault, a hang, exit(0)).
-var stopsBuild = &testutil.CachedBuild{Name: "catch2-stops", Src: mustAbs("testdata/fixtures/stops"), Sentinel: "exits",
+// last test case (a segfault, a hang, exit(0)) and one Catch2 refuses to
+// run (two test cases of one name).
+var stopsBuild = &testutil.CachedBuild{Name: "catch2-stops", Src: mustAbs("testdata/fixtures/stops"), Sentinel: "dup",
 	Build: func(dir string) error {
 		if out, err := exec.Command(filepath.Join(mustAbs("testdata/fixtures/stops"), "build.sh"), dir).CombinedOutput(); err != nil {
 			return fmt.Errorf("%s%w", out, err)
@@ -146,5 +147,31 @@ func TestCatch2ExitZero(t *testing.T) {
 	run, err := exec.Command("sh", "-c", f.Rerun).CombinedOutput()
 	if err != nil || !strings.Contains(string(run), "Filters: config loader gives up") || strings.Contains(string(run), "test cases") || strings.Contains(string(run), "All tests passed") {
 		t.Errorf("rerun %q: %v\n%s\nwant exit 0 without Catch2's summary", f.Rerun, err, run)
+	}
+}
+
+// TestCatch2DuplicateTestCase: two test cases of one name. Catch2 runs
+// none and exits 255, its XML report empty: the answer is the build's
+// error at the redefinition, not "no test cases (hidden tests…)", and
+// the binary is still detected as Catch2.
+func TestCatch2DuplicateTestCase(t *testing.T) {
+	bin := stopsBin(t, "dup")
+	root := mustAbs("testdata/fixtures/stops")
+	if d := (catch2{}).Detect(adapters.Request{ProjectRoot: root, Command: []string{bin}}); d.Confidence != 95 {
+		t.Errorf("Detect = %+v, want 95: it is Catch2, refusing to run", d)
+	}
+	rec, out, exit := adapterstest.RunReal(t, catch2{}, adapters.Request{ProjectRoot: root, Command: []string{bin}})
+	if !exit.Exited || exit.Code != 255 || len(rec.Tests()) != 0 {
+		t.Fatalf("exit %+v, tests %+v: want Catch2's 255 and no test", exit, rec.Tests())
+	}
+	if !out.BuildFailed || len(out.BuildErrors) != 1 || out.NoTests || out.Crash != nil {
+		t.Fatalf("outcome %+v, want one build error", out)
+	}
+	if e := out.BuildErrors[0]; e.File != "dup.cpp" || e.Line != 12 || !strings.Contains(e.Message, `test case "parses the header" is defined again here, first at dup.cpp:4`) {
+		t.Errorf("build error %+v, want the redefinition at dup.cpp:12", e)
+	}
+	if !strings.Contains(out.Hint, `test case "parses the header" is defined twice, at dup.cpp:4 and at dup.cpp:12`) ||
+		strings.Contains(out.Hint, "hidden tests") || strings.Contains(out.Hint, "working directory") {
+		t.Errorf("hint %q, want the duplicate named, and no guess", out.Hint)
 	}
 }
