@@ -652,6 +652,32 @@ func TestMochaBail(t *testing.T) {
 	}
 }
 
+// TestMochaNotRun: mocha skips the tests of a describe block whose hook
+// failed, and runs only what `.only` marks, going on to its end without a
+// word for the others. They did not run: they are counted in the hint,
+// and the changes are partial (they were "removed_tests", then new).
+func TestMochaNotRun(t *testing.T) {
+	for _, tc := range []struct {
+		fixture string
+		passed  int
+		failed  int
+		want    string
+	}{
+		{"skipped", 1, 1, "2 of the 4 tests mocha was to run did not run and are in no count: a hook failed"},
+		{"only", 1, 0, "2 of the 3 tests mocha was to run did not run and are in no count: `.only`"},
+	} {
+		t.Run(tc.fixture, func(t *testing.T) {
+			rec, out, _ := run(t, adapters.Request{ProjectRoot: project(tc.fixture)})
+			if p := rec.Progress(); p.Passed != tc.passed || p.Failed != tc.failed || p.Skipped != 0 {
+				t.Errorf("counts %+v, want %d passed, %d failed", p, tc.passed, tc.failed)
+			}
+			if !strings.Contains(out.Hint, tc.want) || !slices.Contains(out.Indicators, report.IndicatorNotReached) {
+				t.Errorf("hint %q, indicators %q: want %q, and the changes partial", out.Hint, out.Indicators, tc.want)
+			}
+		})
+	}
+}
+
 // TestMochaScriptShell: a test script that needs a shell (`node check.js
 // && mocha --timeout 4321`) is not run whole: mocha runs alone, with the
 // options the script gives it, and the hint says that the check did not

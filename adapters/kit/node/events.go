@@ -168,6 +168,9 @@ type Events struct {
 	// run cut short says how many never ran.
 	total int
 	seen  map[[2]string]bool
+	// hookFailed says a hook failed (mocha's): mocha skips the tests of
+	// its describe block that it was to run for.
+	hookFailed bool
 	// late are the errors that came after the run's end (mocha's);
 	// uncaught the failures mocha pinned on a test other than the one
 	// whose function threw them, or on no known one.
@@ -344,6 +347,11 @@ func (e *Events) suite(file string) string {
 // failure (a hook that threw) is recorded under its title, the failure of
 // its tests only through them.
 func (e *Events) end(suite string, ev Event) {
+	if ev.Fail != nil && ev.Fail.Kind == "hook" {
+		e.mu.Lock()
+		e.hookFailed = true
+		e.mu.Unlock()
+	}
 	if ev.Whole {
 		ev.Name = suite
 	}
@@ -821,13 +829,20 @@ func (e *Events) Finish(exit report.Exit) adapters.Outcome {
 // strobe's stop): the counts are of those that ran. "" when the reporter
 // gave no total (node:test), or every test ran. e.mu is held.
 func (e *Events) unrun(exit report.Exit) string {
-	if e.done || e.total == 0 || !(exit.Exited || exit.Signaled || exit.StoppedBy != "") {
+	n := e.total - len(e.seen)
+	if e.total == 0 || n <= 0 || !(exit.Exited || exit.Signaled || exit.StoppedBy != "") {
 		return ""
 	}
-	if n := e.total - len(e.seen); n > 0 {
-		return fmt.Sprintf("%d of the %d tests %s was to run did not run and %s in no count (the run ended before them)", n, e.total, e.cfg.Framework, map[bool]string{true: "is", false: "are"}[n == 1])
+	said := fmt.Sprintf("%d of the %d tests %s was to run did not run and %s in no count", n, e.total, e.cfg.Framework, map[bool]string{true: "is", false: "are"}[n == 1])
+	switch {
+	case !e.done:
+		return said + " (the run ended before them)"
+	case e.hookFailed:
+		// mocha went to its end without them.
+		return said + ": a hook failed, and mocha skips the tests of its describe block that the hook was to run for"
+	default:
+		return said + ": `.only` (it.only, describe.only) runs only what it marks; remove it to run them all"
 	}
-	return ""
 }
 
 // lateErrors fails what an error after the run's end came from (mocha
