@@ -433,6 +433,11 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		}
 	}
 	status, crash := classify(e)
+	if status == report.Passed && sum.Passed == 0 && sum.Failed == 0 && sum.Skipped > 0 && r.namesTests() {
+		// The tests asked for by name were all skipped (#[ignore],
+		// DISABLED_, a skip condition): none ran, so none passed.
+		status = report.NoTests
+	}
 	if status == report.Stuck {
 		sum.Stuck = stuckCount(stuckTests)
 	}
@@ -764,14 +769,32 @@ func (r *Run) hint(resp *report.Response) string {
 			return h
 		}
 		return "the tests did not build: fix the build errors, then rerun"
-	case report.Passed:
-		// A selection of skipped tests passes, and nothing ran: an agent
-		// that asked for one test must not read that as its pass.
+	case report.Passed, report.NoTests:
+		// A selection of skipped tests, and nothing ran: an agent that
+		// asked for one test must not read that as its pass.
 		if s := resp.Summary; s != nil && s.Passed == 0 && s.Failed == 0 && s.Skipped > 0 {
-			return fmt.Sprintf("no test ran: the %d selected were skipped (ignored, or skipped by a condition); the details file has their output", s.Skipped)
+			h := fmt.Sprintf("no test ran: the %d selected were skipped (ignored, or skipped by a condition); the details file has their output", s.Skipped)
+			if how := runIgnored[resp.Framework]; how != "" {
+				h += "; " + how
+			}
+			return h
 		}
 	}
 	return ""
+}
+
+// runIgnored says how a framework runs the tests it skips unless asked.
+var runIgnored = map[string]string{
+	"cargo":   "an #[ignore] test runs with `cargo test -- --ignored`",
+	"nextest": "an #[ignore] test runs with `cargo nextest run --run-ignored all`",
+	"gtest":   "a DISABLED_ test runs with --gtest_also_run_disabled_tests",
+	"ctest":   "a DISABLED test runs once its DISABLED property is off, a DISABLED_ GoogleTest test with --gtest_also_run_disabled_tests",
+}
+
+// namesTests says whether the request asked for tests by name (--test,
+// --failed's): a run of them that skipped them all is no pass.
+func (r *Run) namesTests() bool {
+	return r.req.Test != "" || r.req.OnlyFailed
 }
 
 // stuckCount is summary.stuck: the stuck tests, not a process stuck after

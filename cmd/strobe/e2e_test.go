@@ -415,6 +415,18 @@ func TestLevels(t *testing.T) {
 	}
 }
 
+// TestIgnoredByName: an #[ignore] test asked for by name is skipped, and
+// nothing ran: no_tests (exit 1), with how cargo runs it. It was passed,
+// exit 0, which an agent reads as the test's pass.
+func TestIgnoredByName(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	r := strobe(t, true, "test", testutil.Fixture("cargo", "basic"), "--test", "tests::slow")
+	wantStatus(t, r, report.NoTests, 1)
+	if s := r.resp.Summary; s == nil || s.Skipped != 1 || !strings.Contains(r.resp.Hint, "cargo test -- --ignored") {
+		t.Errorf("summary %+v, hint %q: want the one test skipped, and how to run it", s, r.resp.Hint)
+	}
+}
+
 type detailsFile struct {
 	Tests  []report.Test `json:"tests"`
 	Stderr struct {
