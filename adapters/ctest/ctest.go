@@ -358,8 +358,34 @@ func (ctest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	p := newParser(rec, req.ProjectRoot, dir, junit)
 	p.rerun, p.sel, p.test, p.level, p.note, p.stale = base, selectArgs(req), req.Test, req.Level, note, stale
 	p.bin, p.runDir, p.env = bin, planDir, req.Env
+	p.tree, p.selects = treeDir(req, tree, planDir), selects(req)
 	p.repeat = repeatMode(args)
 	return &adapters.Plan{Argv: argv, Dir: planDir, Parser: p}, nil
+}
+
+// treeDir is the build tree's directory, absolute: the one named
+// (--test-dir, relative to the project), else the directory ctest runs in.
+func treeDir(req adapters.Request, tree, planDir string) string {
+	dir := planDir
+	if tree != "" {
+		dir = tree
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(req.ProjectRoot, dir)
+		}
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
+
+// selects says the request's command selects tests of its own.
+func selects(req adapters.Request) bool {
+	if len(req.Command) == 0 {
+		return false
+	}
+	_, s, _ := userArgs(req.Command[1:])
+	return s
 }
 
 // command is the ctest to run, the command's arguments kept, the build

@@ -75,6 +75,10 @@ type parser struct {
 	// catch2Exits are the Catch2 test cases that exited inside the test
 	// (catch2Exited): locate places them at their TEST_CASE.
 	catch2Exits []string
+	// tree is the build tree's directory, absolute; selects says the
+	// command selects tests of its own (-R, -L…).
+	tree    string
+	selects bool
 }
 
 // failed is a test CTest reported as not passed, while its output comes.
@@ -700,7 +704,18 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if c := p.crash(exit); c != nil {
 		out.Crash = c
 	}
-	if p.noTests && len(p.rec.Tests()) == 0 {
+	var discovery []string
+	if exit.StoppedBy == "" && len(p.sel) == 0 && !p.selects {
+		// The whole tree ran: a Catch2 binary whose discovery found
+		// nothing is missing from it.
+		discovery = p.discoveryFailures(&out, len(p.rec.Tests()) > 0)
+		hints = append(hints, discovery...)
+	}
+	if p.noTests && len(p.rec.Tests()) == 0 && len(discovery) > 0 {
+		out.Project = &report.Project{Language: "c++", BuildSystem: "CMake (CTest)"}
+		out.NoTests, out.ExitExplained = !out.BuildFailed, true
+	}
+	if p.noTests && len(p.rec.Tests()) == 0 && len(discovery) == 0 {
 		out.NoTests, out.ExitExplained = true, true
 		out.Project = &report.Project{Language: "c++", BuildSystem: "CMake (CTest)"}
 		hints = append(hints, kit.NoTestsHint{

@@ -1,0 +1,5 @@
+#include <catch2/catch.hpp>
+
+TEST_CASE("parses the header") {
+  REQUIRE(true);
+}
