@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,5 +30,34 @@ func TestListFailuresLater(t *testing.T) {
 	}
 	if len(f.Later) != 9 {
 		t.Errorf("the failure kept %d later failures, want 9", len(f.Later))
+	}
+}
+
+// TestPickFailures: past the list's bound, one failure of each message
+// comes first, then the rest in order, all in the run's order: one
+// fixture's error repeated by every test of a class filled the list, and
+// the failure of a test of its own was left out without a word.
+func TestPickFailures(t *testing.T) {
+	var failed []report.Failure
+	for i := range 25 {
+		failed = append(failed, report.Failure{Name: fmt.Sprintf("T%d", i), Message: fmt.Sprintf("fixture db%d unavailable\nat line %d", i, i)})
+	}
+	failed = append(failed, report.Failure{Name: "TOwn", Message: "expected 5 but was 4"})
+	got := pickFailures(failed, 20)
+	var names []string
+	for _, f := range got {
+		names = append(names, f.Name)
+	}
+	want := []string{"T0", "T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9", "T10", "T11", "T12", "T13", "T14", "T15", "T16", "T17", "T18", "TOwn"}
+	if !slices.Equal(names, want) {
+		t.Errorf("picked %v, want %v", names, want)
+	}
+	if got := pickFailures(failed[:3], 20); len(got) != 3 {
+		t.Errorf("picked %d of 3, want all", len(got))
+	}
+	resp := report.Response{}
+	listFailures(&resp, failed)
+	if len(resp.Failures) != 20 || resp.FailuresOmitted != 6 {
+		t.Errorf("listed %d, omitted %d: want 20 and 6", len(resp.Failures), resp.FailuresOmitted)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/details"
+	"strobe/history"
 	"strobe/internal/shell"
 	"strobe/internal/tail"
 	"strobe/report"
@@ -628,15 +629,49 @@ func withAssignments(rerun, assign string) string {
 // clipped, in the answer.
 func listFailures(resp *report.Response, failed []report.Failure) {
 	resp.Failures, resp.FailuresOmitted = nil, 0
-	for i, f := range failed {
-		if i == maxFailures {
-			resp.FailuresOmitted = len(failed) - maxFailures
-			break
-		}
+	for _, f := range pickFailures(failed, maxFailures) {
 		f.Message = kit.ClipFailure(f, maxMessage, trimmed)
 		f.Later, f.LaterOmitted = nil, 0 // the message names them; the details file lists them
 		resp.Failures = append(resp.Failures, f)
 	}
+	resp.FailuresOmitted = len(failed) - len(resp.Failures)
+}
+
+// pickFailures is at most n of the failures, in their order: when there
+// are more, first one of each message (its first line, without what
+// changes from one test to the next: history.Normalise), then the rest in
+// order. One fixture's error repeated by every test of a class would
+// otherwise fill the list, and a failure of its own be left out.
+func pickFailures(failed []report.Failure, n int) []report.Failure {
+	if len(failed) <= n {
+		return failed
+	}
+	picked := make([]bool, len(failed))
+	seen := map[string]bool{}
+	k := 0
+	for i, f := range failed {
+		first, _, _ := strings.Cut(strings.TrimSpace(f.Message), "\n")
+		if key := history.Normalise(first); !seen[key] && k < n {
+			seen[key], picked[i] = true, true
+			k++
+		}
+	}
+	for i := range failed {
+		if k == n {
+			break
+		}
+		if !picked[i] {
+			picked[i] = true
+			k++
+		}
+	}
+	out := make([]report.Failure, 0, n)
+	for i, f := range failed {
+		if picked[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // joinHints joins the adapter's hint and the runner's as two sentences:
