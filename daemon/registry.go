@@ -97,8 +97,8 @@ func busyError(root string, e *entry) error {
 	if e == nil {
 		return &adapters.UsageError{Msg: fmt.Sprintf("a run on %s is starting now: wait a moment and ask again", root)}
 	}
-	return &adapters.UsageError{Msg: fmt.Sprintf("a run on %s is already going: runId %s, started %s ago; wait for it with debug_test_status or stop it with debug_test_cancel",
-		root, e.id, time.Since(e.started).Round(time.Second))}
+	return &adapters.UsageError{Msg: fmt.Sprintf("a run on %s is already going: runId %s, started %s ago; wait for it with debug_test_status or stop it with debug_test_cancel (at a terminal: `strobe show %s` once it ends, or Ctrl+C in the terminal that started it)",
+		root, e.id, time.Since(e.started).Round(time.Second), e.id)}
 }
 
 // start runs req unless its project has a run going.

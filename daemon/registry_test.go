@@ -43,8 +43,8 @@ func TestCancelReachesARunBeingPlanned(t *testing.T) {
 		t.Fatalf("runs while planning: %+v, want the one being planned", runs)
 	}
 	_, err := g.start(req, runner.Options{DetailsDir: t.TempDir()}, 0)
-	if !adapters.IsUsage(err) || !strings.Contains(err.Error(), runs[0].RunID) {
-		t.Errorf("a second run: %v, want busy naming run %s", err, runs[0].RunID)
+	if !adapters.IsUsage(err) || !strings.Contains(err.Error(), runs[0].RunID) || !strings.Contains(err.Error(), "`strobe show "+runs[0].RunID+"`") {
+		t.Errorf("a second run: %v, want busy naming run %s, for an agent and for a person at a terminal", err, runs[0].RunID)
 	}
 	g.get(runs[0].RunID).Cancel()
 	select {
