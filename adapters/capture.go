@@ -98,6 +98,7 @@ type StuckName struct {
 	// where it is could be learnt, Name says so ("a doctest at
 	// src/lib.rs:77, whose name rustdoc did not say").
 	Name  string
+	Suite string // as the parser records the test's suite, "" for none
 	File  string
 	Line  int
 	Rerun string // the command that runs it alone, "" when none does

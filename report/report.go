@@ -255,7 +255,10 @@ type BuildError struct {
 
 // StuckTest is a test the stuck detector judged hung, with the evidence.
 type StuckTest struct {
-	Name            string   `json:"name"`
+	Name string `json:"name"`
+	// Suite is the test's suite when the adapter named the test from its
+	// stacks (a doctest's crate), for the history to know it.
+	Suite           string   `json:"suite,omitempty"`
 	ElapsedMS       int64    `json:"elapsed_ms"`
 	Diagnosis       string   `json:"diagnosis"`
 	Threads         []Thread `json:"threads,omitempty"`

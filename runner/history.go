@@ -100,7 +100,7 @@ func withStuck(tests []report.Test, stuck []report.StuckTest, command string) []
 		if len(out) == len(tests) {
 			out = slices.Clone(tests)
 		}
-		out = append(out, report.Test{Name: s.Name, Status: report.TestStuck})
+		out = append(out, report.Test{Name: s.Name, Suite: s.Suite, Status: report.TestStuck})
 	}
 	return out
 }

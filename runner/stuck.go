@@ -460,7 +460,7 @@ func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
 	defer cancel()
 	if n, ok := namer.NameStuck(ctx, funcs); ok {
 		e := &entries[0]
-		e.Name, e.File, e.Line, e.Rerun = n.Name, n.File, n.Line, n.Rerun
+		e.Name, e.Suite, e.File, e.Line, e.Rerun = n.Name, n.Suite, n.File, n.Line, n.Rerun
 		if e.AfterTests {
 			// No test was running, but one was about to (a Go package's
 			// init): not a hang after the tests.

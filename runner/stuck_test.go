@@ -422,6 +422,11 @@ func TestStuckRustMain(t *testing.T) {
 			if s.Name != tc.doctest || s.File != "src/lib.rs" || s.Line != tc.line || s.Rerun != tc.rerun {
 				t.Fatalf("stuck %q at %s:%d, rerun %q; want %q at src/lib.rs:%d, rerun %q", s.Name, s.File, s.Line, s.Rerun, tc.doctest, tc.line, tc.rerun)
 			}
+			// Its suite, as the doctests that end are recorded: the
+			// history knew the stuck doctest under no suite, a new test.
+			if crate, _, _ := strings.Cut(strings.TrimPrefix(tc.rerun, "cargo test -p "), " "); s.Suite != crate+" (doc)" {
+				t.Errorf("stuck doctest's suite %q, want %q", s.Suite, crate+" (doc)")
+			}
 			// The rerun selects that doctest alone: listed, not run (it
 			// hangs).
 			cmd := exec.Command("/bin/sh", "-c", s.Rerun+" --list")

@@ -73,7 +73,7 @@ func (p *cargoParser) NameStuck(ctx context.Context, funcs []string) (adapters.S
 	if name == "" || p.ended(d, name) {
 		return p.unnamedDoctest(d, file, line, merged, l.err), true
 	}
-	sn := adapters.StuckName{Name: name, Rerun: p.docRerunAmong(d, name, l.names)}
+	sn := adapters.StuckName{Name: name, Suite: d.name, Rerun: p.docRerunAmong(d, name, l.names)}
 	if m := doctestName.FindStringSubmatch(name); m != nil {
 		sn.File = p.relPath(m[1])
 		sn.Line, _ = strconv.Atoi(m[3])
