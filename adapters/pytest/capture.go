@@ -11,10 +11,13 @@ import (
 // IsTestProcess for pytest: under pytest-xdist its workers run the tests,
 // and pytest's own process only waits for them, in queue.get with a
 // timeout, a wait that would rescue every hang; without workers it runs
-// them itself. A process a test starts is the test's. Launchers are not.
+// them itself. A worker that runs no test (strobe's plugin names it
+// idleWorker) waits for xdist's next item or for the run's end: no
+// test's wait, whose stacks would stand for the hung test's on the
+// other worker. A process a test starts is the test's. Launchers are not.
 func (pytestAdapter) IsTestProcess(p adapters.Proc) bool {
 	if isXdistWorker(p.Args) {
-		return true
+		return p.Name != idleWorker
 	}
 	if slices.Contains(launchers, p.Name) {
 		return false
@@ -32,6 +35,10 @@ var launchers = []string{"sh", "bash", "dash", "env", "timeout", "make", "uv", "
 func (pytestAdapter) IsHarnessThread(p adapters.Proc, _ int, _ string) bool {
 	return !isXdistWorker(p.Args) && kit.HasChild(p.PID, isXdistWorker)
 }
+
+// idleWorker is the name strobe's plugin gives an xdist worker's thread
+// that runs the tests while it runs none (strobe_pytest.IDLE_WORKER).
+const idleWorker = "[xdist idle]"
 
 // isXdistWorker recognises an xdist worker: the Python execnet starts
 // with `-c "import sys;exec(eval(sys.stdin.readline()))"` and feeds its

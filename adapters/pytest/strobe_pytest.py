@@ -240,6 +240,7 @@ def pytest_configure(config):
         _notes = config.workerinput.get("strobe_notes")
         if _notes:
             note_thread_timeouts(config)
+            config.pluginmanager.register(IdleWorker(), "strobe_idle_worker")
         return
     events = os.environ.get("STROBE_PY_EVENTS")
     ch = ev.Channel.from_env()
@@ -262,6 +263,59 @@ class XdistNotes:
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node):
         node.workerinput["strobe_notes"] = _notes
+
+
+class IdleWorker:
+    """Names an xdist worker's thread that runs the tests IDLE_WORKER
+    while it runs none: between a test's end and the next one's start,
+    and once its session is over. Its waits then (execnet's wait for the
+    next item, which xdist sends only when it has one, or for the end of
+    the run) are no lock of a test's, though nothing else tells them from
+    one: a hung test on the other worker had the idle one's stacks. strobe
+    leaves such a process out of the stuck detector's judgement. It writes
+    the kernel's name of the thread (/proc, Linux), as xdist's own
+    "[pytest-xdist idle]" title does with setproctitle, when installed."""
+
+    def __init__(self):
+        self.name = None
+
+    def set(self, idle):
+        try:
+            import threading
+
+            path = "/proc/self/task/%d/comm" % threading.get_native_id()
+            if self.name is None:
+                with open(path) as f:
+                    self.name = f.read().rstrip("\n")
+            with open(path, "w") as f:
+                f.write(IDLE_WORKER if idle else self.name)
+        except Exception:
+            pass
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logstart(self, nodeid, location):
+        self.set(False)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logfinish(self, nodeid, location):
+        self.set(True)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session, exitstatus):
+        # The project's own hooks at the session's end run after the
+        # last test: a hang there is the worker's.
+        if self.name is not None:
+            self.set(False)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_unconfigure(self, config):
+        if self.name is not None:
+            self.set(True)
+
+
+# The name an idle xdist worker's test thread takes (IdleWorker), 15
+# bytes at most (the kernel's); adapters/pytest/capture.go reads it.
+IDLE_WORKER = "[xdist idle]"
 
 
 def note_thread_timeouts(config):
@@ -379,9 +433,13 @@ class Reporter:
         # Tests pytest-rerunfailures runs again, between their attempts:
         # the attempts so far, the first failure, the time spent.
         self.retried = {}
+        self.distributed = False
         ch.send({"ev": "hello", "pid": os.getpid(), "version": pytest.__version__})
 
     def pytest_sessionstart(self, session):
+        # xdist's controller (its DSession, registered after
+        # pytest_configure) reports the tests its workers run.
+        self.distributed = session.config.pluginmanager.hasplugin("dsession")
         # pytest-randomly shuffles the tests and reseeds random (faker,
         # numpy) before each one with its seed: every rerun keeps it.
         config = session.config
@@ -494,7 +552,11 @@ class Reporter:
         t.pop("subfailed", None)
         if attempts == 1:
             t.pop("attempts", None)
-        self.ch.send(t, hold=True)
+        # A test's end waits for the next event, one write for two, where
+        # that comes at once: not under xdist, where the next may be a
+        # report from the other worker, and never come while its test
+        # hangs; this one then read as running, and stuck beside it.
+        self.ch.send(t, hold=not self.distributed)
 
     def pytest_sessionfinish(self, session, exitstatus):
         done = {"ev": "done", "exit": int(exitstatus)}

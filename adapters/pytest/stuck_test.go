@@ -5,11 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"strobe/adapters/adapterstest"
 	"strobe/internal/testutil"
+	"strobe/report"
 	"strobe/runner"
 )
 
@@ -67,6 +70,62 @@ def test_starts_a_thread_it_never_stops():
 				t.Fatal(err)
 			}
 			adapterstest.CheckAfterTests(t, resp, 2, "waits at its exit (threading._shutdown) for a thread", "daemon=True", 30*time.Second)
+		})
+	}
+}
+
+// TestStuckUnderXdist: under pytest-xdist one worker hangs in a test while
+// the other, done with its file (--dist loadfile), sits idle. Only the
+// hung test is stuck, with the stacks of the worker that runs it. Before,
+// the idle worker's last test, which had passed, read as running (its end
+// waited in the main process for an event that never came) and was a
+// second stuck test with the hung one's diagnosis; and the idle worker,
+// waiting without a timeout for xdist's next item, was the process whose
+// stacks stood for the deadlocked test's.
+func TestStuckUnderXdist(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	py := testutil.RequireTool(t, "python3")
+	for _, m := range []string{"pytest", "xdist"} {
+		if err := exec.Command(py, "-c", "import "+m).Run(); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("python3 cannot import %s: .ci/run must pip install it", m)
+			}
+			t.Skipf("python3 cannot import %s", m)
+		}
+	}
+	for _, tc := range []struct {
+		test, diagnosis, frame string
+	}{
+		{"test_deadlocks", "deadlock", "test_deadlocks (test_b_hang.py:19)"},
+		{"test_spins", "endless loop", "test_spins (test_b_hang.py:25)"},
+	} {
+		t.Run(tc.test, func(t *testing.T) {
+			root := adapterstest.CopyFixture(t, "xdist_hang")
+			cmd := "python3 -m pytest -n 2 --dist loadfile -k 'quick or " + tc.test + "'"
+			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Command: cmd, Timeout: time.Minute},
+				runner.Options{DetailsDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
+				t.Fatalf("status %s, stuck %+v: want one stuck test", resp.Status, resp.Stuck)
+			}
+			s := resp.Stuck[0]
+			if want := "test_b_hang.py::" + tc.test; s.Name != want || !strings.HasPrefix(s.Diagnosis, tc.diagnosis) {
+				t.Errorf("stuck %s: %s, want %s: %s…", s.Name, s.Diagnosis, want, tc.diagnosis)
+			}
+			var stacks []string
+			for _, th := range s.Threads {
+				stacks = append(stacks, th.Stack...)
+			}
+			if !slices.Contains(stacks, tc.frame) {
+				t.Errorf("stacks lack %s (the hung worker's):\n%s", tc.frame, strings.Join(stacks, "\n"))
+			}
+			if resp.Summary == nil || resp.Summary.Passed != 20 || resp.Summary.Stuck != 1 {
+				t.Errorf("summary %+v, want the 20 quick tests passed and 1 stuck", resp.Summary)
+			}
 		})
 	}
 }
