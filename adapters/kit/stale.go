@@ -26,7 +26,14 @@ func StaleNote(root, built string) string {
 	if !Within(root, built) || filepath.Clean(root) == filepath.Clean(built) {
 		return ""
 	}
-	src, target, covered := staleObject(root, built)
+	src, target, covered, targetDir := staleObject(root, built)
+	// The compiler's depfiles name the headers each object of the binary
+	// (and of the libraries it links) was compiled from: read, they judge
+	// the headers, which a tree-wide walk cannot tell apart.
+	dep, depTarget, read := staleDeps(root, cmakeTree(root, built), targetDir)
+	if src == "" {
+		src, target = dep, depTarget
+	}
 	if src != "" {
 		return src + " changed after it was last compiled into " + target + ": this run tested the old build; rebuild (" + rebuildCommand(root, built) + ") and rerun"
 	}
@@ -46,8 +53,19 @@ func StaleNote(root, built string) string {
 	// A test binary whose target's objects were read: its sources are
 	// judged; another target's source edited since is no news of it
 	// (commons' lru_test.cpp, rebuilt into lru_test alone, made every
-	// run of strutil_catch "the old build"). Headers still count.
-	changed := newerSource(root, at, cmakeAt, covered)
+	// run of strutil_catch "the old build"). Headers count when no
+	// depfile said which the binary includes; with them, only a
+	// CMakeLists.txt is left to look at (googletest's samples:
+	// prime_tables.h, included by sample6 alone, made sample1_unittest
+	// "the old build" after every rebuild).
+	skip := skipNone
+	switch {
+	case read:
+		skip = skipCode
+	case covered:
+		skip = skipCompiled
+	}
+	changed := newerSource(root, at, cmakeAt, skip)
 	if changed == "" {
 		return ""
 	}
@@ -91,13 +109,14 @@ func (p Pending) Wait() string {
 // of a target defined in <dir> at <build>/<dir>/CMakeFiles/<target>.dir/
 // <path>.o, a ".." of the path written "__"; <dir> is under the source
 // tree the cache names (CMAKE_HOME_DIRECTORY), else the project's root.
-// Headers are not followed: the executables' check covers them. Given a
-// test binary rather than a tree, only the objects of its target (named as
-// the binary) count; covered says some were read.
-func staleObject(root, built string) (source, target string, covered bool) {
+// Headers are not followed here (staleDeps does). Given a test binary
+// rather than a tree, only the objects of its target (named as the
+// binary) count; covered says some were read, and targetDir is that
+// target's CMakeFiles/<target>.dir.
+func staleObject(root, built string) (source, target string, covered bool, targetDir string) {
 	build := cmakeTree(root, built)
 	if build == "" {
-		return "", "", false
+		return "", "", false, ""
 	}
 	src := cmakeHome(filepath.Join(build, "CMakeCache.txt"), root)
 	only := "" // a test binary is judged by its own target's objects
@@ -146,14 +165,16 @@ func staleObject(root, built string) (source, target string, covered bool) {
 		if err != nil || !Within(root, file) {
 			return nil
 		}
-		covered = covered || only != ""
+		if only != "" && !covered {
+			covered, targetDir = true, filepath.Join(build, dir, "CMakeFiles", name+".dir")
+		}
 		oi, err := d.Info()
 		if err == nil && si.ModTime().After(oi.ModTime()) && si.ModTime().After(newest) {
 			newest, source, target = si.ModTime(), ProjectPath(root, file), name
 		}
 		return nil
 	})
-	return source, target, covered
+	return source, target, covered, targetDir
 }
 
 // cmakeHome is the source tree a CMake cache names
@@ -201,12 +222,21 @@ func builtAt(built string) (time.Time, string) {
 	return newest, bin
 }
 
+// sourceSkip says which files newerSource leaves out, having been judged
+// otherwise.
+type sourceSkip int
+
+const (
+	skipNone     sourceSkip = iota
+	skipCompiled            // the sources (.c, .cpp …): a target's objects judged them
+	skipCode                // every C and C++ file: the depfiles judged them
+)
+
 // newerSource is the newest C or C++ source, header or CMakeLists.txt
 // under root modified after t (a CMakeLists.txt after cmakeAt too, when
 // CMake last ran), relative to root; build trees, hidden and fetched
-// directories aside. headers leaves the sources out (.c, .cpp …), which
-// a target's objects judged already.
-func newerSource(root string, t, cmakeAt time.Time, headers bool) string {
+// directories aside, and the files skip leaves out.
+func newerSource(root string, t, cmakeAt time.Time, skip sourceSkip) string {
 	var newest time.Time
 	found, n := "", 0
 	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -223,7 +253,7 @@ func newerSource(root string, t, cmakeAt time.Time, headers bool) string {
 			}
 			return nil
 		}
-		if name != "CMakeLists.txt" && !cSource(name) || headers && cCompiled(name) {
+		if name != "CMakeLists.txt" && (!cSource(name) || skip == skipCode) || skip == skipCompiled && cCompiled(name) {
 			return nil
 		}
 		n++

@@ -170,14 +170,72 @@ func TestStaleNoteOtherTarget(t *testing.T) {
 	if n := StaleNote(root, filepath.Join(root, "build", "a_test")); n != "" {
 		t.Errorf("a_test's note %q: only b_test's source changed, and b_test was rebuilt", n)
 	}
-	// A header changed after it still counts: which target includes it
-	// is not read.
-	h := filepath.Join(root, "common.h")
-	os.WriteFile(h, []byte("#pragma once\n"), 0o644)
-	much := later.Add(time.Hour)
-	os.Chtimes(h, much, much)
-	if n := StaleNote(root, filepath.Join(root, "build", "a_test")); !strings.HasPrefix(n, "common.h changed after") {
-		t.Errorf("a_test's note %q, want the header's", n)
+}
+
+// TestStaleNoteHeaders: a header counts for a test binary when it was
+// compiled into it, as the compiler's depfiles say (CMake's Makefiles:
+// <obj>.o.d), into its own objects or those of a library it links. A
+// header no object of it includes is no news of it: googletest's
+// samples, prime_tables.h edited and rebuilt into sample6 alone, made
+// sample1_unittest "the old build" on every run. Without depfiles (Ninja
+// keeps them in .ninja_deps) any header newer than the binary counts.
+func TestStaleNoteHeaders(t *testing.T) {
+	testutil.RequireTool(t, "cmake")
+	testutil.RequireTool(t, "c++")
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(headers CXX)\nadd_library(calc STATIC lib/calc.cc)\n" +
+			"add_executable(a_test a.cc)\ntarget_link_libraries(a_test calc)\nadd_executable(b_test b.cc)\n",
+		"a.cc":        "#include \"a.h\"\nint calc();\nint main() { return calc() - A; }\n",
+		"a.h":         "#define A 0\n",
+		"lib/calc.cc": "#include \"calc.h\"\nint calc() { return CALC; }\n",
+		"lib/calc.h":  "#define CALC 0\n",
+		"b.cc":        "#include \"b.h\"\nint main() { return B; }\n",
+		"b.h":         "#define B 0\n",
+	})
+	if cmakeIn(t, root, "-S", ".", "-B", "build") != nil || cmakeIn(t, root, "--build", "build") != nil {
+		t.Fatal("the project did not build")
+	}
+	a := filepath.Join(root, "build", "a_test")
+	if _, err := os.Stat(filepath.Join(root, "build", "CMakeFiles", "a_test.dir", "a.cc.o.d")); err != nil {
+		t.Skipf("this CMake writes no depfile beside the objects (%v)", err)
+	}
+	if n := StaleNote(root, a); n != "" {
+		t.Fatalf("up-to-date build: note %q", n)
+	}
+	touch := func(rel string, at time.Time) {
+		t.Helper()
+		if err := os.Chtimes(filepath.Join(root, rel), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	later := time.Now().Add(time.Hour)
+	// b.h is b_test's alone.
+	touch("b.h", later)
+	if n := StaleNote(root, a); n != "" {
+		t.Errorf("a_test's note %q: b.h is not compiled into it", n)
+	}
+	if n, want := StaleNote(root, filepath.Join(root, "build", "b_test")), "b.h changed after it was last compiled into b_test"; !strings.HasPrefix(n, want) {
+		t.Errorf("b_test's note %q, want %q", n, want)
+	}
+	// a.h is a_test's own; lib/calc.h and lib/calc.cc the library's it
+	// links.
+	for _, tc := range []struct{ file, target string }{{"a.h", "a_test"}, {"lib/calc.h", "calc"}, {"lib/calc.cc", "calc"}} {
+		touch(tc.file, later.Add(time.Minute))
+		want := tc.file + " changed after it was last compiled into " + tc.target + ": this run tested the old build; rebuild (cmake --build build) and rerun"
+		if n := StaleNote(root, a); n != want {
+			t.Errorf("%s edited: a_test's note %q, want %q", tc.file, n, want)
+		}
+		touch(tc.file, time.Now().Add(-time.Hour))
+	}
+	// Without the depfiles, which header the binary includes is not
+	// known: b.h counts.
+	ds, _ := filepath.Glob(filepath.Join(root, "build", "CMakeFiles", "*.dir", "*.o.d"))
+	for _, d := range ds {
+		os.Remove(d)
+	}
+	if n := StaleNote(root, a); !strings.HasPrefix(n, "b.h changed after build/a_test was built") {
+		t.Errorf("without depfiles: a_test's note %q, want b.h's", n)
 	}
 }
 
