@@ -100,7 +100,10 @@ type tapRef struct{ suite, name, leaf string }
 
 // tapYAML is a YAML diagnostics block ("  ---" … "  ...").
 type tapYAML struct {
-	indent   int
+	indent int // the "---" line's, which "..." ends the block at
+	// keys is the indentation of the block's keys: the "---" line's
+	// (node:test's) or deeper (tape's two spaces); -1 until the first.
+	keys     int
 	t        *tapTest
 	key      string // the block scalar being read ("error: |-"), "" for none
 	stack    bool   // the first frame of its stack is taken
@@ -188,7 +191,7 @@ func (p *genericParser) Line(s adapters.Stream, b []byte, _ bool) {
 	indent := len(line) - len(trimmed)
 	if p.open != nil {
 		if trimmed == "---" && indent > p.open.indent {
-			p.yaml = &tapYAML{indent: indent, t: p.open}
+			p.yaml = &tapYAML{indent: indent, keys: -1, t: p.open}
 			return
 		}
 		p.closeTest()
@@ -452,10 +455,17 @@ func (p *genericParser) yamlLine(line string) bool {
 		return false
 	}
 	t := y.t
-	if y.key != "" && (indent > y.indent || trimmed == "") {
+	if y.keys < 0 && trimmed != "" {
+		y.keys = indent
+	}
+	if y.key != "" && (indent > y.keys || trimmed == "") {
 		switch y.key {
 		case "message", "error":
 			t.msg = strings.TrimPrefix(t.msg+"\n"+trimmed, "\n")
+		case "expected":
+			y.expected = strings.TrimPrefix(y.expected+"\n"+trimmed, "\n")
+		case "actual":
+			y.actual = strings.TrimPrefix(y.actual+"\n"+trimmed, "\n")
 		case "stack":
 			if !y.stack {
 				if m := stackFrame.FindStringSubmatch(trimmed); m != nil && !strings.Contains(m[1], "node_modules/") {
@@ -471,7 +481,7 @@ func (p *genericParser) yamlLine(line string) bool {
 	}
 	y.key = ""
 	key, value, ok := strings.Cut(trimmed, ":")
-	if !ok || indent != y.indent {
+	if !ok || indent != y.keys {
 		return true
 	}
 	value = strings.TrimSpace(value)
@@ -496,9 +506,13 @@ func (p *genericParser) yamlLine(line string) bool {
 			y.key = key
 		}
 	case "expected", "wanted":
-		y.expected = unquote(value)
+		if y.expected = unquote(value); block {
+			y.key, y.expected = "expected", "" // tape's "expected: |-"
+		}
 	case "actual", "found", "got":
-		y.actual = unquote(value)
+		if y.actual = unquote(value); block {
+			y.key, y.actual = "actual", ""
+		}
 	}
 	return true
 }

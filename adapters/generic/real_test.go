@@ -2,6 +2,7 @@ package generic
 
 import (
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -114,6 +115,25 @@ func TestNodeTAP(t *testing.T) {
 	p := rec.Progress()
 	if p.Passed != 2 || p.Failed != 3 || p.Skipped != 2 { // node: pass 2, fail 3, skipped 1, todo 1
 		t.Errorf("counts %+v, want node's", p)
+	}
+}
+
+// TestTape reads tape's TAP (its package.json's test script, through npm
+// as the generic adapter runs it): the YAML keys indented past the "---",
+// expected and actual as block scalars ("|-"), and "at:" as a frame
+// (`Test.<anonymous> (FILE:LINE:COL)`). All three were missed: the
+// failure had no place and no values (qs 6.13.0 broken on purpose).
+func TestTape(t *testing.T) {
+	dir := filepath.Join("testdata", "fixtures", "tape")
+	adapterstest.NpmCI(t, dir)
+	root, _ := filepath.Abs(dir)
+	rec, _, _ := run(t, root, "npx", "tape", "test/**/*.js")
+	f := wantTest(t, rec, "", "should be deeply equivalent #2", report.TestFailed).Failure
+	if f == nil || f.File != "test/parse.js" || f.Line != 16 || f.Message != "expected: { a: 'b', c: 'x' }\nactual: { a: 'b', c: 'd' }" {
+		t.Errorf("failure %+v, want at test/parse.js:16 with tape's expected and actual", f)
+	}
+	if p := rec.Progress(); p.Passed != 2 || p.Failed != 1 || p.Skipped != 1 {
+		t.Errorf("counts %+v, want tape's: pass 3 (a skip among them), fail 1", p)
 	}
 }
 

@@ -31,8 +31,9 @@ func (r TAPResult) Status() report.TestStatus {
 var (
 	tapLine = lazyre.New(`^(not )?ok(?:\s+(\d+))?(?:\s+-)?(?:\s+(.*?))?\s*(?:#\s*(?i:(skip|todo))\b(.*))?$`)
 	// "  at: src/x.js:12:3" or "  location: 'file:12'" in a failure's YAML
-	// block (node:test, tape and others).
-	tapAt = lazyre.New(`^\s+(?:at|location):\s*['"]?(.+?):(\d+)(?::\d+)?['"]?\s*$`)
+	// block (node:test and others), "  at: Test.<anonymous> (/p/t.js:451:12)"
+	// (tape's, a frame).
+	tapAt = lazyre.New(`^\s+(?:at|location):\s*(?:[^\s(]+ \()?['"]?(.+?):(\d+)(?::\d+)?['"]?\)?\s*$`)
 )
 
 // TAPLine reads a TAP test line; false for any other line.
