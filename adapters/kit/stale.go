@@ -30,7 +30,7 @@ func StaleNote(root, built string) string {
 	// The compiler's depfiles name the headers each object of the binary
 	// (and of the libraries it links) was compiled from: read, they judge
 	// the headers, which a tree-wide walk cannot tell apart.
-	dep, depTarget, read := staleDeps(root, cmakeTree(root, built), targetDir)
+	dep, depTarget, read := staleDeps(root, cmakeTree(root, built), targetDir, built)
 	if src == "" {
 		src, target = dep, depTarget
 	}

@@ -20,10 +20,17 @@ const maxLinkedTargets = 50
 // says the binary's own target's depfiles were read, so that the headers
 // it does not include are no news of it. Ninja keeps its depfiles in
 // .ninja_deps, which is not read: nothing is then, and the headers are
-// judged as before (any newer than the binary).
-func staleDeps(root, build, targetDir string) (file, target string, read bool) {
+// judged as before (any newer than the binary). Under Ninja, which
+// keeps no depfile (it moves them into .ninja_deps) and writes no
+// DependInfo.cmake, the objects come from build.ninja's link of the
+// binary and of the libraries it links, their dependencies from
+// .ninja_deps (staleNinja).
+func staleDeps(root, build, targetDir, bin string) (file, target string, read bool) {
 	if build == "" || targetDir == "" {
 		return "", "", false
+	}
+	if own, linked, ok := ninjaObjects(build, bin); ok {
+		return staleNinja(root, build, own, linked)
 	}
 	var newest time.Time
 	seen := map[string]bool{}
@@ -133,4 +140,50 @@ func readDepfile(path string) (deps []string, ok bool) {
 		}
 	}
 	return deps, true
+}
+
+// staleNinja is staleDeps under Ninja: the objects' dependencies are
+// .ninja_deps' records; read says some of own's were there.
+func staleNinja(root, build string, own, linked []string) (file, target string, read bool) {
+	wanted := map[string]bool{}
+	for _, o := range append(slicesClone(own), linked...) {
+		wanted[o] = true
+	}
+	deps, ok := ninjaDeps(build, wanted)
+	if !ok {
+		return "", "", false
+	}
+	var newest time.Time
+	for i, o := range append(slicesClone(own), linked...) {
+		list, found := deps[o]
+		if !found {
+			continue
+		}
+		read = read || i < len(own)
+		oi, err := os.Stat(absUnder(build, o))
+		if err != nil {
+			continue
+		}
+		for _, d := range list {
+			d = absUnder(build, d)
+			if !Within(root, d) || Within(build, d) {
+				continue
+			}
+			if di, err := os.Stat(d); err == nil && di.ModTime().After(oi.ModTime()) && di.ModTime().After(newest) {
+				newest, file, target = di.ModTime(), ProjectPath(root, d), objectTarget(o)
+			}
+		}
+	}
+	return file, target, read
+}
+
+// objectTarget is the target an object CMake wrote belongs to: the
+// <target> of its CMakeFiles/<target>.dir/.
+func objectTarget(obj string) string {
+	_, rest, ok := strings.Cut(filepath.ToSlash(obj), "CMakeFiles/")
+	if !ok {
+		return filepath.Base(obj)
+	}
+	name, _, _ := strings.Cut(rest, ".dir/")
+	return name
 }
