@@ -29,10 +29,12 @@ type emptyDiscovery struct {
 	target string
 	bin    string // "" when not found in the tree
 	// listing is the binary's --list-test-names-only, run again: its
-	// command, exit code and stderr (-1 when it did not run).
+	// command, exit code and stderr (-1 when it did not end: failed, the
+	// error that stopped it).
 	listing string
 	code    int
 	stderr  string
+	failed  error
 }
 
 // emptyDiscoveries finds the catch_discover_tests lists of the tree that
@@ -68,6 +70,8 @@ func (p *parser) emptyDiscoveries() []emptyDiscovery {
 				e.code = 0
 			case errors.As(err, &ee) && ee.Exited():
 				e.code = ee.ExitCode()
+			default:
+				e.failed = err
 			}
 			e.stderr = strings.TrimSpace(string(errOut))
 		}
@@ -127,8 +131,8 @@ func (p *parser) discoveryFailures(out *adapters.Outcome, quiet bool) []string {
 			hints = append(hints, fmt.Sprintf("catch_discover_tests found no tests in %s (its list of tests is empty, and strobe did not find its binary to ask why): run it with --list-test-names-only to see why", e.target))
 		case e.code != 0 || e.stderr != "":
 			why := fmt.Sprintf("%s exits %d", e.listing, e.code)
-			if e.code < 0 {
-				why = e.listing + " does not end"
+			if e.failed != nil {
+				why = e.failed.Error()
 			}
 			if e.stderr != "" {
 				why += ", printing: " + kit.ClipTo(strings.Join(strings.Fields(e.stderr), " "), 300, "…")
