@@ -1203,10 +1203,9 @@ func (p *catch2Parser) unrun(stoppedIn []string, what string) string {
 // is an argument of its own after the level's tag or, with none, after
 // ~[.] (exclusions alone select the hidden tests too, which a run
 // without a spec does not run); several tests' spec is written again
-// without them. "" when the command gives
-// specs of its own (the exclusion would hold for its last alternative
-// only), when the run was one test (it is what stopped), or when nothing
-// is left.
+// without them. "" when the command gives specs of its own (the
+// exclusion would hold for its last alternative only), when the run was
+// one test (it is what stopped), or when nothing is left.
 func (p *catch2Parser) restCommand(without []string) string {
 	if p.ownSpecs || p.test != "" || len(p.rerun) == 0 {
 		return ""
