@@ -561,17 +561,21 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.BuildFailed, out.BuildErrors = true, p.buildErrs
 		hints = append(hints, fmt.Sprintf("%d test file(s) failed to load: fix the first error, then rerun", len(p.buildErrs)))
 	}
-	if exit.StoppedBy == "" {
+	prog := p.rec.Progress()
+	none := prog.Passed+prog.Failed+prog.Skipped == 0 && len(prog.Running) == 0
+	// vitest exits 1 when its filters (a level's, a test's) match no file:
+	// with its reporter loaded, that exit is its word for no tests.
+	filteredOut := none && (p.began || p.noFiles) && exit.Exited && exit.Code == 1 && (p.noFiles || p.test != "" || p.level != adapters.LevelAll) && len(p.buildErrs) == 0
+	if exit.StoppedBy == "" && !filteredOut {
 		if c := p.crash(exit); c != nil {
 			out.Crash = c
 			hints = append(hints, c.Message)
 		}
 	}
+	out.ExitExplained = filteredOut
 	if len(p.unhandled) > 0 && out.Crash == nil {
 		hints = append(hints, "vitest reported errors outside any test: "+kit.ClipTo(p.unhandled[0], 400, "…"))
 	}
-	prog := p.rec.Progress()
-	none := prog.Passed+prog.Failed+prog.Skipped == 0 && len(prog.Running) == 0
 	switch {
 	case none && !out.BuildFailed && out.Crash == nil && exit.StoppedBy == "" && (p.noFiles || p.test != "" || p.level != adapters.LevelAll || (p.ended && exit.Exited)):
 		out.NoTests = true

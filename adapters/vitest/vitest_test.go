@@ -128,6 +128,15 @@ func TestVitestSelection(t *testing.T) {
 			t.Errorf("outcome %+v, want no_tests with a hint", out)
 		}
 	})
+	// A level no file of a project has: vitest exits 1 without a word
+	// (strobe's reporter in place of its own), which was read as a silent
+	// crash. It is vitest's no tests.
+	t.Run("no file of the level", func(t *testing.T) {
+		_, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: project(t, "noisy"), Level: adapters.LevelE2E})
+		if exit.Code != 1 || !out.NoTests || !out.ExitExplained || out.Crash != nil || !strings.Contains(out.Hint, "no test file for this level") {
+			t.Errorf("exit %+v, outcome %+v: want no_tests, vitest's exit 1 its word for it", exit, out)
+		}
+	})
 }
 
 // TestVitestImportError: test files that fail to load (a missing import, a
