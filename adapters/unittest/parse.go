@@ -61,11 +61,22 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	p.Mu.Lock()
 	defer p.Mu.Unlock()
 	st, out := p.Outcome()
-	if p.Ended(st, exit, p.rec, &out) {
+	p.finish(st, exit, &out)
+	if len(st.NotRun) > 0 {
+		// Neither removed from the project nor, once they run, new: the
+		// run's changes are partial.
+		out.Indicators = append(out.Indicators, report.IndicatorNotReached)
+		out.Hint = kit.JoinNotes(out.Hint, notRunHint(st.NotRun))
+	}
+	return out
+}
+
+func (p *parser) finish(st python.State, exit report.Exit, out *adapters.Outcome) {
+	if p.Ended(st, exit, p.rec, out) {
 		if exit.StoppedBy != "" || exit.Signaled {
 			out.Hint = kit.JoinNotes(out.Hint, p.unrunHint(st))
 		}
-		return out
+		return
 	}
 	if !st.Hello {
 		// The runner never started (an interpreter too old, a broken
@@ -75,11 +86,11 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			msg += ": " + strings.Join(p.ErrLines, "\n")
 		}
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Indicators: []string{"unittest_runner_failed"}, Message: kit.Clip(msg)}
-		return out
+		return
 	}
-	if p.CutShort(st, exit, p.rec, "the unittest runner", &out) {
+	if p.CutShort(st, exit, p.rec, "the unittest runner", out) {
 		out.Hint = kit.JoinNotes(out.Hint, p.unrunHint(st))
-		return out
+		return
 	}
 	if exit.Code == exitNoTests {
 		out.NoTests, out.ExitExplained = true, true
@@ -92,7 +103,6 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			All:  "unittest found no tests: test files are test*.py in importable directories, with TestCase classes whose methods start with test",
 		}.For(p.test, p.level)
 	}
-	return out
 }
 
 // unrunHint says how many of the tests the runner collected
@@ -109,4 +119,31 @@ func (p *parser) unrunHint(st python.State) string {
 		}
 	}
 	return python.UnrunHint(st, ran, "unittest")
+}
+
+// notRunHint says, per class or module whose set-up failed, how many of
+// its tests unittest did not run: it skips them without a word, and they
+// are in no count.
+func notRunHint(notRun []python.NotRun) string {
+	var said []string
+	total := 0
+	for _, n := range notRun {
+		total += n.N
+		if len(said) < 3 {
+			what := "class"
+			if n.Fixture == "setUpModule" {
+				what = "module"
+			}
+			tests := fmt.Sprintf("its %d tests", n.N)
+			if n.N == 1 {
+				tests = "its test"
+			}
+			said = append(said, fmt.Sprintf("the %s of %s failed, so unittest did not run %s (the failure %s (%s) says why; its rerun runs the %s)",
+				n.Fixture, n.Owner, tests, n.Fixture, n.Owner, what))
+		}
+	}
+	if len(notRun) > len(said) {
+		said = append(said, fmt.Sprintf("and %d more classes or modules", len(notRun)-len(said)))
+	}
+	return strings.Join(said, "; ") + fmt.Sprintf(": %s in no count", map[bool]string{true: "it is", false: "they are"}[total == 1])
 }

@@ -43,12 +43,18 @@ class Result(unittest.TestResult):
         self.cur = None
         self.began = 0.0
         self.count = 0
+        # The classes and modules whose setUpClass or setUpModule failed
+        # (their placeholders' ids): unittest runs none of their tests.
+        self.fixtures_failed = []
+        self.started = {}  # tests started, by class and module (owners)
 
     # -- a test's life ------------------------------------------------------
 
     def startTest(self, test):
         super().startTest(test)
         self.count += 1
+        for owner in owners(test):
+            self.started[owner] = self.started.get(owner, 0) + 1
         file, line = definition(test, self.root)
         self.cur = {"ev": "end", "id": test_id(test), "status": "passed"}
         if self.cur["id"] in SELECTORS:
@@ -80,6 +86,10 @@ class Result(unittest.TestResult):
 
     def addError(self, test, err):
         super().addError(test, err)
+        if isinstance(test, unittest.suite._ErrorHolder):
+            m = FIXTURE_ERROR.match(test.description)
+            if m is not None:
+                self.fixtures_failed.append((m.group(1), m.group(2)))
         self.fail(test, err, "error")
 
     def addSkip(self, test, reason):
@@ -137,6 +147,39 @@ class Result(unittest.TestResult):
         if info.get("call"):
             fields["call"] = info["call"]
         self.settle(test, **fields)
+
+
+# The placeholder's id of a class's or module's set-up that failed:
+# "setUpClass (tests.test_x.TestY)", "setUpModule (tests.test_x)".
+FIXTURE_ERROR = re.compile(r"^(setUpClass|setUpModule) \((.+)\)$")
+
+
+def owners(test):
+    """The class and the module a test belongs to, as unittest names them
+    in a set-up's failure: ("tests.test_x.TestY", "tests.test_x")."""
+    cls = type(test)
+    return "%s.%s" % (cls.__module__, cls.__qualname__), cls.__module__
+
+
+def tally(tests):
+    """How many tests each class and module has (owners)."""
+    n = {}
+    for t in tests:
+        if isinstance(t, unittest.TestCase):
+            for owner in owners(t):
+                n[owner] = n.get(owner, 0) + 1
+    return n
+
+
+def not_run(ch, collected, result):
+    """Says, per class or module whose setUpClass or setUpModule failed,
+    how many of its tests (of those collected, a tally) unittest did not
+    run for it: it skips them without a word (no start, no count), which
+    read as tests removed from the project."""
+    for fixture, owner in result.fixtures_failed:
+        n = collected.get(owner, 0) - result.started.get(owner, 0)
+        if n > 0:
+            ch.send({"ev": "not_run", "id": owner, "reason": fixture, "n": n})
 
 
 def hider(test, exc):
@@ -441,7 +484,9 @@ def main(argv):
     if bad >= 0:
         # A module that did not import leaves the others' tests to run,
         # as python -m unittest runs them beside its error.
+        collected = tally(iterate(suite))  # before the run, which drops what it ran
         suite.run(result)
+        not_run(ch, collected, result)
     if tracer is not None:
         tracer.finish()
     result.printErrors()

@@ -38,6 +38,9 @@ import (
 //	               parameters; a subTest failing after the first, a
 //	               teardown error after the test failed), later_omitted
 //	               (how many more there were)
+//	not_run        tests a failed set-up kept from running: id (their
+//	               class or module), reason (the set-up: setUpClass,
+//	               setUpModule), n (how many)
 //	shuffled       the tests run in a random order and randomness is
 //	               reseeded: args (what every rerun adds to keep the
 //	               seed: pytest-randomly's -p randomly --randomly-seed=N)

@@ -32,6 +32,7 @@ type Mapper struct {
 	flaky     []adapters.FlakyTest // tests that passed on a pytest-rerunfailures rerun
 	timedOut  []string             // tests pytest-timeout stopped
 	shuffle   []string             // what every rerun adds to keep the run's seed
+	notRun    []NotRun             // tests a failed class or module set-up kept from running
 	bad       int                  // lines that were not events
 }
 
@@ -69,6 +70,21 @@ type State struct {
 	// random order (pytest-randomly's -p randomly --randomly-seed=N),
 	// nil when the order was not random.
 	Shuffle []string
+	// NotRun are the tests a class's or module's set-up that failed kept
+	// from running (unittest's setUpClass, setUpModule), in no count.
+	NotRun []NotRun
+}
+
+// NotRun counts the tests of a class or module that did not run because
+// its set-up failed.
+type NotRun struct {
+	// Owner is the class or module ("tests.test_x.TestY", "tests.test_x").
+	Owner string
+	// Fixture is the set-up that failed: setUpClass or setUpModule. The
+	// failure recorded for it is named "Fixture (Owner)".
+	Fixture string
+	// N counts the tests that did not run.
+	N int
 }
 
 // State returns what the events said so far.
@@ -78,7 +94,7 @@ func (m *Mapper) State() State {
 	return State{Hello: m.hello, Done: m.done, Exit: m.exit, Collected: m.collected,
 		CollectErrors: append([]report.BuildError(nil), m.errors...), Unreadable: m.bad,
 		Crashed: append([]string(nil), m.crashed...), Stopped: m.stopped, Flaky: append([]adapters.FlakyTest(nil), m.flaky...),
-		TimedOut: append([]string(nil), m.timedOut...), Shuffle: m.shuffle}
+		TimedOut: append([]string(nil), m.timedOut...), Shuffle: m.shuffle, NotRun: append([]NotRun(nil), m.notRun...)}
 }
 
 // definedAt is where a running test is defined, from its start.
@@ -138,6 +154,10 @@ func (m *Mapper) Handle(e *Event) {
 		if be := (report.BuildError{File: e.File, Line: max(e.Line, 0), Message: kit.Clip(e.Msg)}); !slices.Contains(m.errors, be) {
 			m.errors = append(m.errors, be)
 		}
+		m.mu.Unlock()
+	case "not_run":
+		m.mu.Lock()
+		m.notRun = append(m.notRun, NotRun{Owner: e.ID, Fixture: e.Reason, N: e.N})
 		m.mu.Unlock()
 	case "done":
 		m.mu.Lock()
