@@ -652,6 +652,18 @@ func TestMochaBail(t *testing.T) {
 	}
 }
 
+// TestMochaThrownElsewhere: an error thrown in the project's library code
+// fails the test at its own line, and says where it was thrown: the test's
+// line alone (an assert of a call's result) did not say.
+func TestMochaThrownElsewhere(t *testing.T) {
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: project("thrown")})
+	f := byName(t, rec, "scale › knows hours").Failure
+	if f == nil || f.File != "test/units.spec.js" || f.Line != 9 ||
+		f.Message != "TypeError: Cannot read properties of undefined (reading 'f')\n(thrown at lib/units.js:4)" {
+		t.Errorf("failure %+v, want at test/units.spec.js:9, thrown at lib/units.js:4", f)
+	}
+}
+
 // TestMochaNotRun: mocha skips the tests of a describe block whose hook
 // failed, and runs only what `.only` marks, going on to its end without a
 // word for the others. They did not run: they are counted in the hint,

@@ -36,14 +36,29 @@ function inspect(v) {
 
 // where finds the frame of err's stack in the test file, else the first in
 // the project (not node_modules, not node's own).
-function where(stack, file) {
+function projectFrames(stack) {
   const frames = [];
   for (const l of String(stack || '').split('\n')) {
     const m = FRAME.exec(l);
     // mocha trims its stacks and names files relative to the working directory.
     if (m && !m[1].startsWith('node:') && !m[1].startsWith('<')) frames.push({ file: path.resolve(pathOf(m[1])), line: +m[2] });
   }
+  return frames;
+}
+
+function where(stack, file) {
+  const frames = projectFrames(stack);
   return frames.find((f) => f.file === file) || frames.find((f) => !f.file.includes('/node_modules/'));
+}
+
+// thrownAt is where an error was thrown, when that is the project's code
+// outside the test's own file (a library function, a helper module): the
+// failure is placed at the test's line, which alone would not say it.
+function thrownAt(stack, at) {
+  const first = projectFrames(stack).find((f) => !f.file.includes('/node_modules/'));
+  if (!first || !at || first.file === at.file) return '';
+  const rel = path.relative(process.cwd(), first.file);
+  return rel.startsWith('..') ? '' : `${rel}:${first.line}`;
 }
 
 function sameType(a, b) {
@@ -406,6 +421,8 @@ class StrobeReporter {
     const held = Array.isArray(err.errors) ? err.errors.find((e) => e && where(e.stack, file)) : undefined;
     const at = where(err.stack, file) || (held && where(held.stack, file));
     if (at) Object.assign(f, at);
+    const thrown = thrownAt(err.stack, at);
+    if (thrown) f.message = clip(`${f.message}\n(thrown at ${thrown})`, 8192);
     return f;
   }
 
