@@ -237,6 +237,15 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 				what, kit.ClipTo(strings.Join(allGone, ", "), 300, "…")))
 			return out
 		}
+		if strings.HasPrefix(reason, "Unknown marker(s) in '-m' expression") && p.levelByMarker() {
+			// pytest 9 refuses a -m of a marker the configuration does
+			// not register, under --strict-markers (strict_markers):
+			// strobe's own -m for a level, in a project that has none.
+			out.NoTests, out.ExitExplained = true, true
+			out.Project = &report.Project{Language: "python", BuildSystem: "pytest", TestFiles: TestFiles(p.root, 20)}
+			out.Hint = joinHint(out.Hint, p.noTestsHint()+fmt.Sprintf("; this project has neither: its --strict-markers refused strobe's `-m %s`, as it registers no %s marker", p.level, p.level))
+			return out
+		}
 		if reason != "" {
 			out.Refused = "pytest refused its command (exit 4, a usage error): " + reason
 			out.Hint = joinHint(out.Hint, p.usageHint(reason))
@@ -316,6 +325,12 @@ func (p *parser) usageHint(reason string) string {
 		return fmt.Sprintf("pytest found no test %q in its file: %s", p.test, nodeid)
 	}
 	return "pytest ran no test: fix the argument or configuration option it names, then rerun"
+}
+
+// levelByMarker says whether the run's selection is strobe's -m for the
+// level asked (selection: the project has no directory for it).
+func (p *parser) levelByMarker() bool {
+	return p.level != adapters.LevelAll && slices.Equal(p.args, []string{"-m", string(p.level)})
 }
 
 // stoppedHint says that pytest stopped before its last test (-x,
