@@ -1403,7 +1403,7 @@ func (p *cargoParser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	p.checkTotals(&out)
 	if exit.StoppedBy == report.StoppedStuck || exit.StoppedBy == report.StoppedTimeout {
-		if h := p.notRun(); h != "" {
+		if h := p.notRun(exit.StoppedBy); h != "" {
 			out.Hint = strings.TrimPrefix(out.Hint+"; "+h, "; ")
 		}
 	}
@@ -1443,7 +1443,7 @@ func plural(n int, noun string) string {
 // doctests, which it starts one after another; and, for a run of the
 // whole suite, how to run the rest without the tests that hung (a level's
 // target selection is not in p.rerun). "" when nothing was left.
-func (p *cargoParser) notRun() string {
+func (p *cargoParser) notRun(by string) string {
 	var s *cargoSuite
 	for _, x := range p.suites {
 		if !x.done && x.custom == nil {
@@ -1467,7 +1467,7 @@ func (p *cargoParser) notRun() string {
 	if len(parts) == 0 {
 		return ""
 	}
-	h := "cargo test was stopped at what hung: " + strings.Join(parts, ", and ")
+	h := "cargo test was stopped at " + kit.StoppedAt(by) + ": " + strings.Join(parts, ", and ")
 	if p.test == "" && (p.level == "" || p.level == adapters.LevelAll) && len(running) > 0 {
 		// cargo stops at the first test binary that fails, unless told
 		// not to: the rest is every binary's.
@@ -1482,7 +1482,7 @@ func (p *cargoParser) notRun() string {
 		for _, name := range running {
 			argv = append(argv, "--skip", name)
 		}
-		h += "; to run the rest without what hung: " + shell.Join(argv)
+		h += "; to run the rest without " + kit.StoppedWhat(by) + ": " + shell.Join(argv)
 	}
 	return h
 }

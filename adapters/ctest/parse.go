@@ -685,7 +685,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 	if exit.StoppedBy != "" {
-		if h := p.stoppedHint(); h != "" {
+		if h := p.stoppedHint(exit.StoppedBy); h != "" {
 			hints = append(hints, h)
 		}
 	}
@@ -737,7 +737,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 // of the tests CTest was to run it never started, and how to run the rest
 // without the tests that hung (-E beside the run's selection). "" when no
 // test was running, or under --repeat, whose tries the counts do not tell.
-func (p *parser) stoppedHint() string {
+func (p *parser) stoppedHint(by string) string {
 	if p.repeat != "" {
 		return ""
 	}
@@ -753,9 +753,9 @@ func (p *parser) stoppedHint() string {
 	if len(hung) == 0 {
 		return ""
 	}
-	h := "ctest was stopped at what hung: the tests after it did not run and are in no count"
+	h := "ctest was stopped at " + kit.StoppedAt(by) + ": the tests after it did not run and are in no count"
 	if left := p.selected - ended - len(hung); p.selected > 0 && left > 0 {
-		h = fmt.Sprintf("ctest was stopped at what hung: %d of its %d tests did not run and %s in no count", left, p.selected, plural(left, "is", "are"))
+		h = fmt.Sprintf("ctest was stopped at %s: %d of its %d tests did not run and %s in no count", kit.StoppedAt(by), left, p.selected, plural(left, "is", "are"))
 	} else if p.selected > 0 {
 		return ""
 	}
@@ -771,7 +771,7 @@ func (p *parser) stoppedHint() string {
 		skip = "^(" + strings.Join(quoted, "|") + ")$"
 	}
 	rest := append(append(slices.Clone(p.rerun), p.sel...), "-E", skip)
-	return h + "; to run the rest without what hung: " + shell.Join(rest)
+	return h + "; to run the rest without " + kit.StoppedWhat(by) + ": " + shell.Join(rest)
 }
 
 // crash is the crash evidence of the tests that died of a signal, their

@@ -2192,7 +2192,7 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = strings.TrimPrefix(out.Hint+"; "+h, "; ")
 	}
 	if exit.StoppedBy != "" {
-		if h := p.notRun(); h != "" {
+		if h := p.notRun(exit.StoppedBy); h != "" {
 			out.Hint = strings.TrimPrefix(out.Hint+"; "+h, "; ")
 		}
 	}
@@ -2246,7 +2246,7 @@ func (p *goParser) Finish(exit report.Exit) adapters.Outcome {
 // the packages not yet tested, of which go test prints nothing; and, for a
 // run of the whole suite, how to run the rest without the tests that hung
 // (-skip). "" when no test was running.
-func (p *goParser) notRun() string {
+func (p *goParser) notRun(by string) string {
 	var pkgs, tops []string
 	for _, path := range slices.Sorted(maps.Keys(p.pkgs)) {
 		pkg := p.pkgs[path]
@@ -2267,7 +2267,7 @@ func (p *goParser) notRun() string {
 	if len(tops) == 0 {
 		return ""
 	}
-	h := fmt.Sprintf("go test was stopped at what hung: the tests of %s that had not run yet, and the packages not yet tested, did not run and are in no count", kit.JoinAnd(pkgs))
+	h := fmt.Sprintf("go test was stopped at "+kit.StoppedAt(by)+": the tests of %s that had not run yet, and the packages not yet tested, did not run and are in no count", kit.JoinAnd(pkgs))
 	if len(p.whole) > 0 {
 		quoted := make([]string, len(tops))
 		for i, t := range tops {
@@ -2278,7 +2278,7 @@ func (p *goParser) notRun() string {
 			skip = "^(" + strings.Join(quoted, "|") + ")$"
 		}
 		argv := append(slices.Clone(p.whole[:2]), "-skip", skip)
-		h += "; to run the rest without what hung: " + shell.Join(append(argv, p.whole[2:]...))
+		h += "; to run the rest without " + kit.StoppedWhat(by) + ": " + shell.Join(append(argv, p.whole[2:]...))
 	}
 	return h
 }

@@ -1349,11 +1349,13 @@ func TestGoPanicOfAFailedParallelTest(t *testing.T) {
 // TestGoStoppedSaysWhatDidNotRun: a run strobe stopped at a hung test
 // says that the package's later tests and the packages not yet tested did
 // not run (go test prints nothing of them), and how to run the rest
-// without what hung; a run that ended by itself says nothing of it.
+// without what hung; a run that ended by itself says nothing of it, and
+// one stopped at its timeout says so, not that a test hung (a slow test
+// that printed as it went was called hung).
 // google/uuid with a select{} in its first test file: 0 passed, 1 stuck,
 // and its other 201 tests unmentioned.
 func TestGoStoppedSaysWhatDidNotRun(t *testing.T) {
-	for _, stopped := range []string{report.StoppedStuck, ""} {
+	for _, stopped := range []string{report.StoppedStuck, report.StoppedTimeout, ""} {
 		rec := adapters.NewRecorder()
 		p := newGoParser(rec, "/p", nil, []string{"go", "test"}, "no test ran")
 		p.whole = []string{"go", "test", "-count=1", "./..."}
@@ -1369,8 +1371,12 @@ func TestGoStoppedSaysWhatDidNotRun(t *testing.T) {
 		out := p.Finish(report.Exit{Signaled: true, Signal: 9, StoppedBy: stopped})
 		want := "go test was stopped at what hung: the tests of example.com/m that had not run yet, and the packages not yet tested, did not run and are in no count; " +
 			"to run the rest without what hung: go test -skip '^TestHang$' -count=1 ./..."
-		if stopped == "" {
+		switch stopped {
+		case "":
 			want = ""
+		case report.StoppedTimeout:
+			want = "go test was stopped at its timeout: the tests of example.com/m that had not run yet, and the packages not yet tested, did not run and are in no count; " +
+				"to run the rest without what was running: go test -skip '^TestHang$' -count=1 ./..."
 		}
 		if !strings.Contains(out.Hint, want) || want == "" && strings.Contains(out.Hint, "was stopped") {
 			t.Errorf("stopped by %q: hint %q, want %q", stopped, out.Hint, want)

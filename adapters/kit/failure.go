@@ -155,3 +155,25 @@ func Plural(n int, forms ...string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, forms[0])
 }
+
+// StoppedAt is what a run strobe stopped (report.Exit's StoppedBy) was
+// stopped at, for the hint that says what did not run: "what hung" only
+// when the detector found a test stuck.
+func StoppedAt(by string) string {
+	switch by {
+	case report.StoppedTimeout:
+		return "its timeout"
+	case report.StoppedCancelled:
+		return "the cancel"
+	}
+	return "what hung"
+}
+
+// StoppedWhat names, for the command that runs the rest, what a stopped
+// run's rest leaves out: what hung, or what was running when it stopped.
+func StoppedWhat(by string) string {
+	if by == report.StoppedStuck || by == "" {
+		return "what hung"
+	}
+	return "what was running"
+}

@@ -709,7 +709,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Hint = joinHints(out.Hint, kit.FlakyHint(p.flaky, "Surefire's rerunFailingTestsCount"))
 	}
 	if exit.StoppedBy != "" {
-		out.Hint = joinHints(out.Hint, p.stoppedHint())
+		out.Hint = joinHints(out.Hint, p.stoppedHint(exit.StoppedBy))
 	}
 	if len(p.buildErrs) > 0 {
 		// A module that did not compile, beside the tests of those that
@@ -761,12 +761,12 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 // reads them) not yet started; and, for a whole run of strobe's own
 // command, how to run the rest without that class. "" when no class was
 // running.
-func (p *parser) stoppedHint() string {
+func (p *parser) stoppedHint(by string) string {
 	if p.running == "" {
 		return ""
 	}
 	class := simpleName(p.running)
-	h := "Maven was stopped at what hung: the tests of " + class + " that had not run yet"
+	h := "Maven was stopped at " + kit.StoppedAt(by) + ": the tests of " + class + " that had not run yet"
 	refs, _ := mavenAdapter{}.List(context.Background(), adapters.Request{ProjectRoot: p.root, Level: p.level, Test: p.test})
 	left := 0
 	for _, r := range refs {
@@ -786,9 +786,9 @@ func (p *parser) stoppedHint() string {
 		return h
 	}
 	if failsafeClass.MatchString(class) {
-		return h + "; to run the rest without what hung: " + shell.Join(append(withGoal(p.prefix, failsafeDir), "-Dit.test=!"+class, noFailItProp))
+		return h + "; to run the rest without " + kit.StoppedWhat(by) + ": " + shell.Join(append(withGoal(p.prefix, failsafeDir), "-Dit.test=!"+class, noFailItProp))
 	}
-	return h + "; to run the rest without what hung: " + shell.Join(append(slices.Clone(p.prefix), "-Dtest=!"+class, noFailProp))
+	return h + "; to run the rest without " + kit.StoppedWhat(by) + ": " + shell.Join(append(slices.Clone(p.prefix), "-Dtest=!"+class, noFailProp))
 }
 
 // forkError is Surefire's line for a forked JVM that ended on an error of

@@ -490,7 +490,7 @@ func TestStoppedSaysWhatDidNotRun(t *testing.T) {
 		{"whole suite", adapters.Request{Command: []string{"cargo", "+nightly", "nextest", "run", "--release", "-j", "1"}}, report.StoppedStuck,
 			said + "; to run the rest without what hung: cargo +nightly nextest run --release -j 1 --no-fail-fast -E 'not (binary_id(hang) & test(=tests::hangs))'"},
 		{"past its timeout", adapters.Request{}, report.StoppedTimeout,
-			said + "; to run the rest without what hung: cargo nextest run --no-fail-fast -E 'not (binary_id(hang) & test(=tests::hangs))'"},
+			"nextest was stopped at its timeout: 3 more tests of the 5 it would run never started; to run the rest without what was running: cargo nextest run --no-fail-fast -E 'not (binary_id(hang) & test(=tests::hangs))'"},
 		{"the command's filtersets and test arguments", adapters.Request{Command: []string{"cargo", "nextest", "run", "-E", "package(hang)", "--filterset=test(/a/)", "--", "--include-ignored"}}, report.StoppedStuck,
 			said + "; to run the rest without what hung: cargo nextest run --no-fail-fast -E '((package(hang)) | (test(/a/))) & not (binary_id(hang) & test(=tests::hangs))' -- --include-ignored"},
 		{"a level", adapters.Request{Level: adapters.LevelUnit}, report.StoppedStuck,

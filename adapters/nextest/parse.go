@@ -810,7 +810,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		hints = append(hints, fmt.Sprintf("nextest does not run doctests, and %s has documentation examples that cargo test would run: run `%s` for them, or pass framework: \"cargo\", which runs both", docs, p.docCmd))
 	}
 	if exit.StoppedBy == report.StoppedStuck || exit.StoppedBy == report.StoppedTimeout {
-		if h := p.notRun(); h != "" {
+		if h := p.notRun(exit.StoppedBy); h != "" {
 			hints = append(hints, h)
 		}
 	}
@@ -822,7 +822,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 // unrun: the tests nextest never started (it said how many it would run),
 // and how to run the rest without the tests that hung: the user's command
 // with a filterset that leaves those out. "" when nothing was left.
-func (p *parser) notRun() string {
+func (p *parser) notRun(by string) string {
 	started := 0
 	for _, t := range p.rec.Tests() {
 		if t.Status != report.TestSkipped { // an ignored test has a started event
@@ -838,7 +838,7 @@ func (p *parser) notRun() string {
 	if left == 1 {
 		noun = "test"
 	}
-	h := fmt.Sprintf("nextest was stopped at what hung: %d more %s of the %d it would run never started", left, noun, p.toRun)
+	h := fmt.Sprintf("nextest was stopped at %s: %d more %s of the %d it would run never started", kit.StoppedAt(by), left, noun, p.toRun)
 	if p.test != "" || len(running) == 0 {
 		return h
 	}
@@ -875,7 +875,7 @@ func (p *parser) notRun() string {
 	if len(p.testArgs) > 0 {
 		argv = append(append(argv, "--"), p.testArgs...)
 	}
-	return h + "; to run the rest without what hung: " + shell.Join(argv)
+	return h + "; to run the rest without " + kit.StoppedWhat(by) + ": " + shell.Join(argv)
 }
 
 // ranTests says a test ran (not only started as ignored).

@@ -595,7 +595,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			" (vitest's coverage.thresholds): the tests passed; vitest fails the run until the tests cover more of the code, or the thresholds are lowered"))
 	}
 	if exit.StoppedBy != "" {
-		if h := p.notRun(); h != "" {
+		if h := p.notRun(exit.StoppedBy); h != "" {
 			hints = append(hints, h)
 		}
 	}
@@ -620,7 +620,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 // notRun says, for a run strobe stopped, the tests of the files it began
 // that never ran and the test files it never began, of which no event
 // speaks: they are in no count. "" when none.
-func (p *parser) notRun() string {
+func (p *parser) notRun(by string) string {
 	counts := map[string]int{}
 	for _, t := range p.rec.Tests() {
 		counts[t.Suite]++
@@ -644,7 +644,7 @@ func (p *parser) notRun() string {
 	if tests+files == 1 {
 		verb = "is"
 	}
-	return "vitest was stopped at what hung: " + strings.Join(left, " and ") + " did not run and " + verb + " in no count"
+	return "vitest was stopped at " + kit.StoppedAt(by) + ": " + strings.Join(left, " and ") + " did not run and " + verb + " in no count"
 }
 
 // withSeed is a vitest command with --sequence.seed=SEED in place of its
