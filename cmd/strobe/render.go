@@ -93,7 +93,13 @@ func render(w io.Writer, r *report.Response, c palette) {
 	renderFlaky(w, r.Flaky, c)
 	renderRepeat(w, r.Repeat, c)
 	for _, s := range r.Stuck {
-		fmt.Fprintf(w, "\n%s⧗%s %s stuck after %s: %s\n", c.red, c.reset, s.Name, time.Duration(s.ElapsedMS)*time.Millisecond, s.Diagnosis)
+		// At a timeout the entries are what was running, with its stacks:
+		// not found stuck.
+		state := "stuck after"
+		if r.Status != report.Stuck {
+			state = "still running after"
+		}
+		fmt.Fprintf(w, "\n%s⧗%s %s %s %s: %s\n", c.red, c.reset, s.Name, state, time.Duration(s.ElapsedMS)*time.Millisecond, s.Diagnosis)
 		for _, th := range s.Threads {
 			name := th.Name
 			if !strings.HasPrefix(name, "goroutine") {

@@ -49,6 +49,26 @@ func TestRenderCrashOrStop(t *testing.T) {
 	}
 }
 
+// TestRenderTimedOutEntry: at a timeout the stuck[] entries are the tests
+// that were running, with their stacks; the terminal said "stuck after"
+// beside a summary that counts none stuck (a slow test that printed as it
+// went).
+func TestRenderTimedOutEntry(t *testing.T) {
+	for _, tc := range []struct {
+		status report.Status
+		want   string
+	}{
+		{report.Stuck, "⧗ TestSlow stuck after 4.9s"},
+		{report.Timeout, "⧗ TestSlow still running after 4.9s"},
+	} {
+		var b strings.Builder
+		render(&b, &report.Response{Status: tc.status, Stuck: []report.StuckTest{{Name: "TestSlow", ElapsedMS: 4900, Diagnosis: "no verdict before the 5s timeout"}}}, palette{})
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%s: output lacks %q:\n%s", tc.status, tc.want, b.String())
+		}
+	}
+}
+
 // A stuck thread's stack shows its top frames and, deeper down, the stuck
 // test's own frame; other stacks are cut as before.
 func TestStackLinesKeepTheTestsFrame(t *testing.T) {
