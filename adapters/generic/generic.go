@@ -1,6 +1,7 @@
 package generic
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
 	"strobe/internal/shell"
 )
@@ -79,6 +81,9 @@ func findFallback(root string) (fallback, bool) {
 		b, err := os.ReadFile(filepath.Join(root, name))
 		if err != nil {
 			continue
+		}
+		if bytes.HasPrefix(b, []byte("# CMAKE generated file")) && kit.FileExists(filepath.Join(root, "CTestTestfile.cmake")) {
+			break // a CMake build tree's: its test target runs ctest, the ctest adapter's
 		}
 		for _, target := range []string{"test", "check"} {
 			if makeTarget(b, target) {
