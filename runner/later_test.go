@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"strobe/adapters/kit"
+	"strobe/internal/shell"
 	"strobe/report"
 )
 
@@ -59,5 +60,16 @@ func TestPickFailures(t *testing.T) {
 	listFailures(&resp, failed)
 	if len(resp.Failures) != 20 || resp.FailuresOmitted != 6 {
 		t.Errorf("listed %d, omitted %d: want 20 and 6", len(resp.Failures), resp.FailuresOmitted)
+	}
+}
+
+// TestNoTestsFailedSaysWhy: a command that ran no test and failed after
+// some output (make test in a Go project without go.mod) said only "exited
+// with code 2 and reported no test results"; its last lines say why.
+func TestNoTestsFailedSaysWhy(t *testing.T) {
+	script := `printf 'go test ./...\n%.0s' $(seq 30); echo 'go: go.mod file not found in current directory or any parent directory' >&2; echo 'make: *** [Makefile:8: test] Error 1' >&2; exit 2`
+	resp, _ := runReq(t, Request{ProjectRoot: t.TempDir(), Framework: "generic", Command: "sh -c " + shell.Quote(script)})
+	if resp.Status != report.Failed || !strings.Contains(resp.Hint, `its output ends: "go: go.mod file not found in current directory or any parent directory / make: *** [Makefile:8: test] Error 1"`) {
+		t.Errorf("status %s, hint %q: want failed, with the command's last words", resp.Status, resp.Hint)
 	}
 }

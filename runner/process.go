@@ -733,6 +733,27 @@ func (r *Run) fewWords() string {
 	return kit.ClipTo(strings.Join(lines, " / "), 300, "…")
 }
 
+// lastWords is the last n lines with text of what the command wrote to
+// stderr, else to stdout, joined and clipped: why a command that ran no
+// test failed, most of the time.
+func (r *Run) lastWords(n int) string {
+	if r.proc == nil {
+		return ""
+	}
+	for _, i := range []int{1, 0} {
+		var lines []string
+		for _, l := range strings.Split(r.proc.tails[i].String(), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) > 0 {
+			return kit.ClipTo(strings.Join(lines[max(0, len(lines)-n):], " / "), 300, "…")
+		}
+	}
+	return ""
+}
+
 // shuffleHint says that a shuffled run's failures may depend on the
 // order or the seed, and how to run the whole run that way again: a test
 // rerun alone that passes proves nothing then.
@@ -777,6 +798,15 @@ func (r *Run) hint(resp *report.Response) string {
 			return fmt.Sprintf("the run passed its %v timeout while %s ran: %s, or raise the timeout if it is only slow", r.timeout, strings.Join(crash.RunningTests, ", "), rerunAlone(crash.RunningTests))
 		}
 		return fmt.Sprintf("the run passed its %v timeout: raise the timeout if the suite is only slow", r.timeout)
+	case report.Failed:
+		// A command that ran no test and failed (a setup step, a missing
+		// go.mod under `make test`): its last words say why, where the
+		// details file alone had them.
+		if s := resp.Summary; crash != nil && crash.Type == report.CrashUnknown && s != nil && s.Passed+s.Failed+s.Skipped == 0 {
+			if said := r.lastWords(3); said != "" {
+				return fmt.Sprintf("the command ran no test and failed; its output ends: %q", said)
+			}
+		}
 	case report.Crashed:
 		if slices.Contains(crash.Indicators, report.IndicatorInfrastructure) {
 			return "" // the test runner failed, not the tests: the adapter's hint says what to do
