@@ -1141,7 +1141,7 @@ func (e *Events) exited(exit report.Exit) {
 		return
 	}
 	f := &report.Failure{Name: name, File: suite,
-		Message: kit.DidNotFinish(fmt.Sprintf("the test process exited with code %d before %s ended the run", exit.Code, e.cfg.Framework), 0)}
+		Message: kit.DidNotFinish(fmt.Sprintf("%s's process exited with code %d", e.cfg.Framework, exit.Code), 0)}
 	if e.cfg.Rerun != nil {
 		f.Rerun = e.cfg.Rerun(suite, test)
 	}
