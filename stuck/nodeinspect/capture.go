@@ -489,7 +489,7 @@ func handles(ctx context.Context, s session) []string {
 	locs := timerLocations(ctx, s, all.Objects.ObjectID)
 	var out []string
 	for i, t := range h.Timers {
-		line := fmt.Sprintf("%s %gms", t.Kind, t.MS)
+		line := t.Kind + " " + timerDelay(t.MS)
 		fn := t.Fn
 		if fn == "" {
 			fn = "<anonymous>"
@@ -561,4 +561,11 @@ func timerLocations(ctx context.Context, s session, timers string) []string {
 		}
 	}
 	return out
+}
+
+// timerDelay is a timer's delay as a person reads it: 1000ms, 1.5ms,
+// 2147483647ms (mocha's timeout(0): the largest delay node takes), not
+// %g's 2.147483647e+09ms.
+func timerDelay(ms float64) string {
+	return strconv.FormatFloat(ms, 'f', -1, 64) + "ms"
 }

@@ -135,3 +135,13 @@ func TestYoungProcessNotSignalled(t *testing.T) {
 		t.Errorf("the node process: %v, want it to live on and exit 0", err)
 	}
 }
+
+// TestTimerDelay: mocha's timeout(0) arms node's largest delay, which %g
+// wrote as 2.147483647e+09ms.
+func TestTimerDelay(t *testing.T) {
+	for ms, want := range map[float64]string{2147483647: "2147483647ms", 1000: "1000ms", 1.5: "1.5ms"} {
+		if got := timerDelay(ms); got != want {
+			t.Errorf("timerDelay(%v) = %q, want %q", ms, got, want)
+		}
+	}
+}
