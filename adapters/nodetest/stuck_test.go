@@ -57,7 +57,8 @@ test('awaits a child that never exits', async () => {
 // end of the async test before it never come: the events' running test
 // is the one that passed (helpers found it named stuck, rerun, and then
 // "fixed" by --failed while the loop was still there). The stacks name
-// the test whose body spins, from the source.
+// the test whose body spins, from the source. The file node never
+// started (one file at a time) is named in the hint.
 func TestStuckNamedFromTheStacks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
@@ -81,8 +82,11 @@ test('spins', () => {
 	if err := os.WriteFile(filepath.Join(root, "test", "spin.test.js"), []byte(test), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Timeout: 40 * time.Second},
-		runner.Options{DetailsDir: t.TempDir()})
+	if err := os.WriteFile(filepath.Join(root, "test", "zlater.test.js"), []byte("require('node:test')('never starts', () => {});\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Command: "node --test --test-concurrency=1 test/",
+		Timeout: 40 * time.Second}, runner.Options{DetailsDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,11 +94,14 @@ test('spins', () => {
 		t.Fatalf("status %s, stuck %+v: want one stuck test", resp.Status, resp.Stuck)
 	}
 	s := resp.Stuck[0]
-	if s.Name != "spins" || s.File != "test/spin.test.js" || s.Line != 9 || s.Rerun != "node --test '--test-name-pattern=^spins$' test/spin.test.js" {
+	if s.Name != "spins" || s.File != "test/spin.test.js" || s.Line != 9 || s.Rerun != "node --test --test-concurrency=1 '--test-name-pattern=^spins$' test/spin.test.js" {
 		t.Errorf("stuck %s at %s:%d, rerun %q: want spins at test/spin.test.js:9, run alone", s.Name, s.File, s.Line, s.Rerun)
 	}
 	if c := resp.Crash; c == nil || !slices.Equal(c.RunningTests, []string{"spins"}) {
 		t.Errorf("crash %+v: want spins running", c)
+	}
+	if want := "node was stopped at what hung: test/zlater.test.js reported no result"; !strings.Contains(resp.Hint, want) {
+		t.Errorf("hint %q, want %q", resp.Hint, want)
 	}
 }
 

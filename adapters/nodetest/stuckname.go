@@ -12,14 +12,93 @@ import (
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
 	"strobe/internal/lazyre"
+	"strobe/report"
 )
 
 // parser is node's events (node.Events), with the stuck test named from
-// the stacks.
+// the stacks, and the test files a stopped run left without a result.
 type parser struct {
 	*node.Events
+	rec   *adapters.Recorder
 	root  string
+	files []string // the files and directories node was given; none: its own search
 	rerun func(file, test string) string
+}
+
+// Finish reads node's events; for a run strobe stopped, it says which
+// test files reported no result: node runs the files a few at a time, so
+// those after the one that hung never started, and a file's process
+// that was stopped took its results with it.
+func (p *parser) Finish(exit report.Exit) adapters.Outcome {
+	out := p.Events.Finish(exit)
+	if exit.StoppedBy == "" {
+		return out
+	}
+	reported := map[string]bool{}
+	for _, t := range p.rec.Tests() {
+		reported[t.Suite] = true
+	}
+	var silent []string
+	for _, f := range p.testFiles() {
+		if !reported[f] {
+			silent = append(silent, f)
+		}
+	}
+	if len(silent) == 0 {
+		return out
+	}
+	its := "their"
+	if len(silent) == 1 {
+		its = "its"
+	}
+	h := fmt.Sprintf("node was stopped at %s: %s reported no result (never started, or stopped before node had %s results), and %s tests are in no count",
+		kit.StoppedAt(exit.StoppedBy), kit.JoinAnd(clip(silent, 5)), its, its)
+	out.Hint = strings.TrimPrefix(out.Hint+"; "+h, "; ")
+	out.Indicators = append(out.Indicators, report.IndicatorNotReached)
+	return out
+}
+
+// clip keeps the first n names, and counts the rest.
+func clip(names []string, n int) []string {
+	if len(names) <= n {
+		return names
+	}
+	return append(names[:n:n], fmt.Sprintf("%d more", len(names)-n))
+}
+
+// testFiles are the test files node was to run, relative to the project
+// root: those given, those under the directories given, else those its
+// own search finds (testFile); none when a glob was given (node reads it).
+func (p *parser) testFiles() []string {
+	if len(p.files) == 0 {
+		return node.TestFiles(p.root, testFile)
+	}
+	var out []string
+	for _, f := range p.files {
+		if strings.ContainsAny(f, "*?[{") {
+			return nil
+		}
+		abs := f
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(p.root, f)
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			continue
+		}
+		rel, ok := kit.Rel(p.root, abs)
+		if !ok {
+			continue
+		}
+		if !st.IsDir() {
+			out = append(out, rel)
+			continue
+		}
+		for _, in := range node.TestFiles(abs, func(r string) bool { return testFile(filepath.Join(rel, r)) }) {
+			out = append(out, filepath.Join(rel, in))
+		}
+	}
+	return out
 }
 
 // StacksOverEvents (adapters.StacksOverEvents): a test file's process
