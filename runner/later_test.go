@@ -2,12 +2,15 @@ package runner
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"strobe/adapters/kit"
 	"strobe/internal/shell"
+	"strobe/internal/testutil"
 	"strobe/report"
 )
 
@@ -71,5 +74,33 @@ func TestNoTestsFailedSaysWhy(t *testing.T) {
 	resp, _ := runReq(t, Request{ProjectRoot: t.TempDir(), Framework: "generic", Command: "sh -c " + shell.Quote(script)})
 	if resp.Status != report.Failed || !strings.Contains(resp.Hint, `its output ends: "go: go.mod file not found in current directory or any parent directory / make: *** [Makefile:8: test] Error 1"`) {
 		t.Errorf("status %s, hint %q: want failed, with the command's last words", resp.Status, resp.Hint)
+	}
+}
+
+// TestNamesakesSaid: the one test asked for by name ran in two packages
+// (anyhow's test_downcast_ref is in two cargo test binaries): the answer
+// says that two ran, and where.
+func TestNamesakesSaid(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":      "module example.com/twins\n\ngo 1.21\n",
+		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestSame(t *testing.T) {}\n",
+		"b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc TestSame(t *testing.T) {}\n\nfunc TestOther(t *testing.T) {}\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Test: "TestSame"})
+	if want := "2 tests named TestSame ran, one in each of example.com/twins/a and example.com/twins/b"; resp.Status != report.Passed || !strings.Contains(resp.Hint, want) {
+		t.Errorf("status %s, hint %q: want passed, and %q", resp.Status, resp.Hint, want)
+	}
+	resp, _ = runReq(t, Request{ProjectRoot: root, Framework: "go", Test: "TestOther"})
+	if strings.Contains(resp.Hint, "tests named") {
+		t.Errorf("hint %q for a test of one package", resp.Hint)
 	}
 }

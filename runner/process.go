@@ -470,6 +470,9 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	if h := r.hint(resp); h != resp.Hint {
 		resp.Hint = joinHints(resp.Hint, h)
 	}
+	if h := r.namesakesHint(tests); h != "" {
+		resp.Hint = joinHints(resp.Hint, h)
+	}
 	if p.dropped > 0 {
 		resp.Hint = joinHints(resp.Hint, fmt.Sprintf("strobe stopped reading the command's output %v after the command ended, with its stdout or stderr still open: a process that left the run (a session of its own, without STROBE_RUN_ID) holds it, and what it wrote after that is not in this answer", p.dropped.Round(100*time.Millisecond)))
 	}
@@ -731,6 +734,25 @@ func (r *Run) fewWords() string {
 		}
 	}
 	return kit.ClipTo(strings.Join(lines, " / "), 300, "…")
+}
+
+// namesakesHint says that the one test asked for by name ran in several
+// suites (a test of that name in two cargo test binaries, two Go
+// packages, two Maven modules): "exactly this test" ran more than once.
+func (r *Run) namesakesHint(tests []report.Test) string {
+	if r.req.Test == "" {
+		return ""
+	}
+	var suites []string
+	for _, t := range tests {
+		if t.Name == r.req.Test && t.Suite != "" && !slices.Contains(suites, t.Suite) {
+			suites = append(suites, t.Suite)
+		}
+	}
+	if len(suites) < 2 {
+		return ""
+	}
+	return fmt.Sprintf("%d tests named %s ran, one in each of %s: the details file has each one's result", len(suites), r.req.Test, kit.JoinAnd(suites))
 }
 
 // lastWords is the last n lines with text of what the command wrote to
