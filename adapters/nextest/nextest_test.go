@@ -285,7 +285,11 @@ func TestReal(t *testing.T) {
 	}
 }
 
-// TestRealSelection runs levels and single tests with the real nextest.
+// TestRealSelection runs levels and single tests with the real nextest. A
+// single test's run records no other test: nextest starts, then skips, the
+// ignored tests of the binaries it runs (anyhow's --test test_iter said
+// "2 skipped"); the ignored test asked for is recorded skipped, and its
+// hint is not "no test is named so".
 func TestRealSelection(t *testing.T) {
 	dir := fixture(t)
 	for _, tc := range []struct {
@@ -305,9 +309,7 @@ func TestRealSelection(t *testing.T) {
 			rec, out, exit := adapterstest.RunReal(t, New(), req)
 			var names []string
 			for _, r := range rec.Tests() {
-				if r.Status != report.TestSkipped || tc.name == "unit" {
-					names = append(names, r.Name)
-				}
+				names = append(names, r.Name)
 			}
 			slices.Sort(names)
 			if !slices.Equal(names, tc.tests) || exit.Code != tc.code || out.NoTests {
@@ -318,6 +320,12 @@ func TestRealSelection(t *testing.T) {
 			}
 		})
 	}
+	t.Run("an ignored test", func(t *testing.T) {
+		rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Test: "tests::ignored"})
+		if p := rec.Progress(); p.Skipped != 1 || p.Passed+p.Failed != 0 || strings.Contains(out.Hint, "no test is named") {
+			t.Errorf("progress %+v, hint %q: want the ignored test skipped, and no word that it does not exist", p, out.Hint)
+		}
+	})
 	t.Run("no such test", func(t *testing.T) {
 		_, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Test: "no_such_test"})
 		if !out.NoTests || !out.ExitExplained || exit.Code != 4 || !strings.Contains(out.Hint, `"no_such_test"`) {

@@ -317,6 +317,9 @@ func (p *parser) event(m *message, cut bool) {
 			p.startedIn[prefix+"$"+test] = cur
 		}
 		if st := p.status[suite+"\x00"+test]; st != nil && st.skip {
+			if !p.asked(suite, test) {
+				return // see humanStatus
+			}
 			p.rec.End(suite, test, report.TestSkipped, 0, nil) // see humanStatus
 			return
 		}
@@ -586,6 +589,10 @@ func (p *parser) humanStatus(status, binID, test, line string) {
 		// ran, and must not pass for a running (or hung) test.
 		st.skip = true
 		if t, ok := p.rec.Lookup(binID, test); ok && t.Status == report.TestRunning {
+			if !p.asked(binID, test) {
+				p.rec.Forget(binID, test)
+				return
+			}
 			p.rec.End(binID, test, report.TestSkipped, 0, nil)
 		}
 		return
@@ -702,6 +709,14 @@ func (p *parser) statusOutput() {
 	}
 }
 
+// asked says whether an ignored test nextest skipped is the one the run
+// asked for (--test), or any when it asked for none: nextest starts, then
+// skips, the ignored tests of every binary it runs, whatever the filter
+// (anyhow's `--test test_iter` counted two such tests skipped).
+func (p *parser) asked(binID, test string) bool {
+	return p.test == "" || test == p.test || binID+"$"+test == p.test
+}
+
 // Rerun (adapters.Reruner): a test by its binary's id, as a failure's.
 func (p *parser) Rerun(suite, name string) string { return p.rerunFor(p.byID[suite], name) }
 
@@ -793,7 +808,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	case p.noTests || exit.Exited && exit.Code == 4 && !p.ranTests():
 		out.NoTests, out.ExitExplained = true, exit.Code == 4
 		out.Project = &report.Project{Language: "rust", BuildSystem: "cargo-nextest"}
-		hints = append(hints, p.noTestsHint())
+		if p.test == "" || len(p.rec.Tests()) == 0 { // else the test asked for is there, ignored: the runner says how to run it
+			hints = append(hints, p.noTestsHint())
+		}
 	case !p.sawTest && exit.Code != 0 && len(p.errors) > 0 && exit.StoppedBy == "":
 		// nextest stopped before any test (it could not list them, a bad
 		// filterset or config): nothing ran, so nothing failed.
