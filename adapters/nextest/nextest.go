@@ -12,6 +12,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 )
 
@@ -399,11 +400,30 @@ func selection(req adapters.Request, userArgs []string, level string) ([]string,
 // testFilter selects one test by its exact name ("tests::adds"), or by
 // nextest's full name ("ntdemo::integration$panics", binary id and test).
 func testFilter(name string) string {
-	if bin, test, ok := strings.Cut(name, "$"); ok {
+	if bin, test, ok := cutBinary(name); ok {
 		return "binary_id(" + matcherText(bin) + ") & test(=" + matcherText(test) + ")"
 	}
 	return "test(=" + matcherText(name) + ")"
 }
+
+// cutBinary splits a test's full name into its binary's id and its own:
+// "anyhow::test_chain$test_iter" (libtest-json's), or "anyhow::test_chain
+// test_iter" (as nextest prints a test's status, and a user copies it).
+func cutBinary(name string) (bin, test string, ok bool) {
+	if bin, test, ok := strings.Cut(name, "$"); ok {
+		return bin, test, true
+	}
+	if bin, test, ok := strings.Cut(name, " "); ok && printedBinary.MatchString(bin) && test != "" {
+		return bin, test, true
+	}
+	return "", "", false
+}
+
+// printedBinary is the id of a test binary other than a library's, as
+// nextest prints it before a test's name: crate::binary, crate::bin/name.
+// (A library's is the crate's name alone, which a harness's test name
+// with spaces could begin with: not read so.)
+var printedBinary = lazyre.New(`^[A-Za-z0-9_-]+::[A-Za-z0-9_/-]+$`)
 
 // matcherText escapes s for a filterset's matcher, which ends at an
 // unescaped ")" or ",": a harness's test name may hold either ("parses

@@ -73,6 +73,8 @@ func TestPlan(t *testing.T) {
 		{"e2e", adapters.Request{Level: adapters.LevelE2E}, base + " -E kind(test) & binary(/^e2e/)", ""},
 		{"one test", adapters.Request{Test: "tests::adds"}, base + " -E test(=tests::adds)", ""},
 		{"one test by its full name", adapters.Request{Test: "a::it$adds"}, base + " -E binary_id(a::it) & test(=adds)", ""},
+		{"one test as nextest prints it", adapters.Request{Test: "a::it adds"}, base + " -E binary_id(a::it) & test(=adds)", ""},
+		{"a harness's test with spaces", adapters.Request{Test: "parses empty input"}, base + " -E test(=parses empty input)", ""},
 		{"a test in a level", adapters.Request{Level: adapters.LevelUnit, Test: "adds"}, base + " -E (kind(lib) | kind(bin) | kind(proc-macro)) & test(=adds)", ""},
 		{"a command's flags kept, the format replaced", adapters.Request{Command: []string{"cargo", "nextest", "run", "--release", "--message-format", "human", "--fail-fast", "--", "--ignored"}},
 			"cargo nextest run --release --no-fail-fast --message-format libtest-json-plus --status-level skip -- --ignored", ""},
@@ -302,6 +304,9 @@ func TestRealSelection(t *testing.T) {
 		{"e2e", adapters.Request{Level: adapters.LevelE2E}, []string{"smoke"}, 0},
 		{"one test", adapters.Request{Test: "tests::adds"}, []string{"tests::adds"}, 0},
 		{"one test by its full name", adapters.Request{Test: "ntdemo::integration$passes"}, []string{"passes"}, 0},
+		// As nextest prints it (`PASS [0.01s] ntdemo::integration passes`):
+		// it was no test's name.
+		{"one test as nextest prints it", adapters.Request{Test: "ntdemo::integration passes"}, []string{"passes"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req := tc.req

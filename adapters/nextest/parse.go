@@ -714,7 +714,10 @@ func (p *parser) statusOutput() {
 // skips, the ignored tests of every binary it runs, whatever the filter
 // (anyhow's `--test test_iter` counted two such tests skipped).
 func (p *parser) asked(binID, test string) bool {
-	return p.test == "" || test == p.test || binID+"$"+test == p.test
+	if bin, own, ok := cutBinary(p.test); ok {
+		return bin == binID && own == test
+	}
+	return p.test == "" || test == p.test
 }
 
 // Rerun (adapters.Reruner): a test by its binary's id, as a failure's.
