@@ -380,6 +380,7 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 	for _, t := range tests {
 		names = append(names, t.Name)
 	}
+	threads = testThreadsFirst(threads, names)
 	traces := stuck.SuggestedTraces(final, r.req.ProjectRoot, names)
 	if w.node != nil {
 		traces = jsTraces(final, names)
@@ -424,6 +425,32 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 			st.Threads, st.SuggestedTraces = threads, traces
 		}
 		out = append(out, st)
+	}
+	return out
+}
+
+// testThreadsFirst puts first the threads named after a running test
+// (libtest names each test's thread after it, which Linux cuts to 15
+// bytes: "tests::busy_loo"): the answer shows a few stacks, and libtest's
+// main thread, waiting for the results, came first.
+func testThreadsFirst(threads []report.Thread, tests []string) []report.Thread {
+	ofTest := func(th report.Thread) bool {
+		name, _, _ := strings.Cut(th.Name, " (")
+		return slices.ContainsFunc(tests, func(t string) bool { return name == t || len(name) == 15 && strings.HasPrefix(t, name) })
+	}
+	if len(tests) == 0 || !slices.ContainsFunc(threads, ofTest) {
+		return threads
+	}
+	out := make([]report.Thread, 0, len(threads))
+	for _, th := range threads {
+		if ofTest(th) {
+			out = append(out, th)
+		}
+	}
+	for _, th := range threads {
+		if !ofTest(th) {
+			out = append(out, th)
+		}
 	}
 	return out
 }

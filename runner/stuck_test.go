@@ -363,6 +363,13 @@ func TestStuckCargo(t *testing.T) {
 			if r := resp.Stuck[0].Rerun; !strings.HasSuffix(r, " --exact "+tc.test) {
 				t.Errorf("stuck test's rerun %q, want it run alone", r)
 			}
+			// The test's own thread (libtest names it after the test,
+			// cut to 15 bytes) first, libtest's main thread after it.
+			if th := resp.Stuck[0].Threads; len(th) == 0 {
+				t.Errorf("no threads")
+			} else if name, _, _ := strings.Cut(th[0].Name, " ("); name == "" || !strings.HasPrefix(tc.test, name) {
+				t.Errorf("threads %q, want %s's own first", stackText(resp.Stuck[0]), tc.test)
+			}
 		})
 	}
 }
