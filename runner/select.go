@@ -96,6 +96,10 @@ func (r *Run) choosePartition(ctx context.Context) error {
 	r.sel.part = &report.Partition{Spec: p.String(), Kind: p.Kind, Index: p.Index, Total: p.Total,
 		Listed: len(all), Selected: len(tests), ListMS: time.Since(began).Milliseconds()}
 	r.areq.Tests = tests
+	if _, docs := r.adapter.(adapters.DocTester); docs && r.areq.Level == adapters.LevelAll {
+		// The parts together are not the whole suite: say so on each.
+		r.sel.hint = "the doctests are in no partition (they are not listed): run them as a job of their own, with level doc (--level doc)"
+	}
 	return nil
 }
 

@@ -243,3 +243,21 @@ func TestNamesLike(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionSaysDoctests: the doctests (cargo) are in no partition, and
+// every part says so: anyhow's two parts ran 70 tests and none of its 26
+// doctests, without a word. A go partition has no such word.
+func TestPartitionSaysDoctests(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	const said = "the doctests are in no partition"
+	resp, _ := runReq(t, Request{ProjectRoot: testutil.Fixture("cargo", "basic"), Framework: "cargo", Partition: "hash:1/2", Timeout: 3 * time.Minute})
+	if resp.Partition == nil || !strings.Contains(resp.Hint, said) {
+		t.Errorf("partition %+v, hint %q: want %q", resp.Partition, resp.Hint, said)
+	}
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{"go.mod": "module example.com/p\n\ngo 1.21\n", "p_test.go": "package p\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n\nfunc TestB(t *testing.T) {}\n"})
+	resp, _ = runReq(t, Request{ProjectRoot: root, Framework: "go", Partition: "hash:1/2"})
+	if strings.Contains(resp.Hint, said) {
+		t.Errorf("go partition's hint %q speaks of doctests", resp.Hint)
+	}
+}
