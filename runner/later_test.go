@@ -104,3 +104,21 @@ func TestNamesakesSaid(t *testing.T) {
 		t.Errorf("hint %q for a test of one package", resp.Hint)
 	}
 }
+
+// TestRestWithAssignments: the rest's command in an adapter's hint gets
+// the run's --env in front, as a rerun does (helpers pasted it without
+// FOO='a b', into another environment).
+func TestRestWithAssignments(t *testing.T) {
+	for _, tc := range []struct{ hint, want string }{
+		{"go test was stopped at what hung: …; to run the rest without what hung: go test -skip '^TestHang$' ./...",
+			"go test was stopped at what hung: …; to run the rest without what hung: FOO='a b' go test -skip '^TestHang$' ./..."},
+		{"x; to run the rest without what was running: mvn -B test '-Dtest=!WaitTest'; more",
+			"x; to run the rest without what was running: FOO='a b' mvn -B test '-Dtest=!WaitTest'; more"},
+		{"to run the rest without what hung: cd web && npx vitest run", "to run the rest without what hung: cd web && FOO='a b' npx vitest run"},
+		{"no rest here", "no rest here"},
+	} {
+		if got := restWithAssignments(tc.hint, assignments(map[string]string{"FOO": "a b"})); got != tc.want {
+			t.Errorf("restWithAssignments(%q)\n got %q\nwant %q", tc.hint, got, tc.want)
+		}
+	}
+}

@@ -59,7 +59,8 @@ func TestStuckNextest(t *testing.T) {
 		t.Errorf("stuck test's rerun %q, want %q", resp.Stuck[0].Rerun, want)
 	}
 	const rest = "cargo nextest run -j 1 --no-fail-fast -E 'not (binary_id(rustdeadlock) & test(=tests::busy_loop))'"
-	want := "nextest was stopped at what hung: 4 more tests of the 5 it would run never started; to run the rest without what hung: " + rest
+	// The run's --env in front, as in front of a rerun.
+	want := "nextest was stopped at what hung: 4 more tests of the 5 it would run never started; to run the rest without what hung: CARGO_TARGET_DIR=" + target + " " + rest
 	if !strings.Contains(resp.Hint, want) {
 		t.Fatalf("hint %q\nlacks %q", resp.Hint, want)
 	}

@@ -443,6 +443,9 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		sum.Stuck = stuckCount(stuckTests)
 	}
 
+	if len(r.req.Env) > 0 {
+		outcome.Hint = restWithAssignments(outcome.Hint, assignments(r.req.Env))
+	}
 	resp := &report.Response{Status: status, RunID: r.ID, Framework: r.adapter.Name(), Command: r.Command(),
 		Summary: &sum, Crash: crash, Project: outcome.Project, Hint: joinHints(joinHints(joinHints(r.detected, r.sel.hint), outcome.Hint), r.untestedHint()),
 		Truncated: p.tails[0].Truncated() || p.tails[1].Truncated(), Stuck: stuckTests}
@@ -626,6 +629,30 @@ func withAssignments(rerun, assign string) string {
 		}
 	}
 	return assign + rerun
+}
+
+// restMark begins the command an adapter's hint gives for the rest of a
+// run strobe stopped ("…; to run the rest without what hung: CMD").
+const restMark = "to run the rest without "
+
+// restWithAssignments puts the run's environment overrides in front of
+// the rest's command in an adapter's hint, as in front of a rerun: pasted
+// without them, the rest ran in another environment.
+func restWithAssignments(hint, assign string) string {
+	i := strings.Index(hint, restMark)
+	if i < 0 {
+		return hint
+	}
+	colon := strings.Index(hint[i:], ": ")
+	if colon < 0 {
+		return hint
+	}
+	at := i + colon + 2
+	end := len(hint)
+	if j := strings.Index(hint[at:], "; "); j >= 0 {
+		end = at + j
+	}
+	return hint[:at] + withAssignments(hint[at:end], assign) + hint[end:]
 }
 
 // listFailures puts the first maxFailures of failed, their messages
