@@ -113,7 +113,7 @@ func probeCatch2(bin, dir string, env []string) error {
 	// v2 exits with the number of tests listed; v3 with 0. A binary
 	// that defines a test case twice begins the listing and stops: it is
 	// Catch2, and its run says what to fix.
-	if !catch2Listing.Match(out) && findDuplicate(strings.Split(string(errOut), "\n")) == nil {
+	if !catch2Listing.Match(out) && format.FindCatch2Duplicate(strings.Split(string(errOut), "\n")) == nil {
 		return fmt.Errorf("%s does not list its tests like Catch2", bin)
 	}
 	return nil
@@ -1058,16 +1058,16 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 
-	dup := findDuplicate(p.errLines)
+	dup := format.FindCatch2Duplicate(p.errLines)
 	if dup != nil && p.started == 0 && out.Crash == nil {
 		// Catch2 refused to run any test: a build error, at the
 		// redefinition, and no "no tests" answer.
-		first, file := kit.ProjectPath(p.root, dup.first), kit.ProjectPath(p.root, dup.file)
+		first, file := kit.ProjectPath(p.root, dup.First), kit.ProjectPath(p.root, dup.File)
 		out.BuildFailed = true
-		out.BuildErrors = []report.BuildError{{File: file, Line: dup.line,
-			Message: fmt.Sprintf("test case %q is defined again here, first at %s:%d: Catch2 refuses to run a binary with two test cases of one name, and ran none of its tests", dup.name, first, dup.firstLine)}}
+		out.BuildErrors = []report.BuildError{{File: file, Line: dup.Line,
+			Message: fmt.Sprintf("test case %q is defined again here, first at %s:%d: Catch2 refuses to run a binary with two test cases of one name, and ran none of its tests", dup.Name, first, dup.FirstLine)}}
 		hints = append(hints, fmt.Sprintf("Catch2 refused to run any test: test case %q is defined twice, at %s:%d and at %s:%d (\"already defined\"): rename one of them (or drop the file that repeats it from the target), rebuild, and rerun",
-			dup.name, first, dup.firstLine, file, dup.line))
+			dup.Name, first, dup.FirstLine, file, dup.Line))
 	}
 	if !p.sawRoot && out.Crash == nil && dup == nil {
 		msg := "the binary wrote no Catch2 XML report"

@@ -8,11 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
+	"strobe/adapters/kit/format"
 	"strobe/internal/lazyre"
 	"strobe/internal/shell"
 	"strobe/report"
@@ -117,13 +117,13 @@ func (p *parser) discoveryFailures(out *adapters.Outcome, quiet bool) []string {
 		if e.bin != "" {
 			bin = kit.ProjectPath(p.root, e.bin)
 		}
-		if d := findDuplicate(strings.Split(e.stderr, "\n")); d != nil {
-			first, file := kit.ProjectPath(p.root, d.first), kit.ProjectPath(p.root, d.file)
+		if d := format.FindCatch2Duplicate(strings.Split(e.stderr, "\n")); d != nil {
+			first, file := kit.ProjectPath(p.root, d.First), kit.ProjectPath(p.root, d.File)
 			out.BuildFailed = true
-			out.BuildErrors = append(out.BuildErrors, report.BuildError{File: file, Line: d.line,
-				Message: fmt.Sprintf("test case %q is defined again here, first at %s:%d: Catch2 refuses to run %s, so catch_discover_tests found none of its tests", d.name, first, d.firstLine, bin)})
+			out.BuildErrors = append(out.BuildErrors, report.BuildError{File: file, Line: d.Line,
+				Message: fmt.Sprintf("test case %q is defined again here, first at %s:%d: Catch2 refuses to run %s, so catch_discover_tests found none of its tests", d.Name, first, d.FirstLine, bin)})
 			hints = append(hints, fmt.Sprintf("catch_discover_tests found no tests in %s: Catch2 refuses to run it, test case %q being defined twice, at %s:%d and at %s:%d (\"already defined\"): rename one of them (or drop the file that repeats it from the target), rebuild, and rerun",
-				bin, d.name, first, d.firstLine, file, d.line))
+				bin, d.Name, first, d.FirstLine, file, d.Line))
 			continue
 		}
 		switch {
@@ -143,48 +143,4 @@ func (p *parser) discoveryFailures(out *adapters.Outcome, quiet bool) []string {
 		}
 	}
 	return hints
-}
-
-// duplicate is Catch2's refusal to run a binary in which two test cases
-// have one name: `error: TEST_CASE( "name" ) already defined.` (v3:
-// `error: test case "name", with tags "[x]" already defined.`), then
-// `First seen at FILE:LINE` and `Redefined at FILE:LINE`, on stderr, and
-// exit 255. The catch2 adapter reads the same lines (its duplicate.go).
-type duplicate struct {
-	name        string
-	first, file string
-	firstLine   int
-	line        int
-}
-
-var (
-	duplicateHead = lazyre.New(`^error: (?:TEST_CASE\( "(.*)" \)|test case "(.*?)"(?:, with tags "[^"]*")?) already defined\.?$`)
-	duplicateAt   = lazyre.New(`^\s*(First seen|Redefined) at (.+):(\d+)\s*$`)
-)
-
-// findDuplicate reads Catch2's refusal from stderr's lines; nil when
-// they hold none, or not its two places.
-func findDuplicate(lines []string) *duplicate {
-	var d *duplicate
-	for _, l := range lines {
-		l = strings.TrimRight(l, "\r")
-		if m := duplicateHead.FindStringSubmatch(l); m != nil {
-			d = &duplicate{name: m[1] + m[2]}
-			continue
-		}
-		m := duplicateAt.FindStringSubmatch(l)
-		if d == nil || m == nil {
-			continue
-		}
-		n, _ := strconv.Atoi(m[3])
-		if m[1] == "First seen" {
-			d.first, d.firstLine = m[2], n
-		} else {
-			d.file, d.line = m[2], n
-		}
-		if d.first != "" && d.file != "" {
-			return d
-		}
-	}
-	return nil
 }
