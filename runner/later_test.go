@@ -2,12 +2,11 @@ package runner
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit"
 	"strobe/internal/shell"
 	"strobe/internal/testutil"
@@ -83,18 +82,11 @@ func TestNoTestsFailedSaysWhy(t *testing.T) {
 func TestNamesakesSaid(t *testing.T) {
 	testutil.RequireTool(t, "go")
 	root := t.TempDir()
-	for name, text := range map[string]string{
+	adapterstest.WriteFiles(t, root, map[string]string{
 		"go.mod":      "module example.com/twins\n\ngo 1.21\n",
 		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestSame(t *testing.T) {}\n",
 		"b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc TestSame(t *testing.T) {}\n\nfunc TestOther(t *testing.T) {}\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Test: "TestSame"})
 	if want := "2 tests named TestSame ran, one in each of example.com/twins/a and example.com/twins/b"; resp.Status != report.Passed || !strings.Contains(resp.Hint, want) {
 		t.Errorf("status %s, hint %q: want passed, and %q", resp.Status, resp.Hint, want)

@@ -762,15 +762,7 @@ func (p *parser) stoppedHint(by string) string {
 	if slices.ContainsFunc(p.rerun, func(a string) bool { return a == "-E" || strings.HasPrefix(a, "--exclude-regex") }) {
 		return h // the command's own exclusion would be replaced
 	}
-	quoted := make([]string, len(hung))
-	for i, n := range hung {
-		quoted[i] = regexp.QuoteMeta(n)
-	}
-	skip := "^" + quoted[0] + "$"
-	if len(quoted) > 1 {
-		skip = "^(" + strings.Join(quoted, "|") + ")$"
-	}
-	rest := append(append(slices.Clone(p.rerun), p.sel...), "-E", skip)
+	rest := append(append(slices.Clone(p.rerun), p.sel...), "-E", kit.ExactAny(hung))
 	return h + "; to run the rest without " + kit.StoppedWhat(by) + ": " + shell.Join(rest)
 }
 

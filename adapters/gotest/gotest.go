@@ -2269,15 +2269,7 @@ func (p *goParser) notRun(by string) string {
 	}
 	h := fmt.Sprintf("go test was stopped at "+kit.StoppedAt(by)+": the tests of %s that had not run yet, and the packages not yet tested, did not run and are in no count", kit.JoinAnd(pkgs))
 	if len(p.whole) > 0 {
-		quoted := make([]string, len(tops))
-		for i, t := range tops {
-			quoted[i] = regexp.QuoteMeta(t)
-		}
-		skip := "^" + quoted[0] + "$"
-		if len(quoted) > 1 {
-			skip = "^(" + strings.Join(quoted, "|") + ")$"
-		}
-		argv := append(slices.Clone(p.whole[:2]), "-skip", skip)
+		argv := append(slices.Clone(p.whole[:2]), "-skip", kit.ExactAny(tops))
 		h += "; to run the rest without " + kit.StoppedWhat(by) + ": " + shell.Join(append(argv, p.whole[2:]...))
 	}
 	return h

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -176,4 +177,17 @@ func StoppedWhat(by string) string {
 		return "what hung"
 	}
 	return "what was running"
+}
+
+// ExactAny is the regexp that matches each of names whole and nothing
+// else: `^name$` for one, `^(a|b)$` for several, each quoted.
+func ExactAny(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	if len(quoted) == 1 {
+		return "^" + quoted[0] + "$"
+	}
+	return "^(" + strings.Join(quoted, "|") + ")$"
 }

@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
-	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -138,19 +136,11 @@ func (p *parser) NameStuck(_ context.Context, funcs []string) (adapters.StuckNam
 		Rerun: p.rerun(place, "")}, true
 }
 
-// jsFrame is a frame's place: "fn (FILE:LINE)" or "fn (FILE:LINE:COL)".
-var jsFrame = lazyre.New(`\((.+?):(\d+)(?::\d+)?\)$`)
-
 // projectFrame is a frame's file, relative to the project root, and
 // line, when the file is the project's (not node's, not a dependency's).
 func (p *parser) projectFrame(frame string) (file string, line int, ok bool) {
-	m := jsFrame.FindStringSubmatch(frame)
-	if m == nil {
-		return "", 0, false
-	}
-	file = strings.TrimPrefix(m[1], "file://")
-	line, err := strconv.Atoi(m[2])
-	if err != nil || line < 1 || strings.Contains(file, "/node_modules/") || strings.HasPrefix(file, "node:") {
+	file, line, ok = node.FramePlace(frame)
+	if !ok || strings.Contains(file, "/node_modules/") || strings.HasPrefix(file, "node:") {
 		return "", 0, false
 	}
 	if filepath.IsAbs(file) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"strobe/adapters"
@@ -46,18 +45,8 @@ func (p *parser) NameStuck(_ context.Context, funcs []string) (adapters.StuckNam
 // testFrame is a frame's place ("fn (FILE:LINE)") when it is in a test
 // file of the package (vitest's default names: *.test.*, *.spec.*).
 func (p *parser) testFrame(frame string) (file string, line int, ok bool) {
-	i := strings.LastIndex(frame, " (")
-	if i < 0 || !strings.HasSuffix(frame, ")") {
-		return "", 0, false
-	}
-	loc := strings.TrimPrefix(frame[i+2:len(frame)-1], "file://")
-	j := strings.LastIndexByte(loc, ':')
-	if j < 0 {
-		return "", 0, false
-	}
-	line, err := strconv.Atoi(loc[j+1:])
-	file = loc[:j]
-	if err != nil || line < 1 || strings.Contains(file, "/node_modules/") {
+	file, line, ok = node.FramePlace(frame)
+	if !ok || strings.Contains(file, "/node_modules/") {
 		return "", 0, false
 	}
 	if !filepath.IsAbs(file) {

@@ -1,7 +1,9 @@
 package node
 
 import (
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"strobe/internal/lazyre"
@@ -106,3 +108,28 @@ func literal(groups []string) (string, bool) {
 func indent(line string) int {
 	return len(line) - len(strings.TrimLeft(line, " \t"))
 }
+
+// FramePlace reads a JavaScript frame's file and line: a line of V8's
+// stack text ("    at fn (FILE:LINE:COL)", "    at FILE:LINE:COL") or a
+// stuck capture's frame ("fn (FILE:LINE)", "fn (FILE:LINE:COL)"); a
+// file:// URL is its path. The file is as the frame names it: absolute,
+// relative, or node's own ("node:internal/…").
+func FramePlace(frame string) (file string, line int, ok bool) {
+	m := framePlace.FindStringSubmatch(frame)
+	if m == nil {
+		return "", 0, false
+	}
+	file = m[1]
+	if strings.HasPrefix(file, "file://") {
+		if u, err := url.Parse(file); err == nil {
+			file = u.Path
+		}
+	}
+	line, err := strconv.Atoi(m[2])
+	if err != nil || line < 1 {
+		return "", 0, false
+	}
+	return file, line, true
+}
+
+var framePlace = lazyre.New(`^\s*(?:at )?(?:\S.*? \()?(.+?):(\d+)(?::\d+)?\)?\s*$`)

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -20,7 +19,6 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
-	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -437,6 +435,15 @@ func (e *Events) awaitedUnsettled(suite string, ev *Event) bool {
 	return slices.ContainsFunc(e.rec.Tests(), func(t report.Test) bool {
 		return t.Suite == suite && strings.HasPrefix(t.Name, ev.Name+Sep) && t.Status == report.TestFailed && t.Failure != nil
 	})
+}
+
+// rerunIn is the rerun of a file's test, or of the file whole when the
+// failure is the file's own (named by it).
+func (e *Events) rerunIn(suite, name string) string {
+	if name == suite {
+		name = ""
+	}
+	return e.Rerun(suite, name)
 }
 
 // Rerun (adapters.Reruner): the framework's rerun of a test by its file
@@ -960,13 +967,7 @@ func (e *Events) fileFailed(out *adapters.Outcome, f Event, stopped bool, exit r
 		msg += "\n" + kit.ClipTail(tail)
 	}
 	fail := &report.Failure{Name: name, File: file, Line: line, Message: kit.Clip(msg)}
-	if e.cfg.Rerun != nil {
-		test := name
-		if name == suite {
-			test = ""
-		}
-		fail.Rerun = e.cfg.Rerun(suite, test)
-	}
+	fail.Rerun = e.rerunIn(suite, name)
 	e.rec.End(suite, name, report.TestFailed, 0, fail)
 	e.recorded++
 }
@@ -1009,24 +1010,12 @@ func (e *Events) readExits() map[string]*exitCall {
 func (c *exitCall) frames() []int {
 	var lines []int
 	for _, l := range strings.Split(c.Stack, "\n") {
-		m := v8Frame.FindStringSubmatch(l)
-		if m == nil {
-			continue
-		}
-		file := m[1]
-		if u, err := url.Parse(file); err == nil && u.Scheme == "file" {
-			file = u.Path
-		}
-		if n, err := strconv.Atoi(m[2]); err == nil && file == c.File {
+		if file, n, ok := FramePlace(l); ok && file == c.File {
 			lines = append(lines, n)
 		}
 	}
 	return lines
 }
-
-// v8Frame is a line of V8's stack text: "    at fn (FILE:LINE:COL)" or
-// "    at FILE:LINE:COL".
-var v8Frame = lazyre.New(`^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?\s*$`)
 
 // exitFailure fails the test that called process.exit: the test declared
 // around the outermost frame of its file that lies in one (read from the
@@ -1066,13 +1055,7 @@ func (e *Events) exitFailure(suite string, c *exitCall) {
 		msg += ", and node counted the file as passed"
 	}
 	fail := &report.Failure{Name: name, File: suite, Line: line, Message: msg}
-	if e.cfg.Rerun != nil {
-		test := name
-		if name == suite {
-			test = ""
-		}
-		fail.Rerun = e.cfg.Rerun(suite, test)
-	}
+	fail.Rerun = e.rerunIn(suite, name)
 	e.rec.End(suite, name, report.TestFailed, 0, fail)
 	e.recorded++
 }
