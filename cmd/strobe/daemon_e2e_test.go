@@ -386,6 +386,37 @@ func TestDaemonKilledMidRun(t *testing.T) {
 	}
 }
 
+// TestCLIDaemonKilledMidRun: `strobe test` waiting on its one debug_test
+// call when the daemon dies says what happened and what to do, not the
+// SDK's `calling "tools/call": EOF`, and the run's processes go with it.
+func TestCLIDaemonKilledMidRun(t *testing.T) {
+	cmdline, mark := sleeper(t)
+	cmd := exec.Command(strobeBin, "test", t.TempDir(), "--command", cmdline)
+	cmd.Env = env(t)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForProcess(t, mark)
+	syscall.Kill(daemon.LockHolder(homePaths(t, strobeHome(t))), syscall.SIGKILL)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("strobe test never ended after its daemon was killed")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitUsage {
+		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+	if msg := stderr.String(); !strings.Contains(msg, "the strobe daemon went away during the run") || !strings.Contains(msg, "run the tests again") || strings.Contains(msg, "tools/call") {
+		t.Errorf("stderr: %q, want the daemon named as gone and what to do", msg)
+	}
+	noneLeft(t, mark, 5*time.Second)
+}
+
 // daemonCmd is `strobe daemon` with t's home.
 func daemonCmd(t *testing.T, args ...string) *exec.Cmd {
 	cmd := exec.Command(strobeBin, append([]string{"daemon"}, args...)...)

@@ -105,7 +105,7 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, jun
 		}
 		return cancelRun(id)
 	case err != nil:
-		return usageError(stdout, stderr, asJSON, err)
+		return usageError(stdout, stderr, asJSON, daemonGone(err, paths))
 	}
 	p.show(resp)
 	for n := 1; resp.Status == report.Running; n++ {
@@ -115,14 +115,21 @@ func testThroughDaemon(ctx context.Context, req runner.Request, asJSON bool, jun
 			return cancelRun(id)
 		}
 		if err != nil {
-			if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || strings.Contains(err.Error(), "EOF") {
-				err = fmt.Errorf("the strobe daemon went away during the run (see %s); its processes were stopped: run the tests again", paths.Log)
-			}
-			return usageError(stdout, stderr, asJSON, fmt.Errorf("waiting for run %s: %w", id, err))
+			return usageError(stdout, stderr, asJSON, fmt.Errorf("waiting for run %s: %w", id, daemonGone(err, paths)))
 		}
 	}
 	draw.stop() // erase the line before the answer
 	return finish(stdout, stderr, resp, asJSON, junitPath, req.ProjectRoot)
+}
+
+// daemonGone says what a lost connection to the daemon means for the run:
+// the daemon's reaper stopped the run's processes when it went away, and
+// the daemon's log says why it did. Other errors are returned as they are.
+func daemonGone(err error, paths daemon.Paths) error {
+	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || strings.Contains(err.Error(), "EOF") {
+		return fmt.Errorf("the strobe daemon went away during the run (see %s); its processes were stopped: run the tests again", paths.Log)
+	}
+	return err
 }
 
 // callTool calls a strobe tool and decodes its response. A tool error is
