@@ -177,8 +177,12 @@ func Mismatch(w Welcome, version string) string {
 }
 
 // NewClient is an MCP client of the SDK that knows strobe's own methods.
+// cliName is the client name of `strobe test`: the daemon stops the runs
+// such a client started when its connection ends before their answers.
+const cliName = "strobe-cli"
+
 func NewClient(version string, opts *mcp.ClientOptions) *mcp.Client {
-	c := mcp.NewClient(&mcp.Implementation{Name: "strobe-cli", Version: version}, opts)
+	c := mcp.NewClient(&mcp.Implementation{Name: cliName, Version: version}, opts)
 	mcp.AddSendingCustomMethod[*StatusParams, *Status](c, MethodStatus)
 	mcp.AddSendingCustomMethod[*StopParams, *Stopping](c, MethodStop)
 	return c

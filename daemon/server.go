@@ -390,6 +390,7 @@ func (d *Daemon) serveConn(ctx context.Context, c *net.UnixConn, done func()) {
 		d.mu.Lock()
 		delete(d.sessions, ss)
 		d.mu.Unlock()
+		s.ended()
 		done()
 	})
 }

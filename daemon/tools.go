@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -83,6 +84,9 @@ type session struct {
 	hello      Hello
 	env        []string
 	detailsDir string
+
+	mu      sync.Mutex
+	cliRuns []*entry // the runs a `strobe test` client started (ended)
 }
 
 // sessionKey keys a connection's session in the context its handlers get.
@@ -236,6 +240,11 @@ func (s *session) debugTest(ctx context.Context, req *mcp.CallToolRequest, in Te
 		return nil, nil, toolError(err)
 	}
 	s.d.log.Info("run started", zap.Any("runId", e.id), zap.Any("root", e.root), zap.Any("framework", e.framework), zap.Any("clientPid", s.hello.PID))
+	if isCLI(req.Session) {
+		s.mu.Lock()
+		s.cliRuns = append(s.cliRuns, e)
+		s.mu.Unlock()
+	}
 	return answer(s.wait(ctx, req, e, wait))
 }
 
@@ -273,6 +282,31 @@ func (s *session) debugTestCancel(ctx context.Context, req *mcp.CallToolRequest,
 		return answer(e.Result(), nil)
 	case <-ctx.Done():
 		return nil, nil, ctx.Err()
+	}
+}
+
+// isCLI says whether ss is a `strobe test` client's session.
+func isCLI(ss *mcp.ServerSession) bool {
+	p := ss.InitializeParams()
+	return p != nil && p.ClientInfo != nil && p.ClientInfo.Name == cliName
+}
+
+// ended stops the runs a `strobe test` client started that are still
+// going once its connection is gone: the CLI reads its run's answer to the
+// end (or cancels it on Ctrl+C), so a lost connection means the CLI was
+// killed, and nobody waits for the run, which would otherwise hold the
+// project until its timeout. An agent's session (strobe mcp) may come
+// back for its run with debug_test_status: its runs go on.
+func (s *session) ended() {
+	s.mu.Lock()
+	runs := s.cliRuns
+	s.cliRuns = nil
+	s.mu.Unlock()
+	for _, e := range runs {
+		if !isDone(e.done) {
+			e.Cancel()
+			s.d.log.Info("run cancelled: its strobe test client went away", zap.Any("runId", e.id), zap.Any("clientPid", s.hello.PID))
+		}
 	}
 }
 

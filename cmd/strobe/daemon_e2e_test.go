@@ -417,6 +417,31 @@ func TestCLIDaemonKilledMidRun(t *testing.T) {
 	noneLeft(t, mark, 5*time.Second)
 }
 
+// TestCLIKilledMidRun: `strobe test` killed (a terminal closed, an agent's
+// shell tool out of time) stops its run in the daemon: the project is not
+// held busy until the run's timeout, and its processes go.
+func TestCLIKilledMidRun(t *testing.T) {
+	dir := t.TempDir()
+	cmdline, mark := sleeper(t)
+	cmd := exec.Command(strobeBin, "test", dir, "--command", cmdline)
+	cmd.Env = env(t)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForProcess(t, mark)
+	cmd.Process.Kill()
+	cmd.Wait()
+	noneLeft(t, mark, 5*time.Second)
+	again := exec.Command(strobeBin, "test", dir, "--command", "echo 'ok 1 - again'")
+	again.Env = env(t)
+	if out, err := again.CombinedOutput(); err != nil {
+		t.Errorf("the next run: %v\n%s", err, out)
+	}
+	if pid := daemon.LockHolder(homePaths(t, strobeHome(t))); !running(pid) {
+		t.Errorf("the daemon (pid %d) went with its client", pid)
+	}
+}
+
 // daemonCmd is `strobe daemon` with t's home.
 func daemonCmd(t *testing.T, args ...string) *exec.Cmd {
 	cmd := exec.Command(strobeBin, append([]string{"daemon"}, args...)...)
