@@ -710,6 +710,43 @@ test('any of seven', async () => {
 	}
 }
 
+// TestNodeThrownElsewhere: an error thrown in the project's code outside
+// the test file (a library function, a helper module, in a callback as
+// light-my-request's tests are) is placed at the test's line, which alone
+// does not say where it came from: the message adds where it was thrown,
+// as mocha's does. A test file's own throw adds nothing.
+func TestNodeThrownElsewhere(t *testing.T) {
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"lib/units.js": `'use strict'
+const table = { s: 1 }
+exports.scale = function scale (unit) {
+  return table[unit].f * 60
+}
+`,
+		"test/units.test.js": `'use strict'
+const test = require('node:test')
+const { scale } = require('../lib/units')
+
+test('knows hours', () => {
+  scale('h')
+})
+
+test('throws its own', () => {
+  throw new RangeError('mine')
+})
+`,
+	})
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: root})
+	if f := byName(t, rec, "knows hours").Failure; f == nil || f.File != "test/units.test.js" || f.Line != 6 ||
+		f.Message != "TypeError: Cannot read properties of undefined (reading 'f')\n(thrown at lib/units.js:4)" {
+		t.Errorf("failure %+v, want at test/units.test.js:6, thrown at lib/units.js:4", f)
+	}
+	if f := byName(t, rec, "throws its own").Failure; f == nil || f.Line != 10 || f.Message != "RangeError: mine" {
+		t.Errorf("failure %+v, want RangeError: mine at line 10 and no more", f)
+	}
+}
+
 // TestNodeOwnNumberedTitle: a test whose own title is `dup #2`, beside a
 // test `dup`, selected by its name (alone, with its file, and as a failure
 // rerun alone or with others), runs alone: the pattern for strobe's

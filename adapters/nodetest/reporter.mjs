@@ -19,7 +19,7 @@
 //   {"e":"done"}
 // name is the full title: describe blocks and parent tests joined by " › ".
 
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 
 const SEP = ' \u203a ';
 // node marks a describe block's end with details.type 'suite' since 18.17
@@ -71,6 +71,16 @@ function projectFrame(fs, testFile) {
   const own = fs.find((f) => f.file === testFile);
   if (own) return own;
   return fs.find((f) => f.file.startsWith('/') && !f.file.includes('/node_modules/'));
+}
+
+// thrownAt is where an error was thrown, when that is the project's code
+// outside the frame the failure is placed at (a library function, a
+// helper module): the test's line alone would not say it.
+function thrownAt(fs, at) {
+  const first = fs.find((f) => f.file.startsWith('/') && !f.file.includes('/node_modules/'));
+  if (!first || !at || first.file === at.file) return '';
+  const rel = relative(process.cwd(), first.file);
+  return rel.startsWith('..') ? '' : `${rel}:${first.line}`;
 }
 
 function inspect(v) {
@@ -126,8 +136,11 @@ function failure(data) {
     f.expected = clean(inspect(c.expected));
     f.actual = clean(inspect(c.actual));
   }
-  const at = projectFrame(frames(stack), own.file);
+  const fs = frames(stack);
+  const at = projectFrame(fs, own.file);
   Object.assign(f, at ? { file: at.file, line: at.line } : own);
+  const where = thrownAt(fs, at);
+  if (where) f.message = clip(`${f.message}\n(thrown at ${where})`, 8192);
   return f;
 }
 
