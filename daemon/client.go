@@ -173,14 +173,18 @@ func Mismatch(w Welcome, version string) string {
 	if w.Build == BuildID() {
 		return ""
 	}
-	return fmt.Sprintf("strobe: the running daemon (pid %d) is a different build (version %s) from this strobe (version %s): run `strobe stop` so the next command starts this one", w.PID, w.Version, version)
+	builds := fmt.Sprintf("a different build (version %s) from this strobe (version %s)", w.Version, version)
+	if w.Version == version {
+		builds = fmt.Sprintf("another build of this strobe's version (%s)", version)
+	}
+	return fmt.Sprintf("strobe: the running daemon (pid %d) is %s: run `strobe stop` so the next command starts this one", w.PID, builds)
 }
 
-// NewClient is an MCP client of the SDK that knows strobe's own methods.
 // cliName is the client name of `strobe test`: the daemon stops the runs
 // such a client started when its connection ends before their answers.
 const cliName = "strobe-cli"
 
+// NewClient is an MCP client of the SDK that knows strobe's own methods.
 func NewClient(version string, opts *mcp.ClientOptions) *mcp.Client {
 	c := mcp.NewClient(&mcp.Implementation{Name: cliName, Version: version}, opts)
 	mcp.AddSendingCustomMethod[*StatusParams, *Status](c, MethodStatus)

@@ -178,3 +178,20 @@ func TestHomeNeverClosesASharedDirectory(t *testing.T) {
 		t.Errorf("a home of ours open to others is %v, want 0700", fi.Mode().Perm())
 	}
 }
+
+// TestMismatch: a daemon of another build is named by what differs, never
+// "version dev from version dev".
+func TestMismatch(t *testing.T) {
+	if msg := Mismatch(Welcome{PID: 7, Version: "dev", Build: BuildID()}, "dev"); msg != "" {
+		t.Errorf("this build: %q, want nothing", msg)
+	}
+	for _, c := range []struct{ daemon, cli, want string }{
+		{"dev", "dev", "is another build of this strobe's version (dev)"},
+		{"0.3.0", "0.4.0", "is a different build (version 0.3.0) from this strobe (version 0.4.0)"},
+	} {
+		msg := Mismatch(Welcome{PID: 7, Version: c.daemon, Build: "other"}, c.cli)
+		if !strings.Contains(msg, "daemon (pid 7) "+c.want) || !strings.Contains(msg, "run `strobe stop`") {
+			t.Errorf("daemon %s, strobe %s: %q, want %q", c.daemon, c.cli, msg, c.want)
+		}
+	}
+}
