@@ -23,7 +23,7 @@ func cmdDaemon(ctx context.Context, args []string, _, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	reapFor := fs.Int(daemon.ReapFlag[2:], 0, "")
 	idle := fs.Duration("idle", daemon.DefaultIdle, "exit after this long without requests and with no run going (0: never)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
 	}
 	if fs.NArg() > 0 {

@@ -47,7 +47,7 @@ func cmdInstall(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.BoolVar(&o.DryRun, "dry-run", false, "print what would change, as a diff per file, and write nothing")
 	fs.BoolVar(&o.Uninstall, "uninstall", false, "remove what strobe install added")
 	fs.StringVar(&o.Binary, "binary", "", "the strobe binary to register (default: this one)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
 	}
 	if fs.NArg() > 0 {

@@ -31,7 +31,7 @@ func cmdMerge(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print only the JSON response")
 	var files []string
 	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
+		if err := parseFlags(fs, rest); err != nil {
 			return exitUsage
 		}
 		if rest = fs.Args(); len(rest) == 0 {

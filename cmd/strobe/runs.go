@@ -23,7 +23,7 @@ func cmdRuns(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	n := fs.Int("n", 20, "how many runs to list")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
 	}
 	dir := details.Dir()
@@ -111,12 +111,12 @@ func cmdShow(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strobe show", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the whole details file")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
 	}
 	rest := fs.Args() // flags may also follow the id
 	if len(rest) > 0 {
-		if err := fs.Parse(rest[1:]); err != nil {
+		if err := parseFlags(fs, rest[1:]); err != nil {
 			return exitUsage
 		}
 		rest = append(rest[:1], fs.Args()...)

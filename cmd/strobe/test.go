@@ -72,7 +72,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// Flags may come before or after DIR.
 	var dirs []string
 	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
+		if err := parseFlags(fs, rest); err != nil {
 			return exitUsage
 		}
 		if rest = fs.Args(); len(rest) == 0 {

@@ -128,7 +128,7 @@ func cmdQuery(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the page as JSON")
 	var ids []string
 	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
+		if err := parseFlags(fs, rest); err != nil {
 			return exitUsage
 		}
 		if rest = fs.Args(); len(rest) == 0 {
