@@ -301,6 +301,27 @@ func TestTracePanic(t *testing.T) {
 	}
 }
 
+// TestTraceGdbInternalError: gdb 13 fails an internal assertion printing
+// an Option<&&str> (once_cell's OnceCell<&str>::get). It asked to quit
+// and took the test binary with it: a test that passed answered crashed,
+// "the test binary exited". The value is unavailable, the test passes.
+func TestTraceGdbInternalError(t *testing.T) {
+	root := tracedFixture(t)
+	spec := gdbtracetest.Spec(t, root, []string{"traced::first"})
+	rec, _, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "lent::first_word", Trace: spec})
+	if exit.Code != 0 {
+		t.Fatalf("exit %+v, tests %+v: want the test passed", exit, rec.Tests())
+	}
+	evs, metas := gdbtracetest.Events(t, spec.Out)
+	exits := gdbtracetest.Calls(evs, trace.Exit, "traced::first")
+	if len(exits) != 1 || len(exits[0].Return) != 1 || !strings.Contains(exits[0].Return[0].Unavailable, "internal error") {
+		t.Fatalf("first's exits %+v, want its return unavailable", exits)
+	}
+	if len(metas) != 1 {
+		t.Errorf("metas %+v, want the tracer's end", metas)
+	}
+}
+
 // TestTraceProjectAndFile: @project is the crate's own functions, never
 // std's; @file:lib.rs the functions defined in src/lib.rs.
 func TestTraceProjectAndFile(t *testing.T) {

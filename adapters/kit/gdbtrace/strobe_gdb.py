@@ -71,7 +71,12 @@ def quiet():
                 "set print thread-events off", "set print inferior-events off",
                 "set disable-randomization off", "set startup-with-shell on",
                 "set auto-solib-add on", "set print pretty off",
-                "handle all nostop noprint pass"):
+                "handle all nostop noprint pass",
+                # gdb's internal errors (gdb 13 asserts printing a Rust
+                # Option<&&str>) abort the command, not gdb and the
+                # program with it: render says the value is unavailable.
+                "maint set internal-error quit no", "maint set internal-error corefile no",
+                "maint set internal-error backtrace off"):
         try:
             gdb.execute(cmd, to_string=True)
         except gdb.error:
@@ -356,6 +361,8 @@ def render(v):
         return name, clip(s)
     except Exception as e:  # a printer's own error: this value is unavailable, the event stays
         return None, "!" + (str(e) or type(e).__name__)
+    except KeyboardInterrupt:  # what an internal error of gdb's raises, once it does not quit
+        return None, "!gdb cannot read this value (an internal error of gdb's)"
 
 
 def c_like():
