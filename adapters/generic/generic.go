@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -132,12 +133,17 @@ func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 		return nil, adapters.Usagef("the generic framework needs a command: pass --command with the command that runs the tests")
 	}
 	// The command cannot be told which level or test to run, but a script
-	// can read them.
+	// can read them; bats can be told the test (--filter, a regexp).
 	env := []string{"STROBE_LEVEL=" + string(req.Level), "STROBE_TEST=" + req.Test}
 	rec.BeginTesting() // nothing to build that strobe can see
-	pr := newParser(rec, req.ProjectRoot, req.Command)
+	argv := req.Command
+	pr := newParser(rec, req.ProjectRoot, argv)
 	pr.test, pr.members = req.Test, members
-	return &adapters.Plan{Argv: req.Command, Dir: req.ProjectRoot, Env: env, Parser: pr}, nil
+	if req.Test != "" && filepath.Base(argv[0]) == "bats" {
+		argv = slices.Concat(argv[:1], []string{"--filter", "^" + regexp.QuoteMeta(req.Test) + "$"}, argv[1:])
+		pr.test, pr.filtered = "", req.Test
+	}
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: pr}, nil
 }
 
 // workspaceMembers are the packages of an npm or yarn workspaces root

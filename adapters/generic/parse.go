@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,6 +28,9 @@ type genericParser struct {
 	root string
 	argv []string
 	test string // the test asked for, which the command cannot be told
+	// filtered is the test asked for that the command was told (bats's
+	// --filter).
+	filtered string
 	// members are the packages with tests of the workspaces root whose
 	// test script runs (npm test -ws): their frameworks' results reach
 	// strobe only when it is run on each.
@@ -50,6 +55,9 @@ type genericParser struct {
 	names     map[tapRef]bool // the TAP tests recorded, by suite and name
 	diags     []*perlDiag
 	diag      *perlDiag // the diagnostic whose lines go on
+	// comments is the failed TAP test whose "# " lines on stdout go on
+	// (bats's diagnostics), until a line that is not one.
+	comments *tapComments
 
 	// prove.
 	prove      *proveFile // the file prove runs now
@@ -97,6 +105,15 @@ type tapTest struct {
 }
 
 type tapRef struct{ suite, name, leaf string }
+
+// tapComments are the "# " lines after a failed TAP test that had no
+// YAML block: bats's "(in test file test/x.bats, line 7)", the command
+// that failed and the test's output.
+type tapComments struct {
+	ref   tapRef
+	bare  string // the failure's message until a comment says more: its TAP line
+	lines int
+}
 
 // tapYAML is a YAML diagnostics block ("  ---" … "  ...").
 type tapYAML struct {
@@ -168,6 +185,10 @@ var (
 	perlFailed  = lazyre.New(`^#\s+Failed (\(TODO\) )?test(?: '(.*?)')?(?:\s+at (.+?) line (\d+)\.)?\s*$`)
 	perlAt      = lazyre.New(`^#\s+(?:at|in) (.+?) (?:at )?line (\d+)\.?\s*$`)
 	perlDieLine = lazyre.New(`^(.+) at (\S+) line (\d+)\.$`)
+	// bats's place of a failure, the test's own line after the helper's:
+	// "# (in test file test/x.bats, line 7)", "#  in test file …, line 7)",
+	// "# (from function `setup' in test file …, line 4)".
+	batsAt = lazyre.New(`\bin test file (.+), line (\d+)\)\s*$`)
 	// A stack frame in a YAML block: "Test.<anonymous> (/p/test/a.js:4:32)".
 	stackFrame = lazyre.New(`(?:^|\(|\s)((?:/|\./|[\w.-]+/)[^\s():]*):(\d+)(?::\d+)?\)?\s*$`)
 
@@ -200,6 +221,9 @@ func (p *genericParser) Line(s adapters.Stream, b []byte, _ bool) {
 		p.lastErr = strings.TrimSpace(line)
 	}
 	if p.perlDiagLine(s, line) {
+		return
+	}
+	if p.tapComment(s, line) {
 		return
 	}
 	if p.proveLine(line) {
@@ -425,12 +449,18 @@ func (p *genericParser) recordTAP(t *tapTest) {
 	if t.msg != "" {
 		f.Message = kit.Clip(strings.TrimSpace(t.msg))
 	}
+	if suite == "" {
+		f.Rerun = p.batsRerun(t.leaf, "")
+	}
 	if f.File == "" {
 		if d := p.findDiag(suite, t.leaf); d != nil {
 			d.apply(f)
 			d.to = &[2]string{suite, t.name}
 		} else {
 			p.unlocated = append(p.unlocated, tapRef{suite, t.name, t.leaf})
+			if t.msg == "" {
+				p.comments = &tapComments{ref: tapRef{suite, t.name, t.leaf}, bare: f.Message}
+			}
 		}
 	}
 	p.end(suite, t.name, report.TestFailed, f)
@@ -635,6 +665,101 @@ func (p *genericParser) locate() {
 		keep = append(keep, u)
 	}
 	p.unlocated = keep
+}
+
+// tapComment reads the "# " lines on stdout right after a failed TAP test
+// that had no YAML block: its diagnostics, as bats writes them (where it
+// failed, the command that failed, what the test printed). Test::More's
+// diagnostics are read before (perlDiagLine), and TAP's own comments
+// after the tests ("# tests 5") come after a plan line, which ends these.
+func (p *genericParser) tapComment(s adapters.Stream, line string) bool {
+	c := p.comments
+	if c == nil || s != adapters.Stdout {
+		return false
+	}
+	if !strings.HasPrefix(line, "#") || strings.HasPrefix(line, "# Looks like") {
+		p.comments = nil
+		return false
+	}
+	if m := batsAt.FindStringSubmatch(line); m != nil && strings.Contains(line, "in test file ") {
+		n, _ := strconv.Atoi(m[2])
+		file := kit.ProjectPath(p.root, m[1])
+		p.rec.UpdateFailure(c.ref.suite, c.ref.name, func(f *report.Failure) {
+			f.File, f.Line = file, n
+			if f.Rerun != "" {
+				f.Rerun = p.batsRerun(c.ref.leaf, m[1])
+			}
+		})
+		p.dropUnlocated(c.ref)
+		return true
+	}
+	text := strings.TrimPrefix(strings.TrimPrefix(line, "#"), " ")
+	if c.lines++; c.lines > maxCommentLines || strings.HasPrefix(text, "(from function ") {
+		return true // a helper's place: the test's own line follows
+	}
+	p.rec.UpdateFailure(c.ref.suite, c.ref.name, func(f *report.Failure) {
+		if f.Message == c.bare {
+			f.Message = kit.Clip(strings.TrimSpace(text))
+			return
+		}
+		kit.AppendMessage(f, "\n", text)
+	})
+	return true
+}
+
+// maxCommentLines bounds the comment lines a failure's message takes (a
+// test that printed a lot); the details file keeps the output.
+const maxCommentLines = 40
+
+// dropUnlocated forgets a failed TAP test that its comments placed.
+func (p *genericParser) dropUnlocated(r tapRef) {
+	p.unlocated = slices.DeleteFunc(p.unlocated, func(u tapRef) bool { return u == r })
+}
+
+// batsRerun is the command that runs one bats test: the run's bats
+// command with its options, --filter matching that name alone, and the
+// test's file when known (else the files and directories it was given);
+// "" when the command is not bats.
+func (p *genericParser) batsRerun(name, file string) string {
+	if len(p.argv) == 0 || filepath.Base(p.argv[0]) != "bats" {
+		return ""
+	}
+	// bats's options that take a value; a filter of the run's own is
+	// replaced by the one for this test.
+	withValue := map[string]bool{"-j": true, "--jobs": true, "-F": true, "--formatter": true, "-o": true, "--output": true,
+		"--report-formatter": true, "--filter-tags": true, "--code-quote-style": true, "--line-reference-format": true,
+		"--gather-test-outputs-in": true, "--setup-suite-file": true}
+	dropped := map[string]bool{"-f": true, "--filter": true, "--filter-status": true}
+	// The project's own bats (node_modules/bats/bin/bats), named from the
+	// project root where the rerun is pasted.
+	prog := p.argv[0]
+	if rel, ok := kit.Rel(p.root, prog); ok && filepath.IsAbs(prog) {
+		prog = rel
+		if !strings.Contains(prog, "/") {
+			prog = "./" + prog
+		}
+	}
+	words := []string{shellQuote(prog)}
+	var paths []string
+	for i := 1; i < len(p.argv); i++ {
+		a := p.argv[i]
+		switch {
+		case dropped[a]:
+			i++
+		case withValue[a] && i+1 < len(p.argv):
+			words = append(words, shellQuote(a), shellQuote(p.argv[i+1]))
+			i++
+		case strings.HasPrefix(a, "-"):
+			words = append(words, shellQuote(a))
+		default:
+			paths = append(paths, shellQuote(a))
+		}
+	}
+	words = append(words, "--filter", shellQuote("^"+regexp.QuoteMeta(name)+"$"))
+	if file != "" {
+		paths = []string{shellQuote(file)}
+	}
+	return strings.Join(append(words, paths...), " ")
 }
 
 // proveLine reads prove's own lines: a file's header and verdict, the
@@ -921,6 +1046,11 @@ func (p *genericParser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if p.test != "" {
 		p.askedFor(&out)
+	}
+	if p.filtered != "" && len(p.rec.Tests()) == 0 && out.Crash == nil {
+		out.NoTests = true
+		// Not the exit status's pass: bats said it ran none ("1..0").
+		out.Hint = fmt.Sprintf("bats ran no test named %s (--filter %s): give a test's name as its TAP line prints it (its @test description)", shell.Quote(p.filtered), shell.Quote("^"+regexp.QuoteMeta(p.filtered)+"$"))
 	}
 	if len(p.members) > 0 && len(p.rec.Tests()) == 0 {
 		list := strings.Join(p.members[:min(len(p.members), 5)], ", ")

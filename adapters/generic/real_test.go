@@ -270,3 +270,57 @@ func TestExitStatusAlone(t *testing.T) {
 		})
 	}
 }
+
+// TestBats runs bats (the Bash Automated Testing System, from npm as its
+// users install it) on a project whose failures are placed by bats's
+// "# (in test file …, line N)" comments: one in the test itself, one in a
+// helper the test calls (the test's own line is the place). The message
+// is the command that failed and what the test printed, and the rerun,
+// pasted in the project root, runs that one test.
+func TestBats(t *testing.T) {
+	testutil.RequireTool(t, "bash")
+	dir := filepath.Join("testdata", "fixtures", "bats")
+	adapterstest.NpmCI(t, dir)
+	root, _ := filepath.Abs(dir)
+	rec, _, exit := run(t, root, filepath.Join(root, "node_modules", "bats", "bin", "bats"), "test")
+	if exit.Code != 1 {
+		t.Errorf("exit %+v, want bats's 1", exit)
+	}
+	if p := rec.Progress(); p.Passed != 2 || p.Failed != 2 || p.Skipped != 1 {
+		t.Errorf("counts %+v, want bats's: 2 passed, 2 failed, 1 skipped", p)
+	}
+	for _, c := range []struct {
+		name, msg, rerun string
+		line             int
+	}{
+		{"subtraction (by one) is broken", "`[ \"$result\" -eq 5 ]' failed", `node_modules/bats/bin/bats --filter '^subtraction \(by one\) is broken$' test/calc.bats`, 15},
+		{"output is compared in a helper", "`equal \"$output\" \"goodbye\"' failed\nexpected: goodbye\nactual:   hello", `node_modules/bats/bin/bats --filter '^output is compared in a helper$' test/calc.bats`, 25},
+	} {
+		f := wantTest(t, rec, "", c.name, report.TestFailed).Failure
+		if f == nil || f.File != "test/calc.bats" || f.Line != c.line || f.Message != c.msg || f.Rerun != c.rerun {
+			t.Errorf("%s: failure %+v, want at test/calc.bats:%d, %q, rerun %s", c.name, f, c.line, c.msg, c.rerun)
+			continue
+		}
+		cmd := exec.Command("sh", "-c", f.Rerun)
+		cmd.Dir = root
+		out, _ := cmd.Output()
+		if got := string(out); !strings.HasPrefix(got, "1..1\nnot ok 1 "+c.name+"\n") {
+			t.Errorf("rerun %s ran:\n%s\nwant that one test alone", f.Rerun, got)
+		}
+	}
+	wantTest(t, rec, "", "skipped for now", report.TestSkipped)
+
+	// --test: bats is told the one test (--filter), a name it does not
+	// have is no test, not the exit status's pass.
+	bats := filepath.Join(root, "node_modules", "bats", "bin", "bats")
+	one := adapters.Request{ProjectRoot: root, Command: []string{bats, "test"}, Test: "subtraction (by one) is broken"}
+	rec, _, _ = adapterstest.RunReal(t, New(), one)
+	if p := rec.Progress(); p.Passed != 0 || p.Failed != 1 {
+		t.Errorf("--test: counts %+v, want that one test, failed", p)
+	}
+	none := adapters.Request{ProjectRoot: root, Command: []string{bats, "test"}, Test: "nope"}
+	_, out, _ := adapterstest.RunReal(t, New(), none)
+	if !out.NoTests || !strings.HasPrefix(out.Hint, "bats ran no test named nope (--filter '^nope$')") || strings.Contains(out.Hint, "exit status") {
+		t.Errorf("--test nope: %+v, want no tests, said so", out)
+	}
+}
