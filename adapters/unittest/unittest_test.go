@@ -422,6 +422,21 @@ func TestDoctests(t *testing.T) {
 	}
 }
 
+// TestDoctestsByName: a doctest given to --test by the name the answer
+// gives it runs: a module's function's (calc.double), which unittest's
+// loader calls as if it made tests (a crash, exit 1), and a doc file's
+// (calc_txt), which names no module (no tests).
+func TestDoctestsByName(t *testing.T) {
+	root := fixture(t, "doctests")
+	for name, status := range map[string]report.TestStatus{"calc.double": report.TestFailed, "calc_txt": report.TestPassed} {
+		rec, out, exit := run(t, root, adapters.Request{Test: name})
+		tests := rec.Tests()
+		if len(tests) != 1 || tests[0].Name != name || tests[0].Status != status || out.Crash != nil {
+			t.Errorf("--test %s ran %+v (exit %+v, crash %+v), want %s alone, %s", name, tests, exit, out.Crash, name, status)
+		}
+	}
+}
+
 // TestOwnIDs: a TestCase that overrides id() (a row of a data file:
 // test_rows.RowTest.runTest.2) cannot be loaded by its id: the rerun named
 // it and failed with "'function' object has no attribute '2'", and
