@@ -76,9 +76,10 @@ type StuckNamer interface {
 // its tests: node:test's test file processes write theirs
 // asynchronously, so one that spins or blocks never sends the start of
 // the test it runs, nor the end of the test before it, which stays
-// "running". The runner asks it to name a stuck test from the stacks even
-// when a test was running, and takes the name it gives; not when every
-// test had ended (what lingers then is no test's).
+// "running", or, when the events it sent before had all ended, reads as
+// no test running. The runner asks it to name a stuck test from the
+// stacks even when a test was running or none was, and takes the name it
+// gives (a process that lingers after its tests shows no project code).
 type StacksOverEvents interface {
 	StuckNamer
 	StacksOverEvents()

@@ -467,11 +467,11 @@ func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
 	if !ok || w == nil || len(entries) != 1 {
 		return
 	}
+	// Events that lag may say every test had ended while a test file's
+	// process blocks in a test whose start it never sent: the code it
+	// runs tells, and there is none when what lingers is no test's.
 	_, lags := namer.(adapters.StacksOverEvents)
-	switch {
-	case lags && entries[0].AfterTests:
-		return // every test had ended, its events with it: what lingers is no test
-	case entries[0].Name != r.Command() && !lags:
+	if !lags && entries[0].Name != r.Command() {
 		return
 	}
 	var funcs []string
@@ -481,6 +481,9 @@ func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
 		}
 	}
 	for _, th := range w.ownThreads { // the adapter's own capture (py-spy's Python frames)
+		if lags && entries[0].AfterTests {
+			break // node's idle threads: where what keeps them alive was made, which runs nothing
+		}
 		funcs = append(funcs, th.Stack...)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), stuckNameWait)

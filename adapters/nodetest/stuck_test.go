@@ -105,6 +105,46 @@ test('spins', () => {
 	}
 }
 
+// TestStuckNamedAfterOtherFiles: a test file whose process blocks before
+// node has any of its events (a test that resolves at once, then one that
+// blocks), after another file whose tests all ended, reads from the
+// events as no test running, after the tests; the stacks show the
+// blocking test's body. It is named from them (found on
+// light-my-request: "no test was running, 165 had finished", no name, no
+// rerun).
+func TestStuckNamedAfterOtherFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	testutil.RequireTool(t, "node")
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"test/a.test.js": "require('node:test')('passes', () => {});\n",
+		"test/b.test.js": `const test = require('node:test');
+
+test('resolves at once', async () => {});
+
+test('blocks forever', () => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+});
+`,
+	})
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Timeout: 40 * time.Second},
+		runner.Options{DetailsDir: t.TempDir(), Overdue: adapterstest.Overdue})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
+		t.Fatalf("status %s, stuck %+v: want one stuck test", resp.Status, resp.Stuck)
+	}
+	s := resp.Stuck[0]
+	if s.AfterTests || s.Name != "blocks forever" || s.File != "test/b.test.js" || s.Line != 6 ||
+		s.Rerun != "node --test '--test-name-pattern=^blocks forever$' test/b.test.js" {
+		t.Errorf("stuck %q at %s:%d (after the tests: %v), rerun %q: want blocks forever at test/b.test.js:6, run alone",
+			s.Name, s.File, s.Line, s.AfterTests, s.Rerun)
+	}
+}
+
 // TestStuckAfterTheTests: every test passed and what one of them opened
 // keeps the test file's process, and so node --test, from exiting: a
 // server, an interval. The run is stuck after its tests, not in one:
