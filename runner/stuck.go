@@ -133,8 +133,9 @@ var errNotNode = errors.New("not a node process")
 const pastRuns = 3
 
 // pastDurations says how long each test took when it last passed, from the
-// details files of the project's newest earlier runs (the history names
-// them), read once, the first time the detector asks: only a run that
+// details files of the project's newest earlier runs of the same framework
+// (the history names them; another framework names other tests: ctest
+// a Catch2 binary, catch2 its test cases), read once, the first time the detector asks: only a run that
 // looks like an endless loop pays for it. A test recorded as 0 ms took
 // under a millisecond: it counts as one, a time known (0 is "never seen
 // to pass"), or the quickest tests, most of them, would never be late.
@@ -155,6 +156,9 @@ func (r *Run) pastDurations() func(string) time.Duration {
 			for _, e := range runs { // the newest first
 				if read == pastRuns {
 					break
+				}
+				if e.Key.Framework != r.adapter.Name() {
+					continue
 				}
 				past, err := details.PassedDurations(details.Path(dir, e.RunID))
 				if err != nil {

@@ -17,6 +17,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/generic"
 	"strobe/details"
+	"strobe/history"
 	"strobe/internal/testutil"
 	"strobe/report"
 	"strobe/stuck"
@@ -786,6 +787,38 @@ func TestStuckSubtestHoldsTheStacks(t *testing.T) {
 		{Name: "Test_dir", Since: start}, {Name: "Test_dir/TestZDeadlock", Since: start}})
 	if len(got) != 2 || got[0].Name != "Test_dir/TestZDeadlock" || len(got[0].Threads) != 1 || got[1].Name != "Test_dir" || got[1].Threads != nil {
 		t.Errorf("stuck %+v, want Test_dir/TestZDeadlock first with the stacks, then Test_dir", got)
+	}
+}
+
+// TestPastDurationsOfItsFramework: how long a test took when it last
+// passed comes from the project's earlier runs of the run's framework.
+// spdlog's CMake tree run through ctest (one test, its Catch2 binary)
+// after three runs of the binary through catch2 (its test cases) read
+// those three, found no time for the binary, and left a deadlock beside
+// spdlog's periodic flusher, which wakes every second, to the ten-minute
+// timeout.
+func TestPastDurationsOfItsFramework(t *testing.T) {
+	root := t.TempDir()
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	store := history.Open(opts.HistoryDir)
+	for _, run := range []struct{ id, framework, test string }{
+		{"r1", "failsonend", "utests"},
+		{"r2", "catch2", "to_hex"},
+		{"r3", "catch2", "to_hex"},
+		{"r4", "catch2", "to_hex"},
+	} {
+		record := `{"tests":[{"name":"` + run.test + `","status":"passed","duration_ms":6000}]}`
+		if err := os.WriteFile(details.Path(opts.DetailsDir, run.id), []byte(record), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Record(history.Run{ID: run.id, Root: root, Key: history.Key{Framework: run.framework}, Status: report.Passed,
+			Tests: []report.Test{{Name: run.test, Suite: "s", Status: report.TestPassed}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &Run{opts: opts, req: Request{ProjectRoot: root}, adapter: failsOnEnd{}}
+	if got := r.pastDurations()("utests"); got != 6*time.Second {
+		t.Errorf("utests took %v when it last passed, want 6s (the failsonend run's)", got)
 	}
 }
 
