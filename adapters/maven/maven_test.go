@@ -189,7 +189,7 @@ func TestRealBasic(t *testing.T) {
 		message    string
 	}{
 		{"CalcTest#addsWrongly", "src/test/java/com/example/CalcTest.java", 16, "expected: <5> but was: <4>"},
-		{"CalcTest#dividesByZero", "src/test/java/com/example/CalcTest.java", 21, "java.lang.ArithmeticException: / by zero"},
+		{"CalcTest#dividesByZero", "src/test/java/com/example/CalcTest.java", 21, "java.lang.ArithmeticException: / by zero\n(thrown at src/main/java/com/example/Calc.java:9)"},
 		{"OtherTest#failsWithMessage", "src/test/java/com/example/OtherTest.java", 15, "one and one make two ==> expected: <true> but was: <false>"},
 	} {
 		tt, ok := adapterstest.TestByName(rec.Tests(), tc.name)
@@ -525,6 +525,49 @@ func TestInitializationError(t *testing.T) {
 	// CookieTest): executionError.
 	if got := p.rerun(".", surefireDir, "com.x.FooTest", "executionError"); got != "mvn -B test -Dtest=com.x.FooTest "+noFailProp {
 		t.Errorf("executionError's rerun %q, want the class", got)
+	}
+}
+
+// TestThrownInMainCode: an exception thrown in the project's main code
+// (commons-validator's ISBNValidator, called by the test) is placed at
+// the test's line, which alone does not say where it came from: the
+// message adds where it was thrown, the innermost frame whose source is
+// the project's. JUnit's assertion frames and the JDK's are not.
+func TestThrownInMainCode(t *testing.T) {
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"target/surefire-reports/TEST-com.x.IsbnTest.xml": `<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="com.x.IsbnTest" tests="2" errors="1" skipped="0" failures="1">
+  <testcase name="converts" classname="com.x.IsbnTest" time="0.013">
+    <error message="conversion table missing" type="java.lang.IllegalStateException"><![CDATA[java.lang.IllegalStateException: conversion table missing
+	at java.base/java.util.Objects.requireNonNull(Objects.java:259)
+	at com.x.Isbn.convert(Isbn.java:167)
+	at com.x.Isbn.validate(Isbn.java:250)
+	at com.x.IsbnTest.converts(IsbnTest.java:268)
+	at java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)
+]]></error>
+  </testcase>
+  <testcase name="valid" classname="com.x.IsbnTest" time="0.024">
+    <failure message="valid-3 ==&gt; expected: &lt;true&gt; but was: &lt;false&gt;" type="org.opentest4j.AssertionFailedError"><![CDATA[org.opentest4j.AssertionFailedError: valid-3 ==> expected: <true> but was: <false>
+	at org.junit.jupiter.api.AssertionUtils.fail(AssertionUtils.java:55)
+	at org.junit.jupiter.api.AssertTrue.assertTrue(AssertTrue.java:40)
+	at com.x.IsbnTest.valid(IsbnTest.java:189)
+]]></failure>
+  </testcase>
+</testsuite>`,
+		"src/main/java/com/x/Isbn.java":     "",
+		"src/test/java/com/x/IsbnTest.java": "",
+	})
+	rec := adapters.NewRecorder()
+	p := newParser(rec, root, []string{"."}, []string{"mvn", "-B", "test"})
+	p.Line(adapters.Stdout, []byte("[ERROR] Tests run: 2, Failures: 1, Errors: 1, Skipped: 0, Time elapsed: 0.055 s <<< FAILURE! -- in com.x.IsbnTest"), false)
+	f := rec.Failure("com.x.IsbnTest", "IsbnTest#converts")
+	if f == nil || f.File != "src/test/java/com/x/IsbnTest.java" || f.Line != 268 ||
+		f.Message != "java.lang.IllegalStateException: conversion table missing\n(thrown at src/main/java/com/x/Isbn.java:167)" {
+		t.Errorf("failure %+v, want at IsbnTest.java:268, thrown at src/main/java/com/x/Isbn.java:167", f)
+	}
+	if f := rec.Failure("com.x.IsbnTest", "IsbnTest#valid"); f == nil || f.Line != 189 || strings.Contains(f.Message, "thrown at") {
+		t.Errorf("failure %+v, want at IsbnTest.java:189 with JUnit's message alone", f)
 	}
 }
 

@@ -457,6 +457,9 @@ func (p *parser) failure(mod, dir, class, name string, c format.JUnitCase) *repo
 		f.Message = kit.Clip(f.Message + "\n(in " + strings.Join(helpers, " → ") + ")")
 	} else if file, line := testFrame(c.Text, class); file != "" {
 		f.File, f.Line = p.sourcePath(mod, class, file), line
+		if at := p.thrownAt(mod, c.Text, class); at != "" {
+			f.Message = kit.Clip(f.Message + "\n(thrown at " + at + ")")
+		}
 	} else if owner, file, line := format.JavaInvokedFrame(c.Text); file != "" {
 		// A test the class inherits (an abstract base class's, an
 		// interface's default method) has no frame in the class: the
@@ -580,6 +583,19 @@ func (p *parser) ownSource(mod, class, file string) string {
 	for _, m := range append([]string{mod}, p.modules...) {
 		if path := p.sourcePath(m, class, file); kit.FileExists(filepath.Join(p.root, path)) {
 			return path
+		}
+	}
+	return ""
+}
+
+// thrownAt is where the project's own code called by the test threw
+// (the innermost frame above the test class's whose source the project
+// has: src/main/java/com/x/Isbn.java:167), "" when none did (JUnit's
+// assertion, the JDK's code): the test's line alone does not say it.
+func (p *parser) thrownAt(mod, trace, class string) string {
+	for _, fr := range format.JavaFramesBefore(trace, class) {
+		if path := p.ownSource(mod, fr.Class, fr.File); path != "" {
+			return path + ":" + strconv.Itoa(fr.Line)
 		}
 	}
 	return ""

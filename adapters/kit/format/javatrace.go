@@ -30,6 +30,33 @@ func JavaTestFrame(trace, class string) (string, int) {
 	return "", 0
 }
 
+// JavaFrame is one frame of a JVM stack trace: its class, source file
+// and line.
+type JavaFrame struct {
+	Class, File string
+	Line        int
+}
+
+// JavaFramesBefore is the frames of a stack trace, reading down, above
+// the first frame in class or a class nested in it: what the test called
+// that threw (a library's code, the JDK's, an assertion library's),
+// innermost first. Nil when no frame is in class.
+func JavaFramesBefore(trace, class string) []JavaFrame {
+	var out []JavaFrame
+	for _, l := range strings.Split(trace, "\n") {
+		m := javaFrame.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if m[1] == class || strings.HasPrefix(m[1], class+"$") {
+			return out
+		}
+		n, _ := strconv.Atoi(m[4])
+		out = append(out, JavaFrame{Class: m[1], File: m[3], Line: n})
+	}
+	return nil
+}
+
 // JavaTestMethodFrame is where a test failed in its own method, when its
 // trace passes through a helper of its class first
 // (`testSpaces:443->assertNextToken:57->assertContent:47`, as Surefire
