@@ -68,6 +68,9 @@ type parser struct {
 	// ranNone are the tests CTest passed whose GoogleTest ran no test
 	// ("Running 0 tests"): they are skipped, not passed.
 	ranNone []string
+	// filtered says a test of ranNone ran with a --gtest_filter (GoogleTest
+	// printed it): without one the binary has no test at all.
+	filtered bool
 	// inner names, for a CTest test that ran a GoogleTest binary whole and
 	// ended inside one of its tests with no failure of its own, that test:
 	// locate places the failure at its TEST.
@@ -840,6 +843,7 @@ func (p *parser) junitCase(c format.JUnitCase) {
 	}
 	if c.Status == format.JUnitPassed && strings.Contains(c.SystemOut, "[==========] Running 0 tests from ") {
 		p.ranNone = append(p.ranNone, name)
+		p.filtered = p.filtered || strings.Contains(c.SystemOut, "Note: Google Test filter = ")
 		p.rec.Again("", name)
 		p.rec.End("", name, report.TestSkipped, kit.DurationOf(c.Time), nil)
 		return
@@ -878,7 +882,7 @@ func outputFailed(name string, d time.Duration, output string) *failed {
 // test's end and GoogleTest's summary (exit(0) in the test or the code it
 // calls), where the gtest adapter answers crashed.
 func (p *parser) exitedInside(name string, c format.JUnitCase) bool {
-	if c.Status != format.JUnitPassed || strings.Contains(c.SystemOut, "The rest of the test output was removed") {
+	if c.Status != format.JUnitPassed || cutByCTest(c.SystemOut) {
 		return false // a passed test's output CTest cut short has no end to read
 	}
 	running, summary := "", false
@@ -900,6 +904,14 @@ func (p *parser) exitedInside(name string, c format.JUnitCase) bool {
 	return true
 }
 
+// cutByCTest says CTest cut the output short (1,024 bytes of a passed
+// test's by default): "The rest of the test output was removed since it
+// exceeds the threshold of N bytes." (older CTest) or "[This part of the
+// test output was removed since …]" (CTest 3.25).
+func cutByCTest(out string) bool {
+	return strings.Contains(out, " of the test output was removed since it exceeds the threshold")
+}
+
 // catch2Exited fails a test CTest passed whose Catch2 console output
 // began a run and never ended it: catch_discover_tests runs each test
 // case alone (`BIN "name"`), and Catch2 begins with its "Filters: name"
@@ -909,7 +921,7 @@ func (p *parser) exitedInside(name string, c format.JUnitCase) bool {
 // the catch2 adapter answers crashed. Another reporter than the console
 // prints no such line, and is not read.
 func (p *parser) catch2Exited(name string, c format.JUnitCase) bool {
-	if c.Status != format.JUnitPassed || strings.Contains(c.SystemOut, "The rest of the test output was removed") {
+	if c.Status != format.JUnitPassed || cutByCTest(c.SystemOut) {
 		return false
 	}
 	began, summary, spec := false, false, ""
@@ -973,6 +985,9 @@ func (p *parser) ranNoneHint() string {
 		names += fmt.Sprintf(" and %d more", n)
 	}
 	why := "its --gtest_filter (or GTEST_FILTER) matched no test"
+	if !p.filtered {
+		why = "it ran with no filter, so its binary has no GoogleTest test (compiled out?)"
+	}
 	total, index := kit.EnvValue(p.env, "GTEST_TOTAL_SHARDS"), kit.EnvValue(p.env, "GTEST_SHARD_INDEX")
 	if total != "" && index != "" {
 		why = fmt.Sprintf("GTEST_TOTAL_SHARDS=%s and GTEST_SHARD_INDEX=%s are set, and a test CTest runs alone falls in shard 0; unset them (env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX ctest …)", total, index)

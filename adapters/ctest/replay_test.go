@@ -82,3 +82,71 @@ func TestReplaySanitizer(t *testing.T) {
 		t.Errorf("progress %+v, want 2 passed, 1 failed", s)
 	}
 }
+
+// replayOne replays a run of one CTest test, named, that CTest passed,
+// with output in the JUnit report as CTest wrote it.
+func replayOne(t *testing.T, name, output string) (*adapters.Recorder, adapters.Outcome) {
+	t.Helper()
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	xml := `<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="(empty)" tests="1" failures="0" disabled="0" skipped="0" hostname="" time="0" timestamp="2026-12-02T16:10:00">
+	<testcase name="` + name + `" classname="` + name + `" time="0.0173598" status="run">
+		<system-out>` + output + `</system-out>
+	</testcase>
+</testsuite>
+`
+	if err := os.WriteFile(junit, []byte(xml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var lines []adapterstest.Line
+	for _, l := range []string{
+		"Test project /build",
+		"    Start 9: " + name,
+		"1/1 Test #9: " + name + " .....................   Passed    0.02 sec",
+		"",
+		"100% tests passed, 0 tests failed out of 1",
+		"",
+		"Total Test time (real) =   0.02 sec",
+	} {
+		lines = append(lines, adapterstest.Line{Stream: adapters.Stdout, Text: l})
+	}
+	rec := adapters.NewRecorder()
+	p := newParser(rec, "/src", "", junit)
+	p.rerun = []string{"ctest", "--test-dir", "/build", "--output-on-failure"}
+	return rec, adapterstest.Replay(p, lines, report.Exit{Exited: true})
+}
+
+// TestCutPassedOutput: CTest keeps 1,024 bytes of a passed test's output,
+// and CTest 3.25 ends what it kept with "[This part of the test output
+// was removed …]", where older ones said "The rest of the test output was
+// removed". fmt's GoogleTest binaries, which pass, were read as binaries
+// that exited inside a test: 6 failed where ctest said 100% passed.
+func TestCutPassedOutput(t *testing.T) {
+	rec, _ := replayOne(t, "ostream-test", `[==========] Running 20 tests from 1 test suite.
+[----------] Global test environment set-up.
+[----------] 20 tests from ostream_test
+[ RUN      ] ostream_test.enum
+[       OK ] ostream_test.enum (0 ms)
+[ RUN      ] ostream_test.format_to_...
+[This part of the test output was removed since it exceeds the threshold of 1024 bytes.]
+`)
+	if tt, ok := adapterstest.TestByName(rec.Tests(), "ostream-test"); !ok || tt.Status != report.TestPassed {
+		t.Errorf("ostream-test: %+v, want passed, as ctest said", tt)
+	}
+}
+
+// TestRanNoneWithoutFilter: a GoogleTest binary that CTest runs whole
+// and that has no test (fmt's compile-fp-test, its tests compiled out) is
+// skipped, and the hint does not blame a filter it never had.
+func TestRanNoneWithoutFilter(t *testing.T) {
+	rec, out := replayOne(t, "compile-fp-test", `[==========] Running 0 tests from 0 test suites.
+[==========] 0 tests from 0 test suites ran. (0 ms total)
+[  PASSED  ] 0 tests.
+`)
+	if tt, ok := adapterstest.TestByName(rec.Tests(), "compile-fp-test"); !ok || tt.Status != report.TestSkipped {
+		t.Errorf("compile-fp-test: %+v, want skipped", tt)
+	}
+	if strings.Contains(out.Hint, "filter") && !strings.Contains(out.Hint, "no filter") || !strings.Contains(out.Hint, "has no GoogleTest test") {
+		t.Errorf("hint %q, want the binary without tests, no filter blamed", out.Hint)
+	}
+}
