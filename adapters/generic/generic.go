@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -140,7 +139,7 @@ func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 	pr := newParser(rec, req.ProjectRoot, argv)
 	pr.test, pr.members = req.Test, members
 	if req.Test != "" && filepath.Base(argv[0]) == "bats" {
-		argv = slices.Concat(argv[:1], []string{"--filter", "^" + regexp.QuoteMeta(req.Test) + "$"}, argv[1:])
+		argv = slices.Concat(argv[:1], []string{"--filter", batsFilter(req.Test)}, argv[1:])
 		pr.test, pr.filtered = "", req.Test
 	}
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: pr}, nil

@@ -755,11 +755,29 @@ func (p *genericParser) batsRerun(name, file string) string {
 			paths = append(paths, shellQuote(a))
 		}
 	}
-	words = append(words, "--filter", shellQuote("^"+regexp.QuoteMeta(name)+"$"))
+	words = append(words, "--filter", shellQuote(batsFilter(name)))
 	if file != "" {
 		paths = []string{shellQuote(file)}
 	}
 	return strings.Join(append(words, paths...), " ")
+}
+
+// batsFilter is the --filter regexp that matches the bats test of that
+// name alone. bats matches it against the @test description as written
+// in a double-quoted source ("equals \`\$output'"), while its TAP line
+// prints it evaluated (equals `$output'): the characters a double quote
+// escapes may have a backslash before them.
+func batsFilter(name string) string {
+	var b strings.Builder
+	b.WriteString("^")
+	for _, r := range name {
+		if strings.ContainsRune("`$\"\\", r) {
+			b.WriteString(`\\?`)
+		}
+		b.WriteString(regexp.QuoteMeta(string(r)))
+	}
+	b.WriteString("$")
+	return b.String()
 }
 
 // proveLine reads prove's own lines: a file's header and verdict, the
@@ -1050,7 +1068,7 @@ func (p *genericParser) Finish(exit report.Exit) adapters.Outcome {
 	if p.filtered != "" && len(p.rec.Tests()) == 0 && out.Crash == nil {
 		out.NoTests = true
 		// Not the exit status's pass: bats said it ran none ("1..0").
-		out.Hint = fmt.Sprintf("bats ran no test named %s (--filter %s): give a test's name as its TAP line prints it (its @test description)", shell.Quote(p.filtered), shell.Quote("^"+regexp.QuoteMeta(p.filtered)+"$"))
+		out.Hint = fmt.Sprintf("bats ran no test named %s (--filter %s): give a test's name as its TAP line prints it (its @test description)", shell.Quote(p.filtered), shell.Quote(batsFilter(p.filtered)))
 	}
 	if len(p.members) > 0 && len(p.rec.Tests()) == 0 {
 		list := strings.Join(p.members[:min(len(p.members), 5)], ", ")
