@@ -290,6 +290,15 @@ func TestVerdicts(t *testing.T) {
 				return []ProcSample{proc(10, "hang", thread(10, 'S', readWait, ms, 1))}
 			},
 			duration: 10 * time.Second, wantKind: BlockedIO, wantAfter: DefaultQuietIO, wantBy: 6 * time.Second}},
+		{"a shell whose short-lived commands work while a reader waits: no verdict", scenario{
+			// bats under load: each command ends between two samples, so
+			// only the shell's waited-for children's CPU tells the work.
+			procs: func(step int) []ProcSample {
+				sh := proc(10, "bash", thread(10, 'S', childWait, ms, 1))
+				sh.ChildNS = cpu(step, 0.3)
+				return []ProcSample{sh, proc(11, "cat", thread(11, 'S', readWait, ms, 1))}
+			},
+			duration: 10 * time.Second}},
 		{"a join of a worker that reads a slow socket waits as long as the read", scenario{
 			procs: func(int) []ProcSample {
 				recv := Wait{Kind: IO, Call: "recvfrom"}

@@ -56,7 +56,8 @@ func (v *procView) process(pid int) (ProcSample, []int, bool) {
 	if !ok || st.state == 'Z' || st.state == 'X' {
 		return ProcSample{}, nil, false
 	}
-	p := ProcSample{ProcKey: ProcKey{PID: pid, Start: st.start}, PPID: st.ppid, Name: st.comm, MinFlt: st.minflt}
+	p := ProcSample{ProcKey: ProcKey{PID: pid, Start: st.start}, PPID: st.ppid, Name: st.comm, MinFlt: st.minflt,
+		ChildNS: (st.cutime + st.cstime) * uint64(time.Second/clockTicks)}
 	if boot := bootTime(); !boot.IsZero() {
 		p.Started = boot.Add(time.Duration(st.start) * (time.Second / clockTicks))
 	}
@@ -153,6 +154,7 @@ type stat struct {
 	ppid                int
 	utime, stime, start uint64
 	minflt              uint64
+	cutime, cstime      uint64 // its waited-for children's
 }
 
 // readStat reads /proc/.../stat; comm may hold spaces and parentheses, so
@@ -175,6 +177,8 @@ func readStat(path string) (stat, bool) {
 	s.minflt, _ = strconv.ParseUint(f[7], 10, 64)
 	s.utime, _ = strconv.ParseUint(f[11], 10, 64)
 	s.stime, _ = strconv.ParseUint(f[12], 10, 64)
+	s.cutime, _ = strconv.ParseUint(f[13], 10, 64)
+	s.cstime, _ = strconv.ParseUint(f[14], 10, 64)
 	s.start, _ = strconv.ParseUint(f[19], 10, 64)
 	return s, true
 }

@@ -38,6 +38,10 @@ type ProcSample struct {
 	// MinFlt counts the pages the process touched for the first time
 	// (minor faults): its memory growing. 0 where unknown.
 	MinFlt uint64
+	// ChildNS is the CPU time of its children that ended and were waited
+	// for (cutime and cstime), in ns: the work of processes too short-lived
+	// to be sampled (a shell script's commands). 0 where unknown.
+	ChildNS uint64
 }
 
 // Snapshot is the whole tree at one instant.
