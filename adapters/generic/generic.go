@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -70,6 +71,10 @@ func (f fallback) hint() string {
 // script, else a Makefile's test or check target.
 func findFallback(root string) (fallback, bool) {
 	if pkg, ok := node.Read(root); ok && pkg.TestScript() != "" {
+		if argv := batsScript(root, pkg.TestScript()); argv != nil {
+			// bats run directly: the answer's reruns and --test reach it.
+			return fallback{argv: argv, source: "package.json's test script", confidence: scriptConfidence}, true
+		}
 		pm := pkg.Manager
 		argv := []string{pm, "test"}
 		if pm == "bun" {
@@ -92,7 +97,56 @@ func findFallback(root string) (fallback, bool) {
 		}
 		break // make reads only the first of them
 	}
+	if dir := batsDir(root); dir != "" {
+		if prog := batsProgram(root); prog != "" {
+			return fallback{argv: []string{prog, dir}, source: "the .bats files in " + dir + "/", confidence: scriptConfidence}, true
+		}
+	}
 	return fallback{}, false
+}
+
+// batsScript is a package.json test script that is a plain bats command
+// ("bats test", "bats -r test"), with the project's bats; nil for any
+// other script, or one with shell syntax.
+func batsScript(root, script string) []string {
+	words := strings.Fields(script)
+	if len(words) == 0 || filepath.Base(words[0]) != "bats" || strings.ContainsAny(script, "$`'\"\\;&|<>()*?[]{}~#") {
+		return nil
+	}
+	prog := words[0]
+	if !strings.Contains(prog, "/") {
+		// npm runs it with node_modules/.bin on PATH.
+		if prog = batsProgram(root); prog == "" {
+			return nil
+		}
+	}
+	return append([]string{prog}, words[1:]...)
+}
+
+// batsDir is the directory of a project's bats tests: test/ or tests/
+// when it holds .bats files.
+func batsDir(root string) string {
+	for _, dir := range []string{"test", "tests"} {
+		if m, _ := filepath.Glob(filepath.Join(root, dir, "*.bats")); len(m) > 0 {
+			return dir
+		}
+	}
+	return ""
+}
+
+// batsProgram is the bats the project runs: its node_modules' (npm's
+// .bin link, else the package's own bin/bats, which npm 11 does not
+// link), else bats on PATH; "" for none.
+func batsProgram(root string) string {
+	for _, p := range []string{"node_modules/.bin/bats", "node_modules/bats/bin/bats"} {
+		if kit.FileExists(filepath.Join(root, p)) {
+			return p
+		}
+	}
+	if _, err := exec.LookPath("bats"); err == nil {
+		return "bats"
+	}
+	return ""
 }
 
 // makeTarget says whether a makefile defines target as a rule ("test:",
@@ -128,6 +182,9 @@ func (generic) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 	if len(req.Command) == 0 {
 		if req.Level != adapters.LevelAll {
 			return nil, adapters.Usagef("level %q needs a command for the generic framework: pass --command with the command that runs that level", req.Level)
+		}
+		if dir := batsDir(req.ProjectRoot); dir != "" {
+			return nil, adapters.Usagef("%s/ holds bats tests (.bats files) but bats is not installed: install it (npm install --save-dev bats, or your system's bats package), or pass --command with the command that runs them", dir)
 		}
 		return nil, adapters.Usagef("the generic framework needs a command: pass --command with the command that runs the tests")
 	}
