@@ -40,6 +40,10 @@ type RustFailure struct {
 //     its message names the .snap file and gives the changed lines (or
 //     the new value of a snapshot that has no file yet).
 //
+// A panic in a dependency's own sources (quickcheck's verdict, at
+// ~/.cargo/registry/…/tester.rs) is at the first frame of its backtrace
+// in the workspace, when the output has one (RUST_BACKTRACE).
+//
 // wsRoot is the workspace root the printed paths are relative to; rel
 // turns such a path into the one a message shows.
 func ReadRustFailure(out, wsRoot string, rel func(string) string) RustFailure {
@@ -51,6 +55,13 @@ func ReadRustFailure(out, wsRoot string, rel func(string) string) RustFailure {
 	}
 	file, line, msg := format.RustPanic(out)
 	f := RustFailure{File: file, Line: line, Message: msg}
+	if filepath.IsAbs(file) && !Within(wsRoot, file) {
+		// A panic in a dependency's sources (quickcheck's verdict): the
+		// backtrace, when there is one, says where the project called it.
+		if pf, pl, ok := rustProjectFrame(out, wsRoot); ok {
+			f.File, f.Line = pf, pl
+		}
+	}
 	if ins, ok := instaFailure(StripANSI(out), wsRoot, rel); ok {
 		if ins.Message != "" {
 			f.Message = ins.Message
@@ -60,6 +71,34 @@ func ReadRustFailure(out, wsRoot string, rel func(string) string) RustFailure {
 		}
 	}
 	return f
+}
+
+// rustBacktraceAt is a backtrace frame's place: "             at ./tests/quick.rs:69:32".
+var rustBacktraceAt = lazyre.New(`(?m)^[ \t]+at (.+?):(\d+)(?::\d+)?$`)
+
+// rustProjectFrame is the first place on a panic's backtrace in the
+// workspace: absolute under wsRoot, or relative ("./tests/quick.rs", to
+// the test binary's directory, the package's) to a file the workspace
+// root has (a member's is left alone: that root is not known here).
+func rustProjectFrame(out, wsRoot string) (file string, line int, ok bool) {
+	_, trace, found := strings.Cut(out, "\nstack backtrace:\n")
+	if !found {
+		return "", 0, false
+	}
+	for _, m := range rustBacktraceAt.Re().FindAllStringSubmatch(trace, -1) {
+		file, line = m[1], 0
+		if filepath.IsAbs(file) {
+			if !Within(wsRoot, file) {
+				continue
+			}
+			file, _ = filepath.Rel(wsRoot, file)
+		} else if file = strings.TrimPrefix(file, "./"); !isFile(filepath.Join(wsRoot, file)) {
+			continue
+		}
+		line, _ = strconv.Atoi(m[2])
+		return file, line, true
+	}
+	return "", 0, false
 }
 
 var (
