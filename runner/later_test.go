@@ -114,3 +114,14 @@ func TestRestWithAssignments(t *testing.T) {
 		}
 	}
 }
+
+// TestGdbWithAssignments: the gdb command of a hint (a GoogleTest binary
+// that died) gets the run's --env in front, as the failure's rerun does:
+// fmt's color-test aborted only with CRASH=1, and ran clean under gdb.
+func TestGdbWithAssignments(t *testing.T) {
+	hint := `the binary died inside test "color_test.print" (killed by SIGABRT): rerun it alone under gdb: gdb --args /b/color-test --gtest_filter=color_test.print`
+	want := `the binary died inside test "color_test.print" (killed by SIGABRT): rerun it alone under gdb: CRASH=1 gdb --args /b/color-test --gtest_filter=color_test.print`
+	if got := gdbWithAssignments(hint, assignments(map[string]string{"CRASH": "1"})); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

@@ -444,7 +444,8 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	}
 
 	if len(r.req.Env) > 0 {
-		outcome.Hint = restWithAssignments(outcome.Hint, assignments(r.req.Env))
+		a := assignments(r.req.Env)
+		outcome.Hint = gdbWithAssignments(restWithAssignments(outcome.Hint, a), a)
 	}
 	resp := &report.Response{Status: status, RunID: r.ID, Framework: r.adapter.Name(), Command: r.Command(),
 		Summary: &sum, Crash: crash, Project: outcome.Project, Hint: joinHints(joinHints(joinHints(r.detected, r.sel.hint), outcome.Hint), r.untestedHint()),
@@ -653,6 +654,14 @@ func restWithAssignments(hint, assign string) string {
 		end = at + j
 	}
 	return hint[:at] + withAssignments(hint[at:end], assign) + hint[end:]
+}
+
+// gdbWithAssignments puts the run's environment overrides in front of a
+// `gdb --args …` an adapter's hint gives (GoogleTest's binary that died):
+// a test that crashes only with them (CRASH=1) runs clean under gdb
+// without them.
+func gdbWithAssignments(hint, assign string) string {
+	return strings.ReplaceAll(hint, "gdb --args ", assign+"gdb --args ")
 }
 
 // listFailures puts the first maxFailures of failed, their messages
