@@ -214,7 +214,7 @@ func (s *delveSession) match(fns []string) (matched []string, refused string) {
 		}
 		var got []string
 		for _, fn := range fns {
-			if m.Match(fn, files[fn]) {
+			if goMatch(m, fn, files[fn]) {
 				got = append(got, fn)
 			}
 		}
@@ -264,6 +264,48 @@ func (s *delveSession) match(fns []string) (matched []string, refused string) {
 	sort.Strings(matched)
 	s.meta.Matched = matched
 	return matched, ""
+}
+
+// goMatch says whether m matches fn as Delve names it, by its package's
+// import path (github.com/dustin/go-humanize.Ordinal), or as Go code calls
+// it, by the package name the path suggests (humanize.Ordinal).
+func goMatch(m *trace.Matcher, fn, file string) bool {
+	if m.Match(fn, file) {
+		return true
+	}
+	alias := byPackageName(fn)
+	return alias != "" && m.Match(alias, file)
+}
+
+// byPackageName is fn with its import path's last element made the
+// package name goimports assumes for it ("go-" and a non-identifier tail
+// dropped, a major version's /vN read as the element before it):
+// github.com/dustin/humanize.Ordinal; "" when that is the element itself.
+func byPackageName(fn string) string {
+	head := fn
+	if i := strings.IndexAny(head, "(["); i >= 0 {
+		head = head[:i] // a receiver or type arguments may hold paths
+	}
+	slash := strings.LastIndex(head, "/")
+	dot := strings.Index(head[slash+1:], ".")
+	if dot < 0 {
+		return ""
+	}
+	end := slash + 1 + dot
+	elem, base := head[slash+1:end], head[slash+1:end]
+	if _, err := strconv.Atoi(strings.TrimPrefix(base, "v")); err == nil && strings.HasPrefix(base, "v") && slash > 0 {
+		base = head[strings.LastIndex(head[:slash], "/")+1 : slash]
+	}
+	base = strings.TrimPrefix(base, "go-")
+	if i := strings.IndexFunc(base, func(r rune) bool {
+		return r != '_' && !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	}); i >= 0 {
+		base = base[:i]
+	}
+	if base == "" || base == elem {
+		return ""
+	}
+	return fn[:slash+1] + base + fn[end:]
 }
 
 // traceable drops the names no one traces: compiler-generated type
