@@ -253,14 +253,18 @@ func (p *parser) event(line []byte) {
 			p.modules = slices.Delete(p.modules, i, i+1)
 		}
 	case "start":
+		untitled(&e)
 		if e.Name != "" {
 			p.rec.Start(p.path(e.File), e.Name)
 		}
 	case "end":
+		untitled(&e)
 		p.end(e)
 	case "done":
+		untitled(&e)
 		p.done(e)
 	case "log":
+		untitled(&e)
 		if e.Name != "" {
 			p.rec.Output(p.path(e.File), e.Name, e.Text)
 		}
@@ -353,6 +357,19 @@ func (p *parser) done(e event) {
 
 func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 
+// untitledName names a test whose title is empty (`test("", …)`, at the
+// top of its file): vitest counts it, and a test without a name was
+// dropped. No -t selects it apart, so its rerun runs its file.
+const untitledName = "(untitled)"
+
+// untitled names a test event's test untitledName when its full name is
+// empty.
+func untitled(e *event) {
+	if e.Name == "" && e.File != "" {
+		e.Name = untitledName
+	}
+}
+
 // failure makes a test's failure from its errors: the first one's
 // message, diff and place; the others after it.
 func (p *parser) failure(e event) *report.Failure {
@@ -402,6 +419,9 @@ func (p *parser) Rerun(suite, name string) string {
 // name pattern, from the package's directory, in its project when the run
 // has several.
 func (p *parser) rerunFor(file, name, project string) string {
+	if name == untitledName {
+		return p.rerunPattern(file, "", project)
+	}
 	return p.rerunPattern(file, namePattern(name), project)
 }
 

@@ -747,6 +747,43 @@ test('soft in a loop', () => {
 	}
 }
 
+// TestVitestUntitled: a test whose title is empty (zod's
+// language-server.test.ts has `test("", () => {})`) is counted, as
+// vitest counts it: strobe dropped it, 2647 passed where vitest said
+// 2648. It is named "(untitled)", and its rerun runs its file.
+func TestVitestUntitled(t *testing.T) {
+	root := filepath.Join(fixtures(t), "tmp-untitled")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"package.json": `{"name": "tmp-untitled", "private": true, "scripts": {"test": "vitest"}}` + "\n",
+		"untitled.test.js": `import { expect, test } from 'vitest'
+
+test('', () => {})
+
+test('titled', () => {})
+`,
+		"failing.test.js": `import { expect, test } from 'vitest'
+
+test('', () => {
+  expect(1).toBe(2)
+})
+`,
+	})
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "run"}})
+	if p := rec.Progress(); p.Passed != 2 || p.Failed != 1 {
+		t.Errorf("counts %+v, want 2 passed and 1 failed, as vitest counts them", p)
+	}
+	if tt, ok := adapterstest.TestByName(rec.Tests(), untitledName); !ok || tt.Suite != "untitled.test.js" || tt.Status != report.TestPassed {
+		t.Errorf("tests %+v, want %q passed in untitled.test.js", rec.Tests(), untitledName)
+	}
+	if f := rec.Failure("failing.test.js", untitledName); f == nil || f.Line != 4 || f.Rerun != "npx vitest run failing.test.js" {
+		t.Errorf("failure %+v, want at failing.test.js:4, rerun by its file", f)
+	}
+}
+
 // TestVitestAggregateError: an AggregateError's message says the errors it
 // holds (at most five, the rest counted), where vitest's report is the
 // outer error's message alone. Run in a project written beside the
