@@ -1074,7 +1074,7 @@ func (p *goParser) failure(pkg *goPackage, name string) *report.Failure {
 		}
 		f = loc.failure()
 		if f.File != "" {
-			f.SuggestedTraces = p.callTraces(pkg.path, f.File, f.Line)
+			f.SuggestedTraces = p.callTraces(pkg.path, f.File, f.Line, name)
 		}
 		if !logOnly {
 			t.addLater(f, loc)

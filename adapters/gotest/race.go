@@ -227,7 +227,7 @@ func (p *goParser) raceFailure(pkg *goPackage, name string, r *goRace) *report.F
 	loc := r.essence()
 	f := loc.failure()
 	if f.File != "" {
-		f.SuggestedTraces = p.callTraces(pkg.path, f.File, f.Line)
+		f.SuggestedTraces = p.callTraces(pkg.path, f.File, f.Line, name)
 	}
 	top, _, _ := strings.Cut(name, "/")
 	var others []string

@@ -53,8 +53,10 @@ func (g *goFunc) name() string {
 }
 
 // callTraces suggests traces for the failure at file:line (relative to
-// the project root) of the test package importPath.
-func (p *goParser) callTraces(importPath, file string, line int) []string {
+// the project root) of test, in the test package importPath. A failure in
+// a helper whose lines read no project function (go-humanize's
+// testList.validate, without t.Helper) gets those its test calls.
+func (p *goParser) callTraces(importPath, file string, line int, test string) []string {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, filepath.Join(p.root, file), nil, parser.SkipObjectResolution)
 	if err != nil {
@@ -71,6 +73,9 @@ func (p *goParser) callTraces(importPath, file string, line int) []string {
 	if len(first) == 0 {
 		calls = callsBehind(fset, fn.Body, line)
 		first = p.resolveAll(calls, imports, own)
+	}
+	if len(first) == 0 {
+		first = p.testCalls(filepath.Dir(file), test, fn, own)
 	}
 	var out []string
 	seen := map[*goFunc]bool{}
@@ -102,6 +107,30 @@ func (p *goParser) callTraces(importPath, file string, line int) []string {
 		level = next
 	}
 	return out
+}
+
+// testCalls are the project functions test's own function calls, when the
+// failure is in another function (a helper): test is declared in one of
+// dir's _test.go files.
+func (p *goParser) testCalls(dir, test string, failing *ast.FuncDecl, own *goSource) []*goFunc {
+	top, _, _ := strings.Cut(test, "/")
+	if top == "" || failing.Recv == nil && failing.Name.Name == top {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(p.root, dir, "*_test.go"))
+	for _, name := range files {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == top && fd.Body != nil {
+				return p.resolveAll(callsIn(fd.Body), fileImports(f), own)
+			}
+		}
+	}
+	return nil
 }
 
 // enclosingFunc is the function declaration of f that spans line.

@@ -33,7 +33,7 @@ func TestCallTraces(t *testing.T) {
 				continue
 			}
 			cases++
-			got := p.callTraces("example.com/suggest/calc", file, line)
+			got := p.callTraces("example.com/suggest/calc", file, line, "")
 			if strings.Join(got, " ") != strings.TrimSpace(want) {
 				t.Errorf("%s:%d: suggested %q, want %q", file, line, got, strings.TrimSpace(want))
 			}
@@ -56,8 +56,22 @@ func TestCallTraces(t *testing.T) {
 	if cases != 7 {
 		t.Fatalf("read %d cases from the fixture, want 7", cases)
 	}
-	if got := p.callTraces("example.com/suggest/calc", "calc/nope_test.go", 3); got != nil {
+	if got := p.callTraces("example.com/suggest/calc", "calc/nope_test.go", 3, ""); got != nil {
 		t.Errorf("a missing file suggests %q", got)
+	}
+}
+
+// TestCallTracesInAHelper: a failure in a helper that reads no project
+// function (go-humanize's testList.validate, without t.Helper: the
+// failure is at its line) suggests the functions its test calls.
+func TestCallTracesInAHelper(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("testdata", "suggest"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newGoParser(adapters.NewRecorder(), root, readGoModules(root), nil, "")
+	if got := p.callTraces("example.com/suggest/calc", "calc/helper_test.go", 13, "TestThroughAHelper/row"); strings.Join(got, " ") != "calc.Max" {
+		t.Errorf("suggested %q, want calc.Max", got)
 	}
 }
 
