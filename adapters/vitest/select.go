@@ -120,7 +120,7 @@ func selectionArgs(req adapters.Request, pkgDir string, exact bool) ([]string, [
 		return []string{f}, []selected{{File: filepath.Join(pkgDir, f)}}
 	}
 	s := selected{Name: req.Test}
-	if file, name := splitTest(pkgDir, req.Test); file != "" {
+	if file, name := splitTest(req.ProjectRoot, pkgDir, req.Test); file != "" {
 		args, s = []string{file}, selected{File: filepath.Join(pkgDir, file), Name: name}
 	}
 	sel := []selected{s}

@@ -2,6 +2,7 @@ package vitest
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -147,6 +148,24 @@ func TestVitestUnhandledError(t *testing.T) {
 			if n := len(rec.Tests()); n != 3 {
 				t.Errorf("%+v: ran %d tests, want the file's 2 and its failure", req, n)
 			}
+		}
+	}
+}
+
+// TestVitestScopedFileSelection: strobe run on a directory inside the
+// package names a test's file relative to that directory
+// (tests/number.test.ts, under zod's src/v4/mini), and `--test 'FILE >
+// name'` takes it so: it looked for the file in the package alone, and
+// answered no tests.
+func TestVitestScopedFileSelection(t *testing.T) {
+	pkg := t.TempDir()
+	adapterstest.WriteFiles(t, pkg, map[string]string{"src/mini/tests/number.test.ts": ""})
+	root := filepath.Join(pkg, "src", "mini")
+	for _, test := range []string{"tests/number.test.ts > z.number", "src/mini/tests/number.test.ts > z.number"} {
+		args, sel := selectionArgs(adapters.Request{ProjectRoot: root, Test: test}, pkg, false)
+		want := selected{File: filepath.Join(root, "tests", "number.test.ts"), Name: "z.number"}
+		if len(args) == 0 || args[0] != "src/mini/tests/number.test.ts" || !slices.Equal(sel, []selected{want}) {
+			t.Errorf("%q: args %q, selection %+v; want the file from the package and z.number in it", test, args, sel)
 		}
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"strobe/adapters"
-	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
 	"strobe/internal/lazyre"
 )
@@ -207,10 +206,13 @@ func levelFilters(l adapters.Level) []string {
 }
 
 // splitTest reads a request's test: "FILE > describe > name" when its
-// first part is a file of the package, else the full name alone.
-func splitTest(dir, test string) (file, name string) {
-	if f, rest, ok := strings.Cut(test, " > "); ok && looksLikeTestFile(f) && kit.FileExists(filepath.Join(dir, f)) {
-		return f, rest
+// first part is a test file (from the project root or the package,
+// returned relative to the package), else the full name alone.
+func splitTest(root, pkgDir, test string) (file, name string) {
+	if f, rest, ok := strings.Cut(test, " > "); ok {
+		if rel, ok := testFile(root, pkgDir, f); ok {
+			return rel, rest
+		}
 	}
 	return "", test
 }
