@@ -124,4 +124,15 @@ func TestGdbWithAssignments(t *testing.T) {
 	if got := gdbWithAssignments(hint, assignments(map[string]string{"CRASH": "1"})); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	// Catch2's: a crash's, and the break on exit() of a test that exits.
+	for _, c := range []struct{ hint, want string }{
+		{`test "x" crashed with SIGSEGV after the assertion at a.cpp:3: rerun it alone under gdb (gdb --args ./t x), or rebuild`,
+			`test "x" crashed with SIGSEGV after the assertion at a.cpp:3: rerun it alone under gdb (CRASH=1 gdb --args ./t x), or rebuild`},
+		{`To see where it exits: gdb -batch -ex 'break exit' -ex run -ex bt --args ./t x`,
+			`To see where it exits: CRASH=1 gdb -batch -ex 'break exit' -ex run -ex bt --args ./t x`},
+	} {
+		if got := gdbWithAssignments(c.hint, assignments(map[string]string{"CRASH": "1"})); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
+		}
+	}
 }

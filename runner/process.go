@@ -661,7 +661,8 @@ func restWithAssignments(hint, assign string) string {
 // a test that crashes only with them (CRASH=1) runs clean under gdb
 // without them.
 func gdbWithAssignments(hint, assign string) string {
-	return strings.ReplaceAll(hint, "gdb --args ", assign+"gdb --args ")
+	hint = strings.ReplaceAll(hint, "gdb --args ", assign+"gdb --args ")
+	return strings.ReplaceAll(hint, "gdb -batch ", assign+"gdb -batch ") // Catch2's break on exit()
 }
 
 // listFailures puts the first maxFailures of failed, their messages

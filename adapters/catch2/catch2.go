@@ -986,7 +986,7 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 			c.Message += "\n" + fatalSan.Summary
 		}
 		out.Crash = c
-		hints = append(hints, fmt.Sprintf("test %q crashed with %s after the assertion at %s:%d: rerun it alone (%s) under gdb, or rebuild with -fsanitize=address,undefined to see the bad access",
+		hints = append(hints, fmt.Sprintf("test %q crashed with %s after the assertion at %s:%d: rerun it alone under gdb (gdb --args %s), or rebuild with -fsanitize=address,undefined to see the bad access",
 			p.fatal.test, catch2SignalName(p.fatal.signal), kit.ProjectPath(p.root, p.fatal.file), p.fatal.line, p.rerunFor(p.fatal.test, nil)))
 	case fatalSan != nil:
 		file, line := p.location(fatalSan)
@@ -1017,7 +1017,7 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 			c.Type = catch2SignalType(exit.SignalName)
 		}
 		out.Crash = c
-		hints = append(hints, fmt.Sprintf("the binary died inside test %q (exit(), abort() or a signal Catch2 could not catch): rerun it alone under gdb: %s", dying, p.rerunFor(dying, nil)))
+		hints = append(hints, fmt.Sprintf("the binary died inside test %q (exit(), abort() or a signal Catch2 could not catch): rerun it alone under gdb: gdb --args %s", dying, p.rerunFor(dying, nil)))
 	}
 	if out.Crash == nil && len(p.sans) > 0 {
 		// Non-fatal reports (UBSan keeps going): the tests they came from
