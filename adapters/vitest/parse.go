@@ -351,7 +351,13 @@ func (p *parser) done(e event) {
 		if t, ok := p.rec.Lookup(suite, e.Name); ok && t.Status != report.TestRunning {
 			return // the reporter's end, with the details, came first
 		}
-		p.rec.End(suite, e.Name, report.TestFailed, 0, &report.Failure{Name: e.Name, File: suite, Message: "failed", Rerun: p.rerunFor(e.File, cmp.Or(e.Title, e.Name), e.Project)})
+		f := &report.Failure{Name: e.Name, File: suite, Message: "failed", Rerun: p.rerunFor(e.File, cmp.Or(e.Title, e.Name), e.Project)}
+		if e.Error != nil && strings.TrimSpace(e.Error.Message) != "" {
+			// The worker's own words, for a run stopped before vitest sent
+			// the failure (a hang after it): its place is the reporter's.
+			f.Message = errorText(e.Error)
+		}
+		p.rec.End(suite, e.Name, report.TestFailed, 0, f)
 	}
 }
 

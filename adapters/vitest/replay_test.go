@@ -264,3 +264,17 @@ spin()
 		}
 	}
 }
+
+// TestWorkerFailureWords: a failure the worker's setup file reported
+// (its done event) keeps the error's words when vitest never sent the
+// test's end, as in a run strobe stopped at a hang after it (zod's
+// number test read "failed").
+func TestWorkerFailureWords(t *testing.T) {
+	rec := adapters.NewRecorder()
+	p := newParser(rec, "/p", t.TempDir())
+	p.event([]byte(`{"ev":"start","file":"/p/a.test.js","name":"carry"}`))
+	p.event([]byte(`{"ev":"done","file":"/p/a.test.js","name":"carry","state":"fail","error":{"message":"expected 10 to be 11","diff":"- Expected\n+ Received"}}`))
+	if f := rec.Failure("a.test.js", "carry"); f == nil || f.Message != "expected 10 to be 11\n\n- Expected\n+ Received" {
+		t.Errorf("carry: %+v, want the worker's error", f)
+	}
+}

@@ -86,6 +86,14 @@ beforeEach((ctx) => {
     if (task.fails) state = state === 'pass' ? 'fail' : state === 'fail' ? 'pass' : state
     const done = { ev: 'done', file, name, state }
     if (title !== name) done.title = title
+    // The failure's words: vitest sends its details later, in a batch a
+    // run stopped at a hang after this test never gets.
+    const err = state === 'fail' && task.result.errors && task.result.errors[0]
+    if (err) {
+      const kind = err.name && err.name !== 'AssertionError' && err.name !== 'Error' ? err.name + ': ' : ''
+      done.error = { message: String(kind + (err.message ?? err)).slice(0, 8192) }
+      if (typeof err.diff === 'string') done.error.diff = err.diff.slice(0, 8192)
+    }
     write(done)
   })
 })
