@@ -19,6 +19,8 @@ var genericSeeds = []string{
 	// node's nested subtests; a bail out; a compiler error in a make.
 	"# Subtest: s\n    not ok 1 - in\n      ---\n      error: |-\n        boom\n      stack: |-\n        x (/project/a.js:3:4)\n      ...\n    1..1\nnot ok 1 - s\nBail out! db\n",
 	"make[1]: Entering directory '/project/sub'\nt.c:1:5: error: expected ';'\nmake: *** [Makefile:2: t] Error 1\n",
+	// bats: a failure's comment lines, a helper's place before the test's.
+	"1..3\nok 1 adds\nnot ok 2 subtracts\n# (from function `equal' in file test/helpers.bash, line 6,\n#  in test file test/calc.bats, line 25)\n#   `equal \"$output\" \"x\"' failed\n# expected: x\nok 3 skipped # skip not today\n",
 }
 
 // FuzzGeneric feeds the generic parser arbitrary streams
@@ -30,7 +32,8 @@ func FuzzGeneric(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, stdout, stderr, sched []byte, code, flags byte) {
 		adapterstest.FuzzLines(t, func(rec *adapters.Recorder) adapters.Parser {
-			plan, err := generic{}.Plan(context.Background(), adapters.Request{ProjectRoot: "/project", Command: []string{"./test.sh"}}, rec)
+			// bats's name: its failures' reruns are made too.
+			plan, err := generic{}.Plan(context.Background(), adapters.Request{ProjectRoot: "/project", Command: []string{"/project/node_modules/bats/bin/bats", "test"}}, rec)
 			if err != nil {
 				t.Fatal(err)
 			}
