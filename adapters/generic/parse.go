@@ -681,7 +681,7 @@ func (p *genericParser) tapComment(s adapters.Stream, line string) bool {
 		p.comments = nil
 		return false
 	}
-	if m := batsAt.FindStringSubmatch(line); m != nil && strings.Contains(line, "in test file ") {
+	if m := batsPlace(line); m != nil {
 		n, _ := strconv.Atoi(m[2])
 		file := kit.ProjectPath(p.root, m[1])
 		p.rec.UpdateFailure(c.ref.suite, c.ref.name, func(f *report.Failure) {
@@ -705,6 +705,15 @@ func (p *genericParser) tapComment(s adapters.Stream, line string) bool {
 		kit.AppendMessage(f, "\n", text)
 	})
 	return true
+}
+
+// batsPlace matches bats's place of a failure; most comment lines (the
+// test's output) skip the regexp.
+func batsPlace(line string) []string {
+	if !strings.Contains(line, "in test file ") {
+		return nil
+	}
+	return batsAt.FindStringSubmatch(line)
 }
 
 // maxCommentLines bounds the comment lines a failure's message takes (a
