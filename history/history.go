@@ -87,6 +87,11 @@ type Baseline struct {
 	// name to select it again (report.Failure.Select: a late error's
 	// test file), that name: suite → test's name → the name rerun.
 	Select map[string]map[string]string `json:"select,omitempty"`
+	// Partial says no complete run of the key has been recorded: the
+	// baseline holds only what partial runs reached (a first run that
+	// crashed, stopped or reran what failed), so a test it lacks may
+	// well have existed then, and a later run does not call it new.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // streak is a test failing the same way in consecutive runs that ran it.

@@ -180,7 +180,7 @@ func (f *file) record(run Run, now time.Time, res *Result) {
 		res.Changes = c.compare(&base, complete)
 		entry.Changes = counts(res.Changes)
 	}
-	next := Baseline{Key: run.Key, RunID: run.ID, Time: now}
+	next := Baseline{Key: run.Key, RunID: run.ID, Time: now, Partial: !complete && (i < 0 || base.Partial)}
 	if complete || i < 0 {
 		next.Tests, next.Failing, next.CutOff = c.bySuite()
 	} else {
@@ -303,7 +303,7 @@ func (c *current) compare(b *Baseline, complete bool) *report.Changes {
 	var nf, still, fixed, added, gone, cut []string
 	fixed = append(fixed, owners...)
 	for _, t := range c.tests {
-		if !t.known {
+		if !t.known && !b.Partial {
 			added = append(added, name(t.id))
 		}
 		switch {
