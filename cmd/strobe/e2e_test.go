@@ -520,6 +520,7 @@ func TestBadInput(t *testing.T) {
 		{"file", []string{"test", file}, "is a file"},
 		{"unknown framework", []string{"test", root, "--framework", "nose"}, "use one of bun, cargo"},
 		{"negative timeout", []string{"test", root, "--command", "true", "--timeout", "-5s"}, "negative"},
+		{"negative bare timeout", []string{"test", root, "--command", "true", "--timeout", "-5"}, "timeout -5 is negative: give a positive duration"},
 		{"absurd timeout", []string{"test", root, "--command", "true", "--timeout", "9999h"}, "longer than"},
 		{"not a duration", []string{"test", root, "--command", "true", "--timeout", "soon"}, "not a duration"},
 		{"command not found", []string{"test", root, "--command", "no-such-runner-xyz"}, "not found"},

@@ -96,8 +96,13 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stdout, stderr, asJSON, fmt.Errorf("timeout %q is not a duration: use for instance 30s, 2m or 1h", timeout))
 		}
-		if d == 0 {
+		switch {
+		case d == 0:
 			return usageError(stdout, stderr, asJSON, fmt.Errorf("timeout 0 would stop the run at once: give a positive duration, or leave it out for the default"))
+		case d < 0:
+			// Said here in what was typed: the daemon's check speaks of
+			// the request's milliseconds ("-5000 ms" for --timeout -5).
+			return usageError(stdout, stderr, asJSON, fmt.Errorf("timeout %s is negative: give a positive duration such as 30s or 5m, or leave it out for the default", timeout))
 		}
 		req.Timeout = d
 	}
