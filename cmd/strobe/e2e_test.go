@@ -592,3 +592,24 @@ func TestHumanOutput(t *testing.T) {
 		t.Error("colour codes on a non-terminal")
 	}
 }
+
+func TestListAndMergeBadInput(t *testing.T) {
+	notDetails := filepath.Join(t.TempDir(), "notes.json")
+	os.WriteFile(notDetails, []byte("root:x:0:0\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"runs", "-n", "-3"}, "strobe runs: -n -3 lists nothing: give how many runs to list, 1 or more\n"},
+		{[]string{"merge", notDetails}, "strobe: reading " + notDetails + ": invalid character 'r' looking for beginning of value: give a details file strobe test wrote\n"},
+	} {
+		cmd := exec.Command(strobeBin, tc.args...)
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmpdir(t), "STROBE_HOME="+strobeHome(t))
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if code := cmd.ProcessState.ExitCode(); code != exitUsage || stderr.String() != tc.want {
+			t.Errorf("strobe %s: exit %d (%v), stderr %q; want exit 2 and %q", strings.Join(tc.args, " "), code, err, stderr.String(), tc.want)
+		}
+	}
+}

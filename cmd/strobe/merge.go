@@ -49,7 +49,7 @@ func cmdMerge(_ context.Context, args []string, stdout, stderr io.Writer) int {
 			return usageError(stdout, stderr, *asJSON, err)
 		}
 		if recs[i], err = details.Read("", abs); err != nil {
-			return usageError(stdout, stderr, *asJSON, fmt.Errorf("reading %s: %w: give a details file strobe test wrote", f, err))
+			return usageError(stdout, stderr, *asJSON, fmt.Errorf("%w: give a details file strobe test wrote", err)) // err names the file
 		}
 	}
 	m, err := shard.Merge(recs, files)

@@ -26,6 +26,10 @@ func cmdRuns(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
 	}
+	if *n < 1 {
+		fmt.Fprintf(stderr, "strobe runs: -n %d lists nothing: give how many runs to list, 1 or more\n", *n)
+		return exitUsage
+	}
 	dir := details.Dir()
 	entries, err := details.List(dir)
 	if err != nil {
