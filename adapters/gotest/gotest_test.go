@@ -597,10 +597,17 @@ func TestGoRealCrash(t *testing.T) {
 	}{
 		{"segv", "TestNilConfig", report.CrashSegmentationFault, "SIGSEGV", "segv/segv.go", 8},
 		{"abort", "TestAbort", report.CrashAbort, "SIGABRT", "abort/abort_test.go", 18},
+		// The stack's top frame is cgo's _cgo_gotypes.go, generated in
+		// go's build directory: the project's call of the C code is
+		// the first frame in its files.
+		{"cgosegv", "TestStoreThroughNull", report.CrashSegmentationFault, "SIGSEGV", "cgosegv/cgosegv.go", 15},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {
 			testutil.RequireTool(t, "go")
+			if c.pkg == "cgosegv" {
+				testutil.RequireTool(t, "gcc")
+			}
 			if testing.Short() {
 				t.Skip("runs go test on a fixture")
 			}
