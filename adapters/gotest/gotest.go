@@ -173,13 +173,10 @@ func (g gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		run = goRunPattern(req.Test)
 	}
 	pkgs := goPatterns(req.ProjectRoot)
+	var sel []string // the packages of the several tests asked for
 	if len(req.Tests) > 0 {
-		var sel []string
 		if run, sel = goMultiRun(req.Tests); len(sel) > 0 {
 			pkgs = sel
-		}
-		if len(req.Command) > 0 {
-			return nil, adapters.Usagef("strobe selects several go tests for its own go test command only: drop the command")
 		}
 	}
 	var argv, rerun []string
@@ -195,7 +192,11 @@ func (g gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		if !isGoTest(req.Command) {
 			return nil, adapters.Usagef("the go framework runs `go test`, not %q: pass a go test command, or --framework generic to run this one", strings.Join(req.Command, " "))
 		}
-		argv, rerun, addedJSON = goCommand(req.Command, levelFlags, levelRun, req.Test)
+		testRun := ""
+		if req.Test != "" || len(req.Tests) > 0 {
+			testRun = run
+		}
+		argv, rerun, addedJSON = goCommand(req.Command, levelFlags, levelRun, testRun, sel)
 	}
 	if req.Fresh && !goCounts(argv, req.Env) {
 		at := 2 // after "go test", and after strobe's -json, which argv[2] must stay
@@ -239,9 +240,11 @@ var goValueFlags = map[string]bool{
 // goCommand completes a user's go test command and derives the start of the
 // rerun commands from it: its flags without -json, -v and -run, and the
 // arguments after -args, with the packages left out (a rerun names the
-// failing test's package). addedJSON says that argv[2] is the -json strobe
-// added.
-func goCommand(cmd, levelFlags []string, levelRun, test string) (argv, rerun []string, addedJSON bool) {
+// failing test's package). testRun is the -run pattern of the tests asked
+// for; pkgs, when given, replace the command's packages (the packages of
+// the several tests --failed reruns, under the command's own flags: its
+// -tags, -race). addedJSON says that argv[2] is the -json strobe added.
+func goCommand(cmd, levelFlags []string, levelRun, testRun string, pkgs []string) (argv, rerun []string, addedJSON bool) {
 	args := cmd[2:]
 	binArgs := []string(nil)
 	for i, a := range args {
@@ -251,10 +254,13 @@ func goCommand(cmd, levelFlags []string, levelRun, test string) (argv, rerun []s
 		}
 	}
 	hasJSON := false
-	var keep []string
+	var keep, flags []string
 	for i := 0; i < len(args); {
 		name, words := goArg(args, i)
 		i += len(words)
+		if name != "" {
+			flags = append(flags, words...)
+		}
 		switch name {
 		case "": // a package
 		case "json":
@@ -272,9 +278,13 @@ func goCommand(cmd, levelFlags []string, levelRun, test string) (argv, rerun []s
 	if levelRun != "" {
 		argv = append(argv, "-run", levelRun)
 	}
-	argv = append(argv, args...)
-	if test != "" {
-		argv = append(argv, "-run", goRunPattern(test))
+	if len(pkgs) > 0 {
+		argv = append(append(argv, flags...), pkgs...)
+	} else {
+		argv = append(argv, args...)
+	}
+	if testRun != "" {
+		argv = append(argv, "-run", testRun)
 	}
 	argv = append(argv, binArgs...)
 

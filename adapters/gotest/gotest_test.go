@@ -151,7 +151,7 @@ func TestGoRerun(t *testing.T) {
 			flags, _ := goLevel(c.level)
 			rerun := append([]string{"go", "test"}, flags...)
 			if c.cmd != nil {
-				_, rerun, _ = goCommand(c.cmd, flags, "", "")
+				_, rerun, _ = goCommand(c.cmd, flags, "", "", nil)
 			}
 			p := newGoParser(adapters.NewRecorder(), root, mods, rerun, "")
 			if got := p.rerunCommand(c.pkg, c.test); got != c.want {
@@ -1305,6 +1305,61 @@ func TestWhole(t *testing.T) {
 		if !slices.Equal(ran, tc.want) {
 			t.Errorf("rerun of %q ran %q, want %q", tc.tests, ran, tc.want)
 		}
+	}
+}
+
+// TestGoRealFailedWithCommand: --failed after a run of the project's own
+// go test command reruns the failures under that command's flags, in
+// their packages only. It was refused ("drop the command"), and the run
+// without the command built other files: xxhash's failure under -tags
+// purego is in a file only that tag builds.
+func TestGoRealFailedWithCommand(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"go.mod": "module example.com/tags\n\ngo 1.22\n",
+		"sum/sum_test.go": `package sum
+
+import "testing"
+
+func TestPasses(t *testing.T) {}
+`,
+		"sum/pure_test.go": `//go:build purego
+
+package sum
+
+import "testing"
+
+func TestPure(t *testing.T) {
+	t.Run("input=\"asd\"", func(t *testing.T) { t.Error("wrong sum") })
+	t.Run("other", func(t *testing.T) {})
+}
+`,
+		"other/other_test.go": `package other
+
+import "testing"
+
+func TestOther(t *testing.T) {}
+`,
+	})
+	refs := []adapters.TestRef{{Suite: "example.com/tags/sum", Name: "TestPure"}, {Suite: "example.com/tags/sum", Name: `TestPure/input="asd"`}}
+	rec, out, _ := adapterstest.RunReal(t, gotest{}, adapters.Request{ProjectRoot: root, Tests: refs,
+		Command: []string{"go", "test", "-tags", "purego", "./..."}})
+	var ran []string
+	for _, tt := range rec.Tests() {
+		ran = append(ran, tt.Suite+" "+tt.Name+" "+string(tt.Status))
+	}
+	slices.Sort(ran)
+	want := []string{"example.com/tags/sum TestPure failed", `example.com/tags/sum TestPure/input="asd" failed`}
+	if !slices.Equal(ran, want) {
+		t.Fatalf("ran %q (%+v), want %q", ran, out, want)
+	}
+	got, _ := rec.Lookup("example.com/tags/sum", `TestPure/input="asd"`)
+	if got.Failure == nil || got.Failure.Rerun != `go test -tags purego -run '^TestPure$/^input="asd"$' ./sum` {
+		t.Errorf("failure = %+v, want a rerun with -tags purego", got.Failure)
 	}
 }
 
