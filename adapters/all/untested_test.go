@@ -107,6 +107,28 @@ func TestUntestedCargo(t *testing.T) {
 			"crates/ex/ (a Rust crate that is no member of the root's workspace)",
 			"tools/x/ (a Rust crate that is no member of the root's workspace)",
 		}},
+		// parking_lot: a root package with an empty [workspace], its
+		// path dependencies members by cargo's rule (and theirs), the
+		// one it excludes not.
+		{"path dependencies", map[string]string{
+			"Cargo.toml":            "[package]\nname = 'root'\n\n[dependencies]\ncore = { path = \"core\", package = \"parking_lot_core\" }\nlock_api = { path = \"./lock_api\" }\nout = { path = \"../out\" }\n\n[target.'cfg(unix)'.dev-dependencies]\nex = { path = \"ex\" }\n\n[workspace]\nexclude = [\"ex\"]\n",
+			"core/Cargo.toml":       "[package]\nname = 'parking_lot_core'\n\n[dependencies]\nutil = { path = \"../util\" }\n",
+			"core/src/lib.rs":       lib,
+			"lock_api/Cargo.toml":   "[package]\nname = 'lock_api'\n",
+			"lock_api/src/lib.rs":   lib,
+			"util/Cargo.toml":       "[package]\nname = 'util'\n",
+			"util/src/lib.rs":       lib,
+			"ex/Cargo.toml":         "[package]\nname = 'ex'\n",
+			"ex/src/lib.rs":         lib,
+			"benchmark/Cargo.toml":  "[package]\nname = 'benchmark'\n",
+			"benchmark/src/main.rs": "#[test]\nfn t() {}\n",
+		}, []string{
+			"benchmark/ (a Rust crate that is no member of the root's workspace)",
+			"core/ (a member of the root's workspace: cargo at the root tests the root package only)",
+			"ex/ (a Rust crate that is no member of the root's workspace)",
+			"lock_api/ (a member of the root's workspace: cargo at the root tests the root package only)",
+			"util/ (a member of the root's workspace: cargo at the root tests the root package only)",
+		}},
 		{"a virtual workspace", map[string]string{
 			"Cargo.toml":          "[workspace]\nmembers = [\"crates/*\", \"./cli/\"]\ndefault-members = [\"crates/a\", \"cli\"]\n",
 			"crates/a/Cargo.toml": "[package]\nname = 'a'\n",
