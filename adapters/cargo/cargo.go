@@ -1250,7 +1250,11 @@ func (p *cargoParser) failure(s *cargoSuite, m *cargoMessage, out string, cut bo
 		// panic as expected at src/lib.rs:9:8"), or else the output's end
 		// (a test returning Err prints "Error: ...").
 		if msg != "" {
-			f.File, f.Line, _ = p.panicIn(msg)
+			var read string
+			f.File, f.Line, read = p.panicIn(msg)
+			if _, attr, ok := strings.Cut(read, "\n"); ok {
+				msg += "\n" + attr // the #[should_panic(expected = …)] it wanted
+			}
 			f.Message = kit.Clip(msg)
 		} else {
 			f.Message = kit.ClipTail(strings.TrimSpace(out))

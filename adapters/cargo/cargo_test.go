@@ -625,7 +625,7 @@ func TestCargoBasic(t *testing.T) {
 		// at its declaration), or libtest's note.
 		cargoWantFailure(t, cargoLookup(t, rec, lib, "tests::parses"), "src/lib.rs", 44, "Error: ParseIntError { kind: InvalidDigit }\n"+kit.RustErrNote,
 			"cargo test -p basic --lib -- --exact tests::parses")
-		cargoWantFailure(t, cargoLookup(t, rec, lib, "tests::divides_without_panic"), "src/lib.rs", 52, "test did not panic as expected at src/lib.rs:52:8",
+		cargoWantFailure(t, cargoLookup(t, rec, lib, "tests::divides_without_panic"), "src/lib.rs", 52, "test did not panic as expected at src/lib.rs:52:8\n#[should_panic(expected = \"division by zero\")]",
 			"cargo test -p basic --lib -- --exact tests::divides_without_panic")
 		for _, st := range [][2]string{
 			{"basic::basic (bin)", "tests::main_adds"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,6 +56,11 @@ func ReadRustFailure(out, wsRoot string, rel func(string) string) RustFailure {
 	}
 	file, line, msg := format.RustPanic(out)
 	f := RustFailure{File: file, Line: line, Message: msg}
+	if strings.HasPrefix(msg, "test did not panic as expected") && file != "" {
+		if attr := rustShouldPanicAttr(filepath.Join(wsRoot, file), line); attr != "" {
+			f.Message = msg + "\n" + attr
+		}
+	}
 	if filepath.IsAbs(file) && !Within(wsRoot, file) {
 		// A panic in a dependency's sources (quickcheck's verdict): the
 		// backtrace, when there is one, says where the project called it.
@@ -71,6 +77,50 @@ func ReadRustFailure(out, wsRoot string, rel func(string) string) RustFailure {
 		}
 	}
 	return f
+}
+
+// rustShouldPanicAttr is the #[should_panic(expected = …)] above the test
+// declared at path:line (libtest's "did not panic as expected at
+// tests/t.rs:17:4" names the fn), as written, so that a test that did not
+// panic says which panic it wanted; "" for a bare #[should_panic] or a
+// source not read. Only the attribute lines right above the fn are read.
+func rustShouldPanicAttr(path string, line int) string {
+	if line < 2 {
+		return ""
+	}
+	info, err := os.Stat(path)
+	if err != nil || info.Size() > 4<<20 {
+		return ""
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(string(b), "\n")
+	if line > len(lines) {
+		return ""
+	}
+	// The lines above the fn, back to the code before its attributes.
+	var above []string
+	for i := line - 2; i >= 0 && len(above) < 20; i-- {
+		t := strings.TrimSpace(lines[i])
+		if strings.HasSuffix(t, "}") || strings.HasSuffix(t, ";") || strings.HasSuffix(t, "{") {
+			break
+		}
+		above = append(above, t)
+	}
+	slices.Reverse(above)
+	text := strings.Join(above, " ")
+	at := strings.LastIndex(text, "#[should_panic")
+	if at < 0 {
+		return ""
+	}
+	a := text[at:]
+	end := strings.Index(a, ")]")
+	if end < 0 || !strings.Contains(a[:end], "expected") {
+		return ""
+	}
+	return a[:end+2]
 }
 
 // rustBacktraceAt is a backtrace frame's place: "             at ./tests/quick.rs:69:32".

@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,5 +44,52 @@ note: Some details are omitted, run with ` + "`RUST_BACKTRACE=full`" + ` for a v
 	noTrace, _, _ := strings.Cut(out, "stack backtrace:")
 	if f := ReadRustFailure(noTrace, ws, nil); filepath.Base(f.File) != "tester.rs" {
 		t.Errorf("failure %+v without a backtrace, want quickcheck's tester.rs", f)
+	}
+}
+
+// TestRustShouldPanicExpected: a #[should_panic(expected = …)] test that
+// did not panic said only "test did not panic as expected" (cargo,
+// nextest): the message adds the attribute, as written, so the panic it
+// wanted is told (parking_lot's copy, a test of half_count(8)). A bare
+// #[should_panic] adds nothing.
+func TestRustShouldPanicExpected(t *testing.T) {
+	ws := t.TempDir()
+	src := `use parking_lot::Mutex;
+
+#[test]
+#[should_panic]
+fn bare() {}
+
+#[test]
+// the count must be odd
+#[should_panic(
+    expected = "odd count"
+)]
+fn no_panic_at_all() {
+    parking_lot::half_count(8);
+}
+
+#[should_panic(expected = "even count")]
+#[test]
+fn attribute_first() {}
+`
+	if err := os.MkdirAll(filepath.Join(ws, "tests"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "tests", "broken.rs"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		line int
+		want string
+	}{
+		{5, "test did not panic as expected"},
+		{12, "test did not panic as expected\n#[should_panic( expected = \"odd count\" )]"},
+		{18, "test did not panic as expected\n#[should_panic(expected = \"even count\")]"},
+	} {
+		out := fmt.Sprintf("note: test did not panic as expected at tests/broken.rs:%d:4\n", tc.line)
+		if f := ReadRustFailure(out, ws, nil); f.File != "tests/broken.rs" || f.Line != tc.line || f.Message != tc.want {
+			t.Errorf("line %d: failure %+v, want %q", tc.line, f, tc.want)
+		}
 	}
 }
