@@ -4,7 +4,7 @@
 // runs and nothing is lost when a worker dies. It prints nothing: the
 // tests' own output and vitest's errors keep stdout and stderr.
 import { existsSync, openSync, readFileSync, writeSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { numbered, projectsEnv, selection, selects, tagged } from './select.mjs'
 
@@ -42,6 +42,26 @@ function where(stack, testFile) {
     if (!fallback && !file.startsWith('node:') && !file.includes('/node_modules/') && file.startsWith('/')) fallback = loc
   }
   return fallback
+}
+
+// thrownAt is where in the project's own code an error was thrown when
+// that is not the test file (a function of the library under test), as
+// FILE:LINE from the project's root, else '': the failure is placed at the
+// test's line, which called it, and the message says where it was thrown.
+function thrownAt(stack, testFile) {
+  for (const line of clean(stack).split('\n')) {
+    const m = frameRe.exec(line)
+    if (!m) continue
+    let file = m[1]
+    if (file.startsWith('file://')) {
+      try { file = fileURLToPath(file) } catch { continue }
+    }
+    if (!file.startsWith('/') || file.includes('/node_modules/') || file.startsWith(strobeDir)) continue
+    if (file === testFile) return ''
+    const rel = relative(root, file)
+    return rel.startsWith('..') ? '' : `${rel}:${m[2]}`
+  }
+  return ''
 }
 
 // declared is where a test was written, for a failure whose error has
@@ -115,6 +135,10 @@ export function describeError(err, testFile) {
     const none = err.expected === undefined || err.expected === 'undefined'
     e.snapshot = none && !err.diff ? 'new' : 'mismatch'
     if (e.snapshot === 'new' && err.actual !== undefined) e.received = clip(clean(err.actual))
+  }
+  if (loc && loc.file === testFile) {
+    const at = thrownAt(err.stack || err.stackStr, testFile)
+    if (at) e.message = clip(`${e.message}\n(thrown at ${at})`)
   }
   return e
 }

@@ -784,6 +784,65 @@ test('', () => {
 	}
 }
 
+// TestVitestThrownElsewhere: an exception the project's own code threw (a
+// library function the test calls) is placed at the test's line, and its
+// message says where it was thrown, at the TypeScript source's line, as
+// node:test's, mocha's and Maven's do; an error the test throws itself, or
+// an assertion, says nothing more. Run in a project written beside the
+// workspace's (vitest is found hoisted there).
+func TestVitestThrownElsewhere(t *testing.T) {
+	root := filepath.Join(fixtures(t), "tmp-thrown")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"package.json": `{"name": "tmp-thrown", "private": true, "scripts": {"test": "vitest"}}` + "\n",
+		"lib/parse.ts": `interface Pair {
+  key: string
+}
+
+export function parse(s: string): Pair {
+  if (s === '') throw new TypeError('nothing to parse')
+  return { key: s }
+}
+`,
+		"test/parse.test.ts": `import { expect, test } from 'vitest'
+import { parse } from '../lib/parse'
+
+test('parses', () => {
+  expect(parse('a')).toEqual({ key: 'a' })
+})
+
+test('empty', () => {
+  expect(parse('')).toEqual({ key: '' })
+})
+
+test('own throw', () => {
+  throw new RangeError('from the test')
+})
+
+test('wrong', () => {
+  expect(parse('b')).toEqual({ key: 'c' })
+})
+`,
+	})
+	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "run"}})
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 3 {
+		t.Errorf("counts %+v, want 1 passed and 3 failed", p)
+	}
+	const file = "test/parse.test.ts"
+	if f := rec.Failure(file, "empty"); f == nil || f.File != file || f.Line != 9 || f.Message != "TypeError: nothing to parse\n(thrown at lib/parse.ts:6)" {
+		t.Errorf("empty: failure %+v, want at %s:9, thrown at lib/parse.ts:6", f, file)
+	}
+	if f := rec.Failure(file, "own throw"); f == nil || f.Line != 13 || f.Message != "RangeError: from the test" {
+		t.Errorf("own throw: failure %+v, want at %s:13 with its message alone", f, file)
+	}
+	if f := rec.Failure(file, "wrong"); f == nil || f.Line != 17 || strings.Contains(f.Message, "thrown at") {
+		t.Errorf("wrong: failure %+v, want at %s:17, no thrown at", f, file)
+	}
+}
+
 // TestVitestAggregateError: an AggregateError's message says the errors it
 // holds (at most five, the rest counted), where vitest's report is the
 // outer error's message alone. Run in a project written beside the
