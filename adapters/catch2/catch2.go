@@ -598,14 +598,23 @@ func infoText(infos []string) []string {
 }
 
 // expressionText writes an assertion the way Catch2's console reporter
-// does: REQUIRE( a == b ) with expansion: 1 == 2.
+// does: REQUIRE( a == b ) with expansion: 1 == 2. The XML reporter's
+// Original of a REQUIRE_FALSE or CHECK_FALSE is negated, `!(a == b)`
+// (Catch2's getExpression), where the source and the console have
+// `CHECK_FALSE( a == b )` (getExpressionInMacro): the macro gets the
+// source's text, not a double negation; the expansion keeps the `!`, as
+// the console's does.
 func expressionText(typ, original, expanded string, expand bool) []string {
 	if original == "" {
 		return nil
 	}
 	lines := []string{original}
 	if typ != "" {
-		lines[0] = typ + "( " + original + " )"
+		inMacro := original
+		if strings.HasSuffix(typ, "_FALSE") && strings.HasPrefix(original, "!(") && strings.HasSuffix(original, ")") {
+			inMacro = original[2 : len(original)-1]
+		}
+		lines[0] = typ + "( " + inMacro + " )"
 	}
 	if expand && expanded != "" && expanded != original {
 		lines = append(lines, "with expansion:", "  "+expanded)

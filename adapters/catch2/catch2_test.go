@@ -556,6 +556,10 @@ var manyBuild = &testutil.CachedBuild{Name: "catch2-many", Src: mustAbs("testdat
 // TestCatch2ManyFailures: a test goes on after a failed CHECK, and stops
 // at a failed REQUIRE. Its failure is the first; the message names the
 // later ones, a few, and counts the rest; later_failures keeps them all.
+// A CHECK_FALSE is written as in the source and Catch2's console,
+// `CHECK_FALSE( a == 1 )`: the XML's Original is negated, and it read
+// `CHECK_FALSE( !(a == 1) )`, the opposite assertion (Catch2 v3's
+// examples, REQUIRE_FALSE( one() == "1" )).
 func TestCatch2ManyFailures(t *testing.T) {
 	testutil.RequireTool(t, "g++")
 	testutil.RequireHeader(t, "/usr/include/catch2/catch.hpp", "catch2")
@@ -563,7 +567,7 @@ func TestCatch2ManyFailures(t *testing.T) {
 	rec, _, _ := adapterstest.RunReal(t, catch2{}, adapters.Request{ProjectRoot: mustAbs("testdata/fixtures/many"), Command: []string{bin}})
 	for name, want := range map[string]string{
 		"several checks": "CHECK( a == 2 )\nwith expansion:\n  1 == 2\nand 2 more failures in this test:\n" +
-			"many.cpp:9: CHECK( a * 3 == 4 ) with expansion: 3 == 4\nmany.cpp:10: CHECK_FALSE( !(a == 1) ) with expansion: !(1 == 1)",
+			"many.cpp:9: CHECK( a * 3 == 4 ) with expansion: 3 == 4\nmany.cpp:10: CHECK_FALSE( a == 1 ) with expansion: !(1 == 1)",
 		"check in a loop": "CHECK( i < 0 )\nwith expansion:\n  0 < 0\nand 49 more failures in this test:\n" +
 			"many.cpp:15: CHECK( i < 0 ) with expansion: 1 < 0\nmany.cpp:15: CHECK( i < 0 ) with expansion: 2 < 0\n" +
 			"many.cpp:15: CHECK( i < 0 ) with expansion: 3 < 0\nmany.cpp:15: CHECK( i < 0 ) with expansion: 4 < 0\n" +
