@@ -184,7 +184,9 @@ func runtimeOnly(frames []Frame) bool {
 		return false
 	}
 	for _, f := range frames {
-		if !strings.HasPrefix(f.Func, "runtime.") && !strings.HasPrefix(f.Func, "runtime/") {
+		// internal/runtime: the runtime's own syscalls (an idle M's
+		// goroutine 0 waits in internal/runtime/syscall/linux.EpollWait).
+		if !strings.HasPrefix(f.Func, "runtime.") && !strings.HasPrefix(f.Func, "runtime/") && !strings.HasPrefix(f.Func, "internal/runtime/") {
 			return false
 		}
 	}

@@ -161,6 +161,14 @@ func TestSuggestedTracesLeaveOutRegistryCrates(t *testing.T) {
 func TestThreadsLeaveOutRuntimeGoroutines(t *testing.T) {
 	c := Capture{Tool: "gdb+runtime-gdb.py", Stacks: []Stack{
 		{Name: "goroutine 2 [waiting]", Frames: []Frame{{Func: "runtime.gopark"}, {Func: "runtime.forcegchelper", File: "/go/src/runtime/proc.go", Line: 375}}},
+		// Go 1.2x's SIGQUIT dump of a test spinning: the idle M's g0.
+		{Name: "goroutine 0 [idle]", Frames: []Frame{
+			{Func: "internal/runtime/syscall/linux.Syscall6", File: "/go/src/internal/runtime/syscall/linux/asm_linux_amd64.s", Line: 36},
+			{Func: "internal/runtime/syscall/linux.EpollWait", File: "/go/src/internal/runtime/syscall/linux/syscall_linux.go", Line: 32},
+			{Func: "runtime.netpoll", File: "/go/src/runtime/netpoll_epoll.go", Line: 119},
+			{Func: "runtime.findRunnable", File: "/go/src/runtime/proc.go", Line: 3754},
+			{Func: "runtime.schedule", File: "/go/src/runtime/proc.go", Line: 4164},
+			{Func: "runtime.mcall", File: "/go/src/runtime/asm_amd64.s", Line: 496}}},
 		{Name: "goroutine 8 [waiting]", Frames: []Frame{{Func: "sync.(*Mutex).Lock", File: "/go/src/sync/mutex.go", Line: 46}, {Func: "example.com/m/bank.Transfer", File: "/p/bank/bank.go", Line: 20}}},
 	}}
 	th := Threads(c, "/p")
