@@ -406,6 +406,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	if e.stuck != "" {
 		markStuck(tests, stuckTests)
 	}
+	stuckTests, parents := listLeaves(stuckTests)
 	var failed []report.Failure
 	sum := report.Summary{DurationMS: finished.Sub(r.started).Milliseconds()}
 	for _, t := range tests {
@@ -440,7 +441,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		status = report.NoTests
 	}
 	if status == report.Stuck {
-		sum.Stuck = stuckCount(stuckTests)
+		sum.Stuck = stuckCount(stuckTests) + parents
 	}
 
 	if len(r.req.Env) > 0 {

@@ -360,8 +360,8 @@ func (r *Run) applyRetries(resp *report.Response, failed *[]report.Failure, test
 		}
 	}
 	if len(stuckLeft) != len(resp.Stuck) {
+		sum.Stuck -= stuckCount(resp.Stuck) - stuckCount(stuckLeft)
 		resp.Stuck = stuckLeft
-		sum.Stuck = stuckCount(stuckLeft)
 	}
 	resp.Flaky = append(resp.Flaky, h.flaky...)
 	r.retryStatus(resp, h, flakyNames, tests)

@@ -518,18 +518,37 @@ const stuckNameWait = 15 * time.Second
 // "TestA/row"): a parent only waits in t.Run for them, so the stacks, given
 // to the first entry, and the answer's headline belong to the subtest.
 func subtestsFirst(tests []stuck.RunningTest) []stuck.RunningTest {
-	parent := func(t stuck.RunningTest) bool {
-		return slices.ContainsFunc(tests, func(u stuck.RunningTest) bool { return strings.HasPrefix(u.Name, t.Name+"/") })
-	}
 	var leaves, parents []stuck.RunningTest
 	for _, t := range tests {
-		if parent(t) {
+		if hasSubtest(tests, t.Name, func(u stuck.RunningTest) string { return u.Name }) {
 			parents = append(parents, t)
 		} else {
 			leaves = append(leaves, t)
 		}
 	}
 	return append(leaves, parents...)
+}
+
+// hasSubtest says whether one of tests is a subtest of the test named name.
+func hasSubtest[T any](tests []T, name string, nameOf func(T) string) bool {
+	return slices.ContainsFunc(tests, func(u T) bool { return strings.HasPrefix(nameOf(u), name+"/") })
+}
+
+// listLeaves leaves out of the stuck list the parents that only wait in
+// t.Run for a stuck subtest: their entry said nothing the subtest's does
+// not (the same diagnosis, no stacks of their own, a rerun that runs the
+// subtest again). They stay stuck in the tests and in summary.stuck, as a
+// parent whose subtest failed stays counted among the failed but is not
+// listed; waiting says how many were left out.
+func listLeaves(entries []report.StuckTest) (leaves []report.StuckTest, waiting int) {
+	for _, e := range entries {
+		if !e.AfterTests && hasSubtest(entries, e.Name, func(u report.StuckTest) string { return u.Name }) {
+			waiting++
+			continue
+		}
+		leaves = append(leaves, e)
+	}
+	return leaves, waiting
 }
 
 // outputText is where a Go goroutine dump lands: the stuck tests' own

@@ -255,7 +255,9 @@ func TestStuckGoBesideParallelTests(t *testing.T) {
 // siblings pass. The sibling that passed last printed "--- PASS", whose
 // event test2json holds back until a line the hang never prints: it
 // passed, and is not stuck (found on spf13/cobra and go-toml broken on
-// purpose, 5 runs in 5).
+// purpose, 5 runs in 5). The parent, which only waits in t.Run for c, is
+// stuck and counted, as a parent whose subtest failed is counted among the
+// failed, but not listed: its entry said nothing c's does not.
 func TestStuckGoParallelSiblingPassed(t *testing.T) {
 	parallel(t, false)
 	testutil.RequireTool(t, "go")
@@ -265,8 +267,8 @@ func TestStuckGoParallelSiblingPassed(t *testing.T) {
 	for _, s := range resp.Stuck {
 		stuck = append(stuck, s.Name)
 	}
-	if resp.Status != report.Stuck || !slices.Equal(stuck, []string{"TestParHang/c", "TestParHang"}) {
-		t.Fatalf("status %s, stuck %q: want TestParHang/c (and its parent, waiting for it)", resp.Status, stuck)
+	if resp.Status != report.Stuck || !slices.Equal(stuck, []string{"TestParHang/c"}) {
+		t.Fatalf("status %s, stuck %q: want TestParHang/c alone (its parent only waits for it)", resp.Status, stuck)
 	}
 	if s := resp.Summary; s.Passed != 3 || s.Stuck != 2 || s.Failed != 0 {
 		t.Errorf("summary %+v, want a, b and d passed, c and its parent stuck", *s)
