@@ -106,7 +106,7 @@ func detect(req adapters.Request, as []adapters.Adapter) (adapters.Adapter, adap
 		all[i] = found{a, a.Detect(req)}
 		claimed = claimed || command && all[i].d.Confidence >= adapters.CommandClaimed
 	}
-	var hints []string
+	var hints, refused []string
 	for i, a := range as {
 		if all[i].a == nil {
 			all[i].a = a
@@ -130,6 +130,7 @@ func detect(req adapters.Request, as []adapters.Adapter) (adapters.Adapter, adap
 		all[0].d.Confirm = nil
 		if d := all[0].d; d.Hint != "" && d.Confidence == 0 {
 			hints = append(hints, d.Hint)
+			refused = append(refused, d.Hint)
 		}
 	}
 	best, bestD := all[0].a, all[0].d
@@ -146,7 +147,14 @@ func detect(req adapters.Request, as []adapters.Adapter) (adapters.Adapter, adap
 		}
 		return nil, adapters.Detection{}, &adapters.UsageError{Msg: msg}
 	}
-	return best, pickHint(best, bestD, all[1:]), nil
+	d := pickHint(best, bestD, all[1:])
+	if len(refused) > 0 {
+		// The adapter the project's files named was refused on a closer
+		// look (pytest's tests, pytest not installed): what runs in its
+		// place may fail for that reason alone, and the answer says so.
+		d.Hint = strings.TrimPrefix(d.Hint+"; ", "; ") + "not picked: " + strings.Join(refused, "; ")
+	}
+	return best, d, nil
 }
 
 // pickHint is the hint of the detection picked: what the other adapters

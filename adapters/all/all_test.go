@@ -242,7 +242,7 @@ func TestDetectConfirmsTheBestOnly(t *testing.T) {
 				fake{"sure", adapters.Detection{Confidence: tc.sure, Hint: "marker found"}, &calls},
 				fake{"unsure", unsure, &calls},
 			}
-			a, _, err := detect(adapters.Request{ProjectRoot: t.TempDir()}, as)
+			a, d, err := detect(adapters.Request{ProjectRoot: t.TempDir()}, as)
 			if confirms != tc.wantConfirms {
 				t.Errorf("confirmed %d times, want %d", confirms, tc.wantConfirms)
 			}
@@ -257,6 +257,11 @@ func TestDetectConfirmsTheBestOnly(t *testing.T) {
 			}
 			if a.Name() != tc.want {
 				t.Errorf("picked %s, want %s", a.Name(), tc.want)
+			}
+			// The refusal is news: what was picked in its place may fail
+			// for its reason alone.
+			if refused := tc.wantConfirms == 1 && tc.confirmed == 0; refused != strings.Contains(d.Hint, "not picked: unsure: files found but the tool is not installed") {
+				t.Errorf("hint %q: want the refusal named only when there was one", d.Hint)
 			}
 		})
 	}

@@ -94,7 +94,8 @@ func (a pytestAdapter) Detect(req adapters.Request) adapters.Detection {
 			return adapters.Detection{Hint: "pytest: Python test files found but " + err.Error()}
 		}
 		if ok, _ := in.HasModule(context.Background(), req.ProjectRoot, req.Env, "pytest"); !ok {
-			return adapters.Detection{Hint: "pytest: Python test files found (" + files[0] + ") but pytest is not installed for " + in.Shown}
+			return adapters.Detection{Hint: "pytest: Python test files found (" + files[0] + ") but pytest is not installed for " + in.Shown +
+				" (install it: " + shell.Join([]string{in.Shown, "-m", "pip", "install", "pytest"}) + ")"}
 		}
 		return adapters.Detection{Confidence: confFiles, Hint: found.Hint}
 	}
