@@ -100,53 +100,57 @@ func names(rec *details.Record) map[testKey]report.TestStatus {
 // once, and their merge counts what the unsharded run counted.
 func TestPartitionsCoverTheSuite(t *testing.T) {
 	for _, s := range suites {
-		for _, kind := range []string{shard.Hash, shard.Slice} {
-			t.Run(s.framework+"/"+kind, func(t *testing.T) {
-				e := setup(t, s.dir, s.tool, s.env, s.command)
-				whole, wholeRec := e.run(t, s.framework, nil)
-				if whole.Summary.Passed != 297 || whole.Summary.Failed != 3 {
-					t.Fatalf("unsharded run: %+v, want 297 passed and 3 failed", whole.Summary)
-				}
-				want := names(wholeRec)
-				seen := map[testKey]int{}
-				var recs []*details.Record
-				var files []string
-				for m := 1; m <= 3; m++ {
-					spec := kind + ":" + string(rune('0'+m)) + "/3"
-					resp, rec := e.run(t, s.framework, func(r *runner.Request) { r.Partition = spec })
-					p := resp.Partition
-					if p == nil || p.Spec != spec || p.Listed != 300 || p.Selected != resp.Summary.Passed+resp.Summary.Failed {
-						t.Fatalf("%s: partition %+v, summary %+v", spec, p, resp.Summary)
+		t.Run(s.framework, func(t *testing.T) {
+			// One unsharded run for both kinds of partition: the suite
+			// does not change between them.
+			e := setup(t, s.dir, s.tool, s.env, s.command)
+			whole, wholeRec := e.run(t, s.framework, nil)
+			if whole.Summary.Passed != 297 || whole.Summary.Failed != 3 {
+				t.Fatalf("unsharded run: %+v, want 297 passed and 3 failed", whole.Summary)
+			}
+			want := names(wholeRec)
+			for _, kind := range []string{shard.Hash, shard.Slice} {
+				t.Run(kind, func(t *testing.T) {
+					seen := map[testKey]int{}
+					var recs []*details.Record
+					var files []string
+					for m := 1; m <= 3; m++ {
+						spec := kind + ":" + string(rune('0'+m)) + "/3"
+						resp, rec := e.run(t, s.framework, func(r *runner.Request) { r.Partition = spec })
+						p := resp.Partition
+						if p == nil || p.Spec != spec || p.Listed != 300 || p.Selected != resp.Summary.Passed+resp.Summary.Failed {
+							t.Fatalf("%s: partition %+v, summary %+v", spec, p, resp.Summary)
+						}
+						t.Logf("%s: %d tests, listing %d ms, run %d ms", spec, p.Selected, p.ListMS, resp.Summary.DurationMS)
+						for k := range names(rec) {
+							seen[k]++
+						}
+						recs, files = append(recs, rec), append(files, resp.Details)
 					}
-					t.Logf("%s: %d tests, listing %d ms, run %d ms", spec, p.Selected, p.ListMS, resp.Summary.DurationMS)
-					for k := range names(rec) {
-						seen[k]++
+					for k := range want {
+						if seen[k] != 1 {
+							t.Errorf("%v ran in %d shards, want 1", k, seen[k])
+						}
 					}
-					recs, files = append(recs, rec), append(files, resp.Details)
-				}
-				for k := range want {
-					if seen[k] != 1 {
-						t.Errorf("%v ran in %d shards, want 1", k, seen[k])
+					for k := range seen {
+						if _, ok := want[k]; !ok {
+							t.Errorf("%v ran in a shard but not in the whole suite", k)
+						}
 					}
-				}
-				for k := range seen {
-					if _, ok := want[k]; !ok {
-						t.Errorf("%v ran in a shard but not in the whole suite", k)
+					m, err := shard.Merge(recs, files)
+					if err != nil {
+						t.Fatal(err)
 					}
-				}
-				m, err := shard.Merge(recs, files)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got := m.Response
-				if got.Status != whole.Status || got.Summary.Passed != whole.Summary.Passed || got.Summary.Failed != whole.Summary.Failed ||
-					got.Summary.Skipped != whole.Summary.Skipped || len(got.Failures) != len(wholeRec.Response.Failures) || len(m.Warnings) != 0 {
-					t.Errorf("merge: %s %+v, %d failures, warnings %q; unsharded: %s %+v, %d failures",
-						got.Status, got.Summary, len(got.Failures), m.Warnings, whole.Status, whole.Summary, len(wholeRec.Response.Failures))
-				}
-				checkJUnit(t, m, 300, 3)
-			})
-		}
+					got := m.Response
+					if got.Status != whole.Status || got.Summary.Passed != whole.Summary.Passed || got.Summary.Failed != whole.Summary.Failed ||
+						got.Summary.Skipped != whole.Summary.Skipped || len(got.Failures) != len(wholeRec.Response.Failures) || len(m.Warnings) != 0 {
+						t.Errorf("merge: %s %+v, %d failures, warnings %q; unsharded: %s %+v, %d failures",
+							got.Status, got.Summary, len(got.Failures), m.Warnings, whole.Status, whole.Summary, len(wholeRec.Response.Failures))
+					}
+					checkJUnit(t, m, 300, 3)
+				})
+			}
+		})
 	}
 }
 
