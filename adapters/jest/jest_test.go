@@ -1161,3 +1161,62 @@ func pasted(dir, rerun string, env ...string) ([]byte, error) {
 	cmd.Env = append(append(os.Environ(), "FORCE_COLOR=0"), env...)
 	return cmd.CombinedOutput()
 }
+
+// TestJestThrownElsewhere: an exception the project's own code threw (a
+// library function the test calls) is placed at the test's line, and its
+// message says where it was thrown, as mocha's, node:test's and vitest's
+// do; an error the test throws itself, or an assertion, says nothing more.
+// Run in a project written beside the fixtures (jest is found hoisted).
+func TestJestThrownElsewhere(t *testing.T) {
+	requireJest(t)
+	dir, err := os.MkdirTemp(fixtures, "tmp-thrown-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	adapterstest.WriteFiles(t, dir, map[string]string{
+		"package.json": `{"name": "tmp-thrown", "private": true, "scripts": {"test": "jest"}}` + "\n",
+		"lib/parse.js": `'use strict';
+
+function parse(s) {
+  if (s === '') throw new TypeError('nothing to parse');
+  return {key: s};
+}
+
+module.exports = {parse};
+`,
+		"test/parse.test.js": `const {parse} = require('../lib/parse');
+
+test('parses', () => {
+  expect(parse('a')).toEqual({key: 'a'});
+});
+
+test('empty', () => {
+  expect(parse('')).toEqual({key: ''});
+});
+
+test('own throw', () => {
+  throw new RangeError('from the test');
+});
+
+test('wrong', () => {
+  expect(parse('b')).toEqual({key: 'c'});
+});
+`,
+	})
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: dir})
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 3 {
+		t.Errorf("counts %+v, want 1 passed and 3 failed", p)
+	}
+	const file = "test/parse.test.js"
+	if f := rec.Failure(file, "empty"); f == nil || f.File != file || f.Line != 8 ||
+		!strings.HasPrefix(f.Message, "TypeError: nothing to parse") || !strings.HasSuffix(f.Message, "\n(thrown at lib/parse.js:4)") {
+		t.Errorf("empty: failure %+v, want at %s:8, thrown at lib/parse.js:4", f, file)
+	}
+	if f := rec.Failure(file, "own throw"); f == nil || f.Line != 12 || strings.Contains(f.Message, "thrown at") {
+		t.Errorf("own throw: failure %+v, want at %s:12, no thrown at", f, file)
+	}
+	if f := rec.Failure(file, "wrong"); f == nil || f.Line != 16 || strings.Contains(f.Message, "thrown at") {
+		t.Errorf("wrong: failure %+v, want at %s:16, no thrown at", f, file)
+	}
+}

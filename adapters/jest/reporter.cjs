@@ -207,6 +207,8 @@ class StrobeReporter {
       const text = (result.failureMessages || []).join('\n\n');
       ev.msg = messageOf(text) + innerErrors(result.failureDetails);
       ev.at = locate(text, file) || declared(result, file);
+      const thrown = ev.at && ev.at.file === file && thrownAt(text, file, this.rootDir);
+      if (thrown) ev.msg = `${ev.msg}\n(thrown at ${thrown})`.slice(0, MAX_MESSAGE);
       // An error a test left behind (a timer that throws, a promise
       // rejected late) fails the test running when it comes: its frame
       // then lies in another test's function.
@@ -402,6 +404,25 @@ function locate(text, file) {
     if (!first && inProject(f)) first = at;
   }
   return first;
+}
+
+// thrownAt is where in the project's own code an error was thrown when
+// that is not the test file (a function of the library under test), as
+// FILE:LINE from the root, else '': the failure is placed at the test's
+// line, which called it, and the message says where it was thrown, as
+// mocha's, node:test's and vitest's do. An assertion's first frame in
+// the project is the test's own (expect throws from node_modules).
+function thrownAt(text, file, root) {
+  for (const l of stripAnsi(text).split('\n')) {
+    const m = FRAME.exec(l);
+    if (!m) continue;
+    const f = m[1].replace(/^file:\/\//, '');
+    if (!inProject(f) || f.startsWith(__dirname + path.sep)) continue;
+    if (f === file) return '';
+    const rel = path.relative(root, f);
+    return rel.startsWith('..') ? '' : `${rel}:${m[2]}`;
+  }
+  return '';
 }
 
 // declared is where the test was written, for a failure with no stack in
