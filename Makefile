@@ -32,8 +32,8 @@ demo: build
 # with waiting ones, and on two cores another package's cargo or CMake
 # build beside them starved the spins (verdicts at 19 s, wanted within 7).
 # The adapters' packages hold few spinning tests and pass two at a time.
-# One package at a time throughout took 20 minutes on two cores; this way
-# about 14 (docs/design.md).
+# One package at a time throughout, the tests took 19 minutes on two
+# cores; this way 12 (docs/design.md).
 PKGS_ALONE := ^strobe/runner$$|^strobe/stuck$$
 test: vet cross
 	$(GO) test -p 2 -count=1 -timeout 18m $$($(GO) list ./... | grep -E -v '$(PKGS_ALONE)')
