@@ -103,8 +103,9 @@ func init() {
 // 32 KiB a message; `strobe test --no-daemon`: 7 of the 50 ms of CPU it
 // spent on a 2,000-test crate), on the cores the tests run on. A
 // collection every gcPercent% of growth costs that a fraction; the soft
-// limit keeps a run that prints hundreds of MB within its memory target,
-// and the daemon's trimmer still gives memory back once it idles.
+// limit keeps a run that prints hundreds of MB within its memory target
+// (and follows a live heap that outgrows it: followLiveHeap), and the
+// daemon's trimmer still gives memory back once it idles.
 const (
 	gcPercent = 400
 	memLimit  = 32 << 20
@@ -116,5 +117,6 @@ func tuneGC() {
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memLimit)
+		followLiveHeap(memLimit)
 	}
 }
