@@ -25,11 +25,8 @@ const clip = (s) => (s.length > MAX_TEXT ? s.slice(0, MAX_TEXT) + '…' : s)
 // A V8 frame: "    at fn (file:line:col)" or "    at file:line:col".
 const frameRe = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/
 
-// where finds the frame of an error's stack to show: the first in the
-// test file itself, else the first outside node_modules and node's own.
-// vitest source-maps stacks, so a TypeScript file's line is its own.
-function where(stack, testFile) {
-  let fallback
+// frames are the stack's V8 frames with their files as paths.
+function* frames(stack) {
   for (const line of clean(stack).split('\n')) {
     const m = frameRe.exec(line)
     if (!m) continue
@@ -37,7 +34,17 @@ function where(stack, testFile) {
     if (file.startsWith('file://')) {
       try { file = fileURLToPath(file) } catch { continue }
     }
-    const loc = { file, line: Number(m[2]), col: Number(m[3]) }
+    yield { file, line: Number(m[2]), col: Number(m[3]) }
+  }
+}
+
+// where finds the frame of an error's stack to show: the first in the
+// test file itself, else the first outside node_modules and node's own.
+// vitest source-maps stacks, so a TypeScript file's line is its own.
+function where(stack, testFile) {
+  let fallback
+  for (const loc of frames(stack)) {
+    const file = loc.file
     if (file === testFile) return loc
     if (!fallback && !file.startsWith('node:') && !file.includes('/node_modules/') && file.startsWith('/')) fallback = loc
   }
@@ -49,17 +56,11 @@ function where(stack, testFile) {
 // FILE:LINE from the project's root, else '': the failure is placed at the
 // test's line, which called it, and the message says where it was thrown.
 function thrownAt(stack, testFile) {
-  for (const line of clean(stack).split('\n')) {
-    const m = frameRe.exec(line)
-    if (!m) continue
-    let file = m[1]
-    if (file.startsWith('file://')) {
-      try { file = fileURLToPath(file) } catch { continue }
-    }
+  for (const { file, line } of frames(stack)) {
     if (!file.startsWith('/') || file.includes('/node_modules/') || file.startsWith(strobeDir)) continue
     if (file === testFile) return ''
     const rel = relative(root, file)
-    return rel.startsWith('..') ? '' : `${rel}:${m[2]}`
+    return rel.startsWith('..') ? '' : `${rel}:${line}`
   }
   return ''
 }
