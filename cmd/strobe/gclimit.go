@@ -14,9 +14,10 @@ import (
 // held above its limit is collected over and over, on the cores the tests
 // run on: a 128,000-test vitest run under `strobe test --no-daemon` was
 // collected 773 times and took 27.4 s; following the live heap, 85 times
-// and 25.0 s (the 200 MB floods stay within their 64 MiB, make bench). After each collection the limit becomes half
-// as much again as what the collection kept, never less than base, so it
-// comes back down once a run's records are dropped. stop ends it.
+// and 25.0 s (the 200 MB floods stay within their 64 MiB, make bench).
+// After each collection the limit becomes half as much again as what the
+// collection kept, never less than base, so it comes back down once a
+// run's records are dropped. stop ends it.
 func followLiveHeap(base int64) (stop func()) {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var stopped atomic.Bool
