@@ -139,6 +139,7 @@ type parser struct {
 	specs      int
 	collected  map[string]int
 	buildErrs  []report.BuildError
+	loadFailed map[string]bool // the test files that failed to load
 	unhandled  []string
 	noFiles    bool // vitest found no test file
 	abortStack bool // node printed its abort report: a worker called abort()
@@ -484,12 +485,19 @@ func (p *parser) moduleError(e event) {
 	be := report.BuildError{File: p.path(e.File), Message: "the test file failed to load"}
 	if e.Error != nil {
 		be.Message = kit.Clip(strings.TrimSpace(e.Error.Message))
-		if e.Error.Line > 0 || e.Error.File != "" {
-			// A module the test file imports, without a line when vite
-			// had none to give.
-			be.File, be.Line, be.Column = p.path(e.Error.File), e.Error.Line, e.Error.Col
+		// A module the test file imports, without a line when vite had
+		// none to give; not another test file that failed to load: vite's
+		// tsconfig reader (tsconfck) keeps the error of a tsconfig.json it
+		// could not read and fails every later file with it, named after
+		// the file it failed first (three files answered a, b and b).
+		if at := p.path(e.Error.File); (e.Error.Line > 0 || e.Error.File != "") && !p.loadFailed[at] {
+			be.File, be.Line, be.Column = at, e.Error.Line, e.Error.Col
 		}
 	}
+	if p.loadFailed == nil {
+		p.loadFailed = map[string]bool{}
+	}
+	p.loadFailed[p.path(e.File)] = true
 	p.buildErrs = append(p.buildErrs, be)
 }
 

@@ -1018,3 +1018,36 @@ func TestVitestOldWithoutReport(t *testing.T) {
 		})
 	}
 }
+
+// TestVitestSharedLoadError: a tsconfig.json whose extends names a package
+// that is not installed fails every TypeScript test file's transform with
+// one error, which vite's tsconfig reader keeps and names after the file
+// it failed first; each file is a build error of its own, not the first
+// failing one named again (three files answered a, b and b).
+func TestVitestSharedLoadError(t *testing.T) {
+	root := filepath.Join(fixtures(t), "tmp-sharedload")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	files := map[string]string{
+		"package.json":  `{"name": "tmp-sharedload", "private": true, "type": "module", "scripts": {"test": "vitest"}}` + "\n",
+		"tsconfig.json": `{"extends": "@tsconfig/not-installed/tsconfig.json", "compilerOptions": {"strict": true}}` + "\n",
+	}
+	for _, f := range []string{"a", "b", "c"} {
+		files["test/"+f+".test.ts"] = "import { expect, test } from 'vitest'\n\ntest('" + f + "', () => {\n  expect(1 as number).toBe(1)\n})\n"
+	}
+	adapterstest.WriteFiles(t, root, files)
+	_, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"npx", "vitest", "run"}})
+	var got []string
+	for _, b := range out.BuildErrors {
+		got = append(got, b.File)
+		if !strings.Contains(b.Message, `failed to resolve "extends"`) {
+			t.Errorf("%s: message %q, want tsconfck's", b.File, b.Message)
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"test/a.test.ts", "test/b.test.ts", "test/c.test.ts"}; !out.BuildFailed || !slices.Equal(got, want) {
+		t.Errorf("build failed %v, errors in %q; want one in each of %q", out.BuildFailed, got, want)
+	}
+}
