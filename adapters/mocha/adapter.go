@@ -43,8 +43,9 @@ const sep = node.Sep
 // mocha runs the tests in its own process (serial, the default): a hung
 // test is named live, and a signal that kills the process is the test's
 // crash. With --parallel, mocha's workers send a file's events when the
-// file is done: results are right, but a test is named running only once
-// its file has ended, so a hang shows no running test.
+// file is done; the reporter, also given as --require, is root hooks in
+// the workers that say which test runs, so a hang is named, and a test
+// that ends its worker fails (node.Events' "running" and "ran").
 //
 // One test: --grep with its full title (mocha's, joined by spaces,
 // anchored and escaped) and its file, the project's other test files
@@ -344,9 +345,6 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 			sel = only(files, all)
 		}
 	}
-	if slices.Contains(args, "--parallel") || slices.Contains(args, "-p") {
-		note = "mocha --parallel reports a file's tests when the file is done: a hung test is not named running"
-	}
 	note = strings.Join(append(nonEmpty(note), nonEmpty(script.Note)...), "; ")
 	// A rerun sets what the script sets.
 	rerunBase := append(append(script.RerunPrefix(), runner(p)...), args...)
@@ -382,7 +380,9 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: newJSONParser(rec, cfg)}, nil
 	}
 	events := filepath.Join(dir, "events.jsonl")
-	argv = append(argv, "--reporter", reporter, "--reporter-option", "out="+events)
+	// The reporter is also required: in mocha --parallel's workers (given
+	// on the command or in the config) it names the test that runs.
+	argv = append(argv, "--reporter", reporter, "--reporter-option", "out="+events, "--require", reporter)
 	argv = append(argv, sel...)
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), root: req.ProjectRoot, note: note, test: req.Test, level: req.Level, hints: hints}}, nil
 }

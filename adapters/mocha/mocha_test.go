@@ -516,15 +516,46 @@ func sampleHeap() func() uint64 {
 	}
 }
 
-// TestMochaParallel: with --parallel the results are the same, and the
-// hint says a hung test would not be named.
+// TestMochaParallel: with --parallel the results are the same as serial
+// mocha's, names too (the workers' own word of the tests they run leaves
+// none behind, nor a name numbered twice: fixture dupes).
 func TestMochaParallel(t *testing.T) {
-	rec, out, _ := run(t, adapters.Request{ProjectRoot: project("levels"), Command: []string{"mocha", "--parallel"}})
-	if p := rec.Progress(); p.Passed != 4 || p.Failed != 0 {
-		t.Errorf("progress %+v, want the 4 tests passed", p)
+	for _, fixture := range []string{"levels", "dupes"} {
+		serial, _, _ := run(t, adapters.Request{ProjectRoot: project(fixture)})
+		rec, _, _ := run(t, adapters.Request{ProjectRoot: project(fixture), Command: []string{"mocha", "--parallel"}})
+		if p, want := rec.Progress(), serial.Progress(); p.Passed != want.Passed || p.Failed != want.Failed || p.Skipped != want.Skipped || len(p.Running) != 0 {
+			t.Errorf("%s: progress %+v, want serial mocha's %+v", fixture, p, want)
+		}
+		got, want := names(rec), names(serial)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: tests %q, want serial mocha's %q", fixture, got, want)
+		}
 	}
-	if !strings.Contains(out.Hint, "--parallel") {
-		t.Errorf("hint %q does not say what --parallel changes", out.Hint)
+}
+
+// TestMochaParallelExit: a test that ends its mocha --parallel worker
+// (process.exit, 0 included) took its result with it; mocha said only
+// "Uncaught error outside test suite: Workerpool Worker terminated
+// Unexpectedly", rerun by the whole run. The test the worker ran fails
+// with how the worker ended and its own rerun, mocha's pseudo-test is
+// folded into it, and the hint says the file's other results went too.
+func TestMochaParallelExit(t *testing.T) {
+	for _, code := range []string{"3", "0"} {
+		t.Setenv("EXIT_CODE", code)
+		rec, out, _ := run(t, adapters.Request{ProjectRoot: project("exit"), Command: []string{"mocha", "--parallel"}})
+		tt := byName(t, rec, "exits the process")
+		if tt.Status != report.TestFailed || tt.Failure == nil || !strings.Contains(tt.Failure.Message, "worker exited with code "+code) ||
+			!strings.Contains(tt.Failure.Rerun, "--grep '^exits the process$'") {
+			t.Errorf("exit %s: the exiting test: %+v %+v", code, tt, tt.Failure)
+		}
+		if got := names(rec); len(got) != 1 {
+			t.Errorf("exit %s: tests %q, want the exiting test alone (the others' results went with the worker)", code, got)
+		}
+		if !strings.Contains(out.Hint, "went with it") || !slices.Contains(out.Indicators, report.IndicatorNotReached) {
+			t.Errorf("exit %s: hint %q, indicators %q; want the lost results said", code, out.Hint, out.Indicators)
+		}
 	}
 }
 

@@ -455,4 +455,39 @@ function heldErrors(errors) {
   return `\n\nits errors:\n${lines.join('\n')}`;
 }
 
-module.exports = StrobeReporter;
+// workerHooks are root hooks for mocha --parallel's workers (the file is
+// also given as --require): a worker sends a file's events to the reporter
+// only when the file is done, so a test that hangs would never be named
+// running. Each worker writes, beside the reporter, that a test runs
+// ("running") and that it ran ("ran": its result comes with its file's);
+// the names are the reporter's, numbered per file as it numbers them (a
+// worker runs a file whole). Only in a worker: serial mocha's reporter
+// names its tests itself.
+function workerHooks() {
+  const out = path.join(__dirname, 'events.jsonl');
+  const names = new Names();
+  let fd;
+  const emit = (o) => {
+    try {
+      if (fd === undefined) fd = fs.openSync(out, 'a');
+      fs.writeSync(fd, JSON.stringify(o) + '\n');
+    } catch {
+      // the file went away (strobe stopped the run): nothing to report to
+    }
+  };
+  return {
+    beforeEach() {
+      const t = this.currentTest;
+      if (t) emit(named({ e: 'running', file: t.file, name: names.of(t) }, t));
+    },
+    afterEach() {
+      const t = this.currentTest;
+      if (t) emit({ e: 'ran', file: t.file, name: names.of(t) });
+    },
+  };
+}
+
+// A worker loads this file only as --require, and mocha takes root hooks
+// from an object's mochaHooks; the main process loads it as the reporter.
+const inWorker = /[\\/]mocha[\\/]lib[\\/]nodejs[\\/]worker\.js$/.test(process.argv[1] || '');
+module.exports = inWorker ? { mochaHooks: workerHooks() } : StrobeReporter;

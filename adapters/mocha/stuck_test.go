@@ -99,3 +99,43 @@ func TestStuckAfterTheTests(t *testing.T) {
 		})
 	}
 }
+
+// TestStuckParallel: mocha --parallel's workers send a file's events only
+// once the file is done, so a hung test was named by no test (the
+// command's name stood in). Its worker now says which test runs: a test
+// awaiting a promise that never settles is named, with its rerun, and a
+// test that had passed before it in the same worker is not among the
+// stuck at the timeout (fixture hang: an interval keeps it alive, which
+// only the timeout ends).
+func TestStuckParallel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures", "mocha"))
+	adapterstest.NpmCI(t, fixtures)
+	for _, tc := range []struct {
+		fixture, test string
+		timeout       time.Duration
+		status        report.Status
+		want          string
+	}{
+		{"stuck", "stuck awaits a promise that never settles", 40 * time.Second, report.Stuck, "stuck › awaits a promise that never settles"},
+		{"hang", "", 6 * time.Second, report.Timeout, "waits for ever"},
+	} {
+		t.Run(tc.fixture, func(t *testing.T) {
+			t.Parallel()
+			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: filepath.Join(fixtures, tc.fixture), Framework: "mocha",
+				Command: "npx mocha --parallel --timeout 0", Test: tc.test, Timeout: tc.timeout}, runner.Options{DetailsDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != tc.status || len(resp.Stuck) != 1 {
+				t.Fatalf("status %s, stuck %+v; want %s, one stuck test", resp.Status, resp.Stuck, tc.status)
+			}
+			s := resp.Stuck[0]
+			if s.Name != tc.want || !strings.Contains(s.Rerun, "--grep") {
+				t.Errorf("stuck %q, rerun %q; want %q and its --grep", s.Name, s.Rerun, tc.want)
+			}
+		})
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/format"
+	"strobe/internal/lazyre"
 	"strobe/report"
 )
 
@@ -33,6 +34,7 @@ import (
 //	{"e":"file","file","signal","code","tests","error"}     a test file failed outside its tests
 //	{"e":"summary","counts"}, {"e":"done"}                   the framework's totals, the end
 //	{"e":"late","file","name","fail"}                        an error after the run's end (mocha's)
+//	{"e":"running","file","name"}, {"e":"ran",…}             a test runs, has run, in a mocha --parallel worker
 //
 // mocha's begin also says how many tests the run is to run ("tests":
 // runner.total, after --grep), so that a run cut short says how many never
@@ -169,6 +171,9 @@ type Events struct {
 	// hookFailed says a hook failed (mocha's): mocha skips the tests of
 	// its describe block that it was to run for.
 	hookFailed bool
+	// inWorker are the tests a mocha --parallel worker said it runs and
+	// not that it ran ("running", "ran"), by suite and name: their titles.
+	inWorker map[[2]string]string
 	// late are the errors that came after the run's end (mocha's);
 	// uncaught the failures mocha pinned on a test other than the one
 	// whose function threw them, or on no known one.
@@ -285,6 +290,26 @@ func (e *Events) Handle(ev Event) {
 			e.current, e.currentTitle = [2]string{suite, ev.Name}, ev.Title
 			e.saw(suite, ev.Name)
 			e.mu.Unlock()
+		}
+	case "running":
+		// A mocha --parallel worker runs the test: its start and end come
+		// with its file's, once the file is done.
+		if ev.Name != "" {
+			e.rec.Start(suite, ev.Name)
+			e.mu.Lock()
+			if e.inWorker == nil {
+				e.inWorker = map[[2]string]string{}
+			}
+			e.inWorker[[2]string{suite, ev.Name}] = cmp.Or(ev.Title, ev.Name)
+			e.mu.Unlock()
+		}
+	case "ran":
+		// It ran: no longer running, its result to come.
+		e.mu.Lock()
+		delete(e.inWorker, [2]string{suite, ev.Name})
+		e.mu.Unlock()
+		if t, ok := e.rec.Lookup(suite, ev.Name); ok && t.Status == report.TestRunning {
+			e.rec.Forget(suite, ev.Name)
 		}
 	case "hook":
 		// A hook that runs outside any test (mocha's "before all"): named
@@ -794,6 +819,10 @@ func (e *Events) Finish(exit report.Exit) adapters.Outcome {
 	if out.Crash == nil && !stopped && exit.Exited && !e.done {
 		e.exited(exit) // exit code 0 too: process.exit(0) is no pass
 	}
+	if h := e.workersGone(stopped); h != "" {
+		hints = append(hints, h)
+		out.Indicators = append(out.Indicators, report.IndicatorNotReached)
+	}
 	if out.Crash == nil && !stopped && exit.Exited && exit.Code != 0 && !e.began {
 		hints = append(hints, fmt.Sprintf("strobe's %s reporter did not start (the run's output says why); run the project's own test command to see the framework's report", e.cfg.Framework))
 	}
@@ -1101,6 +1130,82 @@ func (e *Events) died(out *adapters.Outcome, exit report.Exit) {
 	}
 	e.rec.End(suite, name, report.TestFailed, 0, f)
 }
+
+// workersGone fails the tests a mocha --parallel worker was running when
+// it ended (process.exit in a test, a crash): their results went with the
+// worker. mocha says only that a worker "terminated unexpectedly", with
+// its exit code or signal, as an uncaught error outside any test: that
+// pseudo-test is folded into the test the worker ran. The hint says the
+// results of the files' other tests went too. e.mu is held.
+func (e *Events) workersGone(stopped bool) string {
+	if stopped {
+		return "" // strobe ended the workers: the stuck or timed-out tests
+	}
+	var left [][2]string
+	for _, k := range slices.SortedFunc(maps.Keys(e.inWorker), func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) }) {
+		if t, ok := e.rec.Lookup(k[0], k[1]); ok && t.Status == report.TestRunning {
+			left = append(left, k)
+		}
+	}
+	if len(left) == 0 {
+		return ""
+	}
+	var ends []string
+	for _, t := range e.rec.Tests() {
+		if t.Status != report.TestFailed || t.Failure == nil {
+			continue
+		}
+		if end, ok := workerEnded(t.Failure.Message); ok {
+			ends = append(ends, end)
+			e.rec.Forget(t.Suite, t.Name)
+			e.recorded--
+			delete(e.seen, [2]string{t.Suite, t.Name})
+			e.uncaught = slices.DeleteFunc(e.uncaught, func(u string) bool { return u == t.Suite+Sep+t.Name })
+		}
+	}
+	what := "its mocha --parallel worker ended"
+	if len(ends) == 1 && len(left) == 1 && ends[0] != "" {
+		what = "its mocha --parallel worker " + ends[0]
+	}
+	for _, k := range left {
+		f := &report.Failure{Name: k[1], File: k[0], Message: kit.DidNotFinish(what, len(left)-1)}
+		if e.cfg.Rerun != nil {
+			f.Rerun = e.cfg.Rerun(k[0], e.inWorker[k])
+		}
+		e.rec.End(k[0], k[1], report.TestFailed, 0, f)
+		e.recorded++
+		e.saw(k[0], k[1])
+	}
+	var files []string
+	for _, k := range left {
+		if !slices.Contains(files, k[0]) {
+			files = append(files, k[0])
+		}
+	}
+	return fmt.Sprintf("a mocha --parallel worker ended in the middle of %s: the results of the file's other tests, run or yet to run, went with it and are in no count; rerun the file once the failing test no longer ends its process",
+		kit.JoinAnd(files))
+}
+
+// workerEnded reads workerpool's error for a worker that ended, "Workerpool
+// Worker terminated Unexpectedly" with "exitCode: `3`" or "signalCode:
+// `SIGSEGV`": how it ended, "" when it does not say.
+func workerEnded(msg string) (string, bool) {
+	if !strings.Contains(msg, "Worker terminated Unexpectedly") {
+		return "", false
+	}
+	if m := workerSignal.FindStringSubmatch(msg); m != nil {
+		return "died of " + m[1], true
+	}
+	if m := workerExit.FindStringSubmatch(msg); m != nil {
+		return "exited with code " + m[1], true
+	}
+	return "", true
+}
+
+var (
+	workerExit   = lazyre.New("exitCode: `(\\d+)`")
+	workerSignal = lazyre.New("signalCode: `(SIG[A-Z0-9]+)`")
+)
 
 // exited reads a framework that exited before its end while a test ran
 // in its own process (process.exit in a mocha test): that test fails with
