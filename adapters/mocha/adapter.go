@@ -483,14 +483,16 @@ func atoi(s string) int {
 
 // IsTestProcess: mocha runs the tests in its own process (bin/mocha, or
 // lib/cli/cli.js in the child bin/mocha starts for node's flags); with
-// --parallel, in its workers (node processes running mocha's worker.js).
-// A process a test started (a child it waits for) is none: the stuck
-// detector tells the test's wait for it from the test's own threads.
+// --parallel (on the command, or `parallel: true` in the config), in its
+// workers (node processes running mocha's worker.js), beside which mocha's
+// own process only waits. A process a test started (a child it waits for)
+// is none: the stuck detector tells the test's wait for it from the
+// test's own threads.
 func (mochaAdapter) IsTestProcess(p adapters.Proc) bool {
 	mocha := false
 	for _, a := range p.Args {
 		switch {
-		case strings.HasSuffix(a, "/mocha/lib/nodejs/worker.js"):
+		case isWorker(a):
 			return true
 		case strings.HasSuffix(a, "--parallel"):
 			return false
@@ -498,8 +500,12 @@ func (mochaAdapter) IsTestProcess(p adapters.Proc) bool {
 			mocha = true
 		}
 	}
-	return mocha
+	return mocha && !kit.HasChild(p.PID, func(args []string) bool { return slices.ContainsFunc(args, isWorker) })
 }
+
+// isWorker says whether a command line's argument is mocha's worker
+// script, which --parallel's workers run.
+func isWorker(a string) bool { return strings.HasSuffix(a, "/mocha/lib/nodejs/worker.js") }
 
 // isMochaScript says whether a command line's argument is a path to
 // mocha's own script.

@@ -106,7 +106,10 @@ func TestStuckAfterTheTests(t *testing.T) {
 // awaiting a promise that never settles is named, with its rerun, and a
 // test that had passed before it in the same worker is not among the
 // stuck at the timeout (fixture hang: an interval keeps it alive, which
-// only the timeout ends).
+// only the timeout ends). With `parallel: true` in the config
+// (parallelrc), not on the command, the same: mocha's own process, which
+// only waits for its workers, is no test process (before, its wait on
+// their pipes read as the test "blocked on I/O").
 func TestStuckParallel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
@@ -114,18 +117,19 @@ func TestStuckParallel(t *testing.T) {
 	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures", "mocha"))
 	adapterstest.NpmCI(t, fixtures)
 	for _, tc := range []struct {
-		fixture, test string
-		timeout       time.Duration
-		status        report.Status
-		want          string
+		fixture, command, test string
+		timeout                time.Duration
+		status                 report.Status
+		want                   string
 	}{
-		{"stuck", "stuck awaits a promise that never settles", 40 * time.Second, report.Stuck, "stuck › awaits a promise that never settles"},
-		{"hang", "", 6 * time.Second, report.Timeout, "waits for ever"},
+		{"stuck", "npx mocha --parallel --timeout 0", "stuck awaits a promise that never settles", 40 * time.Second, report.Stuck, "stuck › awaits a promise that never settles"},
+		{"hang", "npx mocha --parallel --timeout 0", "", 6 * time.Second, report.Timeout, "waits for ever"},
+		{"parallelrc", "", "", 40 * time.Second, report.Stuck, "awaits a promise that never settles"},
 	} {
 		t.Run(tc.fixture, func(t *testing.T) {
 			t.Parallel()
 			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: filepath.Join(fixtures, tc.fixture), Framework: "mocha",
-				Command: "npx mocha --parallel --timeout 0", Test: tc.test, Timeout: tc.timeout}, runner.Options{DetailsDir: t.TempDir()})
+				Command: tc.command, Test: tc.test, Timeout: tc.timeout}, runner.Options{DetailsDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,6 +139,9 @@ func TestStuckParallel(t *testing.T) {
 			s := resp.Stuck[0]
 			if s.Name != tc.want || !strings.Contains(s.Rerun, "--grep") {
 				t.Errorf("stuck %q, rerun %q; want %q and its --grep", s.Name, s.Rerun, tc.want)
+			}
+			if tc.status == report.Stuck && !strings.HasPrefix(s.Diagnosis, "async wait without end") {
+				t.Errorf("diagnosis %q, want an async wait without end", s.Diagnosis)
 			}
 		})
 	}
