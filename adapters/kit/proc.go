@@ -6,7 +6,22 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 )
+
+// Alive reports whether pid runs; a zombie (an exited process whose
+// parent has not reaped it) does not.
+func Alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(rest, "Z")
+}
 
 // HasChild says whether one of pid's children has a command line match
 // takes (a test runner's worker), from /proc (Linux). Elsewhere it cannot

@@ -461,7 +461,8 @@ function heldErrors(errors) {
 // running. Each worker writes, beside the reporter, that a test runs
 // ("running") and that it ran ("ran": its result comes with its file's);
 // the names are the reporter's, numbered per file as it numbers them (a
-// worker runs a file whole). Only in a worker: serial mocha's reporter
+// worker runs a file whole), and the worker's pid tells, when a worker
+// ends, whose test went with it. Only in a worker: serial mocha's reporter
 // names its tests itself.
 function workerHooks() {
   const out = path.join(__dirname, 'events.jsonl');
@@ -475,10 +476,14 @@ function workerHooks() {
       // the file went away (strobe stopped the run): nothing to report to
     }
   };
+  // A test that ends its worker (process.exit) takes its result with it,
+  // and mocha says only, at the run's end, that a worker "terminated
+  // unexpectedly": the worker says it first.
+  process.on('exit', (code) => emit({ e: 'workerExit', pid: process.pid, code }));
   return {
     beforeEach() {
       const t = this.currentTest;
-      if (t) emit(named({ e: 'running', file: t.file, name: names.of(t) }, t));
+      if (t) emit(named({ e: 'running', file: t.file, name: names.of(t), pid: process.pid }, t));
     },
     afterEach() {
       const t = this.currentTest;

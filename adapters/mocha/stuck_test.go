@@ -146,3 +146,28 @@ func TestStuckParallel(t *testing.T) {
 		})
 	}
 }
+
+// TestStuckBesideAWorkerExit: under mocha --parallel, a test ends its
+// worker (process.exit(0)) while a test in another worker hangs. mocha
+// says nothing of the ended worker until its run's end, which the hang
+// never reaches: the test was called stuck beside the hung one, its
+// process long gone. The worker says it exits: that test fails, "its
+// worker exited with code 0", and the hung test alone is stuck.
+func TestStuckBesideAWorkerExit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures", "mocha"))
+	adapterstest.NpmCI(t, fixtures)
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: filepath.Join(fixtures, "workerexit"), Framework: "mocha",
+		Command: "npx mocha --parallel --jobs 2 --timeout 0", Timeout: 40 * time.Second}, runner.Options{DetailsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 || resp.Stuck[0].Name != "awaits a promise that never settles" {
+		t.Fatalf("status %s, stuck %+v; want the hung test alone stuck", resp.Status, resp.Stuck)
+	}
+	if len(resp.Failures) != 1 || resp.Failures[0].Name != "exits its worker" || !strings.Contains(resp.Failures[0].Message, "worker exited with code 0") {
+		t.Errorf("failures %+v, want the test that ended its worker", resp.Failures)
+	}
+}

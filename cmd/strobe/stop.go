@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"strobe/adapters/kit"
 	"strobe/daemon"
 )
 
@@ -34,7 +32,7 @@ func cmdStop(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// A daemon that will not talk to this client (another protocol, a
 		// build that broke) still stops on SIGTERM; its pid is in the lock.
 		if paths, perr := daemon.DefaultPaths(); perr == nil {
-			if pid := daemon.LockHolder(paths); pid > 0 && alive(pid) {
+			if pid := daemon.LockHolder(paths); pid > 0 && kit.Alive(pid) {
 				fmt.Fprintf(stderr, "strobe: %v; sending SIGTERM to daemon pid %d\n", err, pid)
 				if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
 					fmt.Fprintf(stderr, "strobe: %v\n", err)
@@ -59,7 +57,7 @@ func cmdStop(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // grace, SIGKILL) before it exits.
 func waitGone(pid int, stdout, stderr io.Writer) int {
 	deadline := time.Now().Add(30 * time.Second)
-	for alive(pid) {
+	for kit.Alive(pid) {
 		if time.Now().After(deadline) {
 			fmt.Fprintf(stderr, "strobe: daemon pid %d is still running after 30s\n", pid)
 			return exitFailed
@@ -68,18 +66,4 @@ func waitGone(pid int, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "daemon pid %d stopped\n", pid)
 	return exitOK
-}
-
-// alive reports whether pid runs; a zombie (an exited daemon whose parent
-// has not reaped it) does not.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	_, rest, _ := strings.Cut(string(b), ") ")
-	return !strings.HasPrefix(rest, "Z")
 }

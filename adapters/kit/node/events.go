@@ -34,7 +34,8 @@ import (
 //	{"e":"file","file","signal","code","tests","error"}     a test file failed outside its tests
 //	{"e":"summary","counts"}, {"e":"done"}                   the framework's totals, the end
 //	{"e":"late","file","name","fail"}                        an error after the run's end (mocha's)
-//	{"e":"running","file","name"}, {"e":"ran",…}             a test runs, has run, in a mocha --parallel worker
+//	{"e":"running","file","name","pid"}, {"e":"ran",…}       a test runs, has run, in a mocha --parallel worker
+//	{"e":"workerExit","pid","code"}                          that worker exits
 //
 // mocha's begin also says how many tests the run is to run ("tests":
 // runner.total, after --grep), so that a run cut short says how many never
@@ -74,6 +75,8 @@ type Event struct {
 	Signal string `json:"signal"`
 	Code   *int   `json:"code"`
 	Tests  int    `json:"tests"`
+	// PID is the process of a mocha --parallel worker's "running".
+	PID int `json:"pid"`
 	// Load marks a file that failed to load: it ran no test and printed
 	// an error.
 	Load bool `json:"load"`
@@ -172,8 +175,13 @@ type Events struct {
 	// its describe block that it was to run for.
 	hookFailed bool
 	// inWorker are the tests a mocha --parallel worker said it runs and
-	// not that it ran ("running", "ran"), by suite and name: their titles.
-	inWorker map[[2]string]string
+	// not that it ran ("running", "ran"), by suite and name; lostFiles
+	// the files whose worker ended in a test (workerEnded).
+	inWorker  map[[2]string]workerTest
+	lostFiles []string
+	// exitsTold counts the workers that said they exited in a test
+	// (workerExit), whose "terminated unexpectedly" mocha says later.
+	exitsTold int
 	// late are the errors that came after the run's end (mocha's);
 	// uncaught the failures mocha pinned on a test other than the one
 	// whose function threw them, or on no known one.
@@ -298,11 +306,13 @@ func (e *Events) Handle(ev Event) {
 			e.rec.Start(suite, ev.Name)
 			e.mu.Lock()
 			if e.inWorker == nil {
-				e.inWorker = map[[2]string]string{}
+				e.inWorker = map[[2]string]workerTest{}
 			}
-			e.inWorker[[2]string{suite, ev.Name}] = cmp.Or(ev.Title, ev.Name)
+			e.inWorker[[2]string{suite, ev.Name}] = workerTest{cmp.Or(ev.Title, ev.Name), ev.PID}
 			e.mu.Unlock()
 		}
+	case "workerExit":
+		e.workerExit(ev)
 	case "ran":
 		// It ran: no longer running, its result to come.
 		e.mu.Lock()
@@ -370,6 +380,9 @@ func (e *Events) suite(file string) string {
 // failure (a hook that threw) is recorded under its title, the failure of
 // its tests only through them.
 func (e *Events) end(suite string, ev Event) {
+	if e.workerEnded(ev) {
+		return
+	}
 	if ev.Fail != nil && ev.Fail.Kind == "hook" {
 		e.mu.Lock()
 		e.hookFailed = true
@@ -1131,65 +1144,119 @@ func (e *Events) died(out *adapters.Outcome, exit report.Exit) {
 	e.rec.End(suite, name, report.TestFailed, 0, f)
 }
 
-// workersGone fails the tests a mocha --parallel worker was running when
-// it ended (process.exit in a test, a crash): their results went with the
-// worker. mocha says only that a worker "terminated unexpectedly", with
-// its exit code or signal, as an uncaught error outside any test: that
-// pseudo-test is folded into the test the worker ran. The hint says the
-// results of the files' other tests went too. e.mu is held.
-func (e *Events) workersGone(stopped bool) string {
-	if stopped {
-		return "" // strobe ended the workers: the stuck or timed-out tests
-	}
-	var left [][2]string
-	for _, k := range slices.SortedFunc(maps.Keys(e.inWorker), func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) }) {
-		if t, ok := e.rec.Lookup(k[0], k[1]); ok && t.Status == report.TestRunning {
-			left = append(left, k)
+// workerTest is a test a mocha --parallel worker runs: its title, as
+// mocha knows it, and the worker's process.
+type workerTest struct {
+	title string
+	pid   int
+}
+
+// workerExit reads a mocha --parallel worker's word that it exits: the
+// test it was running (process.exit in it, 0 included) took its result
+// with it, and fails.
+func (e *Events) workerExit(ev Event) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var gone [][2]string
+	for k, w := range e.inWorker {
+		if w.pid == ev.PID {
+			if t, ok := e.rec.Lookup(k[0], k[1]); ok && t.Status == report.TestRunning {
+				gone = append(gone, k)
+			}
 		}
 	}
-	if len(left) == 0 {
-		return ""
-	}
-	var ends []string
-	for _, t := range e.rec.Tests() {
-		if t.Status != report.TestFailed || t.Failure == nil {
-			continue
-		}
-		if end, ok := workerEnded(t.Failure.Message); ok {
-			ends = append(ends, end)
-			e.rec.Forget(t.Suite, t.Name)
-			e.recorded--
-			delete(e.seen, [2]string{t.Suite, t.Name})
-			e.uncaught = slices.DeleteFunc(e.uncaught, func(u string) bool { return u == t.Suite+Sep+t.Name })
-		}
+	if len(gone) == 0 {
+		return // its work done: mocha ends its workers at the run's end
 	}
 	what := "its mocha --parallel worker ended"
-	if len(ends) == 1 && len(left) == 1 && ends[0] != "" {
-		what = "its mocha --parallel worker " + ends[0]
+	if ev.Code != nil {
+		what = fmt.Sprintf("its mocha --parallel worker exited with code %d", *ev.Code)
 	}
-	for _, k := range left {
-		f := &report.Failure{Name: k[1], File: k[0], Message: kit.DidNotFinish(what, len(left)-1)}
+	e.failInWorker(gone, what)
+	e.exitsTold++
+}
+
+// workerEnded reads mocha's word that a --parallel worker ended: an
+// "Uncaught error outside test suite: Workerpool Worker terminated
+// Unexpectedly", failed with no test of its own and rerun by the whole
+// run, at the run's end. A worker that said it exited in a test
+// (workerExit) made that test fail: the pseudo-test is left out. A worker
+// that died without a word (a signal) is the one whose process is gone:
+// the test it ran fails with the signal. false when neither (the worker
+// ended outside a test: the pseudo-test stays).
+func (e *Events) workerEnded(ev Event) bool {
+	if ev.Status != "failed" || ev.Fail == nil {
+		return false
+	}
+	how, ok := workerEnd(Message(ev.Fail))
+	if !ok {
+		return false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.exitsTold > 0 {
+		e.exitsTold--
+		return true
+	}
+	var gone [][2]string
+	for k, w := range e.inWorker {
+		if t, ok := e.rec.Lookup(k[0], k[1]); ok && t.Status == report.TestRunning && w.pid > 0 && !kit.Alive(w.pid) {
+			gone = append(gone, k)
+		}
+	}
+	if len(gone) == 0 {
+		return false
+	}
+	what := "its mocha --parallel worker " + cmp.Or(how, "ended")
+	if len(gone) > 1 {
+		what = "its mocha --parallel worker ended" // one of those gone: which, mocha does not say
+	}
+	e.failInWorker(gone, what)
+	return true
+}
+
+// workersGone fails the tests a mocha --parallel worker was still running
+// at the run's end, strobe not having stopped it (a worker that ended
+// without mocha's word), and says whose files lost results. e.mu is held.
+func (e *Events) workersGone(stopped bool) string {
+	if !stopped {
+		var left [][2]string
+		for k := range e.inWorker {
+			if t, ok := e.rec.Lookup(k[0], k[1]); ok && t.Status == report.TestRunning {
+				left = append(left, k)
+			}
+		}
+		e.failInWorker(left, "its mocha --parallel worker ended")
+	}
+	if len(e.lostFiles) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("a mocha --parallel worker ended in the middle of %s: the results of the file's other tests, run or yet to run, went with it and are in no count; rerun the file once the failing test no longer ends its process",
+		kit.JoinAnd(e.lostFiles))
+}
+
+// failInWorker fails tests whose worker ended while they ran. e.mu is held.
+func (e *Events) failInWorker(tests [][2]string, what string) {
+	slices.SortFunc(tests, func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	for _, k := range tests {
+		f := &report.Failure{Name: k[1], File: k[0], Message: kit.DidNotFinish(what, 0)}
 		if e.cfg.Rerun != nil {
-			f.Rerun = e.cfg.Rerun(k[0], e.inWorker[k])
+			f.Rerun = e.cfg.Rerun(k[0], e.inWorker[k].title)
 		}
 		e.rec.End(k[0], k[1], report.TestFailed, 0, f)
 		e.recorded++
 		e.saw(k[0], k[1])
-	}
-	var files []string
-	for _, k := range left {
-		if !slices.Contains(files, k[0]) {
-			files = append(files, k[0])
+		delete(e.inWorker, k)
+		if !slices.Contains(e.lostFiles, k[0]) {
+			e.lostFiles = append(e.lostFiles, k[0])
 		}
 	}
-	return fmt.Sprintf("a mocha --parallel worker ended in the middle of %s: the results of the file's other tests, run or yet to run, went with it and are in no count; rerun the file once the failing test no longer ends its process",
-		kit.JoinAnd(files))
 }
 
-// workerEnded reads workerpool's error for a worker that ended, "Workerpool
+// workerEnd reads workerpool's error for a worker that ended, "Workerpool
 // Worker terminated Unexpectedly" with "exitCode: `3`" or "signalCode:
 // `SIGSEGV`": how it ended, "" when it does not say.
-func workerEnded(msg string) (string, bool) {
+func workerEnd(msg string) (string, bool) {
 	if !strings.Contains(msg, "Worker terminated Unexpectedly") {
 		return "", false
 	}
@@ -1266,14 +1333,17 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 				return 0, false // encoding/json says what it makes of it
 			}
 			switch key {
-			case "line", "tests":
+			case "line", "tests", "pid":
 				if bytes.ContainsAny(b[i:end], ".eE") {
 					return 0, false // encoding/json reads only an integer's digits into an int
 				}
-				if key == "line" {
+				switch key {
+				case "line":
 					ev.Line = int(f)
-				} else {
+				case "tests":
 					ev.Tests = int(f)
+				default:
+					ev.PID = int(f)
 				}
 			case "ms":
 				ev.MS = f
@@ -1310,7 +1380,7 @@ func fastKind(key string) (kind byte, read bool) {
 	switch key {
 	case "e", "file", "name", "title", "status", "reason", "stream", "text", "signal", "stderr", "parent":
 		return '"', true
-	case "line", "ms", "tests":
+	case "line", "ms", "tests", "pid":
 		return '0', true
 	case "suite", "started", "load", "block", "test", "whole":
 		return 't', true
@@ -1321,7 +1391,7 @@ func fastKind(key string) (kind byte, read bool) {
 // eventKeys are Event's keys: encoding/json matches a key to them
 // whatever its case.
 var eventKeys = []string{"e", "file", "name", "title", "line", "status", "ms", "reason", "suite", "started",
-	"fail", "stream", "text", "signal", "code", "tests", "load", "error", "stderr", "counts", "block", "parent", "whole"}
+	"fail", "stream", "text", "signal", "code", "tests", "load", "error", "stderr", "counts", "block", "parent", "whole", "pid"}
 
 func setString(ev *Event, key string, v []byte) {
 	switch key {
