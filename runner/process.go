@@ -790,6 +790,7 @@ func (r *Run) namesakesHint(tests []report.Test) string {
 	if len(suites) < 2 {
 		return ""
 	}
+	slices.Sort(suites) // in the order they ran, the answer changed from run to run
 	return fmt.Sprintf("%d tests named %s ran, one in each of %s: the details file has each one's result", len(suites), r.req.Test, kit.JoinAnd(suites))
 }
 
