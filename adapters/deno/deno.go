@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -141,7 +140,7 @@ func selection(req adapters.Request) ([]string, error) {
 // belongs to: deno filters top-level tests only.
 func filterFor(name string) string {
 	top, _, _ := strings.Cut(name, " > ")
-	return "/^" + regexp.QuoteMeta(top) + "$/"
+	return "/^" + node.QuoteRegexp(top) + "$/"
 }
 
 var (

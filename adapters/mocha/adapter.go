@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -184,14 +183,14 @@ func grepFor(title string) (string, *hookTests) {
 	}
 	parts = parts[:len(parts)-1]
 	tests := &hookTests{Block: parts}
-	block := regexp.QuoteMeta(strings.Join(parts, " "))
+	block := node.QuoteRegexp(strings.Join(parts, " "))
 	switch {
 	case m[1] == "for" && block == "":
 		tests.Test = m[2]
-		return "^(.* )?" + regexp.QuoteMeta(m[2]) + "$", tests
+		return "^(.* )?" + node.QuoteRegexp(m[2]) + "$", tests
 	case m[1] == "for":
 		tests.Test = m[2]
-		return "^" + block + " (.* )?" + regexp.QuoteMeta(m[2]) + "$", tests
+		return "^" + block + " (.* )?" + node.QuoteRegexp(m[2]) + "$", tests
 	case block == "":
 		return "", nil
 	}

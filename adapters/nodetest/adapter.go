@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -216,9 +215,9 @@ func leafPattern(title string, sources *titleSources) string {
 		title = title[i+len(Sep):]
 	}
 	if base := node.Unnumbered(title); base != title && !sources.own(title, base) {
-		return "^(?:" + regexp.QuoteMeta(title) + "|" + regexp.QuoteMeta(base) + ")$"
+		return "^(?:" + node.QuoteRegexp(title) + "|" + node.QuoteRegexp(base) + ")$"
 	}
-	return "^" + regexp.QuoteMeta(title) + "$"
+	return "^" + node.QuoteRegexp(title) + "$"
 }
 
 // titleSources reads the test files a selection runs, for leafPattern: a
@@ -444,7 +443,7 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 			if i := strings.LastIndex(test, Sep); i >= 0 {
 				leaf = test[i+len(Sep):]
 			}
-			argv = append(argv, "--test-name-pattern="+"^"+regexp.QuoteMeta(leaf)+"$")
+			argv = append(argv, "--test-name-pattern="+"^"+node.QuoteRegexp(leaf)+"$")
 		}
 		return shell.Join(append(argv, file))
 	}

@@ -788,3 +788,36 @@ func TestNodeAwaitedUnsettled(t *testing.T) {
 		t.Errorf("watcher: %s %+v, want counted failed, not listed", tt.Status, tt.Failure)
 	}
 }
+
+// TestNodeNewlineName: a test titled with a newline (`test('a\nb')`) has a
+// rerun on one line, its pattern's newline escaped (\x0a), which run as
+// printed runs that test alone; the pattern held the newline raw, and the
+// command printed over two lines.
+func TestNodeNewlineName(t *testing.T) {
+	bash := testutil.RequireTool(t, "bash")
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"test/nl.test.js": `const test = require('node:test');
+const assert = require('node:assert');
+
+test('a\nb', () => {
+  assert.fail('boom');
+});
+
+test('a b', () => {});
+
+test('ab', () => {});
+`,
+	})
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: root})
+	f := byName(t, rec, "a\nb").Failure
+	if want := `node --test '--test-name-pattern=^a\x0ab$' test/nl.test.js`; f == nil || f.Rerun != want {
+		t.Fatalf("failure %+v, want its rerun %s", f, want)
+	}
+	cmd := exec.Command(bash, "-c", f.Rerun)
+	cmd.Dir = root
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "# fail 1\n") || !strings.Contains(string(out), "# pass 0\n") {
+		t.Errorf("%s ran more or less than a\\nb:\n%s", f.Rerun, out)
+	}
+}

@@ -12,8 +12,8 @@ import (
 	"strings"
 )
 
-// Split splits s into words, honouring single quotes, double quotes and
-// backslashes. It does not expand anything. Operators that need a real
+// Split splits s into words, honouring single quotes, double quotes,
+// backslashes and $'…' (which Quote prints). It does not expand anything. Operators that need a real
 // shell (pipes, redirections, &&, ;, $, backticks) are reported by
 // NeedsShell; Split treats them as ordinary characters.
 func Split(s string) ([]string, error) {
@@ -23,6 +23,13 @@ func Split(s string) ([]string, error) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
+		case c == '$' && i+1 < len(s) && s[i+1] == '\'':
+			end, ok := readANSIC(s, i+2, &cur)
+			if !ok {
+				return nil, errors.New("unterminated $' quote")
+			}
+			i = end
+			inWord = true
 		case c == '\'':
 			j := strings.IndexByte(s[i+1:], '\'')
 			if j < 0 {
@@ -64,6 +71,77 @@ func Split(s string) ([]string, error) {
 		words = append(words, cur.String())
 	}
 	return words, nil
+}
+
+// readANSIC writes the text of a $'…' quote that starts at s[i], after
+// its $', with its escapes read, and returns the index of its closing
+// quote.
+func readANSIC(s string, i int, b *strings.Builder) (int, bool) {
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c == '\'' {
+			return i, true
+		}
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case 'x':
+			n, v := 0, 0
+			for ; n < 2 && i+1 < len(s) && strings.IndexByte("0123456789abcdefABCDEF", s[i+1]) >= 0; n++ {
+				i++
+				v = v*16 + hexValue(s[i])
+			}
+			if n == 0 {
+				b.WriteString(`\x`)
+			} else {
+				b.WriteByte(byte(v))
+			}
+		default:
+			if e >= '0' && e <= '7' {
+				v := int(e - '0')
+				for n := 1; n < 3 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '7'; n++ {
+					i++
+					v = v*8 + int(s[i]-'0')
+				}
+				b.WriteByte(byte(v))
+				break
+			}
+			if strings.IndexByte("\\'\"?", e) < 0 {
+				b.WriteByte('\\') // an unknown escape stays as it is
+			}
+			b.WriteByte(e)
+		}
+	}
+	return i, false
+}
+
+func hexValue(c byte) int {
+	switch {
+	case c >= 'a':
+		return int(c-'a') + 10
+	case c >= 'A':
+		return int(c-'A') + 10
+	}
+	return int(c - '0')
 }
 
 // NeedsShell reports whether s uses shell syntax beyond words and quotes
@@ -133,13 +211,19 @@ func Commands(s string) (cmds []string, ok bool) {
 // returns false; the quotes themselves are not passed. It reports whether
 // every quote was closed (true when fn stopped the scan).
 func unquoted(s string, fn func(i int, inDouble bool) bool) bool {
-	inSingle, inDouble := false, false
+	inSingle, inANSIC, inDouble := false, false, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
+		case inANSIC && c == '\\':
+			i++
 		case inSingle:
 			inSingle = c != '\''
+			inANSIC = inANSIC && inSingle
 		case c == '\\':
+			i++
+		case c == '$' && !inDouble && i+1 < len(s) && s[i+1] == '\'':
+			inSingle, inANSIC = true, true
 			i++
 		case c == '\'' && !inDouble:
 			inSingle = true
@@ -161,9 +245,15 @@ func expands(c byte) bool {
 }
 
 // Quote returns w quoted for a POSIX shell, unchanged when it is safe bare.
+// A word holding a control character (a test named "a\nb") is quoted
+// $'…' with the character escaped (bash, zsh, ksh and busybox read it): in
+// plain quotes it would be printed raw, a command cut over two lines.
 func Quote(w string) string {
 	if w == "" {
 		return "''"
+	}
+	if strings.ContainsFunc(w, isControl) {
+		return ansiC(w)
 	}
 	safe := true
 	for _, c := range w {
@@ -176,6 +266,35 @@ func Quote(w string) string {
 		return w
 	}
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// ansiC is w quoted $'…': a backslash and a single quote escaped, a
+// control character as \n, \t, \r or \xHH (two digits: the shells read
+// no more).
+func ansiC(w string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for _, r := range w {
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case isControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // Join quotes each word and joins them with spaces.

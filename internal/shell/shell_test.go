@@ -23,6 +23,9 @@ func TestSplit(t *testing.T) {
 		{`a'b'"c"`, []string{"abc"}, false},
 		{`'open`, nil, true},
 		{`"open`, nil, true},
+		// $'…', as Quote prints a word with a control character.
+		{`x $'a\nb' $'it\'s\t\\' $'\x1b[0m\101'`, []string{"x", "a\nb", "it's\t\\", "\x1b[0m\x41"}, false},
+		{`$'open\'`, nil, true},
 	} {
 		got, err := Split(tc.in)
 		if (err != nil) != tc.err {
@@ -80,7 +83,7 @@ func TestCommands(t *testing.T) {
 // TestQuoteRoundTrip checks quoted words through a real shell: what Join
 // prints, sh reads back as the same words.
 func TestQuoteRoundTrip(t *testing.T) {
-	words := []string{"plain", "a b", "it's", `"dq"`, "$HOME", "", "tab\there", "^TestA$/^b$"}
+	words := []string{"plain", "a b", "it's", `"dq"`, "$HOME", "", "^TestA$/^b$"}
 	out, err := exec.Command("/bin/sh", "-c", "printf '%s\\n' "+Join(words)).Output()
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +94,38 @@ func TestQuoteRoundTrip(t *testing.T) {
 	}
 	if back, _ := Split(Join(words)); !reflect.DeepEqual(back, words) {
 		t.Errorf("Split(Join) = %q, want %q", back, words)
+	}
+}
+
+// TestQuoteControl: a word holding a control character (a test titled
+// "a\nb") is quoted $'…' on one line, and bash reads it back as the
+// same word; in plain quotes its newline was printed raw and the command
+// cut in two.
+func TestQuoteControl(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	words := []string{"a\nb", "tab\there", "it's\r\\n", "\x1b[31m", "x\x7fy", "é\n", "--test-name-pattern=^a\nb$"}
+	line := Join(words)
+	if strings.ContainsFunc(line, isControl) {
+		t.Fatalf("Join printed a control character: %q", line)
+	}
+	if want := `$'a\nb' $'tab\there' $'it\'s\r\\n' $'\x1b[31m'`; !strings.HasPrefix(line, want) {
+		t.Errorf("Join = %s, want it to begin %s", line, want)
+	}
+	out, err := exec.Command(bash, "-c", "printf '%s\\0' "+line).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00"); !reflect.DeepEqual(got, words) {
+		t.Errorf("bash read back %q, want %q", got, words)
+	}
+	if back, _ := Split(line); !reflect.DeepEqual(back, words) {
+		t.Errorf("Split(Join) = %q, want %q", back, words)
+	}
+	if NeedsShell(line) {
+		t.Errorf("NeedsShell(%s): $'…' needs no shell", line)
 	}
 }
 
