@@ -92,6 +92,21 @@ type Baseline struct {
 	// crashed, stopped or reran what failed), so a test it lacks may
 	// well have existed then, and a later run does not call it new.
 	Partial bool `json:"partial,omitempty"`
+	// Learnt is what runs of another test filter of the same framework,
+	// level and command (`--test FILE` beside the whole suite, the whole
+	// suite beside `--test FILE`) found of the selection's tests since
+	// it last ran them, where that differs from Failing and CutOff:
+	// suite → name → what. Rerunning what failed goes by it (a test such
+	// a run saw pass is not rerun, one it saw fail is); the comparison
+	// with the next run of the selection (changes) does not.
+	Learnt map[string]map[string]Learnt `json:"learnt,omitempty"`
+}
+
+// Learnt is a test's state as a run of another test filter left it.
+type Learnt struct {
+	Failing bool   `json:"failing,omitempty"` // failing, stuck or cut off; else passed
+	Select  string `json:"select,omitempty"`  // as Baseline.Select
+	RunID   string `json:"run_id"`
 }
 
 // streak is a test failing the same way in consecutive runs that ran it.
@@ -182,39 +197,64 @@ func (s *Store) ToRerun(root string, key Key) (Rerun, error) {
 	return r, nil
 }
 
-// failing is Rerun's Failing, N and Since, from f.
+// failing is Rerun's Failing, N and Since, from f: the baseline's
+// failing and cut-off tests, as the runs of other test filters found them
+// since (Baseline.Learnt); Since is the newest run that says so.
 func (f *file) failing(key Key) (failing map[string][]string, n int, runID string) {
 	i := f.baseline(key)
 	if i < 0 {
 		return nil, 0, ""
 	}
 	b := &f.Baselines[i]
-	for _, names := range b.Failing {
-		n += len(names)
-	}
-	if len(b.CutOff) == 0 && len(b.Select) == 0 {
+	if len(b.CutOff) == 0 && len(b.Select) == 0 && len(b.Learnt) == 0 {
+		for _, names := range b.Failing {
+			n += len(names)
+		}
 		return b.Failing, n, b.RunID
 	}
+	runID = b.RunID
 	failing = make(map[string][]string, len(b.Failing)+len(b.CutOff))
-	for suite, names := range b.Failing {
-		for _, name := range names {
-			name = cmp.Or(b.Select[suite][name], name)
-			if !slices.Contains(failing[suite], name) {
-				failing[suite] = append(failing[suite], name)
+	seen := map[TestID]bool{}
+	add := func(suite, name, sel string) {
+		if seen[TestID{suite, name}] {
+			return
+		}
+		seen[TestID{suite, name}] = true
+		n++
+		name = cmp.Or(sel, name)
+		if !slices.Contains(failing[suite], name) {
+			failing[suite] = append(failing[suite], name)
+		}
+	}
+	newest := slices.IndexFunc(f.Runs, func(e Entry) bool { return e.RunID == runID })
+	learnt := func(suite, name string) (Learnt, bool) {
+		l, ok := b.Learnt[suite][name]
+		if ok {
+			if at := slices.IndexFunc(f.Runs, func(e Entry) bool { return e.RunID == l.RunID }); at > newest {
+				newest, runID = at, l.RunID
+			}
+		}
+		return l, ok
+	}
+	for _, m := range []map[string][]string{b.Failing, b.CutOff} {
+		for suite, names := range m {
+			for _, name := range names {
+				if l, ok := learnt(suite, name); ok && !l.Failing {
+					continue // passed since, in a run of another filter
+				}
+				add(suite, name, b.Select[suite][name])
 			}
 		}
 	}
-	for suite, names := range b.CutOff {
-		for _, name := range names {
-			if !slices.Contains(b.Failing[suite], name) {
-				n++
-			}
-			if !slices.Contains(failing[suite], name) {
-				failing[suite] = append(failing[suite], name)
+	for suite, names := range b.Learnt {
+		for name, l := range names {
+			if l.Failing {
+				learnt(suite, name)
+				add(suite, name, l.Select)
 			}
 		}
 	}
-	return failing, n, b.RunID
+	return failing, n, runID
 }
 
 // Runs lists root's recorded runs, newest first.

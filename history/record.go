@@ -187,11 +187,15 @@ func (f *file) record(run Run, now time.Time, res *Result) {
 		next.Tests, next.Failing, next.CutOff = c.merge(&base)
 	}
 	next.Select = c.selects(&base, next.Failing)
+	if !complete {
+		next.Learnt = c.unlearn(base.Learnt)
+	}
 	if i >= 0 {
 		f.Baselines[i] = next
 	} else {
 		f.Baselines = append(f.Baselines, next)
 	}
+	f.teach(run, c)
 	res.Repeated = f.streaks(run, c)
 	res.Flipped = f.flips(run, c)
 	f.Runs = append(f.Runs, entry)
@@ -522,6 +526,88 @@ func (c *current) keepUnrun(dst, src map[string][]string) map[string][]string {
 		}
 	}
 	return dst
+}
+
+// unlearn is what a baseline learnt from runs of other test filters
+// (Baseline.Learnt) less the tests this run of its own ran: what they did
+// now is newer.
+func (c *current) unlearn(learnt map[string]map[string]Learnt) map[string]map[string]Learnt {
+	var out map[string]map[string]Learnt
+	for suite, names := range learnt {
+		for name, l := range names {
+			if _, ran := c.at[TestID{suite, name}]; ran {
+				continue
+			}
+			if out == nil {
+				out = map[string]map[string]Learnt{}
+			}
+			if out[suite] == nil {
+				out[suite] = map[string]Learnt{}
+			}
+			out[suite][name] = l
+		}
+	}
+	return out
+}
+
+// teach tells the baselines of the run's other test filters (the same
+// framework, level and command; no partition) what the run found of their
+// tests (Baseline.Learnt): a failure that `--test FILE` fixed is not
+// rerun by the whole suite's --failed, nor one the whole suite found new
+// left out of `--failed --test FILE`. A whole suite's baseline takes each
+// test; a test filter's, the tests it knows.
+func (f *file) teach(run Run, c *current) {
+	for i := range f.Baselines {
+		b := &f.Baselines[i]
+		k := b.Key
+		if k.Test == run.Key.Test || k.Framework != run.Key.Framework || k.Level != run.Key.Level ||
+			k.Command != run.Key.Command || k.Partition != "" || run.Key.Partition != "" {
+			continue
+		}
+		known := func(TestID) bool { return true }
+		if k.Test != "" {
+			known = set(b.Tests)
+		}
+		wasFailing := set(b.Failing, b.CutOff)
+		for _, t := range c.tests {
+			failing := t.failing || t.cutOff
+			if !failing && !t.passed || !known(t.id) {
+				continue // flaky, skipped: neither; or not the filter's
+			}
+			s, n := t.id.Suite, t.id.Name
+			if failing == wasFailing(t.id) {
+				delete(b.Learnt[s], n)
+				if len(b.Learnt[s]) == 0 {
+					delete(b.Learnt, s)
+				}
+				continue
+			}
+			l := Learnt{Failing: failing, RunID: run.ID}
+			if failing && t.failure != nil {
+				l.Select = t.failure.Select
+			}
+			if b.Learnt == nil {
+				b.Learnt = map[string]map[string]Learnt{}
+			}
+			if b.Learnt[s] == nil {
+				b.Learnt[s] = map[string]Learnt{}
+			}
+			b.Learnt[s][n] = l
+		}
+	}
+}
+
+// set is the tests of the maps (suite → names), to look up.
+func set(ms ...map[string][]string) func(TestID) bool {
+	in := map[TestID]bool{}
+	for _, m := range ms {
+		for suite, names := range m {
+			for _, n := range names {
+				in[TestID{suite, n}] = true
+			}
+		}
+	}
+	return func(id TestID) bool { return in[id] }
 }
 
 // selects is Baseline.Select of the failing tests: a test this run

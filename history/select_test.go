@@ -46,3 +46,50 @@ func TestFailingSelect(t *testing.T) {
 	record(t, s, run("r4", root, report.Failed, fail("a", "own"), pass("b"), pass("c"), pass("d")))
 	rerun("a failed on its own, b passed", 1, "a")
 }
+
+// TestFailingAcrossFilters: a run of another test filter (`--test FILE`
+// beside the whole suite) tells what it found of the selection's tests:
+// the whole suite's --failed does not rerun a failure `--test` saw pass,
+// and reruns one it saw fail; `--failed --test` reruns its tests that the
+// whole suite saw fail since. The whole suite's next run compares with
+// its own last run all the same, and a complete run of it forgets what it
+// was told.
+func TestFailingAcrossFilters(t *testing.T) {
+	s := Open(t.TempDir())
+	file := Key{Framework: "go", Level: "all", Test: "pkg"}
+	rerun := func(step string, key Key, since string, want ...string) {
+		t.Helper()
+		rr, err := s.ToRerun(root, key)
+		if names := slices.Sorted(slices.Values(rr.Failing["pkg"])); err != nil || !slices.Equal(names, want) || rr.N != len(want) || rr.Since != since {
+			t.Errorf("%s: rerun %v of %d tests of %s (%v), want %v of %s", step, rr.Failing, rr.N, rr.Since, err, want, since)
+		}
+	}
+	record(t, s, run("r1", root, report.Failed, fail("a", "boom"), fail("b", "boom"), pass("c")))
+	narrow := func(id string, tests ...report.Test) {
+		r := run(id, root, report.Failed, tests...)
+		r.Key = file
+		record(t, s, r)
+	}
+	narrow("r2", pass("a"), pass("b"), fail("c", "boom"))
+	rerun("whole suite, after --test fixed a and b and broke c", goKey, "r2", "c")
+	rerun("the filter's own", file, "r2", "c")
+
+	record(t, s, run("r3", root, report.Failed, fail("a", "again"), pass("b"), fail("c", "boom")))
+	rerun("the filter, after the whole suite broke a again", file, "r3", "a", "c")
+
+	// --failed of the whole suite runs c alone: a stays as the whole
+	// suite's r3 left it, failing.
+	partial := run("r4", root, report.Passed, pass("c"))
+	partial.Subset = true
+	record(t, s, partial)
+	rerun("whole suite, after its --failed fixed c", goKey, "r4", "a")
+
+	narrow("r5", pass("a"), pass("b"), pass("c"))
+	rerun("whole suite, after --test fixed a", goKey, "r5")
+	// The whole suite compares with its own last run: a was failing.
+	res := record(t, s, run("r6", root, report.Failed, pass("a"), pass("b"), fail("c", "back")))
+	if c := res.Changes; c == nil || c.Fixed.Count != 1 || c.Fixed.Names[0] != "a" || c.NewFailures.Count != 1 {
+		t.Errorf("r6: changes %s, want a fixed and c failing anew, against r4", js(c))
+	}
+	rerun("whole suite, after its complete run", goKey, "r6", "c")
+}

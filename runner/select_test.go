@@ -114,6 +114,45 @@ func TestFailedRenamed(t *testing.T) {
 	}
 }
 
+// TestFailedAfterATestFilter: --failed reruns the whole suite's failures
+// as they stand now, runs of one test (--test) included: a failure that
+// --test saw pass is not rerun, one it saw fail is. It reran the last
+// whole run's failures, the fixed test among them, and left out the one
+// --test had just found failing.
+func TestFailedAfterATestFilter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a real module")
+	}
+	testutil.RequireTool(t, "go")
+	root := t.TempDir()
+	src := "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { t.Error(\"a\") }\n\nfunc TestB(t *testing.T) { t.Error(\"b\") }\n\nfunc TestC(t *testing.T) {}\n"
+	adapterstest.WriteFiles(t, root, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "a/a_test.go": src})
+	exec := goRequests(t, root)
+	if resp := exec(Request{}); resp.Status != report.Failed || resp.Summary.Failed != 2 {
+		t.Fatalf("the first run: %s, %+v; want TestA and TestB failed", resp.Status, resp.Summary)
+	}
+	src = strings.Replace(src, "t.Error(\"a\")", "", 1)
+	src = strings.Replace(src, "TestC(t *testing.T) {}", "TestC(t *testing.T) { t.Error(\"c\") }", 1)
+	if err := os.WriteFile(filepath.Join(root, "a", "a_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if resp := exec(Request{Test: "TestA"}); resp.Status != report.Passed {
+		t.Fatalf("--test TestA once fixed: %s, %+v", resp.Status, resp.Summary)
+	}
+	if resp := exec(Request{Test: "TestC"}); resp.Status != report.Failed {
+		t.Fatalf("--test TestC once broken: %s, %+v", resp.Status, resp.Summary)
+	}
+	resp := exec(Request{OnlyFailed: true})
+	var ran []string
+	for _, f := range resp.Failures {
+		ran = append(ran, f.Name)
+	}
+	slices.Sort(ran)
+	if resp.Rerun == nil || resp.Rerun.Tests != 2 || !slices.Equal(ran, []string{"TestB", "TestC"}) || resp.Summary.Failed != 2 || resp.Summary.Passed != 0 {
+		t.Errorf("--failed: rerun %+v failed %q, %+v; want TestB and TestC rerun and failed, not TestA", resp.Rerun, ran, resp.Summary)
+	}
+}
+
 // TestFreshReruns: the runs that must run their tests, not take go test's
 // cached pass of the same command (adapters.Request.Fresh), are a
 // repeat's and a rerun of what failed; a plain run keeps go's cache, as
