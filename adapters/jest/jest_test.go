@@ -995,6 +995,49 @@ func TestJestSnapshotsWritten(t *testing.T) {
 	}
 }
 
+// TestJestSnapshotUnparsedWritten: with the command's -u jest reads a
+// snapshot file that does not parse (a merge's conflict markers) as
+// empty, writes the test's snapshot over it, and the test passes: the
+// answer names the file, says what jest did, and how to get it back, as
+// it does without -u, where the test fails. It said only that jest
+// changed snapshot files. Run on a copy of the snapfail fixture's file
+// beside it (jest is found hoisted there).
+func TestJestSnapshotUnparsedWritten(t *testing.T) {
+	requireJest(t)
+	dir, err := os.MkdirTemp(fixtures, "tmp-unparsed-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	const snap = "__snapshots__/corrupt.test.js.snap"
+	for _, f := range []string{"package.json", "corrupt.test.js", snap} {
+		b, err := os.ReadFile(filepath.Join(fixture("snapfail"), f))
+		if err == nil {
+			_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
+			err = os.WriteFile(filepath.Join(dir, f), b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, out, _ := run(t, adapters.Request{ProjectRoot: dir, Command: []string{"npx", "jest", "-u"}})
+	if tt, ok := rec.Lookup("corrupt.test.js", "stored"); !ok || tt.Status != report.TestPassed {
+		t.Errorf("the test %+v, want passed: jest wrote its snapshot", tt)
+	}
+	for _, want := range []string{
+		"the snapshot file " + snap + " did not parse (SyntaxError: ",
+		"the command's -u wrote each snapshot its tests took over it",
+		"(`git checkout -- " + snap + "`)",
+	} {
+		if !strings.Contains(out.Hint, want) {
+			t.Errorf("hint %q, want %q in it", out.Hint, want)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, snap)); strings.Contains(string(b), "<<<<<<<") {
+		t.Errorf("jest left %s as it was:\n%s\nwant it written over, as the hint says", snap, b)
+	}
+}
+
 // TestJestSnapshotHints: snapshots named with a hint
 // (toMatchSnapshot('hint'), as babel-plugin-tester names every one, key
 // `NAME: hint 1`) of the tests a selection leaves out are not obsolete.

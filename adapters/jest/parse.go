@@ -141,10 +141,12 @@ type parser struct {
 	obsoleteKeys []obsoleteSnapshot
 	// snaps holds the tests that failed a snapshot, written what the run
 	// wrote, badSnaps the snapshot files jest could not read (see
-	// snapshotHints).
+	// snapshotHints), writable those of them found before a run that
+	// writes snapshots (the command's -u).
 	snaps    node.SnapshotFailures
 	written  *snapshotsWritten
 	badSnaps map[string]string
+	writable map[string]bool
 	// snapKeys are the tests each test file's snapshot file names
 	// (snapTests), read once the file's first snapshot fails.
 	snapKeys map[string][]string
@@ -248,6 +250,15 @@ func (p *parser) handle(ev *event) {
 			p.files = map[string]bool{}
 		}
 		p.files[ev.File] = true
+	case "badsnap":
+		snap := p.name(ev.SnapFile)
+		if p.badSnaps == nil {
+			p.badSnaps = map[string]string{}
+		}
+		if p.writable == nil {
+			p.writable = map[string]bool{}
+		}
+		p.badSnaps[snap], p.writable[snap] = ev.SnapError, true
 	case "start":
 		p.running[testKey{suite, ev.Name}] = startedAs{project: ev.Project, title: ev.Title}
 		p.last = nil
@@ -817,6 +828,10 @@ func (p *parser) snapshotHints() string {
 	}
 	files := slices.Sorted(maps.Keys(p.badSnaps))
 	for _, f := range files {
+		if p.writable[f] {
+			hints = append(hints, fmt.Sprintf("the snapshot file %s did not parse (%s): jest read it as empty, so the command's -u wrote each snapshot its tests took over it, the others lost, and those tests passed without checking anything; restore it from version control (`git checkout -- %s`), resolve it, and run again", f, p.badSnaps[f], f))
+			continue
+		}
 		hints = append(hints, fmt.Sprintf("the snapshot file %s does not parse (%s): jest read it as empty, so each of its snapshots counted as new; restore it from version control, or delete it and write its snapshots again with -u", f, p.badSnaps[f]))
 	}
 	if w := p.written; w != nil {

@@ -86,6 +86,10 @@ class StrobeReporter {
     // --randomize (or randomize in the config): the run's seed, given or
     // drawn (a 32-bit integer, maybe negative).
     this.seed = globalConfig && globalConfig.randomize && globalConfig.seed !== undefined ? String(globalConfig.seed) : '';
+    // The command's -u: jest writes every snapshot its tests take, over a
+    // snapshot file that does not parse too (read as empty, without a
+    // word). Each test file's is read before the file runs.
+    this.update = !!(globalConfig && globalConfig.updateSnapshot === 'all');
   }
 
   emit(obj) {
@@ -121,6 +125,10 @@ class StrobeReporter {
       this.running.set(test.path, running.concat(projectOf(test)));
     }
     this.emit({ev: 'file', file: test.path});
+    if (this.update) {
+      const bad = unreadableSnapshots(test.path);
+      if (bad) this.emit({ev: 'badsnap', file: test.path, ...bad});
+    }
   }
 
   onTestCaseStart(test, info) {

@@ -67,6 +67,10 @@ type event struct {
 	Removed       int                `json:"removed"`
 	Obsolete      []obsoleteSnapshot `json:"obsolete"`
 	ObsoleteCount int                `json:"obsoleteCount"`
+	// badsnap: a snapshot file that does not parse, found before the
+	// run, which may write over it.
+	SnapFile  string `json:"snapFile"`
+	SnapError string `json:"snapError"`
 }
 
 type obsoleteSnapshot struct {
@@ -156,10 +160,12 @@ type parser struct {
 	coverage []string
 	// snaps holds the tests that failed a snapshot, snapshots what the
 	// run wrote and left obsolete, badSnaps the snapshot files that do not
-	// parse (see snapshotHints).
+	// parse (see snapshotHints), and writable those of them found before
+	// a run that may write snapshots (outside CI, -u).
 	snaps       node.SnapshotFailures
 	snapshots   *event
 	badSnaps    map[string]string
+	writable    map[string]bool
 	errLinesLen int
 	buf         []byte            // the hand decoder's scratch
 	paths       map[string]string // a reported file → its path in the answer
@@ -292,6 +298,12 @@ func (p *parser) event(line []byte) {
 		}
 	case "snapshots":
 		p.snapshots = &e
+	case "badsnap":
+		snap := p.path(e.SnapFile)
+		if p.badSnaps == nil {
+			p.badSnaps, p.writable = map[string]string{}, map[string]bool{}
+		}
+		p.badSnaps[snap], p.writable[snap] = e.SnapError, true
 	case "end_run":
 		p.ended = true
 		if e.Reason == "interrupted" {

@@ -234,8 +234,19 @@ export default class StrobeReporter {
   }
 
   onTestRunStart(specifications) {
-    this.specs = new Set((specifications || []).map((s) => s.moduleId)).size
+    const files = new Set((specifications || []).map((s) => s.moduleId))
+    this.specs = files.size
     this.emit({ ev: 'specs', files: this.specs })
+    // Outside CI (and with -u) vitest writes snapshots: a snapshot file
+    // that does not parse, read as empty, is written over without a word
+    // once its test file has run. Its files are read now, before any is.
+    const opts = this.vitest && this.vitest.config && this.vitest.config.snapshotOptions
+    if (opts && opts.updateSnapshot && opts.updateSnapshot !== 'none') {
+      for (const file of files) {
+        const bad = unreadableSnapshots(this.vitest, file)
+        if (bad) this.emit({ ev: 'badsnap', file, ...bad })
+      }
+    }
   }
 
   // A module's tests, once collected, that the run is to report (those

@@ -50,6 +50,12 @@ func (p *parser) snapshotHints() string {
 			kit.Plural(len(s), "snapshot was", "snapshots were"), names(s, len(s)), p.snaps.UnwrittenCmd))
 	}
 	for _, f := range slices.Sorted(maps.Keys(p.badSnaps)) {
+		if p.writable[f] {
+			// Outside CI vitest wrote the snapshots its tests took over
+			// the file, the rest lost, and those tests passed.
+			hints = append(hints, fmt.Sprintf("the snapshot file %s did not parse (%s): vitest read it as empty, so each snapshot its tests took counted as new and was written over it (outside CI), and passed without checking anything; restore it from version control (`git checkout -- %s`), resolve it, and run again", f, p.badSnaps[f], f))
+			continue
+		}
 		hints = append(hints, fmt.Sprintf("the snapshot file %s does not parse (%s): vitest read it as empty, so each of its snapshots counted as new; restore it from version control, or delete it and write its snapshots again with -u", f, p.badSnaps[f]))
 	}
 	if s := p.snapshots; s != nil {

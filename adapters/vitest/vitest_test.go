@@ -708,6 +708,50 @@ func TestVitestSnapshotsWritten(t *testing.T) {
 	}
 }
 
+// TestVitestSnapshotUnparsedWritten: outside CI vitest reads a snapshot
+// file that does not parse (a merge's conflict markers) as empty, writes
+// the test's snapshot over it, and the test passes: the answer names the
+// file, says what vitest did, and how to get it back, as it does in CI,
+// where the test fails. Nothing said so. Run on a copy of the snapshots
+// fixture's file in the workspace (vitest is found hoisted there).
+func TestVitestSnapshotUnparsedWritten(t *testing.T) {
+	t.Setenv("CI", "false")
+	ws := fixtures(t)
+	dir, err := os.MkdirTemp(ws, "tmp-unparsed-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	const snap = "__snapshots__/corrupt.test.js.snap"
+	for _, f := range []string{"corrupt.test.js", snap} {
+		b, err := os.ReadFile(filepath.Join(ws, "projects", "snapshots", f))
+		if err == nil {
+			_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
+			err = os.WriteFile(filepath.Join(dir, f), b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	adapterstest.WriteFiles(t, dir, map[string]string{"package.json": `{"name": "tmp-unparsed", "private": true, "scripts": {"test": "vitest"}}` + "\n"})
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	if tt, ok := rec.Lookup("corrupt.test.js", "stored"); !ok || tt.Status != report.TestPassed {
+		t.Errorf("the test %+v, want passed: vitest wrote its snapshot", tt)
+	}
+	for _, want := range []string{
+		"the snapshot file " + snap + " did not parse (SyntaxError: ",
+		"was written over it (outside CI)",
+		"(`git checkout -- " + snap + "`)",
+	} {
+		if !strings.Contains(out.Hint, want) {
+			t.Errorf("hint %q, want %q in it", out.Hint, want)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, snap)); strings.Contains(string(b), "<<<<<<<") {
+		t.Errorf("vitest left %s as it was:\n%s\nwant it written over, as the hint says", snap, b)
+	}
+}
+
 // TestVitestSoft: expect.soft fails a test and lets it go on. Its failure
 // is the first; the message names the later ones, a few, and counts the
 // rest; later_failures keeps them all.
