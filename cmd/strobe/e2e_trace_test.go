@@ -143,9 +143,17 @@ func TestMCPTraceCargo(t *testing.T) {
 	cs := stdioSession(t, "", nil)
 	// The fixture's deadlock test hangs: the agent's first run is the
 	// failing test alone.
-	_, text := fromFailureToCause(t, cs, map[string]any{"projectRoot": root, "test": "tests::sum_two"}, "tests::sum_two", "parser::parse")
+	traced, text := fromFailureToCause(t, cs, map[string]any{"projectRoot": root, "test": "tests::sum_two"}, "tests::sum_two", "parser::parse")
 	if !strings.Contains(text, `traced::parser::parse(s=",3") @src/lib.rs:`) {
 		t.Errorf("the query does not show parse getting the comma:\n%s", text)
+	}
+	// The output events show libtest's lines and the test's output, not
+	// cargo's build messages nor libtest's JSON events, which the gdb
+	// tracer's parser kept.
+	text, _, terr := query(t, cs, map[string]any{"sessionId": traced.SessionID, "eventType": "stdout"})
+	if terr != "" || !strings.Contains(text, "stdout: test tests::sum_two ... failed") || !strings.Contains(text, "assertion `left == right` failed") ||
+		strings.Contains(text, `"reason"`) || strings.Contains(text, `"type"`) {
+		t.Errorf("stdout events: %s\n%s", terr, text)
 	}
 }
 

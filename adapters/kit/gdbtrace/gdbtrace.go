@@ -83,7 +83,10 @@ func (g *Gdb) Argv(argv []string) []string {
 func (g *Gdb) Close() error { return os.RemoveAll(g.Dir) }
 
 // Parser wraps an adapter's parser: Close closes it, then removes the
-// script's directory. A parser that reads cut lines keeps doing so.
+// script's directory. A parser that reads cut lines keeps doing so, and
+// one that shows its encoded output (adapters.Displayer: cargo's JSON)
+// still shows it in the session: wrapped, cargo's and libtest's JSON
+// lines were the traced run's stdout events.
 func (g *Gdb) Parser(p adapters.Parser) adapters.Parser {
 	w := wrapped{Parser: p, g: g}
 	if c, ok := p.(adapters.CutLiner); ok {
@@ -106,6 +109,14 @@ func (w wrapped) Close() error {
 		err = e
 	}
 	return err
+}
+
+// Display shows a line as the adapter's parser does, else as it is.
+func (w wrapped) Display(s adapters.Stream, line []byte) ([]byte, bool) {
+	if d, ok := w.Parser.(adapters.Displayer); ok {
+		return d.Display(s, line)
+	}
+	return line, true
 }
 
 type cutWrapped struct {
