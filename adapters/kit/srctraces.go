@@ -61,9 +61,21 @@ func (s *Sources) Traces(file string, line int) []string {
 		return nil
 	}
 	idx := s.index(lang)
-	level := idx.resolve(calledNames(lines[line-1]), &srcFunc{file: filepath.Clean(abs)})
-	var out []string
 	seen := map[*srcFunc]bool{}
+	level := idx.resolve(calledNames(lines[line-1]), &srcFunc{file: filepath.Clean(abs)})
+	if lang == "rust" && rustFnRe.Re().MatchString(lines[line-1]) {
+		// The failure is at a test's declaration (a #[should_panic] test
+		// that did not panic, libtest says where the fn is): what its
+		// body calls, one of which was to panic; never the test itself,
+		// which the line names.
+		own := idx.defined(filepath.Clean(abs), line)
+		if own == nil {
+			return nil
+		}
+		seen[own] = true
+		level = idx.resolve(calledNames(own.body), own)
+	}
+	var out []string
 	for depth := 0; depth <= 2 && len(level) > 0; depth++ {
 		var next []*srcFunc
 		for _, f := range level {
@@ -107,6 +119,7 @@ type srcFunc struct {
 	name  string // qualified: parser::sum
 	scope string // the blocks around it: parser
 	file  string // where it is defined
+	line  int    // and the line of its name
 	body  string
 }
 
@@ -179,6 +192,16 @@ func (x *srcIndex) resolve(names []string, caller *srcFunc) []*srcFunc {
 		}
 	}
 	return out
+}
+
+// defined is the function defined at file:line, nil when there is none.
+func (x *srcIndex) defined(file string, line int) *srcFunc {
+	for _, f := range x.funcs {
+		if f.file == file && f.line == line {
+			return f
+		}
+	}
+	return nil
 }
 
 // indexSources reads the project's functions of a language, skipping
@@ -270,7 +293,10 @@ func sourceFuncs(src, lang, prefix string) []*srcFunc {
 		re = rustFnRe
 	}
 	var out []*srcFunc
+	line, counted := 1, 0
 	for _, m := range re.FindAllStringSubmatchIndex(src, -1) {
+		line += strings.Count(src[counted:m[2]], "\n")
+		counted = m[2]
 		open := strings.IndexByte(src[m[1]-1:], '{')
 		if open < 0 {
 			continue
@@ -289,7 +315,7 @@ func sourceFuncs(src, lang, prefix string) []*srcFunc {
 		if scope != "" {
 			full = scope + "::" + name
 		}
-		out = append(out, &srcFunc{name: full, scope: scope, body: src[open:end]})
+		out = append(out, &srcFunc{name: full, scope: scope, line: line, body: src[open:end]})
 	}
 	return out
 }

@@ -22,6 +22,11 @@ func TestSourceTraces(t *testing.T) {
 		{"../gtest/testdata/traced", "traced_test.cpp", 56, "calc::sum calc::parse", []string{"calc::sum", "calc::parse"}},
 		{"../gtest/testdata/traced", "traced_test.cpp", 61, "calc::apply_all calc::apply", []string{"calc::apply_all", "calc::apply"}},
 		{"../gtest/testdata/traced", "traced_test.cpp", 1, "", nil},
+		// A #[should_panic] test that did not panic is at its fn: what
+		// its body calls, not the test itself; nothing when it calls
+		// nothing of the project.
+		{"../cargo/testdata/fixtures/traced", "src/lib.rs", 95, "parser::checked", []string{"traced::parser::checked"}},
+		{"../cargo/testdata/fixtures/errs", "src/lib.rs", 34, "", nil},
 		{"../cargo/testdata/fixtures/traced", "src/nope.rs", 3, "", nil},
 		{"../cargo/testdata/fixtures/traced", "Cargo.toml", 1, "", nil},
 	} {
