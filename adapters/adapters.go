@@ -228,6 +228,32 @@ type Closer interface {
 	Close() error
 }
 
+// Unwrapper is implemented by a parser that wraps another (gdb's tracer
+// wraps the adapter's, to close its own files too). The runner finds the
+// optional interfaces of a parser (CutLiner, Displayer, StuckNamer,
+// StacksOverEvents, Reruner) on the parsers it wraps as well (ParserAs):
+// a wrapper need not forward each. Closer is the wrapper's own.
+type Unwrapper interface {
+	Unwrap() Parser
+}
+
+// ParserAs finds the optional interface T on p, or on the parser p wraps
+// (Unwrapper), and so on.
+func ParserAs[T any](p Parser) (T, bool) {
+	for p != nil {
+		if t, ok := p.(T); ok {
+			return t, true
+		}
+		u, ok := p.(Unwrapper)
+		if !ok {
+			break
+		}
+		p = u.Unwrap()
+	}
+	var zero T
+	return zero, false
+}
+
 // CutLiner is implemented by a parser that can use the end of a line too
 // long to keep whole (a failed test's 200 MB of captured output in one JSON
 // line, with the panic message at its very end). The runner then calls

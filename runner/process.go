@@ -147,7 +147,7 @@ func startProcess(r *Run) (*proc, error) {
 		p.readers.Add(1)
 		go func() {
 			defer p.readers.Done()
-			cl, _ := r.plan.Parser.(adapters.CutLiner)
+			cl, _ := adapters.ParserAs[adapters.CutLiner](r.plan.Parser)
 			in := &stamped{r: p.pipes[i], stop: &p.drop, pause: pause, ended: p.waited}
 			readLines(in, func(b []byte) { p.tails[i].Write(b); p.read.Add(int64(len(b))) }, func(b []byte, cut bool, end []byte) {
 				if w := r.watch.Load(); w != nil {
@@ -392,7 +392,7 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		}
 	}
 	r.nameStuck(w, stuckTests)
-	if _, lags := r.plan.Parser.(adapters.StacksOverEvents); lags && e.stuck != "" {
+	if _, lags := adapters.ParserAs[adapters.StacksOverEvents](r.plan.Parser); lags && e.stuck != "" {
 		// The events' running tests lag behind (their ends never came):
 		// what ran is what the stacks showed.
 		e.running = nil
@@ -569,7 +569,7 @@ func markStuck(tests []report.Test, stuckTests []report.StuckTest) {
 // alone (adapters.Reruner), with the run's environment overrides in front
 // as envReruns puts them in front of a failure's.
 func (r *Run) rerunStuck(entries []report.StuckTest, tests []report.Test) {
-	rr, ok := r.plan.Parser.(adapters.Reruner)
+	rr, ok := adapters.ParserAs[adapters.Reruner](r.plan.Parser)
 	if !ok {
 		return
 	}

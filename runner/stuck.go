@@ -467,14 +467,14 @@ func testThreadsFirst(threads []report.Thread, tests []string) []report.Thread {
 // runs to learn the name (cargo's list of the doctests) waits for no lock
 // the run held.
 func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
-	namer, ok := r.plan.Parser.(adapters.StuckNamer)
+	namer, ok := adapters.ParserAs[adapters.StuckNamer](r.plan.Parser)
 	if !ok || w == nil || len(entries) != 1 {
 		return
 	}
 	// Events that lag may say every test had ended while a test file's
 	// process blocks in a test whose start it never sent: the code it
 	// runs tells, and there is none when what lingers is no test's.
-	_, lags := namer.(adapters.StacksOverEvents)
+	_, lags := adapters.ParserAs[adapters.StacksOverEvents](r.plan.Parser)
 	if !lags && entries[0].Name != r.Command() {
 		return
 	}

@@ -192,7 +192,7 @@ func (r *Run) traceLine(s adapters.Stream, b []byte) {
 	if t == nil || t.spec == nil {
 		return
 	}
-	if d, ok := r.plan.Parser.(adapters.Displayer); ok {
+	if d, ok := adapters.ParserAs[adapters.Displayer](r.plan.Parser); ok {
 		var keep bool
 		if b, keep = d.Display(s, b); !keep {
 			return

@@ -83,22 +83,21 @@ func (g *Gdb) Argv(argv []string) []string {
 func (g *Gdb) Close() error { return os.RemoveAll(g.Dir) }
 
 // Parser wraps an adapter's parser: Close closes it, then removes the
-// script's directory. A parser that reads cut lines keeps doing so, and
-// one that shows its encoded output (adapters.Displayer: cargo's JSON)
-// still shows it in the session: wrapped, cargo's and libtest's JSON
-// lines were the traced run's stdout events.
+// script's directory. The runner finds what else the parser does (reads
+// cut lines, shows its encoded output, names and reruns stuck tests) on
+// the parser itself (adapters.ParserAs): before, the wrapper hid all but
+// what it forwarded one by one, and a traced cargo run's stdout events
+// were cargo's and libtest's JSON lines, its stuck tests without a rerun.
 func (g *Gdb) Parser(p adapters.Parser) adapters.Parser {
-	w := wrapped{Parser: p, g: g}
-	if c, ok := p.(adapters.CutLiner); ok {
-		return cutWrapped{wrapped: w, cut: c}
-	}
-	return w
+	return wrapped{Parser: p, g: g}
 }
 
 type wrapped struct {
 	adapters.Parser
 	g *Gdb
 }
+
+func (w wrapped) Unwrap() adapters.Parser { return w.Parser }
 
 func (w wrapped) Close() error {
 	var err error
@@ -110,18 +109,3 @@ func (w wrapped) Close() error {
 	}
 	return err
 }
-
-// Display shows a line as the adapter's parser does, else as it is.
-func (w wrapped) Display(s adapters.Stream, line []byte) ([]byte, bool) {
-	if d, ok := w.Parser.(adapters.Displayer); ok {
-		return d.Display(s, line)
-	}
-	return line, true
-}
-
-type cutWrapped struct {
-	wrapped
-	cut adapters.CutLiner
-}
-
-func (w cutWrapped) CutLine(s adapters.Stream, head, end []byte) { w.cut.CutLine(s, head, end) }

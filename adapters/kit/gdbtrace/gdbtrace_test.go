@@ -2,6 +2,7 @@ package gdbtrace_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"strobe/adapters/kit/gdbtrace"
 	"strobe/adapters/kit/gdbtrace/gdbtracetest"
 	"strobe/internal/testutil"
+	"strobe/report"
 )
 
 // TestTheProgramKeepsItsStreams: under gdb a program writes what it writes,
@@ -86,4 +88,55 @@ func TestPrepare(t *testing.T) {
 	if _, err := os.Stat(g.Dir); !os.IsNotExist(err) {
 		t.Errorf("%s still there after Close", g.Dir)
 	}
+}
+
+// TestParserKeepsWhatItWraps: wrapped for a trace, the adapter's parser
+// still reads cut lines, shows its encoded output, names and reruns stuck
+// tests: the runner finds those on the parser the wrapper holds
+// (adapters.ParserAs). Before, the wrapper hid all it did not forward one
+// by one: a traced cargo run's stdout events were cargo's and libtest's
+// JSON lines, and its stuck tests had no rerun. Close closes both.
+func TestParserKeepsWhatItWraps(t *testing.T) {
+	dir := t.TempDir()
+	inner := &everyParser{}
+	p := (&gdbtrace.Gdb{Dir: dir}).Parser(inner)
+	if _, ok := adapters.ParserAs[adapters.CutLiner](p); !ok {
+		t.Error("CutLiner hidden")
+	}
+	if d, ok := adapters.ParserAs[adapters.Displayer](p); !ok {
+		t.Error("Displayer hidden")
+	} else if b, _ := d.Display(adapters.Stdout, []byte(`{"x":1}`)); string(b) != "x" {
+		t.Errorf("shown %q, want the parser's own", b)
+	}
+	if _, ok := adapters.ParserAs[adapters.StacksOverEvents](p); !ok {
+		t.Error("StacksOverEvents hidden")
+	}
+	if n, ok := adapters.ParserAs[adapters.StuckNamer](p); !ok {
+		t.Error("StuckNamer hidden")
+	} else if name, _ := n.NameStuck(context.Background(), nil); name.Name != "doctest" {
+		t.Errorf("named %q", name.Name)
+	}
+	if r, ok := adapters.ParserAs[adapters.Reruner](p); !ok || r.Rerun("s", "t") != "rerun s t" {
+		t.Error("Reruner hidden")
+	}
+	if err := p.(adapters.Closer).Close(); err != nil || !inner.closed {
+		t.Errorf("close: %v, the parser's closed %v", err, inner.closed)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the script's directory left: %v", err)
+	}
+}
+
+// everyParser does every optional thing a parser may.
+type everyParser struct{ closed bool }
+
+func (*everyParser) Line(adapters.Stream, []byte, bool)             {}
+func (*everyParser) Finish(report.Exit) adapters.Outcome            { return adapters.Outcome{} }
+func (*everyParser) CutLine(adapters.Stream, []byte, []byte)        {}
+func (*everyParser) Display(adapters.Stream, []byte) ([]byte, bool) { return []byte("x"), true }
+func (*everyParser) StacksOverEvents()                              {}
+func (*everyParser) Rerun(suite, name string) string                { return "rerun " + suite + " " + name }
+func (p *everyParser) Close() error                                 { p.closed = true; return nil }
+func (*everyParser) NameStuck(context.Context, []string) (adapters.StuckName, bool) {
+	return adapters.StuckName{Name: "doctest"}, true
 }
