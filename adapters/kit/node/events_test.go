@@ -83,6 +83,15 @@ func TestEventsUnreadable(t *testing.T) {
 // decoder must agree with encoding/json on whatever it reads.
 func FuzzEvents(f *testing.F) {
 	f.Add([]byte(strings.Join(sampleLines, "\n")), byte(1), byte(0))
+	// mocha --parallel: a worker's word of the tests it runs, and of its exit.
+	f.Add([]byte(`{"e":"begin","tests":0}
+{"e":"running","file":"{{ROOT}}/test/a.spec.js","name":"a › runs","pid":4242}
+{"e":"ran","file":"{{ROOT}}/test/a.spec.js","name":"a › runs"}
+{"e":"running","file":"{{ROOT}}/test/a.spec.js","name":"a › exits #2","title":"a › exits","pid":4242}
+{"e":"workerExit","pid":4242,"code":0}
+{"e":"start","file":"{{ROOT}}/test/a.spec.js","name":"a › runs"}
+{"e":"end","file":"{{ROOT}}/test/a.spec.js","name":"a › runs","status":"passed","ms":1}
+{"e":"done"}`), byte(1), byte(0))
 	for _, dir := range []string{"../../nodetest/testdata/recorded", "../../mocha/testdata/recorded"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 		for _, file := range files {
