@@ -483,7 +483,8 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	if werr != nil {
 		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &junitParser{rec: rec, cfg: cfg}}, nil
 	}
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), rec: rec, root: req.ProjectRoot, files: files, rerun: rerun}}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), rec: rec, root: req.ProjectRoot,
+		toRun: testFiles(req.ProjectRoot, files), rerun: rerun}}, nil
 }
 
 var noTests = kit.NoTestsHint{

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"strobe/adapters/adapterstest"
+	"strobe/adapters/kit"
 	"strobe/internal/testutil"
 	"strobe/report"
 	"strobe/runner"
@@ -142,6 +143,45 @@ test('blocks forever', () => {
 		s.Rerun != "node --test '--test-name-pattern=^blocks forever$' test/b.test.js" {
 		t.Errorf("stuck %q at %s:%d (after the tests: %v), rerun %q: want blocks forever at test/b.test.js:6, run alone",
 			s.Name, s.File, s.Line, s.AfterTests, s.Rerun)
+	}
+}
+
+// TestStuckNotReachedListedBeforeTheRun: the hint's test files that
+// reported no result are those node found when it started. A test that
+// writes a .js file under test/ and then hangs (fastify's ajv-compiler
+// writes its standalone validators there and removes them in t.after)
+// leaves the file behind: it was named among the files that reported no
+// result, though node never was to run it.
+func TestStuckNotReachedListedBeforeTheRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	testutil.RequireTool(t, "node")
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"test/gen.test.js": `const test = require('node:test');
+const fs = require('node:fs');
+
+test('generates then spins', () => {
+  fs.writeFileSync(__dirname + '/generated.js', 'module.exports = 1\n');
+  for (;;) {}
+});
+`,
+		"test/zlater.test.js": "require('node:test')('never starts', () => {});\n",
+	})
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Command: "node --test --test-concurrency=1",
+		Timeout: 40 * time.Second}, runner.Options{DetailsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 || resp.Stuck[0].Name != "generates then spins" {
+		t.Fatalf("status %s, stuck %+v: want generates then spins stuck", resp.Status, resp.Stuck)
+	}
+	if want := "test/zlater.test.js reported no result"; !strings.Contains(resp.Hint, want) || strings.Contains(resp.Hint, "generated.js") {
+		t.Errorf("hint %q, want %q and not test/generated.js", resp.Hint, want)
+	}
+	if !kit.FileExists(filepath.Join(root, "test", "generated.js")) {
+		t.Fatal("the test wrote no test/generated.js")
 	}
 }
 

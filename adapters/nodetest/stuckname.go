@@ -17,9 +17,12 @@ import (
 // the stacks, and the test files a stopped run left without a result.
 type parser struct {
 	*node.Events
-	rec   *adapters.Recorder
-	root  string
-	files []string // the files and directories node was given; none: its own search
+	rec  *adapters.Recorder
+	root string
+	// toRun are the test files node was to run, listed before it
+	// started: a test may write a file node would find (a generated
+	// module under test/), which it never was to run.
+	toRun []string
 	rerun func(file, test string) string
 }
 
@@ -37,7 +40,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		reported[t.Suite] = true
 	}
 	var silent []string
-	for _, f := range p.testFiles() {
+	for _, f := range p.toRun {
 		if !reported[f] {
 			silent = append(silent, f)
 		}
@@ -64,27 +67,27 @@ func clip(names []string, n int) []string {
 	return append(names[:n:n], fmt.Sprintf("%d more", len(names)-n))
 }
 
-// testFiles are the test files node was to run, relative to the project
+// testFiles are the test files node is to run, relative to the project
 // root: those given, those under the directories given, else those its
 // own search finds (testFile); none when a glob was given (node reads it).
-func (p *parser) testFiles() []string {
-	if len(p.files) == 0 {
-		return node.TestFiles(p.root, testFile)
+func testFiles(root string, files []string) []string {
+	if len(files) == 0 {
+		return node.TestFiles(root, testFile)
 	}
 	var out []string
-	for _, f := range p.files {
+	for _, f := range files {
 		if strings.ContainsAny(f, "*?[{") {
 			return nil
 		}
 		abs := f
 		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(p.root, f)
+			abs = filepath.Join(root, f)
 		}
 		st, err := os.Stat(abs)
 		if err != nil {
 			continue
 		}
-		rel, ok := kit.Rel(p.root, abs)
+		rel, ok := kit.Rel(root, abs)
 		if !ok {
 			continue
 		}
