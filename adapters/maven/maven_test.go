@@ -211,6 +211,33 @@ func TestRealBasic(t *testing.T) {
 	}
 }
 
+// TestRealMultiRelease: a multi-release jar's sources for Java 11 and
+// later, in src/main/java11 and src/test/java11 beside (or instead of)
+// src/main/java, added by build-helper-maven-plugin as jsoup does. Its
+// failures were at src/test/java/…/ClockTest.java, a file that is not
+// there, and the exception its code threw said nowhere where.
+func TestRealMultiRelease(t *testing.T) {
+	requireMaven(t)
+	root := adapterstest.CopyFixture(t, "multirelease")
+	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 2 || out.BuildFailed {
+		t.Fatalf("counts %+v, outcome %+v: want 1 passed, 2 failed", p, out)
+	}
+	for _, tc := range []struct {
+		name    string
+		line    int
+		message string
+	}{
+		{"ClockTest#roundsUp", 15, "expected: <2> but was: <1>"},
+		{"ClockTest#refusesNegative", 20, "java.lang.IllegalArgumentException: negative minutes: -1\n(thrown at src/main/java11/com/example/Clock.java:6)"},
+	} {
+		f := rec.Failure("com.example.ClockTest", tc.name)
+		if f == nil || f.File != "src/test/java11/com/example/ClockTest.java" || f.Line != tc.line || f.Message != tc.message {
+			t.Errorf("%s: %+v, want at src/test/java11/com/example/ClockTest.java:%d, %q", tc.name, f, tc.line, tc.message)
+		}
+	}
+}
+
 func TestRealSingle(t *testing.T) {
 	requireMaven(t)
 	root := adapterstest.CopyFixture(t, "basic")
