@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"context"
+	"time"
 
 	"strobe/report"
 )
@@ -91,6 +92,18 @@ type StacksOverEvents interface {
 // hang can be run again (under a debugger, with a trace) without the rest.
 type Reruner interface {
 	Rerun(suite, name string) string
+}
+
+// UnitRunner is implemented by a parser that names no test while it runs,
+// only the group running (Surefire's console names a class as it starts,
+// its tests once the class has ended). RunningUnit says that group ("" for
+// none), the prefix its tests' names share ("ElementIT#"), and since when:
+// a slow test in it whose work looks like a spin (a loop in JIT-compiled
+// code) is not called an endless loop before the group has run twice what
+// its tests took together when they last passed, as a test named running
+// is not (stuck.Config.Unit).
+type UnitRunner interface {
+	RunningUnit() (name, prefix string, since time.Time)
 }
 
 // StuckName is the test a stuck process's stacks show running.

@@ -78,8 +78,18 @@ func (r *Run) newWatch(pid int) *watch {
 			return time.Time{}
 		},
 		Stacker:   w.stacker,
-		Took:      r.pastDurations(),
 		NodeTimer: w.nodeTimer,
+	}
+	var tookGroup func(string) time.Duration
+	cfg.Took, tookGroup = r.pastDurations()
+	if u, ok := r.unitRunner(); ok {
+		cfg.Unit = func() (string, time.Time, time.Duration) {
+			name, prefix, since := u.RunningUnit()
+			if name == "" {
+				return "", time.Time{}, 0
+			}
+			return name, since, tookGroup(prefix)
+		}
 	}
 	if r.req.Timeout == 0 {
 		// A timeout the user chose says how long a slow test may wait.
@@ -129,6 +139,15 @@ func (w *watch) nodeTimer(ctx context.Context, p stuck.ProcSample) (time.Duratio
 
 var errNotNode = errors.New("not a node process")
 
+// unitRunner is the run's parser, when it names the group of tests
+// running rather than the tests (adapters.UnitRunner).
+func (r *Run) unitRunner() (adapters.UnitRunner, bool) {
+	if r.plan == nil {
+		return nil, false
+	}
+	return adapters.ParserAs[adapters.UnitRunner](r.plan.Parser)
+}
+
 // pastRuns bounds the earlier runs whose details files pastDurations reads.
 const pastRuns = 3
 
@@ -139,10 +158,12 @@ const pastRuns = 3
 // looks like an endless loop pays for it. A test recorded as 0 ms took
 // under a millisecond: it counts as one, a time known (0 is "never seen
 // to pass"), or the quickest tests, most of them, would never be late.
-func (r *Run) pastDurations() func(string) time.Duration {
+// group says what the tests whose names begin with a prefix took
+// together (a Maven class's: adapters.UnitRunner).
+func (r *Run) pastDurations() (test func(string) time.Duration, group func(prefix string) time.Duration) {
 	var once sync.Once
 	took := map[string]time.Duration{}
-	return func(test string) time.Duration {
+	read := func() {
 		once.Do(func() {
 			if r.opts.HistoryDir == "" {
 				return
@@ -172,8 +193,22 @@ func (r *Run) pastDurations() func(string) time.Duration {
 				}
 			}
 		})
-		return took[test]
 	}
+	test = func(name string) time.Duration {
+		read()
+		return took[name]
+	}
+	group = func(prefix string) time.Duration {
+		read()
+		var sum time.Duration
+		for name, d := range took {
+			if strings.HasPrefix(name, prefix) {
+				sum += d
+			}
+		}
+		return sum
+	}
+	return test, group
 }
 
 func procOf(p stuck.ProcSample) adapters.Proc {

@@ -819,8 +819,12 @@ func TestPastDurationsOfItsFramework(t *testing.T) {
 		}
 	}
 	r := &Run{opts: opts, req: Request{ProjectRoot: root}, adapter: failsOnEnd{}}
-	if got := r.pastDurations()("utests"); got != 6*time.Second {
+	took, group := r.pastDurations()
+	if got := took("utests"); got != 6*time.Second {
 		t.Errorf("utests took %v when it last passed, want 6s (the failsonend run's)", got)
+	}
+	if got := group("utest"); got != 6*time.Second {
+		t.Errorf("the tests named utest… took %v together, want 6s", got)
 	}
 }
 

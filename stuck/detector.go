@@ -188,6 +188,12 @@ type Config struct {
 	// an endless loop is not called in a test that runs for less than
 	// twice that yet. Nil means nothing is known.
 	Took func(test string) time.Duration
+	// Unit is the group of tests running when the parser names no test
+	// running (adapters.UnitRunner: Surefire's class), since when, and
+	// what its tests took together when they last passed (0: unknown):
+	// an endless loop is not called in it before it has run twice that,
+	// as for a test (Took). Nil, or "" for the name: none.
+	Unit func() (name string, since time.Time, took time.Duration)
 	// RuntimeDeadlock asks a test process's runtime for the deadlock it
 	// found itself (the JVM's, through jstack), "" for none, and the tests
 	// in the deadlocked threads' frames; asked while the tree is silent at
@@ -1009,15 +1015,24 @@ func (d *Detector) grown(target ProcSample) uint64 {
 // knownSlow names a running test that passed before in a time it has not
 // yet run twice over (plus QuietLoop): honest work in one tight loop (a
 // prime count) looks like a spin, and only the time it took before tells.
+// A group running whose tests the parser names only once it ends (Unit)
+// is held so too.
 // It gives the test, what it took, and when a verdict may come.
 func (d *Detector) knownSlow(now time.Time) (string, time.Duration, time.Time) {
-	if d.cfg.Took == nil {
-		return "", 0, time.Time{}
-	}
 	for _, t := range d.cfg.Running() {
+		if d.cfg.Took == nil {
+			break
+		}
 		if took := d.cfg.Took(t.Name); took > 0 {
 			if until := t.Since.Add(2*took + d.cfg.QuietLoop); now.Before(until) {
 				return t.Name, took, until
+			}
+		}
+	}
+	if d.cfg.Unit != nil {
+		if name, since, took := d.cfg.Unit(); name != "" && took > 0 {
+			if until := since.Add(2*took + d.cfg.QuietLoop); now.Before(until) {
+				return name, took, until
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"strobe/adapters"
@@ -57,6 +58,11 @@ type parser struct {
 	// came: the next line says what the error was.
 	forkErr bool
 	running string // the class running now
+	// unit is the class running now and since when, for the stuck
+	// detector (RunningUnit), which asks from its own goroutine.
+	unitMu    sync.Mutex
+	unitClass string
+	unitSince time.Time
 	// ended are the classes whose closing line came; whole says the
 	// command is strobe's own, selecting no test (stoppedHint).
 	ended map[string]bool
@@ -224,6 +230,27 @@ func (p *parser) goalError(line string, tagged bool) bool {
 func (p *parser) classStarted(class string) {
 	p.rec.BeginTesting()
 	p.running = strings.TrimSpace(class)
+	p.setUnit(p.running)
+}
+
+// setUnit notes the class running now, "" for none.
+func (p *parser) setUnit(class string) {
+	p.unitMu.Lock()
+	defer p.unitMu.Unlock()
+	if class != p.unitClass {
+		p.unitClass, p.unitSince = class, time.Now()
+	}
+}
+
+// RunningUnit (adapters.UnitRunner): the class Surefire said it runs, its
+// tests named "Class#method" as the parser names them.
+func (p *parser) RunningUnit() (name, prefix string, since time.Time) {
+	p.unitMu.Lock()
+	defer p.unitMu.Unlock()
+	if p.unitClass == "" {
+		return "", "", time.Time{}
+	}
+	return p.unitClass, simpleName(p.unitClass) + "#", p.unitSince
 }
 
 // counts reads a class's closing line (`Tests run: 4, …, Time elapsed:
@@ -238,6 +265,7 @@ func (p *parser) counts(rest string) {
 	}
 	if m[6] != "" {
 		p.running = ""
+		p.setUnit("")
 		p.readClass(m[6])
 		return
 	}
@@ -247,6 +275,7 @@ func (p *parser) counts(rest string) {
 		// the module's totals, which come without a time.
 		if class := p.running; class != "" {
 			p.running = ""
+			p.setUnit("")
 			p.readClass(class)
 		}
 		return
