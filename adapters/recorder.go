@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"strobe/internal/tail"
@@ -46,6 +47,9 @@ type Recorder struct {
 	// lines is looked up a million times, and building its key was a
 	// third of the allocations of reading go test's output.
 	last *recTest
+	// event is when the parser last reported a test's start, end or
+	// output, in unix nanoseconds (LastEvent).
+	event atomic.Int64
 }
 
 type recTest struct {
@@ -126,7 +130,21 @@ type testKey struct{ suite, name string }
 
 func key(suite, name string) testKey { return testKey{suite, name} }
 
+// LastEvent is when the parser last reported a test's start, end or
+// output (zero before the first): a sign of life, as an output line is, of
+// a framework whose events come another way than its output (a reporter's
+// file: vitest's prints nothing else while 64,000 tests pass), for the
+// stuck detector's silence.
+func (r *Recorder) LastEvent() time.Time {
+	if ns := r.event.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
+}
+
+// get finds a test, or records it, for an event about it (LastEvent).
 func (r *Recorder) get(suite, name string) *recTest {
+	r.event.Store(r.now().UnixNano())
 	if t := r.last; t != nil && t.Name == name && t.Suite == suite {
 		return t
 	}

@@ -198,3 +198,33 @@ func TestAfterTests(t *testing.T) {
 		t.Error("a run whose parser names no test running is after its tests")
 	}
 }
+
+// TestRecorderLastEvent: a test's start, output and end each stamp the
+// recorder's last event (the stuck detector's sign of life); a lookup
+// does not.
+func TestRecorderLastEvent(t *testing.T) {
+	now := time.Unix(1000, 0)
+	rec := NewRecorder()
+	rec.now = func() time.Time { return now }
+	if got := rec.LastEvent(); !got.IsZero() {
+		t.Errorf("LastEvent before any event = %v, want zero", got)
+	}
+	for i, event := range []func(){
+		func() { rec.Start("s", "a") },
+		func() { rec.Output("s", "a", "line\n") },
+		func() { rec.End("s", "a", report.TestPassed, 0, nil) },
+	} {
+		now = now.Add(time.Second)
+		event()
+		if got := rec.LastEvent(); !got.Equal(now) {
+			t.Errorf("event %d: LastEvent = %v, want %v", i, got, now)
+		}
+	}
+	at := now
+	now = now.Add(time.Second)
+	rec.Lookup("s", "a")
+	rec.Progress()
+	if got := rec.LastEvent(); !got.Equal(at) {
+		t.Errorf("after a lookup LastEvent = %v, want %v", got, at)
+	}
+}

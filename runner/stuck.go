@@ -59,8 +59,20 @@ func (r *Run) newWatch(pid int) *watch {
 	w := &watch{stacker: stuck.UntracedStacker(stuck.PythonStacker(r.stacksDir, r.req.ProjectRoot, stuck.NativeStacker()))}
 	w.lastOutput.Store(time.Now().UnixNano())
 	cfg := stuck.Config{
-		Root:       pid,
-		LastOutput: func() time.Time { return time.Unix(0, w.lastOutput.Load()) },
+		Root: pid,
+		// An event the parser read (a test's start or end) is output
+		// too: a reporter that writes its events to a file leaves the
+		// command's own output silent however fast its tests pass, and
+		// vitest's workers, judged idle in a gap between two of 64,000
+		// quick tests on a loaded machine, were asked for their timers
+		// through node's inspector (a run of 9 s took 46).
+		LastOutput: func() time.Time {
+			out := time.Unix(0, w.lastOutput.Load())
+			if ev := r.rec.LastEvent(); ev.After(out) {
+				return ev
+			}
+			return out
+		},
 		Running: func() []stuck.RunningTest {
 			var out []stuck.RunningTest
 			for _, t := range r.rec.Progress().Running {
