@@ -9,7 +9,7 @@ import (
 
 // TestFollowLiveHeap: a live heap larger than the base limit raises the
 // limit above it after a collection, and once that heap is dropped the
-// limit comes back to the base.
+// limit comes back to about the base.
 func TestFollowLiveHeap(t *testing.T) {
 	const base = 8 << 20
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
@@ -36,16 +36,18 @@ func TestFollowLiveHeap(t *testing.T) {
 	}
 	runtime.KeepAlive(held)
 	held = nil
-	if l := settle(func(l int64) bool { return l == base }); l != base {
-		t.Errorf("limit %d MiB once the heap was dropped, want the base's %d", l>>20, base>>20)
+	// What stays live (the test binary's own heap) is a few MiB at most.
+	back := func(l int64) bool { return l < base+4<<20 }
+	if l := settle(back); !back(l) {
+		t.Errorf("limit %d MiB once the heap was dropped, want about the base's %d", l>>20, base>>20)
 	}
 }
 
 func TestLimitFor(t *testing.T) {
 	for _, tc := range []struct{ live, want int64 }{
 		{0, 32 << 20},
-		{16 << 20, 32 << 20},
-		{40 << 20, 60 << 20},
+		{16 << 20, 48 << 20},
+		{40 << 20, 72 << 20},
 	} {
 		if got := limitFor(32<<20, tc.live); got != tc.want {
 			t.Errorf("limitFor(32 MiB, %d MiB) = %d MiB, want %d", tc.live>>20, got>>20, tc.want>>20)
