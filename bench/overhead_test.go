@@ -300,10 +300,10 @@ func overhead(b *testing.B, dir string, tests int, target float64, framework str
 		}
 	}
 	warmup := time.Since(start)
-	// The Python adapters' events come through a file the parser tails,
-	// not through the output parseCost feeds it.
+	// The Python adapters' and vitest's events come through a file the
+	// parser tails, not through the output parseCost feeds it.
 	parse := time.Duration(-1)
-	if framework != "pytest" {
+	if framework != "pytest" && framework != "vitest" {
 		parse = parseCost(b, framework, dir, req)
 	}
 
