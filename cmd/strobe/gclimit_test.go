@@ -46,8 +46,11 @@ func TestFollowLiveHeap(t *testing.T) {
 func TestLimitFor(t *testing.T) {
 	for _, tc := range []struct{ live, want int64 }{
 		{0, 32 << 20},
-		{16 << 20, 48 << 20},
-		{40 << 20, 72 << 20},
+		{4 << 20, 36 << 20},
+		{8 << 20, 40 << 20},
+		{20 << 20, 40 << 20}, // capped: base's room would be 52
+		{40 << 20, 60 << 20}, // half as much again
+		{-1, 32 << 20},
 	} {
 		if got := limitFor(32<<20, tc.live); got != tc.want {
 			t.Errorf("limitFor(32 MiB, %d MiB) = %d MiB, want %d", tc.live>>20, got>>20, tc.want>>20)
