@@ -130,11 +130,14 @@ type testKey struct{ suite, name string }
 
 func key(suite, name string) testKey { return testKey{suite, name} }
 
-// LastEvent is when the parser last reported a test's start, end or
-// output (zero before the first): a sign of life, as an output line is, of
-// a framework whose events come another way than its output (a reporter's
-// file: vitest's prints nothing else while 64,000 tests pass), for the
-// stuck detector's silence.
+// LastEvent is when the parser last reported a test's start or end (zero
+// before the first): a sign of life, as an output line is, of a framework
+// whose events come another way than its output (a reporter's file:
+// vitest's prints nothing else while 64,000 tests pass), for the stuck
+// detector's silence. Not a test's output: a node:test file's stderr
+// comes as events, and with it node's "Debugger attached." for each time
+// the detector looked through the inspector, which kept a hung test's
+// silence from ever lasting (its verdict came after 26 s, not 13).
 func (r *Recorder) LastEvent() time.Time {
 	if ns := r.event.Load(); ns != 0 {
 		return time.Unix(0, ns)
@@ -142,9 +145,8 @@ func (r *Recorder) LastEvent() time.Time {
 	return time.Time{}
 }
 
-// get finds a test, or records it, for an event about it (LastEvent).
+// get finds a test, or records it, for an event about it.
 func (r *Recorder) get(suite, name string) *recTest {
-	r.event.Store(r.now().UnixNano())
 	if t := r.last; t != nil && t.Name == name && t.Suite == suite {
 		return t
 	}
@@ -170,6 +172,7 @@ func (r *Recorder) Start(suite, name string) {
 	defer r.mu.Unlock()
 	r.beginTesting()
 	r.starts = true
+	r.event.Store(r.now().UnixNano())
 	t := r.get(suite, name)
 	if t.started.IsZero() {
 		t.started = r.now()
@@ -254,6 +257,7 @@ func (r *Recorder) End(suite, name string, status report.TestStatus, d time.Dura
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.beginTesting()
+	r.event.Store(r.now().UnixNano())
 	t := r.get(suite, name)
 	if t.ended { // a framework that reports twice: keep the worse news
 		if status != report.TestFailed {
