@@ -468,8 +468,14 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 		since := t.Since
 		if since.IsZero() {
 			// A test the runtime's stacks named (the JVM's deadlock
-			// report): its start is unknown, the run's bounds it.
+			// report): its start is unknown; its group's bounds it (a
+			// Maven class, adapters.UnitRunner), else the run's.
 			since = r.started
+			if u, ok := r.unitRunner(); ok {
+				if name, prefix, s := u.RunningUnit(); name != "" && strings.HasPrefix(t.Name, prefix) {
+					since = s
+				}
+			}
 		}
 		st := report.StuckTest{Name: t.Name, ElapsedMS: at.Sub(since).Milliseconds(), Diagnosis: diag}
 		if i == 0 { // the stacks are the process's, once

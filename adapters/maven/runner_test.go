@@ -37,9 +37,15 @@ func TestDeadlockThroughRunner(t *testing.T) {
 	for _, th := range s.Threads {
 		stacks.WriteString(th.Name + "\n  " + strings.Join(th.Stack, "\n  ") + "\n")
 	}
-	t.Logf("%s after %v: %s: %s\n%s", resp.Status, took, s.Name, s.Diagnosis, stacks.String())
+	t.Logf("%s after %v (%d ms, its own): %s: %s\n%s", resp.Status, took, s.ElapsedMS, s.Name, s.Diagnosis, stacks.String())
 	if s.Name != "HangTest#deadlocks" || !strings.HasPrefix(s.Diagnosis, "deadlock") || !strings.Contains(s.Diagnosis, `"main" waits for a java.lang.Object held by "other-locker"`) {
 		t.Errorf("stuck %q: %s, want HangTest#deadlocks in a Java-level deadlock", s.Name, s.Diagnosis)
+	}
+	// Its time is its class's, which Surefire named as it started, not
+	// the run's, Maven's start and the build included (the test deadlocks
+	// at once and is called within seconds).
+	if took := time.Since(start).Milliseconds(); s.ElapsedMS <= 0 || s.ElapsedMS > took-1000 {
+		t.Errorf("stuck after %d ms, in a run of %d ms: want the class's time, not the run's", s.ElapsedMS, took)
 	}
 	for _, want := range []string{"com.example.HangTest.deadlocks (src/test/java/com/example/HangTest.java:25)", "com.example.HangTest.lambda$deadlocks$0 (src/test/java/com/example/HangTest.java:17)"} {
 		if !strings.Contains(stacks.String(), want) {
