@@ -172,10 +172,11 @@ func (r *Recorder) Start(suite, name string) {
 	defer r.mu.Unlock()
 	r.beginTesting()
 	r.starts = true
-	r.event.Store(r.now().UnixNano())
+	now := r.now()
+	r.event.Store(now.UnixNano())
 	t := r.get(suite, name)
 	if t.started.IsZero() {
-		t.started = r.now()
+		t.started = now
 		t.since, t.paused = t.started, false
 		if !t.ended {
 			r.live = append(r.live, t)

@@ -76,6 +76,10 @@ func TestFailedAfterABuildFailure(t *testing.T) {
 	}
 }
 
+// twoFailOneSrc is a Go test file whose TestA and TestB fail and TestC
+// passes.
+const twoFailOneSrc = "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { t.Error(\"a\") }\n\nfunc TestB(t *testing.T) { t.Error(\"b\") }\n\nfunc TestC(t *testing.T) {}\n"
+
 // TestFailedRenamed: a rerun of the failures after one failing test was
 // renamed runs the other and names the one that is gone (gtest, CTest and
 // Maven left it out without a word, and the answer counted it asked).
@@ -85,7 +89,7 @@ func TestFailedRenamed(t *testing.T) {
 	}
 	testutil.RequireTool(t, "go")
 	root := t.TempDir()
-	src := "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { t.Error(\"a\") }\n\nfunc TestB(t *testing.T) { t.Error(\"b\") }\n\nfunc TestC(t *testing.T) {}\n"
+	src := twoFailOneSrc
 	adapterstest.WriteFiles(t, root, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "a/a_test.go": src})
 	exec := goRuns(t, root)
 	if resp := exec(false); resp.Status != report.Failed || resp.Summary.Failed != 2 {
@@ -125,7 +129,7 @@ func TestFailedAfterATestFilter(t *testing.T) {
 	}
 	testutil.RequireTool(t, "go")
 	root := t.TempDir()
-	src := "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { t.Error(\"a\") }\n\nfunc TestB(t *testing.T) { t.Error(\"b\") }\n\nfunc TestC(t *testing.T) {}\n"
+	src := twoFailOneSrc
 	adapterstest.WriteFiles(t, root, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "a/a_test.go": src})
 	exec := goRequests(t, root)
 	if resp := exec(Request{}); resp.Status != report.Failed || resp.Summary.Failed != 2 {

@@ -970,21 +970,8 @@ func TestJestSnapshotFailures(t *testing.T) {
 // snapfail fixture beside it (jest is found hoisted there).
 func TestJestSnapshotsWritten(t *testing.T) {
 	requireJest(t)
-	dir, err := os.MkdirTemp(fixtures, "tmp-update-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	for _, f := range []string{"package.json", "snap.test.js", "renamed.test.js", "__snapshots__/snap.test.js.snap", "__snapshots__/renamed.test.js.snap"} {
-		b, err := os.ReadFile(filepath.Join(fixture("snapfail"), f))
-		if err == nil {
-			_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
-			err = os.WriteFile(filepath.Join(dir, f), b, 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := adapterstest.ScratchBeside(t, fixtures, "tmp-update-", fixture("snapfail"),
+		"package.json", "snap.test.js", "renamed.test.js", "__snapshots__/snap.test.js.snap", "__snapshots__/renamed.test.js.snap")
 	rec, out, exit := run(t, adapters.Request{ProjectRoot: dir, Command: []string{"npx", "jest", "-u"}})
 	if p := rec.Progress(); exit.Code != 0 || p.Passed != 5 || p.Failed != 0 {
 		t.Errorf("exit %+v, counts %+v; want 5 passed", exit, p)
@@ -1004,22 +991,8 @@ func TestJestSnapshotsWritten(t *testing.T) {
 // beside it (jest is found hoisted there).
 func TestJestSnapshotUnparsedWritten(t *testing.T) {
 	requireJest(t)
-	dir, err := os.MkdirTemp(fixtures, "tmp-unparsed-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
 	const snap = "__snapshots__/corrupt.test.js.snap"
-	for _, f := range []string{"package.json", "corrupt.test.js", snap} {
-		b, err := os.ReadFile(filepath.Join(fixture("snapfail"), f))
-		if err == nil {
-			_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
-			err = os.WriteFile(filepath.Join(dir, f), b, 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := adapterstest.ScratchBeside(t, fixtures, "tmp-unparsed-", fixture("snapfail"), "package.json", "corrupt.test.js", snap)
 	rec, out, _ := run(t, adapters.Request{ProjectRoot: dir, Command: []string{"npx", "jest", "-u"}})
 	if tt, ok := rec.Lookup("corrupt.test.js", "stored"); !ok || tt.Status != report.TestPassed {
 		t.Errorf("the test %+v, want passed: jest wrote its snapshot", tt)
@@ -1212,11 +1185,7 @@ func pasted(dir, rerun string, env ...string) ([]byte, error) {
 // Run in a project written beside the fixtures (jest is found hoisted).
 func TestJestThrownElsewhere(t *testing.T) {
 	requireJest(t)
-	dir, err := os.MkdirTemp(fixtures, "tmp-thrown-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := adapterstest.ScratchBeside(t, fixtures, "tmp-thrown-", "")
 	adapterstest.WriteFiles(t, dir, map[string]string{
 		"package.json": `{"name": "tmp-thrown", "private": true, "scripts": {"test": "jest"}}` + "\n",
 		"lib/parse.js": `'use strict';

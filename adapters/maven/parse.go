@@ -57,9 +57,9 @@ type parser struct {
 	// forkErr says Surefire's "There was an error in the forked process"
 	// came: the next line says what the error was.
 	forkErr bool
-	running string // the class running now
-	// unit is the class running now and since when, for the stuck
-	// detector (RunningUnit), which asks from its own goroutine.
+	running string // the class running now (setRunning)
+	// unitClass is running's copy for the stuck detector (RunningUnit),
+	// which asks from its own goroutine, and unitSince when it began.
 	unitMu    sync.Mutex
 	unitClass string
 	unitSince time.Time
@@ -229,12 +229,13 @@ func (p *parser) goalError(line string, tagged bool) bool {
 
 func (p *parser) classStarted(class string) {
 	p.rec.BeginTesting()
-	p.running = strings.TrimSpace(class)
-	p.setUnit(p.running)
+	p.setRunning(strings.TrimSpace(class))
 }
 
-// setUnit notes the class running now, "" for none.
-func (p *parser) setUnit(class string) {
+// setRunning notes the class running now, "" for none, and its copy for
+// the stuck detector (RunningUnit) with since when.
+func (p *parser) setRunning(class string) {
+	p.running = class
 	p.unitMu.Lock()
 	defer p.unitMu.Unlock()
 	if class != p.unitClass {
@@ -264,8 +265,7 @@ func (p *parser) counts(rest string) {
 		return
 	}
 	if m[6] != "" {
-		p.running = ""
-		p.setUnit("")
+		p.setRunning("")
 		p.readClass(m[6])
 		return
 	}
@@ -274,8 +274,7 @@ func (p *parser) counts(rest string) {
 		// default): the class is the one its "Running" line named. Not
 		// the module's totals, which come without a time.
 		if class := p.running; class != "" {
-			p.running = ""
-			p.setUnit("")
+			p.setRunning("")
 			p.readClass(class)
 		}
 		return

@@ -680,21 +680,8 @@ func TestVitestSnapshotsWritten(t *testing.T) {
 		{nil, 2, "vitest changed snapshot files (1 written; "},
 		{[]string{"npx", "vitest", "run", "-u"}, 5, "vitest changed snapshot files (1 written, 3 updated, 1 removed; "},
 	} {
-		dir, err := os.MkdirTemp(ws, "tmp-snapshots-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.RemoveAll(dir) })
-		for _, f := range []string{"package.json", "snap.test.js", "__snapshots__/snap.test.js.snap"} {
-			b, err := os.ReadFile(filepath.Join(ws, "projects", "snapshots", f))
-			if err == nil {
-				_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
-				err = os.WriteFile(filepath.Join(dir, f), b, 0o644)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
+		dir := adapterstest.ScratchBeside(t, ws, "tmp-snapshots-", filepath.Join(ws, "projects", "snapshots"),
+			"package.json", "snap.test.js", "__snapshots__/snap.test.js.snap")
 		rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Command: tc.command})
 		if p := rec.Progress(); p.Passed != tc.passed {
 			t.Errorf("%q: counts %+v, want %d passed", tc.command, p, tc.passed)
@@ -717,22 +704,8 @@ func TestVitestSnapshotsWritten(t *testing.T) {
 func TestVitestSnapshotUnparsedWritten(t *testing.T) {
 	t.Setenv("CI", "false")
 	ws := fixtures(t)
-	dir, err := os.MkdirTemp(ws, "tmp-unparsed-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
 	const snap = "__snapshots__/corrupt.test.js.snap"
-	for _, f := range []string{"corrupt.test.js", snap} {
-		b, err := os.ReadFile(filepath.Join(ws, "projects", "snapshots", f))
-		if err == nil {
-			_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
-			err = os.WriteFile(filepath.Join(dir, f), b, 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := adapterstest.ScratchBeside(t, ws, "tmp-unparsed-", filepath.Join(ws, "projects", "snapshots"), "corrupt.test.js", snap)
 	adapterstest.WriteFiles(t, dir, map[string]string{"package.json": `{"name": "tmp-unparsed", "private": true, "scripts": {"test": "vitest"}}` + "\n"})
 	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
 	if tt, ok := rec.Lookup("corrupt.test.js", "stored"); !ok || tt.Status != report.TestPassed {

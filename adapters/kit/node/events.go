@@ -1157,14 +1157,7 @@ type workerTest struct {
 func (e *Events) workerExit(ev Event) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	var gone [][2]string
-	for k, w := range e.inWorker {
-		if w.pid == ev.PID {
-			if t, ok := e.rec.Lookup(k[0], k[1]); ok && t.Status == report.TestRunning {
-				gone = append(gone, k)
-			}
-		}
-	}
+	gone := e.stillInWorker(func(w workerTest) bool { return w.pid == ev.PID })
 	if len(gone) == 0 {
 		return // its work done: mocha ends its workers at the run's end
 	}
@@ -1198,12 +1191,7 @@ func (e *Events) workerEnded(ev Event) bool {
 		e.exitsTold--
 		return true
 	}
-	var gone [][2]string
-	for k, w := range e.inWorker {
-		if t, ok := e.rec.Lookup(k[0], k[1]); ok && t.Status == report.TestRunning && w.pid > 0 && !kit.Alive(w.pid) {
-			gone = append(gone, k)
-		}
-	}
+	gone := e.stillInWorker(func(w workerTest) bool { return w.pid > 0 && !kit.Alive(w.pid) })
 	if len(gone) == 0 {
 		return false
 	}
@@ -1220,19 +1208,25 @@ func (e *Events) workerEnded(ev Event) bool {
 // without mocha's word), and says whose files lost results. e.mu is held.
 func (e *Events) workersGone(stopped bool) string {
 	if !stopped {
-		var left [][2]string
-		for k := range e.inWorker {
-			if t, ok := e.rec.Lookup(k[0], k[1]); ok && t.Status == report.TestRunning {
-				left = append(left, k)
-			}
-		}
-		e.failInWorker(left, "its mocha --parallel worker ended")
+		e.failInWorker(e.stillInWorker(func(workerTest) bool { return true }), "its mocha --parallel worker ended")
 	}
 	if len(e.lostFiles) == 0 {
 		return ""
 	}
 	return fmt.Sprintf("a mocha --parallel worker ended in the middle of %s: the results of the file's other tests, run or yet to run, went with it and are in no count; rerun the file once the failing test no longer ends its process",
 		kit.JoinAnd(e.lostFiles))
+}
+
+// stillInWorker are the tests a worker said it runs, and that have not
+// ended since, whose worker match takes. e.mu is held.
+func (e *Events) stillInWorker(match func(workerTest) bool) [][2]string {
+	var out [][2]string
+	for k, w := range e.inWorker {
+		if t, ok := e.rec.Lookup(k[0], k[1]); ok && t.Status == report.TestRunning && match(w) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // failInWorker fails tests whose worker ended while they ran. e.mu is held.
