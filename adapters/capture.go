@@ -30,6 +30,17 @@ type Harnesser interface {
 	IsHarnessThread(p Proc, tid int, name string) bool
 }
 
+// TestRunner is implemented by a parser that knows which processes run a
+// test now (mocha --parallel's workers say which test they run): among
+// several test processes whose threads wait, the stuck detector judges
+// those running a test. A pool's worker that has finished its files waits
+// for more on its pipe, with no timeout, and read beside a test's promise
+// that never settles it made the verdict "blocked on I/O"
+// (stuck.Config.RunsTest).
+type TestRunner interface {
+	RunsTest(pid int) bool
+}
+
 // StackCapturer is implemented by an adapter that captures a test
 // process's stacks itself (a JVM's Java frames come from jstack). It
 // answers the threads, their frames naming the project's files relative

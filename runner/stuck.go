@@ -115,6 +115,11 @@ func (r *Run) newWatch(pid int) *watch {
 			cfg.TestsBegin = r.rec.BeginTesting
 		}
 	}
+	if r.plan != nil {
+		if tr, ok := adapters.ParserAs[adapters.TestRunner](r.plan.Parser); ok {
+			cfg.RunsTest = tr.RunsTest
+		}
+	}
 	if h, ok := r.adapter.(adapters.Harnesser); ok {
 		cfg.Harness = func(p stuck.ProcSample, t stuck.ThreadSample) bool {
 			return h.IsHarnessThread(procOf(p), t.TID, t.Name)

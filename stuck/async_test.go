@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -351,5 +352,39 @@ func TestAfterTestsTail(t *testing.T) {
 				t.Errorf("afterTestsTail = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestRunningTests: among blocked threads of several test processes, those
+// of the processes running a test are judged (a mocha --parallel worker
+// done with its files waits on its pipe), and when none is known to run
+// one (a hook before a file's first test), all stay.
+func TestRunningTests(t *testing.T) {
+	busy := &ProcSample{ProcKey: ProcKey{PID: 10}}
+	idle := &ProcSample{ProcKey: ProcKey{PID: 20}}
+	blocked := []threadView{
+		{proc: busy, t: ThreadSample{TID: 10, Wait: Wait{Kind: IO, Call: "epoll_pwait"}}},
+		{proc: idle, t: ThreadSample{TID: 20, Wait: Wait{Kind: IO, Call: "epoll_pwait"}}},
+		{proc: idle, t: ThreadSample{TID: 21, Wait: Wait{Kind: Lock, Call: "futex"}}},
+	}
+	pids := func(vs []threadView) (out []int) {
+		for _, v := range vs {
+			out = append(out, v.t.TID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		runs func(int) bool
+		want []int
+	}{
+		{"unknown", nil, []int{10, 20, 21}},
+		{"one runs a test", func(pid int) bool { return pid == 10 }, []int{10}},
+		{"none runs one", func(int) bool { return false }, []int{10, 20, 21}},
+	} {
+		d := New(Config{RunsTest: tc.runs})
+		if got := pids(d.runningTests(blocked)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: kept %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

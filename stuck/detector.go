@@ -169,6 +169,12 @@ type Config struct {
 	// TestProcess says whether a process runs tests rather than launching
 	// them; nil means any process but a known launcher.
 	TestProcess func(p ProcSample) bool
+	// RunsTest says whether a process runs a test now, for a framework
+	// that says so (adapters.TestRunner). When the blocked threads of a
+	// silent tree are in several test processes, some of them running a
+	// test, only those are judged: the others are workers waiting for
+	// work. Nil means every test process may run one.
+	RunsTest func(pid int) bool
 	// TestsBegin, when set, is called once, the first time a sample finds
 	// a test process, for a command that prints nothing as its tests
 	// begin: that process is the sign the build is over.
@@ -690,6 +696,7 @@ func (d *Detector) judgeIdle(ctx context.Context, now time.Time, silence time.Du
 		d.reset("")
 		return nil
 	}
+	blocked = d.runningTests(blocked)
 	// A test that only sleeps, every sleep ending after the hard timeout,
 	// cannot finish in time: waiting for the timeout tells nothing more.
 	sleeping := len(blocked) == 0 && len(late) > 0
@@ -832,6 +839,35 @@ func (d *Detector) markHarness(c Capture, k ProcKey) {
 			h.harness = true
 		}
 	}
+}
+
+// runningTests keeps, of the blocked threads, those of the processes that
+// run a test (Config.RunsTest), when some do and some do not: a pool's
+// idle workers wait on their pipes without a timeout, and beside a test
+// awaiting a promise that never settles they read as I/O. When none is
+// known to run a test (a hook before a file's first test, a file hanging
+// as it loads), every blocked thread stays: the verdict never depends on
+// what the parser has yet to say.
+func (d *Detector) runningTests(blocked []threadView) []threadView {
+	if d.cfg.RunsTest == nil || len(blocked) == 0 {
+		return blocked
+	}
+	runs := map[int]bool{}
+	for _, v := range blocked {
+		if _, ok := runs[v.proc.PID]; !ok {
+			runs[v.proc.PID] = d.cfg.RunsTest(v.proc.PID)
+		}
+	}
+	var kept []threadView
+	for _, v := range blocked {
+		if runs[v.proc.PID] {
+			kept = append(kept, v)
+		}
+	}
+	if len(kept) == 0 {
+		return blocked
+	}
+	return kept
 }
 
 // withoutParked judges the blocked threads left once an async runtime's

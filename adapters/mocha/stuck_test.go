@@ -109,7 +109,10 @@ func TestStuckAfterTheTests(t *testing.T) {
 // only the timeout ends). With `parallel: true` in the config
 // (parallelrc), not on the command, the same: mocha's own process, which
 // only waits for its workers, is no test process (before, its wait on
-// their pipes read as the test "blocked on I/O").
+// their pipes read as the test "blocked on I/O"). With more workers than
+// the hang needs (idlejobs: --jobs 3, two quick files beside it), the
+// workers done with their files wait on their pipes without a timeout:
+// only the worker running a test is judged (before, "blocked on I/O").
 func TestStuckParallel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
@@ -125,6 +128,7 @@ func TestStuckParallel(t *testing.T) {
 		{"stuck", "npx mocha --parallel --timeout 0", "stuck awaits a promise that never settles", 40 * time.Second, report.Stuck, "stuck › awaits a promise that never settles"},
 		{"hang", "npx mocha --parallel --timeout 0", "", 6 * time.Second, report.Timeout, "waits for ever"},
 		{"parallelrc", "", "", 40 * time.Second, report.Stuck, "awaits a promise that never settles"},
+		{"idlejobs", "npx mocha --parallel --jobs 3 --timeout 0", "", 40 * time.Second, report.Stuck, "hangs › awaits a promise that never settles"},
 	} {
 		t.Run(tc.fixture, func(t *testing.T) {
 			t.Parallel()

@@ -1151,6 +1151,15 @@ type workerTest struct {
 	pid   int
 }
 
+// RunsTest says whether the mocha --parallel worker pid runs a test now
+// (adapters.TestRunner): a worker done with its files waits for more, and
+// its wait is no test's.
+func (e *Events) RunsTest(pid int) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.stillInWorker(func(w workerTest) bool { return w.pid == pid })) > 0
+}
+
 // workerExit reads a mocha --parallel worker's word that it exits: the
 // test it was running (process.exit in it, 0 included) took its result
 // with it, and fails.
