@@ -10,7 +10,7 @@
 // that has none.
 import { openSync, writeSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { describeError, setRoot } from './reporter.mjs'
+import { describeError, setRoot, unreadableSnapshots } from './reporter.mjs'
 
 const eventsPath = fileURLToPath(new URL('./events.jsonl', import.meta.url))
 const setupPath = fileURLToPath(new URL('./setup.mjs', import.meta.url))
@@ -35,6 +35,26 @@ export default class StrobeLegacyReporter {
     }
   }
 
+  // Outside CI (and with -u) vitest writes over a snapshot file that does
+  // not parse, once its test file has run: its files are read before any
+  // runs, as reporter.mjs reads them for vitest 3.
+  onPathsCollected(paths) {
+    const opts = this.ctx && this.ctx.config && this.ctx.config.snapshotOptions
+    if (!opts || !opts.updateSnapshot || opts.updateSnapshot === 'none') return
+    for (const file of paths || []) {
+      const bad = unreadableSnapshots(this.ctx, file)
+      if (bad) this.write({ ev: 'badsnap', file, ...bad })
+    }
+  }
+
+  write(ev) {
+    try {
+      writeSync(this.fd, JSON.stringify(ev) + '\n')
+    } catch {
+      // the events file is strobe's to read; the JSON report stays
+    }
+  }
+
   onTaskUpdate(packs) {
     const state = this.ctx && this.ctx.state
     if (!state || !state.idMap) return
@@ -55,11 +75,7 @@ export default class StrobeLegacyReporter {
         ev.error = describeError(errors[0], file)
       } else continue // running, or skipped (-t's left out among them): the JSON report says
       this.ended.add(id)
-      try {
-        writeSync(this.fd, JSON.stringify(ev) + '\n')
-      } catch {
-        // the events file is strobe's to read; the JSON report stays
-      }
+      this.write(ev)
     }
   }
 }

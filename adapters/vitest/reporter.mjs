@@ -160,7 +160,7 @@ function heldErrors(errors) {
 // empty, every snapshot in it new, without a word): {snapFile,
 // snapError}, else undefined.
 const snapshotFiles = new Map()
-function unreadableSnapshots(vitest, file) {
+export function unreadableSnapshots(vitest, file) {
   if (snapshotFiles.has(file)) return snapshotFiles.get(file)
   let bad
   try {

@@ -700,28 +700,33 @@ func TestVitestSnapshotsWritten(t *testing.T) {
 // the test's snapshot over it, and the test passes: the answer names the
 // file, says what vitest did, and how to get it back, as it does in CI,
 // where the test fails. Nothing said so. Run on a copy of the snapshots
-// fixture's file in the workspace (vitest is found hoisted there).
+// fixture's files beside each vitest's project (vitest 3 is found hoisted
+// in the workspace, 1 and 2 in their projects' own node_modules; those
+// report through legacy.mjs, which read no snapshot file before).
 func TestVitestSnapshotUnparsedWritten(t *testing.T) {
 	t.Setenv("CI", "false")
 	ws := fixtures(t)
 	const snap = "__snapshots__/corrupt.test.js.snap"
-	dir := adapterstest.ScratchBeside(t, ws, "tmp-unparsed-", filepath.Join(ws, "projects", "snapshots"), "corrupt.test.js", snap)
-	adapterstest.WriteFiles(t, dir, map[string]string{"package.json": `{"name": "tmp-unparsed", "private": true, "scripts": {"test": "vitest"}}` + "\n"})
-	rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
-	if tt, ok := rec.Lookup("corrupt.test.js", "stored"); !ok || tt.Status != report.TestPassed {
-		t.Errorf("the test %+v, want passed: vitest wrote its snapshot", tt)
-	}
-	for _, want := range []string{
-		"the snapshot file " + snap + " did not parse (SyntaxError: ",
-		"was written over it (outside CI)",
-		"(`git checkout -- " + snap + "`)",
-	} {
-		if !strings.Contains(out.Hint, want) {
-			t.Errorf("hint %q, want %q in it", out.Hint, want)
+	for _, parent := range []string{ws, filepath.Join(ws, "projects", "vitest1"), filepath.Join(ws, "projects", "vitest2")} {
+		dir := adapterstest.ScratchBeside(t, parent, "tmp-unparsed-", filepath.Join(ws, "projects", "snapshots"), "corrupt.test.js", snap)
+		adapterstest.WriteFiles(t, dir, map[string]string{"package.json": `{"name": "tmp-unparsed", "private": true, "type": "module", "scripts": {"test": "vitest"}}` + "\n"})
+		rec, out, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+		where := filepath.Base(parent)
+		if tt, ok := rec.Lookup("corrupt.test.js", "stored"); !ok || tt.Status != report.TestPassed {
+			t.Errorf("%s: the test %+v, want passed: vitest wrote its snapshot", where, tt)
 		}
-	}
-	if b, _ := os.ReadFile(filepath.Join(dir, snap)); strings.Contains(string(b), "<<<<<<<") {
-		t.Errorf("vitest left %s as it was:\n%s\nwant it written over, as the hint says", snap, b)
+		for _, want := range []string{
+			"the snapshot file " + snap + " did not parse (SyntaxError: ",
+			"was written over it (outside CI)",
+			"(`git checkout -- " + snap + "`)",
+		} {
+			if !strings.Contains(out.Hint, want) {
+				t.Errorf("%s: hint %q, want %q in it", where, out.Hint, want)
+			}
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, snap)); strings.Contains(string(b), "<<<<<<<") {
+			t.Errorf("%s: vitest left %s as it was:\n%s\nwant it written over, as the hint says", where, snap, b)
+		}
 	}
 }
 
