@@ -237,3 +237,73 @@ test('opens what it never closes', () => new Promise((resolve) => {
 		})
 	}
 }
+
+// TestStuckInASubtest: a hang inside a subtest (t.test) is the
+// subtest's, named by its full title, with the rerun of its outermost
+// parent test (node runs a subtest only inside its parent, as a failing
+// subtest's rerun says). Before, the outermost test was named: the
+// stacks run through its body (its call of t.test), and the source was
+// read for test() calls only. A spin three deep is named from the
+// stacks; a subtest awaiting a promise that never settles, while an
+// interval its parent made keeps the file's process alive (whose idle
+// stacks show only where the interval was made, in the parent's body),
+// from the events, which an idle process has sent (a test never seen
+// pass has no usual time to be overdue past: strobe's timeout ends it,
+// naming the tests it stopped as stuck names them).
+func TestStuckInASubtest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	testutil.RequireTool(t, "node")
+	for _, tc := range []struct {
+		name, body string
+		stuck      string
+		line       int
+		status     report.Status
+		timeout    time.Duration
+	}{
+		{"spin", `
+test('outer', async (t) => {
+  await t.test('fine', () => {});
+  await t.test('mid', async (t) => {
+    await t.test('deep', () => {
+      for (;;) {}
+    });
+  });
+});
+`, "outer › mid › deep", 9, report.Stuck, 40 * time.Second},
+		{"idle", `
+test('outer', async (t) => {
+  const keep = setInterval(() => {}, 1000);
+  await t.test('fine', () => {});
+  await t.test('inner', () => new Promise(() => {}));
+  clearInterval(keep);
+});
+`, "outer › inner", 6, report.Timeout, 8 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			adapterstest.WriteFiles(t, root, map[string]string{
+				"test/sub.test.js": "const test = require('node:test');\n\ntest('first', () => {});\n" + tc.body,
+			})
+			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Timeout: tc.timeout},
+				runner.Options{DetailsDir: t.TempDir(), Overdue: adapterstest.Overdue})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != tc.status || len(resp.Stuck) != 1 {
+				t.Fatalf("status %s, stuck %+v: want %s, one stuck test", resp.Status, resp.Stuck, tc.status)
+			}
+			s := resp.Stuck[0]
+			if s.Name != tc.stuck || s.File != "test/sub.test.js" || s.Line != tc.line ||
+				s.Rerun != "node --test '--test-name-pattern=^outer$' test/sub.test.js" {
+				t.Errorf("stuck %q at %s:%d, rerun %q: want %q at test/sub.test.js:%d, rerun by its parent outer",
+					s.Name, s.File, s.Line, s.Rerun, tc.stuck, tc.line)
+			}
+			if c := resp.Crash; c == nil || !slices.Equal(c.RunningTests, []string{tc.stuck}) {
+				t.Errorf("crash %+v: want %s running", c, tc.stuck)
+			}
+		})
+	}
+}

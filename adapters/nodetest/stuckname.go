@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"strobe/adapters"
@@ -109,34 +110,85 @@ func testFiles(root string, files []string) []string {
 func (p *parser) StacksOverEvents() {}
 
 // NameStuck names the test a stuck test file's process runs from its
-// stacks: the test whose body holds the outermost frame of the project's
-// that lies in one (a helper it calls is inner), its name read from the
-// source (node.DeclaredTitles, joined as node joins them). When no test's
-// body holds one (the file's own code, a title made at run time), the
-// answer names the outermost place in a test file, and its rerun runs the
+// stacks: the test whose body holds a frame of the project's, read from
+// the source (node.DeclaredPath, joined as node joins titles), the
+// deepest such test of the frames: a subtest (t.test) runs from its
+// parent's call of it, or from a tick of its own, and the hang is the
+// subtest's, named by its full title. A helper it calls is in no test.
+// Its rerun runs the outermost parent test, as a failing subtest's does:
+// node runs a subtest only inside its parent. When the process was idle
+// (its events sent, the stacks only where what keeps it alive was made,
+// as a server opened in the parent test's body), the subtest the events
+// show running under that test names it. When no test's body holds a
+// frame (the file's own code, a title made at run time), the answer
+// names the outermost place in a test file, and its rerun runs the
 // file; false when the stacks show no project code.
 func (p *parser) NameStuck(_ context.Context, funcs []string) (adapters.StuckName, bool) {
 	place, placeLine := "", 0
+	var best []node.Declared
+	bestFile, bestLine := "", 0
+	sources := map[string]string{}
+	idle := len(funcs) > 0
 	for i := len(funcs) - 1; i >= 0; i-- {
+		idle = idle && strings.HasPrefix(funcs[i], "waiting on ")
 		file, line, ok := p.projectFrame(funcs[i])
 		if !ok {
 			continue
 		}
-		if src, err := os.ReadFile(filepath.Join(p.root, file)); err == nil {
-			if titles, ok := node.DeclaredTitles(string(src), line); ok {
-				name := strings.Join(titles, Sep)
-				return adapters.StuckName{Name: name, File: file, Line: line, Rerun: p.rerun(file, name)}, true
+		src, read := sources[file]
+		if !read {
+			if b, err := os.ReadFile(filepath.Join(p.root, file)); err == nil {
+				src = string(b)
 			}
+			sources[file] = src
+		}
+		if path, ok := node.DeclaredPath(src, line); ok && (len(path) > len(best) || file == bestFile && slices.Equal(path, best)) {
+			// The same test's inner frame: where in it the hang is.
+			best, bestFile, bestLine = path, file, line
+			continue
 		}
 		if place == "" && testFile(file) {
 			place, placeLine = file, line
 		}
+	}
+	if best != nil {
+		var titles []string
+		top := ""
+		for _, d := range best {
+			titles = append(titles, d.Title)
+			if d.Test && top == "" {
+				top = d.Title
+			}
+		}
+		name := strings.Join(titles, Sep)
+		if idle {
+			name = p.runningUnder(bestFile, name)
+		}
+		return adapters.StuckName{Name: name, File: bestFile, Line: bestLine, Rerun: p.rerun(bestFile, top)}, true
 	}
 	if place == "" {
 		return adapters.StuckName{}, false
 	}
 	return adapters.StuckName{Name: fmt.Sprintf("the code at %s:%d (strobe could not tell which test runs it)", place, placeLine), File: place, Line: placeLine,
 		Rerun: p.rerun(place, "")}, true
+}
+
+// runningUnder is the subtest of the test name that the events show
+// running in file, the innermost of one line of them, else name.
+func (p *parser) runningUnder(file, name string) string {
+	deepest := name
+	for _, r := range p.rec.Running(file) {
+		if !strings.HasPrefix(r, name+Sep) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(r, deepest+Sep):
+			deepest = r
+		case !strings.HasPrefix(deepest, r+Sep) && r != deepest:
+			return name // subtests side by side: which one hangs is not told
+		}
+	}
+	return deepest
 }
 
 // projectFrame is a frame's file, relative to the project root, and

@@ -34,6 +34,40 @@ func DeclaredAt(src string, line int) (name string, ok bool) {
 // DeclaredTitles is DeclaredAt's test as its titles, the outermost
 // describe block's first, for a framework that joins them otherwise.
 func DeclaredTitles(src string, line int) (titles []string, ok bool) {
+	path, ok := declared(src, line, false)
+	for _, d := range path {
+		titles = append(titles, d.Title)
+	}
+	return titles, ok
+}
+
+// Declared is one title of a test's path: a describe block's or a test's.
+type Declared struct {
+	Title string
+	Test  bool // a test (or a parent test, with subtests), not a block
+}
+
+// DeclaredPath is DeclaredTitles for node:test, whose tests nest: a
+// subtest (`await t.test('inner', …)`, any context's name, or a test()
+// called in a test's body) is a test inside the test whose body holds it,
+// and the path goes on through its parents to the describe blocks. A
+// subtest whose title is not a literal (a template with a value) ends the
+// path at its parent, which runs it: ok with the parent's path. The first
+// title that is a test is the outermost parent test, which node must run
+// for a subtest to run.
+func DeclaredPath(src string, line int) (path []Declared, ok bool) {
+	return declared(src, line, true)
+}
+
+// subtestCall is a subtest's call at the start of its line, any
+// context's name: `await t.test('inner',`, `return ctx.test("x",`, its
+// title a literal or not (`t.test(`+"`case ${n}`"+`,`: one whose body
+// opens on the line, not a RegExp's test(s)).
+var subtestCall = lazyre.New("^(\\s*)(?:(?:await|return|void)\\s+)?[A-Za-z_$][\\w$]*\\.(test)()\\s*\\((?:\\s*(?:'((?:[^'\\\\]|\\\\.)*)'|\"((?:[^\"\\\\]|\\\\.)*)\"|`([^`$\\\\]*)`)\\s*,|.*(?:=>|\\bfunction\\b))")
+
+// declared reads the path of titles to the test whose body holds line,
+// outermost first; nested says tests nest (node:test's subtests).
+func declared(src string, line int, nested bool) (path []Declared, ok bool) {
 	lines := strings.Split(src, "\n")
 	if line < 1 || line > len(lines) {
 		return nil, false
@@ -41,28 +75,79 @@ func DeclaredTitles(src string, line int) (titles []string, ok bool) {
 	limit := indent(lines[line-1]) + 1 // the line itself may declare it
 	for i := line - 1; i >= 0; i-- {
 		m := callTitle.FindStringSubmatch(lines[i])
-		if m == nil || len(m[1]) >= limit {
+		if m == nil && nested {
+			m = subtestCall.FindStringSubmatch(lines[i])
+		}
+		if m == nil || len(m[1]) >= limit || nested && !opensOver(lines[i:line-1]) {
 			continue
 		}
 		isTest := m[2] == "test" || m[2] == "it"
-		if len(titles) == 0 != isTest {
-			if len(titles) == 0 {
-				return nil, false // a block's own code, in no test
-			}
+		if !isTest && len(path) == 0 {
+			return nil, false // a block's own code, in no test
+		}
+		if isTest && len(path) > 0 && !nested {
 			continue // a test beside the one found, at its depth
 		}
+		limit = len(m[1])
 		title, ok := literal(m[4:])
-		if !ok || eachCase.MatchString(m[3]) {
+		if ok && isTest && eachCase.MatchString(m[3]) {
+			ok = false // test.each: its name is each case's
+		}
+		switch {
+		case ok:
+			path = append(path, Declared{Title: title, Test: isTest})
+		case nested && isTest:
+			// A test named at run time: its parents' path, which
+			// runs it, is what can be told.
+			path = nil
+		default:
 			return nil, false
 		}
-		titles = append(titles, title)
-		limit = len(m[1])
 	}
-	if len(titles) == 0 {
+	if len(path) == 0 {
 		return nil, false
 	}
-	slices.Reverse(titles)
-	return titles, true
+	slices.Reverse(path)
+	return path, true
+}
+
+// opensOver says whether the call that begins the first of lines is still
+// open after the last: its body holds the line that follows them. A call
+// closed before (`await t.test('fine', () => {})` above a loop in its
+// parent's body) holds nothing below it, however it is indented. No
+// lines: the line itself declares it, which may hold a one-line body.
+// Brackets in strings and comments are skipped; a RegExp literal's are
+// not told from code.
+func opensOver(lines []string) bool {
+	depth := 0
+	var quote byte
+	for _, l := range lines {
+		for i := 0; i < len(l); i++ {
+			c := l[i]
+			switch {
+			case quote != 0:
+				if c == '\\' {
+					i++
+				} else if c == quote {
+					quote = 0
+				}
+			case c == '\'' || c == '"' || c == '`':
+				quote = c
+			case c == '/' && i+1 < len(l) && l[i+1] == '/':
+				i = len(l)
+			case c == '(' || c == '[' || c == '{':
+				depth++
+			case c == ')' || c == ']' || c == '}':
+				if depth--; depth <= 0 {
+					return false
+				}
+			}
+		}
+		if quote != '`' {
+			quote = 0 // a quote left open: not worth following
+		}
+	}
+	return true
 }
 
 // literal is a title's text from callTitle's three quotes' groups, with

@@ -1,6 +1,9 @@
 package node
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDeclaredAt(t *testing.T) {
 	src := `import { describe, test, expect } from 'vitest'
@@ -74,5 +77,80 @@ func TestFramePlace(t *testing.T) {
 		if file != want.file || line != want.line || ok != (want.file != "") {
 			t.Errorf("FramePlace(%q) = %q, %d, %v; want %q, %d", frame, file, line, ok, want.file, want.line)
 		}
+	}
+}
+
+// TestDeclaredPath: node:test's tests nest (t.test, a test() in a test's
+// body), and a hang in a subtest is the subtest's, under its parents.
+func TestDeclaredPath(t *testing.T) {
+	src := `const test = require('node:test')
+const { describe } = test
+
+test('outer', async (t) => {
+  await t.test('fine', () => {})
+  await t.test('mid', async (ctx) => {
+    await ctx.test("deep", () => {
+      for (;;) {}
+    })
+  })
+  await t.test('one line', () => new Promise(() => {}))
+  for (const n of [1, 2]) {
+    await t.test(` + "`case ${n}`" + `, async (t) => {
+      await t.test('leaf', () => { for (;;) {} })
+    })
+  }
+  if (/x/.test('x')) {}
+  re.test('y') && spin()
+})
+
+describe('block', () => {
+  test('parent', (t) => {
+    test('nested', () => {
+      for (;;) {}
+    })
+  })
+})
+test('loops', async (t) => {
+  await t.test('fine', () => {})
+  try {
+    for (;;) {}
+  } finally {}
+})
+`
+	for _, tc := range []struct {
+		line int
+		want string
+	}{
+		{31, "loops (test)"}, // below a subtest that had ended, deeper than it
+		{8, "outer › mid › deep (test test test)"},
+		{7, "outer › mid › deep (test test test)"}, // the call: the subtest it runs
+		{6, "outer › mid (test test)"},
+		{5, "outer › fine (test test)"},
+		{11, "outer › one line (test test)"},
+		{14, "outer (test)"}, // under a subtest named at run time: its parent
+		{17, "outer (test)"},
+		{18, "outer (test)"},
+		{24, "block › parent › nested (block test test)"},
+		{22, "block › parent (block test)"},
+		{21, ""},
+		{1, ""},
+	} {
+		path, ok := DeclaredPath(src, tc.line)
+		var titles, kinds []string
+		for _, d := range path {
+			titles = append(titles, d.Title)
+			kinds = append(kinds, map[bool]string{true: "test", false: "block"}[d.Test])
+		}
+		got := ""
+		if ok {
+			got = strings.Join(titles, Sep) + " (" + strings.Join(kinds, " ") + ")"
+		}
+		if got != tc.want {
+			t.Errorf("line %d: %q; want %q", tc.line, got, tc.want)
+		}
+	}
+	// jest's and vitest's tests do not nest: unchanged.
+	if got, ok := DeclaredAt(src, 8); got != "outer" || !ok {
+		t.Errorf("DeclaredAt line 8: %q, %t; want outer", got, ok)
 	}
 }
