@@ -182,12 +182,24 @@ type Rerun struct {
 
 // ToRerun reads what rerunning key's failures in root takes.
 func (s *Store) ToRerun(root string, key Key) (Rerun, error) {
+	return s.ToRerunIn(root, key, nil)
+}
+
+// ToRerunIn is ToRerun for a key with a test filter, given which tests
+// the filter selects (selects; the history keeps names, and only the
+// framework knows what a filter means): the filter's tests that its own
+// runs never ran, and the runs of the other filters of its framework,
+// level and command did (the whole suite's, before any run of the filter
+// alone), are taken as the newest of those runs left them. A filter
+// that never ran alone thus reruns what the whole suite found failing
+// in it; Since is "" only when no run knows a test of it.
+func (s *Store) ToRerunIn(root string, key Key, selects func(TestID) bool) (Rerun, error) {
 	f, err := s.read(root)
 	if err != nil || f == nil {
 		return Rerun{}, err
 	}
 	var r Rerun
-	r.Failing, r.N, r.Since = f.failing(key)
+	r.Failing, r.N, r.Since = f.failing(key, selects)
 	for i := len(f.Runs) - 1; i >= 0; i-- {
 		if f.Runs[i].Key == key {
 			r.Last = &f.Runs[i]
@@ -199,14 +211,22 @@ func (s *Store) ToRerun(root string, key Key) (Rerun, error) {
 
 // failing is Rerun's Failing, N and Since, from f: the baseline's
 // failing and cut-off tests, as the runs of other test filters found them
-// since (Baseline.Learnt); Since is the newest run that says so.
-func (f *file) failing(key Key) (failing map[string][]string, n int, runID string) {
+// since (Baseline.Learnt); Since is the newest run that says so. With
+// selects, the filter's tests the baseline does not know are added as
+// the other filters' runs know them (f.known).
+func (f *file) failing(key Key, selects func(TestID) bool) (failing map[string][]string, n int, runID string) {
 	i := f.baseline(key)
-	if i < 0 {
+	if selects != nil && key.Test == "" {
+		selects = nil // the whole suite's baseline is taught every test
+	}
+	if i < 0 && selects == nil {
 		return nil, 0, ""
 	}
-	b := &f.Baselines[i]
-	if len(b.CutOff) == 0 && len(b.Select) == 0 && len(b.Learnt) == 0 {
+	b := &Baseline{}
+	if i >= 0 {
+		b = &f.Baselines[i]
+	}
+	if len(b.CutOff) == 0 && len(b.Select) == 0 && len(b.Learnt) == 0 && selects == nil {
 		for _, names := range b.Failing {
 			n += len(names)
 		}
@@ -226,13 +246,20 @@ func (f *file) failing(key Key) (failing map[string][]string, n int, runID strin
 			failing[suite] = append(failing[suite], name)
 		}
 	}
-	newest := slices.IndexFunc(f.Runs, func(e Entry) bool { return e.RunID == runID })
+	runAt := func(id string) int { return slices.IndexFunc(f.Runs, func(e Entry) bool { return e.RunID == id }) }
+	newest := -1
+	if runID != "" {
+		newest = runAt(runID)
+	}
+	says := func(id string) {
+		if at := runAt(id); at > newest || runID == "" {
+			newest, runID = at, id
+		}
+	}
 	learnt := func(suite, name string) (Learnt, bool) {
 		l, ok := b.Learnt[suite][name]
 		if ok {
-			if at := slices.IndexFunc(f.Runs, func(e Entry) bool { return e.RunID == l.RunID }); at > newest {
-				newest, runID = at, l.RunID
-			}
+			says(l.RunID)
 		}
 		return l, ok
 	}
@@ -254,7 +281,73 @@ func (f *file) failing(key Key) (failing map[string][]string, n int, runID strin
 			}
 		}
 	}
+	if selects == nil {
+		return failing, n, runID
+	}
+	own := set(b.Tests)
+	var passed []string // the runs that saw the filter's tests pass
+	for id, l := range f.known(key) {
+		if !selects(id) || own(id) || b.Learnt[id.Suite][id.Name].RunID != "" {
+			continue
+		}
+		if !l.Failing {
+			passed = append(passed, l.RunID)
+			continue
+		}
+		says(l.RunID)
+		add(id.Suite, id.Name, l.Select)
+	}
+	if runID == "" {
+		// Every test of the filter that other runs know passed: the
+		// newest of those runs is the one to name.
+		for _, id := range passed {
+			says(id)
+		}
+	}
 	return failing, n, runID
+}
+
+// known is what the baselines of key's other test filters (the same
+// framework, level and command; no partition) know of each test: failing
+// (or cut off) or passed, in which run, the newest of them for a test
+// two know. A baseline's state of a test is what it learnt of it, else
+// its own.
+func (f *file) known(key Key) map[TestID]Learnt {
+	runAt := func(id string) int { return slices.IndexFunc(f.Runs, func(e Entry) bool { return e.RunID == id }) }
+	out := map[TestID]Learnt{}
+	put := func(id TestID, l Learnt) {
+		if old, ok := out[id]; !ok || runAt(l.RunID) > runAt(old.RunID) {
+			out[id] = l
+		}
+	}
+	for _, b := range f.Baselines {
+		k := b.Key
+		if k.Test == key.Test || k.Framework != key.Framework || k.Level != key.Level || k.Command != key.Command ||
+			k.Partition != "" || key.Partition != "" {
+			continue
+		}
+		failing := set(b.Failing, b.CutOff)
+		for suite, names := range b.Tests {
+			for _, name := range names {
+				id := TestID{suite, name}
+				if l, ok := b.Learnt[suite][name]; ok {
+					put(id, l)
+					continue
+				}
+				l := Learnt{Failing: failing(id), RunID: b.RunID}
+				if l.Failing {
+					l.Select = b.Select[suite][name]
+				}
+				put(id, l)
+			}
+		}
+		for suite, names := range b.Learnt {
+			for name, l := range names {
+				put(TestID{suite, name}, l)
+			}
+		}
+	}
+	return out
 }
 
 // Runs lists root's recorded runs, newest first.

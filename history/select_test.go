@@ -2,6 +2,7 @@ package history
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"strobe/report"
@@ -92,4 +93,38 @@ func TestFailingAcrossFilters(t *testing.T) {
 		t.Errorf("r6: changes %s, want a fixed and c failing anew, against r4", js(c))
 	}
 	rerun("whole suite, after its complete run", goKey, "r6", "c")
+}
+
+// TestFailingOfAFilterNeverRun: a test filter that never ran alone
+// (`--failed --test FILE` after the whole suite) reruns its tests that
+// the other filters' runs found failing, as the newest of them left
+// them; its own runs' baseline, which knows only what they ran, gets the
+// failures of its tests it lacks. Since is "" only when no run knows a
+// test of it.
+func TestFailingOfAFilterNeverRun(t *testing.T) {
+	s := Open(t.TempDir())
+	file := Key{Framework: "go", Level: "all", Test: "a"}
+	inA := func(id TestID) bool { return strings.HasPrefix(id.Name, "a") }
+	rerun := func(step string, key Key, selects func(TestID) bool, since string, want ...string) {
+		t.Helper()
+		rr, err := s.ToRerunIn(root, key, selects)
+		if names := slices.Sorted(slices.Values(rr.Failing["pkg"])); err != nil || !slices.Equal(names, want) || rr.N != len(want) || rr.Since != since {
+			t.Errorf("%s: rerun %v of %d tests of %q (%v), want %v of %q", step, rr.Failing, rr.N, rr.Since, err, want, since)
+		}
+	}
+	rerun("no run at all", file, inA, "")
+	record(t, s, run("r1", root, report.Failed, fail("a1", "boom"), pass("a2"), fail("b1", "boom")))
+	rerun("the filter, after the whole suite", file, inA, "r1", "a1")
+	rerun("without knowing what the filter selects", file, nil, "")
+	rerun("a filter none of whose tests ran", file, func(TestID) bool { return false }, "")
+	rerun("a filter whose tests passed", file, func(id TestID) bool { return id.Name == "a2" }, "r1")
+
+	// The filter's rerun of a1 leaves a baseline knowing a1 alone; the
+	// whole suite then breaks a2.
+	partial := run("r2", root, report.Failed, fail("a1", "boom"))
+	partial.Key, partial.Subset = file, true
+	record(t, s, partial)
+	record(t, s, run("r3", root, report.Failed, fail("a1", "boom"), fail("a2", "boom"), pass("b1")))
+	rerun("the filter, after the suite broke a2", file, inA, "r3", "a1", "a2")
+	rerun("the whole suite", goKey, nil, "r3", "a1", "a2")
 }

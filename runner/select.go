@@ -113,7 +113,11 @@ func (r *Run) chooseFailed() (*report.Response, error) {
 	if r.opts.HistoryDir == "" {
 		return none("nothing to rerun: this strobe keeps no run history (STROBE_HOME), so it does not know what failed; run the suite instead"), nil
 	}
-	rr, err := history.Open(r.opts.HistoryDir).ToRerun(r.req.ProjectRoot, r.historyKey())
+	var selects func(history.TestID) bool
+	if r.req.Test != "" {
+		selects = func(id history.TestID) bool { return filterSelects(r.req.Test, id) }
+	}
+	rr, err := history.Open(r.opts.HistoryDir).ToRerunIn(r.req.ProjectRoot, r.historyKey(), selects)
 	if err != nil {
 		return nil, fmt.Errorf("reading what failed last time: %w", err)
 	}
@@ -131,7 +135,7 @@ func (r *Run) chooseFailed() (*report.Response, error) {
 		return nil, nil
 	}
 	if rr.Since == "" {
-		return none("nothing to rerun: no earlier run of this selection is in the history; run it once without --failed (onlyFailed)"), nil
+		return none("nothing to rerun: no earlier run of this selection is in the history, nor any run of a test it selects; run it once without --failed (onlyFailed)"), nil
 	}
 	var tests []adapters.TestRef
 	suites := make([]string, 0, len(rr.Failing))
@@ -158,6 +162,36 @@ func (r *Run) chooseFailed() (*report.Response, error) {
 	}
 	r.chooseSequence(tests)
 	return nil, nil
+}
+
+// filterSelects says whether a test filter (Request.Test) selects the
+// test id, as far as its name tells, for a rerun of the filter's
+// failures that the runs of other filters found (the whole suite's,
+// before the filter ran alone): the filter is the test's suite (its
+// file, its package) or a directory above it, or its name or a name
+// above it (a parent test, a describe block, a class), alone or after
+// its file (`FILE::name`, `FILE › title`). A filter read otherwise (a
+// pytest -k expression, a go -run pattern) selects none of them, and
+// the rerun of a filter never run alone is "nothing to rerun", as it
+// was for every filter.
+func filterSelects(filter string, id history.TestID) bool {
+	f := strings.TrimPrefix(strings.TrimSpace(filter), "./")
+	suite := strings.TrimPrefix(id.Suite, "./")
+	if f == "" {
+		return false
+	}
+	if suite != "" && (suite == f || strings.HasPrefix(suite, strings.TrimSuffix(f, "/")+"/")) {
+		return true
+	}
+	t := report.Test{Suite: id.Suite, Name: id.Name}
+	if rest, ok := strings.CutPrefix(f, suite); ok && suite != "" {
+		for _, sep := range []string{"::", " › ", " > ", "#"} {
+			if name, ok := strings.CutPrefix(rest, sep); ok && name != "" && ranAsked(adapters.TestRef{Name: name}, t) {
+				return true
+			}
+		}
+	}
+	return ranAsked(adapters.TestRef{Name: f}, t)
 }
 
 // unfinished says whether a run's status is that of a run that ended

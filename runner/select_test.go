@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/history"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -154,6 +156,105 @@ func TestFailedAfterATestFilter(t *testing.T) {
 	slices.Sort(ran)
 	if resp.Rerun == nil || resp.Rerun.Tests != 2 || !slices.Equal(ran, []string{"TestB", "TestC"}) || resp.Summary.Failed != 2 || resp.Summary.Passed != 0 {
 		t.Errorf("--failed: rerun %+v failed %q, %+v; want TestB and TestC rerun and failed, not TestA", resp.Rerun, ran, resp.Summary)
+	}
+}
+
+// TestFailedOfAFileNeverRunAlone: --failed --test FILE, FILE never run
+// alone, reruns what the whole suite found failing in FILE (or in the
+// test named), not the other files' failures; a test it saw pass is
+// nothing to rerun, and only a file no run knows is "no earlier run".
+// Before, every filter never run alone answered "nothing to rerun: no
+// earlier run of this selection is in the history".
+func TestFailedOfAFileNeverRunAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pytest")
+	}
+	py := testutil.RequireTool(t, "python3")
+	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
+		t.Skip("no pytest")
+	}
+	root := t.TempDir()
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"pytest.ini":      "[pytest]\n",
+		"tests/test_a.py": "def test_one():\n    assert 1 == 2\n\ndef test_two():\n    pass\n",
+		"tests/test_b.py": "def test_three():\n    assert 3 == 4\n",
+	})
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	exec := func(req Request) *report.Response {
+		t.Helper()
+		req.ProjectRoot, req.Framework, req.Timeout = root, "pytest", time.Minute
+		resp, err := Exec(context.Background(), req, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	whole := exec(Request{})
+	if whole.Status != report.Failed || whole.Summary.Failed != 2 {
+		t.Fatalf("the suite: %s, %+v; want test_one and test_three failed", whole.Status, whole.Summary)
+	}
+	adapterstest.WriteFiles(t, root, map[string]string{"tests/test_new.py": "def test_four():\n    assert 4 == 5\n"})
+	for _, tc := range []struct {
+		test   string
+		status report.Status
+		failed []string // the failures rerun, "" for nothing to rerun
+		hint   string
+	}{
+		{"tests/test_a.py", report.Failed, []string{"tests/test_a.py::test_one"}, ""},
+		{"tests/test_b.py::test_three", report.Failed, []string{"tests/test_b.py::test_three"}, ""},
+		{"tests/test_a.py::test_two", report.NoTests, nil, "every test of the previous run (" + whole.RunID + ") passed"},
+		{"tests/test_new.py", report.NoTests, nil, "no earlier run of this selection is in the history"},
+	} {
+		resp := exec(Request{Test: tc.test, OnlyFailed: true})
+		var failed []string
+		for _, f := range resp.Failures {
+			failed = append(failed, f.Name)
+		}
+		if resp.Status != tc.status || !slices.Equal(failed, tc.failed) || !strings.Contains(resp.Hint, tc.hint) {
+			t.Errorf("--failed --test %s: %s, failed %q, hint %q; want %s, %q failed, hint %q", tc.test, resp.Status, failed, resp.Hint, tc.status, tc.failed, tc.hint)
+		}
+		if tc.failed != nil && (resp.Rerun == nil || resp.Rerun.Of != whole.RunID || resp.Rerun.Tests != len(tc.failed) || resp.Summary.Passed != 0) {
+			t.Errorf("--failed --test %s: rerun %+v, %+v; want %d test of run %s rerun, none passed", tc.test, resp.Rerun, resp.Summary, len(tc.failed), whole.RunID)
+		}
+	}
+	// The file's own rerun knows test_one alone: a failure the suite
+	// finds in it since is rerun too.
+	adapterstest.WriteFiles(t, root, map[string]string{"tests/test_a.py": "def test_one():\n    assert 1 == 2\n\ndef test_two():\n    assert 2 == 3\n"})
+	again := exec(Request{})
+	resp := exec(Request{Test: "tests/test_a.py", OnlyFailed: true})
+	if resp.Status != report.Failed || resp.Summary.Failed != 2 || resp.Summary.Passed != 0 || resp.Rerun == nil || resp.Rerun.Of != again.RunID {
+		t.Errorf("--failed --test tests/test_a.py after the suite broke test_two: %s, %+v, rerun %+v; want both failed, of run %s",
+			resp.Status, resp.Summary, resp.Rerun, again.RunID)
+	}
+}
+
+// TestFilterSelects: which of the tests other runs found failing a test
+// filter never run alone selects, by their names.
+func TestFilterSelects(t *testing.T) {
+	for _, tc := range []struct {
+		filter, suite, name string
+		want                bool
+	}{
+		{"tests/test_a.py", "tests/test_a.py", "tests/test_a.py::test_one", true},
+		{"./tests/test_a.py", "tests/test_a.py", "tests/test_a.py::test_one", true},
+		{"tests", "tests/test_a.py", "tests/test_a.py::test_one", true},
+		{"tests/", "tests/test_a.py", "tests/test_a.py::test_one", true},
+		{"tests/test_a.py::test_one", "tests/test_a.py", "tests/test_a.py::test_one", true},
+		{"tests/test_a.py::TestC", "tests/test_a.py", "tests/test_a.py::TestC::test_x", true},
+		{"tests/test_a.py::test_one", "tests/test_a.py", "tests/test_a.py::test_one_more", false},
+		{"tests/test_b.py", "tests/test_a.py", "tests/test_a.py::test_one", false},
+		{"test", "tests/test_a.py", "tests/test_a.py::test_one", false},
+		{"test/a.test.js", "test/a.test.js", "parse › reads", true},
+		{"test/a.test.js › parse", "test/a.test.js", "parse › reads", true},
+		{"test/a.test.js › parse › reads", "test/a.test.js", "parse › reads", true},
+		{"test/a.test.js › pars", "test/a.test.js", "parse › reads", false},
+		{"TestA", "example.com/m/a", "TestA/row_1", true},
+		{"TestA", "example.com/m/a", "TestAB", false},
+		{"", "tests/test_a.py", "tests/test_a.py::test_one", false},
+	} {
+		if got := filterSelects(tc.filter, history.TestID{Suite: tc.suite, Name: tc.name}); got != tc.want {
+			t.Errorf("filter %q, test %s %s: %v, want %v", tc.filter, tc.suite, tc.name, got, tc.want)
+		}
 	}
 }
 
