@@ -245,6 +245,35 @@ func TestNodeCrash(t *testing.T) {
 	}
 }
 
+// TestNodeExitInASubtest: process.exit in a subtest fails the subtest,
+// named by its full title from the call's stack (before, its outermost
+// parent test, whose body holds the call of the subtest, was named), and
+// its rerun runs that parent test, which node must run for the subtest
+// to run.
+func TestNodeExitInASubtest(t *testing.T) {
+	dir := t.TempDir()
+	adapterstest.WriteFiles(t, dir, map[string]string{
+		"package.json": `{"name": "exitsub", "private": true, "scripts": {"test": "node --test"}}` + "\n",
+		"test/sub.test.js": `const { describe, test } = require('node:test');
+
+describe('block', () => {
+  test('outer', async (t) => {
+    await t.test('fine', () => {});
+    await t.test('inner', () => {
+      process.exit(0);
+    });
+  });
+});
+`,
+	})
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: dir})
+	f := byName(t, rec, "block › outer › inner").Failure
+	if f == nil || !strings.Contains(f.Message, "process.exit(0)") || f.File != "test/sub.test.js" || f.Line != 7 ||
+		f.Rerun != "node --test '--test-name-pattern=^outer$' test/sub.test.js" {
+		t.Errorf("failure %+v, want the subtest's process.exit(0) at test/sub.test.js:7, rerun through outer", f)
+	}
+}
+
 // TestNodeAsyncAfterEnd: a promise a test rejects after it ended fails the
 // file's process (exit 1) once its tests passed; node says which test and
 // why only in a diagnostic, which the file's failure must carry, not

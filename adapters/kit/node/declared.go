@@ -27,18 +27,12 @@ var eachCase = lazyre.New(`\.(?:each|for)\b`)
 // no test encloses the line, or when a title is not a plain literal (a
 // template with a value, a test.each's "%s", which names each case).
 func DeclaredAt(src string, line int) (name string, ok bool) {
-	titles, ok := DeclaredTitles(src, line)
-	return strings.Join(titles, " > "), ok
-}
-
-// DeclaredTitles is DeclaredAt's test as its titles, the outermost
-// describe block's first, for a framework that joins them otherwise.
-func DeclaredTitles(src string, line int) (titles []string, ok bool) {
 	path, ok := declared(src, line, false)
-	for _, d := range path {
-		titles = append(titles, d.Title)
+	titles := make([]string, len(path))
+	for i, d := range path {
+		titles[i] = d.Title
 	}
-	return titles, ok
+	return strings.Join(titles, " > "), ok
 }
 
 // Declared is one title of a test's path: a describe block's or a test's.
@@ -47,10 +41,11 @@ type Declared struct {
 	Test  bool // a test (or a parent test, with subtests), not a block
 }
 
-// DeclaredPath is DeclaredTitles for node:test, whose tests nest: a
-// subtest (`await t.test('inner', …)`, any context's name, or a test()
-// called in a test's body) is a test inside the test whose body holds it,
-// and the path goes on through its parents to the describe blocks. A
+// DeclaredPath is DeclaredAt's test as its titles, for node:test, whose
+// tests nest: a subtest (`await t.test('inner', …)`, any context's name,
+// or a test() called in a test's body) is a test inside the test whose
+// body holds it, and the path goes on through its parents to the describe
+// blocks. A
 // subtest whose title is not a literal (a template with a value) ends the
 // path at its parent, which runs it: ok with the parent's path. The first
 // title that is a test is the outermost parent test, which node must run

@@ -1059,20 +1059,31 @@ func (c *exitCall) frames() []int {
 	return lines
 }
 
-// exitFailure fails the test that called process.exit: the test declared
-// around the outermost frame of its file that lies in one (read from the
-// source), else the file's test running last, else the file. The file's
-// tests left running lost their ends with the process: they are in no
-// count (exitedEarly says so).
+// exitFailure fails the test that called process.exit: the deepest test
+// declared around a frame of its file (read from the source: a subtest
+// called from its parent's body is the one whose body made the call),
+// else the file's test running last, else the file. Its rerun runs its
+// outermost parent test, which node must run for a subtest to run. The
+// file's tests left running lost their ends with the process: they are
+// in no count (exitedEarly says so).
 func (e *Events) exitFailure(suite string, c *exitCall) {
-	name, line := "", 0
+	name, top, line := "", "", 0
 	if src, err := os.ReadFile(c.File); err == nil {
 		frames := c.frames()
-		for i := len(frames) - 1; i >= 0 && name == ""; i-- {
-			if titles, ok := DeclaredTitles(string(src), frames[i]); ok {
-				name, line = strings.Join(titles, Sep), frames[i]
+		var best []Declared
+		for i := len(frames) - 1; i >= 0; i-- { // outermost first: the innermost frame of the deepest test wins
+			if path, ok := DeclaredPath(string(src), frames[i]); ok && len(path) >= len(best) {
+				best, line = path, frames[i]
 			}
 		}
+		titles := make([]string, len(best))
+		for i, d := range best {
+			titles[i] = d.Title
+			if d.Test && top == "" {
+				top = strings.Join(titles[:i+1], Sep)
+			}
+		}
+		name = strings.Join(titles, Sep)
 		if line == 0 {
 			line = frames[0]
 		}
@@ -1097,7 +1108,7 @@ func (e *Events) exitFailure(suite string, c *exitCall) {
 		msg += ", and node counted the file as passed"
 	}
 	fail := &report.Failure{Name: name, File: suite, Line: line, Message: msg}
-	fail.Rerun = e.rerunIn(suite, name)
+	fail.Rerun = e.rerunIn(suite, cmp.Or(top, name))
 	e.rec.End(suite, name, report.TestFailed, 0, fail)
 	e.recorded++
 }
