@@ -45,11 +45,10 @@ type Declared struct {
 // tests nest: a subtest (`await t.test('inner', …)`, any context's name,
 // or a test() called in a test's body) is a test inside the test whose
 // body holds it, and the path goes on through its parents to the describe
-// blocks. A
-// subtest whose title is not a literal (a template with a value) ends the
-// path at its parent, which runs it: ok with the parent's path. The first
-// title that is a test is the outermost parent test, which node must run
-// for a subtest to run.
+// blocks. A subtest whose title is not a literal (a template with a
+// value) ends the path at its parent, which runs it: ok with the parent's
+// path. The first title that is a test is the outermost parent test,
+// which node must run for a subtest to run.
 func DeclaredPath(src string, line int) (path []Declared, ok bool) {
 	return declared(src, line, true)
 }
