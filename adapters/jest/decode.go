@@ -38,7 +38,7 @@ func decodeObject(b []byte, ev *event, buf *[]byte) bool {
 			f, n, ok := number(b, i)
 			ev.MS = f
 			return n, ok
-		case "total", "passed", "failed", "skipped", "todo", "suitesFailed", "ran":
+		case "total", "passed", "failed", "skipped", "todo", "suitesFailed", "ran", "pid":
 			f, n, ok := number(b, i)
 			if !ok || bytes.ContainsAny(b[i:n], ".eE") { // encoding/json refuses those for an int
 				return 0, false
@@ -125,7 +125,7 @@ func setString(ev *event, k string, v []byte) {
 // eventName returns the constant for the few values "ev" and "status"
 // take, so that they cost no allocation.
 func eventName(v []byte) string {
-	for _, s := range [...]string{"start", "end", "passed", "failed", "skipped", "todo", "file", "suite", "run", "done"} {
+	for _, s := range [...]string{"start", "end", "passed", "failed", "skipped", "todo", "file", "fileDone", "worker", "suite", "run", "done"} {
 		if string(v) == s {
 			return s
 		}
@@ -149,5 +149,7 @@ func setInt(ev *event, k string, v int) {
 		ev.SuitesFailed = v
 	case "ran":
 		ev.Ran = v
+	case "pid":
+		ev.PID = v
 	}
 }

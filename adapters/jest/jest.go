@@ -64,6 +64,12 @@ func (jest) ExitAdvice() string {
 //go:embed reporter.cjs
 var reporterJS []byte
 
+// workerJS is strobe's setup file that says which process runs a test
+// file (worker.cjs).
+//
+//go:embed worker.cjs
+var workerJS []byte
+
 // selectJS is strobe's setup file for a run that selects a test or a
 // describe block by name (see selectEnv).
 //
@@ -227,6 +233,9 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		// selection and keeps the snapshots of the tests left out.
 		if err == nil {
 			err = os.WriteFile(filepath.Join(dir, "select.cjs"), selectJS, 0o600)
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, "worker.cjs"), workerJS, 0o600)
 		}
 		if picked != "" {
 			env = append(env, selectEnv+"="+picked)

@@ -64,6 +64,8 @@ type event struct {
 	SnapError string `json:"snapError"`
 	// Written counts the snapshots the run wrote (the command's -u).
 	Written *snapshotsWritten `json:"written"`
+	// PID is the process that runs File (worker).
+	PID int `json:"pid"`
 	// Late says that a failure's frame lies in another test's function
 	// (Origin, declared at Line): an error that test left behind, which
 	// jest pinned on the test running when it came.
@@ -125,6 +127,9 @@ type parser struct {
 	sawDone bool
 	version string
 	running map[testKey]startedAs // tests started and not ended, to give output to
+	// workers are the processes running a test file now, with the file
+	// ("worker" to "fileDone"): RunsTest.
+	workers map[int]string
 	// last is the test that ended last while no other ran: node writes to a
 	// full pipe asynchronously, so a test's output can come after its end.
 	last     *testKey
@@ -228,6 +233,16 @@ func (p *parser) eventLine(line []byte) {
 	p.handle(&ev)
 }
 
+// RunsTest says whether the process pid runs a test file now
+// (adapters.TestRunner): a jest worker done with its files waits on its
+// pipe for more, and its wait is no test's.
+func (p *parser) RunsTest(pid int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, ok := p.workers[pid]
+	return ok
+}
+
 // handle records one event; p.mu is held.
 func (p *parser) handle(ev *event) {
 	if ev.Name == "" && (ev.Ev == "start" || ev.Ev == "end") {
@@ -250,6 +265,13 @@ func (p *parser) handle(ev *event) {
 			p.files = map[string]bool{}
 		}
 		p.files[ev.File] = true
+	case "worker":
+		if p.workers == nil {
+			p.workers = map[int]string{}
+		}
+		p.workers[ev.PID] = ev.File
+	case "fileDone":
+		maps.DeleteFunc(p.workers, func(_ int, file string) bool { return file == ev.File })
 	case "badsnap":
 		snap := p.name(ev.SnapFile)
 		if p.badSnaps == nil {

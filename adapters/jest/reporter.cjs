@@ -10,6 +10,9 @@
 //            each file's tests, which jest prints only in the summary
 //            strobe's reporter replaces
 //   file     a test file begins
+//   worker   the process that runs a test file says so (pid), from
+//            strobe's setup file there (worker.cjs)
+//   fileDone a test file's result came
 //   start    a test begins (jest >= 29.6: onTestCaseStart), with its
 //            project and jest's own name (title) as end has them
 //   end      a test ended: status passed|failed|skipped|todo, duration,
@@ -120,6 +123,7 @@ class StrobeReporter {
     // strobe's setup file narrows a selection by name, and keeps the
     // snapshots of the tests a selection leaves out (select.cjs).
     if (this.only || this.selected) withSetupFile(test.context.config, path.join(__dirname, 'select.cjs'));
+    withSetupFile(test.context.config, path.join(__dirname, 'worker.cjs'));
     if (this.projects) {
       const running = this.running.get(test.path) || [];
       this.running.set(test.path, running.concat(projectOf(test)));
@@ -265,6 +269,7 @@ class StrobeReporter {
       const i = running.indexOf(projectOf(test));
       if (i >= 0) running.splice(i, 1);
     }
+    this.emit({ev: 'fileDone', file});
     const err = result.testExecError;
     if (err) {
       const text = String(err.stack || err.message || err);

@@ -49,6 +49,34 @@ func TestStuckAfterTheTests(t *testing.T) {
 	}
 }
 
+// TestStuckBesideIdleWorkers: a test awaits a promise that never
+// settles while the workers that ran two quick files wait for more on
+// their pipes, with no timeout (fixture idleworkers, --maxWorkers=3).
+// Judged together, their waits made the hang "blocked on I/O"; the worker
+// running a file says so (worker.cjs), and only it is judged: an async
+// wait without end.
+func TestStuckBesideIdleWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures"))
+	adapterstest.NpmCI(t, fixtures)
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: filepath.Join(fixtures, "idleworkers"), Framework: "jest",
+		Command: "npx jest --maxWorkers=3", Timeout: 60 * time.Second}, runner.Options{DetailsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 || resp.Stuck[0].Name != "awaits a promise that never settles" {
+		t.Fatalf("status %s, stuck %+v; want the hung test stuck", resp.Status, resp.Stuck)
+	}
+	if d := resp.Stuck[0].Diagnosis; !strings.HasPrefix(d, "async wait without end") {
+		t.Errorf("diagnosis %q, want an async wait without end", d)
+	}
+	if resp.Summary.Passed != 2 {
+		t.Errorf("summary %+v, want the two quick files' tests passed", resp.Summary)
+	}
+}
+
 // TestSnapshotUpdateKeepsHintedSnapshots: a snapshot named with a hint
 // (toMatchSnapshot('hint'), key `NAME: hint 1`) that no longer matches.
 // jest -u on the test's rerun (-t) would delete the other tests' hinted
