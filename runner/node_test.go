@@ -243,6 +243,35 @@ func TestIdleDiagnosis(t *testing.T) {
 	}
 }
 
+// TestStuckVitestBesideIdleForks: a test awaits a promise that never
+// settles while the forks that ran two quick files wait for more on their
+// pipes, with no timeout (three forks kept: --maxWorkers=3
+// --minWorkers=3, as on a machine with more cores). Judged together,
+// their waits made the hang "blocked on I/O"; the fork that began a test
+// of a file not yet ended (setup.mjs's start, with its pid) is the one
+// judged: an async wait without end. Run beside the vitest fixture, which
+// holds the vitest it finds.
+func TestStuckVitestBesideIdleForks(t *testing.T) {
+	parallel(t, false)
+	dir := adapterstest.ScratchBeside(t, vitestFixture(t), "tmp-idle-", "")
+	adapterstest.WriteFiles(t, dir, map[string]string{
+		"package.json": `{"name": "idle-forks", "private": true, "type": "module", "scripts": {"test": "vitest run --maxWorkers=3 --minWorkers=3"}}` + "\n",
+		"hang.test.js": "import { test } from 'vitest'\n\ntest('awaits a promise that never settles', () => new Promise(() => {}), 3600 * 1000)\n",
+		"one.test.js":  "import { expect, test } from 'vitest'\n\ntest('quick', () => { expect(1).toBe(1) })\n",
+		"two.test.js":  "import { expect, test } from 'vitest'\n\ntest('quick', () => { expect(1).toBe(1) })\n",
+	})
+	resp, _ := runReq(t, Request{ProjectRoot: dir, Timeout: 40 * time.Second})
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 || resp.Stuck[0].Name != "awaits a promise that never settles" {
+		t.Fatalf("status %s, stuck %+v; want the hung test stuck", resp.Status, resp.Stuck)
+	}
+	if d := resp.Stuck[0].Diagnosis; !strings.HasPrefix(d, "async wait without end") {
+		t.Errorf("diagnosis %q, want an async wait without end", d)
+	}
+	if resp.Summary.Passed != 2 {
+		t.Errorf("summary %+v, want the quick files' two tests passed", resp.Summary)
+	}
+}
+
 // TestStuckVitest2: vitest 2 has no reporter event for a test's start,
 // yet a test spinning in it is judged stuck in seconds, not left to the
 // build's half hour, and named (strobe's setup file writes its start);

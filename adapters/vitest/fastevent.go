@@ -42,7 +42,13 @@ func fastEvent(b []byte, e *event, buf *[]byte, files map[string]string) bool {
 					return 0, false
 				}
 				e.MS = f
-			} else if k != "pid" {
+			} else if k == "pid" {
+				n, err := strconv.Atoi(string(b[i:end]))
+				if err != nil {
+					return 0, false
+				}
+				e.PID = n
+			} else {
 				return 0, false
 			}
 			return end, true

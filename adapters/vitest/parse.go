@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -45,6 +46,8 @@ type event struct {
 	Text    string `json:"text"`
 	Version string `json:"version"`
 	Pool    string `json:"pool"`
+	// PID is the process whose setup file wrote the event (start).
+	PID int `json:"pid"`
 	// Seed is the seed of a shuffled run (run).
 	Seed   string `json:"seed"`
 	Reason string `json:"reason"`
@@ -137,6 +140,10 @@ type parser struct {
 	version string
 	pool    string
 	modules []string // test files started and not ended
+	// workers are the processes that began a test of a file whose module
+	// has not ended, with the file (setup.mjs's start, reporter.mjs's
+	// module_end): RunsTest.
+	workers map[int]string
 	// specs is how many test files the run was to run; collected, each
 	// collected file's tests (reporter.mjs's specs and collected): a run
 	// strobe stops says what never ran (notRun).
@@ -213,6 +220,18 @@ func (p *parser) decode(r io.Reader) {
 	}
 }
 
+// RunsTest says whether the process pid runs a test file now
+// (adapters.TestRunner): a fork done with its files waits on its pipe
+// for more, and its wait is no test's. Under vitest 1 and 2, whose
+// reporter says no module's end, a fork that began a test counts as
+// running one to the end.
+func (p *parser) RunsTest(pid int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, ok := p.workers[pid]
+	return ok
+}
+
 // event handles one line of the events file.
 func (p *parser) event(line []byte) {
 	line = bytes.TrimSpace(line)
@@ -259,7 +278,14 @@ func (p *parser) event(line []byte) {
 		if i := slices.Index(p.modules, e.File); i >= 0 {
 			p.modules = slices.Delete(p.modules, i, i+1)
 		}
+		maps.DeleteFunc(p.workers, func(_ int, file string) bool { return file == e.File })
 	case "start":
+		if e.PID > 0 {
+			if p.workers == nil {
+				p.workers = map[int]string{}
+			}
+			p.workers[e.PID] = e.File
+		}
 		untitled(&e)
 		if e.Name != "" {
 			p.rec.Start(p.path(e.File), e.Name)
