@@ -301,6 +301,49 @@ func TestTracePanic(t *testing.T) {
 	}
 }
 
+// TestTraceLoopAtEntry: a function whose body starts with a loop comes
+// back at each turn to where its entry breakpoint stops. Each turn read
+// as a new call and the ones before as unwound: shlex's parse_single,
+// called once for 'baz', showed 4 calls, 3 of them !error.
+func TestTraceLoopAtEntry(t *testing.T) {
+	root := tracedFixture(t)
+	spec := gdbtracetest.Spec(t, root, []string{"parser::until"})
+	if _, _, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "tests::until_loops", Trace: spec}); exit.Code != 0 {
+		t.Fatalf("exit %+v", exit)
+	}
+	evs, metas := gdbtracetest.Events(t, spec.Out)
+	enters, exits := gdbtracetest.Calls(evs, trace.Enter, "parser::until"), gdbtracetest.Calls(evs, trace.Exit, "parser::until")
+	if len(enters) != 2 || len(exits) != 2 {
+		t.Fatalf("until entered %d times and exited %d, want 2 and 2: %+v", len(enters), len(exits), evs)
+	}
+	for i, want := range []string{"Some(59)", "None"} {
+		if e := exits[i]; e.Error || e.Parent != enters[i].ID || len(e.Return) != 1 || e.Return[0].Value != want {
+			t.Errorf("exit %d: %+v, want %s", i, e, want)
+		}
+	}
+	if len(metas) != 1 || metas[0].Calls["traced::parser::until"] != 2 {
+		t.Errorf("metas %+v, want 2 calls of until", metas)
+	}
+}
+
+// TestTracePairReturns: rustc returns two scalars that share an eightbyte
+// in two registers (a tuple of u32, an Option<u8>), not packed in rax as
+// C does: swap(1, 2) read (2, <rax's upper half>), Some(b';') Some(58).
+// swap, a leaf with no prologue, stops for its entry at its ret: its one
+// call read as unwound.
+func TestTracePairReturns(t *testing.T) {
+	root := tracedFixture(t)
+	spec := gdbtracetest.Spec(t, root, []string{"parser::swap"})
+	if _, _, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Test: "tests::swaps", Trace: spec}); exit.Code != 0 {
+		t.Fatalf("exit %+v", exit)
+	}
+	evs, _ := gdbtracetest.Events(t, spec.Out)
+	exits := gdbtracetest.Calls(evs, trace.Exit, "parser::swap")
+	if len(exits) != 1 || len(exits[0].Return) != 1 || exits[0].Return[0].Value != "(2, 1)" {
+		t.Fatalf("swap's exits %+v, want (2, 1)", exits)
+	}
+}
+
 // TestTraceGdbInternalError: gdb 13 fails an internal assertion printing
 // an Option<&&str> (once_cell's OnceCell<&str>::get). It asked to quit
 // and took the test binary with it: a test that passed answered crashed,
@@ -376,7 +419,7 @@ func TestTraceDoctestsDoNotWarn(t *testing.T) {
 	root := tracedFixture(t)
 	spec := gdbtracetest.Spec(t, root, []string{"parser::parse"})
 	rec, _, _ := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root, Command: []string{"cargo", "test", "--", "--skip", "tests::deadlock"}, Trace: spec})
-	if tt, ok := adapterstest.TestByName(rec.Tests(), "src/lib.rs - ORIGIN (line 120)"); !ok || tt.Status != report.TestPassed {
+	if tt, ok := adapterstest.TestByName(rec.Tests(), "src/lib.rs - ORIGIN (line 151)"); !ok || tt.Status != report.TestPassed {
 		t.Fatalf("the doctest: %+v, want passed (tests %+v)", tt, rec.Tests())
 	}
 	_, metas := gdbtracetest.Events(t, spec.Out)

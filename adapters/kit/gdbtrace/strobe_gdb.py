@@ -603,7 +603,7 @@ class Return(gdb.Breakpoint):
 
     def __init__(self, var, addr):
         super().__init__("*%#x" % addr, internal=True)
-        self.var, self.fn = var, var.fn
+        self.var, self.fn, self.addr = var, var.fn, addr
 
     def stop(self):
         try:
@@ -692,16 +692,75 @@ def x86_return(frame, fn):  # fn: the Variant
         addr = int(frame.read_register("rax"))
         return gdb.Value(addr).cast(t.pointer()).dereference()
     if fn.classes is None:
-        fn.classes = eightbytes(rt, size)
+        fn.classes = (fn.file.endswith(".rs") and rust_pair(rt, size)) or \
+            [(8 * i, 8, c) for i, c in enumerate(eightbytes(rt, size))]
     ints, sses = ["rax", "rdx"], ["xmm0", "xmm1"]
-    buf = b""
-    for c in fn.classes:  # registers read only as needed: each read costs
+    buf = bytearray(max(size, 8 * len(fn.classes)))
+    for off, n, c in fn.classes:  # registers read only as needed: each read costs
         if c == "sse":
             reg = int(frame.read_register(sses.pop(0))["v2_int64"][0])
         else:
             reg = int(frame.read_register(ints.pop(0)))
-        buf += (reg & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little")
+        buf[off:off + n] = (reg & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little")[:n]
+    buf = bytes(buf)
+    if rt.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION) and not holds_pointer(rt, 0):
+        # gdb 13 fails an internal assertion printing a Rust enum with data
+        # (Some(59)) that is not in memory: put it below the stack pointer,
+        # where the returning function's frame was. (One holding a pointer
+        # would print it as nothing, Some(): gdb's failure says more.)
+        try:
+            addr = (int(frame.read_register("rsp")) - 256) & ~15
+            gdb.selected_inferior().write_memory(addr, buf[:size])
+            return gdb.Value(addr).cast(t.pointer()).dereference()
+        except (gdb.error, gdb.MemoryError, RuntimeError):
+            pass
     return gdb.Value(buf[:size], t)
+
+
+def holds_pointer(t, depth):
+    t = t.strip_typedefs()
+    if t.code in (gdb.TYPE_CODE_PTR, gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF) or depth >= 8:
+        return True
+    if t.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION, gdb.TYPE_CODE_ARRAY):
+        try:
+            if t.code == gdb.TYPE_CODE_ARRAY:
+                return holds_pointer(t.target(), depth + 1)
+            return any(holds_pointer(f.type, depth + 1) for f in t.fields() if f.type is not None)
+        except (gdb.error, RuntimeError, TypeError):
+            return True
+    return False
+
+
+def rust_pair(t, size):
+    """Where rustc returns a value made of two scalars that share the first
+    eightbyte (Option<u8>, (u32, u32), Result<u32, u32>): each in a
+    register of its own, (tag in al, value in dl), not packed as C does.
+    None for any other value, which C's rules read right."""
+    at = {}
+
+    def walk(t, off, depth):
+        t = t.strip_typedefs()
+        if t.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION) and depth < 8:
+            for f in t.fields():  # an enum: its discriminant, then each variant at 0
+                if hasattr(f, "bitpos") and f.type is not None:
+                    if not walk(f.type, off + f.bitpos // 8, depth + 1):
+                        return False
+            return True
+        if t.code == gdb.TYPE_CODE_ARRAY or depth >= 8:
+            return False
+        if t.sizeof:
+            at.setdefault(off, set()).add((t.sizeof, "sse" if t.code == gdb.TYPE_CODE_FLT else "int"))
+        return True
+
+    try:
+        if not walk(t, 0, 0):
+            return None
+    except (gdb.error, RuntimeError, TypeError):
+        return None
+    offs = sorted(at)
+    if len(offs) != 2 or offs[0] != 0 or offs[1] >= 8 or any(len(at[o]) != 1 for o in offs):
+        return None
+    return [(o,) + next(iter(at[o])) for o in offs]
 
 
 def eightbytes(t, size):
@@ -776,7 +835,29 @@ def returns(var, frame):
     return bool(var.rets)
 
 
+def reentered(fn):
+    """Whether this stop is a recorded call of fn coming back to its entry
+    breakpoint: a body that starts with a loop jumps back there at each
+    turn, in the same frame (a new call, recursive or not, has a frame of
+    its own). The calls above it on the stack are gone."""
+    key = thread_key()
+    stack = STACKS.get(key)
+    if not stack or not any(c.fn is fn for c in stack):
+        return False
+    older = gdb.newest_frame().older()
+    if older is None:
+        return False
+    cfa = int(older.read_register("sp"))
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i].fn is fn and stack[i].cfa == cfa:
+            unwind_below(key, stack, i)
+            return True
+    return False
+
+
 def enter(fn):
+    if reentered(fn):
+        return
     fn.calls += 1
     n = fn.calls
     if (n > FULL and (n - FULL) % EVERY != 0) or W.full():
@@ -816,10 +897,15 @@ def enter(fn):
     fn.recorded += 1
     call = Call(eid, t, var, cfa)
     stack.append(call)
+    armed = bool(var.rets) and all(r.enabled for r in var.rets)
     if cfa and returns(var, frame):
         fn.pending += 1
         if n > FULL:
             set_returns(fn, True)
+        if not armed and any(r.addr == frame.pc() for r in var.rets):
+            # A leaf without a prologue stops at its ret: a ret breakpoint
+            # set or enabled only now does not stop for this call.
+            pop(key, call, x86_return(frame, var))
         return
     try:
         Exit(frame, fn, call, key)
