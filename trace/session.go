@@ -161,6 +161,7 @@ func Ingest(sdir, id, projectRoot string, start int64, out string, extra []Event
 		kept++
 	}
 	h.Events = kept
+	h.Warnings = append(h.Warnings, unreadableWatches(all)...)
 	ix.end(int64(body.Len()))
 	if err := writeSession(sdir, h, body.Bytes(), ix); err != nil {
 		return h, err
@@ -170,6 +171,41 @@ func Ingest(sdir, id, projectRoot string, start int64, out string, extra []Event
 	}
 	os.Remove(out)
 	return h, nil
+}
+
+// unreadableWatches are a warning for each watch no read of which had a
+// value (a variable the program does not have, a misspelt name), with the
+// tracer's reason: once in the answer, where each event only repeats it.
+func unreadableWatches(all []keyed) []string {
+	type reads struct {
+		n, ok int
+		why   string
+	}
+	by := map[string]*reads{}
+	var names []string
+	for _, k := range all {
+		for _, w := range k.e.Watches {
+			r := by[w.Name]
+			if r == nil {
+				r = &reads{}
+				by[w.Name] = r
+				names = append(names, w.Name)
+			}
+			r.n++
+			if w.Unavailable == "" {
+				r.ok++
+			} else if r.why == "" {
+				r.why = w.Unavailable
+			}
+		}
+	}
+	var out []string
+	for _, name := range names {
+		if r := by[name]; r.ok == 0 {
+			out = append(out, fmt.Sprintf("watch %s: unavailable at all %d reads (%s): check its name, or watch an argument or a global of the functions it is on", name, r.n, clip(strings.Join(strings.Fields(r.why), " "), 120)))
+		}
+	}
+	return out
 }
 
 type keyed struct {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,6 +126,27 @@ func TestIngestMergesInTimeOrder(t *testing.T) {
 	}
 	if files, _ := filepath.Glob(filepath.Join(out, "*")); len(files) != 0 {
 		t.Errorf("event files left behind: %v", files)
+	}
+}
+
+// TestIngestWarnsOfAnUnreadableWatch: a watch on a variable the program
+// lacks read <unavailable: …> at every event and nothing in the answer
+// said so; a watch readable at one read of several is no warning.
+func TestIngestWarnsOfAnUnreadableWatch(t *testing.T) {
+	dir := t.TempDir()
+	out := trace.OutDir(dir, "w")
+	missing := trace.Value{Name: "nosuch", Unavailable: "could not find symbol value for nosuch"}
+	writeEvents(t, out, "events-1.jsonl", []trace.Event{
+		{ID: 1, Type: trace.Enter, T: start + 1, Function: "shop.Total", Watches: []trace.Value{missing, {Name: "n", Unavailable: "out of scope"}}},
+		{ID: 2, Type: trace.Exit, T: start + 2, Function: "shop.Total", Parent: 1, Watches: []trace.Value{missing, {Name: "n", Value: "2"}}},
+	}, &trace.Meta{Tracer: "delve 1.27.2", Matched: []string{"shop.Total"}})
+	h, err := trace.Ingest(trace.Dir(dir, "w"), "w", "/p", start, out, nil, trace.MaxEvents, trace.MaxSessionBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "watch nosuch: unavailable at all 2 reads (could not find symbol value for nosuch): check its name, or watch an argument or a global of the functions it is on"
+	if !slices.Equal(h.Warnings, []string{want}) {
+		t.Errorf("warnings %q, want %q", h.Warnings, want)
 	}
 }
 
