@@ -107,6 +107,9 @@ func PageText(p *trace.Page) string {
 	if len(p.Lines) == 0 && len(p.Events) == 0 {
 		b.WriteString("no events match\n")
 	}
+	if p.Hint != "" {
+		b.WriteString(p.Hint + "\n")
+	}
 	if len(p.Events) > 0 {
 		b.WriteString(verboseText(p))
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -61,6 +62,9 @@ type Page struct {
 	// Total is the session's event count; Dropped the events it lost.
 	Total   int   `json:"total"`
 	Dropped int64 `json:"dropped,omitempty"`
+	// Hint says why nothing matched when the filter names a function the
+	// session does not have, and what to give instead.
+	Hint string `json:"hint,omitempty"`
 }
 
 var eventTypes = []string{Enter, Exit, Watchd, Stdout, Stderr, Crash}
@@ -247,6 +251,9 @@ func (s *Session) Query(c *compiled) (*Page, error) {
 		}
 		ids = append(ids, uint64(i+1))
 	}
+	if len(ids) == 0 && c.FunctionEquals != "" {
+		p.Hint = s.ix.unknownFunction(c.FunctionEquals)
+	}
 	evs, err := s.Events(ids)
 	if err != nil {
 		return nil, err
@@ -259,6 +266,48 @@ func (s *Session) Query(c *compiled) (*Page, error) {
 		p.Lines = append(p.Lines, Line(&evs[i], s.Header.ProjectRoot))
 	}
 	return p, nil
+}
+
+// unknownFunction is the hint for function.equals name when no event
+// has that name: the session's functions named so after a package or
+// module path (the pattern traced, such as shop.Total for
+// example.com/shop.Total), else that part or none.
+func (x *index) unknownFunction(name string) string {
+	seen := map[uint32]bool{}
+	var ends, parts, lasts []string
+	last := name[strings.LastIndexAny(name, ".:")+1:]
+	for _, id := range x.Func {
+		if seen[id] || id == 0 {
+			continue
+		}
+		seen[id] = true
+		f := x.Strings[id]
+		switch {
+		case f == name:
+			return ""
+		case strings.HasSuffix(f, "."+name) || strings.HasSuffix(f, "::"+name) || strings.HasSuffix(f, "/"+name):
+			ends = append(ends, f)
+		case strings.Contains(f, name):
+			parts = append(parts, f)
+		case last != "" && (strings.HasSuffix(f, "."+last) || strings.HasSuffix(f, "::"+last)):
+			lasts = append(lasts, f)
+		}
+	}
+	for _, l := range [][]string{parts, lasts} {
+		if len(ends) == 0 {
+			ends = l
+		}
+	}
+	if len(ends) == 0 {
+		return fmt.Sprintf("no function of this session is named %s: function.equals (--function) takes a name as the events write it; contains takes a part of one", name)
+	}
+	slices.Sort(ends)
+	more := ""
+	if len(ends) > 3 {
+		more = fmt.Sprintf(" (and %d more)", len(ends)-3)
+		ends = ends[:3]
+	}
+	return fmt.Sprintf("no function of this session is named %s: function.equals (--function) takes the whole name as the events write it: %s%s", name, strings.Join(ends, ", "), more)
 }
 
 // Line renders one event compactly, paths relative to root:

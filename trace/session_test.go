@@ -273,6 +273,32 @@ func TestQueryFilters(t *testing.T) {
 	}
 }
 
+// TestQueryHintsAnUnknownFunction: function.equals with the pattern
+// traced (shop.Total, nth) where events write the whole name
+// (example.com/shop.Total, more_itertools.recipes.nth) answered "no events
+// match" and nothing else.
+func TestQueryHintsAnUnknownFunction(t *testing.T) {
+	dir := t.TempDir()
+	out := twoProcesses(t, dir, "h")
+	if _, err := trace.Ingest(trace.Dir(dir, "h"), "h", "/p", start, out, nil, trace.MaxEvents, trace.MaxSessionBytes); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, want string }{
+		{"parse", "no function of this session is named parse: function.equals (--function) takes the whole name as the events write it: calc::parse"},
+		{"calc.lex", "no function of this session is named calc.lex: function.equals (--function) takes the whole name as the events write it: calc::lex"},
+		{"zzz", "no function of this session is named zzz: function.equals (--function) takes a name as the events write it; contains takes a part of one"},
+		{"calc::parse", ""},
+	} {
+		p, err := trace.Query(dir, "h", trace.Filter{FunctionEquals: tc.name, EventType: trace.Crash})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Lines) != 0 || p.Hint != tc.want {
+			t.Errorf("%s: lines %q, hint %q, want %q", tc.name, p.Lines, p.Hint, tc.want)
+		}
+	}
+}
+
 func TestQueryCursorPages(t *testing.T) {
 	dir := t.TempDir()
 	out := twoProcesses(t, dir, "c")
