@@ -18,14 +18,14 @@ func TestSourceTraces(t *testing.T) {
 		want       string
 		matches    []string // gdb's names each suggestion must match, in order
 	}{
-		{"../cargo/testdata/fixtures/traced", "src/lib.rs", 74, "parser::sum parser::parse", []string{"traced::parser::sum", "traced::parser::parse"}},
+		{"../cargo/testdata/fixtures/traced", "src/lib.rs", 93, "parser::sum parser::parse", []string{"traced::parser::sum", "traced::parser::parse"}},
 		{"../gtest/testdata/traced", "traced_test.cpp", 56, "calc::sum calc::parse", []string{"calc::sum", "calc::parse"}},
 		{"../gtest/testdata/traced", "traced_test.cpp", 61, "calc::apply_all calc::apply", []string{"calc::apply_all", "calc::apply"}},
 		{"../gtest/testdata/traced", "traced_test.cpp", 1, "", nil},
 		// A #[should_panic] test that did not panic is at its fn: what
 		// its body calls, not the test itself; nothing when it calls
 		// nothing of the project.
-		{"../cargo/testdata/fixtures/traced", "src/lib.rs", 95, "parser::checked", []string{"traced::parser::checked"}},
+		{"../cargo/testdata/fixtures/traced", "src/lib.rs", 114, "parser::checked", []string{"traced::parser::checked"}},
 		{"../cargo/testdata/fixtures/errs", "src/lib.rs", 34, "", nil},
 		{"../cargo/testdata/fixtures/traced", "src/nope.rs", 3, "", nil},
 		{"../cargo/testdata/fixtures/traced", "Cargo.toml", 1, "", nil},
