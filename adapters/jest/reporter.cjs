@@ -123,7 +123,7 @@ class StrobeReporter {
     // strobe's setup file narrows a selection by name, and keeps the
     // snapshots of the tests a selection leaves out (select.cjs).
     if (this.only || this.selected) withSetupFile(test.context.config, path.join(__dirname, 'select.cjs'));
-    withSetupFile(test.context.config, path.join(__dirname, 'worker.cjs'));
+    if (process.env.STROBE_JEST_WORKER) withSetupFile(test.context.config, process.env.STROBE_JEST_WORKER);
     if (this.projects) {
       const running = this.running.get(test.path) || [];
       this.running.set(test.path, running.concat(projectOf(test)));

@@ -12,19 +12,14 @@
 package python
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"strobe/adapters/kit"
@@ -155,7 +150,7 @@ type Workdir struct {
 // (its name from pattern) for the events file.
 //
 // The modules go in a directory that every run with the same modules
-// shares (modulesDir), so that Python's bytecode cache and pytest's
+// shares (kit.SharedDir), so that Python's bytecode cache and pytest's
 // assertion-rewrite cache written beside them last from run to run:
 // written afresh for every run, they were compiled for every run, 13 ms of
 // a 320 ms pytest run (docs/perf.md). Where no such directory can be had,
@@ -166,10 +161,10 @@ func NewWorkdir(pattern string, modules map[string][]byte) (*Workdir, error) {
 		return nil, fmt.Errorf("creating strobe's python directory: %w", err)
 	}
 	files := shipped(modules)
-	w := &Workdir{Dir: modulesDir(files), Events: filepath.Join(run, "events.jsonl"), run: run}
+	w := &Workdir{Dir: kit.SharedDir("python", files), Events: filepath.Join(run, "events.jsonl"), run: run}
 	if w.Dir == "" {
 		w.Dir = run
-		if err := writeModules(run, files); err != nil {
+		if err := kit.WriteShipped(run, files); err != nil {
 			os.RemoveAll(run)
 			return nil, err
 		}
@@ -183,90 +178,6 @@ func shipped(modules map[string][]byte) map[string][]byte {
 	files := map[string][]byte{"strobe_events.py": eventsModule, "strobe_stacks.py": StacksModule, "strobe_trace.py": traceModule}
 	maps.Copy(files, modules)
 	return files
-}
-
-func writeModules(dir string, files map[string][]byte) error {
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), src, 0o600); err != nil {
-			return fmt.Errorf("writing %s: %w", name, err)
-		}
-	}
-	return nil
-}
-
-// modulesDir returns the directory that holds files (name → source) for
-// every run that ships the same ones: the user's cache directory's
-// strobe/python/<digest of the files>, made the first time, "" when there
-// is none to use. On PYTHONPATH it decides what Python imports, so it is
-// checked before each use: the user's own directory, writable by no one
-// else, not a symlink, with the files as strobe ships them. It is written
-// to a temporary directory renamed into place, so that no run sees it half
-// written, and no run changes it after; one found spoilt (a file changed or
-// gone, other permissions) is renamed aside and replaced.
-func modulesDir(files map[string][]byte) string {
-	cache, err := os.UserCacheDir()
-	if err != nil || !filepath.IsAbs(cache) {
-		return ""
-	}
-	h := sha256.New()
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		fmt.Fprintf(h, "%s %d\n", name, len(files[name]))
-		h.Write(files[name])
-	}
-	base := filepath.Join(cache, "strobe", "python")
-	dir := filepath.Join(base, hex.EncodeToString(h.Sum(nil))[:16])
-	if ownDir(base) && modulesIntact(dir, files) {
-		return dir
-	}
-	if os.MkdirAll(base, 0o700) != nil || !ownDir(base) {
-		return ""
-	}
-	tmp, err := os.MkdirTemp(base, ".tmp-")
-	if err != nil {
-		return ""
-	}
-	defer os.RemoveAll(tmp)
-	if writeModules(tmp, files) != nil {
-		return ""
-	}
-	if os.Rename(tmp, dir) != nil && !modulesIntact(dir, files) {
-		// There and spoilt (not another run's, made meanwhile).
-		aside := tmp + ".old"
-		if os.Rename(dir, aside) == nil {
-			os.Rename(tmp, dir)
-			os.RemoveAll(aside) // a symlink's target stays
-		}
-	}
-	if modulesIntact(dir, files) {
-		return dir
-	}
-	return ""
-}
-
-// ownDir says whether dir is a directory of the user's (not a symlink)
-// that no one else can write into.
-func ownDir(dir string) bool {
-	fi, err := os.Lstat(dir)
-	if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 {
-		return false
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return !ok || int(st.Uid) == os.Getuid()
-}
-
-// modulesIntact says whether dir is the user's own directory, writable by
-// no one else, and holds files as they are.
-func modulesIntact(dir string, files map[string][]byte) bool {
-	if !ownDir(dir) {
-		return false
-	}
-	for name, src := range files {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil || !bytes.Equal(b, src) {
-			return false
-		}
-	}
-	return true
 }
 
 // Env is what the run's environment needs: strobe's modules first on the

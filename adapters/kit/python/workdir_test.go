@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"strobe/adapters/kit"
 	"strobe/internal/testutil"
 )
 
@@ -107,7 +108,7 @@ func TestWorkdirRepairsASpoiltDirectory(t *testing.T) {
 			}
 			first.Remove()
 			tc.spoil(first.Dir)
-			if modulesIntact(first.Dir, map[string][]byte{"strobe_plugin.py": mods["strobe_plugin.py"], "strobe_events.py": eventsModule}) {
+			if kit.SharedIntact(first.Dir, map[string][]byte{"strobe_plugin.py": mods["strobe_plugin.py"], "strobe_events.py": eventsModule}) {
 				t.Fatal("the spoilt directory passes the check")
 			}
 			w, err := NewWorkdir("strobe-test-*", mods)
