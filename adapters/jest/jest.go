@@ -228,24 +228,20 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	if usesReporter(version) {
 		reporter := filepath.Join(dir, "reporter.cjs")
 		err := os.WriteFile(reporter, reporterJS, 0o600)
-		// The reporter adds strobe's setup file to a run that selects
-		// by name (-t, strobe's or the command's): it narrows a
-		// selection and keeps the snapshots of the tests left out.
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, "select.cjs"), selectJS, 0o600)
+		// The reporter adds strobe's setup files: worker.cjs to every
+		// run, select.cjs to a run that selects by name (-t, strobe's or
+		// the command's: it narrows a selection and keeps the snapshots
+		// of the tests left out). They come from a directory every run
+		// shares: their paths are in the project config that keys jest's
+		// transform cache, and new ones each run had jest transform every
+		// test file again (a fifth more CPU on 40 files; a rerun of one
+		// test paid its file's transform each time).
+		setup := map[string][]byte{"worker.cjs": workerJS, "select.cjs": selectJS}
+		shared := kit.SharedDir("jest", setup)
+		if shared == "" && err == nil {
+			shared, err = dir, kit.WriteShipped(dir, setup)
 		}
-		// The worker's setup file from a directory every run shares:
-		// its path is in the project config that keys jest's transform
-		// cache, and a new one each run had jest transform every test
-		// file again (a fifth more CPU on 40 files).
-		worker := filepath.Join(kit.SharedDir("jest", map[string][]byte{"worker.cjs": workerJS}), "worker.cjs")
-		if !filepath.IsAbs(worker) {
-			worker = filepath.Join(dir, "worker.cjs")
-			if err == nil {
-				err = os.WriteFile(worker, workerJS, 0o600)
-			}
-		}
-		env = append(env, "STROBE_JEST_WORKER="+worker)
+		env = append(env, "STROBE_JEST_SETUP="+shared)
 		if picked != "" {
 			env = append(env, selectEnv+"="+picked)
 		}

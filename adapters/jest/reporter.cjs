@@ -120,10 +120,12 @@ class StrobeReporter {
 
   onTestFileStart(test) {
     // jest hands the worker the project's config once this returns.
-    // strobe's setup file narrows a selection by name, and keeps the
+    // strobe's setup files: one says which process runs the file
+    // (worker.cjs); the other narrows a selection by name, and keeps the
     // snapshots of the tests a selection leaves out (select.cjs).
-    if (this.only || this.selected) withSetupFile(test.context.config, path.join(__dirname, 'select.cjs'));
-    if (process.env.STROBE_JEST_WORKER) withSetupFile(test.context.config, process.env.STROBE_JEST_WORKER);
+    const setup = process.env.STROBE_JEST_SETUP || __dirname;
+    if (this.only || this.selected) withSetupFile(test.context.config, path.join(setup, 'select.cjs'));
+    withSetupFile(test.context.config, path.join(setup, 'worker.cjs'));
     if (this.projects) {
       const running = this.running.get(test.path) || [];
       this.running.set(test.path, running.concat(projectOf(test)));
