@@ -505,7 +505,13 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 	r.annotate(resp)
 	r.noteUnrunAsked(resp, tests)
 	r.nameLikeIt(resp)
-	fullTrace, traceIndicators := r.endTrace(resp, finished)
+	fullTrace, traceIndicators, refused := r.endTrace(resp, finished)
+	if refused {
+		// The tracer refused the patterns before any test ran: what the
+		// framework made of it (go test's package failure) is no test's
+		// result, in the details file or the history.
+		failed, tests = nil, nil
+	}
 	dir := r.detailsDir()
 	// The JUnit report is written beside the history's comparison and the
 	// details file (it reads nothing they add).

@@ -219,14 +219,14 @@ func (r *Run) traceLine(s adapters.Stream, b []byte) {
 
 // endTrace waits for the companion, ingests the tracers' events into the
 // session and sums it up in resp. A tracer's refusal (patterns matching
-// too much) makes the run an error. It returns the full summary for the
-// details file and an indicator when the companion failed.
-func (r *Run) endTrace(resp *report.Response, finished time.Time) (*report.Trace, []string) {
+// too much) makes the run an error, with no session to query. It returns
+// the full summary for the details file, an indicator when the companion
+// failed, and whether the tracer refused.
+func (r *Run) endTrace(resp *report.Response, finished time.Time) (full *report.Trace, indicators []string, refused bool) {
 	t := r.tr
 	if t == nil {
-		return nil, nil
+		return nil, nil, false
 	}
-	var indicators []string
 	if t.companion != nil {
 		select {
 		case err := <-t.companion:
@@ -238,7 +238,7 @@ func (r *Run) endTrace(resp *report.Response, finished time.Time) (*report.Trace
 		}
 	}
 	if t.spec == nil {
-		return nil, indicators
+		return nil, indicators, false
 	}
 	t.mu.Lock()
 	extra := append(t.lines[t.next:len(t.lines):len(t.lines)], t.lines[:t.next]...)
@@ -256,7 +256,7 @@ func (r *Run) endTrace(resp *report.Response, finished time.Time) (*report.Trace
 	h, err := trace.Ingest(t.dir, r.ID, r.req.ProjectRoot, r.started.UnixNano(), t.spec.Out, extra, trace.MaxEvents, trace.MaxSessionBytes)
 	if err != nil {
 		resp.Hint = joinHints(resp.Hint, "the trace session could not be stored: "+oneLine(err.Error()))
-		return nil, indicators
+		return nil, indicators, false
 	}
 	if h.Tracer == "" && resp.Status != report.BuildFailed {
 		h.Warnings = append(h.Warnings, "no tracer reported: the tests did not run under the tracer (see the details file's output)")
@@ -264,13 +264,16 @@ func (r *Run) endTrace(resp *report.Response, finished time.Time) (*report.Trace
 	if resp.Status == report.Stuck && !hasStacks(resp.Stuck) {
 		resp.Hint = "strobe stopped the run: its stacks cannot be read under the tracer; debug_query with this sessionId shows the last calls before the hang (the last events of each thread)"
 	}
-	full := traceSummary(h, -1)
-	resp.SessionID = r.ID
+	full = traceSummary(h, -1)
 	resp.Trace = traceSummary(h, summaryNames)
-	if h.Refused != "" {
+	if h.Refused == "" {
+		resp.SessionID = r.ID
+	} else {
+		// The tracer stopped before any test ran: no call to query, no
+		// test's result: the caller drops its tests.
 		resp.Status = report.Error
 		resp.Error = h.Refused
-		resp.Hint = "narrow tracePatterns (a module such as calc::parser::*, one file with @file:NAME) and rerun"
+		resp.Hint = "narrow tracePatterns as the error says, and rerun"
 		resp.Crash, resp.Failures, resp.FailuresOmitted = nil, nil, 0
 		// No test ran: what the framework made of the refusing process
 		// (go test's package failure) is not a test's result.
@@ -278,7 +281,7 @@ func (r *Run) endTrace(resp *report.Response, finished time.Time) (*report.Trace
 			resp.Summary = &report.Summary{DurationMS: resp.Summary.DurationMS}
 		}
 	}
-	return full, indicators
+	return full, indicators, h.Refused != ""
 }
 
 // traceSummary is the answer's trace: n names of each list, all for -1.

@@ -13,6 +13,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/generic"
+	"strobe/details"
 	"strobe/internal/testutil"
 	"strobe/report"
 	"strobe/trace"
@@ -138,11 +139,28 @@ func TestTracedRunCompanionError(t *testing.T) {
 	}
 }
 
+// TestTracedRunRefused: a tracer that refuses its patterns (too many
+// functions) makes the run an error with no session to query (the CLI
+// printed `strobe query ID` under it) and no test's result: what the
+// framework made of the refusing process (here a failed test; go test's
+// package failure) was kept in the details file and the history, whose
+// changes then listed it as still failing.
 func TestTracedRunRefused(t *testing.T) {
-	script := `printf '{"type":"meta","tracer":"sh 1","refused":"calc::** matches 812 functions, more than 200: narrow it"}\n' > "$1/events-$$.jsonl"; exit 3`
-	resp, _ := runReq(t, tracedReq(t, shTracer{script: script}))
+	script := `echo "FAIL: one"; printf '{"type":"meta","tracer":"sh 1","refused":"calc::** matches 812 functions, more than 200: narrow it"}\n' > "$1/events-$$.jsonl"; exit 3`
+	req := tracedReq(t, shTracer{script: script})
+	dir := t.TempDir()
+	resp, err := Exec(context.Background(), req, Options{DetailsDir: dir, HistoryDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if resp.Status != report.Error || !strings.HasPrefix(resp.Error, "calc::** matches 812 functions") || resp.Hint == "" || resp.Crash != nil {
 		t.Errorf("refused run = %+v", resp)
+	}
+	if resp.SessionID != "" || resp.Changes != nil || len(resp.Failures) != 0 {
+		t.Errorf("session %q, changes %+v, failures %+v: want no session and no test's result", resp.SessionID, resp.Changes, resp.Failures)
+	}
+	if rec, err := details.Read(dir, resp.RunID); err != nil || len(rec.Tests) != 0 {
+		t.Errorf("details %v: tests %+v, want none", err, rec)
 	}
 }
 
