@@ -162,6 +162,9 @@ func Ingest(sdir, id, projectRoot string, start int64, out string, extra []Event
 	}
 	h.Events = kept
 	h.Warnings = append(h.Warnings, unreadableWatches(all)...)
+	if w := neverCalled(h, all); w != "" {
+		h.Warnings = append(h.Warnings, w)
+	}
 	ix.end(int64(body.Len()))
 	if err := writeSession(sdir, h, body.Bytes(), ix); err != nil {
 		return h, err
@@ -206,6 +209,40 @@ func unreadableWatches(all []keyed) []string {
 		}
 	}
 	return out
+}
+
+// neverCalled is a warning naming the matched functions the tests that
+// ran never called, "" when each was: a pattern that names the right
+// function of a test that does not reach it reads like a trace of calls
+// that returned nothing. Those left uncalled beside called ones are
+// named only when they are few (a wildcard matches many a test does not
+// call); none called at all is said whatever their number.
+func neverCalled(h *Header, all []keyed) string {
+	if h.Refused != "" || len(h.Matched) == 0 {
+		return ""
+	}
+	called := map[string]bool{}
+	for f, n := range h.Calls {
+		called[f] = n > 0
+	}
+	for _, k := range all {
+		if k.e.Type == Enter {
+			called[k.e.Function] = true
+		}
+	}
+	var never []string
+	for _, f := range h.Matched {
+		if !called[f] {
+			never = append(never, f)
+		}
+	}
+	switch {
+	case len(never) == len(h.Matched):
+		return fmt.Sprintf("no matched function was called (%s): the tests that ran do not reach them; trace what the failing test calls (its suggested_traces), or run the test that calls them", clip(strings.Join(never, ", "), 200))
+	case len(never) > 0 && len(never) <= 5:
+		return fmt.Sprintf("matched and never called by the tests that ran: %s", strings.Join(never, ", "))
+	}
+	return ""
 }
 
 type keyed struct {

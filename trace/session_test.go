@@ -150,6 +150,41 @@ func TestIngestWarnsOfAnUnreadableWatch(t *testing.T) {
 	}
 }
 
+// TestIngestWarnsOfUncalledFunctions: a pattern naming a function the
+// tests that ran never call matched it, recorded nothing, and the answer
+// said nothing of it: the warning names it, and says so of every matched
+// function when none was called.
+func TestIngestWarnsOfUncalledFunctions(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		matched []string
+		want    string
+	}{
+		{"one of two", []string{"shop.Total", "shop.Refund"}, "matched and never called by the tests that ran: shop.Refund"},
+		{"none", []string{"shop.Refund"}, "no matched function was called (shop.Refund): the tests that ran do not reach them; trace what the failing test calls (its suggested_traces), or run the test that calls them"},
+		{"each called", []string{"shop.Total"}, ""},
+	} {
+		dir := t.TempDir()
+		out := trace.OutDir(dir, "u")
+		var evs []trace.Event
+		if slices.Contains(tc.matched, "shop.Total") {
+			evs = []trace.Event{{ID: 1, Type: trace.Enter, T: start + 1, Function: "shop.Total"}, {ID: 2, Type: trace.Exit, T: start + 2, Function: "shop.Total", Parent: 1}}
+		}
+		writeEvents(t, out, "events-1.jsonl", evs, &trace.Meta{Tracer: "delve 1.27.2", Matched: tc.matched})
+		h, err := trace.Ingest(trace.Dir(dir, "u"), "u", "/p", start, out, nil, trace.MaxEvents, trace.MaxSessionBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		if tc.want != "" {
+			want = []string{tc.want}
+		}
+		if !slices.Equal(h.Warnings, want) {
+			t.Errorf("%s: warnings %q, want %q", tc.name, h.Warnings, want)
+		}
+	}
+}
+
 func TestIngestBounds(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
