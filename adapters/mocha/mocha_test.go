@@ -746,6 +746,35 @@ func TestMochaScriptShell(t *testing.T) {
 	}
 }
 
+// TestMochaScriptGlob: the test script runs mocha through another script
+// with an unquoted glob (`npm run lint && npm run unit`, unit `mocha
+// test/*-test.js`, mustache.js's). mocha expands the glob as the shell
+// would: strobe runs that spec, not mocha's default one, every file of
+// test/ (a helper's tests ran too, and the hint called the script no
+// plain call of mocha).
+func TestMochaScriptGlob(t *testing.T) {
+	install(t)
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(fixtures(), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	adapterstest.WriteFiles(t, dir, map[string]string{
+		"package.json": `{"name": "scriptglob", "private": true, "scripts": {"test": "npm run lint && npm run unit", ` +
+			`"lint": "node check.js test/*.js", "unit": "mocha --timeout 4321 test/*-test.js"}}`,
+		"check.js":       "process.exit(1)\n",
+		"test/a-test.js": "const assert = require('assert')\nit('timeout', function () { assert.strictEqual(this.timeout(), 4321) })\n",
+		"test/helper.js": "it('not a spec', function () {})\n",
+	})
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	if p := rec.Progress(); exit.Code != 0 || p.Passed != 1 || p.Failed != 0 {
+		t.Errorf("exit %+v, tests %q: want test/a-test.js's test alone, passed under the script's --timeout", exit, names(rec))
+	}
+	want := "package.json's test script also runs `node check.js test/*.js`, which strobe did not run: run `npm test` for it"
+	if !strings.Contains(out.Hint, want) {
+		t.Errorf("hint %q, want %q", out.Hint, want)
+	}
+}
+
 // TestMochaSameTitleRerun: two files hold a test of the same full title,
 // and the config's spec names both. The failure's rerun, and a rerun of
 // it alone (Request.TestSuite), run the failed one alone: its file, the

@@ -224,6 +224,9 @@ func (p *Package) TestScriptCall(framework string, calls func([]string) bool) Sc
 		for _, c := range cmds {
 			env, rest := shell.Assignments(c)
 			w, isPlain := plainWords(rest)
+			if !isPlain && globbers[framework] {
+				w, isPlain = globWords(rest)
+			}
 			var wrap []string
 			if isPlain {
 				env, w = crossEnv(env, w)
@@ -496,6 +499,35 @@ func (p *Package) runsScript(cmd string) (string, bool) {
 // plainWords splits a command into words when it needs no shell.
 func plainWords(cmd string) ([]string, bool) {
 	if shell.NeedsShell(cmd) {
+		return nil, false
+	}
+	w, err := shell.Split(cmd)
+	return w, err == nil && len(w) > 0
+}
+
+// globbers are the frameworks that expand the globs of their file
+// arguments themselves (mocha's spec: `mocha test/*-test.js`), as the
+// shell would have expanded them.
+var globbers = map[string]bool{"mocha": true}
+
+// globWords is plainWords for a command whose only shell syntax is a
+// glob's (`*`, `?`, `[…]`), its words left unexpanded: a globber finds
+// the files itself. Without it, mocha ran its default spec, every file
+// of test/ (mustache.js: its helpers, and a script that writes a test
+// file, 251 tests where `npm test` ran 187). A `**` is left to the
+// shell: sh reads it as `*`, one directory deep, where mocha's glob
+// goes down every directory.
+func globWords(cmd string) ([]string, bool) {
+	if strings.Contains(cmd, "**") {
+		return nil, false
+	}
+	bare := strings.Map(func(r rune) rune {
+		if strings.ContainsRune("*?[]", r) {
+			return 'g'
+		}
+		return r
+	}, cmd)
+	if shell.NeedsShell(bare) {
 		return nil, false
 	}
 	w, err := shell.Split(cmd)
