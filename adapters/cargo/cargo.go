@@ -776,8 +776,10 @@ type cargoParser struct {
 	libs    map[string][]cargoTarget // library target name → the packages built with it, for the doctests
 	tested  map[string]bool          // packages (specs) with a test binary: the ones cargo tests here
 	libDirs []string                 // the built libraries' package directories, for doctestPackage
-	docRuns []string                 // libraries named by "Doc-tests NAME", in order
-	docs    []*cargoDocSuite
+	// docSignals are the doctests whose programs died of a signal.
+	docSignals []docSignal
+	docRuns    []string // libraries named by "Doc-tests NAME", in order
+	docs       []*cargoDocSuite
 	// dir and env are the run's, for cargo's list of a crate's doctests
 	// (docList), kept in lists by package.
 	dir   string
@@ -1614,6 +1616,16 @@ func (p *cargoParser) crash(exit report.Exit) *report.Crash {
 		default:
 			p.customDied(s, died)
 		}
+	}
+	// The doctests ran last.
+	for _, d := range p.docSignals {
+		msg := fmt.Sprintf("the doctest %s died of %s (signal %d)", d.test, d.name, d.signal)
+		typ := kit.CrashType(d.name)
+		if d.name == "" {
+			msg, typ = "the doctest "+d.test+" was ended by a signal (rustdoc does not say which)", report.CrashUnknown
+		}
+		add(&report.Crash{Type: typ, Signal: d.signal, SignalName: d.name, ExitCode: exit.Code,
+			Indicators: []string{"doctest_signaled"}, RunningTests: []string{d.test}, Message: msg})
 	}
 	return c
 }

@@ -45,6 +45,10 @@ var (
 	rustcError   = lazyre.New(`(?m)^error(?:\[E\d+\])?: .*$`)
 	rustcErrorAt = lazyre.New(`(?m)^\s*--> (.+?):(\d+):(\d+)$`)
 	rustcErrEnd  = lazyre.New(`(?m)^(?:error: aborting due to|Couldn't compile the test\.|For more information about)`)
+	// rustdoc's word on a doctest whose program a signal ended: "Test
+	// executable failed (signal: 11 (SIGSEGV))."; for edition 2024's
+	// merged doctests, "(terminated by signal)", which does not say which.
+	rustdocSignal = lazyre.New(`(?m)^Test executable failed \((?:signal: (\d+) \((SIG\w+)\)|terminated by signal)`)
 )
 
 // isDoctestName says whether a test name is rustdoc's, so that a single
@@ -259,9 +263,22 @@ func (p *cargoParser) docFinish(d *cargoDocSuite) {
 func (p *cargoParser) docEnd(d *cargoDocSuite, name string, st report.TestStatus, f *report.Failure) {
 	if b := d.blockOf(name); f != nil && b != nil {
 		p.rec.Output(d.name, name, b.String())
+		if m := rustdocSignal.FindStringSubmatch(b.String()); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			p.docSignals = append(p.docSignals, docSignal{test: name, signal: n, name: m[2]})
+		}
 	}
 	p.rec.End(d.name, name, st, 0, f)
 	d.counts[slices.Index([]report.TestStatus{report.TestPassed, report.TestFailed, report.TestSkipped}, st)]++
+}
+
+// docSignal is a doctest whose program died of a signal: rustdoc says
+// only that the doctest failed, and cargo that the doctests did, so the
+// run would read as failed, not crashed.
+type docSignal struct {
+	test   string
+	signal int
+	name   string // SIGSEGV
 }
 
 // blockOf is a failed doctest's "---- NAME stdout ----" block. Its name

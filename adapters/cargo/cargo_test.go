@@ -1185,8 +1185,15 @@ func TestCargoMergedDoctests(t *testing.T) {
 	t.Parallel()
 	dir := testutil.Fixture("cargo", "doctest2024")
 	rec, out, exit := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
-	if exit.Code != 101 || !reflect.DeepEqual(out, adapters.Outcome{}) {
-		t.Errorf("exit %+v, outcome %+v; want 101 and nothing more", exit, out)
+	// The doctest that aborts is a crash, as a test binary's abort is:
+	// rustdoc and cargo say only that it failed (arrayvec's swap_remove
+	// broken on purpose to segfault answered failed).
+	// Merged, rustdoc does not say which signal.
+	want := &report.Crash{Type: report.CrashUnknown, ExitCode: 101,
+		Indicators: []string{"doctest_signaled"}, RunningTests: []string{"src/lib.rs - add (line 10)"},
+		Message: "the doctest src/lib.rs - add (line 10) was ended by a signal (rustdoc does not say which)"}
+	if exit.Code != 101 || !reflect.DeepEqual(out, adapters.Outcome{Crash: want}) {
+		t.Errorf("exit %+v, outcome %+v, crash %+v; want 101 and the abort's crash alone", exit, out, out.Crash)
 	}
 	const suite = "doctest2024 (doc)"
 	if got := cargoLookup(t, rec, suite, "src/lib.rs - add (line 14)"); got.Status != report.TestPassed {
@@ -1210,6 +1217,31 @@ func TestCargoMergedDoctests(t *testing.T) {
 	}
 	if got := len(rec.Tests()); got != 4 {
 		t.Errorf("%d tests, want 4: %s", got, cargoNames(rec))
+	}
+}
+
+// TestCargoDoctestSignal: a doctest whose program dies of a signal
+// (edition 2021: each doctest a program of its own) is a crash, with its
+// signal, as a test binary's is; rustdoc and cargo say only that it
+// failed, and the run answered failed (found on arrayvec, its
+// swap_remove broken on purpose to segfault).
+func TestCargoDoctestSignal(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	t.Parallel()
+	dir := testutil.Fixture("cargo", "docsignal")
+	rec, out, exit := adapterstest.RunReal(t, cargo{}, adapters.Request{ProjectRoot: dir})
+	want := &report.Crash{Type: report.CrashAbort, Signal: 6, SignalName: "SIGABRT", ExitCode: 101,
+		Indicators: []string{"doctest_signaled"}, RunningTests: []string{"src/lib.rs - half (line 10)"},
+		Message: "the doctest src/lib.rs - half (line 10) died of SIGABRT (signal 6)"}
+	if exit.Code != 101 || !reflect.DeepEqual(out.Crash, want) {
+		t.Errorf("exit %+v, crash %+v; want 101 and %+v", exit, out.Crash, want)
+	}
+	f := cargoLookup(t, rec, "docsignal (doc)", "src/lib.rs - half (line 10)").Failure
+	if f == nil || f.File != "src/lib.rs" || f.Line != 10 || !strings.Contains(f.Message, "SIGABRT") {
+		t.Errorf("the doctest's failure %+v, want it at src/lib.rs:10 naming SIGABRT", f)
+	}
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 1 {
+		t.Errorf("progress %+v, want 1 passed and 1 failed", p)
 	}
 }
 
