@@ -424,9 +424,10 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 	}
 	if len(tests) == 0 && !after {
 		// The output named no running test (Surefire's console names only
-		// classes); the adapter's capture may.
+		// classes); the adapter's capture may. Its start is unknown: its
+		// group's bounds it, as for a test the runtime's stacks named.
 		for _, name := range w.ownTests {
-			tests = append(tests, stuck.RunningTest{Name: name, Since: r.started})
+			tests = append(tests, stuck.RunningTest{Name: name})
 		}
 	}
 	threads := w.ownThreads
