@@ -479,7 +479,7 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 		return []report.StuckTest{st}
 	}
 	var out []report.StuckTest
-	for i, t := range subtestsFirst(tests) {
+	for i, t := range stacksOwnerFirst(subtestsFirst(tests), threads) {
 		since := t.Since
 		if since.IsZero() {
 			// A test the runtime's stacks named (the JVM's deadlock
@@ -499,6 +499,48 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 		out = append(out, st)
 	}
 	return out
+}
+
+// stacksOwnerFirst puts first the running test whose function the stacks
+// show (a frame `pkg.TestMap.func1`, `tests.rs::test_map`), when one
+// does: the stacks are one process's, and go with the first entry. With
+// several processes stuck at once (go test's packages side by side,
+// sourcegraph/conc broken on purpose), the first test listed may be
+// another process's, and the stacks read as its own.
+func stacksOwnerFirst(tests []stuck.RunningTest, threads []report.Thread) []stuck.RunningTest {
+	for i, t := range tests {
+		top, _, _ := strings.Cut(t.Name, "/")
+		if i == 0 || top == "" || strings.ContainsAny(top, " ()") {
+			continue
+		}
+		if slices.ContainsFunc(threads, func(th report.Thread) bool {
+			return slices.ContainsFunc(th.Stack, func(f string) bool { return framesFunction(f, top) })
+		}) && !slices.ContainsFunc(threads, func(th report.Thread) bool {
+			first, _, _ := strings.Cut(tests[0].Name, "/")
+			return slices.ContainsFunc(th.Stack, func(f string) bool { return framesFunction(f, first) })
+		}) {
+			return append(append([]stuck.RunningTest{t}, tests[:i]...), tests[i+1:]...)
+		}
+	}
+	return tests
+}
+
+// framesFunction says whether a stack frame ("pkg.TestMap.func1
+// (map_test.go:12)") is in function name or a closure of it: the name
+// whole, after a `.` or `::`, followed by `.`, a space or the end.
+func framesFunction(frame, name string) bool {
+	fn, _, _ := strings.Cut(frame, " ")
+	for rest := fn; ; {
+		i := strings.Index(rest, name)
+		if i < 0 {
+			return false
+		}
+		before, after := rest[:i], rest[i+len(name):]
+		if (strings.HasSuffix(before, ".") || strings.HasSuffix(before, "::")) && (after == "" || after[0] == '.' || strings.HasPrefix(after, "::")) {
+			return true
+		}
+		rest = after
+	}
 }
 
 // testThreadsFirst puts first the threads named after a running test

@@ -875,3 +875,51 @@ func TestStuckIsNotAlsoFailed(t *testing.T) {
 		t.Errorf("details file's tests %+v: want hangs stuck", rec.Tests)
 	}
 }
+
+// TestStacksOwnerFirst: go test runs packages side by side, and when
+// tests of two packages hang at once the stacks are one process's: they
+// went with the first test listed, another package's (sourcegraph/conc
+// broken on purpose: TestWaitGroup/panic/is_propagated of the root
+// package showed iter's TestIterator goroutines). The test the stacks
+// show comes first, and gets them.
+func TestStacksOwnerFirst(t *testing.T) {
+	threads := []report.Thread{{Name: "goroutine 25 [waiting]", Stack: []string{
+		"sync.(*WaitGroup).Wait (waitgroup.go:206)",
+		"github.com/sourcegraph/conc/iter.Iterator[go.shape.int].ForEachIdx (iter/iter.go:84)",
+		"github.com/sourcegraph/conc/iter_test.TestIterator.func1 (iter/iter_test.go:40)",
+	}}}
+	tests := []stuck.RunningTest{{Name: "TestWaitGroup/panic/is_propagated"}, {Name: "TestWaitGroup/all_spawned_run"},
+		{Name: "TestIterator/safe_for_reuse"}, {Name: "TestMap"}}
+	var got []string
+	for _, t := range stacksOwnerFirst(tests, threads) {
+		got = append(got, t.Name)
+	}
+	want := []string{"TestIterator/safe_for_reuse", "TestWaitGroup/panic/is_propagated", "TestWaitGroup/all_spawned_run", "TestMap"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %q, want %q", got, want)
+	}
+	// The first test's own stacks, or stacks that show no test, keep the order.
+	for _, stack := range [][]string{
+		{"example.com/m.TestWaitGroup.func2 (wg_test.go:9)", "example.com/m/iter_test.TestIterator.func1 (iter/iter_test.go:40)"},
+		{"main.main (main.go:3)"},
+	} {
+		out := stacksOwnerFirst(tests, []report.Thread{{Stack: stack}})
+		if out[0].Name != tests[0].Name {
+			t.Errorf("stacks %q: %s first, want %s", stack, out[0].Name, tests[0].Name)
+		}
+	}
+	for _, tc := range []struct {
+		frame, name string
+		want        bool
+	}{
+		{"pkg.TestMap.func1 (m_test.go:3)", "TestMap", true},
+		{"pkg.TestMapErr (m_test.go:9)", "TestMap", false},
+		{"tests::test_map (tests/t.rs:4)", "test_map", true},
+		{"tests::test_map_err (tests/t.rs:4)", "test_map", false},
+		{"pkg.TestMap", "TestMap", true},
+	} {
+		if got := framesFunction(tc.frame, tc.name); got != tc.want {
+			t.Errorf("framesFunction(%q, %q) = %v, want %v", tc.frame, tc.name, got, tc.want)
+		}
+	}
+}
