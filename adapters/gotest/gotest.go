@@ -59,7 +59,9 @@ import (
 //     (or a testify block, or a -race report), not a t.Log's (location.go
 //     says the rule). A panic's is the first frame of the project's code
 //     in its stack, and its suggested traces are the project's functions
-//     there, the test function excluded. A panic in a goroutine that
+//     there, the test function excluded; an assertion helper of the tests
+//     that panics (a _test.go function handed the test, `assert(t, ok)`)
+//     yields to the line that called it, the helper named in the message. A panic in a goroutine that
 //     another test of the package started says so, and its rerun runs
 //     both tests.
 //   - A fuzz target's failing input names its file: a seed corpus entry
@@ -1796,16 +1798,32 @@ func (p *goParser) traceFailure(tr *goTrace, test string) *report.Failure {
 	}
 	top, _, _ := strings.Cut(test, "/")
 	seen := map[string]bool{}
+	// An assertion helper of the tests that panicked on purpose, and where.
+	var helper, helperFile, callerPkg string
+	var helperLine int
 	for _, fr := range tr.frames {
 		file, ok := p.projectFile(fr.file, fr.fn)
 		if !ok {
 			continue
 		}
+		_, local, _ := strings.Cut(fr.fn[strings.LastIndexByte(fr.fn, '/')+1:], ".")
+		ofTest := top != "" && (local == top || strings.HasPrefix(local, top+"."))
+		if f.File == "" && helper == "" && !ofTest && p.panicsOnPurpose(file, fr.line) {
+			// `func assert(t, ok bool) { if !ok { panic("assert failed") } }`
+			// in a _test.go file, called by dozens of lines (tidwall/gjson):
+			// its line says nothing of which assertion failed; the line
+			// that called it does.
+			helper = fmt.Sprintf("(panicked in %s at %s:%d)", local, file, fr.line)
+			helperFile, helperLine = file, fr.line
+			continue
+		}
 		if f.File == "" {
 			f.File, f.Line = file, fr.line
+			if helper != "" {
+				callerPkg = strings.TrimSuffix(goPackageOf(fr.fn), "_test")
+			}
 		}
-		_, local, _ := strings.Cut(fr.fn[strings.LastIndexByte(fr.fn, '/')+1:], ".")
-		if local == "main" || (top != "" && (local == top || strings.HasPrefix(local, top+"."))) || seen[fr.fn] {
+		if local == "main" || ofTest || seen[fr.fn] {
 			continue
 		}
 		seen[fr.fn] = true
@@ -1813,8 +1831,46 @@ func (p *goParser) traceFailure(tr *goTrace, test string) *report.Failure {
 			f.SuggestedTraces = append(f.SuggestedTraces, fr.fn)
 		}
 	}
+	if helper != "" {
+		if f.File == "" { // no caller in the project: the helper's line, as before
+			f.File, f.Line = helperFile, helperLine
+		} else {
+			f.Message = kit.Clip(f.Message + "\n" + helper)
+			if len(f.SuggestedTraces) == 0 && callerPkg != "" {
+				// What the assertion's line calls, as for a t.Errorf's.
+				f.SuggestedTraces = p.callTraces(callerPkg, f.File, f.Line, test)
+			}
+		}
+	}
 	return f
 }
+
+// panicsOnPurpose says whether a project file's line, a frame of a
+// panic's stack, is an assertion helper's own call of panic: a line of a
+// _test.go file that calls panic( itself, in a function handed the test
+// (a testing.TB, *testing.T parameter), as t.Helper's helpers are. A
+// helper not handed the test (a fixture loader that panics on an unknown
+// name) keeps its panic at its own line.
+func (p *goParser) panicsOnPurpose(file string, line int) bool {
+	if !strings.HasSuffix(file, "_test.go") {
+		return false
+	}
+	src, ok := p.sourceLines(file)
+	if !ok || line < 1 || line > len(src.lines) || !goPanicCall.MatchString(src.lines[line-1]) {
+		return false
+	}
+	for i := line - 1; i >= 0; i-- {
+		if strings.HasPrefix(src.lines[i], "func ") {
+			return goTestingParam.MatchString(src.lines[i])
+		}
+	}
+	return false
+}
+
+var (
+	goPanicCall    = lazyre.New(`(?:^|[^\w.])panic\(`)
+	goTestingParam = lazyre.New(`\btesting\.(?:TB|T|B|F)\b`)
+)
 
 // crash reads crash evidence from a trace; nil for a plain panic, which
 // is a failure of its test and not a crash. Its exit code is left to

@@ -915,6 +915,19 @@ func TestGoRealFailures(t *testing.T) {
 			t.Errorf("crash %+v: want the paused tests left out of the running ones", out.Crash)
 		}
 	})
+	t.Run("panichelper", func(t *testing.T) {
+		// A helper of the tests that panics on purpose: the failure is at
+		// the test's call of it, which tells the assertion, the helper's
+		// line in the message (it was at the helper's, every
+		// assertion's).
+		rec, _ := run(t, "./panichelper")
+		f := rec.Failure("example.com/failures/panichelper", "TestDouble")
+		if f == nil || f.File != "panichelper/panichelper_test.go" || f.Line != 15 ||
+			f.Message != "panic: assert failed\n(panicked in assert at panichelper/panichelper_test.go:9)" ||
+			!slices.Equal(f.SuggestedTraces, []string{"panichelper.double"}) {
+			t.Errorf("TestDouble: failure %+v, want it at panichelper/panichelper_test.go:15, the helper named, what the line calls suggested", f)
+		}
+	})
 	t.Run("helperleak", func(t *testing.T) {
 		// The goroutine was "created by …startWorker": the test that ran
 		// and calls that helper started it.
