@@ -651,6 +651,33 @@ func TestJestFallback(t *testing.T) {
 	}
 }
 
+// TestJestLoneSurrogates: two titles that differ only in a lone
+// surrogate become one name once read (U+FFFD for each), and the second
+// test's result went over the first's: xmldom's 2,018 tests answered
+// 2,017. The reporter numbers them as it numbers any two tests of one
+// name.
+func TestJestLoneSurrogates(t *testing.T) {
+	rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("surrogates")})
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 1 {
+		t.Errorf("counts %d passed, %d failed; want jest's 1 and 1", p.Passed, p.Failed)
+	}
+	f := rec.Failure("surrogates.test.js", "no \uFFFD here #2")
+	if f == nil || f.Line != 6 || f.Rerun != `npx jest --runTestsByPath surrogates.test.js -t '^no . here$'` {
+		t.Fatalf("failure %+v, want the second test failing at surrogates.test.js:6, its rerun matching the surrogate", f)
+	}
+	// Its rerun, and --test with its name, run it.
+	cmd := exec.Command("/bin/sh", "-c", f.Rerun+" 2>&1")
+	cmd.Dir = fixture("surrogates")
+	// jest knows both by that name, as any two tests of one name.
+	if b, _ := cmd.CombinedOutput(); !strings.Contains(string(b), "Tests:       1 failed, 1 passed, 2 total") {
+		t.Errorf("%s did not run both tests of that name:\n%s", f.Rerun, b)
+	}
+	rec, _, _ = run(t, adapters.Request{ProjectRoot: fixture("surrogates"), Test: "no \uFFFD here #2"})
+	if p := rec.Progress(); p.Failed != 1 || p.Passed != 0 {
+		t.Errorf("--test: counts %+v, want the second test alone, failed", p)
+	}
+}
+
 // TestJestSameNames runs tests that share a full name in one file (rows of
 // test.each that print alike, a title repeated): each is counted, the
 // second and later named "NAME #2", …, and a failing one's rerun is jest's

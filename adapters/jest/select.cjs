@@ -93,9 +93,17 @@ function narrow(block, prefix, seen) {
   return any;
 }
 
+// wellFormed is the reporter's: each lone surrogate becomes U+FFFD.
+function wellFormed(name) {
+  return typeof name.toWellFormed === 'function'
+    ? name.toWellFormed()
+    : name.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
 // numbered is strobe's name for the next test of a full name in the file,
 // as the reporter's numbered gives it.
 function numbered(seen, full) {
+  full = wellFormed(full);
   let n = (seen.counts.get(full) || 0) + 1;
   let got = n === 1 ? full : `${full} #${n}`;
   while (seen.used.has(got)) got = `${full} #${++n}`;

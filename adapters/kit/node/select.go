@@ -11,9 +11,16 @@ import (
 // QuoteRegexp escapes s for a JavaScript regular expression: regexp's
 // metacharacters, and control characters as \xHH, since an argument may
 // not hold a NUL and a pattern shown in a command should not hold others.
+// A U+FFFD is `.`: a title's lone surrogate is one once read (xmldom's
+// "<!--\ud800-->"), and no command line can carry the surrogate itself;
+// without the u flag, which the frameworks do not give, `.` matches it.
 func QuoteRegexp(s string) string {
 	var b strings.Builder
 	for _, r := range regexp.QuoteMeta(s) {
+		if r == '\uFFFD' {
+			b.WriteByte('.')
+			continue
+		}
 		if r < 0x20 || r == 0x7f {
 			fmt.Fprintf(&b, `\x%02x`, r)
 			continue
