@@ -174,7 +174,8 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	// a project) are the project's: `npm test` fails where they fail it.
 	// What else the script runs (a linter) strobe does not: the note says so.
 	script := pkg.ScriptFor(req, "jest", func(w []string) bool { _, ok := jestArgs(w); return ok })
-	wrapper, err := script.WrapperArgv(pkg) // dotenv -e .env.test --
+	script.KeepNodeOnly(ctx, req.Env, pkg.Dir) // node --stack-size=256 jest: not in NODE_OPTIONS
+	wrapper, err := script.WrapperArgv(pkg)    // dotenv -e .env.test --
 	if err != nil {
 		return nil, err
 	}
@@ -212,6 +213,10 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	// A rerun is of one test: a shard of its one file may hold none. It
 	// sets what the script sets (TZ=UTC, NODE_OPTIONS=…).
 	prefix := append(script.RerunPrefix(), rerunPrefix(pkg.Manager)...)
+	if nodeArgv := script.NodeArgv(); nodeArgv != nil {
+		// npx jest cannot give node its options: node runs jest's program.
+		prefix = append(append(script.RerunPrefix(), nodeArgv...), node.RelBin(req.ProjectRoot, bin))
+	}
 	p.rerun = append(slices.Clone(prefix), node.WithoutShard(user)...)
 	if len(req.Command) == 0 {
 		// The script's coverage threshold, the whole suite's, would fail it.
@@ -221,7 +226,7 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 		// Tests named are run wherever they are, not in the shard's files.
 		user = node.WithoutShard(user)
 	}
-	argv := append(append(wrapper, bin), user...)
+	argv := append(append(append(wrapper, script.NodeArgv()...), bin), user...)
 	p.whole = append(append(slices.Clone(prefix), user...), sel...)
 	// The script's environment first: strobe's own settings win.
 	env := append(script.RunEnv(req.Env), "FORCE_COLOR=0", "STROBE_JEST_EVENTS="+p.events)

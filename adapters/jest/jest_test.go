@@ -651,6 +651,43 @@ func TestJestFallback(t *testing.T) {
 	}
 }
 
+// TestJestScriptNodeStackSize: the test script runs jest's program under
+// node with --stack-size, from package.json's config
+// ($npm_package_config_test_stack_size), as xmldom's does. The script
+// needed a shell (the $), so strobe ran jest without the option, and the
+// tests that check it failed; with the value written in, the option went
+// into NODE_OPTIONS, which refuses it: every node process exited 9, and
+// the run answered crashed. It goes on node's command line, the config
+// in the environment, as npm gives them.
+func TestJestScriptNodeStackSize(t *testing.T) {
+	dir := fixture("stacksize")
+	rec, out, exit := run(t, adapters.Request{ProjectRoot: dir})
+	if p := rec.Progress(); exit.Code != 0 || p.Passed != 2 || p.Failed != 0 {
+		t.Fatalf("exit %+v, counts %+v, hint %q: want both tests passed, as under npm test", exit, p, out.Hint)
+	}
+	if out.Hint != "" {
+		t.Errorf("hint %q: the script is one call of jest", out.Hint)
+	}
+	// A failure's rerun, pasted, runs under the same node options.
+	p, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: dir}, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Parser.(adapters.Closer).Close()
+	if want := []string{"node", "--stack-size=256"}; !slices.Equal(p.Argv[:2], want) {
+		t.Errorf("argv %q, want it to start with %q", p.Argv, want)
+	}
+	rerun := p.Parser.(interface{ Rerun(string, string) string }).Rerun("stacksize.test.js", "the stack is the small one")
+	if want := "npm_package_config_test_stack_size=256 node --stack-size=256 "; !strings.HasPrefix(rerun, want) || !strings.Contains(rerun, "node_modules/.bin/jest --runTestsByPath") {
+		t.Errorf("rerun %q, want it to start with %q and run jest's program", rerun, want)
+	}
+	cmd := exec.Command("/bin/sh", "-c", rerun+" 2>&1")
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "1 passed") {
+		t.Errorf("%s: %v\n%s", rerun, err, b)
+	}
+}
+
 // TestJestLoneSurrogates: two titles that differ only in a lone
 // surrogate become one name once read (U+FFFD for each), and the second
 // test's result went over the first's: xmldom's 2,018 tests answered

@@ -104,9 +104,18 @@ func mochaArgs(argv []string) ([]string, bool) {
 		i = 2
 	case len(argv) > 1 && (argv[0] == "npx" || argv[0] == "bunx" || argv[0] == "yarn"):
 		i = 1
+	case len(argv) > 1 && filepath.Base(argv[0]) == "node":
+		// node's own options, then mocha's program: node
+		// --stack-size=256 node_modules/.bin/mocha (node.Script gives
+		// node the options).
+		for i = 1; i < len(argv) && strings.HasPrefix(argv[i], "-"); i++ {
+			if node.ValueFlag(argv[i]) {
+				i++
+			}
+		}
 	}
 	if i < len(argv) {
-		if b := filepath.Base(argv[i]); b == "mocha" || b == "_mocha" {
+		if b := filepath.Base(argv[i]); b == "mocha" || b == "_mocha" || b == "mocha.js" {
 			return argv[i+1:], true
 		}
 	}
@@ -284,7 +293,8 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	// The test script's options are the project's; what else it runs (a
 	// linter, mocha under c8) strobe does not: the note says so.
 	script := p.ScriptFor(req, "mocha", func(w []string) bool { _, ok := mochaArgs(w); return ok })
-	wrapper, err := script.WrapperArgv(p) // dotenv -e .env.test --
+	script.KeepNodeOnly(ctx, req.Env, p.Dir) // node --stack-size=256 mocha: not in NODE_OPTIONS
+	wrapper, err := script.WrapperArgv(p)    // dotenv -e .env.test --
 	if err != nil {
 		return nil, err
 	}
@@ -347,6 +357,10 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	note = strings.Join(append(nonEmpty(note), nonEmpty(script.Note)...), "; ")
 	// A rerun sets what the script sets.
 	rerunBase := append(append(script.RerunPrefix(), runner(p)...), args...)
+	if nodeArgv := script.NodeArgv(); nodeArgv != nil {
+		// npx mocha cannot give node its options: node runs mocha's program.
+		rerunBase = append(append(append(script.RerunPrefix(), nodeArgv...), node.RelBin(req.ProjectRoot, bin)), args...)
+	}
 	rerun := func(file, test string) string {
 		argv := slices.Clone(rerunBase)
 		if file != "" { // a root hook's failure has no file: every one
@@ -360,7 +374,7 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 		}
 		return shell.Join(argv)
 	}
-	argv := append(append(wrapper, bin), args...)
+	argv := append(append(append(wrapper, script.NodeArgv()...), bin), args...)
 	hints := noTests
 	if rel := p.Within(req.ProjectRoot); rel != "" {
 		// mocha runs here, and finds the package's config above: its

@@ -775,6 +775,35 @@ func TestMochaScriptGlob(t *testing.T) {
 	}
 }
 
+// TestMochaScriptNodeStackSize: the test script gives node a V8 option
+// that NODE_OPTIONS refuses (`node --stack-size=256 mocha`): in
+// NODE_OPTIONS, node exited 9 at once and the run answered crashed. It
+// goes on node's command line, and in the rerun.
+func TestMochaScriptNodeStackSize(t *testing.T) {
+	install(t)
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(fixtures(), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	adapterstest.WriteFiles(t, dir, map[string]string{
+		"package.json": `{"name": "stacksize", "private": true, "scripts": {"test": "node --stack-size=256 node_modules/.bin/mocha"}}`,
+		"test/a.spec.js": "const assert = require('assert')\n" +
+			"it('small stack', function () { let d = 0; const down = () => { d++; down() }; assert.throws(down, RangeError); assert.ok(d < 5000, `depth ${d}`) })\n",
+	})
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	if p := rec.Progress(); exit.Code != 0 || p.Passed != 1 {
+		t.Fatalf("exit %+v, counts %+v, hint %q: want the test passed under the script's stack size", exit, p, out.Hint)
+	}
+	rerun := rec.Tests()[0].Name
+	p, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: dir, Test: rerun}, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"node", "--stack-size=256"}; !slices.Equal(p.Argv[:2], want) {
+		t.Errorf("argv %q, want it to start with %q", p.Argv, want)
+	}
+}
+
 // TestMochaSameTitleRerun: two files hold a test of the same full title,
 // and the config's spec names both. The failure's rerun, and a rerun of
 // it alone (Request.TestSuite), run the failed one alone: its file, the

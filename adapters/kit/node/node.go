@@ -204,6 +204,9 @@ type Script struct {
 	// `eslint .`, which strobe did not run: run `npm test` for it"), ""
 	// when the script is one call of the framework (or there is none).
 	Note string
+	// nodeOnly are node's options of the script that NODE_OPTIONS
+	// refuses (KeepNodeOnly): they go on node's command line.
+	nodeOnly []string
 }
 
 // TestScriptCall finds the test script's call of a framework (calls
@@ -220,8 +223,10 @@ func (p *Package) TestScriptCall(framework string, calls func([]string) bool) Sc
 	var sc Script
 	var others []string
 	plain := ok
+	cfg := p.npmConfig()
 	if ok {
 		for _, c := range cmds {
+			c = expandConfig(c, cfg)
 			env, rest := shell.Assignments(c)
 			w, isPlain := plainWords(rest)
 			if !isPlain && globbers[framework] {
@@ -234,7 +239,7 @@ func (p *Package) TestScriptCall(framework string, calls func([]string) bool) Sc
 			}
 			switch {
 			case isPlain && sc.Words == nil && len(w) > 0 && calls(w):
-				sc.Words, sc.Env, sc.Wrapper = w, env, wrap
+				sc.Words, sc.Env, sc.Wrapper = w, append(configEnv(cfg), env...), wrap
 			case isPlain || !mentions(c, framework):
 				others = append(others, c)
 			default:
@@ -360,7 +365,12 @@ func (s Script) RerunPrefix() []string {
 }
 
 func (s Script) env(nodeOptions string) []string {
-	flags := nodeFlags(s.Words)
+	var flags []string
+	for _, f := range nodeFlags(s.Words) {
+		if !slices.Contains(s.nodeOnly, f) {
+			flags = append(flags, f)
+		}
+	}
 	if len(flags) == 0 {
 		return s.Env
 	}

@@ -1,0 +1,137 @@
+package node
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"strobe/adapters/kit"
+	"strobe/internal/lazyre"
+	"strobe/internal/shell"
+)
+
+// nodeOptionsRefused is node's word on an option NODE_OPTIONS may not
+// carry: "node: --stack-size= is not allowed in NODE_OPTIONS".
+var nodeOptionsRefused = lazyre.New(`(?m)^\S*node\S*: (--?[\w-]+=?) is not allowed in NODE_OPTIONS`)
+
+// KeepNodeOnly finds, among node's own options of a `node FLAGS program`
+// script (`node --stack-size=256 ./node_modules/.bin/jest`, xmldom's),
+// those NODE_OPTIONS refuses (V8's --stack-size): given there, every node
+// process of the run exited 9 at once, and the run answered crashed. It
+// asks node itself, with env (the run's environment) in dir, one option
+// at a time as node names them; those go on node's command line
+// (NodeArgv), the others stay in NODE_OPTIONS, which the framework's
+// workers inherit. A script without node options asks nothing.
+func (s *Script) KeepNodeOnly(ctx context.Context, env []string, dir string) {
+	flags := nodeFlags(s.Words)
+	for range flags {
+		var kept []string
+		for _, f := range flags {
+			if !slices.Contains(s.nodeOnly, f) {
+				kept = append(kept, f)
+			}
+		}
+		if len(kept) == 0 {
+			return
+		}
+		probe := append(slices.Clone(env), "NODE_OPTIONS="+strings.Join(kept, " "))
+		_, stderr, err := kit.RunTool(ctx, kit.Tool{Dir: dir, Env: probe, Timeout: 10 * time.Second, MaxOutput: 4096}, "node", "-e", "0")
+		m := nodeOptionsRefused.FindStringSubmatch(string(stderr))
+		if err == nil || m == nil {
+			return
+		}
+		i := slices.IndexFunc(kept, func(f string) bool { return f == m[1] || strings.HasPrefix(f, m[1]) && strings.HasSuffix(m[1], "=") })
+		if i < 0 {
+			return
+		}
+		s.nodeOnly = append(s.nodeOnly, kept[i])
+	}
+}
+
+// NodeArgv is what the run's command, and its rerun, start with to give
+// node the options NODE_OPTIONS refuses: `node --stack-size=256`, before
+// the framework's program; nil when there are none.
+func (s Script) NodeArgv() []string {
+	if len(s.nodeOnly) == 0 {
+		return nil
+	}
+	return append([]string{"node"}, s.nodeOnly...)
+}
+
+// RelBin is a framework's program as a rerun pasted in root names it
+// (node_modules/.bin/jest), absolute when it lies outside root.
+func RelBin(root, bin string) string {
+	if rel, ok := kit.Rel(root, bin); ok {
+		return rel
+	}
+	return bin
+}
+
+// npmConfigRef is a script's reference to a value of package.json's
+// "config", which npm hands the scripts it runs as
+// npm_package_config_NAME: `node --stack-size=$npm_package_config_stack`.
+var npmConfigRef = lazyre.New(`\$(?:\{(npm_package_config_\w+)\}|(npm_package_config_\w+))`)
+
+// npmConfig is package.json's "config" as npm's environment for a script
+// (npm_package_config_NAME=value), its string, number and boolean values;
+// nil when it has none.
+func (p *Package) npmConfig() map[string]string {
+	raw, ok := p.Raw["config"]
+	if !ok {
+		return nil
+	}
+	var cfg map[string]any
+	if json.Unmarshal(raw, &cfg) != nil {
+		return nil
+	}
+	env := map[string]string{}
+	for k, v := range cfg {
+		switch v := v.(type) {
+		case string:
+			env["npm_package_config_"+k] = v
+		case float64:
+			env["npm_package_config_"+k] = strconv.FormatFloat(v, 'f', -1, 64)
+		case bool:
+			env["npm_package_config_"+k] = strconv.FormatBool(v)
+		}
+	}
+	return env
+}
+
+// expandConfig writes a command's references to package.json's "config"
+// (npmConfigRef) as the values npm gives them, when each is a plain word;
+// the command is left as it is when one is not, or when it holds a
+// single quote (inside which the shell would not expand).
+func expandConfig(cmd string, cfg map[string]string) string {
+	if len(cfg) == 0 || strings.Contains(cmd, "'") {
+		return cmd
+	}
+	plain := true
+	out := npmConfigRef.Re().ReplaceAllStringFunc(cmd, func(ref string) string {
+		m := npmConfigRef.FindStringSubmatch(ref)
+		v, ok := cfg[m[1]+m[2]]
+		if !ok || v == "" || shell.Quote(v) != v {
+			plain = false
+			return ref
+		}
+		return v
+	})
+	if !plain {
+		return cmd
+	}
+	return out
+}
+
+// configEnv is npm's environment for package.json's "config", sorted:
+// a test may read it (xmldom's checks its stack size there).
+func configEnv(cfg map[string]string) []string {
+	var env []string
+	for k, v := range cfg {
+		env = append(env, k+"="+v)
+	}
+	slices.Sort(env)
+	return env
+}
