@@ -191,7 +191,7 @@ func (gtest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	rec.BeginTesting() // the binary is built already
 	p := newParser(rec, req.ProjectRoot, dir, report)
 	p.rerun = append([]string{bin}, kept...)
-	p.test, p.level, p.note, p.stale, p.env = req.Test, req.Level, note, stale, req.Env
+	p.test, p.level, p.note, p.stale, p.env, p.filter = req.Test, req.Level, note, stale, req.Env, filter
 	if shard := shardNote(req.Env); shard != "" {
 		p.note = kit.JoinNotes(p.note, shard)
 		p.unshard = []string{"env", "-u", "GTEST_TOTAL_SHARDS", "-u", "GTEST_SHARD_INDEX"}

@@ -31,11 +31,14 @@ type parser struct {
 	decls map[string]place
 
 	rerun []string
-	test  string
-	level adapters.Level
-	note  string
-	stale kit.Pending // the stale-build note, made beside the run
-	env   []string
+	// filter is the run's --gtest_filter ("" for every test), for the
+	// command that runs the rest of a stopped run.
+	filter string
+	test   string
+	level  adapters.Level
+	note   string
+	stale  kit.Pending // the stale-build note, made beside the run
+	env    []string
 
 	cur     *running
 	last    string // the last test that started
@@ -550,6 +553,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	if r == nil {
 		p.placeUnplaced()
 		if h := p.unrun(dying != "" || fatal != nil || exit.StoppedBy != ""); h != "" {
+			if exit.StoppedBy != "" && p.cur != nil {
+				h += "; to run the rest without " + kit.StoppedWhat(exit.StoppedBy) + ": " + p.restWithout(p.cur.name)
+			}
 			hints = append(hints, h)
 		}
 	}
@@ -580,6 +586,21 @@ func (p *parser) unrun(ended bool) string {
 		verb = "is"
 	}
 	return fmt.Sprintf("%d of the %d tests the binary was to run did not run and %s in no count", n, p.announced, verb)
+}
+
+// restWithout is the command that runs the run's tests but name, the
+// one strobe stopped: the run's filter with name among its negatives.
+func (p *parser) restWithout(name string) string {
+	f := p.filter
+	switch {
+	case f == "":
+		f = "-" + name
+	case strings.Contains(f, "-"):
+		f += ":" + name
+	default:
+		f += "-" + name
+	}
+	return shell.Join(slices.Concat(p.unshard, p.rerun, []string{"--gtest_filter=" + f}))
 }
 
 func levelPrefix(l adapters.Level) string {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"strobe/adapters/adapterstest"
 	"strobe/adapters/all"
 	"strobe/adapters/gtest"
 	"strobe/internal/testutil"
@@ -56,6 +57,12 @@ func TestStuckThroughRunner(t *testing.T) {
 	}
 	if resp.Summary.Passed != 1 || resp.Summary.Stuck != 1 {
 		t.Errorf("summary %+v, want Bank.Opens passed and one stuck", resp.Summary)
+	}
+	// The hint's command for the rest runs the two others, as Go's,
+	// cargo's and Maven's do (snappy broken on purpose: 17 tests left,
+	// and no command for them).
+	if cmd, out, err := adapterstest.RunRest(t, resp.Hint, gtest.FixtureRoot(t)); err != nil || !strings.Contains(string(out), "[  PASSED  ] 2 tests.") {
+		t.Errorf("%s: %v\n%s", cmd, err, out)
 	}
 	if took > 10*time.Second {
 		t.Errorf("verdict took %v, want under 10 s", took)
