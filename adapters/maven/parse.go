@@ -767,6 +767,11 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		out.Crash = &report.Crash{Type: report.CrashUnknown, ExitCode: exit.Code, Message: p.crash,
 			Indicators: []string{"surefire_fork_died"}, RunningTests: p.runningClass()}
 		p.forkDied(out.Crash)
+		if p.running != "" {
+			// Surefire names no test of the class, only the class
+			// (commons-dbutils' DbUtilsTest made to System.exit): its rerun.
+			out.Hint = joinHints(out.Hint, "the forked JVM died while "+simpleName(p.running)+" ran: rerun that class alone: "+p.Rerun(p.running, ""))
+		}
 		if outOfMemory(p.crash) {
 			out.Crash.Indicators = append(out.Crash.Indicators, "out_of_memory")
 			in := ""

@@ -215,5 +215,9 @@ func TestForkDied(t *testing.T) {
 			len(c.RunningTests) != 1 || c.RunningTests[0] != "org.json.junit.HTTPTest" {
 			t.Errorf("exit code %d: outcome %+v, crash %+v; want a crash in HTTPTest that says %q", tc.code, out, c, tc.says)
 		}
+		// The class's rerun: Surefire names none of its tests.
+		if want := "rerun that class alone: mvn -B test -Dtest=org.json.junit.HTTPTest -Dsurefire.failIfNoSpecifiedTests=false"; !strings.Contains(out.Hint, want) {
+			t.Errorf("exit code %d: hint %q, want %q", tc.code, out.Hint, want)
+		}
 	}
 }
