@@ -180,7 +180,11 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	if p.Ended(st, exit, p.rec, &out) {
 		if exit.StoppedBy != "" || exit.Signaled {
-			out.Hint = joinHint(out.Hint, p.unrunHint(st))
+			h := p.unrunHint(st)
+			if h != "" && exit.StoppedBy != "" {
+				h += p.restWithout(exit.StoppedBy)
+			}
+			out.Hint = joinHint(out.Hint, h)
 		}
 		if out.BuildFailed {
 			out.Hint = joinHint(out.Hint, collectHint(out.BuildErrors))
@@ -354,6 +358,22 @@ func (p *parser) stoppedHint(st python.State) string {
 // ran, or pytest did not say how many it collected.
 func (p *parser) unrunHint(st python.State) string {
 	return python.UnrunHint(st, len(p.rec.Tests()), "pytest")
+}
+
+// restWithout is, for a run strobe stopped with tests left, how to run
+// the rest of its selection without the tests that were running (pytest's
+// --deselect), as Go's, cargo's and Maven's hints say; "" for a run of one
+// test, or when none was running.
+func (p *parser) restWithout(by string) string {
+	running := p.rec.Progress().Running
+	if p.test != "" || len(running) == 0 {
+		return ""
+	}
+	argv := slices.Concat(p.prefix, p.args)
+	for _, t := range running {
+		argv = append(argv, "--deselect", t.Name)
+	}
+	return "; to run the rest without " + kit.StoppedWhat(by) + ": " + shell.Join(argv)
 }
 
 // coverageFail reads pytest-cov's line for --cov-fail-under: the
