@@ -277,7 +277,8 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	// What else the script runs (a type check) strobe does not: the note
 	// says so.
 	script := p.ScriptFor(req, "vitest", func(w []string) bool { _, ok := vitestArgs(w); return ok })
-	wrapper, err := script.WrapperArgv(p) // dotenv -e .env.test --
+	script.KeepNodeOnly(ctx, req.Env, p.Dir) // node --stack-size=256 vitest: not in NODE_OPTIONS
+	wrapper, err := script.WrapperArgv(p)    // dotenv -e .env.test --
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +312,7 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	// end, without strobe's setup file.
 	v := node.Major(node.BinVersion(bin)) // 0 when unknown
 	old := v > 0 && v < 3
-	argv := append(append(wrapper, bin, "run"), args...)
+	argv := append(append(append(wrapper, script.NodeArgv()...), bin, "run"), args...)
 	sel, chosen := selectionArgs(req, p.Dir, old)
 	if i := slices.Index(sel, "-t"); v == 1 && i >= 0 && i+1 < len(sel) {
 		sel[i+1] = v1Pattern(sel[i+1])
@@ -353,6 +354,10 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	}
 	// A rerun sets what the script sets (TZ=UTC, NODE_OPTIONS=…).
 	prefix := append(script.RerunPrefix(), runner(p)...)
+	if nodeArgv := script.NodeArgv(); nodeArgv != nil {
+		// npx vitest cannot give node its options: node runs vitest's program.
+		prefix = append(append(script.RerunPrefix(), nodeArgv...), node.RelBin(req.ProjectRoot, bin))
+	}
 	pr.rerun = append(slices.Clone(prefix), "run")
 	if len(req.Command) == 0 {
 		// A rerun is of one test: the script's coverage threshold, the

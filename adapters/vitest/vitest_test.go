@@ -517,6 +517,36 @@ func TestVitestScriptShell(t *testing.T) {
 	}
 }
 
+// TestVitestScriptNodeStackSize: the test script gives node a V8 option
+// that NODE_OPTIONS refuses (`node --stack-size=256 vitest run`): in
+// NODE_OPTIONS, every node process exited 9 at once and the run answered
+// crashed. It goes on node's command line, as the script gives it.
+func TestVitestScriptNodeStackSize(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(fixtures(t), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	adapterstest.WriteFiles(t, dir, map[string]string{
+		"package.json": `{"name": "stacksize", "private": true, "type": "module",
+			"scripts": {"test": "node --stack-size=256 node_modules/.bin/vitest run"}}`,
+		"a.test.js": "import {test} from 'vitest'\ntest('runs', () => {})\n",
+	})
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir})
+	if p := rec.Progress(); exit.Code != 0 || p.Passed != 1 {
+		t.Fatalf("exit %+v, counts %+v, hint %q: want the test passed", exit, p, out.Hint)
+	}
+	p, err := New().Plan(context.Background(), adapters.Request{ProjectRoot: dir}, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if closer, ok := p.Parser.(adapters.Closer); ok {
+		defer closer.Close()
+	}
+	if want := []string{"node", "--stack-size=256"}; !slices.Equal(p.Argv[:2], want) {
+		t.Errorf("argv %q, want it to start with %q", p.Argv, want)
+	}
+}
+
 // TestVitestCoverageThreshold: the tests pass, the coverage does not
 // meet coverage.thresholds, and vitest exits 1: the hint says what failed
 // (the run is failed by its exit code). Without a command the test
