@@ -31,7 +31,8 @@ type Harnesser interface {
 }
 
 // TestRunner is implemented by a parser that knows which processes run a
-// test now (mocha --parallel's workers say which test they run): among
+// test now (mocha --parallel's workers say which test they run, jest's
+// workers and vitest's forks which file): among
 // several test processes whose threads wait, the stuck detector judges
 // those running a test. A pool's worker that has finished its files waits
 // for more on its pipe, with no timeout, and read beside a test's promise
