@@ -47,8 +47,8 @@ type Recorder struct {
 	// lines is looked up a million times, and building its key was a
 	// third of the allocations of reading go test's output.
 	last *recTest
-	// event is when the parser last reported a test's start, end or
-	// output, in unix nanoseconds (LastEvent).
+	// event is when the parser last reported a test's start or end, in
+	// unix nanoseconds (LastEvent).
 	event atomic.Int64
 }
 

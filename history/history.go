@@ -246,7 +246,7 @@ func (f *file) failing(key Key, selects func(TestID) bool) (failing map[string][
 			failing[suite] = append(failing[suite], name)
 		}
 	}
-	runAt := func(id string) int { return slices.IndexFunc(f.Runs, func(e Entry) bool { return e.RunID == id }) }
+	runAt := f.runOrder()
 	newest := -1
 	if runID != "" {
 		newest = runAt(runID)
@@ -286,7 +286,7 @@ func (f *file) failing(key Key, selects func(TestID) bool) (failing map[string][
 	}
 	own := set(b.Tests)
 	var passed []string // the runs that saw the filter's tests pass
-	for id, l := range f.known(key) {
+	for id, l := range f.known(key, runAt) {
 		if !selects(id) || own(id) || b.Learnt[id.Suite][id.Name].RunID != "" {
 			continue
 		}
@@ -307,13 +307,30 @@ func (f *file) failing(key Key, selects func(TestID) bool) (failing map[string][
 	return failing, n, runID
 }
 
+// runOrder returns each recorded run's place in f.Runs, oldest first, by
+// its id (-1 for none): which of two runs is the newer, asked for every
+// test a baseline knows, without a scan of the runs each time.
+func (f *file) runOrder() func(id string) int {
+	at := make(map[string]int, len(f.Runs))
+	for i, e := range f.Runs {
+		if _, ok := at[e.RunID]; !ok {
+			at[e.RunID] = i
+		}
+	}
+	return func(id string) int {
+		if i, ok := at[id]; ok {
+			return i
+		}
+		return -1
+	}
+}
+
 // known is what the baselines of key's other test filters (the same
 // framework, level and command; no partition) know of each test: failing
 // (or cut off) or passed, in which run, the newest of them for a test
-// two know. A baseline's state of a test is what it learnt of it, else
-// its own.
-func (f *file) known(key Key) map[TestID]Learnt {
-	runAt := func(id string) int { return slices.IndexFunc(f.Runs, func(e Entry) bool { return e.RunID == id }) }
+// two know (runAt: f.runOrder). A baseline's state of a test is what it
+// learnt of it, else its own.
+func (f *file) known(key Key, runAt func(id string) int) map[TestID]Learnt {
 	out := map[TestID]Learnt{}
 	put := func(id TestID, l Learnt) {
 		if old, ok := out[id]; !ok || runAt(l.RunID) > runAt(old.RunID) {

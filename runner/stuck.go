@@ -478,18 +478,20 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 		}
 		return []report.StuckTest{st}
 	}
+	// A test the runtime's stacks named (the JVM's deadlock report) has
+	// no start of its own: its group's bounds it (a Maven class,
+	// adapters.UnitRunner), else the run's.
+	unit, prefix, unitSince := "", "", time.Time{}
+	if u, ok := r.unitRunner(); ok {
+		unit, prefix, unitSince = u.RunningUnit()
+	}
 	var out []report.StuckTest
 	for i, t := range stacksOwnerFirst(subtestsFirst(tests), threads) {
 		since := t.Since
 		if since.IsZero() {
-			// A test the runtime's stacks named (the JVM's deadlock
-			// report): its start is unknown; its group's bounds it (a
-			// Maven class, adapters.UnitRunner), else the run's.
 			since = r.started
-			if u, ok := r.unitRunner(); ok {
-				if name, prefix, s := u.RunningUnit(); name != "" && strings.HasPrefix(t.Name, prefix) {
-					since = s
-				}
+			if unit != "" && strings.HasPrefix(t.Name, prefix) {
+				since = unitSince
 			}
 		}
 		st := report.StuckTest{Name: t.Name, ElapsedMS: at.Sub(since).Milliseconds(), Diagnosis: diag}
@@ -508,18 +510,18 @@ func (r *Run) stuckTests(w *watch, diag string, at time.Time, tests []stuck.Runn
 // sourcegraph/conc broken on purpose), the first test listed may be
 // another process's, and the stacks read as its own.
 func stacksOwnerFirst(tests []stuck.RunningTest, threads []report.Thread) []stuck.RunningTest {
-	for i, t := range tests {
+	shown := func(t stuck.RunningTest) bool {
 		top, _, _ := strings.Cut(t.Name, "/")
-		if i == 0 || top == "" || strings.ContainsAny(top, " ()") {
-			continue
-		}
-		if slices.ContainsFunc(threads, func(th report.Thread) bool {
+		return top != "" && !strings.ContainsAny(top, " ()") && slices.ContainsFunc(threads, func(th report.Thread) bool {
 			return slices.ContainsFunc(th.Stack, func(f string) bool { return framesFunction(f, top) })
-		}) && !slices.ContainsFunc(threads, func(th report.Thread) bool {
-			first, _, _ := strings.Cut(tests[0].Name, "/")
-			return slices.ContainsFunc(th.Stack, func(f string) bool { return framesFunction(f, first) })
-		}) {
-			return append(append([]stuck.RunningTest{t}, tests[:i]...), tests[i+1:]...)
+		})
+	}
+	if len(tests) < 2 || shown(tests[0]) {
+		return tests
+	}
+	for i, t := range tests[1:] {
+		if shown(t) {
+			return append(append([]stuck.RunningTest{t}, tests[:i+1]...), tests[i+2:]...)
 		}
 	}
 	return tests

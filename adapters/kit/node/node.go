@@ -365,12 +365,7 @@ func (s Script) RerunPrefix() []string {
 }
 
 func (s Script) env(nodeOptions string) []string {
-	var flags []string
-	for _, f := range nodeFlags(s.Words) {
-		if !slices.Contains(s.nodeOnly, f) {
-			flags = append(flags, f)
-		}
-	}
+	flags := s.optionsFlags()
 	if len(flags) == 0 {
 		return s.Env
 	}

@@ -26,14 +26,8 @@ var nodeOptionsRefused = lazyre.New(`(?m)^\S*node\S*: (--?[\w-]+=?) is not allow
 // (NodeArgv), the others stay in NODE_OPTIONS, which the framework's
 // workers inherit. A script without node options asks nothing.
 func (s *Script) KeepNodeOnly(ctx context.Context, env []string, dir string) {
-	flags := nodeFlags(s.Words)
-	for range flags {
-		var kept []string
-		for _, f := range flags {
-			if !slices.Contains(s.nodeOnly, f) {
-				kept = append(kept, f)
-			}
-		}
+	for range nodeFlags(s.Words) {
+		kept := s.optionsFlags()
 		if len(kept) == 0 {
 			return
 		}
@@ -49,6 +43,18 @@ func (s *Script) KeepNodeOnly(ctx context.Context, env []string, dir string) {
 		}
 		s.nodeOnly = append(s.nodeOnly, kept[i])
 	}
+}
+
+// optionsFlags are the script's node options that go in NODE_OPTIONS:
+// all but those it refuses (KeepNodeOnly).
+func (s Script) optionsFlags() []string {
+	var flags []string
+	for _, f := range nodeFlags(s.Words) {
+		if !slices.Contains(s.nodeOnly, f) {
+			flags = append(flags, f)
+		}
+	}
+	return flags
 }
 
 // NodeArgv is what the run's command, and its rerun, start with to give
