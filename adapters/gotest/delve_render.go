@@ -199,6 +199,10 @@ func (r valueRenderer) list(b *strings.Builder, v *dlvVariable, d int) {
 		b.WriteString("nil")
 		return
 	}
+	if byteSlice(v) {
+		r.bytes(b, v)
+		return
+	}
 	if d >= r.depth && v.Len > 0 {
 		fmt.Fprintf(b, "[…%d items]", v.Len)
 		return
@@ -218,6 +222,62 @@ func (r valueRenderer) list(b *strings.Builder, v *dlvVariable, d int) {
 		fmt.Fprintf(b, "…%d more", v.Len-int64(n))
 	}
 	b.WriteByte(']')
+}
+
+// byteSlice says whether v is a slice of bytes ([]byte, json.RawMessage):
+// Delve loads it as a list of numbers, one child a byte.
+func byteSlice(v *dlvVariable) bool {
+	if reflect.Kind(v.Kind) != reflect.Slice {
+		return false
+	}
+	if len(v.Children) > 0 {
+		// Delve 1.27 gives uint8 reflect.Uint's kind: the type says it.
+		t := v.Children[0].Type
+		return t == "uint8" || t == "byte"
+	}
+	return v.Type == "[]uint8"
+}
+
+// bytes writes a slice of bytes as its type converting a Go string
+// literal, []byte("GET / HTTP/1.1\r\n"), bytes that are not text escaped
+// as Go escapes them; a slice Delve loaded in part says how long it is,
+// as a string does. Its elements as numbers, [71, 69, 84, …], told an
+// agent nothing it could read.
+func (r valueRenderer) bytes(b *strings.Builder, v *dlvVariable) {
+	buf := make([]byte, 0, len(v.Children))
+	for i := range v.Children {
+		n, err := strconv.ParseUint(v.Children[i].Value, 10, 8)
+		if err != nil {
+			break
+		}
+		buf = append(buf, byte(n))
+	}
+	t := shortType(v.Type)
+	if t == "[]uint8" {
+		t = "[]byte"
+	}
+	b.WriteString(t)
+	b.WriteByte('(')
+	switch {
+	case len(buf) == 0 && v.Len > 0: // not loaded: deeper than Delve went
+		fmt.Fprintf(b, "…%d bytes", v.Len)
+	case int64(len(buf)) < v.Len:
+		fmt.Fprintf(b, "%s…(%d bytes)", strconv.Quote(string(buf)), v.Len)
+	default:
+		b.WriteString(strconv.Quote(string(buf)))
+	}
+	b.WriteByte(')')
+}
+
+// clippedBytes says whether v is a slice of bytes Delve loaded only the
+// first elements of, as it loads every list (loadConfig).
+func clippedBytes(v *dlvVariable) bool {
+	return byteSlice(v) && v.Base != 0 && int64(len(v.Children)) < v.Len
+}
+
+// bytesConfig loads a slice of bytes as far as a value is rendered.
+func (r valueRenderer) bytesConfig() dlvLoadConfig {
+	return dlvLoadConfig{MaxVariableRecurse: 1, MaxArrayValues: r.size + 1}
 }
 
 func (r valueRenderer) mapping(b *strings.Builder, v *dlvVariable, d int) {

@@ -3,6 +3,7 @@ package gotest
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"testing"
 
 	"strobe/trace"
@@ -29,5 +30,36 @@ func TestRenderUnsafePointerAddress(t *testing.T) {
 	nilPtr := dlvVariable{Kind: 26, Type: "unsafe.Pointer"}
 	if got := r.value("p", &nilPtr).Value; got != "unsafe.Pointer(nil)" {
 		t.Errorf("nil unsafe.Pointer rendered %s", got)
+	}
+}
+
+// Slices of bytes as Delve sends them (its uint8 elements carry
+// reflect.Uint's kind): text, a named type, a slice deeper than Delve
+// loaded, an empty one and a nil one.
+func TestRenderBytes(t *testing.T) {
+	bytesOf := func(typ string, s string, n int64) dlvVariable {
+		v := dlvVariable{Kind: 23, Type: typ, Len: n, Cap: n, Base: 0xc000010000}
+		for _, c := range []byte(s) {
+			v.Children = append(v.Children, dlvVariable{Kind: 7, Type: "uint8", Value: strconv.Itoa(int(c))})
+		}
+		return v
+	}
+	r := newValueRenderer(&trace.Spec{})
+	deep := bytesOf("[]uint8", "", 40)
+	empty := bytesOf("[]uint8", "", 0)
+	nilSlice := dlvVariable{Kind: 23, Type: "[]uint8"}
+	for _, c := range []struct {
+		v    dlvVariable
+		want string
+	}{
+		{bytesOf("[]uint8", "GET / HTTP/1.1\r\n", 16), `[]byte("GET / HTTP/1.1\r\n")`},
+		{bytesOf("encoding/json.RawMessage", `{"a":1`, 8), `json.RawMessage("{\"a\":1"…(8 bytes))`},
+		{deep, `[]byte(…40 bytes)`},
+		{empty, `[]byte("")`},
+		{nilSlice, `nil`},
+	} {
+		if got := r.value("b", &c.v).Value; got != c.want {
+			t.Errorf("rendered %s, want %s", got, c.want)
+		}
 	}
 }

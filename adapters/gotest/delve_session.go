@@ -457,7 +457,7 @@ func (s *delveSession) hit(th *dlvThread, b delveBreak) {
 			for i := range th.BreakpointInfo.Arguments {
 				v := &th.BreakpointInfo.Arguments[i]
 				if v.Flags&dlvReturnArgument == 0 {
-					e.Args = append(e.Args, s.render.value(v.Name, v))
+					e.Args = append(e.Args, s.render.value(v.Name, s.moreBytes(g, v.Name, v)))
 				}
 			}
 		}
@@ -498,7 +498,7 @@ func (s *delveSession) exit(th *dlvThread, fn string, g int64, now int64) {
 		}
 	}
 	for i := range rets {
-		e.Return = append(e.Return, s.render.value(rets[i].Name, &rets[i]))
+		e.Return = append(e.Return, s.render.value(rets[i].Name, s.moreBytes(g, rets[i].Name, &rets[i])))
 	}
 	if n := len(rets); n > 0 && rets[n-1].Type == "error" && !isNilError(&rets[n-1]) {
 		e.Error = true
@@ -527,9 +527,26 @@ func (s *delveSession) readWatches(fn string, g int64) []trace.Value {
 			out = append(out, trace.Value{Name: expr, Unavailable: msg})
 			continue
 		}
-		out = append(out, s.render.value(expr, &v))
+		out = append(out, s.render.value(expr, s.moreBytes(g, expr, &v)))
 	}
 	return out
+}
+
+// moreBytes loads the rest of a slice of bytes that the breakpoint's
+// config cut at a list's few items: 9 bytes of a request or a file's
+// head say little, 256 say what it was. The one Eval is paid only for a
+// recorded hit whose argument, result or watch is such a slice. A result
+// the source does not name (~r0) is no name Delve evaluates: it keeps the
+// bytes its breakpoint loaded.
+func (s *delveSession) moreBytes(g int64, expr string, v *dlvVariable) *dlvVariable {
+	if !clippedBytes(v) {
+		return v
+	}
+	full, err := s.c.eval(dlvEvalScope{GoroutineID: g}, expr, s.render.bytesConfig())
+	if err != nil || !byteSlice(&full) || len(full.Children) <= len(v.Children) {
+		return v
+	}
+	return &full
 }
 
 // cap turns fn's breakpoints into counters: its entry never reports

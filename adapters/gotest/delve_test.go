@@ -259,6 +259,38 @@ func TestDelveLoopSampledAndTimed(t *testing.T) {
 		traced, 2000/(traced-idle).Seconds(), idle, plain)
 }
 
+// A []byte argument reads as text, as far as a value is rendered: Delve
+// loads a list's first 9 elements at a breakpoint, and they were shown as
+// numbers ([67, 111, 110, …]); bytes that are not text are escaped.
+// Header's results are named, so they are read in full too.
+func TestDelveBytesAsText(t *testing.T) {
+	requireDelve(t)
+	root := fixtureCopy(t)
+	req, spec := traceSpec(t, root, "TestHeader", []string{"shop.Header"})
+	_, _, exit, cerr := runTraced(t, req)
+	if cerr != nil || exit.Code != 0 {
+		t.Fatalf("exit %d, companion %v", exit.Code, cerr)
+	}
+	evs, _ := readEvents(t, spec.Out)
+	var got []string
+	for _, e := range evs {
+		vs := e.Args
+		if e.Type == trace.Exit {
+			vs = e.Return
+		}
+		got = append(got, argsOf(vs))
+	}
+	want := []string{
+		`line=[]byte("Content-Type: text/plain; charset=utf-8")`,
+		`name=[]byte("Content-Type") value=[]byte("text/plain; charset=utf-8")`,
+		`line=[]byte("\x1f\x8b\b\x00")`,
+		`name=nil value=nil`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // TestDelveRunBudget: past the run's budget of stops (3 × FullCalls calls
 // of the traced functions together) no call stops the program any more,
 // and the true count still comes from Delve. Without the budget a broad

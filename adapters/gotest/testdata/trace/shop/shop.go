@@ -65,3 +65,13 @@ func Total(lines []string, percent int) int {
 func Step(i int) int {
 	return i*2 + 1
 }
+
+// Header splits a "Name: value" line: the fixture of a []byte argument.
+func Header(line []byte) (name, value []byte) {
+	for i, c := range line {
+		if c == ':' && i+2 <= len(line) {
+			return line[:i], line[i+2:]
+		}
+	}
+	return nil, nil
+}

@@ -26,3 +26,15 @@ func TestLoop(t *testing.T) {
 		t.Fatalf("sum = %d", sum)
 	}
 }
+
+// TestHeader splits a header line, then a gzip stream's first bytes: text
+// and bytes that are not.
+func TestHeader(t *testing.T) {
+	name, value := Header([]byte("Content-Type: text/plain; charset=utf-8"))
+	if string(name) != "Content-Type" || string(value) != "text/plain; charset=utf-8" {
+		t.Fatalf("Header = %q, %q", name, value)
+	}
+	if name, _ := Header([]byte{0x1f, 0x8b, 0x08, 0x00}); name != nil {
+		t.Fatalf("Header of no header = %q", name)
+	}
+}
