@@ -39,6 +39,19 @@ var nameCases = []struct {
 	{"values::abstract_value::parse", []string{"cxxopts::values::abstract_value<int>::parse", "values::abstract_value<std::vector<int, std::allocator<int> > >::parse", "values::abstract_value::parse"},
 		[]string{"values::abstract_value<int>::parse_all", "values::abstract_values<int>::parse", "values::abstract_value<int>::x::parse"}},
 	{"values::*::parse", []string{"values::abstract_value<std::vector<int, std::allocator<int> > >::parse", "values::V::parse"}, []string{"values::a::b::parse"}},
+	// shlex::bytes::** matched std's generic functions instantiated with
+	// the crate's types (gdb's names of a debug build of shlex 1.3): a
+	// pattern starts where a path does, not inside another function's
+	// generic arguments.
+	{"shlex::bytes::**", []string{"shlex::bytes::join", "shlex::bytes::Shlex::new", "shlex::bytes::{impl#2}::join",
+		"shlex::bytes::join::{closure#0}", "shlex::bytes::Quoter::quote<&str>",
+		"<shlex::bytes::Shlex as core::iter::traits::iterator::Iterator>::next", "<&mut shlex::bytes::Shlex as core::fmt::Debug>::fmt",
+		"<alloc::string::String as shlex::bytes::Quote>::quote", "<alloc::vec::Vec<core::option::Option<u8>> as shlex::bytes::Quote>::quote"},
+		[]string{"alloc::vec::Vec<u8, alloc::alloc::Global>::extend_desugared<u8, alloc::alloc::Global, core::iter::adapters::map::Map<core::slice::iter::Iter<&[u8]>, shlex::bytes::{impl#2}::join::{closure#0}>>",
+			"core::ptr::drop_in_place<shlex::bytes::Shlex>", "<alloc::vec::Vec<shlex::bytes::Token> as core::ops::drop::Drop>::drop",
+			"core::iter::traits::iterator::Iterator::map<shlex::bytes::Shlex, u8>"}},
+	{"parser::parse", []string{"std::vector<int>::x<calc::T>::parser::parse", "<calc::Parser<calc::Token<u8>> as core::default::Default>::parser::parse"},
+		[]string{"core::ptr::drop_in_place<calc::parser::parse>", "std::function<void (calc::parser::parse)>"}},
 }
 
 func TestCompileMatchesInGo(t *testing.T) {
