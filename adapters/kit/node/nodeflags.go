@@ -3,9 +3,11 @@ package node
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"strobe/adapters/kit"
@@ -31,18 +33,64 @@ func (s *Script) KeepNodeOnly(ctx context.Context, env []string, dir string) {
 		if len(kept) == 0 {
 			return
 		}
-		probe := append(slices.Clone(env), "NODE_OPTIONS="+strings.Join(kept, " "))
-		_, stderr, err := kit.RunTool(ctx, kit.Tool{Dir: dir, Env: probe, Timeout: 10 * time.Second, MaxOutput: 4096}, "node", "-e", "0")
-		m := nodeOptionsRefused.FindStringSubmatch(string(stderr))
-		if err == nil || m == nil {
+		refused, ok := refusedOption(ctx, env, dir, kept)
+		if !ok {
 			return
 		}
-		i := slices.IndexFunc(kept, func(f string) bool { return f == m[1] || strings.HasPrefix(f, m[1]) && strings.HasSuffix(m[1], "=") })
+		i := slices.IndexFunc(kept, func(f string) bool {
+			return f == refused || strings.HasPrefix(f, refused) && strings.HasSuffix(refused, "=")
+		})
 		if i < 0 {
 			return
 		}
 		s.nodeOnly = append(s.nodeOnly, kept[i])
 	}
+}
+
+// refusals keeps node's answers to refusedOption, by the node program
+// (its path, size and time, so that another node is asked again) and the
+// options asked about: each question starts node (62 ms of a run here),
+// and a project's script asks the same at every run the daemon serves.
+var refusals sync.Map // refusalKey → string: the option refused, "" for none
+
+type refusalKey struct {
+	node    string
+	size    int64
+	mtime   time.Time
+	options string
+}
+
+// refusedOption asks node, with env in dir, whether NODE_OPTIONS may
+// carry options, and answers the first it refuses as node names it
+// (--stack-size=); ok is false when node accepts them all or could not
+// say (not found, stopped: not remembered).
+func refusedOption(ctx context.Context, env []string, dir string, options []string) (refused string, ok bool) {
+	var key refusalKey
+	if p, err := shell.LookPath("node", env); err == nil {
+		if fi, err := os.Stat(p); err == nil {
+			key = refusalKey{node: p, size: fi.Size(), mtime: fi.ModTime(), options: strings.Join(options, " ")}
+		}
+	}
+	if key.node != "" {
+		if v, hit := refusals.Load(key); hit {
+			return v.(string), v.(string) != ""
+		}
+	}
+	probe := append(slices.Clone(env), "NODE_OPTIONS="+strings.Join(options, " "))
+	_, stderr, err := kit.RunTool(ctx, kit.Tool{Dir: dir, Env: probe, Timeout: 10 * time.Second, MaxOutput: 4096}, "node", "-e", "0")
+	m := nodeOptionsRefused.FindStringSubmatch(string(stderr))
+	switch {
+	case err == nil:
+		refused = ""
+	case m != nil:
+		refused = m[1]
+	default:
+		return "", false // node failed otherwise: ask again next time
+	}
+	if key.node != "" {
+		refusals.Store(key, refused)
+	}
+	return refused, refused != ""
 }
 
 // optionsFlags are the script's node options that go in NODE_OPTIONS:
