@@ -28,6 +28,7 @@ func traced(req adapters.Request, plan *adapters.Plan, customs []string) error {
 	if err != nil {
 		return err
 	}
+	gdbtrace.ShowUntraced(plan)
 	for i, a := range plan.Argv {
 		if strings.HasPrefix(a, cargoRunnerKey) {
 			plan.Argv[i] = cargoRunner(customs, g.Prefix(), strings.Contains(a, mergedDoctests))

@@ -15,6 +15,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit/gdbtrace/gdbtracetest"
+	"strobe/internal/shell"
 	"strobe/internal/testutil"
 	"strobe/report"
 	"strobe/trace"
@@ -411,6 +412,43 @@ func TestTraceSaysNothingOfGdb(t *testing.T) {
 	}
 	if !strings.Contains(string(out), `"tests::labels"`) || strings.Contains(string(out), "auto-load") || strings.Contains(string(out), "gdb") {
 		t.Errorf("output:\n%s\nwant the test's events and nothing of gdb's", out)
+	}
+}
+
+// TestTraceShowsTheUntracedCommand: the answer's command of a traced run
+// named gdb's script, in a directory removed after the run, inside three
+// lines of quoting: pasted, gdb found no script. It is the command
+// without gdb, which pasted runs the same test.
+func TestTraceShowsTheUntracedCommand(t *testing.T) {
+	root := tracedFixture(t)
+	req := adapters.Request{ProjectRoot: root, Test: "tests::labels"}
+	untraced, err := New().Plan(t.Context(), req, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := untraced.Parser.(adapters.Closer); ok {
+		c.Close()
+	}
+	req.Trace = gdbtracetest.Spec(t, root, []string{"parser::label"})
+	plan, err := New().Plan(t.Context(), req, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Parser.(adapters.Closer).Close() // removes gdb's script, as the run's end does
+	want := untraced.Shown
+	if want == "" {
+		want = shell.Join(untraced.Argv)
+	}
+	if plan.Shown != want {
+		t.Fatalf("shown %q, want the untraced command %q", plan.Shown, want)
+	}
+	if !slices.ContainsFunc(plan.Argv, func(a string) bool { return strings.Contains(a, "gdb") }) {
+		t.Fatalf("argv %q does not run gdb", plan.Argv)
+	}
+	cmd := exec.Command("sh", "-c", plan.Shown)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), `"name": "tests::labels", "event": "ok"`) {
+		t.Errorf("%s: %v\n%s", plan.Shown, err, out)
 	}
 }
 

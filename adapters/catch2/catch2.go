@@ -244,8 +244,10 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	case req.Level != adapters.LevelAll:
 		spec = catch2LevelTag(req.Level)
 	}
+	shown := append([]string{bin}, kept...) // without the report, in a directory removed after the run
 	if spec != "" {
 		argv = append(argv, spec)
+		shown = append(shown, spec)
 	}
 	rec.BeginTesting() // the binary is built already
 	p := newCatch2Parser(rec, req.ProjectRoot, dir, xmlPath)
@@ -255,7 +257,7 @@ func (catch2) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	p.test, p.level, p.note, p.stale = req.Test, req.Level, note, stale
 	p.env, p.tests, p.ownSpecs = req.Env, req.Tests, len(specs) > 0
 	p.start()
-	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
+	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p, Shown: shell.Join(shown)}
 	if err := traced(req, plan); err != nil {
 		p.Close() // its report directory
 		return nil, err

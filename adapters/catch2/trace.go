@@ -18,6 +18,7 @@ func traced(req adapters.Request, plan *adapters.Plan) error {
 	if err != nil {
 		return err
 	}
+	gdbtrace.ShowUntraced(plan)
 	plan.Argv = g.Argv(plan.Argv)
 	plan.Parser = g.Parser(plan.Parser)
 	return nil

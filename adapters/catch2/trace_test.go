@@ -1,14 +1,17 @@
 package catch2
 
 import (
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit/gdbtrace/gdbtracetest"
+	"strobe/internal/shell"
 	"strobe/internal/testutil"
 	"strobe/report"
 	"strobe/trace"
@@ -73,5 +76,35 @@ func TestTraceCrash(t *testing.T) {
 	_, metas := gdbtracetest.Events(t, spec.Out)
 	if len(metas) != 1 || len(metas[0].Matched) == 0 || len(rec.Tests()) == 0 {
 		t.Errorf("metas %+v tests %+v", metas, rec.Tests())
+	}
+}
+
+// TestTraceShowsTheUntracedCommand: the answer's command of a traced run
+// named gdb's script, and every run's the XML report's path, both in
+// directories removed once the run ends. It is the binary with the test
+// case's spec, which pasted runs the same test case, traced or not.
+func TestTraceShowsTheUntracedCommand(t *testing.T) {
+	testutil.RequireTool(t, "gdb")
+	bins := testutil.Catch2Fixtures(t)
+	root := testutil.Fixture("catch2", "plain")
+	bin := filepath.Join(bins, "basic")
+	req := adapters.Request{ProjectRoot: root, Command: []string{bin}, Test: "adds wrongly"}
+	untraced, err := catch2{}.Plan(t.Context(), req, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	untraced.Parser.(adapters.Closer).Close()
+	req.Trace = gdbtracetest.Spec(t, root, []string{"add"})
+	plan, err := catch2{}.Plan(t.Context(), req, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Parser.(adapters.Closer).Close()
+	if want := shell.Join([]string{bin, "adds wrongly"}); plan.Shown != want || untraced.Shown != want || plan.Argv[0] == bin {
+		t.Fatalf("shown %q traced, %q untraced; argv %q: want %q shown, gdb run", plan.Shown, untraced.Shown, plan.Argv, want)
+	}
+	out, _ := exec.Command("sh", "-c", plan.Shown).CombinedOutput()
+	if !strings.Contains(string(out), "adds wrongly") || !strings.Contains(string(out), "test cases: 1 | 1 failed") {
+		t.Errorf("%s:\n%s", plan.Shown, out)
 	}
 }

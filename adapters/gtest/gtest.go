@@ -185,8 +185,10 @@ func (gtest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	report := filepath.Join(dir, "report.json")
 	argv := append([]string{bin}, kept...)
 	argv = append(argv, "--gtest_output=json:"+report, "--gtest_color=no")
+	shown := append([]string{bin}, kept...) // without the report, in a directory removed after the run
 	if filter != "" {
 		argv = append(argv, "--gtest_filter="+filter)
+		shown = append(shown, "--gtest_filter="+filter)
 	}
 	rec.BeginTesting() // the binary is built already
 	p := newParser(rec, req.ProjectRoot, dir, report)
@@ -196,7 +198,7 @@ func (gtest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 		p.note = kit.JoinNotes(p.note, shard)
 		p.unshard = []string{"env", "-u", "GTEST_TOTAL_SHARDS", "-u", "GTEST_SHARD_INDEX"}
 	}
-	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p, Env: ubsanStacks(req.Env)}
+	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p, Env: ubsanStacks(req.Env), Shown: shell.Join(shown)}
 	if err := traced(req, plan); err != nil {
 		p.Close() // its report directory
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit/gdbtrace/gdbtracetest"
+	"strobe/internal/shell"
 	"strobe/internal/testutil"
 	"strobe/report"
 	"strobe/trace"
@@ -229,5 +230,32 @@ func TestTraceClassTemplateMethod(t *testing.T) {
 	}
 	if len(got) != 2 || got[0] != "kinds::Box<int>::get=9" || !strings.HasPrefix(got[1], "kinds::Box<std::") || !strings.HasSuffix(got[1], `>::get="boxed"`) {
 		t.Errorf("Box's get returned %q, want Box<int>::get=9 and Box<std::string>::get=\"boxed\"", got)
+	}
+}
+
+// TestTraceShowsTheUntracedCommand: the answer's command of a traced run
+// named gdb's script, and every run's the JSON report's path, both in
+// directories removed once the run ends. It is the binary with the
+// test's filter, which pasted runs the same test, traced or not.
+func TestTraceShowsTheUntracedCommand(t *testing.T) {
+	bin := tracedBin(t)
+	req := adapters.Request{ProjectRoot: tracedSrc, Command: []string{bin}, Test: "Calc.SumTwo"}
+	untraced, err := gtest{}.Plan(t.Context(), req, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	untraced.Parser.(adapters.Closer).Close()
+	req.Trace = gdbtracetest.Spec(t, tracedSrc, []string{"calc::parse"})
+	plan, err := gtest{}.Plan(t.Context(), req, adapters.NewRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Parser.(adapters.Closer).Close()
+	if want := shell.Join([]string{bin, "--gtest_filter=Calc.SumTwo"}); plan.Shown != want || untraced.Shown != want || plan.Argv[0] == bin {
+		t.Fatalf("shown %q traced, %q untraced; argv %q: want %q shown, gdb run", plan.Shown, untraced.Shown, plan.Argv, want)
+	}
+	out, _ := exec.Command("sh", "-c", plan.Shown).CombinedOutput()
+	if !strings.Contains(string(out), "[  FAILED  ] Calc.SumTwo") || !strings.Contains(string(out), "1 test from 1 test suite ran") {
+		t.Errorf("%s:\n%s", plan.Shown, out)
 	}
 }

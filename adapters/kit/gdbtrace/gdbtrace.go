@@ -74,6 +74,17 @@ func (g *Gdb) Prefix() []string {
 	return []string{g.Path, "-q", "-nx", "-batch", "-iex", "source " + g.Script, "-x", g.Script, "--args"}
 }
 
+// ShowUntraced has the answer name the plan's command as it is before
+// gdb wraps it (call it first): the traced command names the tracer's
+// script, in a directory removed once the run ends, so pasted it failed,
+// and a cargo run's was three lines of quoting around it. The untraced
+// command runs the same tests; the answer's trace names the tracer.
+func ShowUntraced(plan *adapters.Plan) {
+	if plan.Shown == "" {
+		plan.Shown = shell.Join(plan.Argv)
+	}
+}
+
 // Argv runs argv under the tracer.
 func (g *Gdb) Argv(argv []string) []string {
 	return append(g.Prefix(), argv...)
