@@ -514,23 +514,25 @@ func ReadSummary(path string) (*Summary, error) {
 }
 
 // PassedDurations reads how long each test that passed took in the record
-// at path, by name. The tests come before the output streams, so reading
-// stops there, however much the run printed.
-func PassedDurations(path string) (map[string]time.Duration, error) {
+// at path, by name, and the longest any test took that passed or failed
+// (a stuck test's time is strobe's wait, not the test's). The tests come
+// before the output streams, so reading stops there, however much the run
+// printed.
+func PassedDurations(path string) (took map[string]time.Duration, slowest time.Duration, err error) {
 	f, dec, err := openRecord(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
+			return nil, 0, fmt.Errorf("reading %s: %w", path, err)
 		}
 		if t != "tests" {
 			var skip json.RawMessage
 			if err := dec.Decode(&skip); err != nil {
-				return nil, fmt.Errorf("reading %s: %w", path, err)
+				return nil, 0, fmt.Errorf("reading %s: %w", path, err)
 			}
 			continue
 		}
@@ -540,15 +542,21 @@ func PassedDurations(path string) (map[string]time.Duration, error) {
 			DurationMS int64             `json:"duration_ms"`
 		}
 		if err := dec.Decode(&tests); err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
+			return nil, 0, fmt.Errorf("reading %s: %w", path, err)
 		}
-		took := map[string]time.Duration{}
+		took = map[string]time.Duration{}
 		for _, t := range tests {
-			if t.Status == report.TestPassed {
-				took[t.Name] = time.Duration(t.DurationMS) * time.Millisecond
+			d := time.Duration(t.DurationMS) * time.Millisecond
+			switch t.Status {
+			case report.TestPassed:
+				took[t.Name] = d
+			case report.TestFailed:
+			default:
+				continue
 			}
+			slowest = max(slowest, d)
 		}
-		return took, nil
+		return took, slowest, nil
 	}
-	return nil, nil
+	return nil, 0, nil
 }

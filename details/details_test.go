@@ -173,18 +173,30 @@ func TestPassedDurations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	took, err := PassedDurations(path)
+	took, slowest, err := PassedDurations(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(took) != 1 || took["TestSlow"] != 5200*time.Millisecond {
-		t.Errorf("durations %v, want TestSlow's 5.2s alone", took)
+	if len(took) != 1 || took["TestSlow"] != 5200*time.Millisecond || slowest != 5200*time.Millisecond {
+		t.Errorf("durations %v, slowest %v: want TestSlow's 5.2s alone, and as the slowest", took, slowest)
+	}
+	// A failed test's time counts among the slowest; a stuck one's is how
+	// long strobe waited.
+	slow := &Record{Response: report.Response{RunID: "r2", Status: report.Stuck},
+		Tests: []report.Test{{Name: "TestSlowFail", Status: report.TestFailed, DurationMS: 7000},
+			{Name: "TestHung", Status: report.TestStuck, DurationMS: 600000}}}
+	slowPath, err := Write(dir, slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took, slowest, err := PassedDurations(slowPath); err != nil || len(took) != 0 || slowest != 7*time.Second {
+		t.Errorf("durations %v, slowest %v, %v: want none passed and the failed test's 7s", took, slowest, err)
 	}
 	b, _ := os.ReadFile(path)
 	i := strings.Index(string(b), `,"stdout":`)
 	cut := filepath.Join(dir, "cut.json")
 	os.WriteFile(cut, append(b[:i:i], `,"stdout":{"text":"never read`...), 0o600)
-	if took, err := PassedDurations(cut); err != nil || took["TestSlow"] != 5200*time.Millisecond {
+	if took, _, err := PassedDurations(cut); err != nil || took["TestSlow"] != 5200*time.Millisecond {
 		t.Errorf("a record cut in its streams: %v, %v; want the tests read", took, err)
 	}
 }

@@ -854,7 +854,8 @@ func (r *Run) hint(resp *report.Response) string {
 			h += "; suggested_traces names the project's functions in them"
 		}
 		if w := r.watch.Load(); w != nil && w.verdict != nil && (w.verdict.Kind == stuck.Overdue || w.verdict.Kind == stuck.OverdueBusy) {
-			h += fmt.Sprintf(". If it is only slower now, set a timeout: under the default one strobe calls a silent test stuck once it has run %d times its last time (and %v); under a timeout of your own it waits until that timeout", stuck.OverdueFactor, r.defaultWait(stuck.DefaultOverdue))
+			h += fmt.Sprintf(". If it is only slower now, set a timeout: under the default one strobe calls a silent test stuck once it has run %d times its last time (and %v), a test not seen to pass %d times the project's slowest (and %v); under a timeout of your own it waits until that timeout",
+				stuck.OverdueFactor, r.defaultWait(stuck.DefaultOverdue), stuck.OverdueFactor, stuck.NewOverdueFactor*r.defaultWait(stuck.DefaultOverdue))
 		}
 		return h
 	case report.Timeout:

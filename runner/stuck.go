@@ -93,7 +93,7 @@ func (r *Run) newWatch(pid int) *watch {
 		NodeTimer: w.nodeTimer,
 	}
 	var tookGroup func(string) time.Duration
-	cfg.Took, tookGroup = r.pastDurations()
+	cfg.Took, tookGroup, cfg.Slowest = r.pastDurations()
 	if u, ok := r.unitRunner(); ok {
 		cfg.Unit = func() (string, time.Time, time.Duration) {
 			name, prefix, since := u.RunningUnit()
@@ -176,10 +176,13 @@ const pastRuns = 3
 // under a millisecond: it counts as one, a time known (0 is "never seen
 // to pass"), or the quickest tests, most of them, would never be late.
 // group says what the tests whose names begin with a prefix took
-// together (a Maven class's: adapters.UnitRunner).
-func (r *Run) pastDurations() (test func(string) time.Duration, group func(prefix string) time.Duration) {
+// together (a Maven class's: adapters.UnitRunner); slowest the longest any
+// test of those runs took, passed or failed (stuck.Config.Slowest), 0 when
+// none of them ran a test.
+func (r *Run) pastDurations() (test func(string) time.Duration, group func(prefix string) time.Duration, slowest func() time.Duration) {
 	var once sync.Once
 	took := map[string]time.Duration{}
+	var longest time.Duration // of any test passed or failed in the runs read
 	read := func() {
 		once.Do(func() {
 			if r.opts.HistoryDir == "" {
@@ -198,11 +201,14 @@ func (r *Run) pastDurations() (test func(string) time.Duration, group func(prefi
 				if e.Key.Framework != r.adapter.Name() {
 					continue
 				}
-				past, err := details.PassedDurations(details.Path(dir, e.RunID))
+				past, slow, err := details.PassedDurations(details.Path(dir, e.RunID))
 				if err != nil {
 					continue
 				}
 				read++
+				if len(past) > 0 || slow > 0 { // a run with tests: a measure
+					longest = max(longest, slow, time.Millisecond)
+				}
 				for name, d := range past {
 					if _, ok := took[name]; !ok {
 						took[name] = max(d, time.Millisecond)
@@ -234,7 +240,11 @@ func (r *Run) pastDurations() (test func(string) time.Duration, group func(prefi
 		}
 		return sum
 	}
-	return test, group
+	slowest = func() time.Duration {
+		read()
+		return longest
+	}
+	return test, group, slowest
 }
 
 func procOf(p stuck.ProcSample) adapters.Proc {

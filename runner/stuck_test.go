@@ -650,6 +650,82 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// The same loop in a test the project's last runs never saw pass (an
+// agent's new test): its own time is unknown, so only the ten-minute
+// timeout ended it. Measured against the project's slowest test (here
+// TestQuick's millisecond), and after three times Overdue (a minute under
+// the default; 4 s here, so 12 s), it is stuck, with its stacks.
+func TestStuckNewTestBusyFarPastTheSlowest(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("waits 12 s for the verdict")
+	}
+	parallel(t, true)
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/parse\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "parse_test.go"), []byte(`package parse
+
+import (
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func parse(s string) int {
+	n, pos := 0, 0
+	for pos < len(s) {
+		fields := strings.Fields(s[pos:])
+		sort.Strings(fields)
+		n += len(strconv.Itoa(len(fields)))
+	}
+	return n
+}
+
+func TestQuick(t *testing.T) {}
+
+func TestParse(t *testing.T) {
+	if os.Getenv("NEW") == "" {
+		t.Skip("not written yet")
+	}
+	if parse(strings.Repeat("b a c ", 200)) == 0 {
+		t.Fatal("nothing read")
+	}
+}
+`), 0o644)
+	overdue := 4 * time.Second
+	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir(), Overdue: overdue}
+	run := func(env map[string]string) *report.Response {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		resp, err := Exec(ctx, Request{ProjectRoot: root, Framework: "go", Env: env}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	if resp := run(nil); resp.Status != report.Passed {
+		t.Fatalf("first run: %s, want passed", resp.Status)
+	}
+	resp := run(map[string]string{"NEW": "1"})
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
+		t.Fatalf("second run: %s (%+v), want stuck", resp.Status, resp.Stuck)
+	}
+	s := resp.Stuck[0]
+	if s.Name != "TestParse" || !strings.Contains(s.Diagnosis, "busy far past its usual time") ||
+		!strings.Contains(s.Diagnosis, "TestParse has not passed in the project's last runs, whose slowest test took") ||
+		s.ElapsedMS < (stuck.NewOverdueFactor*overdue).Milliseconds() {
+		t.Errorf("stuck: %+v, want TestParse busy far past the project's slowest test, after %v", s, stuck.NewOverdueFactor*overdue)
+	}
+	if !strings.Contains(fmt.Sprint(s.Threads), "parse_test.go:") {
+		t.Errorf("threads %+v, want the test's own frames", s.Threads)
+	}
+	if !strings.Contains(resp.Hint, "a test not seen to pass 10 times the project's slowest (and 12s)") {
+		t.Errorf("hint %q, want the way out for a new test that is only slow", resp.Hint)
+	}
+}
+
 // A Go test blocked on a channel beside a ticker looks like one polling
 // for a condition that will come true; under the default timeout, once it
 // has waited ten times what it took when it last passed (and 20 s), it is
@@ -819,7 +895,10 @@ func TestPastDurationsOfItsFramework(t *testing.T) {
 		}
 	}
 	r := &Run{opts: opts, req: Request{ProjectRoot: root}, adapter: failsOnEnd{}}
-	took, group := r.pastDurations()
+	took, group, slowest := r.pastDurations()
+	if got := slowest(); got != 6*time.Second {
+		t.Errorf("the slowest test of the failsonend runs took %v, want 6s", got)
+	}
 	if got := took("utests"); got != 6*time.Second {
 		t.Errorf("utests took %v when it last passed, want 6s (the failsonend run's)", got)
 	}

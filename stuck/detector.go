@@ -194,6 +194,11 @@ type Config struct {
 	// an endless loop is not called in a test that runs for less than
 	// twice that yet. Nil means nothing is known.
 	Took func(test string) time.Duration
+	// Slowest is the longest any test took, passed or failed, in the runs
+	// Took reads (0: no run known). A running test Took does not know (new,
+	// or never seen to pass) is overdue once it has run OverdueFactor times
+	// that, and NewOverdueFactor times Overdue. Nil means nothing is known.
+	Slowest func() time.Duration
 	// Unit is the group of tests running when the parser names no test
 	// running (adapters.UnitRunner: Surefire's class), since when, and
 	// what its tests took together when they last passed (0: unknown):
@@ -1091,6 +1096,12 @@ func (d *Detector) verdict(kind Kind, now time.Time, silence time.Duration, diag
 // what it took when it last passed (and Config.Overdue).
 const OverdueFactor = 10
 
+// NewOverdueFactor: a test not seen to pass in the project's last runs is
+// overdue once it has run this many times Config.Overdue (a minute under
+// the default timeout), and OverdueFactor times the slowest test of those
+// runs (Config.Slowest).
+const NewOverdueFactor = 3
+
 // overdue judges an idle, silent tree that something may still wake: when
 // every running test passed before in a known time (Took) and has now run
 // OverdueFactor times that, and at least Config.Overdue, they are stuck
@@ -1156,23 +1167,43 @@ func (d *Detector) afterEnd(now time.Time, silence time.Duration, cpu float64, v
 // in a known time (Took) and has now run OverdueFactor times that, and at
 // least Config.Overdue, with the output silent for half of Config.Overdue;
 // nil otherwise, and always under a timeout of the user's (Overdue unset).
-// Every running test must be late: one never seen to pass, or not yet
-// late, may be the one that waits or works, slowly and rightly (a Go test
-// paused for t.Parallel "runs" while a serial one works).
+// A test not seen to pass in the project's last runs (an agent's new test,
+// one that failed) is measured against the slowest test of those runs
+// (Slowest), and waits longer: NewOverdueFactor times Overdue. Before, only
+// the hard timeout, ten minutes by default, ended a new test's loop
+// through real code. Every running test must be late: one not yet late
+// may be the one that waits or works, slowly and rightly (a Go test
+// paused for t.Parallel "runs" while a serial one works), and with no
+// earlier run known there is no measure.
 func (d *Detector) lateTests(now time.Time, silence time.Duration) ([]RunningTest, []string) {
 	if d.cfg.Overdue <= 0 || d.cfg.Took == nil || silence < d.cfg.Overdue/2 {
 		return nil, nil
 	}
 	var late []RunningTest
 	var evidence []string
+	slowest := time.Duration(-1) // not asked yet
 	for _, t := range d.cfg.Running() {
 		took := d.cfg.Took(t.Name)
 		ran := now.Sub(t.Since)
-		if took <= 0 || ran < max(d.cfg.Overdue, OverdueFactor*took) {
+		if took > 0 {
+			if ran < max(d.cfg.Overdue, OverdueFactor*took) {
+				return nil, nil
+			}
+			late = append(late, t)
+			evidence = append(evidence, fmt.Sprintf("%s took %s when it last passed and has run %s", t.Name, shortDuration(took), round(ran)))
+			continue
+		}
+		if slowest < 0 {
+			slowest = 0
+			if d.cfg.Slowest != nil {
+				slowest = d.cfg.Slowest()
+			}
+		}
+		if slowest <= 0 || ran < max(NewOverdueFactor*d.cfg.Overdue, OverdueFactor*slowest) {
 			return nil, nil
 		}
 		late = append(late, t)
-		evidence = append(evidence, fmt.Sprintf("%s took %s when it last passed and has run %s", t.Name, shortDuration(took), round(ran)))
+		evidence = append(evidence, fmt.Sprintf("%s has not passed in the project's last runs, whose slowest test took %s, and has run %s", t.Name, shortDuration(slowest), round(ran)))
 	}
 	return late, evidence
 }

@@ -128,6 +128,7 @@ type scenario struct {
 	afterEnd  time.Duration // Config.AfterEnd
 	// newTestBeside runs TestNew, never seen to pass, beside TestPrimes.
 	newTestBeside bool
+	slowest       time.Duration                 // Config.Slowest: the project's slowest test in its last runs; 0: no runs known
 	frames        []Frame                       // the busy stack; spin_forever (hang.cpp:47) ← main when nil
 	stacks        map[int][]Frame               // these threads' own stacks, instead of frames
 	output        func(now time.Time) time.Time // time of the last output line
@@ -172,6 +173,9 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 	}
 	if sc.deadline > 0 {
 		cfg.Deadline = func() time.Time { return start.Add(sc.deadline) }
+	}
+	if sc.slowest > 0 {
+		cfg.Slowest = func() time.Duration { return sc.slowest }
 	}
 	if sc.took > 0 {
 		cfg.Running = func() []RunningTest {
@@ -469,6 +473,21 @@ func TestVerdicts(t *testing.T) {
 				return []ProcSample{proc(10, "hang", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
 			},
 			changing: true, took: 50 * time.Millisecond, newTestBeside: true, overdue: DefaultOverdue, deadline: 600 * time.Second, duration: 40 * time.Second}},
+		{"the same spin beside a test new to a project whose slowest test took 50 ms: busy far past, after a minute", scenario{
+			// An agent's new test looping through real code: only the
+			// ten-minute timeout ended it.
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			changing: true, took: 50 * time.Millisecond, newTestBeside: true, slowest: 50 * time.Millisecond, overdue: DefaultOverdue, deadline: 600 * time.Second,
+			duration: 70 * time.Second, wantKind: OverdueBusy, wantAfter: NewOverdueFactor * DefaultOverdue, wantBy: NewOverdueFactor*DefaultOverdue + time.Second,
+			wantDiag: "TestNew has not passed in the project's last runs, whose slowest test took 50ms, and has run 1m0s"}},
+		{"the same poll beside a new test, the project's slowest 10 s: not before 100 s", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "python3", thread(10, 'S', lock, ms, 1), thread(11, 'S', tick100ms, ms, uint64(step)))}
+			},
+			took: 50 * time.Millisecond, newTestBeside: true, slowest: 10 * time.Second, overdue: DefaultOverdue, deadline: 600 * time.Second,
+			duration: 110 * time.Second, wantKind: Overdue, wantAfter: 100 * time.Second, wantBy: 101 * time.Second}},
 		{"the same spin printing now and then: working", scenario{
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "hang", thread(11, 'R', running, cpu(step, 1), uint64(step)))}
