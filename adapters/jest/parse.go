@@ -601,7 +601,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		return out
 	}
 	if exit.StoppedBy != "" {
-		return out // strobe stopped it: the tests running stay running
+		// strobe stopped it: the tests running stay running.
+		out.Hint = join(out.Hint, p.restHint(exit.StoppedBy))
+		return out
 	}
 	if p.crash != nil {
 		out.Crash = p.crash
@@ -679,6 +681,35 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 	return out
+}
+
+// restHint says, for a run strobe stopped while tests ran, how to run
+// the rest of its selection without them: the run's command (its files,
+// its config, the command's options) with a -t that leaves them out by
+// their full names and keeps what the run's own -t took (see
+// node.Except; jest ignores case, so a test of the same name but for
+// case is left out too, as is one of the same name in another file). ""
+// for a run of one test (it is what stopped), when no test was running
+// (a hook's hang, or jest before 27, whose tests are known only at the
+// end). p.mu is held.
+func (p *parser) restHint(by string) string {
+	if p.test != "" || len(p.running) == 0 || len(p.whole) == 0 {
+		return ""
+	}
+	var names []string
+	for k, st := range p.running {
+		if q := node.RestName(cmp.Or(st.title, k.name), sep); !slices.Contains(names, q) {
+			names = append(names, q)
+		}
+	}
+	slices.Sort(names)
+	argv, own := node.CutOption(p.whole, "-t", "--testNamePattern")
+	argv = append(argv, "-t", node.Except(names, own))
+	if p.seed != "" {
+		argv = withSeed(argv, p.seed) // each file's tests in the run's order
+	}
+	return fmt.Sprintf("jest was stopped at %s: the tests it had not run yet are in no count; to run the rest without %s: %s",
+		kit.StoppedAt(by), kit.StoppedWhat(by), node.InDir(p.cd, shell.Join(argv)))
 }
 
 // bailed says that --bail ended the run early and what it left out: the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -128,5 +129,54 @@ func TestSnapshotUpdateKeepsHintedSnapshots(t *testing.T) {
 	}
 	if resp = exec(runner.Request{}); resp.Status != report.Passed {
 		t.Errorf("after the update: status %s, hint %q; want passed", resp.Status, resp.Hint)
+	}
+}
+
+// TestStuckRestWithoutIt: two jest workers each await a promise that
+// never settles (as fixture idleworkers' hang does), one of the tests
+// named with regexp characters, quotes, "; ", ". " and unicode; strobe
+// stops the run, and the hint's command for the rest, pasted in a shell,
+// runs the other tests of the run's selection (its -w 2 kept) and
+// neither of those: each test prints its name as it starts. Before, the
+// hint gave no command for the rest.
+func TestStuckRestWithoutIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures"))
+	adapterstest.NpmCI(t, fixtures)
+	dir, err := os.MkdirTemp(fixtures, "tmp-rest-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	files := map[string]string{
+		"package.json": `{"name": "rest", "private": true}`,
+		"hang.test.js": `test('quick', () => { console.log('RAN quick'); });
+describe('blo\'ck', () => {
+  test(` + strconv.Quote(`waits (a|b) [x] $1.50? ünï; it's "ok". yes`) + `, () => { console.log('RAN odd'); return new Promise(() => {}); }, 3600 * 1000);
+});
+`,
+		"other.test.js": `test('elsewhere', () => { console.log('RAN elsewhere'); });
+test('also waits', () => { console.log('RAN also waits'); return new Promise(() => {}); }, 3600 * 1000);
+`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: dir, Framework: "jest", Command: "npx jest -w 2", Timeout: time.Minute},
+		runner.Options{DetailsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Status != report.Stuck {
+		t.Fatalf("status %s, hint %q: want stuck", resp.Status, resp.Hint)
+	}
+	cmd, out, err := adapterstest.RunRest(t, resp.Hint, dir)
+	got := string(out)
+	if err != nil || !strings.Contains(got, "RAN quick") || !strings.Contains(got, "RAN elsewhere") || strings.Contains(got, "RAN odd") || strings.Contains(got, "RAN also waits") {
+		t.Errorf("%s: %v; want quick and elsewhere run, not the two that hung\n%s", cmd, err, got)
 	}
 }
