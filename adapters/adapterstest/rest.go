@@ -12,7 +12,7 @@ import (
 // restTimeout bounds the rest's command: one that runs the test that hung
 // hangs again, and the test fails on its error instead of waiting for go
 // test's own timeout.
-const restTimeout = 90 * time.Second
+const restTimeout = 60 * time.Second
 
 // RunRest runs, in dir, the command a stopped run's hint gives for the
 // rest of its tests ("…; to run the rest without what hung: CMD", the

@@ -161,6 +161,12 @@ type parser struct {
 	errLines   []string // stderr, for a vitest that failed before its reporter ran
 	// cancelled is the end_run of a run vitest cancelled (--bail).
 	cancelled *event
+	// titles are vitest's own full names of the tests running whose names
+	// differ ("NAME #2", "NAME [project]"), by file and name: the rest's
+	// -t leaves them out by it.
+	titles map[[2]string]string
+	// single says the run was of one test (Request.Test): no rest.
+	single bool
 	// coverage holds vitest's words for a coverage threshold not met
 	// ("ERROR: Coverage for lines (50%) does not meet global threshold
 	// (80%)"): why a run whose tests passed failed.
@@ -289,9 +295,18 @@ func (p *parser) event(line []byte) {
 		untitled(&e)
 		if e.Name != "" {
 			p.rec.Start(p.path(e.File), e.Name)
+			if e.Title != "" {
+				if p.titles == nil {
+					p.titles = map[[2]string]string{}
+				}
+				p.titles[[2]string{p.path(e.File), e.Name}] = e.Title
+			}
 		}
 	case "end":
 		untitled(&e)
+		if p.titles != nil {
+			delete(p.titles, [2]string{p.path(e.File), e.Name})
+		}
 		p.end(e)
 	case "done":
 		untitled(&e)
@@ -670,6 +685,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 		if h := p.notRun(exit.StoppedBy); h != "" {
 			hints = append(hints, h)
 		}
+		if h := p.restHint(exit.StoppedBy); h != "" {
+			hints = append(hints, h)
+		}
 	}
 	if h := p.snapshotHints(); h != "" && exit.StoppedBy == "" {
 		hints = append(hints, h)
@@ -717,6 +735,41 @@ func (p *parser) notRun(by string) string {
 		verb = "is"
 	}
 	return "vitest was stopped at " + kit.StoppedAt(by) + ": " + strings.Join(left, " and ") + " did not run and " + verb + " in no count"
+}
+
+// restHint says, for a run strobe stopped while tests ran, how to run
+// the rest of its selection without them: the run's command (its
+// filters, its config, the command's options) with a -t that leaves them
+// out by their full names and keeps what the run's own -t took (see
+// node.Except; a test of the same full name in another file or project
+// is left out too). "" for a run of one test (it is what stopped), or
+// when no test was running (a hook's hang). p.mu is held.
+func (p *parser) restHint(by string) string {
+	running := p.rec.Progress().Running
+	if p.single || len(running) == 0 || len(p.whole) == 0 {
+		return ""
+	}
+	var names []string
+	for _, t := range running {
+		title := t.Name
+		if tt, ok := p.titles[[2]string{t.Suite, t.Name}]; ok {
+			title = tt
+		}
+		q := node.RestName(title, " > ")
+		if p.v1 {
+			q = " ?" + q // vitest 1's full names begin with a space (v1Pattern)
+		}
+		if !slices.Contains(names, q) {
+			names = append(names, q)
+		}
+	}
+	slices.Sort(names)
+	argv, own := node.CutOption(p.whole, "-t", "--testNamePattern")
+	argv = append(argv, "-t", node.Except(names, own))
+	if p.seed != "" {
+		argv = withSeed(argv, p.seed)
+	}
+	return fmt.Sprintf("to run the rest without %s: %s", kit.StoppedWhat(by), node.InDir(p.cd, shell.Join(argv)))
 }
 
 // withSeed is a vitest command with --sequence.seed=SEED in place of its

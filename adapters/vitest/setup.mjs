@@ -94,6 +94,7 @@ beforeEach((ctx) => {
   const name = nameOf(task)
   const title = fullName(task)
   const ev = { ev: 'start', file, name, pid: process.pid }
+  if (title !== name) ev.title = title // vitest's own name, for the rest of a stopped run
   write(ev)
   if (typeof ctx.onTestFinished !== 'function') return // vitest before 1.3: the reporter's end says
   // vitest makes an Error for each hook registered, its stack for the

@@ -345,6 +345,7 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	}
 	pr := newParser(rec, req.ProjectRoot, dir)
 	pr.pkgDir, pr.test, pr.level, pr.scriptNote = p.Dir, req.Test, req.Level, script.Note
+	pr.single = req.Test != ""
 	if len(scriptPaths) > 0 {
 		pr.scriptNote = strings.TrimPrefix(pr.scriptNote+"; "+node.PathsNote(scriptPaths, req.ProjectRoot), "; ")
 	}
