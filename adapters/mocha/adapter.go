@@ -397,7 +397,68 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	// on the command or in the config) it names the test that runs.
 	argv = append(argv, "--reporter", reporter, "--reporter-option", "out="+events, "--require", reporter)
 	argv = append(argv, sel...)
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), root: req.ProjectRoot, note: note, test: req.Test, level: req.Level, hints: hints}}, nil
+	pr := &parser{Events: node.NewEvents(rec, cfg, dir, events), rec: rec, root: req.ProjectRoot, note: note, test: req.Test, level: req.Level, hints: hints}
+	if req.Test == "" {
+		pr.rest = append(slices.Clone(rerunBase), sel...)
+	}
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: pr}, nil
+}
+
+// restHint says, for a run strobe stopped while tests ran, how to run the
+// rest of its selection without them: the run's command (its files, its
+// options, the level's files) with a --grep that leaves them out by their
+// full titles and keeps what the run's own --grep, --fgrep or --invert
+// took (see node.Except). A "before all" or "after all" hook that hung
+// leaves out its block's tests: mocha skips a block with none to run, its
+// hooks too. "" for a run of one test (rest is nil), when no test was
+// running, or when a root hook hung (every test runs it).
+func restHint(rest []string, running []adapters.RunningTest, by string) string {
+	if len(rest) == 0 || len(running) == 0 {
+		return ""
+	}
+	var names []string
+	add := func(q string) {
+		if !slices.Contains(names, q) {
+			names = append(names, q)
+		}
+	}
+	for _, t := range running {
+		parts := strings.Split(t.Name, sep)
+		if hookTitle.MatchString(parts[len(parts)-1]) {
+			if len(parts) == 1 {
+				return ""
+			}
+			add(node.RestName(strings.Join(parts[:len(parts)-1], sep), sep) + " .*")
+			continue
+		}
+		add(node.RestName(t.Name, sep))
+		if base := node.Unnumbered(t.Name); base != t.Name {
+			add(node.RestName(base, sep)) // strobe's "NAME #2", which mocha knows as NAME
+		}
+	}
+	slices.Sort(names)
+	argv, own := node.CutOption(rest, "--grep", "-g")
+	argv, fixed := node.CutOption(argv, "--fgrep", "-f")
+	invert := slices.Contains(argv, "--invert") || slices.Contains(argv, "-i")
+	argv = slices.DeleteFunc(argv, func(a string) bool { return a == "--invert" || a == "-i" })
+	if fixed != "" {
+		own = node.QuoteRegexp(fixed)
+	}
+	source, flags, slashed := node.Slashed(own)
+	if !slashed {
+		source = own
+	}
+	grep := node.Except(names, "")
+	switch {
+	case source != "" && invert:
+		grep += `(?![\s\S]*?(?:` + source + "))"
+	case source != "":
+		grep += `(?=[\s\S]*?(?:` + source + "))"
+	}
+	if slashed {
+		grep = "/" + grep + "/" + flags
+	}
+	return "to run the rest without " + kit.StoppedWhat(by) + ": " + shell.Join(append(argv, "--grep", grep))
 }
 
 func nonEmpty(s string) []string {
@@ -418,6 +479,8 @@ var noTests = kit.NoTestsHint{
 // "Exception during run:" and the error on stderr.
 type parser struct {
 	*node.Events
+	rec    *adapters.Recorder
+	rest   []string // the run's command, for the rest of a stopped run (restHint)
 	root   string
 	note   string
 	test   string
@@ -443,6 +506,9 @@ func (p *parser) Line(s adapters.Stream, b []byte, cut bool) {
 
 func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	out := p.Events.Finish(exit)
+	if exit.StoppedBy != "" {
+		out.Hint = kit.JoinNotes(out.Hint, restHint(p.rest, p.rec.Progress().Running, exit.StoppedBy))
+	}
 	if p.Began() || exit.StoppedBy != "" || !exit.Exited || exit.Code == 0 {
 		return out
 	}

@@ -2,7 +2,10 @@ package mocha_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -173,5 +176,72 @@ func TestStuckBesideAWorkerExit(t *testing.T) {
 	}
 	if len(resp.Failures) != 1 || resp.Failures[0].Name != "exits its worker" || !strings.Contains(resp.Failures[0].Message, "worker exited with code 0") {
 		t.Errorf("failures %+v, want the test that ended its worker", resp.Failures)
+	}
+}
+
+// TestStuckRestWithoutIt: strobe stops a mocha run (its timeout off) at a
+// test that awaits a promise that never settles, named with regexp
+// characters, quotes, "; ", ". " and unicode inside a describe block
+// (odd), and at a "before all" hook that does (fixture hookhang); the
+// hint's command for the rest, pasted in a shell, runs the run's other
+// tests, before and after it and in another file, and not the test that
+// hung, or the hook's block. Before, the hint gave no command for the
+// rest.
+func TestStuckRestWithoutIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures", "mocha"))
+	adapterstest.NpmCI(t, fixtures)
+	odd, err := os.MkdirTemp(fixtures, "tmp-rest-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(odd) })
+	files := map[string]string{
+		"test/a.spec.js": `describe('blo\'ck', function () {
+  it('quick', function () {});
+  it(` + strconv.Quote(`waits (a|b) [x] $1.50? ünï; it's "ok". yes`) + `, async function () { await new Promise(() => {}); });
+  it('after', function () {});
+});
+`,
+		"test/b.spec.js": `it('elsewhere', function () {});
+`,
+	}
+	for name, text := range files {
+		_ = os.MkdirAll(filepath.Join(odd, filepath.Dir(name)), 0o755)
+		if err := os.WriteFile(filepath.Join(odd, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, root string
+		ran        []string
+		notRan     string
+	}{
+		{"odd", odd, []string{"quick", "after", "elsewhere", "3 passing"}, "waits"},
+		{"hookhang", filepath.Join(fixtures, "hookhang"), []string{"passes after its hook", "1 passing"}, "never runs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: tc.root, Framework: "mocha", Command: "npx mocha --timeout 0",
+				Timeout: time.Minute}, runner.Options{DetailsDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != report.Stuck {
+				t.Fatalf("status %s, hint %q: want stuck", resp.Status, resp.Hint)
+			}
+			cmd, out, err := adapterstest.RunRest(t, resp.Hint, tc.root)
+			got := string(out)
+			for _, want := range tc.ran {
+				if !strings.Contains(got, want) {
+					err = fmt.Errorf("%q did not run", want)
+				}
+			}
+			if err != nil || strings.Contains(got, tc.notRan) {
+				t.Errorf("%s: %v; want %q run, not %q\n%s", cmd, err, tc.ran, tc.notRan, got)
+			}
+		})
 	}
 }

@@ -20,17 +20,34 @@ func Except(names []string, own string) string {
 	return p
 }
 
-// restSafe keeps "; " and ". " out of an escaped name's pattern: a hint
-// ends its command at "; " (the runner puts the run's --env in front of
-// the command up to there), and a person reads ". " as the end of the
-// sentence. `\x3b` and `\x20` match the same characters.
+// restSafe: see RestSafe.
 var restSafe = strings.NewReplacer(";", `\x3b`, ". ", `.\x20`)
+
+// RestSafe keeps "; " and ". " out of a pattern QuoteRegexp escaped: a
+// hint ends its command at "; " (the runner puts the run's --env in front
+// of the command up to there), and a person reads ". " as the end of the
+// sentence. `\x3b` and `\x20` match the same characters.
+func RestSafe(pattern string) string { return restSafe.Replace(pattern) }
 
 // RestName is the pattern of a test's name for Except: SpacedPattern
 // (escaped, each sep matching a space or itself), kept pasteable in a
-// hint.
+// hint (RestSafe).
 func RestName(name, sep string) string {
-	return restSafe.Replace(SpacedPattern(name, sep))
+	return RestSafe(SpacedPattern(name, sep))
+}
+
+// Slashed reads a name pattern written as a regular expression literal,
+// "/SOURCE/FLAGS", which mocha's --grep and node's --test-name-pattern
+// take: its source and flags; false for a plain pattern.
+func Slashed(p string) (source, flags string, ok bool) {
+	if len(p) < 2 || p[0] != '/' {
+		return "", "", false
+	}
+	i := strings.LastIndexByte(p, '/')
+	if i == 0 || strings.Trim(p[i+1:], "dgimsuvy") != "" {
+		return "", "", false
+	}
+	return p[1:i], p[i+1:], true
 }
 
 // CutOption takes out of argv every occurrence of the options names
