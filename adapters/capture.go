@@ -98,6 +98,16 @@ type StacksOverEvents interface {
 	StacksOverEvents()
 }
 
+// RestCommander is implemented by a StacksOverEvents parser, whose
+// events may not show the test that hung when Finish is called: the
+// runner asks it, once it has named the stuck tests from the stacks
+// (NameStuck, after Finish), for the command that runs the rest of a run
+// strobe stopped without them ("" for none), and adds it to the adapter's
+// hint (kit.WithRest).
+type RestCommander interface {
+	RestCommand(stoppedBy string) string
+}
+
 // Reruner is implemented by a parser that can say the command that runs
 // one of its tests alone (suite and name as it recorded them), "" when it
 // cannot: a stuck test's answer gives it, as a failure's does, so that the

@@ -392,6 +392,9 @@ func (r *Run) finish(p *proc, began *time.Time, timedOut, cancelled bool) {
 		}
 	}
 	r.nameStuck(w, stuckTests)
+	if c, ok := adapters.ParserAs[adapters.RestCommander](r.plan.Parser); ok && exit.StoppedBy != "" {
+		outcome.Hint = kit.WithRest(outcome.Hint, r.adapter.Name(), exit.StoppedBy, c.RestCommand(exit.StoppedBy))
+	}
 	if _, lags := adapters.ParserAs[adapters.StacksOverEvents](r.plan.Parser); lags && e.stuck != "" {
 		// The events' running tests lag behind (their ends never came):
 		// what ran is what the stacks showed.

@@ -708,8 +708,7 @@ func (p *parser) restHint(by string) string {
 	if p.seed != "" {
 		argv = withSeed(argv, p.seed) // each file's tests in the run's order
 	}
-	return fmt.Sprintf("jest was stopped at %s: the tests it had not run yet are in no count; to run the rest without %s: %s",
-		kit.StoppedAt(by), kit.StoppedWhat(by), node.InDir(p.cd, shell.Join(argv)))
+	return kit.WithRest("jest was stopped at "+kit.StoppedAt(by)+": the tests it had not run yet are in no count", "jest", by, node.InDir(p.cd, shell.Join(argv)))
 }
 
 // bailed says that --bail ended the run early and what it left out: the

@@ -179,6 +179,23 @@ func StoppedWhat(by string) string {
 	return "what was running"
 }
 
+// WithRest adds to said, what a stopped run's hint says, the command that
+// runs the rest of the run's selection without what it was stopped at
+// ("…; to run the rest without what hung: CMD"), which the runner finds
+// by those words to put the run's --env in front. With nothing said it
+// follows "FRAMEWORK was stopped at what hung": a hint that began with
+// it would be capitalized after another, and the words missed. said
+// alone when cmd is "".
+func WithRest(said, framework, by, cmd string) string {
+	if cmd == "" {
+		return said
+	}
+	if said == "" {
+		said = framework + " was stopped at " + StoppedAt(by)
+	}
+	return said + "; to run the rest without " + StoppedWhat(by) + ": " + cmd
+}
+
 // ExactAny is the regexp that matches each of names whole and nothing
 // else: `^name$` for one, `^(a|b)$` for several, each quoted.
 func ExactAny(names []string) string {

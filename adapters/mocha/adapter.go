@@ -404,15 +404,15 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: pr}, nil
 }
 
-// restHint says, for a run strobe stopped while tests ran, how to run the
-// rest of its selection without them: the run's command (its files, its
+// restCommand is, for a run strobe stopped while tests ran, the command
+// that runs the rest of its selection without them: the run's command (its files, its
 // options, the level's files) with a --grep that leaves them out by their
 // full titles and keeps what the run's own --grep, --fgrep or --invert
 // took (see node.Except). A "before all" or "after all" hook that hung
 // leaves out its block's tests: mocha skips a block with none to run, its
 // hooks too. "" for a run of one test (rest is nil), when no test was
 // running, or when a root hook hung (every test runs it).
-func restHint(rest []string, running []adapters.RunningTest, by string) string {
+func restCommand(rest []string, running []adapters.RunningTest) string {
 	if len(rest) == 0 || len(running) == 0 {
 		return ""
 	}
@@ -458,7 +458,7 @@ func restHint(rest []string, running []adapters.RunningTest, by string) string {
 	if slashed {
 		grep = "/" + grep + "/" + flags
 	}
-	return "to run the rest without " + kit.StoppedWhat(by) + ": " + shell.Join(append(argv, "--grep", grep))
+	return shell.Join(append(argv, "--grep", grep))
 }
 
 func nonEmpty(s string) []string {
@@ -480,7 +480,7 @@ var noTests = kit.NoTestsHint{
 type parser struct {
 	*node.Events
 	rec    *adapters.Recorder
-	rest   []string // the run's command, for the rest of a stopped run (restHint)
+	rest   []string // the run's command, for the rest of a stopped run (restCommand)
 	root   string
 	note   string
 	test   string
@@ -507,7 +507,7 @@ func (p *parser) Line(s adapters.Stream, b []byte, cut bool) {
 func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	out := p.Events.Finish(exit)
 	if exit.StoppedBy != "" {
-		out.Hint = kit.JoinNotes(out.Hint, restHint(p.rest, p.rec.Progress().Running, exit.StoppedBy))
+		out.Hint = kit.WithRest(out.Hint, "mocha", exit.StoppedBy, restCommand(p.rest, p.rec.Progress().Running))
 	}
 	if p.Began() || exit.StoppedBy != "" || !exit.Exited || exit.Code == 0 {
 		return out

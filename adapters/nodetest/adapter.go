@@ -483,8 +483,16 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	if werr != nil {
 		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &junitParser{rec: rec, cfg: cfg}}, nil
 	}
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &parser{Events: node.NewEvents(rec, cfg, dir, events), rec: rec, root: req.ProjectRoot,
-		toRun: testFiles(req.ProjectRoot, files), rerun: rerun}}, nil
+	pr := &parser{Events: node.NewEvents(rec, cfg, dir, events), rec: rec, root: req.ProjectRoot,
+		toRun: testFiles(req.ProjectRoot, files), rerun: rerun}
+	if req.Test == "" && (req.Level == adapters.LevelAll || len(sel.files) > 0) {
+		// The rest of a stopped run: its command, its name patterns
+		// apart (restHint writes them again), its files.
+		pr.rest.base, pr.rest.own = node.CutOptions(rerunBase, "--test-name-pattern")
+		pr.rest.own = append(pr.rest.own, sel.patterns...)
+		pr.rest.files = files
+	}
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: pr}, nil
 }
 
 var noTests = kit.NoTestsHint{

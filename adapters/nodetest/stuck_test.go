@@ -2,9 +2,12 @@ package nodetest_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -303,6 +306,73 @@ test('outer', async (t) => {
 			}
 			if c := resp.Crash; c == nil || !slices.Equal(c.RunningTests, []string{tc.stuck}) {
 				t.Errorf("crash %+v: want %s running", c, tc.stuck)
+			}
+		})
+	}
+}
+
+// TestStuckRestWithoutIt: strobe stops a node --test run at a test that
+// awaits a child that never exits, named with regexp characters,
+// quotes, "; ", ". " and unicode inside a describe block (odd), and at a
+// subtest that spins, which the stacks name (spin); the hint's command
+// for the rest, pasted in a shell, runs the run's other tests, before and
+// after it and in another file, and not the one that hung (node's TAP
+// says "ok N - NAME" of each test that passed, "# SKIP" after one left
+// out). Before, the hint gave no command for the rest.
+func TestStuckRestWithoutIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	testutil.RequireTool(t, "node")
+	odd := `waits (a|b) [x] $1.50? ünï; it's "ok". yes`
+	for _, tc := range []struct {
+		name, body string
+		ran        []string
+		hung       string
+	}{
+		{"odd", `const { describe, it, test } = require('node:test');
+const { spawn } = require('node:child_process');
+test('quick', () => {});
+describe("blo'ck", () => {
+  it(` + strconv.Quote(odd) + `, () => new Promise((resolve) => spawn('sleep', ['1000']).on('exit', resolve)));
+  it('after', () => {});
+});
+`, []string{"quick", "after", "elsewhere"}, odd},
+		{"spin", `const test = require('node:test');
+test('quick', () => {});
+test('outer', async (t) => {
+  await t.test('spins', () => { for (;;) {} });
+});
+test('after', () => {});
+`, []string{"quick", "after", "elsewhere"}, "spins"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			adapterstest.WriteFiles(t, root, map[string]string{
+				"test/a.test.js": tc.body,
+				"test/b.test.js": "require('node:test')('elsewhere', () => {});\n",
+			})
+			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Timeout: time.Minute},
+				runner.Options{DetailsDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != report.Stuck {
+				t.Fatalf("status %s, hint %q: want stuck", resp.Status, resp.Hint)
+			}
+			cmd, out, err := adapterstest.RunRest(t, resp.Hint, root)
+			got := string(out)
+			passed := func(name string) bool { // node's TAP, its pipe no terminal
+				return regexp.MustCompile(`(?m)^\s*ok \d+ - ` + regexp.QuoteMeta(name) + `$`).MatchString(got)
+			}
+			for _, want := range tc.ran {
+				if !passed(want) {
+					err = fmt.Errorf("%q did not run", want)
+				}
+			}
+			if err != nil || passed(tc.hung) {
+				t.Errorf("%s: %v; want %q run, not %q\n%s", cmd, err, tc.ran, tc.hung, got)
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
+	"strobe/internal/shell"
 	"strobe/report"
 )
 
@@ -25,12 +26,21 @@ type parser struct {
 	// module under test/), which it never was to run.
 	toRun []string
 	rerun func(file, test string) string
+	// rest is the run's command for the rest of a stopped run (restHint):
+	// without its name patterns (own), and its files; base is nil for a
+	// run of one test.
+	rest struct{ base, own, files []string }
+	// named are the tests NameStuck named from the stacks (full titles),
+	// unknown that it named a place no test was found around.
+	named   []string
+	unknown bool
 }
 
 // Finish reads node's events; for a run strobe stopped, it says which
 // test files reported no result: node runs the files a few at a time, so
 // those after the one that hung never started, and a file's process
-// that was stopped took its results with it.
+// that was stopped took its results with it. How to run the rest is
+// RestHint's, which the runner asks for once the stacks named the test.
 func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	out := p.Events.Finish(exit)
 	if exit.StoppedBy == "" {
@@ -164,11 +174,13 @@ func (p *parser) NameStuck(_ context.Context, funcs []string) (adapters.StuckNam
 		if idle {
 			name = p.runningUnder(bestFile, name)
 		}
+		p.named = append(p.named, name)
 		return adapters.StuckName{Name: name, File: bestFile, Line: bestLine, Rerun: p.rerun(bestFile, top)}, true
 	}
 	if place == "" {
 		return adapters.StuckName{}, false
 	}
+	p.unknown = true
 	return adapters.StuckName{Name: fmt.Sprintf("the code at %s:%d (strobe could not tell which test runs it)", place, placeLine), File: place, Line: placeLine,
 		Rerun: p.rerun(place, "")}, true
 }
@@ -206,4 +218,86 @@ func (p *parser) projectFrame(frame string) (file string, line int, ok bool) {
 		file = rel
 	}
 	return file, line, kit.FileExists(filepath.Join(p.root, file))
+}
+
+// RestCommand (adapters.RestCommander) is, for a run strobe stopped
+// while tests ran, the command that runs the rest of its selection
+// without them: the run's command and files, with name patterns that
+// leave them out. The tests are those the stacks named
+// (NameStuck) and those the events show running, the innermost of each
+// line of subtests (a test whose end a blocked process never sent is left
+// out too). Node 22.1 and later skip them by their full titles
+// (--test-skip-pattern, which node matches against a test's name, its
+// ancestors' and its name after theirs, joined by spaces), the run's own
+// --test-name-pattern kept. Older node (20) has no skip pattern, and runs
+// a test when its own name or an ancestor's matches --test-name-pattern,
+// the root's, "<root>", too: the pattern leaves out every name on each
+// test's line, "<root>" and the full title (node 22.0 also matches that),
+// so a test elsewhere whose names are all among them is left out too,
+// and so is a parent test with its other subtests; with name patterns of
+// its own each is written again with the exclusion in front. "" for a run
+// of one test, when no test was running, when the stacks named a place in
+// no test, or when node's version is not known (the JUnit fallback).
+func (p *parser) RestCommand(by string) string {
+	if p.rest.base == nil || p.unknown {
+		return ""
+	}
+	var hung []string
+	add := func(name string) {
+		for _, n := range []string{name, node.Unnumbered(name)} { // strobe's "NAME #2" is NAME to node
+			if !slices.Contains(hung, n) {
+				hung = append(hung, n)
+			}
+		}
+	}
+	for _, n := range p.named {
+		add(n)
+	}
+	running := p.rec.Progress().Running
+	for _, r := range running {
+		if !slices.ContainsFunc(running, func(o adapters.RunningTest) bool {
+			return o.Suite == r.Suite && strings.HasPrefix(o.Name, r.Name+Sep)
+		}) {
+			add(r.Name)
+		}
+	}
+	if len(hung) == 0 {
+		return ""
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(p.NodeVersion(), "v%d.%d", &major, &minor); err != nil || major < 20 {
+		return ""
+	}
+	spaced := func(name string) string { return node.RestSafe(node.QuoteRegexp(strings.ReplaceAll(name, Sep, " "))) }
+	var args []string
+	if major > 22 || major == 22 && minor >= 1 {
+		for _, own := range p.rest.own {
+			args = append(args, "--test-name-pattern="+own)
+		}
+		var full []string
+		for _, h := range hung {
+			full = append(full, spaced(h))
+		}
+		args = append(args, "--test-skip-pattern=^(?:"+strings.Join(full, "|")+")$")
+	} else {
+		names := []string{"<root>"}
+		for _, h := range hung {
+			for _, n := range append(strings.Split(h, Sep), h) {
+				if q := spaced(n); !slices.Contains(names, q) {
+					names = append(names, q)
+				}
+			}
+		}
+		if len(p.rest.own) == 0 {
+			args = append(args, "--test-name-pattern="+node.Except(names, ""))
+		}
+		for _, own := range p.rest.own {
+			if source, flags, ok := node.Slashed(own); ok {
+				args = append(args, "--test-name-pattern=/"+node.Except(names, source)+"/"+flags)
+				continue
+			}
+			args = append(args, "--test-name-pattern="+node.Except(names, own))
+		}
+	}
+	return shell.Join(slices.Concat(p.rest.base, args, p.rest.files))
 }

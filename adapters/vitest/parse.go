@@ -682,10 +682,7 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 			" (vitest's coverage.thresholds): the tests passed; vitest fails the run until the tests cover more of the code, or the thresholds are lowered"))
 	}
 	if exit.StoppedBy != "" {
-		if h := p.notRun(exit.StoppedBy); h != "" {
-			hints = append(hints, h)
-		}
-		if h := p.restHint(exit.StoppedBy); h != "" {
+		if h := kit.WithRest(p.notRun(exit.StoppedBy), "vitest", exit.StoppedBy, p.restCommand()); h != "" {
 			hints = append(hints, h)
 		}
 	}
@@ -737,14 +734,14 @@ func (p *parser) notRun(by string) string {
 	return "vitest was stopped at " + kit.StoppedAt(by) + ": " + strings.Join(left, " and ") + " did not run and " + verb + " in no count"
 }
 
-// restHint says, for a run strobe stopped while tests ran, how to run
-// the rest of its selection without them: the run's command (its
+// restCommand is, for a run strobe stopped while tests ran, the command
+// that runs the rest of its selection without them: the run's command (its
 // filters, its config, the command's options) with a -t that leaves them
 // out by their full names and keeps what the run's own -t took (see
 // node.Except; a test of the same full name in another file or project
 // is left out too). "" for a run of one test (it is what stopped), or
 // when no test was running (a hook's hang). p.mu is held.
-func (p *parser) restHint(by string) string {
+func (p *parser) restCommand() string {
 	running := p.rec.Progress().Running
 	if p.single || len(running) == 0 || len(p.whole) == 0 {
 		return ""
@@ -769,7 +766,7 @@ func (p *parser) restHint(by string) string {
 	if p.seed != "" {
 		argv = withSeed(argv, p.seed)
 	}
-	return fmt.Sprintf("to run the rest without %s: %s", kit.StoppedWhat(by), node.InDir(p.cd, shell.Join(argv)))
+	return node.InDir(p.cd, shell.Join(argv))
 }
 
 // withSeed is a vitest command with --sequence.seed=SEED in place of its

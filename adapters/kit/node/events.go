@@ -88,6 +88,9 @@ type Event struct {
 	Error  *Fail              `json:"error"`
 	Stderr string             `json:"stderr"`
 	Counts map[string]float64 `json:"counts"`
+	// Node is the version of the node that runs the tests (node:test's
+	// begin: "v20.20.2").
+	Node string `json:"node"`
 }
 
 // Fail is why a test, a hook or a file failed, as the reporter read it
@@ -146,6 +149,7 @@ type Events struct {
 
 	mu    sync.Mutex // guards what follows, between the decoder and Finish
 	began bool
+	node  string  // the begin's node version, when the reporter says
 	files []Event // "file" events: test files that failed outside their tests
 	bad   int     // lines that were not events
 	// recorded counts the tests started or ended: none is no tests.
@@ -284,7 +288,7 @@ func (e *Events) Handle(ev Event) {
 	switch ev.E {
 	case "begin":
 		e.mu.Lock()
-		e.began, e.total = true, ev.Tests
+		e.began, e.total, e.node = true, ev.Tests, ev.Node
 		e.mu.Unlock()
 		e.rec.BeginTesting()
 		// mocha's and node:test's reporters (the two that say "begin")
@@ -803,6 +807,14 @@ func (e *Events) Began() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.began
+}
+
+// NodeVersion is the version of node its reporter said it runs in
+// ("v20.20.2", node:test's), "" when it did not say.
+func (e *Events) NodeVersion() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.node
 }
 
 // Finish reads the rest of the events and says what they add up to: test
@@ -1392,7 +1404,7 @@ func (e *Events) decodeFast(b []byte, ev *Event) bool {
 // a number, 't' a boolean; read is false for the others.
 func fastKind(key string) (kind byte, read bool) {
 	switch key {
-	case "e", "file", "name", "title", "status", "reason", "stream", "text", "signal", "stderr", "parent":
+	case "e", "file", "name", "title", "status", "reason", "stream", "text", "signal", "stderr", "parent", "node":
 		return '"', true
 	case "line", "ms", "tests", "pid":
 		return '0', true
@@ -1405,7 +1417,7 @@ func fastKind(key string) (kind byte, read bool) {
 // eventKeys are Event's keys: encoding/json matches a key to them
 // whatever its case.
 var eventKeys = []string{"e", "file", "name", "title", "line", "status", "ms", "reason", "suite", "started",
-	"fail", "stream", "text", "signal", "code", "tests", "load", "error", "stderr", "counts", "block", "parent", "whole", "pid"}
+	"fail", "stream", "text", "signal", "code", "tests", "load", "error", "stderr", "counts", "block", "parent", "whole", "pid", "node"}
 
 func setString(ev *Event, key string, v []byte) {
 	switch key {
@@ -1431,5 +1443,7 @@ func setString(ev *Event, key string, v []byte) {
 		ev.Stderr = string(v)
 	case "parent":
 		ev.Parent = string(v)
+	case "node":
+		ev.Node = string(v)
 	}
 }

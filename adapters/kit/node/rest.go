@@ -54,17 +54,27 @@ func Slashed(p string) (source, flags string, ok bool) {
 // ("-t VALUE", "--testNamePattern=VALUE") and answers the rest and the
 // last one's value ("" when there was none).
 func CutOption(argv []string, names ...string) (rest []string, value string) {
+	rest, values := CutOptions(argv, names...)
+	if len(values) > 0 {
+		value = values[len(values)-1]
+	}
+	return rest, value
+}
+
+// CutOptions is CutOption with every occurrence's value, in order (node
+// takes --test-name-pattern more than once: a test runs when one matches).
+func CutOptions(argv []string, names ...string) (rest, values []string) {
 	for i := 0; i < len(argv); i++ {
 		a := argv[i]
 		took := false
 		for _, n := range names {
 			if a == n && i+1 < len(argv) {
-				value, took = argv[i+1], true
+				values, took = append(values, argv[i+1]), true
 				i++
 				break
 			}
 			if v, ok := strings.CutPrefix(a, n+"="); ok {
-				value, took = v, true
+				values, took = append(values, v), true
 				break
 			}
 		}
@@ -72,5 +82,5 @@ func CutOption(argv []string, names ...string) (rest []string, value string) {
 			rest = append(rest, a)
 		}
 	}
-	return rest, value
+	return rest, values
 }
