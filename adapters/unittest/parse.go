@@ -1,8 +1,11 @@
 package unittest
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
@@ -26,6 +29,10 @@ type parser struct {
 	test   string
 	level  adapters.Level
 	prefix []string
+	// rest is strobe's runner with --rest and the run's selection, which
+	// restTool runs: nil for a run of one test (see restNames).
+	rest     []string
+	restTool kit.Tool
 }
 
 func newParser(rec *adapters.Recorder, req adapters.Request, wd *python.Workdir, prefix []string) *parser {
@@ -73,7 +80,10 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 
 func (p *parser) finish(st python.State, exit report.Exit, out *adapters.Outcome) {
 	if p.Ended(st, exit, p.rec, out) {
-		if exit.StoppedBy != "" || exit.Signaled {
+		switch {
+		case exit.StoppedBy != "":
+			out.Hint = kit.JoinNotes(out.Hint, p.restHint(p.unrunHint(st), exit.StoppedBy))
+		case exit.Signaled:
 			out.Hint = kit.JoinNotes(out.Hint, p.unrunHint(st))
 		}
 		return
@@ -119,6 +129,53 @@ func (p *parser) unrunHint(st python.State) string {
 		}
 	}
 	return python.UnrunHint(st, ran, "unittest")
+}
+
+// restTimeout bounds the loading of the selection that restNames asks
+// of strobe's runner, as Catch2's listing of a stopped run is bounded.
+const restTimeout = 5 * time.Second
+
+// maxRestNames is the most names a rest's command gives: more is no
+// command to paste.
+const maxRestNames = 100
+
+// restHint adds to said, for a run strobe stopped while tests ran, the
+// command that runs the rest of its selection without them: unittest
+// has no option that leaves a test out, so the command names what to run
+// (restNames).
+func (p *parser) restHint(said, by string) string {
+	names, err := p.restNames()
+	if len(names) > maxRestNames {
+		return kit.JoinNotes(said, fmt.Sprintf("unittest has no option that leaves a test out, and the rest of the run without %s takes %d names, too many for one command line", kit.StoppedWhat(by), len(names)))
+	}
+	if err != nil || len(names) == 0 {
+		return said
+	}
+	return kit.WithRest(said, "unittest", by, shell.Join(append(slices.Clone(p.prefix), names...)))
+}
+
+// restNames are the names that, given to python -m unittest, run the
+// run's selection without the tests running when strobe stopped it,
+// coarsest first: a module whose tests the selection holds all of and
+// none of those, else such a class, else each test by its dotted id.
+// strobe's runner loads the selection again to tell (--rest, bounded by
+// restTimeout). None for a run of one test, or when no test was running
+// (a class's or module's set-up that hung).
+func (p *parser) restNames() ([]string, error) {
+	running := p.rec.Progress().Running
+	if p.rest == nil || len(running) == 0 {
+		return nil, nil
+	}
+	argv := slices.Clone(p.rest[:4])
+	for _, r := range running {
+		argv = append(argv, r.Name)
+	}
+	argv = append(append(argv, "--"), p.rest[4:]...)
+	out, _, err := kit.RunTool(context.Background(), p.restTool, argv...)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(out)), nil
 }
 
 // notRunHint says, per class or module whose set-up failed, how many of

@@ -1,4 +1,4 @@
-"""strobe's unittest runner: python -m strobe_unittest [NAME ...] | [discover [-s DIR] [-p PATTERN]]
+"""strobe's unittest runner: python -m strobe_unittest [--list | --rest ID ... --] [NAME ...] | [discover [-s DIR] [-p PATTERN]]
 
 Runs unittest tests through unittest's own result API and writes the same
 events as strobe's pytest plugin (strobe_events). With no name it discovers
@@ -456,17 +456,74 @@ def trace(bad):
     return tracer
 
 
+def rest_names(loader, suite, hung):
+    """The names that, given to python -m unittest, run the suite's tests
+    but those whose ids are in hung, coarsest first: a module whose tests
+    the suite holds all of (as loading it by name loads them) and none of
+    hung, else such a class, else each test's id. A test unittest cannot
+    select by its id (a doctest a module's load_tests adds) goes with the
+    module that loads it, or not at all when that module holds one of
+    hung."""
+    ids = set()
+    owners = []  # per test left: its units, coarsest first
+    for t in iterate(suite):
+        if isinstance(t, (unittest.suite._ErrorHolder, unittest.loader._FailedTest)):
+            continue
+        tid = test_id(t)
+        ids.add(tid)
+        cls = type(t)
+        if tid in SELECTORS or own_id(t, tid):
+            units = [SELECTORS.get(tid, cls.__module__)]
+        else:
+            units = [cls.__module__, "%s.%s" % (cls.__module__, cls.__qualname__), tid]
+        owners.append((tid, units))
+    held = {}  # unit -> whether the suite holds every test loading it loads
+
+    def whole(unit):
+        if unit not in held:
+            try:
+                loaded = {test_id(t) for t in iterate(loader.loadTestsFromName(unit))}
+                held[unit] = bool(loaded) and loaded <= ids
+            except Exception:
+                held[unit] = False
+        return held[unit]
+
+    tainted = set()  # units that hold a test of hung
+    for tid, units in owners:
+        if tid in hung:
+            tainted.update(units)
+    names = []
+    for tid, units in owners:
+        if tid in hung:
+            continue
+        for i, unit in enumerate(units):
+            if unit in tainted:
+                continue
+            if i == len(units) - 1 or whole(unit):
+                if unit not in names:
+                    names.append(unit)
+                break
+    return names
+
+
 def main(argv):
     # --list (first) loads the selection as a run would and prints each
     # test's id, one a line, without running any: strobe's partitions.
     listing = bool(argv) and argv[0] == "--list"
     if listing:
         argv = argv[1:]
+    # --rest ID… -- [SELECTION] loads the selection and prints the names
+    # that run it without the tests of those ids (rest_names), one a line:
+    # the rest of a run strobe stopped at them.
+    hung = None
+    if argv and argv[0] == "--rest":
+        end = argv.index("--") if "--" in argv else len(argv)
+        hung, argv = set(argv[1:end]), argv[end + 1:]
     faulthandler.enable()  # a crash prints the Python stack on stderr, as under pytest
     root = os.getcwd()
     if root not in sys.path:
         sys.path.insert(0, root)
-    ch = ev.Channel.from_env() or ev.Channel(None)
+    ch = (ev.Channel.from_env() if hung is None else None) or ev.Channel(None)
     ch.send({"ev": "hello", "pid": os.getpid(), "version": "%d.%d.%d" % sys.version_info[:3]})
     loader = unittest.TestLoader()
     names, start, pattern = parse_args(argv)
@@ -486,6 +543,10 @@ def main(argv):
                 suite.addTests(tests)
     else:
         suite, bad = discover(ch, root, loader, start, pattern)
+    if hung is not None:
+        for name in rest_names(loader, suite, hung):
+            print(name)
+        return 0  # a module that does not import is the run's to say
     if listing:
         for t in iterate(suite):
             print(test_id(t))

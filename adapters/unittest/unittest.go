@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"strobe/adapters"
@@ -209,6 +210,13 @@ func (unittestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	}
 	argv := append([]string{py, "-m", "strobe_unittest"}, args...)
 	p := newParser(rec, req, wd, []string{shown, "-m", "unittest"})
+	if req.Test == "" {
+		// The rest of a run strobe stops: strobe's runner loads the
+		// selection again, and names what runs it without the tests
+		// that hung (restNames).
+		p.rest = append([]string{py, "-m", "strobe_unittest", "--rest"}, args...)
+		p.restTool = kit.Tool{Dir: req.ProjectRoot, Env: slices.Concat(req.Env, wd.Env(req.Env), env), Timeout: restTimeout, MaxOutput: 1 << 20}
+	}
 	// Python builds nothing: a module that hangs as the runner imports it
 	// hangs in the tests, and was left to the build's 30 minutes, past
 	// --timeout.
