@@ -15,13 +15,17 @@ import (
 const restTimeout = 60 * time.Second
 
 // RunRest runs, in dir, the command a stopped run's hint gives for the
-// rest of its tests ("…; to run the rest without what hung: CMD", the
-// runner's own hint after it), as a person pasting it would, and returns
-// the command and what it printed. The test fails when the hint has none.
-// The command's process group is killed after restTimeout.
+// rest of its tests ("…; to run the rest without what hung: CMD", or
+// "what was running" at a timeout, the runner's own hint after it), as a
+// person pasting it would, and returns the command and what it printed.
+// The test fails when the hint has none. The command's process group is
+// killed after restTimeout.
 func RunRest(t *testing.T, hint, dir string) (cmd string, out []byte, err error) {
 	t.Helper()
-	_, rest, ok := strings.Cut(hint, "to run the rest without what hung: ")
+	_, rest, ok := strings.Cut(hint, "to run the rest without ")
+	if ok {
+		_, rest, ok = strings.Cut(rest, ": ")
+	}
 	if !ok {
 		t.Fatalf("hint %q gives no command for the rest", hint)
 	}

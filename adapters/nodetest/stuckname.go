@@ -223,21 +223,22 @@ func (p *parser) projectFrame(frame string) (file string, line int, ok bool) {
 // RestCommand (adapters.RestCommander) is, for a run strobe stopped
 // while tests ran, the command that runs the rest of its selection
 // without them: the run's command and files, with name patterns that
-// leave them out. The tests are those the stacks named
-// (NameStuck) and those the events show running, the innermost of each
-// line of subtests (a test whose end a blocked process never sent is left
-// out too). Node 22.1 and later skip them by their full titles
-// (--test-skip-pattern, which node matches against a test's name, its
-// ancestors' and its name after theirs, joined by spaces), the run's own
-// --test-name-pattern kept. Older node (20) has no skip pattern, and runs
-// a test when its own name or an ancestor's matches --test-name-pattern,
-// the root's, "<root>", too: the pattern leaves out every name on each
-// test's line, "<root>" and the full title (node 22.0 also matches that),
-// so a test elsewhere whose names are all among them is left out too,
-// and so is a parent test with its other subtests; with name patterns of
-// its own each is written again with the exclusion in front. "" for a run
-// of one test, when no test was running, when the stacks named a place in
-// no test, or when node's version is not known (the JUnit fallback).
+// leave them out. The tests are those the stacks named (NameStuck) and
+// those the events show running, the innermost of each line of subtests
+// (a test whose end a blocked process never sent is left out too). Node
+// 22.1 and later skip them by their full titles (--test-skip-pattern,
+// which node matches against a test's name, its ancestors' and its name
+// after theirs, joined by spaces), the run's own --test-name-pattern
+// kept. Node 20 has no skip pattern, and runs a test when its own name or
+// an ancestor's matches --test-name-pattern, the root's, "<root>", too:
+// the pattern leaves out every name on each test's line and "<root>", so
+// a test elsewhere whose names are all among them is left out too, and
+// so is a parent test with its other subtests; with name patterns of its
+// own each is written again with the exclusion in front. "" for a run of
+// one test, when no test was running, when the stacks named a place in
+// no test, or on a node neither 20 nor 22.1 and later: 22.0 has no skip
+// pattern and runs the test on node 20's (as 22.23 does), and the JUnit
+// fallback's is unknown.
 func (p *parser) RestCommand(by string) string {
 	if p.rest.base == nil || p.unknown {
 		return ""
@@ -255,6 +256,15 @@ func (p *parser) RestCommand(by string) string {
 	}
 	running := p.rec.Progress().Running
 	for _, r := range running {
+		if r.Name == r.Suite {
+			// A test file named whole (node 22 says its file runs): no
+			// name pattern leaves it out, only a test of its own can be.
+			if !slices.ContainsFunc(running, func(o adapters.RunningTest) bool { return o.Suite == r.Suite && o.Name != r.Name }) &&
+				len(p.named) == 0 {
+				return ""
+			}
+			continue
+		}
 		if !slices.ContainsFunc(running, func(o adapters.RunningTest) bool {
 			return o.Suite == r.Suite && strings.HasPrefix(o.Name, r.Name+Sep)
 		}) {
@@ -265,7 +275,7 @@ func (p *parser) RestCommand(by string) string {
 		return ""
 	}
 	var major, minor int
-	if _, err := fmt.Sscanf(p.NodeVersion(), "v%d.%d", &major, &minor); err != nil || major < 20 {
+	if _, err := fmt.Sscanf(p.NodeVersion(), "v%d.%d", &major, &minor); err != nil || major < 20 || major == 21 || major == 22 && minor < 1 {
 		return ""
 	}
 	spaced := func(name string) string { return node.RestSafe(node.QuoteRegexp(strings.ReplaceAll(name, Sep, " "))) }
@@ -279,10 +289,10 @@ func (p *parser) RestCommand(by string) string {
 			full = append(full, spaced(h))
 		}
 		args = append(args, "--test-skip-pattern=^(?:"+strings.Join(full, "|")+")$")
-	} else {
+	} else { // node 20
 		names := []string{"<root>"}
 		for _, h := range hung {
-			for _, n := range append(strings.Split(h, Sep), h) {
+			for _, n := range strings.Split(h, Sep) {
 				if q := spaced(n); !slices.Contains(names, q) {
 					names = append(names, q)
 				}
