@@ -1064,7 +1064,7 @@ func (p *catch2Parser) Finish(exit report.Exit) adapters.Outcome {
 		}
 	}
 	if len(stoppedIn) > 0 {
-		if h := p.unrun(stoppedIn, what); h != "" {
+		if h := p.unrun(stoppedIn, what, exit.StoppedBy); h != "" {
 			hints = append(hints, h)
 		}
 	}
@@ -1180,9 +1180,10 @@ var listTimeout = 5 * time.Second
 // binary's listing under the run's selection (the command's arguments and
 // the plan's spec), bounded by listTimeout; hidden tests are in neither.
 // The command that runs the selection again without stoppedIn follows,
-// when strobe can write it (see restCommand). "" when every test case
-// started, or the listing failed.
-func (p *catch2Parser) unrun(stoppedIn []string, what string) string {
+// when strobe can write it (see restCommand), for a run strobe stopped
+// (by) in the words the runner finds to put the run's --env in front
+// (kit.WithRest). "" when every test case started, or the listing failed.
+func (p *catch2Parser) unrun(stoppedIn []string, what, by string) string {
 	if len(p.rerun) == 0 {
 		return ""
 	}
@@ -1201,7 +1202,11 @@ func (p *catch2Parser) unrun(stoppedIn []string, what string) string {
 		verb = "is"
 	}
 	h := fmt.Sprintf("%d of the %d test cases the binary was to run did not run and %s in no count", n, len(names), verb)
-	if rest := p.restCommand(stoppedIn); rest != "" {
+	rest := p.restCommand(stoppedIn)
+	switch {
+	case by != "":
+		h = kit.WithRest(h, "catch2", by, rest)
+	case rest != "":
 		h += fmt.Sprintf("; to run the run's test cases again, less what %s: %s", what, rest)
 	}
 	return h

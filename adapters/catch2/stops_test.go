@@ -43,6 +43,9 @@ func stopsBin(t *testing.T, name string) string {
 func restOf(t *testing.T, hint, what string) string {
 	t.Helper()
 	m := regexp.MustCompile(`to run the run's test cases again, less what ` + what + `: ([^;]+)`).FindStringSubmatch(hint)
+	if what == "hung" { // a run strobe stopped: the words the runner finds (kit.WithRest)
+		m = regexp.MustCompile(`to run the rest without what hung: ([^;]+)`).FindStringSubmatch(hint)
+	}
 	if m == nil {
 		t.Fatalf("hint %q gives no command to run the rest without what %s", hint, what)
 	}
