@@ -375,12 +375,25 @@ func traceName(fn string) string {
 	return strings.TrimSpace(fn)
 }
 
+// withoutParams is a pytest node id without its parameters' id
+// ("test_x.py::test_parse[06:40]" → "test_x.py::test_parse"), which may
+// hold any character, a colon or a slash included.
+func withoutParams(t string) string {
+	if i := strings.Index(t, "::"); i >= 0 && strings.HasSuffix(t, "]") {
+		if j := strings.IndexByte(t[i:], '['); j > 0 {
+			return t[:i+j]
+		}
+	}
+	return t
+}
+
 func isTestFunc(fn string, tests []string) bool {
 	last := fn
 	if i := strings.LastIndexAny(fn, ":."); i >= 0 {
 		last = fn[i+1:]
 	}
 	for _, t := range tests {
+		t = withoutParams(t)
 		tl := t
 		if i := strings.LastIndexAny(t, ":/"); i >= 0 {
 			tl = t[i+1:]

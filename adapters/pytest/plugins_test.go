@@ -1,11 +1,13 @@
 package pytest
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"strobe/adapters"
+	"strobe/adapters/adapterstest"
 	"strobe/report"
 )
 
@@ -119,7 +121,8 @@ func TestTimeoutThreadMethodUnderXdist(t *testing.T) {
 // with no "called from" its @given wrapper; hypothesis' exception groups
 // (distinct failures, FlakyFailure) say each failure, located at the
 // first; a health check failure says what it is and reruns with the seed
-// that reproduces it.
+// that reproduces it. A property's failing assert suggests tracing what
+// it calls, not the test (its @given wrapper claims the test's file).
 func TestHypothesis(t *testing.T) {
 	root := fixture(t, "hypo")
 	requireModules(t, "python3", "hypothesis")
@@ -129,6 +132,9 @@ func TestHypothesis(t *testing.T) {
 	if f == nil || f.Line != 12 || !strings.Contains(f.Message, "Failing test case: test_double_is_even(\n    n=100,\n)") ||
 		strings.Contains(f.Message, "called from") {
 		t.Errorf("test_double_is_even: %+v, want the failing example at line 12", f)
+	}
+	if n := adapterstest.CheckPythonSuggestions(t, filepath.Join(root, "test_props.py"), rec.Tests()); n != 1 {
+		t.Errorf("checked %d failures' suggestions, want test_double_is_even's", n)
 	}
 	f = rec.Failure("", "test_props.py::test_two_bugs")
 	if f == nil || !strings.HasPrefix(f.Message, "ExceptionGroup: Hypothesis found 2 distinct failures.") ||

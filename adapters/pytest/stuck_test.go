@@ -173,3 +173,49 @@ def test_after():
 		t.Errorf("%s: %v\n%s", cmd, err, out)
 	}
 }
+
+// TestStuckParametrizedNotSuggested: a hung parametrized test whose id
+// holds a colon (pyiso8601's "…[2007-06-23 06:40:34.00Z-…]") had its
+// own function among the suggested traces: the test's name was cut at
+// the id's last colon, and matched no frame.
+func TestStuckParametrizedNotSuggested(t *testing.T) {
+	py := testutil.RequireTool(t, "python3")
+	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("python3 cannot import pytest: .ci/run must pip install it")
+		}
+		t.Skip("python3 cannot import pytest")
+	}
+	root := t.TempDir()
+	test := `import threading
+
+import pytest
+
+LOCK = threading.Lock()
+
+
+def parse(s):
+    with LOCK:
+        with LOCK:
+            return s
+
+
+@pytest.mark.parametrize("s", ["06:40:34Z"])
+def test_parse(s):
+    assert parse(s) == s
+`
+	if err := os.WriteFile(filepath.Join(root, "test_parse.py"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "pytest", Timeout: time.Minute},
+		runner.Options{DetailsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Status != report.Stuck || len(resp.Stuck) != 1 || resp.Stuck[0].Name != "test_parse.py::test_parse[06:40:34Z]" {
+		t.Fatalf("status %s, stuck %+v: want test_parse stuck", resp.Status, resp.Stuck)
+	}
+	if got := strings.Join(resp.Stuck[0].SuggestedTraces, " "); got != "parse" {
+		t.Errorf("suggested %q, want parse alone", got)
+	}
+}

@@ -337,7 +337,7 @@ def _suggest_safe(fs, root):
 
 
 def _suggest(fs, root):
-    frames = [(f, line) for f, line in fs if in_project(f.f_code.co_filename, root)]
+    frames = [(f, line) for f, line in fs if in_project(f.f_code.co_filename, root) and not _impersonated(f, root)]
     if not frames:
         return []
     out = []
@@ -379,6 +379,17 @@ def _suggest(fs, root):
             nxt.extend(f for f in (_resolve(c, {}, fn.__globals__) for c in _calls_in_def(fn)) if f)
         level = nxt
     return out
+
+
+def _impersonated(frame, root):
+    """Whether frame's code claims a project file no module of the
+    project runs it from: hypothesis' @given wrapper, made by exec and
+    given the test's file and line, was taken for the test, and the
+    test's body for a function below it."""
+    file = frame.f_globals.get("__file__")
+    if not isinstance(file, str):
+        return True
+    return file != frame.f_code.co_filename and not in_project(os.path.abspath(file), root)
 
 
 _trees = {}
