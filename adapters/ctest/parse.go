@@ -86,14 +86,15 @@ type parser struct {
 
 // failed is a test CTest reported as not passed, while its output comes.
 type failed struct {
-	name   string
-	status string // CTest's words: "***Failed", "***Exception: SegFault"…
-	d      time.Duration
-	lines  []string
-	gtest  format.GTestBlocks
-	catch2 format.Catch2Blocks
-	ended  bool // GoogleTest's "[==========] … ran." line came: its summary is no failure's text
-	deps   string
+	name    string
+	status  string // CTest's words: "***Failed", "***Exception: SegFault"…
+	d       time.Duration
+	lines   []string
+	gtest   format.GTestBlocks
+	catch2  format.Catch2Blocks
+	doctest format.DoctestBlocks
+	ended   bool // GoogleTest's "[==========] … ran." line came: its summary is no failure's text
+	deps    string
 	// running is the GoogleTest test whose RUN line came and whose end
 	// has not (a binary add_test runs whole prints many tests); gtestIn
 	// holds, for each of gtest's failures, the test it came in.
@@ -123,6 +124,7 @@ func (f *failed) read(line string) {
 		}
 	}
 	f.catch2.Line(line)
+	f.doctest.Line(line)
 }
 
 // gtestRunning is the GoogleTest test running after line, one of
@@ -424,11 +426,15 @@ func (p *parser) blocks(f *failed) []block {
 	case len(f.gtest.Failures) > 0:
 		for i, g := range f.gtest.Failures {
 			in := f.gtestIn[i]
-			out = append(out, block{kit.ProjectPath(p.root, g.File), g.Line, inTest(f.name, "test "+in, in, nil, g.Message()), in})
+			out = append(out, block{kit.ProjectPath(p.root, g.File), g.Line, inTest(f.name, "test "+in, in, "", nil, g.Message()), in})
 		}
 	case len(f.catch2.Failures) > 0:
 		for _, c := range f.catch2.Failures {
-			out = append(out, block{kit.ProjectPath(p.root, c.File), c.Line, inTest(f.name, "test case "+c.TestCase, c.TestCase, c.Sections, c.Message()), c.TestCase})
+			out = append(out, block{kit.ProjectPath(p.root, c.File), c.Line, inTest(f.name, "test case "+c.TestCase, c.TestCase, "section", c.Sections, c.Message()), c.TestCase})
+		}
+	case len(f.doctest.Failures) > 0:
+		for _, d := range f.doctest.Failures {
+			out = append(out, block{kit.ProjectPath(p.root, d.File), d.Line, inTest(f.name, "test case "+d.TestCase, d.TestCase, "subcase", d.Subcases, d.Message()), d.TestCase})
 		}
 	}
 	if in, _ := f.diedIn(); in != "" {
@@ -479,14 +485,14 @@ func testsIn(f *failed, blocks []block) testNames {
 // inTest is a failure's text under the name of the framework's test it
 // came in, when that is not the CTest test's own (gtest_discover_tests
 // and catch_discover_tests make one CTest test per framework test), and
-// of its Catch2 sections.
-func inTest(ctestName, what, in string, sections []string, text string) string {
+// of its Catch2 sections or doctest subcases (kind says which).
+func inTest(ctestName, what, in, kind string, sections []string, text string) string {
 	var where []string
 	if in != "" && in != ctestName {
 		where = append(where, what)
 	}
 	if len(sections) > 0 {
-		where = append(where, "section "+strings.Join(sections, " / "))
+		where = append(where, kind+" "+strings.Join(sections, " / "))
 	}
 	if len(where) == 0 {
 		return text
@@ -509,6 +515,11 @@ func (f *failed) diedIn() (string, string) {
 	for _, c := range f.catch2.Failures {
 		if strings.Contains(c.Message(), "due to a fatal error condition:") && c.TestCase != "" && c.TestCase != f.name {
 			return c.TestCase, "test case " + c.TestCase
+		}
+	}
+	for _, d := range f.doctest.Failures {
+		if d.Crashed() && d.TestCase != "" && d.TestCase != f.name {
+			return d.TestCase, "test case " + d.TestCase
 		}
 	}
 	return "", ""
@@ -567,7 +578,7 @@ func (p *parser) verdict(f *failed) string {
 		return regexVerdict(st, f.lines)
 	case inside != "":
 		return insideOf(plainFailed+st+")", inside)
-	case st == "***Failed" && (len(f.gtest.Failures) > 0 || len(f.catch2.Failures) > 0 || slices.ContainsFunc(f.lines, unityFail.MatchString)):
+	case st == "***Failed" && (len(f.gtest.Failures) > 0 || len(f.catch2.Failures) > 0 || len(f.doctest.Failures) > 0 || slices.ContainsFunc(f.lines, unityFail.MatchString)):
 		return ""
 	}
 	return plainFailed + st + ")"
