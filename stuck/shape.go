@@ -320,8 +320,9 @@ func pyAnonymous(fn string) bool {
 // catch2TestBody matches the functions Catch2's TEST_CASE macro generates
 // for a test's body: the test itself, not a trace. Catch2 v2 names them
 // C_A_T_C_H_T_E_S_T_4; v3 CATCH2_INTERNAL_TEST_4, and a
-// TEMPLATE_TEST_CASE's CATCH2_INTERNAL_TEMPLATE_TEST_6<int>.
-var catch2TestBody = lazyre.New(`(^|::)(C_A_T_C_H_T_E_S_T_|CATCH2_INTERNAL_TEST_|CATCH2_INTERNAL_TEMPLATE_TEST_)\d+(<.*>)?$`)
+// TEMPLATE_TEST_CASE's CATCH2_INTERNAL_TEMPLATE_TEST_6<int>. doctest's
+// TEST_CASE makes DOCTEST_ANON_FUNC_27 (magic_enum's tests).
+var catch2TestBody = lazyre.New(`(^|::)(C_A_T_C_H_T_E_S_T_|CATCH2_INTERNAL_TEST_|CATCH2_INTERNAL_TEMPLATE_TEST_|DOCTEST_ANON_FUNC_)\d+(<.*>)?$`)
 
 // gtestTestBody matches the method GoogleTest's TEST macro generates for
 // a test's body (Suite_Name_Test::TestBody; eu-stack may print TestBody

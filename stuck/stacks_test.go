@@ -72,7 +72,7 @@ func TestThreadsGroupsIdenticalStacks(t *testing.T) {
 }
 
 // TestSuggestedTracesLeaveOutCatch2Bodies checks that the function Catch2
-// generates for a test's body is not offered as a trace.
+// (or doctest) generates for a test's body is not offered as a trace.
 func TestSuggestedTracesLeaveOutCatch2Bodies(t *testing.T) {
 	c := Capture{Stacks: []Stack{{TID: 1, Name: "t", Frames: []Frame{
 		{Func: "lock_b_then_a()", File: "/p/deadlock.cpp", Line: 20},
@@ -99,6 +99,18 @@ func TestSuggestedTracesLeaveOutCatch2Bodies(t *testing.T) {
 	}}
 	if tr := SuggestedTraces(c, "/p", nil); strings.Join(tr, ",") != "transfer,spin_here" {
 		t.Errorf("v3: traces %v, want [transfer spin_here]", tr)
+	}
+	// doctest's, as eu-stack gave them for a deadlocked TEST_CASE of
+	// magic_enum's (its copy of doctest.h under test/3rdparty).
+	c = Capture{Stacks: []Stack{{TID: 505, Name: "test_flags-cpp1", Frames: []Frame{
+		{Func: "std::mutex::lock()", File: "/usr/include/c++/12/bits/std_mutex.h", Line: 100},
+		{Func: "std::lock_guard<std::mutex>::lock_guard(std::mutex&)", File: "/usr/include/c++/12/bits/std_mutex.h", Line: 229},
+		{Func: "DOCTEST_ANON_FUNC_27", File: "/p/test/test_flags.cpp", Line: 113},
+		{Func: "doctest::Context::run()", File: "/p/test/3rdparty/doctest/doctest.h", Line: 6077},
+		{Func: "main", File: "/p/test/3rdparty/doctest/doctest.h", Line: 6501},
+	}}}}
+	if tr := SuggestedTraces(c, "/p", nil); len(tr) != 0 {
+		t.Errorf("doctest: traces %v, want none (the test's body alone is the project's)", tr)
 	}
 }
 
