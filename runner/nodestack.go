@@ -145,6 +145,17 @@ func (nc *nodeCapture) add(c nodeinspect.Capture, root string, several bool) {
 			lines = append(lines, f.String())
 			st.Frames = append(st.Frames, stuck.Frame{Func: f.Func, File: f.File, Line: f.Line})
 		}
+		// Below the outermost frame of the project's own (the test) run
+		// the framework's runner and node's task queues: counted, not
+		// listed (vitest's were 15 of a spin's 17 frames).
+		for i := len(st.Frames) - 1; i >= 0; i-- {
+			if ownJS(st.Frames[i]) {
+				if n := len(lines) - i - 1; n > 1 {
+					lines = append(lines[:i+1], fmt.Sprintf("… %d more frames", n))
+				}
+				break
+			}
+		}
 		nc.final.Stacks = append(nc.final.Stacks, st)
 		nc.threads = append(nc.threads, report.Thread{Name: name, Stack: lines})
 	}
@@ -170,6 +181,14 @@ func shortJSPath(s, root string) string {
 	return strings.ReplaceAll(s, strings.TrimSuffix(root, "/")+"/", "")
 }
 
+// ownJS says whether a frame, its file made relative to the project, is
+// the project's own script: not a dependency (node_modules), not node's
+// internals, not outside the project.
+func ownJS(f stuck.Frame) bool {
+	return f.File != "" && !filepath.IsAbs(f.File) && !strings.Contains(f.File, "node_modules/") &&
+		!strings.HasPrefix(f.File, "node:") && !strings.Contains(f.File, "://")
+}
+
 // jsTraces are the project's own JavaScript functions in the frames,
 // innermost first: dependencies (node_modules) and node's internals left
 // out, and the running tests themselves.
@@ -178,8 +197,7 @@ func jsTraces(c stuck.Capture, tests []string) []string {
 	seen := map[string]bool{}
 	for _, s := range c.Stacks {
 		for _, f := range s.Frames {
-			if f.File == "" || filepath.IsAbs(f.File) || strings.Contains(f.File, "node_modules/") ||
-				strings.HasPrefix(f.File, "node:") || strings.Contains(f.File, "://") {
+			if !ownJS(f) {
 				continue
 			}
 			if f.Func == "<anonymous>" || seen[f.Func] || contains(tests, f.Func) {
