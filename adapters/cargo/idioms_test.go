@@ -53,6 +53,10 @@ func TestCargoIdioms(t *testing.T) {
 			[]string{"panic did not contain expected string", `"index out of range"`, `"divide by zero"`}, nil},
 		{"idioms (lib)", "tests::never_panics", "src/lib.rs", 31,
 			[]string{"test did not panic as expected"}, nil},
+		// pretty_assertions colours its diff into the pipe: the message
+		// is the text, without the terminal's codes.
+		{"idioms::pretty (test)", "pretty_diff", "tests/pretty.rs", 7,
+			[]string{"Diff < left / right > :\n<Hello, you!\n"}, []string{"\x1b"}},
 	} {
 		got := cargoLookup(t, rec, tc.suite, tc.name)
 		f := got.Failure

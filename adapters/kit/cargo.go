@@ -51,6 +51,9 @@ func ReadRustFailure(out, wsRoot string, rel func(string) string) RustFailure {
 	if rel == nil {
 		rel = func(s string) string { return s }
 	}
+	// pretty_assertions colours its diff into a pipe too; libtest's JSON
+	// carries the codes escaped, past the lines' own stripping.
+	out = StripANSI(out)
 	if f, ok := proptestFailure(out, wsRoot, rel); ok {
 		return f
 	}
@@ -68,7 +71,7 @@ func ReadRustFailure(out, wsRoot string, rel func(string) string) RustFailure {
 			f.File, f.Line = pf, pl
 		}
 	}
-	if ins, ok := instaFailure(StripANSI(out), wsRoot, rel); ok {
+	if ins, ok := instaFailure(out, wsRoot, rel); ok {
 		if ins.Message != "" {
 			f.Message = ins.Message
 		}

@@ -40,6 +40,7 @@ func TestRealIdioms(t *testing.T) {
 		{"greeting", "tests/snap.rs", 5, []string{"tests/snapshots/snap__greeting.snap", "\n-how do you do?\n+how are you?"}},
 		{"farewell", "tests/snap.rs", 10, []string{"tests/snapshots/snap__farewell.snap does not exist yet", "\n+see you"}},
 		{"tests::ignored_fails", "src/lib.rs", 38, []string{"left: 101"}},
+		{"pretty_diff", "tests/pretty.rs", 7, []string{"Diff < left / right > :\n<Hello, you!\n"}},
 	} {
 		got, ok := adapterstest.TestByName(tests, tc.name)
 		f := got.Failure
@@ -54,6 +55,9 @@ func TestRealIdioms(t *testing.T) {
 			if !strings.Contains(f.Message, s) {
 				t.Errorf("%s: message %q, want it to hold %q", tc.name, f.Message, s)
 			}
+		}
+		if strings.Contains(f.Message, "\x1b") {
+			t.Errorf("%s: message %q holds a terminal's codes", tc.name, f.Message)
 		}
 	}
 	got, _ := adapterstest.TestByName(tests, "tests::ignored_fails")
