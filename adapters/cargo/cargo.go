@@ -119,6 +119,28 @@ func cargoRunner(customs, prefix []string, doctests bool) string {
 	return cargoRunnerKey + tomlArray([]string{"/bin/sh", "-c", script, "sh"})
 }
 
+// cargoShown is the command the answer names: argv without what only
+// strobe's parser needs, the runner that gives libtest its JSON
+// arguments (900 characters of shell, most of a passing run's answer
+// on rust-hex) and --message-format=json: what a person types to run
+// the same tests. The details file's argv keeps them.
+func cargoShown(argv []string) []string {
+	var out []string
+	for i := 0; i < len(argv); i++ {
+		switch {
+		case argv[i] == "--":
+			return append(out, argv[i:]...)
+		case argv[i] == "--config" && i+1 < len(argv) && strings.HasPrefix(argv[i+1], cargoRunnerKey):
+			i++
+			continue
+		case argv[i] == "--message-format=json":
+			continue
+		}
+		out = append(out, argv[i])
+	}
+	return out
+}
+
 // mergedDoctests is the runner script's case for rustdoc's doctest
 // binaries (rust_out): edition 2024 merges a crate's doctests into one,
 // which runs each doctest in a process of its own only when
@@ -129,7 +151,7 @@ func cargoRunner(customs, prefix []string, doctests bool) string {
 const mergedDoctests = `rust_out) export RUSTDOC_DOCTEST_BIN_PATH="$1";;`
 
 // tomlArray writes words as a TOML array: literal strings ('...') where
-// they can be, which keeps the script readable in the command shown, else
+// they can be, which keeps the script readable in the details file's argv, else
 // JSON's strings, whose escapes are TOML's too.
 func tomlArray(words []string) string {
 	var b strings.Builder
@@ -237,6 +259,9 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	p.includeIgnored = hasCargoFlag(userTestArgs, "--ignored", "--include-ignored")
 	p.dir, p.env, p.docNote, p.planned = req.ProjectRoot, req.Env, docNote, planned
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
+	if req.Trace == nil {
+		plan.Shown = shell.Join(cargoShown(argv))
+	}
 	if err := traced(req, plan, customs); err != nil {
 		return nil, err
 	}
