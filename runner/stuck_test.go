@@ -377,6 +377,29 @@ func TestStuckCargo(t *testing.T) {
 	}
 }
 
+// TestStuckCargoBenchNamedAsTheCrate: a crate whose benchmark is named
+// after it and has its own main (criterion's; rust-hex's [[bench]] name
+// = "hex") gives its library's unit tests binary the benchmark's name.
+// The runner took that binary for the benchmark, which cargo test does
+// not run, and ran it without libtest's JSON: a deadlocked unit test was
+// a stuck "rustbenchname", with no rerun and no test counted.
+func TestStuckCargoBenchNamedAsTheCrate(t *testing.T) {
+	parallel(t, false)
+	root, env := stuckCrate(t, "rustbenchname")
+	start := time.Now()
+	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "cargo", Env: env, Timeout: 60 * time.Second})
+	if resp.Status != report.Stuck {
+		t.Fatalf("status = %s, want stuck; crash %+v stuck %+v", resp.Status, resp.Crash, resp.Stuck)
+	}
+	checkStuckTest(t, resp, "tests::deadlock", "lock_twice", true, start)
+	if r := resp.Stuck[0].Rerun; !strings.HasSuffix(r, " cargo test -p rustbenchname --lib -- --exact tests::deadlock") {
+		t.Errorf("stuck test's rerun %q, want it run alone", r)
+	}
+	if s := resp.Summary; s == nil || s.Passed != 1 {
+		t.Errorf("summary %+v, want tests::doubles passed", s)
+	}
+}
+
 // TestStuckRustMain: a test that runs on its process's only thread, a
 // doctest's program or a custom harness's main, is stuck within seconds
 // when it deadlocks; before, libtest's rule (the main thread is the

@@ -82,6 +82,7 @@ type cargoManifest struct {
 type cargoManifestTarget struct {
 	Name    string `toml:"name"`
 	Harness *bool  `toml:"harness"`
+	Test    *bool  `toml:"test"`
 }
 
 // customHarnesses finds the targets with their own main among the packages
@@ -108,8 +109,11 @@ func customHarnesses(ctx context.Context, prefix []string, root string, userArgs
 		}
 	}
 	var patterns []string
+	all := hasCargoFlag(userArgs, "--all-targets")
+	benches := all || hasCargoFlag(userArgs, "--benches", "--bench")
+	examples := all || hasCargoFlag(userArgs, "--examples", "--example")
 	for _, path := range manifests {
-		for _, name := range manifestCustoms(path) {
+		for _, name := range manifestCustoms(path, benches, examples) {
 			p := strings.ReplaceAll(name, "-", "_") + "-" + strings.Repeat("?", 16)
 			if !slices.Contains(patterns, p) {
 				patterns = append(patterns, p)
@@ -120,8 +124,13 @@ func customHarnesses(ctx context.Context, prefix []string, root string, userArgs
 }
 
 // manifestCustoms reads the names of a manifest's targets that say
-// harness = false. A library is named after its package by default.
-func manifestCustoms(path string) []string {
+// harness = false. A library is named after its package by default. A
+// benchmark or an example is one only where cargo test runs it: asked
+// for (benches, examples: --benches, --all-targets…) or test = true. A
+// benchmark named after its crate, as criterion's often are (rust-hex's
+// "hex"), has the library's unit tests' binary name: taken for it, they
+// ran without libtest's JSON, and a hung test was named after the crate.
+func manifestCustoms(path string, benches, examples bool) []string {
 	b, err := os.ReadFile(path)
 	var m cargoManifest
 	if err != nil || toml.Unmarshal(b, &m) != nil {
@@ -136,9 +145,10 @@ func manifestCustoms(path string) []string {
 		}
 		names = append(names, name)
 	}
-	for _, ts := range [][]cargoManifestTarget{m.Bin, m.Test, m.Bench, m.Example} {
+	for i, ts := range [][]cargoManifestTarget{m.Bin, m.Test, m.Bench, m.Example} {
 		for _, t := range ts {
-			if custom(t) && t.Name != "" {
+			run := i < 2 || i == 2 && benches || i == 3 && examples || t.Test != nil && *t.Test
+			if custom(t) && t.Name != "" && run {
 				names = append(names, t.Name)
 			}
 		}
