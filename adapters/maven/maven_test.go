@@ -598,6 +598,51 @@ func TestThrownInMainCode(t *testing.T) {
 	}
 }
 
+// TestBareAssertion: JUnit 3's assertFalse(x) without a message (a
+// report of FasterXML/java-classmate's, broken on purpose) failed with
+// "junit.framework.AssertionFailedError" alone: the message adds the
+// line that failed. An assertion with a message keeps it alone.
+func TestBareAssertion(t *testing.T) {
+	root := t.TempDir()
+	src := strings.Repeat("\n", 159) + "        assertFalse(arrayType.isArray());\n" + "        assertEquals(\"x\", y);\n"
+	adapterstest.WriteFiles(t, root, map[string]string{
+		"target/surefire-reports/TEST-com.fasterxml.classmate.TypeResolverTest.xml": `<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="com.fasterxml.classmate.TypeResolverTest" tests="2" errors="0" skipped="0" failures="2">
+  <testcase name="testArrayTypes" classname="com.fasterxml.classmate.TypeResolverTest" time="0.001">
+    <failure type="junit.framework.AssertionFailedError"><![CDATA[junit.framework.AssertionFailedError
+	at junit.framework.Assert.fail(Assert.java:55)
+	at junit.framework.Assert.assertTrue(Assert.java:22)
+	at junit.framework.Assert.assertFalse(Assert.java:39)
+	at junit.framework.Assert.assertFalse(Assert.java:47)
+	at junit.framework.TestCase.assertFalse(TestCase.java:216)
+	at com.fasterxml.classmate.TypeResolverTest.testArrayTypes(TypeResolverTest.java:160)
+	at java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)
+	at junit.framework.TestCase.runTest(TestCase.java:177)
+]]></failure>
+  </testcase>
+  <testcase name="testNames" classname="com.fasterxml.classmate.TypeResolverTest" time="0.001">
+    <failure message="expected:&lt;[x]&gt; but was:&lt;[z]&gt;" type="junit.framework.ComparisonFailure"><![CDATA[junit.framework.ComparisonFailure: expected:<[x]> but was:<[z]>
+	at junit.framework.Assert.assertEquals(Assert.java:100)
+	at junit.framework.TestCase.assertEquals(TestCase.java:261)
+	at com.fasterxml.classmate.TypeResolverTest.testNames(TypeResolverTest.java:161)
+]]></failure>
+  </testcase>
+</testsuite>`,
+		"src/test/java/com/fasterxml/classmate/TypeResolverTest.java": src,
+	})
+	rec := adapters.NewRecorder()
+	p := newParser(rec, root, []string{"."}, []string{"mvn", "-B", "test"})
+	p.Line(adapters.Stdout, []byte("[ERROR] Tests run: 2, Failures: 2, Errors: 0, Skipped: 0, Time elapsed: 0.014 s <<< FAILURE! -- in com.fasterxml.classmate.TypeResolverTest"), false)
+	f := rec.Failure("com.fasterxml.classmate.TypeResolverTest", "TypeResolverTest#testArrayTypes")
+	if f == nil || f.Line != 160 || f.Message != "junit.framework.AssertionFailedError\n(failed: assertFalse(arrayType.isArray());)" {
+		t.Errorf("failure %+v, want the line that failed in the message", f)
+	}
+	f = rec.Failure("com.fasterxml.classmate.TypeResolverTest", "TypeResolverTest#testNames")
+	if f == nil || f.Line != 161 || f.Message != "expected:<[x]> but was:<[z]>" {
+		t.Errorf("failure %+v, want JUnit's message alone", f)
+	}
+}
+
 // TestShellCommandRerun: a given command with a -Dtest pattern runs
 // through /bin/sh -c; its rerun is Maven's own command line with the
 // failed test's -Dtest in place of the pattern, not arguments after the

@@ -500,8 +500,22 @@ func (p *parser) failure(mod, dir, class, name string, c format.JUnitCase) *repo
 	} else if file, line := p.declaration(mod, class, c.Name); line > 0 {
 		f.File, f.Line = file, line
 	}
+	if bareAssertion(f.Message) && f.File != "" && f.Line > 0 {
+		// JUnit 3's assertFalse(x), JUnit 4's assertTrue(x): no message;
+		// the line that failed says what was asserted.
+		if src := kit.SourceLine(p.root, f.File, f.Line); src != "" {
+			f.Message = kit.Clip(f.Message + "\n(failed: " + src + ")")
+		}
+	}
 	p.multipleFailures(f, mod, class, c)
 	return f
+}
+
+// bareAssertion says whether a failure's message is an assertion error's
+// type and nothing else (`junit.framework.AssertionFailedError`,
+// `java.lang.AssertionError`): an assertion written without a message.
+func bareAssertion(msg string) bool {
+	return !strings.ContainsAny(msg, " :\n") && (strings.HasSuffix(msg, "AssertionFailedError") || strings.HasSuffix(msg, "AssertionError"))
 }
 
 // multipleFailures makes the failures JUnit 5's assertAll threw together
