@@ -273,6 +273,29 @@ func TestRealBroken(t *testing.T) {
 	}
 }
 
+// TestBuildErrorDetails: javac's detail lines under an error join its
+// message; one whose first line ends in ";" (java-classmate broken on
+// purpose) read "given types;; required".
+func TestBuildErrorDetails(t *testing.T) {
+	root := t.TempDir()
+	rec := adapters.NewRecorder()
+	p := newParser(rec, root, []string{"."}, []string{"mvn", "-B", "test"})
+	for _, l := range []string{
+		"[ERROR] " + root + "/src/test/java/com/fasterxml/classmate/TypeResolverTest.java:[160,29] method isArray in class com.fasterxml.classmate.ResolvedType cannot be applied to given types;",
+		"  required: no arguments",
+		"  found:    int",
+		"  reason: actual and formal argument lists differ in length",
+		"[INFO] 1 error",
+	} {
+		p.Line(adapters.Stdout, []byte(l), false)
+	}
+	out := p.Finish(report.Exit{Exited: true, Code: 1})
+	want := "method isArray in class com.fasterxml.classmate.ResolvedType cannot be applied to given types; required: no arguments; found: int; reason: actual and formal argument lists differ in length"
+	if len(out.BuildErrors) != 1 || out.BuildErrors[0].Message != want || out.BuildErrors[0].Line != 160 {
+		t.Errorf("build errors %+v, want one at line 160: %q", out.BuildErrors, want)
+	}
+}
+
 func TestRealNoTests(t *testing.T) {
 	requireMaven(t)
 	root := adapterstest.CopyFixture(t, "notests")

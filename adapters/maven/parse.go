@@ -151,7 +151,7 @@ func (p *parser) Line(_ adapters.Stream, b []byte, cut bool) {
 	if strings.HasPrefix(line, "  ") && p.lastErr >= 0 {
 		// javac's detail lines under an error (`  symbol:   method x()`)
 		e := &p.buildErrs[p.lastErr]
-		e.Message = kit.Clip(e.Message + "; " + strings.Join(strings.Fields(line), " "))
+		e.Message = kit.Clip(strings.TrimSuffix(e.Message, ";") + "; " + strings.Join(strings.Fields(line), " "))
 		return
 	}
 	p.lastErr = -1
