@@ -127,6 +127,10 @@ func TestDetectFallbackAndRivals(t *testing.T) {
 		{name: "Cargo.toml beside go.work", files: map[string]string{"Cargo.toml": "[package]\nname = \"x\"\n", "go.work": "go 1.22\n"}, want: "cargo",
 			hint: []string{"picked cargo (Cargo.toml found)", `go tests (confidence 85): pass framework: "go" (--framework go) to run that instead`}},
 		{name: "go.mod alone", files: map[string]string{"go.mod": "module x\n"}, want: "go", noHint: true},
+		// jshttp/negotiator: mocha's tests, vitest's benchmarks; no
+		// "also has vitest tests".
+		{name: "vitest for benchmarks", files: map[string]string{"package.json": `{"scripts":{"bench":"vitest bench","test":"mocha --reporter spec --check-leaks test/"},"devDependencies":{"mocha":"^11.7.0","vitest":"3.2.4"}}`},
+			want: "mocha", noHint: true},
 		{name: "a command", command: []string{"make", "check"}, files: map[string]string{"Makefile": "check:\n\ttrue\n"}, want: "generic", noHint: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

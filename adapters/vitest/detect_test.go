@@ -25,6 +25,9 @@ func TestDetect(t *testing.T) {
 		{"vite config without", map[string]string{"package.json": `{}`, "vite.config.ts": "export default {}"}, nil, 0},
 		{"dependency and script", map[string]string{"package.json": `{"scripts":{"test":"vitest"},"devDependencies":{"vitest":"3.2.4"}}`}, nil, 85},
 		{"dependency", map[string]string{"package.json": `{"devDependencies":{"vitest":"3.2.4"}}`}, nil, 70},
+		// jshttp/negotiator's: vitest for the benchmarks, mocha for the tests.
+		{"benchmarks only", map[string]string{"package.json": `{"scripts":{"bench":"vitest bench","test":"mocha --reporter spec --check-leaks test/"},"devDependencies":{"mocha":"^11.7.0","vitest":"3.2.4"}}`}, nil, 1},
+		{"benchmarks and tests", map[string]string{"package.json": `{"scripts":{"bench":"vitest bench","test":"vitest run"},"devDependencies":{"vitest":"3.2.4"}}`}, nil, 85},
 		{"nothing", map[string]string{"package.json": `{"devDependencies":{"jest":"30"}}`}, nil, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

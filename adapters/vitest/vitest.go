@@ -119,6 +119,12 @@ func (vitest) Detect(req adapters.Request) adapters.Detection {
 			return adapters.Detection{Confidence: 88, Hint: filepath.Base(f) + " has a test block"}
 		}
 	}
+	if p.ScriptRuns("vitest") && benchesOnly(p.Scripts) {
+		// negotiator's `"bench": "vitest bench"` beside its mocha tests:
+		// vitest is there for the benchmarks, and no rival of the test
+		// script's framework.
+		return adapters.Detection{Confidence: 1, Hint: "vitest runs only the benchmarks (`vitest bench`)"}
+	}
 	switch dep, script := p.Has("vitest"), p.ScriptRuns("vitest"); {
 	case dep && script:
 		return adapters.Detection{Confidence: 85, Hint: "package.json runs vitest"}
@@ -128,6 +134,20 @@ func (vitest) Detect(req adapters.Request) adapters.Detection {
 		return adapters.Detection{Confidence: 70, Hint: "vitest is a dependency"}
 	}
 	return adapters.Detection{}
+}
+
+// benchesOnly says whether every script that runs vitest runs its
+// benchmarks (`vitest bench`), none its tests.
+func benchesOnly(scripts map[string]string) bool {
+	for _, s := range scripts {
+		w := strings.Fields(s)
+		for i, x := range w {
+			if (x == "vitest" || strings.HasSuffix(x, "/vitest")) && (i+1 >= len(w) || w[i+1] != "bench") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // launchers run a package's binary: `npx vitest`, `pnpm exec vitest`.
