@@ -259,9 +259,7 @@ func (cargo) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	p.includeIgnored = hasCargoFlag(userTestArgs, "--ignored", "--include-ignored")
 	p.dir, p.env, p.docNote, p.planned = req.ProjectRoot, req.Env, docNote, planned
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
-	if req.Trace == nil {
-		plan.Shown = shell.Join(cargoShown(argv))
-	}
+	plan.Shown = shell.Join(cargoShown(argv)) // a traced run's too: the command without gdb
 	if err := traced(req, plan, customs); err != nil {
 		return nil, err
 	}

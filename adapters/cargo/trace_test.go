@@ -447,7 +447,7 @@ func TestTraceShowsTheUntracedCommand(t *testing.T) {
 	}
 	cmd := exec.Command("sh", "-c", plan.Shown)
 	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), `"name": "tests::labels", "event": "ok"`) {
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "test tests::labels ... ok") {
 		t.Errorf("%s: %v\n%s", plan.Shown, err, out)
 	}
 }
