@@ -262,7 +262,11 @@ func (j jest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	}
 	argv = append(argv, sel...)
 	p.start()
-	return &adapters.Plan{Argv: argv, Dir: pkg.Dir, Env: env, Parser: p}, nil
+	// The answer's command as a person types it: without strobe's
+	// reporter, in a directory removed after the run (its --ci and
+	// --passWithNoTests change what jest does, and stay).
+	shown := shell.Join(slices.Concat(prefix, user, []string{"--ci", "--passWithNoTests"}, sel))
+	return &adapters.Plan{Argv: argv, Dir: pkg.Dir, Env: env, Parser: p, Shown: shown}, nil
 }
 
 // usesReporter says whether strobe's reporter works with this jest:

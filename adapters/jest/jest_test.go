@@ -1296,3 +1296,15 @@ test('wrong', () => {
 		t.Errorf("wrong: failure %+v, want at %s:16, no thrown at", f, file)
 	}
 }
+
+// TestJestShownCommand: the answer's command named strobe's reporter, in
+// a directory removed after the run (`--reporters=/tmp/…/reporter.cjs`):
+// pasted, jest could not find it. It is the command a person types, with
+// the options that change what jest does (--ci, --passWithNoTests).
+func TestJestShownCommand(t *testing.T) {
+	requireJest(t)
+	cmd, out := adapterstest.PasteShown(t, New(), adapters.Request{ProjectRoot: fixture("basic"), Test: "math.test.js"})
+	if cmd != "npx jest --ci --passWithNoTests --runTestsByPath math.test.js" || !strings.Contains(string(out), "Tests:") {
+		t.Errorf("%s:\n%s\nwant the file's run through npx jest, and jest's summary", cmd, out)
+	}
+}

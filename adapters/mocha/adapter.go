@@ -384,13 +384,16 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	cfg := node.EventsConfig{Framework: "mocha", Root: req.ProjectRoot, Rerun: rerun, Test: req.Test, Level: req.Level,
 		NoTests: hints, Note: note}
 	rec.BeginTesting() // nothing to build: mocha loads the files as it starts
+	// The answer's command as a person types it: without strobe's
+	// reporter, in a directory removed after the run.
+	shown := shell.Join(slices.Concat(rerunBase, sel))
 	dir, reporter, err := node.WriteReporter("strobe-mocha-", "reporter.cjs", reporterJS)
 	if err != nil {
 		// mocha's own JSON reporter needs no file: read it from stdout
 		// when the run is over, without live progress.
 		cfg.Note = strings.Join(append([]string{fmt.Sprintf("strobe's mocha reporter could not be written (%v): read mocha's JSON reporter instead, with no live progress", err)}, nonEmpty(note)...), "; ")
 		argv = append(append(argv, "--reporter", "json"), sel...)
-		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: newJSONParser(rec, cfg)}, nil
+		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: newJSONParser(rec, cfg), Shown: shown}, nil
 	}
 	events := filepath.Join(dir, "events.jsonl")
 	// The reporter is also required: in mocha --parallel's workers (given
@@ -401,7 +404,7 @@ func (mochaAdapter) Plan(ctx context.Context, req adapters.Request, rec *adapter
 	if req.Test == "" {
 		pr.rest = append(slices.Clone(rerunBase), sel...)
 	}
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: pr}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: pr, Shown: shown}, nil
 }
 
 // restCommand is, for a run strobe stopped while tests ran, the command

@@ -1023,3 +1023,15 @@ func TestMochaAfterEachAfterFailure(t *testing.T) {
 		t.Errorf("%+v: failure %+v; want the assertion at line 11, then the hook's failure", rec.Progress(), f)
 	}
 }
+
+// TestMochaShownCommand: the answer's command named strobe's reporter, in
+// a directory removed after the run (`mocha --reporter /tmp/…/reporter.cjs
+// --reporter-option out=… --require …`): pasted, mocha could not load it.
+// It is the command a person types, which runs the same tests.
+func TestMochaShownCommand(t *testing.T) {
+	install(t)
+	cmd, out := adapterstest.PasteShown(t, New(), adapters.Request{ProjectRoot: project("basic")})
+	if cmd != "npx mocha" || !strings.Contains(string(out), "5 failing") {
+		t.Errorf("%s:\n%s\nwant `npx mocha` and mocha's 5 failures", cmd, out)
+	}
+}

@@ -169,8 +169,11 @@ func (a pytestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	if len(req.Command) == 0 && bareName(req) {
 		env = append(env, exactNameEnv+"="+req.Test)
 	}
+	// The answer's command as a person types it: without strobe's plugin,
+	// which only strobe's PYTHONPATH finds (pasted, pytest refused -p
+	// strobe_plugin), and with the interpreter as the user names it.
 	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: append(wd.Env(req.Env), env...), Parser: p,
-		TestProcessBeginsTests: !slices.Contains(launchers, filepath.Base(argv[0]))}, nil
+		TestProcessBeginsTests: !slices.Contains(launchers, filepath.Base(argv[0])), Shown: shell.Join(slices.Concat(prefix, p.args))}, nil
 }
 
 // command is the argv to run, the words a rerun starts with, and what the

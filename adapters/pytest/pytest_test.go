@@ -1156,3 +1156,14 @@ func TestConftestImportError(t *testing.T) {
 		t.Errorf("build error %+v, want conftest.py:2 and the ImportError", be)
 	}
 }
+
+// TestPytestShownCommand: the answer's command named strobe's plugin
+// (`-p strobe_plugin`), which only strobe's PYTHONPATH finds: pasted,
+// pytest refused to start. It is the command a person types.
+func TestPytestShownCommand(t *testing.T) {
+	root := fixture(t, "basic")
+	cmd, out := adapterstest.PasteShown(t, New(), adapters.Request{ProjectRoot: root})
+	if !strings.HasSuffix(cmd, " -m pytest") || !strings.Contains(string(out), " failed") || !strings.Contains(string(out), " passed") {
+		t.Errorf("%s:\n%s\nwant PYTHON -m pytest and pytest's counts", cmd, out)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/kit/node"
 	"strobe/internal/lazyre"
+	"strobe/internal/shell"
 )
 
 // reporterJS is strobe's vitest reporter, written at Plan into a private
@@ -419,5 +420,7 @@ func (vitest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Reco
 	} else {
 		argv = append(argv, "--reporter="+filepath.Join(dir, "reporter.mjs"))
 	}
-	return &adapters.Plan{Argv: argv, Dir: p.Dir, Env: env, Parser: pr}, nil
+	// The answer's command as a person types it, in the package: without
+	// strobe's reporters, in a directory removed after the run.
+	return &adapters.Plan{Argv: argv, Dir: p.Dir, Env: env, Parser: pr, Shown: shell.Join(pr.whole)}, nil
 }

@@ -1103,3 +1103,13 @@ func TestVitestSharedLoadError(t *testing.T) {
 		t.Errorf("build failed %v, errors in %q; want one in each of %q", out.BuildFailed, got, want)
 	}
 }
+
+// TestVitestShownCommand: the answer's command named strobe's reporter,
+// in a directory removed after the run (`--reporter=/tmp/…/reporter.mjs`):
+// pasted, vitest could not load it. It is the command a person types.
+func TestVitestShownCommand(t *testing.T) {
+	cmd, out := adapterstest.PasteShown(t, New(), adapters.Request{ProjectRoot: project(t, "basic")})
+	if cmd != "npx vitest run" || !strings.Contains(string(out), "3 failed | 6 passed") {
+		t.Errorf("%s:\n%s\nwant `npx vitest run` and vitest's counts", cmd, out)
+	}
+}
