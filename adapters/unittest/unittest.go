@@ -221,7 +221,10 @@ func (unittestAdapter) Plan(ctx context.Context, req adapters.Request, rec *adap
 	// hangs in the tests, and was left to the build's 30 minutes, past
 	// --timeout.
 	rec.BeginTesting()
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: append(wd.Env(req.Env), env...), Parser: p}, nil
+	// The answer's command as a person types it: unittest itself, not
+	// strobe's runner, which only strobe's PYTHONPATH finds.
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: append(wd.Env(req.Env), env...), Parser: p,
+		Shown: shell.Join(slices.Concat([]string{shown, "-m", "unittest"}, args))}, nil
 }
 
 func levelDir(root string, l adapters.Level) string {

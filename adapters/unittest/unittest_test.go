@@ -513,3 +513,15 @@ func TestPyenvShim(t *testing.T) {
 		t.Fatalf("exit %+v, tests %+v, outcome %+v: want test_env passed, run by %s", exit, rec.Tests(), res, filepath.Join(bin, "python3"))
 	}
 }
+
+// TestShownCommand: the answer's command named strobe's runner (`python3
+// -m strobe_unittest`), which only strobe's PYTHONPATH finds: pasted,
+// Python found no such module. It is unittest's own command, which runs
+// the same tests.
+func TestShownCommand(t *testing.T) {
+	root := fixture(t, "basic")
+	cmd, out := adapterstest.PasteShown(t, New(), adapters.Request{ProjectRoot: root})
+	if !strings.HasSuffix(cmd, " -m unittest") || !strings.Contains(string(out), "Ran ") {
+		t.Errorf("%s:\n%s\nwant PYTHON -m unittest and unittest's count", cmd, out)
+	}
+}
