@@ -360,7 +360,13 @@ func (ctest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Recor
 	p.bin, p.runDir, p.env = bin, planDir, req.Env
 	p.tree, p.selects = treeDir(req, tree, planDir), selects(req)
 	p.repeat = repeatMode(args)
-	return &adapters.Plan{Argv: argv, Dir: planDir, Parser: p}, nil
+	// The answer's command as a person types it: without the JUnit
+	// report, in a directory removed after the run.
+	shown := slices.Concat(base, selectArgs(req))
+	if atLeast(v, 3, 17) || v == [2]int{} {
+		shown = slices.Insert(shown, len(base), "--no-tests=error")
+	}
+	return &adapters.Plan{Argv: argv, Dir: planDir, Parser: p, Shown: shell.Join(shown)}, nil
 }
 
 // treeDir is the build tree's directory, absolute: the one named

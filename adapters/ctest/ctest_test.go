@@ -14,6 +14,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/internal/shell"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -597,5 +598,17 @@ func realNotBuilt(t *testing.T) {
 	}
 	if !out.BuildFailed || len(out.BuildErrors) != 1 || !strings.HasPrefix(out.BuildErrors[0].Message, "b_test is not built") {
 		t.Errorf("real ctest: outcome %+v, want a build failure naming b_test", out)
+	}
+}
+
+// TestShownCommand: the answer's command named the JUnit report strobe
+// has CTest write, in a directory removed after the run: pasted, CTest
+// failed to write it. It is the command a person types.
+func TestShownCommand(t *testing.T) {
+	tr := tree(t)
+	cmd, out := adapterstest.PasteShown(t, ctest{}, adapters.Request{ProjectRoot: projectSrc, Command: []string{"ctest", "--test-dir", tr}, Test: "numbers compare"})
+	want := shell.Join([]string{"ctest", "--test-dir", tr, "--output-on-failure", "--no-tests=error", "-R", "^numbers compare$"})
+	if cmd != want || !strings.Contains(string(out), "1/1 Test #10: numbers compare") {
+		t.Errorf("%s:\n%s\nwant %s and CTest's one test", cmd, out, want)
 	}
 }
