@@ -175,6 +175,9 @@ func (xcodebuild) Plan(ctx context.Context, req adapters.Request, rec *adapters.
 			return nil, err
 		}
 	}
+	// The answer's command as a person types it: without the result
+	// bundle strobe adds, in a directory removed after the run.
+	shown := slices.Clone(argv)
 	if !slices.Contains(argv, "-resultBundlePath") {
 		argv = append(argv, "-resultBundlePath", bundle)
 	} else {
@@ -182,15 +185,17 @@ func (xcodebuild) Plan(ctx context.Context, req adapters.Request, rec *adapters.
 	}
 	if !slices.Contains(argv, "-test-timeouts-enabled") {
 		argv = append(argv, "-test-timeouts-enabled", "YES")
+		shown = append(shown, "-test-timeouts-enabled", "YES")
 	}
 	if req.Test != "" {
 		argv = append(argv, "-only-testing:"+req.Test)
+		shown = append(shown, "-only-testing:"+req.Test)
 	}
 	p.rerun = slices.DeleteFunc(slices.Clone(argv), func(w string) bool { return strings.HasPrefix(w, "-only-testing:") })
 	if i := slices.Index(p.rerun, "-resultBundlePath"); i >= 0 && i+1 < len(p.rerun) {
 		p.rerun = slices.Delete(p.rerun, i, i+2)
 	}
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p, Shown: shell.Join(shown)}, nil
 }
 
 // xcodePlanCommand chooses the container, scheme, destination and the

@@ -440,6 +440,16 @@ func TestXcodebuildPlan(t *testing.T) {
 					t.Errorf("argv %q lacks %q", plan.Argv, w)
 				}
 			}
+			// The answer's command names no result bundle in the run's
+			// directory, removed after the run.
+			if strings.Contains(plan.Shown, "-resultBundlePath") || !strings.HasPrefix(plan.Shown, "xcodebuild ") {
+				t.Errorf("shown %q, want xcodebuild's command without strobe's result bundle", plan.Shown)
+			}
+			for _, w := range tc.want {
+				if w != "-resultBundlePath" && !strings.Contains(plan.Shown, w) {
+					t.Errorf("shown %q lacks %q", plan.Shown, w)
+				}
+			}
 		})
 	}
 	t.Run("several schemes", func(t *testing.T) {
