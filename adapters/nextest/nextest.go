@@ -142,7 +142,14 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 		p.docs = kit.Beside(func() string { return docExamples(p.meta, root, userArgs) })
 		p.docCmd = shell.Join(append(append(slices.Clone(cargo), "test", "--doc"), docFlags(userArgs)...))
 	}
-	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: []string{jsonEnv}, Parser: p}
+	// The answer's command as a person types it: without libtest's JSON,
+	// which nextest refuses without strobe's environment, and the status
+	// level only strobe's parser needs.
+	shown := slices.Concat(prefix, cleanArgs(userArgs), []string{"--no-fail-fast"}, filter)
+	if len(testArgs) > 0 {
+		shown = append(append(shown, "--"), testArgs...)
+	}
+	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: []string{jsonEnv}, Parser: p, Shown: shell.Join(shown)}
 	kit.RunCargoDirect(ctx, plan, req.ProjectRoot, req.Env)
 	return plan, nil
 }

@@ -101,7 +101,23 @@ func TestPlan(t *testing.T) {
 			if !slices.Contains(plan.Env, "NEXTEST_EXPERIMENTAL_LIBTEST_JSON=1") {
 				t.Errorf("env %v lacks the libtest-json switch", plan.Env)
 			}
+			// The answer's command: nextest refuses libtest's JSON
+			// without strobe's environment, pasted.
+			if want := strings.Replace(tc.want, " --message-format libtest-json-plus --status-level skip", "", 1); strings.ReplaceAll(plan.Shown, "'", "") != want {
+				t.Errorf("shown\n got %s\nwant %s", plan.Shown, want)
+			}
 		})
+	}
+}
+
+// TestRealShownCommand: the answer's command, pasted, ran nextest with
+// libtest's JSON, which it refuses without strobe's environment. It is
+// the command a person types, which runs the same test.
+func TestRealShownCommand(t *testing.T) {
+	dir := fixture(t)
+	cmd, out := adapterstest.PasteShown(t, New(), adapters.Request{ProjectRoot: dir, Test: "tests::adds"})
+	if cmd != "cargo nextest run --no-fail-fast -E 'test(=tests::adds)'" || !strings.Contains(string(out), "1 test run: 1 passed") {
+		t.Errorf("%s:\n%s\nwant nextest's run of tests::adds", cmd, out)
 	}
 }
 
