@@ -15,6 +15,7 @@ import (
 
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
+	"strobe/internal/shell"
 	"strobe/internal/testutil"
 	"strobe/report"
 )
@@ -102,6 +103,7 @@ func TestGoFramedSameAsJSON(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.fixture+" "+strings.Join(c.args, " "), func(t *testing.T) {
 			root := testutil.Fixture("go", c.fixture)
+			var shown string
 			run := func(json bool) (ran adapterstest.Ran, argv []string) {
 				cmd := append([]string{"go", "test"}, c.args...)
 				if json {
@@ -112,12 +114,17 @@ func TestGoFramedSameAsJSON(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				shown = plan.Shown
 				return adapterstest.Run(t, gotest{}, req), plan.Argv
 			}
 			viaJSON, argvJSON := run(true)
 			framed, argv := run(false)
 			if !slices.Contains(argv, "-v=test2json") || slices.Contains(argv, "-json") || slices.Contains(argvJSON, "-v=test2json") {
 				t.Fatalf("commands %q and %q, want one framed and one -json", argv, argvJSON)
+			}
+			// The answer names the -json command: the framing is strobe's.
+			if want := shell.Join(argvJSON); shown != want {
+				t.Errorf("the framed run shows %q, want %q", shown, want)
 			}
 			if got, want := goComparable(framed), goComparable(viaJSON); got != want {
 				t.Errorf("framed:\n%s\nwant (-json):\n%s", got, want)

@@ -218,6 +218,9 @@ func (g gotest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 	plan := &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Parser: p}
 	if addedJSON {
 		if framed, pkg, ok := goFramedArgv(req.ProjectRoot, mods, req.Env, argv); ok {
+			// The answer names the -json command, whose events are the
+			// same: -v=test2json's framing is strobe's to read.
+			plan.Shown = shell.Join(argv)
 			plan.Argv, plan.TestProcessBeginsTests = framed, true
 			p.framer = newGoFramer(pkg, p.event)
 		}
