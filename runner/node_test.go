@@ -216,6 +216,9 @@ func TestInspectorLine(t *testing.T) {
 	for line, want := range map[string]bool{
 		"Debugger listening on ws://127.0.0.1:43721/e460df53-9340-4e1c-abed-72056651b60b": true,
 		"For help, see: https://nodejs.org/en/docs/inspector":                             true,
+		"For help, see: https://nodejs.org/learn/getting-started/debugging":               true, // node 22
+		"Debugger ending on ws://127.0.0.1:33021/6535fac3-588c-463d-b13b-1a94a1c99825":    true,
+		"For help, see: https://nodejs.org/api/test.html":                                 false,
 		"Debugger attached.":                        true,
 		"Waiting for the debugger to disconnect...": true,
 		"Debugger attached. (not ours)":             false,
