@@ -23,7 +23,9 @@ import (
 // exits is blocked on that child, named. The child is no test process
 // (those are node --test's own children, the test files): before, it was
 // one, and the verdict an async wait without end.
-func TestStuckAwaitingAChild(t *testing.T) {
+func TestStuckAwaitingAChild(t *testing.T) { testutil.EachNode(t, testStuckAwaitingAChild) }
+
+func testStuckAwaitingAChild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
 	}
@@ -63,7 +65,9 @@ test('awaits a child that never exits', async () => {
 // "fixed" by --failed while the loop was still there). The stacks name
 // the test whose body spins, from the source. The file node never
 // started (one file at a time) is named in the hint.
-func TestStuckNamedFromTheStacks(t *testing.T) {
+func TestStuckNamedFromTheStacks(t *testing.T) { testutil.EachNode(t, testStuckNamedFromTheStacks) }
+
+func testStuckNamedFromTheStacks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
 	}
@@ -89,7 +93,7 @@ test('spins', () => {
 	if err := os.WriteFile(filepath.Join(root, "test", "zlater.test.js"), []byte("require('node:test')('never starts', () => {});\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Command: "node --test --test-concurrency=1 test/",
+	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "node", Command: "node --test --test-concurrency=1",
 		Timeout: 40 * time.Second}, runner.Options{DetailsDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +120,9 @@ test('spins', () => {
 // blocking test's body. It is named from them (found on
 // light-my-request: "no test was running, 165 had finished", no name, no
 // rerun).
-func TestStuckNamedAfterOtherFiles(t *testing.T) {
+func TestStuckNamedAfterOtherFiles(t *testing.T) { testutil.EachNode(t, testStuckNamedAfterOtherFiles) }
+
+func testStuckNamedAfterOtherFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
 	}
@@ -156,6 +162,10 @@ test('blocks forever', () => {
 // leaves the file behind: it was named among the files that reported no
 // result, though node never was to run it.
 func TestStuckNotReachedListedBeforeTheRun(t *testing.T) {
+	testutil.EachNode(t, testStuckNotReachedListedBeforeTheRun)
+}
+
+func testStuckNotReachedListedBeforeTheRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
 	}
@@ -199,7 +209,9 @@ test('generates then spins', () => {
 // file's process stays, so under the default timeout such a process is
 // stuck once it has stayed idle 60 s after its last test (three times the
 // overdue wait, which these runs shorten to adapterstest.Overdue).
-func TestStuckAfterTheTests(t *testing.T) {
+func TestStuckAfterTheTests(t *testing.T) { testutil.EachNode(t, testStuckAfterTheTests) }
+
+func testStuckAfterTheTests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
 	}
@@ -253,7 +265,9 @@ test('opens what it never closes', () => new Promise((resolve) => {
 // from the events, which an idle process has sent (a test never seen
 // pass has no usual time to be overdue past: strobe's timeout ends it,
 // naming the tests it stopped as stuck names them).
-func TestStuckInASubtest(t *testing.T) {
+func TestStuckInASubtest(t *testing.T) { testutil.EachNode(t, testStuckInASubtest) }
+
+func testStuckInASubtest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
 	}
@@ -319,7 +333,9 @@ test('outer', async (t) => {
 // after it and in another file, and not the one that hung (node's TAP
 // says "ok N - NAME" of each test that passed, "# SKIP" after one left
 // out). Before, the hint gave no command for the rest.
-func TestStuckRestWithoutIt(t *testing.T) {
+func TestStuckRestWithoutIt(t *testing.T) { testutil.EachNode(t, testStuckRestWithoutIt) }
+
+func testStuckRestWithoutIt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
 	}

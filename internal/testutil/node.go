@@ -1,0 +1,36 @@
+package testutil
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Node22Env names the node 22 binary the node:test tests also run under
+// (.ci/run installs node@22 from npm and sets it). node 22 changed its
+// test runner's events and their timing, and most users run it, while the
+// machine's node is 20.
+const Node22Env = "STROBE_TEST_NODE22"
+
+// EachNode runs f as a subtest under the node on PATH ("node"), then
+// under the node that STROBE_TEST_NODE22 names, first on PATH
+// ("node22"). Without it that subtest is skipped on a developer's machine
+// and fails under CI=true.
+func EachNode(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	t.Run("node", f)
+	t.Run("node22", func(t *testing.T) {
+		bin := os.Getenv(Node22Env)
+		if bin == "" {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is not set: .ci/run must install node 22 and name its binary there", Node22Env)
+			}
+			t.Skipf("%s is not set: set it to a node 22 binary (npm install --prefix DIR node@22; DIR/bin/node) to run this test under node 22 too", Node22Env)
+		}
+		if fi, err := os.Stat(bin); err != nil || fi.IsDir() {
+			t.Fatalf("%s=%s: not a node binary (%v)", Node22Env, bin, err)
+		}
+		t.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		f(t)
+	})
+}
