@@ -19,6 +19,7 @@
 //   {"e":"done"}
 // name is the full title: describe blocks and parent tests joined by " › ".
 
+import { statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 
 const SEP = ' \u203a ';
@@ -40,6 +41,10 @@ const OUT_BUDGET = 4 << 20;
 // node's lines about its inspector, as a test file's stderr.
 const INSPECTOR = /^(?:Debugger listening on ws:\/\/|Debugger attached\.\s*$|Debugger ending on ws:\/\/|Waiting for the debugger to disconnect\.\.\.\s*$|For help, see: https:\/\/nodejs\.org\/(?:en\/docs\/inspector|learn\/getting-started\/debugging))/;
 const ANSI = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
+
+function isDir(f) {
+  try { return statSync(f).isDirectory(); } catch { return false; }
+}
 
 function clean(s) {
   return typeof s === 'string' ? s.replace(ANSI, '') : s;
@@ -358,6 +363,14 @@ export default async function* strobeReporter(source) {
             const err = (d.details && d.details.error) || {};
             const o = { e: 'file', file, ms: d.details?.duration_ms ?? 0, tests: s.tests, signal: err.signal || '', code: err.exitCode ?? null };
             o.error = loadError(file, s.stderr);
+            if (s.tests === 0 && !err.signal && isDir(file)) {
+              // node 21 and later read each argument of node --test as a
+              // glob, and run a directory that names no file as a test
+              // file, which does not load (node 20 ran the files in it).
+              const rel = relative(process.cwd(), file) || '.';
+              o.error.message = `node ran the directory ${rel}/ as a test file: node 21 and later read each argument of node --test as a glob, not a directory; name its files with a glob ("${rel}/**/*.{js,cjs,mjs}"), or leave it out (node finds ${rel === 'test' ? 'test/**' : 'its own files'} itself): ${o.error.message}`;
+              o.error.found = true;
+            }
             // A file that ran no test and printed an error did not load; one
             // that exited early (process.exit in a test) printed none.
             // One whose top-level assert failed ran as a test of its own, and
