@@ -468,20 +468,26 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 			func(s string) bool { return s == "" }), "; ")
 		argv = append(argv, "--test-reporter=junit", "--test-reporter-destination=stdout")
 	}
+	// The answer's command as a person types it: without strobe's
+	// reporter and preload, in a directory removed after the run.
+	shown := slices.Clone(rerunBase)
 	for _, p := range sel.patterns {
 		argv = append(argv, "--test-name-pattern="+p)
+		shown = append(shown, "--test-name-pattern="+p)
 	}
 	if req.Level != adapters.LevelAll && len(sel.files) == 0 {
 		// No file of the level: node would run every test file it finds,
 		// so nothing runs, and the answer says no tests.
 		argv = slices.Concat(wrapper, []string{prog, "--eval", ""})
+		shown = slices.Concat(script.RerunPrefix(), []string{prog, "--eval", ""})
 	}
 	argv = append(argv, files...)
+	shown = append(shown, files...)
 	rec.BeginTesting() // nothing to build: node loads the files as it runs them
 	// What the script sets (TZ=UTC, NODE_ENV=test) is set for the run.
 	env := script.RunEnv(req.Env)
 	if werr != nil {
-		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &junitParser{rec: rec, cfg: cfg}}, nil
+		return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: &junitParser{rec: rec, cfg: cfg}, Shown: shell.Join(shown)}, nil
 	}
 	pr := &parser{Events: node.NewEvents(rec, cfg, dir, events), rec: rec, root: req.ProjectRoot,
 		toRun: testFiles(req.ProjectRoot, files), rerun: rerun}
@@ -492,7 +498,7 @@ func (nodeTest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Re
 		pr.rest.own = append(pr.rest.own, sel.patterns...)
 		pr.rest.files = files
 	}
-	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: pr}, nil
+	return &adapters.Plan{Argv: argv, Dir: req.ProjectRoot, Env: env, Parser: pr, Shown: shell.Join(shown)}, nil
 }
 
 var noTests = kit.NoTestsHint{

@@ -910,3 +910,15 @@ func skipDirectories(t *testing.T) {
 		t.Skipf("node %d runs a directory argument as a test file (MODULE_NOT_FOUND): a command naming one fails for the user too", v)
 	}
 }
+
+// TestNodeShownCommand: the answer's command named strobe's reporter and
+// preload, in a directory removed after the run (`--test-reporter=/tmp/…
+// --require /tmp/…/exit.cjs`): pasted, node could not load them. It is
+// the command a person types, which runs the same tests.
+func TestNodeShownCommand(t *testing.T) {
+	testutil.RequireTool(t, "node")
+	cmd, out := adapterstest.PasteShown(t, New(), adapters.Request{ProjectRoot: fixture("basic")})
+	if cmd != "node --test" || !strings.Contains(string(out), "# fail ") && !strings.Contains(string(out), "ℹ fail ") {
+		t.Errorf("%s:\n%s\nwant `node --test` and node's counts", cmd, out)
+	}
+}
