@@ -172,10 +172,11 @@ type Adapter interface {
 type Plan struct {
 	Argv []string
 	// Shown is the command the answer names (report.Response.Command)
-	// when Argv is a tracer's plumbing no person would recognise, or
-	// runs directly what a tool's proxy would have run: what they would
-	// type to run the same tests (under the same tracer). Empty means
-	// Argv. The details file keeps Argv, the exact one.
+	// when Argv carries what only strobe needs (a reporter, a plugin or a
+	// report in the run's directory, removed after it; a tracer's
+	// plumbing) or runs directly what a tool's proxy would have run: what
+	// a person would type to run the same tests. Empty means Argv. The
+	// details file keeps Argv, the exact one.
 	Shown string
 	Dir   string
 	// Env is added to the client's environment (KEY=VALUE).

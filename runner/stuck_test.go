@@ -589,7 +589,14 @@ func tailString(s string, n int) string {
 // stuck; it returns the second answer.
 func passThenStuck(t *testing.T, root, hang string) *report.Response {
 	t.Helper()
-	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir()}
+	return passThen(t, root, Options{}, map[string]string{hang: "1"})
+}
+
+// passThen is passThenStuck with the runner's options (a shorter
+// Overdue) and the second run's environment.
+func passThen(t *testing.T, root string, opts Options, second map[string]string) *report.Response {
+	t.Helper()
+	opts.DetailsDir, opts.HistoryDir = t.TempDir(), t.TempDir()
 	run := func(env map[string]string) *report.Response {
 		// The default timeout is ten minutes: a missed verdict must not
 		// wait that long here.
@@ -604,31 +611,18 @@ func passThenStuck(t *testing.T, root, hang string) *report.Response {
 	if resp := run(nil); resp.Status != report.Passed {
 		t.Fatalf("first run: %s, want passed", resp.Status)
 	}
-	resp := run(map[string]string{hang: "1"})
+	resp := run(second)
 	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
 		t.Fatalf("second run: %s (%+v), want stuck", resp.Status, resp.Stuck)
 	}
 	return resp
 }
 
-// tookMs is the diagnosis's account of TestParse's last pass: a millisecond
-// or two, however loaded the machine is (it runs beside the package's
-// other parallel tests).
-var tookMs = regexp.MustCompile(`TestParse took [0-9]ms when it last passed`)
-
-// A Go test looping through real code (a parser whose cursor never moves)
-// has stacks that change as work's do, so no endless loop is ever
-// confirmed: only the ten-minute timeout ended it. Once it has run far past
-// the under-a-millisecond it took when it last passed (and 20 s), silent,
-// it is stuck, with the stacks that show where it works. (A test that took
-// under a millisecond is recorded as 0 ms: it was never late either.)
-func TestStuckBusyFarPastItsUsualTime(t *testing.T) {
-	testutil.RequireTool(t, "go")
-	if testing.Short() {
-		t.Skip("waits 20 s for the verdict")
-	}
-	parallel(t, true)
-	root := t.TempDir()
+// writeParseLoop writes a Go module whose parse loops through real code
+// (strings.Fields and sort.Strings over and over, its stacks changing as
+// work's do) once STUCK is set, and the tests given after it.
+func writeParseLoop(t *testing.T, root, tests string) {
+	t.Helper()
 	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/parse\n\ngo 1.22\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "parse_test.go"), []byte(`package parse
 
@@ -652,13 +646,34 @@ func parse(s string) int {
 	}
 	return n
 }
+`+tests), 0o644)
+}
 
+// tookMs is the diagnosis's account of TestParse's last pass: a millisecond
+// or two, however loaded the machine is (it runs beside the package's
+// other parallel tests).
+var tookMs = regexp.MustCompile(`TestParse took [0-9]ms when it last passed`)
+
+// A Go test looping through real code (a parser whose cursor never moves)
+// has stacks that change as work's do, so no endless loop is ever
+// confirmed: only the ten-minute timeout ended it. Once it has run far past
+// the under-a-millisecond it took when it last passed (and 20 s), silent,
+// it is stuck, with the stacks that show where it works. (A test that took
+// under a millisecond is recorded as 0 ms: it was never late either.)
+func TestStuckBusyFarPastItsUsualTime(t *testing.T) {
+	testutil.RequireTool(t, "go")
+	if testing.Short() {
+		t.Skip("waits 20 s for the verdict")
+	}
+	parallel(t, true)
+	root := t.TempDir()
+	writeParseLoop(t, root, `
 func TestParse(t *testing.T) {
 	if parse(strings.Repeat("b a c ", 200)) == 0 {
 		t.Fatal("nothing read")
 	}
 }
-`), 0o644)
+`)
 	resp := passThenStuck(t, root, "STUCK")
 	s := resp.Stuck[0]
 	if s.Name != "TestParse" || !strings.Contains(s.Diagnosis, "busy far past its usual time") ||
@@ -685,27 +700,7 @@ func TestStuckNewTestBusyFarPastTheSlowest(t *testing.T) {
 	}
 	parallel(t, true)
 	root := t.TempDir()
-	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/parse\n\ngo 1.22\n"), 0o644)
-	os.WriteFile(filepath.Join(root, "parse_test.go"), []byte(`package parse
-
-import (
-	"os"
-	"sort"
-	"strconv"
-	"strings"
-	"testing"
-)
-
-func parse(s string) int {
-	n, pos := 0, 0
-	for pos < len(s) {
-		fields := strings.Fields(s[pos:])
-		sort.Strings(fields)
-		n += len(strconv.Itoa(len(fields)))
-	}
-	return n
-}
-
+	writeParseLoop(t, root, `
 func TestQuick(t *testing.T) {}
 
 func TestParse(t *testing.T) {
@@ -716,25 +711,9 @@ func TestParse(t *testing.T) {
 		t.Fatal("nothing read")
 	}
 }
-`), 0o644)
+`)
 	overdue := 4 * time.Second
-	opts := Options{DetailsDir: t.TempDir(), HistoryDir: t.TempDir(), Overdue: overdue}
-	run := func(env map[string]string) *report.Response {
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
-		resp, err := Exec(ctx, Request{ProjectRoot: root, Framework: "go", Env: env}, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
-	}
-	if resp := run(nil); resp.Status != report.Passed {
-		t.Fatalf("first run: %s, want passed", resp.Status)
-	}
-	resp := run(map[string]string{"NEW": "1"})
-	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
-		t.Fatalf("second run: %s (%+v), want stuck", resp.Status, resp.Stuck)
-	}
+	resp := passThen(t, root, Options{Overdue: overdue}, map[string]string{"NEW": "1", "STUCK": "1"})
 	s := resp.Stuck[0]
 	if s.Name != "TestParse" || !strings.Contains(s.Diagnosis, "busy far past its usual time") ||
 		!strings.Contains(s.Diagnosis, "TestParse has not passed in the project's last runs, whose slowest test took") ||

@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"strobe/adapters"
+	"strobe/adapters/kit"
 )
 
 // PasteShown plans req with a and pastes the plan's command as the answer
 // shows it (Plan.Shown) in the plan's directory, as a person would once
-// the run is over, and returns the command and what it printed. The test
+// the run is over, and returns the command and what it printed, without
+// terminal colours (vitest colours its output under CI=true). The test
 // fails when the plan shows no command of its own (the answer would name
 // strobe's exact argv), or when the command names a file the run's end
 // removed (a reporter, a plugin or a report in the run's directory) or
@@ -47,5 +49,5 @@ func PasteShown(t *testing.T, a adapters.Adapter, req adapters.Request) (cmd str
 	c := exec.CommandContext(ctx, "sh", "-c", cmd)
 	c.Dir = plan.Dir
 	out, _ = c.CombinedOutput()
-	return cmd, out
+	return cmd, []byte(kit.StripANSI(string(out)))
 }

@@ -19,13 +19,7 @@ import (
 // pytest 9 refuses strobe's own -m unit (exit 4, "Unknown marker(s) in
 // '-m' expression"): that answered error, "fix the argument".
 func TestLevelWithoutLevels(t *testing.T) {
-	py := testutil.RequireTool(t, "python3")
-	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 cannot import pytest: .ci/run must pip install it")
-		}
-		t.Skip("python3 cannot import pytest")
-	}
+	requirePytestModule(t)
 	root := adapterstest.CopyFixture(t, "strict_nolevels")
 	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "pytest", Level: "unit"},
 		runner.Options{DetailsDir: t.TempDir()})
@@ -43,5 +37,18 @@ func TestLevelWithoutLevels(t *testing.T) {
 	}
 	if resp.Status != report.Passed || resp.Summary.Passed != 2 {
 		t.Errorf("whole suite: %s %+v, want 2 passed", resp.Status, resp.Summary)
+	}
+}
+
+// requirePytestModule skips (fails under CI) without python3 or without
+// pytest importable by it.
+func requirePytestModule(t *testing.T) {
+	t.Helper()
+	py := testutil.RequireTool(t, "python3")
+	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("python3 cannot import pytest: .ci/run must pip install it")
+		}
+		t.Skip("python3 cannot import pytest")
 	}
 }

@@ -29,13 +29,7 @@ func TestStuckAfterTheTests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
 	}
-	py := testutil.RequireTool(t, "python3")
-	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 cannot import pytest: .ci/run must pip install it")
-		}
-		t.Skip("python3 cannot import pytest")
-	}
+	requirePytestModule(t)
 	for _, tc := range []struct {
 		name, thread string
 		timeout      time.Duration
@@ -135,13 +129,7 @@ func TestStuckUnderXdist(t *testing.T) {
 // --deselect), as Go's, cargo's and Maven's do (cachetools broken on
 // purpose: 152 of 279 left, and no command for them).
 func TestStuckRestWithoutIt(t *testing.T) {
-	py := testutil.RequireTool(t, "python3")
-	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 cannot import pytest: .ci/run must pip install it")
-		}
-		t.Skip("python3 cannot import pytest")
-	}
+	requirePytestModule(t)
 	root := t.TempDir()
 	test := `import threading
 
@@ -179,13 +167,7 @@ def test_after():
 // own function among the suggested traces: the test's name was cut at
 // the id's last colon, and matched no frame.
 func TestStuckParametrizedNotSuggested(t *testing.T) {
-	py := testutil.RequireTool(t, "python3")
-	if err := exec.Command(py, "-c", "import pytest").Run(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 cannot import pytest: .ci/run must pip install it")
-		}
-		t.Skip("python3 cannot import pytest")
-	}
+	requirePytestModule(t)
 	root := t.TempDir()
 	test := `import threading
 
