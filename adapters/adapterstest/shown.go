@@ -4,13 +4,17 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"strobe/adapters"
-	"strobe/adapters/kit"
 )
+
+// colour is a terminal's colour or style code (kit.StripANSI's, which
+// adapterstest cannot import: kit's own tests import adapterstest).
+var colour = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
 
 // PasteShown plans req with a and pastes the plan's command as the answer
 // shows it (Plan.Shown) in the plan's directory, as a person would once
@@ -49,5 +53,5 @@ func PasteShown(t *testing.T, a adapters.Adapter, req adapters.Request) (cmd str
 	c := exec.CommandContext(ctx, "sh", "-c", cmd)
 	c.Dir = plan.Dir
 	out, _ = c.CombinedOutput()
-	return cmd, []byte(kit.StripANSI(string(out)))
+	return cmd, colour.ReplaceAll(out, nil)
 }
