@@ -204,8 +204,16 @@ func TestStuckVitest(t *testing.T) {
 			if tc.test != "" && s.Name != tc.test {
 				t.Errorf("stuck test %q, want %q (from vitest's expect state)", s.Name, tc.test)
 			}
-			if tc.status == report.Stuck && s.ElapsedMS > 8000 {
-				t.Errorf("verdict %d ms into the test, want within 8 s", s.ElapsedMS)
+			// Within 8 s; a spin in a worker thread's JIT code within
+			// 20: in one clean-clone CI run (2 cores) its 16 identical
+			// samples began only after 10 s of silence (verdict at 17.5
+			// s), as they do when the samples land on many instructions.
+			within := int64(8000)
+			if tc.name == "threads busy" {
+				within = 20000
+			}
+			if tc.status == report.Stuck && s.ElapsedMS > within {
+				t.Errorf("verdict %d ms into the test, want within %d s", s.ElapsedMS, within/1000)
 			}
 			t.Logf("%s after %v: %s: %s\n%s", resp.Status, time.Since(start), s.Name, s.Diagnosis, stackText(s))
 		})
