@@ -145,11 +145,7 @@ func TestStuckRestWithoutIt(t *testing.T) {
 	}
 	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures"))
 	adapterstest.NpmCI(t, fixtures)
-	dir, err := os.MkdirTemp(fixtures, "tmp-rest-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := adapterstest.ScratchBeside(t, fixtures, "tmp-rest-", "")
 	files := map[string]string{
 		"package.json": `{"name": "rest", "private": true}`,
 		"hang.test.js": `test('quick', () => { console.log('RAN quick'); });
@@ -161,11 +157,7 @@ describe('blo\'ck', () => {
 test('also waits', () => { console.log('RAN also waits'); return new Promise(() => {}); }, 3600 * 1000);
 `,
 	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	adapterstest.WriteFiles(t, dir, files)
 	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: dir, Framework: "jest", Command: "npx jest -w 2", Timeout: time.Minute},
 		runner.Options{DetailsDir: t.TempDir()})
 	if err != nil {

@@ -3,7 +3,6 @@ package mocha_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -193,11 +192,7 @@ func TestStuckRestWithoutIt(t *testing.T) {
 	}
 	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures", "mocha"))
 	adapterstest.NpmCI(t, fixtures)
-	odd, err := os.MkdirTemp(fixtures, "tmp-rest-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(odd) })
+	odd := adapterstest.ScratchBeside(t, fixtures, "tmp-rest-", "")
 	files := map[string]string{
 		"test/a.spec.js": `describe('blo\'ck', function () {
   it('quick', function () {});
@@ -208,12 +203,7 @@ func TestStuckRestWithoutIt(t *testing.T) {
 		"test/b.spec.js": `it('elsewhere', function () {});
 `,
 	}
-	for name, text := range files {
-		_ = os.MkdirAll(filepath.Join(odd, filepath.Dir(name)), 0o755)
-		if err := os.WriteFile(filepath.Join(odd, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	adapterstest.WriteFiles(t, odd, files)
 	for _, tc := range []struct {
 		name, root string
 		ran        []string

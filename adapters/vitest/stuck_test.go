@@ -2,7 +2,6 @@ package vitest_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -27,11 +26,7 @@ func TestStuckRestWithoutIt(t *testing.T) {
 	}
 	js, _ := filepath.Abs(filepath.Join("testdata", "js"))
 	adapterstest.NpmCI(t, js)
-	dir, err := os.MkdirTemp(filepath.Join(js, "projects"), "tmp-rest-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := adapterstest.ScratchBeside(t, filepath.Join(js, "projects"), "tmp-rest-", "")
 	files := map[string]string{
 		"package.json": `{"name": "rest", "private": true, "type": "module"}`,
 		"hang.test.js": `import { describe, test } from 'vitest'
@@ -45,11 +40,7 @@ test('after', () => { console.log('RAN after') })
 test('elsewhere', () => { console.log('RAN elsewhere') })
 `,
 	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	adapterstest.WriteFiles(t, dir, files)
 	resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: dir, Framework: "vitest", Timeout: time.Minute},
 		runner.Options{DetailsDir: t.TempDir()})
 	if err != nil {
