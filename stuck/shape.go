@@ -289,6 +289,10 @@ func SuggestedTraces(c Capture, root string, skip []string) []string {
 	own := ownPrefixes(c, root)
 	var out []string
 	seen := map[string]bool{}
+	var py *pyNames
+	if IsPythonCapture(c) {
+		py = newPyNames(root)
+	}
 	for _, s := range c.Stacks {
 		if waitsItsTurn(s.Frames) {
 			continue
@@ -300,6 +304,14 @@ func SuggestedTraces(c Capture, root string, skip []string) []string {
 			fn := traceName(f.Func)
 			if fn == "" || fn == "main" || strings.HasSuffix(fn, "::main") || seen[fn] || isTestFunc(fn, skip) || catch2TestBody.MatchString(fn) || pyAnonymous(fn) || testFramework(fn, f.File) {
 				continue
+			}
+			if py != nil {
+				if q := py.name(f); q != "" {
+					fn = q
+				}
+				if seen[fn] {
+					continue
+				}
 			}
 			seen[fn] = true
 			out = append(out, fn)

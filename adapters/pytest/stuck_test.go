@@ -165,7 +165,8 @@ def test_after():
 // TestStuckParametrizedNotSuggested: a hung parametrized test whose id
 // holds a colon (pyiso8601's "…[2007-06-23 06:40:34.00Z-…]") had its
 // own function among the suggested traces: the test's name was cut at
-// the id's last colon, and matched no frame.
+// the id's last colon, and matched no frame. What is suggested is named as
+// the tracer names it, and traces that function when given back.
 func TestStuckParametrizedNotSuggested(t *testing.T) {
 	requirePytestModule(t)
 	root := t.TempDir()
@@ -197,7 +198,22 @@ def test_parse(s):
 	if resp.Status != report.Stuck || len(resp.Stuck) != 1 || resp.Stuck[0].Name != "test_parse.py::test_parse[06:40:34Z]" {
 		t.Fatalf("status %s, stuck %+v: want test_parse stuck", resp.Status, resp.Stuck)
 	}
-	if got := strings.Join(resp.Stuck[0].SuggestedTraces, " "); got != "parse" {
-		t.Errorf("suggested %q, want parse alone", got)
+	// Qualified as the tracer matches (module, then qualified name): a
+	// bare "parse" matched a parse in every module.
+	traces := resp.Stuck[0].SuggestedTraces
+	if got := strings.Join(traces, " "); got != "test_parse.parse" {
+		t.Fatalf("suggested %q, want test_parse.parse alone", got)
+	}
+	// The suggestion, given back as an agent gives it, traces that function.
+	resp, err = runner.Exec(context.Background(), runner.Request{ProjectRoot: root, Framework: "pytest", Timeout: time.Minute,
+		Test: resp.Stuck[0].Name, Trace: &runner.Trace{Patterns: traces}}, runner.Options{DetailsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Trace == nil || len(resp.Trace.Unmatched) > 0 || resp.Trace.Matched.Count != 1 {
+		t.Errorf("traced with %q: trace %+v, want its one function matched", traces, resp.Trace)
+	}
+	if resp.Trace != nil && slices.ContainsFunc(resp.Trace.Warnings, func(w string) bool { return strings.Contains(w, "did not run under the tracer") }) {
+		t.Errorf("warnings %q: the test ran under the tracer (killed with its run)", resp.Trace.Warnings)
 	}
 }
