@@ -258,7 +258,7 @@ func (r *Run) endTrace(resp *report.Response, finished time.Time) (full *report.
 		resp.Hint = joinHints(resp.Hint, "the trace session could not be stored: "+oneLine(err.Error()))
 		return nil, indicators, false
 	}
-	if h.Tracer == "" && resp.Status != report.BuildFailed {
+	if h.Tracer == "" && h.Killed == 0 && resp.Status != report.BuildFailed {
 		h.Warnings = append(h.Warnings, "no tracer reported: the tests did not run under the tracer (see the details file's output)")
 	}
 	if resp.Status == report.Stuck && !hasStacks(resp.Stuck) {

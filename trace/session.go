@@ -52,11 +52,14 @@ type Header struct {
 	ID          string `json:"id"`
 	ProjectRoot string `json:"projectRoot,omitempty"`
 	// Start is the run's start in Unix ns; events' T count from it.
-	Start     int64            `json:"start"`
-	Tracer    string           `json:"tracer,omitempty"`
-	Events    int              `json:"events"`
-	Dropped   int64            `json:"dropped,omitempty"`
-	Matched   []string         `json:"matched,omitempty"`
+	Start   int64    `json:"start"`
+	Tracer  string   `json:"tracer,omitempty"`
+	Events  int      `json:"events"`
+	Dropped int64    `json:"dropped,omitempty"`
+	Matched []string `json:"matched,omitempty"`
+	// Killed counts the event files whose tracer did not end (no meta
+	// line): their process was killed, a hung test's with its run.
+	Killed    int              `json:"killed,omitempty"`
 	Unmatched []Unmatched      `json:"unmatched,omitempty"`
 	Calls     map[string]int64 `json:"calls,omitempty"`
 	Refused   string           `json:"refused,omitempty"`
@@ -96,6 +99,7 @@ func Ingest(sdir, id, projectRoot string, start int64, out string, extra []Event
 	sort.Strings(files)
 	var all []keyed
 	var metas []Meta
+	var called []string // by the tracers that did not end
 	bad := 0
 	for i, f := range files {
 		evs, meta, nbad, err := readEventFile(f)
@@ -107,7 +111,15 @@ func Ingest(sdir, id, projectRoot string, start int64, out string, extra []Event
 		if meta != nil {
 			metas = append(metas, *meta)
 		} else if len(evs) > 0 {
-			h.Warnings = append(h.Warnings, fmt.Sprintf("%s has no meta line: its tracer did not end (killed?)", filepath.Base(f)))
+			// Killed with its process (a hung test that strobe stopped):
+			// what it matched is known by the calls it recorded.
+			h.Warnings = append(h.Warnings, fmt.Sprintf("%s has no meta line: its tracer did not end (killed?): its matched functions are only those called", filepath.Base(f)))
+			h.Killed++
+			for _, e := range evs {
+				if e.Type == Enter && e.Function != "" {
+					called = append(called, e.Function)
+				}
+			}
 		}
 		for _, e := range evs {
 			all = append(all, keyed{e: e, file: i})
@@ -120,6 +132,11 @@ func Ingest(sdir, id, projectRoot string, start int64, out string, extra []Event
 		h.Warnings = append(h.Warnings, fmt.Sprintf("%d unreadable event lines skipped", bad))
 	}
 	mergeMetas(h, metas)
+	if len(called) > 0 {
+		h.Matched = append(h.Matched, called...)
+		slices.Sort(h.Matched)
+		h.Matched = slices.Compact(h.Matched)
+	}
 	// Stable: within one file, events keep the tracer's order on ties.
 	sort.SliceStable(all, func(i, j int) bool { return all[i].e.T < all[j].e.T })
 

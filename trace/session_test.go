@@ -427,3 +427,24 @@ func TestDamagedSession(t *testing.T) {
 		})
 	}
 }
+
+// TestIngestKilledTracer: a tracer killed with its process (a hung test
+// strobe stopped) writes no meta line. The functions it recorded calls of
+// were matched: the answer counted none, and the runner then said the
+// tests had not run under the tracer.
+func TestIngestKilledTracer(t *testing.T) {
+	dir := t.TempDir()
+	out := trace.OutDir(dir, "k")
+	writeEvents(t, out, "events-1.jsonl", []trace.Event{
+		{ID: 1, Type: trace.Enter, T: start + 1, Function: "calc.tokens.parse"},
+		{ID: 2, Type: trace.Exit, T: start + 2, Function: "calc.tokens.parse", Parent: 1},
+		{ID: 3, Type: trace.Enter, T: start + 3, Function: "calc.tokens.lex"},
+	}, nil)
+	h, err := trace.Ingest(trace.Dir(dir, "k"), "k", "/p", start, out, nil, trace.MaxEvents, trace.MaxSessionBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"calc.tokens.lex", "calc.tokens.parse"}; !slices.Equal(h.Matched, want) || h.Killed != 1 || h.Events != 3 {
+		t.Errorf("matched %q, killed %d, events %d; want %q, 1, 3", h.Matched, h.Killed, h.Events, want)
+	}
+}
