@@ -116,12 +116,23 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 		return nil, err
 	}
 	argv := slices.Clone(prefix)
-	argv = append(argv, cleanArgs(userArgs)...)
+	passLines := showsPasses(userArgs)
+	args := cleanArgs(userArgs)
+	if passLines {
+		args = dropFlag(args, "--success-output")
+	}
+	argv = append(argv, args...)
 	argv = append(argv, "--no-fail-fast", "--message-format", "libtest-json-plus")
 	if !hasFlag(userArgs, "--status-level") {
 		// SKIP lines tell an ignored test from a running one (see
 		// humanStatus); nextest's default level shows every other status.
 		argv = append(argv, "--status-level", "skip")
+	}
+	if passLines {
+		// A passing test's output under its PASS line: libtest's "test
+		// result:" line missing from it tells a test that exited 0 before
+		// libtest's end (std::process::exit), which nextest passes.
+		argv = append(argv, "--success-output", "immediate")
 	}
 	argv = append(argv, filter...)
 	if len(testArgs) > 0 {
@@ -145,7 +156,7 @@ func (nextest) Plan(ctx context.Context, req adapters.Request, rec *adapters.Rec
 	// The answer's command as a person types it: without libtest's JSON,
 	// which nextest refuses without strobe's environment, and the status
 	// level only strobe's parser needs.
-	shown := slices.Concat(prefix, cleanArgs(userArgs), []string{"--no-fail-fast"}, filter)
+	shown := slices.Concat(prefix, args, []string{"--no-fail-fast"}, filter)
 	if len(testArgs) > 0 {
 		shown = append(append(shown, "--"), testArgs...)
 	}
@@ -240,6 +251,36 @@ func cleanArgs(args []string) []string {
 		case "--no-fail-fast", "--fail-fast":
 			continue
 		case "--message-format", "--message-format-version", "--max-fail":
+			if !strings.Contains(args[i], "=") {
+				i++ // the value
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// showsPasses says whether nextest's status level shows a passing test's
+// status line, under which its output is shown: strobe's level (skip),
+// or the command's own pass, skip or all.
+func showsPasses(args []string) bool {
+	levels := flagValues(args, "--status-level")
+	if len(levels) == 0 {
+		return true
+	}
+	switch levels[len(levels)-1] {
+	case "pass", "skip", "all":
+		return true
+	}
+	return false
+}
+
+// dropFlag drops a flag and its value from args.
+func dropFlag(args []string, name string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		if flagName(args[i]) == name {
 			if !strings.Contains(args[i], "=") {
 				i++ // the value
 			}

@@ -60,7 +60,8 @@ func TestPlan(t *testing.T) {
 	root := t.TempDir()
 	adapterstest.WriteFiles(t, root, map[string]string{"Cargo.toml": "[package]\nname = \"a\"\n"})
 	env := fakeNextest(t)
-	base := "cargo nextest run --no-fail-fast --message-format libtest-json-plus --status-level skip"
+	const added = " --message-format libtest-json-plus --status-level skip --success-output immediate"
+	base := "cargo nextest run --no-fail-fast" + added
 	for _, tc := range []struct {
 		name    string
 		req     adapters.Request
@@ -77,7 +78,14 @@ func TestPlan(t *testing.T) {
 		{"a harness's test with spaces", adapters.Request{Test: "parses empty input"}, base + " -E test(=parses empty input)", ""},
 		{"a test in a level", adapters.Request{Level: adapters.LevelUnit, Test: "adds"}, base + " -E (kind(lib) | kind(bin) | kind(proc-macro)) & test(=adds)", ""},
 		{"a command's flags kept, the format replaced", adapters.Request{Command: []string{"cargo", "nextest", "run", "--release", "--message-format", "human", "--fail-fast", "--", "--ignored"}},
-			"cargo nextest run --release --no-fail-fast --message-format libtest-json-plus --status-level skip -- --ignored", ""},
+			"cargo nextest run --release --no-fail-fast" + added + " -- --ignored", ""},
+		// A passing test's output under its PASS line tells one that
+		// exited 0 before libtest's end: the command's own success output
+		// gives way, and a level that hides PASS lines shows none.
+		{"a command's success output replaced", adapters.Request{Command: []string{"cargo", "nextest", "run", "--success-output", "never", "--status-level=all"}},
+			"cargo nextest run --status-level=all --no-fail-fast --message-format libtest-json-plus --success-output immediate", ""},
+		{"a level without PASS lines", adapters.Request{Command: []string{"cargo", "nextest", "run", "--status-level", "fail", "--success-output=final"}},
+			"cargo nextest run --status-level fail --success-output=final --no-fail-fast --message-format libtest-json-plus", ""},
 		{"a filterset and a test", adapters.Request{Command: []string{"cargo", "nextest", "run", "-E", "package(a)"}, Test: "adds"}, "", "already has a filterset"},
 		{"target flags and a level", adapters.Request{Command: []string{"cargo", "nextest", "run", "--lib"}, Level: adapters.LevelUnit}, "", "already selects test binaries"},
 		{"not nextest", adapters.Request{Command: []string{"cargo", "test"}}, "", "--framework generic"},
@@ -103,7 +111,9 @@ func TestPlan(t *testing.T) {
 			}
 			// The answer's command: nextest refuses libtest's JSON
 			// without strobe's environment, pasted.
-			if want := strings.Replace(tc.want, " --message-format libtest-json-plus --status-level skip", "", 1); strings.ReplaceAll(plan.Shown, "'", "") != want {
+			want := strings.Replace(tc.want, added, "", 1)
+			want = strings.Replace(strings.Replace(want, " --message-format libtest-json-plus", "", 1), " --success-output immediate", "", 1)
+			if strings.ReplaceAll(plan.Shown, "'", "") != want {
 				t.Errorf("shown\n got %s\nwant %s", plan.Shown, want)
 			}
 		})
@@ -370,6 +380,47 @@ func TestRealBrokenLabel(t *testing.T) {
 	out := brokenRun(t, "    a + b\n", "    let x: i32 = \"two\";\n    a + x\n")
 	if e := out.BuildErrors[0]; e.File != "src/lib.rs" || e.Line != 10 || e.Column != 18 || e.Message != "mismatched types: expected `i32`, found `&str`" {
 		t.Errorf("build error %+v", e)
+	}
+}
+
+// TestRealExitsZero: a test that calls std::process::exit(0) ends its
+// process with code 0, and nextest counts it passed (PASS, an "ok"
+// event). Its output under the PASS line (--success-output immediate)
+// has libtest's "running 1 test" and not the "test result:" line libtest
+// ends a test with: it fails, at its declaration, with what it printed
+// and its rerun; the test beside it that ends as tests do still passes.
+func TestRealExitsZero(t *testing.T) {
+	src := fixture(t)
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, f := range []string{"Cargo.toml", "Cargo.lock", ".config/nextest.toml", "src/lib.rs", "tests/integration.rs", "tests/e2e_smoke.rs"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = string(b)
+	}
+	decl := strings.Count(files["tests/integration.rs"], "\n") + 3 // the fn line of what is appended
+	files["tests/integration.rs"] += "\n#[test]\nfn exits_zero() {\n    println!(\"leaving early\");\n    std::process::exit(0);\n}\n"
+	adapterstest.WriteFiles(t, dir, files)
+	cmd := []string{"cargo", "nextest", "run", "--test", "integration", "-E", "test(=exits_zero) | test(=passes)"}
+	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Command: cmd})
+	if exit.Code != 0 {
+		t.Errorf("nextest exited %d; it counts exit(0) passed and exits 0", exit.Code)
+	}
+	got, ok := rec.Lookup("ntdemo::integration", "exits_zero")
+	f := got.Failure
+	if !ok || got.Status != report.TestFailed || f == nil || f.File != "tests/integration.rs" || f.Line != decl ||
+		!strings.HasPrefix(f.Message, "the test process exited with code 0 before libtest's end") || !strings.Contains(f.Message, "std::process::exit") ||
+		!strings.HasSuffix(f.Message, "It printed:\nleaving early") ||
+		f.Rerun != "cargo nextest run -p ntdemo --test integration -E 'test(=exits_zero)'" {
+		t.Errorf("exits_zero: %s, failure %+v; want failed at tests/integration.rs:%d, exited before libtest's end, with its rerun", got.Status, f, decl)
+	}
+	if got, _ := rec.Lookup("ntdemo::integration", "passes"); got.Status != report.TestPassed {
+		t.Errorf("passes: %s, want passed", got.Status)
+	}
+	if !slices.Contains(out.Indicators, "test_exited_early") {
+		t.Errorf("indicators %v lack test_exited_early", out.Indicators)
 	}
 }
 

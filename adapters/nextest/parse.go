@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"strobe/adapters"
 	"strobe/adapters/kit"
@@ -80,6 +81,14 @@ type humanStatus struct {
 	// try is the output nextest showed under a failed try's status line
 	// (TRY 1 FAIL): where a flaky test failed.
 	try strings.Builder
+	// passed says its last try passed (PASS, TRY 2 PASS, LEAK): the
+	// output block under it (--success-output immediate) is libtest's
+	// "running 1 test", the test's printing and "test result: ok." when
+	// the test ended as libtest ends it. began and ended say which of
+	// the two the block had; printed is what followed "running", kept
+	// until "test result:" (only a test that exited early keeps it).
+	passed, began, ended bool
+	printed              strings.Builder
 	// lines are the status lines beyond PASS and FAIL, added to the
 	// test's output at the end: stderr's lines come in no set order with
 	// stdout's events, and a test's output must not depend on it.
@@ -571,6 +580,8 @@ func (p *parser) humanStatus(status, binID, test, line string) {
 		// one's (a segfault, then a panic or a pass on the retry).
 		st.ends = append(st.ends, strings.TrimSpace(line))
 		st.signal, st.exitCode = "", 0
+		st.passed, st.began, st.ended = passStatus(status), false, false
+		st.printed.Reset()
 		p.block = st
 	}
 	switch {
@@ -625,6 +636,17 @@ func tryEnded(status string) bool {
 	return !strings.HasPrefix(status, "SLOW") && !strings.HasPrefix(status, "FLAKY") && !strings.HasPrefix(status, "FLKY")
 }
 
+// passStatus says a status line ends a try that passed: PASS, or LEAK
+// (passed, leaving a handle open), or either on a retry (TRY 2 PASS).
+// Not TIMEOUT-PASS: nextest ended that test at its time limit, as a
+// profile's on-timeout = "pass" asks, before libtest could.
+func passStatus(status string) bool {
+	if f := strings.Fields(status); len(f) == 3 && f[0] == "TRY" {
+		status = f[2]
+	}
+	return status == "PASS" || status == "LEAK"
+}
+
 // statusSignal is the signal a status line says the test died of:
 // "SIGSEGV", or under retries nextest's short form "TRY 2 SEGV"; "SIG 40"
 // and "ABORT SIG 40" for a signal without a name. "" for any other status.
@@ -650,6 +672,9 @@ func statusSignal(status string) string {
 	return ""
 }
 
+// libtestRunning is libtest's first line: "running 1 test".
+var libtestRunning = lazyre.New(`^running \d+ tests?$`)
+
 // tryEndLine is the line nextest ends a try's output block with when the
 // status line alone would not say how it ended.
 var tryEndLine = lazyre.New(`^\s*\(test (?:failed with exit code (-?\d+)|aborted with signal (\d+)(?:: (SIG\w+))?)`)
@@ -660,6 +685,21 @@ func (p *parser) blockLine(line string) {
 	if c := p.collecting; c != nil && c.try.Len() < adapters.PerTestOutput {
 		c.try.WriteString(strings.TrimPrefix(line, "    "))
 		c.try.WriteByte('\n')
+	}
+	if b := p.block; b.passed && !b.ended {
+		// libtest's lines in a passing test's output (see humanStatus).
+		t := strings.TrimPrefix(line, "    ")
+		switch {
+		case !b.began:
+			b.began = libtestRunning.MatchString(t)
+		case strings.HasPrefix(t, "test result: "):
+			b.ended = true
+			b.printed.Reset()
+		case b.printed.Len() < adapters.PerTestOutput:
+			b.printed.WriteString(t)
+			b.printed.WriteByte('\n')
+		}
+		return
 	}
 	if sig, code := tryEnd(line); sig != "" {
 		p.block.signal = sig
@@ -782,6 +822,9 @@ func (p *parser) Finish(exit report.Exit) adapters.Outcome {
 	}
 	p.statusOutput()
 	out.Crash = p.signals(exit)
+	if p.exitedEarly() {
+		out.Indicators = append(out.Indicators, "test_exited_early")
+	}
 	p.declare()
 	for i, f := range p.flaky {
 		if st := p.status[f.Suite+"\x00"+f.Name]; st != nil && st.try.Len() > 0 {
@@ -959,6 +1002,36 @@ func (p *parser) signals(exit report.Exit) *report.Crash {
 		c.Message += "\n" + line
 	}
 	return c
+}
+
+// exitedEarly fails each test nextest passed whose output under its
+// PASS line began as libtest begins a test ("running 1 test") and never
+// reached libtest's "test result:" line: its process exited 0 inside the
+// test (std::process::exit), which nextest cannot tell from a pass. The
+// failure is placed at the test's declaration (declare). A flaky test
+// whose passing try did so is no longer flaky. Whether any did.
+func (p *parser) exitedEarly() bool {
+	failed := map[string]bool{}
+	for _, k := range slices.Sorted(maps.Keys(p.status)) {
+		st := p.status[k]
+		if !st.passed || !st.began || st.ended {
+			continue
+		}
+		binID, test, _ := strings.Cut(k, "\x00")
+		t, ok := p.rec.Lookup(binID, test)
+		if !ok || t.Status != report.TestPassed {
+			continue
+		}
+		msg := "the test process exited with code 0 before libtest's end (its output lacks libtest's \"test result:\" line): std::process::exit in the test or the code it calls? nextest counts it passed"
+		if printed := strings.TrimSpace(st.printed.String()); printed != "" {
+			p.rec.Output(binID, test, st.printed.String())
+			msg += ". It printed:\n" + kit.ClipTail(printed)
+		}
+		p.rec.End(binID, test, report.TestFailed, time.Duration(t.DurationMS)*time.Millisecond, &report.Failure{Name: test, Message: msg, Rerun: p.Rerun(binID, test)})
+		failed[k] = true
+	}
+	p.flaky = slices.DeleteFunc(p.flaky, func(f adapters.FlakyTest) bool { return failed[f.Suite+"\x00"+f.Name] })
+	return len(failed) > 0
 }
 
 // declare places each failure whose output says nowhere (a test that

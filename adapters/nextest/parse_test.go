@@ -350,3 +350,59 @@ func TestRetriedCrashes(t *testing.T) {
 		}
 	}
 }
+
+// TestExitedEarly: a passing try's output block (--success-output
+// immediate) that has libtest's "running 1 test" and not its "test
+// result:" line is a test that exited 0 inside it, in either stream order;
+// not one that ended as libtest ends it, nor a harness that prints no
+// libtest lines, nor a TIMEOUT-PASS (nextest ended it at its time limit,
+// as the profile allows). A flaky test whose passing try exited so is
+// failed, not flaky.
+func TestExitedEarly(t *testing.T) {
+	out := []adapterstest.Line{{Stream: adapters.Stdout, Text: `{"type":"suite","event":"started","test_count":5,"nextest":{"crate":"a","test_binary":"it","kind":"test"}}`}}
+	var errs []adapterstest.Line
+	for _, name := range []string{"ends", "exits", "harness", "timeout", "retried"} {
+		attempts := ""
+		if name == "retried" {
+			attempts = "#2"
+		}
+		out = append(out, adapterstest.Line{Stream: adapters.Stdout, Text: `{"type":"test","event":"started","name":"a::it$` + name + `"}`},
+			adapterstest.Line{Stream: adapters.Stdout, Text: `{"type":"test","event":"ok","name":"a::it$` + name + attempts + `","exec_time":0.01}`})
+	}
+	block := func(status, name string, lines ...string) {
+		errs = append(errs, adapterstest.Line{Stream: adapters.Stderr, Text: status + " [   0.010s] (1/5) a::it " + name},
+			adapterstest.Line{Stream: adapters.Stderr, Text: "  output ───"})
+		for _, l := range lines {
+			if l != "" {
+				l = "    " + l
+			}
+			errs = append(errs, adapterstest.Line{Stream: adapters.Stderr, Text: l})
+		}
+	}
+	block("        PASS", "ends", "", "running 1 test", "test ends ... ok", "", "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 4 filtered out; finished in 0.00s", "", "")
+	block("        PASS", "exits", "", "running 1 test", "leaving", "")
+	block("        PASS", "harness", "", "checked", "")
+	block("TIMEOUT-PASS", "timeout", "", "running 1 test", "")
+	block("  TRY 1 FAIL", "retried", "", "running 1 test", "thread 'retried' (7) panicked at tests/it.rs:9:5:", "first", "")
+	block("  TRY 2 PASS", "retried", "", "running 1 test", "")
+	errs = append(errs, adapterstest.Line{Stream: adapters.Stderr, Text: "────────────"})
+	for order, lines := range map[string][]adapterstest.Line{
+		"stderr first": append(slices.Clone(errs), out...),
+		"stdout first": append(slices.Clone(out), errs...),
+	} {
+		rec := adapters.NewRecorder()
+		o := adapterstest.Replay(newParser(rec, "/p", "/p", nil), lines, report.Exit{Exited: true})
+		for name, want := range map[string]report.TestStatus{"ends": report.TestPassed, "exits": report.TestFailed, "harness": report.TestPassed, "timeout": report.TestPassed, "retried": report.TestFailed} {
+			if got, _ := rec.Lookup("a::it", name); got.Status != want {
+				t.Errorf("%s: %s %s, want %s", order, name, got.Status, want)
+			}
+		}
+		if f := rec.Failure("a::it", "exits"); f == nil || !strings.HasPrefix(f.Message, "the test process exited with code 0 before libtest's end") ||
+			!strings.HasSuffix(f.Message, "It printed:\nleaving") || f.Rerun != "cargo nextest run -p a --test it -E 'test(=exits)'" {
+			t.Errorf("%s: exits: %+v", order, f)
+		}
+		if len(o.Flaky) != 0 || !slices.Contains(o.Indicators, "test_exited_early") {
+			t.Errorf("%s: flaky %+v, indicators %v: want none flaky, test_exited_early", order, o.Flaky, o.Indicators)
+		}
+	}
+}
