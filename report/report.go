@@ -355,7 +355,13 @@ type Crash struct {
 	// RunningTests are the tests that had started and not finished when
 	// the process died: the suspects.
 	RunningTests []string `json:"running_tests,omitempty"`
-	Message      string   `json:"message,omitempty"`
+	// Died, when the adapter knows it, says that each of RunningTests
+	// crashed in a process of its own (CTest and nextest run every test
+	// in one), and what ended it: Died[i] ("died of SIGSEGV") is
+	// RunningTests[i]'s. The runner's hint then says that each crashed,
+	// not that one of them did it. Not in the answer: Message says it.
+	Died    []string `json:"-"`
+	Message string   `json:"message,omitempty"`
 	// StoppedBy says why strobe stopped the run (stuck, timeout,
 	// cancelled) when Type is stopped; empty otherwise.
 	StoppedBy string `json:"stopped_by,omitempty"`

@@ -121,3 +121,24 @@ func TestNextestListFailedIsError(t *testing.T) {
 		})
 	}
 }
+
+// TestNextestEachCrashed: nextest runs every test in a process of its own;
+// the fixture's segfault and aborts each die of a signal of their own. The
+// hint says that each crashed, and of what, not that one of them did it.
+func TestNextestEachCrashed(t *testing.T) {
+	testutil.RequireTool(t, "cargo")
+	testutil.RequireTool(t, "cargo-nextest")
+	root, err := filepath.Abs(filepath.Join("..", "adapters", "nextest", "testdata", "fixtures", "ntdemo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "nextest", Timeout: 3 * time.Minute,
+		Command: "cargo nextest run --test integration -E 'test(=segfault) | test(=aborts)'"})
+	if resp.Status != report.Crashed || resp.Crash == nil || !slices.Equal(resp.Crash.RunningTests, []string{"aborts", "segfault"}) {
+		t.Fatalf("status %s, crash %+v: want crashed, naming both tests", resp.Status, resp.Crash)
+	}
+	want := "each of aborts, segfault crashed, each in a test process of its own (aborts died of SIGABRT (signal 6); segfault died of SIGSEGV (signal 11)): rerun each alone"
+	if !strings.Contains(resp.Hint, want) || strings.Contains(resp.Hint, "one of them did it") {
+		t.Errorf("hint %q\nwant %q, and not that one of them did it", resp.Hint, want)
+	}
+}

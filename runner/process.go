@@ -890,6 +890,9 @@ func (r *Run) hint(resp *report.Response) string {
 			}
 			return "the command failed without output: run it by hand in the project directory to see why (a missing library, a wrong working directory?)"
 		}
+		if h := eachCrashed(crash); h != "" {
+			return h
+		}
 		if len(crash.RunningTests) > 0 {
 			return fmt.Sprintf("a test process crashed while %s ran: %s and look at the details file's output", strings.Join(crash.RunningTests, ", "), rerunAlone(crash.RunningTests))
 		}
@@ -969,6 +972,24 @@ func rerunAlone(running []string) string {
 	// nextest's one process a test): their running together is a cause
 	// only where they shared one.
 	return "rerun each of them alone (one of them did it, or, where they shared a process, their running together)"
+}
+
+// eachCrashed is the hint for tests that each crashed in a process of
+// their own (Crash.Died: CTest's and nextest's one process a test): each
+// did, of what the record says; none is a suspect beside another. "" when
+// the adapter did not say so of every running test.
+func eachCrashed(c *report.Crash) string {
+	if len(c.RunningTests) == 0 || len(c.Died) != len(c.RunningTests) {
+		return ""
+	}
+	if len(c.RunningTests) == 1 {
+		return fmt.Sprintf("%s crashed in a test process of its own (it %s): rerun it alone and look at the details file's output", c.RunningTests[0], c.Died[0])
+	}
+	how := make([]string, len(c.RunningTests))
+	for i, name := range c.RunningTests {
+		how[i] = name + " " + c.Died[i]
+	}
+	return fmt.Sprintf("each of %s crashed, each in a test process of its own (%s): rerun each alone and look at the details file's output", strings.Join(c.RunningTests, ", "), strings.Join(how, "; "))
 }
 
 // trimmed ends a message the answer cut short.

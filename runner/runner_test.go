@@ -510,6 +510,13 @@ func TestHintSaysWhatIsThere(t *testing.T) {
 		{"one crashed", report.Response{Status: report.Crashed, Crash: crash("a")}, "rerun that test alone", "each"},
 		{"two crashed", report.Response{Status: report.Crashed, Crash: crash("a", "b")}, "rerun each of them alone", "that test"},
 		{"two timed out", report.Response{Status: report.Timeout, Crash: crash("a", "b")}, "rerun each of them alone", "that test"},
+		// Each in a process of its own (CTest, nextest): each crashed.
+		{"two crashed, each in its own process", report.Response{Status: report.Crashed, Crash: &report.Crash{Type: report.CrashSegmentationFault,
+			RunningTests: []string{"a", "b"}, Died: []string{"died of SIGSEGV", "died of SIGABRT"}}},
+			"each of a, b crashed, each in a test process of its own (a died of SIGSEGV; b died of SIGABRT): rerun each alone", "one of them"},
+		{"one crashed in its own process", report.Response{Status: report.Crashed, Crash: &report.Crash{Type: report.CrashSegmentationFault,
+			RunningTests: []string{"a"}, Died: []string{"died of SIGSEGV"}}},
+			"a crashed in a test process of its own (it died of SIGSEGV): rerun it alone", "each"},
 		{"only skipped", report.Response{Status: report.Passed, Summary: &report.Summary{Skipped: 1}}, "no test ran: the 1 selected were skipped", ""},
 		{"passed", report.Response{Status: report.Passed, Summary: &report.Summary{Passed: 3, Skipped: 1}}, "", "skipped"},
 	} {

@@ -1,9 +1,6 @@
 package ctest
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,31 +34,8 @@ var fixture struct {
 func buildFixture() (string, error) { return buildTree(projectSrc) }
 
 // buildTree configures and builds the CMake project src once, in a
-// temporary directory named after its sources' hash.
-func buildTree(src string) (string, error) {
-	h := sha256.New()
-	files, _ := filepath.Glob(filepath.Join(src, "*"))
-	h.Write([]byte(src))
-	for _, f := range files {
-		b, _ := os.ReadFile(f)
-		h.Write([]byte(filepath.Base(f)))
-		h.Write(b)
-	}
-	dir := filepath.Join(os.TempDir(), "strobe-ctest-fixture-"+hex.EncodeToString(h.Sum(nil))[:12])
-	if kitFileExists(filepath.Join(dir, ".built")) {
-		return dir, nil
-	}
-	os.RemoveAll(dir) // a build cut short
-	for _, argv := range [][]string{{"cmake", "-S", src, "-B", dir, "-DCMAKE_BUILD_TYPE=Debug"}, {"cmake", "--build", dir, "-j2"}} {
-		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
-			os.RemoveAll(dir)
-			return "", fmt.Errorf("%s%w", out, err)
-		}
-	}
-	return dir, os.WriteFile(filepath.Join(dir, ".built"), nil, 0o644)
-}
-
-func kitFileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+// temporary directory named after its sources' hash (testutil.CMakeTree).
+func buildTree(src string) (string, error) { return testutil.CMakeTree(src) }
 
 // tree returns the fixture's build tree.
 func tree(t testing.TB) string {
@@ -169,6 +143,11 @@ func TestAll(t *testing.T) {
 	if c == nil || c.Type != report.CrashSegmentationFault || strings.Join(c.RunningTests, ",") != "Crash.DereferencesNull,Crash.Aborts" ||
 		!strings.Contains(strings.Join(out.Indicators, ","), "test_timed_out") {
 		t.Errorf("crash %+v, indicators %q: want a segfault naming the two crashed tests, and test_timed_out", c, out.Indicators)
+	}
+	// Each ran in a process of its own, and died of its own signal: the
+	// runner's hint says each crashed, of what.
+	if c != nil && strings.Join(c.Died, ",") != "died of SIGSEGV,died of SIGABRT" {
+		t.Errorf("crash's Died %q, want each test's signal", c.Died)
 	}
 }
 

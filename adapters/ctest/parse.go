@@ -152,6 +152,10 @@ type crashed struct {
 	name   string
 	signal string // "SIGSEGV", "" for a timeout
 	how    string
+	// died is what ended the test, as the runner's hint words it ("died
+	// of SIGSEGV", "crashed (ctest: ***Exception: Other)"): each test is
+	// a process of its own, and the hint says each crashed.
+	died string
 }
 
 func newParser(rec *adapters.Recorder, root, dir, junit string) *parser {
@@ -559,7 +563,7 @@ func (p *parser) verdict(f *failed) string {
 			if in != "" {
 				how += " in " + in
 			}
-			p.crashes = append(p.crashes, crashed{name: f.name, signal: s.signal, how: how})
+			p.crashes = append(p.crashes, crashed{name: f.name, signal: s.signal, how: how, died: how})
 			return insideOf("the test died of "+s.signal+" (ctest: "+st+")", inside)
 		}
 	}
@@ -568,7 +572,7 @@ func (p *parser) verdict(f *failed) string {
 		p.timeouts = append(p.timeouts, f.name)
 		return fmt.Sprintf("%s %.2f s: ctest stopped it at its timeout (raise it with set_tests_properties(… PROPERTIES TIMEOUT n) or ctest --timeout)", timedOut, f.d.Seconds())
 	case strings.HasPrefix(st, "***Exception"):
-		p.crashes = append(p.crashes, crashed{name: f.name, how: "crashed"})
+		p.crashes = append(p.crashes, crashed{name: f.name, how: "crashed", died: "crashed (ctest: " + st + ")"})
 		return insideOf("the test crashed (ctest: "+st+")", inside)
 	case strings.HasPrefix(st, "***Not Run") && f.deps != "":
 		return "ctest did not run the test: a test it depends on failed (" + depsLine + f.deps + "): fix that one first; ctest -R runs a required fixture's FIXTURES_SETUP tests with the test"
@@ -798,6 +802,7 @@ func (p *parser) crash(exit report.Exit) *report.Crash {
 			continue // crashed on several tries
 		}
 		c.RunningTests = append(c.RunningTests, cr.name)
+		c.Died = append(c.Died, cr.died) // CTest runs each test in a process of its own
 		parts = append(parts, cr.name+" "+cr.how)
 		if cr.signal != "" && c.Type == report.CrashUnknown {
 			c.Type = kit.CrashType(cr.signal)

@@ -993,12 +993,14 @@ func (p *parser) signals(exit report.Exit) *report.Crash {
 			}
 		})
 		line := fmt.Sprintf("test %s %s: %s", binID, test, msg)
+		died := strings.TrimPrefix(msg, "the test process ") // each test is a process of its own
 		if c == nil {
 			c = &report.Crash{Type: kit.CrashType(sig), Signal: kit.SignalNumber(sig), SignalName: sig, ExitCode: exit.Code,
-				Indicators: []string{"test_process_signaled"}, RunningTests: []string{test}, Message: line}
+				Indicators: []string{"test_process_signaled"}, RunningTests: []string{test}, Died: []string{died}, Message: line}
 			continue
 		}
 		c.RunningTests = append(c.RunningTests, test)
+		c.Died = append(c.Died, died)
 		c.Message += "\n" + line
 	}
 	return c

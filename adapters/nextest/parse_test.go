@@ -338,8 +338,9 @@ func TestRetriedCrashes(t *testing.T) {
 				t.Errorf("%s: %s: %+v, want %q", order, name, f, want)
 			}
 		}
-		if c := o.Crash; c == nil || c.SignalName != "SIGABRT" || !slices.Equal(c.RunningTests, []string{"aborts", "segfault"}) {
-			t.Errorf("%s: crash = %+v, want SIGABRT naming aborts, then segfault", order, c)
+		if c := o.Crash; c == nil || c.SignalName != "SIGABRT" || !slices.Equal(c.RunningTests, []string{"aborts", "segfault"}) ||
+			!slices.Equal(c.Died, []string{"died of SIGABRT (signal 6)", "died of SIGSEGV (signal 11)"}) {
+			t.Errorf("%s: crash = %+v, want SIGABRT naming aborts, then segfault, each in a process of its own", order, c)
 		}
 		if want := []adapters.FlakyTest{{Suite: "ntdemo::integration", Name: "segfaults_once", Attempts: 2,
 			Message: "the test process died of SIGSEGV (signal 11)"}}; !reflect.DeepEqual(o.Flaky, want) {
