@@ -461,7 +461,10 @@ var (
 )
 
 func (p *parser) stderr(line string) {
-	m := statusLine.FindStringSubmatch(line)
+	var m []string
+	if strings.Contains(line, " [") { // every status line has its time in brackets: most output lines are none
+		m = statusLine.FindStringSubmatch(line)
+	}
 	if p.block != nil && m == nil {
 		// The block under a status line: "  output ───", then the
 		// output indented by four spaces, then how the try ended.
