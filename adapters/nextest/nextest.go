@@ -21,7 +21,8 @@ import (
 // and reads nextest's libtest-json-plus events:
 //
 //	NEXTEST_EXPERIMENTAL_LIBTEST_JSON=1 cargo nextest run --no-fail-fast \
-//	  --message-format libtest-json-plus [SELECTION] [-- TEST ARGS]
+//	  --message-format libtest-json-plus --status-level skip \
+//	  --success-output immediate [SELECTION] [-- TEST ARGS]
 //
 // The events come on stdout as each test ends (nextest 0.9.66 and later;
 // the format is experimental, hence the variable), with the crate, binary
@@ -29,9 +30,11 @@ import (
 // stderr, and only they name the signal a test process died of (a
 // segfaulting test is a plain "failed" event with no output). So stdout
 // gives the tests, their times and their output, stderr the build errors,
-// signals, timeouts and retries. Nothing of the user's configuration is
-// changed: their profile's retries, slow-timeout and test groups apply as
-// under their own cargo nextest run.
+// signals, timeouts and retries, and, under --success-output immediate,
+// each passing test's output, whose missing "test result:" line tells a
+// test that exited 0 before libtest's end. Nothing of the user's
+// configuration file is changed: their profile's retries, slow-timeout
+// and test groups apply as under their own cargo nextest run.
 //
 // nextest runs each test in a process of its own and never runs doctests;
 // the answer's hint says so when a crate the run covers has documentation
