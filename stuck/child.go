@@ -2,8 +2,10 @@ package stuck
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // node waits for a child process in its event loop (SIGCHLD through a
@@ -63,14 +65,27 @@ func (d *Detector) testsChild(views []threadView) *ProcSample {
 }
 
 // describeChild names a child process for a verdict: its command line,
-// shortened, and its pid.
+// shortened, and its pid. A line too long to show whole names its program
+// by the base name of its path: a node started as process.execPath is
+// node's whole path, 60 characters for a node installed from npm
+// (~/.cache/…/lib/node_modules/node/bin/node) or by nvm, which left no
+// room for the script it ran. The line is cut between characters, not
+// within one.
 func describeChild(p *ProcSample) string {
-	cmd := strings.Join(p.Args, " ")
+	args := p.Args
+	if len(strings.Join(args, " ")) > 80 && strings.Contains(args[0], "/") {
+		args = append([]string{filepath.Base(args[0])}, args[1:]...)
+	}
+	cmd := strings.Join(args, " ")
 	if cmd == "" {
 		cmd = p.Name
 	}
 	if len(cmd) > 80 {
-		cmd = cmd[:77] + "..."
+		cut := 77
+		for cut > 0 && !utf8.RuneStart(cmd[cut]) {
+			cut--
+		}
+		cmd = cmd[:cut] + "..."
 	}
 	return fmt.Sprintf("`%s` (pid %d)", cmd, p.PID)
 }

@@ -1,6 +1,7 @@
 package stuck
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,5 +45,26 @@ func TestTestsChild(t *testing.T) {
 	}
 	if got := describeChild(sleep); got != "`sleep 1000` (pid 21)" {
 		t.Errorf("describeChild = %q", got)
+	}
+}
+
+// TestDescribeChild: a child's command line too long to show whole names
+// its program by its base name, so that what it runs shows (node 22
+// installed from npm, started as process.execPath, is a 60-character
+// path); a short one stays whole, and a line still too long is cut
+// between characters.
+func TestDescribeChild(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"/usr/bin/node", "-e", "setTimeout(() => {}, 3600e3)"}, "`/usr/bin/node -e setTimeout(() => {}, 3600e3)` (pid 7)"},
+		{[]string{"/root/.cache/strobe-ci/node-22.23.3/lib/node_modules/node/bin/node", "-e", "setTimeout(() => {}, 3600e3)"}, "`node -e setTimeout(() => {}, 3600e3)` (pid 7)"},
+		{[]string{"python3", "-c", strings.Repeat("x", 70) + "é"}, "`python3 -c " + strings.Repeat("x", 66) + "...` (pid 7)"},
+		{[]string{"echo", strings.Repeat("x", 71) + "ééé"}, "`echo " + strings.Repeat("x", 71) + "...` (pid 7)"},
+	} {
+		if got := describeChild(&ProcSample{ProcKey: ProcKey{PID: 7}, Name: "x", Args: tc.args}); got != tc.want {
+			t.Errorf("describeChild(%q) =\n %s\nwant\n %s", tc.args, got, tc.want)
+		}
 	}
 }
