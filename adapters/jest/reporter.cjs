@@ -601,20 +601,34 @@ function syntaxAt(msg, file) {
 
 // innerErrors says the errors an AggregateError holds (Promise.any), which
 // jest's message leaves out: it shows the outer one's message only. At
-// most 5, the rest counted. (vitest's, mocha's and node:test's reporters
-// have their own heldErrors: each reporter is one file, loaded alone.)
+// most 5, the rest counted. worker.cjs writes them down in the test's
+// realm (strobeHeld), as neither a worker's results nor, on node 22, a
+// copy of its stacks keeps them; without it, what the copy kept: an
+// error's name is its stack's first line's ("TypeError: …"), and one
+// whose stack did not come is shown by its message, its name not made
+// up. (vitest's, mocha's and node:test's reporters have their own
+// heldErrors: each reporter is one file, loaded alone.)
 function innerErrors(details) {
   const lines = [];
   let more = 0;
   for (const d of details || []) {
-    if (!d || !Array.isArray(d.errors)) continue;
+    if (!d) continue;
+    const held = d.strobeHeld;
+    if (held && Array.isArray(held.heads)) {
+      for (const head of held.heads) {
+        if (lines.length === 5) { more++; continue; }
+        lines.push('  ' + String(head));
+      }
+      more += Math.max(0, (+held.total || 0) - held.heads.length);
+      continue;
+    }
+    if (!Array.isArray(d.errors)) continue;
     for (const e of d.errors) {
       if (lines.length === 5) { more++; continue; }
       const msg = (e && e.message !== undefined ? String(e.message) : String(e)).split('\n')[0];
-      // A worker's error comes back a plain object: its name is the
-      // stack's first line's ("TypeError: …").
       const head = e && typeof e.stack === 'string' ? e.stack.split('\n')[0] : '';
-      lines.push('  ' + (head.endsWith(': ' + msg) ? head : `${(e && e.name) || 'Error'}: ${msg}`));
+      const name = e && typeof e.name === 'string' ? e.name : '';
+      lines.push('  ' + (head.endsWith(': ' + msg) ? head : name ? `${name}: ${msg}` : msg));
     }
   }
   if (!lines.length) return '';
