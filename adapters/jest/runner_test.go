@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
 	"strobe/report"
 	"strobe/runner"
 )
@@ -170,5 +171,51 @@ test('also waits', () => { console.log('RAN also waits'); return new Promise(() 
 	got := string(out)
 	if err != nil || !strings.Contains(got, "RAN quick") || !strings.Contains(got, "RAN elsewhere") || strings.Contains(got, "RAN odd") || strings.Contains(got, "RAN also waits") {
 		t.Errorf("%s: %v; want quick and elsewhere run, not the two that hung\n%s", cmd, err, got)
+	}
+}
+
+// TestStuckSpin: a test that spins (fixture spin) is an endless loop,
+// named, with its frame, run in band and in one of jest's workers (a
+// cache of its own: with an earlier run's timings of the quick files
+// jest runs them in band whatever -w says), under the node on PATH and
+// node 22 (EachNode): its inspector, its stack frames and the process
+// that runs the test are what node 22 may change.
+func TestStuckSpin(t *testing.T) { testutil.EachNode(t, testStuckSpin) }
+
+func testStuckSpin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a verdict")
+	}
+	fixtures, _ := filepath.Abs(filepath.Join("testdata", "fixtures"))
+	adapterstest.NpmCI(t, fixtures)
+	for _, tc := range []struct{ name, cmd string }{
+		{"in band", "npx jest -i"},
+		{"worker", "npx jest -w 2 --cacheDirectory " + t.TempDir()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := runner.Exec(context.Background(), runner.Request{ProjectRoot: filepath.Join(fixtures, "spin"), Framework: "jest",
+				Command: tc.cmd, Timeout: time.Minute}, runner.Options{DetailsDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != report.Stuck || len(resp.Stuck) == 0 {
+				t.Fatalf("status %s, stuck %+v, hint %q: want stuck", resp.Status, resp.Stuck, resp.Hint)
+			}
+			s := resp.Stuck[0]
+			var stacks strings.Builder
+			for _, th := range s.Threads {
+				stacks.WriteString(th.Name + "\n  " + strings.Join(th.Stack, "\n  ") + "\n")
+			}
+			if s.Name != "spins" || !strings.HasPrefix(s.Diagnosis, "endless loop") || !strings.Contains(stacks.String(), "spinForever (spin.test.js:4:") {
+				t.Errorf("stuck %q: %s\n%s\nwant spins, an endless loop in spinForever (spin.test.js:4)", s.Name, s.Diagnosis, stacks.String())
+			}
+			if s.ElapsedMS > 20000 {
+				t.Errorf("verdict %d ms into the test, want within 20 s", s.ElapsedMS)
+			}
+			if resp.Summary.Passed < 1 {
+				t.Errorf("summary %+v, want the quick test passed", resp.Summary)
+			}
+			t.Logf("%s after %d ms: %s\n%s", s.Name, s.ElapsedMS, s.Diagnosis, stacks.String())
+		})
 	}
 }
