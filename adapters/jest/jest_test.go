@@ -52,7 +52,12 @@ func find(t *testing.T, rec *adapters.Recorder, suite, name string) report.Test 
 	return tt
 }
 
-func TestJestBasic(t *testing.T) {
+// TestJestBasic: failures at their file and line with their messages,
+// without colours or stacks, skips and todos counted; under the node on
+// PATH and node 22 (EachNode).
+func TestJestBasic(t *testing.T) { testutil.EachNode(t, testJestBasic) }
+
+func testJestBasic(t *testing.T) {
 	rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("basic")})
 	if exit.Code != 1 || out.BuildFailed || out.Crash != nil || out.NoTests {
 		t.Fatalf("exit %+v outcome %+v", exit, out)
@@ -93,9 +98,6 @@ func TestJestBasic(t *testing.T) {
 	}
 }
 
-// TestJestRerun runs each failure's rerun command as a person would paste
-// it (npx jest …, from the package's directory): it must run that test
-// alone, and fail it again.
 // TestJestOwnTimeout: jest's own per-test timeout fails a test whose
 // error has no frame of the test's body; strobe runs jest without
 // --testLocationInResults (it costs jest half again its CPU time), and
@@ -108,7 +110,13 @@ func TestJestOwnTimeout(t *testing.T) {
 	}
 }
 
-func TestJestRerun(t *testing.T) {
+// TestJestRerun runs a failure's rerun command as a person would paste it
+// (npx jest …, from the package's directory): it must run that test
+// alone, and fail it again; under the node on PATH and node 22
+// (EachNode).
+func TestJestRerun(t *testing.T) { testutil.EachNode(t, testJestRerun) }
+
+func testJestRerun(t *testing.T) {
 	rec, _, _ := run(t, adapters.Request{ProjectRoot: fixture("basic")})
 	f := find(t, rec, "math.test.js", "arith › nested › wrong sum").Failure
 	want := `npx jest --runTestsByPath math.test.js -t '^arith (?:› )?nested (?:› )?wrong sum$'`
@@ -419,8 +427,11 @@ func TestJestNoTests(t *testing.T) {
 }
 
 // TestJestCrash: a test that calls process.abort() is a crash with
-// SIGABRT that names it, whether a worker ran it or jest's own process.
-func TestJestCrash(t *testing.T) {
+// SIGABRT that names it, whether a worker ran it or jest's own process;
+// under the node on PATH and node 22 (EachNode).
+func TestJestCrash(t *testing.T) { testutil.EachNode(t, testJestCrash) }
+
+func testJestCrash(t *testing.T) {
 	t.Run("worker", func(t *testing.T) {
 		rec, out, exit := run(t, adapters.Request{ProjectRoot: fixture("crash"), Command: []string{"npx", "jest", "-w", "2", "--workerIdleMemoryLimit=1GB"}})
 		c := out.Crash

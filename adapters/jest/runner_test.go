@@ -56,8 +56,10 @@ func TestStuckAfterTheTests(t *testing.T) {
 // their pipes, with no timeout (fixture idleworkers, --maxWorkers=3).
 // Judged together, their waits made the hang "blocked on I/O"; the worker
 // running a file says so (worker.cjs), and only it is judged: an async
-// wait without end.
-func TestStuckBesideIdleWorkers(t *testing.T) {
+// wait without end. Under the node on PATH and node 22 (EachNode).
+func TestStuckBesideIdleWorkers(t *testing.T) { testutil.EachNode(t, testStuckBesideIdleWorkers) }
+
+func testStuckBesideIdleWorkers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a verdict")
 	}

@@ -16,6 +16,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
 	"strobe/adapters/kit/node"
+	"strobe/internal/testutil"
 	"strobe/report"
 )
 
@@ -64,7 +65,12 @@ func byName(t *testing.T, rec *adapters.Recorder, name string) report.Test {
 	return tt
 }
 
-func TestMochaBasic(t *testing.T) {
+// TestMochaBasic: failures at their file and line with their messages,
+// skips, a failing hook, and a failure's rerun that, pasted, fails that
+// test alone; under the node on PATH and node 22 (EachNode).
+func TestMochaBasic(t *testing.T) { testutil.EachNode(t, testMochaBasic) }
+
+func testMochaBasic(t *testing.T) {
 	root := project("basic")
 	rec, out, exit := run(t, adapters.Request{ProjectRoot: root})
 	if !exit.Exited || exit.Code != 5 {
@@ -92,6 +98,11 @@ func TestMochaBasic(t *testing.T) {
 	f := byName(t, rec, "arithmetic › nested [regex] (chars)? › throws a TypeError").Failure
 	if want := `npx mocha test/math.spec.js --ignore '!test/math.spec.js' --grep '^arithmetic (?:› )?nested \[regex\] \(chars\)\? (?:› )?throws a TypeError$'`; f.Rerun != want {
 		t.Errorf("rerun %q, want %q", f.Rerun, want)
+	}
+	cmd := exec.Command("sh", "-c", f.Rerun)
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "0 passing") || !strings.Contains(string(b), "1 failing") || !strings.Contains(string(b), "TypeError") {
+		t.Errorf("the rerun, pasted: %v\n%s\nwant the test alone, failed again", err, b)
 	}
 	if got := byName(t, rec, "arithmetic › adds wrongly").Output; got != "computing 2 + 2\n" {
 		t.Errorf("output %q, want what the test printed", got)
@@ -144,8 +155,11 @@ func TestMochaInsideThePackage(t *testing.T) {
 }
 
 // TestMochaCrash: process.abort() in a test kills mocha's own process: the
-// test fails and the crash names SIGABRT and the test.
-func TestMochaCrash(t *testing.T) {
+// test fails and the crash names SIGABRT and the test; under the node on
+// PATH and node 22 (EachNode).
+func TestMochaCrash(t *testing.T) { testutil.EachNode(t, testMochaCrash) }
+
+func testMochaCrash(t *testing.T) {
 	rec, out, exit := run(t, adapters.Request{ProjectRoot: project("crash")})
 	if !exit.Signaled || exit.Signal != int(syscall.SIGABRT) {
 		t.Fatalf("exit %+v, want SIGABRT", exit)

@@ -10,20 +10,27 @@ import (
 	"time"
 
 	"strobe/adapters/adapterstest"
+	"strobe/internal/testutil"
 	"strobe/report"
 	"strobe/runner"
 )
 
 // TestStuckThroughRunner runs the stuck fixture's tests one at a time
-// through the runner, mocha's timeout off. A test awaiting a promise that
+// through the runner, mocha's timeout off, under the node on PATH and
+// node 22 (EachNode). A test that spins is an endless loop with its
+// frame. A test awaiting a promise that
 // never settles is an async wait without end within 8 s of its start,
 // though V8's memory reducer wakes the event loop about 8 s apart and an
 // http server's unref'd 30 s interval is pending: neither is a
 // JavaScript timer that may settle anything (before, 9.6 s and 35 s). A
 // test awaiting a child that never exits is blocked on that child, named
 // (before, an async wait or a deadlock on the idle node child's threads).
-// A test awaiting its own 9 s timer passes.
-func TestStuckThroughRunner(t *testing.T) {
+// A test awaiting its own 9 s timer passes. Under node 22 the node child
+// was named by node's whole path, which node 22 installed from npm makes
+// 60 characters long, and the command's 80 left no room for its script.
+func TestStuckThroughRunner(t *testing.T) { testutil.EachNode(t, testStuckThroughRunner) }
+
+func testStuckThroughRunner(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a 9 s fixture")
 	}
@@ -35,6 +42,7 @@ func TestStuckThroughRunner(t *testing.T) {
 		diag   string // the diagnosis starts with it
 		has    string // and holds it
 	}{
+		{"spins", report.Stuck, "endless loop", "identical stacks"},
 		{"awaits a promise that never settles", report.Stuck, "async wait without end", "no JavaScript timer due"},
 		{"awaits a promise beside a server", report.Stuck, "async wait without end", "no JavaScript timer due"},
 		{"awaits a child that never exits", report.Stuck, "blocked on a child process", "its child `sleep 1000`"},
@@ -57,6 +65,15 @@ func TestStuckThroughRunner(t *testing.T) {
 			s := resp.Stuck[0]
 			if !strings.HasPrefix(s.Diagnosis, tc.diag) || !strings.Contains(s.Diagnosis, tc.has) {
 				t.Errorf("diagnosis %q, want %q … %q", s.Diagnosis, tc.diag, tc.has)
+			}
+			if tc.test == "spins" {
+				var stacks []string
+				for _, th := range s.Threads {
+					stacks = append(stacks, th.Stack...)
+				}
+				if len(stacks) == 0 || !strings.HasPrefix(stacks[0], "spinForever (test/stuck.spec.js:9:") {
+					t.Errorf("stacks %q, want the spin's frame first: spinForever (test/stuck.spec.js:9)", stacks)
+				}
 			}
 			if s.ElapsedMS > 8000 {
 				t.Errorf("verdict %d ms into the test, want within 8 s", s.ElapsedMS)

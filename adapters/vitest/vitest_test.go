@@ -19,6 +19,7 @@ import (
 	"strobe/adapters"
 	"strobe/adapters/adapterstest"
 	"strobe/internal/shell"
+	"strobe/internal/testutil"
 	"strobe/report"
 )
 
@@ -52,7 +53,13 @@ func normalise(rec *adapters.Recorder, out adapters.Outcome, root string) adapte
 	return res
 }
 
-func TestVitestBasic(t *testing.T) {
+// TestVitestBasic: failures at their file and line (a TypeScript file's
+// own, source-mapped), with their messages and without colours, a test's
+// output, and a failure's rerun that, pasted, fails that test alone;
+// under the node on PATH and node 22 (EachNode).
+func TestVitestBasic(t *testing.T) { testutil.EachNode(t, testVitestBasic) }
+
+func testVitestBasic(t *testing.T) {
 	root := project(t, "basic")
 	rec, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: root})
 	if !exit.Exited || exit.Code != 1 {
@@ -78,6 +85,14 @@ func TestVitestBasic(t *testing.T) {
 	}
 	if f != nil && f.Rerun != `npx vitest run test/unit/math.test.ts -t '^math (?:> )?adds wrongly$'` {
 		t.Errorf("rerun %q", f.Rerun)
+	}
+	if f != nil {
+		cmd := exec.Command("/bin/sh", "-c", f.Rerun+" 2>&1")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "NO_COLOR=1")
+		if b, _ := cmd.Output(); !regexp.MustCompile(`Tests\s+1 failed \| \d+ skipped`).Match(b) || !strings.Contains(string(b), "expected 4 to be 5") {
+			t.Errorf("%s ran:\n%s\nwant the one test, failed", f.Rerun, b)
+		}
 	}
 	thr, _ := adapterstest.TestByName(tests, "strings > throws")
 	if thr.Failure == nil || thr.Failure.File != "test/unit/strings.test.js" || thr.Failure.Line != 20 || thr.Failure.Message != "TypeError: boom from a test" {
