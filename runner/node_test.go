@@ -149,9 +149,12 @@ func vitestFixture(t *testing.T) string {
 // settles beside an interval ends at the timeout with the idle event loop
 // and the interval named; without one, it is an async wait within
 // seconds, and one awaiting a child that never exits is blocked on it,
-// under either pool. No process of the run is left (runReq).
-func TestStuckVitest(t *testing.T) {
-	parallel(t, false)
+// under either pool. No process of the run is left (runReq). Under the
+// node on PATH and node 22 (EachNode, which sets PATH: the test is not
+// parallel to the package's others, its cases are to each other).
+func TestStuckVitest(t *testing.T) { testutil.EachNode(t, testStuckVitest) }
+
+func testStuckVitest(t *testing.T) {
 	dir := vitestFixture(t)
 	for _, tc := range []struct {
 		name      string
