@@ -149,10 +149,22 @@ func vitestFixture(t *testing.T) string {
 // settles beside an interval ends at the timeout with the idle event loop
 // and the interval named; without one, it is an async wait within
 // seconds, and one awaiting a child that never exits is blocked on it,
-// under either pool. No process of the run is left (runReq). Under the
-// node on PATH and node 22 (EachNode, which sets PATH: the test is not
-// parallel to the package's others, its cases are to each other).
-func TestStuckVitest(t *testing.T) { testutil.EachNode(t, testStuckVitest) }
+// under either pool. No process of the run is left (runReq).
+func TestStuckVitest(t *testing.T) {
+	parallel(t, false)
+	testStuckVitest(t)
+}
+
+// TestStuckVitestNode22: TestStuckVitest's cases under node 22
+// (testutil.UseNode22). It sets PATH for the process, so it runs before
+// the package's parallel tests, not beside them; TestStuckVitest stays
+// among them, where its verdicts' waits overlap theirs (under EachNode
+// its half under the node on PATH, about 25 s alone, would run alone
+// too).
+func TestStuckVitestNode22(t *testing.T) {
+	testutil.UseNode22(t)
+	testStuckVitest(t)
+}
 
 func testStuckVitest(t *testing.T) {
 	dir := vitestFixture(t)

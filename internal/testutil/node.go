@@ -20,17 +20,29 @@ func EachNode(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
 	t.Run("node", f)
 	t.Run("node22", func(t *testing.T) {
-		bin := os.Getenv(Node22Env)
-		if bin == "" {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is not set: .ci/run must install node 22 and name its binary there", Node22Env)
-			}
-			t.Skipf("%s is not set: set it to a node 22 binary (npm install --prefix DIR node@22; DIR/bin/node) to run this test under node 22 too", Node22Env)
-		}
-		if fi, err := os.Stat(bin); err != nil || fi.IsDir() {
-			t.Fatalf("%s=%s: not a node binary (%v)", Node22Env, bin, err)
-		}
-		t.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		UseNode22(t)
 		f(t)
 	})
+}
+
+// UseNode22 puts the node that STROBE_TEST_NODE22 names first on PATH for
+// the rest of t, as EachNode's "node22" subtest does; without it t is
+// skipped on a developer's machine and fails under CI=true. It sets PATH
+// for the whole process, so t cannot be parallel. A test that should stay
+// parallel to its package's others under the node on PATH (the runner's
+// stuck tests, whose verdicts wait seconds and overlap) has a sibling for
+// node 22 that calls it.
+func UseNode22(t *testing.T) {
+	t.Helper()
+	bin := os.Getenv(Node22Env)
+	if bin == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set: .ci/run must install node 22 and name its binary there", Node22Env)
+		}
+		t.Skipf("%s is not set: set it to a node 22 binary (npm install --prefix DIR node@22; DIR/bin/node) to run this test under node 22 too", Node22Env)
+	}
+	if fi, err := os.Stat(bin); err != nil || fi.IsDir() {
+		t.Fatalf("%s=%s: not a node binary (%v)", Node22Env, bin, err)
+	}
+	t.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
