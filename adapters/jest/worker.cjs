@@ -43,7 +43,8 @@ function heldHead(e) {
     msg = (e && e.message !== undefined ? String(e.message) : String(e)).split('\n')[0];
     const head = e && typeof e.stack === 'string' ? e.stack.split('\n')[0] : '';
     if (head.endsWith(': ' + msg)) return head;
-    return e instanceof Object && typeof e.name === 'string' ? `${e.name}: ${msg}` : msg;
+    // (an error of node's realm, fs's, is no instance of the test's Object)
+    return e !== null && typeof e === 'object' && typeof e.name === 'string' ? `${e.name}: ${msg}` : msg;
   } catch (_) {
     return msg || 'an error that cannot be read';
   }
