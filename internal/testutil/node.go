@@ -2,9 +2,20 @@ package testutil
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 )
+
+// node22Version is what the STROBE_TEST_NODE22 binary says its version is,
+// asked once per test binary.
+var node22Version struct {
+	once sync.Once
+	v    string
+	err  error
+}
 
 // Node22Env names the node 22 binary the node:test tests also run under
 // (.ci/run installs node@22 from npm and sets it). node 22 changed its
@@ -43,6 +54,14 @@ func UseNode22(t *testing.T) {
 	}
 	if fi, err := os.Stat(bin); err != nil || fi.IsDir() {
 		t.Fatalf("%s=%s: not a node binary (%v)", Node22Env, bin, err)
+	}
+	// Another node there would pass for node 22 and test nothing new.
+	node22Version.once.Do(func() {
+		out, err := exec.Command(bin, "--version").Output()
+		node22Version.v, node22Version.err = strings.TrimSpace(string(out)), err
+	})
+	if v := node22Version.v; node22Version.err != nil || !strings.HasPrefix(v, "v22.") {
+		t.Fatalf("%s=%s: %s --version says %q (%v), want v22.*", Node22Env, bin, bin, v, node22Version.err)
 	}
 	t.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
