@@ -2,6 +2,7 @@ package stuck
 
 import (
 	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -48,6 +49,10 @@ type fakeStacker struct {
 	// a JavaScript loop calls under precise coverage, its own JIT frame
 	// unwound past.
 	v8Counter bool
+	// goStd catches a Go loop, walk, in strings.TrimSpace every other
+	// sample, and one sample in three of those without walk, its caller,
+	// as eu-stack unwinds a Go function caught before it set up its frame.
+	goStd bool
 }
 
 func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Capture {
@@ -59,6 +64,18 @@ func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Cap
 	if s.pcs > 0 {
 		fr = slices.Clone(fr)
 		fr[0].pc = 0x4a1000 + uint64(s.calls%s.pcs)*4
+	}
+	if s.goStd {
+		walk := []Frame{{Func: "m.walk"}, {Func: "m.TestWalk"}, {Func: "testing.tRunner"}, {Func: "runtime.goexit"}}
+		switch s.calls % 4 {
+		case 1:
+			fr = append([]Frame{{Func: "strings.TrimSpace"}}, walk...)
+		case 3:
+			fr = append([]Frame{{Func: "strings.TrimSpace"}}, walk[1:]...)
+		default:
+			fr = walk
+		}
+		fr[0].pc = 0x4a1000 + uint64(s.calls%3)*4
 	}
 	if s.v8Counter && s.calls%3 == 0 {
 		fr = append([]Frame{{Func: "Builtins_IncBlockCounter"}}, fr[1:]...)
@@ -120,6 +137,7 @@ type scenario struct {
 	goSleep   bool
 	goPoll    bool
 	v8Counter bool
+	goStd     bool
 	took      time.Duration // TestPrimes runs from the start, and passed in took last time
 	overdue   time.Duration // Config.Overdue
 	ended     bool          // the framework reported its run's end (Config.Ended)
@@ -148,6 +166,16 @@ func startedAt(t time.Time, p ProcSample) ProcSample {
 	return p
 }
 
+// goProc makes p a Go program's: its executable is this test's binary.
+func goProc(p ProcSample) ProcSample {
+	exe, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	p.Exe = exe
+	return p
+}
+
 func proc(pid int, name string, threads ...ThreadSample) ProcSample {
 	return ProcSample{ProcKey: ProcKey{PID: pid, Start: 1}, Name: name, Exe: "/bin/" + name, Threads: threads}
 }
@@ -160,7 +188,7 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 		frames = []Frame{{Func: "spin_forever", File: "/p/hang.cpp", Line: 47}, {Func: "main"}}
 	}
 	cfg := Config{Root: 1, View: &fakeView{clock: clock, procs: sc.procs}, Clock: clock,
-		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, goSleep: sc.goSleep, goPoll: sc.goPoll, frames: frames, byTID: sc.stacks, v8Counter: sc.v8Counter},
+		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, goSleep: sc.goSleep, goPoll: sc.goPoll, frames: frames, byTID: sc.stacks, v8Counter: sc.v8Counter, goStd: sc.goStd},
 		LastOutput: func() time.Time {
 			if sc.output != nil {
 				return sc.output(clock.t)
@@ -442,6 +470,49 @@ func TestVerdicts(t *testing.T) {
 				return []ProcSample{proc(10, "pkg.test", thread(10, 'R', running, cpu(step, 0.2), uint64(step)), thread(11, 'R', running, cpu(step, 0.2), uint64(step)), thread(12, 'S', lock, ms, 1))}
 			},
 			migrating: true, duration: 15 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 8 * time.Second}},
+		{"a Go loop caught now and then in the standard library it calls: endless loop", scenario{
+			// go-chi/chi's walkXFF broken on purpose: its samples were in
+			// walk or in strings.TrimSpace, sometimes without walk, and no
+			// two in a row alike; no verdict came in 3 min.
+			procs: func(step int) []ProcSample {
+				return []ProcSample{goProc(proc(10, "pkg.test", thread(10, 'R', running, cpu(step, 1), uint64(step))))}
+			},
+			// Its samples land on many instructions: QuietWork.
+			goStd: true, duration: 15 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietWork, wantBy: 11 * time.Second}},
+		{"the same loop outside a Go program: its samples differ, working", scenario{
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "pkg.test", thread(10, 'R', running, cpu(step, 1), uint64(step)))}
+			},
+			goStd: true, duration: 15 * time.Second}},
+		{"a spin that gets a fifth of a core on a crowded machine: endless loop", scenario{
+			// Eight other processes wanted the two cores: the loop's
+			// thread, always runnable (R), had 20 to 30 % of one, under
+			// busyThreadCPU, and was never judged.
+			procs: func(step int) []ProcSample {
+				return []ProcSample{proc(10, "hang", thread(10, 'R', running, cpu(step, 0.2), uint64(step)))}
+			},
+			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 3 * time.Second}},
+		{"a spin whose thread is off the CPU now and then: endless loop", scenario{
+			// A step where the loop's thread sleeps (its goroutine
+			// between threads) and used a little CPU: not busy, not idle;
+			// before, it started the samples over.
+			procs: func(step int) []ProcSample {
+				var used uint64
+				state := byte('R')
+				for i := 1; i <= step; i++ {
+					share := 1.0
+					if i%3 == 0 {
+						share = 0.1
+					}
+					used += uint64(share * float64(DefaultTick))
+				}
+				w := running
+				if step%3 == 0 {
+					state, w = 'S', lock
+				}
+				return []ProcSample{proc(10, "hang", thread(10, state, w, used, uint64(step)))}
+			},
+			duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 4 * time.Second}},
 		{"spinning through changing functions: working", scenario{
 			procs: func(step int) []ProcSample {
 				return []ProcSample{proc(10, "hang", thread(11, 'R', running, cpu(step, 1), uint64(step)))}

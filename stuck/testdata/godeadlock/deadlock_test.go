@@ -5,6 +5,7 @@ package godeadlock
 import (
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -80,6 +81,36 @@ func spin(n uint64) uint64 {
 func TestBusyLoop(t *testing.T) {
 	marker("spinning")
 	spin(1)
+}
+
+// walk visits a comma-separated list from its right end, the way
+// go-chi/chi's walkXFF does, with a bug: the cut keeps the comma, so the
+// list never gets shorter. Each turn calls the standard library
+// (strings.LastIndexByte, strings.TrimSpace), whose frames a sample
+// catches or not.
+func walk(list string, visit func(string) bool) {
+	for list != "" {
+		var v string
+		if i := strings.LastIndexByte(list, ','); i >= 0 {
+			v, list = list[i+1:], list[:i+1]
+		} else {
+			v, list = list, ""
+		}
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		if visit(v) {
+			return
+		}
+	}
+}
+
+// TestBusyLoopCallingLibrary spins in walk, whose loop calls the standard
+// library on every turn.
+func TestBusyLoopCallingLibrary(t *testing.T) {
+	marker("spinning")
+	walk("8.8.8.8, 198.51.100.1", func(string) bool { return false })
 }
 
 // TestSleepThenPass sleeps nine silent seconds, then passes.
