@@ -1264,8 +1264,10 @@ func pasted(dir, rerun string, env ...string) ([]byte, error) {
 // TestJestThrownElsewhere: an exception the project's own code threw (a
 // library function the test calls) is placed at the test's line, and its
 // message says where it was thrown, as mocha's, node:test's and vitest's
-// do; an error the test throws itself, or an assertion, says nothing more.
-// Run in a project written beside the fixtures (jest is found hoisted).
+// do; an error the test throws itself, or an assertion, says nothing more;
+// a failure in a function of the test file outside the test is at the
+// test's line that called it. Run in a project written beside the
+// fixtures (jest is found hoisted).
 func TestJestThrownElsewhere(t *testing.T) {
 	requireJest(t)
 	dir := adapterstest.ScratchBeside(t, fixtures, "tmp-thrown-", "")
@@ -1297,11 +1299,27 @@ test('own throw', () => {
 test('wrong', () => {
   expect(parse('b')).toEqual({key: 'c'});
 });
+
+test('through a helper', () => {
+  expect(parsed('')).toEqual({key: ''});
+});
+
+function parsed(s) {
+  return parse(s);
+}
+
+function expectKey(s, key) {
+  expect(parse(s).key).toBe(key);
+}
+
+test('helper assertion', () => {
+  expectKey('b', 'c');
+});
 `,
 	})
 	rec, _, _ := run(t, adapters.Request{ProjectRoot: dir})
-	if p := rec.Progress(); p.Passed != 1 || p.Failed != 3 {
-		t.Errorf("counts %+v, want 1 passed and 3 failed", p)
+	if p := rec.Progress(); p.Passed != 1 || p.Failed != 5 {
+		t.Errorf("counts %+v, want 1 passed and 5 failed", p)
 	}
 	const file = "test/parse.test.js"
 	if f := rec.Failure(file, "empty"); f == nil || f.File != file || f.Line != 8 ||
@@ -1313,6 +1331,17 @@ test('wrong', () => {
 	}
 	if f := rec.Failure(file, "wrong"); f == nil || f.Line != 16 || strings.Contains(f.Message, "thrown at") {
 		t.Errorf("wrong: failure %+v, want at %s:16, no thrown at", f, file)
+	}
+	// A function of the test file that the test calls (luxon's diff
+	// tests' helpers) is not where the test failed: the test's own line
+	// is, the helper's said in the message.
+	if f := rec.Failure(file, "through a helper"); f == nil || f.Line != 20 ||
+		!strings.HasSuffix(f.Message, "\n(thrown at lib/parse.js:4)\n(through test/parse.test.js:24, a function the test calls)") {
+		t.Errorf("through a helper: failure %+v, want at %s:20, thrown at lib/parse.js:4, through line 24", f, file)
+	}
+	if f := rec.Failure(file, "helper assertion"); f == nil || f.Line != 32 || strings.Contains(f.Message, "thrown at") ||
+		!strings.HasSuffix(f.Message, "\n(through test/parse.test.js:28, a function the test calls)") {
+		t.Errorf("helper assertion: failure %+v, want at %s:32, through line 28", f, file)
 	}
 }
 

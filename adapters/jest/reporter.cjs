@@ -223,6 +223,11 @@ class StrobeReporter {
       ev.at = locate(text, file) || declared(result, file);
       const thrown = ev.at && ev.at.file === file && thrownAt(text, file, this.rootDir);
       if (thrown) ev.msg = `${ev.msg}\n(thrown at ${thrown})`.slice(0, MAX_MESSAGE);
+      const own = ev.at && ev.at.file === file && ownFrame(text, file, result.title, ev.at.line);
+      if (own) {
+        ev.msg = `${ev.msg}\n(through ${path.relative(this.rootDir, file)}:${ev.at.line}, a function the test calls)`.slice(0, MAX_MESSAGE);
+        ev.at = own;
+      }
       // An error a test left behind (a timer that throws, a promise
       // rejected late) fails the test running when it comes: its frame
       // then lies in another test's function.
@@ -545,6 +550,26 @@ function callEnd(text, open) {
     }
   }
   return -1;
+}
+
+// ownFrame is where the failing test's own code called what failed, when
+// the failure's first frame in the test file lies outside the test (line):
+// a helper written beside the tests, which many tests call, is not where
+// this one failed (luxon's diff tests, through two helpers at the top of
+// the file, were all at the helpers' line). The frame in a test of that
+// title, as strobe finds the tests in the file, else null: a frame in no
+// test of that title is left where it is (a late error's, see lateOrigin).
+function ownFrame(text, file, title, line) {
+  const spans = calls(file).filter((c) => c.kind === 'test' && c.title === title);
+  const inTest = (n) => spans.some((c) => c.first <= n && n <= c.last);
+  if (spans.length === 0 || inTest(line)) return null;
+  for (const l of stripAnsi(text).split('\n')) {
+    const m = FRAME.exec(l);
+    if (!m) continue;
+    const f = m[1].replace(/^file:\/\//, '');
+    if (f === file && inTest(+m[2])) return {file: f, line: +m[2], col: +m[3]};
+  }
+  return null;
 }
 
 // lateOrigin is the test whose function holds line, when the failure of
