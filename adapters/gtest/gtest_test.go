@@ -258,7 +258,8 @@ func TestNoTests(t *testing.T) {
 }
 
 // TestCrash: a segfault and an abort mid-test fail that test, at its
-// declaration, and are the crash naming it; the tests after it never ran.
+// declaration, and are the crash naming it, with what the test wrote last
+// on stderr; the tests after it never ran.
 func TestCrash(t *testing.T) {
 	for _, tc := range []struct {
 		bin, test string
@@ -268,7 +269,7 @@ func TestCrash(t *testing.T) {
 		line      int
 	}{
 		{"crash_test", "Crash.DereferencesNull", syscall.SIGSEGV, report.CrashSegmentationFault, "crash_test.cpp", 7},
-		{"abort_test", "Abort.CallsAbort", syscall.SIGABRT, report.CrashAbort, "abort_test.cpp", 7},
+		{"abort_test", "Abort.CallsAbort", syscall.SIGABRT, report.CrashAbort, "abort_test.cpp", 9},
 	} {
 		t.Run(tc.bin, func(t *testing.T) {
 			rec, out, exit := run(t, tc.bin, adapters.Request{})
@@ -286,6 +287,10 @@ func TestCrash(t *testing.T) {
 			tt, _ := adapterstest.TestByName(tests, tc.test)
 			if f := tt.Failure; tt.Status != report.TestFailed || f == nil || f.File != tc.file || f.Line != tc.line || !strings.Contains(f.Message, "died") {
 				t.Errorf("crashed test %+v, want failed at %s:%d", tt, tc.file, tc.line)
+			}
+			// What the process said last before it died is in the message.
+			if tc.bin == "abort_test" && !strings.Contains(tt.Failure.Message, "the binary's last lines on stderr:\n  free(): invalid size") {
+				t.Errorf("aborted test's message %q lacks its last words on stderr", tt.Failure.Message)
 			}
 			if !strings.Contains(out.Hint, tc.test) || !strings.Contains(out.Hint, "gdb") {
 				t.Errorf("hint %q is not actionable", out.Hint)

@@ -53,6 +53,9 @@ type parser struct {
 	// ended holds the tests the console ended, and how: the report only
 	// has to add to them.
 	ended map[string]report.TestStatus
+	// errTail are the binary's last lines on stderr: what a process that
+	// dies says last (glibc's "free(): invalid size" before its abort).
+	errTail []string
 	// sans are the sanitizer reports read on stderr (sanitizer.go).
 	sans      []*sanitized
 	order     []string // the tests in the order they started
@@ -99,6 +102,10 @@ type running struct {
 	blocks format.GTestBlocks // its failure blocks, GTEST_SKIP's too
 }
 
+// errTailLines is how many of the binary's last stderr lines a death
+// quotes.
+const errTailLines = 3
+
 func newParser(rec *adapters.Recorder, root, dir, path string) *parser {
 	return &parser{rec: rec, root: root, dir: dir, path: path, ended: map[string]report.TestStatus{},
 		iteration: 1, runs: map[string][]iterationRun{}, lastFail: map[string]*report.Failure{}}
@@ -114,6 +121,14 @@ var (
 // output of the test running.
 func (p *parser) Line(s adapters.Stream, b []byte, _ bool) {
 	line := kit.StripANSI(strings.TrimRight(string(b), "\r"))
+	if s == adapters.Stderr && strings.TrimSpace(line) != "" {
+		// Kept whether or not a test runs now: stderr, unbuffered, is
+		// often read before the stdout line that started the test.
+		p.errTail = append(p.errTail, line)
+		if len(p.errTail) > errTailLines {
+			p.errTail = p.errTail[1:]
+		}
+	}
 	if kind, name, ms, where, ok := parseEvent(line); ok && s == adapters.Stdout {
 		if p.event(kind, name, ms) {
 			if kind == "FAILED" && where != "" {
@@ -616,6 +631,12 @@ func (p *parser) died(name string, exit report.Exit, out *adapters.Outcome, hint
 	how := exitText(exit)
 	f := p.failure(name, t.blocks.Failures, "")
 	msg := kit.DidNotFinish("the test binary died ("+how+")", 0)
+	if len(p.errTail) > 0 {
+		// The C library's or the runtime's last words (free(): invalid
+		// size, an assert's file:line): before, only the details file's
+		// output had them (uriparser's parser broken on purpose).
+		msg += "\nthe binary's last lines on stderr:\n  " + strings.Join(p.errTail, "\n  ")
+	}
 	if f.Message != "" {
 		msg += "\n" + f.Message
 	}
