@@ -184,3 +184,48 @@ func startDumping(t *testing.T, py, prog, dir string) (*exec.Cmd, io.Reader) {
 	}
 	return cmd, out
 }
+
+// forkHook is a program whose own fork hook, registered before strobe's
+// (a module a pytest plugin imports, as virtualenv's imports filelock),
+// closes a descriptor in the child; the child checks that its number is
+// closed, as filelock's tests do.
+const forkHook = `
+import os, sys
+fd = os.open(os.devnull, os.O_RDONLY)
+os.register_at_fork(after_in_child=lambda: os.close(fd))
+exec(open(sys.argv[1]).read())
+pid = os.fork()
+if pid == 0:
+    try:
+        os.fstat(fd)
+    except OSError:
+        os._exit(0)
+    os._exit(3)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+`
+
+// TestForkHookKeepsTheChildsDescriptors: strobe's fork hook opens the
+// child's stack file at a high descriptor number, not at one the
+// program's own hook just closed. Before, filelock's fork tests failed
+// under strobe alone ("DID NOT RAISE OSError" in the child, which then
+// went on running the suite).
+func TestForkHookKeepsTheChildsDescriptors(t *testing.T) {
+	py := testutil.RequireTool(t, "python3")
+	dir := t.TempDir()
+	prog, stacks := filepath.Join(dir, "prog.py"), filepath.Join(dir, "strobe_stacks.py")
+	if err := os.WriteFile(prog, []byte(forkHook), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stacks, StacksModule, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(py, prog, stacks)
+	cmd.Env = append(os.Environ(), "STROBE_STACKS_DIR="+filepath.Join(dir, "stacks"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the child found its closed descriptor open (%v): %s", err, out)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "stacks", "py-*.txt")); len(files) != 2 {
+		t.Errorf("stack files %v, want the parent's and the child's", files)
+	}
+}

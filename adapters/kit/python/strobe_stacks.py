@@ -17,6 +17,25 @@ be set (a child forked from a thread other than the main one, which then
 has that thread alone), faulthandler does it."""
 
 
+def _strobe_high_fd(fd):
+    """fd moved to a high descriptor number. In a forked child this runs
+    after the program's own fork hooks that were registered first, and the
+    lowest free number is often a descriptor one of them just closed
+    (filelock closes its lock's in the child, and its test checks that
+    the number is closed: strobe's file took it, and the test failed
+    under strobe alone)."""
+    try:
+        import fcntl
+
+        high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 900)
+    except (ImportError, OSError):
+        return fd  # fewer descriptors allowed: the number stays
+    import os
+
+    os.close(fd)
+    return high
+
+
 def _strobe_register_stacks():
     import os
     import signal
@@ -31,7 +50,7 @@ def _strobe_register_stacks():
         # strobe names the run's directory; the first process to register
         # makes it (its parent is strobe's own, closed to others).
         os.makedirs(directory, 0o700, exist_ok=True)
-        fd = os.open(os.path.join(directory, "py-%d.txt" % os.getpid()), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        fd = _strobe_high_fd(os.open(os.path.join(directory, "py-%d.txt" % os.getpid()), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644))
     except OSError:
         return
     dumping = [False]
