@@ -617,6 +617,12 @@ func (r *Run) nameStuck(w *watch, entries []report.StuckTest) {
 	if n, ok := namer.NameStuck(ctx, funcs); ok {
 		e := &entries[0]
 		e.Name, e.Suite, e.File, e.Line, e.Rerun = n.Name, n.Suite, n.File, n.Line, n.Rerun
+		if e.Rerun != "" && len(r.req.Env) > 0 {
+			// As rerunStuck's and envReruns': a test that hangs only with
+			// the run's overrides must hang again when pasted (luxon's
+			// TZ and LANG were missing from its hung test's rerun).
+			e.Rerun = withAssignments(e.Rerun, assignments(r.req.Env))
+		}
 		if e.AfterTests {
 			// No test was running, but one was about to (a Go package's
 			// init): not a hang after the tests.

@@ -288,13 +288,16 @@ func TestStuckGoInit(t *testing.T) {
 	parallel(t, false)
 	testutil.RequireTool(t, "go")
 	root, _ := filepath.Abs("testdata/goinit")
-	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Command: "go test -count=1 ./...", Timeout: 60 * time.Second})
+	// The run's environment overrides come first in the rerun, as in a
+	// failure's: they were missing from a rerun named from the stacks.
+	resp, _ := runReq(t, Request{ProjectRoot: root, Framework: "go", Command: "go test -count=1 ./...", Timeout: 60 * time.Second,
+		Env: map[string]string{"GODEBUG": "gctrace=0"}})
 	if resp.Status != report.Stuck || len(resp.Stuck) != 1 {
 		t.Fatalf("status %s, stuck %+v: want the init stuck", resp.Status, resp.Stuck)
 	}
 	s := resp.Stuck[0]
 	if s.Name != "example.com/goinit/b (in its init, before its tests ran)" || s.File != "b/b_test.go" || s.Line != 11 ||
-		s.Rerun != "go test -count=1 ./b" || s.AfterTests || strings.HasPrefix(s.Diagnosis, "no test was running") {
+		s.Rerun != "GODEBUG=gctrace=0 go test -count=1 ./b" || s.AfterTests || strings.HasPrefix(s.Diagnosis, "no test was running") {
 		t.Errorf("stuck %+v: want package b's init at b/b_test.go:11", s)
 	}
 	if strings.Contains(resp.Hint, "teardown") {
