@@ -459,8 +459,9 @@ func TestStuckRustMain(t *testing.T) {
 				return
 			}
 			s := resp.Stuck[0]
-			if s.Name != tc.doctest || s.File != "src/lib.rs" || s.Line != tc.line || s.Rerun != tc.rerun {
-				t.Fatalf("stuck %q at %s:%d, rerun %q; want %q at src/lib.rs:%d, rerun %q", s.Name, s.File, s.Line, s.Rerun, tc.doctest, tc.line, tc.rerun)
+			// The run's env (CARGO_TARGET_DIR) in front, as a failure's.
+			if want := withAssignments(tc.rerun, assignments(env)); s.Name != tc.doctest || s.File != "src/lib.rs" || s.Line != tc.line || s.Rerun != want {
+				t.Fatalf("stuck %q at %s:%d, rerun %q; want %q at src/lib.rs:%d, rerun %q", s.Name, s.File, s.Line, s.Rerun, tc.doctest, tc.line, want)
 			}
 			// Its suite, as the doctests that end are recorded: the
 			// history knew the stuck doctest under no suite, a new test.
