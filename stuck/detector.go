@@ -1518,15 +1518,6 @@ func compared(c Capture, s Stack, python bool) ([]Frame, bool) {
 	for len(frames) > 1 && libraryLeaf.MatchString(frames[0].Func) {
 		frames = frames[1:]
 	}
-	if i := slices.IndexFunc(frames, func(f Frame) bool { return f.Func == "??" }); i > 0 && strings.HasPrefix(frames[i-1].Func, "Builtins_") {
-		// JIT code that called into V8's builtins or runtime (through
-		// Builtins_CEntry…): a global read in jest's vm context goes
-		// through node's contextify interceptor on every turn of a loop,
-		// and the samples caught in it end in a different V8 function
-		// each time (a loop reading Math in luxon's adjustTime, under
-		// jest, was never judged in 10 min). The JIT frame is the place.
-		frames = frames[i:]
-	}
 	if len(frames) > 0 && frames[0].Func == v8BlockCounter {
 		// The JIT code whose counter it is, which the unwinder skips:
 		// the same place as a sample in that code.

@@ -53,11 +53,6 @@ type fakeStacker struct {
 	// sample, and one sample in three of those without walk, its caller,
 	// as eu-stack unwinds a Go function caught before it set up its frame.
 	goStd bool
-	// v8Runtime catches a JIT loop two samples in three in V8's runtime,
-	// called through Builtins_CEntry, each time in another function: a
-	// global read through node's contextify interceptor (jest's vm
-	// context), as eu-stack reads it.
-	v8Runtime bool
 }
 
 func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Capture {
@@ -81,11 +76,6 @@ func (s *fakeStacker) Stacks(_ context.Context, pid int, exe string, _ Opts) Cap
 			fr = walk
 		}
 		fr[0].pc = 0x4a1000 + uint64(s.calls%3)*4
-	}
-	if s.v8Runtime && s.calls%3 != 0 {
-		leaf := []string{"v8::internal::LookupIterator::FetchValue", "v8::Object::GetRealNamedProperty", "v8::internal::Isolate::MayAccess", "v8::EscapableHandleScope::EscapableHandleScope"}[s.calls%4]
-		fr = append([]Frame{{Func: leaf}, {Func: "node::contextify::ContextifyContext::PropertyGetterCallback"},
-			{Func: "v8::internal::Runtime_LoadPropertyWithInterceptor"}, {Func: "Builtins_CEntry_Return1_ArgvOnStack_NoBuiltinExit"}}, fr...)
 	}
 	if s.v8Counter && s.calls%3 == 0 {
 		fr = append([]Frame{{Func: "Builtins_IncBlockCounter"}}, fr[1:]...)
@@ -148,7 +138,6 @@ type scenario struct {
 	goPoll    bool
 	v8Counter bool
 	goStd     bool
-	v8Runtime bool
 	took      time.Duration // TestPrimes runs from the start, and passed in took last time
 	overdue   time.Duration // Config.Overdue
 	ended     bool          // the framework reported its run's end (Config.Ended)
@@ -199,7 +188,7 @@ func (sc scenario) run(t *testing.T) (*Verdict, time.Duration) {
 		frames = []Frame{{Func: "spin_forever", File: "/p/hang.cpp", Line: 47}, {Func: "main"}}
 	}
 	cfg := Config{Root: 1, View: &fakeView{clock: clock, procs: sc.procs}, Clock: clock,
-		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, goSleep: sc.goSleep, goPoll: sc.goPoll, frames: frames, byTID: sc.stacks, v8Counter: sc.v8Counter, goStd: sc.goStd, v8Runtime: sc.v8Runtime},
+		Stacker: &fakeStacker{changing: sc.changing, migrating: sc.migrating, pcs: sc.pcs, goSleep: sc.goSleep, goPoll: sc.goPoll, frames: frames, byTID: sc.stacks, v8Counter: sc.v8Counter, goStd: sc.goStd},
 		LastOutput: func() time.Time {
 			if sc.output != nil {
 				return sc.output(clock.t)
@@ -470,15 +459,6 @@ func TestVerdicts(t *testing.T) {
 			// counter started the count over, and no verdict came.
 			frames:    []Frame{{Func: "??"}, {Func: "Builtins_InterpreterEntryTrampoline"}, {Func: "Builtins_JSEntryTrampoline"}, {Func: "Builtins_JSEntry"}, {Func: "node::Start"}},
 			v8Counter: true, duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 3 * time.Second,
-			wantDiag: "identical stacks in 16 samples"}},
-		{"a JIT loop caught now and then in V8's runtime, each time in another function: endless loop", scenario{
-			// luxon's adjustTime broken on purpose, a loop reading Math
-			// under jest: never judged in 10 min.
-			procs: func(step int) []ProcSample {
-				return []ProcSample{proc(10, "node", thread(10, 'R', running, cpu(step, 1), uint64(step)))}
-			},
-			frames:    []Frame{{Func: "??"}, {Func: "Builtins_InterpreterEntryTrampoline"}, {Func: "Builtins_JSEntryTrampoline"}, {Func: "Builtins_JSEntry"}, {Func: "node::Start"}},
-			v8Runtime: true, duration: 10 * time.Second, wantKind: EndlessLoop, wantAfter: DefaultQuietLoop, wantBy: 4 * time.Second,
 			wantDiag: "identical stacks in 16 samples"}},
 		{"a goroutine spinning from thread to thread: endless loop", scenario{
 			procs: func(step int) []ProcSample {
