@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"strobe/adapters"
-	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
 	"strobe/internal/shell"
 	"strobe/report"
@@ -23,13 +22,8 @@ import (
 // source (node.DeclaredPath); when the source does not tell it, the
 // answer names the place, and its rerun runs the file.
 func (p *parser) NameStuck(_ context.Context, funcs []string) (adapters.StuckName, bool) {
-	file, line := "", 0
-	for _, f := range funcs {
-		if path, n, ok := p.testFrame(f); ok {
-			file, line = path, n
-		}
-	}
-	if file == "" {
+	file, line, ok := node.OutermostTestFrame(funcs, p.root, isTestFile)
+	if !ok {
 		return adapters.StuckName{}, false
 	}
 	p.mu.Lock()
@@ -60,20 +54,9 @@ func (p *parser) NameStuck(_ context.Context, funcs []string) (adapters.StuckNam
 		File: suite, Line: line, Rerun: node.InDir(p.cd, shell.Join(append(p.rerunPrefix(""), "--runTestsByPath", rel)))}, true
 }
 
-// testFrame is a frame's place ("fn (FILE:LINE:COL)") when it is in a
-// test file as jest's default testRegex finds them (__tests__, *.test.*,
-// *.spec.*), outside node_modules.
-func (p *parser) testFrame(frame string) (file string, line int, ok bool) {
-	file, line, ok = node.FramePlace(frame)
-	if !ok || strings.Contains(file, "/node_modules/") {
-		return "", 0, false
-	}
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(p.root, file)
-	}
-	base := filepath.Base(file)
-	if !strings.Contains(base, ".test.") && !strings.Contains(base, ".spec.") && !strings.Contains(file, "/__tests__/") {
-		return "", 0, false
-	}
-	return file, line, kit.FileExists(file)
+// isTestFile says whether a path is a test file as jest's default
+// testRegex finds them: under __tests__, or named *.test.* or *.spec.*.
+func isTestFile(path string) bool {
+	base := filepath.Base(path)
+	return strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") || strings.Contains(path, "/__tests__/")
 }

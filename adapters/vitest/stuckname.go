@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"strobe/adapters"
-	"strobe/adapters/kit"
 	"strobe/adapters/kit/node"
 )
 
@@ -21,13 +20,8 @@ import (
 // code, a test.each), the answer names the place, and its rerun runs the
 // file.
 func (p *parser) NameStuck(_ context.Context, funcs []string) (adapters.StuckName, bool) {
-	file, line := "", 0
-	for _, f := range funcs {
-		if path, n, ok := p.testFrame(f); ok {
-			file, line = path, n
-		}
-	}
-	if file == "" {
+	file, line, ok := node.OutermostTestFrame(funcs, p.pkgDir, isTestFile)
+	if !ok {
 		return adapters.StuckName{}, false
 	}
 	p.mu.Lock()
@@ -42,19 +36,9 @@ func (p *parser) NameStuck(_ context.Context, funcs []string) (adapters.StuckNam
 		Rerun: p.rerunPattern(file, "", "")}, true
 }
 
-// testFrame is a frame's place ("fn (FILE:LINE)") when it is in a test
-// file of the package (vitest's default names: *.test.*, *.spec.*).
-func (p *parser) testFrame(frame string) (file string, line int, ok bool) {
-	file, line, ok = node.FramePlace(frame)
-	if !ok || strings.Contains(file, "/node_modules/") {
-		return "", 0, false
-	}
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(p.pkgDir, file)
-	}
-	base := filepath.Base(file)
-	if !strings.Contains(base, ".test.") && !strings.Contains(base, ".spec.") {
-		return "", 0, false
-	}
-	return file, line, kit.FileExists(file)
+// isTestFile says whether a path is a test file by vitest's default
+// names: *.test.*, *.spec.*.
+func isTestFile(path string) bool {
+	base := filepath.Base(path)
+	return strings.Contains(base, ".test.") || strings.Contains(base, ".spec.")
 }

@@ -2,10 +2,12 @@ package node
 
 import (
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"strobe/adapters/kit"
 	"strobe/internal/lazyre"
 )
 
@@ -209,6 +211,28 @@ func FramePlace(frame string) (file string, line int, ok bool) {
 		return "", 0, false
 	}
 	return file, line, true
+}
+
+// OutermostTestFrame is the place of the outermost of a stuck capture's
+// frames (innermost first) that is in one of the project's test files,
+// outside node_modules: the test's body, which a helper it calls is
+// inner to. A relative file is under dir; testFile says whether a path
+// is a test file by the framework's default names. ok is false when no
+// frame is in one.
+func OutermostTestFrame(frames []string, dir string, testFile func(path string) bool) (file string, line int, ok bool) {
+	for _, f := range frames {
+		path, n, found := FramePlace(f)
+		if !found || strings.Contains(path, "/node_modules/") {
+			continue
+		}
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		if testFile(path) && kit.FileExists(path) {
+			file, line, ok = path, n, true
+		}
+	}
+	return file, line, ok
 }
 
 var framePlace = lazyre.New(`^\s*(?:at )?(?:\S.*? \()?(.+?):(\d+)(?::\d+)?\)?\s*$`)
