@@ -390,16 +390,8 @@ func TestRealBrokenLabel(t *testing.T) {
 // ends a test with: it fails, at its declaration, with what it printed
 // and its rerun; the test beside it that ends as tests do still passes.
 func TestRealExitsZero(t *testing.T) {
-	src := fixture(t)
 	dir := t.TempDir()
-	files := map[string]string{}
-	for _, f := range []string{"Cargo.toml", "Cargo.lock", ".config/nextest.toml", "src/lib.rs", "tests/integration.rs", "tests/e2e_smoke.rs"} {
-		b, err := os.ReadFile(filepath.Join(src, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[f] = string(b)
-	}
+	files := fixtureFiles(t)
 	decl := strings.Count(files["tests/integration.rs"], "\n") + 3 // the fn line of what is appended
 	files["tests/integration.rs"] += "\n#[test]\nfn exits_zero() {\n    println!(\"leaving early\");\n    std::process::exit(0);\n}\n"
 	adapterstest.WriteFiles(t, dir, files)
@@ -424,11 +416,11 @@ func TestRealExitsZero(t *testing.T) {
 	}
 }
 
-// brokenRun runs the fixture's e2e level in a copy whose src/lib.rs has
-// old replaced by new, and wants a build failure.
-func brokenRun(t *testing.T, old, new string) adapters.Outcome {
+// fixtureFiles are the fixture's sources by their paths, to be changed
+// and written into a copy (its target directory left out).
+func fixtureFiles(t *testing.T) map[string]string {
+	t.Helper()
 	src := fixture(t)
-	dir := t.TempDir()
 	files := map[string]string{}
 	for _, f := range []string{"Cargo.toml", "Cargo.lock", ".config/nextest.toml", "src/lib.rs", "tests/integration.rs", "tests/e2e_smoke.rs"} {
 		b, err := os.ReadFile(filepath.Join(src, f))
@@ -437,6 +429,14 @@ func brokenRun(t *testing.T, old, new string) adapters.Outcome {
 		}
 		files[f] = string(b)
 	}
+	return files
+}
+
+// brokenRun runs the fixture's e2e level in a copy whose src/lib.rs has
+// old replaced by new, and wants a build failure.
+func brokenRun(t *testing.T, old, new string) adapters.Outcome {
+	dir := t.TempDir()
+	files := fixtureFiles(t)
 	files["src/lib.rs"] = strings.Replace(files["src/lib.rs"], old, new, 1)
 	adapterstest.WriteFiles(t, dir, files)
 	_, out, exit := adapterstest.RunReal(t, New(), adapters.Request{ProjectRoot: dir, Level: adapters.LevelE2E})
