@@ -1,10 +1,11 @@
 package stuck
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"strobe/adapters/adapterstest"
 )
 
 // pyProject writes a src-layout package beside a test file without one:
@@ -62,15 +63,7 @@ at the margin."""
 `,
 		"tests/test_calc.py": "def helper():\n    return 1\n",
 	}
-	for name, text := range files {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	adapterstest.WriteFiles(t, root, files)
 	return root
 }
 
