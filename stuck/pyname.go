@@ -89,9 +89,8 @@ func pyModule(file string) string {
 
 var (
 	pyIdent = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	// pyDef is a def or class statement: its indentation, its kind and
-	// its name.
-	pyDef = lazyre.New(`^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_][A-Za-z0-9_]*)\b`)
+	// pyDef is a def or class statement: its kind and its name.
+	pyDef = lazyre.New(`^[ \t]*(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_][A-Za-z0-9_]*)\b`)
 )
 
 // pyQualName is the qualified name of the function called name whose body
@@ -115,7 +114,7 @@ func pyQualName(lines []string, line int, name string) string {
 		}
 		// The innermost def or class the line is in: the function's def,
 		// or the frame is not where this file says (it changed since).
-		if m[2] == "def" && m[3] == name {
+		if m[1] == "def" && m[2] == name {
 			def = i
 		}
 		break
@@ -135,10 +134,10 @@ func pyQualName(lines []string, line int, name string) string {
 			continue
 		}
 		if m := pyDef.FindStringSubmatch(lines[i]); m != nil {
-			if m[2] == "def" {
+			if m[1] == "def" {
 				return "" // name.<locals>.…: no pattern names it
 			}
-			qual = append([]string{m[3]}, qual...)
+			qual = append([]string{m[2]}, qual...)
 		} else if !strings.HasSuffix(codeOf(text), ":") {
 			return "" // not a block's opening: a string's line, perhaps
 		}
